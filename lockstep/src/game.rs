@@ -1,0 +1,39 @@
+//! The one trait a game implements to get netplay.
+
+use core::fmt::Debug;
+use serde::{de::DeserializeOwned, Serialize};
+
+/// A game whose simulation is exactly reproducible.
+///
+/// The same seed, player count and sequence of inputs must give the same
+/// [`state_hash`](DeterministicGame::state_hash) after every tick, on every
+/// machine, native or wasm. See `docs/determinism.md` for the rules (integers
+/// or fixed-point only in the state, no clock, no OS randomness, no hash-map
+/// iteration order, hashing over canonical bytes).
+///
+/// Saving and restoring a state is `Clone`: rollback, rejoin and spectators
+/// keep copies of the game and put one back. Keep the state compact and
+/// cheap to clone (no `Rc`, no shared interior mutability).
+pub trait DeterministicGame: Clone {
+    /// One player's input for one tick (NtBA: one pad byte per team).
+    ///
+    /// It travels on the wire encoded with serde (postcard). `Default` is the
+    /// neutral input (nothing pressed).
+    type Input: Copy + Eq + Default + Debug + Serialize + DeserializeOwned;
+
+    /// The build id peers compare before playing: the game's golden hash,
+    /// pinned by a test that replays a fixed synthetic input script. Change it
+    /// (on purpose, in its own commit) whenever simulation behaviour changes.
+    const BUILD_ID: u64;
+
+    /// Creates the initial state from a seed for `players` players.
+    fn new(seed: u64, players: u8) -> Self;
+
+    /// Advances one tick. `inputs[i]` is player `i`'s input for this tick;
+    /// `inputs.len()` equals the player count given to [`new`](Self::new).
+    fn step(&mut self, inputs: &[Self::Input]);
+
+    /// A 64-bit hash of every field that affects the simulation, over
+    /// canonical bytes (see [`crate::Fnv1a`]).
+    fn state_hash(&self) -> u64;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Formatting, lints (host and wasm32), tests and docs of the whole workspace.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+ensure_wasm_target
+
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+# Crates that run in the browser or the Worker must also lint clean on wasm32.
+WASM_CRATES=(-p lockstep)
+cargo clippy --target wasm32-unknown-unknown --locked "${WASM_CRATES[@]}" -- -D warnings
+cargo test --workspace --locked
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

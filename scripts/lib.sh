@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Shared set-up helpers for scripts/test.sh, scripts/play.sh and the CI stages.
+# Source this file; every ensure_* function installs only what is missing, so a
+# fresh machine gets set up and a prepared one loses no time.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export ROOT
+export PATH="$HOME/.cargo/bin:$PATH"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# Runs a command as root (directly when we are root, else through sudo).
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+ensure_wasm_target() {
+    if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+        log "installing the wasm32-unknown-unknown Rust target"
+        rustup target add wasm32-unknown-unknown
+    fi
+}
+
+# The wasm-bindgen version pinned in Cargo.lock.
+locked_wasm_bindgen_version() {
+    cargo metadata --format-version 1 --locked 2>/dev/null |
+        python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"]=="wasm-bindgen"))'
+}
+
+# Installs the wasm-bindgen CLI at exactly the version in Cargo.lock (a
+# mismatch fails at run time with "schema version ... must exactly match").
+# No --locked: the CLI's own lock file names crates the registry no longer
+# serves.
+ensure_wasm_bindgen() {
+    local want have
+    want="$(locked_wasm_bindgen_version)"
+    if [ -z "$want" ]; then
+        log "no wasm-bindgen in Cargo.lock; nothing to install"
+        return 0
+    fi
+    have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')"
+    if [ "$have" != "$want" ]; then
+        log "installing wasm-bindgen-cli $want (found '${have:-none}'; takes about 5 minutes)"
+        cargo install wasm-bindgen-cli --version "$want" --force
+    fi
+}
+
+# npm packages of package.json (playwright-core, wrangler, binaryen, Node 22).
+ensure_node_modules() {
+    if [ ! -f "$ROOT/node_modules/.package-lock.json" ] ||
+        [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+        log "installing npm packages"
+        (cd "$ROOT" && npm ci --no-audit --no-fund)
+    fi
+}
+
+# Debian's Chromium, for the browser tests.
+CHROMIUM_BIN=/usr/lib/chromium/chromium
+export CHROMIUM_BIN
+ensure_chromium() {
+    if [ ! -x "$CHROMIUM_BIN" ]; then
+        log "installing Debian's chromium"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    fi
+}
+
+# Runs a command in a network namespace that holds only the loopback
+# interface, so nothing a test starts can reach beyond this machine.
+in_loopback_netns() {
+    as_root unshare -n -- bash -c 'ip link set lo up && exec "$@"' bash "$@"
+}
