@@ -14,6 +14,7 @@ pub mod game;
 pub mod hash;
 pub mod time;
 pub mod transport;
+pub mod wire;
 
 pub use game::DeterministicGame;
 pub use hash::Fnv1a;

@@ -1,0 +1,699 @@
+//! The wire protocol between two sessions: messages, their channels and a
+//! strict codec.
+//!
+//! Every datagram is exactly one [`Message`], encoded with postcard: a
+//! varint tag, then the fields in order (unsigned integers as LEB128
+//! varints, signed ones zig-zag varints, 64-bit hashes, build ids and seeds
+//! as 8 raw little-endian bytes, the game's input through its own serde
+//! implementation). `docs/protocol.md` gives the byte layout of each message.
+//!
+//! Decoding is strict, because the bytes come from another machine:
+//!
+//! * unknown tags, truncation and trailing bytes are errors;
+//! * values outside their range (a side other than 0 or 1, an input delay
+//!   over [`MAX_INPUT_DELAY`], a hash interval of 0, a run of more than
+//!   [`MAX_RUN`] inputs, ticks that overflow) are errors;
+//! * the encoding must be canonical: the decoded message is encoded again
+//!   and must give back exactly the bytes received (this rejects overlong
+//!   varints and the like, and makes decode-then-encode the identity).
+//!
+//! Decoding never panics and never allocates more than the datagram could
+//! describe.
+
+use core::fmt;
+use core::marker::PhantomData;
+use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::transport::Channel;
+
+/// The version of this wire protocol, first field of [`Hello`]. Peers with
+/// different versions refuse to play (outcome `VersionMismatch`).
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The most inputs one [`Inputs`] message may carry.
+pub const MAX_RUN: usize = 128;
+
+/// The largest input delay, in ticks, a host may choose (one second at
+/// 60 ticks per second). It also bounds how far apart two honest peers can
+/// be, which the session uses to refuse floods.
+pub const MAX_INPUT_DELAY: u8 = 60;
+
+/// First message each way, on the reliable channel.
+///
+/// The host fills in the seed, input delay and hash interval; the guest
+/// sends zeros there (and 1 for the interval) and adopts the host's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hello {
+    /// [`PROTOCOL_VERSION`] of the sender. Always the first field after the
+    /// tag, so that any future version can still be recognised.
+    pub protocol: u32,
+    /// The sender's game build id (`DeterministicGame::BUILD_ID`).
+    pub build: u64,
+    /// The match seed (host), or 0 (guest).
+    pub seed: u64,
+    /// The sender's side: 0 for the host, 1 for the guest.
+    pub side: u8,
+    /// Input delay in ticks (host), or 0 (guest). At most [`MAX_INPUT_DELAY`].
+    pub input_delay: u8,
+    /// Ticks between state hashes (host), or 1 (guest). Never 0.
+    pub hash_interval: u16,
+}
+
+/// An answer to a [`Message::Ping`], possibly riding on an [`Inputs`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pong {
+    /// The id of the ping answered.
+    pub id: u16,
+    /// How long the answer waited at the sender before leaving, in
+    /// milliseconds, so that the round trip excludes it.
+    pub held_ms: u16,
+}
+
+/// The sender's unacknowledged inputs and its acknowledgement of ours, on
+/// the unreliable channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inputs<I> {
+    /// How many of the receiver's inputs the sender holds without a gap
+    /// (the tick of the first input it still misses).
+    pub ack: u32,
+    /// The tick of `pads[0]` (or, when `pads` is empty, of the sender's next
+    /// input).
+    pub first_tick: u32,
+    /// The sender's inputs for ticks `first_tick..first_tick + len`, oldest
+    /// first, at most [`MAX_RUN`].
+    pub pads: Vec<I>,
+    /// A ping riding along, if one is due.
+    pub ping: Option<u16>,
+    /// A pong riding along, if one is owed.
+    pub pong: Option<Pong>,
+}
+
+/// A state hash after `tick` ticks, on the reliable channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HashReport {
+    /// Number of ticks simulated when the hash was taken (a multiple of the
+    /// hash interval, never 0).
+    pub tick: u32,
+    /// `DeterministicGame::state_hash` at that point.
+    pub hash: u64,
+}
+
+/// Why a peer ends the match, sent in [`Message::Bye`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByeReason {
+    /// The player left.
+    Quit,
+    /// The sender found different state hashes at `tick`; `hash` is the
+    /// sender's own.
+    Desync {
+        /// The tick whose hashes differ.
+        tick: u32,
+        /// The sender's hash at that tick.
+        hash: u64,
+    },
+    /// The sender refuses the receiver's protocol version or build id.
+    VersionMismatch,
+    /// The sender received something it could not accept from the receiver.
+    InvalidData,
+    /// The sender heard nothing from the receiver for its timeout.
+    Timeout,
+}
+
+/// One datagram of the protocol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Message<I> {
+    /// Version check and match parameters (reliable).
+    Hello(Hello),
+    /// Redundant input window plus acknowledgement (unreliable).
+    Inputs(Inputs<I>),
+    /// State hash (reliable).
+    Hash(HashReport),
+    /// Round-trip probe (unreliable), when no [`Inputs`] goes out to carry it.
+    Ping(u16),
+    /// Answer to a ping (unreliable), when no [`Inputs`] goes out to carry it.
+    Pong(Pong),
+    /// End of the match (reliable).
+    Bye(ByeReason),
+}
+
+impl<I> Message<I> {
+    /// The channel this message must travel on. A message received on the
+    /// other channel is invalid.
+    #[must_use]
+    pub fn channel(&self) -> Channel {
+        match self {
+            Message::Hello(_) | Message::Hash(_) | Message::Bye(_) => Channel::Reliable,
+            Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) => Channel::Unreliable,
+        }
+    }
+}
+
+/// Why a datagram was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The datagram is empty.
+    Empty,
+    /// The tag names no message of this protocol version.
+    UnknownTag(u32),
+    /// The datagram ends in the middle of a message.
+    Truncated,
+    /// Bytes are left over after the message.
+    TrailingBytes(usize),
+    /// An [`Inputs`] message announces more than [`MAX_RUN`] inputs.
+    RunTooLong(u32),
+    /// A field holds a value outside its range, or bytes that are not valid
+    /// for their type.
+    BadValue(&'static str),
+    /// The bytes decode, but are not the canonical encoding of the message
+    /// (an overlong varint, for instance).
+    NonCanonical,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::Empty => write!(f, "empty datagram"),
+            DecodeError::UnknownTag(t) => write!(f, "unknown message tag {t}"),
+            DecodeError::Truncated => write!(f, "truncated message"),
+            DecodeError::TrailingBytes(n) => write!(f, "{n} trailing bytes after the message"),
+            DecodeError::RunTooLong(n) => {
+                write!(f, "input run of {n} exceeds the maximum of {MAX_RUN}")
+            }
+            DecodeError::BadValue(what) => write!(f, "bad value: {what}"),
+            DecodeError::NonCanonical => write!(f, "non-canonical encoding"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Why a message could not be encoded. The session never builds such
+/// messages (it checks the input type once, in `Session::new`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncodeError {
+    /// The game's input type failed to serialize with postcard (for example
+    /// a sequence of unknown length).
+    Input(postcard::Error),
+    /// An [`Inputs`] message whose `ack` and `first_tick` are 2^31 or more
+    /// apart: the delta encoding cannot carry it.
+    AckOutOfRange,
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::Input(e) => write!(f, "cannot encode the game input: {e}"),
+            EncodeError::AckOutOfRange => write!(f, "ack too far from first_tick"),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+// ---------------------------------------------------------------------------
+// Wire representation. Tags are the variant order of `Wire`; do not reorder.
+
+const TAG_HELLO: u32 = 0;
+const TAG_INPUTS: u32 = 1;
+const TAG_INPUTS_EXT: u32 = 2;
+const TAG_BYE: u32 = 6;
+const TAG_COUNT: u32 = 7;
+
+#[derive(Serialize, Deserialize)]
+struct HelloWire {
+    protocol: u32,
+    build: [u8; 8],
+    seed: [u8; 8],
+    side: u8,
+    input_delay: u8,
+    hash_interval: u16,
+}
+
+#[derive(Serialize, Deserialize)]
+struct InputsWire<P> {
+    first_tick: u32,
+    /// `ack - first_tick`: both are near the current tick, so this is
+    /// usually one byte.
+    ack_delta: i32,
+    pads: P,
+}
+
+#[derive(Serialize, Deserialize)]
+enum ByeWire {
+    Quit,
+    Desync(u32, [u8; 8]),
+    VersionMismatch,
+    InvalidData,
+    Timeout,
+}
+
+#[derive(Serialize, Deserialize)]
+enum Wire<P> {
+    Hello(HelloWire),
+    Inputs(InputsWire<P>),
+    InputsExt(InputsWire<P>, Option<u16>, Option<(u16, u16)>),
+    Hash(u32, [u8; 8]),
+    Ping(u16),
+    Pong(u16, u16),
+    Bye(ByeWire),
+}
+
+/// A decoded run of inputs; refuses more than [`MAX_RUN`] elements before
+/// reading them.
+struct Pads<I>(Vec<I>);
+
+impl<'de, I: Deserialize<'de>> Deserialize<'de> for Pads<I> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<I>(PhantomData<I>);
+        impl<'de, I: Deserialize<'de>> Visitor<'de> for V<I> {
+            type Value = Pads<I>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "at most {MAX_RUN} inputs")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Pads<I>, A::Error> {
+                let hint = seq.size_hint().unwrap_or(0);
+                if hint > MAX_RUN {
+                    return Err(de::Error::invalid_length(hint, &self));
+                }
+                let mut out = Vec::with_capacity(hint);
+                while let Some(x) = seq.next_element()? {
+                    if out.len() == MAX_RUN {
+                        return Err(de::Error::invalid_length(MAX_RUN + 1, &self));
+                    }
+                    out.push(x);
+                }
+                Ok(Pads(out))
+            }
+        }
+        d.deserialize_seq(V(PhantomData))
+    }
+}
+
+fn map_postcard(e: &postcard::Error) -> DecodeError {
+    use postcard::Error as E;
+    match e {
+        E::DeserializeUnexpectedEnd => DecodeError::Truncated,
+        E::DeserializeBadBool => DecodeError::BadValue("bool"),
+        E::DeserializeBadOption => DecodeError::BadValue("option tag"),
+        E::DeserializeBadVarint => DecodeError::BadValue("varint"),
+        E::DeserializeBadEnum => DecodeError::BadValue("enum tag"),
+        E::DeserializeBadUtf8 | E::DeserializeBadChar => DecodeError::BadValue("text"),
+        _ => DecodeError::BadValue("field"),
+    }
+}
+
+impl<I: Serialize + DeserializeOwned> Message<I> {
+    /// Encodes the message as one datagram.
+    ///
+    /// Fails only when the game's input type cannot be serialized by
+    /// postcard; see [`EncodeError`].
+    pub fn encode(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut buf = Vec::with_capacity(16);
+        self.encode_into(&mut buf)?;
+        Ok(buf)
+    }
+
+    /// Encodes the message, appending to `buf` (which is cleared first).
+    pub fn encode_into(&self, buf: &mut Vec<u8>) -> Result<(), EncodeError> {
+        buf.clear();
+        let wire: Wire<&[I]> = match self {
+            Message::Hello(h) => Wire::Hello(HelloWire {
+                protocol: h.protocol,
+                build: h.build.to_le_bytes(),
+                seed: h.seed.to_le_bytes(),
+                side: h.side,
+                input_delay: h.input_delay,
+                hash_interval: h.hash_interval,
+            }),
+            Message::Inputs(m) => {
+                let delta = i64::from(m.ack) - i64::from(m.first_tick);
+                let ack_delta = i32::try_from(delta).map_err(|_| EncodeError::AckOutOfRange)?;
+                let iw = InputsWire {
+                    first_tick: m.first_tick,
+                    ack_delta,
+                    pads: m.pads.as_slice(),
+                };
+                if m.ping.is_none() && m.pong.is_none() {
+                    Wire::Inputs(iw)
+                } else {
+                    Wire::InputsExt(iw, m.ping, m.pong.map(|p| (p.id, p.held_ms)))
+                }
+            }
+            Message::Hash(h) => Wire::Hash(h.tick, h.hash.to_le_bytes()),
+            Message::Ping(id) => Wire::Ping(*id),
+            Message::Pong(p) => Wire::Pong(p.id, p.held_ms),
+            Message::Bye(r) => Wire::Bye(match *r {
+                ByeReason::Quit => ByeWire::Quit,
+                ByeReason::Desync { tick, hash } => ByeWire::Desync(tick, hash.to_le_bytes()),
+                ByeReason::VersionMismatch => ByeWire::VersionMismatch,
+                ByeReason::InvalidData => ByeWire::InvalidData,
+                ByeReason::Timeout => ByeWire::Timeout,
+            }),
+        };
+        let taken = core::mem::take(buf);
+        match postcard::to_extend(&wire, taken) {
+            Ok(v) => {
+                *buf = v;
+                Ok(())
+            }
+            Err(e) => Err(EncodeError::Input(e)),
+        }
+    }
+
+    /// Decodes one datagram strictly (see the module documentation).
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        let msg = Self::decode_lenient(bytes)?;
+        // Canonical form: encoding again must give back the same bytes.
+        let mut again = Vec::with_capacity(bytes.len());
+        match msg.encode_into(&mut again) {
+            Ok(()) if again == bytes => Ok(msg),
+            _ => Err(DecodeError::NonCanonical),
+        }
+    }
+
+    fn decode_lenient(bytes: &[u8]) -> Result<Self, DecodeError> {
+        if bytes.is_empty() {
+            return Err(DecodeError::Empty);
+        }
+        let (tag, _) = postcard::take_from_bytes::<u32>(bytes).map_err(|e| map_postcard(&e))?;
+        if tag >= TAG_COUNT {
+            return Err(DecodeError::UnknownTag(tag));
+        }
+        if tag == TAG_INPUTS || tag == TAG_INPUTS_EXT {
+            // Look at the announced run length before reading the run.
+            let (head, _) = postcard::take_from_bytes::<(u32, u32, i32, u32)>(bytes)
+                .map_err(|e| map_postcard(&e))?;
+            if head.3 as usize > MAX_RUN {
+                return Err(DecodeError::RunTooLong(head.3));
+            }
+        }
+        let (wire, rest) =
+            postcard::take_from_bytes::<Wire<Pads<I>>>(bytes).map_err(|e| map_postcard(&e))?;
+        if !rest.is_empty() {
+            return Err(DecodeError::TrailingBytes(rest.len()));
+        }
+        Ok(match wire {
+            Wire::Hello(h) => {
+                if h.side > 1 {
+                    return Err(DecodeError::BadValue("side"));
+                }
+                if h.input_delay > MAX_INPUT_DELAY {
+                    return Err(DecodeError::BadValue("input delay"));
+                }
+                if h.hash_interval == 0 {
+                    return Err(DecodeError::BadValue("hash interval"));
+                }
+                Message::Hello(Hello {
+                    protocol: h.protocol,
+                    build: u64::from_le_bytes(h.build),
+                    seed: u64::from_le_bytes(h.seed),
+                    side: h.side,
+                    input_delay: h.input_delay,
+                    hash_interval: h.hash_interval,
+                })
+            }
+            Wire::Inputs(iw) => Message::Inputs(inputs_from_wire(iw, None, None)?),
+            Wire::InputsExt(iw, ping, pong) => Message::Inputs(inputs_from_wire(iw, ping, pong)?),
+            Wire::Hash(tick, hash) => {
+                if tick == 0 {
+                    return Err(DecodeError::BadValue("hash tick"));
+                }
+                Message::Hash(HashReport {
+                    tick,
+                    hash: u64::from_le_bytes(hash),
+                })
+            }
+            Wire::Ping(id) => Message::Ping(id),
+            Wire::Pong(id, held_ms) => Message::Pong(Pong { id, held_ms }),
+            Wire::Bye(b) => Message::Bye(match b {
+                ByeWire::Quit => ByeReason::Quit,
+                ByeWire::Desync(tick, hash) => ByeReason::Desync {
+                    tick,
+                    hash: u64::from_le_bytes(hash),
+                },
+                ByeWire::VersionMismatch => ByeReason::VersionMismatch,
+                ByeWire::InvalidData => ByeReason::InvalidData,
+                ByeWire::Timeout => ByeReason::Timeout,
+            }),
+        })
+    }
+}
+
+fn inputs_from_wire<I>(
+    iw: InputsWire<Pads<I>>,
+    ping: Option<u16>,
+    pong: Option<(u16, u16)>,
+) -> Result<Inputs<I>, DecodeError> {
+    let ack = i64::from(iw.first_tick) + i64::from(iw.ack_delta);
+    let ack = u32::try_from(ack).map_err(|_| DecodeError::BadValue("ack"))?;
+    let len = iw.pads.0.len() as u64; // at most MAX_RUN
+    if u64::from(iw.first_tick) + len > u64::from(u32::MAX) {
+        return Err(DecodeError::BadValue("tick overflow"));
+    }
+    Ok(Inputs {
+        ack,
+        first_tick: iw.first_tick,
+        pads: iw.pads.0,
+        ping,
+        pong: pong.map(|(id, held_ms)| Pong { id, held_ms }),
+    })
+}
+
+/// If `bytes` starts like a [`Hello`] (tag 0 and a protocol varint), the
+/// protocol version it announces, even when the rest does not decode. Lets
+/// a session report a version mismatch, rather than invalid data, to a peer
+/// whose newer protocol changed the Hello's layout.
+#[must_use]
+pub fn peek_hello_protocol(bytes: &[u8]) -> Option<u32> {
+    match postcard::take_from_bytes::<(u32, u32)>(bytes) {
+        Ok(((TAG_HELLO, protocol), _)) => Some(protocol),
+        _ => None,
+    }
+}
+
+/// `true` if `bytes` is tagged as a [`Message::Bye`]: used to avoid
+/// answering a broken goodbye with another goodbye.
+#[must_use]
+pub fn is_bye_tag(bytes: &[u8]) -> bool {
+    bytes.first() == Some(&(TAG_BYE as u8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type M = Message<u8>;
+
+    fn samples() -> Vec<M> {
+        vec![
+            M::Hello(Hello {
+                protocol: PROTOCOL_VERSION,
+                build: 0x0123_4567_89ab_cdef,
+                seed: u64::MAX,
+                side: 1,
+                input_delay: MAX_INPUT_DELAY,
+                hash_interval: 60,
+            }),
+            M::Inputs(Inputs {
+                ack: 10,
+                first_tick: 12,
+                pads: vec![1, 2, 3],
+                ping: None,
+                pong: None,
+            }),
+            M::Inputs(Inputs {
+                ack: 5,
+                first_tick: 0,
+                pads: vec![],
+                ping: Some(7),
+                pong: Some(Pong {
+                    id: 65535,
+                    held_ms: 3,
+                }),
+            }),
+            M::Inputs(Inputs {
+                ack: u32::MAX - 300,
+                first_tick: u32::MAX - 128,
+                pads: vec![0xff; 128],
+                ping: None,
+                pong: Some(Pong { id: 1, held_ms: 0 }),
+            }),
+            M::Hash(HashReport {
+                tick: 60,
+                hash: 0xdead_beef,
+            }),
+            M::Ping(0),
+            M::Pong(Pong { id: 9, held_ms: 16 }),
+            M::Bye(ByeReason::Quit),
+            M::Bye(ByeReason::Desync {
+                tick: 120,
+                hash: 42,
+            }),
+            M::Bye(ByeReason::VersionMismatch),
+            M::Bye(ByeReason::InvalidData),
+            M::Bye(ByeReason::Timeout),
+        ]
+    }
+
+    #[test]
+    fn every_message_round_trips() {
+        for m in samples() {
+            let bytes = m.encode().unwrap();
+            assert_eq!(M::decode(&bytes), Ok(m.clone()), "{m:?} as {bytes:?}");
+        }
+    }
+
+    #[test]
+    fn steady_state_inputs_are_small() {
+        let m = M::Inputs(Inputs {
+            ack: 3598,
+            first_tick: 3600,
+            pads: vec![5; 7],
+            ping: None,
+            pong: None,
+        });
+        // tag + 2-byte tick + 1-byte ack delta + length + 7 pads
+        assert_eq!(m.encode().unwrap().len(), 12);
+    }
+
+    #[test]
+    fn hello_layout_is_documented() {
+        let m = M::Hello(Hello {
+            protocol: 1,
+            build: 2,
+            seed: 3,
+            side: 0,
+            input_delay: 6,
+            hash_interval: 60,
+        });
+        let b = m.encode().unwrap();
+        assert_eq!(
+            b,
+            [0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60]
+        );
+        assert_eq!(peek_hello_protocol(&b), Some(1));
+    }
+
+    #[test]
+    fn every_strict_prefix_is_rejected() {
+        for m in samples() {
+            let bytes = m.encode().unwrap();
+            for n in 0..bytes.len() {
+                assert!(M::decode(&bytes[..n]).is_err(), "{m:?} cut at {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn trailing_bytes_are_rejected() {
+        for m in samples() {
+            let mut bytes = m.encode().unwrap();
+            bytes.push(0);
+            assert_eq!(M::decode(&bytes), Err(DecodeError::TrailingBytes(1)));
+        }
+    }
+
+    #[test]
+    fn unknown_tags_are_rejected() {
+        assert_eq!(M::decode(&[7]), Err(DecodeError::UnknownTag(7)));
+        assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
+        assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
+        assert_eq!(M::decode(&[6, 9]), Err(DecodeError::BadValue("field")));
+    }
+
+    #[test]
+    fn oversize_runs_are_rejected_before_reading() {
+        // tag 1, first_tick 0, ack delta 0, run of 129, no pads following.
+        assert_eq!(
+            M::decode(&[1, 0, 0, 129, 1]),
+            Err(DecodeError::RunTooLong(129))
+        );
+        // An absurd length claim costs nothing.
+        assert_eq!(
+            M::decode(&[2, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f]),
+            Err(DecodeError::RunTooLong(u32::MAX))
+        );
+        let mut ok = vec![1, 0, 0, 0x80, 0x01];
+        ok.extend([0u8; 128]);
+        assert!(M::decode(&ok).is_ok());
+    }
+
+    #[test]
+    fn bad_values_are_rejected() {
+        let hello = |side, delay, interval| {
+            M::Hello(Hello {
+                protocol: 1,
+                build: 0,
+                seed: 0,
+                side,
+                input_delay: delay,
+                hash_interval: interval,
+            })
+            .encode()
+            .unwrap()
+        };
+        assert_eq!(
+            M::decode(&hello(2, 0, 1)),
+            Err(DecodeError::BadValue("side"))
+        );
+        assert_eq!(
+            M::decode(&hello(0, MAX_INPUT_DELAY + 1, 1)),
+            Err(DecodeError::BadValue("input delay"))
+        );
+        assert_eq!(
+            M::decode(&hello(0, 0, 0)),
+            Err(DecodeError::BadValue("hash interval"))
+        );
+        // Ack below zero: first tick 0, ack delta -1 (zig-zag 1).
+        assert_eq!(M::decode(&[1, 0, 1, 0]), Err(DecodeError::BadValue("ack")));
+        // Run that would pass u32::MAX.
+        let first = u32::MAX - 1;
+        let mut b = vec![1];
+        b.extend(postcard::to_allocvec(&(first, 0i32, 2u8, 0u8, 0u8)).unwrap());
+        assert_eq!(M::decode(&b), Err(DecodeError::BadValue("tick overflow")));
+        // Hash of tick 0.
+        assert_eq!(
+            M::decode(&[3, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            Err(DecodeError::BadValue("hash tick"))
+        );
+        // Option tag 2.
+        assert_eq!(
+            M::decode(&[2, 0, 0, 0, 2]),
+            Err(DecodeError::BadValue("option tag"))
+        );
+    }
+
+    #[test]
+    fn non_canonical_encodings_are_rejected() {
+        // Overlong varint for ping id 0.
+        assert_eq!(M::decode(&[4, 0x80, 0x00]), Err(DecodeError::NonCanonical));
+        // Extended inputs with nothing extra must use the plain tag.
+        assert_eq!(
+            M::decode(&[2, 0, 0, 0, 0, 0]),
+            Err(DecodeError::NonCanonical)
+        );
+        assert!(M::decode(&[1, 0, 0, 0]).is_ok());
+    }
+
+    #[test]
+    fn channels() {
+        for m in samples() {
+            let expect = match m {
+                M::Hello(_) | M::Hash(_) | M::Bye(_) => Channel::Reliable,
+                _ => Channel::Unreliable,
+            };
+            assert_eq!(m.channel(), expect);
+        }
+    }
+
+    #[test]
+    fn peek_finds_future_hello_versions() {
+        // A version-2 Hello with a layout this version cannot read.
+        let b = [0u8, 2, 0xff];
+        assert!(M::decode(&b).is_err());
+        assert_eq!(peek_hello_protocol(&b), Some(2));
+        assert_eq!(peek_hello_protocol(&[1, 2]), None);
+        assert!(is_bye_tag(&M::Bye(ByeReason::Quit).encode().unwrap()));
+    }
+}
