@@ -1,0 +1,215 @@
+//! The signalling service's logic, written once and hosted twice.
+//!
+//! This crate has no I/O and no clock. It holds the two state machines of the
+//! service — one [`Room`] per room code and one global [`Lobby`] — plus the
+//! pieces every host needs around them: [`RoomCode`] generation, the
+//! [`AllowedOrigins`] check, a per-key [`RateLimiter`], the `/ice` body, and
+//! structured [`LogRecord`]s. Two hosts drive it: the Cloudflare Worker (a
+//! Durable Object per room and one Lobby Durable Object, hibernating) and the
+//! embedded tokio server. The message contract itself is written up in
+//! `docs/signaling.md`.
+//!
+//! # How a host drives a machine
+//!
+//! Both machines have the same shape:
+//!
+//! 1. **Admission (before the WebSocket upgrade).** Call
+//!    [`Room::admit`] / [`Lobby::admit`] with the current time. An `Err` is
+//!    the HTTP refusal to answer instead of upgrading (its
+//!    [`status`](RoomRefusal::status) and [`reason`](RoomRefusal::reason) give
+//!    the code and the `{"error": ...}` text). An `Ok` carries the new socket's
+//!    [`SocketId`] and a first batch of [`Action`]s. The slot is reserved from
+//!    that moment: if the upgrade then fails, report [`Event::Closed`] for it.
+//! 2. **Events.** Every later happening is one [`Event`] passed to
+//!    `handle(event, now)`: a text frame, a binary frame, the socket closing,
+//!    or the alarm firing. Each call returns the actions to carry out.
+//! 3. **Actions.** Perform them in order, after the new socket (if any) is
+//!    attached:
+//!    * [`Action::Send`] — send this text frame on that socket.
+//!    * [`Action::Close`] — close that socket with this code and reason. The
+//!      machine has already forgotten the socket; a later [`Event::Closed`]
+//!      for it is a harmless no-op.
+//!    * [`Action::Persist`] — this socket's state changed; a Durable Object
+//!      stores it as the WebSocket attachment (`serialize_attachment`), the
+//!      embedded server may ignore it.
+//!    * [`Action::SetAlarm`] — make sure the host's single timer fires at
+//!      this instant (replacing any earlier one), then deliver
+//!      [`Event::Alarm`]. Alarms that fire early, late, or when nothing is due
+//!      are harmless.
+//!    * [`Action::Log`] — write [`LogRecord::to_json_line`] to the log.
+//!    * [`Action::Finished`] — rooms only: the room is over; delete it (and its
+//!      Durable Object storage).
+//!
+//! Time is [`Millis`], milliseconds since any fixed origin the host likes
+//! (the Worker uses `Date.now()`, the embedded server its start instant); it
+//! must not go backwards. Randomness is passed in as bytes
+//! ([`RoomCode::from_random_bytes`]).
+//!
+//! # Hibernation (Durable Objects)
+//!
+//! Everything a machine knows about a socket lives in that socket's
+//! attachment ([`LobbyAttachment`], [`RoomAttachment`]), and a room's own
+//! facts in [`RoomMeta`] (kept in Durable Object storage). After the object
+//! wakes, rebuild the machine with [`Lobby::restore`] / [`Room::restore`] from
+//! `get_websockets()`' attachments and carry on; the hello deadlines, rate
+//! budgets and roster come back with it.
+//!
+//! # Quick start
+//!
+//! ```
+//! use signaling_core::{Action, Event, Lobby, LobbyLimits, Millis};
+//!
+//! let mut lobby = Lobby::new(LobbyLimits::default());
+//! // A WebSocket upgrade arrives on GET /lobby/ws: admit it first.
+//! let (alice, _actions) = lobby.admit(Millis(0)).expect("the lobby has room");
+//! // Her first frame is a hello; the lobby answers with a welcome.
+//! let actions = lobby.handle(
+//!     Event::Text { socket: alice, text: r#"{"type":"hello","id":"AAAAAAAAAAAA","nick":"Alice"}"# },
+//!     Millis(5),
+//! );
+//! let welcome = actions.iter().find_map(|a| match a {
+//!     Action::Send { socket, text } if *socket == alice => Some(text.as_str()),
+//!     _ => None,
+//! });
+//! assert!(welcome.unwrap().starts_with(r#"{"type":"welcome""#));
+//! ```
+#![warn(missing_docs)]
+
+mod code;
+mod ice;
+mod lobby;
+mod log;
+mod msg;
+mod nick;
+mod origin;
+mod rate;
+mod room;
+
+pub use code::{InvalidRoomCode, RoomCode, ROOM_CODE_ALPHABET, ROOM_CODE_LEN};
+pub use ice::{ice_servers_json, TurnServer, DEFAULT_STUN_URL};
+pub use lobby::{
+    Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, PlayerStatus, PLAYER_ID_LEN,
+};
+pub use log::{Level, LogRecord, LogValue};
+pub use nick::{clean_nick, is_valid_player_id, InvalidNick, MAX_NICK_CHARS};
+pub use origin::AllowedOrigins;
+pub use rate::{RateLimiter, TokenBucket};
+pub use room::{Role, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal};
+
+use serde::{Deserialize, Serialize};
+
+/// A point in time, in milliseconds since an origin the host chooses.
+///
+/// Also used for durations where that reads naturally (`Millis(10_000)`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct Millis(pub u64);
+
+impl Millis {
+    /// `self + ms`, saturating instead of overflowing.
+    #[must_use]
+    pub fn plus(self, ms: u64) -> Millis {
+        Millis(self.0.saturating_add(ms))
+    }
+
+    /// Milliseconds from `earlier` to `self` (0 if `earlier` is later).
+    #[must_use]
+    pub fn since(self, earlier: Millis) -> u64 {
+        self.0.saturating_sub(earlier.0)
+    }
+}
+
+/// A socket, as the machine names it. Allocated by `admit`, unique within
+/// one machine, kept in the socket's attachment so it survives hibernation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SocketId(pub u64);
+
+/// Something that happened to a machine's sockets, or its alarm firing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A text frame arrived.
+    Text {
+        /// The socket it arrived on.
+        socket: SocketId,
+        /// Its contents, untouched.
+        text: &'a str,
+    },
+    /// A binary frame arrived (always refused; counted against the caps).
+    Binary {
+        /// The socket it arrived on.
+        socket: SocketId,
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// The socket closed or failed (from either side), or its upgrade never
+    /// completed.
+    Closed {
+        /// The socket that went away.
+        socket: SocketId,
+    },
+    /// The host's timer fired (see [`Action::SetAlarm`]).
+    Alarm,
+}
+
+/// Something the host must do. `A` is the machine's attachment type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action<A> {
+    /// Send a text frame.
+    Send {
+        /// Destination socket.
+        socket: SocketId,
+        /// The frame's text (one JSON object).
+        text: String,
+    },
+    /// Close the socket. The machine has already forgotten it.
+    Close {
+        /// The socket to close.
+        socket: SocketId,
+        /// WebSocket close code (see [`close_code`]).
+        code: u16,
+        /// Short human-readable reason (ASCII, well under 123 bytes).
+        reason: &'static str,
+    },
+    /// Store this state as the socket's attachment (Durable Objects).
+    Persist {
+        /// The socket whose state changed.
+        socket: SocketId,
+        /// Its complete new state.
+        attachment: A,
+    },
+    /// Arrange for [`Event::Alarm`] at (or soon after) this instant,
+    /// replacing any earlier alarm.
+    SetAlarm(Millis),
+    /// Write this record to the log.
+    Log(LogRecord),
+    /// The room is over: delete it. Never emitted by the lobby.
+    Finished,
+}
+
+/// The WebSocket close codes the machines use.
+pub mod close_code {
+    /// Normal closure: the room ended (`done` or TTL).
+    pub const NORMAL: u16 = 1000;
+    /// Policy violation: message count or rate exceeded, or no hello in time.
+    pub const POLICY: u16 = 1008;
+    /// Message too big.
+    pub const TOO_BIG: u16 = 1009;
+}
+
+/// The JSON body of an HTTP error: `{"error":"<reason>"}`.
+#[must_use]
+pub fn error_body(reason: &str) -> String {
+    msg::to_json(&msg::ErrorBody { error: reason })
+}
+
+/// The JSON body answering `POST /rooms`: `{"code":"K7M2QX","ttl":600}`.
+#[must_use]
+pub fn room_created_body(code: RoomCode, ttl_seconds: u64) -> String {
+    msg::to_json(&msg::RoomCreated {
+        code: code.as_str(),
+        ttl: ttl_seconds,
+    })
+}

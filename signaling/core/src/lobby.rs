@@ -1,0 +1,602 @@
+//! The global lobby: who is online, and relaying handshakes between them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::log::{Level, LogRecord};
+use crate::msg::{error_msg, to_json, Incoming, TypeOnly};
+use crate::nick::{clean_nick, is_valid_player_id};
+use crate::rate::TokenBucket;
+use crate::{close_code, Action, Event, Millis, SocketId};
+
+/// Characters in a player id.
+pub const PLAYER_ID_LEN: usize = 12;
+
+/// The lobby's limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LobbyLimits {
+    /// Players on the roster (default 16); the next hello gets `full`.
+    pub max_players: usize,
+    /// Open sockets (default 32); further upgrades get HTTP 503.
+    pub max_sockets: usize,
+    /// Time to say hello, in ms (default 10 000); then closed with 1008.
+    pub hello_timeout_ms: u64,
+    /// Largest message, in bytes (default 8 KiB); larger closes with 1009.
+    pub max_message_bytes: usize,
+    /// Messages per socket per minute (default 600; bursts up to that many);
+    /// over it the socket is closed with 1008. 0 turns the check off.
+    pub messages_per_minute: u32,
+}
+
+impl Default for LobbyLimits {
+    fn default() -> Self {
+        LobbyLimits {
+            max_players: 16,
+            max_sockets: 32,
+            hello_timeout_ms: 10_000,
+            max_message_bytes: 8 * 1024,
+            messages_per_minute: 600,
+        }
+    }
+}
+
+/// Why a lobby WebSocket upgrade is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LobbyRefusal {
+    /// Already [`LobbyLimits::max_sockets`] sockets open: 503.
+    TooManySockets,
+}
+
+impl LobbyRefusal {
+    /// The HTTP status to answer with.
+    #[must_use]
+    pub fn status(self) -> u16 {
+        503
+    }
+
+    /// The `error` text of the JSON body.
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        "the lobby has too many open connections; try again soon"
+    }
+}
+
+/// A player's state as shown on the roster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerStatus {
+    /// In the lobby (`"lobby"`).
+    #[serde(rename = "lobby")]
+    Lobby,
+    /// Playing a match (`"in-match"`).
+    #[serde(rename = "in-match")]
+    InMatch,
+}
+
+impl PlayerStatus {
+    /// Reads `"lobby"` or `"in-match"`.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<PlayerStatus> {
+        match s {
+            "lobby" => Some(PlayerStatus::Lobby),
+            "in-match" => Some(PlayerStatus::InMatch),
+            _ => None,
+        }
+    }
+}
+
+/// A player on the roster.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// 12 characters from `A–Z a–z 0–9`, chosen by the client.
+    pub id: String,
+    /// The cleaned nickname.
+    pub nick: String,
+    /// Lobby or in a match.
+    pub status: PlayerStatus,
+    /// Join order (roster order).
+    pub seq: u64,
+}
+
+/// What the lobby knows about one socket: its WebSocket attachment, from
+/// which [`Lobby::restore`] rebuilds the lobby after hibernation (well under
+/// the 2 KiB Durable Objects allow).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyAttachment {
+    /// The socket.
+    pub socket: SocketId,
+    /// When it was admitted (its hello deadline counts from here).
+    pub opened_at: Millis,
+    /// Set once its hello was accepted.
+    pub player: Option<Player>,
+    /// Its message-rate budget.
+    pub bucket: TokenBucket,
+}
+
+impl LobbyAttachment {
+    /// As JSON text (for hosts that store attachments as strings).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Reads [`LobbyAttachment::to_json`]'s output; `None` if malformed.
+    #[must_use]
+    pub fn from_json(text: &str) -> Option<LobbyAttachment> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+type LobbyAction = Action<LobbyAttachment>;
+
+#[derive(Serialize)]
+struct RosterEntry<'a> {
+    id: &'a str,
+    nick: &'a str,
+    status: PlayerStatus,
+}
+
+impl<'a> From<&'a Player> for RosterEntry<'a> {
+    fn from(p: &'a Player) -> Self {
+        RosterEntry {
+            id: &p.id,
+            nick: &p.nick,
+            status: p.status,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Welcome<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    you: &'a str,
+    roster: Vec<RosterEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct Joined<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    player: RosterEntry<'a>,
+}
+
+#[derive(Serialize)]
+struct Left<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    id: &'a str,
+}
+
+#[derive(Serialize)]
+struct StatusChanged<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    id: &'a str,
+    status: PlayerStatus,
+}
+
+#[derive(Serialize)]
+struct Signal<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    from: &'a str,
+    data: &'a RawValue,
+}
+
+/// The lobby state machine (see the crate docs for the calling contract).
+///
+/// * `admit`: 503 ([`LobbyRefusal`]) when `max_sockets` are open; otherwise
+///   the socket gets `hello_timeout_ms` to say hello or is closed with 1008.
+/// * Every frame first passes the size cap (close 1009) and the per-socket
+///   rate (close 1008).
+/// * `hello {id, nick}`: refused with `error` (the socket stays, unjoined,
+///   and may try again) for a second hello, a malformed id, an invalid nick
+///   or an id already on the roster; answered with `full` when the roster
+///   has `max_players`. Accepted: `welcome {you, roster}` to the socket
+///   (everyone, itself included, in join order) and `joined {player}` to
+///   every other player.
+/// * `status {status}` (`lobby` | `in-match`): `status {id, status}` to every
+///   other player.
+/// * `signal {to, data}`: `signal {from, data}` to `to`, with `data`
+///   byte-for-byte as received; `error` when `to` is not on the roster.
+/// * Before hello, `status` and `signal` get `error`; unknown types,
+///   non-objects and binary frames get `error`.
+/// * A player's socket closing sends `left {id}` to every other player.
+#[derive(Debug)]
+pub struct Lobby {
+    limits: LobbyLimits,
+    sockets: BTreeMap<SocketId, LobbyAttachment>,
+    next_socket: u64,
+    next_seq: u64,
+    alarm: Option<Millis>,
+}
+
+impl Lobby {
+    /// An empty lobby.
+    #[must_use]
+    pub fn new(limits: LobbyLimits) -> Lobby {
+        Lobby::restore(limits, [])
+    }
+
+    /// Rebuilds the lobby after hibernation from its sockets' attachments,
+    /// then carries on as before. An attachment repeating a socket id or a
+    /// player id already seen is ignored (the host should close that
+    /// socket). The first event after a restore re-announces the alarm.
+    #[must_use]
+    pub fn restore(
+        limits: LobbyLimits,
+        attachments: impl IntoIterator<Item = LobbyAttachment>,
+    ) -> Lobby {
+        let mut lobby = Lobby {
+            limits,
+            sockets: BTreeMap::new(),
+            next_socket: 0,
+            next_seq: 0,
+            alarm: None,
+        };
+        for a in attachments {
+            if lobby.sockets.contains_key(&a.socket) {
+                continue;
+            }
+            if let Some(p) = &a.player {
+                if lobby.player_socket(&p.id).is_some() {
+                    continue;
+                }
+                lobby.next_seq = lobby.next_seq.max(p.seq.saturating_add(1));
+            }
+            lobby.next_socket = lobby.next_socket.max(a.socket.0.saturating_add(1));
+            lobby.sockets.insert(a.socket, a);
+        }
+        lobby
+    }
+
+    /// The limits in force.
+    #[must_use]
+    pub fn limits(&self) -> LobbyLimits {
+        self.limits
+    }
+
+    /// Open sockets (joined or not).
+    #[must_use]
+    pub fn socket_count(&self) -> usize {
+        self.sockets.len()
+    }
+
+    /// Players on the roster, in join order.
+    #[must_use]
+    pub fn roster(&self) -> Vec<&Player> {
+        let mut players: Vec<&Player> = self
+            .sockets
+            .values()
+            .filter_map(|a| a.player.as_ref())
+            .collect();
+        players.sort_by_key(|p| p.seq);
+        players
+    }
+
+    /// A socket's current state, if the lobby knows it.
+    #[must_use]
+    pub fn attachment(&self, socket: SocketId) -> Option<&LobbyAttachment> {
+        self.sockets.get(&socket)
+    }
+
+    /// When the next hello deadline falls, if any socket is waiting.
+    #[must_use]
+    pub fn next_deadline(&self) -> Option<Millis> {
+        self.sockets
+            .values()
+            .filter(|a| a.player.is_none())
+            .map(|a| a.opened_at.plus(self.limits.hello_timeout_ms))
+            .min()
+    }
+
+    /// Admits a new socket (before the upgrade). See the type docs.
+    pub fn admit(&mut self, now: Millis) -> Result<(SocketId, Vec<LobbyAction>), LobbyRefusal> {
+        if self.sockets.len() >= self.limits.max_sockets {
+            return Err(LobbyRefusal::TooManySockets);
+        }
+        let socket = SocketId(self.next_socket);
+        self.next_socket += 1;
+        let attachment = LobbyAttachment {
+            socket,
+            opened_at: now,
+            player: None,
+            bucket: TokenBucket::full(self.limits.messages_per_minute, now),
+        };
+        self.sockets.insert(socket, attachment.clone());
+        let mut out = vec![
+            LobbyAction::Persist { socket, attachment },
+            LobbyAction::Log(
+                LogRecord::new(Level::Debug, "lobby.open").with("sockets", self.sockets.len()),
+            ),
+        ];
+        self.arm(&mut out);
+        Ok((socket, out))
+    }
+
+    /// Handles one event at `now`. See the type docs.
+    pub fn handle(&mut self, event: Event<'_>, now: Millis) -> Vec<LobbyAction> {
+        let mut out = Vec::new();
+        match event {
+            Event::Text { socket, text } => {
+                self.on_frame(socket, Some(text), text.len(), now, &mut out)
+            }
+            Event::Binary { socket, len } => self.on_frame(socket, None, len, now, &mut out),
+            Event::Closed { socket } => {
+                if self.sockets.contains_key(&socket) {
+                    self.drop_socket(socket, None, &mut out);
+                }
+            }
+            Event::Alarm => {
+                // The host's timer is spent: re-announce whatever is next,
+                // even if it did not change (the alarm may have come early).
+                self.alarm = None;
+                let timeout = self.limits.hello_timeout_ms;
+                let late: Vec<SocketId> = self
+                    .sockets
+                    .values()
+                    .filter(|a| a.player.is_none() && now >= a.opened_at.plus(timeout))
+                    .map(|a| a.socket)
+                    .collect();
+                for socket in late {
+                    self.drop_socket(
+                        socket,
+                        Some((close_code::POLICY, "no hello in time")),
+                        &mut out,
+                    );
+                }
+            }
+        }
+        self.arm(&mut out);
+        out
+    }
+
+    fn on_frame(
+        &mut self,
+        socket: SocketId,
+        text: Option<&str>,
+        len: usize,
+        now: Millis,
+        out: &mut Vec<LobbyAction>,
+    ) {
+        let limits = self.limits;
+        let Some(att) = self.sockets.get_mut(&socket) else {
+            return;
+        };
+        if len > limits.max_message_bytes {
+            self.drop_socket(socket, Some((close_code::TOO_BIG, "message too big")), out);
+            return;
+        }
+        if !att.bucket.try_take(limits.messages_per_minute, now) {
+            self.drop_socket(socket, Some((close_code::POLICY, "too many messages")), out);
+            return;
+        }
+        if limits.messages_per_minute != 0 {
+            out.push(LobbyAction::Persist {
+                socket,
+                attachment: att.clone(),
+            });
+        }
+        let Some(text) = text else {
+            self.reply_error(socket, "binary frames are not accepted", out);
+            return;
+        };
+        let Some(msg) = Incoming::parse(text) else {
+            self.reply_error(socket, "expected a JSON object with a string type", out);
+            return;
+        };
+        let joined = att.player.is_some();
+        match msg.kind().as_deref() {
+            Some("hello") => self.on_hello(socket, &msg, out),
+            Some("status") if joined => self.on_status(socket, &msg, out),
+            Some("signal") if joined => self.on_signal(socket, &msg, out),
+            Some("status" | "signal") => self.reply_error(socket, "say hello first", out),
+            Some(_) => self.reply_error(socket, "unsupported message type", out),
+            None => self.reply_error(socket, "expected a JSON object with a string type", out),
+        }
+    }
+
+    fn on_hello(&mut self, socket: SocketId, msg: &Incoming<'_>, out: &mut Vec<LobbyAction>) {
+        if self
+            .sockets
+            .get(&socket)
+            .is_some_and(|a| a.player.is_some())
+        {
+            return self.reply_error(socket, "already joined", out);
+        }
+        let id = match msg.str_field("id") {
+            Some(id) if is_valid_player_id(&id) => id,
+            _ => {
+                return self.reply_error(socket, "id must be 12 characters from A-Z, a-z, 0-9", out)
+            }
+        };
+        let nick =
+            match msg.str_field("nick").map(|n| clean_nick(&n)) {
+                Some(Ok(nick)) => nick,
+                _ => return self.reply_error(
+                    socket,
+                    "nick must be 1 to 20 characters without control or bidi override characters",
+                    out,
+                ),
+            };
+        if self.player_socket(&id).is_some() {
+            return self.reply_error(socket, "that id is already in the lobby", out);
+        }
+        let players = self.sockets.values().filter(|a| a.player.is_some()).count();
+        if players >= self.limits.max_players {
+            out.push(LobbyAction::Send {
+                socket,
+                text: to_json(&TypeOnly { kind: "full" }),
+            });
+            out.push(LobbyAction::Log(
+                LogRecord::new(Level::Info, "lobby.full").with("players", players),
+            ));
+            return;
+        }
+        let player = Player {
+            id,
+            nick,
+            status: PlayerStatus::Lobby,
+            seq: self.next_seq,
+        };
+        self.next_seq += 1;
+        let Some(att) = self.sockets.get_mut(&socket) else {
+            return;
+        };
+        att.player = Some(player);
+        let attachment = att.clone();
+        out.push(LobbyAction::Persist { socket, attachment });
+
+        let roster = self.roster();
+        let Some(me) = roster
+            .iter()
+            .find(|p| self.player_socket(&p.id) == Some(socket))
+        else {
+            return;
+        };
+        out.push(LobbyAction::Send {
+            socket,
+            text: to_json(&Welcome {
+                kind: "welcome",
+                you: &me.id,
+                roster: roster.iter().map(|p| RosterEntry::from(*p)).collect(),
+            }),
+        });
+        let joined = to_json(&Joined {
+            kind: "joined",
+            player: RosterEntry::from(*me),
+        });
+        let count = roster.len();
+        self.broadcast_except(socket, &joined, out);
+        out.push(LobbyAction::Log(
+            LogRecord::new(Level::Info, "lobby.joined").with("players", count),
+        ));
+    }
+
+    fn on_status(&mut self, socket: SocketId, msg: &Incoming<'_>, out: &mut Vec<LobbyAction>) {
+        let Some(status) = msg
+            .str_field("status")
+            .and_then(|s| PlayerStatus::parse(&s))
+        else {
+            return self.reply_error(socket, "status must be lobby or in-match", out);
+        };
+        let Some(att) = self.sockets.get_mut(&socket) else {
+            return;
+        };
+        let Some(player) = att.player.as_mut() else {
+            return;
+        };
+        player.status = status;
+        let text = to_json(&StatusChanged {
+            kind: "status",
+            id: &player.id,
+            status,
+        });
+        let attachment = att.clone();
+        out.push(LobbyAction::Persist { socket, attachment });
+        self.broadcast_except(socket, &text, out);
+    }
+
+    fn on_signal(&mut self, socket: SocketId, msg: &Incoming<'_>, out: &mut Vec<LobbyAction>) {
+        let (Some(to), Some(data)) = (msg.str_field("to"), msg.raw_field("data")) else {
+            return self.reply_error(socket, "signal needs a string to and a data field", out);
+        };
+        let Some(target) = self.player_socket(&to).filter(|t| *t != socket) else {
+            return self.reply_error(socket, "no such player in the lobby", out);
+        };
+        let Some(from) = self.sockets.get(&socket).and_then(|a| a.player.as_ref()) else {
+            return;
+        };
+        out.push(LobbyAction::Send {
+            socket: target,
+            text: to_json(&Signal {
+                kind: "signal",
+                from: &from.id,
+                data,
+            }),
+        });
+        out.push(LobbyAction::Log(
+            LogRecord::new(Level::Debug, "lobby.signal").with("bytes", data.get().len()),
+        ));
+    }
+
+    fn reply_error(&self, socket: SocketId, reason: &'static str, out: &mut Vec<LobbyAction>) {
+        out.push(LobbyAction::Send {
+            socket,
+            text: error_msg(reason),
+        });
+        out.push(LobbyAction::Log(
+            LogRecord::new(Level::Warn, "lobby.refused").with("reason", reason),
+        ));
+    }
+
+    fn broadcast_except(&self, except: SocketId, text: &str, out: &mut Vec<LobbyAction>) {
+        for a in self.sockets.values() {
+            if a.socket != except && a.player.is_some() {
+                out.push(LobbyAction::Send {
+                    socket: a.socket,
+                    text: text.to_owned(),
+                });
+            }
+        }
+    }
+
+    fn player_socket(&self, id: &str) -> Option<SocketId> {
+        self.sockets
+            .values()
+            .find(|a| a.player.as_ref().is_some_and(|p| p.id == id))
+            .map(|a| a.socket)
+    }
+
+    /// Forgets a socket (closing it first when `close` is given) and tells
+    /// the others if it was a player.
+    fn drop_socket(
+        &mut self,
+        socket: SocketId,
+        close: Option<(u16, &'static str)>,
+        out: &mut Vec<LobbyAction>,
+    ) {
+        let Some(att) = self.sockets.remove(&socket) else {
+            return;
+        };
+        if let Some((code, reason)) = close {
+            out.push(LobbyAction::Close {
+                socket,
+                code,
+                reason,
+            });
+            out.push(LobbyAction::Log(
+                LogRecord::new(Level::Warn, "lobby.kicked")
+                    .with("reason", reason)
+                    .with("close", code),
+            ));
+        }
+        if let Some(p) = att.player {
+            let text = to_json(&Left {
+                kind: "left",
+                id: &p.id,
+            });
+            self.broadcast_except(socket, &text, out);
+            out.push(LobbyAction::Log(
+                LogRecord::new(Level::Info, "lobby.left").with("players", self.roster().len()),
+            ));
+        } else {
+            out.push(LobbyAction::Log(
+                LogRecord::new(Level::Debug, "lobby.closed").with("sockets", self.sockets.len()),
+            ));
+        }
+    }
+
+    /// Announces the earliest hello deadline when it changed.
+    fn arm(&mut self, out: &mut Vec<LobbyAction>) {
+        let next = self.next_deadline();
+        if next != self.alarm {
+            if let Some(at) = next {
+                out.push(LobbyAction::SetAlarm(at));
+            }
+            self.alarm = next;
+        }
+    }
+}

@@ -1,0 +1,467 @@
+//! A room pairs one host and one guest for one match's WebRTC handshake.
+
+use serde::{Deserialize, Serialize};
+
+use crate::code::RoomCode;
+use crate::log::{Level, LogRecord};
+use crate::msg::{error_msg, to_json, Incoming, TypeOnly};
+use crate::{close_code, Action, Event, Millis, SocketId};
+
+/// A room's limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomLimits {
+    /// How long a room lives after creation, in ms (default 600 000).
+    pub ttl_ms: u64,
+    /// Largest message, in bytes (default 8 KiB); larger closes with 1009.
+    pub max_message_bytes: usize,
+    /// Messages each socket may send (default 100); the next closes it with
+    /// 1008.
+    pub max_messages: u32,
+}
+
+impl Default for RoomLimits {
+    fn default() -> Self {
+        RoomLimits {
+            ttl_ms: 600_000,
+            max_message_bytes: 8 * 1024,
+            max_messages: 100,
+        }
+    }
+}
+
+/// Which side of the room a socket is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The player who created the room and makes the offer.
+    Host,
+    /// The player who joins with the code.
+    Guest,
+}
+
+impl Role {
+    /// Reads the `role` query parameter; anything but `host` or `guest`
+    /// (including its absence) is [`RoomRefusal::BadRole`].
+    pub fn parse(role: Option<&str>) -> Result<Role, RoomRefusal> {
+        match role {
+            Some("host") => Ok(Role::Host),
+            Some("guest") => Ok(Role::Guest),
+            _ => Err(RoomRefusal::BadRole),
+        }
+    }
+
+    /// `"host"` or `"guest"`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Host => "host",
+            Role::Guest => "guest",
+        }
+    }
+}
+
+/// Why a room WebSocket upgrade is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomRefusal {
+    /// Unknown, malformed, expired or finished code: 404.
+    NotFound,
+    /// That role is already taken: 409.
+    Occupied,
+    /// The role is not `host` or `guest`: 400.
+    BadRole,
+}
+
+impl RoomRefusal {
+    /// The HTTP status to answer with.
+    #[must_use]
+    pub fn status(self) -> u16 {
+        match self {
+            RoomRefusal::NotFound => 404,
+            RoomRefusal::Occupied => 409,
+            RoomRefusal::BadRole => 400,
+        }
+    }
+
+    /// The `error` text of the JSON body.
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        match self {
+            RoomRefusal::NotFound => "room not found",
+            RoomRefusal::Occupied => "that role is already taken in this room",
+            RoomRefusal::BadRole => "role must be host or guest",
+        }
+    }
+}
+
+/// A room's own facts; a Durable Object keeps them in storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomMeta {
+    /// The room's code.
+    pub code: RoomCode,
+    /// When it was created.
+    pub created_at: Millis,
+    /// When it expires.
+    pub expires_at: Millis,
+}
+
+/// What the room knows about one socket (its WebSocket attachment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomAttachment {
+    /// The socket.
+    pub socket: SocketId,
+    /// Host or guest.
+    pub role: Role,
+    /// Messages received on it so far.
+    pub messages: u32,
+}
+
+impl RoomAttachment {
+    /// As JSON text (for hosts that store attachments as strings).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Reads [`RoomAttachment::to_json`]'s output; `None` if malformed.
+    #[must_use]
+    pub fn from_json(text: &str) -> Option<RoomAttachment> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+type RoomAction = Action<RoomAttachment>;
+
+/// The room state machine (see the crate docs for the calling contract).
+///
+/// * `admit(role)`: 404 once expired or finished, 409 when the role is
+///   taken. When both sides are present the host gets
+///   `{"type":"peer-joined"}` (at the guest's admission, or at the host's if
+///   the guest came first).
+/// * Text frames: over the size cap → close 1009; over the count cap →
+///   close 1008; `offer`/`answer`/`ice` → relayed verbatim to the other side
+///   (`error` if it is absent); `done` → both sockets closed with 1000 and
+///   [`Action::Finished`]; anything else → `error`. Binary frames → `error`.
+/// * A closed socket frees its role, which may be taken again.
+/// * The alarm at `expires_at` closes everything with 1000 and finishes.
+#[derive(Debug)]
+pub struct Room {
+    meta: RoomMeta,
+    limits: RoomLimits,
+    host: Option<RoomAttachment>,
+    guest: Option<RoomAttachment>,
+    next_socket: u64,
+    finished: bool,
+    alarm_set: bool,
+}
+
+impl Room {
+    /// A new room created at `now`. The actions hold its expiry alarm and a
+    /// log record.
+    #[must_use]
+    pub fn new(code: RoomCode, limits: RoomLimits, now: Millis) -> (Room, Vec<RoomAction>) {
+        let meta = RoomMeta {
+            code,
+            created_at: now,
+            expires_at: now.plus(limits.ttl_ms),
+        };
+        let mut room = Room::restore(meta, limits, []);
+        let mut out = vec![RoomAction::Log(
+            LogRecord::new(Level::Info, "room.created")
+                .with("code", code)
+                .with("ttl_ms", limits.ttl_ms),
+        )];
+        room.arm(&mut out);
+        (room, out)
+    }
+
+    /// Rebuilds a room after hibernation from its meta and its sockets'
+    /// attachments. Attachments that clash (a second host, a repeated
+    /// socket id) are ignored; the host should close those sockets.
+    #[must_use]
+    pub fn restore(
+        meta: RoomMeta,
+        limits: RoomLimits,
+        attachments: impl IntoIterator<Item = RoomAttachment>,
+    ) -> Room {
+        let mut room = Room {
+            meta,
+            limits,
+            host: None,
+            guest: None,
+            next_socket: 0,
+            finished: false,
+            alarm_set: false,
+        };
+        for a in attachments {
+            if room.slot_of(a.socket).is_some() {
+                continue;
+            }
+            let slot = match a.role {
+                Role::Host => &mut room.host,
+                Role::Guest => &mut room.guest,
+            };
+            if slot.is_none() {
+                *slot = Some(a);
+                room.next_socket = room.next_socket.max(a.socket.0.saturating_add(1));
+            }
+        }
+        room
+    }
+
+    /// The room's facts.
+    #[must_use]
+    pub fn meta(&self) -> RoomMeta {
+        self.meta
+    }
+
+    /// The room's limits.
+    #[must_use]
+    pub fn limits(&self) -> RoomLimits {
+        self.limits
+    }
+
+    /// True once the room ended (`done`, TTL); hosts then drop it.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// True when the room would refuse everyone from `now` on.
+    #[must_use]
+    pub fn is_expired(&self, now: Millis) -> bool {
+        self.finished || now >= self.meta.expires_at
+    }
+
+    /// The socket currently holding `role`, if any.
+    #[must_use]
+    pub fn socket(&self, role: Role) -> Option<SocketId> {
+        match role {
+            Role::Host => self.host.map(|a| a.socket),
+            Role::Guest => self.guest.map(|a| a.socket),
+        }
+    }
+
+    /// Admits a socket as `role` (before the upgrade). See the type docs.
+    pub fn admit(
+        &mut self,
+        role: Role,
+        now: Millis,
+    ) -> Result<(SocketId, Vec<RoomAction>), RoomRefusal> {
+        if self.is_expired(now) {
+            return Err(RoomRefusal::NotFound);
+        }
+        let taken = match role {
+            Role::Host => self.host.is_some(),
+            Role::Guest => self.guest.is_some(),
+        };
+        if taken {
+            return Err(RoomRefusal::Occupied);
+        }
+        let socket = SocketId(self.next_socket);
+        self.next_socket += 1;
+        let attachment = RoomAttachment {
+            socket,
+            role,
+            messages: 0,
+        };
+        match role {
+            Role::Host => self.host = Some(attachment),
+            Role::Guest => self.guest = Some(attachment),
+        }
+        let mut out = vec![
+            RoomAction::Persist { socket, attachment },
+            RoomAction::Log(
+                LogRecord::new(Level::Info, "room.joined")
+                    .with("code", self.meta.code)
+                    .with("role", role.as_str()),
+            ),
+        ];
+        if let (Some(host), Some(_)) = (self.host, self.guest) {
+            out.push(RoomAction::Send {
+                socket: host.socket,
+                text: to_json(&TypeOnly {
+                    kind: "peer-joined",
+                }),
+            });
+        }
+        self.arm(&mut out);
+        Ok((socket, out))
+    }
+
+    /// Handles one event at `now`. See the type docs.
+    pub fn handle(&mut self, event: Event<'_>, now: Millis) -> Vec<RoomAction> {
+        let mut out = Vec::new();
+        if self.finished {
+            return out;
+        }
+        match event {
+            Event::Text { socket, text } => {
+                self.on_frame(socket, Some(text), text.len(), now, &mut out)
+            }
+            Event::Binary { socket, len } => self.on_frame(socket, None, len, now, &mut out),
+            Event::Closed { socket } => {
+                if let Some(role) = self.slot_of(socket) {
+                    self.clear(role);
+                    out.push(RoomAction::Log(
+                        LogRecord::new(Level::Info, "room.left")
+                            .with("code", self.meta.code)
+                            .with("role", role.as_str()),
+                    ));
+                }
+            }
+            Event::Alarm => {
+                if now >= self.meta.expires_at {
+                    self.finish(close_code::NORMAL, "room expired", "room.expired", &mut out);
+                } else {
+                    // Early alarm: the host's timer is spent, so arm it again.
+                    self.alarm_set = false;
+                }
+            }
+        }
+        self.arm(&mut out);
+        out
+    }
+
+    fn on_frame(
+        &mut self,
+        socket: SocketId,
+        text: Option<&str>,
+        len: usize,
+        now: Millis,
+        out: &mut Vec<RoomAction>,
+    ) {
+        let Some(role) = self.slot_of(socket) else {
+            return;
+        };
+        if now >= self.meta.expires_at {
+            // The alarm is late; end the room rather than relay after expiry.
+            self.finish(close_code::NORMAL, "room expired", "room.expired", out);
+            return;
+        }
+        if len > self.limits.max_message_bytes {
+            self.kick(role, close_code::TOO_BIG, "message too big", out);
+            return;
+        }
+        let limit = self.limits.max_messages;
+        let Some(att) = self.slot_mut(role) else {
+            return;
+        };
+        att.messages = att.messages.saturating_add(1);
+        let att = *att;
+        if att.messages > limit {
+            self.kick(role, close_code::POLICY, "too many messages", out);
+            return;
+        }
+        out.push(RoomAction::Persist {
+            socket,
+            attachment: att,
+        });
+        let Some(text) = text else {
+            out.push(RoomAction::Send {
+                socket,
+                text: error_msg("binary frames are not accepted"),
+            });
+            return;
+        };
+        let kind = Incoming::parse(text).and_then(|m| m.kind());
+        match kind.as_deref() {
+            Some("offer" | "answer" | "ice") => {
+                let other = match role {
+                    Role::Host => self.guest,
+                    Role::Guest => self.host,
+                };
+                match other {
+                    Some(o) => out.push(RoomAction::Send {
+                        socket: o.socket,
+                        text: text.to_owned(),
+                    }),
+                    None => out.push(RoomAction::Send {
+                        socket,
+                        text: error_msg("the other side is not connected"),
+                    }),
+                }
+            }
+            Some("done") => self.finish(close_code::NORMAL, "done", "room.done", out),
+            Some(_) => out.push(RoomAction::Send {
+                socket,
+                text: error_msg("unsupported message type"),
+            }),
+            None => out.push(RoomAction::Send {
+                socket,
+                text: error_msg("expected a JSON object with a string type"),
+            }),
+        }
+    }
+
+    fn kick(&mut self, role: Role, code: u16, reason: &'static str, out: &mut Vec<RoomAction>) {
+        if let Some(att) = self.clear(role) {
+            out.push(RoomAction::Close {
+                socket: att.socket,
+                code,
+                reason,
+            });
+            out.push(RoomAction::Log(
+                LogRecord::new(Level::Warn, "room.kicked")
+                    .with("code", self.meta.code)
+                    .with("role", role.as_str())
+                    .with("close", code),
+            ));
+        }
+    }
+
+    fn finish(
+        &mut self,
+        code: u16,
+        reason: &'static str,
+        event: &'static str,
+        out: &mut Vec<RoomAction>,
+    ) {
+        for role in [Role::Host, Role::Guest] {
+            if let Some(att) = self.clear(role) {
+                out.push(RoomAction::Close {
+                    socket: att.socket,
+                    code,
+                    reason,
+                });
+            }
+        }
+        self.finished = true;
+        out.push(RoomAction::Log(
+            LogRecord::new(Level::Info, event).with("code", self.meta.code),
+        ));
+        out.push(RoomAction::Finished);
+    }
+
+    fn slot_of(&self, socket: SocketId) -> Option<Role> {
+        if self.host.is_some_and(|a| a.socket == socket) {
+            Some(Role::Host)
+        } else if self.guest.is_some_and(|a| a.socket == socket) {
+            Some(Role::Guest)
+        } else {
+            None
+        }
+    }
+
+    fn slot_mut(&mut self, role: Role) -> Option<&mut RoomAttachment> {
+        match role {
+            Role::Host => self.host.as_mut(),
+            Role::Guest => self.guest.as_mut(),
+        }
+    }
+
+    fn clear(&mut self, role: Role) -> Option<RoomAttachment> {
+        match role {
+            Role::Host => self.host.take(),
+            Role::Guest => self.guest.take(),
+        }
+    }
+
+    /// Announces the expiry alarm once per machine instance (again after a
+    /// restore, which is harmless: the alarm is idempotent).
+    fn arm(&mut self, out: &mut Vec<RoomAction>) {
+        if !self.alarm_set && !self.finished {
+            self.alarm_set = true;
+            out.push(RoomAction::SetAlarm(self.meta.expires_at));
+        }
+    }
+}
