@@ -1,0 +1,216 @@
+//! How a game plugs into the shell.
+//!
+//! The shell knows nothing of any particular game. A game's browser crate
+//! implements [`FrontEnd`]: its name and build id (shown on the title screen
+//! and compared by peers), how it draws a state on a canvas (through the
+//! small [`Painter`] interface, so drawing code is testable natively), how
+//! the held keys map to one input, and the options of local play.
+
+use lockstep::DeterministicGame;
+
+/// The drawing operations the shell offers a game (implemented over a
+/// `CanvasRenderingContext2d` in the browser). Coordinates are canvas pixels;
+/// colours are CSS colour strings.
+pub trait Painter {
+    /// Canvas size in pixels (width, height).
+    fn size(&self) -> (f64, f64);
+    /// Fills the whole canvas.
+    fn clear(&mut self, colour: &str);
+    /// Fills a rectangle.
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, colour: &str);
+    /// Fills a circle.
+    fn circle(&mut self, x: f64, y: f64, r: f64, colour: &str);
+    /// Draws a line of text (inserted as text, never markup).
+    fn text(&mut self, x: f64, y: f64, text: &str, colour: &str);
+}
+
+/// One choice offered before a local game (for example "Players: 1 or 2").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalOption {
+    /// Shown to the player.
+    pub label: &'static str,
+    /// The possible values, the first being the default.
+    pub choices: &'static [&'static str],
+}
+
+/// A game's browser front end.
+pub trait FrontEnd {
+    /// The simulation.
+    type Game: DeterministicGame;
+
+    /// The game's name, for the title screen.
+    fn name(&self) -> &'static str;
+
+    /// The build id peers compare; by default the simulation's golden hash.
+    fn build_id(&self) -> u64 {
+        <Self::Game as DeterministicGame>::BUILD_ID
+    }
+
+    /// Draws `game` (rendering may use floats; the state does not).
+    fn draw(&self, game: &Self::Game, painter: &mut dyn Painter);
+
+    /// The input of local player `player` given the keys held right now
+    /// (`KeyboardEvent.code` values such as `"ArrowLeft"` or `"KeyW"`).
+    fn input(&self, held: &[&str], player: u8) -> <Self::Game as DeterministicGame>::Input;
+
+    /// The choices offered before local play.
+    fn local_options(&self) -> &'static [LocalOption] {
+        &[]
+    }
+}
+
+/// A tiny built-in demo game so the screens work before a real game is
+/// plugged in: each player moves a dot on a 16 x 9 grid.
+pub mod demo {
+    use super::*;
+    use lockstep::Fnv1a;
+
+    /// The demo simulation: dot positions on a grid.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Dots {
+        /// (x, y) per player, in grid cells.
+        pub dots: Vec<(u8, u8)>,
+        /// Ticks simulated.
+        pub tick: u32,
+    }
+
+    /// Grid width in cells.
+    pub const W: u8 = 16;
+    /// Grid height in cells.
+    pub const H: u8 = 9;
+
+    impl DeterministicGame for Dots {
+        /// Bits: 1 left, 2 right, 4 up, 8 down.
+        type Input = u8;
+        const BUILD_ID: u64 = 0xD075_0001;
+
+        fn new(seed: u64, players: u8) -> Self {
+            let dots = (0..players)
+                .map(|p| ((seed as u8).wrapping_add(p * 5) % W, p * 2 % H))
+                .collect();
+            Dots { dots, tick: 0 }
+        }
+
+        fn step(&mut self, inputs: &[u8]) {
+            self.tick = self.tick.wrapping_add(1);
+            if self.tick % 6 != 0 {
+                return;
+            }
+            for (dot, &i) in self.dots.iter_mut().zip(inputs) {
+                if i & 1 != 0 && dot.0 > 0 {
+                    dot.0 -= 1;
+                }
+                if i & 2 != 0 && dot.0 + 1 < W {
+                    dot.0 += 1;
+                }
+                if i & 4 != 0 && dot.1 > 0 {
+                    dot.1 -= 1;
+                }
+                if i & 8 != 0 && dot.1 + 1 < H {
+                    dot.1 += 1;
+                }
+            }
+        }
+
+        fn state_hash(&self) -> u64 {
+            let mut h = Fnv1a::new();
+            h.write_u32(self.tick);
+            for &(x, y) in &self.dots {
+                h.write_u8(x);
+                h.write_u8(y);
+            }
+            h.finish()
+        }
+    }
+
+    /// The demo's front end.
+    #[derive(Debug, Default, Clone, Copy)]
+    pub struct DotsFrontEnd;
+
+    const COLOURS: [&str; 4] = ["#f4a261", "#2a9d8f", "#e76f51", "#8ab17d"];
+
+    impl FrontEnd for DotsFrontEnd {
+        type Game = Dots;
+
+        fn name(&self) -> &'static str {
+            "Dots (demo)"
+        }
+
+        fn draw(&self, game: &Dots, p: &mut dyn Painter) {
+            let (w, h) = p.size();
+            p.clear("#1d1d24");
+            let cell = (w / f64::from(W)).min(h / f64::from(H));
+            for (i, &(x, y)) in game.dots.iter().enumerate() {
+                let cx = (f64::from(x) + 0.5) * cell;
+                let cy = (f64::from(y) + 0.5) * cell;
+                p.circle(cx, cy, cell * 0.4, COLOURS[i % COLOURS.len()]);
+            }
+            p.text(8.0, h - 8.0, &format!("tick {}", game.tick), "#cccccc");
+        }
+
+        fn input(&self, held: &[&str], player: u8) -> u8 {
+            let keys: [&str; 4] = if player == 0 {
+                ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]
+            } else {
+                ["KeyA", "KeyD", "KeyW", "KeyS"]
+            };
+            keys.iter()
+                .enumerate()
+                .filter(|(_, k)| held.contains(k))
+                .fold(0u8, |acc, (bit, _)| acc | (1 << bit))
+        }
+
+        fn local_options(&self) -> &'static [LocalOption] {
+            &[LocalOption {
+                label: "Players",
+                choices: &["2", "1"],
+            }]
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[derive(Default)]
+        struct Recorder(Vec<String>);
+        impl Painter for Recorder {
+            fn size(&self) -> (f64, f64) {
+                (320.0, 180.0)
+            }
+            fn clear(&mut self, c: &str) {
+                self.0.push(format!("clear {c}"));
+            }
+            fn rect(&mut self, _: f64, _: f64, _: f64, _: f64, c: &str) {
+                self.0.push(format!("rect {c}"));
+            }
+            fn circle(&mut self, x: f64, y: f64, _: f64, c: &str) {
+                self.0.push(format!("circle {x} {y} {c}"));
+            }
+            fn text(&mut self, _: f64, _: f64, t: &str, _: &str) {
+                self.0.push(format!("text {t}"));
+            }
+        }
+
+        #[test]
+        fn keys_map_to_inputs_and_dots_move_deterministically() {
+            let fe = DotsFrontEnd;
+            assert_eq!(fe.input(&["ArrowRight", "KeyW"], 0), 2);
+            assert_eq!(fe.input(&["ArrowRight", "KeyW"], 1), 4);
+            let mut a = Dots::new(3, 2);
+            let mut b = a.clone();
+            for t in 0..120u8 {
+                let inputs = [t % 16, (t / 3) % 16];
+                a.step(&inputs);
+                b.step(&inputs);
+            }
+            assert_eq!(a.state_hash(), b.state_hash());
+            assert_eq!(a, b);
+            let mut r = Recorder::default();
+            fe.draw(&a, &mut r);
+            assert_eq!(r.0.iter().filter(|s| s.starts_with("circle")).count(), 2);
+            assert_eq!(r.0.last().unwrap(), "text tick 120");
+            assert_eq!(fe.build_id(), Dots::BUILD_ID);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! `web-shell`: the game-agnostic browser shell.
+//!
+//! The rules are pure modules, tested natively: names and chat text
+//! ([`text`]), ids ([`id`]), rate limits ([`rate`]), message shapes
+//! ([`protocol`]), the mesh offer and retry rules ([`mesh`]), reconnect
+//! backoff ([`backoff`]), the challenge reducer ([`challenge`]), the screen
+//! machine ([`screens`]) and the lobby client that ties them together
+//! ([`lobby`]). A game plugs in through [`front_end::FrontEnd`].
+//!
+//! On `wasm32` the `web` module adds the thin glue: the DOM, the presence
+//! and room sockets, and the peer connections (through `webrtc-transport`).
+//! See `docs/web-shell.md`.
+#![warn(missing_docs)]
+
+pub mod backoff;
+pub mod challenge;
+pub mod front_end;
+pub mod id;
+pub mod lobby;
+pub mod mesh;
+pub mod protocol;
+pub mod rate;
+pub mod screens;
+pub mod text;
+
+#[cfg(target_arch = "wasm32")]
+mod web;

@@ -1,0 +1,1044 @@
+//! The lobby client as a sans-IO state machine.
+//!
+//! It owns the rules that involve more than one module: the presence socket
+//! and its reconnects, the roster, the mesh pairs, chat with its limits, mute,
+//! and the challenge reducer. It never touches a socket, a timer or the DOM:
+//! the page calls the `handle`-style methods (socket opened, text received,
+//! data channel opened, button pressed, time passed) and then drains
+//! [`LobbyClient::poll_output`] and carries out each [`Output`] in order.
+//! After every call, drain the outputs; call [`LobbyClient::tick`] at least
+//! by [`LobbyClient::next_timeout`] (the page simply ticks every 250 ms).
+
+use crate::backoff::Backoff;
+use crate::challenge::{self, ChallengeConfig, ChallengeState, Event, OutgoingPhase};
+use crate::id::{PeerId, RoomCode};
+use crate::mesh::{MeshConfig, Pair, PairAction, PairState};
+use crate::protocol::{lobby_out, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind};
+use crate::rate::{ReceiveLimiter, SendLimiter};
+use crate::text::{self, ChatError};
+use lockstep::Millis;
+use std::collections::{BTreeMap, VecDeque};
+
+/// The lobby's timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LobbyConfig {
+    /// The mesh connect timer.
+    pub mesh: MeshConfig,
+    /// The challenge timers.
+    pub challenge: ChallengeConfig,
+}
+
+/// The presence socket's state, as the banner shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connection {
+    /// Not started.
+    Idle,
+    /// Opening the socket or waiting for `welcome`; `lost` if a working
+    /// connection dropped before.
+    Connecting {
+        /// A connection that had worked was lost.
+        lost: bool,
+    },
+    /// In the roster.
+    Online,
+    /// Waiting to try again at `at`.
+    Retrying {
+        /// When the next attempt starts.
+        at: Millis,
+        /// A connection that had worked was lost.
+        lost: bool,
+    },
+    /// The server said the lobby is full.
+    Full,
+}
+
+impl Connection {
+    /// The banner text, if any.
+    #[must_use]
+    pub fn banner(self) -> Option<&'static str> {
+        match self {
+            Connection::Idle | Connection::Online => None,
+            Connection::Connecting { lost: false } => Some("Connecting to the lobby…"),
+            Connection::Retrying { lost: false, .. } => Some("Can't reach the lobby. Retrying…"),
+            Connection::Connecting { lost: true } | Connection::Retrying { lost: true, .. } => {
+                Some("Lost the lobby connection - retrying…")
+            }
+            Connection::Full => Some("The lobby is full. Try again in a little while."),
+        }
+    }
+
+    /// `true` when the Retry button is shown.
+    #[must_use]
+    pub fn retry_shown(self) -> bool {
+        matches!(
+            self,
+            Connection::Retrying { .. } | Connection::Full | Connection::Connecting { lost: true }
+        )
+    }
+}
+
+/// Something for the page to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Open the presence socket (`GET /lobby/ws`) with the given fresh id.
+    Connect(PeerId),
+    /// Close the presence socket.
+    Disconnect,
+    /// Send a text frame on the presence socket.
+    ToServer(String),
+    /// Create a peer connection to `id` for `attempt` as the offering side,
+    /// then send the offer and candidates through [`LobbyClient::send_signal`].
+    Offer {
+        /// The peer.
+        id: PeerId,
+        /// The attempt (1 or 2).
+        attempt: u8,
+    },
+    /// Apply handshake data from `id`. An offer means: close any connection
+    /// to `id`, create an answering one for `signal.attempt`, answer.
+    Remote {
+        /// The peer.
+        id: PeerId,
+        /// The validated data.
+        signal: Signal,
+    },
+    /// Close the peer connection to `id`.
+    ClosePeer(PeerId),
+    /// Send a text message on the data channel to `id`.
+    ToPeer(PeerId, String),
+    /// Create a room and host it (`POST /rooms`, room socket as host); report
+    /// with [`LobbyClient::room_created`] or [`LobbyClient::room_failed`].
+    CreateRoom,
+    /// Close the hosted room.
+    CloseRoom,
+    /// Join `room` as guest.
+    JoinRoom(RoomCode),
+    /// Leave the room being joined.
+    LeaveRoom,
+    /// Show a chat line. `from` is `None` for our own lines.
+    Chat {
+        /// The sender, `None` for us.
+        from: Option<PeerId>,
+        /// `name#ABC` of the sender.
+        name: String,
+        /// The cleaned text (insert as text only).
+        text: String,
+    },
+    /// Show a notice.
+    Notice(String),
+    /// The roster, banner or buttons changed: redraw them.
+    Changed,
+}
+
+/// One other player.
+#[derive(Debug, Clone)]
+pub struct Player {
+    /// The id.
+    pub id: PeerId,
+    /// The name.
+    pub nick: String,
+    /// In the lobby or in a match.
+    pub status: PlayerStatus,
+    /// The mesh link.
+    pub pair: Pair,
+    /// We muted them.
+    pub muted: bool,
+    limiter: ReceiveLimiter,
+}
+
+impl Player {
+    /// `name#ABC`.
+    #[must_use]
+    pub fn display(&self) -> String {
+        text::display_name(&self.nick, self.id.as_str())
+    }
+}
+
+/// What the roster shows for one player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerView {
+    /// The id (for buttons).
+    pub id: PeerId,
+    /// `name#ABC`.
+    pub display: String,
+    /// "in the lobby" or "in a match".
+    pub status: PlayerStatus,
+    /// "connected", "connecting" or "can't reach for chat or challenges".
+    pub link: &'static str,
+    /// Muted by us.
+    pub muted: bool,
+    /// The Challenge button is shown.
+    pub can_challenge: bool,
+    /// They challenged us: Accept and Decline are shown.
+    pub challenged_us: bool,
+    /// Accept is enabled (not hosting or joining).
+    pub accept_enabled: bool,
+    /// We challenged them and wait ("waiting for an answer", "connecting…").
+    pub our_challenge: Option<&'static str>,
+}
+
+/// The lobby client. See the module documentation for the calling contract.
+#[derive(Debug)]
+pub struct LobbyClient {
+    cfg: LobbyConfig,
+    nick: String,
+    me: Option<PeerId>,
+    conn: Connection,
+    backoff: Backoff,
+    players: BTreeMap<PeerId, Player>,
+    /// Join order, for a stable roster.
+    order: Vec<PeerId>,
+    /// Names of players who left, for notices that mention them.
+    gone: BTreeMap<PeerId, String>,
+    challenge: ChallengeState,
+    send_limiter: SendLimiter,
+    out: VecDeque<Output>,
+}
+
+impl LobbyClient {
+    /// A client for the (already cleaned) name `nick`.
+    #[must_use]
+    pub fn new(nick: String, cfg: LobbyConfig) -> LobbyClient {
+        LobbyClient {
+            cfg,
+            nick,
+            me: None,
+            conn: Connection::Idle,
+            backoff: Backoff::new(),
+            players: BTreeMap::new(),
+            order: Vec::new(),
+            gone: BTreeMap::new(),
+            challenge: ChallengeState::default(),
+            send_limiter: SendLimiter::chat(),
+            out: VecDeque::new(),
+        }
+    }
+
+    /// The next thing to do, if any.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    /// Our id on the current connection.
+    #[must_use]
+    pub fn me(&self) -> Option<&PeerId> {
+        self.me.as_ref()
+    }
+
+    /// Our own `name#ABC`.
+    #[must_use]
+    pub fn my_display(&self) -> String {
+        text::display_name(&self.nick, self.me.as_ref().map_or("", PeerId::as_str))
+    }
+
+    /// The connection state.
+    #[must_use]
+    pub fn connection(&self) -> Connection {
+        self.conn
+    }
+
+    /// The challenge state (read only).
+    #[must_use]
+    pub fn challenges(&self) -> &ChallengeState {
+        &self.challenge
+    }
+
+    /// A player by id.
+    #[must_use]
+    pub fn player(&self, id: &PeerId) -> Option<&Player> {
+        self.players.get(id)
+    }
+
+    /// Connects with a fresh id (drawn by the page from random bytes).
+    pub fn start(&mut self, fresh_id: PeerId) {
+        let lost = matches!(
+            self.conn,
+            Connection::Retrying { lost: true, .. } | Connection::Connecting { lost: true }
+        );
+        self.drop_everyone();
+        self.me = Some(fresh_id.clone());
+        self.conn = Connection::Connecting { lost };
+        self.out.push_back(Output::Connect(fresh_id));
+        self.out.push_back(Output::Changed);
+    }
+
+    /// `true` when it is time to call [`start`](Self::start) again with a
+    /// fresh id (a retry is due).
+    #[must_use]
+    pub fn wants_connect(&self, now: Millis) -> bool {
+        matches!(self.conn, Connection::Retrying { at, .. } if now >= at)
+    }
+
+    /// The Retry button: try again now (the page then calls `start`).
+    pub fn retry_now(&mut self, now: Millis) {
+        if self.conn.retry_shown() {
+            if !matches!(self.conn, Connection::Retrying { .. }) {
+                self.out.push_back(Output::Disconnect);
+            }
+            let lost = matches!(
+                self.conn,
+                Connection::Retrying { lost: true, .. } | Connection::Connecting { lost: true }
+            );
+            self.conn = Connection::Retrying { at: now, lost };
+        }
+    }
+
+    /// The presence socket opened: say hello.
+    pub fn socket_open(&mut self) {
+        if let Some(me) = &self.me {
+            self.out
+                .push_back(Output::ToServer(lobby_out::hello(me, &self.nick)));
+        }
+    }
+
+    /// The presence socket closed or failed to open.
+    pub fn socket_closed(&mut self, now: Millis) {
+        let lost = match self.conn {
+            Connection::Online => true,
+            Connection::Connecting { lost } | Connection::Retrying { lost, .. } => lost,
+            Connection::Idle | Connection::Full => return,
+        };
+        self.drop_everyone();
+        let at = now + self.backoff.next_delay();
+        self.conn = Connection::Retrying { at, lost };
+        self.out.push_back(Output::Changed);
+    }
+
+    fn drop_everyone(&mut self) {
+        let ids: Vec<PeerId> = std::mem::take(&mut self.order);
+        for id in ids {
+            self.remove_player(&id, Millis::ZERO);
+        }
+        self.gone.clear();
+    }
+
+    fn remove_player(&mut self, id: &PeerId, now: Millis) {
+        if let Some(p) = self.players.remove(id) {
+            self.gone.insert(id.clone(), p.display());
+            self.out.push_back(Output::ClosePeer(id.clone()));
+        }
+        self.order.retain(|x| x != id);
+        self.reduce(Event::PlayerLeft(id.clone()), now);
+    }
+
+    /// A text frame from the presence socket.
+    pub fn server_text(&mut self, now: Millis, text: &str) {
+        let msg = match LobbyServerMsg::parse(text) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("lobby: dropped a server message ({e:?})");
+                return;
+            }
+        };
+        match msg {
+            LobbyServerMsg::Welcome { you, roster } => {
+                if Some(&you) != self.me.as_ref() {
+                    log::warn!("lobby: welcome for another id; using it");
+                    self.me = Some(you);
+                }
+                self.conn = Connection::Online;
+                self.backoff.reset();
+                if self.challenge.in_match {
+                    self.out
+                        .push_back(Output::ToServer(lobby_out::status(PlayerStatus::InMatch)));
+                }
+                for entry in roster {
+                    self.add_player(entry, now);
+                }
+            }
+            LobbyServerMsg::Joined(entry) => self.add_player(entry, now),
+            LobbyServerMsg::Left(id) => self.remove_player(&id, now),
+            LobbyServerMsg::Status(id, status) => {
+                if let Some(p) = self.players.get_mut(&id) {
+                    p.status = status;
+                }
+            }
+            LobbyServerMsg::Signal { from, data } => self.signal_in(now, from, data),
+            LobbyServerMsg::Full => {
+                self.drop_everyone();
+                self.conn = Connection::Full;
+                self.out.push_back(Output::Disconnect);
+            }
+            LobbyServerMsg::Error(reason) => {
+                log::warn!("lobby: the server refused a message");
+                if !matches!(self.conn, Connection::Online) {
+                    self.out.push_back(Output::Notice(format!(
+                        "The lobby refused to let us in: {}",
+                        text::clean_chat(&reason).unwrap_or_default()
+                    )));
+                }
+            }
+        }
+        self.out.push_back(Output::Changed);
+    }
+
+    fn add_player(&mut self, entry: crate::protocol::RosterEntry, now: Millis) {
+        let Some(me) = self.me.clone() else { return };
+        if entry.id == me || self.players.contains_key(&entry.id) {
+            return;
+        }
+        let (pair, action) = Pair::new(&me, &entry.id, now, self.cfg.mesh);
+        let id = entry.id.clone();
+        self.players.insert(
+            id.clone(),
+            Player {
+                id: id.clone(),
+                nick: entry.nick,
+                status: entry.status,
+                pair,
+                muted: false,
+                limiter: ReceiveLimiter::chat(now),
+            },
+        );
+        self.order.push(id.clone());
+        if let Some(PairAction::Offer { attempt }) = action {
+            self.out.push_back(Output::Offer { id, attempt });
+        }
+    }
+
+    fn signal_in(&mut self, now: Millis, from: PeerId, data: serde_json::Value) {
+        let Some(p) = self.players.get_mut(&from) else {
+            log::debug!("lobby: signal from a player not in the roster");
+            return;
+        };
+        let signal = match Signal::from_value(data) {
+            Ok(s) => s,
+            Err(e) => {
+                log::warn!("lobby: dropped handshake data from a peer ({e:?})");
+                return;
+            }
+        };
+        let current = match &signal.kind {
+            SignalKind::Offer(_) => p.pair.offer_received(signal.attempt, now),
+            SignalKind::Answer(_) => p.pair.offerer() && p.pair.attempt() == signal.attempt,
+            SignalKind::Ice { .. } => p.pair.attempt() == signal.attempt,
+        };
+        if current {
+            self.out.push_back(Output::Remote { id: from, signal });
+        }
+    }
+
+    /// Our peer connection to `to` produced handshake data: relay it.
+    pub fn send_signal(&mut self, to: &PeerId, signal: &Signal) {
+        if self.conn == Connection::Online && self.players.contains_key(to) {
+            self.out
+                .push_back(Output::ToServer(lobby_out::signal(to, signal)));
+        }
+    }
+
+    /// The data channel to `id` for `attempt` opened.
+    pub fn peer_open(&mut self, id: &PeerId, attempt: u8) {
+        if let Some(p) = self.players.get_mut(id) {
+            p.pair.opened(attempt);
+            self.out.push_back(Output::Changed);
+        }
+    }
+
+    /// The connection to `id` for `attempt` closed or failed.
+    pub fn peer_closed(&mut self, now: Millis, id: &PeerId, attempt: u8) {
+        let Some(p) = self.players.get_mut(id) else {
+            return;
+        };
+        let was_connected = p.pair.state() == PairState::Connected;
+        if let Some(PairAction::Close) = p.pair.lost(attempt) {
+            self.out.push_back(Output::ClosePeer(id.clone()));
+        }
+        if was_connected {
+            self.reduce(Event::PlayerLeft(id.clone()), now);
+        }
+        self.out.push_back(Output::Changed);
+    }
+
+    /// A text message arrived on the data channel from `from`.
+    pub fn peer_text(&mut self, now: Millis, from: &PeerId, raw: &str) {
+        let Some(p) = self.players.get_mut(from) else {
+            return;
+        };
+        if !p.limiter.allow(now) {
+            log::info!("lobby: a peer is over the message rate; dropped");
+            return;
+        }
+        let msg = match PeerMsg::parse(raw) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("lobby: dropped a peer message ({e:?})");
+                return;
+            }
+        };
+        let muted = p.muted;
+        match msg {
+            PeerMsg::Chat(text) => {
+                if !muted {
+                    let name = p.display();
+                    self.out.push_back(Output::Chat {
+                        from: Some(from.clone()),
+                        name,
+                        text,
+                    });
+                }
+            }
+            msg => {
+                self.reduce(
+                    Event::Peer {
+                        from: from.clone(),
+                        msg,
+                        muted,
+                    },
+                    now,
+                );
+                self.out.push_back(Output::Changed);
+            }
+        }
+    }
+
+    /// The Send button. On success the line is sent to every connected
+    /// player and shown locally.
+    pub fn send_chat(&mut self, now: Millis, raw: &str) -> Result<(), ChatError> {
+        let text = text::outgoing_chat(raw)?;
+        if !self.send_limiter.try_send(now) {
+            return Err(ChatError::RateLimited);
+        }
+        let wire = PeerMsg::Chat(text.clone()).encode();
+        for p in self.players.values() {
+            if p.pair.state() == PairState::Connected {
+                self.out
+                    .push_back(Output::ToPeer(p.id.clone(), wire.clone()));
+            }
+        }
+        let name = self.my_display();
+        self.out.push_back(Output::Chat {
+            from: None,
+            name,
+            text,
+        });
+        Ok(())
+    }
+
+    /// The Mute/Unmute button.
+    pub fn toggle_mute(&mut self, id: &PeerId) {
+        if let Some(p) = self.players.get_mut(id) {
+            p.muted = !p.muted;
+            self.out.push_back(Output::Changed);
+        }
+    }
+
+    /// The Challenge button next to `target`.
+    pub fn challenge(&mut self, now: Millis, target: &PeerId) {
+        let Some(p) = self.players.get(target) else {
+            return;
+        };
+        if p.pair.state() != PairState::Connected {
+            return;
+        }
+        let target_in_match = p.status == PlayerStatus::InMatch;
+        self.reduce(
+            Event::Challenge {
+                target: target.clone(),
+                target_in_match,
+            },
+            now,
+        );
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The Accept button on `from`'s challenge.
+    pub fn accept(&mut self, now: Millis, from: &PeerId) {
+        self.reduce(Event::Accept(from.clone()), now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The Decline button on `from`'s challenge.
+    pub fn decline(&mut self, now: Millis, from: &PeerId) {
+        self.reduce(Event::Decline(from.clone()), now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The Cancel button on our challenge.
+    pub fn cancel(&mut self, now: Millis) {
+        self.reduce(Event::Cancel, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// Our room exists and we host it.
+    pub fn room_created(&mut self, now: Millis, room: RoomCode) {
+        self.reduce(Event::RoomCreated(room), now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// Creating or hosting the room failed.
+    pub fn room_failed(&mut self, now: Millis) {
+        self.reduce(Event::RoomFailed, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The match data channels are open (host or guest).
+    pub fn match_connected(&mut self, now: Millis) {
+        self.reduce(Event::MatchConnected, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The match connection could not be set up.
+    pub fn match_failed(&mut self, now: Millis) {
+        self.reduce(Event::MatchFailed, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The match is over.
+    pub fn match_ended(&mut self, now: Millis) {
+        self.reduce(Event::MatchEnded, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// Time passed: mesh retries, challenge timers.
+    pub fn tick(&mut self, now: Millis) {
+        let mut changed = false;
+        for id in self.order.clone() {
+            let Some(p) = self.players.get_mut(&id) else {
+                continue;
+            };
+            for action in p.pair.tick(now) {
+                changed = true;
+                self.out.push_back(match action {
+                    PairAction::Close => Output::ClosePeer(id.clone()),
+                    PairAction::Offer { attempt } => Output::Offer {
+                        id: id.clone(),
+                        attempt,
+                    },
+                });
+            }
+        }
+        let before = self.challenge.clone();
+        self.reduce(Event::Tick, now);
+        if changed || before != self.challenge {
+            self.out.push_back(Output::Changed);
+        }
+    }
+
+    /// The latest time by which [`tick`](Self::tick) must be called.
+    #[must_use]
+    pub fn next_timeout(&self) -> Option<Millis> {
+        let retry = match self.conn {
+            Connection::Retrying { at, .. } => Some(at),
+            _ => None,
+        };
+        let pairs = self
+            .players
+            .values()
+            .filter_map(|p| p.pair.deadline())
+            .min();
+        [retry, pairs, self.challenge.next_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    fn name_of(&self, id: &PeerId) -> String {
+        self.players
+            .get(id)
+            .map(Player::display)
+            .or_else(|| self.gone.get(id).cloned())
+            .unwrap_or_else(|| text::display_name("someone", id.as_str()))
+    }
+
+    fn reduce(&mut self, event: Event, now: Millis) {
+        let effects = self.challenge.reduce(event, now, &self.cfg.challenge);
+        for fx in effects {
+            let out = match fx {
+                challenge::Effect::CreateRoom => Output::CreateRoom,
+                challenge::Effect::CloseRoom => Output::CloseRoom,
+                challenge::Effect::JoinRoom(room) => Output::JoinRoom(room),
+                challenge::Effect::LeaveRoom => Output::LeaveRoom,
+                challenge::Effect::Send(to, msg) => match self.players.get(&to) {
+                    Some(p) if p.pair.state() == PairState::Connected => {
+                        Output::ToPeer(to, msg.encode())
+                    }
+                    _ => continue,
+                },
+                challenge::Effect::SetStatus(status) => {
+                    if self.conn != Connection::Online {
+                        // Re-sent after the next welcome.
+                        continue;
+                    }
+                    Output::ToServer(lobby_out::status(status))
+                }
+                challenge::Effect::Notice(n) => Output::Notice(n.text(|id| self.name_of(id))),
+            };
+            self.out.push_back(out);
+        }
+    }
+
+    /// The roster as the page shows it, in join order.
+    #[must_use]
+    pub fn roster(&self) -> Vec<PlayerView> {
+        let ch = &self.challenge;
+        self.order
+            .iter()
+            .filter_map(|id| self.players.get(id))
+            .map(|p| {
+                let connected = p.pair.state() == PairState::Connected;
+                let challenged_us = ch.incoming_from(&p.id).is_some();
+                let our_challenge =
+                    ch.outgoing
+                        .as_ref()
+                        .filter(|o| o.target == p.id)
+                        .map(|o| match o.phase {
+                            OutgoingPhase::CreatingRoom | OutgoingPhase::Waiting { .. } => {
+                                "waiting for an answer"
+                            }
+                            OutgoingPhase::Accepted { .. } => "accepted - connecting…",
+                        });
+                PlayerView {
+                    id: p.id.clone(),
+                    display: p.display(),
+                    status: p.status,
+                    link: match p.pair.state() {
+                        PairState::Connected => "connected",
+                        PairState::Connecting { .. } => "connecting",
+                        PairState::Unreachable => "can't reach for chat or challenges",
+                    },
+                    muted: p.muted,
+                    can_challenge: connected
+                        && p.status == PlayerStatus::Lobby
+                        && ch.can_challenge()
+                        && !challenged_us,
+                    challenged_us,
+                    accept_enabled: challenged_us && !ch.accept_disabled(),
+                    our_challenge,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::DeclineReason;
+    use serde_json::{json, Value};
+
+    fn id(c: char) -> PeerId {
+        PeerId::parse(&c.to_string().repeat(12)).unwrap()
+    }
+
+    fn drain(c: &mut LobbyClient) -> Vec<Output> {
+        std::iter::from_fn(|| c.poll_output())
+            .filter(|o| *o != Output::Changed)
+            .collect()
+    }
+
+    fn welcome(me: char, others: &[(char, &str)]) -> String {
+        let roster: Vec<Value> = others
+            .iter()
+            .map(|(c, s)| json!({"id": id(*c).as_str(), "nick": format!("n{c}"), "status": s}))
+            .collect();
+        json!({"type": "welcome", "you": id(me).as_str(), "roster": roster}).to_string()
+    }
+
+    /// A client `me` online with `others` in the roster, every link open.
+    fn online(me: char, others: &[char]) -> LobbyClient {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(id(me));
+        c.socket_open();
+        let roster: Vec<(char, &str)> = others.iter().map(|&o| (o, "lobby")).collect();
+        c.server_text(Millis(0), &welcome(me, &roster));
+        for &o in others {
+            c.peer_open(&id(o), 1);
+        }
+        drain(&mut c);
+        c
+    }
+
+    #[test]
+    fn hello_then_mesh_offers_only_to_higher_ids() {
+        let mut c = LobbyClient::new("דנה".into(), LobbyConfig::default());
+        c.start(id('M'));
+        assert_eq!(drain(&mut c), vec![Output::Connect(id('M'))]);
+        assert_eq!(c.connection().banner(), Some("Connecting to the lobby…"));
+        c.socket_open();
+        let out = drain(&mut c);
+        let Output::ToServer(hello) = &out[0] else {
+            panic!("{out:?}")
+        };
+        assert_eq!(
+            serde_json::from_str::<Value>(hello).unwrap(),
+            json!({"type":"hello","id":"MMMMMMMMMMMM","nick":"דנה"})
+        );
+        c.server_text(
+            Millis(0),
+            &welcome('M', &[('A', "lobby"), ('Z', "in-match")]),
+        );
+        assert_eq!(
+            drain(&mut c),
+            vec![Output::Offer {
+                id: id('Z'),
+                attempt: 1
+            }]
+        );
+        assert_eq!(c.connection(), Connection::Online);
+        let r = c.roster();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].display, "nA#AAA");
+        assert_eq!(r[0].link, "connecting");
+        assert_eq!(r[1].status, PlayerStatus::InMatch);
+        c.peer_open(&id('Z'), 1);
+        assert_eq!(c.roster()[1].link, "connected");
+        assert!(!c.roster()[1].can_challenge, "in a match");
+    }
+
+    #[test]
+    fn signals_are_validated_and_routed() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(id('M'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('M', &[('A', "lobby")]));
+        drain(&mut c);
+        let offer =
+            json!({"type":"signal","from":id('A').as_str(),"data":{"type":"offer","sdp":"v=0"}})
+                .to_string();
+        c.server_text(Millis(1), &offer);
+        assert_eq!(
+            drain(&mut c),
+            vec![Output::Remote {
+                id: id('A'),
+                signal: Signal {
+                    attempt: 1,
+                    kind: SignalKind::Offer("v=0".into())
+                }
+            }]
+        );
+        let garbage =
+            json!({"type":"signal","from":id('A').as_str(),"data":{"type":"offer"}}).to_string();
+        c.server_text(Millis(2), &garbage);
+        let stranger =
+            json!({"type":"signal","from":id('Q').as_str(),"data":{"type":"offer","sdp":"x"}})
+                .to_string();
+        c.server_text(Millis(2), &stranger);
+        c.server_text(Millis(2), "{]");
+        assert!(drain(&mut c).is_empty());
+        // Our own handshake data goes out through the lobby.
+        c.send_signal(
+            &id('A'),
+            &Signal {
+                attempt: 1,
+                kind: SignalKind::Answer("v=0".into()),
+            },
+        );
+        assert!(
+            matches!(&drain(&mut c)[..], [Output::ToServer(s)] if s.contains(r#""to":"AAAAAAAAAAAA""#))
+        );
+    }
+
+    #[test]
+    fn unreachable_pair_after_one_retry() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(id('A'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('A', &[('B', "lobby")]));
+        drain(&mut c);
+        assert_eq!(c.next_timeout(), Some(Millis(20_000)));
+        c.tick(Millis(20_000));
+        assert_eq!(
+            drain(&mut c),
+            vec![
+                Output::ClosePeer(id('B')),
+                Output::Offer {
+                    id: id('B'),
+                    attempt: 2
+                }
+            ]
+        );
+        c.tick(Millis(40_000));
+        assert_eq!(drain(&mut c), vec![Output::ClosePeer(id('B'))]);
+        assert_eq!(c.roster()[0].link, "can't reach for chat or challenges");
+    }
+
+    #[test]
+    fn reconnect_with_backoff_fresh_id_and_status_resent() {
+        let mut c = online('A', &['B']);
+        assert_eq!(c.connection().banner(), None);
+        // Get into a match first.
+        c.challenge(Millis(0), &id('B'));
+        c.room_created(Millis(0), RoomCode::parse("ROOM11").unwrap());
+        c.peer_text(Millis(1), &id('B'), &PeerMsg::Accept.encode());
+        c.match_connected(Millis(2));
+        let out = drain(&mut c);
+        assert!(out.contains(&Output::ToServer(lobby_out::status(PlayerStatus::InMatch))));
+        // The server goes away.
+        c.socket_closed(Millis(100));
+        assert_eq!(drain(&mut c), vec![Output::ClosePeer(id('B'))]);
+        assert_eq!(
+            c.connection().banner(),
+            Some("Lost the lobby connection - retrying…")
+        );
+        assert!(c.connection().retry_shown());
+        assert!(!c.wants_connect(Millis(1099)));
+        assert!(c.wants_connect(Millis(1100)));
+        c.start(id('C'));
+        assert_eq!(drain(&mut c), vec![Output::Connect(id('C'))]);
+        c.socket_closed(Millis(1200)); // refused again: 2 s
+        assert!(!c.wants_connect(Millis(3199)));
+        assert!(c.wants_connect(Millis(3200)));
+        c.start(id('D'));
+        c.socket_open();
+        drain(&mut c);
+        c.server_text(Millis(3300), &welcome('D', &[('E', "lobby")]));
+        let out = drain(&mut c);
+        assert_eq!(
+            out[0],
+            Output::ToServer(lobby_out::status(PlayerStatus::InMatch)),
+            "status re-sent"
+        );
+        assert_eq!(c.my_display(), "Me#DDD");
+        // Backoff starts over after a welcome.
+        c.socket_closed(Millis(5000));
+        assert!(c.wants_connect(Millis(6000)));
+    }
+
+    #[test]
+    fn first_failure_says_cant_reach_and_retry_button_works() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(id('A'));
+        c.socket_closed(Millis(0));
+        assert_eq!(
+            c.connection().banner(),
+            Some("Can't reach the lobby. Retrying…")
+        );
+        assert!(!c.wants_connect(Millis(10)));
+        c.retry_now(Millis(10));
+        assert!(c.wants_connect(Millis(10)));
+    }
+
+    #[test]
+    fn full_lobby() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(id('A'));
+        c.socket_open();
+        drain(&mut c);
+        c.server_text(Millis(0), r#"{"type":"full"}"#);
+        assert_eq!(drain(&mut c), vec![Output::Disconnect]);
+        assert_eq!(c.connection(), Connection::Full);
+        assert!(c.connection().banner().unwrap().contains("full"));
+        c.socket_closed(Millis(1));
+        assert!(
+            !c.wants_connect(Millis(100_000)),
+            "no automatic retry when full"
+        );
+        c.retry_now(Millis(5));
+        assert!(c.wants_connect(Millis(5)));
+    }
+
+    #[test]
+    fn chat_goes_to_connected_peers_with_rate_limit() {
+        let mut c = online('A', &['B', 'C']);
+        c.send_chat(Millis(0), "שלום").unwrap();
+        let out = drain(&mut c);
+        assert_eq!(out.len(), 3);
+        assert!(
+            matches!(&out[2], Output::Chat { from: None, name, text } if name == "Me#AAA" && text == "שלום")
+        );
+        c.send_chat(Millis(10), "hi").unwrap();
+        assert_eq!(
+            c.send_chat(Millis(20), "again"),
+            Err(ChatError::RateLimited)
+        );
+        assert_eq!(c.send_chat(Millis(2000), "\u{202E}"), Err(ChatError::Empty));
+    }
+
+    #[test]
+    fn peer_chat_is_rate_limited_muted_and_validated() {
+        let mut c = online('A', &['B']);
+        let line = PeerMsg::Chat("hello".into()).encode();
+        let shown = (0..20)
+            .filter(|_| {
+                c.peer_text(Millis(0), &id('B'), &line);
+                !drain(&mut c).is_empty()
+            })
+            .count();
+        assert_eq!(shown, 10, "burst of 10");
+        assert_eq!(c.roster()[0].link, "connected", "the peer stays connected");
+        c.peer_text(Millis(1000), &id('B'), "<not json>");
+        c.peer_text(
+            Millis(1000),
+            &id('B'),
+            &format!(r#"{{"type":"chat","text":"{}"}}"#, "a".repeat(600)),
+        );
+        assert!(drain(&mut c).is_empty());
+        c.peer_text(Millis(2000), &id('B'), &line);
+        assert_eq!(drain(&mut c).len(), 1);
+        c.toggle_mute(&id('B'));
+        c.peer_text(Millis(3000), &id('B'), &line);
+        assert!(drain(&mut c).is_empty(), "muted");
+        assert!(c.roster()[0].muted);
+    }
+
+    #[test]
+    fn muted_players_challenges_are_declined() {
+        let mut c = online('A', &['B']);
+        c.toggle_mute(&id('B'));
+        c.peer_text(
+            Millis(0),
+            &id('B'),
+            &PeerMsg::Challenge(RoomCode::parse("ABCDEF").unwrap()).encode(),
+        );
+        assert_eq!(
+            drain(&mut c),
+            vec![Output::ToPeer(
+                id('B'),
+                PeerMsg::Decline(DeclineReason::Muted).encode()
+            )]
+        );
+    }
+
+    #[test]
+    fn full_challenge_flow_between_two_clients() {
+        let mut a = online('A', &['B', 'C']);
+        let mut b = online('B', &['A', 'C']);
+        assert!(a.roster()[0].can_challenge);
+        a.challenge(Millis(0), &id('B'));
+        assert_eq!(drain(&mut a), vec![Output::CreateRoom]);
+        a.room_created(Millis(50), RoomCode::parse("K7M2QX").unwrap());
+        let Output::ToPeer(to, wire) = drain(&mut a).remove(0) else {
+            panic!()
+        };
+        assert_eq!(to, id('B'));
+        b.peer_text(Millis(60), &id('A'), &wire);
+        let view = &b.roster()[0];
+        assert!(view.challenged_us && view.accept_enabled && !view.can_challenge);
+        b.accept(Millis(70), &id('A'));
+        let out = drain(&mut b);
+        assert_eq!(out[1], Output::JoinRoom(RoomCode::parse("K7M2QX").unwrap()));
+        let Output::ToPeer(_, accept) = &out[0] else {
+            panic!()
+        };
+        a.peer_text(Millis(80), &id('B'), accept);
+        assert_eq!(a.roster()[0].our_challenge, Some("accepted - connecting…"));
+        a.match_connected(Millis(500));
+        b.match_connected(Millis(500));
+        assert!(a.challenges().in_match && b.challenges().in_match);
+        // The third player sees both in a match and cannot challenge them.
+        let mut c = online('C', &['A', 'B']);
+        c.server_text(
+            Millis(600),
+            &json!({"type":"status","id":id('A').as_str(),"status":"in-match"}).to_string(),
+        );
+        assert_eq!(c.roster()[0].status, PlayerStatus::InMatch);
+        assert!(!c.roster()[0].can_challenge);
+    }
+
+    #[test]
+    fn leaving_player_is_removed_and_mentioned_by_name() {
+        let mut a = online('A', &['B']);
+        a.challenge(Millis(0), &id('B'));
+        a.room_created(Millis(0), RoomCode::parse("K7M2QX").unwrap());
+        drain(&mut a);
+        a.server_text(
+            Millis(10),
+            &json!({"type":"left","id":id('B').as_str()}).to_string(),
+        );
+        let out = drain(&mut a);
+        assert_eq!(out[0], Output::ClosePeer(id('B')));
+        assert!(out.contains(&Output::CloseRoom));
+        assert!(out.contains(&Output::Notice("nB#BBB left the lobby.".into())));
+        assert!(a.roster().is_empty());
+    }
+}

@@ -1,0 +1,201 @@
+//! Names and chat text: cleaning and validation.
+//!
+//! Everything a person types, and everything a peer sends, passes through
+//! here before it is shown. The page only ever inserts the result as text
+//! (never as HTML), so this module's job is the characters that can still do
+//! harm as text: control characters, and the bidi embedding, override and
+//! isolate controls that could make a line display in a misleading order.
+
+use core::fmt;
+
+/// Longest name, in characters (Unicode scalar values).
+pub const NAME_MAX_CHARS: usize = 20;
+/// Longest chat message, in characters (Unicode scalar values).
+pub const CHAT_MAX_CHARS: usize = 500;
+
+/// `true` for the explicit bidi formatting characters: embeddings and
+/// overrides (U+202A..U+202E) and isolates (U+2066..U+2069). The plain
+/// direction marks (U+200E, U+200F, U+061C) are harmless and allowed.
+#[must_use]
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `true` for characters a name or chat line must never carry: C0/C1
+/// control characters (including DEL) and the bidi controls of
+/// [`is_bidi_control`].
+#[must_use]
+pub fn is_forbidden(c: char) -> bool {
+    c.is_control() || is_bidi_control(c)
+}
+
+/// Why a name was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameError {
+    /// Nothing left after trimming spaces.
+    Empty,
+    /// More than [`NAME_MAX_CHARS`] characters.
+    TooLong,
+    /// A control or bidi-override character.
+    ForbiddenCharacter,
+}
+
+impl fmt::Display for NameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NameError::Empty => "Pick a name of 1 to 20 characters.",
+            NameError::TooLong => "Names are at most 20 characters.",
+            NameError::ForbiddenCharacter => "That name has characters that are not allowed.",
+        })
+    }
+}
+
+/// Trims surrounding whitespace and checks the rules for names: 1 to 20
+/// characters, no control or bidi-override characters. Letters of any script
+/// (Hebrew included), digits, emoji and inner spaces are fine.
+///
+/// Characters are counted as Unicode scalar values, as the signalling server
+/// counts them, so an emoji built from several code points counts as several.
+pub fn clean_name(raw: &str) -> Result<String, NameError> {
+    let name = raw.trim();
+    if name.chars().any(is_forbidden) {
+        return Err(NameError::ForbiddenCharacter);
+    }
+    match name.chars().count() {
+        0 => Err(NameError::Empty),
+        n if n > NAME_MAX_CHARS => Err(NameError::TooLong),
+        _ => Ok(name.to_owned()),
+    }
+}
+
+/// How a player is shown to others: `name#ABC`, where `ABC` are the first
+/// three characters of the player's peer id, so that players with the same
+/// name can be told apart.
+#[must_use]
+pub fn display_name(nick: &str, id: &str) -> String {
+    let tag: String = id.chars().take(3).collect();
+    format!("{nick}#{tag}")
+}
+
+/// Why a chat line was not sent or was dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChatError {
+    /// Nothing left after cleaning.
+    Empty,
+    /// A received message over [`CHAT_MAX_CHARS`] characters.
+    TooLong,
+    /// Over the sending or receiving rate.
+    RateLimited,
+}
+
+/// Cleans a chat line for display or sending: line breaks and tabs become
+/// spaces, other control characters and bidi controls are removed, and the
+/// ends are trimmed. Returns `None` when nothing is left.
+#[must_use]
+pub fn clean_chat(raw: &str) -> Option<String> {
+    let cleaned: String = raw
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' => Some(' '),
+            c if is_forbidden(c) => None,
+            c => Some(c),
+        })
+        .collect();
+    let trimmed = cleaned.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
+}
+
+/// Prepares a line the local player typed: cleaned, then cut to
+/// [`CHAT_MAX_CHARS`] characters (the input box also stops at 500).
+pub fn outgoing_chat(raw: &str) -> Result<String, ChatError> {
+    let cleaned = clean_chat(raw).ok_or(ChatError::Empty)?;
+    Ok(cleaned.chars().take(CHAT_MAX_CHARS).collect())
+}
+
+/// Checks a line a peer sent: over [`CHAT_MAX_CHARS`] characters is dropped
+/// (a well-behaved peer never sends one), otherwise it is cleaned.
+pub fn incoming_chat(raw: &str) -> Result<String, ChatError> {
+    if raw.chars().count() > CHAT_MAX_CHARS {
+        return Err(ChatError::TooLong);
+    }
+    clean_chat(raw).ok_or(ChatError::Empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_of_any_script_and_emoji_are_accepted() {
+        assert_eq!(clean_name("Ada").unwrap(), "Ada");
+        assert_eq!(clean_name("  דנה  ").unwrap(), "דנה");
+        assert_eq!(clean_name("🏀 Bo 7").unwrap(), "🏀 Bo 7");
+        assert_eq!(clean_name("x").unwrap(), "x");
+        assert_eq!(clean_name(&"a".repeat(20)).unwrap().len(), 20);
+        assert_eq!(clean_name(&"ש".repeat(20)).unwrap().chars().count(), 20);
+    }
+
+    #[test]
+    fn names_out_of_length_are_refused() {
+        assert_eq!(clean_name(""), Err(NameError::Empty));
+        assert_eq!(clean_name("   "), Err(NameError::Empty));
+        assert_eq!(clean_name(&"a".repeat(21)), Err(NameError::TooLong));
+        assert_eq!(clean_name(&"🏀".repeat(21)), Err(NameError::TooLong));
+    }
+
+    #[test]
+    fn names_with_control_or_bidi_override_are_refused() {
+        for bad in [
+            "a\u{0}b",
+            "a\nb",
+            "a\tb",
+            "a\u{7f}",
+            "a\u{85}b",
+            "\u{202E}evil",
+            "a\u{202A}",
+            "a\u{2066}b",
+            "a\u{2069}",
+        ] {
+            assert_eq!(
+                clean_name(bad),
+                Err(NameError::ForbiddenCharacter),
+                "{bad:?}"
+            );
+        }
+        // Plain direction marks are not overrides.
+        assert!(clean_name("a\u{200F}b").is_ok());
+    }
+
+    #[test]
+    fn display_name_uses_first_three_characters_of_the_id() {
+        assert_eq!(display_name("Ada", "Xy7abcdefghi"), "Ada#Xy7");
+        assert_eq!(display_name("דנה", "ABCDEFGHIJKL"), "דנה#ABC");
+    }
+
+    #[test]
+    fn chat_is_stripped_of_controls_and_bidi_overrides() {
+        assert_eq!(clean_chat("hi\u{202E}there\u{0}!").unwrap(), "hithere!");
+        assert_eq!(clean_chat("two\nlines\tx").unwrap(), "two lines x");
+        assert_eq!(clean_chat("  \u{2066}\u{7} "), None);
+        // Markup is kept as characters; the page inserts text, never HTML.
+        assert_eq!(
+            clean_chat("<img src=x onerror=alert(1)>").unwrap(),
+            "<img src=x onerror=alert(1)>"
+        );
+        assert_eq!(clean_chat("שלום עולם").unwrap(), "שלום עולם");
+    }
+
+    #[test]
+    fn outgoing_chat_is_cut_to_500_characters() {
+        let long = "ש".repeat(600);
+        assert_eq!(outgoing_chat(&long).unwrap().chars().count(), 500);
+        assert_eq!(outgoing_chat(" \n "), Err(ChatError::Empty));
+    }
+
+    #[test]
+    fn incoming_chat_over_500_characters_is_dropped() {
+        assert_eq!(incoming_chat(&"a".repeat(501)), Err(ChatError::TooLong));
+        assert_eq!(incoming_chat(&"a".repeat(500)).unwrap().len(), 500);
+        assert_eq!(incoming_chat("\u{202E}"), Err(ChatError::Empty));
+    }
+}
