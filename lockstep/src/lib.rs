@@ -1,22 +1,115 @@
 //! `lockstep`: a sans-IO engine for deterministic peer-to-peer netplay.
 //!
 //! A game implements [`DeterministicGame`]; a transport implements
-//! [`Transport`]. The engine never reads a clock, never draws randomness and
+//! [`Transport`]. A [`Session`] plays one two-player match in delay-based
+//! lock-step: both peers run the same simulation and exchange only inputs,
+//! each tick runs when both inputs for it are known, and state hashes catch
+//! any divergence. The engine never reads a clock, never draws randomness and
 //! never touches a socket: time arrives as [`Millis`], seeds arrive as numbers
 //! and bytes arrive through method calls. That keeps every behaviour
 //! reproducible in tests that run minutes of network time in milliseconds.
 //!
+//! Modules: [`session`] (the state machine), [`wire`] (the messages and
+//! their strict codec), [`input_log`] (recorded matches and replay),
+//! [`hash`] (FNV-1a over canonical bytes), [`game`], [`transport`], [`time`].
+//!
+//! # Quick start
+//!
+//! Two sessions of a tiny game over an in-memory link that hands datagrams
+//! across at once (the `loopback` crate is the same thing as a
+//! [`Transport`]; with a transport, [`Session::pump`] does the shuttling).
+//!
+//! ```
+//! use lockstep::{DeterministicGame, Event, Fnv1a, Millis, Session, SessionConfig};
+//!
+//! // The game: a running sum of both players' inputs. Integers only.
+//! #[derive(Clone)]
+//! struct Sum(u64);
+//!
+//! impl DeterministicGame for Sum {
+//!     type Input = u8; // one pad byte per player
+//!     const BUILD_ID: u64 = 0x5e55_1011;
+//!     fn new(seed: u64, _players: u8) -> Self {
+//!         Sum(seed)
+//!     }
+//!     fn step(&mut self, inputs: &[u8]) {
+//!         let mixed = u64::from(inputs[0]) + 3 * u64::from(inputs[1]);
+//!         self.0 = self.0.wrapping_mul(31).wrapping_add(mixed);
+//!     }
+//!     fn state_hash(&self) -> u64 {
+//!         let mut h = Fnv1a::new();
+//!         h.write_u64(self.0);
+//!         h.finish()
+//!     }
+//! }
+//!
+//! // The host picks the seed and a 2-tick input delay; the guest adopts both.
+//! let mut host = Session::<Sum>::new(SessionConfig::host(7, 2)).expect("valid config");
+//! let mut guest = Session::<Sum>::new(SessionConfig::guest()).expect("valid config");
+//!
+//! for frame in 0..600u64 {
+//!     let now = Millis(frame * 1000 / 60); // the caller's clock, passed in
+//!     // Once per frame: each side samples its pad only if it needs one.
+//!     host.advance_frame(now, || (frame % 3) as u8);
+//!     guest.advance_frame(now, || 1);
+//!     // After every call, drain what the sessions want to send ...
+//!     while let Some((channel, bytes)) = host.poll_transmit() {
+//!         guest.handle_datagram(now, channel, &bytes);
+//!     }
+//!     while let Some((channel, bytes)) = guest.poll_transmit() {
+//!         host.handle_datagram(now, channel, &bytes);
+//!     }
+//!     // ... and what happened.
+//!     while let Some(event) = host.poll_event() {
+//!         if let Event::Ended(outcome) = event {
+//!             panic!("unexpected end: {outcome:?}");
+//!         }
+//!     }
+//!     while guest.poll_event().is_some() {}
+//! }
+//!
+//! // Both sides simulated the same ticks to the same state.
+//! assert_eq!(host.tick(), guest.tick());
+//! assert_eq!(host.game().map(Sum::state_hash), guest.game().map(Sum::state_hash));
+//!
+//! // The match can be exported and replayed offline to the same hash.
+//! let bytes = host.input_log().to_bytes().expect("u8 inputs encode");
+//! let log = lockstep::InputLog::<u8>::from_bytes(&bytes).expect("just written");
+//! assert_eq!(log.replay::<Sum>(), Ok(host.game().map_or(0, Sum::state_hash)));
+//! ```
+//!
+//! The calling contract (what to call when, and draining after every call)
+//! is on [`Session`]; outcomes and the invalid-data policy are in
+//! `docs/engine.md`; the byte layout of every message is in
+//! `docs/protocol.md`; the rules a game must follow are in
+//! `docs/determinism.md`.
+//!
 //! Panic policy: a panic in this crate is a bug in this crate. Nothing a peer
-//! sends and nothing a caller passes at run time may make it panic.
+//! sends and nothing a caller passes at run time may make it panic. Logging
+//! goes through the `log` crate (debug, info, warn, error); the crate
+//! installs no logger and never logs payloads.
+//!
+//! Rollback (running ahead on predicted remote inputs and re-simulating
+//! when they turn out wrong) is planned: lock-step is the special case of a
+//! prediction window of 0, inputs are already kept per tick, and games are
+//! `Clone` so states can be saved. The wire protocol would not change.
 #![warn(missing_docs)]
 
 pub mod game;
 pub mod hash;
+pub mod input_log;
+pub mod session;
 pub mod time;
 pub mod transport;
 pub mod wire;
 
 pub use game::DeterministicGame;
 pub use hash::Fnv1a;
+pub use input_log::{InputLog, LogDecodeError, ReplayError};
+pub use session::{
+    ConfigError, Event, Frame, Outcome, Role, Session, SessionConfig, SessionStats, Version,
+    Violation,
+};
 pub use time::Millis;
 pub use transport::{Channel, LinkState, Transport, TransportError};
+pub use wire::{DecodeError, PROTOCOL_VERSION};

@@ -1,0 +1,1115 @@
+//! The lock-step session: a sans-IO state machine for one two-player match.
+
+use core::fmt;
+use std::collections::VecDeque;
+
+use crate::game::DeterministicGame;
+use crate::input_log::InputLog;
+use crate::time::Millis;
+use crate::transport::{Channel, LinkState, Transport};
+use crate::wire::{
+    peek_hello_protocol, ByeReason, DecodeError, HashReport, Hello, Inputs, Message, Pong,
+    MAX_INPUT_DELAY, MAX_RUN, PROTOCOL_VERSION,
+};
+
+/// Default ticks between state hashes.
+pub const DEFAULT_HASH_INTERVAL: u16 = 60;
+/// Default frames between pings.
+pub const DEFAULT_PING_INTERVAL_FRAMES: u16 = 30;
+/// Default silence after which the session ends with [`Outcome::Timeout`].
+pub const DEFAULT_TIMEOUT: Millis = Millis(5000);
+
+/// How far (in ticks) beyond the proven bound a peer's inputs or hashes may
+/// reach before the session calls it a flood. Two honest peers are never
+/// more than `2 * delay + 2` input ticks apart.
+const AHEAD_SLACK: u32 = 8;
+/// Local hashes kept to answer a peer's hash or `Bye(Desync)`.
+const LOCAL_HASHES_KEPT: usize = 64;
+/// Pings kept waiting for their pong.
+const PINGS_KEPT: usize = 8;
+
+/// Which end of the match this session plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Side 0: picks the seed and the input delay (and the hash interval).
+    Host {
+        /// The match seed, passed to `DeterministicGame::new`.
+        seed: u64,
+        /// Ticks between sampling a local input and applying it.
+        input_delay: u8,
+    },
+    /// Side 1: adopts the host's seed, input delay and hash interval from
+    /// its Hello.
+    Guest,
+}
+
+/// Settings of a [`Session`], built with `host`/`guest` and the chainable
+/// setters, checked by [`Session::new`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub struct SessionConfig {
+    role: Role,
+    hash_interval: u16,
+    ping_interval_frames: u16,
+    timeout: Millis,
+}
+
+impl SessionConfig {
+    /// The host (side 0) of a match with this seed and input delay (ticks,
+    /// at most [`MAX_INPUT_DELAY`]; 6 ticks = 100 ms is a good default on
+    /// the internet). A delay of 0 is allowed, but then every tick waits for
+    /// the peer's input sampled in the same frame, so even a perfect link
+    /// runs at half speed: use at least 1.
+    pub fn host(seed: u64, input_delay: u8) -> Self {
+        SessionConfig {
+            role: Role::Host { seed, input_delay },
+            hash_interval: DEFAULT_HASH_INTERVAL,
+            ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// The guest (side 1): seed, input delay and hash interval come from the
+    /// host.
+    pub fn guest() -> Self {
+        SessionConfig {
+            role: Role::Guest,
+            hash_interval: DEFAULT_HASH_INTERVAL,
+            ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// Ticks between state hashes (default 60). Only the host's value
+    /// counts; the guest adopts it. Must not be 0.
+    pub fn hash_interval(mut self, ticks: u16) -> Self {
+        self.hash_interval = ticks;
+        self
+    }
+
+    /// Frames between pings (default 30). Must not be 0.
+    pub fn ping_interval_frames(mut self, frames: u16) -> Self {
+        self.ping_interval_frames = frames;
+        self
+    }
+
+    /// Silence (no datagram from the peer) after which the match ends with
+    /// [`Outcome::Timeout`] (default 5 s). Must not be 0.
+    pub fn timeout(mut self, timeout: Millis) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The role this configuration plays.
+    #[must_use]
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        if let Role::Host { input_delay, .. } = self.role {
+            if input_delay > MAX_INPUT_DELAY {
+                return Err(ConfigError::InputDelayTooLarge {
+                    delay: input_delay,
+                    max: MAX_INPUT_DELAY,
+                });
+            }
+        }
+        if self.hash_interval == 0 {
+            return Err(ConfigError::ZeroHashInterval);
+        }
+        if self.ping_interval_frames == 0 {
+            return Err(ConfigError::ZeroPingInterval);
+        }
+        if self.timeout == Millis::ZERO {
+            return Err(ConfigError::ZeroTimeout);
+        }
+        Ok(())
+    }
+}
+
+/// A [`SessionConfig`] or game the session cannot work with (a mistake in
+/// the calling program, not in anything a peer sent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigError {
+    /// The input delay is over [`MAX_INPUT_DELAY`].
+    InputDelayTooLarge {
+        /// The delay asked for.
+        delay: u8,
+        /// The largest allowed.
+        max: u8,
+    },
+    /// A hash interval of 0.
+    ZeroHashInterval,
+    /// A ping interval of 0.
+    ZeroPingInterval,
+    /// A timeout of 0.
+    ZeroTimeout,
+    /// The game's input type does not serialize with postcard.
+    InputNotEncodable(postcard::Error),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::InputDelayTooLarge { delay, max } => {
+                write!(f, "input delay {delay} is over the maximum of {max} ticks")
+            }
+            ConfigError::ZeroHashInterval => write!(f, "hash interval must not be 0"),
+            ConfigError::ZeroPingInterval => write!(f, "ping interval must not be 0"),
+            ConfigError::ZeroTimeout => write!(f, "timeout must not be 0"),
+            ConfigError::InputNotEncodable(e) => {
+                write!(f, "the game's input type cannot be encoded: {e}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// What the peer did wrong, in [`Outcome::InvalidData`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Violation {
+    /// A datagram failed strict decoding.
+    Malformed {
+        /// The channel it came on.
+        channel: Channel,
+        /// Why it was rejected.
+        error: DecodeError,
+    },
+    /// A message arrived on the channel it must not use.
+    WrongChannel {
+        /// The channel it came on.
+        received_on: Channel,
+    },
+    /// A second Hello.
+    UnexpectedHello,
+    /// The peer's Hello claims our own side.
+    SideConflict {
+        /// The side the peer claimed.
+        remote_side: u8,
+    },
+    /// A state hash before the peer's Hello.
+    HashBeforeHello,
+    /// An input for a tick differs from the one received earlier.
+    ConflictingInput {
+        /// The tick.
+        tick: u32,
+    },
+    /// A run of inputs starts after the first one missing (honest peers
+    /// always resend from our acknowledgement).
+    InputGap {
+        /// The first tick still missing.
+        expected: u32,
+        /// The tick the run started at.
+        first: u32,
+    },
+    /// Inputs or a hash for ticks further ahead than an honest peer can be.
+    TooFarAhead {
+        /// The tick reached.
+        tick: u32,
+    },
+    /// An acknowledgement of inputs never sent.
+    AckBeyondSent {
+        /// The ack received.
+        ack: u32,
+        /// How many inputs were sent.
+        sent: u32,
+    },
+    /// A state hash for a tick that is not a later multiple of the interval.
+    BadHashTick {
+        /// The tick.
+        tick: u32,
+    },
+    /// A `Bye(Desync)` for a tick this side never hashed.
+    UnknownDesyncTick {
+        /// The tick.
+        tick: u32,
+    },
+    /// The peer ended the match saying *we* sent invalid data.
+    RejectedByPeer,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::Malformed { channel, error } => {
+                write!(f, "malformed datagram on {channel:?}: {error}")
+            }
+            Violation::WrongChannel { received_on } => {
+                write!(f, "message on the wrong channel ({received_on:?})")
+            }
+            Violation::UnexpectedHello => write!(f, "second Hello"),
+            Violation::SideConflict { remote_side } => {
+                write!(f, "peer claims our side {remote_side}")
+            }
+            Violation::HashBeforeHello => write!(f, "state hash before Hello"),
+            Violation::ConflictingInput { tick } => write!(f, "conflicting input for tick {tick}"),
+            Violation::InputGap { expected, first } => {
+                write!(f, "inputs start at tick {first}, {expected} still missing")
+            }
+            Violation::TooFarAhead { tick } => write!(f, "tick {tick} is too far ahead"),
+            Violation::AckBeyondSent { ack, sent } => {
+                write!(f, "ack {ack} beyond the {sent} inputs sent")
+            }
+            Violation::BadHashTick { tick } => write!(f, "state hash for unexpected tick {tick}"),
+            Violation::UnknownDesyncTick { tick } => {
+                write!(f, "desync reported for unhashed tick {tick}")
+            }
+            Violation::RejectedByPeer => write!(f, "the peer rejected data we sent"),
+        }
+    }
+}
+
+/// A protocol version and game build, as compared in Hello.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Version {
+    /// Wire protocol version.
+    pub protocol: u32,
+    /// Game build id; `None` when the peer's Hello could not be read past
+    /// its protocol version.
+    pub build: Option<u64>,
+}
+
+/// How a match ended. Each has its own message for the player (see
+/// `docs/engine.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// This side called [`Session::quit`].
+    LocalQuit,
+    /// The peer quit.
+    RemoteQuit,
+    /// The transport reported the link closed or failed.
+    TransportLost,
+    /// Nothing arrived from the peer for the configured timeout, or the peer
+    /// said the same of us.
+    Timeout,
+    /// The state hashes differ at `tick`.
+    Desync {
+        /// The first tick found to differ.
+        tick: u32,
+        /// This side's hash at that tick.
+        local: u64,
+        /// The peer's hash at that tick.
+        remote: u64,
+    },
+    /// Different protocol version or game build; refused before any tick.
+    VersionMismatch {
+        /// This side's version.
+        local: Version,
+        /// The peer's version, if its Hello arrived.
+        remote: Option<Version>,
+    },
+    /// The peer sent something this side refuses (or said we did).
+    InvalidData {
+        /// What was wrong.
+        violation: Violation,
+    },
+}
+
+/// Something that happened, drained with [`Session::poll_event`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// Both Hellos were accepted: the match runs with these parameters.
+    Started {
+        /// This side (0 host, 1 guest).
+        side: u8,
+        /// The match seed.
+        seed: u64,
+        /// The input delay in ticks.
+        input_delay: u8,
+    },
+    /// One tick ran; the value is the tick count after it.
+    Ticked(u32),
+    /// A frame passed without a tick: the peer's input for this tick (the
+    /// value) is missing.
+    Stalled(u32),
+    /// Both sides' hashes at this tick were compared and are equal.
+    HashMatched(u32),
+    /// A round trip was measured.
+    RoundTrip(Millis),
+    /// The match is over; no further event follows.
+    Ended(Outcome),
+}
+
+/// What [`Session::advance_frame`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frame {
+    /// Still waiting for the peer's Hello.
+    Waiting,
+    /// Ran one tick; the tick count is now the value.
+    Ticked(u32),
+    /// Could not run the tick (the value): the peer's input is missing.
+    Stalled(u32),
+    /// The match is over (see [`Session::outcome`]).
+    Ended,
+}
+
+/// Counters, for diagnostics and benchmarks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SessionStats {
+    /// Frames advanced since the match started.
+    pub frames: u64,
+    /// Of those, frames that could not run a tick.
+    pub stalled_frames: u64,
+    /// Datagrams queued on the reliable channel.
+    pub reliable_packets: u64,
+    /// Payload bytes queued on the reliable channel.
+    pub reliable_bytes: u64,
+    /// Datagrams queued on the unreliable channel.
+    pub unreliable_packets: u64,
+    /// Payload bytes queued on the unreliable channel.
+    pub unreliable_bytes: u64,
+    /// Datagrams received.
+    pub received_packets: u64,
+    /// Payload bytes received.
+    pub received_bytes: u64,
+    /// The last round trip measured.
+    pub last_rtt: Option<Millis>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Handshake,
+    Running,
+    Ended,
+}
+
+/// One side of a two-player lock-step match, sans-IO.
+///
+/// The session never reads a clock and never touches a socket. The caller
+/// feeds it what happened (datagrams, link changes, the passing of frames,
+/// the local player leaving) with the current time in [`Millis`], and takes
+/// out what it produced: datagrams to send, events, and the time it wants
+/// to be called by at the latest.
+///
+/// # Calling contract
+///
+/// 1. Create the session with [`Session::new`] once the transport is
+///    [`Open`](LinkState::Open) (its Hello is queued at once).
+/// 2. Feed every received datagram to [`handle_datagram`](Self::handle_datagram)
+///    and every change of the link state to
+///    [`handle_link_state`](Self::handle_link_state).
+/// 3. Call [`advance_frame`](Self::advance_frame) once per display frame
+///    (60 Hz), never more to catch up after a pause: it samples the local
+///    pad only when a new input is needed, runs at most one tick and sends
+///    this frame's inputs. Between frames, call
+///    [`handle_timeout`](Self::handle_timeout) if
+///    [`poll_timeout`](Self::poll_timeout)'s deadline passes.
+/// 4. After **every** call above (and after [`quit`](Self::quit)), drain
+///    [`poll_transmit`](Self::poll_transmit) into the transport, then
+///    [`poll_event`](Self::poll_event), until both return `None`.
+///    [`pump`](Self::pump) does steps 2 and 4's sending for any
+///    [`Transport`].
+/// 5. When [`Event::Ended`] arrives the match is over: keep draining
+///    `poll_transmit` (a `Bye` may be queued) before closing the transport.
+///    Later calls change nothing.
+///
+/// Every method takes the current time; times must not go backwards (a
+/// smaller time is treated as no time passing).
+///
+/// # Panics
+///
+/// Never, whatever the peer sends or in whatever order methods are called
+/// (a panic would be a bug in this crate). Bad data from the peer ends the
+/// match with [`Outcome::InvalidData`]: see `docs/engine.md`.
+///
+/// # Example
+///
+/// ```
+/// # use lockstep::*;
+/// # #[derive(Clone)] struct Counter(u64);
+/// # impl DeterministicGame for Counter {
+/// #     type Input = u8; const BUILD_ID: u64 = 1;
+/// #     fn new(seed: u64, _: u8) -> Self { Counter(seed) }
+/// #     fn step(&mut self, i: &[u8]) { self.0 = self.0.wrapping_mul(31).wrapping_add(u64::from(i[0]) + 7 * u64::from(i[1])) }
+/// #     fn state_hash(&self) -> u64 { self.0 }
+/// # }
+/// let mut host = Session::<Counter>::new(SessionConfig::host(42, 2)).unwrap();
+/// let mut guest = Session::<Counter>::new(SessionConfig::guest()).unwrap();
+/// for frame in 0..100u64 {
+///     let now = Millis(frame * 16);
+///     host.advance_frame(now, || 1);
+///     guest.advance_frame(now, || 2);
+///     // A perfect, instant link: hand each side's datagrams to the other.
+///     while let Some((ch, bytes)) = host.poll_transmit() { guest.handle_datagram(now, ch, &bytes) }
+///     while let Some((ch, bytes)) = guest.poll_transmit() { host.handle_datagram(now, ch, &bytes) }
+/// }
+/// assert!(host.tick() > 90);
+/// assert_eq!(host.tick(), guest.tick());
+/// assert_eq!(host.game().map(|g| g.0), guest.game().map(|g| g.0));
+/// ```
+pub struct Session<G: DeterministicGame> {
+    cfg: SessionConfig,
+    phase: Phase,
+    side: u8,
+    seed: u64,
+    delay: u8,
+    hash_interval: u16,
+    game: Option<G>,
+    tick: u32,
+    /// Local inputs by tick (ticks below the delay are the default input).
+    local: Vec<G::Input>,
+    /// Remote inputs by tick, received without a gap.
+    remote: Vec<G::Input>,
+    /// How many of our inputs the peer holds (highest ack seen).
+    peer_ack: u32,
+    /// The ack we last sent.
+    sent_ack: Option<u32>,
+    local_hashes: VecDeque<(u32, u64)>,
+    remote_hashes: VecDeque<(u32, u64)>,
+    last_remote_hash_tick: u32,
+    remote_version: Option<Version>,
+    next_ping_id: u16,
+    pings: VecDeque<(u16, Millis)>,
+    pong_owed: Option<(u16, Millis)>,
+    frames_since_ping: u16,
+    last_heard: Option<Millis>,
+    outcome: Option<Outcome>,
+    transmit: VecDeque<(Channel, Vec<u8>)>,
+    events: VecDeque<Event>,
+    stats: SessionStats,
+}
+
+impl<G: DeterministicGame> fmt::Debug for Session<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("phase", &self.phase)
+            .field("side", &self.side)
+            .field("tick", &self.tick)
+            .field("outcome", &self.outcome)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: DeterministicGame> Session<G> {
+    /// Checks the configuration (and that the game's input encodes), and
+    /// queues this side's Hello.
+    pub fn new(cfg: SessionConfig) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        postcard::to_allocvec(&G::Input::default()).map_err(ConfigError::InputNotEncodable)?;
+        let (side, seed, delay) = match cfg.role {
+            Role::Host { seed, input_delay } => (0, seed, input_delay),
+            Role::Guest => (1, 0, 0),
+        };
+        let mut s = Session {
+            cfg,
+            phase: Phase::Handshake,
+            side,
+            seed,
+            delay,
+            hash_interval: cfg.hash_interval,
+            game: None,
+            tick: 0,
+            local: Vec::new(),
+            remote: Vec::new(),
+            peer_ack: 0,
+            sent_ack: None,
+            local_hashes: VecDeque::new(),
+            remote_hashes: VecDeque::new(),
+            last_remote_hash_tick: 0,
+            remote_version: None,
+            next_ping_id: 0,
+            pings: VecDeque::new(),
+            pong_owed: None,
+            frames_since_ping: 0,
+            last_heard: None,
+            outcome: None,
+            transmit: VecDeque::new(),
+            events: VecDeque::new(),
+            stats: SessionStats::default(),
+        };
+        s.send(&Message::Hello(Hello {
+            protocol: PROTOCOL_VERSION,
+            build: G::BUILD_ID,
+            seed,
+            side,
+            input_delay: delay,
+            hash_interval: cfg.hash_interval,
+        }));
+        Ok(s)
+    }
+
+    // ----- inputs ---------------------------------------------------------
+
+    /// Feeds one datagram received on `channel`.
+    ///
+    /// Any datagram counts as a sign of life. Inputs and pings that arrive
+    /// before the peer's Hello are dropped (they are repeated); anything
+    /// that fails strict decoding or breaks the protocol ends the match with
+    /// [`Outcome::InvalidData`] (see `docs/engine.md`).
+    pub fn handle_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
+        if self.phase == Phase::Ended {
+            return;
+        }
+        self.last_heard = Some(now.max(self.last_heard.unwrap_or(now)));
+        self.stats.received_packets += 1;
+        self.stats.received_bytes += bytes.len() as u64;
+        let msg = match Message::<G::Input>::decode(bytes) {
+            Ok(m) => m,
+            Err(error) => {
+                if let Some(protocol) = peek_hello_protocol(bytes) {
+                    if protocol != PROTOCOL_VERSION && self.phase == Phase::Handshake {
+                        self.version_mismatch(Version {
+                            protocol,
+                            build: None,
+                        });
+                        return;
+                    }
+                }
+                self.violation(Violation::Malformed { channel, error });
+                return;
+            }
+        };
+        if msg.channel() != channel {
+            self.violation(Violation::WrongChannel {
+                received_on: channel,
+            });
+            return;
+        }
+        match msg {
+            Message::Hello(h) => self.on_hello(h),
+            Message::Inputs(m) => self.on_inputs(now, m),
+            Message::Hash(h) => self.on_hash(h),
+            Message::Ping(id) => self.on_ping(now, id),
+            Message::Pong(p) => self.on_pong(now, p),
+            Message::Bye(r) => self.on_bye(r),
+        }
+    }
+
+    /// Feeds a change of the transport's link state. `Closed` or `Failed`
+    /// ends the match with [`Outcome::TransportLost`] (after any `Bye`
+    /// already fed, which takes precedence).
+    pub fn handle_link_state(&mut self, now: Millis, state: LinkState) {
+        let _ = now;
+        if state.is_terminal() && self.phase != Phase::Ended {
+            log::info!("link {state:?}: transport lost");
+            self.end(Outcome::TransportLost, None);
+        }
+    }
+
+    /// Checks the silence timeout. Call it when
+    /// [`poll_timeout`](Self::poll_timeout)'s deadline has passed and no
+    /// other call is due; every other method checks it too.
+    pub fn handle_timeout(&mut self, now: Millis) {
+        self.check_timeout(now);
+    }
+
+    /// The local player leaves: sends `Bye(Quit)` and ends with
+    /// [`Outcome::LocalQuit`]. Drain [`poll_transmit`](Self::poll_transmit)
+    /// afterwards so the peer learns of it.
+    pub fn quit(&mut self, now: Millis) {
+        let _ = now;
+        self.end(Outcome::LocalQuit, Some(ByeReason::Quit));
+    }
+
+    /// Advances one display frame: samples the local pad through `sample`
+    /// only when a new input is needed (at most once), runs at most one tick
+    /// when both inputs for it are known, and queues this frame's datagrams.
+    ///
+    /// Call it once per frame and never more to catch up: after a stall the
+    /// match resumes at normal pace.
+    pub fn advance_frame(&mut self, now: Millis, mut sample: impl FnMut() -> G::Input) -> Frame {
+        self.check_timeout(now);
+        match self.phase {
+            Phase::Ended => return Frame::Ended,
+            Phase::Handshake => return Frame::Waiting,
+            Phase::Running => {}
+        }
+        self.stats.frames += 1;
+        let t = self.tick as usize;
+        // Sample only when the input `delay` ticks ahead is still missing.
+        if self.local.len() <= t + usize::from(self.delay) {
+            self.local.push(sample());
+        }
+        let frame = if t < self.local.len() && t < self.remote.len() {
+            self.run_tick();
+            if self.phase == Phase::Ended {
+                return Frame::Ended;
+            }
+            Frame::Ticked(self.tick)
+        } else {
+            self.stats.stalled_frames += 1;
+            self.events.push_back(Event::Stalled(self.tick));
+            Frame::Stalled(self.tick)
+        };
+        self.frames_since_ping = self.frames_since_ping.saturating_add(1);
+        self.flush_unreliable(now);
+        frame
+    }
+
+    // ----- outputs --------------------------------------------------------
+
+    /// The next datagram to send, and its channel.
+    pub fn poll_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
+        self.transmit.pop_front()
+    }
+
+    /// The next event.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// The time by which [`handle_timeout`](Self::handle_timeout) (or any
+    /// other call) must happen at the latest: the silence deadline. `None`
+    /// once the match has ended, or before the first call that passed a
+    /// time.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<Millis> {
+        if self.phase == Phase::Ended {
+            return None;
+        }
+        self.last_heard.map(|t| t + self.cfg.timeout)
+    }
+
+    /// Receives everything `transport` holds, feeds its link state, checks
+    /// the timeout and, while the link is open, sends every queued datagram.
+    /// Events are left for [`poll_event`](Self::poll_event).
+    pub fn pump<T: Transport + ?Sized>(&mut self, now: Millis, transport: &mut T) {
+        while let Some((channel, bytes)) = transport.recv() {
+            self.handle_datagram(now, channel, &bytes);
+        }
+        let state = transport.state();
+        self.handle_link_state(now, state);
+        self.check_timeout(now);
+        if state == LinkState::Open {
+            while let Some((channel, bytes)) = self.poll_transmit() {
+                if let Err(e) = transport.send(channel, &bytes) {
+                    log::warn!("transport refused a {} byte datagram: {e}", bytes.len());
+                }
+            }
+        }
+    }
+
+    // ----- state ----------------------------------------------------------
+
+    /// The game, once the match has started.
+    #[must_use]
+    pub fn game(&self) -> Option<&G> {
+        self.game.as_ref()
+    }
+
+    /// Ticks simulated so far.
+    #[must_use]
+    pub fn tick(&self) -> u32 {
+        self.tick
+    }
+
+    /// How the match ended, once it has.
+    #[must_use]
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// This side: 0 for the host, 1 for the guest.
+    #[must_use]
+    pub fn side(&self) -> Option<u8> {
+        Some(self.side)
+    }
+
+    /// `true` once both Hellos were accepted (and until the end).
+    #[must_use]
+    pub fn is_running(&self) -> bool {
+        self.phase == Phase::Running
+    }
+
+    /// The seed and input delay in force, once the match has started.
+    #[must_use]
+    pub fn parameters(&self) -> Option<(u64, u8)> {
+        self.game.as_ref().map(|_| (self.seed, self.delay))
+    }
+
+    /// Counters.
+    #[must_use]
+    pub fn stats(&self) -> SessionStats {
+        self.stats
+    }
+
+    /// Every tick simulated so far, as an exportable [`InputLog`].
+    #[must_use]
+    pub fn input_log(&self) -> InputLog<G::Input> {
+        let ticks = self.tick as usize;
+        let mut inputs = Vec::with_capacity(ticks * 2);
+        for t in 0..ticks {
+            let (Some(&l), Some(&r)) = (self.local.get(t), self.remote.get(t)) else {
+                break;
+            };
+            let pair = if self.side == 0 { [l, r] } else { [r, l] };
+            inputs.extend_from_slice(&pair);
+        }
+        let final_hash = match &self.game {
+            Some(g) => g.state_hash(),
+            None => G::new(self.seed, 2).state_hash(),
+        };
+        InputLog {
+            build: G::BUILD_ID,
+            seed: self.seed,
+            players: 2,
+            input_delay: self.delay,
+            final_hash,
+            inputs,
+        }
+    }
+
+    // ----- internals ------------------------------------------------------
+
+    fn send(&mut self, msg: &Message<G::Input>) {
+        match msg.encode() {
+            Ok(bytes) => {
+                let channel = msg.channel();
+                match channel {
+                    Channel::Reliable => {
+                        self.stats.reliable_packets += 1;
+                        self.stats.reliable_bytes += bytes.len() as u64;
+                    }
+                    Channel::Unreliable => {
+                        self.stats.unreliable_packets += 1;
+                        self.stats.unreliable_bytes += bytes.len() as u64;
+                    }
+                }
+                self.transmit.push_back((channel, bytes));
+            }
+            // Session::new checked that inputs encode; only a game whose
+            // input serializes for some values and not others gets here.
+            Err(e) => log::error!("cannot encode an outgoing message: {e}"),
+        }
+    }
+
+    fn end(&mut self, outcome: Outcome, bye: Option<ByeReason>) {
+        if self.phase == Phase::Ended {
+            return;
+        }
+        if let Some(reason) = bye {
+            self.send(&Message::Bye(reason));
+        }
+        log::info!("match ended at tick {}: {outcome:?}", self.tick);
+        self.phase = Phase::Ended;
+        self.outcome = Some(outcome.clone());
+        self.events.push_back(Event::Ended(outcome));
+    }
+
+    fn violation(&mut self, violation: Violation) {
+        log::warn!("invalid data from the peer: {violation}");
+        self.end(
+            Outcome::InvalidData { violation },
+            Some(ByeReason::InvalidData),
+        );
+    }
+
+    fn local_version() -> Version {
+        Version {
+            protocol: PROTOCOL_VERSION,
+            build: Some(G::BUILD_ID),
+        }
+    }
+
+    fn version_mismatch(&mut self, remote: Version) {
+        log::warn!(
+            "version mismatch: local protocol {} build {:#018x}, remote {remote:?}",
+            PROTOCOL_VERSION,
+            G::BUILD_ID
+        );
+        self.remote_version = Some(remote);
+        self.end(
+            Outcome::VersionMismatch {
+                local: Self::local_version(),
+                remote: Some(remote),
+            },
+            Some(ByeReason::VersionMismatch),
+        );
+    }
+
+    fn check_timeout(&mut self, now: Millis) {
+        if self.phase == Phase::Ended {
+            return;
+        }
+        let heard = *self.last_heard.get_or_insert(now);
+        if now.saturating_since(heard) >= self.cfg.timeout {
+            log::info!(
+                "no datagram from the peer for {} ms",
+                now.saturating_since(heard).0
+            );
+            self.end(Outcome::Timeout, Some(ByeReason::Timeout));
+        }
+    }
+
+    fn on_hello(&mut self, h: Hello) {
+        if self.phase != Phase::Handshake || self.remote_version.is_some() {
+            self.violation(Violation::UnexpectedHello);
+            return;
+        }
+        let remote = Version {
+            protocol: h.protocol,
+            build: Some(h.build),
+        };
+        if remote != Self::local_version() {
+            self.version_mismatch(remote);
+            return;
+        }
+        self.remote_version = Some(remote);
+        if h.side == self.side {
+            self.violation(Violation::SideConflict {
+                remote_side: h.side,
+            });
+            return;
+        }
+        if self.cfg.role == Role::Guest {
+            self.seed = h.seed;
+            self.delay = h.input_delay;
+            self.hash_interval = h.hash_interval;
+        }
+        let d = usize::from(self.delay);
+        self.game = Some(G::new(self.seed, 2));
+        self.local = vec![G::Input::default(); d];
+        self.remote = vec![G::Input::default(); d];
+        self.peer_ack = u32::from(self.delay);
+        self.frames_since_ping = self.cfg.ping_interval_frames; // ping at once
+        self.phase = Phase::Running;
+        log::info!(
+            "match started: side {}, input delay {}, hash every {} ticks",
+            self.side,
+            self.delay,
+            self.hash_interval
+        );
+        self.events.push_back(Event::Started {
+            side: self.side,
+            seed: self.seed,
+            input_delay: self.delay,
+        });
+    }
+
+    /// The furthest tick an honest peer's inputs or hashes can reach now.
+    fn ahead_limit(&self) -> u32 {
+        self.tick
+            .saturating_add(2 * u32::from(self.delay))
+            .saturating_add(AHEAD_SLACK)
+    }
+
+    fn on_inputs(&mut self, now: Millis, m: Inputs<G::Input>) {
+        if self.phase != Phase::Running {
+            log::debug!("inputs before the match started: dropped");
+            return;
+        }
+        // Validate everything before changing anything.
+        let sent = self.local.len() as u32;
+        if m.ack > sent {
+            self.violation(Violation::AckBeyondSent { ack: m.ack, sent });
+            return;
+        }
+        let have = self.remote.len() as u32;
+        if m.first_tick > have {
+            self.violation(Violation::InputGap {
+                expected: have,
+                first: m.first_tick,
+            });
+            return;
+        }
+        // Cannot overflow: the decoder checked first_tick + len <= u32::MAX.
+        let end = m.first_tick + m.pads.len() as u32;
+        if end > self.ahead_limit() {
+            self.violation(Violation::TooFarAhead { tick: end });
+            return;
+        }
+        let overlap = (have - m.first_tick) as usize;
+        let start = m.first_tick as usize;
+        for (i, pad) in m.pads.iter().take(overlap).enumerate() {
+            if self.remote.get(start + i) != Some(pad) {
+                self.violation(Violation::ConflictingInput {
+                    tick: m.first_tick + i as u32,
+                });
+                return;
+            }
+        }
+        if m.pads.len() > overlap {
+            self.remote.extend_from_slice(&m.pads[overlap..]);
+        }
+        self.peer_ack = self.peer_ack.max(m.ack);
+        if let Some(id) = m.ping {
+            self.on_ping(now, id);
+        }
+        if let Some(p) = m.pong {
+            self.on_pong(now, p);
+        }
+    }
+
+    fn on_ping(&mut self, now: Millis, id: u16) {
+        if self.phase == Phase::Running {
+            self.pong_owed = Some((id, now));
+        }
+    }
+
+    fn on_pong(&mut self, now: Millis, p: Pong) {
+        if let Some(i) = self.pings.iter().position(|&(id, _)| id == p.id) {
+            let Some((_, sent)) = self.pings.remove(i) else {
+                return;
+            };
+            let rtt = now
+                .saturating_since(sent)
+                .saturating_since(Millis(u64::from(p.held_ms)));
+            self.stats.last_rtt = Some(rtt);
+            self.events.push_back(Event::RoundTrip(rtt));
+        } else {
+            log::debug!("pong for an unknown ping: dropped");
+        }
+    }
+
+    fn on_hash(&mut self, h: HashReport) {
+        if self.phase != Phase::Running {
+            self.violation(Violation::HashBeforeHello);
+            return;
+        }
+        if h.tick % u32::from(self.hash_interval) != 0 || h.tick <= self.last_remote_hash_tick {
+            self.violation(Violation::BadHashTick { tick: h.tick });
+            return;
+        }
+        if h.tick > self.ahead_limit() {
+            self.violation(Violation::TooFarAhead { tick: h.tick });
+            return;
+        }
+        self.last_remote_hash_tick = h.tick;
+        if h.tick <= self.tick {
+            match self.local_hash(h.tick) {
+                Some(local) => self.compare_hashes(h.tick, local, h.hash),
+                None => log::warn!("peer hash for tick {} no longer held", h.tick),
+            }
+        } else {
+            self.remote_hashes.push_back((h.tick, h.hash));
+        }
+    }
+
+    fn on_bye(&mut self, reason: ByeReason) {
+        match reason {
+            ByeReason::Quit => self.end(Outcome::RemoteQuit, None),
+            ByeReason::Timeout => self.end(Outcome::Timeout, None),
+            ByeReason::InvalidData => self.end(
+                Outcome::InvalidData {
+                    violation: Violation::RejectedByPeer,
+                },
+                None,
+            ),
+            ByeReason::VersionMismatch => self.end(
+                Outcome::VersionMismatch {
+                    local: Self::local_version(),
+                    remote: self.remote_version,
+                },
+                None,
+            ),
+            ByeReason::Desync { tick, hash } => match self.local_hash(tick) {
+                Some(local) => {
+                    log::error!(
+                        "desync reported by the peer at tick {tick}: local {local:#018x}, remote {hash:#018x}"
+                    );
+                    self.end(
+                        Outcome::Desync {
+                            tick,
+                            local,
+                            remote: hash,
+                        },
+                        None,
+                    );
+                }
+                None => self.violation(Violation::UnknownDesyncTick { tick }),
+            },
+        }
+    }
+
+    fn local_hash(&self, tick: u32) -> Option<u64> {
+        self.local_hashes
+            .iter()
+            .find(|&&(t, _)| t == tick)
+            .map(|&(_, h)| h)
+    }
+
+    fn compare_hashes(&mut self, tick: u32, local: u64, remote: u64) {
+        if local == remote {
+            log::debug!("state hashes agree at tick {tick}");
+            self.events.push_back(Event::HashMatched(tick));
+        } else {
+            log::error!("desync at tick {tick}: local {local:#018x}, remote {remote:#018x}");
+            self.end(
+                Outcome::Desync {
+                    tick,
+                    local,
+                    remote,
+                },
+                Some(ByeReason::Desync { tick, hash: local }),
+            );
+        }
+    }
+
+    fn run_tick(&mut self) {
+        let t = self.tick as usize;
+        let (Some(&l), Some(&r), Some(game)) =
+            (self.local.get(t), self.remote.get(t), self.game.as_mut())
+        else {
+            return;
+        };
+        let inputs = if self.side == 0 { [l, r] } else { [r, l] };
+        game.step(&inputs);
+        self.tick += 1;
+        self.events.push_back(Event::Ticked(self.tick));
+        if self.tick % u32::from(self.hash_interval) == 0 {
+            let hash = game.state_hash();
+            if self.local_hashes.len() == LOCAL_HASHES_KEPT {
+                self.local_hashes.pop_front();
+            }
+            self.local_hashes.push_back((self.tick, hash));
+            self.send(&Message::Hash(HashReport {
+                tick: self.tick,
+                hash,
+            }));
+            while let Some(&(rt, rh)) = self.remote_hashes.front() {
+                if rt > self.tick {
+                    break;
+                }
+                self.remote_hashes.pop_front();
+                if rt == self.tick {
+                    self.compare_hashes(rt, hash, rh);
+                }
+            }
+        }
+    }
+
+    fn flush_unreliable(&mut self, now: Millis) {
+        let sent = self.local.len();
+        let from = (self.peer_ack as usize).min(sent);
+        let to = sent.min(from + MAX_RUN);
+        let ack = self.remote.len() as u32;
+        let ping = if self.frames_since_ping >= self.cfg.ping_interval_frames {
+            self.frames_since_ping = 0;
+            let id = self.next_ping_id;
+            self.next_ping_id = id.wrapping_add(1);
+            if self.pings.len() == PINGS_KEPT {
+                self.pings.pop_front();
+            }
+            self.pings.push_back((id, now));
+            Some(id)
+        } else {
+            None
+        };
+        let pong = self.pong_owed.take().map(|(id, at)| Pong {
+            id,
+            held_ms: u16::try_from(now.saturating_since(at).0).unwrap_or(u16::MAX),
+        });
+        let needs_inputs = from < to || self.sent_ack != Some(ack);
+        if needs_inputs || (ping.is_some() && pong.is_some()) {
+            self.sent_ack = Some(ack);
+            let msg = Message::Inputs(Inputs {
+                ack,
+                first_tick: from as u32,
+                pads: self
+                    .local
+                    .get(from..to)
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default(),
+                ping,
+                pong,
+            });
+            self.send(&msg);
+        } else if let Some(id) = ping {
+            self.send(&Message::Ping(id));
+        } else if let Some(p) = pong {
+            self.send(&Message::Pong(p));
+        }
+    }
+}
