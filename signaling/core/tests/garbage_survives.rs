@@ -1,0 +1,84 @@
+//! Feeding arbitrary frames and events to both machines never panics and
+//! never breaks their invariants.
+
+use proptest::prelude::*;
+use signaling_core::{
+    Action, Event, Lobby, LobbyLimits, Millis, Role, Room, RoomCode, RoomLimits, SocketId,
+};
+
+fn frame() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "\\{\"type\":\"(hello|status|signal|offer|answer|ice|done|x)\"(,\"[a-z]{1,6}\":(\"[A-Za-z0-9]{0,14}\"|[0-9]{1,3}|null|\\{\\}))*\\}",
+        Just(r#"{"type":"hello","id":"AAAAAAAAAAAA","nick":"n"}"#.to_owned()),
+        Just(r#"{"type":"signal","to":"AAAAAAAAAAAA","data":[]}"#.to_owned()),
+    ]
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Admit,
+    Text(u64, String),
+    Binary(u64, usize),
+    Close(u64),
+    Alarm,
+    Wait(u64),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        1 => Just(Op::Admit),
+        6 => (0u64..8, frame()).prop_map(|(s, f)| Op::Text(s, f)),
+        1 => (0u64..8, 0usize..20_000).prop_map(|(s, l)| Op::Binary(s, l)),
+        1 => (0u64..8).prop_map(Op::Close),
+        1 => Just(Op::Alarm),
+        1 => (0u64..20_000).prop_map(Op::Wait),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn lobby_survives(ops in proptest::collection::vec(op(), 1..80)) {
+        let mut lobby = Lobby::new(LobbyLimits { max_players: 3, max_sockets: 5, ..LobbyLimits::default() });
+        let mut now = Millis(0);
+        for op in ops {
+            let actions = match op {
+                Op::Admit => lobby.admit(now).map(|(_, a)| a).unwrap_or_default(),
+                Op::Text(s, t) => lobby.handle(Event::Text { socket: SocketId(s), text: &t }, now),
+                Op::Binary(s, len) => lobby.handle(Event::Binary { socket: SocketId(s), len }, now),
+                Op::Close(s) => lobby.handle(Event::Closed { socket: SocketId(s) }, now),
+                Op::Alarm => lobby.handle(Event::Alarm, now),
+                Op::Wait(ms) => { now = now.plus(ms); Vec::new() }
+            };
+            for a in actions {
+                if let Action::Send { text, .. } = a {
+                    prop_assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+                }
+            }
+            prop_assert!(lobby.roster().len() <= 3);
+            prop_assert!(lobby.socket_count() <= 5);
+            let ids: std::collections::BTreeSet<_> = lobby.roster().iter().map(|p| p.id.clone()).collect();
+            prop_assert_eq!(ids.len(), lobby.roster().len());
+        }
+    }
+
+    #[test]
+    fn room_survives(ops in proptest::collection::vec(op(), 1..80)) {
+        let (mut room, _) = Room::new(RoomCode::parse("ABCDEF").unwrap(), RoomLimits { ttl_ms: 100_000, ..RoomLimits::default() }, Millis(0));
+        let mut now = Millis(0);
+        let mut n = 0u64;
+        for op in ops {
+            match op {
+                Op::Admit => { n += 1; let _ = room.admit(if n % 2 == 0 { Role::Host } else { Role::Guest }, now); }
+                Op::Text(s, t) => { room.handle(Event::Text { socket: SocketId(s), text: &t }, now); }
+                Op::Binary(s, len) => { room.handle(Event::Binary { socket: SocketId(s), len }, now); }
+                Op::Close(s) => { room.handle(Event::Closed { socket: SocketId(s) }, now); }
+                Op::Alarm => { room.handle(Event::Alarm, now); }
+                Op::Wait(ms) => now = now.plus(ms),
+            }
+            if room.is_finished() {
+                prop_assert!(room.socket(Role::Host).is_none() && room.socket(Role::Guest).is_none());
+            }
+        }
+    }
+}
