@@ -70,3 +70,12 @@ ensure_chromium() {
 in_loopback_netns() {
     as_root unshare -n -- bash -c 'ip link set lo up && exec "$@"' bash "$@"
 }
+
+# PyPI's wasmtime (a second WebAssembly engine, for determinism checks).
+ensure_wasmtime_py() {
+    if ! python3 -c 'import wasmtime' 2>/dev/null; then
+        log "installing wasmtime from PyPI"
+        python3 -m pip install --quiet wasmtime 2>/dev/null ||
+            python3 -m pip install --quiet --break-system-packages wasmtime
+    fi
+}

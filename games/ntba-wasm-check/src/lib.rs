@@ -1,0 +1,76 @@
+//! NtBA's determinism check module: plain `extern "C"` exports with no
+//! imports, so any WebAssembly engine (Node, wasmtime, a browser) can load
+//! it and compare its answers with the native build, bit for bit.
+//!
+//! Exports (all integers; a `u64` is an `i64` at the wasm boundary, the same
+//! bits):
+//! - `ntba_build_id() -> u64`: the constant compiled in (`ntba::GOLDEN_HASH`).
+//! - `ntba_golden_hash() -> u64`: the golden script replayed here, now.
+//! - `ntba_hash_after(ticks: u32) -> u64`: the script replayed for `ticks`.
+//! - `ntba_run_ticks(seed: u64, ticks: u32) -> u64`: a benchmark loop that
+//!   plays `ticks` ticks of the script from `seed` and returns a hash.
+//! - `ntba_save_restore(n: u32) -> u64`: clones and restores a mid-match
+//!   state `n` times (a benchmark of saving and restoring).
+#![warn(missing_docs)]
+
+use lockstep::DeterministicGame;
+use ntba::{golden_hash, script_pad, script_run, Ntba, GOLDEN_HASH, GOLDEN_TICKS};
+
+// `#[no_mangle]` is the only "unsafe" thing here: it promises the symbol
+// name is unique in the module, which holds for these few `ntba_` names.
+
+/// The golden hash compiled into this build.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_build_id() -> u64 {
+    GOLDEN_HASH
+}
+
+/// The golden script replayed in this engine.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_golden_hash() -> u64 {
+    golden_hash(GOLDEN_TICKS)
+}
+
+/// The script replayed for `ticks` ticks.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_hash_after(ticks: u32) -> u64 {
+    golden_hash(ticks)
+}
+
+/// Plays `ticks` ticks of the script pads from `seed` (a fresh match every
+/// 3,600 ticks, see `ntba::script_run`); returns a hash.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_run_ticks(seed: u64, ticks: u32) -> u64 {
+    script_run(seed, ticks)
+}
+
+/// Saves (clones) and restores a mid-match state `n` times; returns its hash.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_save_restore(n: u32) -> u64 {
+    let mut g = Ntba::new(9, 2);
+    for t in 0..1_000 {
+        g.step(&[script_pad(t, 0), script_pad(t, 1)]);
+    }
+    for _ in 0..n {
+        let saved = std::hint::black_box(&g).clone();
+        g = std::hint::black_box(saved);
+    }
+    g.state_hash()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn exports_agree_with_the_native_crate() {
+        assert_eq!(super::ntba_golden_hash(), super::ntba_build_id());
+        assert_eq!(
+            super::ntba_hash_after(ntba::GOLDEN_TICKS),
+            ntba::GOLDEN_HASH
+        );
+    }
+}

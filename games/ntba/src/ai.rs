@@ -1,0 +1,381 @@
+//! The built-in team-mate AI (inside the simulation) and the CPU opponent
+//! (outside it: it only produces pad bytes).
+
+use crate::consts::*;
+use crate::math::{dist, facing_of, DIR16, DIR8, V2};
+use crate::pad::Pad;
+use crate::rng::Rng;
+use crate::sim::{attack_hoop, defend_hoop, team, BallMode, Intent, Ntba};
+use crate::view::Phase;
+
+const M: i32 = M_UNITS;
+
+/// A cheap deterministic mix of the tick and a player number, for the AI's
+/// occasional decisions (it reads the state and must not draw from the
+/// game's PRNG before the tick's rolls).
+fn mix(tick: u32, p: u8) -> u32 {
+    let mut x = u64::from(tick) << 8 | u64::from(p);
+    x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (x >> 40) as u32
+}
+
+/// Offence spots around the attacked hoop: (metres in from the baseline
+/// side of the hoop, metres across), as tenths of a metre.
+const SPOTS: [(i32, i32); 7] = [
+    (9, -56),
+    (9, 56),
+    (50, -50),
+    (50, 50),
+    (73, 0),
+    (45, -18),
+    (45, 18),
+];
+
+fn spot_pos(side: u8, k: usize) -> V2 {
+    let h = attack_hoop(side);
+    let into = if h.x > COURT_LENGTH / 2 { -1 } else { 1 };
+    let (dx, dy) = SPOTS[k];
+    V2::new(h.x + into * dx * M / 10, h.y + dy * M / 10)
+}
+
+fn nearest_opponent(g: &Ntba, pos: V2, side: u8) -> (i32, u8) {
+    let a = (1 - side) * 2;
+    let d0 = dist(g.players[a as usize].pos, pos);
+    let d1 = dist(g.players[a as usize + 1].pos, pos);
+    if d1 < d0 {
+        (d1, a + 1)
+    } else {
+        (d0, a)
+    }
+}
+
+/// The team-mate AI's intent for player `p` (not the one under control).
+pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
+    let side = team(p);
+    let me = g.players[p as usize];
+    let mate = p ^ 1;
+    let b = &g.ball;
+    let mut it = Intent::default();
+    let mut target = me.pos;
+    match b.mode {
+        BallMode::Held | BallMode::Pass if team(b.owner) == side => {
+            if b.mode == BallMode::Pass && b.receiver == p {
+                target = b.to;
+            } else if b.owner != p {
+                target = open_spot(g, p);
+            }
+        }
+        BallMode::Held | BallMode::Pass => {
+            // Defence: guard the opponent the controlled team-mate is not on.
+            let (_, mates_man) = nearest_opponent(g, g.players[mate as usize].pos, side);
+            let man = mates_man ^ 1;
+            let mp = g.players[man as usize];
+            let hoop = defend_hoop(side);
+            let on_ball = b.mode == BallMode::Held && b.owner == man;
+            let gap = if on_ball { M } else { 15 * M / 10 };
+            target = mp.pos.add(hoop.sub(mp.pos).with_len(gap));
+            if on_ball {
+                let d = dist(me.pos, mp.pos);
+                if mp.shooting && d < 16 * M / 10 && me.jump_t == 0 && mp.jump_t >= 2 {
+                    it.shoot_press = true;
+                }
+                if d < STEAL_RADIUS && me.steal_cd == 0 && mix(g.tick, p) % 240 == 0 {
+                    it.action_press = true;
+                }
+            }
+        }
+        BallMode::Shot => {
+            let hoop = if team(b.owner) == side {
+                attack_hoop(side)
+            } else {
+                defend_hoop(side)
+            };
+            let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
+            let lat = if p % 2 == 0 { -M } else { M };
+            target = V2::new(hoop.x + into * 15 * M / 10, hoop.y + lat);
+        }
+        BallMode::Loose => {
+            let dm = dist(g.players[mate as usize].pos, b.pos);
+            let dme = dist(me.pos, b.pos);
+            if dme < dm || (dme == dm && p < mate) {
+                target = b.pos.add(b.vel.scale(6, 1));
+                it.turbo = me.stamina > 60;
+                if dme < M && b.z > REACH - M / 5 && b.z < REACH + JUMP_HEIGHT && b.vz <= 0 {
+                    it.shoot_press = me.jump_t == 0;
+                }
+            } else {
+                let hoop = defend_hoop(side);
+                target = hoop.add(b.pos.sub(hoop).scale(1, 2));
+            }
+        }
+        BallMode::Dead => {}
+    }
+    let d = target.sub(me.pos);
+    if d.len2() > i64::from(M / 4) * i64::from(M / 4) {
+        it.mv = d;
+        if d.len() > 4 * M && me.stamina > 120 {
+            it.turbo = true;
+        }
+    }
+    it
+}
+
+/// The free spot an off-ball attacker runs to: away from the ball handler
+/// and from the nearest defender, preferring the spot it is nearest to.
+fn open_spot(g: &Ntba, p: u8) -> V2 {
+    let side = team(p);
+    let me = g.players[p as usize].pos;
+    let holder = g.players[(p ^ 1) as usize].pos;
+    let mut best = (i32::MIN, me);
+    let mut nearest = (i32::MAX, 0usize);
+    for k in 0..SPOTS.len() {
+        let d = dist(spot_pos(side, k), me);
+        if d < nearest.0 {
+            nearest = (d, k);
+        }
+    }
+    for k in 0..SPOTS.len() {
+        let s = spot_pos(side, k);
+        let dh = dist(s, holder).min(6 * M);
+        let (dd, _) = nearest_opponent(g, s, side);
+        let mut score = dh + dd.min(4 * M);
+        if k == nearest.1 {
+            score += M;
+        }
+        if score > best.0 {
+            best = (score, s);
+        }
+    }
+    best.1
+}
+
+/// A computer player for a whole team: it reads the game and produces that
+/// team's pad byte each tick, exactly as a person would.
+///
+/// It has its own seeded generator, so a CPU player with the same seed
+/// facing the same game produces the same pads (handy for tests and
+/// examples). It never changes the game: feed its pad to
+/// [`DeterministicGame::step`](lockstep::DeterministicGame::step) like any
+/// other input.
+#[derive(Clone, Debug)]
+pub struct Cpu {
+    rng: Rng,
+    last: Pad,
+    release_at: u8,
+    plan: u8,
+    plan_t: u16,
+    plan_target: V2,
+    possession_key: u32,
+}
+
+impl Cpu {
+    /// A CPU player with its own seed.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Cpu {
+            rng: Rng::new(seed ^ 0x6e74_6261_2d63_7075),
+            last: Pad::NONE,
+            release_at: JUMP_APEX,
+            plan: 0,
+            plan_t: 0,
+            plan_target: V2::default(),
+            possession_key: u32::MAX,
+        }
+    }
+
+    /// The pad for team `side` (0 Home, 1 Away) this tick.
+    pub fn pad(&mut self, g: &Ntba, side: u8) -> Pad {
+        let side = side & 1;
+        let out = if g.phase == Phase::Play {
+            self.decide(g, side)
+        } else {
+            Pad::NONE
+        };
+        self.last = out;
+        out
+    }
+
+    fn decide(&mut self, g: &Ntba, side: u8) -> Pad {
+        let p = g.controlled_player(side);
+        let me = g.players[p as usize];
+        let b = &g.ball;
+        let mut bits = 0u8;
+        let mut target = me.pos;
+        let mut turbo = false;
+        let own_ball = matches!(b.mode, BallMode::Held | BallMode::Pass | BallMode::Shot)
+            && team(b.owner) == side;
+        // On defence and for loose balls, steer the team-mate best placed.
+        if !(b.mode == BallMode::Held && team(b.owner) == side) {
+            let focus = match b.mode {
+                BallMode::Pass => b.to,
+                _ => b.pos,
+            };
+            let other = p ^ 1;
+            let d_me = dist(me.pos, focus);
+            let d_other = dist(g.players[other as usize].pos, focus);
+            if !own_ball && d_other + M < d_me && !self.last.has(Pad::SWITCH) {
+                bits |= Pad::SWITCH;
+            }
+        }
+        match b.mode {
+            BallMode::Held if b.owner == p => {
+                return Pad(self.offence(g, p) | bits);
+            }
+            BallMode::Pass if b.receiver == p => target = b.to,
+            BallMode::Held | BallMode::Pass if team(b.owner) == side => {}
+            BallMode::Held => {
+                let h = g.players[b.owner as usize];
+                let hoop = defend_hoop(side);
+                target = h.pos.add(hoop.sub(h.pos).with_len(9 * M / 10));
+                let d = dist(me.pos, h.pos);
+                if h.shooting
+                    && d < 18 * M / 10
+                    && me.jump_t == 0
+                    && !self.last.has(Pad::SHOOT)
+                    && self.rng.chance(350)
+                {
+                    bits |= Pad::SHOOT;
+                } else if d < STEAL_RADIUS
+                    && !h.shooting
+                    && me.steal_cd == 0
+                    && !self.last.has(Pad::ACTION)
+                    && self.rng.chance(8)
+                {
+                    bits |= Pad::ACTION;
+                }
+                turbo = dist(me.pos, target) > 3 * M && me.stamina > 100;
+            }
+            BallMode::Pass => {
+                target = b.pos.add(b.to.sub(b.pos).scale(1, 2));
+                turbo = me.stamina > 60;
+            }
+            BallMode::Shot => {
+                let hoop = if own_ball {
+                    attack_hoop(side)
+                } else {
+                    defend_hoop(side)
+                };
+                let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
+                target = V2::new(hoop.x + into * 12 * M / 10, hoop.y);
+            }
+            BallMode::Loose => {
+                target = b.pos.add(b.vel.scale(6, 1));
+                turbo = me.stamina > 60;
+                let d = dist(me.pos, b.pos);
+                if d < M
+                    && b.z > REACH - M / 5
+                    && b.z < REACH + JUMP_HEIGHT
+                    && b.vz <= 0
+                    && me.jump_t == 0
+                    && !self.last.has(Pad::SHOOT)
+                {
+                    bits |= Pad::SHOOT;
+                }
+            }
+            BallMode::Dead => {}
+        }
+        bits |= steer(me.pos, target);
+        if turbo {
+            bits |= Pad::TURBO;
+        }
+        Pad(bits)
+    }
+
+    /// The ball handler's pad: drive, pull up, pass or shoot.
+    fn offence(&mut self, g: &Ntba, p: u8) -> u8 {
+        let side = team(p);
+        let me = g.players[p as usize];
+        let hoop = attack_hoop(side);
+        if me.shooting {
+            return if me.jump_t < self.release_at {
+                Pad::SHOOT
+            } else {
+                0
+            };
+        }
+        if me.jump_t > 0 {
+            // Caught in the air: wait to land.
+            return 0;
+        }
+        let key = g.tick.wrapping_sub(u32::from(g.shot_clock));
+        if key != self.possession_key {
+            // A new possession (the shot clock was reset): pick a fresh plan.
+            self.possession_key = key;
+            self.plan_t = 0;
+        }
+        let d = dist(me.pos, hoop);
+        let (open, _) = nearest_opponent(g, me.pos, side);
+        let sc = g.shot_clock;
+        let r = self.rng.below(1000);
+        let in_three = (THREE_POINT_RADIUS + M / 10..THREE_POINT_RADIUS + 9 * M / 10).contains(&d);
+        let want_shot = d < 16 * M / 10
+            || (sc < 70 && d < 9 * M)
+            || sc < 30
+            || (open > 15 * M / 10 && d < 5 * M && r < 60)
+            || (open > M && in_three && self.plan == 2 && r < 60)
+            || (d < 4 * M && r < 20)
+            || (open > 26 * M / 10 && d < 75 * M / 10 && r < 25);
+        if want_shot && !self.last.has(Pad::SHOOT) {
+            self.release_at = (i32::from(JUMP_APEX) + self.rng.range(-4, 4)) as u8;
+            return Pad::SHOOT;
+        }
+        let mate = g.players[(p ^ 1) as usize];
+        let (mate_open, _) = nearest_opponent(g, mate.pos, side);
+        let mate_d = dist(mate.pos, hoop);
+        let want_pass = (open < 12 * M / 10 && mate_open > 25 * M / 10 && r > 960)
+            || (mate_open > 3 * M && mate_d + 2 * M < d && r > 985)
+            || r > 997;
+        if want_pass && !self.last.has(Pad::ACTION) && g.ball.mode == BallMode::Held {
+            return Pad::ACTION;
+        }
+        if self.plan_t == 0 {
+            self.plan = self.rng.below(3) as u8;
+            self.plan_t = self.rng.range(50, 140) as u16;
+            let into_base = if hoop.x > COURT_LENGTH / 2 { 4 } else { 12 };
+            let k = (into_base + 1 + self.rng.below(7) as usize) % 16;
+            let radius = match self.plan {
+                0 => M,
+                1 => 45 * M / 10,
+                _ => THREE_POINT_RADIUS + 5 * M / 10,
+            };
+            self.plan_target = hoop.add(DIR16[k].scale(radius, 256));
+        }
+        self.plan_t -= 1;
+        let mut target = self.plan_target;
+        // Sidestep a defender standing in the way.
+        let (od, o) = nearest_opponent(g, me.pos, side);
+        let op = g.players[o as usize].pos;
+        let to_t = target.sub(me.pos);
+        let to_o = op.sub(me.pos);
+        let ahead = i64::from(to_t.x) * i64::from(to_o.x) + i64::from(to_t.y) * i64::from(to_o.y);
+        if od < 2 * M && ahead > 0 {
+            let perp = V2::new(-to_o.y, to_o.x).with_len(2 * M);
+            let flip = if (g.tick / 90 + u32::from(p)) % 2 == 0 {
+                1
+            } else {
+                -1
+            };
+            target = me.pos.add(to_t.with_len(M)).add(perp.scale(flip, 1));
+        }
+        let mut bits = steer(me.pos, target);
+        if self.plan == 0 && me.stamina > 80 && bits != 0 {
+            bits |= Pad::TURBO;
+        }
+        bits
+    }
+}
+
+/// Direction bits that move from `from` towards `to` (nothing when close).
+fn steer(from: V2, to: V2) -> u8 {
+    let d = to.sub(from);
+    if d.len2() < i64::from(M / 4) * i64::from(M / 4) {
+        return 0;
+    }
+    match facing_of(d) {
+        Some(f) => {
+            let v = DIR8[f as usize];
+            Pad::from_direction(v.x, v.y).0
+        }
+        None => 0,
+    }
+}

@@ -1,0 +1,77 @@
+//! Court geometry and tuning constants (all integers).
+//!
+//! Lengths are in units of 1/4096 metre ([`UNITS_PER_METER`]); times are in
+//! ticks (60 per second). Renderers read these to draw the court.
+
+/// Simulation ticks per second.
+pub const TICKS_PER_SECOND: u32 = 60;
+/// Length units per metre.
+pub const UNITS_PER_METER: i32 = 4096;
+const M: i32 = UNITS_PER_METER;
+
+/// Court length (x, baseline to baseline): 24 m.
+pub const COURT_LENGTH: i32 = 24 * M;
+/// Court width (y, sideline to sideline): 14 m.
+pub const COURT_WIDTH: i32 = 14 * M;
+/// Distance from a baseline to the centre of its hoop: 1.6 m.
+pub const HOOP_INSET: i32 = 16 * M / 10;
+/// x of the left hoop (the one Home defends and Away attacks).
+pub const HOOP_LEFT_X: i32 = HOOP_INSET;
+/// x of the right hoop (the one Home attacks and Away defends).
+pub const HOOP_RIGHT_X: i32 = COURT_LENGTH - HOOP_INSET;
+/// y of both hoops (mid-court).
+pub const HOOP_Y: i32 = COURT_WIDTH / 2;
+/// Height of the rim: 3.05 m.
+pub const RIM_HEIGHT: i32 = 305 * M / 100;
+/// Rim radius (for drawing and for where misses bounce): 0.23 m.
+pub const RIM_RADIUS: i32 = 23 * M / 100;
+/// Shots whose shooter stands at least this far from the hoop score 3: 6.75 m.
+pub const THREE_POINT_RADIUS: i32 = 675 * M / 100;
+/// Player body radius: players never overlap closer than twice this: 0.4 m.
+pub const PLAYER_RADIUS: i32 = 4 * M / 10;
+
+/// Length of a half: two minutes.
+pub const HALF_TICKS: u32 = 2 * 60 * TICKS_PER_SECOND;
+/// Length of an overtime period: thirty seconds.
+pub const OVERTIME_TICKS: u32 = 30 * TICKS_PER_SECOND;
+/// From this period on (the third overtime; periods count from 0) the next
+/// basket wins.
+pub const SUDDEN_DEATH_PERIOD: u8 = 4;
+/// The shot clock: fourteen seconds to shoot.
+pub const SHOT_CLOCK_TICKS: u16 = 14 * TICKS_PER_SECOND as u16;
+
+/// Pause after a basket before the inbound.
+pub const AFTER_SCORE_TICKS: u16 = 60;
+/// Pause after a turnover (out of bounds, shot clock) before the inbound.
+pub const AFTER_TURNOVER_TICKS: u16 = 40;
+/// Pause between periods.
+pub const BREAK_TICKS: u16 = 120;
+
+/// Length of a jump in ticks; the apex is at half of it.
+pub const JUMP_TICKS: u8 = 40;
+/// The jump's apex tick, the perfect moment to release a shot.
+pub const JUMP_APEX: u8 = JUMP_TICKS / 2;
+/// Height of a jump at its apex: 0.9 m.
+pub const JUMP_HEIGHT: i32 = 9 * M / 10;
+
+/// Running speed per tick: 5.4 m/s.
+pub const RUN_SPEED: i32 = 9 * M / 100;
+/// Running speed with turbo: 7.8 m/s.
+pub const TURBO_SPEED: i32 = 13 * M / 100;
+/// Speed of a dribbling player (a little slower).
+pub const DRIBBLE_SPEED: i32 = 85 * M / 1000;
+/// Full stamina: four seconds of turbo.
+pub const STAMINA_MAX: u16 = 240;
+
+/// How far a player reaches above their feet: 2.5 m.
+pub const REACH: i32 = 25 * M / 10;
+/// Horizontal distance within which a player can grab a loose ball.
+pub const GRAB_RADIUS: i32 = 75 * M / 100;
+/// Horizontal distance within which a steal swipe can reach the ball handler.
+pub const STEAL_RADIUS: i32 = 12 * M / 10;
+/// Ticks between two steal swipes of one player.
+pub const STEAL_COOLDOWN: u8 = 40;
+/// Gravity on a loose ball, per tick per tick (9.8 m/s^2).
+pub const GRAVITY: i32 = 11;
+
+pub(crate) const M_UNITS: i32 = M;

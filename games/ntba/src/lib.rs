@@ -1,0 +1,89 @@
+//! NtBA: an arcade two-on-two basketball game, as a deterministic simulation
+//! for lock-step netplay.
+//!
+//! Two teams, Home (side 0) and Away (side 1), two players each, on one
+//! court seen from above. Each team sends one [`Pad`] byte per tick; the
+//! player it does not control is moved by a built-in AI. [`Cpu`] produces a
+//! whole team's pad for solo play and tests. The state is integers only (no
+//! floats, no clock, no hash maps) and one seeded PRNG, so the same seed and
+//! pads give the same match, bit for bit, natively and in wasm.
+//!
+//! Rules, controls, the pad layout and the AI are described in
+//! `docs/ntba.md`.
+//!
+//! ```
+//! use lockstep::DeterministicGame;
+//! use ntba::{Cpu, Ntba, Pad};
+//!
+//! let mut game = Ntba::new(7, 2);
+//! let (mut home, mut away) = (Cpu::new(1), Cpu::new(2));
+//! for _ in 0..600 {
+//!     // Each team's pad for this tick: a person's buttons or the CPU's.
+//!     let pads = [home.pad(&game, 0), away.pad(&game, 1)];
+//!     game.step(&pads);
+//!     for event in game.events() {
+//!         // Short effects: sounds, flashes, score pop-ups.
+//!         let _ = event;
+//!     }
+//! }
+//! // Everything a renderer draws comes from read-only views.
+//! let ball = game.ball();
+//! let players = game.players();
+//! let clocks = game.clocks();
+//! assert!(players.iter().all(|p| p.x > 0 && p.x < ntba::COURT_LENGTH));
+//! assert!(clocks.game_clock < ntba::HALF_TICKS);
+//! let _ = (ball, game.score());
+//! ```
+#![warn(missing_docs)]
+
+mod ai;
+mod consts;
+mod math;
+mod pad;
+mod rng;
+mod script;
+mod sim;
+mod view;
+
+#[cfg(test)]
+mod rules_tests;
+
+pub use ai::Cpu;
+pub use consts::*;
+pub use pad::Pad;
+pub use rng::Rng;
+pub use script::{golden_hash, script_pad, script_run, GOLDEN_SEED, GOLDEN_TICKS};
+pub use sim::{Ntba, MAX_EVENTS};
+pub use view::{Action, BallState, BallView, Clocks, Event, Phase, PlayerView, TeamStats};
+
+use lockstep::{DeterministicGame, Fnv1a};
+
+/// The golden hash: the state hash after [`golden_hash`]`(`[`GOLDEN_TICKS`]`)`.
+/// It is the build id peers compare before playing; a test pins it, and
+/// `scripts/ci/30-ntba-wasm.sh` checks the same value in wasm.
+pub const GOLDEN_HASH: u64 = 0xcbcf_99e7_d856_4be6;
+
+impl DeterministicGame for Ntba {
+    type Input = Pad;
+    const BUILD_ID: u64 = GOLDEN_HASH;
+
+    /// A new match. NtBA always has two teams; `players` is ignored (the
+    /// session passes 2).
+    fn new(seed: u64, _players: u8) -> Self {
+        Ntba::with_seed(seed)
+    }
+
+    /// One tick. `inputs[0]` is Home's pad, `inputs[1]` Away's; a missing
+    /// pad counts as nothing pressed and extra ones are ignored.
+    fn step(&mut self, inputs: &[Pad]) {
+        let home = inputs.first().copied().unwrap_or_default();
+        let away = inputs.get(1).copied().unwrap_or_default();
+        self.advance([home, away]);
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = Fnv1a::new();
+        self.hash_into(&mut h);
+        h.finish()
+    }
+}

@@ -1,0 +1,93 @@
+//! The pad: one byte per team per tick.
+
+use serde::{Deserialize, Serialize};
+
+/// One team's controls for one tick, one bit per button.
+///
+/// | bit | mask   | constant        | meaning |
+/// | --- | ------ | --------------- | ------- |
+/// | 0   | `0x01` | [`Pad::UP`]     | move up the screen (towards y = 0) |
+/// | 1   | `0x02` | [`Pad::DOWN`]   | move down the screen (towards y = court width) |
+/// | 2   | `0x04` | [`Pad::LEFT`]   | move left (towards x = 0, the Home team's own hoop) |
+/// | 3   | `0x08` | [`Pad::RIGHT`]  | move right (towards the Away team's own hoop) |
+/// | 4   | `0x10` | [`Pad::SHOOT`]  | hold to jump, release to shoot (without the ball: jump to block or rebound) |
+/// | 5   | `0x20` | [`Pad::ACTION`] | on offence pass to the team-mate; on defence swipe for a steal (on the press) |
+/// | 6   | `0x40` | [`Pad::TURBO`]  | run faster while stamina lasts |
+/// | 7   | `0x80` | [`Pad::SWITCH`] | take control of the other player (on the press; not while your team holds the ball) |
+///
+/// Opposite directions pressed together cancel. [`Pad::default`] is nothing
+/// pressed. On the wire it is one byte (serde sees a transparent `u8`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Pad(pub u8);
+
+impl Pad {
+    /// Up: towards y = 0.
+    pub const UP: u8 = 0x01;
+    /// Down: towards y = court width.
+    pub const DOWN: u8 = 0x02;
+    /// Left: towards x = 0.
+    pub const LEFT: u8 = 0x04;
+    /// Right: towards x = court length.
+    pub const RIGHT: u8 = 0x08;
+    /// Shoot / jump: hold to jump, release to shoot.
+    pub const SHOOT: u8 = 0x10;
+    /// Pass (offence) or steal (defence), acting on the press.
+    pub const ACTION: u8 = 0x20;
+    /// Turbo: faster running that drains stamina.
+    pub const TURBO: u8 = 0x40;
+    /// Switch the controlled player, acting on the press.
+    pub const SWITCH: u8 = 0x80;
+
+    /// Nothing pressed.
+    pub const NONE: Pad = Pad(0);
+
+    /// True when every bit of `mask` is pressed.
+    #[must_use]
+    pub const fn has(self, mask: u8) -> bool {
+        self.0 & mask == mask
+    }
+
+    /// This pad with the bits of `mask` pressed too.
+    #[must_use]
+    pub const fn with(self, mask: u8) -> Pad {
+        Pad(self.0 | mask)
+    }
+
+    /// The direction pressed as (dx, dy), each -1, 0 or 1.
+    #[must_use]
+    pub const fn direction(self) -> (i32, i32) {
+        let dx = (self.has(Self::RIGHT) as i32) - (self.has(Self::LEFT) as i32);
+        let dy = (self.has(Self::DOWN) as i32) - (self.has(Self::UP) as i32);
+        (dx, dy)
+    }
+
+    /// The direction bits for (dx, dy) (signs only).
+    #[must_use]
+    pub const fn from_direction(dx: i32, dy: i32) -> Pad {
+        let mut b = 0;
+        if dx > 0 {
+            b |= Self::RIGHT;
+        } else if dx < 0 {
+            b |= Self::LEFT;
+        }
+        if dy > 0 {
+            b |= Self::DOWN;
+        } else if dy < 0 {
+            b |= Self::UP;
+        }
+        Pad(b)
+    }
+}
+
+impl From<u8> for Pad {
+    fn from(b: u8) -> Self {
+        Pad(b)
+    }
+}
+
+impl From<Pad> for u8 {
+    fn from(p: Pad) -> Self {
+        p.0
+    }
+}

@@ -1,0 +1,408 @@
+//! Rules tests: they set up exact situations inside the state, then play
+//! them out through the public tick with pads.
+
+use crate::consts::*;
+use crate::math::{dist, V2};
+use crate::pad::Pad;
+use crate::rng::Rng;
+use crate::sim::{attack_hoop, team, BallMode, Ntba};
+use crate::view::{Event, Phase};
+use lockstep::DeterministicGame;
+
+const M: i32 = UNITS_PER_METER;
+
+/// A fresh match with the ball held by `p` at `pos`, everyone else parked
+/// far away at the other end, and the PRNG reseeded with `rng`.
+fn holding(p: u8, pos: V2, rng: u64) -> Ntba {
+    let mut g = Ntba::new(1, 2);
+    let far_x = if team(p) == 0 {
+        3 * M
+    } else {
+        COURT_LENGTH - 3 * M
+    };
+    for q in 0..4u8 {
+        g.players[q as usize].pos = V2::new(far_x, M + i32::from(q) * 3 * M);
+    }
+    g.players[p as usize].pos = pos;
+    g.give_ball(p);
+    g.rng = Rng::new(rng);
+    g
+}
+
+fn step_n(g: &mut Ntba, pads: [Pad; 2], n: u32) -> Vec<Event> {
+    let mut ev = Vec::new();
+    for _ in 0..n {
+        g.step(&pads);
+        ev.extend_from_slice(g.events());
+    }
+    ev
+}
+
+/// Holds shoot for `hold` ticks with team `side`, releases, and plays until
+/// the shot is decided; returns every event.
+fn shoot(g: &mut Ntba, side: u8, hold: u32) -> Vec<Event> {
+    let mut pads = [Pad::NONE; 2];
+    pads[side as usize] = Pad(Pad::SHOOT);
+    let mut ev = step_n(g, pads, hold);
+    ev.extend(step_n(g, [Pad::NONE; 2], 120));
+    ev
+}
+
+fn hoop_offset(side: u8, metres_tenths: i32) -> V2 {
+    let h = attack_hoop(side);
+    let into = if h.x > COURT_LENGTH / 2 { -1 } else { 1 };
+    V2::new(h.x + into * metres_tenths * M / 10, h.y)
+}
+
+#[test]
+fn shots_are_worth_two_inside_the_arc_and_three_beyond() {
+    for (tenths, points) in [(30, 2u8), (60, 2), (80, 3), (70, 3)] {
+        let mut made = false;
+        for seed in 0..40 {
+            let mut g = holding(0, hoop_offset(0, tenths), seed);
+            let ev = shoot(&mut g, 0, u32::from(JUMP_APEX));
+            let shot = ev.iter().find_map(|e| match e {
+                Event::Shot { points, .. } => Some(*points),
+                _ => None,
+            });
+            assert_eq!(shot, Some(points), "shot from {tenths} dm");
+            if ev
+                .iter()
+                .any(|e| matches!(e, Event::Score { side: 0, points: p, .. } if *p == points))
+            {
+                assert_eq!(g.score(), [u16::from(points), 0]);
+                made = true;
+                break;
+            }
+            assert_eq!(g.score(), [0, 0]);
+        }
+        assert!(made, "no make from {tenths} dm in 40 tries");
+    }
+}
+
+#[test]
+fn success_falls_with_distance_defence_and_bad_timing() {
+    let g = holding(0, hoop_offset(0, 30), 0);
+    let near = g.shot_odds(0, 3 * M, JUMP_APEX);
+    let far = g.shot_odds(0, 8 * M, JUMP_APEX);
+    let late = g.shot_odds(0, 3 * M, JUMP_TICKS - 1);
+    assert!(near > far, "{near} > {far}");
+    assert!(near > late, "{near} > {late}");
+    let mut d = g.clone();
+    d.players[2].pos = d.players[0].pos.add(V2::new(M / 2 + PLAYER_RADIUS, 0));
+    let guarded = d.shot_odds(0, 3 * M, JUMP_APEX);
+    assert!(guarded < near, "{guarded} < {near}");
+    // Odds are what the PRNG rolls against: over many shots from the same
+    // spot, some go in and some miss.
+    let (mut makes, mut misses) = (0, 0);
+    for seed in 0..60 {
+        let mut g = holding(0, hoop_offset(0, 50), seed);
+        let ev = shoot(&mut g, 0, u32::from(JUMP_APEX));
+        if ev.iter().any(|e| matches!(e, Event::Score { .. })) {
+            makes += 1;
+        }
+        if ev.iter().any(|e| matches!(e, Event::Miss { .. })) {
+            misses += 1;
+        }
+    }
+    assert!(makes > 5 && misses > 5, "makes {makes} misses {misses}");
+}
+
+#[test]
+fn the_other_team_inbounds_after_a_score() {
+    for seed in 0..40 {
+        let mut g = holding(0, hoop_offset(0, 10), seed);
+        let ev = shoot(&mut g, 0, u32::from(JUMP_APEX));
+        if !ev.iter().any(|e| matches!(e, Event::Score { side: 0, .. })) {
+            continue;
+        }
+        let mut ev = ev;
+        ev.extend(step_n(&mut g, [Pad::NONE; 2], u32::from(AFTER_SCORE_TICKS)));
+        let inbound = ev.iter().find_map(|e| match e {
+            Event::Inbound { side, player } => Some((*side, *player)),
+            _ => None,
+        });
+        let (side, player) = inbound.expect("an inbound follows the basket");
+        assert_eq!(side, 1);
+        assert_eq!(g.possession(), Some(1));
+        assert!(g.ball().state == crate::BallState::Held(player) || g.possession() == Some(1));
+        // From the baseline under the hoop Home attacked (the right end).
+        assert!(g.player(player).x > COURT_LENGTH - 3 * M);
+        assert_eq!(
+            g.clocks().shot_clock,
+            g.clocks().shot_clock.map(|_| g.shot_clock)
+        );
+        return;
+    }
+    panic!("no basket in 40 tries");
+}
+
+#[test]
+fn shot_clock_violation_turns_the_ball_over() {
+    let mut g = holding(0, V2::new(COURT_LENGTH / 2, HOOP_Y), 3);
+    let mut ev = Vec::new();
+    let mut ticks = 0u32;
+    while !ev
+        .iter()
+        .any(|e| matches!(e, Event::ShotClockViolation { .. }))
+    {
+        // Keep the defenders from stealing: this test is about the clock.
+        for q in 2..4 {
+            g.players[q].steal_cd = 10;
+        }
+        g.step(&[Pad::NONE; 2]);
+        ev.extend_from_slice(g.events());
+        ticks += 1;
+        assert!(
+            ticks <= u32::from(SHOT_CLOCK_TICKS),
+            "no violation after {ticks}"
+        );
+    }
+    assert_eq!(ticks, u32::from(SHOT_CLOCK_TICKS));
+    assert!(ev.contains(&Event::ShotClockViolation { side: 0 }));
+    assert_eq!(g.clocks().phase, Phase::Dead);
+    let ev = step_n(&mut g, [Pad::NONE; 2], u32::from(AFTER_TURNOVER_TICKS));
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::Inbound { side: 1, .. })));
+    assert_eq!(g.possession(), Some(1));
+    assert_eq!(g.shot_clock, SHOT_CLOCK_TICKS);
+}
+
+#[test]
+fn game_clock_runs_only_in_play_and_halves_end() {
+    let mut g = Ntba::new(5, 2);
+    assert_eq!(g.clocks().game_clock, HALF_TICKS);
+    let mut play_ticks = 0u32;
+    let mut ended = None;
+    for _ in 0..(HALF_TICKS * 2) {
+        let before = g.phase;
+        g.step(&[Pad::NONE; 2]);
+        if before == Phase::Play {
+            play_ticks += 1;
+        }
+        if let Some(Event::PeriodEnd { period }) = g
+            .events()
+            .iter()
+            .find(|e| matches!(e, Event::PeriodEnd { .. }))
+        {
+            ended = Some(*period);
+            break;
+        }
+        assert_eq!(g.clock, HALF_TICKS - play_ticks, "clock moved outside play");
+    }
+    assert_eq!(ended, Some(0));
+    assert_eq!(play_ticks, HALF_TICKS);
+    assert_eq!(g.phase, Phase::Break);
+    step_n(&mut g, [Pad::NONE; 2], u32::from(BREAK_TICKS));
+    assert_eq!(g.clocks().period, 1);
+    assert_eq!(g.clocks().game_clock, HALF_TICKS);
+    // The second half starts with the other team.
+    assert_eq!(g.possession(), Some(1 - g.first_side));
+}
+
+#[test]
+fn a_tie_goes_to_overtime_and_a_lead_ends_the_match() {
+    let mut g = Ntba::new(5, 2);
+    g.period = 1;
+    g.clock = 3;
+    g.score = [10, 10];
+    let ev = step_n(&mut g, [Pad::NONE; 2], 3 + u32::from(BREAK_TICKS) + 1);
+    assert!(ev.contains(&Event::PeriodEnd { period: 1 }));
+    assert_eq!(g.clocks().period, 2, "overtime");
+    assert!(!g.is_over());
+    assert!(g.clocks().game_clock <= OVERTIME_TICKS && g.clocks().game_clock > OVERTIME_TICKS - 5);
+    g.clock = 2;
+    g.score = [12, 10];
+    let ev = step_n(&mut g, [Pad::NONE; 2], 5);
+    assert!(ev.contains(&Event::GameOver { winner: 0 }));
+    assert!(g.is_over());
+    assert_eq!(g.winner(), Some(0));
+    // Nothing moves the score after the end.
+    step_n(&mut g, [Pad(0xff); 2], 200);
+    assert_eq!(g.score(), [12, 10]);
+    assert!(g.is_over());
+}
+
+#[test]
+fn from_the_third_overtime_the_next_basket_wins() {
+    for seed in 0..40 {
+        let mut g = holding(2, hoop_offset(1, 10), seed);
+        g.period = SUDDEN_DEATH_PERIOD;
+        g.score = [20, 20];
+        g.clock = OVERTIME_TICKS;
+        let ev = shoot(&mut g, 1, u32::from(JUMP_APEX));
+        if ev.iter().any(|e| matches!(e, Event::Score { .. })) {
+            assert!(ev.contains(&Event::GameOver { winner: 1 }));
+            assert_eq!(g.winner(), Some(1));
+            return;
+        }
+    }
+    panic!("no basket in 40 tries");
+}
+
+#[test]
+fn a_ball_leaving_the_court_goes_to_the_other_team() {
+    let mut g = holding(0, V2::new(COURT_LENGTH / 2, M), 4);
+    g.ball.mode = BallMode::Loose;
+    g.ball.owner = 0;
+    g.ball.pos = V2::new(COURT_LENGTH / 2, M / 2);
+    g.ball.z = M;
+    g.ball.vel = V2::new(0, -M / 10);
+    g.ball.grab_cd = 30;
+    g.possession = Some(0);
+    let ev = step_n(&mut g, [Pad::NONE; 2], 20);
+    assert!(ev.contains(&Event::OutOfBounds { side: 1 }), "{ev:?}");
+    let ev = step_n(&mut g, [Pad::NONE; 2], u32::from(AFTER_TURNOVER_TICKS));
+    let who = ev.iter().find_map(|e| match e {
+        Event::Inbound { side: 1, player } => Some(*player),
+        _ => None,
+    });
+    let who = who.expect("Away inbounds");
+    // From the sideline where the ball went out.
+    let p = g.player(who);
+    assert_eq!(p.y, PLAYER_RADIUS);
+    assert!((p.x - COURT_LENGTH / 2).abs() < M);
+    assert_eq!(g.possession(), Some(1));
+}
+
+#[test]
+fn steals_succeed_sometimes_and_only_within_reach() {
+    let mut won = 0;
+    for seed in 0..40 {
+        let mut g = holding(0, V2::new(COURT_LENGTH / 2, HOOP_Y), seed);
+        g.players[2].pos = g.players[0].pos.add(V2::new(M, 0));
+        g.controlled[1] = 0;
+        let ev = step_n(&mut g, [Pad::NONE, Pad(Pad::ACTION)], 1);
+        if ev
+            .iter()
+            .any(|e| matches!(e, Event::Steal { player: 2, from: 0 }))
+        {
+            won += 1;
+            assert_eq!(g.possession(), Some(1));
+            assert_eq!(g.ball().state, crate::BallState::Held(2));
+            assert_eq!(g.controlled(1), 2);
+        }
+    }
+    assert!(won > 3 && won < 37, "{won} steals of 40");
+    for seed in 0..40 {
+        let mut g = holding(0, V2::new(COURT_LENGTH / 2, HOOP_Y), seed);
+        g.players[2].pos = g.players[0].pos.add(V2::new(2 * M, 0));
+        g.controlled[1] = 0;
+        let ev = step_n(&mut g, [Pad::NONE, Pad(Pad::ACTION)], 1);
+        assert!(!ev.iter().any(|e| matches!(e, Event::Steal { .. })));
+    }
+}
+
+#[test]
+fn a_jumping_defender_can_block_and_a_grounded_one_cannot() {
+    let mut blocks = 0;
+    for seed in 0..60 {
+        let mut g = holding(0, hoop_offset(0, 50), seed);
+        // The defender stands between the shooter and the hoop.
+        g.players[2].pos = g.players[0].pos.add(V2::new(7 * M / 10, 0));
+        g.controlled[1] = 0;
+        let mut ev = step_n(&mut g, [Pad(Pad::SHOOT), Pad(Pad::SHOOT)], 1);
+        ev.extend(step_n(
+            &mut g,
+            [Pad(Pad::SHOOT), Pad::NONE],
+            u32::from(JUMP_APEX) - 1,
+        ));
+        ev.extend(step_n(&mut g, [Pad::NONE; 2], 100));
+        if ev.iter().any(|e| {
+            matches!(
+                e,
+                Event::Block {
+                    player: 2,
+                    shooter: 0
+                }
+            )
+        }) {
+            blocks += 1;
+            assert!(!ev.iter().any(|e| matches!(e, Event::Score { .. })));
+        }
+    }
+    assert!(blocks > 0, "no block in 60 tries");
+    for seed in 0..30 {
+        let mut g = holding(0, hoop_offset(0, 50), seed);
+        g.players[2].pos = g.players[0].pos.add(V2::new(7 * M / 10, 0));
+        g.controlled[1] = 0;
+        let ev = shoot(&mut g, 0, u32::from(JUMP_APEX));
+        assert!(!ev.iter().any(|e| matches!(e, Event::Block { .. })));
+    }
+}
+
+#[test]
+fn a_miss_comes_off_the_rim_and_is_rebounded() {
+    let (mut misses, mut rebounds) = (0, 0);
+    for seed in 0..40 {
+        let mut g = holding(0, hoop_offset(0, 60), seed);
+        // A team-mate and a defender wait near the hoop.
+        g.players[1].pos = hoop_offset(0, 15).add(V2::new(0, M));
+        g.players[3].pos = hoop_offset(0, 15).add(V2::new(0, -M));
+        let ev = shoot(&mut g, 0, 3);
+        if ev.iter().any(|e| matches!(e, Event::Miss { player: 0 })) {
+            misses += 1;
+            let mut ev = ev;
+            ev.extend(step_n(&mut g, [Pad::NONE; 2], 300));
+            let first = ev
+                .iter()
+                .find(|e| matches!(e, Event::Rebound { .. } | Event::OutOfBounds { .. }));
+            if matches!(first, Some(Event::Rebound { off_rim: true, .. })) {
+                rebounds += 1;
+            }
+        }
+    }
+    assert!(misses > 5, "{misses} misses");
+    assert!(
+        rebounds * 2 > misses,
+        "{rebounds} rebounds of {misses} misses"
+    );
+}
+
+#[test]
+fn players_are_pinned_inside_the_court_and_never_overlap() {
+    let mut g = Ntba::new(11, 2);
+    // Everyone runs into the top-left corner with turbo for five seconds.
+    for q in 0..4 {
+        g.players[q].pos = V2::new(2 * M + q as i32 * M, 2 * M);
+    }
+    let pad = Pad(Pad::UP | Pad::LEFT | Pad::TURBO);
+    for _ in 0..300 {
+        g.step(&[pad, pad]);
+        for a in 0..4u8 {
+            let p = g.player(a);
+            assert!(p.x >= PLAYER_RADIUS && p.x <= COURT_LENGTH - PLAYER_RADIUS);
+            assert!(p.y >= PLAYER_RADIUS && p.y <= COURT_WIDTH - PLAYER_RADIUS);
+            for b in (a + 1)..4 {
+                let q = g.player(b);
+                let d = dist(V2::new(p.x, p.y), V2::new(q.x, q.y));
+                assert!(d >= 2 * PLAYER_RADIUS * 9 / 10, "{a} and {b} overlap: {d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_pass_reaches_an_open_team_mate() {
+    let mut g = holding(0, V2::new(COURT_LENGTH / 2, 4 * M), 8);
+    g.players[1].pos = V2::new(COURT_LENGTH / 2 + 4 * M, 8 * M);
+    let ev = step_n(&mut g, [Pad(Pad::ACTION), Pad::NONE], 1);
+    assert!(ev.contains(&Event::Pass { from: 0, to: 1 }));
+    assert_eq!(g.controlled(0), 1, "control follows the ball");
+    step_n(&mut g, [Pad::NONE; 2], 40);
+    assert_eq!(g.ball().state, crate::BallState::Held(1));
+    assert_eq!(g.possession(), Some(0));
+}
+
+#[test]
+fn switch_changes_the_controlled_defender_only_without_the_ball() {
+    let mut g = holding(0, V2::new(COURT_LENGTH / 2, 4 * M), 8);
+    let before = g.controlled(1);
+    g.step(&[Pad(Pad::SWITCH), Pad(Pad::SWITCH)]);
+    assert_eq!(g.controlled(0), 0, "the ball handler stays under control");
+    assert_ne!(g.controlled(1), before);
+    // A held button switches once, not every tick.
+    g.step(&[Pad::NONE, Pad(Pad::SWITCH)]);
+    assert_ne!(g.controlled(1), before);
+}

@@ -1,0 +1,1171 @@
+//! The game state and its tick.
+
+use crate::ai;
+use crate::consts::*;
+use crate::math::{dist, facing_of, DIR16, DIR8, V2};
+use crate::pad::Pad;
+use crate::rng::Rng;
+use crate::view::{Action, Event, Phase, TeamStats};
+use lockstep::Fnv1a;
+
+/// Most events recorded during one tick (more are dropped; one tick never
+/// produces that many in practice).
+pub const MAX_EVENTS: usize = 8;
+
+const M: i32 = M_UNITS;
+
+/// What a player wants to do this tick: from the pad for a controlled
+/// player, from the built-in AI otherwise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Intent {
+    /// Desired direction of movement (any length; zero = stop).
+    pub mv: V2,
+    pub turbo: bool,
+    /// Shoot button held.
+    pub shoot_held: bool,
+    /// Shoot button pressed this tick.
+    pub shoot_press: bool,
+    /// Pass / steal pressed this tick.
+    pub action_press: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Player {
+    pub pos: V2,
+    pub vel: V2,
+    /// Height of the feet above the floor.
+    pub z: i32,
+    /// Ticks into the current jump, 0 on the ground.
+    pub jump_t: u8,
+    /// In a shooting jump with the ball.
+    pub shooting: bool,
+    pub facing: u8,
+    pub stamina: u16,
+    pub steal_cd: u8,
+    /// Ticks left of a steal swipe animation.
+    pub swipe_t: u8,
+    /// Ticks left of a throw (pass or shot release) animation.
+    pub throw_t: u8,
+    pub action: Action,
+    pub anim: u16,
+}
+
+impl Player {
+    const fn new(pos: V2, facing: u8) -> Self {
+        Player {
+            pos,
+            vel: V2::new(0, 0),
+            z: 0,
+            jump_t: 0,
+            shooting: false,
+            facing,
+            stamina: STAMINA_MAX,
+            steal_cd: 0,
+            swipe_t: 0,
+            throw_t: 0,
+            action: Action::Idle,
+            anim: 0,
+        }
+    }
+}
+
+/// What the ball is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BallMode {
+    Held = 0,
+    Shot = 1,
+    Pass = 2,
+    Loose = 3,
+    Dead = 4,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ball {
+    pub mode: BallMode,
+    /// Held: the holder. Shot: the shooter. Pass: the passer. Otherwise the
+    /// last player who touched it.
+    pub owner: u8,
+    /// Pass: the receiver.
+    pub receiver: u8,
+    pub pos: V2,
+    pub z: i32,
+    pub vel: V2,
+    pub vz: i32,
+    /// Flight (shot or pass) from, to, tick, duration, arc height.
+    pub from: V2,
+    pub from_z: i32,
+    pub to: V2,
+    pub to_z: i32,
+    pub t: u16,
+    pub dur: u16,
+    pub arc: i32,
+    /// Shot: points it is worth and whether it goes in.
+    pub points: u8,
+    pub made: bool,
+    /// Bit per player who already tried to block or intercept this flight.
+    pub tried: u8,
+    /// The rim was touched since the last possession (resets the shot clock).
+    pub rim: bool,
+    /// Ticks before a loose ball can be grabbed.
+    pub grab_cd: u8,
+}
+
+/// The whole NtBA match state. Plain data, `Copy`-sized: saving is a clone.
+///
+/// Read it through its accessors ([`Ntba::players`], [`Ntba::ball`],
+/// [`Ntba::clocks`], [`Ntba::events`] ...); advance it with
+/// [`lockstep::DeterministicGame::step`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ntba {
+    pub(crate) seed: u64,
+    pub(crate) rng: Rng,
+    pub(crate) tick: u32,
+    pub(crate) players: [Player; 4],
+    pub(crate) ball: Ball,
+    pub(crate) score: [u16; 2],
+    pub(crate) period: u8,
+    pub(crate) clock: u32,
+    pub(crate) shot_clock: u16,
+    pub(crate) possession: Option<u8>,
+    pub(crate) phase: Phase,
+    pub(crate) phase_t: u16,
+    pub(crate) restart_side: u8,
+    pub(crate) restart_spot: V2,
+    pub(crate) first_side: u8,
+    pub(crate) controlled: [u8; 2],
+    pub(crate) prev_pad: [Pad; 2],
+    pub(crate) winner: Option<u8>,
+    pub(crate) events: [Event; MAX_EVENTS],
+    pub(crate) n_events: u8,
+    pub(crate) stats: [TeamStats; 2],
+}
+
+/// The team (0 Home, 1 Away) of player `p` (0..4).
+pub(crate) const fn team(p: u8) -> u8 {
+    p / 2
+}
+
+/// The hoop `side` attacks: Home attacks the right hoop, Away the left.
+pub(crate) const fn attack_hoop(side: u8) -> V2 {
+    if side == 0 {
+        V2::new(HOOP_RIGHT_X, HOOP_Y)
+    } else {
+        V2::new(HOOP_LEFT_X, HOOP_Y)
+    }
+}
+
+/// The hoop `side` defends.
+pub(crate) const fn defend_hoop(side: u8) -> V2 {
+    attack_hoop(1 - side)
+}
+
+/// Height of a jump `t` ticks in: a parabola peaking at the apex.
+pub(crate) fn jump_z(t: u8) -> i32 {
+    let t = i64::from(t);
+    let d = i64::from(JUMP_TICKS);
+    (4 * i64::from(JUMP_HEIGHT) * t * (d - t) / (d * d)) as i32
+}
+
+/// `p` clamped to the court, keeping a player's body inside the lines.
+pub(crate) fn pin(p: V2) -> V2 {
+    V2::new(
+        p.x.clamp(PLAYER_RADIUS, COURT_LENGTH - PLAYER_RADIUS),
+        p.y.clamp(PLAYER_RADIUS, COURT_WIDTH - PLAYER_RADIUS),
+    )
+}
+
+fn in_court(p: V2) -> bool {
+    (0..=COURT_LENGTH).contains(&p.x) && (0..=COURT_WIDTH).contains(&p.y)
+}
+
+impl Ntba {
+    /// A new match from `seed`: the seed decides who inbounds first.
+    #[must_use]
+    pub fn with_seed(seed: u64) -> Self {
+        let mut rng = Rng::new(seed);
+        let first_side = (rng.next_u64() >> 63) as u8;
+        let placeholder = Player::new(V2::new(0, 0), 0);
+        let mut g = Ntba {
+            seed,
+            rng,
+            tick: 0,
+            players: [placeholder; 4],
+            ball: Ball {
+                mode: BallMode::Dead,
+                owner: 0,
+                receiver: 0,
+                pos: V2::new(COURT_LENGTH / 2, COURT_WIDTH / 2),
+                z: 0,
+                vel: V2::default(),
+                vz: 0,
+                from: V2::default(),
+                from_z: 0,
+                to: V2::default(),
+                to_z: 0,
+                t: 0,
+                dur: 0,
+                arc: 0,
+                points: 0,
+                made: false,
+                tried: 0,
+                rim: false,
+                grab_cd: 0,
+            },
+            score: [0, 0],
+            period: 0,
+            clock: HALF_TICKS,
+            shot_clock: SHOT_CLOCK_TICKS,
+            possession: None,
+            phase: Phase::Play,
+            phase_t: 0,
+            restart_side: first_side,
+            restart_spot: V2::default(),
+            first_side,
+            controlled: [0, 0],
+            prev_pad: [Pad::NONE; 2],
+            winner: None,
+            events: [Event::None; MAX_EVENTS],
+            n_events: 0,
+            stats: [TeamStats::default(); 2],
+        };
+        // Spread the players out so the inbound formation below starts clean.
+        for p in 0..4u8 {
+            let x = if team(p) == 0 {
+                COURT_LENGTH / 3
+            } else {
+                2 * COURT_LENGTH / 3
+            };
+            let y = COURT_WIDTH / 3 * (1 + i32::from(p % 2));
+            g.players[p as usize] = Player::new(V2::new(x, y), if team(p) == 0 { 0 } else { 4 });
+        }
+        let spot = baseline_spot(defend_hoop(first_side));
+        g.inbound(first_side, spot);
+        g.n_events = 0;
+        g
+    }
+
+    pub(crate) fn push_event(&mut self, e: Event) {
+        if (self.n_events as usize) < MAX_EVENTS {
+            self.events[self.n_events as usize] = e;
+            self.n_events += 1;
+        }
+    }
+
+    /// The player index (0..4) `side` controls.
+    pub(crate) fn controlled_player(&self, side: u8) -> u8 {
+        side * 2 + self.controlled[side as usize]
+    }
+
+    /// The holder of the ball, if someone holds it.
+    pub(crate) fn holder(&self) -> Option<u8> {
+        (self.ball.mode == BallMode::Held).then_some(self.ball.owner)
+    }
+
+    /// Advances one tick with one pad per team.
+    pub(crate) fn advance(&mut self, pads: [Pad; 2]) {
+        self.tick = self.tick.wrapping_add(1);
+        self.n_events = 0;
+        match self.phase {
+            Phase::Play => self.step_play(pads),
+            Phase::Dead => {
+                self.settle();
+                self.ball_dead();
+                self.phase_t = self.phase_t.saturating_sub(1);
+                if self.phase_t == 0 {
+                    if self.clock == 0 {
+                        self.end_period();
+                    } else {
+                        self.inbound(self.restart_side, self.restart_spot);
+                    }
+                }
+            }
+            Phase::Break => {
+                self.settle();
+                self.ball_dead();
+                self.phase_t = self.phase_t.saturating_sub(1);
+                if self.phase_t == 0 {
+                    self.period = self.period.saturating_add(1);
+                    self.clock = if self.period == 1 {
+                        HALF_TICKS
+                    } else {
+                        OVERTIME_TICKS
+                    };
+                    let side = if self.period == 1 {
+                        1 - self.first_side
+                    } else {
+                        (self.first_side + self.period) % 2
+                    };
+                    self.inbound(side, baseline_spot(defend_hoop(side)));
+                }
+            }
+            Phase::Over => {
+                self.settle();
+                self.ball_dead();
+            }
+        }
+        self.animate();
+        self.prev_pad = pads;
+    }
+
+    /// Outside play: players glide to a stop and finish their jumps.
+    fn settle(&mut self) {
+        for pl in &mut self.players {
+            pl.shooting = false;
+            if pl.jump_t > 0 {
+                pl.jump_t += 1;
+                if pl.jump_t >= JUMP_TICKS {
+                    pl.jump_t = 0;
+                }
+                pl.z = jump_z(pl.jump_t);
+            }
+            pl.vel = pl.vel.scale(3, 4);
+            pl.pos = pin(pl.pos.add(pl.vel));
+            pl.stamina = (pl.stamina + 1).min(STAMINA_MAX);
+        }
+        self.separate();
+    }
+
+    fn step_play(&mut self, pads: [Pad; 2]) {
+        let pressed = [
+            pads[0].0 & !self.prev_pad[0].0,
+            pads[1].0 & !self.prev_pad[1].0,
+        ];
+        for side in 0..2u8 {
+            let holds = self.holder().is_some_and(|h| team(h) == side);
+            if pressed[side as usize] & Pad::SWITCH != 0 && !holds {
+                self.controlled[side as usize] ^= 1;
+            }
+        }
+        let mut intents = [Intent::default(); 4];
+        for p in 0..4u8 {
+            let side = team(p);
+            intents[p as usize] = if self.controlled_player(side) == p {
+                let pad = pads[side as usize];
+                let (dx, dy) = pad.direction();
+                Intent {
+                    mv: V2::new(dx * 256, dy * 256),
+                    turbo: pad.has(Pad::TURBO),
+                    shoot_held: pad.has(Pad::SHOOT),
+                    shoot_press: pressed[side as usize] & Pad::SHOOT != 0,
+                    action_press: pressed[side as usize] & Pad::ACTION != 0,
+                }
+            } else {
+                ai::teammate(self, p)
+            };
+        }
+        for p in 0..4u8 {
+            self.move_player(p, &intents[p as usize]);
+        }
+        self.separate();
+        for p in 0..4u8 {
+            self.act(p, &intents[p as usize]);
+        }
+        self.update_ball();
+        self.run_clocks();
+    }
+
+    fn move_player(&mut self, p: u8, it: &Intent) {
+        let holding = self.holder() == Some(p);
+        let pl = &mut self.players[p as usize];
+        if pl.jump_t > 0 {
+            pl.jump_t += 1;
+            if pl.jump_t >= JUMP_TICKS {
+                pl.jump_t = 0;
+            }
+            pl.z = jump_z(pl.jump_t);
+        } else {
+            let moving = it.mv != V2::default();
+            let mut speed = if holding { DRIBBLE_SPEED } else { RUN_SPEED };
+            if it.turbo && moving && pl.stamina > 0 {
+                speed = speed * TURBO_SPEED / RUN_SPEED;
+                pl.stamina = pl.stamina.saturating_sub(2);
+            } else if !it.turbo {
+                pl.stamina = (pl.stamina + 1).min(STAMINA_MAX);
+            }
+            let target = it.mv.with_len(speed);
+            let dv = target.sub(pl.vel);
+            let step = V2::new(approach(dv.x), approach(dv.y));
+            pl.vel = pl.vel.add(step);
+            if let Some(f) = facing_of(it.mv) {
+                pl.facing = f;
+            }
+        }
+        let next = pl.pos.add(pl.vel);
+        let pinned = pin(next);
+        if pinned.x != next.x {
+            pl.vel.x = 0;
+        }
+        if pinned.y != next.y {
+            pl.vel.y = 0;
+        }
+        pl.pos = pinned;
+    }
+
+    /// Pushes overlapping players apart (equal shares), then pins them to
+    /// the court again; two passes settle the rare three-body case.
+    pub(crate) fn separate(&mut self) {
+        let min = 2 * PLAYER_RADIUS;
+        for _ in 0..3 {
+            let mut moved = false;
+            for i in 0..4usize {
+                for j in (i + 1)..4usize {
+                    let d = self.players[j].pos.sub(self.players[i].pos);
+                    if d.len2() >= i64::from(min) * i64::from(min) {
+                        continue;
+                    }
+                    moved = true;
+                    let len = d.len();
+                    let dir = if len == 0 {
+                        // Exactly on top of each other: split along x (or y at an end line).
+                        if self.players[i].pos.x > COURT_LENGTH / 2 {
+                            V2::new(-256, 0)
+                        } else {
+                            V2::new(256, 0)
+                        }
+                    } else {
+                        d.with_len(256)
+                    };
+                    let push = (min - len) / 2 + 1;
+                    let off = dir.scale(push, 256);
+                    // i moves back by its share; whatever a line stops it
+                    // from taking, j takes on top of its own.
+                    let old_i = self.players[i].pos;
+                    let new_i = pin(old_i.sub(off));
+                    let taken = old_i.sub(new_i);
+                    let rest = off.add(off).sub(taken);
+                    self.players[i].pos = new_i;
+                    self.players[j].pos = pin(self.players[j].pos.add(rest));
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+    }
+
+    fn act(&mut self, p: u8, it: &Intent) {
+        let side = team(p);
+        let pi = p as usize;
+        if self.holder() == Some(p) {
+            let grounded = self.players[pi].jump_t == 0;
+            if self.players[pi].shooting {
+                if !it.shoot_held || self.players[pi].jump_t + 1 >= JUMP_TICKS {
+                    self.release_shot(p);
+                    return;
+                }
+            } else if it.shoot_held && grounded {
+                let pl = &mut self.players[pi];
+                pl.jump_t = 1;
+                pl.z = jump_z(1);
+                pl.shooting = true;
+                pl.vel = pl.vel.scale(1, 3);
+                if let Some(f) = facing_of(attack_hoop(side).sub(pl.pos)) {
+                    pl.facing = f;
+                }
+                return;
+            }
+            if it.action_press {
+                self.pass(p);
+            }
+            return;
+        }
+        let opp_holds = self.holder().is_some_and(|h| team(h) != side);
+        if it.action_press && opp_holds && self.players[pi].steal_cd == 0 {
+            self.swipe(p);
+        }
+        if it.shoot_press && self.players[pi].jump_t == 0 {
+            let pl = &mut self.players[pi];
+            pl.jump_t = 1;
+            pl.z = jump_z(1);
+        }
+    }
+
+    fn swipe(&mut self, p: u8) {
+        let pi = p as usize;
+        self.players[pi].steal_cd = STEAL_COOLDOWN;
+        self.players[pi].swipe_t = 12;
+        let Some(h) = self.holder() else { return };
+        let hp = self.players[h as usize];
+        let me = self.players[pi];
+        if let Some(f) = facing_of(hp.pos.sub(me.pos)) {
+            self.players[pi].facing = f;
+        }
+        if dist(hp.pos, me.pos) > STEAL_RADIUS {
+            return;
+        }
+        // Harder to strip a player who is up in the air with the ball
+        // raised, easier when they are standing still.
+        let still = hp.vel.len() < RUN_SPEED / 4;
+        let odds = if hp.jump_t > 0 {
+            80
+        } else if still {
+            300
+        } else {
+            200
+        };
+        if self.rng.chance(odds) {
+            self.stats[team(p) as usize].steals += 1;
+            self.stats[team(h) as usize].turnovers += 1;
+            self.push_event(Event::Steal { player: p, from: h });
+            self.give_ball(p);
+        }
+    }
+
+    /// Gives the ball to `p`: their team gains possession and control moves
+    /// to them.
+    pub(crate) fn give_ball(&mut self, p: u8) {
+        let side = team(p);
+        if self.possession != Some(side) || self.ball.rim {
+            self.shot_clock = SHOT_CLOCK_TICKS;
+        }
+        self.possession = Some(side);
+        self.ball.mode = BallMode::Held;
+        self.ball.owner = p;
+        self.ball.rim = false;
+        self.ball.vel = V2::default();
+        self.ball.vz = 0;
+        self.controlled[side as usize] = p % 2;
+        self.players[p as usize].shooting = false;
+        self.hold_ball();
+    }
+
+    /// Puts a held ball in the holder's hands (dribble or raised).
+    fn hold_ball(&mut self) {
+        let h = self.players[self.ball.owner as usize];
+        let hand = DIR8[(h.facing & 7) as usize].scale(45 * M / 100, 256);
+        let at = h.pos.add(hand);
+        // In the hands, but never drawn beyond the lines.
+        self.ball.pos = V2::new(at.x.clamp(0, COURT_LENGTH), at.y.clamp(0, COURT_WIDTH));
+        self.ball.z = if h.shooting {
+            h.z + 22 * M / 10
+        } else if h.jump_t > 0 {
+            h.z + 14 * M / 10
+        } else {
+            // Dribble: a triangle wave between the hand (1 m) and the floor.
+            let ph = (self.tick.wrapping_add(u32::from(self.ball.owner) * 7) % 24) as i32;
+            let k = if ph < 12 { 12 - ph } else { ph - 12 };
+            M * k / 12
+        };
+        self.ball.vel = h.vel;
+    }
+
+    fn release_shot(&mut self, p: u8) {
+        let side = team(p);
+        let pi = p as usize;
+        let pl = self.players[pi];
+        let hoop = attack_hoop(side);
+        let d = dist(pl.pos, hoop);
+        let points = if d >= THREE_POINT_RADIUS { 3 } else { 2 };
+        let odds = self.shot_odds(p, d, pl.jump_t);
+        let made = self.rng.chance(odds);
+        let to = if made {
+            hoop
+        } else {
+            let k = self.rng.below(16) as usize;
+            hoop.add(DIR16[k].scale(RIM_RADIUS + 12 * M / 100, 256))
+        };
+        self.hold_ball();
+        let b = &mut self.ball;
+        b.mode = BallMode::Shot;
+        b.owner = p;
+        b.from = b.pos;
+        b.from_z = b.z;
+        b.to = to;
+        b.to_z = RIM_HEIGHT;
+        b.t = 0;
+        b.dur = (20 + d * 3 / M) as u16;
+        b.arc = M + d / 6;
+        b.points = points;
+        b.made = made;
+        b.tried = 0;
+        let pl = &mut self.players[pi];
+        pl.shooting = false;
+        pl.throw_t = 10;
+        let st = &mut self.stats[side as usize];
+        st.shots += 1;
+        if points == 3 {
+            st.threes += 1;
+        }
+        self.push_event(Event::Shot { player: p, points });
+    }
+
+    /// Chance (per mille) that a shot from distance `d` released `jump_t`
+    /// ticks into the jump goes in, given the defenders around `p`.
+    pub(crate) fn shot_odds(&self, p: u8, d: i32, jump_t: u8) -> u32 {
+        let mut odds: i32 = if d < 18 * M / 10 {
+            880
+        } else if d < 4 * M {
+            640 - 100 * (d - 18 * M / 10) / (22 * M / 10)
+        } else if d < THREE_POINT_RADIUS {
+            540 - 100 * (d - 4 * M) / (THREE_POINT_RADIUS - 4 * M)
+        } else if d < 85 * M / 10 {
+            400 - 100 * (d - THREE_POINT_RADIUS) / (85 * M / 10 - THREE_POINT_RADIUS)
+        } else {
+            (300 - 50 * (d - 85 * M / 10) / M).max(20)
+        };
+        let off = i32::from(jump_t.abs_diff(JUMP_APEX));
+        let close = d < 18 * M / 10;
+        odds += match off {
+            0..=2 => 80,
+            3..=5 => 0,
+            6..=10 => {
+                if close {
+                    -40
+                } else {
+                    -120
+                }
+            }
+            _ => {
+                if close {
+                    -100
+                } else {
+                    -250
+                }
+            }
+        };
+        let me = self.players[p as usize].pos;
+        let mut worst = 0;
+        for q in 0..4u8 {
+            if team(q) == team(p) {
+                continue;
+            }
+            let qp = self.players[q as usize];
+            let dd = dist(qp.pos, me);
+            let pen = if dd < M {
+                if qp.jump_t > 0 {
+                    220
+                } else {
+                    150
+                }
+            } else if dd < 18 * M / 10 {
+                80
+            } else if dd < 26 * M / 10 {
+                30
+            } else {
+                0
+            };
+            worst = worst.max(pen);
+        }
+        (odds - worst).clamp(20, 950) as u32
+    }
+
+    fn pass(&mut self, p: u8) {
+        let side = team(p);
+        let mate = p ^ 1;
+        let mp = self.players[mate as usize];
+        self.hold_ball();
+        let from = self.ball.pos;
+        let d0 = dist(from, mp.pos);
+        let dur = 6 + d0 / (3 * M / 10);
+        let to = pin(mp.pos.add(mp.vel.scale(dur, 1)));
+        let d = dist(from, to);
+        let dur = 6 + d / (3 * M / 10);
+        let b = &mut self.ball;
+        b.mode = BallMode::Pass;
+        b.owner = p;
+        b.receiver = mate;
+        b.from = from;
+        b.from_z = b.z.max(M);
+        b.to = to;
+        b.to_z = 12 * M / 10;
+        b.t = 0;
+        b.dur = dur.clamp(4, 200) as u16;
+        b.arc = M / 4 + d / 20;
+        b.tried = 0;
+        let pl = &mut self.players[p as usize];
+        pl.shooting = false;
+        pl.throw_t = 10;
+        if let Some(f) = facing_of(to.sub(pl.pos)) {
+            pl.facing = f;
+        }
+        self.controlled[side as usize] = mate % 2;
+        self.push_event(Event::Pass { from: p, to: mate });
+    }
+
+    /// Position along the current flight at its tick `t`.
+    fn flight_pos(&mut self) {
+        let b = &mut self.ball;
+        let t = i64::from(b.t);
+        let d = i64::from(b.dur.max(1));
+        let lerp = |a: i32, z: i32| (i64::from(a) + (i64::from(z) - i64::from(a)) * t / d) as i32;
+        let x = lerp(b.from.x, b.to.x);
+        let y = lerp(b.from.y, b.to.y);
+        let z = lerp(b.from_z, b.to_z) + (4 * i64::from(b.arc) * t * (d - t) / (d * d)) as i32;
+        b.vel = V2::new(x - b.pos.x, y - b.pos.y);
+        b.vz = z - b.z;
+        b.pos = V2::new(x, y);
+        b.z = z;
+    }
+
+    fn update_ball(&mut self) {
+        match self.ball.mode {
+            BallMode::Held => self.hold_ball(),
+            BallMode::Shot => self.ball_shot(),
+            BallMode::Pass => self.ball_pass(),
+            BallMode::Loose => self.ball_loose(),
+            BallMode::Dead => self.ball_dead(),
+        }
+    }
+
+    fn ball_shot(&mut self) {
+        self.ball.t += 1;
+        self.flight_pos();
+        let shooter = self.ball.owner;
+        if self.ball.t <= 14 {
+            for q in 0..4u8 {
+                if team(q) == team(shooter) || self.ball.tried & (1 << q) != 0 {
+                    continue;
+                }
+                let qp = self.players[q as usize];
+                if qp.jump_t == 0
+                    || dist(qp.pos, self.ball.pos) > 9 * M / 10
+                    || qp.z + REACH < self.ball.z
+                {
+                    continue;
+                }
+                self.ball.tried |= 1 << q;
+                if self.rng.chance(300) {
+                    self.block(q);
+                    return;
+                }
+            }
+        }
+        if self.ball.t >= self.ball.dur {
+            let side = team(shooter);
+            if self.ball.made {
+                self.score_basket(side, shooter);
+            } else {
+                let hoop = attack_hoop(side);
+                // Bounce off the rim back into the court (never towards the
+                // baseline behind the hoop).
+                let base = if hoop.x > COURT_LENGTH / 2 { 4 } else { 12 };
+                let k = (base + self.rng.below(9) as usize) % 16;
+                let speed = self.rng.range(2 * M / 100, 6 * M / 100);
+                let b = &mut self.ball;
+                b.mode = BallMode::Loose;
+                b.rim = true;
+                b.vel = DIR16[k].scale(speed, 256);
+                b.vz = self.rng.range(2 * M / 100, 5 * M / 100);
+                b.grab_cd = 4;
+                self.possession = None;
+                self.push_event(Event::Miss { player: shooter });
+            }
+        }
+    }
+
+    fn block(&mut self, q: u8) {
+        let shooter = self.ball.owner;
+        let away = self.ball.from.sub(self.ball.to).with_len(8 * M / 100);
+        let side = self.rng.range(-3 * M / 100, 3 * M / 100);
+        let b = &mut self.ball;
+        b.mode = BallMode::Loose;
+        b.owner = q;
+        b.vel = away.add(V2::new(-away.y, away.x).with_len(side));
+        b.vz = 2 * M / 100;
+        b.grab_cd = 8;
+        self.stats[team(q) as usize].blocks += 1;
+        self.push_event(Event::Block { player: q, shooter });
+    }
+
+    fn ball_pass(&mut self) {
+        self.ball.t += 1;
+        self.flight_pos();
+        let passer = self.ball.owner;
+        if !in_court(self.ball.pos) {
+            self.out_of_bounds();
+            return;
+        }
+        if self.ball.t >= 2 && self.ball.t + 1 < self.ball.dur {
+            for q in 0..4u8 {
+                if team(q) == team(passer) || self.ball.tried & (1 << q) != 0 {
+                    continue;
+                }
+                let qp = self.players[q as usize];
+                if dist(qp.pos, self.ball.pos) > 7 * M / 10 || qp.z + REACH < self.ball.z {
+                    continue;
+                }
+                self.ball.tried |= 1 << q;
+                if self.rng.chance(300) {
+                    self.stats[team(q) as usize].steals += 1;
+                    self.stats[team(passer) as usize].turnovers += 1;
+                    self.push_event(Event::Steal {
+                        player: q,
+                        from: passer,
+                    });
+                    self.give_ball(q);
+                    return;
+                }
+            }
+        }
+        if self.ball.t >= self.ball.dur {
+            let r = self.ball.receiver;
+            let rp = self.players[r as usize];
+            if dist(rp.pos, self.ball.pos) <= 15 * M / 10 && rp.z + REACH >= self.ball.z {
+                self.give_ball(r);
+            } else {
+                let b = &mut self.ball;
+                b.mode = BallMode::Loose;
+                b.grab_cd = 0;
+            }
+        }
+    }
+
+    fn ball_loose(&mut self) {
+        let b = &mut self.ball;
+        b.grab_cd = b.grab_cd.saturating_sub(1);
+        b.vz -= GRAVITY;
+        b.pos = b.pos.add(b.vel);
+        b.z += b.vz;
+        if b.z <= 0 {
+            b.z = 0;
+            if b.vz < -(M / 50) {
+                b.vz = -b.vz * 11 / 20;
+                b.vel = b.vel.scale(7, 8);
+            } else {
+                b.vz = 0;
+            }
+        }
+        if b.z == 0 && b.vz == 0 {
+            b.vel = b.vel.scale(15, 16);
+        }
+        if !in_court(self.ball.pos) {
+            self.out_of_bounds();
+            return;
+        }
+        if self.ball.grab_cd > 0 {
+            return;
+        }
+        let mut best: Option<(i32, u8)> = None;
+        for q in 0..4u8 {
+            let qp = self.players[q as usize];
+            let d = dist(qp.pos, self.ball.pos);
+            if d > GRAB_RADIUS || qp.z + REACH < self.ball.z {
+                continue;
+            }
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, q));
+            }
+        }
+        if let Some((_, q)) = best {
+            let rim = self.ball.rim;
+            let side = team(q);
+            if rim {
+                if self.ball.owner / 2 == side {
+                    self.stats[side as usize].offensive_rebounds += 1;
+                }
+                self.stats[side as usize].rebounds += 1;
+            }
+            self.push_event(Event::Rebound {
+                player: q,
+                off_rim: rim,
+            });
+            self.ball.owner = q;
+            self.give_ball(q);
+        }
+    }
+
+    fn ball_dead(&mut self) {
+        let b = &mut self.ball;
+        b.vel = V2::default();
+        if b.z > 0 || b.vz > 0 {
+            b.vz -= GRAVITY;
+            b.z += b.vz;
+            if b.z <= 0 {
+                b.z = 0;
+                b.vz = if b.vz < -(M / 50) { -b.vz / 2 } else { 0 };
+            }
+        }
+    }
+
+    fn out_of_bounds(&mut self) {
+        let last = team(self.ball.owner);
+        let to = 1 - last;
+        let spot = V2::new(
+            self.ball.pos.x.clamp(0, COURT_LENGTH),
+            self.ball.pos.y.clamp(0, COURT_WIDTH),
+        );
+        self.ball.pos = spot;
+        self.stats[last as usize].turnovers += 1;
+        self.push_event(Event::OutOfBounds { side: to });
+        self.dead_ball(to, spot, AFTER_TURNOVER_TICKS);
+    }
+
+    fn dead_ball(&mut self, side: u8, spot: V2, ticks: u16) {
+        self.ball.mode = BallMode::Dead;
+        self.ball.vel = V2::default();
+        self.phase = Phase::Dead;
+        self.phase_t = ticks;
+        self.restart_side = side;
+        self.restart_spot = spot;
+        self.possession = None;
+        for pl in &mut self.players {
+            pl.shooting = false;
+        }
+    }
+
+    fn score_basket(&mut self, side: u8, shooter: u8) {
+        let points = self.ball.points;
+        self.score[side as usize] += u16::from(points);
+        let st = &mut self.stats[side as usize];
+        st.made += 1;
+        if points == 3 {
+            st.threes_made += 1;
+        }
+        self.push_event(Event::Score {
+            side,
+            player: shooter,
+            points,
+        });
+        let hoop = attack_hoop(side);
+        self.ball.pos = hoop;
+        self.ball.z = RIM_HEIGHT;
+        self.ball.vz = 0;
+        if self.period >= SUDDEN_DEATH_PERIOD {
+            self.dead_ball(1 - side, baseline_spot(hoop), AFTER_SCORE_TICKS);
+            self.finish(side);
+            return;
+        }
+        self.dead_ball(1 - side, baseline_spot(hoop), AFTER_SCORE_TICKS);
+    }
+
+    fn finish(&mut self, winner: u8) {
+        self.phase = Phase::Over;
+        self.winner = Some(winner);
+        self.possession = None;
+        self.push_event(Event::GameOver { winner });
+    }
+
+    fn end_period(&mut self) {
+        let period = self.period;
+        self.push_event(Event::PeriodEnd { period });
+        self.ball.mode = BallMode::Dead;
+        self.possession = None;
+        if period >= 1 && self.score[0] != self.score[1] {
+            let w = if self.score[0] > self.score[1] { 0 } else { 1 };
+            self.finish(w);
+        } else {
+            self.phase = Phase::Break;
+            self.phase_t = BREAK_TICKS;
+        }
+    }
+
+    fn run_clocks(&mut self) {
+        if self.phase != Phase::Play {
+            return;
+        }
+        self.clock = self.clock.saturating_sub(1);
+        let live = matches!(
+            self.ball.mode,
+            BallMode::Held | BallMode::Pass | BallMode::Loose
+        );
+        if let (Some(side), true) = (self.possession, live) {
+            self.shot_clock = self.shot_clock.saturating_sub(1);
+            if self.shot_clock == 0 && self.clock > 0 {
+                let to = 1 - side;
+                let b = self.ball.pos;
+                let y = if b.y < COURT_WIDTH / 2 {
+                    0
+                } else {
+                    COURT_WIDTH
+                };
+                self.stats[side as usize].turnovers += 1;
+                self.push_event(Event::ShotClockViolation { side });
+                self.dead_ball(
+                    to,
+                    V2::new(b.x.clamp(0, COURT_LENGTH), y),
+                    AFTER_TURNOVER_TICKS,
+                );
+                return;
+            }
+        }
+        if self.clock == 0 && self.ball.mode != BallMode::Shot {
+            self.end_period();
+        }
+    }
+
+    /// Restarts play: `side` inbounds from `spot` (a point on or inside the
+    /// lines), the team-mate stands towards the attacked hoop and the
+    /// defenders between them and it.
+    pub(crate) fn inbound(&mut self, side: u8, spot: V2) {
+        let spot = pin(spot);
+        let a = side * 2;
+        let pick = if dist(self.players[a as usize + 1].pos, spot)
+            < dist(self.players[a as usize].pos, spot)
+        {
+            a + 1
+        } else {
+            a
+        };
+        let mate = pick ^ 1;
+        let hoop = attack_hoop(side);
+        let toward = hoop.sub(spot).with_len(35 * M / 10);
+        let lateral = if spot.y < HOOP_Y {
+            15 * M / 10
+        } else {
+            -15 * M / 10
+        };
+        let mate_pos = pin(spot.add(toward).add(V2::new(0, lateral)));
+        self.players[pick as usize].pos = spot;
+        self.players[mate as usize].pos = mate_pos;
+        let d = (1 - side) * 2;
+        for (k, off) in [(d, spot), (d + 1, mate_pos)] {
+            let guard = off.add(hoop.sub(off).with_len(25 * M / 10));
+            self.players[k as usize].pos = pin(guard);
+        }
+        // The defender nearer the inbounder is the one under control.
+        self.controlled[(1 - side) as usize] = 0;
+        for pl in &mut self.players {
+            pl.vel = V2::default();
+            pl.jump_t = 0;
+            pl.z = 0;
+            pl.shooting = false;
+        }
+        for p in 0..4u8 {
+            let f = facing_of(attack_hoop(team(p)).sub(self.players[p as usize].pos)).unwrap_or(0);
+            self.players[p as usize].facing = f;
+        }
+        self.separate();
+        self.phase = Phase::Play;
+        self.phase_t = 0;
+        self.ball.rim = false;
+        self.ball.z = M;
+        self.possession = None;
+        self.give_ball(pick);
+        self.shot_clock = SHOT_CLOCK_TICKS;
+        self.push_event(Event::Inbound { side, player: pick });
+    }
+
+    fn animate(&mut self) {
+        let holder = self.holder();
+        let over = self.phase == Phase::Over;
+        for p in 0..4u8 {
+            let winner = self.winner == Some(team(p));
+            let pl = &mut self.players[p as usize];
+            let has = holder == Some(p);
+            let moving = pl.vel.len2() > i64::from(RUN_SPEED / 8) * i64::from(RUN_SPEED / 8);
+            let a = if over && winner {
+                Action::Celebrate
+            } else if pl.swipe_t > 0 {
+                Action::Steal
+            } else if pl.throw_t > 0 {
+                Action::Throw
+            } else if pl.jump_t > 0 {
+                if has {
+                    Action::JumpWithBall
+                } else {
+                    Action::Jump
+                }
+            } else if has {
+                if moving {
+                    Action::Dribble
+                } else {
+                    Action::DribbleStand
+                }
+            } else if moving {
+                Action::Run
+            } else {
+                Action::Idle
+            };
+            if a == pl.action {
+                pl.anim = pl.anim.saturating_add(1);
+            } else {
+                pl.action = a;
+                pl.anim = 0;
+            }
+            pl.swipe_t = pl.swipe_t.saturating_sub(1);
+            pl.throw_t = pl.throw_t.saturating_sub(1);
+            pl.steal_cd = pl.steal_cd.saturating_sub(1);
+        }
+    }
+
+    /// Feeds every field that affects the simulation into `h`, in a fixed
+    /// order, at explicit widths.
+    pub(crate) fn hash_into(&self, h: &mut Fnv1a) {
+        h.write_u64(self.seed);
+        h.write_u64(self.rng.state());
+        h.write_u32(self.tick);
+        for pl in &self.players {
+            h.write_i32(pl.pos.x);
+            h.write_i32(pl.pos.y);
+            h.write_i32(pl.vel.x);
+            h.write_i32(pl.vel.y);
+            h.write_i32(pl.z);
+            h.write_u8(pl.jump_t);
+            h.write_bool(pl.shooting);
+            h.write_u8(pl.facing);
+            h.write_u16(pl.stamina);
+            h.write_u8(pl.steal_cd);
+            h.write_u8(pl.swipe_t);
+            h.write_u8(pl.throw_t);
+            h.write_u8(pl.action as u8);
+            h.write_u16(pl.anim);
+        }
+        let b = &self.ball;
+        h.write_u8(b.mode as u8);
+        h.write_u8(b.owner);
+        h.write_u8(b.receiver);
+        for v in [b.pos, b.vel, b.from, b.to] {
+            h.write_i32(v.x);
+            h.write_i32(v.y);
+        }
+        h.write_i32(b.z);
+        h.write_i32(b.vz);
+        h.write_i32(b.from_z);
+        h.write_i32(b.to_z);
+        h.write_u16(b.t);
+        h.write_u16(b.dur);
+        h.write_i32(b.arc);
+        h.write_u8(b.points);
+        h.write_bool(b.made);
+        h.write_u8(b.tried);
+        h.write_bool(b.rim);
+        h.write_u8(b.grab_cd);
+        h.write_u16(self.score[0]);
+        h.write_u16(self.score[1]);
+        h.write_u8(self.period);
+        h.write_u32(self.clock);
+        h.write_u16(self.shot_clock);
+        h.write_u8(self.possession.map_or(0xff, |s| s));
+        h.write_u8(self.phase as u8);
+        h.write_u16(self.phase_t);
+        h.write_u8(self.restart_side);
+        h.write_i32(self.restart_spot.x);
+        h.write_i32(self.restart_spot.y);
+        h.write_u8(self.first_side);
+        h.write_u8(self.controlled[0]);
+        h.write_u8(self.controlled[1]);
+        h.write_u8(self.prev_pad[0].0);
+        h.write_u8(self.prev_pad[1].0);
+        h.write_u8(self.winner.map_or(0xff, |s| s));
+        h.write_u8(self.n_events);
+        for e in &self.events[..self.n_events as usize] {
+            h.write_bytes(&e.to_bytes());
+        }
+        for s in &self.stats {
+            for v in s.to_array() {
+                h.write_u16(v);
+            }
+        }
+    }
+}
+
+/// One step of velocity change towards the target: a third of the gap,
+/// at least one unit, so velocities settle exactly.
+fn approach(gap: i32) -> i32 {
+    if gap.abs() <= 3 {
+        gap
+    } else {
+        gap / 3
+    }
+}
+
+/// The inbound spot on the baseline behind `hoop`, a little off-centre so
+/// the inbounder does not stand under the rim.
+pub(crate) fn baseline_spot(hoop: V2) -> V2 {
+    let x = if hoop.x < COURT_LENGTH / 2 {
+        0
+    } else {
+        COURT_LENGTH
+    };
+    V2::new(x, HOOP_Y + 2 * M)
+}

@@ -1,0 +1,128 @@
+//! CPU against CPU over many seeds: every match finishes with a plausible
+//! score, players stay in the court and apart, the ball stays legal.
+
+use lockstep::DeterministicGame;
+use ntba::{
+    BallState, Cpu, Event, Ntba, Phase, COURT_LENGTH, COURT_WIDTH, PLAYER_RADIUS, RIM_HEIGHT,
+    UNITS_PER_METER,
+};
+
+const M: i32 = UNITS_PER_METER;
+
+fn check_invariants(g: &Ntba) {
+    let ps = g.players();
+    for (i, p) in ps.iter().enumerate() {
+        assert!(
+            (PLAYER_RADIUS..=COURT_LENGTH - PLAYER_RADIUS).contains(&p.x)
+                && (PLAYER_RADIUS..=COURT_WIDTH - PLAYER_RADIUS).contains(&p.y),
+            "tick {}: player {i} outside the court at ({}, {})",
+            g.tick(),
+            p.x,
+            p.y
+        );
+        assert!(
+            p.z >= 0 && p.z <= 2 * M,
+            "tick {}: player {i} at height {}",
+            g.tick(),
+            p.z
+        );
+        for (j, q) in ps.iter().enumerate().skip(i + 1) {
+            let dx = i64::from(p.x - q.x);
+            let dy = i64::from(p.y - q.y);
+            let min = i64::from(2 * PLAYER_RADIUS * 9 / 10);
+            assert!(
+                dx * dx + dy * dy >= min * min,
+                "tick {}: players {i} and {j} overlap: {p:?} {q:?} {:?}",
+                g.tick(),
+                g.clocks()
+            );
+        }
+    }
+    let b = g.ball();
+    assert!(
+        (0..=COURT_LENGTH).contains(&b.x) && (0..=COURT_WIDTH).contains(&b.y),
+        "tick {}: ball outside the court at ({}, {}) in {:?}",
+        g.tick(),
+        b.x,
+        b.y,
+        b.state
+    );
+    assert!(
+        b.z >= 0 && b.z < RIM_HEIGHT + 4 * M,
+        "tick {}: ball height {}",
+        g.tick(),
+        b.z
+    );
+    if let BallState::Held(h) = b.state {
+        assert!(ps[h as usize].has_ball);
+        assert!(
+            ps[h as usize].controlled,
+            "the ball handler is the controlled player"
+        );
+    }
+    let c = g.clocks();
+    if c.phase == Phase::Play {
+        assert!(c.game_clock <= ntba::HALF_TICKS);
+    }
+}
+
+#[test]
+fn a_hundred_cpu_matches_finish_plausibly() {
+    let mut totals = [0u32; 2];
+    let mut overtimes = 0;
+    let mut wins = [0u32; 2];
+    for seed in 0..100u64 {
+        let mut g = Ntba::new(seed, 2);
+        let (mut home, mut away) = (Cpu::new(seed * 7 + 1), Cpu::new(seed * 7 + 2));
+        let mut points = [0u32; 2];
+        while !g.is_over() {
+            let pads = [home.pad(&g, 0), away.pad(&g, 1)];
+            g.step(&pads);
+            for e in g.events() {
+                if let Event::Score {
+                    side, points: p, ..
+                } = e
+                {
+                    assert!(*p == 2 || *p == 3);
+                    points[*side as usize] += u32::from(*p);
+                }
+            }
+            check_invariants(&g);
+            assert!(g.tick() < 40_000, "seed {seed}: match still running");
+        }
+        let s = g.score();
+        assert_eq!(
+            [u32::from(s[0]), u32::from(s[1])],
+            points,
+            "seed {seed}: score = sum of baskets"
+        );
+        let w = g.winner().expect("a finished match has a winner");
+        assert!(
+            s[w as usize] > s[1 - w as usize],
+            "seed {seed}: winner leads"
+        );
+        wins[w as usize] += 1;
+        for side in 0..2 {
+            assert!(
+                (2..=80).contains(&s[side]),
+                "seed {seed}: implausible score {s:?}"
+            );
+            totals[side] += u32::from(s[side]);
+        }
+        if g.clocks().period >= 2 {
+            overtimes += 1;
+        }
+        let st = g.stats();
+        assert!(
+            st[0].shots + st[1].shots >= 15,
+            "seed {seed}: too few shots {st:?}"
+        );
+    }
+    let avg = [totals[0] / 100, totals[1] / 100];
+    println!("average score {avg:?}, wins {wins:?}, {overtimes} overtimes");
+    for side in 0..2 {
+        assert!((8..=50).contains(&avg[side]), "average score {avg:?}");
+        assert!(wins[side] >= 25, "one side wins far too often: {wins:?}");
+    }
+    assert!(overtimes < 30, "{overtimes} overtimes in 100 matches");
+}
