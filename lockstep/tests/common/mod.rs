@@ -1,0 +1,328 @@
+//! Shared pieces of the scenario tests: a tiny deterministic game and a
+//! driver that runs two sessions over the simulated network in virtual time.
+#![allow(dead_code)] // each test file uses a different part of this module
+
+use std::collections::BTreeMap;
+
+use lockstep::{DeterministicGame, Event, Fnv1a, Frame, Millis, Outcome, Session, SessionConfig};
+use netsim::{LinkConfig, SimEndpoint};
+
+/// A tiny game: a mixing accumulator per player plus a tick counter.
+/// Integers only; every field is hashed.
+#[derive(Clone, Debug)]
+pub struct Tiny {
+    acc: [u64; 2],
+    ticks: u32,
+}
+
+impl DeterministicGame for Tiny {
+    type Input = u8;
+    const BUILD_ID: u64 = 0x7157_0001;
+
+    fn new(seed: u64, _players: u8) -> Self {
+        Tiny {
+            acc: [seed, !seed],
+            ticks: 0,
+        }
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        for (acc, &i) in self.acc.iter_mut().zip(inputs) {
+            *acc = acc.rotate_left(7) ^ u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        self.acc[0] = self.acc[0].wrapping_add(self.acc[1] >> 3);
+        self.ticks += 1;
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = Fnv1a::new();
+        h.write_u64(self.acc[0]);
+        h.write_u64(self.acc[1]);
+        h.write_u32(self.ticks);
+        h.finish()
+    }
+}
+
+/// `Tiny`, except that its state is nudged after tick `AT`: a desync
+/// injected into one peer. Same build id and input, so the handshake passes.
+#[derive(Clone, Debug)]
+pub struct TinyDesyncAt<const AT: u32>(pub Tiny);
+
+impl<const AT: u32> DeterministicGame for TinyDesyncAt<AT> {
+    type Input = u8;
+    const BUILD_ID: u64 = Tiny::BUILD_ID;
+    fn new(seed: u64, players: u8) -> Self {
+        TinyDesyncAt(Tiny::new(seed, players))
+    }
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+        if self.0.ticks == AT {
+            self.0.acc[1] ^= 1;
+        }
+    }
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+}
+
+/// `Tiny` under another build id (a different game version).
+#[derive(Clone, Debug)]
+pub struct TinyOtherBuild(pub Tiny);
+
+impl DeterministicGame for TinyOtherBuild {
+    type Input = u8;
+    const BUILD_ID: u64 = Tiny::BUILD_ID + 1;
+    fn new(seed: u64, players: u8) -> Self {
+        TinyOtherBuild(Tiny::new(seed, players))
+    }
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+}
+
+/// A seeded pad source: a new pseudo-random byte each time it is sampled.
+#[derive(Clone, Debug)]
+pub struct Pads(u64, u64);
+
+impl Pads {
+    pub fn new(seed: u64) -> Self {
+        Pads(seed ^ 0x5151_5151, 0)
+    }
+    /// How many pads were sampled.
+    pub fn sampled(&self) -> u64 {
+        self.1
+    }
+    pub fn next(&mut self) -> u8 {
+        self.1 += 1;
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 56) as u8
+    }
+}
+
+/// Virtual time of frame `n` at 60 frames per second.
+pub fn frame_time(n: u64) -> Millis {
+    Millis(n * 1000 / 60)
+}
+
+/// Everything one side saw.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// State hash after every tick, by tick.
+    pub hashes: BTreeMap<u32, u64>,
+    pub events: Vec<Event>,
+    pub frames: Vec<Frame>,
+    pub hash_matches: u32,
+    pub round_trips: Vec<Millis>,
+    pub started: bool,
+}
+
+impl Seen {
+    pub fn record<G: DeterministicGame>(&mut self, s: &mut Session<G>) {
+        while let Some(e) = s.poll_event() {
+            match &e {
+                Event::Ticked(t) => {
+                    if let Some(g) = s.game() {
+                        // One tick per frame at most, so the game is at `t`.
+                        if s.tick() == *t {
+                            self.hashes.insert(*t, g.state_hash());
+                        }
+                    }
+                }
+                Event::HashMatched(_) => self.hash_matches += 1,
+                Event::RoundTrip(rtt) => self.round_trips.push(*rtt),
+                Event::Started { .. } => self.started = true,
+                _ => {}
+            }
+            self.events.push(e);
+        }
+    }
+}
+
+/// Two sessions (host plays `A`, guest plays `B`) over a simulated link,
+/// driven frame by frame in virtual time.
+pub struct Pair<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> {
+    pub host: Session<A>,
+    pub guest: Session<B>,
+    pub host_net: SimEndpoint,
+    pub guest_net: SimEndpoint,
+    pub host_pads: Pads,
+    pub guest_pads: Pads,
+    pub host_seen: Seen,
+    pub guest_seen: Seen,
+    /// Frames advanced so far.
+    pub frame: u64,
+    /// When false, the host's session gets no frames (its player's tab is
+    /// frozen); the same for the guest.
+    pub host_runs: bool,
+    pub guest_runs: bool,
+}
+
+impl Pair<Tiny, Tiny> {
+    /// Two `Tiny` sessions: the host with `seed` and `delay`.
+    pub fn tiny(link: LinkConfig, net_seed: u64, seed: u64, delay: u8) -> Self {
+        Pair::new(
+            SessionConfig::host(seed, delay),
+            SessionConfig::guest(),
+            link,
+            net_seed,
+        )
+    }
+}
+
+impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A, B> {
+    pub fn new(host: SessionConfig, guest: SessionConfig, link: LinkConfig, net_seed: u64) -> Self {
+        let (host_net, guest_net) = netsim::pair(link, net_seed);
+        Pair {
+            host: Session::new(host).expect("valid host config"),
+            guest: Session::new(guest).expect("valid guest config"),
+            host_net,
+            guest_net,
+            host_pads: Pads::new(net_seed.wrapping_mul(3)),
+            guest_pads: Pads::new(net_seed.wrapping_mul(5).wrapping_add(1)),
+            host_seen: Seen::default(),
+            guest_seen: Seen::default(),
+            frame: 0,
+            host_runs: true,
+            guest_runs: true,
+        }
+    }
+
+    pub fn now(&self) -> Millis {
+        self.host_net.now()
+    }
+
+    fn pump_both(&mut self, now: Millis) {
+        self.host.pump(now, &mut self.host_net);
+        self.guest.pump(now, &mut self.guest_net);
+        self.host_seen.record(&mut self.host);
+        self.guest_seen.record(&mut self.guest);
+    }
+
+    /// Runs one 60 Hz frame: delivers every datagram due before the frame
+    /// at its arrival time, then advances both sessions and sends.
+    pub fn step_frame(&mut self) {
+        let t = frame_time(self.frame);
+        loop {
+            let next = [self.host_net.poll_timeout(), self.guest_net.poll_timeout()]
+                .into_iter()
+                .flatten()
+                .min();
+            match next {
+                Some(at) if at <= t => {
+                    self.host_net.advance_to(at);
+                    self.pump_both(at);
+                }
+                _ => break,
+            }
+        }
+        self.host_net.advance_to(t);
+        self.pump_both(t);
+        if self.host_runs {
+            let pads = &mut self.host_pads;
+            let f = self.host.advance_frame(t, || pads.next());
+            self.host_seen.frames.push(f);
+        }
+        if self.guest_runs {
+            let pads = &mut self.guest_pads;
+            let f = self.guest.advance_frame(t, || pads.next());
+            self.guest_seen.frames.push(f);
+        }
+        self.pump_both(t);
+        self.frame += 1;
+    }
+
+    /// Runs frames until both sides have simulated `ticks` ticks (or one
+    /// has ended), at most `max_frames`. Returns whether both got there.
+    pub fn run_to_tick(&mut self, ticks: u32, max_frames: u64) -> bool {
+        while self.frame < max_frames {
+            if self.host.tick() >= ticks && self.guest.tick() >= ticks {
+                return true;
+            }
+            if self.host.outcome().is_some() || self.guest.outcome().is_some() {
+                return false;
+            }
+            self.step_frame();
+        }
+        false
+    }
+
+    /// Runs `n` frames.
+    pub fn run_frames(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step_frame();
+        }
+    }
+
+    /// Runs frames until both sessions have ended, at most `max_frames`.
+    pub fn run_until_both_end(&mut self, max_frames: u64) -> (Option<Outcome>, Option<Outcome>) {
+        while self.frame < max_frames
+            && (self.host.outcome().is_none() || self.guest.outcome().is_none())
+        {
+            self.step_frame();
+        }
+        (self.host.outcome().cloned(), self.guest.outcome().cloned())
+    }
+
+    /// Asserts both sides agree at every tick both simulated, and returns
+    /// how many ticks were compared.
+    pub fn assert_in_sync(&self) -> usize {
+        let mut compared = 0;
+        for (t, h) in &self.host_seen.hashes {
+            if let Some(g) = self.guest_seen.hashes.get(t) {
+                assert_eq!(h, g, "hashes differ at tick {t}");
+                compared += 1;
+            }
+        }
+        compared
+    }
+}
+
+/// Runs a `Tiny` match over `link` until both sides reach 3,600 ticks and
+/// checks they agree at every tick, that the in-band hash checks ran and
+/// that nothing ended the match.
+pub fn assert_in_sync_for_3600_ticks(
+    link: LinkConfig,
+    net_seed: u64,
+    delay: u8,
+) -> Pair<Tiny, Tiny> {
+    let mut p = Pair::tiny(link, net_seed, 0xfeed ^ net_seed, delay);
+    let reached = p.run_to_tick(3600, 3600 * 4);
+    assert!(
+        reached,
+        "stopped at ticks {} / {} after {} frames: {:?} / {:?}",
+        p.host.tick(),
+        p.guest.tick(),
+        p.frame,
+        p.host.outcome(),
+        p.guest.outcome()
+    );
+    assert_eq!(p.host.outcome(), None);
+    assert_eq!(p.guest.outcome(), None);
+    let compared = p.assert_in_sync();
+    eprintln!(
+        "frames {} stalled {}/{} host {:?}",
+        p.frame,
+        p.host.stats().stalled_frames,
+        p.guest.stats().stalled_frames,
+        p.host.stats()
+    );
+    assert!(compared >= 3600, "only {compared} ticks compared");
+    // 3,600 ticks / 60 = 60 hash checks each; the last may still be in flight.
+    assert!(
+        p.host_seen.hash_matches >= 58,
+        "{}",
+        p.host_seen.hash_matches
+    );
+    assert!(
+        p.guest_seen.hash_matches >= 58,
+        "{}",
+        p.guest_seen.hash_matches
+    );
+    p
+}

@@ -1,0 +1,78 @@
+//! The host picks the seed, input delay and hash interval and plays side 0;
+//! the guest adopts them from the host's Hello and plays side 1, whatever it
+//! configured itself.
+mod common;
+
+use common::Pair;
+use lockstep::{Event, Millis, SessionConfig};
+use netsim::LinkConfig;
+
+#[test]
+fn guest_adopts_seed_delay_and_hash_interval() {
+    let link = LinkConfig {
+        latency: Millis(40),
+        ..LinkConfig::default()
+    };
+    let mut p: Pair<common::Tiny, common::Tiny> = Pair::new(
+        SessionConfig::host(0xc0ffee, 9).hash_interval(30),
+        SessionConfig::guest().hash_interval(45),
+        link,
+        71,
+    );
+    assert!(p.run_to_tick(300, 1000));
+    assert_eq!(p.host.side(), Some(0));
+    assert_eq!(p.guest.side(), Some(1));
+    assert_eq!(p.guest.parameters(), Some((0xc0ffee, 9)));
+    assert_eq!(p.host.parameters(), Some((0xc0ffee, 9)));
+    let started = |events: &[Event]| {
+        events
+            .iter()
+            .find(|e| matches!(e, Event::Started { .. }))
+            .cloned()
+    };
+    assert_eq!(
+        started(&p.guest_seen.events),
+        Some(Event::Started {
+            side: 1,
+            seed: 0xc0ffee,
+            input_delay: 9
+        })
+    );
+    // Hashes every 30 ticks on both sides: 300 / 30 = 10 checks, minus the
+    // last one possibly in flight.
+    assert!(
+        p.guest_seen.hash_matches >= 9,
+        "{}",
+        p.guest_seen.hash_matches
+    );
+    assert!(p
+        .guest_seen
+        .events
+        .iter()
+        .all(|e| !matches!(e, Event::HashMatched(t) if t % 30 != 0)));
+    assert!(p.assert_in_sync() >= 300);
+}
+
+#[test]
+fn nothing_ticks_before_both_hellos() {
+    let link = LinkConfig {
+        latency: Millis(100),
+        ..LinkConfig::default()
+    };
+    let mut p = Pair::tiny(link, 72, 3, 4);
+    // Hellos take 100 ms each way: the first 6 frames can only wait.
+    p.run_frames(6);
+    assert_eq!((p.host.tick(), p.guest.tick()), (0, 0));
+    assert!(p
+        .host_seen
+        .frames
+        .iter()
+        .all(|f| *f == lockstep::Frame::Waiting));
+    assert_eq!(
+        p.host_pads.sampled(),
+        0,
+        "no pad is sampled before the start"
+    );
+    p.run_frames(60);
+    assert!(p.host.tick() > 0 && p.guest.tick() > 0);
+}

@@ -1,0 +1,19 @@
+//! Scenario (c): 50 ms ±10 ms with 5% loss. In sync for 3,600 ticks: lost
+//! input packets are repaired by the redundant window of the next one.
+mod common;
+
+use lockstep::Millis;
+use netsim::LinkConfig;
+
+#[test]
+fn in_sync_for_3600_ticks_with_5_percent_loss() {
+    let link = LinkConfig {
+        latency: Millis(50),
+        jitter: Millis(10),
+        loss_percent: 5,
+        ..LinkConfig::default()
+    };
+    let p = common::assert_in_sync_for_3600_ticks(link, 3, 6);
+    assert!(p.host_net.outgoing_stats().lost > 100, "loss was simulated");
+    assert!(p.frame < 3600 * 2, "{} frames", p.frame);
+}
