@@ -1,0 +1,125 @@
+//! A small command-line parser for the examples (`--name value` flags).
+//!
+//! Hand-written to keep the examples free of dependencies: each example
+//! lists its flags in a table, and unknown flags, missing values and
+//! out-of-range numbers are clear errors rather than panics.
+
+use std::fmt;
+
+/// Why the command line was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgError {
+    /// A flag no example knows.
+    Unknown(String),
+    /// A flag given without its value.
+    MissingValue(&'static str),
+    /// A value that does not parse or is out of range.
+    BadValue {
+        /// The flag.
+        flag: &'static str,
+        /// The refused value.
+        value: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// `-h` or `--help`: print the help text and exit successfully.
+    HelpRequested,
+}
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgError::Unknown(flag) => write!(f, "unknown option {flag:?} (try --help)"),
+            ArgError::MissingValue(flag) => write!(f, "{flag} needs a value"),
+            ArgError::BadValue {
+                flag,
+                value,
+                expected,
+            } => write!(f, "{flag} {value:?}: expected {expected}"),
+            ArgError::HelpRequested => write!(f, "help requested"),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+/// Walks `--flag value` pairs.
+pub(crate) struct Args {
+    items: std::vec::IntoIter<String>,
+}
+
+impl Args {
+    pub(crate) fn new(args: impl IntoIterator<Item = String>) -> Self {
+        Args {
+            items: args.into_iter().collect::<Vec<_>>().into_iter(),
+        }
+    }
+
+    /// The next flag, or `None` at the end. `-h`/`--help` become
+    /// [`ArgError::HelpRequested`].
+    pub(crate) fn next_flag(&mut self) -> Result<Option<String>, ArgError> {
+        match self.items.next() {
+            None => Ok(None),
+            Some(f) if f == "-h" || f == "--help" => Err(ArgError::HelpRequested),
+            Some(f) => Ok(Some(f)),
+        }
+    }
+
+    /// The value after `flag`, as a string.
+    pub(crate) fn string(&mut self, flag: &'static str) -> Result<String, ArgError> {
+        self.items.next().ok_or(ArgError::MissingValue(flag))
+    }
+
+    /// The value after `flag`, as an integer in `min..=max`.
+    pub(crate) fn number(
+        &mut self,
+        flag: &'static str,
+        min: u64,
+        max: u64,
+    ) -> Result<u64, ArgError> {
+        let value = self.string(flag)?;
+        match value.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(ArgError::BadValue {
+                flag,
+                value,
+                expected: format!("a whole number from {min} to {max}"),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Args {
+        Args::new(s.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn numbers_are_range_checked() {
+        let mut a = args("--loss 30 --loss 101 --loss -1 --loss x --loss");
+        assert_eq!(a.next_flag(), Ok(Some("--loss".into())));
+        assert_eq!(a.number("--loss", 0, 100), Ok(30));
+        for _ in 0..3 {
+            a.next_flag().unwrap();
+            assert!(matches!(
+                a.number("--loss", 0, 100),
+                Err(ArgError::BadValue { .. })
+            ));
+        }
+        a.next_flag().unwrap();
+        assert_eq!(
+            a.number("--loss", 0, 100),
+            Err(ArgError::MissingValue("--loss"))
+        );
+        assert_eq!(a.next_flag(), Ok(None));
+    }
+
+    #[test]
+    fn help_is_recognised() {
+        assert_eq!(args("-h").next_flag(), Err(ArgError::HelpRequested));
+        assert_eq!(args("--help").next_flag(), Err(ArgError::HelpRequested));
+    }
+}
