@@ -38,6 +38,11 @@ use netsim::{LinkConfig, PathStats, SimEndpoint};
 
 pub use args::ArgError;
 
+// Compiles and runs every Rust block of docs/writing-a-game.md as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/writing-a-game.md")]
+pub struct WritingAGameDoc;
+
 /// The examples' game: the input of one player for one tick is one byte.
 pub type Game = Dots;
 
