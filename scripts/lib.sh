@@ -79,3 +79,13 @@ ensure_wasmtime_py() {
             python3 -m pip install --quiet --break-system-packages wasmtime
     fi
 }
+
+# cargo-fuzz, for the short fuzz runs of scripts/ci/20-fuzz.sh. It drives
+# libFuzzer through nightly-only rustc flags; the stage allows them on the
+# stable toolchain with RUSTC_BOOTSTRAP=1, so no nightly is needed.
+ensure_cargo_fuzz() {
+    if ! cargo fuzz --version >/dev/null 2>&1; then
+        log "installing cargo-fuzz 0.13.2 (about 2 minutes)"
+        cargo install cargo-fuzz --version 0.13.2
+    fi
+}

@@ -1,0 +1,94 @@
+//! Bytes from a peer fed to a running session, mixed with frames and time
+//! passing: never a panic, and once ended the session stays ended.
+//!
+//! The input is read as a script: each step is one control byte followed,
+//! for datagrams, by a length byte and that many bytes. Starting from a
+//! session whose Hello exchange already happened gets the fuzzer past the
+//! handshake at once.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use lockstep::wire::{Hello, Message};
+use lockstep::{Channel, DeterministicGame, Millis, Session, SessionConfig, PROTOCOL_VERSION};
+
+#[derive(Clone)]
+struct Game(u64);
+
+impl DeterministicGame for Game {
+    type Input = u8;
+    const BUILD_ID: u64 = 77;
+    fn new(seed: u64, _: u8) -> Self {
+        Game(seed)
+    }
+    fn step(&mut self, i: &[u8]) {
+        self.0 = self.0.rotate_left(5) ^ u64::from(i[0]) ^ (u64::from(i[1]) << 8);
+    }
+    fn state_hash(&self) -> u64 {
+        self.0
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, mut rest)) = data.split_first() else {
+        return;
+    };
+    let (cfg, peer_side) = if mode & 1 == 0 {
+        (
+            SessionConfig::host(1, mode % 8).hash_interval(u16::from(mode / 8 % 4 + 1)),
+            1,
+        )
+    } else {
+        (SessionConfig::guest(), 0)
+    };
+    let mut s = Session::<Game>::new(cfg).expect("valid config");
+    let mut now = 0u64;
+    if mode & 0x80 == 0 {
+        let hello = Message::<u8>::Hello(Hello {
+            protocol: PROTOCOL_VERSION,
+            build: Game::BUILD_ID,
+            seed: 5,
+            side: peer_side,
+            input_delay: mode % 8,
+            hash_interval: 2,
+        });
+        s.handle_datagram(
+            Millis(0),
+            Channel::Reliable,
+            &hello.encode().expect("encodes"),
+        );
+    }
+    let mut ended = false;
+    while let Some((&op, tail)) = rest.split_first() {
+        rest = tail;
+        match op % 4 {
+            0 | 1 => {
+                let Some((&len, tail)) = rest.split_first() else {
+                    break;
+                };
+                let n = usize::from(len).min(tail.len());
+                let ch = if op % 4 == 0 {
+                    Channel::Reliable
+                } else {
+                    Channel::Unreliable
+                };
+                s.handle_datagram(Millis(now), ch, &tail[..n]);
+                rest = &tail[n..];
+            }
+            2 => {
+                now += u64::from(op >> 2);
+                s.advance_frame(Millis(now), || op);
+            }
+            _ => {
+                now += u64::from(op) * 40;
+                s.handle_timeout(Millis(now));
+            }
+        }
+        while s.poll_transmit().is_some() {}
+        while s.poll_event().is_some() {}
+        if ended {
+            assert!(s.outcome().is_some(), "an ended session stays ended");
+        }
+        ended = s.outcome().is_some();
+    }
+    let _ = s.input_log().to_bytes();
+});
