@@ -3,7 +3,8 @@
 # wasm32-unknown-unknown and make Node and wasmtime replay the golden script;
 # both must produce exactly the GOLDEN_HASH pinned in games/ntba/src/lib.rs
 # (which the native test golden_hash_is_the_build_id checks in stage 10).
-# Prints the wasm benchmark figures too (Node).
+# Prints the wasm benchmark figures too (Node), then runs the two networked
+# NtBA examples.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -28,3 +29,10 @@ log "Node"
 "$ROOT/node_modules/.bin/node" scripts/ntba/check-wasm.mjs "$module" "$expected" --bench
 log "wasmtime"
 python3 scripts/ntba/check_wasm.py "$module" "$expected"
+
+# The networked examples: CPU against CPU over the loopback and over a lossy
+# simulated link; each exits non-zero unless both peers end the match on the
+# same tick with the same hash (virtual time: well under a second each).
+log "NtBA examples (loopback, simulated link with 20% loss)"
+cargo run --locked --release -q -p lockstep-examples --example ntba_loopback -- --seed 5
+cargo run --locked --release -q -p lockstep-examples --example ntba_simulated -- --seed 6 --latency 60 --jitter 15 --loss 20

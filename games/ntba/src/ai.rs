@@ -312,7 +312,7 @@ impl Cpu {
             || (sc < 70 && d < 9 * M)
             || sc < 30
             || (open > 15 * M / 10 && d < 5 * M && r < 60)
-            || (open > M && in_three && self.plan == 2 && r < 60)
+            || (in_three && self.plan == 2 && r < 50)
             || (d < 4 * M && r < 20)
             || (open > 26 * M / 10 && d < 75 * M / 10 && r < 25);
         if want_shot && !self.last.has(Pad::SHOOT) {
