@@ -1,1 +1,1366 @@
-//! placeholder
+//! The browser glue (wasm32 only): DOM, sockets, peer connections, timers.
+//!
+//! Thin on purpose: every rule lives in the pure modules. This file turns
+//! browser events into calls on [`LobbyClient`] and [`Screens`], carries out
+//! the [`Output`]s they return, and draws the result. All state sits in one
+//! `App` behind a thread-local; browser callbacks go through [`dispatch`],
+//! which defers to a microtask if the app is already borrowed, so no
+//! callback ever runs inside another.
+
+use crate::challenge::ChallengeConfig;
+use crate::front_end::demo::{Dots, DotsFrontEnd};
+use crate::front_end::{FrontEnd, Painter};
+use crate::id::{PeerId, RoomCode};
+use crate::lobby::{LobbyClient, LobbyConfig, Output};
+use crate::mesh::MeshConfig;
+use crate::protocol::{room_out, RoomServerMsg, Signal, SignalKind};
+use crate::screens::{Screen, ScreenEvent, Screens};
+use crate::text::{self, ChatError};
+use js_sys::{Array, Reflect};
+use lockstep::{
+    Channel, DeterministicGame, LinkState, Millis, Outcome, Session, SessionConfig, Transport,
+};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{
+    CanvasRenderingContext2d, Document, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement,
+    KeyboardEvent, MessageEvent, RequestInit, Response, WebSocket,
+};
+use webrtc_transport::{IceCandidate, WebRtcTransport, MATCH_CONNECT_TIMEOUT_MS};
+
+thread_local! {
+    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+}
+
+type Handler = Closure<dyn FnMut(JsValue)>;
+
+/// Runs `f` on the app now, or in a microtask if the app is busy.
+fn dispatch(f: impl FnOnce(&mut App) + 'static) {
+    let mut f = Some(f);
+    let done = APP.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut guard) => {
+            if let (Some(app), Some(f)) = (guard.as_mut(), f.take()) {
+                f(app);
+                app.pump();
+            }
+            true
+        }
+        Err(_) => false,
+    });
+    if !done {
+        if let Some(f) = f {
+            spawn_local(async move { dispatch(f) });
+        }
+    }
+}
+
+fn now() -> Millis {
+    let t = web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now());
+    Millis(t.max(0.0) as u64)
+}
+
+fn random_bytes(n: usize) -> Vec<u8> {
+    let mut buf = vec![0u8; n];
+    if let Some(c) = web_sys::window().and_then(|w| w.crypto().ok()) {
+        if c.get_random_values_with_u8_array(&mut buf).is_err() {
+            log::error!("crypto.getRandomValues failed");
+        }
+    }
+    buf
+}
+
+fn fresh_id() -> PeerId {
+    let mut bytes = random_bytes(64);
+    PeerId::generate(move || {
+        if bytes.is_empty() {
+            bytes = random_bytes(64);
+        }
+        bytes.pop().unwrap_or(0)
+    })
+}
+
+struct ConsoleLog;
+
+impl log::Log for ConsoleLog {
+    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
+        true
+    }
+    fn log(&self, record: &log::Record<'_>) {
+        let msg = JsValue::from_str(&format!("{}", record.args()));
+        match record.level() {
+            log::Level::Error => web_sys::console::error_1(&msg),
+            log::Level::Warn => web_sys::console::warn_1(&msg),
+            log::Level::Info => web_sys::console::info_1(&msg),
+            _ => web_sys::console::debug_1(&msg),
+        }
+    }
+    fn flush(&self) {}
+}
+
+// ----- DOM helpers ------------------------------------------------------------
+
+struct Dom {
+    doc: Document,
+}
+
+impl Dom {
+    fn el(&self, id: &str) -> Option<Element> {
+        self.doc.get_element_by_id(id)
+    }
+    fn set_text(&self, id: &str, text: &str) {
+        if let Some(e) = self.el(id) {
+            e.set_text_content(Some(text));
+        }
+    }
+    fn show(&self, id: &str, shown: bool) {
+        if let Some(e) = self.el(id).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+            e.set_hidden(!shown);
+        }
+    }
+    fn input_value(&self, id: &str) -> String {
+        self.el(id)
+            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+            .map(|i| i.value())
+            .unwrap_or_default()
+    }
+    fn set_input_value(&self, id: &str, v: &str) {
+        if let Some(i) = self
+            .el(id)
+            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+        {
+            i.set_value(v);
+        }
+    }
+    fn set_attr(&self, id: &str, name: &str, value: &str) {
+        if let Some(e) = self.el(id) {
+            let _ = e.set_attribute(name, value);
+        }
+    }
+    /// Creates `<tag>` holding `text` as a text node (never markup).
+    fn make(&self, tag: &str, class: &str, text: &str) -> Option<Element> {
+        let e = self.doc.create_element(tag).ok()?;
+        if !class.is_empty() {
+            e.set_class_name(class);
+        }
+        if !text.is_empty() {
+            e.set_text_content(Some(text));
+        }
+        Some(e)
+    }
+    fn button(&self, label: &str, action: &str, id: &PeerId, enabled: bool) -> Option<Element> {
+        let b = self.make("button", action, label)?;
+        let _ = b.set_attribute("data-action", action);
+        let _ = b.set_attribute("data-id", id.as_str());
+        if !enabled {
+            let _ = b.set_attribute("disabled", "");
+        }
+        Some(b)
+    }
+}
+
+fn on(el: &Element, event: &str, handlers: &mut Vec<Handler>, f: impl FnMut(JsValue) + 'static) {
+    let h = Closure::<dyn FnMut(JsValue)>::new(f);
+    let _ = el.add_event_listener_with_callback(event, h.as_ref().unchecked_ref());
+    handlers.push(h);
+}
+
+// ----- sockets ------------------------------------------------------------------
+
+/// Which socket an event came from; events of replaced sockets are ignored.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SocketKind {
+    Presence(u32),
+    Room(u32),
+}
+
+struct Socket {
+    ws: WebSocket,
+    _handlers: Vec<Handler>,
+}
+
+impl Socket {
+    fn open(url: &str, kind: SocketKind) -> Option<Socket> {
+        let ws = match WebSocket::new(url) {
+            Ok(ws) => ws,
+            Err(_) => {
+                log::warn!("could not open a WebSocket");
+                return None;
+            }
+        };
+        let on_open =
+            Closure::<dyn FnMut(JsValue)>::new(move |_| dispatch(move |app| app.socket_open(kind)));
+        let on_msg = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+            let text = ev
+                .dyn_into::<MessageEvent>()
+                .ok()
+                .and_then(|m| m.data().as_string());
+            if let Some(text) = text {
+                dispatch(move |app| app.socket_text(kind, &text));
+            }
+        });
+        let on_close = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            dispatch(move |app| app.socket_closed(kind))
+        });
+        ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+        ws.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
+        ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+        Some(Socket {
+            ws,
+            _handlers: vec![on_open, on_msg, on_close],
+        })
+    }
+
+    fn send(&self, text: &str) {
+        if self.ws.send_with_str(text).is_err() {
+            log::info!("send on a closed WebSocket");
+        }
+    }
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        self.ws.set_onopen(None);
+        self.ws.set_onmessage(None);
+        self.ws.set_onclose(None);
+        let _ = self.ws.close();
+    }
+}
+
+fn notify() -> webrtc_transport::Notify {
+    Rc::new(|| dispatch(|_| {}))
+}
+
+// ----- the app ------------------------------------------------------------------
+
+struct MeshPeer {
+    attempt: u8,
+    link: WebRtcTransport,
+    reported_open: bool,
+    reported_closed: bool,
+}
+
+struct RoomConn {
+    gen: u32,
+    host: bool,
+    code: Option<RoomCode>,
+    socket: Option<Socket>,
+    link: Option<WebRtcTransport>,
+}
+
+struct MatchRun {
+    session: Session<Dots>,
+    link: WebRtcTransport,
+    ping: Option<u64>,
+}
+
+struct LocalRun {
+    game: Dots,
+}
+
+struct App {
+    dom: Dom,
+    base: String,
+    ws_base: String,
+    cfg: LobbyConfig,
+    screens: Screens,
+    front: DotsFrontEnd,
+    client: Option<LobbyClient>,
+    ice: JsValue,
+    presence: Option<Socket>,
+    presence_gen: u32,
+    peers: BTreeMap<PeerId, MeshPeer>,
+    room: Option<RoomConn>,
+    room_gen: u32,
+    game: Option<MatchRun>,
+    local: Option<LocalRun>,
+    held: Vec<String>,
+    notices: Vec<String>,
+    _handlers: Vec<Handler>,
+}
+
+fn query_param(search: &str, key: &str) -> Option<String> {
+    search.trim_start_matches('?').split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == key).then(|| v.to_owned())
+    })
+}
+
+fn outcome_text(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::LocalQuit => "You left the online match.",
+        Outcome::RemoteQuit => "The other player left the match.",
+        Outcome::TransportLost => "The connection to the other player was lost.",
+        Outcome::Timeout => "The other player stopped responding.",
+        Outcome::Desync { .. } => "The two games went out of sync, so the match was stopped.",
+        Outcome::VersionMismatch { .. } => {
+            "The other player is running a different version of the game. Reload both pages and try again."
+        }
+        Outcome::InvalidData { .. } => "The other player sent something unexpected, so the match was stopped.",
+    }
+}
+
+impl App {
+    fn new(doc: Document) -> App {
+        let window = web_sys::window();
+        let location = window.as_ref().map(|w| w.location());
+        let search = location
+            .as_ref()
+            .and_then(|l| l.search().ok())
+            .unwrap_or_default();
+        let origin = location
+            .as_ref()
+            .and_then(|l| l.origin().ok())
+            .unwrap_or_default();
+        // The signalling service: `?signal=` or `window.SIGNALING_URL`, else this page's origin.
+        let configured = window
+            .as_ref()
+            .and_then(|w| Reflect::get(w, &JsValue::from_str("SIGNALING_URL")).ok())
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty());
+        let base = query_param(&search, "signal")
+            .map(|s| {
+                js_sys::decode_uri_component(&s)
+                    .ok()
+                    .and_then(|v| v.as_string())
+                    .unwrap_or(s)
+            })
+            .or(configured)
+            .unwrap_or(origin)
+            .trim_end_matches('/')
+            .to_owned();
+        let ws_base = base
+            .replacen("https://", "wss://", 1)
+            .replacen("http://", "ws://", 1);
+        let ms = |key: &str, default: u64| {
+            query_param(&search, key)
+                .and_then(|v| v.parse::<u64>().ok())
+                .map_or(Millis(default), Millis)
+        };
+        let cfg = LobbyConfig {
+            mesh: MeshConfig {
+                connect_timeout: ms("mesh_ms", 20_000),
+            },
+            challenge: ChallengeConfig {
+                answer_timeout: ms("answer_ms", 30_000),
+                connect_timeout: ms("connect_ms", 30_000),
+            },
+        };
+        let has_webrtc = window.as_ref().is_some_and(|w| {
+            Reflect::has(w, &JsValue::from_str("RTCPeerConnection")).unwrap_or(false)
+        });
+        let has_ws = window
+            .as_ref()
+            .is_some_and(|w| Reflect::has(w, &JsValue::from_str("WebSocket")).unwrap_or(false));
+        App {
+            dom: Dom { doc },
+            base,
+            ws_base,
+            cfg,
+            screens: Screens::new(has_webrtc && has_ws),
+            front: DotsFrontEnd,
+            client: None,
+            ice: Array::new().into(),
+            presence: None,
+            presence_gen: 0,
+            peers: BTreeMap::new(),
+            room: None,
+            room_gen: 0,
+            game: None,
+            local: None,
+            held: Vec::new(),
+            notices: Vec::new(),
+            _handlers: Vec::new(),
+        }
+    }
+
+    // ----- screens -----------------------------------------------------------
+
+    fn screen_event(&mut self, e: ScreenEvent) {
+        if self.screens.handle(e) {
+            self.render_screen();
+        }
+    }
+
+    fn render_screen(&mut self) {
+        let s = self.screens.screen().clone();
+        let d = &self.dom;
+        d.show("title", matches!(s, Screen::Title { .. }));
+        d.show("btn-online", matches!(s, Screen::Title { online: true }));
+        d.show("local", s == Screen::LocalPlay);
+        d.show("lobby", s == Screen::Lobby);
+        d.show("match", s == Screen::Match);
+        d.show("result", matches!(s, Screen::Result { .. }));
+        d.show("canvas", matches!(s, Screen::LocalPlay | Screen::Match));
+        if let Screen::Result { message, .. } = &s {
+            d.set_text("result-text", message);
+        }
+        if s == Screen::LocalPlay && self.local.is_none() {
+            let seed = u64::from_le_bytes(random_bytes(8).try_into().unwrap_or([0; 8]));
+            self.local = Some(LocalRun {
+                game: Dots::new(seed, 2),
+            });
+        }
+        if s != Screen::LocalPlay {
+            self.local = None;
+        }
+        if s != Screen::Lobby && s != Screen::Match && matches!(s, Screen::Title { .. }) {
+            self.leave_lobby();
+        }
+        self.render_lobby();
+    }
+
+    // ----- lobby -------------------------------------------------------------
+
+    fn join_lobby(&mut self) {
+        let raw = self.dom.input_value("name");
+        match text::clean_name(&raw) {
+            Err(e) => self.dom.set_text("name-error", &e.to_string()),
+            Ok(nick) => {
+                self.dom.set_text("name-error", "");
+                if let Some(storage) =
+                    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+                {
+                    let _ = storage.set_item("netplay.name", &nick);
+                }
+                self.client = Some(LobbyClient::new(nick, self.cfg));
+                self.dom.show("name-row", false);
+                self.dom.show("lobby-main", true);
+                let url = format!("{}/ice", self.base);
+                spawn_local(async move {
+                    let ice = fetch_json(&url, "GET")
+                        .await
+                        .ok()
+                        .and_then(|v| Reflect::get(&v, &"iceServers".into()).ok());
+                    dispatch(move |app| {
+                        if let Some(ice) = ice.filter(Array::is_array) {
+                            app.ice = ice;
+                        }
+                        if let Some(c) = app.client.as_mut() {
+                            c.start(fresh_id());
+                        }
+                    });
+                });
+            }
+        }
+    }
+
+    fn leave_lobby(&mut self) {
+        self.client = None;
+        self.presence = None;
+        self.peers.clear();
+        self.room = None;
+        self.game = None;
+        self.dom.show("name-row", true);
+        self.dom.show("lobby-main", false);
+    }
+
+    fn socket_open(&mut self, kind: SocketKind) {
+        match kind {
+            SocketKind::Presence(g) if g == self.presence_gen => {
+                if let Some(c) = self.client.as_mut() {
+                    c.socket_open();
+                }
+            }
+            SocketKind::Room(g) => {
+                let Some(room) = self.room.as_mut().filter(|r| r.gen == g) else {
+                    return;
+                };
+                if room.host {
+                    if let (Some(code), Some(c)) = (room.code.clone(), self.client.as_mut()) {
+                        c.room_created(now(), code);
+                    }
+                } else {
+                    // The guest's 25 s timer starts when it connects.
+                    self.make_room_link();
+                }
+            }
+            SocketKind::Presence(_) => {}
+        }
+    }
+
+    fn socket_closed(&mut self, kind: SocketKind) {
+        match kind {
+            SocketKind::Presence(g) if g == self.presence_gen => {
+                self.presence = None;
+                self.peers.clear();
+                if let Some(c) = self.client.as_mut() {
+                    c.socket_closed(now());
+                }
+            }
+            SocketKind::Room(g) => {
+                let Some(room) = self.room.as_mut().filter(|r| r.gen == g) else {
+                    return;
+                };
+                room.socket = None;
+                // The room ends after `done`; before the link opened, that is a failure.
+                let open = room
+                    .link
+                    .as_ref()
+                    .is_some_and(|l| l.state() == LinkState::Open);
+                if !open {
+                    log::info!("room socket closed before the match connection opened");
+                    self.room = None;
+                    if let Some(c) = self.client.as_mut() {
+                        c.match_failed(now());
+                    }
+                }
+            }
+            SocketKind::Presence(_) => {}
+        }
+    }
+
+    fn socket_text(&mut self, kind: SocketKind, text: &str) {
+        match kind {
+            SocketKind::Presence(g) if g == self.presence_gen => {
+                if let Some(c) = self.client.as_mut() {
+                    c.server_text(now(), text);
+                }
+            }
+            SocketKind::Room(g) if self.room.as_ref().is_some_and(|r| r.gen == g) => {
+                self.room_text(text)
+            }
+            _ => {}
+        }
+    }
+
+    fn make_room_link(&mut self) {
+        let notify = notify();
+        let Some(room) = self.room.as_mut() else {
+            return;
+        };
+        if room.link.is_none() {
+            let deadline = now() + Millis(MATCH_CONNECT_TIMEOUT_MS);
+            match WebRtcTransport::new(&self.ice, Some(deadline), notify) {
+                Ok(link) => room.link = Some(link),
+                Err(_) => log::error!("could not create a peer connection"),
+            }
+        }
+    }
+
+    fn room_text(&mut self, text: &str) {
+        let msg = match Signal::parse_room(text) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("room: dropped a message ({e:?})");
+                return;
+            }
+        };
+        let host = self.room.as_ref().is_some_and(|r| r.host);
+        match msg {
+            RoomServerMsg::PeerJoined if host => {
+                self.make_room_link();
+                let Some(room) = self.room.as_ref() else {
+                    return;
+                };
+                let Some(hs) = room.link.as_ref().map(WebRtcTransport::handshake) else {
+                    return;
+                };
+                let gen = room.gen;
+                spawn_local(async move {
+                    let offer = hs.create_offer().await;
+                    dispatch(move |app| app.room_send_sdp(gen, offer.ok().map(SignalKind::Offer)));
+                });
+            }
+            RoomServerMsg::Signal(Signal {
+                kind: SignalKind::Offer(sdp),
+                ..
+            }) if !host => {
+                self.make_room_link();
+                let Some(room) = self.room.as_ref() else {
+                    return;
+                };
+                let Some(hs) = room.link.as_ref().map(WebRtcTransport::handshake) else {
+                    return;
+                };
+                let gen = room.gen;
+                spawn_local(async move {
+                    let answer = hs.accept_offer(&sdp).await;
+                    dispatch(move |app| {
+                        app.room_send_sdp(gen, answer.ok().map(SignalKind::Answer))
+                    });
+                });
+            }
+            RoomServerMsg::Signal(Signal {
+                kind: SignalKind::Answer(sdp),
+                ..
+            }) if host => {
+                let Some(hs) = self
+                    .room
+                    .as_ref()
+                    .and_then(|r| r.link.as_ref())
+                    .map(WebRtcTransport::handshake)
+                else {
+                    return;
+                };
+                spawn_local(async move {
+                    if hs.accept_answer(&sdp).await.is_err() {
+                        log::warn!("room: the answer was refused");
+                    }
+                });
+            }
+            RoomServerMsg::Signal(Signal {
+                kind:
+                    SignalKind::Ice {
+                        candidate,
+                        sdp_mid,
+                        sdp_m_line_index,
+                    },
+                ..
+            }) => {
+                if let Some(link) = self.room.as_ref().and_then(|r| r.link.as_ref()) {
+                    link.handshake().add_remote_ice(IceCandidate {
+                        candidate,
+                        sdp_mid,
+                        sdp_m_line_index,
+                    });
+                }
+            }
+            RoomServerMsg::Error(_) => log::warn!("room: the server refused a message"),
+            _ => log::info!("room: ignored an out-of-place message"),
+        }
+    }
+
+    fn room_send_sdp(&mut self, gen: u32, kind: Option<SignalKind>) {
+        let Some(room) = self.room.as_ref().filter(|r| r.gen == gen) else {
+            return;
+        };
+        match kind {
+            Some(kind) => {
+                if let Some(s) = &room.socket {
+                    s.send(&room_out::signal(&Signal { attempt: 1, kind }));
+                }
+            }
+            None => {
+                log::warn!("room: the browser could not create a session description");
+                self.room = None;
+                if let Some(c) = self.client.as_mut() {
+                    c.match_failed(now());
+                }
+            }
+        }
+    }
+
+    fn create_room(&mut self) {
+        self.room_gen += 1;
+        let gen = self.room_gen;
+        self.room = Some(RoomConn {
+            gen,
+            host: true,
+            code: None,
+            socket: None,
+            link: None,
+        });
+        let url = format!("{}/rooms", self.base);
+        spawn_local(async move {
+            let code = fetch_json(&url, "POST")
+                .await
+                .ok()
+                .and_then(|v| Reflect::get(&v, &"code".into()).ok())
+                .and_then(|v| v.as_string())
+                .and_then(|s| RoomCode::parse(&s));
+            dispatch(move |app| {
+                if app.room.as_ref().is_none_or(|r| r.gen != gen) {
+                    return;
+                }
+                let socket = code.as_ref().and_then(|code| {
+                    Socket::open(
+                        &format!("{}/rooms/{code}/ws?role=host", app.ws_base),
+                        SocketKind::Room(gen),
+                    )
+                });
+                match (code, socket) {
+                    (Some(code), Some(socket)) => {
+                        if let Some(room) = app.room.as_mut() {
+                            room.code = Some(code);
+                            room.socket = Some(socket);
+                        }
+                    }
+                    _ => {
+                        app.room = None;
+                        if let Some(c) = app.client.as_mut() {
+                            c.room_failed(now());
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    fn join_room(&mut self, code: RoomCode) {
+        self.room_gen += 1;
+        let gen = self.room_gen;
+        let socket = Socket::open(
+            &format!("{}/rooms/{code}/ws?role=guest", self.ws_base),
+            SocketKind::Room(gen),
+        );
+        self.room = Some(RoomConn {
+            gen,
+            host: false,
+            code: Some(code),
+            socket,
+            link: None,
+        });
+    }
+
+    fn start_match(&mut self, link: WebRtcTransport, host: bool) {
+        let cfg = if host {
+            let seed = u64::from_le_bytes(random_bytes(8).try_into().unwrap_or([0; 8]));
+            SessionConfig::host(seed, 6)
+        } else {
+            SessionConfig::guest()
+        };
+        match Session::<Dots>::new(cfg) {
+            Ok(session) => {
+                self.game = Some(MatchRun {
+                    session,
+                    link,
+                    ping: None,
+                });
+                self.dom.set_attr("match", "data-state", "connected");
+                self.dom.set_text("match-status", "Connected. Starting…");
+                self.screen_event(ScreenEvent::MatchStarted);
+            }
+            Err(e) => log::error!("session config refused: {e:?}"),
+        }
+    }
+
+    // ----- carrying out outputs ----------------------------------------------
+
+    fn pump(&mut self) {
+        let t = now();
+        // Timers.
+        if let Some(c) = self.client.as_mut() {
+            if c.wants_connect(t) {
+                c.start(fresh_id());
+            }
+        }
+        // Mesh links.
+        let mut events: Vec<(PeerId, u8, LinkEvent)> = Vec::new();
+        for (id, p) in &mut self.peers {
+            while let Some(c) = p.link.poll_local_ice() {
+                events.push((id.clone(), p.attempt, LinkEvent::Ice(c)));
+            }
+            while let Some((_, bytes)) = p.link.recv() {
+                events.push((id.clone(), p.attempt, LinkEvent::Data(bytes)));
+            }
+            let st = p.link.state();
+            if st == LinkState::Open && !p.reported_open {
+                p.reported_open = true;
+                events.push((id.clone(), p.attempt, LinkEvent::Open));
+            }
+            if st.is_terminal() && !p.reported_closed {
+                p.reported_closed = true;
+                events.push((id.clone(), p.attempt, LinkEvent::Closed));
+            }
+        }
+        if let Some(c) = self.client.as_mut() {
+            for (id, attempt, ev) in events {
+                match ev {
+                    LinkEvent::Ice(ice) => c.send_signal(
+                        &id,
+                        &Signal {
+                            attempt,
+                            kind: SignalKind::Ice {
+                                candidate: ice.candidate,
+                                sdp_mid: ice.sdp_mid,
+                                sdp_m_line_index: ice.sdp_m_line_index,
+                            },
+                        },
+                    ),
+                    LinkEvent::Data(bytes) => match String::from_utf8(bytes) {
+                        Ok(s) => c.peer_text(t, &id, &s),
+                        Err(_) => log::warn!("lobby: dropped a non-UTF-8 peer message"),
+                    },
+                    LinkEvent::Open => c.peer_open(&id, attempt),
+                    LinkEvent::Closed => c.peer_closed(t, &id, attempt),
+                }
+            }
+            c.tick(t);
+        }
+        // The room link.
+        let mut room_opened = None;
+        let mut room_failed = false;
+        if let Some(room) = self.room.as_mut() {
+            if let Some(link) = room.link.as_mut() {
+                link.tick(t);
+                while let Some(ice) = link.poll_local_ice() {
+                    if let Some(s) = &room.socket {
+                        s.send(&room_out::signal(&Signal {
+                            attempt: 1,
+                            kind: SignalKind::Ice {
+                                candidate: ice.candidate,
+                                sdp_mid: ice.sdp_mid,
+                                sdp_m_line_index: ice.sdp_m_line_index,
+                            },
+                        }));
+                    }
+                }
+                match link.state() {
+                    LinkState::Open => room_opened = Some(room.host),
+                    LinkState::Closed | LinkState::Failed => room_failed = true,
+                    LinkState::Connecting => {}
+                }
+            }
+        }
+        if let Some(host) = room_opened {
+            if let Some(mut room) = self.room.take() {
+                if let Some(s) = &room.socket {
+                    s.send(&room_out::done());
+                }
+                if let (Some(link), Some(c)) = (room.link.take(), self.client.as_mut()) {
+                    c.match_connected(t);
+                    self.start_match(link, host);
+                }
+            }
+        } else if room_failed {
+            self.room = None;
+            if let Some(c) = self.client.as_mut() {
+                c.match_failed(t);
+            }
+        }
+        // Outputs.
+        let mut changed = false;
+        while let Some(out) = self.client.as_mut().and_then(LobbyClient::poll_output) {
+            match out {
+                Output::Changed => changed = true,
+                other => self.carry_out(other),
+            }
+        }
+        if changed {
+            self.render_lobby();
+        }
+    }
+
+    fn carry_out(&mut self, out: Output) {
+        match out {
+            Output::Connect(_) => {
+                self.presence_gen += 1;
+                self.presence = None;
+                self.peers.clear();
+                self.presence = Socket::open(
+                    &format!("{}/lobby/ws", self.ws_base),
+                    SocketKind::Presence(self.presence_gen),
+                );
+                if self.presence.is_none() {
+                    if let Some(c) = self.client.as_mut() {
+                        c.socket_closed(now());
+                    }
+                }
+            }
+            Output::Disconnect => {
+                self.presence_gen += 1;
+                self.presence = None;
+                self.peers.clear();
+            }
+            Output::ToServer(text) => {
+                if let Some(s) = &self.presence {
+                    s.send(&text);
+                }
+            }
+            Output::Offer { id, attempt } => {
+                let Ok(link) = WebRtcTransport::new(&self.ice, None, notify()) else {
+                    log::error!("could not create a peer connection");
+                    return;
+                };
+                let hs = link.handshake();
+                self.peers.insert(
+                    id.clone(),
+                    MeshPeer {
+                        attempt,
+                        link,
+                        reported_open: false,
+                        reported_closed: false,
+                    },
+                );
+                spawn_local(async move {
+                    let offer = hs.create_offer().await;
+                    dispatch(move |app| {
+                        if let (Ok(sdp), Some(c)) = (offer, app.client.as_mut()) {
+                            c.send_signal(
+                                &id,
+                                &Signal {
+                                    attempt,
+                                    kind: SignalKind::Offer(sdp),
+                                },
+                            );
+                        }
+                    });
+                });
+            }
+            Output::Remote { id, signal } => match signal.kind {
+                SignalKind::Offer(sdp) => {
+                    let attempt = signal.attempt;
+                    let Ok(link) = WebRtcTransport::new(&self.ice, None, notify()) else {
+                        return;
+                    };
+                    let hs = link.handshake();
+                    self.peers.insert(
+                        id.clone(),
+                        MeshPeer {
+                            attempt,
+                            link,
+                            reported_open: false,
+                            reported_closed: false,
+                        },
+                    );
+                    spawn_local(async move {
+                        let answer = hs.accept_offer(&sdp).await;
+                        dispatch(move |app| {
+                            if let (Ok(sdp), Some(c)) = (answer, app.client.as_mut()) {
+                                c.send_signal(
+                                    &id,
+                                    &Signal {
+                                        attempt,
+                                        kind: SignalKind::Answer(sdp),
+                                    },
+                                );
+                            }
+                        });
+                    });
+                }
+                SignalKind::Answer(sdp) => {
+                    if let Some(p) = self.peers.get(&id).filter(|p| p.attempt == signal.attempt) {
+                        let hs = p.link.handshake();
+                        spawn_local(async move {
+                            if hs.accept_answer(&sdp).await.is_err() {
+                                log::warn!("lobby: an answer was refused");
+                            }
+                        });
+                    }
+                }
+                SignalKind::Ice {
+                    candidate,
+                    sdp_mid,
+                    sdp_m_line_index,
+                } => {
+                    if let Some(p) = self.peers.get(&id).filter(|p| p.attempt == signal.attempt) {
+                        p.link.handshake().add_remote_ice(IceCandidate {
+                            candidate,
+                            sdp_mid,
+                            sdp_m_line_index,
+                        });
+                    }
+                }
+            },
+            Output::ClosePeer(id) => {
+                self.peers.remove(&id);
+            }
+            Output::ToPeer(id, text) => {
+                if let Some(p) = self.peers.get_mut(&id) {
+                    if let Err(e) = p.link.send(Channel::Reliable, text.as_bytes()) {
+                        log::info!("lobby: could not send to a peer: {e}");
+                    }
+                }
+            }
+            Output::CreateRoom => self.create_room(),
+            Output::CloseRoom | Output::LeaveRoom => self.room = None,
+            Output::JoinRoom(code) => self.join_room(code),
+            Output::Chat { from, name, text } => self.add_chat(from.is_none(), &name, &text),
+            Output::Notice(text) => self.add_notice(text),
+            Output::Changed => self.render_lobby(),
+        }
+    }
+
+    fn add_chat(&self, mine: bool, name: &str, text: &str) {
+        let d = &self.dom;
+        let Some(log) = d.el("chat-log") else { return };
+        let Some(line) = d.make("div", if mine { "chat-msg mine" } else { "chat-msg" }, "") else {
+            return;
+        };
+        if let (Some(who), Some(body)) = (d.make("div", "who", name), d.make("div", "text", text)) {
+            let _ = who.set_attribute("dir", "auto");
+            let _ = body.set_attribute("dir", "auto");
+            let _ = line.append_child(&who);
+            let _ = line.append_child(&body);
+        }
+        let _ = log.append_child(&line);
+        // No history: keep the last 200 lines on screen.
+        while log.child_element_count() > 200 {
+            if let Some(first) = log.first_element_child() {
+                first.remove();
+            }
+        }
+        if let Some(h) = log.dyn_ref::<HtmlElement>() {
+            h.set_scroll_top(h.scroll_height());
+        }
+    }
+
+    fn add_notice(&mut self, text: String) {
+        self.notices.push(text);
+        if self.notices.len() > 5 {
+            self.notices.remove(0);
+        }
+        let d = &self.dom;
+        if let Some(box_) = d.el("notices") {
+            box_.set_text_content(None);
+            for n in &self.notices {
+                if let Some(p) = d.make("p", "notice", n) {
+                    let _ = p.set_attribute("dir", "auto");
+                    let _ = box_.append_child(&p);
+                }
+            }
+        }
+    }
+
+    fn render_lobby(&self) {
+        let d = &self.dom;
+        let Some(c) = &self.client else { return };
+        let conn = c.connection();
+        d.show("banner", conn.banner().is_some());
+        d.set_text("banner-text", conn.banner().unwrap_or(""));
+        d.show("retry", conn.retry_shown());
+        d.set_attr(
+            "lobby",
+            "data-connection",
+            match conn {
+                crate::lobby::Connection::Online => "online",
+                crate::lobby::Connection::Full => "full",
+                crate::lobby::Connection::Retrying { .. } => "retrying",
+                _ => "connecting",
+            },
+        );
+        d.set_text("me", &format!("You are {}", c.my_display()));
+        let Some(list) = d.el("roster") else { return };
+        list.set_text_content(None);
+        for p in c.roster() {
+            let Some(li) = d.make("li", "player", "") else {
+                continue;
+            };
+            let _ = li.set_attribute("data-id", p.id.as_str());
+            let status = match p.status {
+                crate::protocol::PlayerStatus::Lobby => "in the lobby",
+                crate::protocol::PlayerStatus::InMatch => "in a match",
+            };
+            let _ = li.set_attribute("data-status", status);
+            let _ = li.set_attribute("data-link", p.link);
+            for (class, text) in [
+                ("name", p.display.as_str()),
+                ("status", status),
+                ("link", p.link),
+            ] {
+                if let Some(span) = d.make("span", class, text) {
+                    if class == "name" {
+                        let _ = span.set_attribute("dir", "auto");
+                    }
+                    let _ = li.append_child(&span);
+                }
+            }
+            let mut buttons =
+                vec![d.button(if p.muted { "Unmute" } else { "Mute" }, "mute", &p.id, true)];
+            if p.can_challenge {
+                buttons.push(d.button("Challenge", "challenge", &p.id, true));
+            }
+            if p.challenged_us {
+                buttons.push(d.make("span", "incoming", "challenges you!"));
+                buttons.push(d.button("Accept", "accept", &p.id, p.accept_enabled));
+                buttons.push(d.button("Decline", "decline", &p.id, true));
+            }
+            if let Some(state) = p.our_challenge {
+                buttons.push(d.make("span", "outgoing", state));
+                buttons.push(d.button("Cancel", "cancel", &p.id, true));
+            }
+            for b in buttons.into_iter().flatten() {
+                let _ = li.append_child(&b);
+            }
+            let _ = list.append_child(&li);
+        }
+    }
+
+    fn roster_click(&mut self, action: &str, id: &str) {
+        let Some(id) = PeerId::parse(id) else { return };
+        let t = now();
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        match action {
+            "mute" => c.toggle_mute(&id),
+            "challenge" => c.challenge(t, &id),
+            "accept" => c.accept(t, &id),
+            "decline" => c.decline(t, &id),
+            "cancel" => c.cancel(t),
+            _ => {}
+        }
+    }
+
+    fn send_chat(&mut self) {
+        let raw = self.dom.input_value("chat-input");
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        match c.send_chat(now(), &raw) {
+            Ok(()) => {
+                self.dom.set_input_value("chat-input", "");
+                self.dom.set_text("chat-error", "");
+            }
+            Err(ChatError::RateLimited) => self
+                .dom
+                .set_text("chat-error", "Slow down: at most 2 messages a second."),
+            Err(_) => {}
+        }
+    }
+
+    // ----- frames --------------------------------------------------------------
+
+    fn frame(&mut self) {
+        let t = now();
+        let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
+        if let Some(local) = self.local.as_mut() {
+            let inputs = [self.front.input(&held, 0), self.front.input(&held, 1)];
+            local.game.step(&inputs);
+            draw(&self.dom, &self.front, &local.game);
+        }
+        let mut ended = None;
+        if let Some(m) = self.game.as_mut() {
+            m.link.tick(t);
+            m.session.pump(t, &mut m.link);
+            let front = &self.front;
+            // Online, each page plays with the first player's keys.
+            m.session.advance_frame(t, || front.input(&held, 0));
+            m.session.pump(t, &mut m.link);
+            while let Some(ev) = m.session.poll_event() {
+                match ev {
+                    lockstep::Event::RoundTrip(ms) => m.ping = Some(ms.0),
+                    lockstep::Event::Ended(o) => ended = Some(outcome_text(&o)),
+                    lockstep::Event::Started { side, .. } => {
+                        self.dom.set_attr("match", "data-side", &side.to_string());
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(g) = m.session.game() {
+                draw(&self.dom, front, g);
+                self.dom.set_attr("match", "data-state", "running");
+                self.dom
+                    .set_attr("match", "data-tick", &m.session.tick().to_string());
+                let side = if m.session.side() == Some(0) {
+                    "host"
+                } else {
+                    "guest"
+                };
+                let ping = m.ping.map_or(String::new(), |p| format!(", ping {p} ms"));
+                self.dom.set_text(
+                    "match-status",
+                    &format!("Online match ({side}), tick {}{ping}", m.session.tick()),
+                );
+            }
+        }
+        if let Some(msg) = ended {
+            self.game = None;
+            self.dom.set_attr("match", "data-state", "ended");
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(t);
+            }
+            self.screen_event(ScreenEvent::Ended(msg.to_owned()));
+        }
+    }
+
+    fn leave(&mut self) {
+        match self.screens.screen() {
+            Screen::Match => {
+                if let Some(m) = self.game.as_mut() {
+                    let t = now();
+                    m.session.quit(t);
+                    m.session.pump(t, &mut m.link);
+                }
+                // The Ended event is handled by the next frame.
+            }
+            _ => self.screen_event(ScreenEvent::Back),
+        }
+    }
+}
+
+enum LinkEvent {
+    Ice(IceCandidate),
+    Data(Vec<u8>),
+    Open,
+    Closed,
+}
+
+struct CanvasPainter {
+    ctx: CanvasRenderingContext2d,
+    w: f64,
+    h: f64,
+}
+
+impl Painter for CanvasPainter {
+    fn size(&self) -> (f64, f64) {
+        (self.w, self.h)
+    }
+    fn clear(&mut self, colour: &str) {
+        self.rect(0.0, 0.0, self.w, self.h, colour);
+    }
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, colour: &str) {
+        self.ctx.set_fill_style_str(colour);
+        self.ctx.fill_rect(x, y, w, h);
+    }
+    fn circle(&mut self, x: f64, y: f64, r: f64, colour: &str) {
+        self.ctx.set_fill_style_str(colour);
+        self.ctx.begin_path();
+        let _ = self.ctx.arc(x, y, r, 0.0, std::f64::consts::TAU);
+        self.ctx.fill();
+    }
+    fn text(&mut self, x: f64, y: f64, text: &str, colour: &str) {
+        self.ctx.set_fill_style_str(colour);
+        let _ = self.ctx.fill_text(text, x, y);
+    }
+}
+
+fn draw<F: FrontEnd>(dom: &Dom, front: &F, game: &F::Game) {
+    let Some(canvas) = dom
+        .el("canvas")
+        .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+    else {
+        return;
+    };
+    let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let mut p = CanvasPainter {
+        ctx,
+        w: f64::from(canvas.width()),
+        h: f64::from(canvas.height()),
+    };
+    front.draw(game, &mut p);
+}
+
+async fn fetch_json(url: &str, method: &str) -> Result<JsValue, JsValue> {
+    let window = web_sys::window().ok_or("no window")?;
+    let init = RequestInit::new();
+    init.set_method(method);
+    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await?
+        .dyn_into()?;
+    if !resp.ok() {
+        return Err(JsValue::from_f64(f64::from(resp.status())));
+    }
+    JsFuture::from(resp.json()?).await
+}
+
+fn wire(app: &mut App) {
+    let d = &app.dom;
+    let mut handlers = Vec::new();
+    let click = |id: &str, handlers: &mut Vec<Handler>, f: fn(&mut App)| {
+        if let Some(el) = d.el(id) {
+            on(&el, "click", handlers, move |ev: JsValue| {
+                if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
+                    e.prevent_default();
+                }
+                dispatch(f);
+            });
+        }
+    };
+    click("btn-local", &mut handlers, |a| {
+        a.screen_event(ScreenEvent::ChooseLocal)
+    });
+    click("btn-online", &mut handlers, |a| {
+        a.screen_event(ScreenEvent::ChooseOnline)
+    });
+    click("local-back", &mut handlers, |a| {
+        a.screen_event(ScreenEvent::Back)
+    });
+    click("lobby-back", &mut handlers, |a| {
+        a.screen_event(ScreenEvent::Back)
+    });
+    click("join", &mut handlers, App::join_lobby);
+    click("retry", &mut handlers, |a| {
+        if let Some(c) = a.client.as_mut() {
+            c.retry_now(now());
+        }
+    });
+    click("chat-send", &mut handlers, App::send_chat);
+    click("leave", &mut handlers, App::leave);
+    click("continue", &mut handlers, |a| {
+        a.screen_event(ScreenEvent::Continue)
+    });
+    if let Some(form) = d.el("chat-form") {
+        on(&form, "submit", &mut handlers, |ev: JsValue| {
+            if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
+                e.prevent_default();
+            }
+            dispatch(App::send_chat);
+        });
+    }
+    if let Some(list) = d.el("roster") {
+        on(&list, "click", &mut handlers, |ev: JsValue| {
+            let target = ev
+                .dyn_ref::<web_sys::Event>()
+                .and_then(web_sys::Event::target)
+                .and_then(|t| t.dyn_into::<Element>().ok());
+            if let Some(b) = target {
+                if let (Some(action), Some(id)) =
+                    (b.get_attribute("data-action"), b.get_attribute("data-id"))
+                {
+                    dispatch(move |a| a.roster_click(&action, &id));
+                }
+            }
+        });
+    }
+    if let Some(body) = d.doc.body() {
+        on(&body, "keydown", &mut handlers, |ev: JsValue| {
+            if let Some(k) = ev.dyn_ref::<KeyboardEvent>() {
+                let code = k.code();
+                dispatch(move |a| {
+                    if !a.held.contains(&code) {
+                        a.held.push(code);
+                    }
+                });
+            }
+        });
+        on(&body, "keyup", &mut handlers, |ev: JsValue| {
+            if let Some(k) = ev.dyn_ref::<KeyboardEvent>() {
+                let code = k.code();
+                dispatch(move |a| a.held.retain(|c| *c != code));
+            }
+        });
+    }
+    app._handlers = handlers;
+}
+
+/// Entry point: wires the page and starts the timers.
+#[wasm_bindgen(start)]
+pub fn start() -> Result<(), JsValue> {
+    let _ = log::set_logger(&ConsoleLog);
+    log::set_max_level(log::LevelFilter::Info);
+    let window = web_sys::window().ok_or("no window")?;
+    let doc = window.document().ok_or("no document")?;
+    let mut app = App::new(doc);
+    wire(&mut app);
+    let d = &app.dom;
+    d.set_text("game-name", app.front.name());
+    d.set_text("build", &format!("build {:016x}", app.front.build_id()));
+    if let Some(name) = window
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item("netplay.name").ok().flatten())
+    {
+        d.set_input_value("name", &name);
+    }
+    app.render_screen();
+    APP.with(|cell| *cell.borrow_mut() = Some(app));
+    // Timers: lobby and connection timers every 100 ms, frames at 60 Hz.
+    let tick = Closure::<dyn FnMut()>::new(|| dispatch(|_| {}));
+    window.set_interval_with_callback_and_timeout_and_arguments_0(
+        tick.as_ref().unchecked_ref(),
+        100,
+    )?;
+    tick.forget(); // lives as long as the page
+    let frame = Closure::<dyn FnMut()>::new(|| dispatch(App::frame));
+    window.set_interval_with_callback_and_timeout_and_arguments_0(
+        frame.as_ref().unchecked_ref(),
+        16,
+    )?;
+    frame.forget(); // lives as long as the page
+    Ok(())
+}

@@ -1,1 +1,54 @@
-//! placeholder
+//! `webrtc-transport`: [`lockstep::Transport`] over a browser
+//! `RTCPeerConnection`.
+//!
+//! Two data channels are pre-negotiated on every connection, so neither side
+//! waits for an `ondatachannel` event:
+//!
+//! | id | label | settings | carries |
+//! | --- | --- | --- | --- |
+//! | 0 | `reliable` | ordered, retransmitted | [`Channel::Reliable`](lockstep::Channel::Reliable) |
+//! | 1 | `fast` | unordered, `maxRetransmits: 0` | [`Channel::Unreliable`](lockstep::Channel::Unreliable) |
+//!
+//! The link is [`Connecting`](lockstep::LinkState::Connecting) until both
+//! channels are open, then [`Open`](lockstep::LinkState::Open); it becomes
+//! [`Closed`](lockstep::LinkState::Closed) when a channel or the connection
+//! closes and [`Failed`](lockstep::LinkState::Failed) when ICE fails or the
+//! connection timer (25 s for matches) runs out before it opened.
+//!
+//! The handshake is trickle ICE: the offering side calls
+//! `Handshake::create_offer`, the answering side
+//! `Handshake::accept_offer`, the offerer `Handshake::accept_answer`, and
+//! both relay what `WebRtcTransport::poll_local_ice` yields and feed what
+//! the other side relayed into `Handshake::add_remote_ice` (candidates that
+//! arrive before the remote description are held back until it is set). How
+//! the messages travel (a room socket, the lobby relay) is the caller's
+//! business; the same code serves match connections and the lobby mesh.
+//!
+//! The crate is browser-only: on other targets it is empty, so that
+//! `cargo test --workspace` builds it on the host.
+#![warn(missing_docs)]
+
+#[cfg(target_arch = "wasm32")]
+mod browser;
+#[cfg(target_arch = "wasm32")]
+pub use browser::*;
+
+/// Largest datagram accepted by `send`: 16 KiB, the size every browser's
+/// SCTP stack delivers in one message.
+pub const MAX_DATAGRAM: usize = 16 * 1024;
+
+/// How long a match connection may take to open (seed 000: 25 s from when
+/// the guest joins, host side, or from when the guest connects).
+pub const MATCH_CONNECT_TIMEOUT_MS: u64 = 25_000;
+
+/// One trickled ICE candidate, in the fields `RTCIceCandidateInit` uses. An
+/// empty `candidate` marks the end of the trickle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IceCandidate {
+    /// The candidate line.
+    pub candidate: String,
+    /// The media stream id.
+    pub sdp_mid: Option<String>,
+    /// The media line index.
+    pub sdp_m_line_index: Option<u16>,
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the browser shell: release wasm (profile wasm-release), the
+# wasm-bindgen JS glue (--target web), then optionally wasm-opt from npm's
+# binaryen (Debian's binaryen is too old; set WASM_OPT=0 to skip). The page
+# lands in $WEB_OUT (default target/web): index.html, style.css, config.js,
+# pkg/web_shell.js and pkg/web_shell_bg.wasm.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+ensure_wasm_target
+ensure_wasm_bindgen
+
+OUT="${WEB_OUT:-$ROOT/target/web}"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+log "building web-shell for wasm32 (profile wasm-release)"
+cargo build --locked -p web-shell --target wasm32-unknown-unknown --profile wasm-release
+WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/web_shell.wasm"
+
+rm -rf "$OUT"
+mkdir -p "$OUT/pkg"
+cp web-shell/www/* "$OUT/"
+wasm-bindgen --target web --no-typescript --out-dir "$OUT/pkg" "$WASM"
+
+OPT="$ROOT/node_modules/.bin/wasm-opt"
+if [ "${WASM_OPT:-1}" != 0 ] && [ -x "$OPT" ]; then
+    log "optimising with npm binaryen's wasm-opt"
+    "$OPT" -Os --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+        --enable-mutable-globals --enable-reference-types --enable-multivalue \
+        "$OUT/pkg/web_shell_bg.wasm" -o "$OUT/pkg/web_shell_bg.wasm"
+fi
+size=$(stat -c %s "$OUT/pkg/web_shell_bg.wasm")
+gz=$(gzip -9 -c "$OUT/pkg/web_shell_bg.wasm" | wc -c)
+log "web shell built in $OUT (wasm $size bytes, $gz gzipped)"

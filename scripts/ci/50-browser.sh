@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The web shell in real headless Chromium: build the wasm page, start the
+# embedded signalling server serving it, and run the six lobby scenarios of
+# issue 5 (tests/browser/) with isolated browser contexts and real WebRTC.
+# Server and browsers run in a network namespace that holds only `lo`, so no
+# test traffic can leave the machine; /ice serves no STUN servers.
+#   scripts/ci/50-browser.sh               run the scenarios
+#   scripts/ci/50-browser.sh --screenshot  also refresh docs/lobby.png
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+ensure_wasm_target
+ensure_wasm_bindgen
+ensure_node_modules
+ensure_chromium
+
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+WEB_OUT="$TARGET_DIR/web"
+export WEB_OUT
+scripts/build-web.sh
+log "building signaling-server"
+cargo build --locked -p signaling-server
+mkdir -p "$TARGET_DIR/browser"
+shot="$TARGET_DIR/browser/lobby.png"
+[ "${1:-}" = --screenshot ] && shot="$ROOT/docs/lobby.png"
+
+log "running the browser scenarios in a loopback-only network namespace"
+in_loopback_netns env \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$WEB_OUT" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    LOBBY_SCREENSHOT="$shot" \
+    node --test --test-reporter=spec tests/browser/

@@ -1,0 +1,121 @@
+// Shared helpers for the browser tests: start the embedded signalling server
+// (serving the built page), launch Debian's Chromium through playwright-core,
+// and drive lobby pages. Every wait is on an event or a DOM condition with a
+// generous deadline; nothing sleeps and hopes.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { chromium } = require(path.join(ROOT, 'node_modules/playwright-core'));
+
+export const SERVER_BIN = process.env.SIGNALING_SERVER;
+export const WEB_DIR = process.env.WEB_DIR || path.join(ROOT, 'target/web');
+export const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/lib/chromium/chromium';
+export const DEADLINE = 30_000;
+
+/** Starts signaling-server; resolves with { url, port, proc, stop() }. */
+export async function startServer(listen = '127.0.0.1:0') {
+  if (!SERVER_BIN) throw new Error('set SIGNALING_SERVER to the signaling-server binary');
+  const args = ['--listen', listen, '--allowed-origins', '*', '--stun-urls', '',
+    '--rate-limit-per-minute', '0', '--static', WEB_DIR];
+  const proc = spawn(SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
+  const lines = createInterface({ input: proc.stdout });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), DEADLINE);
+    proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${stderr}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const m = /^listening on (http:\/\/\S+)/.exec(line);
+      if (m) resolve(m[1]); else reject(new Error(`unexpected first line: ${line}`));
+    });
+  });
+  const port = Number(new URL(url).port);
+  const stop = () => new Promise((resolve) => {
+    if (proc.exitCode !== null) return resolve();
+    proc.once('exit', resolve);
+    proc.kill('SIGTERM');
+  });
+  return { url, port, proc, stop };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // Host candidates on 127.0.0.1 (with the permissions below), so data
+      // channels open inside a loopback-only network namespace.
+      '--allow-loopback-in-peer-connection'],
+  });
+}
+
+/** A page in its own browser context (separate storage, like another person). */
+export async function openPage(browser, url, { initScript } = {}) {
+  const context = await browser.newContext({
+    permissions: ['microphone', 'camera'],
+    viewport: { width: 760, height: 900 },
+  });
+  if (initScript) await context.addInitScript(initScript);
+  const page = await context.newPage();
+  page.dialogs = [];
+  page.on('dialog', (d) => { page.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  page.consoleErrors = [];
+  page.on('pageerror', (e) => page.consoleErrors.push(String(e)));
+  await page.goto(url);
+  return page;
+}
+
+/** Title -> Online -> name -> Join. */
+export async function joinLobby(page, name) {
+  await page.locator('#btn-online').click({ timeout: DEADLINE });
+  await page.locator('#name').fill(name);
+  await page.locator('#join').click();
+  await page.locator('#lobby[data-connection="online"]').waitFor({ timeout: DEADLINE });
+}
+
+/** The roster entry whose display name starts with `name#`. */
+export function entry(page, name) {
+  return page.locator('#roster li', { has: page.locator('.name', { hasText: `${name}#` }) });
+}
+
+/** Waits until `page` lists exactly `n` players, all connected. */
+export async function waitConnected(page, n) {
+  await page.waitForFunction((n) => {
+    const all = document.querySelectorAll('#roster li');
+    const ok = document.querySelectorAll('#roster li[data-link="connected"]');
+    return all.length === n && ok.length === n;
+  }, n, { timeout: DEADLINE });
+}
+
+/** Sends a chat line, pressing Send again while the 2-per-second limit refuses it. */
+export async function say(page, text) {
+  await page.locator('#chat-input').fill(text);
+  // The input empties when the line was accepted.
+  await page.waitForFunction(() => {
+    if (document.querySelector('#chat-input').value === '') return true;
+    document.querySelector('#chat-send').click();
+    return false;
+  }, null, { timeout: DEADLINE, polling: 250 });
+}
+
+/** Waits for a chat line with exactly this text. */
+export async function waitChat(page, text) {
+  await page.waitForFunction((t) => [...document.querySelectorAll('#chat-log .text')]
+    .some((e) => e.textContent === t), text, { timeout: DEADLINE });
+}
+
+export async function chatTexts(page) {
+  return page.$$eval('#chat-log .text', (els) => els.map((e) => e.textContent));
+}
+
+export async function waitNotice(page, fragment) {
+  await page.waitForFunction((f) => [...document.querySelectorAll('#notices .notice')]
+    .some((e) => e.textContent.includes(f)), fragment, { timeout: DEADLINE });
+}

@@ -1,0 +1,190 @@
+// The six Chromium scenarios of issue 5, in order, against the real embedded
+// signalling server and real WebRTC between isolated browser contexts.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, say, waitChat,
+  chatTexts, waitNotice, DEADLINE,
+} from './harness.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// Written to target/ by default; scripts/ci/50-browser.sh --screenshot refreshes docs/lobby.png.
+const SCREENSHOT = process.env.LOBBY_SCREENSHOT || path.join(ROOT, 'target/browser/lobby.png');
+
+let server;
+let browser;
+const pages = {};
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  for (const p of Object.values(pages)) {
+    assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
+    assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
+  }
+  await browser?.close();
+  await server?.stop();
+});
+
+test('1. three players join and each sees the other two, connected', async () => {
+  const names = { ada: 'Ada', dana: 'דנה', bo: 'Bo 🏀' };
+  for (const [key, name] of Object.entries(names)) {
+    pages[key] = await openPage(browser, server.url);
+    await joinLobby(pages[key], name);
+  }
+  for (const [key, page] of Object.entries(pages)) {
+    await waitConnected(page, 2);
+    for (const [other, name] of Object.entries(names)) {
+      if (other === key) continue;
+      const li = entry(page, name);
+      await li.waitFor({ timeout: DEADLINE });
+      assert.match(await li.locator('.name').textContent(), /#[A-Za-z0-9]{3}$/);
+      assert.equal(await li.getAttribute('data-status'), 'in the lobby');
+    }
+  }
+  // The IP notice is shown.
+  assert.match(await pages.ada.locator('#notice-ip').textContent(), /can see your IP address/);
+});
+
+test('2. chat in Hebrew and English, markup stays text, direction per line, mute', async () => {
+  const { ada, dana, bo } = pages;
+  await say(ada, 'Hello from Ada');
+  await say(dana, 'שלום מדנה');
+  for (const p of [ada, dana, bo]) {
+    await waitChat(p, 'Hello from Ada');
+    await waitChat(p, 'שלום מדנה');
+  }
+  const evil = '<img src=x onerror=alert(1)>';
+  await say(ada, evil);
+  await waitChat(dana, evil);
+  assert.equal(await dana.locator('#chat-log img').count(), 0, 'no element made from chat text');
+
+  // Each line is its own dir="auto" block: Hebrew right-aligned, English left-aligned.
+  const geometry = await dana.evaluate(() => [...document.querySelectorAll('#chat-log .text')].map((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return {
+      text: el.textContent, dir: el.getAttribute('dir'), direction: getComputedStyle(el).direction,
+      leftGap: text.left - box.left, rightGap: box.right - text.right,
+    };
+  }));
+  const heb = geometry.find((g) => g.text === 'שלום מדנה');
+  const eng = geometry.find((g) => g.text === 'Hello from Ada');
+  assert.equal(heb.dir, 'auto');
+  assert.equal(heb.direction, 'rtl');
+  assert.ok(heb.rightGap < 2 && heb.leftGap > 50, `Hebrew right-aligned: ${JSON.stringify(heb)}`);
+  assert.equal(eng.direction, 'ltr');
+  assert.ok(eng.leftGap < 2 && eng.rightGap > 50, `English left-aligned: ${JSON.stringify(eng)}`);
+
+  // Bo mutes Ada: her next line reaches Dana but not Bo.
+  await entry(bo, 'Ada').locator('button[data-action="mute"]').click();
+  await entry(bo, 'Ada').locator('button[data-action="mute"]', { hasText: 'Unmute' }).waitFor();
+  await say(ada, 'a muted line');
+  await waitChat(dana, 'a muted line');
+  // Unmute, then a later line from Ada arrives on the same ordered channel:
+  // the muted line, sent before it, was dropped rather than delayed.
+  await entry(bo, 'Ada').locator('button[data-action="mute"]').click();
+  await say(ada, 'after unmute');
+  await waitChat(bo, 'after unmute');
+  assert.ok(!(await chatTexts(bo)).includes('a muted line'), 'muted line not shown');
+
+  await bo.locator('main').screenshot({ path: SCREENSHOT });
+});
+
+test('3. decline, then accept: an open match pair, shown in a match to the third player', async () => {
+  const { ada, dana, bo } = pages;
+  await entry(ada, 'דנה').locator('button[data-action="challenge"]').click();
+  const incoming = entry(dana, 'Ada').locator('button[data-action="decline"]');
+  await incoming.waitFor({ timeout: DEADLINE });
+  await incoming.click();
+  await waitNotice(ada, 'declined your challenge');
+
+  await entry(ada, 'דנה').locator('button[data-action="challenge"]').click();
+  const accept = entry(dana, 'Ada').locator('button[data-action="accept"]');
+  await accept.waitFor({ timeout: DEADLINE });
+  assert.equal(await accept.isEnabled(), true);
+  await accept.click();
+
+  // Both pages run the lock-step session over the two match data channels:
+  // ticks only advance when inputs cross the unreliable channel both ways,
+  // after the Hellos crossed the reliable one.
+  for (const p of [ada, dana]) {
+    await p.waitForFunction(() => Number(document.querySelector('#match').dataset.tick || 0) > 60, null,
+      { timeout: DEADLINE });
+  }
+  assert.equal(await ada.locator('#match').getAttribute('data-side'), '0');
+  assert.equal(await dana.locator('#match').getAttribute('data-side'), '1');
+
+  for (const name of ['Ada', 'דנה']) {
+    const li = entry(bo, name);
+    await bo.waitForFunction((n) => [...document.querySelectorAll('#roster li')]
+      .some((li) => li.querySelector('.name').textContent.startsWith(`${n}#`) &&
+        li.dataset.status === 'in a match'), name, { timeout: DEADLINE });
+    assert.equal(await li.locator('button[data-action="challenge"]').count(), 0);
+  }
+});
+
+test('4. mutual challenge cancels both; an unanswered challenge times out', async () => {
+  const url = `${server.url}/?answer_ms=3000&connect_ms=3000`;
+  pages.eve = await openPage(browser, url);
+  pages.finn = await openPage(browser, url);
+  await joinLobby(pages.eve, 'Eve');
+  await joinLobby(pages.finn, 'Finn');
+  const { eve, finn } = pages;
+  const eveBtn = entry(eve, 'Finn').locator('button[data-action="challenge"]');
+  const finnBtn = entry(finn, 'Eve').locator('button[data-action="challenge"]');
+  await eveBtn.waitFor({ timeout: DEADLINE });
+  await finnBtn.waitFor({ timeout: DEADLINE });
+  await Promise.all([eveBtn.click(), finnBtn.click()]);
+  await waitNotice(eve, 'challenged each other at once');
+  await waitNotice(finn, 'challenged each other at once');
+  await eveBtn.waitFor({ timeout: DEADLINE }); // both free to challenge again
+
+  // Finn does not answer Eve's challenge: after the shortened 3 s it lapses.
+  await eveBtn.click();
+  await entry(finn, 'Eve').locator('button[data-action="accept"]').waitFor({ timeout: DEADLINE });
+  await waitNotice(eve, "didn't answer");
+  await entry(finn, 'Eve').locator('button[data-action="accept"]').waitFor({ state: 'detached', timeout: DEADLINE });
+});
+
+test('5. the lobby server restarts: retry message, reconnect, see each other again', async () => {
+  const { bo, eve, finn, ada } = pages;
+  const port = server.port;
+  await server.stop();
+  for (const p of [bo, eve, finn]) {
+    await p.locator('#banner-text', { hasText: 'Lost the lobby connection - retrying…' }).waitFor({ timeout: DEADLINE });
+    assert.equal(await p.locator('#retry').isVisible(), true);
+  }
+  server = await startServer(`127.0.0.1:${port}`);
+  for (const p of [bo, eve, finn]) {
+    await p.locator('#lobby[data-connection="online"]').waitFor({ timeout: DEADLINE });
+    await waitConnected(p, 4);
+  }
+  // The players in a match said so again after reconnecting.
+  await bo.waitForFunction(() => document.querySelectorAll('#roster li[data-status="in a match"]').length === 2,
+    null, { timeout: DEADLINE });
+  // Their match survived the restart: it never needed the server.
+  const before = Number(await ada.locator('#match').getAttribute('data-tick'));
+  await ada.waitForFunction((b) => Number(document.querySelector('#match').dataset.tick) > b + 60, before,
+    { timeout: DEADLINE });
+});
+
+test('6. the Online button is hidden when WebRTC is unavailable', async () => {
+  const noRtc = await openPage(browser, server.url, {
+    initScript: () => { delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection; },
+  });
+  await noRtc.locator('#btn-local').waitFor({ state: 'visible', timeout: DEADLINE });
+  await noRtc.waitForFunction(() => document.querySelector('#game-name').textContent !== 'Loading…');
+  assert.equal(await noRtc.locator('#btn-online').isVisible(), false);
+  const withRtc = await openPage(browser, server.url);
+  await withRtc.locator('#btn-online').waitFor({ state: 'visible', timeout: DEADLINE });
+  await noRtc.context().close();
+  await withRtc.context().close();
+});
