@@ -1,0 +1,215 @@
+//! Session figures for the link scenarios (a)-(d) at 60 ticks per second:
+//! packets and payload bytes sent per second per peer, stalled frames,
+//! measured round trip, and the session's own CPU time per tick.
+//!
+//! Run: `cargo bench -p lockstep --bench session` (prints a table).
+//!
+//! Two sessions of a trivial game play 3,600 ticks over `netsim` in virtual
+//! time. Only the session calls are timed (`handle_datagram`,
+//! `advance_frame`, `poll_transmit`, `poll_event`), never the simulated
+//! network, and the game's `step` is a few integer operations.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use lockstep::{
+    Channel, DeterministicGame, Millis, Session, SessionConfig, SessionStats, Transport,
+};
+use netsim::{LinkConfig, SimEndpoint};
+
+#[derive(Clone)]
+struct Trivial(u64);
+
+impl DeterministicGame for Trivial {
+    type Input = u8;
+    const BUILD_ID: u64 = 0xbe4c;
+    fn new(seed: u64, _: u8) -> Self {
+        Trivial(seed)
+    }
+    fn step(&mut self, i: &[u8]) {
+        self.0 = self.0.rotate_left(3) ^ u64::from(i[0]) ^ (u64::from(i[1]) << 8);
+    }
+    fn state_hash(&self) -> u64 {
+        self.0
+    }
+}
+
+struct Side {
+    session: Session<Trivial>,
+    net: SimEndpoint,
+    pad: u64,
+    busy: Duration,
+    inbox: Vec<(Channel, Vec<u8>)>,
+    outbox: Vec<(Channel, Vec<u8>)>,
+}
+
+impl Side {
+    fn new(cfg: SessionConfig, net: SimEndpoint, pad: u64) -> Self {
+        Side {
+            session: Session::new(cfg).expect("valid config"),
+            net,
+            pad,
+            busy: Duration::ZERO,
+            inbox: Vec::new(),
+            outbox: Vec::new(),
+        }
+    }
+
+    /// Receives from the network (untimed), then feeds the session and,
+    /// on a frame, advances it (timed), then sends (untimed).
+    fn turn(&mut self, now: Millis, frame: bool) {
+        while let Some(d) = self.net.recv() {
+            self.inbox.push(d);
+        }
+        let link = self.net.state();
+        let pad = &mut self.pad;
+        let start = Instant::now();
+        for (ch, bytes) in self.inbox.drain(..) {
+            self.session.handle_datagram(now, ch, &bytes);
+        }
+        self.session.handle_link_state(now, link);
+        if frame {
+            black_box(self.session.advance_frame(now, || {
+                *pad = pad.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (*pad >> 59) as u8 // a 5-button pad
+            }));
+        }
+        while let Some(t) = self.session.poll_transmit() {
+            self.outbox.push(t);
+        }
+        while let Some(e) = self.session.poll_event() {
+            black_box(e);
+        }
+        self.busy += start.elapsed();
+        for (ch, bytes) in self.outbox.drain(..) {
+            let _ = self.net.send(ch, &bytes);
+        }
+    }
+}
+
+struct Row {
+    name: &'static str,
+    delay: u8,
+    frames: u64,
+    ticks: u32,
+    stats: [SessionStats; 2],
+    busy_us_per_tick: f64,
+}
+
+fn run(name: &'static str, link: LinkConfig, delay: u8, ticks: u32) -> Row {
+    let (a, b) = netsim::pair(link, 2024);
+    let mut sides = [
+        Side::new(SessionConfig::host(7, delay), a, 1),
+        Side::new(SessionConfig::guest(), b, 2),
+    ];
+    let mut frame = 0u64;
+    while sides.iter().any(|s| s.session.tick() < ticks) && frame < u64::from(ticks) * 10 {
+        let t = Millis(frame * 1000 / 60);
+        // Deliveries due before this frame, at their arrival times.
+        while let Some(at) = [sides[0].net.poll_timeout(), sides[1].net.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+            .filter(|&at| at <= t)
+        {
+            sides[0].net.advance_to(at);
+            for s in &mut sides {
+                s.turn(at, false);
+            }
+        }
+        sides[0].net.advance_to(t);
+        for s in &mut sides {
+            s.turn(t, true);
+        }
+        frame += 1;
+        assert!(
+            sides.iter().all(|s| s.session.outcome().is_none()),
+            "{name}: ended early"
+        );
+    }
+    let total_ticks = u64::from(sides[0].session.tick()) + u64::from(sides[1].session.tick());
+    let busy = sides[0].busy + sides[1].busy;
+    Row {
+        name,
+        delay,
+        frames: frame,
+        ticks,
+        stats: [sides[0].session.stats(), sides[1].session.stats()],
+        busy_us_per_tick: busy.as_secs_f64() * 1e6 / total_ticks as f64,
+    }
+}
+
+fn main() {
+    let ticks = 3600;
+    let ms = Millis;
+    let rows = [
+        run("(a) no latency", LinkConfig::default(), 6, ticks),
+        run(
+            "(b) 50 ms ±10",
+            LinkConfig {
+                latency: ms(50),
+                jitter: ms(10),
+                ..LinkConfig::default()
+            },
+            6,
+            ticks,
+        ),
+        run(
+            "(c) 50 ms ±10, 5% loss",
+            LinkConfig {
+                latency: ms(50),
+                jitter: ms(10),
+                loss_percent: 5,
+                ..LinkConfig::default()
+            },
+            6,
+            ticks,
+        ),
+        run(
+            "(d) 100 ms ±20, 25% loss",
+            LinkConfig {
+                latency: ms(100),
+                jitter: ms(20),
+                loss_percent: 25,
+                ..LinkConfig::default()
+            },
+            6,
+            ticks,
+        ),
+        run(
+            "(d) same, delay 9",
+            LinkConfig {
+                latency: ms(100),
+                jitter: ms(20),
+                loss_percent: 25,
+                ..LinkConfig::default()
+            },
+            9,
+            ticks,
+        ),
+    ];
+    println!(
+        "| scenario | delay | ticks | frames | stalled frames (host/guest) | packets/s/peer | payload B/s/peer | last RTT ms | session µs/tick |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for r in &rows {
+        let secs = r.frames as f64 / 60.0;
+        let per_peer =
+            |f: fn(&SessionStats) -> u64| (f(&r.stats[0]) + f(&r.stats[1])) as f64 / 2.0 / secs;
+        let packets = per_peer(|s| s.reliable_packets + s.unreliable_packets);
+        let bytes = per_peer(|s| s.reliable_bytes + s.unreliable_bytes);
+        println!(
+            "| {} | {} | {} | {} | {}/{} | {:.1} | {:.0} | {} | {:.2} |",
+            r.name,
+            r.delay,
+            r.ticks,
+            r.frames,
+            r.stats[0].stalled_frames,
+            r.stats[1].stalled_frames,
+            packets,
+            bytes,
+            r.stats[0].last_rtt.map_or(0, |m| m.0),
+            r.busy_us_per_tick
+        );
+    }
+}
