@@ -504,8 +504,10 @@ impl Ntba {
             200
         };
         if self.rng.chance(odds) {
-            self.stats[team(p) as usize].steals += 1;
-            self.stats[team(h) as usize].turnovers += 1;
+            self.stats[team(p) as usize].steals =
+                self.stats[team(p) as usize].steals.saturating_add(1);
+            self.stats[team(h) as usize].turnovers =
+                self.stats[team(h) as usize].turnovers.saturating_add(1);
             self.push_event(Event::Steal { player: p, from: h });
             self.give_ball(p);
         }
@@ -574,7 +576,7 @@ impl Ntba {
         b.to_z = RIM_HEIGHT;
         b.t = 0;
         b.dur = (20 + d * 3 / M) as u16;
-        b.arc = M + d / 6;
+        b.arc = (M + d / 6).min(3 * M);
         b.points = points;
         b.made = made;
         b.tried = 0;
@@ -582,9 +584,9 @@ impl Ntba {
         pl.shooting = false;
         pl.throw_t = 10;
         let st = &mut self.stats[side as usize];
-        st.shots += 1;
+        st.shots = st.shots.saturating_add(1);
         if points == 3 {
-            st.threes += 1;
+            st.threes = st.threes.saturating_add(1);
         }
         self.push_event(Event::Shot { player: p, points });
     }
@@ -763,7 +765,7 @@ impl Ntba {
         b.vel = away.add(V2::new(-away.y, away.x).with_len(side));
         b.vz = 2 * M / 100;
         b.grab_cd = 8;
-        self.stats[team(q) as usize].blocks += 1;
+        self.stats[team(q) as usize].blocks = self.stats[team(q) as usize].blocks.saturating_add(1);
         self.push_event(Event::Block { player: q, shooter });
     }
 
@@ -786,8 +788,11 @@ impl Ntba {
                 }
                 self.ball.tried |= 1 << q;
                 if self.rng.chance(300) {
-                    self.stats[team(q) as usize].steals += 1;
-                    self.stats[team(passer) as usize].turnovers += 1;
+                    self.stats[team(q) as usize].steals =
+                        self.stats[team(q) as usize].steals.saturating_add(1);
+                    self.stats[team(passer) as usize].turnovers = self.stats[team(passer) as usize]
+                        .turnovers
+                        .saturating_add(1);
                     self.push_event(Event::Steal {
                         player: q,
                         from: passer,
@@ -851,9 +856,12 @@ impl Ntba {
             let side = team(q);
             if rim {
                 if self.ball.owner / 2 == side {
-                    self.stats[side as usize].offensive_rebounds += 1;
+                    self.stats[side as usize].offensive_rebounds = self.stats[side as usize]
+                        .offensive_rebounds
+                        .saturating_add(1);
                 }
-                self.stats[side as usize].rebounds += 1;
+                self.stats[side as usize].rebounds =
+                    self.stats[side as usize].rebounds.saturating_add(1);
             }
             self.push_event(Event::Rebound {
                 player: q,
@@ -885,7 +893,7 @@ impl Ntba {
             self.ball.pos.y.clamp(0, COURT_WIDTH),
         );
         self.ball.pos = spot;
-        self.stats[last as usize].turnovers += 1;
+        self.stats[last as usize].turnovers = self.stats[last as usize].turnovers.saturating_add(1);
         self.push_event(Event::OutOfBounds { side: to });
         self.dead_ball(to, spot, AFTER_TURNOVER_TICKS);
     }
@@ -905,11 +913,11 @@ impl Ntba {
 
     fn score_basket(&mut self, side: u8, shooter: u8) {
         let points = self.ball.points;
-        self.score[side as usize] += u16::from(points);
+        self.score[side as usize] = self.score[side as usize].saturating_add(u16::from(points));
         let st = &mut self.stats[side as usize];
-        st.made += 1;
+        st.made = st.made.saturating_add(1);
         if points == 3 {
-            st.threes_made += 1;
+            st.threes_made = st.threes_made.saturating_add(1);
         }
         self.push_event(Event::Score {
             side,
@@ -968,7 +976,8 @@ impl Ntba {
                 } else {
                     COURT_WIDTH
                 };
-                self.stats[side as usize].turnovers += 1;
+                self.stats[side as usize].turnovers =
+                    self.stats[side as usize].turnovers.saturating_add(1);
                 self.push_event(Event::ShotClockViolation { side });
                 self.dead_ball(
                     to,
@@ -1013,7 +1022,9 @@ impl Ntba {
             self.players[k as usize].pos = pin(guard);
         }
         // The defender nearer the inbounder is the one under control.
-        self.controlled[(1 - side) as usize] = 0;
+        let near =
+            dist(self.players[d as usize + 1].pos, spot) < dist(self.players[d as usize].pos, spot);
+        self.controlled[(1 - side) as usize] = u8::from(near);
         for pl in &mut self.players {
             pl.vel = V2::default();
             pl.jump_t = 0;

@@ -126,3 +126,28 @@ fn a_hundred_cpu_matches_finish_plausibly() {
     }
     assert!(overtimes < 30, "{overtimes} overtimes in 100 matches");
 }
+
+#[test]
+fn random_pads_never_break_the_rules_of_the_court() {
+    // Button mashing (any byte, all bits at once, held or flickering) on
+    // both sides, for whole matches: the same invariants hold every tick.
+    for seed in 0..12u64 {
+        let mut g = Ntba::new(seed, 2);
+        let mut rng = ntba::Rng::new(seed ^ 0xbad_9ad);
+        let mut pads = [ntba::Pad::NONE; 2];
+        while !g.is_over() && g.tick() < 20_000 {
+            for p in &mut pads {
+                // Change each pad now and then, sometimes to extremes.
+                match rng.below(40) {
+                    0 => *p = ntba::Pad(0xff),
+                    1 => *p = ntba::Pad::NONE,
+                    2..=5 => *p = ntba::Pad(rng.below(256) as u8),
+                    _ => {}
+                }
+            }
+            g.step(&pads);
+            check_invariants(&g);
+        }
+        assert!(g.tick() > 10_000);
+    }
+}
