@@ -47,10 +47,33 @@ fn main() {
         u32::from(opts.game.input_delay) * 1000 / 60
     );
 
-    let quiet = opts.quiet;
+    let (quiet, watch) = (opts.quiet, opts.watch);
+    let started = std::time::Instant::now();
     let mut progress = |p: &lockstep_examples::Progress| {
-        // One line per 10 seconds of play keeps a one-minute match short.
-        if !quiet && p.now.0 % 10_000 < 1000 {
+        if watch {
+            // Real time: wait until the wall clock reaches this frame's
+            // virtual time, and redraw ten times per second. (Only this
+            // binary reads a clock; the sessions and the link never do.)
+            let due = std::time::Duration::from_millis(p.now.0);
+            if let Some(wait) = due.checked_sub(started.elapsed()) {
+                std::thread::sleep(wait);
+            }
+            if p.frame % 6 == 0 {
+                if let Some(game) = p.game {
+                    let ping = p.rtt.map_or("-".to_string(), |r| format!("{} ms", r.0));
+                    // Home the cursor and clear below: redraw in place.
+                    println!(
+                        "\x1b[H\x1b[J{}tick {} / {}   ping {ping}   stalled frames {} / {}",
+                        lockstep_examples::render_grid(game),
+                        p.ticks[0],
+                        p.ticks[1],
+                        p.stalled[0],
+                        p.stalled[1]
+                    );
+                }
+            }
+        } else if !quiet && p.frame % 600 == 0 && p.frame > 0 {
+            // One line per 10 seconds of play keeps a one-minute match short.
             let rtt = p.rtt.map_or("-".to_string(), |r| format!("{} ms", r.0));
             println!(
                 "  {:>5.1} s  ticks {:>5} / {:<5}  stalled frames {:>4} / {:<4}  ping {rtt}",
@@ -62,6 +85,9 @@ fn main() {
             );
         }
     };
+    if watch {
+        print!("\x1b[2J");
+    }
     let report = play_simulated(&opts.game, opts.link, opts.net_seed, &mut progress);
     print_report(&report);
 

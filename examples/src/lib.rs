@@ -172,18 +172,22 @@ impl MatchReport {
     }
 }
 
-/// A snapshot passed to the progress callback of [`play`] once per second
-/// of virtual time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
+/// A snapshot passed to the progress callback of [`play`] after every
+/// frame.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
     /// Virtual time.
     pub now: Millis,
+    /// Frames driven so far.
+    pub frame: u64,
     /// Ticks simulated by the host and the guest.
     pub ticks: [u32; 2],
     /// Stalled frames so far, host and guest.
     pub stalled: [u64; 2],
     /// The host's last measured round trip.
     pub rtt: Option<Millis>,
+    /// The host's game, once the match has started (for drawing it).
+    pub game: Option<&'a Game>,
 }
 
 /// Two transports joined by some link, with the link's notion of time.
@@ -335,7 +339,7 @@ impl Peer {
 /// over the link; the run also stops if either session ends on its own
 /// (timeout, desync...) or after a generous cap on virtual time.
 ///
-/// `progress` is called about once per second of virtual time.
+/// `progress` is called after every frame.
 pub fn play<L: Link>(
     link: &mut L,
     cfg: &MatchConfig,
@@ -351,7 +355,6 @@ pub fn play<L: Link>(
     let mut now = Millis::ZERO;
     let mut quit_sent = false;
     let mut played = None;
-    let mut next_progress = Millis(1000);
 
     loop {
         let next_frame = frame_time(frame);
@@ -387,17 +390,18 @@ pub fn play<L: Link>(
         host.drain_events(now, cfg.ticks);
         guest.drain_events(now, cfg.ticks);
 
-        if now >= next_progress {
+        if now >= next_frame {
             progress(&Progress {
                 now,
+                frame,
                 ticks: [host.session.tick(), guest.session.tick()],
                 stalled: [
                     host.session.stats().stalled_frames,
                     guest.session.stats().stalled_frames,
                 ],
                 rtt: host.session.stats().last_rtt,
+                game: host.session.game(),
             });
-            next_progress = next_progress + Millis(1000);
         }
 
         let both_there = host.reached_target_at.is_some() && guest.reached_target_at.is_some();
@@ -438,7 +442,7 @@ pub fn play_loopback(cfg: &MatchConfig) -> MatchReport {
 }
 
 /// Example 2: a match over the simulated network, with the link's counters
-/// in the report. `progress` is called once per virtual second.
+/// in the report. `progress` is called after every frame.
 #[must_use]
 pub fn play_simulated(
     cfg: &MatchConfig,
@@ -498,6 +502,34 @@ pub fn replay_log(bytes: &[u8]) -> Result<ReplaySummary, ReplayFailure> {
         input_delay: log.input_delay,
         hash,
     })
+}
+
+/// Draws the grid of a `dots` game as text: `.` for an empty cell, `$` for
+/// the coin, and each player's number (the lowest on top when dots share a
+/// cell), with the scores below.
+#[must_use]
+pub fn render_grid(game: &Game) -> String {
+    let (w, h) = (usize::from(dots::WIDTH), usize::from(dots::HEIGHT));
+    let mut cells = vec![b'.'; w * h];
+    let (cx, cy) = game.coin();
+    cells[usize::from(cy) * w + usize::from(cx)] = b'$';
+    for (i, p) in game.players().iter().enumerate().rev() {
+        cells[usize::from(p.y) * w + usize::from(p.x)] = b'0' + (i % 10) as u8;
+    }
+    let mut out = String::with_capacity((w + 1) * (h + 3));
+    for row in cells.chunks(w) {
+        out.extend(row.iter().map(|&c| char::from(c)));
+        out.push('\n');
+    }
+    let scores: Vec<String> = game
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("player {i}: {}", p.score))
+        .collect();
+    out.push_str(&scores.join("   "));
+    out.push('\n');
+    out
 }
 
 /// A one-line description of how a match ended, for printing.

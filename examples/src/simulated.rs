@@ -35,6 +35,9 @@ MATCH:
     --save-log FILE     write the host's input log to FILE (replay it with
                         the `replay` example)
     --quiet             print only the summary, not the progress lines
+    --watch             play in real time (60 ticks per second) and draw the
+                        host's view of the grid in the terminal: dots 0 and 1
+                        chase the coin $ (Ctrl-C to stop)
 
     -h, --help          print this help
 
@@ -57,6 +60,8 @@ pub struct SimulatedOptions {
     pub save_log: Option<PathBuf>,
     /// No progress lines.
     pub quiet: bool,
+    /// Real time, drawing the grid.
+    pub watch: bool,
 }
 
 impl Default for SimulatedOptions {
@@ -77,6 +82,7 @@ impl Default for SimulatedOptions {
             game: MatchConfig::default(),
             save_log: None,
             quiet: false,
+            watch: false,
         }
     }
 }
@@ -109,6 +115,7 @@ impl SimulatedOptions {
                 }
                 "--save-log" => o.save_log = Some(PathBuf::from(a.string("--save-log")?)),
                 "--quiet" => o.quiet = true,
+                "--watch" => o.watch = true,
                 _ => return Err(ArgError::Unknown(flag)),
             }
         }
@@ -146,7 +153,7 @@ mod tests {
     fn every_flag_is_read() {
         let o = parse(
             "--latency 100 --jitter 20 --loss 25 --duplicate 3 --reorder 4 --reorder-delay 30 \
-             --retransmit 150 --net-seed 9 --ticks 600 --seed 77 --delay 8 --save-log x.log --quiet",
+             --retransmit 150 --net-seed 9 --ticks 600 --seed 77 --delay 8 --save-log x.log --quiet --watch",
         )
         .unwrap();
         assert_eq!(
@@ -164,7 +171,7 @@ mod tests {
         assert_eq!((o.net_seed, o.game.ticks, o.game.seed), (9, 600, 77));
         assert_eq!(o.game.input_delay, 8);
         assert_eq!(o.save_log, Some(PathBuf::from("x.log")));
-        assert!(o.quiet);
+        assert!(o.quiet && o.watch);
     }
 
     #[test]

@@ -160,3 +160,19 @@ fn saved_log_replays_and_bad_logs_are_refused() {
         assert!(replay_log(&bytes[..cut]).is_err());
     }
 }
+
+#[test]
+fn render_grid_shows_dots_coin_and_scores() {
+    use lockstep::DeterministicGame;
+    let game = dots::Dots::new(5, 2);
+    let text = lockstep_examples::render_grid(&game);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), usize::from(dots::HEIGHT) + 1);
+    assert!(lines[..usize::from(dots::HEIGHT)]
+        .iter()
+        .all(|l| l.len() == usize::from(dots::WIDTH)));
+    let p0 = game.players()[0];
+    assert_eq!(lines[usize::from(p0.y)].as_bytes()[usize::from(p0.x)], b'0');
+    assert_eq!(text.matches('$').count(), 1);
+    assert!(lines[usize::from(dots::HEIGHT)].contains("player 1: 0"));
+}
