@@ -287,7 +287,9 @@ impl Cpu {
         let me = g.players[p as usize];
         let hoop = attack_hoop(side);
         if me.shooting {
-            return if me.jump_t < self.release_at {
+            // The pad read now acts on the next tick, whose jump tick is one
+            // more: let go one tick early.
+            return if me.jump_t + 1 < self.release_at {
                 Pad::SHOOT
             } else {
                 0

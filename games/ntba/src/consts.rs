@@ -27,6 +27,8 @@ pub const RIM_HEIGHT: i32 = 305 * M / 100;
 pub const RIM_RADIUS: i32 = 23 * M / 100;
 /// Shots whose shooter stands at least this far from the hoop score 3: 6.75 m.
 pub const THREE_POINT_RADIUS: i32 = 675 * M / 100;
+/// Shots from closer than this are dunks or lay-ups: 1.8 m.
+pub const DUNK_RANGE: i32 = 18 * M / 10;
 /// Player body radius: players never overlap closer than twice this: 0.4 m.
 pub const PLAYER_RADIUS: i32 = 4 * M / 10;
 

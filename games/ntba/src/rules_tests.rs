@@ -406,3 +406,49 @@ fn switch_changes_the_controlled_defender_only_without_the_ball() {
     g.step(&[Pad::NONE, Pad(Pad::SWITCH)]);
     assert_ne!(g.controlled(1), before);
 }
+
+#[test]
+fn the_shot_event_reports_release_timing_and_dunks() {
+    // The press starts the jump (jump tick 1); letting go after holding
+    // for JUMP_APEX - 1 ticks releases on the apex tick.
+    let mut g = holding(0, hoop_offset(0, 10), 1);
+    let ev = shoot(&mut g, 0, u32::from(JUMP_APEX) - 1);
+    let shot = ev.iter().find(|e| matches!(e, Event::Shot { .. }));
+    assert_eq!(
+        shot,
+        Some(&Event::Shot {
+            player: 0,
+            points: 2,
+            release: JUMP_APEX,
+            dunk: true
+        })
+    );
+    let mut g = holding(0, hoop_offset(0, 50), 1);
+    let ev = shoot(&mut g, 0, 5);
+    let shot = ev.iter().find(|e| matches!(e, Event::Shot { .. }));
+    assert_eq!(
+        shot,
+        Some(&Event::Shot {
+            player: 0,
+            points: 2,
+            release: 6,
+            dunk: false
+        })
+    );
+}
+
+#[test]
+fn a_ball_in_flight_at_the_buzzer_only_drops() {
+    // A pass thrown on the last tick of a half: the ball goes dead where it
+    // is and falls; it must not keep the steep first step of its flight.
+    let mut g = holding(0, V2::new(COURT_LENGTH / 2, 4 * M), 8);
+    g.players[1].pos = V2::new(COURT_LENGTH / 2 + M, 5 * M);
+    g.clock = 1;
+    let ev = step_n(&mut g, [Pad(Pad::ACTION), Pad::NONE], 1);
+    assert!(ev.contains(&Event::PeriodEnd { period: 0 }), "{ev:?}");
+    let top = g.ball().z;
+    for _ in 0..200 {
+        g.step(&[Pad::NONE; 2]);
+        assert!(g.ball().z <= top, "the dead ball rose to {}", g.ball().z);
+    }
+}

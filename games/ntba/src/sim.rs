@@ -558,7 +558,8 @@ impl Ntba {
         let hoop = attack_hoop(side);
         let d = dist(pl.pos, hoop);
         let points = if d >= THREE_POINT_RADIUS { 3 } else { 2 };
-        let odds = self.shot_odds(p, d, pl.jump_t);
+        let release = pl.jump_t;
+        let odds = self.shot_odds(p, d, release);
         let made = self.rng.chance(odds);
         let to = if made {
             hoop
@@ -588,13 +589,18 @@ impl Ntba {
         if points == 3 {
             st.threes = st.threes.saturating_add(1);
         }
-        self.push_event(Event::Shot { player: p, points });
+        self.push_event(Event::Shot {
+            player: p,
+            points,
+            release,
+            dunk: d < DUNK_RANGE,
+        });
     }
 
     /// Chance (per mille) that a shot from distance `d` released `jump_t`
     /// ticks into the jump goes in, given the defenders around `p`.
     pub(crate) fn shot_odds(&self, p: u8, d: i32, jump_t: u8) -> u32 {
-        let mut odds: i32 = if d < 18 * M / 10 {
+        let mut odds: i32 = if d < DUNK_RANGE {
             880
         } else if d < 4 * M {
             640 - 100 * (d - 18 * M / 10) / (22 * M / 10)
@@ -606,7 +612,7 @@ impl Ntba {
             (300 - 50 * (d - 85 * M / 10) / M).max(20)
         };
         let off = i32::from(jump_t.abs_diff(JUMP_APEX));
-        let close = d < 18 * M / 10;
+        let close = d < DUNK_RANGE;
         odds += match off {
             0..=2 => 80,
             3..=5 => 0,
@@ -901,6 +907,9 @@ impl Ntba {
     fn dead_ball(&mut self, side: u8, spot: V2, ticks: u16) {
         self.ball.mode = BallMode::Dead;
         self.ball.vel = V2::default();
+        // A dead ball only drops (a flight's last vertical step can be
+        // steep; gravity alone would carry it far too high).
+        self.ball.vz = self.ball.vz.min(0);
         self.phase = Phase::Dead;
         self.phase_t = ticks;
         self.restart_side = side;
@@ -947,6 +956,8 @@ impl Ntba {
         let period = self.period;
         self.push_event(Event::PeriodEnd { period });
         self.ball.mode = BallMode::Dead;
+        self.ball.vel = V2::default();
+        self.ball.vz = self.ball.vz.min(0);
         self.possession = None;
         if period >= 1 && self.score[0] != self.score[1] {
             let w = if self.score[0] > self.score[1] { 0 } else { 1 };

@@ -74,6 +74,11 @@ pub enum Event {
         player: u8,
         /// 2 or 3.
         points: u8,
+        /// The jump tick of the release; [`JUMP_APEX`](crate::JUMP_APEX)
+        /// is perfect (show "perfect release" within two ticks of it).
+        release: u8,
+        /// Taken from under the rim (a dunk or lay-up, within 1.8 m).
+        dunk: bool,
     },
     /// A shot went in.
     Score {
@@ -139,7 +144,12 @@ impl Event {
             Event::None => [0, 0, 0, 0],
             Event::Inbound { side, player } => [1, side, player, 0],
             Event::Pass { from, to } => [2, from, to, 0],
-            Event::Shot { player, points } => [3, player, points, 0],
+            Event::Shot {
+                player,
+                points,
+                release,
+                dunk,
+            } => [3, player, points, release | (u8::from(dunk) << 7)],
             Event::Score {
                 side,
                 player,
