@@ -7,7 +7,8 @@
 //! Two sessions of a trivial game play 3,600 ticks over `netsim` in virtual
 //! time. Only the session calls are timed (`handle_datagram`,
 //! `advance_frame`, `poll_transmit`, `poll_event`), never the simulated
-//! network, and the game's `step` is a few integer operations.
+//! network, and the game's `step` is a few integer operations. Each
+//! scenario runs 7 times; the CPU figure is the best run.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -139,12 +140,26 @@ fn run(name: &'static str, link: LinkConfig, delay: u8, ticks: u32) -> Row {
     }
 }
 
+/// Runs a scenario `REPEAT` times: the traffic is identical every time
+/// (seeded), the CPU time is the best of the runs (the machine is shared).
+const REPEAT: usize = 7;
+
+fn best(name: &'static str, link: LinkConfig, delay: u8, ticks: u32) -> Row {
+    let mut row = run(name, link, delay, ticks);
+    for _ in 1..REPEAT {
+        let again = run(name, link, delay, ticks);
+        assert_eq!(again.stats, row.stats, "runs are deterministic");
+        row.busy_us_per_tick = row.busy_us_per_tick.min(again.busy_us_per_tick);
+    }
+    row
+}
+
 fn main() {
     let ticks = 3600;
     let ms = Millis;
     let rows = [
-        run("(a) no latency", LinkConfig::default(), 6, ticks),
-        run(
+        best("(a) no latency", LinkConfig::default(), 6, ticks),
+        best(
             "(b) 50 ms ±10",
             LinkConfig {
                 latency: ms(50),
@@ -154,7 +169,7 @@ fn main() {
             6,
             ticks,
         ),
-        run(
+        best(
             "(c) 50 ms ±10, 5% loss",
             LinkConfig {
                 latency: ms(50),
@@ -165,7 +180,7 @@ fn main() {
             6,
             ticks,
         ),
-        run(
+        best(
             "(d) 100 ms ±20, 25% loss",
             LinkConfig {
                 latency: ms(100),
@@ -176,7 +191,7 @@ fn main() {
             6,
             ticks,
         ),
-        run(
+        best(
             "(d) same, delay 9",
             LinkConfig {
                 latency: ms(100),

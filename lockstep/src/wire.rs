@@ -539,7 +539,7 @@ mod tests {
     #[test]
     fn every_message_round_trips() {
         for m in samples() {
-            let bytes = m.encode().unwrap();
+            let bytes = m.encode().expect("valid messages encode");
             assert_eq!(M::decode(&bytes), Ok(m.clone()), "{m:?} as {bytes:?}");
         }
     }
@@ -553,8 +553,12 @@ mod tests {
             ping: None,
             pong: None,
         });
-        // tag + 2-byte tick + 1-byte ack delta + length + 7 pads
-        assert_eq!(m.encode().unwrap().len(), 12);
+        // tag + 2-byte tick + 1-byte ack delta + length + 7 pads, exactly
+        // as in docs/protocol.md.
+        assert_eq!(
+            m.encode().expect("valid messages encode"),
+            [0x01, 0x90, 0x1c, 0x03, 0x07, 5, 5, 5, 5, 5, 5, 5]
+        );
     }
 
     #[test]
@@ -567,7 +571,7 @@ mod tests {
             input_delay: 6,
             hash_interval: 60,
         });
-        let b = m.encode().unwrap();
+        let b = m.encode().expect("valid messages encode");
         assert_eq!(
             b,
             [0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60]
@@ -578,7 +582,7 @@ mod tests {
     #[test]
     fn every_strict_prefix_is_rejected() {
         for m in samples() {
-            let bytes = m.encode().unwrap();
+            let bytes = m.encode().expect("valid messages encode");
             for n in 0..bytes.len() {
                 assert!(M::decode(&bytes[..n]).is_err(), "{m:?} cut at {n}");
             }
@@ -588,7 +592,7 @@ mod tests {
     #[test]
     fn trailing_bytes_are_rejected() {
         for m in samples() {
-            let mut bytes = m.encode().unwrap();
+            let mut bytes = m.encode().expect("valid messages encode");
             bytes.push(0);
             assert_eq!(M::decode(&bytes), Err(DecodeError::TrailingBytes(1)));
         }
@@ -631,7 +635,7 @@ mod tests {
                 hash_interval: interval,
             })
             .encode()
-            .unwrap()
+            .expect("valid messages encode")
         };
         assert_eq!(
             M::decode(&hello(2, 0, 1)),
@@ -650,7 +654,7 @@ mod tests {
         // Run that would pass u32::MAX.
         let first = u32::MAX - 1;
         let mut b = vec![1];
-        b.extend(postcard::to_allocvec(&(first, 0i32, 2u8, 0u8, 0u8)).unwrap());
+        b.extend(postcard::to_allocvec(&(first, 0i32, 2u8, 0u8, 0u8)).expect("tuples encode"));
         assert_eq!(M::decode(&b), Err(DecodeError::BadValue("tick overflow")));
         // Hash of tick 0.
         assert_eq!(
@@ -694,6 +698,10 @@ mod tests {
         assert!(M::decode(&b).is_err());
         assert_eq!(peek_hello_protocol(&b), Some(2));
         assert_eq!(peek_hello_protocol(&[1, 2]), None);
-        assert!(is_bye_tag(&M::Bye(ByeReason::Quit).encode().unwrap()));
+        assert!(is_bye_tag(
+            &M::Bye(ByeReason::Quit)
+                .encode()
+                .expect("valid messages encode")
+        ));
     }
 }

@@ -26,13 +26,13 @@ fn guest_hello() -> Vec<u8> {
         hash_interval: 60,
     })
     .encode()
-    .unwrap()
+    .expect("valid messages encode")
 }
 
 /// A host session that has accepted a (fake) guest's Hello: running, tick 0,
 /// input delay 4.
 fn running_host() -> Session<Tiny> {
-    let mut s = Session::<Tiny>::new(SessionConfig::host(9, 4)).unwrap();
+    let mut s = Session::<Tiny>::new(SessionConfig::host(9, 4)).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
     assert!(s.is_running());
     while s.poll_transmit().is_some() {}
@@ -49,7 +49,7 @@ fn inputs(ack: u32, first_tick: u32, pads: Vec<u8>) -> Vec<u8> {
         pong: None,
     })
     .encode()
-    .unwrap()
+    .expect("valid messages encode")
 }
 
 fn sent_bye(s: &mut Session<Tiny>) -> Option<ByeReason> {
@@ -148,7 +148,11 @@ fn protocol_violations_end_the_match() {
         violation_of(u, &inputs(6, 4, vec![])),
         Violation::AckBeyondSent { ack: 6, sent: 5 }
     );
-    let hash = |tick| M::Hash(HashReport { tick, hash: 1 }).encode().unwrap();
+    let hash = |tick| {
+        M::Hash(HashReport { tick, hash: 1 })
+            .encode()
+            .expect("valid messages encode")
+    };
     assert_eq!(
         violation_of(r, &hash(61)),
         Violation::BadHashTick { tick: 61 }
@@ -159,7 +163,7 @@ fn protocol_violations_end_the_match() {
     );
     let bye = M::Bye(ByeReason::Desync { tick: 60, hash: 1 })
         .encode()
-        .unwrap();
+        .expect("valid messages encode");
     assert_eq!(
         violation_of(r, &bye),
         Violation::UnknownDesyncTick { tick: 60 }
@@ -185,9 +189,11 @@ fn conflicting_resent_input_is_refused() {
 
 #[test]
 fn side_conflicts_and_early_hashes_are_refused() {
-    let mut host = Session::<Tiny>::new(SessionConfig::host(1, 4)).unwrap();
-    let mut other_host = Session::<Tiny>::new(SessionConfig::host(2, 4)).unwrap();
-    let (ch, hello) = other_host.poll_transmit().unwrap();
+    let mut host = Session::<Tiny>::new(SessionConfig::host(1, 4)).expect("valid config");
+    let mut other_host = Session::<Tiny>::new(SessionConfig::host(2, 4)).expect("valid config");
+    let (ch, hello) = other_host
+        .poll_transmit()
+        .expect("a new session queues its Hello");
     host.handle_datagram(Millis(0), ch, &hello);
     assert_eq!(
         host.outcome(),
@@ -195,8 +201,10 @@ fn side_conflicts_and_early_hashes_are_refused() {
             violation: Violation::SideConflict { remote_side: 0 }
         })
     );
-    let mut s = Session::<Tiny>::new(SessionConfig::guest()).unwrap();
-    let hash = M::Hash(HashReport { tick: 60, hash: 1 }).encode().unwrap();
+    let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
+    let hash = M::Hash(HashReport { tick: 60, hash: 1 })
+        .encode()
+        .expect("valid messages encode");
     s.handle_datagram(Millis(0), Channel::Reliable, &hash);
     assert_eq!(
         s.outcome(),
@@ -208,12 +216,12 @@ fn side_conflicts_and_early_hashes_are_refused() {
 
 #[test]
 fn inputs_and_pings_before_hello_are_dropped() {
-    let mut s = Session::<Tiny>::new(SessionConfig::guest()).unwrap();
+    let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Unreliable, &inputs(6, 6, vec![1, 2]));
     s.handle_datagram(
         Millis(0),
         Channel::Unreliable,
-        &M::Ping(3).encode().unwrap(),
+        &M::Ping(3).encode().expect("valid messages encode"),
     );
     assert_eq!(s.outcome(), None);
 }
@@ -242,7 +250,7 @@ fn the_accused_peer_ends_with_rejected_by_peer() {
 }
 
 fn every_phase() -> Vec<Session<Tiny>> {
-    let fresh = Session::<Tiny>::new(SessionConfig::guest()).unwrap();
+    let fresh = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     let mut ended = running_host();
     ended.quit(Millis(1));
     while ended.poll_event().is_some() {}
@@ -292,7 +300,7 @@ proptest! {
                 4 => M::Bye(ByeReason::Desync { tick: a, hash: 0 }),
                 _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None }),
             };
-            let bytes = m.encode().unwrap();
+            let bytes = m.encode().expect("valid messages encode");
             s.handle_datagram(Millis(i as u64), m.channel(), &bytes);
             s.advance_frame(Millis(i as u64), || 1);
         }

@@ -24,19 +24,19 @@ fn exported_logs_replay_to_the_same_hash() {
     for (log, hash, ticks) in [
         (
             p.host.input_log(),
-            p.host.game().unwrap().state_hash(),
+            p.host.game().expect("the match started").state_hash(),
             p.host.tick(),
         ),
         (
             p.guest.input_log(),
-            p.guest.game().unwrap().state_hash(),
+            p.guest.game().expect("the match started").state_hash(),
             p.guest.tick(),
         ),
     ] {
         assert_eq!(log.ticks(), ticks);
         assert_eq!(log.seed, 0xabc);
-        let bytes = log.to_bytes().unwrap();
-        let back = InputLog::<u8>::from_bytes(&bytes).unwrap();
+        let bytes = log.to_bytes().expect("u8 inputs encode");
+        let back = InputLog::<u8>::from_bytes(&bytes).expect("just exported");
         assert_eq!(back, log);
         assert_eq!(back.replay::<Tiny>(), Ok(hash));
     }
@@ -65,7 +65,11 @@ fn replay_checks_build_and_hash() {
 
 #[test]
 fn log_bytes_are_read_strictly() {
-    let bytes = played().host.input_log().to_bytes().unwrap();
+    let bytes = played()
+        .host
+        .input_log()
+        .to_bytes()
+        .expect("u8 inputs encode");
     assert_eq!(&bytes[..4], b"LSIL");
     for n in [0, 3, 10, bytes.len() / 2, bytes.len() - 1] {
         assert!(
@@ -95,7 +99,7 @@ fn log_bytes_are_read_strictly() {
 
 #[test]
 fn an_unstarted_session_exports_an_empty_log() {
-    let s = lockstep::Session::<Tiny>::new(lockstep::SessionConfig::guest()).unwrap();
+    let s = lockstep::Session::<Tiny>::new(lockstep::SessionConfig::guest()).expect("valid config");
     let log = s.input_log();
     assert_eq!(log.ticks(), 0);
     assert_eq!(log.replay::<Tiny>(), Ok(Tiny::new(0, 2).state_hash()));

@@ -58,7 +58,7 @@ fn hello(protocol: u32, side: u8) -> Vec<u8> {
         hash_interval: 60,
     })
     .encode()
-    .unwrap()
+    .expect("valid messages encode")
 }
 
 /// `true` if the session queued a `Bye(VersionMismatch)` for its peer.
@@ -77,7 +77,7 @@ fn says_version_mismatch(s: &mut Session<Tiny>) -> bool {
 #[test]
 fn a_different_protocol_version_is_refused_by_host_and_guest() {
     for (cfg, peer_side) in [(SessionConfig::host(1, 6), 1), (SessionConfig::guest(), 0)] {
-        let mut s = Session::<Tiny>::new(cfg).unwrap();
+        let mut s = Session::<Tiny>::new(cfg).expect("valid config");
         s.handle_datagram(
             Millis(10),
             Channel::Reliable,
@@ -101,7 +101,7 @@ fn a_different_protocol_version_is_refused_by_host_and_guest() {
 #[test]
 fn a_future_hello_layout_is_still_a_version_mismatch() {
     // Protocol 9 with a Hello this version cannot parse.
-    let mut s = Session::<Tiny>::new(SessionConfig::guest()).unwrap();
+    let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &[0, 9, 0xff, 0xff]);
     assert_eq!(
         s.outcome(),
@@ -119,11 +119,11 @@ fn a_future_hello_layout_is_still_a_version_mismatch() {
 #[test]
 fn the_peer_of_a_refusing_side_ends_with_version_mismatch_too() {
     // The peer's Hello was accepted, then it says it refuses ours.
-    let mut s = Session::<Tiny>::new(SessionConfig::host(1, 6)).unwrap();
+    let mut s = Session::<Tiny>::new(SessionConfig::host(1, 6)).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &hello(PROTOCOL_VERSION, 1));
     let bye = Message::<u8>::Bye(ByeReason::VersionMismatch)
         .encode()
-        .unwrap();
+        .expect("valid messages encode");
     s.handle_datagram(Millis(0), Channel::Reliable, &bye);
     assert!(matches!(s.outcome(), Some(Outcome::VersionMismatch { .. })));
 }
