@@ -323,8 +323,10 @@ impl Path {
         if j == 0 {
             return cfg.latency;
         }
-        let offset = self.rng.below(2 * j + 1);
-        Millis((cfg.latency.0 + offset).saturating_sub(j))
+        // Saturating throughout: absurd configurations (pair() does not
+        // validate) give absurd delays, never an overflow.
+        let offset = self.rng.below(j.saturating_mul(2).saturating_add(1));
+        Millis(cfg.latency.0.saturating_add(offset).saturating_sub(j))
     }
 }
 
