@@ -1,0 +1,97 @@
+//! The wire codec, as a property: every message round-trips, and whatever
+//! bytes decode are exactly the encoding of what they decode to (so
+//! decode-then-encode is the identity, including for mutated packets).
+//! The cargo-fuzz target `decode` checks the same property for longer.
+
+use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Message, Pong, MAX_RUN};
+use proptest::prelude::*;
+
+type M = Message<u16>;
+
+fn message() -> impl Strategy<Value = M> {
+    let hello = (
+        any::<u32>(),
+        any::<u64>(),
+        any::<u64>(),
+        0u8..=1,
+        0u8..=60,
+        1u16..,
+    )
+        .prop_map(
+            |(protocol, build, seed, side, input_delay, hash_interval)| {
+                M::Hello(Hello {
+                    protocol,
+                    build,
+                    seed,
+                    side,
+                    input_delay,
+                    hash_interval,
+                })
+            },
+        );
+    let inputs = (
+        0u32..1_000_000,
+        -1000i32..1000,
+        proptest::collection::vec(any::<u16>(), 0..=MAX_RUN),
+        proptest::option::of(any::<u16>()),
+        proptest::option::of((any::<u16>(), any::<u16>())),
+    )
+        .prop_map(|(first_tick, d, pads, ping, pong)| {
+            M::Inputs(Inputs {
+                ack: first_tick.saturating_add_signed(d),
+                first_tick,
+                pads,
+                ping,
+                pong: pong.map(|(id, held_ms)| Pong { id, held_ms }),
+            })
+        });
+    let hash = (1u32.., any::<u64>()).prop_map(|(tick, hash)| M::Hash(HashReport { tick, hash }));
+    let bye = prop_oneof![
+        Just(ByeReason::Quit),
+        (any::<u32>(), any::<u64>()).prop_map(|(tick, hash)| ByeReason::Desync { tick, hash }),
+        Just(ByeReason::VersionMismatch),
+        Just(ByeReason::InvalidData),
+        Just(ByeReason::Timeout),
+    ]
+    .prop_map(M::Bye);
+    prop_oneof![
+        hello,
+        inputs,
+        hash,
+        any::<u16>().prop_map(M::Ping),
+        (any::<u16>(), any::<u16>()).prop_map(|(id, held_ms)| M::Pong(Pong { id, held_ms })),
+        bye,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_message_round_trips(m in message()) {
+        let bytes = m.encode().expect("valid messages encode");
+        prop_assert_eq!(M::decode(&bytes), Ok(m));
+    }
+
+    #[test]
+    fn mutated_packets_are_rejected_or_canonical(m in message(), at in any::<usize>(), byte in any::<u8>(),
+                                                 cut in any::<bool>()) {
+        let mut bytes = m.encode().expect("valid messages encode");
+        let i = at % bytes.len();
+        if cut {
+            bytes.truncate(i);
+        } else {
+            bytes[i] = byte;
+        }
+        if let Ok(again) = M::decode(&bytes) {
+            prop_assert_eq!(again.encode().expect("decoded messages encode"), bytes);
+        }
+    }
+
+    #[test]
+    fn random_bytes_are_rejected_or_canonical(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        if let Ok(m) = M::decode(&bytes) {
+            prop_assert_eq!(m.encode().expect("decoded messages encode"), bytes);
+        }
+    }
+}
