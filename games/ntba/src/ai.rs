@@ -159,7 +159,12 @@ fn open_spot(g: &Ntba, p: u8) -> V2 {
 /// other input.
 #[derive(Clone, Debug)]
 pub struct Cpu {
+    level: Level,
     rng: Rng,
+    /// Direction bits held from the last decision (slower levels turn less
+    /// often) and the tick they were chosen on.
+    held_dir: u8,
+    held_since: u32,
     last: Pad,
     release_at: u8,
     plan: u8,
@@ -169,10 +174,19 @@ pub struct Cpu {
 }
 
 impl Cpu {
-    /// A CPU player with its own seed.
+    /// A CPU player with its own seed, at [`Level::Normal`].
     #[must_use]
     pub fn new(seed: u64) -> Self {
+        Self::with_level(seed, Level::Normal)
+    }
+
+    /// A CPU player with its own seed at the given level.
+    #[must_use]
+    pub fn with_level(seed: u64, level: Level) -> Self {
         Cpu {
+            level,
+            held_dir: 0,
+            held_since: 0,
             rng: Rng::new(seed ^ 0x6e74_6261_2d63_7075),
             last: Pad::NONE,
             release_at: JUMP_APEX,
@@ -183,14 +197,29 @@ impl Cpu {
         }
     }
 
+    /// Its level.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
     /// The pad for team `side` (0 Home, 1 Away) this tick.
     pub fn pad(&mut self, g: &Ntba, side: u8) -> Pad {
         let side = side & 1;
-        let out = if g.phase == Phase::Play {
+        let mut out = if g.phase == Phase::Play {
             self.decide(g, side)
         } else {
             Pad::NONE
         };
+        // Reaction time: a new direction is taken only every few ticks.
+        let dirs = Pad::UP | Pad::DOWN | Pad::LEFT | Pad::RIGHT;
+        let t = g.tick;
+        if t.wrapping_sub(self.held_since) >= self.level.turn_ticks() || g.phase != Phase::Play {
+            self.held_dir = out.0 & dirs;
+            self.held_since = t;
+        } else {
+            out = Pad((out.0 & !dirs) | self.held_dir);
+        }
         self.last = out;
         out
     }
@@ -232,14 +261,14 @@ impl Cpu {
                     && d < 18 * M / 10
                     && me.jump_t == 0
                     && !self.last.has(Pad::SHOOT)
-                    && self.rng.chance(350)
+                    && self.rng.chance(self.level.block_jump())
                 {
                     bits |= Pad::SHOOT;
                 } else if d < STEAL_RADIUS
                     && !h.shooting
                     && me.steal_cd == 0
                     && !self.last.has(Pad::ACTION)
-                    && self.rng.chance(8)
+                    && self.rng.chance(self.level.steal_try())
                 {
                     bits |= Pad::ACTION;
                 }
@@ -318,7 +347,8 @@ impl Cpu {
             || (d < 4 * M && r < 20)
             || (open > 26 * M / 10 && d < 75 * M / 10 && r < 25);
         if want_shot && !self.last.has(Pad::SHOOT) {
-            self.release_at = (i32::from(JUMP_APEX) + self.rng.range(-4, 4)) as u8;
+            let spread = self.level.release_spread();
+            self.release_at = (i32::from(JUMP_APEX) + self.rng.range(-spread, spread)) as u8;
             return Pad::SHOOT;
         }
         let mate = g.players[(p ^ 1) as usize];
@@ -364,6 +394,51 @@ impl Cpu {
             bits |= Pad::TURBO;
         }
         bits
+    }
+}
+
+/// How well a [`Cpu`] plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Level {
+    /// Slow to turn (a new direction every 8 ticks), loose release timing
+    /// (up to 9 ticks off the apex), rarely jumps at shots or swipes.
+    Easy,
+    /// A new direction every 3 ticks, releases within 4 ticks of the apex.
+    #[default]
+    Normal,
+    /// Turns every tick, releases within 2 ticks of the apex, contests
+    /// more shots and swipes more often.
+    Hard,
+}
+
+impl Level {
+    fn turn_ticks(self) -> u32 {
+        match self {
+            Level::Easy => 8,
+            Level::Normal => 3,
+            Level::Hard => 1,
+        }
+    }
+    fn release_spread(self) -> i32 {
+        match self {
+            Level::Easy => 9,
+            Level::Normal => 4,
+            Level::Hard => 2,
+        }
+    }
+    fn block_jump(self) -> u32 {
+        match self {
+            Level::Easy => 150,
+            Level::Normal => 350,
+            Level::Hard => 550,
+        }
+    }
+    fn steal_try(self) -> u32 {
+        match self {
+            Level::Easy => 3,
+            Level::Normal => 8,
+            Level::Hard => 12,
+        }
     }
 }
 

@@ -48,7 +48,7 @@ mod view;
 #[cfg(test)]
 mod rules_tests;
 
-pub use ai::Cpu;
+pub use ai::{Cpu, Level};
 pub use consts::*;
 pub use pad::Pad;
 pub use rng::Rng;

@@ -151,3 +151,32 @@ fn random_pads_never_break_the_rules_of_the_court() {
         assert!(g.tick() > 10_000);
     }
 }
+
+#[test]
+fn a_hard_cpu_beats_an_easy_one_most_of_the_time() {
+    use ntba::Level;
+    let (mut hard_wins, mut margin) = (0, 0i32);
+    for seed in 0..30u64 {
+        // Alternate sides so the side does not matter.
+        let hard_side = (seed % 2) as u8;
+        let mut g = Ntba::new(seed, 2);
+        let mut cpus = [
+            Cpu::with_level(seed * 3 + 1, Level::Easy),
+            Cpu::with_level(seed * 3 + 2, Level::Easy),
+        ];
+        cpus[hard_side as usize] = Cpu::with_level(seed * 3 + 9, Level::Hard);
+        assert_eq!(cpus[hard_side as usize].level(), Level::Hard);
+        while !g.is_over() {
+            let pads = [cpus[0].pad(&g, 0), cpus[1].pad(&g, 1)];
+            g.step(&pads);
+        }
+        let s = g.score();
+        margin += i32::from(s[hard_side as usize]) - i32::from(s[1 - hard_side as usize]);
+        if g.winner() == Some(hard_side) {
+            hard_wins += 1;
+        }
+    }
+    println!("hard won {hard_wins} of 30, by {margin} points in all");
+    assert!(hard_wins >= 20, "hard won only {hard_wins} of 30");
+    assert!(margin > 0);
+}
