@@ -33,6 +33,9 @@
 //! assert!(players.iter().all(|p| p.x > 0 && p.x < ntba::COURT_LENGTH));
 //! assert!(clocks.game_clock < ntba::HALF_TICKS);
 //! let _ = (ball, game.score());
+//! // Or all of it at once, to keep for interpolation between two frames.
+//! let frame: ntba::Snapshot = game.snapshot();
+//! assert_eq!(frame.players, players);
 //! ```
 #![warn(missing_docs)]
 
@@ -54,7 +57,9 @@ pub use pad::Pad;
 pub use rng::Rng;
 pub use script::{golden_hash, script_pad, script_run, GOLDEN_SEED, GOLDEN_TICKS};
 pub use sim::{Ntba, MAX_EVENTS};
-pub use view::{Action, BallState, BallView, Clocks, Event, Phase, PlayerView, TeamStats};
+pub use view::{
+    Action, BallState, BallView, Clocks, Event, Phase, PlayerView, Snapshot, TeamStats,
+};
 
 use lockstep::{DeterministicGame, Fnv1a};
 

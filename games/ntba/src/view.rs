@@ -316,7 +316,42 @@ impl Clocks {
     }
 }
 
+/// Everything drawn in one frame, copied out of the game (a renderer can
+/// keep the previous one and interpolate between the two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Ticks simulated so far.
+    pub tick: u32,
+    /// The four players, Home first.
+    pub players: [PlayerView; 4],
+    /// The ball.
+    pub ball: BallView,
+    /// Points of Home and Away.
+    pub score: [u16; 2],
+    /// Period, clocks and phase.
+    pub clocks: Clocks,
+    /// The team in possession, if any.
+    pub possession: Option<u8>,
+    /// The winner once the match is over.
+    pub winner: Option<u8>,
+}
+
 impl Ntba {
+    /// A copy of everything a renderer draws (events aside: read
+    /// [`events`](Self::events) after each step).
+    #[must_use]
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            tick: self.tick,
+            players: self.players(),
+            ball: self.ball(),
+            score: self.score,
+            clocks: self.clocks(),
+            possession: self.possession,
+            winner: self.winner,
+        }
+    }
+
     /// Ticks simulated so far.
     #[must_use]
     pub fn tick(&self) -> u32 {
