@@ -3,6 +3,7 @@
 //! joined by a link, in virtual time.
 
 use lockstep::{DeterministicGame, Event, Millis, Outcome, Session, SessionConfig};
+
 use lockstep_examples::{frame_time, Link};
 use ntba::{Cpu, Ntba, Pad, Phase};
 
@@ -17,6 +18,11 @@ pub struct PeerEnd {
     pub final_tick: Option<(u32, u64, [u16; 2])>,
     pub outcome: Option<Outcome>,
     pub stalled_frames: u64,
+    /// The session's recorded input log, replayed offline: `Ok(hash)` when
+    /// it reproduces the session's final state hash.
+    pub replay: Result<u64, lockstep::ReplayError>,
+    /// Size of the exported input log.
+    pub log_bytes: usize,
 }
 
 /// The result of one match.
@@ -29,7 +35,10 @@ impl Report {
     /// Both peers saw the match end on the same tick with the same hash.
     pub fn in_sync(&self) -> bool {
         let [h, g] = &self.peers;
-        h.final_tick.is_some() && h.final_tick == g.final_tick
+        h.final_tick.is_some()
+            && h.final_tick == g.final_tick
+            && h.replay.is_ok()
+            && g.replay.is_ok()
     }
 }
 
@@ -154,6 +163,8 @@ pub fn play<L: Link>(link: &mut L, seed: u64, delay: u8, watch: u32) -> Report {
         final_tick: p.final_tick,
         outcome: p.session.outcome().cloned(),
         stalled_frames: p.session.stats().stalled_frames,
+        replay: p.session.input_log().replay::<Ntba>(),
+        log_bytes: p.session.input_log().to_bytes().map_or(0, |b| b.len()),
     };
     Report {
         peers: [end(&peers[0]), end(&peers[1])],
@@ -277,6 +288,13 @@ pub fn print_report(r: &Report) {
             p.stalled_frames,
             p.outcome
         );
+        match &p.replay {
+            Ok(h) => println!(
+                "         its input log ({} bytes, {} ticks) replays offline to its last state, hash {h:#018x}",
+                p.log_bytes, p.session_ticks
+            ),
+            Err(e) => println!("         its input log does NOT replay: {e}"),
+        }
     }
     if r.in_sync() {
         println!("in sync: both peers saw the match end on the same tick with the same hash");
