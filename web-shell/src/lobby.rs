@@ -167,7 +167,9 @@ pub struct PlayerView {
     pub link: &'static str,
     /// Muted by us.
     pub muted: bool,
-    /// The Challenge button is shown.
+    /// The Challenge button is shown: connected, in the lobby, and we have
+    /// no challenge open. It stays when they challenged us; pressing it then
+    /// is a mutual challenge and cancels both.
     pub can_challenge: bool,
     /// They challenged us: Accept and Decline are shown.
     pub challenged_us: bool,
@@ -699,8 +701,7 @@ impl LobbyClient {
                     muted: p.muted,
                     can_challenge: connected
                         && p.status == PlayerStatus::Lobby
-                        && ch.can_challenge()
-                        && !challenged_us,
+                        && ch.can_challenge(),
                     challenged_us,
                     accept_enabled: challenged_us && !ch.accept_disabled(),
                     our_challenge,
@@ -1003,7 +1004,9 @@ mod tests {
         assert_eq!(to, id('B'));
         b.peer_text(Millis(60), &id('A'), &wire);
         let view = &b.roster()[0];
-        assert!(view.challenged_us && view.accept_enabled && !view.can_challenge);
+        assert!(view.challenged_us && view.accept_enabled);
+        // Challenge stays next to them: pressing it makes a mutual challenge.
+        assert!(view.can_challenge);
         b.accept(Millis(70), &id('A'));
         let out = drain(&mut b);
         assert_eq!(out[1], Output::JoinRoom(RoomCode::parse("K7M2QX").unwrap()));

@@ -281,6 +281,7 @@ struct App {
     local: Option<LocalRun>,
     held: Vec<String>,
     notices: Vec<String>,
+    last_roster: Vec<crate::lobby::PlayerView>,
     _handlers: Vec<Handler>,
 }
 
@@ -375,6 +376,7 @@ impl App {
             local: None,
             held: Vec::new(),
             notices: Vec::new(),
+            last_roster: Vec::new(),
             _handlers: Vec::new(),
         }
     }
@@ -1008,9 +1010,9 @@ impl App {
         }
     }
 
-    fn render_lobby(&self) {
-        let d = &self.dom;
+    fn render_lobby(&mut self) {
         let Some(c) = &self.client else { return };
+        let d = &self.dom;
         let conn = c.connection();
         d.show("banner", conn.banner().is_some());
         d.set_text("banner-text", conn.banner().unwrap_or(""));
@@ -1027,8 +1029,13 @@ impl App {
         );
         d.set_text("me", &format!("You are {}", c.my_display()));
         let Some(list) = d.el("roster") else { return };
+        let roster = c.roster();
+        // Rebuild only on a real change, so buttons are not replaced under the pointer.
+        if roster == self.last_roster && list.child_element_count() as usize == roster.len() {
+            return;
+        }
         list.set_text_content(None);
-        for p in c.roster() {
+        for p in &roster {
             let Some(li) = d.make("li", "player", "") else {
                 continue;
             };
@@ -1070,6 +1077,7 @@ impl App {
             }
             let _ = list.append_child(&li);
         }
+        self.last_roster = roster;
     }
 
     fn roster_click(&mut self, action: &str, id: &str) {
