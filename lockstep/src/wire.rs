@@ -198,6 +198,8 @@ pub enum EncodeError {
     /// An [`Inputs`] message whose `ack` and `first_tick` are 2^31 or more
     /// apart: the delta encoding cannot carry it.
     AckOutOfRange,
+    /// An [`Inputs`] message with more than [`MAX_RUN`] pads.
+    RunTooLong(usize),
 }
 
 impl fmt::Display for EncodeError {
@@ -205,6 +207,7 @@ impl fmt::Display for EncodeError {
         match self {
             EncodeError::Input(e) => write!(f, "cannot encode the game input: {e}"),
             EncodeError::AckOutOfRange => write!(f, "ack too far from first_tick"),
+            EncodeError::RunTooLong(n) => write!(f, "{n} pads exceed the maximum of {MAX_RUN}"),
         }
     }
 }
@@ -259,34 +262,118 @@ enum Wire<P> {
     Bye(ByeWire),
 }
 
-/// A decoded run of inputs; refuses more than [`MAX_RUN`] elements before
-/// reading them.
+/// Most bytes a repeat mask can take (one bit per pad after the first).
+const MAX_MASK_BYTES: usize = MAX_RUN.div_ceil(8);
+
+/// How many elements the pads "tuple" may hold at most: the head, the mask
+/// and the inputs. Postcard tuples carry no length; the visitor reads only
+/// what the head announces.
+const MAX_PAD_ELEMENTS: usize = 1 + MAX_MASK_BYTES + MAX_RUN;
+
+/// Repeat mask of `pads`: bit `j` (least significant first) is set when
+/// `pads[j + 1] == pads[j]`. Returns the mask and how many inputs it leaves
+/// to write (the first, and each one that differs from its predecessor).
+fn repeat_mask<I: PartialEq>(pads: &[I]) -> ([u8; MAX_MASK_BYTES], usize, usize) {
+    let mut mask = [0u8; MAX_MASK_BYTES];
+    let mut explicit = usize::from(!pads.is_empty());
+    for (j, w) in pads.windows(2).enumerate() {
+        if w[0] == w[1] {
+            if let Some(b) = mask.get_mut(j / 8) {
+                *b |= 1 << (j % 8);
+            }
+        } else {
+            explicit += 1;
+        }
+    }
+    let mask_len = pads.len().saturating_sub(1).div_ceil(8);
+    (mask, mask_len, explicit)
+}
+
+/// A run of inputs on the wire (see `docs/protocol.md`): a varint head
+/// `count << 1 | masked`, then either `count` inputs (plain) or a repeat
+/// mask of `ceil((count - 1) / 8)` bytes followed by only the inputs that
+/// differ from their predecessor (masked). The encoder picks masked exactly
+/// when it writes fewer inputs-plus-mask-bytes than plain.
+struct PadsRef<'a, I>(&'a [I]);
+
+impl<I: Serialize + PartialEq> Serialize for PadsRef<'_, I> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        // `encode_into` refused longer runs; the cap keeps this total.
+        let pads = self.0.get(..MAX_RUN).unwrap_or(self.0);
+        let n = pads.len();
+        let (mask, mask_len, explicit) = repeat_mask(pads);
+        let masked = mask_len + explicit < n;
+        let head = (n as u32) << 1 | u32::from(masked);
+        let mut t = s.serialize_tuple(MAX_PAD_ELEMENTS)?;
+        t.serialize_element(&head)?;
+        if masked {
+            for b in mask.iter().take(mask_len) {
+                t.serialize_element(b)?;
+            }
+            for (j, pad) in pads.iter().enumerate() {
+                if j == 0 || pads.get(j - 1) != Some(pad) {
+                    t.serialize_element(pad)?;
+                }
+            }
+        } else {
+            for pad in pads {
+                t.serialize_element(pad)?;
+            }
+        }
+        t.end()
+    }
+}
+
+/// A decoded run of inputs; refuses more than [`MAX_RUN`] before reading
+/// any.
 struct Pads<I>(Vec<I>);
 
-impl<'de, I: Deserialize<'de>> Deserialize<'de> for Pads<I> {
+impl<'de, I: Deserialize<'de> + Clone> Deserialize<'de> for Pads<I> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<I>(PhantomData<I>);
-        impl<'de, I: Deserialize<'de>> Visitor<'de> for V<I> {
+        impl<'de, I: Deserialize<'de> + Clone> Visitor<'de> for V<I> {
             type Value = Pads<I>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "at most {MAX_RUN} inputs")
+                write!(f, "a run of at most {MAX_RUN} inputs")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Pads<I>, A::Error> {
-                let hint = seq.size_hint().unwrap_or(0);
-                if hint > MAX_RUN {
-                    return Err(de::Error::invalid_length(hint, &self));
+                let missing = || de::Error::invalid_length(0, &"more run elements");
+                let head: u32 = seq.next_element()?.ok_or_else(missing)?;
+                let n = (head >> 1) as usize;
+                if n > MAX_RUN {
+                    return Err(de::Error::invalid_length(n, &self));
                 }
-                let mut out = Vec::with_capacity(hint);
-                while let Some(x) = seq.next_element()? {
-                    if out.len() == MAX_RUN {
-                        return Err(de::Error::invalid_length(MAX_RUN + 1, &self));
+                let mut out: Vec<I> = Vec::with_capacity(n);
+                if head & 1 == 0 {
+                    for _ in 0..n {
+                        out.push(seq.next_element()?.ok_or_else(missing)?);
                     }
-                    out.push(x);
+                    return Ok(Pads(out));
+                }
+                let mask_len = n.saturating_sub(1).div_ceil(8);
+                let mut mask = [0u8; MAX_MASK_BYTES];
+                for b in mask.iter_mut().take(mask_len) {
+                    *b = seq.next_element()?.ok_or_else(missing)?;
+                }
+                for j in 0..n {
+                    // Pad j > 0 repeats pad j - 1 when bit j - 1 is set.
+                    let repeat = j > 0
+                        && mask
+                            .get((j - 1) / 8)
+                            .is_some_and(|b| b & (1 << ((j - 1) % 8)) != 0);
+                    match out.last() {
+                        Some(prev) if repeat => {
+                            let prev = prev.clone();
+                            out.push(prev);
+                        }
+                        _ => out.push(seq.next_element()?.ok_or_else(missing)?),
+                    }
                 }
                 Ok(Pads(out))
             }
         }
-        d.deserialize_seq(V(PhantomData))
+        d.deserialize_tuple(MAX_PAD_ELEMENTS, V(PhantomData))
     }
 }
 
@@ -303,7 +390,7 @@ fn map_postcard(e: &postcard::Error) -> DecodeError {
     }
 }
 
-impl<I: Serialize + DeserializeOwned> Message<I> {
+impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
     /// Encodes the message as one datagram.
     ///
     /// Fails only when the game's input type cannot be serialized by
@@ -317,7 +404,7 @@ impl<I: Serialize + DeserializeOwned> Message<I> {
     /// Encodes the message, appending to `buf` (which is cleared first).
     pub fn encode_into(&self, buf: &mut Vec<u8>) -> Result<(), EncodeError> {
         buf.clear();
-        let wire: Wire<&[I]> = match self {
+        let wire: Wire<PadsRef<'_, I>> = match self {
             Message::Hello(h) => Wire::Hello(HelloWire {
                 protocol: h.protocol,
                 build: h.build.to_le_bytes(),
@@ -327,12 +414,15 @@ impl<I: Serialize + DeserializeOwned> Message<I> {
                 hash_interval: h.hash_interval,
             }),
             Message::Inputs(m) => {
+                if m.pads.len() > MAX_RUN {
+                    return Err(EncodeError::RunTooLong(m.pads.len()));
+                }
                 let delta = i64::from(m.ack) - i64::from(m.first_tick);
                 let ack_delta = i32::try_from(delta).map_err(|_| EncodeError::AckOutOfRange)?;
                 let iw = InputsWire {
                     first_tick: m.first_tick,
                     ack_delta,
-                    pads: m.pads.as_slice(),
+                    pads: PadsRef(m.pads.as_slice()),
                 };
                 if m.ping.is_none() && m.pong.is_none() {
                     Wire::Inputs(iw)
@@ -384,8 +474,9 @@ impl<I: Serialize + DeserializeOwned> Message<I> {
             // Look at the announced run length before reading the run.
             let (head, _) = postcard::take_from_bytes::<(u32, u32, i32, u32)>(bytes)
                 .map_err(|e| map_postcard(&e))?;
-            if head.3 as usize > MAX_RUN {
-                return Err(DecodeError::RunTooLong(head.3));
+            let count = head.3 >> 1;
+            if count as usize > MAX_RUN {
+                return Err(DecodeError::RunTooLong(count));
             }
         }
         let (wire, rest) =
@@ -553,11 +644,23 @@ mod tests {
             ping: None,
             pong: None,
         });
-        // tag + 2-byte tick + 1-byte ack delta + length + 7 pads, exactly
-        // as in docs/protocol.md.
+        // tag, 2-byte tick, 1-byte ack delta, head (7 << 1 | masked), one
+        // mask byte (6 repeats), one pad: exactly as in docs/protocol.md.
         assert_eq!(
             m.encode().expect("valid messages encode"),
-            [0x01, 0x90, 0x1c, 0x03, 0x07, 5, 5, 5, 5, 5, 5, 5]
+            [0x01, 0x90, 0x1c, 0x03, 0x0f, 0x3f, 0x05]
+        );
+        // Seven different pads go plain: head 7 << 1, then the pads.
+        let m = M::Inputs(Inputs {
+            ack: 3598,
+            first_tick: 3600,
+            pads: vec![1, 2, 3, 4, 5, 6, 7],
+            ping: None,
+            pong: None,
+        });
+        assert_eq!(
+            m.encode().expect("valid messages encode"),
+            [0x01, 0x90, 0x1c, 0x03, 0x0e, 1, 2, 3, 4, 5, 6, 7]
         );
     }
 
@@ -608,18 +711,19 @@ mod tests {
 
     #[test]
     fn oversize_runs_are_rejected_before_reading() {
-        // tag 1, first_tick 0, ack delta 0, run of 129, no pads following.
+        // tag 1, first_tick 0, ack delta 0, plain run of 129 (head 258),
+        // no pads following.
         assert_eq!(
-            M::decode(&[1, 0, 0, 129, 1]),
+            M::decode(&[1, 0, 0, 0x82, 0x02]),
             Err(DecodeError::RunTooLong(129))
         );
         // An absurd length claim costs nothing.
         assert_eq!(
             M::decode(&[2, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f]),
-            Err(DecodeError::RunTooLong(u32::MAX))
+            Err(DecodeError::RunTooLong(u32::MAX >> 1))
         );
-        let mut ok = vec![1, 0, 0, 0x80, 0x01];
-        ok.extend([0u8; 128]);
+        let mut ok = vec![1, 0, 0, 0x80, 0x02];
+        ok.extend(0..128u8);
         assert!(M::decode(&ok).is_ok());
     }
 
@@ -654,7 +758,7 @@ mod tests {
         // Run that would pass u32::MAX.
         let first = u32::MAX - 1;
         let mut b = vec![1];
-        b.extend(postcard::to_allocvec(&(first, 0i32, 2u8, 0u8, 0u8)).expect("tuples encode"));
+        b.extend(postcard::to_allocvec(&(first, 0i32, 4u8, 0u8, 0u8)).expect("tuples encode"));
         assert_eq!(M::decode(&b), Err(DecodeError::BadValue("tick overflow")));
         // Hash of tick 0.
         assert_eq!(
@@ -678,6 +782,67 @@ mod tests {
             Err(DecodeError::NonCanonical)
         );
         assert!(M::decode(&[1, 0, 0, 0]).is_ok());
+    }
+
+    #[test]
+    fn runs_use_the_repeat_mask_only_when_shorter() {
+        let enc = |pads: Vec<u8>| {
+            M::Inputs(Inputs {
+                ack: 0,
+                first_tick: 0,
+                pads,
+                ping: None,
+                pong: None,
+            })
+            .encode()
+            .expect("valid messages encode")
+        };
+        // Held for 128 ticks: head, 16 mask bytes, one pad.
+        assert_eq!(enc(vec![9; 128]).len(), 3 + 2 + 16 + 1);
+        // Alternating: plain.
+        let alt: Vec<u8> = (0..20).map(|i| i % 2).collect();
+        assert_eq!(enc(alt.clone())[3], 40);
+        // Runs of 3: 10 explicit + 2 mask bytes < 30.
+        let runs: Vec<u8> = (0..30).map(|i| i / 3).collect();
+        let b = enc(runs.clone());
+        assert_eq!(b[3], 61);
+        assert_eq!(b.len(), 4 + 4 + 10);
+        for pads in [vec![], vec![1], vec![1, 1], vec![1, 1, 1], alt, runs] {
+            let m = M::Inputs(Inputs {
+                ack: 0,
+                first_tick: 0,
+                pads,
+                ping: None,
+                pong: None,
+            });
+            assert_eq!(M::decode(&m.encode().expect("encodes")), Ok(m));
+        }
+        // A masked encoding where plain is as short is not canonical:
+        // two different pads, masked (head 5), mask 0, pads 1 and 2.
+        assert_eq!(
+            M::decode(&[1, 0, 0, 5, 0, 1, 2]),
+            Err(DecodeError::NonCanonical)
+        );
+        // Unused mask bits set: 3 equal pads, mask 0b111 (only 2 bits used).
+        assert_eq!(
+            M::decode(&[1, 0, 0, 7, 0b111, 4]),
+            Err(DecodeError::NonCanonical)
+        );
+        assert!(M::decode(&[1, 0, 0, 7, 0b011, 4]).is_ok());
+        // A masked head with nothing after it.
+        assert_eq!(M::decode(&[1, 0, 0, 7]), Err(DecodeError::Truncated));
+    }
+
+    #[test]
+    fn over_long_runs_do_not_encode() {
+        let m = M::Inputs(Inputs {
+            ack: 0,
+            first_tick: 0,
+            pads: vec![0; MAX_RUN + 1],
+            ping: None,
+            pong: None,
+        });
+        assert_eq!(m.encode(), Err(EncodeError::RunTooLong(MAX_RUN + 1)));
     }
 
     #[test]

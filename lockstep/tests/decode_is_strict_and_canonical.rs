@@ -8,6 +8,22 @@ use proptest::prelude::*;
 
 type M = Message<u16>;
 
+/// Runs of inputs: random values, or held values (runs of 1 to 20), so that
+/// both the plain and the repeat-mask encodings are exercised.
+fn pads() -> impl Strategy<Value = Vec<u16>> {
+    prop_oneof![
+        proptest::collection::vec(any::<u16>(), 0..=MAX_RUN),
+        proptest::collection::vec((0u16..4, 1usize..20), 0..40).prop_map(|runs| {
+            let mut v: Vec<u16> = runs
+                .into_iter()
+                .flat_map(|(x, n)| std::iter::repeat_n(x, n))
+                .collect();
+            v.truncate(MAX_RUN);
+            v
+        }),
+    ]
+}
+
 fn message() -> impl Strategy<Value = M> {
     let hello = (
         any::<u32>(),
@@ -32,7 +48,7 @@ fn message() -> impl Strategy<Value = M> {
     let inputs = (
         0u32..1_000_000,
         -1000i32..1000,
-        proptest::collection::vec(any::<u16>(), 0..=MAX_RUN),
+        pads(),
         proptest::option::of(any::<u16>()),
         proptest::option::of((any::<u16>(), any::<u16>())),
     )

@@ -102,7 +102,7 @@ fn undecodable_datagrams_end_the_match() {
         malformed(u, DecodeError::TrailingBytes(2))
     );
     // A run over 128.
-    let mut b = vec![1, 4, 0, 0x81, 0x01];
+    let mut b = vec![1, 4, 0, 0x82, 0x02];
     b.extend([0u8; MAX_RUN + 1]);
     assert_eq!(
         violation_of(u, &b),

@@ -83,13 +83,15 @@ impl DeterministicGame for TinyOtherBuild {
     }
 }
 
-/// A seeded pad source: a new pseudo-random byte each time it is sampled.
+/// A seeded pad source: each time it is sampled, the pad changes to a new
+/// pseudo-random byte with probability 1/3 and is held otherwise (players
+/// hold buttons), so both run encodings are exercised.
 #[derive(Clone, Debug)]
-pub struct Pads(u64, u64);
+pub struct Pads(u64, u64, u8);
 
 impl Pads {
     pub fn new(seed: u64) -> Self {
-        Pads(seed ^ 0x5151_5151, 0)
+        Pads(seed ^ 0x5151_5151, 0, 0)
     }
     /// How many pads were sampled.
     pub fn sampled(&self) -> u64 {
@@ -101,7 +103,11 @@ impl Pads {
             .0
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 56) as u8
+        let r = self.0 >> 32;
+        if r % 3 == 0 {
+            self.2 = (r >> 8) as u8;
+        }
+        self.2
     }
 }
 
