@@ -22,6 +22,91 @@ pub trait Painter {
     fn circle(&mut self, x: f64, y: f64, r: f64, colour: &str);
     /// Draws a line of text (inserted as text, never markup).
     fn text(&mut self, x: f64, y: f64, text: &str, colour: &str);
+
+    // The methods below have default implementations so that a minimal
+    // painter (four methods) still works; the canvas painter implements
+    // them all.
+
+    /// Strokes a straight line `width` pixels wide with round ends. By
+    /// default it is approximated by circles along the line.
+    fn line(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, width: f64, colour: &str) {
+        let r = (width / 2.0).max(0.5);
+        let len = (x1 - x0).hypot(y1 - y0);
+        let steps = (len / r).ceil().clamp(1.0, 256.0);
+        for i in 0..=(steps as u32) {
+            let t = f64::from(i) / steps;
+            self.circle(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, r, colour);
+        }
+    }
+
+    /// Fills an axis-aligned ellipse. By default, a circle of the mean
+    /// radius.
+    fn ellipse(&mut self, x: f64, y: f64, rx: f64, ry: f64, colour: &str) {
+        self.circle(x, y, (rx + ry) / 2.0, colour);
+    }
+
+    /// Strokes part of an axis-aligned ellipse, from angle `start` to `end`
+    /// (radians, clockwise on screen from the +x axis, as on a canvas). A
+    /// full outline is `0.0..TAU`. By default approximated by circles.
+    #[allow(clippy::too_many_arguments)]
+    fn arc(
+        &mut self,
+        x: f64,
+        y: f64,
+        rx: f64,
+        ry: f64,
+        start: f64,
+        end: f64,
+        width: f64,
+        colour: &str,
+    ) {
+        let r = (width / 2.0).max(0.5);
+        let steps = ((end - start).abs() * rx.max(ry) / r)
+            .ceil()
+            .clamp(1.0, 256.0);
+        for i in 0..=(steps as u32) {
+            let a = start + (end - start) * f64::from(i) / steps;
+            self.circle(x + rx * a.cos(), y + ry * a.sin(), r, colour);
+        }
+    }
+
+    /// Fills a polygon. By default, a circle at the centre of the points
+    /// as large as their mean distance from it.
+    fn polygon(&mut self, points: &[(f64, f64)], colour: &str) {
+        if points.is_empty() {
+            return;
+        }
+        let n = points.len() as f64;
+        let cx = points.iter().map(|p| p.0).sum::<f64>() / n;
+        let cy = points.iter().map(|p| p.1).sum::<f64>() / n;
+        let r = points
+            .iter()
+            .map(|p| (p.0 - cx).hypot(p.1 - cy))
+            .sum::<f64>()
+            / n;
+        self.circle(cx, cy, r, colour);
+    }
+
+    /// Sets the opacity (0.0 transparent to 1.0 opaque) of everything drawn
+    /// afterwards, until set again. Ignored by default.
+    fn set_alpha(&mut self, _alpha: f64) {}
+
+    /// Sets the text size (pixels), weight and horizontal anchoring of
+    /// [`text`](Self::text) calls afterwards, until set again. `y` stays
+    /// the baseline. Ignored by default.
+    fn set_font(&mut self, _size: f64, _bold: bool, _align: Align) {}
+}
+
+/// Where [`Painter::text`] anchors its `x`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Align {
+    /// `x` is the left end of the text.
+    #[default]
+    Left,
+    /// `x` is the middle of the text.
+    Center,
+    /// `x` is the right end of the text.
+    Right,
 }
 
 /// One choice offered before a local game (for example "Players: 1 or 2").
@@ -56,6 +141,30 @@ pub trait FrontEnd {
     /// The choices offered before local play.
     fn local_options(&self) -> &'static [LocalOption] {
         &[]
+    }
+
+    /// Local play is starting with these choices: for each of
+    /// [`local_options`](Self::local_options), the index of the value picked
+    /// (a missing entry means the default, 0). A front end may keep them
+    /// behind interior mutability, like any presentation state (the shell
+    /// is single-threaded). Ignored by default.
+    fn start_local(&self, _choices: &[usize]) {}
+
+    /// The inputs of every player for one tick of local play, given the keys
+    /// held and the game about to be stepped (so a front end can let a CPU
+    /// drive a side). By default players 0 and 1 from [`input`](Self::input).
+    fn local_inputs(
+        &self,
+        _game: &Self::Game,
+        held: &[&str],
+    ) -> Vec<<Self::Game as DeterministicGame>::Input> {
+        vec![self.input(held, 0), self.input(held, 1)]
+    }
+
+    /// The input of the one person at this page in an online match. By
+    /// default player 0's keys.
+    fn online_input(&self, held: &[&str]) -> <Self::Game as DeterministicGame>::Input {
+        self.input(held, 0)
     }
 }
 

@@ -9,7 +9,7 @@
 
 use crate::challenge::ChallengeConfig;
 use crate::front_end::demo::{Dots, DotsFrontEnd};
-use crate::front_end::{FrontEnd, Painter};
+use crate::front_end::{Align, FrontEnd, Painter};
 use crate::id::{PeerId, RoomCode};
 use crate::lobby::{LobbyClient, LobbyConfig, Output};
 use crate::mesh::MeshConfig;
@@ -404,6 +404,8 @@ impl App {
         }
         if s == Screen::LocalPlay && self.local.is_none() {
             let seed = u64::from_le_bytes(random_bytes(8).try_into().unwrap_or([0; 8]));
+            // No chooser on the page yet: the defaults of local_options.
+            self.front.start_local(&[]);
             self.local = Some(LocalRun {
                 game: Dots::new(seed, 2),
             });
@@ -1119,7 +1121,7 @@ impl App {
         let t = now();
         let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
         if let Some(local) = self.local.as_mut() {
-            let inputs = [self.front.input(&held, 0), self.front.input(&held, 1)];
+            let inputs = self.front.local_inputs(&local.game, &held);
             local.game.step(&inputs);
             draw(&self.dom, &self.front, &local.game);
         }
@@ -1129,7 +1131,7 @@ impl App {
             m.session.pump(t, &mut m.link);
             let front = &self.front;
             // Online, each page plays with the first player's keys.
-            m.session.advance_frame(t, || front.input(&held, 0));
+            m.session.advance_frame(t, || front.online_input(&held));
             m.session.pump(t, &mut m.link);
             while let Some(ev) = m.session.poll_event() {
                 match ev {
@@ -1216,6 +1218,69 @@ impl Painter for CanvasPainter {
     fn text(&mut self, x: f64, y: f64, text: &str, colour: &str) {
         self.ctx.set_fill_style_str(colour);
         let _ = self.ctx.fill_text(text, x, y);
+    }
+    fn line(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, width: f64, colour: &str) {
+        self.ctx.set_stroke_style_str(colour);
+        self.ctx.set_line_width(width);
+        self.ctx.set_line_cap("round");
+        self.ctx.begin_path();
+        self.ctx.move_to(x0, y0);
+        self.ctx.line_to(x1, y1);
+        self.ctx.stroke();
+    }
+    fn ellipse(&mut self, x: f64, y: f64, rx: f64, ry: f64, colour: &str) {
+        self.ctx.set_fill_style_str(colour);
+        self.ctx.begin_path();
+        let _ = self
+            .ctx
+            .ellipse(x, y, rx, ry, 0.0, 0.0, std::f64::consts::TAU);
+        self.ctx.fill();
+    }
+    fn arc(
+        &mut self,
+        x: f64,
+        y: f64,
+        rx: f64,
+        ry: f64,
+        start: f64,
+        end: f64,
+        width: f64,
+        colour: &str,
+    ) {
+        self.ctx.set_stroke_style_str(colour);
+        self.ctx.set_line_width(width);
+        self.ctx.set_line_cap("butt");
+        self.ctx.begin_path();
+        let _ = self.ctx.ellipse(x, y, rx, ry, 0.0, start, end);
+        self.ctx.stroke();
+    }
+    fn polygon(&mut self, points: &[(f64, f64)], colour: &str) {
+        let Some(&(x0, y0)) = points.first() else {
+            return;
+        };
+        self.ctx.set_fill_style_str(colour);
+        self.ctx.begin_path();
+        self.ctx.move_to(x0, y0);
+        for &(x, y) in &points[1..] {
+            self.ctx.line_to(x, y);
+        }
+        self.ctx.close_path();
+        self.ctx.fill();
+    }
+    fn set_alpha(&mut self, alpha: f64) {
+        self.ctx.set_global_alpha(alpha.clamp(0.0, 1.0));
+    }
+    fn set_font(&mut self, size: f64, bold: bool, align: Align) {
+        let weight = if bold { "bold " } else { "" };
+        self.ctx.set_font(&format!(
+            "{weight}{:.0}px system-ui, sans-serif",
+            size.max(1.0)
+        ));
+        self.ctx.set_text_align(match align {
+            Align::Left => "left",
+            Align::Center => "center",
+            Align::Right => "right",
+        });
     }
 }
 
