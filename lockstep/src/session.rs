@@ -87,7 +87,9 @@ impl SessionConfig {
         self
     }
 
-    /// Frames between pings (default 30). Must not be 0.
+    /// Frames between pings (default 30). Must not be 0. Keep it well
+    /// under the timeout: while a side has no input to send, pings are
+    /// what keeps the peer from timing it out.
     pub fn ping_interval_frames(mut self, frames: u16) -> Self {
         self.ping_interval_frames = frames;
         self
