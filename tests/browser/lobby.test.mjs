@@ -176,6 +176,20 @@ test('5. the lobby server restarts: retry message, reconnect, see each other aga
     { timeout: DEADLINE });
 });
 
+test('7. leaving a match: both see why and are back in the lobby, free to be challenged', async () => {
+  const { ada, dana, bo } = pages;
+  await ada.locator('#leave').click();
+  await ada.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await dana.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  for (const p of [ada, dana]) {
+    await p.locator('#continue').click();
+    await p.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
+  }
+  await bo.waitForFunction(() => document.querySelectorAll('#roster li[data-status="in a match"]').length === 0,
+    null, { timeout: DEADLINE });
+  await entry(bo, 'Ada').locator('button[data-action="challenge"]').waitFor({ timeout: DEADLINE });
+});
+
 test('6. the Online button is hidden when WebRTC is unavailable', async () => {
   const noRtc = await openPage(browser, server.url, {
     initScript: () => { delete window.RTCPeerConnection; delete window.webkitRTCPeerConnection; },
