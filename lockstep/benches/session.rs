@@ -62,6 +62,7 @@ struct Side {
 impl Side {
     fn new(cfg: SessionConfig, net: SimEndpoint, pad: u64, model: PadModel) -> Self {
         Side {
+            // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
             session: Session::new(cfg).expect("valid config"),
             net,
             pad,

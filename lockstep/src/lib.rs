@@ -44,7 +44,9 @@
 //! }
 //!
 //! // The host picks the seed and a 2-tick input delay; the guest adopts both.
+//! // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
 //! let mut host = Session::<Sum>::new(SessionConfig::host(7, 2)).expect("valid config");
+//! // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
 //! let mut guest = Session::<Sum>::new(SessionConfig::guest()).expect("valid config");
 //!
 //! for frame in 0..600u64 {
@@ -73,7 +75,9 @@
 //! assert_eq!(host.game().map(Sum::state_hash), guest.game().map(Sum::state_hash));
 //!
 //! // The match can be exported and replayed offline to the same hash.
+//! // Cannot fail: u8 inputs always encode with postcard.
 //! let bytes = host.input_log().to_bytes().expect("u8 inputs encode");
+//! // Cannot fail: the bytes were produced by to_bytes just above.
 //! let log = lockstep::InputLog::<u8>::from_bytes(&bytes).expect("just written");
 //! assert_eq!(log.replay::<Sum>(), Ok(host.game().map_or(0, Sum::state_hash)));
 //! ```

@@ -427,7 +427,9 @@ enum Phase {
 /// #     fn step(&mut self, i: &[u8]) { self.0 = self.0.wrapping_mul(31).wrapping_add(u64::from(i[0]) + 7 * u64::from(i[1])) }
 /// #     fn state_hash(&self) -> u64 { self.0 }
 /// # }
+/// // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
 /// let mut host = Session::<Counter>::new(SessionConfig::host(42, 2)).expect("valid config");
+/// // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
 /// let mut guest = Session::<Counter>::new(SessionConfig::guest()).expect("valid config");
 /// for frame in 0..100u64 {
 ///     let now = Millis(frame * 16);

@@ -630,6 +630,7 @@ mod tests {
     #[test]
     fn every_message_round_trips() {
         for m in samples() {
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             let bytes = m.encode().expect("valid messages encode");
             assert_eq!(M::decode(&bytes), Ok(m.clone()), "{m:?} as {bytes:?}");
         }
@@ -647,6 +648,7 @@ mod tests {
         // tag, 2-byte tick, 1-byte ack delta, head (7 << 1 | masked), one
         // mask byte (6 repeats), one pad: exactly as in docs/protocol.md.
         assert_eq!(
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             m.encode().expect("valid messages encode"),
             [0x01, 0x90, 0x1c, 0x03, 0x0f, 0x3f, 0x05]
         );
@@ -659,6 +661,7 @@ mod tests {
             pong: None,
         });
         assert_eq!(
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             m.encode().expect("valid messages encode"),
             [0x01, 0x90, 0x1c, 0x03, 0x0e, 1, 2, 3, 4, 5, 6, 7]
         );
@@ -674,6 +677,7 @@ mod tests {
             input_delay: 6,
             hash_interval: 60,
         });
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
         assert_eq!(
             b,
@@ -685,6 +689,7 @@ mod tests {
     #[test]
     fn every_strict_prefix_is_rejected() {
         for m in samples() {
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             let bytes = m.encode().expect("valid messages encode");
             for n in 0..bytes.len() {
                 assert!(M::decode(&bytes[..n]).is_err(), "{m:?} cut at {n}");
@@ -695,6 +700,7 @@ mod tests {
     #[test]
     fn trailing_bytes_are_rejected() {
         for m in samples() {
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             let mut bytes = m.encode().expect("valid messages encode");
             bytes.push(0);
             assert_eq!(M::decode(&bytes), Err(DecodeError::TrailingBytes(1)));
@@ -739,6 +745,7 @@ mod tests {
                 hash_interval: interval,
             })
             .encode()
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             .expect("valid messages encode")
         };
         assert_eq!(
@@ -758,6 +765,7 @@ mod tests {
         // Run that would pass u32::MAX.
         let first = u32::MAX - 1;
         let mut b = vec![1];
+        // Cannot fail: plain integer tuples always encode with postcard.
         b.extend(postcard::to_allocvec(&(first, 0i32, 4u8, 0u8, 0u8)).expect("tuples encode"));
         assert_eq!(M::decode(&b), Err(DecodeError::BadValue("tick overflow")));
         // Hash of tick 0.
@@ -795,6 +803,7 @@ mod tests {
                 pong: None,
             })
             .encode()
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             .expect("valid messages encode")
         };
         // Held for 128 ticks: head, 16 mask bytes, one pad.
@@ -815,6 +824,7 @@ mod tests {
                 ping: None,
                 pong: None,
             });
+            // Cannot fail: u8 inputs and in-range fields always encode.
             assert_eq!(M::decode(&m.encode().expect("encodes")), Ok(m));
         }
         // A masked encoding where plain is as short is not canonical:
@@ -866,6 +876,7 @@ mod tests {
         assert!(is_bye_tag(
             &M::Bye(ByeReason::Quit)
                 .encode()
+                // Cannot fail: well-formed messages with u8/u16 inputs always encode.
                 .expect("valid messages encode")
         ));
     }

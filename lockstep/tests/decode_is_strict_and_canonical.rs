@@ -85,6 +85,7 @@ proptest! {
 
     #[test]
     fn every_message_round_trips(m in message()) {
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let bytes = m.encode().expect("valid messages encode");
         prop_assert_eq!(M::decode(&bytes), Ok(m));
     }
@@ -92,6 +93,7 @@ proptest! {
     #[test]
     fn mutated_packets_are_rejected_or_canonical(m in message(), at in any::<usize>(), byte in any::<u8>(),
                                                  cut in any::<bool>()) {
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let mut bytes = m.encode().expect("valid messages encode");
         let i = at % bytes.len();
         if cut {
@@ -100,6 +102,7 @@ proptest! {
             bytes[i] = byte;
         }
         if let Ok(again) = M::decode(&bytes) {
+            // Cannot fail: a message that decoded holds only encodable values.
             prop_assert_eq!(again.encode().expect("decoded messages encode"), bytes);
         }
     }
@@ -107,6 +110,7 @@ proptest! {
     #[test]
     fn random_bytes_are_rejected_or_canonical(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
         if let Ok(m) = M::decode(&bytes) {
+            // Cannot fail: a message that decoded holds only encodable values.
             prop_assert_eq!(m.encode().expect("decoded messages encode"), bytes);
         }
     }

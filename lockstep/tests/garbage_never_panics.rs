@@ -26,12 +26,14 @@ fn guest_hello() -> Vec<u8> {
         hash_interval: 60,
     })
     .encode()
+    // Cannot fail: well-formed messages with u8/u16 inputs always encode.
     .expect("valid messages encode")
 }
 
 /// A host session that has accepted a (fake) guest's Hello: running, tick 0,
 /// input delay 4.
 fn running_host() -> Session<Tiny> {
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::host(9, 4)).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
     assert!(s.is_running());
@@ -49,6 +51,7 @@ fn inputs(ack: u32, first_tick: u32, pads: Vec<u8>) -> Vec<u8> {
         pong: None,
     })
     .encode()
+    // Cannot fail: well-formed messages with u8/u16 inputs always encode.
     .expect("valid messages encode")
 }
 
@@ -151,6 +154,7 @@ fn protocol_violations_end_the_match() {
     let hash = |tick| {
         M::Hash(HashReport { tick, hash: 1 })
             .encode()
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             .expect("valid messages encode")
     };
     assert_eq!(
@@ -163,6 +167,7 @@ fn protocol_violations_end_the_match() {
     );
     let bye = M::Bye(ByeReason::Desync { tick: 60, hash: 1 })
         .encode()
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         .expect("valid messages encode");
     assert_eq!(
         violation_of(r, &bye),
@@ -189,10 +194,13 @@ fn conflicting_resent_input_is_refused() {
 
 #[test]
 fn side_conflicts_and_early_hashes_are_refused() {
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut host = Session::<Tiny>::new(SessionConfig::host(1, 4)).expect("valid config");
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut other_host = Session::<Tiny>::new(SessionConfig::host(2, 4)).expect("valid config");
     let (ch, hello) = other_host
         .poll_transmit()
+        // Cannot fail: Session::new always queues the Hello, so there is one to take.
         .expect("a new session queues its Hello");
     host.handle_datagram(Millis(0), ch, &hello);
     assert_eq!(
@@ -201,9 +209,11 @@ fn side_conflicts_and_early_hashes_are_refused() {
             violation: Violation::SideConflict { remote_side: 0 }
         })
     );
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     let hash = M::Hash(HashReport { tick: 60, hash: 1 })
         .encode()
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         .expect("valid messages encode");
     s.handle_datagram(Millis(0), Channel::Reliable, &hash);
     assert_eq!(
@@ -216,11 +226,13 @@ fn side_conflicts_and_early_hashes_are_refused() {
 
 #[test]
 fn inputs_and_pings_before_hello_are_dropped() {
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Unreliable, &inputs(6, 6, vec![1, 2]));
     s.handle_datagram(
         Millis(0),
         Channel::Unreliable,
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         &M::Ping(3).encode().expect("valid messages encode"),
     );
     assert_eq!(s.outcome(), None);
@@ -250,6 +262,7 @@ fn the_accused_peer_ends_with_rejected_by_peer() {
 }
 
 fn every_phase() -> Vec<Session<Tiny>> {
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let fresh = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     let mut ended = running_host();
     ended.quit(Millis(1));
@@ -300,6 +313,7 @@ proptest! {
                 4 => M::Bye(ByeReason::Desync { tick: a, hash: 0 }),
                 _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None }),
             };
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             let bytes = m.encode().expect("valid messages encode");
             s.handle_datagram(Millis(i as u64), m.channel(), &bytes);
             s.advance_frame(Millis(i as u64), || 1);

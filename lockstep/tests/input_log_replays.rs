@@ -24,18 +24,22 @@ fn exported_logs_replay_to_the_same_hash() {
     for (log, hash, ticks) in [
         (
             p.host.input_log(),
+            // Cannot fail: the test ran the match to a tick before this.
             p.host.game().expect("the match started").state_hash(),
             p.host.tick(),
         ),
         (
             p.guest.input_log(),
+            // Cannot fail: the test ran the match to a tick before this.
             p.guest.game().expect("the match started").state_hash(),
             p.guest.tick(),
         ),
     ] {
         assert_eq!(log.ticks(), ticks);
         assert_eq!(log.seed, 0xabc);
+        // Cannot fail: u8 inputs always encode with postcard.
         let bytes = log.to_bytes().expect("u8 inputs encode");
+        // Cannot fail: the bytes were produced by to_bytes just above.
         let back = InputLog::<u8>::from_bytes(&bytes).expect("just exported");
         assert_eq!(back, log);
         assert_eq!(back.replay::<Tiny>(), Ok(hash));
@@ -69,6 +73,7 @@ fn log_bytes_are_read_strictly() {
         .host
         .input_log()
         .to_bytes()
+        // Cannot fail: u8 inputs always encode with postcard.
         .expect("u8 inputs encode");
     assert_eq!(&bytes[..4], b"LSIL");
     for n in [0, 3, 10, bytes.len() / 2, bytes.len() - 1] {
@@ -99,6 +104,7 @@ fn log_bytes_are_read_strictly() {
 
 #[test]
 fn an_unstarted_session_exports_an_empty_log() {
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let s = lockstep::Session::<Tiny>::new(lockstep::SessionConfig::guest()).expect("valid config");
     let log = s.input_log();
     assert_eq!(log.ticks(), 0);

@@ -9,7 +9,9 @@ use lockstep::{DeterministicGame, Millis, Outcome, Session, SessionConfig, Trans
 #[test]
 fn two_sessions_over_the_loopback() {
     let (mut a, mut b) = loopback::pair();
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut host = Session::<Tiny>::new(SessionConfig::host(3, 2)).expect("valid config");
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut guest = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     let mut frames = 0u64;
     while host.tick() < 600 || guest.tick() < 600 {

@@ -58,6 +58,7 @@ fn hello(protocol: u32, side: u8) -> Vec<u8> {
         hash_interval: 60,
     })
     .encode()
+    // Cannot fail: well-formed messages with u8/u16 inputs always encode.
     .expect("valid messages encode")
 }
 
@@ -77,6 +78,7 @@ fn says_version_mismatch(s: &mut Session<Tiny>) -> bool {
 #[test]
 fn a_different_protocol_version_is_refused_by_host_and_guest() {
     for (cfg, peer_side) in [(SessionConfig::host(1, 6), 1), (SessionConfig::guest(), 0)] {
+        // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
         let mut s = Session::<Tiny>::new(cfg).expect("valid config");
         s.handle_datagram(
             Millis(10),
@@ -101,6 +103,7 @@ fn a_different_protocol_version_is_refused_by_host_and_guest() {
 #[test]
 fn a_future_hello_layout_is_still_a_version_mismatch() {
     // Protocol 9 with a Hello this version cannot parse.
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &[0, 9, 0xff, 0xff]);
     assert_eq!(
@@ -119,10 +122,12 @@ fn a_future_hello_layout_is_still_a_version_mismatch() {
 #[test]
 fn the_peer_of_a_refusing_side_ends_with_version_mismatch_too() {
     // The peer's Hello was accepted, then it says it refuses ours.
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::host(1, 6)).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &hello(PROTOCOL_VERSION, 1));
     let bye = Message::<u8>::Bye(ByeReason::VersionMismatch)
         .encode()
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         .expect("valid messages encode");
     s.handle_datagram(Millis(0), Channel::Reliable, &bye);
     assert!(matches!(s.outcome(), Some(Outcome::VersionMismatch { .. })));

@@ -9,12 +9,15 @@ use lockstep::InputLog;
 fuzz_target!(|data: &[u8]| {
     // One-byte inputs (NtBA's pad) and wider ones (a game with u16 input).
     if let Ok(m) = Message::<u8>::decode(data) {
+        // Cannot fail: a message that decoded holds only encodable values.
         assert_eq!(m.encode().expect("decoded messages encode"), data);
     }
     if let Ok(m) = Message::<u16>::decode(data) {
+        // Cannot fail: a message that decoded holds only encodable values.
         assert_eq!(m.encode().expect("decoded messages encode"), data);
     }
     if let Ok(log) = InputLog::<u8>::from_bytes(data) {
+        // Cannot fail: a log that decoded holds only encodable u8 inputs.
         let again = log.to_bytes().expect("decoded logs encode");
         assert_eq!(InputLog::<u8>::from_bytes(&again), Ok(log));
     }

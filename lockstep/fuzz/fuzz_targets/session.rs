@@ -40,6 +40,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         (SessionConfig::guest(), 0)
     };
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Game>::new(cfg).expect("valid config");
     let mut now = 0u64;
     if mode & 0x80 == 0 {
@@ -54,6 +55,7 @@ fuzz_target!(|data: &[u8]| {
         s.handle_datagram(
             Millis(0),
             Channel::Reliable,
+            // Cannot fail: u8 inputs and in-range fields always encode.
             &hello.encode().expect("encodes"),
         );
     }

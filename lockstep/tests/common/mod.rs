@@ -185,7 +185,9 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     pub fn new(host: SessionConfig, guest: SessionConfig, link: LinkConfig, net_seed: u64) -> Self {
         let (host_net, guest_net) = netsim::pair(link, net_seed);
         Pair {
+            // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
             host: Session::new(host).expect("valid host config"),
+            // Cannot fail: the configuration is valid (non-zero intervals and timeout).
             guest: Session::new(guest).expect("valid guest config"),
             host_net,
             guest_net,
