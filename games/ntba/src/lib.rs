@@ -11,6 +11,11 @@
 //! Rules, controls, the pad layout and the AI are described in
 //! `docs/ntba.md`.
 //!
+//! Every byte is a valid [`Pad`] and [`step`](lockstep::DeterministicGame::step)
+//! accepts any number of pads (missing ones count as nothing pressed), so no
+//! input from a peer can make the simulation panic; a test mashes random
+//! pads through whole matches and checks the court's invariants every tick.
+//!
 //! ```
 //! use lockstep::DeterministicGame;
 //! use ntba::{Cpu, Ntba, Pad};
