@@ -197,6 +197,11 @@ test('6. the Online button is hidden when WebRTC is unavailable', async () => {
   await noRtc.locator('#btn-local').waitFor({ state: 'visible', timeout: DEADLINE });
   await noRtc.waitForFunction(() => document.querySelector('#game-name').textContent !== 'Loading…');
   assert.equal(await noRtc.locator('#btn-online').isVisible(), false);
+  // Local play still works without WebRTC: the game draws, Back returns.
+  await noRtc.locator('#btn-local').click();
+  await noRtc.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
+  await noRtc.locator('#local-back').click();
+  await noRtc.locator('#btn-local').waitFor({ state: 'visible', timeout: DEADLINE });
   const withRtc = await openPage(browser, server.url);
   await withRtc.locator('#btn-online').waitFor({ state: 'visible', timeout: DEADLINE });
   await noRtc.context().close();

@@ -25,3 +25,5 @@ pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+pub use web::run;

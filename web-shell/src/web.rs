@@ -8,7 +8,6 @@
 //! callback ever runs inside another.
 
 use crate::challenge::ChallengeConfig;
-use crate::front_end::demo::{Dots, DotsFrontEnd};
 use crate::front_end::{Align, FrontEnd, Painter};
 use crate::id::{PeerId, RoomCode};
 use crate::lobby::{LobbyClient, LobbyConfig, Output};
@@ -73,6 +72,10 @@ fn random_bytes(n: usize) -> Vec<u8> {
         }
     }
     buf
+}
+
+fn random_seed() -> u64 {
+    u64::from_le_bytes(random_bytes(8).try_into().unwrap_or([0; 8]))
 }
 
 fn fresh_id() -> PeerId {
@@ -253,14 +256,128 @@ struct RoomConn {
     link: Option<WebRtcTransport>,
 }
 
-struct MatchRun {
-    session: Session<Dots>,
+struct MatchRun<G: DeterministicGame> {
+    session: Session<G>,
     link: WebRtcTransport,
     ping: Option<u64>,
 }
 
-struct LocalRun {
-    game: Dots,
+/// What a match frame reported to the page.
+#[derive(Default)]
+struct MatchFrame {
+    /// The match ended with this message.
+    ended: Option<&'static str>,
+}
+
+/// The plugged-in game with its type erased, so the rest of the page is not
+/// generic: local play, the online session, drawing.
+trait GameSlot {
+    fn name(&self) -> &'static str;
+    fn build_id(&self) -> u64;
+    fn start_local(&mut self, seed: u64);
+    fn stop_local(&mut self);
+    fn local_frame(&mut self, held: &[&str], dom: &Dom);
+    fn start_match(&mut self, link: WebRtcTransport, cfg: SessionConfig) -> bool;
+    fn match_frame(&mut self, t: Millis, held: &[&str], dom: &Dom) -> MatchFrame;
+    fn quit_match(&mut self, t: Millis);
+    fn drop_match(&mut self);
+}
+
+struct Slot<F: FrontEnd> {
+    front: F,
+    local: Option<F::Game>,
+    online: Option<MatchRun<F::Game>>,
+}
+
+impl<F: FrontEnd> GameSlot for Slot<F> {
+    fn name(&self) -> &'static str {
+        self.front.name()
+    }
+    fn build_id(&self) -> u64 {
+        self.front.build_id()
+    }
+    fn start_local(&mut self, seed: u64) {
+        if self.local.is_none() {
+            // No chooser on the page yet: the defaults of local_options.
+            self.front.start_local(&[]);
+            self.local = Some(F::Game::new(seed, 2));
+        }
+    }
+    fn stop_local(&mut self) {
+        self.local = None;
+    }
+    fn local_frame(&mut self, held: &[&str], dom: &Dom) {
+        if let Some(game) = self.local.as_mut() {
+            let inputs = self.front.local_inputs(game, held);
+            game.step(&inputs);
+            draw(dom, &self.front, game);
+        }
+    }
+    fn start_match(&mut self, link: WebRtcTransport, cfg: SessionConfig) -> bool {
+        match Session::<F::Game>::new(cfg) {
+            Ok(session) => {
+                self.online = Some(MatchRun {
+                    session,
+                    link,
+                    ping: None,
+                });
+                true
+            }
+            Err(e) => {
+                log::error!("session config refused: {e:?}");
+                false
+            }
+        }
+    }
+    fn match_frame(&mut self, t: Millis, held: &[&str], dom: &Dom) -> MatchFrame {
+        let mut out = MatchFrame::default();
+        let Some(m) = self.online.as_mut() else {
+            return out;
+        };
+        m.link.tick(t);
+        m.session.pump(t, &mut m.link);
+        let front = &self.front;
+        m.session.advance_frame(t, || front.online_input(held));
+        m.session.pump(t, &mut m.link);
+        while let Some(ev) = m.session.poll_event() {
+            match ev {
+                lockstep::Event::RoundTrip(ms) => m.ping = Some(ms.0),
+                lockstep::Event::Ended(o) => out.ended = Some(outcome_text(&o)),
+                lockstep::Event::Started { side, .. } => {
+                    dom.set_attr("match", "data-side", &side.to_string());
+                }
+                _ => {}
+            }
+        }
+        if let Some(g) = m.session.game() {
+            draw(dom, front, g);
+            dom.set_attr("match", "data-state", "running");
+            dom.set_attr("match", "data-tick", &m.session.tick().to_string());
+            let side = if m.session.side() == Some(0) {
+                "host"
+            } else {
+                "guest"
+            };
+            let ping = m.ping.map_or(String::new(), |p| format!(", ping {p} ms"));
+            dom.set_text(
+                "match-status",
+                &format!("Online match ({side}), tick {}{ping}", m.session.tick()),
+            );
+        }
+        if out.ended.is_some() {
+            self.online = None;
+        }
+        out
+    }
+    fn quit_match(&mut self, t: Millis) {
+        if let Some(m) = self.online.as_mut() {
+            m.session.quit(t);
+            m.session.pump(t, &mut m.link);
+        }
+    }
+    fn drop_match(&mut self) {
+        self.online = None;
+    }
 }
 
 struct App {
@@ -269,7 +386,7 @@ struct App {
     ws_base: String,
     cfg: LobbyConfig,
     screens: Screens,
-    front: DotsFrontEnd,
+    game: Box<dyn GameSlot>,
     client: Option<LobbyClient>,
     ice: JsValue,
     presence: Option<Socket>,
@@ -277,8 +394,6 @@ struct App {
     peers: BTreeMap<PeerId, MeshPeer>,
     room: Option<RoomConn>,
     room_gen: u32,
-    game: Option<MatchRun>,
-    local: Option<LocalRun>,
     held: Vec<String>,
     notices: Vec<String>,
     last_roster: Vec<crate::lobby::PlayerView>,
@@ -307,7 +422,7 @@ fn outcome_text(o: &Outcome) -> &'static str {
 }
 
 impl App {
-    fn new(doc: Document) -> App {
+    fn new(doc: Document, game: Box<dyn GameSlot>) -> App {
         let window = web_sys::window();
         let location = window.as_ref().map(|w| w.location());
         let search = location
@@ -364,7 +479,7 @@ impl App {
             ws_base,
             cfg,
             screens: Screens::new(has_webrtc && has_ws),
-            front: DotsFrontEnd,
+            game,
             client: None,
             ice: Array::new().into(),
             presence: None,
@@ -372,8 +487,6 @@ impl App {
             peers: BTreeMap::new(),
             room: None,
             room_gen: 0,
-            game: None,
-            local: None,
             held: Vec::new(),
             notices: Vec::new(),
             last_roster: Vec::new(),
@@ -402,16 +515,10 @@ impl App {
         if let Screen::Result { message, .. } = &s {
             d.set_text("result-text", message);
         }
-        if s == Screen::LocalPlay && self.local.is_none() {
-            let seed = u64::from_le_bytes(random_bytes(8).try_into().unwrap_or([0; 8]));
-            // No chooser on the page yet: the defaults of local_options.
-            self.front.start_local(&[]);
-            self.local = Some(LocalRun {
-                game: Dots::new(seed, 2),
-            });
-        }
-        if s != Screen::LocalPlay {
-            self.local = None;
+        if s == Screen::LocalPlay {
+            self.game.start_local(random_seed());
+        } else {
+            self.game.stop_local();
         }
         if s != Screen::Lobby && s != Screen::Match && matches!(s, Screen::Title { .. }) {
             self.leave_lobby();
@@ -459,7 +566,7 @@ impl App {
         self.presence = None;
         self.peers.clear();
         self.room = None;
-        self.game = None;
+        self.game.drop_match();
         self.dom.show("name-row", true);
         self.dom.show("lobby-main", false);
     }
@@ -714,23 +821,14 @@ impl App {
 
     fn start_match(&mut self, link: WebRtcTransport, host: bool) {
         let cfg = if host {
-            let seed = u64::from_le_bytes(random_bytes(8).try_into().unwrap_or([0; 8]));
-            SessionConfig::host(seed, 6)
+            SessionConfig::host(random_seed(), 6)
         } else {
             SessionConfig::guest()
         };
-        match Session::<Dots>::new(cfg) {
-            Ok(session) => {
-                self.game = Some(MatchRun {
-                    session,
-                    link,
-                    ping: None,
-                });
-                self.dom.set_attr("match", "data-state", "connected");
-                self.dom.set_text("match-status", "Connected. Starting…");
-                self.screen_event(ScreenEvent::MatchStarted);
-            }
-            Err(e) => log::error!("session config refused: {e:?}"),
+        if self.game.start_match(link, cfg) {
+            self.dom.set_attr("match", "data-state", "connected");
+            self.dom.set_text("match-status", "Connected. Starting…");
+            self.screen_event(ScreenEvent::MatchStarted);
         }
     }
 
@@ -1120,48 +1218,9 @@ impl App {
     fn frame(&mut self) {
         let t = now();
         let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
-        if let Some(local) = self.local.as_mut() {
-            let inputs = self.front.local_inputs(&local.game, &held);
-            local.game.step(&inputs);
-            draw(&self.dom, &self.front, &local.game);
-        }
-        let mut ended = None;
-        if let Some(m) = self.game.as_mut() {
-            m.link.tick(t);
-            m.session.pump(t, &mut m.link);
-            let front = &self.front;
-            // Online, each page plays with the first player's keys.
-            m.session.advance_frame(t, || front.online_input(&held));
-            m.session.pump(t, &mut m.link);
-            while let Some(ev) = m.session.poll_event() {
-                match ev {
-                    lockstep::Event::RoundTrip(ms) => m.ping = Some(ms.0),
-                    lockstep::Event::Ended(o) => ended = Some(outcome_text(&o)),
-                    lockstep::Event::Started { side, .. } => {
-                        self.dom.set_attr("match", "data-side", &side.to_string());
-                    }
-                    _ => {}
-                }
-            }
-            if let Some(g) = m.session.game() {
-                draw(&self.dom, front, g);
-                self.dom.set_attr("match", "data-state", "running");
-                self.dom
-                    .set_attr("match", "data-tick", &m.session.tick().to_string());
-                let side = if m.session.side() == Some(0) {
-                    "host"
-                } else {
-                    "guest"
-                };
-                let ping = m.ping.map_or(String::new(), |p| format!(", ping {p} ms"));
-                self.dom.set_text(
-                    "match-status",
-                    &format!("Online match ({side}), tick {}{ping}", m.session.tick()),
-                );
-            }
-        }
-        if let Some(msg) = ended {
-            self.game = None;
+        self.game.local_frame(&held, &self.dom);
+        let frame = self.game.match_frame(t, &held, &self.dom);
+        if let Some(msg) = frame.ended {
             self.dom.set_attr("match", "data-state", "ended");
             if let Some(c) = self.client.as_mut() {
                 c.match_ended(t);
@@ -1172,14 +1231,8 @@ impl App {
 
     fn leave(&mut self) {
         match self.screens.screen() {
-            Screen::Match => {
-                if let Some(m) = self.game.as_mut() {
-                    let t = now();
-                    m.session.quit(t);
-                    m.session.pump(t, &mut m.link);
-                }
-                // The Ended event is handled by the next frame.
-            }
+            // The Ended event is handled by the next frame.
+            Screen::Match => self.game.quit_match(now()),
             _ => self.screen_event(ScreenEvent::Back),
         }
     }
@@ -1400,18 +1453,25 @@ fn wire(app: &mut App) {
     app._handlers = handlers;
 }
 
-/// Entry point: wires the page and starts the timers.
-#[wasm_bindgen(start)]
-pub fn start() -> Result<(), JsValue> {
+/// Starts the shell with `front` as the game: wires the page (the elements
+/// of `web-shell/www/index.html`), then runs the lobby timers every 100 ms
+/// and game frames at 60 Hz. Call it once, from the game crate's
+/// `#[wasm_bindgen(start)]` function.
+pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
     let _ = log::set_logger(&ConsoleLog);
     log::set_max_level(log::LevelFilter::Info);
     let window = web_sys::window().ok_or("no window")?;
     let doc = window.document().ok_or("no document")?;
-    let mut app = App::new(doc);
+    let slot = Slot {
+        front,
+        local: None,
+        online: None,
+    };
+    let mut app = App::new(doc, Box::new(slot));
     wire(&mut app);
     let d = &app.dom;
-    d.set_text("game-name", app.front.name());
-    d.set_text("build", &format!("build {:016x}", app.front.build_id()));
+    d.set_text("game-name", app.game.name());
+    d.set_text("build", &format!("build {:016x}", app.game.build_id()));
     if let Some(name) = window
         .local_storage()
         .ok()
@@ -1436,4 +1496,12 @@ pub fn start() -> Result<(), JsValue> {
     )?;
     frame.forget(); // lives as long as the page
     Ok(())
+}
+
+/// The shell with the built-in demo game (feature `demo`, on by default). A
+/// game crate turns the feature off and calls [`run`] with its own front end.
+#[cfg(feature = "demo")]
+#[wasm_bindgen(start)]
+pub fn start() -> Result<(), JsValue> {
+    run(crate::front_end::demo::DotsFrontEnd)
 }
