@@ -18,10 +18,10 @@ export const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/lib/chromium/chromium'
 export const DEADLINE = 30_000;
 
 /** Starts signaling-server; resolves with { url, port, proc, stop() }. */
-export async function startServer(listen = '127.0.0.1:0') {
+export async function startServer(listen = '127.0.0.1:0', extraArgs = []) {
   if (!SERVER_BIN) throw new Error('set SIGNALING_SERVER to the signaling-server binary');
   const args = ['--listen', listen, '--allowed-origins', '*', '--stun-urls', '',
-    '--rate-limit-per-minute', '0', '--static', WEB_DIR];
+    '--rate-limit-per-minute', '0', '--static', WEB_DIR, ...extraArgs];
   const proc = spawn(SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });

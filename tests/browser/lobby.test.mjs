@@ -1,4 +1,4 @@
-// The six Chromium scenarios of issue 5, in order, against the real embedded
+// The six Chromium scenarios of issue 5 (1-6), in order, plus two extras (5b, 6b), against the real embedded
 // signalling server and real WebRTC between isolated browser contexts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -176,7 +176,7 @@ test('5. the lobby server restarts: retry message, reconnect, see each other aga
     { timeout: DEADLINE });
 });
 
-test('7. leaving a match: both see why and are back in the lobby, free to be challenged', async () => {
+test('5b. leaving a match: both see why and are back in the lobby, free to be challenged', async () => {
   const { ada, dana, bo } = pages;
   await ada.locator('#leave').click();
   await ada.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
@@ -206,4 +206,33 @@ test('6. the Online button is hidden when WebRTC is unavailable', async () => {
   await withRtc.locator('#btn-online').waitFor({ state: 'visible', timeout: DEADLINE });
   await noRtc.context().close();
   await withRtc.context().close();
+});
+
+test('6b. lobby full, and a lobby that cannot be reached: the messages and Retry', async () => {
+  const small = await startServer('127.0.0.1:0', ['--max-players', '1']);
+  try {
+    const first = await openPage(browser, small.url);
+    await joinLobby(first, 'One');
+    const second = await openPage(browser, small.url);
+    await second.locator('#btn-online').click();
+    await second.locator('#name').fill('Two');
+    await second.locator('#join').click();
+    await second.locator('#banner-text', { hasText: 'The lobby is full' }).waitFor({ timeout: DEADLINE });
+    assert.equal(await second.locator('#retry').isVisible(), true);
+    // Once there is room, Retry gets in at once.
+    await first.context().close();
+    await second.locator('#retry').click();
+    await second.locator('#lobby[data-connection="online"]').waitFor({ timeout: DEADLINE });
+    await second.context().close();
+  } finally {
+    await small.stop();
+  }
+  // A signalling address where nothing listens (port 9 on loopback).
+  const lost = await openPage(browser, `${server.url}/?signal=${encodeURIComponent('http://127.0.0.1:9')}`);
+  await lost.locator('#btn-online').click();
+  await lost.locator('#name').fill('Lost');
+  await lost.locator('#join').click();
+  await lost.locator('#banner-text', { hasText: "Can't reach the lobby. Retrying…" }).waitFor({ timeout: DEADLINE });
+  assert.equal(await lost.locator('#retry').isVisible(), true);
+  await lost.context().close();
 });
