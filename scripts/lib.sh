@@ -75,6 +75,10 @@ in_loopback_netns() {
 ensure_wasmtime_py() {
     if ! python3 -c 'import wasmtime' 2>/dev/null; then
         log "installing wasmtime from PyPI"
+        if ! python3 -m pip --version >/dev/null 2>&1; then
+            as_root apt-get update -qq
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
+        fi
         python3 -m pip install --quiet wasmtime 2>/dev/null ||
             python3 -m pip install --quiet --break-system-packages wasmtime
     fi
