@@ -1,0 +1,486 @@
+//! Side by side: our `lockstep::Session` against GGRS's `P2PSession`.
+//!
+//! Both engines play the same games (`dots` and NtBA) over the same
+//! simulated link (`netsim`, one fresh pair per engine with the same
+//! conditions and seed), in the same process and the same frame loop, with
+//! the same input delay. GGRS reads the wall clock itself, so everything
+//! runs in real time at 60 frames per second and netsim's virtual clock is
+//! moved to the elapsed wall-clock milliseconds before every frame.
+//!
+//! For every peer the harness gathers: ticks advanced, stalled frames
+//! (frames that could not advance), frames skipped on the session's advice
+//! (GGRS's `WaitRecommendation`), re-simulated ticks, packets and payload
+//! bytes sent (counted by netsim, both channels), the round trip, and the
+//! CPU time spent inside the session's own calls, excluding the game's code
+//! (step, hash, clone: see [`game::Timed`]) and the simulated link.
+//!
+//! The binary (`cargo run --release -p ggrs-compare`) runs every scenario
+//! and prints a table and the issue-7 targets; `docs/benchmarks.md`
+//! ("Against GGRS") records the figures and the command.
+//!
+//! ```no_run
+//! use ggrs_compare::{run_scenario, GameKind, RunSettings, DEFAULT_ENGINES, SCENARIOS};
+//! use std::time::Duration;
+//!
+//! let settings = RunSettings::new(SCENARIOS[1].link, Duration::from_secs(2));
+//! let results = run_scenario(&SCENARIOS[1], &[GameKind::Dots], DEFAULT_ENGINES, &settings)
+//!     .expect("valid settings");
+//! for r in &results {
+//!     assert!(r.sync.is_ok());
+//! }
+//! ```
+#![warn(missing_docs)]
+
+pub mod game;
+mod ggrs_side;
+mod ours;
+pub mod report;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use lockstep::Millis;
+use netsim::LinkConfig;
+
+pub use ggrs_side::{GgrsConfig, NetsimSocket};
+
+/// A link condition to play over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scenario {
+    /// Its letter in issue 2 and issue 7: `a` to `d`.
+    pub id: char,
+    /// A short description for the table.
+    pub label: &'static str,
+    /// The link, the same both ways.
+    pub link: LinkConfig,
+}
+
+const fn link(latency: u64, jitter: u64, loss_percent: u8) -> LinkConfig {
+    LinkConfig {
+        latency: Millis(latency),
+        jitter: Millis(jitter),
+        loss_percent,
+        duplicate_percent: 0,
+        reorder_percent: 0,
+        reorder_delay: Millis(20),
+        reliable_retransmit_delay: Millis(200),
+    }
+}
+
+/// The four scenarios of issue 7: (a) no latency, (b) 50 ms one way
+/// ±10 ms, (c) the same with 5% loss, (d) 100 ms ±20 ms with 25% loss.
+pub const SCENARIOS: [Scenario; 4] = [
+    Scenario {
+        id: 'a',
+        label: "(a) no latency",
+        link: link(0, 0, 0),
+    },
+    Scenario {
+        id: 'b',
+        label: "(b) 50 ms ±10",
+        link: link(50, 10, 0),
+    },
+    Scenario {
+        id: 'c',
+        label: "(c) 50 ms ±10, 5% loss",
+        link: link(50, 10, 5),
+    },
+    Scenario {
+        id: 'd',
+        label: "(d) 100 ms ±20, 25% loss",
+        link: link(100, 20, 25),
+    },
+];
+
+/// Which game to play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameKind {
+    /// The small example game (one byte of direction bits per player; a
+    /// scripted walker that turns every 23 ticks).
+    Dots,
+    /// NtBA, CPU against CPU (one pad byte per team).
+    Ntba,
+}
+
+impl GameKind {
+    /// The name in the table.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Dots => <dots::Dots as game::BenchGame>::NAME,
+            GameKind::Ntba => <ntba::Ntba as game::BenchGame>::NAME,
+        }
+    }
+}
+
+/// Which session plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Our `lockstep::Session`; `window` is its prediction window (0 is
+    /// lock-step, the only mode it has today).
+    Ours {
+        /// Ticks it may run ahead of the peer's inputs.
+        window: u8,
+    },
+    /// GGRS's `P2PSession` with this maximum prediction window (GGRS's
+    /// default is 8; 0 is its lock-step mode).
+    Ggrs {
+        /// Ticks it may run ahead of the peer's inputs.
+        window: u8,
+    },
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Engine::Ours { window: 0 } => write!(f, "ours (lock-step)"),
+            Engine::Ours { window } => write!(f, "ours (rollback, window {window})"),
+            Engine::Ggrs { window: 0 } => write!(f, "GGRS (lock-step)"),
+            Engine::Ggrs { window } => write!(f, "GGRS (rollback, window {window})"),
+        }
+    }
+}
+
+/// The rows played by default: our session as it is, and GGRS with its
+/// default prediction window. When our rollback mode lands, add
+/// `Engine::Ours { window: 8 }` here (and its setter in `ours.rs`'s
+/// `session_config`).
+pub const DEFAULT_ENGINES: &[Engine] = &[Engine::Ours { window: 0 }, Engine::Ggrs { window: 8 }];
+
+/// Everything a run needs besides the scenario, game and engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunSettings {
+    /// The link's conditions.
+    pub link: LinkConfig,
+    /// The link's seed (which packets are lost, each packet's delay).
+    pub net_seed: u64,
+    /// The match seed.
+    pub match_seed: u64,
+    /// Input delay in ticks, the same for both engines.
+    pub input_delay: u8,
+    /// GGRS's desync-detection interval in frames (0 turns it off). Our
+    /// session always compares a state hash every 60 ticks; 60 here gives
+    /// GGRS the same job.
+    pub ggrs_desync_interval: u32,
+    /// Wall-clock time to play.
+    pub duration: Duration,
+}
+
+impl RunSettings {
+    /// Defaults: net seed 1, match seed 1, input delay 6 ticks (100 ms, our
+    /// engine's default), GGRS desync detection every 60 frames.
+    #[must_use]
+    pub fn new(link: LinkConfig, duration: Duration) -> Self {
+        RunSettings {
+            link,
+            net_seed: 1,
+            match_seed: 1,
+            input_delay: 6,
+            ggrs_desync_interval: 60,
+            duration,
+        }
+    }
+}
+
+/// What one peer did during a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeerFigures {
+    /// 0 for the host (side 0), 1 for the guest.
+    pub side: u8,
+    /// Frames the harness ran (including the handshake).
+    pub frames: u64,
+    /// Ticks advanced (the game's tick at the end, re-simulations not
+    /// counted twice).
+    pub ticks: u32,
+    /// Ticks both sides know to be final at the end (all inputs confirmed).
+    pub confirmed: u32,
+    /// Frames where the session could not advance (our stall; GGRS's
+    /// `PredictionThreshold`, or no advance in its lock-step mode).
+    pub stalled: u64,
+    /// Frames skipped on the session's advice to let the peer catch up
+    /// (GGRS's `WaitRecommendation`).
+    pub skipped: u64,
+    /// Ticks simulated again after a rollback.
+    pub resimulated: u64,
+    /// Game steps in all (ticks plus re-simulations).
+    pub steps: u64,
+    /// Datagrams sent, both channels.
+    pub packets: u64,
+    /// Payload bytes sent, both channels.
+    pub bytes: u64,
+    /// Nanoseconds inside session calls, minus game and link sections.
+    pub session_nanos: u64,
+    /// Timed sections (outer and excluded) behind `session_nanos`, each of
+    /// which added about one clock read to it.
+    pub timer_sections: u64,
+    /// The last round trip the session measured, in milliseconds.
+    pub rtt_ms: Option<u64>,
+    /// GGRS's `NetworkInterrupted` events.
+    pub interruptions: u64,
+    /// Anything that went wrong (an early end, a desync, an error).
+    pub problems: Vec<String>,
+    /// The state hash after every tick (`log[t]` after tick `t + 1`).
+    pub log: Vec<u64>,
+}
+
+impl PeerFigures {
+    fn new(side: u8) -> Self {
+        PeerFigures {
+            side,
+            frames: 0,
+            ticks: 0,
+            confirmed: 0,
+            stalled: 0,
+            skipped: 0,
+            resimulated: 0,
+            steps: 0,
+            packets: 0,
+            bytes: 0,
+            session_nanos: 0,
+            timer_sections: 0,
+            rtt_ms: None,
+            interruptions: 0,
+            problems: Vec::new(),
+            log: Vec::new(),
+        }
+    }
+
+    fn add_session_time(&mut self, elapsed: Duration, excluded_nanos: u64, sections: u64) {
+        let nanos = elapsed.as_nanos() as u64;
+        self.session_nanos += nanos.saturating_sub(excluded_nanos);
+        self.timer_sections += 1 + sections;
+    }
+}
+
+/// Whether the two peers simulated the same game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncCheck {
+    /// Every tick both have confirmed has the same state hash on both.
+    Agreed {
+        /// Ticks compared.
+        ticks: u32,
+    },
+    /// The hashes differ from this tick on.
+    Diverged {
+        /// The first differing tick.
+        tick: u32,
+    },
+}
+
+impl SyncCheck {
+    /// `true` for [`SyncCheck::Agreed`] with at least one tick compared.
+    #[must_use]
+    pub fn is_ok(&self) -> bool {
+        matches!(self, SyncCheck::Agreed { ticks } if *ticks > 0)
+    }
+
+    fn of(peers: &[PeerFigures; 2]) -> SyncCheck {
+        let [a, b] = peers;
+        let n = (a.confirmed.min(b.confirmed) as usize)
+            .min(a.log.len())
+            .min(b.log.len());
+        match (0..n).find(|&i| a.log[i] != b.log[i]) {
+            Some(i) => SyncCheck::Diverged { tick: i as u32 + 1 },
+            None => SyncCheck::Agreed { ticks: n as u32 },
+        }
+    }
+}
+
+/// One engine playing one game over one scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunResult {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The game.
+    pub game: GameKind,
+    /// The engine.
+    pub engine: Engine,
+    /// Wall-clock seconds played.
+    pub seconds: f64,
+    /// Cost of one clock read in nanoseconds, subtracted once per timed
+    /// section.
+    pub clock_nanos: f64,
+    /// Host, then guest.
+    pub peers: [PeerFigures; 2],
+    /// Whether they agreed.
+    pub sync: SyncCheck,
+}
+
+impl RunResult {
+    /// `count` per second of play.
+    #[must_use]
+    pub fn per_second(&self, count: u64) -> f64 {
+        if self.seconds > 0.0 {
+            count as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// Packets per second sent by `peer`.
+    #[must_use]
+    pub fn packets_per_second(&self, peer: usize) -> f64 {
+        self.per_second(self.peers[peer].packets)
+    }
+
+    /// Payload bytes per second sent by `peer`.
+    #[must_use]
+    pub fn payload_per_second(&self, peer: usize) -> f64 {
+        self.per_second(self.peers[peer].bytes)
+    }
+
+    /// Payload plus an estimated 48 bytes of headers per packet (IP, UDP,
+    /// DTLS and SCTP on a WebRTC data channel), per second, sent by `peer`.
+    #[must_use]
+    pub fn wire_per_second(&self, peer: usize) -> f64 {
+        let p = &self.peers[peer];
+        self.per_second(p.bytes + 48 * p.packets)
+    }
+
+    /// Session CPU time per tick advanced by `peer`, in microseconds, with
+    /// the cost of the clock reads taken out.
+    #[must_use]
+    pub fn session_micros_per_tick(&self, peer: usize) -> f64 {
+        let p = &self.peers[peer];
+        if p.ticks == 0 {
+            return 0.0;
+        }
+        let timers = self.clock_nanos * p.timer_sections as f64;
+        let nanos = (p.session_nanos as f64 - timers).max(0.0);
+        nanos / f64::from(p.ticks) / 1000.0
+    }
+}
+
+/// One engine's pair of peers under the frame loop.
+trait Contender {
+    /// Runs one 60 Hz frame at wall-clock time `now` (from the start).
+    fn frame(&mut self, now: Millis);
+    /// The figures of host and guest.
+    fn finish(self: Box<Self>) -> [PeerFigures; 2];
+}
+
+fn contender(
+    game: GameKind,
+    engine: Engine,
+    settings: &RunSettings,
+) -> Result<Box<dyn Contender>, String> {
+    Ok(match (game, engine) {
+        (GameKind::Dots, Engine::Ours { window }) => {
+            Box::new(ours::OursPair::<dots::Dots>::new(settings, window)?)
+        }
+        (GameKind::Ntba, Engine::Ours { window }) => {
+            Box::new(ours::OursPair::<ntba::Ntba>::new(settings, window)?)
+        }
+        (GameKind::Dots, Engine::Ggrs { window }) => Box::new(
+            ggrs_side::GgrsPair::<dots::Dots>::new(settings, usize::from(window))?,
+        ),
+        (GameKind::Ntba, Engine::Ggrs { window }) => Box::new(
+            ggrs_side::GgrsPair::<ntba::Ntba>::new(settings, usize::from(window))?,
+        ),
+    })
+}
+
+/// The cost of one `Instant::now()` on this machine, in nanoseconds (the
+/// mean gap between two consecutive reads).
+#[must_use]
+pub fn calibrate_clock() -> f64 {
+    const N: u32 = 200_000;
+    let mut total = Duration::ZERO;
+    for _ in 0..N {
+        let a = Instant::now();
+        let b = Instant::now();
+        total += b - a;
+    }
+    total.as_nanos() as f64 / f64::from(N)
+}
+
+const FRAME: Duration = Duration::from_nanos(16_666_667);
+
+/// How long before a frame the loop stops sleeping and spins, so the core
+/// is awake (not in a deep idle state) when the sessions are timed.
+const SPIN: Duration = Duration::from_micros(300);
+
+/// Sleeps until shortly before `deadline`, then spins up to it.
+fn wait_until(deadline: Instant) {
+    let now = Instant::now();
+    if now + SPIN < deadline {
+        std::thread::sleep(deadline - now - SPIN);
+    }
+    while Instant::now() < deadline {
+        std::hint::spin_loop();
+    }
+}
+
+/// Plays `scenario` for `settings.duration` of wall-clock time with every
+/// game × engine combination at once, in one 60 Hz frame loop (each
+/// combination on its own link with the same conditions and seed), and
+/// returns one result per combination, games outer, engines inner.
+///
+/// A frame that starts late is not made up for: like a browser's animation
+/// frames, the loop goes on from the current time (no catch-up bursts).
+///
+/// # Errors
+///
+/// A description of the first engine that could not be set up (for
+/// example a prediction window our session does not support).
+pub fn run_scenario(
+    scenario: &Scenario,
+    games: &[GameKind],
+    engines: &[Engine],
+    settings: &RunSettings,
+) -> Result<Vec<RunResult>, String> {
+    let settings = RunSettings {
+        link: scenario.link,
+        ..*settings
+    };
+    let clock_nanos = calibrate_clock();
+    let mut runs = Vec::new();
+    for &game in games {
+        for &engine in engines {
+            runs.push((game, engine, contender(game, engine, &settings)?));
+        }
+    }
+
+    let start = Instant::now();
+    let mut next = start;
+    let mut frame = 0usize;
+    loop {
+        wait_until(next);
+        let elapsed = start.elapsed();
+        if elapsed >= settings.duration {
+            break;
+        }
+        let now_ms = Millis(elapsed.as_millis() as u64);
+        // Whoever runs first after the wait finds the caches cold; take
+        // turns so no engine always pays for it.
+        let n = runs.len();
+        for i in 0..n {
+            runs[(frame + i) % n].2.frame(now_ms);
+        }
+        frame += 1;
+        next += FRAME;
+        let now = Instant::now();
+        if now > next + FRAME {
+            // More than a frame late: start again from now.
+            next = now;
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+
+    Ok(runs
+        .into_iter()
+        .map(|(game, engine, c)| {
+            let peers = c.finish();
+            let sync = SyncCheck::of(&peers);
+            RunResult {
+                scenario: *scenario,
+                game,
+                engine,
+                seconds,
+                clock_nanos,
+                peers,
+                sync,
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,174 @@
+//! `ggrs-compare`: our session and GGRS side by side, in real time.
+//!
+//! ```sh
+//! cargo run --release -p ggrs-compare              # every scenario, both games, 12 s each
+//! cargo run --release -p ggrs-compare -- --seconds 20 --scenarios b,d --games ntba --delay 2
+//! ```
+//!
+//! Prints a markdown table (every per-peer cell is `host / guest`), any
+//! problem a peer reported, and the issue-7 targets for each scenario.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use ggrs_compare::{
+    report, run_scenario, Engine, GameKind, RunSettings, DEFAULT_ENGINES, SCENARIOS,
+};
+
+const USAGE: &str = "\
+usage: ggrs-compare [--seconds S] [--scenarios a,b,c,d] [--games dots,ntba]
+                    [--engines ours:0,ggrs:8] [--delay TICKS] [--seed N]
+                    [--net-seed N] [--ggrs-desync FRAMES]
+
+  --seconds S          wall-clock seconds of play per scenario (default 12)
+  --scenarios LIST     which of (a) to (d) to run (default all)
+  --games LIST         dots, ntba (default both)
+  --engines LIST       ours:WINDOW and ggrs:WINDOW rows (default ours:0,ggrs:8)
+  --delay TICKS        input delay of both engines (default 6)
+  --seed N             match seed (default 1)
+  --net-seed N         link seed (default 1)
+  --ggrs-desync N      GGRS desync-detection interval, 0 = off (default 60,
+                       like our session's hash every 60 ticks)";
+
+struct Options {
+    seconds: f64,
+    scenarios: Vec<usize>,
+    games: Vec<GameKind>,
+    engines: Vec<Engine>,
+    settings: RunSettings,
+}
+
+fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
+    let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
+    value
+        .parse()
+        .map_err(|_| format!("{flag}: cannot read {value:?}"))
+}
+
+fn list<T>(
+    flag: &str,
+    value: Option<String>,
+    item: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, String> {
+    let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
+    value
+        .split(',')
+        .map(|s| item(s.trim()).ok_or_else(|| format!("{flag}: unknown {s:?}")))
+        .collect()
+}
+
+fn engine(s: &str) -> Option<Engine> {
+    let (name, window) = s.split_once(':')?;
+    let window: u8 = window.parse().ok()?;
+    match name {
+        "ours" => Some(Engine::Ours { window }),
+        "ggrs" => Some(Engine::Ggrs { window }),
+        _ => None,
+    }
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut o = Options {
+        seconds: 12.0,
+        scenarios: (0..SCENARIOS.len()).collect(),
+        games: vec![GameKind::Dots, GameKind::Ntba],
+        engines: DEFAULT_ENGINES.to_vec(),
+        settings: RunSettings::new(SCENARIOS[0].link, Duration::ZERO),
+    };
+    while let Some(flag) = args.next() {
+        let value = args.next();
+        match flag.as_str() {
+            "--seconds" => o.seconds = number(&flag, value)?,
+            "--scenarios" => {
+                o.scenarios = list(&flag, value, |s| {
+                    SCENARIOS
+                        .iter()
+                        .position(|sc| s.len() == 1 && s.starts_with(sc.id))
+                })?;
+            }
+            "--games" => {
+                o.games = list(&flag, value, |s| match s {
+                    "dots" => Some(GameKind::Dots),
+                    "ntba" => Some(GameKind::Ntba),
+                    _ => None,
+                })?;
+            }
+            "--engines" => o.engines = list(&flag, value, engine)?,
+            "--delay" => o.settings.input_delay = number(&flag, value)?,
+            "--seed" => o.settings.match_seed = number(&flag, value)?,
+            "--net-seed" => o.settings.net_seed = number(&flag, value)?,
+            "--ggrs-desync" => o.settings.ggrs_desync_interval = number(&flag, value)?,
+            "-h" | "--help" => return Err(String::new()),
+            _ => return Err(format!("unknown option {flag:?}")),
+        }
+    }
+    if !(o.seconds > 0.0 && o.seconds <= 3600.0) {
+        return Err("--seconds must be above 0 and at most 3600".into());
+    }
+    if o.settings.input_delay > lockstep::wire::MAX_INPUT_DELAY {
+        return Err(format!(
+            "--delay must be at most {}",
+            lockstep::wire::MAX_INPUT_DELAY
+        ));
+    }
+    o.settings.duration = Duration::from_secs_f64(o.seconds);
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let o = match parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("ggrs-compare: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    println!(
+        "{} s of real-time play per scenario at 60 frames/s, input delay {} ticks, \
+         match seed {}, link seed {}, GGRS desync detection {}",
+        o.seconds,
+        o.settings.input_delay,
+        o.settings.match_seed,
+        o.settings.net_seed,
+        match o.settings.ggrs_desync_interval {
+            0 => "off".to_string(),
+            n => format!("every {n} frames"),
+        }
+    );
+    let mut all = Vec::new();
+    let mut problems = String::new();
+    for &i in &o.scenarios {
+        let scenario = &SCENARIOS[i];
+        eprintln!("playing {} ...", scenario.label);
+        match run_scenario(scenario, &o.games, &o.engines, &o.settings) {
+            Ok(results) => {
+                for r in &results {
+                    problems.push_str(&report::problems(r));
+                }
+                all.extend(results);
+            }
+            Err(e) => {
+                eprintln!("ggrs-compare: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!();
+    print!("{}", report::table_header());
+    for r in &all {
+        print!("{}", report::table_row(r));
+    }
+    if !problems.is_empty() {
+        println!("\nProblems reported:\n{problems}");
+    }
+    println!("\nIssue-7 targets (ours against GGRS, same scenario and game):");
+    print!("{}", report::targets(&all));
+    if all.iter().any(|r| !r.sync.is_ok()) {
+        eprintln!("ggrs-compare: a pair did not stay in sync (see the table)");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,164 @@
+//! Our side: two `lockstep::Session`s over one `netsim` link.
+
+use std::time::Instant;
+
+use lockstep::{Channel, Event, Frame, Millis, Session, SessionConfig, Transport};
+use netsim::SimEndpoint;
+
+use crate::game::{self, BenchGame, Timed};
+use crate::{Contender, PeerFigures, RunSettings};
+
+/// The one place where the prediction window reaches our session's
+/// configuration.
+///
+/// Our session is lock-step only today (window 0). When the rollback mode
+/// lands, put its setter here (for example
+/// `base.prediction_window(window)`) and add `Engine::Ours { window: 8 }` to
+/// `DEFAULT_ENGINES`: nothing else in the harness changes (re-simulated
+/// ticks are counted from the game's steps, whatever the session does).
+fn session_config(base: SessionConfig, window: u8) -> Result<SessionConfig, String> {
+    if window == 0 {
+        Ok(base)
+    } else {
+        Err(format!(
+            "our session has no prediction-window setting yet (asked for {window})"
+        ))
+    }
+}
+
+struct Peer<G: BenchGame> {
+    session: Session<Timed<G>>,
+    net: SimEndpoint,
+    side: u8,
+    bot: G::Bot,
+    sampled: u32,
+    inbox: Vec<(Channel, Vec<u8>)>,
+    outbox: Vec<(Channel, Vec<u8>)>,
+    fig: PeerFigures,
+}
+
+impl<G: BenchGame> Peer<G> {
+    fn frame(&mut self, now: Millis) {
+        self.fig.frames += 1;
+        // The link, untimed: take what has arrived.
+        while let Some(d) = self.net.recv() {
+            self.inbox.push(d);
+        }
+        let link = self.net.state();
+        // The player, untimed: its pad for the next input, in case the
+        // session asks for one (it keeps the bot's state only if it does).
+        let mut bot = self.bot.clone();
+        let pad = match self.session.game() {
+            Some(g) => G::pad(&mut bot, g.inner(), self.sampled, self.side),
+            None => G::Input::default(),
+        };
+        let mut used = false;
+
+        // The session, timed; the game's own calls inside are subtracted.
+        game::enter(&mut self.fig.log);
+        let t0 = Instant::now();
+        for (channel, bytes) in self.inbox.drain(..) {
+            self.session.handle_datagram(now, channel, &bytes);
+        }
+        self.session.handle_link_state(now, link);
+        let frame = self.session.advance_frame(now, || {
+            used = true;
+            pad
+        });
+        while let Some(d) = self.session.poll_transmit() {
+            self.outbox.push(d);
+        }
+        let mut ended = None;
+        while let Some(event) = self.session.poll_event() {
+            match event {
+                Event::RoundTrip(rtt) => self.fig.rtt_ms = Some(rtt.0),
+                Event::Ended(outcome) => ended = Some(outcome),
+                _ => {}
+            }
+        }
+        let elapsed = t0.elapsed();
+        let (excluded, sections, steps) = game::leave(&mut self.fig.log);
+        self.fig.add_session_time(elapsed, excluded, sections);
+        self.fig.steps += steps;
+
+        if let Frame::Stalled(_) = frame {
+            self.fig.stalled += 1;
+        }
+        if let Some(outcome) = ended {
+            self.fig.problems.push(format!("ended: {outcome:?}"));
+        }
+        if used {
+            self.bot = bot;
+            self.sampled += 1;
+        }
+        // The link, untimed: send what the session produced.
+        for (channel, bytes) in self.outbox.drain(..) {
+            if let Err(e) = self.net.send(channel, &bytes) {
+                self.fig.problems.push(format!("send refused: {e}"));
+            }
+        }
+    }
+
+    fn finish(mut self, window: u8) -> PeerFigures {
+        let sent = self.net.outgoing_stats().sent.total();
+        self.fig.packets = sent.packets;
+        self.fig.bytes = sent.bytes;
+        self.fig.ticks = self.session.tick();
+        // With a prediction window, ticks more than `window` behind the
+        // present are final on both sides.
+        self.fig.confirmed = self.fig.ticks.saturating_sub(u32::from(window));
+        self.fig.resimulated = self.fig.steps.saturating_sub(u64::from(self.fig.ticks));
+        if self.fig.rtt_ms.is_none() {
+            self.fig.rtt_ms = self.session.stats().last_rtt.map(|r| r.0);
+        }
+        self.fig
+    }
+}
+
+/// Host and guest of our session, each with its end of a fresh link.
+pub(crate) struct OursPair<G: BenchGame> {
+    host: Peer<G>,
+    guest: Peer<G>,
+    window: u8,
+}
+
+impl<G: BenchGame> OursPair<G> {
+    pub(crate) fn new(settings: &RunSettings, window: u8) -> Result<Self, String> {
+        let (a, b) = netsim::pair(settings.link, settings.net_seed);
+        let host_cfg = session_config(
+            SessionConfig::host(settings.match_seed, settings.input_delay),
+            window,
+        )?;
+        let guest_cfg = session_config(SessionConfig::guest(), window)?;
+        let peer = |cfg: SessionConfig, net: SimEndpoint, side: u8| -> Result<Peer<G>, String> {
+            Ok(Peer {
+                session: Session::new(cfg).map_err(|e| e.to_string())?,
+                net,
+                side,
+                bot: G::bot(settings.match_seed, side),
+                sampled: 0,
+                inbox: Vec::new(),
+                outbox: Vec::new(),
+                fig: PeerFigures::new(side),
+            })
+        };
+        Ok(OursPair {
+            host: peer(host_cfg, a, 0)?,
+            guest: peer(guest_cfg, b, 1)?,
+            window,
+        })
+    }
+}
+
+impl<G: BenchGame> Contender for OursPair<G> {
+    fn frame(&mut self, now: Millis) {
+        self.host.net.advance_to(now);
+        self.host.frame(now);
+        self.guest.frame(now);
+    }
+
+    fn finish(self: Box<Self>) -> [PeerFigures; 2] {
+        let me = *self;
+        [me.host.finish(me.window), me.guest.finish(me.window)]
+    }
+}

@@ -1,0 +1,148 @@
+//! The printed table and the issue-7 targets.
+
+use std::fmt::Write as _;
+
+use crate::{Engine, RunResult, SyncCheck};
+
+fn pair<T: std::fmt::Display>(a: T, b: T) -> String {
+    format!("{a} / {b}")
+}
+
+fn rate(r: &RunResult, f: impl Fn(&RunResult, usize) -> f64, decimals: usize) -> String {
+    pair(
+        format!("{:.*}", decimals, f(r, 0)),
+        format!("{:.*}", decimals, f(r, 1)),
+    )
+}
+
+/// The header of [`table_row`]'s markdown table.
+#[must_use]
+pub fn table_header() -> String {
+    "| scenario | game | engine | ticks | stalled | skipped | re-simulated | packets/s | payload B/s | payload + 48 B/packet, B/s | session µs/tick | RTT ms | in sync |\n\
+     |---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        .to_string()
+}
+
+/// One markdown table row: every per-peer cell is `host / guest`.
+#[must_use]
+pub fn table_row(r: &RunResult) -> String {
+    let [h, g] = &r.peers;
+    let rtt = |p: &crate::PeerFigures| p.rtt_ms.map_or("-".to_string(), |v| v.to_string());
+    let sync = match r.sync {
+        SyncCheck::Agreed { ticks } if ticks > 0 => format!("yes ({ticks} ticks)"),
+        SyncCheck::Agreed { .. } => "nothing confirmed".to_string(),
+        SyncCheck::Diverged { tick } => format!("NO, from tick {tick}"),
+    };
+    format!(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        r.scenario.label,
+        r.game.name(),
+        r.engine,
+        pair(h.ticks, g.ticks),
+        pair(h.stalled, g.stalled),
+        pair(h.skipped, g.skipped),
+        pair(h.resimulated, g.resimulated),
+        rate(r, RunResult::packets_per_second, 1),
+        rate(r, RunResult::payload_per_second, 0),
+        rate(r, RunResult::wire_per_second, 0),
+        rate(r, RunResult::session_micros_per_tick, 2),
+        pair(rtt(h), rtt(g)),
+        sync,
+    )
+}
+
+/// Problems the peers reported (early ends, desyncs, errors), one line
+/// each; empty when there were none.
+#[must_use]
+pub fn problems(r: &RunResult) -> String {
+    let mut out = String::new();
+    for p in &r.peers {
+        for problem in &p.problems {
+            let _ = writeln!(
+                out,
+                "  {} {} {} side {}: {problem}",
+                r.scenario.label,
+                r.game.name(),
+                r.engine,
+                p.side
+            );
+        }
+    }
+    out
+}
+
+fn mean(r: &RunResult, f: impl Fn(&RunResult, usize) -> f64) -> f64 {
+    (f(r, 0) + f(r, 1)) / 2.0
+}
+
+fn verdict(met: bool) -> &'static str {
+    if met {
+        "met"
+    } else {
+        "MISSED"
+    }
+}
+
+/// The issue-7 targets for every run of our session against the first GGRS
+/// run of the same scenario and game in `results`: at most half of GGRS's
+/// packets per second and of its bytes per second (payload plus 48 bytes
+/// per packet), no more frames without a tick (stalled plus skipped), no
+/// more re-simulated ticks, no more session time per tick. Peer figures are
+/// averaged (rates, time) or summed (counts) over host and guest.
+#[must_use]
+pub fn targets(results: &[RunResult]) -> String {
+    let mut out = String::new();
+    for ours in results {
+        let Engine::Ours { .. } = ours.engine else {
+            continue;
+        };
+        let Some(theirs) = results.iter().find(|r| {
+            matches!(r.engine, Engine::Ggrs { .. })
+                && r.scenario == ours.scenario
+                && r.game == ours.game
+        }) else {
+            continue;
+        };
+        let pps = (
+            mean(ours, RunResult::packets_per_second),
+            mean(theirs, RunResult::packets_per_second),
+        );
+        let wire = (
+            mean(ours, RunResult::wire_per_second),
+            mean(theirs, RunResult::wire_per_second),
+        );
+        let idle = |r: &RunResult| r.peers.iter().map(|p| p.stalled + p.skipped).sum::<u64>();
+        let resim = |r: &RunResult| r.peers.iter().map(|p| p.resimulated).sum::<u64>();
+        let us = (
+            mean(ours, RunResult::session_micros_per_tick),
+            mean(theirs, RunResult::session_micros_per_tick),
+        );
+        let _ = writeln!(
+            out,
+            "{} {}, {} against {}:\n  packets/s {:.1} vs {:.1} (at most half: {}); \
+             payload+48 B/s {:.0} vs {:.0} (at most half: {}); \
+             frames without a tick {} vs {} ({}); re-simulated {} vs {} ({}); \
+             session µs/tick {:.2} vs {:.2} ({})",
+            ours.scenario.label,
+            ours.game.name(),
+            ours.engine,
+            theirs.engine,
+            pps.0,
+            pps.1,
+            verdict(pps.0 <= pps.1 / 2.0),
+            wire.0,
+            wire.1,
+            verdict(wire.0 <= wire.1 / 2.0),
+            idle(ours),
+            idle(theirs),
+            verdict(idle(ours) <= idle(theirs)),
+            resim(ours),
+            resim(theirs),
+            verdict(resim(ours) <= resim(theirs)),
+            us.0,
+            us.1,
+            verdict(us.0 <= us.1),
+        );
+    }
+    out
+}
