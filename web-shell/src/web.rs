@@ -1061,7 +1061,13 @@ impl App {
                 }
             }
             Output::CreateRoom => self.create_room(),
-            Output::CloseRoom | Output::LeaveRoom => self.room = None,
+            Output::CloseRoom | Output::LeaveRoom => {
+                // `done` ends the room on the server at once rather than at
+                // its TTL; then the socket closes as the room is dropped.
+                if let Some(socket) = self.room.take().and_then(|r| r.socket) {
+                    socket.send(&room_out::done());
+                }
+            }
             Output::JoinRoom(code) => self.join_room(code),
             Output::Chat { from, name, text } => self.add_chat(from.is_none(), &name, &text),
             Output::Notice(text) => self.add_notice(text),
