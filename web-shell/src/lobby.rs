@@ -1029,6 +1029,24 @@ mod tests {
     }
 
     #[test]
+    fn a_broken_mesh_link_cancels_an_unanswered_challenge() {
+        let mut a = online('A', &['B']);
+        a.challenge(Millis(0), &id('B'));
+        a.room_created(Millis(0), RoomCode::parse("K7M2QX").unwrap());
+        drain(&mut a);
+        a.peer_closed(Millis(5), &id('B'), 1);
+        let out = drain(&mut a);
+        assert_eq!(out[0], Output::ClosePeer(id('B')));
+        assert!(out.contains(&Output::CloseRoom));
+        assert_eq!(a.roster()[0].link, "can't reach for chat or challenges");
+        assert!(!a.roster()[0].can_challenge);
+        // A stale attempt's close changes nothing.
+        let mut b = online('B', &['A']);
+        b.peer_closed(Millis(5), &id('A'), 2);
+        assert_eq!(b.roster()[0].link, "connected");
+    }
+
+    #[test]
     fn leaving_player_is_removed_and_mentioned_by_name() {
         let mut a = online('A', &['B']);
         a.challenge(Millis(0), &id('B'));

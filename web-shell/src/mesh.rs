@@ -63,6 +63,8 @@ pub enum PairAction {
 pub struct Pair {
     offerer: bool,
     state: PairState,
+    /// The attempt whose channel opened (meaningful when connected).
+    open_attempt: u8,
     cfg: MeshConfig,
 }
 
@@ -85,6 +87,7 @@ impl Pair {
         };
         let pair = Pair {
             offerer,
+            open_attempt: 0,
             state: PairState::Connecting {
                 attempt: 1,
                 deadline: now + wait,
@@ -150,6 +153,7 @@ impl Pair {
     pub fn opened(&mut self, attempt: u8) {
         if self.attempt() == attempt {
             self.state = PairState::Connected;
+            self.open_attempt = attempt;
         }
     }
 
@@ -158,7 +162,7 @@ impl Pair {
     /// will say so.
     pub fn lost(&mut self, attempt: u8) -> Option<PairAction> {
         match self.state {
-            PairState::Connected => {
+            PairState::Connected if attempt == self.open_attempt => {
                 self.state = PairState::Unreachable;
                 Some(PairAction::Close)
             }
