@@ -4,6 +4,9 @@
 # binaryen (Debian's binaryen is too old; set WASM_OPT=0 to skip). The page
 # lands in $WEB_OUT (default target/web): index.html, style.css, config.js,
 # pkg/web_shell.js and pkg/web_shell_bg.wasm.
+# WEB_CRATE picks the crate that provides the page's entry point: web-shell
+# (default, with its built-in demo game) or a game's web crate (a cdylib that
+# calls web_shell::run with its front end); the output names stay the same.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -12,14 +15,15 @@ ensure_wasm_bindgen
 
 OUT="${WEB_OUT:-$ROOT/target/web}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-log "building web-shell for wasm32 (profile wasm-release)"
-cargo build --locked -p web-shell --target wasm32-unknown-unknown --profile wasm-release
-WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/web_shell.wasm"
+CRATE="${WEB_CRATE:-web-shell}"
+log "building $CRATE for wasm32 (profile wasm-release)"
+cargo build --locked -p "$CRATE" --target wasm32-unknown-unknown --profile wasm-release
+WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/${CRATE//-/_}.wasm"
 
 rm -rf "$OUT"
 mkdir -p "$OUT/pkg"
 cp web-shell/www/* "$OUT/"
-wasm-bindgen --target web --no-typescript --out-dir "$OUT/pkg" "$WASM"
+wasm-bindgen --target web --no-typescript --out-name web_shell --out-dir "$OUT/pkg" "$WASM"
 
 OPT="$ROOT/node_modules/.bin/wasm-opt"
 if [ "${WASM_OPT:-1}" != 0 ] && [ -x "$OPT" ]; then
