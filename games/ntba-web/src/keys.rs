@@ -1,0 +1,172 @@
+//! Keyboard mapping: held `KeyboardEvent.code` values to a [`Pad`].
+//!
+//! Two people share one keyboard in local play: Home on the left half
+//! (WASD and the letters beside it), Away on the right half (the arrows and
+//! the keys left of them). A person playing alone (against the CPU, or
+//! online) may use either set, plus Space, X, Shift and C.
+
+use ntba::Pad;
+
+/// The keys of one player, by button. Several keys may serve one button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyMap {
+    /// Move up the screen.
+    pub up: &'static [&'static str],
+    /// Move down the screen.
+    pub down: &'static [&'static str],
+    /// Move left.
+    pub left: &'static [&'static str],
+    /// Move right.
+    pub right: &'static [&'static str],
+    /// Hold to jump, release to shoot.
+    pub shoot: &'static [&'static str],
+    /// Pass (offence) or steal (defence).
+    pub action: &'static [&'static str],
+    /// Run faster while stamina lasts.
+    pub turbo: &'static [&'static str],
+    /// Control the other player (on defence).
+    pub switch: &'static [&'static str],
+}
+
+/// Home's keys when two people share the keyboard.
+pub const HOME_KEYS: KeyMap = KeyMap {
+    up: &["KeyW"],
+    down: &["KeyS"],
+    left: &["KeyA"],
+    right: &["KeyD"],
+    shoot: &["KeyF"],
+    action: &["KeyG"],
+    turbo: &["KeyH"],
+    switch: &["KeyR"],
+};
+
+/// Away's keys when two people share the keyboard.
+pub const AWAY_KEYS: KeyMap = KeyMap {
+    up: &["ArrowUp"],
+    down: &["ArrowDown"],
+    left: &["ArrowLeft"],
+    right: &["ArrowRight"],
+    shoot: &["Period"],
+    action: &["Comma"],
+    turbo: &["Slash"],
+    switch: &["KeyM"],
+};
+
+/// Extra keys for a person playing alone (on top of both sets above).
+pub const SOLO_EXTRA_KEYS: KeyMap = KeyMap {
+    up: &[],
+    down: &[],
+    left: &[],
+    right: &[],
+    shoot: &["Space"],
+    action: &["KeyX"],
+    turbo: &["ShiftLeft", "ShiftRight"],
+    switch: &["KeyC"],
+};
+
+impl KeyMap {
+    /// The pad for the keys held (opposite directions are left to the
+    /// simulation, which cancels them).
+    #[must_use]
+    pub fn pad(&self, held: &[&str]) -> Pad {
+        let any = |keys: &[&str]| keys.iter().any(|k| held.contains(k));
+        let bits = [
+            (self.up, Pad::UP),
+            (self.down, Pad::DOWN),
+            (self.left, Pad::LEFT),
+            (self.right, Pad::RIGHT),
+            (self.shoot, Pad::SHOOT),
+            (self.action, Pad::ACTION),
+            (self.turbo, Pad::TURBO),
+            (self.switch, Pad::SWITCH),
+        ];
+        Pad(bits
+            .iter()
+            .filter(|(keys, _)| any(keys))
+            .fold(0, |acc, (_, bit)| acc | bit))
+    }
+
+    fn all(&self) -> impl Iterator<Item = &'static str> {
+        [
+            self.up,
+            self.down,
+            self.left,
+            self.right,
+            self.shoot,
+            self.action,
+            self.turbo,
+            self.switch,
+        ]
+        .into_iter()
+        .flatten()
+        .copied()
+    }
+}
+
+/// The pad of a person playing alone: either key set, plus the extra keys.
+#[must_use]
+pub fn solo_pad(held: &[&str]) -> Pad {
+    Pad(HOME_KEYS.pad(held).0 | AWAY_KEYS.pad(held).0 | SOLO_EXTRA_KEYS.pad(held).0)
+}
+
+/// Whether the game uses this key (a page should then stop the browser's
+/// own use of it, such as scrolling on the arrows and Space, or quick find
+/// on `/`).
+#[must_use]
+pub fn is_game_key(code: &str) -> bool {
+    HOME_KEYS
+        .all()
+        .chain(AWAY_KEYS.all())
+        .chain(SOLO_EXTRA_KEYS.all())
+        .any(|k| k == code)
+}
+
+/// The on-screen help lines for two players sharing the keyboard.
+pub const HELP_TWO_PLAYERS: [&str; 2] = [
+    "HOME  WASD move · F shoot (hold, let go at the top) · G pass/steal · H turbo · R switch",
+    "AWAY  arrows move · . shoot (hold, let go at the top) · , pass/steal · / turbo · M switch",
+];
+
+/// The on-screen help line for one person.
+pub const HELP_SOLO: &str =
+    "Arrows/WASD move · Space shoot (hold, let go at the top) · X pass/steal · Shift turbo · C switch";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_key_sets_do_not_overlap() {
+        for k in HOME_KEYS.all() {
+            assert!(!AWAY_KEYS.all().any(|a| a == k), "{k} in both sets");
+            assert!(!SOLO_EXTRA_KEYS.all().any(|a| a == k), "{k} in solo extras");
+        }
+        for k in AWAY_KEYS.all() {
+            assert!(!SOLO_EXTRA_KEYS.all().any(|a| a == k), "{k} in solo extras");
+        }
+    }
+
+    #[test]
+    fn keys_map_to_pad_bits() {
+        assert_eq!(HOME_KEYS.pad(&[]), Pad::NONE);
+        assert_eq!(HOME_KEYS.pad(&["KeyW", "KeyD"]), Pad(Pad::UP | Pad::RIGHT));
+        assert_eq!(
+            HOME_KEYS.pad(&["KeyF", "KeyG", "KeyH", "KeyR"]),
+            Pad(Pad::SHOOT | Pad::ACTION | Pad::TURBO | Pad::SWITCH)
+        );
+        // Away's keys do nothing for Home, and the other way round.
+        assert_eq!(HOME_KEYS.pad(&["ArrowUp", "Period"]), Pad::NONE);
+        assert_eq!(AWAY_KEYS.pad(&["KeyW", "KeyF"]), Pad::NONE);
+        assert_eq!(
+            AWAY_KEYS.pad(&["ArrowLeft", "ArrowDown", "Period", "Comma", "Slash", "KeyM"]),
+            Pad(!(Pad::UP | Pad::RIGHT))
+        );
+        // Alone, everything works.
+        assert_eq!(
+            solo_pad(&["ArrowUp", "KeyA", "Space", "KeyX", "ShiftRight", "KeyC"]),
+            Pad(Pad::UP | Pad::LEFT | Pad::SHOOT | Pad::ACTION | Pad::TURBO | Pad::SWITCH)
+        );
+        assert!(is_game_key("Space") && is_game_key("Slash") && is_game_key("ArrowUp"));
+        assert!(!is_game_key("KeyZ") && !is_game_key("Tab") && !is_game_key("Enter"));
+    }
+}

@@ -1,0 +1,216 @@
+//! `ntba-web`: NtBA's browser front end.
+//!
+//! [`NtbaFrontEnd`] implements the web shell's
+//! `FrontEnd` for [`ntba::Ntba`]: it draws
+//! the court, both teams, the ball, the scoreboard with the game and shot
+//! clocks, short effects for baskets, blocks and steals, and the end
+//! screen, all through the shell's `Painter`
+//! (so every frame can be recorded and checked natively, see [`record`]);
+//! and it maps the keyboard to pads for local play on one keyboard (two
+//! people, or one against ntba's CPU) and for online play. See
+//! `docs/ntba-web.md`.
+//!
+//! ```
+//! use lockstep::DeterministicGame;
+//! use ntba::Ntba;
+//! use ntba_web::{record::Recorder, Mode, NtbaFrontEnd};
+//! use web_shell::front_end::FrontEnd;
+//!
+//! let front = NtbaFrontEnd::new();
+//! front.set_mode(Mode::VsCpu(ntba::Level::Normal));
+//! let mut game = Ntba::new(1, 2);
+//! let mut canvas = Recorder::new(640.0, 360.0);
+//! for _ in 0..60 {
+//!     // The person holds right; the CPU plays Away.
+//!     let pads = front.local_inputs(&game, &["ArrowRight"]);
+//!     game.step(&pads);
+//!     canvas.ops.clear();
+//!     front.draw(&game, &mut canvas);
+//! }
+//! assert!(canvas.shows("HOME") && canvas.shows("1ST HALF"));
+//! ```
+#![warn(missing_docs)]
+
+pub mod draw;
+pub mod effects;
+pub mod keys;
+pub mod layout;
+pub mod record;
+
+use std::cell::{Cell, RefCell};
+
+use ntba::{Cpu, Level, Ntba, Pad};
+use web_shell::front_end::{FrontEnd, LocalOption, Painter};
+
+use crate::draw::Labels;
+use crate::effects::Effects;
+
+/// Who is at the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One person plays Home with either key set; ntba's CPU plays Away.
+    VsCpu(Level),
+    /// Two people share the keyboard: Home on WASD, Away on the arrows.
+    TwoPlayers,
+    /// An online match: the person at this page plays `side` (0 Home,
+    /// 1 Away) with either key set, or an unknown side.
+    Online(Option<u8>),
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Mode::VsCpu(Level::Normal)
+    }
+}
+
+/// The choices offered before local play (the first of each is the default).
+pub const LOCAL_OPTIONS: &[LocalOption] = &[
+    LocalOption {
+        label: "Opponent",
+        choices: &["CPU", "A friend on this keyboard"],
+    },
+    LocalOption {
+        label: "CPU level",
+        choices: &["Normal", "Easy", "Hard"],
+    },
+];
+
+/// NtBA's front end. Presentation state (the effects in progress, the CPU
+/// player, the mode) sits behind `Cell`/`RefCell`, as the shell calls the
+/// front end through `&self` on one thread.
+#[derive(Debug, Default)]
+pub struct NtbaFrontEnd {
+    mode: Cell<Mode>,
+    cpu: RefCell<Option<Cpu>>,
+    fx: RefCell<Effects>,
+}
+
+impl NtbaFrontEnd {
+    /// A front end for one person against the CPU at the Normal level
+    /// (until [`start_local`](FrontEnd::start_local) or
+    /// [`set_mode`](Self::set_mode) says otherwise).
+    #[must_use]
+    pub fn new() -> NtbaFrontEnd {
+        NtbaFrontEnd::default()
+    }
+
+    /// Sets who is at the keyboard, and forgets the effects and the CPU of
+    /// the previous match.
+    pub fn set_mode(&self, mode: Mode) {
+        self.mode.set(mode);
+        self.cpu.replace(None);
+        self.fx.borrow_mut().reset();
+    }
+
+    /// Who is at the keyboard.
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        self.mode.get()
+    }
+
+    /// The mode for the indices picked among [`LOCAL_OPTIONS`].
+    #[must_use]
+    pub fn mode_for_choices(choices: &[usize]) -> Mode {
+        let pick = |i: usize| choices.get(i).copied().unwrap_or(0);
+        if pick(0) == 1 {
+            return Mode::TwoPlayers;
+        }
+        Mode::VsCpu(match pick(1) {
+            1 => Level::Easy,
+            2 => Level::Hard,
+            _ => Level::Normal,
+        })
+    }
+
+    /// The scoreboard words, pointer labels and help lines for the mode.
+    #[must_use]
+    pub fn labels(&self) -> Labels {
+        match self.mode.get() {
+            Mode::VsCpu(_) => Labels {
+                who: ["YOU", "CPU"],
+                pointer: [Some("YOU"), Some("")],
+                help: vec![keys::HELP_SOLO],
+            },
+            Mode::TwoPlayers => Labels {
+                who: ["P1", "P2"],
+                pointer: [Some("P1"), Some("P2")],
+                help: keys::HELP_TWO_PLAYERS.to_vec(),
+            },
+            Mode::Online(side) => {
+                let mut who = ["", ""];
+                let mut pointer = [Some(""), Some("")];
+                if let Some(s) = side {
+                    who[usize::from(s & 1)] = "YOU";
+                    pointer[usize::from(s & 1)] = Some("YOU");
+                }
+                Labels {
+                    who,
+                    pointer,
+                    help: vec![keys::HELP_SOLO],
+                }
+            }
+        }
+    }
+
+    /// The effects tracker as of the last draw (for tests and tools).
+    #[must_use]
+    pub fn effects(&self) -> Effects {
+        self.fx.borrow().clone()
+    }
+}
+
+impl FrontEnd for NtbaFrontEnd {
+    type Game = Ntba;
+
+    fn name(&self) -> &'static str {
+        "NtBA"
+    }
+
+    fn draw(&self, game: &Ntba, painter: &mut dyn Painter) {
+        let mut fx = self.fx.borrow_mut();
+        fx.observe(game);
+        draw::frame(painter, game, &fx, &self.labels());
+    }
+
+    /// Player 0 is Home on the left of the keyboard, player 1 Away on the
+    /// right (see [`keys`]).
+    fn input(&self, held: &[&str], player: u8) -> Pad {
+        if player == 0 {
+            keys::HOME_KEYS.pad(held)
+        } else {
+            keys::AWAY_KEYS.pad(held)
+        }
+    }
+
+    fn local_options(&self) -> &'static [LocalOption] {
+        LOCAL_OPTIONS
+    }
+
+    fn start_local(&self, choices: &[usize]) {
+        self.set_mode(Self::mode_for_choices(choices));
+    }
+
+    fn local_inputs(&self, game: &Ntba, held: &[&str]) -> Vec<Pad> {
+        match self.mode.get() {
+            Mode::TwoPlayers => vec![self.input(held, 0), self.input(held, 1)],
+            Mode::VsCpu(level) => {
+                let mut cpu = self.cpu.borrow_mut();
+                let cpu = cpu.get_or_insert_with(|| Cpu::with_level(game.seed(), level));
+                vec![keys::solo_pad(held), cpu.pad(game, 1)]
+            }
+            // Online pads do not come through here; a local game started
+            // without start_local plays against the CPU.
+            Mode::Online(_) => {
+                self.set_mode(Mode::VsCpu(Level::Normal));
+                self.local_inputs(game, held)
+            }
+        }
+    }
+
+    fn online_input(&self, held: &[&str]) -> Pad {
+        if !matches!(self.mode.get(), Mode::Online(_)) {
+            self.set_mode(Mode::Online(None));
+        }
+        keys::solo_pad(held)
+    }
+}
