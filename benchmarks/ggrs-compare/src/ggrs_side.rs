@@ -95,9 +95,13 @@ struct Peer<G: BenchGame> {
 }
 
 impl<G: BenchGame> Peer<G> {
-    fn frame(&mut self) {
+    fn frame(&mut self, now: Millis) {
         self.fig.frames += 1;
         let running = self.session.current_state() == SessionState::Running;
+        if running {
+            let sent = self.net.borrow().outgoing_stats().sent.total();
+            self.fig.mark_running(now, sent);
+        }
         if !running || self.skip > 0 {
             if running {
                 self.skip -= 1;
@@ -192,11 +196,9 @@ impl<G: BenchGame> Peer<G> {
         }
     }
 
-    fn finish(mut self) -> PeerFigures {
-        let net = self.net.borrow();
-        let sent = net.outgoing_stats().sent.total();
-        self.fig.packets = sent.packets;
-        self.fig.bytes = sent.bytes;
+    fn finish(mut self, end: Millis) -> PeerFigures {
+        let sent = self.net.borrow().outgoing_stats().sent.total();
+        self.fig.finish_traffic(end, sent);
         self.fig.ticks = u32::try_from(self.session.current_frame()).unwrap_or(0);
         // Frame f's inputs are confirmed: the state after tick f + 1 is final.
         self.fig.confirmed = u32::try_from(self.session.confirmed_frame() + 1).unwrap_or(0);
@@ -204,7 +206,6 @@ impl<G: BenchGame> Peer<G> {
         if let Ok(stats) = self.session.network_stats(remote) {
             self.fig.rtt_ms = u64::try_from(stats.ping).ok();
         }
-        drop(net);
         self.fig
     }
 }
@@ -257,12 +258,12 @@ impl<G: BenchGame> GgrsPair<G> {
 impl<G: BenchGame> Contender for GgrsPair<G> {
     fn frame(&mut self, now: Millis) {
         self.host.net.borrow().advance_to(now);
-        self.host.frame();
-        self.guest.frame();
+        self.host.frame(now);
+        self.guest.frame(now);
     }
 
-    fn finish(self: Box<Self>) -> [PeerFigures; 2] {
+    fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2] {
         let me = *self;
-        [me.host.finish(), me.guest.finish()]
+        [me.host.finish(end), me.guest.finish(end)]
     }
 }

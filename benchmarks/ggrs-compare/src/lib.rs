@@ -141,11 +141,16 @@ impl fmt::Display for Engine {
     }
 }
 
-/// The rows played by default: our session as it is, and GGRS with its
-/// default prediction window. When our rollback mode lands, add
-/// `Engine::Ours { window: 8 }` here (and its setter in `ours.rs`'s
-/// `session_config`).
-pub const DEFAULT_ENGINES: &[Engine] = &[Engine::Ours { window: 0 }, Engine::Ggrs { window: 8 }];
+/// The rows played by default: our session as it is, GGRS with its default
+/// prediction window (8, the reference of issue 7's targets) and GGRS in
+/// its lock-step mode (window 0, the like-for-like row for our lock-step
+/// mode). When our rollback mode lands, add `Engine::Ours { window: 8 }`
+/// here (and its setter in `ours.rs`'s `session_config`).
+pub const DEFAULT_ENGINES: &[Engine] = &[
+    Engine::Ours { window: 0 },
+    Engine::Ggrs { window: 8 },
+    Engine::Ggrs { window: 0 },
+];
 
 /// Everything a run needs besides the scenario, game and engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,15 +209,31 @@ pub struct PeerFigures {
     pub resimulated: u64,
     /// Game steps in all (ticks plus re-simulations).
     pub steps: u64,
-    /// Datagrams sent, both channels.
+    /// Wall-clock time (ms from the start) at which the session started
+    /// running (the handshake done), if it did.
+    pub started_ms: Option<u64>,
+    /// Wall-clock time (ms from the start) at which the run ended.
+    pub ended_ms: u64,
+    /// Datagrams sent while running (both channels, handshake excluded).
     pub packets: u64,
-    /// Payload bytes sent, both channels.
+    /// Payload bytes sent while running (both channels, handshake
+    /// excluded).
     pub bytes: u64,
+    /// Datagrams sent during the whole run, handshake included.
+    pub total_packets: u64,
+    /// Payload bytes sent during the whole run, handshake included.
+    pub total_bytes: u64,
+    /// Datagrams and payload bytes sent before the session was running.
+    baseline: (u64, u64),
     /// Nanoseconds inside session calls, minus game and link sections.
     pub session_nanos: u64,
     /// Timed sections (outer and excluded) behind `session_nanos`, each of
     /// which added about one clock read to it.
     pub timer_sections: u64,
+    /// Timed sections left out of `session_nanos` because they took over
+    /// a millisecond (the thread was preempted; no session call of either
+    /// engine comes near that on its own).
+    pub preempted: u64,
     /// The last round trip the session measured, in milliseconds.
     pub rtt_ms: Option<u64>,
     /// GGRS's `NetworkInterrupted` events.
@@ -234,10 +255,16 @@ impl PeerFigures {
             skipped: 0,
             resimulated: 0,
             steps: 0,
+            started_ms: None,
+            ended_ms: 0,
             packets: 0,
             bytes: 0,
+            total_packets: 0,
+            total_bytes: 0,
+            baseline: (0, 0),
             session_nanos: 0,
             timer_sections: 0,
+            preempted: 0,
             rtt_ms: None,
             interruptions: 0,
             problems: Vec::new(),
@@ -245,12 +272,49 @@ impl PeerFigures {
         }
     }
 
+    /// Notes the first frame on which the session runs, and what the link
+    /// had carried from this peer until then.
+    fn mark_running(&mut self, now: Millis, sent: netsim::Counter) {
+        if self.started_ms.is_none() {
+            self.started_ms = Some(now.0);
+            self.baseline = (sent.packets, sent.bytes);
+        }
+    }
+
+    /// Records the link's totals at the end of the run.
+    fn finish_traffic(&mut self, end: Millis, sent: netsim::Counter) {
+        self.ended_ms = end.0;
+        self.total_packets = sent.packets;
+        self.total_bytes = sent.bytes;
+        if self.started_ms.is_some() {
+            self.packets = sent.packets - self.baseline.0;
+            self.bytes = sent.bytes - self.baseline.1;
+        }
+    }
+
+    /// Seconds from the start of the session's running phase to the end.
+    #[must_use]
+    pub fn running_seconds(&self) -> f64 {
+        self.started_ms
+            .map_or(0.0, |s| self.ended_ms.saturating_sub(s) as f64 / 1000.0)
+    }
+
     fn add_session_time(&mut self, elapsed: Duration, excluded_nanos: u64, sections: u64) {
-        let nanos = elapsed.as_nanos() as u64;
-        self.session_nanos += nanos.saturating_sub(excluded_nanos);
+        let nanos = (elapsed.as_nanos() as u64).saturating_sub(excluded_nanos);
+        if nanos > PREEMPTED_NANOS {
+            // The thread was descheduled (the machine is shared): this
+            // measures the scheduler, not the session.
+            self.preempted += 1;
+            return;
+        }
+        self.session_nanos += nanos;
         self.timer_sections += 1 + sections;
     }
 }
+
+/// A timed section longer than this (1 ms) is counted as preempted and
+/// left out of the session time.
+const PREEMPTED_NANOS: u64 = 1_000_000;
 
 /// Whether the two peers simulated the same game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,7 +359,7 @@ pub struct RunResult {
     pub game: GameKind,
     /// The engine.
     pub engine: Engine,
-    /// Wall-clock seconds played.
+    /// Wall-clock seconds played (handshakes included).
     pub seconds: f64,
     /// Cost of one clock read in nanoseconds, subtracted once per timed
     /// section.
@@ -307,34 +371,37 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    /// `count` per second of play.
+    /// `count` per second of `peer`'s running time (from the end of its
+    /// handshake to the end of the run: the steady state of a match).
     #[must_use]
-    pub fn per_second(&self, count: u64) -> f64 {
-        if self.seconds > 0.0 {
-            count as f64 / self.seconds
+    pub fn per_second(&self, peer: usize, count: u64) -> f64 {
+        let seconds = self.peers[peer].running_seconds();
+        if seconds > 0.0 {
+            count as f64 / seconds
         } else {
             0.0
         }
     }
 
-    /// Packets per second sent by `peer`.
+    /// Packets per second sent by `peer` while running.
     #[must_use]
     pub fn packets_per_second(&self, peer: usize) -> f64 {
-        self.per_second(self.peers[peer].packets)
+        self.per_second(peer, self.peers[peer].packets)
     }
 
-    /// Payload bytes per second sent by `peer`.
+    /// Payload bytes per second sent by `peer` while running.
     #[must_use]
     pub fn payload_per_second(&self, peer: usize) -> f64 {
-        self.per_second(self.peers[peer].bytes)
+        self.per_second(peer, self.peers[peer].bytes)
     }
 
     /// Payload plus an estimated 48 bytes of headers per packet (IP, UDP,
-    /// DTLS and SCTP on a WebRTC data channel), per second, sent by `peer`.
+    /// DTLS and SCTP on a WebRTC data channel), per second, sent by `peer`
+    /// while running.
     #[must_use]
     pub fn wire_per_second(&self, peer: usize) -> f64 {
         let p = &self.peers[peer];
-        self.per_second(p.bytes + 48 * p.packets)
+        self.per_second(peer, p.bytes + 48 * p.packets)
     }
 
     /// Session CPU time per tick advanced by `peer`, in microseconds, with
@@ -355,8 +422,8 @@ impl RunResult {
 trait Contender {
     /// Runs one 60 Hz frame at wall-clock time `now` (from the start).
     fn frame(&mut self, now: Millis);
-    /// The figures of host and guest.
-    fn finish(self: Box<Self>) -> [PeerFigures; 2];
+    /// The figures of host and guest, the run having ended at `end`.
+    fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2];
 }
 
 fn contender(
@@ -465,12 +532,14 @@ pub fn run_scenario(
             next = now;
         }
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let end = start.elapsed();
+    let seconds = end.as_secs_f64();
+    let end = Millis(end.as_millis() as u64);
 
     Ok(runs
         .into_iter()
         .map(|(game, engine, c)| {
-            let peers = c.finish();
+            let peers = c.finish(end);
             let sync = SyncCheck::of(&peers);
             RunResult {
                 scenario: *scenario,

@@ -162,7 +162,7 @@ fn main() -> ExitCode {
         print!("{}", report::table_row(r));
     }
     if !problems.is_empty() {
-        println!("\nProblems reported:\n{problems}");
+        println!("\nNotes (problems the peers reported; frames left out of µs/tick):\n{problems}");
     }
     println!("\nIssue-7 targets (ours against GGRS, same scenario and game):");
     print!("{}", report::targets(&all));

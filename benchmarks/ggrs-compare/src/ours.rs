@@ -80,6 +80,10 @@ impl<G: BenchGame> Peer<G> {
         let (excluded, sections, steps) = game::leave(&mut self.fig.log);
         self.fig.add_session_time(elapsed, excluded, sections);
         self.fig.steps += steps;
+        if self.session.is_running() {
+            self.fig
+                .mark_running(now, self.net.outgoing_stats().sent.total());
+        }
 
         if let Frame::Stalled(_) = frame {
             self.fig.stalled += 1;
@@ -99,10 +103,9 @@ impl<G: BenchGame> Peer<G> {
         }
     }
 
-    fn finish(mut self, window: u8) -> PeerFigures {
-        let sent = self.net.outgoing_stats().sent.total();
-        self.fig.packets = sent.packets;
-        self.fig.bytes = sent.bytes;
+    fn finish(mut self, end: Millis, window: u8) -> PeerFigures {
+        self.fig
+            .finish_traffic(end, self.net.outgoing_stats().sent.total());
         self.fig.ticks = self.session.tick();
         // With a prediction window, ticks more than `window` behind the
         // present are final on both sides.
@@ -157,8 +160,11 @@ impl<G: BenchGame> Contender for OursPair<G> {
         self.guest.frame(now);
     }
 
-    fn finish(self: Box<Self>) -> [PeerFigures; 2] {
+    fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2] {
         let me = *self;
-        [me.host.finish(me.window), me.guest.finish(me.window)]
+        [
+            me.host.finish(end, me.window),
+            me.guest.finish(end, me.window),
+        ]
     }
 }

@@ -18,8 +18,8 @@ fn rate(r: &RunResult, f: impl Fn(&RunResult, usize) -> f64, decimals: usize) ->
 /// The header of [`table_row`]'s markdown table.
 #[must_use]
 pub fn table_header() -> String {
-    "| scenario | game | engine | ticks | stalled | skipped | re-simulated | packets/s | payload B/s | payload + 48 B/packet, B/s | session µs/tick | RTT ms | in sync |\n\
-     |---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    "| scenario | game | engine | running from ms | ticks | stalled | skipped | re-simulated | packets/s | payload B/s | payload + 48 B/packet, B/s | session µs/tick | RTT ms | in sync |\n\
+     |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         .to_string()
 }
 
@@ -33,11 +33,13 @@ pub fn table_row(r: &RunResult) -> String {
         SyncCheck::Agreed { .. } => "nothing confirmed".to_string(),
         SyncCheck::Diverged { tick } => format!("NO, from tick {tick}"),
     };
+    let from = |p: &crate::PeerFigures| p.started_ms.map_or("never".to_string(), |v| v.to_string());
     format!(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
         r.scenario.label,
         r.game.name(),
         r.engine,
+        pair(from(h), from(g)),
         pair(h.ticks, g.ticks),
         pair(h.stalled, g.stalled),
         pair(h.skipped, g.skipped),
@@ -52,11 +54,24 @@ pub fn table_row(r: &RunResult) -> String {
 }
 
 /// Problems the peers reported (early ends, desyncs, errors), one line
-/// each; empty when there were none.
+/// each, and how many timed sections were left out as preempted; empty when
+/// there were none.
 #[must_use]
 pub fn problems(r: &RunResult) -> String {
     let mut out = String::new();
     for p in &r.peers {
+        if p.preempted > 0 {
+            let _ = writeln!(
+                out,
+                "  {} {} {} side {}: {} of {} frames preempted (left out of µs/tick)",
+                r.scenario.label,
+                r.game.name(),
+                r.engine,
+                p.side,
+                p.preempted,
+                p.frames
+            );
+        }
         for problem in &p.problems {
             let _ = writeln!(
                 out,
@@ -83,8 +98,8 @@ fn verdict(met: bool) -> &'static str {
     }
 }
 
-/// The issue-7 targets for every run of our session against the first GGRS
-/// run of the same scenario and game in `results`: at most half of GGRS's
+/// The issue-7 targets for every run of our session against every GGRS run
+/// of the same scenario and game in `results`: at most half of GGRS's
 /// packets per second and of its bytes per second (payload plus 48 bytes
 /// per packet), no more frames without a tick (stalled plus skipped), no
 /// more re-simulated ticks, no more session time per tick. Peer figures are
@@ -96,53 +111,56 @@ pub fn targets(results: &[RunResult]) -> String {
         let Engine::Ours { .. } = ours.engine else {
             continue;
         };
-        let Some(theirs) = results.iter().find(|r| {
+        for theirs in results.iter().filter(|r| {
             matches!(r.engine, Engine::Ggrs { .. })
                 && r.scenario == ours.scenario
                 && r.game == ours.game
-        }) else {
-            continue;
-        };
-        let pps = (
-            mean(ours, RunResult::packets_per_second),
-            mean(theirs, RunResult::packets_per_second),
-        );
-        let wire = (
-            mean(ours, RunResult::wire_per_second),
-            mean(theirs, RunResult::wire_per_second),
-        );
-        let idle = |r: &RunResult| r.peers.iter().map(|p| p.stalled + p.skipped).sum::<u64>();
-        let resim = |r: &RunResult| r.peers.iter().map(|p| p.resimulated).sum::<u64>();
-        let us = (
-            mean(ours, RunResult::session_micros_per_tick),
-            mean(theirs, RunResult::session_micros_per_tick),
-        );
-        let _ = writeln!(
-            out,
-            "{} {}, {} against {}:\n  packets/s {:.1} vs {:.1} (at most half: {}); \
-             payload+48 B/s {:.0} vs {:.0} (at most half: {}); \
-             frames without a tick {} vs {} ({}); re-simulated {} vs {} ({}); \
-             session µs/tick {:.2} vs {:.2} ({})",
-            ours.scenario.label,
-            ours.game.name(),
-            ours.engine,
-            theirs.engine,
-            pps.0,
-            pps.1,
-            verdict(pps.0 <= pps.1 / 2.0),
-            wire.0,
-            wire.1,
-            verdict(wire.0 <= wire.1 / 2.0),
-            idle(ours),
-            idle(theirs),
-            verdict(idle(ours) <= idle(theirs)),
-            resim(ours),
-            resim(theirs),
-            verdict(resim(ours) <= resim(theirs)),
-            us.0,
-            us.1,
-            verdict(us.0 <= us.1),
-        );
+        }) {
+            compare(&mut out, ours, theirs);
+        }
     }
     out
+}
+
+fn compare(out: &mut String, ours: &RunResult, theirs: &RunResult) {
+    let pps = (
+        mean(ours, RunResult::packets_per_second),
+        mean(theirs, RunResult::packets_per_second),
+    );
+    let wire = (
+        mean(ours, RunResult::wire_per_second),
+        mean(theirs, RunResult::wire_per_second),
+    );
+    let idle = |r: &RunResult| r.peers.iter().map(|p| p.stalled + p.skipped).sum::<u64>();
+    let resim = |r: &RunResult| r.peers.iter().map(|p| p.resimulated).sum::<u64>();
+    let us = (
+        mean(ours, RunResult::session_micros_per_tick),
+        mean(theirs, RunResult::session_micros_per_tick),
+    );
+    let _ = writeln!(
+        out,
+        "{} {}, {} against {}:\n  packets/s {:.1} vs {:.1} (at most half: {}); \
+         payload+48 B/s {:.0} vs {:.0} (at most half: {}); \
+         frames without a tick {} vs {} ({}); re-simulated {} vs {} ({}); \
+         session µs/tick {:.2} vs {:.2} ({})",
+        ours.scenario.label,
+        ours.game.name(),
+        ours.engine,
+        theirs.engine,
+        pps.0,
+        pps.1,
+        verdict(pps.0 <= pps.1 / 2.0),
+        wire.0,
+        wire.1,
+        verdict(wire.0 <= wire.1 / 2.0),
+        idle(ours),
+        idle(theirs),
+        verdict(idle(ours) <= idle(theirs)),
+        resim(ours),
+        resim(theirs),
+        verdict(resim(ours) <= resim(theirs)),
+        us.0,
+        us.1,
+        verdict(us.0 <= us.1),
+    );
 }
