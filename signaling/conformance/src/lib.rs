@@ -1,0 +1,830 @@
+//! One conformance suite for every host of the signalling service.
+//!
+//! It speaks real HTTP and real WebSockets to a base URL (`http://` only)
+//! and checks the contract of `docs/signaling.md`: rooms, the lobby, `/ice`,
+//! `/health`, every limit and refusal. It runs against the embedded server
+//! (`cargo test -p signaling-conformance` starts one in-process) and against
+//! the Cloudflare Worker under `wrangler dev` (the `signaling-conformance`
+//! binary, `--base-url http://127.0.0.1:8787`).
+//!
+//! The lobby is global, so the checks run one after another and each one
+//! leaves the lobby as it found it (every socket it opened is closed, and a
+//! watcher sees every player leave). Timers the host can shorten (room TTL,
+//! hello timeout) are told to the suite through [`SuiteConfig`]; every wait
+//! is for an event, with a generous deadline.
+#![warn(missing_docs)]
+
+pub mod client;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use client::{Frame, Target, Ws};
+
+/// What the suite needs to know about the host under test.
+#[derive(Clone, Debug)]
+pub struct SuiteConfig {
+    /// `http://host:port`.
+    pub base_url: String,
+    /// `Origin` to send on every request (one the host allows), or none.
+    pub origin: Option<String>,
+    /// An origin the host must refuse with 403; `None` skips that check
+    /// (for hosts configured with `*`).
+    pub forbidden_origin: Option<String>,
+    /// The host's room TTL in seconds (checked in `POST /rooms`).
+    pub room_ttl_seconds: u64,
+    /// Wait for a room to expire only when its TTL is at most this long.
+    pub max_ttl_wait: Duration,
+    /// The host's lobby hello timeout.
+    pub hello_timeout: Duration,
+    /// The host's per-IP limit per minute; 0 skips the 429 check (it runs
+    /// last, because afterwards this client is limited for a while).
+    pub rate_limit_per_minute: u32,
+    /// Longest wait for any single answer.
+    pub deadline: Duration,
+    /// Run only the checks whose names contain one of these (all if empty).
+    pub only: Vec<String>,
+}
+
+impl SuiteConfig {
+    /// Settings for a host with the default limits at `base_url`.
+    #[must_use]
+    pub fn new(base_url: &str) -> SuiteConfig {
+        SuiteConfig {
+            base_url: base_url.to_owned(),
+            origin: None,
+            forbidden_origin: None,
+            room_ttl_seconds: 600,
+            max_ttl_wait: Duration::from_secs(30),
+            hello_timeout: Duration::from_secs(10),
+            rate_limit_per_minute: 0,
+            deadline: Duration::from_secs(10),
+            only: Vec::new(),
+        }
+    }
+}
+
+/// The outcome of one check.
+#[derive(Debug)]
+pub struct CheckResult {
+    /// The check's name.
+    pub name: &'static str,
+    /// `Ok(None)` passed, `Ok(Some(why))` skipped, `Err(what)` failed.
+    pub outcome: Result<Option<String>, String>,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+type CheckFuture<'a> = Pin<Box<dyn Future<Output = Result<Option<String>, String>> + 'a>>;
+type CheckFn = for<'a> fn(&'a Ctx) -> CheckFuture<'a>;
+
+/// Every check, in the order it runs.
+pub const CHECKS: &[(&str, CheckFn)] = &[
+    ("health", |c| Box::pin(health(c))),
+    ("ice", |c| Box::pin(ice(c))),
+    ("origin_refused", |c| Box::pin(origin_refused(c))),
+    ("room_create", |c| Box::pin(room_create(c))),
+    ("room_pairing_verbatim", |c| Box::pin(room_pairing(c))),
+    ("room_refusals", |c| Box::pin(room_refusals(c))),
+    ("room_size_cap", |c| Box::pin(room_size_cap(c))),
+    ("room_count_cap", |c| Box::pin(room_count_cap(c))),
+    ("room_ttl", |c| Box::pin(room_ttl(c))),
+    ("lobby_presence", |c| Box::pin(lobby_presence(c))),
+    ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
+    ("lobby_size_cap", |c| Box::pin(lobby_size_cap(c))),
+    ("lobby_rate_cap", |c| Box::pin(lobby_rate_cap(c))),
+    ("lobby_full_and_busy", |c| Box::pin(lobby_full_and_busy(c))),
+    ("lobby_hello_timeout", |c| Box::pin(lobby_hello_timeout(c))),
+    ("rate_limit", |c| Box::pin(rate_limit(c))),
+];
+
+/// Runs the suite (the checks selected by `only`), one check at a time.
+pub async fn run(config: &SuiteConfig) -> Result<Vec<CheckResult>, String> {
+    let ctx = Ctx {
+        target: Target::parse(&config.base_url, config.deadline)?,
+        config: config.clone(),
+        ids: AtomicU32::new(0),
+        run_tag: run_tag(),
+    };
+    let mut results = Vec::new();
+    for (name, check) in CHECKS {
+        if !config.only.is_empty() && !config.only.iter().any(|o| name.contains(o.as_str())) {
+            continue;
+        }
+        let t = Instant::now();
+        let outcome = check(&ctx).await;
+        results.push(CheckResult {
+            name,
+            outcome,
+            elapsed: t.elapsed(),
+        });
+    }
+    Ok(results)
+}
+
+/// State shared by the checks.
+pub struct Ctx {
+    target: Target,
+    config: SuiteConfig,
+    ids: AtomicU32,
+    run_tag: String,
+}
+
+/// Five characters that differ between runs, so that ids from an earlier
+/// run still closing cannot clash with ours.
+fn run_tag() -> String {
+    let n = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+        ^ u128::from(std::process::id());
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    (0..5)
+        .map(|i| alphabet[((n >> (i * 6)) % 62) as usize] as char)
+        .collect()
+}
+
+impl Ctx {
+    fn origin(&self) -> Option<&str> {
+        self.config.origin.as_deref()
+    }
+
+    /// A fresh valid player id (12 characters).
+    fn id(&self) -> String {
+        let n = self.ids.fetch_add(1, Ordering::Relaxed);
+        format!("{}{:07}", self.run_tag, n)
+    }
+
+    async fn get(&self, path: &str) -> Result<client::HttpReply, String> {
+        self.target.http("GET", path, self.origin()).await
+    }
+
+    async fn create_room(&self) -> Result<String, String> {
+        let r = self.target.http("POST", "/rooms", self.origin()).await?;
+        if r.status != 200 {
+            return Err(format!(
+                "POST /rooms: expected 200, got {} {}",
+                r.status, r.body
+            ));
+        }
+        let v = r.json()?;
+        v.get("code")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| format!("POST /rooms: no code in {v}"))
+    }
+
+    async fn room_ws(&self, code: &str, role: &str) -> Result<Ws, String> {
+        self.target
+            .ws_ok(&format!("/rooms/{code}/ws?role={role}"), self.origin())
+            .await
+    }
+
+    /// A host and a guest in a fresh room, with peer-joined consumed.
+    async fn room_pair(&self) -> Result<(Ws, Ws), String> {
+        let code = self.create_room().await?;
+        let mut host = self.room_ws(&code, "host").await?;
+        let guest = self.room_ws(&code, "guest").await?;
+        host.expect_type("peer-joined").await?;
+        Ok((host, guest))
+    }
+
+    async fn lobby_ws(&self) -> Result<Ws, String> {
+        self.target.ws_ok("/lobby/ws", self.origin()).await
+    }
+
+    /// A lobby socket that said hello; returns it with its welcome.
+    async fn player(&self, id: &str, nick: &str) -> Result<(Ws, Value), String> {
+        let mut ws = self.lobby_ws().await?;
+        ws.send(&hello(id, nick)).await?;
+        let welcome = ws.expect_type("welcome").await?;
+        Ok((ws, welcome))
+    }
+}
+
+fn hello(id: &str, nick: &str) -> String {
+    json!({"type": "hello", "id": id, "nick": nick}).to_string()
+}
+
+fn ensure(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
+    if cond {
+        Ok(())
+    } else {
+        Err(what())
+    }
+}
+
+/// Reads frames until one of `kind` arrives; fails on a close or after 64
+/// other frames. Used by watchers that may see other traffic first.
+async fn wait_for(ws: &mut Ws, kind: &str, pred: impl Fn(&Value) -> bool) -> Result<Value, String> {
+    for _ in 0..64 {
+        let v = ws.json().await?;
+        if v.get("type").and_then(Value::as_str) == Some(kind) && pred(&v) {
+            return Ok(v);
+        }
+    }
+    Err(format!("no {kind} message among the next 64"))
+}
+
+// ---------------------------------------------------------------- checks
+
+async fn health(c: &Ctx) -> Result<Option<String>, String> {
+    let r = c.get("/health").await?;
+    ensure(r.status == 200, || {
+        format!("GET /health: {} {}", r.status, r.body)
+    })?;
+    Ok(None)
+}
+
+async fn ice(c: &Ctx) -> Result<Option<String>, String> {
+    let r = c.get("/ice").await?;
+    ensure(r.status == 200, || {
+        format!("GET /ice: {} {}", r.status, r.body)
+    })?;
+    let v = r.json()?;
+    let servers = v
+        .get("iceServers")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("GET /ice: no iceServers array in {v}"))?;
+    for s in servers {
+        let urls = s
+            .get("urls")
+            .ok_or_else(|| format!("ice server without urls: {s}"))?;
+        let ok = urls.is_string()
+            || urls
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string));
+        ensure(ok, || format!("urls must be a string or strings: {s}"))?;
+    }
+    Ok(None)
+}
+
+async fn origin_refused(c: &Ctx) -> Result<Option<String>, String> {
+    let Some(bad) = c.config.forbidden_origin.as_deref() else {
+        return Ok(Some("no forbidden origin given".into()));
+    };
+    c.target
+        .http("GET", "/health", Some(bad))
+        .await?
+        .expect_error(403, "GET /health from a forbidden origin")?;
+    c.target
+        .http("POST", "/rooms", Some(bad))
+        .await?
+        .expect_error(403, "POST /rooms from a forbidden origin")?;
+    c.target
+        .http("GET", "/ice", Some(bad))
+        .await?
+        .expect_error(403, "GET /ice from a forbidden origin")?;
+    c.target.ws_refused("/lobby/ws", Some(bad), 403).await?;
+    let code = c.create_room().await?;
+    c.target
+        .ws_refused(&format!("/rooms/{code}/ws?role=host"), Some(bad), 403)
+        .await?;
+    if let Some(good) = c.origin() {
+        let r = c.get("/health").await?;
+        ensure(r.allow_origin.as_deref() == Some(good), || {
+            format!(
+                "allowed origin not echoed in Access-Control-Allow-Origin: {:?}",
+                r.allow_origin
+            )
+        })?;
+    }
+    Ok(None)
+}
+
+const ALPHABET: &str = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+async fn room_create(c: &Ctx) -> Result<Option<String>, String> {
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..5 {
+        let r = c.target.http("POST", "/rooms", c.origin()).await?;
+        ensure(r.status == 200, || {
+            format!("POST /rooms: {} {}", r.status, r.body)
+        })?;
+        let v = r.json()?;
+        let code = v.get("code").and_then(Value::as_str).unwrap_or("");
+        ensure(
+            code.len() == 6 && code.chars().all(|ch| ALPHABET.contains(ch)),
+            || format!("bad room code {code:?}"),
+        )?;
+        ensure(
+            v.get("ttl").and_then(Value::as_u64) == Some(c.config.room_ttl_seconds),
+            || format!("ttl should be {}: {v}", c.config.room_ttl_seconds),
+        )?;
+        seen.insert(code.to_owned());
+    }
+    ensure(seen.len() == 5, || "five rooms got repeated codes".into())?;
+    Ok(None)
+}
+
+async fn room_pairing(c: &Ctx) -> Result<Option<String>, String> {
+    let code = c.create_room().await?;
+    let mut host = c.room_ws(&code, "host").await?;
+    let mut guest = c.room_ws(&code, "guest").await?;
+    let pj = host.text().await?;
+    ensure(
+        serde_json::from_str::<Value>(&pj).ok() == Some(json!({"type": "peer-joined"})),
+        || format!("host expected peer-joined, got {pj}"),
+    )?;
+    // Odd spacing, escapes, key order and extra fields must arrive unchanged.
+    let offer = "{ \"sdp\" : \"v=0\\r\\no=- 46 2 IN IP4 127.0.0.1\\r\\n\" , \"type\":\"offer\",\"extra\":[1, 2.50, {\"k\" :null}] }";
+    host.send(offer).await?;
+    let got = guest.text().await?;
+    ensure(got == offer, || {
+        format!("offer changed in transit:\n sent {offer}\n got  {got}")
+    })?;
+    let answer = r#"{"type":"answer","sdp":"\u0041nswer \u2713 ✓"}"#;
+    guest.send(answer).await?;
+    let got = host.text().await?;
+    ensure(got == answer, || {
+        format!("answer changed in transit: {got}")
+    })?;
+    let ice_h = r#"{"type":"ice","candidate":{"candidate":"candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host","sdpMid":"0","sdpMLineIndex":0}}"#;
+    let ice_g = r#"{"type":"ice","candidate":null}"#;
+    host.send(ice_h).await?;
+    guest.send(ice_g).await?;
+    ensure(guest.text().await? == ice_h, || {
+        "host ice changed in transit".into()
+    })?;
+    ensure(host.text().await? == ice_g, || {
+        "guest ice changed in transit".into()
+    })?;
+    // done from one side closes both normally.
+    host.send(r#"{"type":"done"}"#).await?;
+    host.expect_close(1000, "host after done").await?;
+    guest.expect_close(1000, "guest after done").await?;
+    // The room is gone.
+    c.target
+        .ws_refused(&format!("/rooms/{code}/ws?role=guest"), c.origin(), 404)
+        .await?;
+    Ok(None)
+}
+
+async fn room_refusals(c: &Ctx) -> Result<Option<String>, String> {
+    let o = c.origin();
+    // A well-formed code nobody created (one in 887 million chance of a clash).
+    c.target
+        .ws_refused("/rooms/ZZ22ZZ/ws?role=host", o, 404)
+        .await?;
+    c.target
+        .ws_refused("/rooms/00000O/ws?role=host", o, 404)
+        .await?;
+    let code = c.create_room().await?;
+    c.target
+        .ws_refused(&format!("/rooms/{code}/ws?role=spectator"), o, 400)
+        .await?;
+    c.target
+        .ws_refused(&format!("/rooms/{code}/ws"), o, 400)
+        .await?;
+    let mut host = c.room_ws(&code, "host").await?;
+    c.target
+        .ws_refused(&format!("/rooms/{code}/ws?role=host"), o, 409)
+        .await?;
+    // Alone in the room: nobody to relay to.
+    host.send(r#"{"type":"offer","sdp":"x"}"#).await?;
+    host.expect_error("offer with no guest").await?;
+    let mut guest = c.room_ws(&code, "guest").await?;
+    host.expect_type("peer-joined").await?;
+    c.target
+        .ws_refused(&format!("/rooms/{code}/ws?role=guest"), o, 409)
+        .await?;
+    for bad in [
+        r#"{"type":"chat","text":"hi"}"#,
+        r#"{"type":"peer-joined"}"#,
+        r#"{"sdp":"no type"}"#,
+        r#"{"type":5}"#,
+        "not json",
+        "[1,2,3]",
+    ] {
+        guest.send(bad).await?;
+        guest.expect_error(&format!("room message {bad:?}")).await?;
+    }
+    guest.send_binary(vec![1, 2, 3]).await?;
+    guest.expect_error("binary frame").await?;
+    // None of that reached the host: its next message is the real one.
+    guest.send(r#"{"type":"answer","sdp":"y"}"#).await?;
+    host.expect_type("answer").await?;
+    host.close().await;
+    guest.close().await;
+    Ok(None)
+}
+
+/// A JSON message of exactly `len` bytes: `{"type":"<kind>",<extra>"pad":"xxx…"}`.
+fn padded(kind: &str, extra: &str, len: usize) -> String {
+    let head = format!(r#"{{"type":"{kind}",{extra}"pad":""#);
+    let fill = len.saturating_sub(head.len() + 2);
+    format!("{head}{}\"}}", "x".repeat(fill))
+}
+
+async fn room_size_cap(c: &Ctx) -> Result<Option<String>, String> {
+    let (mut host, mut guest) = c.room_pair().await?;
+    let max = padded("ice", "", 8192);
+    host.send(&max).await?;
+    let got = guest.text().await?;
+    ensure(got == max, || {
+        "8192-byte message not relayed verbatim".into()
+    })?;
+    host.send(&padded("ice", "", 8193)).await?;
+    host.expect_close(1009, "8193-byte room message").await?;
+    // The guest is still there and was sent nothing.
+    guest.send(r#"{"type":"bogus"}"#).await?;
+    guest.expect_error("guest still served").await?;
+    guest.close().await;
+    Ok(None)
+}
+
+async fn room_count_cap(c: &Ctx) -> Result<Option<String>, String> {
+    let (mut host, mut guest) = c.room_pair().await?;
+    for i in 0..100 {
+        guest.send(&format!(r#"{{"type":"ice","n":{i}}}"#)).await?;
+    }
+    for i in 0..100 {
+        let v = host.json().await?;
+        ensure(v.get("n").and_then(Value::as_u64) == Some(i), || {
+            format!("relay {i} out of order: {v}")
+        })?;
+    }
+    guest.send(r#"{"type":"ice","n":100}"#).await?;
+    guest.expect_close(1008, "101st room message").await?;
+    // The 101st was not relayed: the host's next frame is our probe's error.
+    host.send(r#"{"type":"bogus"}"#).await?;
+    host.expect_error("host still served").await?;
+    host.close().await;
+    Ok(None)
+}
+
+async fn room_ttl(c: &Ctx) -> Result<Option<String>, String> {
+    let ttl = Duration::from_secs(c.config.room_ttl_seconds);
+    if ttl > c.config.max_ttl_wait {
+        return Ok(Some(format!("TTL {ttl:?} is longer than --max-ttl-wait")));
+    }
+    let code = c.create_room().await?;
+    let t = Instant::now();
+    let mut host = c.room_ws(&code, "host").await?;
+    host.expect_close_within(1000, ttl + c.config.deadline, "room TTL")
+        .await?;
+    let waited = t.elapsed();
+    ensure(waited + Duration::from_millis(500) >= ttl, || {
+        format!("room closed after {waited:?}, before its TTL of {ttl:?}")
+    })?;
+    c.target
+        .ws_refused(&format!("/rooms/{code}/ws?role=guest"), c.origin(), 404)
+        .await?;
+    Ok(None)
+}
+
+async fn lobby_presence(c: &Ctx) -> Result<Option<String>, String> {
+    let ids: Vec<String> = (0..4).map(|_| c.id()).collect();
+    let nicks = ["Ann", "בועז", "Chloé 🏀", "Dan"];
+    let mut socks: Vec<Ws> = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let (ws, welcome) = c.player(id, nicks[i]).await?;
+        ensure(
+            welcome.get("you").and_then(Value::as_str) == Some(id),
+            || format!("welcome.you: {welcome}"),
+        )?;
+        let roster = welcome
+            .get("roster")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("welcome without roster: {welcome}"))?;
+        for earlier in &ids[..=i] {
+            ensure(
+                roster
+                    .iter()
+                    .any(|p| p.get("id").and_then(Value::as_str) == Some(earlier)),
+                || format!("roster lacks {earlier}: {welcome}"),
+            )?;
+        }
+        let me = roster
+            .iter()
+            .find(|p| p["id"] == id.as_str())
+            .cloned()
+            .unwrap_or(Value::Null);
+        ensure(
+            me == json!({"id": id, "nick": nicks[i], "status": "lobby"}),
+            || format!("own roster entry: {me}"),
+        )?;
+        for (j, s) in socks.iter_mut().enumerate() {
+            let v = s
+                .expect_type("joined")
+                .await
+                .map_err(|e| format!("player {j} on join {i}: {e}"))?;
+            ensure(
+                v["player"] == json!({"id": id, "nick": nicks[i], "status": "lobby"}),
+                || format!("joined: {v}"),
+            )?;
+        }
+        socks.push(ws);
+    }
+    // Status change reaches the three others.
+    socks[2]
+        .send(r#"{"type":"status","status":"in-match"}"#)
+        .await?;
+    for j in [0, 1, 3] {
+        let v = socks[j].expect_type("status").await?;
+        ensure(
+            v == json!({"type":"status","id":ids[2],"status":"in-match"}),
+            || format!("status: {v}"),
+        )?;
+    }
+    // Signals arrive with the sender's id and the data untouched.
+    let data = r#"{ "sdp" : "v=0\r\n", "n": [1, 2.50, null], "u": "\u00e9" }"#;
+    socks[0]
+        .send(&format!(
+            r#"{{"type":"signal","to":"{}","data":{data}}}"#,
+            ids[3]
+        ))
+        .await?;
+    let got = socks[3].text().await?;
+    let want = format!(r#"{{"type":"signal","from":"{}","data":{data}}}"#, ids[0]);
+    let same_json =
+        serde_json::from_str::<Value>(&got).ok() == serde_json::from_str::<Value>(&want).ok();
+    ensure(same_json, || format!("signal: got {got}, want {want}"))?;
+    ensure(got.contains(data), || {
+        format!("signal data not byte-for-byte: {got}")
+    })?;
+    socks[3]
+        .send(&format!(
+            r#"{{"type":"signal","to":"{}","data":"back"}}"#,
+            ids[0]
+        ))
+        .await?;
+    let v = socks[0].expect_type("signal").await?;
+    ensure(
+        v == json!({"type":"signal","from":ids[3],"data":"back"}),
+        || format!("signal back: {v}"),
+    )?;
+    // The status was not echoed to its sender: its next frame is the signal
+    // we now send it.
+    socks[1]
+        .send(&format!(
+            r#"{{"type":"signal","to":"{}","data":1}}"#,
+            ids[2]
+        ))
+        .await?;
+    socks[2].expect_type("signal").await?;
+    // Leaving: the others see left, one by one.
+    let mut socks: Vec<Option<Ws>> = socks.into_iter().map(Some).collect();
+    for i in 0..4 {
+        if let Some(mut ws) = socks[i].take() {
+            ws.close().await;
+        }
+        for (j, s) in socks.iter_mut().enumerate() {
+            if let Some(s) = s {
+                let v = s
+                    .expect_type("left")
+                    .await
+                    .map_err(|e| format!("player {j} on {i} leaving: {e}"))?;
+                ensure(v == json!({"type":"left","id":ids[i]}), || {
+                    format!("left: {v}")
+                })?;
+            }
+        }
+    }
+    Ok(None)
+}
+
+async fn lobby_refusals(c: &Ctx) -> Result<Option<String>, String> {
+    let watcher_id = c.id();
+    let (mut watcher, _) = c.player(&watcher_id, "watcher").await?;
+    let mut s = c.lobby_ws().await?;
+    // Before hello.
+    s.send(r#"{"type":"status","status":"lobby"}"#).await?;
+    s.expect_error("status before hello").await?;
+    s.send(&json!({"type":"signal","to":watcher_id,"data":1}).to_string())
+        .await?;
+    s.expect_error("signal before hello").await?;
+    // Bad ids.
+    for id in [
+        json!("ABCDEFGHIJK"),
+        json!("ABCDEFGHIJKLM"),
+        json!("ABCDEFGHIJ-L"),
+        json!("ABCDEFGHIJKé"),
+        json!(42),
+    ] {
+        s.send(&json!({"type":"hello","id":id,"nick":"ok"}).to_string())
+            .await?;
+        s.expect_error(&format!("hello with id {id}")).await?;
+    }
+    // Bad nicks.
+    for nick in [
+        json!(""),
+        json!("   "),
+        json!("a".repeat(21)),
+        json!("bell\u{7}"),
+        json!("evil\u{202E}txt"),
+        json!("iso\u{2066}late"),
+        json!(7),
+    ] {
+        s.send(&json!({"type":"hello","id":c.id(),"nick":nick}).to_string())
+            .await?;
+        s.expect_error(&format!("hello with nick {nick}")).await?;
+    }
+    // Duplicate id.
+    s.send(&hello(&watcher_id, "copycat")).await?;
+    s.expect_error("hello with a duplicate id").await?;
+    // Junk.
+    for junk in [
+        "not json",
+        "[]",
+        r#"{"type":"welcome"}"#,
+        r#"{"no":"type"}"#,
+    ] {
+        s.send(junk).await?;
+        s.expect_error(&format!("junk {junk:?}")).await?;
+    }
+    // Now a good hello: the watcher hears only this join (none of the above).
+    let id = c.id();
+    s.send(&hello(&id, "twenty chars long!!!")).await?;
+    s.expect_type("welcome").await?;
+    let v = watcher.expect_type("joined").await?;
+    ensure(v["player"]["id"] == id.as_str(), || {
+        format!("watcher saw {v}")
+    })?;
+    // Refusals after hello.
+    s.send(&hello(&c.id(), "again")).await?;
+    s.expect_error("second hello").await?;
+    for status in [json!("away"), json!("LOBBY"), json!(null)] {
+        s.send(&json!({"type":"status","status":status}).to_string())
+            .await?;
+        s.expect_error(&format!("status {status}")).await?;
+    }
+    s.send(&json!({"type":"signal","to":c.id(),"data":{}}).to_string())
+        .await?;
+    s.expect_error("signal to an unknown id").await?;
+    s.send(&json!({"type":"signal","to":watcher_id}).to_string())
+        .await?;
+    s.expect_error("signal without data").await?;
+    // The watcher got nothing from all that: its next frame is left.
+    s.close().await;
+    let v = watcher.expect_type("left").await?;
+    ensure(v["id"] == id.as_str(), || format!("left: {v}"))?;
+    watcher.close().await;
+    Ok(None)
+}
+
+async fn lobby_size_cap(c: &Ctx) -> Result<Option<String>, String> {
+    let (a_id, b_id) = (c.id(), c.id());
+    let (mut a, _) = c.player(&a_id, "a").await?;
+    let (mut b, _) = c.player(&b_id, "b").await?;
+    a.expect_type("joined").await?;
+    let extra = format!(r#""to":"{a_id}","data":"#);
+    // {"type":"signal","to":"…","data":"pad":…} is not valid; build it by hand.
+    let head = format!(r#"{{"type":"signal",{extra}""#);
+    let fits = format!("{head}{}\"}}", "x".repeat(8192 - head.len() - 2));
+    b.send(&fits).await?;
+    let v = a.expect_type("signal").await?;
+    ensure(
+        v["data"].as_str().map(str::len) == Some(8192 - head.len() - 2),
+        || "8 KiB signal cut".into(),
+    )?;
+    let over = format!("{head}{}\"}}", "x".repeat(8193 - head.len() - 2));
+    b.send(&over).await?;
+    b.expect_close(1009, "8193-byte lobby message").await?;
+    let v = a.expect_type("left").await?;
+    ensure(v["id"] == b_id.as_str(), || format!("left: {v}"))?;
+    a.close().await;
+    Ok(None)
+}
+
+async fn lobby_rate_cap(c: &Ctx) -> Result<Option<String>, String> {
+    let watcher_id = c.id();
+    let (mut watcher, _) = c.player(&watcher_id, "watcher").await?;
+    let id = c.id();
+    let (mut s, _) = c.player(&id, "chatty").await?;
+    watcher.expect_type("joined").await?;
+    // Every junk frame earns one error reply until the budget runs out; the
+    // hello used one message of the 600.
+    let mut replies = 0u32;
+    let mut closed = None;
+    for _ in 0..700 {
+        if s.send("{}").await.is_err() {
+            break;
+        }
+    }
+    for _ in 0..700 {
+        match s.next().await? {
+            Frame::Text(_) => replies += 1,
+            Frame::Closed(code) => {
+                closed = Some(code);
+                break;
+            }
+        }
+    }
+    ensure(closed == Some(Some(1008)), || {
+        format!("expected close 1008, got {closed:?} after {replies} replies")
+    })?;
+    ensure((599..=680).contains(&replies), || {
+        format!("closed after {replies} replies, expected about 599")
+    })?;
+    let v = wait_for(&mut watcher, "left", |v| v["id"] == id.as_str()).await?;
+    ensure(v["id"] == id.as_str(), || "left".into())?;
+    watcher.close().await;
+    Ok(None)
+}
+
+async fn lobby_full_and_busy(c: &Ctx) -> Result<Option<String>, String> {
+    let mut players = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..16 {
+        let id = c.id();
+        let (mut ws, welcome) = c
+            .player(&id, &format!("p{i}"))
+            .await
+            .map_err(|e| format!("player {i}: {e}"))?;
+        if i == 0 {
+            // Players of earlier checks whose close the host may still be
+            // processing: wait until it has told us they left.
+            let roster = welcome["roster"].as_array().cloned().unwrap_or_default();
+            for p in roster {
+                let other = p["id"].as_str().unwrap_or("").to_owned();
+                if other == id {
+                    continue;
+                }
+                ensure(other.starts_with(&c.run_tag), || {
+                    format!("the lobby holds a player not from this suite ({other}); run the suite on an idle host")
+                })?;
+                wait_for(&mut ws, "left", |v| v["id"] == other.as_str()).await?;
+            }
+        }
+        if i == 15 {
+            let n = welcome["roster"].as_array().map(Vec::len).unwrap_or(0);
+            ensure(n == 16, || {
+                format!("16th player sees {n} players; is something else in the lobby?")
+            })?;
+        }
+        ids.push(id);
+        players.push(ws);
+    }
+    let mut extra = c.lobby_ws().await?;
+    extra.send(&hello(&c.id(), "seventeenth")).await?;
+    let v = extra.json().await?;
+    ensure(v == json!({"type":"full"}), || {
+        format!("17th hello: expected full, got {v}")
+    })?;
+    // 17 sockets open; 15 more fit, the 33rd is refused with 503.
+    let mut idle = vec![extra];
+    for i in 18..=32 {
+        idle.push(
+            c.lobby_ws()
+                .await
+                .map_err(|e| format!("socket {i} of 32: {e}"))?,
+        );
+    }
+    c.target.ws_refused("/lobby/ws", c.origin(), 503).await?;
+    for mut ws in idle {
+        ws.close().await;
+    }
+    // The first player watches everyone else leave.
+    let mut first = players.remove(0);
+    for (mut ws, id) in players.into_iter().zip(ids.iter().skip(1)) {
+        ws.close().await;
+        let v = wait_for(&mut first, "left", |v| v["id"] == id.as_str()).await?;
+        ensure(v["id"] == id.as_str(), || "left".into())?;
+    }
+    first.close().await;
+    Ok(None)
+}
+
+async fn lobby_hello_timeout(c: &Ctx) -> Result<Option<String>, String> {
+    let timeout = c.config.hello_timeout;
+    let t = Instant::now();
+    let mut ws = c.lobby_ws().await?;
+    ws.expect_close_within(1008, timeout + c.config.deadline, "silent lobby socket")
+        .await?;
+    let waited = t.elapsed();
+    ensure(waited + Duration::from_millis(500) >= timeout, || {
+        format!("closed after {waited:?}, before the hello timeout of {timeout:?}")
+    })?;
+    // A socket that says hello in time stays.
+    let (mut ok, _) = c.player(&c.id(), "prompt").await?;
+    ok.send(r#"{"type":"status","status":"lobby"}"#).await?;
+    ok.close().await;
+    Ok(None)
+}
+
+async fn rate_limit(c: &Ctx) -> Result<Option<String>, String> {
+    let limit = c.config.rate_limit_per_minute;
+    if limit == 0 {
+        return Ok(Some("no rate limit given".into()));
+    }
+    for i in 0..=limit {
+        let r = c.get("/health").await?;
+        match r.status {
+            200 => continue,
+            429 => {
+                r.expect_error(429, "rate-limited request")?;
+                return Ok(None);
+            }
+            s => return Err(format!("request {i}: unexpected {s} {}", r.body)),
+        }
+    }
+    Err(format!(
+        "{} requests in a row were all allowed (limit {limit}/min)",
+        limit + 1
+    ))
+}

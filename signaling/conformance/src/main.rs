@@ -1,0 +1,85 @@
+//! `signaling-conformance --base-url URL`: runs the conformance suite
+//! against a running signalling host and prints one line per check.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use signaling_conformance::{run, SuiteConfig};
+
+/// Checks a signalling host (embedded server or `wrangler dev`) against the
+/// contract in docs/signaling.md, over real HTTP and WebSockets. Tell it the
+/// host's configured limits; it exits non-zero if any check fails.
+#[derive(Parser, Debug)]
+#[command(version, about, long_about)]
+struct Args {
+    /// The host's base URL, e.g. http://127.0.0.1:8787 (http only).
+    #[arg(long)]
+    base_url: String,
+    /// Origin header to send on every request (one the host allows).
+    #[arg(long)]
+    origin: Option<String>,
+    /// An origin the host must refuse with 403 (skip if the host allows `*`).
+    #[arg(long)]
+    forbidden_origin: Option<String>,
+    /// The host's room TTL in seconds.
+    #[arg(long, default_value_t = 600)]
+    room_ttl_seconds: u64,
+    /// Wait for a room to expire only when its TTL is at most this many
+    /// seconds (otherwise that check is skipped).
+    #[arg(long, default_value_t = 30)]
+    max_ttl_wait_seconds: u64,
+    /// The host's lobby hello timeout, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    hello_timeout_ms: u64,
+    /// The host's per-IP request limit per minute; 0 skips the 429 check
+    /// (which runs last).
+    #[arg(long, default_value_t = 0)]
+    rate_limit_per_minute: u32,
+    /// Longest wait for any single answer, in seconds.
+    #[arg(long, default_value_t = 10)]
+    deadline_seconds: u64,
+    /// Run only checks whose names contain this (repeatable).
+    #[arg(long)]
+    only: Vec<String>,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let a = Args::parse();
+    let config = SuiteConfig {
+        base_url: a.base_url,
+        origin: a.origin,
+        forbidden_origin: a.forbidden_origin,
+        room_ttl_seconds: a.room_ttl_seconds,
+        max_ttl_wait: Duration::from_secs(a.max_ttl_wait_seconds),
+        hello_timeout: Duration::from_millis(a.hello_timeout_ms),
+        rate_limit_per_minute: a.rate_limit_per_minute,
+        deadline: Duration::from_secs(a.deadline_seconds),
+        only: a.only,
+    };
+    let results = match run(&config).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("signaling-conformance: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = 0;
+    for r in &results {
+        match &r.outcome {
+            Ok(None) => println!("pass  {:<24} {:>7.2?}", r.name, r.elapsed),
+            Ok(Some(why)) => println!("skip  {:<24} ({why})", r.name),
+            Err(e) => {
+                failed += 1;
+                println!("FAIL  {:<24} {e}", r.name);
+            }
+        }
+    }
+    println!("{} checks, {failed} failed", results.len());
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

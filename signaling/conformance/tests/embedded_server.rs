@@ -1,0 +1,48 @@
+//! The conformance suite against the embedded server, started in-process on
+//! port 0 with shortened timers.
+
+use std::time::Duration;
+
+use signaling_conformance::{run, SuiteConfig};
+use signaling_core::{AllowedOrigins, LobbyLimits, RoomLimits};
+use signaling_server::{Config, Server};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_server_passes_the_conformance_suite() {
+    let config = Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        allowed_origins: AllowedOrigins::parse("http://good.test"),
+        rate_limit_per_minute: 600,
+        stun_urls: Vec::new(),
+        room: RoomLimits {
+            ttl_ms: 2_000,
+            ..RoomLimits::default()
+        },
+        lobby: LobbyLimits {
+            hello_timeout_ms: 1_000,
+            ..LobbyLimits::default()
+        },
+        ..Config::default()
+    };
+    let addr = Server::bind(config).await.expect("bind port 0").spawn();
+    let suite = SuiteConfig {
+        origin: Some("http://good.test".into()),
+        forbidden_origin: Some("http://evil.test".into()),
+        room_ttl_seconds: 2,
+        hello_timeout: Duration::from_millis(1_000),
+        rate_limit_per_minute: 600,
+        ..SuiteConfig::new(&format!("http://{addr}"))
+    };
+    let results = run(&suite).await.expect("valid base URL");
+    let mut failures = Vec::new();
+    for r in &results {
+        eprintln!("{:<24} {:?} ({:?})", r.name, r.outcome, r.elapsed);
+        match &r.outcome {
+            Ok(None) => {}
+            Ok(Some(why)) => failures.push(format!("{} skipped: {why}", r.name)),
+            Err(e) => failures.push(format!("{}: {e}", r.name)),
+        }
+    }
+    assert_eq!(results.len(), signaling_conformance::CHECKS.len());
+    assert!(failures.is_empty(), "{failures:#?}");
+}

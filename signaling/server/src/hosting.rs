@@ -1,0 +1,216 @@
+//! Hosting the core's machines: shared state, carrying out actions, alarms
+//! and per-socket writer channels.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use signaling_core::{
+    Action, Event, Level, Lobby, LogRecord, Millis, RateLimiter, Room, RoomCode, SocketId,
+};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::Config;
+
+/// Frames queued per socket before it counts as too slow and is dropped.
+pub(crate) const OUTBOX_LEN: usize = 1024;
+
+/// What a socket's writer task is told to do.
+#[derive(Debug)]
+pub(crate) enum Out {
+    Text(String),
+    Close(u16, &'static str),
+}
+
+pub(crate) type Outbox = mpsc::Sender<Out>;
+
+/// A machine plus the writers of its sockets.
+pub(crate) struct Hosted<M> {
+    pub machine: M,
+    pub outs: HashMap<SocketId, Outbox>,
+}
+
+/// Which machine an alarm or socket belongs to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target {
+    Lobby,
+    Room(RoomCode),
+}
+
+pub(crate) struct State {
+    pub lobby: Hosted<Lobby>,
+    pub rooms: HashMap<RoomCode, Hosted<Room>>,
+    pub rate: RateLimiter<IpAddr>,
+}
+
+/// State shared by every request and socket task.
+pub(crate) struct Shared {
+    pub config: Config,
+    start: Instant,
+    state: Mutex<State>,
+}
+
+impl Shared {
+    pub fn new(config: Config) -> Shared {
+        Shared {
+            start: Instant::now(),
+            state: Mutex::new(State {
+                lobby: Hosted {
+                    machine: Lobby::new(config.lobby),
+                    outs: HashMap::new(),
+                },
+                rooms: HashMap::new(),
+                rate: RateLimiter::new(config.rate_limit_per_minute),
+            }),
+            config,
+        }
+    }
+
+    /// Milliseconds since the server started.
+    pub fn now(&self) -> Millis {
+        Millis(u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX))
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        // A poisoned lock means a panic while holding it, which is a bug in
+        // this crate; keep serving with the state as it is rather than
+        // taking the whole server down.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn log(&self, record: LogRecord) {
+        if record.level >= self.config.log_level {
+            log_line(record);
+        }
+    }
+
+    /// Delivers one event to a machine and carries out what it asks.
+    pub fn deliver(self: &Arc<Self>, target: Target, event: Event<'_>) {
+        let mut st = self.lock();
+        self.deliver_locked(&mut st, target, event);
+    }
+
+    /// [`Shared::deliver`] with the state already locked.
+    pub fn deliver_locked(self: &Arc<Self>, st: &mut State, target: Target, event: Event<'_>) {
+        let now = self.now();
+        match target {
+            Target::Lobby => {
+                let actions = st.lobby.machine.handle(event, now);
+                self.apply(st, target, actions);
+            }
+            Target::Room(code) => {
+                let Some(hosted) = st.rooms.get_mut(&code) else {
+                    return;
+                };
+                let actions = hosted.machine.handle(event, now);
+                self.apply(st, target, actions);
+            }
+        }
+    }
+
+    /// A socket ended (closed by the client, failed, or never upgraded):
+    /// tell its machine and drop its writer.
+    pub fn socket_gone(self: &Arc<Self>, target: Target, socket: SocketId) {
+        let mut st = self.lock();
+        self.deliver_locked(&mut st, target, Event::Closed { socket });
+        match target {
+            Target::Lobby => {
+                st.lobby.outs.remove(&socket);
+            }
+            Target::Room(code) => {
+                if let Some(h) = st.rooms.get_mut(&code) {
+                    h.outs.remove(&socket);
+                }
+            }
+        }
+    }
+
+    /// Carries out a machine's actions while the state is locked. Sockets
+    /// whose outbox is full are dropped and reported to the machine as
+    /// closed.
+    pub fn apply<A>(self: &Arc<Self>, st: &mut State, target: Target, actions: Vec<Action<A>>) {
+        let mut slow = Vec::new();
+        let mut finished = false;
+        let outs = match target {
+            Target::Lobby => &mut st.lobby.outs,
+            Target::Room(code) => match st.rooms.get_mut(&code) {
+                Some(h) => &mut h.outs,
+                None => return,
+            },
+        };
+        for action in actions {
+            match action {
+                Action::Send { socket, text } => {
+                    if let Some(out) = outs.get(&socket) {
+                        if out.try_send(Out::Text(text)).is_err() {
+                            slow.push(socket);
+                        }
+                    }
+                }
+                Action::Close {
+                    socket,
+                    code,
+                    reason,
+                } => {
+                    if let Some(out) = outs.remove(&socket) {
+                        // If the outbox is full the writer is stuck; dropping
+                        // the sender below ends it all the same.
+                        let _ = out.try_send(Out::Close(code, reason));
+                    }
+                }
+                Action::Persist { .. } => {}
+                Action::SetAlarm(at) => self.arm(target, at),
+                Action::Log(record) => self.log(record),
+                Action::Finished => finished = true,
+            }
+        }
+        slow.sort_unstable();
+        slow.dedup();
+        for s in &slow {
+            // Dropping the sender makes the writer close the socket.
+            outs.remove(s);
+        }
+        if finished {
+            if let Target::Room(code) = target {
+                st.rooms.remove(&code);
+            }
+            return;
+        }
+        if !slow.is_empty() {
+            self.log(LogRecord::new(Level::Warn, "socket.slow").with("count", slow.len()));
+            for socket in slow {
+                self.deliver_locked(st, target, Event::Closed { socket });
+            }
+        }
+    }
+
+    /// Schedules `Event::Alarm` for `target` at `at`. Stale alarms are
+    /// harmless: the machines ignore alarms with nothing due.
+    fn arm(self: &Arc<Self>, target: Target, at: Millis) {
+        let shared = Arc::clone(self);
+        let when = self.start + Duration::from_millis(at.0);
+        tokio::spawn(async move {
+            tokio::time::sleep_until(when).await;
+            shared.deliver(target, Event::Alarm);
+        });
+    }
+}
+
+/// Writes one log record as a JSON line on standard error.
+pub(crate) fn log_line(record: LogRecord) {
+    eprintln!("{}", record.to_json_line());
+}
+
+/// A fixed word for an I/O error kind (never the error text, which may hold
+/// addresses).
+pub(crate) fn io_kind(e: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        AddrInUse => "addr_in_use",
+        PermissionDenied => "permission_denied",
+        ConnectionReset => "connection_reset",
+        _ => "other",
+    }
+}

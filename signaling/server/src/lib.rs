@@ -1,0 +1,140 @@
+//! The embedded signalling server: [`signaling_core`]'s room and lobby
+//! machines hosted on tokio + axum, for local play and for tests.
+//!
+//! Routes (see `docs/signaling.md` for the full contract):
+//!
+//! | route | |
+//! | --- | --- |
+//! | `POST /rooms` | create a room, `{"code":"K7M2QX","ttl":600}` |
+//! | `GET /rooms/<code>/ws?role=host\|guest` | WebSocket into the room |
+//! | `GET /lobby/ws` | WebSocket into the lobby |
+//! | `GET /ice` | `{"iceServers":[...]}` |
+//! | `GET /health` | liveness |
+//! | anything else | a file under `--static DIR`, when given |
+//!
+//! Every route checks `Origin` (403) and the per-IP rate (429); errors are
+//! `{"error":"..."}`. Logs are JSON lines on standard error.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! let config = signaling_server::Config { listen: "127.0.0.1:0".parse().unwrap(), ..Default::default() };
+//! let server = signaling_server::Server::bind(config).await?;
+//! println!("listening on http://{}", server.local_addr());
+//! server.run().await
+//! # }
+//! ```
+#![warn(missing_docs)]
+
+mod hosting;
+mod routes;
+mod turn;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use signaling_core::{AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
+use tokio::net::TcpListener;
+
+pub use turn::TurnConfig;
+
+/// Everything the server can be told.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on (port 0 picks a free port).
+    pub listen: SocketAddr,
+    /// Origins allowed to use the service.
+    pub allowed_origins: AllowedOrigins,
+    /// Requests per IP per minute over all routes (0 = no limit).
+    pub rate_limit_per_minute: u32,
+    /// STUN URLs offered by `/ice` (empty for none).
+    pub stun_urls: Vec<String>,
+    /// TURN relay with short-lived credentials, if configured.
+    pub turn: Option<TurnConfig>,
+    /// Folder of static files to serve on the other paths.
+    pub static_dir: Option<PathBuf>,
+    /// Room limits (TTL, size and count caps).
+    pub room: RoomLimits,
+    /// Lobby limits (players, sockets, hello timeout, size, rate).
+    pub lobby: LobbyLimits,
+    /// Rooms alive at once; further `POST /rooms` get 503.
+    pub max_rooms: usize,
+    /// Least severe log level written.
+    pub log_level: Level,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8787)),
+            allowed_origins: AllowedOrigins::Any,
+            rate_limit_per_minute: 600,
+            stun_urls: vec![DEFAULT_STUN_URL.to_owned()],
+            turn: None,
+            static_dir: None,
+            room: RoomLimits::default(),
+            lobby: LobbyLimits::default(),
+            max_rooms: 10_000,
+            log_level: Level::Info,
+        }
+    }
+}
+
+/// A bound server, ready to run.
+pub struct Server {
+    listener: TcpListener,
+    app: axum::Router,
+    addr: SocketAddr,
+}
+
+impl Server {
+    /// Binds the listening socket (so the real port is known) and builds the
+    /// routes.
+    pub async fn bind(config: Config) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(config.listen).await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(hosting::Shared::new(config));
+        let app = routes::router(state);
+        Ok(Server {
+            listener,
+            app,
+            addr,
+        })
+    }
+
+    /// The address actually bound.
+    #[must_use]
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Serves until the process ends.
+    pub async fn run(self) -> std::io::Result<()> {
+        use axum::serve::ListenerExt as _;
+        // Signalling is many tiny messages; do not let Nagle's algorithm
+        // hold them back waiting for ACKs.
+        let listener = self.listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(
+            listener,
+            self.app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+    }
+
+    /// Runs the server on the current tokio runtime in the background and
+    /// returns its address (for in-process tests and benchmarks).
+    pub fn spawn(self) -> SocketAddr {
+        let addr = self.addr;
+        tokio::spawn(async move {
+            if let Err(e) = self.run().await {
+                hosting::log_line(
+                    signaling_core::LogRecord::new(Level::Error, "server.stopped")
+                        .with("io_error", hosting::io_kind(&e)),
+                );
+            }
+        });
+        addr
+    }
+}

@@ -1,0 +1,130 @@
+//! `signaling-server`: the embedded signalling server (see `--help`).
+
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Parser;
+use signaling_core::{AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
+use signaling_server::{Config, Server, TurnConfig};
+
+/// The NtBA signalling service as one local process: rooms, the lobby,
+/// /ice and /health, and optionally a folder of static files.
+///
+/// Prints `listening on http://ADDR` (with the real port) as its first line
+/// on standard output; logs are JSON lines on standard error. A TURN relay
+/// is offered by /ice only when the environment sets TURN_URLS
+/// (comma-separated turn: URLs) and TURN_SHARED_SECRET (the secret shared
+/// with the TURN server); credentials are then short-lived.
+#[derive(Parser, Debug)]
+#[command(version, about, long_about)]
+struct Args {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:8787")]
+    listen: SocketAddr,
+    /// Comma-separated origins allowed to call the service (e.g.
+    /// https://game.example,http://127.0.0.1:8080); `*` allows any.
+    /// Requests without an Origin header are always allowed.
+    #[arg(long, default_value = "*")]
+    allowed_origins: String,
+    /// How long a room lives after POST /rooms, in seconds.
+    #[arg(long, default_value_t = 600)]
+    room_ttl_seconds: u64,
+    /// Requests per client IP per minute over all API routes (bursts up to
+    /// that many); 0 turns the limit off.
+    #[arg(long, default_value_t = 600)]
+    rate_limit_per_minute: u32,
+    /// Comma-separated STUN URLs returned by /ice; an empty string for none
+    /// (as browser tests on loopback need).
+    #[arg(long, default_value = DEFAULT_STUN_URL)]
+    stun_urls: String,
+    /// Serve the files of this folder on every other path (index.html for
+    /// folders), so a page and its signalling share one address.
+    #[arg(long = "static", value_name = "DIR")]
+    static_dir: Option<PathBuf>,
+    /// Milliseconds a lobby socket has to say hello before it is closed.
+    #[arg(long, default_value_t = 10_000)]
+    hello_timeout_ms: u64,
+    /// Players on the lobby roster.
+    #[arg(long, default_value_t = 16)]
+    max_players: usize,
+    /// Open lobby sockets; further upgrades get 503.
+    #[arg(long, default_value_t = 32)]
+    max_lobby_sockets: usize,
+    /// Lobby messages per socket per minute; 0 turns the limit off.
+    #[arg(long, default_value_t = 600)]
+    lobby_messages_per_minute: u32,
+    /// Rooms alive at once; further POST /rooms get 503.
+    #[arg(long, default_value_t = 10_000)]
+    max_rooms: usize,
+    /// Least severe log level written: debug, info, warn or error.
+    #[arg(long, default_value = "info", value_parser = parse_level)]
+    log_level: Level,
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    Level::parse(s).ok_or_else(|| "expected debug, info, warn or error".to_owned())
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    let config = Config {
+        listen: args.listen,
+        allowed_origins: AllowedOrigins::parse(&args.allowed_origins),
+        rate_limit_per_minute: args.rate_limit_per_minute,
+        stun_urls: split_list(&args.stun_urls),
+        turn: TurnConfig::from_env(),
+        static_dir: args.static_dir,
+        room: RoomLimits {
+            ttl_ms: args.room_ttl_seconds.saturating_mul(1000),
+            ..RoomLimits::default()
+        },
+        lobby: LobbyLimits {
+            max_players: args.max_players,
+            max_sockets: args.max_lobby_sockets,
+            hello_timeout_ms: args.hello_timeout_ms,
+            messages_per_minute: args.lobby_messages_per_minute,
+            ..LobbyLimits::default()
+        },
+        max_rooms: args.max_rooms,
+        log_level: args.log_level,
+    };
+    if let Some(dir) = &config.static_dir {
+        if !dir.is_dir() {
+            eprintln!(
+                "signaling-server: --static {} is not a folder",
+                dir.display()
+            );
+            return std::process::ExitCode::from(2);
+        }
+    }
+    let server = match Server::bind(config).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("signaling-server: cannot listen on {}: {e}", args.listen);
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "listening on http://{}", server.local_addr());
+    let _ = out.flush();
+    tokio::select! {
+        r = server.run() => {
+            if let Err(e) = r {
+                eprintln!("signaling-server: {e}");
+                return std::process::ExitCode::from(1);
+            }
+        }
+        _ = tokio::signal::ctrl_c() => {}
+    }
+    std::process::ExitCode::SUCCESS
+}

@@ -1,0 +1,331 @@
+//! HTTP routes and WebSocket sessions.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use signaling_core::{
+    error_body, ice_servers_json, room_created_body, Event, Level, LogRecord, Role, Room, RoomCode,
+    SocketId,
+};
+use tokio::sync::mpsc;
+use tower_http::services::ServeDir;
+
+use crate::hosting::{Hosted, Out, Shared, Target, OUTBOX_LEN};
+
+type Ctx = Arc<Shared>;
+
+/// Largest WebSocket message read at all. Anything between the machines'
+/// own caps (8 KiB) and this is read and refused by them with 1009; beyond
+/// it the WebSocket layer drops the connection.
+const MAX_WS_MESSAGE: usize = 64 * 1024;
+
+pub(crate) fn router(shared: Ctx) -> Router {
+    let api = Router::new()
+        .route("/rooms", post(create_room).options(preflight))
+        .route("/rooms/{code}/ws", get(room_ws))
+        .route("/lobby/ws", get(lobby_ws))
+        .route("/ice", get(ice).options(preflight))
+        .route("/health", get(health).options(preflight))
+        .route_layer(middleware::from_fn_with_state(shared.clone(), guard));
+    let app = match &shared.config.static_dir {
+        Some(dir) => {
+            api.fallback_service(ServeDir::new(dir).append_index_html_on_directories(true))
+        }
+        None => api.fallback(not_found),
+    };
+    app.with_state(shared)
+}
+
+/// A JSON error response.
+fn error(status: StatusCode, reason: &str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        error_body(reason),
+    )
+        .into_response()
+}
+
+fn json(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such route")
+}
+
+/// A fixed name for the route of a path (logs never carry the path itself).
+fn route_name(path: &str) -> &'static str {
+    match path {
+        "/rooms" => "rooms",
+        "/lobby/ws" => "lobby_ws",
+        "/ice" => "ice",
+        "/health" => "health",
+        p if p.starts_with("/rooms/") => "room_ws",
+        _ => "other",
+    }
+}
+
+/// Origin allow-list (403) and per-IP rate limit (429) for every API
+/// route, plus CORS headers for allowed cross-origin callers.
+async fn guard(
+    State(shared): State<Ctx>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let route = route_name(req.uri().path());
+    let origin = req
+        .headers()
+        .get(header::ORIGIN)
+        .map(|v| v.to_str().unwrap_or("\u{0}invalid").to_owned());
+    if !shared.config.allowed_origins.allows(origin.as_deref()) {
+        shared.log(LogRecord::new(Level::Warn, "http.forbidden_origin").with("route", route));
+        return error(StatusCode::FORBIDDEN, "origin not allowed");
+    }
+    let allowed = {
+        let now = shared.now();
+        shared.lock().rate.check(peer.ip(), now)
+    };
+    if !allowed {
+        shared.log(LogRecord::new(Level::Warn, "http.rate_limited").with("route", route));
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests; slow down",
+        );
+    }
+    let is_preflight = req.method() == Method::OPTIONS;
+    let mut resp = next.run(req).await;
+    shared.log(
+        LogRecord::new(Level::Debug, "http.request")
+            .with("route", route)
+            .with("status", resp.status().as_u16()),
+    );
+    if let Some(o) = origin.and_then(|o| HeaderValue::from_str(&o).ok()) {
+        let h = resp.headers_mut();
+        h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, o);
+        h.insert(header::VARY, HeaderValue::from_static("Origin"));
+        if is_preflight {
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_METHODS,
+                HeaderValue::from_static("GET, POST, OPTIONS"),
+            );
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_HEADERS,
+                HeaderValue::from_static("content-type"),
+            );
+            h.insert(
+                header::ACCESS_CONTROL_MAX_AGE,
+                HeaderValue::from_static("600"),
+            );
+        }
+    }
+    resp
+}
+
+async fn preflight() -> Response {
+    StatusCode::NO_CONTENT.into_response()
+}
+
+async fn health() -> Response {
+    json(StatusCode::OK, r#"{"ok":true}"#.to_owned())
+}
+
+async fn ice(State(shared): State<Ctx>) -> Response {
+    let turn = shared.config.turn.as_ref().map(|t| t.credentials_now());
+    json(
+        StatusCode::OK,
+        ice_servers_json(&shared.config.stun_urls, turn.as_ref()),
+    )
+}
+
+async fn create_room(State(shared): State<Ctx>) -> Response {
+    let now = shared.now();
+    let mut st = shared.lock();
+    if st.rooms.len() >= shared.config.max_rooms {
+        drop(st);
+        shared.log(LogRecord::new(Level::Warn, "room.too_many"));
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many rooms; try again soon",
+        );
+    }
+    let code = loop {
+        let mut bytes = [0u8; 32];
+        if getrandom::fill(&mut bytes).is_err() {
+            drop(st);
+            shared.log(LogRecord::new(Level::Error, "room.no_randomness"));
+            return error(StatusCode::INTERNAL_SERVER_ERROR, "no randomness available");
+        }
+        match RoomCode::from_random_bytes(&bytes) {
+            Some(code) if !st.rooms.contains_key(&code) => break code,
+            _ => continue,
+        }
+    };
+    let (room, actions) = Room::new(code, shared.config.room, now);
+    st.rooms.insert(
+        code,
+        Hosted {
+            machine: room,
+            outs: Default::default(),
+        },
+    );
+    shared.apply(&mut st, Target::Room(code), actions);
+    drop(st);
+    json(
+        StatusCode::OK,
+        room_created_body(code, shared.config.room.ttl_ms / 1000),
+    )
+}
+
+#[derive(serde::Deserialize)]
+struct RoleQuery {
+    role: Option<String>,
+}
+
+type Upgrade = Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>;
+
+fn not_an_upgrade() -> Response {
+    error(StatusCode::UPGRADE_REQUIRED, "expected a WebSocket upgrade")
+}
+
+async fn room_ws(
+    State(shared): State<Ctx>,
+    Path(code): Path<String>,
+    Query(q): Query<RoleQuery>,
+    upgrade: Upgrade,
+) -> Response {
+    let role = match Role::parse(q.role.as_deref()) {
+        Ok(r) => r,
+        Err(refusal) => return refuse(refusal.status(), refusal.reason()),
+    };
+    let Ok(code) = RoomCode::parse(&code) else {
+        return error(StatusCode::NOT_FOUND, "room not found");
+    };
+    let now = shared.now();
+    let mut st = shared.lock();
+    let Some(hosted) = st.rooms.get_mut(&code) else {
+        return error(StatusCode::NOT_FOUND, "room not found");
+    };
+    if hosted.machine.is_expired(now) {
+        return error(StatusCode::NOT_FOUND, "room not found");
+    }
+    let Ok(upgrade) = upgrade else {
+        return not_an_upgrade();
+    };
+    let (socket, actions) = match hosted.machine.admit(role, now) {
+        Ok(ok) => ok,
+        Err(refusal) => return refuse(refusal.status(), refusal.reason()),
+    };
+    let (tx, rx) = mpsc::channel(OUTBOX_LEN);
+    hosted.outs.insert(socket, tx);
+    let target = Target::Room(code);
+    shared.apply(&mut st, target, actions);
+    drop(st);
+    accept(shared, target, socket, upgrade, rx)
+}
+
+async fn lobby_ws(State(shared): State<Ctx>, upgrade: Upgrade) -> Response {
+    let Ok(upgrade) = upgrade else {
+        return not_an_upgrade();
+    };
+    let now = shared.now();
+    let mut st = shared.lock();
+    let (socket, actions) = match st.lobby.machine.admit(now) {
+        Ok(ok) => ok,
+        Err(refusal) => {
+            drop(st);
+            shared.log(LogRecord::new(Level::Warn, "lobby.busy"));
+            return refuse(refusal.status(), refusal.reason());
+        }
+    };
+    let (tx, rx) = mpsc::channel(OUTBOX_LEN);
+    st.lobby.outs.insert(socket, tx);
+    shared.apply(&mut st, Target::Lobby, actions);
+    drop(st);
+    accept(shared, Target::Lobby, socket, upgrade, rx)
+}
+
+fn refuse(status: u16, reason: &str) -> Response {
+    error(
+        StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
+        reason,
+    )
+}
+
+/// Completes the upgrade and runs the socket; a failed upgrade is reported
+/// to the machine as a closed socket, freeing its slot.
+fn accept(
+    shared: Ctx,
+    target: Target,
+    socket: SocketId,
+    upgrade: WebSocketUpgrade,
+    rx: mpsc::Receiver<Out>,
+) -> Response {
+    let on_fail = shared.clone();
+    upgrade
+        .max_message_size(MAX_WS_MESSAGE)
+        .max_frame_size(MAX_WS_MESSAGE)
+        .on_failed_upgrade(move |_| on_fail.socket_gone(target, socket))
+        .on_upgrade(move |ws| run_socket(shared, target, socket, ws, rx))
+}
+
+async fn run_socket(
+    shared: Ctx,
+    target: Target,
+    socket: SocketId,
+    ws: WebSocket,
+    mut rx: mpsc::Receiver<Out>,
+) {
+    let (mut sink, mut stream) = ws.split();
+    tokio::spawn(async move {
+        while let Some(out) = rx.recv().await {
+            match out {
+                Out::Text(text) => {
+                    if sink.send(Message::Text(text.into())).await.is_err() {
+                        return;
+                    }
+                }
+                Out::Close(code, reason) => {
+                    let frame = CloseFrame {
+                        code,
+                        reason: Utf8Bytes::from_static(reason),
+                    };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    return;
+                }
+            }
+        }
+        // The machine or the server dropped this socket without a reason.
+        let _ = sink.close().await;
+    });
+    while let Some(msg) = stream.next().await {
+        match msg {
+            Ok(Message::Text(text)) => shared.deliver(
+                target,
+                Event::Text {
+                    socket,
+                    text: text.as_str(),
+                },
+            ),
+            Ok(Message::Binary(bytes)) => shared.deliver(
+                target,
+                Event::Binary {
+                    socket,
+                    len: bytes.len(),
+                },
+            ),
+            Ok(Message::Ping(_) | Message::Pong(_)) => {}
+            Ok(Message::Close(_)) | Err(_) => break,
+        }
+    }
+    shared.socket_gone(target, socket);
+}
