@@ -36,4 +36,18 @@ pub trait DeterministicGame: Clone {
     /// A 64-bit hash of every field that affects the simulation, over
     /// canonical bytes (see [`crate::Fnv1a`]).
     fn state_hash(&self) -> u64;
+
+    /// Rollback mode: a guess at a player's input for a tick whose real
+    /// input has not arrived. `last` is that player's newest known input
+    /// (the default input before any) and `ticks_ahead` how many ticks past
+    /// it the guess is for (1 = the next tick).
+    ///
+    /// The default repeats `last` (players mostly hold buttons). A guess
+    /// only costs a re-simulation when wrong; it never affects the final
+    /// state, so it need not be deterministic across machines, but it must
+    /// not panic.
+    fn predict_input(last: Self::Input, ticks_ahead: u32) -> Self::Input {
+        let _ = ticks_ahead;
+        last
+    }
 }

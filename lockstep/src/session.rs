@@ -9,7 +9,7 @@ use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
     peek_hello_protocol, ByeReason, DecodeError, HashReport, Hello, Inputs, Message, Pong,
-    MAX_INPUT_DELAY, MAX_RUN, PROTOCOL_VERSION,
+    MAX_INPUT_DELAY, MAX_PREDICTION_WINDOW, MAX_RUN, PROTOCOL_VERSION,
 };
 
 /// Default ticks between state hashes.
@@ -18,6 +18,20 @@ pub const DEFAULT_HASH_INTERVAL: u16 = 60;
 pub const DEFAULT_PING_INTERVAL_FRAMES: u16 = 30;
 /// Default silence after which the session ends with [`Outcome::Timeout`].
 pub const DEFAULT_TIMEOUT: Millis = Millis(5000);
+/// The prediction window [`SessionConfig::rollback`] picks: how many ticks
+/// a side may run ahead of the peer's inputs on predictions.
+pub const DEFAULT_PREDICTION_WINDOW: u8 = 8;
+/// Round trips measured before the host picks the input delay, when it
+/// picks it from the round trip.
+pub const HANDSHAKE_PINGS: usize = 5;
+
+/// Milliseconds per tick at 60 ticks per second, times 3 (= 50), so tick
+/// arithmetic on milliseconds stays in integers: `ticks = ms * 3 / 50`.
+const MS_PER_3_TICKS: u64 = 50;
+/// Frames between two time-synchronisation skips, at least.
+const SKIP_SPACING_FRAMES: u32 = 20;
+/// Frames between two frame-advantage reports, at least.
+const ADVANTAGE_SPACING_FRAMES: u32 = 10;
 
 /// How far (in ticks) beyond the proven bound a peer's inputs or hashes may
 /// reach before the session calls it a flood. Two honest peers are never
@@ -52,6 +66,8 @@ pub struct SessionConfig {
     hash_interval: u16,
     ping_interval_frames: u16,
     timeout: Millis,
+    prediction_window: u8,
+    delay_from_rtt: bool,
 }
 
 impl SessionConfig {
@@ -66,6 +82,8 @@ impl SessionConfig {
             hash_interval: DEFAULT_HASH_INTERVAL,
             ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
             timeout: DEFAULT_TIMEOUT,
+            prediction_window: 0,
+            delay_from_rtt: false,
         }
     }
 
@@ -77,6 +95,8 @@ impl SessionConfig {
             hash_interval: DEFAULT_HASH_INTERVAL,
             ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
             timeout: DEFAULT_TIMEOUT,
+            prediction_window: 0,
+            delay_from_rtt: false,
         }
     }
 
@@ -102,10 +122,45 @@ impl SessionConfig {
         self
     }
 
+    /// How many ticks this side may simulate ahead of the peer's inputs,
+    /// on predicted inputs (at most [`MAX_PREDICTION_WINDOW`]). 0, the
+    /// default, is lock-step: a tick runs only when both inputs are known.
+    /// Above 0 is rollback: a missing remote input is predicted (see
+    /// [`DeterministicGame::predict_input`]), and when the real one differs
+    /// the session restores the last correct state and re-simulates to the
+    /// present within the same frame. Only the host's value counts; the
+    /// guest adopts it from the host's Hello.
+    pub fn prediction_window(mut self, ticks: u8) -> Self {
+        self.prediction_window = ticks;
+        self
+    }
+
+    /// Rollback mode with the default window of
+    /// [`DEFAULT_PREDICTION_WINDOW`] ticks: `prediction_window(8)`.
+    pub fn rollback(self) -> Self {
+        self.prediction_window(DEFAULT_PREDICTION_WINDOW)
+    }
+
+    /// The host measures the round trip during the handshake
+    /// ([`HANDSHAKE_PINGS`] pings before the first tick) and picks the input
+    /// delay from it (see [`delay_for_round_trips`]), instead of the fixed
+    /// delay given to [`host`](Self::host). The guest adopts the result from
+    /// the host's Hello as usual. No effect on a guest.
+    pub fn input_delay_from_rtt(mut self) -> Self {
+        self.delay_from_rtt = true;
+        self
+    }
+
     /// The role this configuration plays.
     #[must_use]
     pub fn role(&self) -> Role {
         self.role
+    }
+
+    /// The prediction window asked for (0 = lock-step).
+    #[must_use]
+    pub fn window(&self) -> u8 {
+        self.prediction_window
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -116,6 +171,12 @@ impl SessionConfig {
                     max: MAX_INPUT_DELAY,
                 });
             }
+        }
+        if self.prediction_window > MAX_PREDICTION_WINDOW {
+            return Err(ConfigError::PredictionWindowTooLarge {
+                window: self.prediction_window,
+                max: MAX_PREDICTION_WINDOW,
+            });
         }
         if self.hash_interval == 0 {
             return Err(ConfigError::ZeroHashInterval);
@@ -141,6 +202,13 @@ pub enum ConfigError {
         /// The largest allowed.
         max: u8,
     },
+    /// The prediction window is over [`MAX_PREDICTION_WINDOW`].
+    PredictionWindowTooLarge {
+        /// The window asked for.
+        window: u8,
+        /// The largest allowed.
+        max: u8,
+    },
     /// A hash interval of 0.
     ZeroHashInterval,
     /// A ping interval of 0.
@@ -156,6 +224,12 @@ impl fmt::Display for ConfigError {
         match self {
             ConfigError::InputDelayTooLarge { delay, max } => {
                 write!(f, "input delay {delay} is over the maximum of {max} ticks")
+            }
+            ConfigError::PredictionWindowTooLarge { window, max } => {
+                write!(
+                    f,
+                    "prediction window {window} is over the maximum of {max} ticks"
+                )
             }
             ConfigError::ZeroHashInterval => write!(f, "hash interval must not be 0"),
             ConfigError::ZeroPingInterval => write!(f, "ping interval must not be 0"),
@@ -341,8 +415,14 @@ pub enum Frame {
     Waiting,
     /// Ran one tick; the tick count is now the value.
     Ticked(u32),
-    /// Could not run the tick (the value): the peer's input is missing.
+    /// Could not run the tick (the value): the peer's input is missing (or,
+    /// in rollback mode, the prediction window is used up).
     Stalled(u32),
+    /// Rollback mode only: this side runs ahead of the peer and let one
+    /// frame pass without a tick (the value) so the peer can catch up
+    /// (time synchronisation; at most one frame in
+    /// 20, so it never shows as a freeze).
+    Skipped(u32),
     /// The match is over (see [`Session::outcome`]).
     Ended,
 }
@@ -368,6 +448,18 @@ pub struct SessionStats {
     pub received_bytes: u64,
     /// The last round trip measured.
     pub last_rtt: Option<Millis>,
+    /// Rollback mode: ticks first simulated on a predicted remote input.
+    pub predicted_ticks: u64,
+    /// Rollback mode: mispredictions corrected (each restores a saved
+    /// state and re-simulates to the present).
+    pub rollbacks: u64,
+    /// Rollback mode: ticks simulated again after a misprediction.
+    pub resimulated_ticks: u64,
+    /// Rollback mode: the longest single re-simulation, in ticks.
+    pub max_rollback: u32,
+    /// Rollback mode: frames let pass without a tick to let the peer
+    /// catch up (time synchronisation), not counted in `stalled_frames`.
+    pub skipped_frames: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -456,6 +548,29 @@ pub struct Session<G: DeterministicGame> {
     local: Vec<G::Input>,
     /// Remote inputs by tick, received without a gap.
     remote: Vec<G::Input>,
+    /// Rollback: the prediction window in force (0 = lock-step).
+    window: u8,
+    /// Rollback: for each tick at or past the first remote input still
+    /// missing when it ran, the state before it and the remote input
+    /// predicted for it (oldest first).
+    saved: VecDeque<Saved<G>>,
+    /// Ticks whose state is final (every input known, any misprediction
+    /// corrected); equals `tick` in lock-step.
+    confirmed: u32,
+    /// The last tick hashed locally (0 before the first).
+    last_hashed: u32,
+    /// Time sync: this side's frame advantage, averaged, in 1/256 ticks.
+    advantage_avg: i32,
+    /// Time sync: the peer's last reported frame advantage.
+    remote_advantage: i8,
+    /// Time sync: the advantage last reported to the peer.
+    sent_advantage: i8,
+    frames_since_advantage: u32,
+    frames_since_skip: u32,
+    /// Delay from the round trip: round trips measured in the handshake.
+    rtt_samples: Vec<Millis>,
+    /// Delay from the round trip: when the host starts (after its Hello).
+    start_at: Option<Millis>,
     /// How many of our inputs the peer holds (highest ack seen).
     peer_ack: u32,
     /// The ack we last sent.
@@ -473,6 +588,49 @@ pub struct Session<G: DeterministicGame> {
     transmit: VecDeque<(Channel, Vec<u8>)>,
     events: VecDeque<Event>,
     stats: SessionStats,
+}
+
+/// A state saved before a tick that ran on a predicted remote input.
+#[derive(Clone)]
+struct Saved<G: DeterministicGame> {
+    tick: u32,
+    state: G,
+    predicted: G::Input,
+}
+
+/// The input delay the host picks from the round trips measured in the
+/// handshake (milliseconds, any order), for a match at 60 ticks per second
+/// with the given prediction window (0 = lock-step). See `docs/engine.md`.
+///
+/// With `hi` the largest round trip and `mid` the median:
+///
+/// * lock-step: `ceil(hi / 2 / 16.7 ms) + 1` ticks: an input sampled at
+///   tick `t - delay` reaches the peer by the frame that runs `t` even on the
+///   slowest measured trip, with one frame of margin for the two sides'
+///   frame phases, so stalls stay rare;
+/// * rollback: `ceil(mid / 2 / 16.7 ms) + 1 - min(window, 3)` ticks: typical
+///   predictions, and so rollbacks, stay about 3 ticks long.
+///
+/// Clamped to 1..=[`MAX_INPUT_DELAY`]; no sample gives the lock-step
+/// delay of a 100 ms round trip (5 ticks).
+#[must_use]
+pub fn delay_for_round_trips(samples: &[Millis], window: u8) -> u8 {
+    let mut ms: Vec<u64> = samples.iter().map(|m| m.0).collect();
+    ms.sort_unstable();
+    let (hi, mid) = match (ms.last(), ms.get(ms.len() / 2)) {
+        (Some(&hi), Some(&mid)) => (hi, mid),
+        _ => (100, 100),
+    };
+    // Ticks for half the round trip, rounded up: ms / 2 * 60 / 1000.
+    let one_way = |rtt: u64| rtt.saturating_mul(3).div_ceil(2 * MS_PER_3_TICKS);
+    let d = if window == 0 {
+        one_way(hi).saturating_add(1)
+    } else {
+        one_way(mid)
+            .saturating_add(1)
+            .saturating_sub(u64::from(window.min(3)))
+    };
+    u8::try_from(d.clamp(1, u64::from(MAX_INPUT_DELAY))).unwrap_or(MAX_INPUT_DELAY)
 }
 
 impl<G: DeterministicGame> fmt::Debug for Session<G> {
@@ -507,6 +665,17 @@ impl<G: DeterministicGame> Session<G> {
             tick: 0,
             local: Vec::new(),
             remote: Vec::new(),
+            window: cfg.prediction_window,
+            saved: VecDeque::new(),
+            confirmed: 0,
+            last_hashed: 0,
+            advantage_avg: 0,
+            remote_advantage: 0,
+            sent_advantage: 0,
+            frames_since_advantage: 0,
+            frames_since_skip: 0,
+            rtt_samples: Vec::new(),
+            start_at: None,
             peer_ack: 0,
             sent_ack: None,
             local_hashes: VecDeque::new(),
@@ -523,15 +692,28 @@ impl<G: DeterministicGame> Session<G> {
             events: VecDeque::new(),
             stats: SessionStats::default(),
         };
-        s.send(&Message::Hello(Hello {
+        if !s.probing() {
+            s.send_hello();
+        }
+        Ok(s)
+    }
+
+    /// The host measuring round trips before it sends its Hello.
+    fn probing(&self) -> bool {
+        self.cfg.delay_from_rtt && self.side == 0 && self.start_at.is_none()
+    }
+
+    fn send_hello(&mut self) {
+        let host = self.side == 0;
+        self.send(&Message::Hello(Hello {
             protocol: PROTOCOL_VERSION,
             build: G::BUILD_ID,
-            seed,
-            side,
-            input_delay: delay,
-            hash_interval: cfg.hash_interval,
+            seed: self.seed,
+            side: self.side,
+            input_delay: self.delay,
+            hash_interval: self.cfg.hash_interval,
+            prediction_window: if host { self.window } else { 0 },
         }));
-        Ok(s)
     }
 
     // ----- inputs ---------------------------------------------------------
@@ -615,19 +797,34 @@ impl<G: DeterministicGame> Session<G> {
     /// match resumes at normal pace.
     pub fn advance_frame(&mut self, now: Millis, mut sample: impl FnMut() -> G::Input) -> Frame {
         self.check_timeout(now);
+        if self.phase == Phase::Handshake {
+            self.handshake_frame(now);
+        }
         match self.phase {
             Phase::Ended => return Frame::Ended,
             Phase::Handshake => return Frame::Waiting,
             Phase::Running => {}
         }
         self.stats.frames += 1;
+        if self.window > 0 {
+            // Correct any misprediction the inputs received since the last
+            // frame revealed, before anything new runs.
+            self.reconcile();
+            if self.phase == Phase::Ended {
+                return Frame::Ended;
+            }
+        }
         let t = self.tick as usize;
         // Sample only when the input `delay` ticks ahead is still missing.
         if self.local.len() <= t + usize::from(self.delay) {
             self.local.push(sample());
         }
-        let frame = if t < self.local.len() && t < self.remote.len() {
-            self.run_tick();
+        let can_run = t < self.local.len() && t < self.remote.len() + usize::from(self.window);
+        let frame = if can_run && self.window > 0 && self.time_sync_skip() {
+            self.stats.skipped_frames += 1;
+            Frame::Skipped(self.tick)
+        } else if can_run {
+            self.run_tick(false);
             if self.phase == Phase::Ended {
                 return Frame::Ended;
             }
@@ -637,6 +834,9 @@ impl<G: DeterministicGame> Session<G> {
             self.events.push_back(Event::Stalled(self.tick));
             Frame::Stalled(self.tick)
         };
+        if self.window > 0 {
+            self.update_advantage();
+        }
         self.frames_since_ping = self.frames_since_ping.saturating_add(1);
         self.flush_unreliable(now);
         frame
@@ -693,10 +893,41 @@ impl<G: DeterministicGame> Session<G> {
         self.game.as_ref()
     }
 
-    /// Ticks simulated so far.
+    /// Ticks simulated so far. In rollback mode the last ones may have run
+    /// on predicted remote inputs (see [`confirmed_tick`](Self::confirmed_tick)).
     #[must_use]
     pub fn tick(&self) -> u32 {
         self.tick
+    }
+
+    /// Ticks whose state is final: every input for them is known and any
+    /// misprediction among them has been corrected (as of the last
+    /// [`advance_frame`](Self::advance_frame)). Equal to
+    /// [`tick`](Self::tick) in lock-step.
+    #[must_use]
+    pub fn confirmed_tick(&self) -> u32 {
+        self.confirmed
+    }
+
+    /// The game as it is after [`confirmed_tick`](Self::confirmed_tick)
+    /// ticks (the same as [`game`](Self::game) in lock-step, or when no
+    /// prediction is pending).
+    #[must_use]
+    pub fn confirmed_game(&self) -> Option<&G> {
+        if self.confirmed == self.tick {
+            return self.game.as_ref();
+        }
+        self.saved
+            .iter()
+            .find(|s| s.tick == self.confirmed)
+            .map(|s| &s.state)
+    }
+
+    /// The prediction window in force (0 = lock-step), once the match has
+    /// started (the guest adopts the host's).
+    #[must_use]
+    pub fn prediction_window(&self) -> Option<u8> {
+        self.game.as_ref().map(|_| self.window)
     }
 
     /// How the match ended, once it has.
@@ -729,10 +960,12 @@ impl<G: DeterministicGame> Session<G> {
         self.stats
     }
 
-    /// Every tick simulated so far, as an exportable [`InputLog`].
+    /// Every confirmed tick so far (see
+    /// [`confirmed_tick`](Self::confirmed_tick); every simulated tick in
+    /// lock-step), as an exportable [`InputLog`].
     #[must_use]
     pub fn input_log(&self) -> InputLog<G::Input> {
-        let ticks = self.tick as usize;
+        let ticks = self.confirmed as usize;
         let mut inputs = Vec::with_capacity(ticks * 2);
         for t in 0..ticks {
             let (Some(&l), Some(&r)) = (self.local.get(t), self.remote.get(t)) else {
@@ -741,7 +974,7 @@ impl<G: DeterministicGame> Session<G> {
             let pair = if self.side == 0 { [l, r] } else { [r, l] };
             inputs.extend_from_slice(&pair);
         }
-        let final_hash = match &self.game {
+        let final_hash = match self.confirmed_game() {
             Some(g) => g.state_hash(),
             None => G::new(self.seed, 2).state_hash(),
         };
@@ -861,7 +1094,60 @@ impl<G: DeterministicGame> Session<G> {
             self.seed = h.seed;
             self.delay = h.input_delay;
             self.hash_interval = h.hash_interval;
+            self.window = h.prediction_window;
         }
+        if self.probing() {
+            // The host still measures the round trip; it starts once it has
+            // sent its own Hello (see `handshake_frame`).
+            return;
+        }
+        self.start();
+    }
+
+    /// The host that picks its delay from the round trip: pings once per
+    /// frame until enough pongs came back and the guest's Hello is in,
+    /// then sends its Hello and starts half a round trip later, about when
+    /// the guest receives it.
+    fn handshake_frame(&mut self, now: Millis) {
+        if !self.cfg.delay_from_rtt || self.side != 0 {
+            return;
+        }
+        if let Some(at) = self.start_at {
+            if now >= at {
+                self.start();
+            }
+            return;
+        }
+        if self.rtt_samples.len() < HANDSHAKE_PINGS {
+            let id = self.next_ping_id;
+            self.next_ping_id = id.wrapping_add(1);
+            if self.pings.len() == PINGS_KEPT {
+                self.pings.pop_front();
+            }
+            self.pings.push_back((id, now));
+            self.send(&Message::Ping(id));
+            return;
+        }
+        if self.remote_version.is_none() {
+            return;
+        }
+        self.delay = delay_for_round_trips(&self.rtt_samples, self.window);
+        let mut ms: Vec<u64> = self.rtt_samples.iter().map(|m| m.0).collect();
+        ms.sort_unstable();
+        let mid = ms.get(ms.len() / 2).copied().unwrap_or(0);
+        log::info!(
+            "input delay {} ticks from round trips of {:?} ms",
+            self.delay,
+            ms
+        );
+        self.start_at = Some(now + Millis(mid / 2));
+        self.send_hello();
+        if mid / 2 == 0 {
+            self.start();
+        }
+    }
+
+    fn start(&mut self) {
         let d = usize::from(self.delay);
         self.game = Some(G::new(self.seed, 2));
         self.local = vec![G::Input::default(); d];
@@ -870,9 +1156,10 @@ impl<G: DeterministicGame> Session<G> {
         self.frames_since_ping = self.cfg.ping_interval_frames; // ping at once
         self.phase = Phase::Running;
         log::info!(
-            "match started: side {}, input delay {}, hash every {} ticks",
+            "match started: side {}, input delay {}, prediction window {}, hash every {} ticks",
             self.side,
             self.delay,
+            self.window,
             self.hash_interval
         );
         self.events.push_back(Event::Started {
@@ -886,6 +1173,7 @@ impl<G: DeterministicGame> Session<G> {
     fn ahead_limit(&self) -> u32 {
         self.tick
             .saturating_add(2 * u32::from(self.delay))
+            .saturating_add(u32::from(self.window))
             .saturating_add(AHEAD_SLACK)
     }
 
@@ -928,6 +1216,9 @@ impl<G: DeterministicGame> Session<G> {
             self.remote.extend_from_slice(&m.pads[overlap..]);
         }
         self.peer_ack = self.peer_ack.max(m.ack);
+        if let Some(a) = m.advantage {
+            self.remote_advantage = a;
+        }
         if let Some(id) = m.ping {
             self.on_ping(now, id);
         }
@@ -937,8 +1228,12 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     fn on_ping(&mut self, now: Millis, id: u16) {
-        if self.phase == Phase::Running {
-            self.pong_owed = Some((id, now));
+        match self.phase {
+            Phase::Running => self.pong_owed = Some((id, now)),
+            // The host measures the round trip before the match: answer at
+            // once (one pong per ping, nothing kept).
+            Phase::Handshake => self.send(&Message::Pong(Pong { id, held_ms: 0 })),
+            Phase::Ended => {}
         }
     }
 
@@ -951,6 +1246,9 @@ impl<G: DeterministicGame> Session<G> {
                 .saturating_since(sent)
                 .saturating_since(Millis(u64::from(p.held_ms)));
             self.stats.last_rtt = Some(rtt);
+            if self.phase == Phase::Handshake && self.rtt_samples.len() < HANDSHAKE_PINGS {
+                self.rtt_samples.push(rtt);
+            }
             self.events.push_back(Event::RoundTrip(rtt));
         } else {
             log::debug!("pong for an unknown ping: dropped");
@@ -971,7 +1269,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         self.last_remote_hash_tick = h.tick;
-        if h.tick <= self.tick {
+        if h.tick <= self.last_hashed {
             match self.local_hash(h.tick) {
                 Some(local) => self.compare_hashes(h.tick, local, h.hash),
                 None => log::warn!("peer hash for tick {} no longer held", h.tick),
@@ -1041,37 +1339,195 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    fn run_tick(&mut self) {
+    /// Runs tick `self.tick` on the known inputs, predicting the remote
+    /// one when it is missing (rollback mode; the state before is saved
+    /// first). `resim` marks a re-simulation after a misprediction: no
+    /// `Ticked` event, counted in the stats instead.
+    fn run_tick(&mut self, resim: bool) {
         let t = self.tick as usize;
-        let (Some(&l), Some(&r), Some(game)) =
-            (self.local.get(t), self.remote.get(t), self.game.as_mut())
-        else {
+        let Some(&l) = self.local.get(t) else {
+            return;
+        };
+        let r = match self.remote.get(t) {
+            Some(&r) => r,
+            None => {
+                let last = self.remote.last().copied().unwrap_or_default();
+                let ahead = (t + 1 - self.remote.len()) as u32;
+                let predicted = G::predict_input(last, ahead);
+                let Some(game) = self.game.as_ref() else {
+                    return;
+                };
+                self.saved.push_back(Saved {
+                    tick: self.tick,
+                    state: game.clone(),
+                    predicted,
+                });
+                if !resim {
+                    self.stats.predicted_ticks += 1;
+                }
+                predicted
+            }
+        };
+        let Some(game) = self.game.as_mut() else {
             return;
         };
         let inputs = if self.side == 0 { [l, r] } else { [r, l] };
         game.step(&inputs);
         self.tick += 1;
-        self.events.push_back(Event::Ticked(self.tick));
-        if self.tick % u32::from(self.hash_interval) == 0 {
-            let hash = game.state_hash();
-            if self.local_hashes.len() == LOCAL_HASHES_KEPT {
-                self.local_hashes.pop_front();
+        if resim {
+            self.stats.resimulated_ticks += 1;
+        } else {
+            self.events.push_back(Event::Ticked(self.tick));
+        }
+        if self.tick as usize <= self.remote.len() {
+            // Every input so far is known, and every prediction before
+            // this tick was checked (at the start of the frame, or before
+            // this re-simulation began): final.
+            self.confirmed = self.tick;
+            if self.tick % u32::from(self.hash_interval) == 0 {
+                let hash = game.state_hash();
+                self.record_hash(self.tick, hash);
             }
-            self.local_hashes.push_back((self.tick, hash));
-            self.send(&Message::Hash(HashReport {
-                tick: self.tick,
-                hash,
-            }));
-            while let Some(&(rt, rh)) = self.remote_hashes.front() {
-                if rt > self.tick {
-                    break;
+        }
+    }
+
+    /// Rollback mode, at the start of a frame: checks the predictions that
+    /// the remote inputs received since have settled; on the first wrong
+    /// one, restores the state saved before that tick and re-simulates to
+    /// the present. Then hashes the ticks that became final and drops the
+    /// saved states no longer needed.
+    fn reconcile(&mut self) {
+        let known = self.remote.len();
+        let wrong = self.saved.iter().position(|s| {
+            (s.tick as usize) < known && self.remote.get(s.tick as usize) != Some(&s.predicted)
+        });
+        if let Some(i) = wrong {
+            let present = self.tick;
+            let mut dropped = self.saved.drain(i..);
+            if let Some(first) = dropped.next() {
+                self.game = Some(first.state);
+                self.tick = first.tick;
+            }
+            drop(dropped);
+            // The restored state itself may be final and due a hash (the
+            // entry that held it is gone).
+            if self.tick % u32::from(self.hash_interval) == 0 && self.tick as usize <= known {
+                if let Some(h) = self.game.as_ref().map(G::state_hash) {
+                    self.record_hash(self.tick, h);
                 }
-                self.remote_hashes.pop_front();
-                if rt == self.tick {
-                    self.compare_hashes(rt, hash, rh);
+            }
+            let length = present - self.tick;
+            log::debug!(
+                "misprediction at tick {}: re-simulating {length} ticks",
+                self.tick
+            );
+            self.stats.rollbacks += 1;
+            self.stats.max_rollback = self.stats.max_rollback.max(length);
+            while self.tick < present {
+                self.run_tick(true);
+                if self.phase == Phase::Ended {
+                    return;
                 }
             }
         }
+        // Everything before `known` is now final.
+        let final_tick = (known as u32).min(self.tick);
+        let interval = u32::from(self.hash_interval);
+        let mut next = self.last_hashed + interval;
+        while next <= final_tick && self.phase != Phase::Ended {
+            let hash = if next == self.tick {
+                self.game.as_ref().map(G::state_hash)
+            } else {
+                self.saved
+                    .iter()
+                    .find(|s| s.tick == next)
+                    .map(|s| s.state.state_hash())
+            };
+            match hash {
+                Some(h) => self.record_hash(next, h),
+                None => {
+                    // Unreachable: a tick past the last one hashed that was
+                    // not final when it ran was predicted, so it was saved.
+                    log::error!("no state held for tick {next}: hash skipped");
+                    self.last_hashed = next;
+                }
+            }
+            next += interval;
+        }
+        while self.saved.front().is_some_and(|s| s.tick < final_tick) {
+            self.saved.pop_front();
+        }
+        self.confirmed = self.confirmed.max(final_tick);
+    }
+
+    /// Keeps this side's hash of final tick `tick`, sends it and compares
+    /// it with the peer's if that arrived first.
+    fn record_hash(&mut self, tick: u32, hash: u64) {
+        if tick <= self.last_hashed {
+            return;
+        }
+        self.last_hashed = tick;
+        if self.local_hashes.len() == LOCAL_HASHES_KEPT {
+            self.local_hashes.pop_front();
+        }
+        self.local_hashes.push_back((tick, hash));
+        self.send(&Message::Hash(HashReport { tick, hash }));
+        while let Some(&(rt, rh)) = self.remote_hashes.front() {
+            if rt > tick {
+                break;
+            }
+            self.remote_hashes.pop_front();
+            if rt == tick {
+                self.compare_hashes(rt, hash, rh);
+            }
+        }
+    }
+
+    /// Time sync: this side's frame advantage in ticks, from what it sees:
+    /// its tick minus the peer's estimated tick now (the peer's newest
+    /// input minus the delay, plus half a round trip of travel).
+    fn local_advantage(&self) -> i32 {
+        let travel = self
+            .stats
+            .last_rtt
+            .map_or(0, |r| r.0.saturating_mul(3) / (2 * MS_PER_3_TICKS));
+        let peer = (self.remote.len() as i64) - i64::from(self.delay)
+            + i64::try_from(travel).unwrap_or(i64::MAX / 2);
+        let adv = i64::from(self.tick) - peer;
+        i32::try_from(adv.clamp(-127, 127)).unwrap_or(0)
+    }
+
+    /// Time sync, once per running frame: folds this frame's advantage into
+    /// the running average (about the last 8 frames).
+    fn update_advantage(&mut self) {
+        let adv = self.local_advantage() * 256;
+        self.advantage_avg += (adv - self.advantage_avg) / 8;
+        self.frames_since_advantage = self.frames_since_advantage.saturating_add(1);
+        self.frames_since_skip = self.frames_since_skip.saturating_add(1);
+    }
+
+    /// The averaged advantage, rounded to whole ticks.
+    fn rounded_advantage(&self) -> i8 {
+        let t = (self.advantage_avg + 128).div_euclid(256);
+        i8::try_from(t.clamp(-127, 127)).unwrap_or(0)
+    }
+
+    /// Time sync: skip this frame when this side runs ahead of the peer by
+    /// a tick or more (half the difference of the two views, so that an
+    /// uneven link cancels out), at most once per [`SKIP_SPACING_FRAMES`].
+    fn time_sync_skip(&mut self) -> bool {
+        if self.frames_since_skip < SKIP_SPACING_FRAMES {
+            return false;
+        }
+        let ahead = self.advantage_avg - i32::from(self.remote_advantage) * 256;
+        if ahead >= 2 * 256 {
+            self.frames_since_skip = 0;
+            // The skipped tick shifts this side's view by one at once.
+            self.advantage_avg -= 256;
+            log::debug!("time sync: frame skipped at tick {}", self.tick);
+            return true;
+        }
+        false
     }
 
     fn flush_unreliable(&mut self, now: Millis) {
@@ -1095,7 +1551,17 @@ impl<G: DeterministicGame> Session<G> {
             id,
             held_ms: u16::try_from(now.saturating_since(at).0).unwrap_or(u16::MAX),
         });
-        let needs_inputs = from < to || self.sent_ack != Some(ack);
+        let advantage = if self.window > 0
+            && self.frames_since_advantage >= ADVANTAGE_SPACING_FRAMES
+            && self.rounded_advantage() != self.sent_advantage
+        {
+            self.frames_since_advantage = 0;
+            self.sent_advantage = self.rounded_advantage();
+            Some(self.sent_advantage)
+        } else {
+            None
+        };
+        let needs_inputs = from < to || self.sent_ack != Some(ack) || advantage.is_some();
         if needs_inputs || (ping.is_some() && pong.is_some()) {
             self.sent_ack = Some(ack);
             let msg = Message::Inputs(Inputs {
@@ -1108,6 +1574,7 @@ impl<G: DeterministicGame> Session<G> {
                     .unwrap_or_default(),
                 ping,
                 pong,
+                advantage,
             });
             self.send(&msg);
         } else if let Some(id) = ping {

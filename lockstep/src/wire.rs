@@ -29,7 +29,10 @@ use crate::transport::Channel;
 
 /// The version of this wire protocol, first field of [`Hello`]. Peers with
 /// different versions refuse to play (outcome `VersionMismatch`).
-pub const PROTOCOL_VERSION: u32 = 1;
+///
+/// Version 2 added the prediction window to [`Hello`] and the frame
+/// advantage to [`Inputs`] (rollback mode).
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The most inputs one [`Inputs`] message may carry.
 pub const MAX_RUN: usize = 128;
@@ -38,6 +41,11 @@ pub const MAX_RUN: usize = 128;
 /// 60 ticks per second). It also bounds how far apart two honest peers can
 /// be, which the session uses to refuse floods.
 pub const MAX_INPUT_DELAY: u8 = 60;
+
+/// The largest prediction window, in ticks, a host may choose (one second
+/// at 60 ticks per second). Like [`MAX_INPUT_DELAY`], it bounds how far
+/// apart two honest peers can be.
+pub const MAX_PREDICTION_WINDOW: u8 = 60;
 
 /// First message each way, on the reliable channel.
 ///
@@ -58,6 +66,10 @@ pub struct Hello {
     pub input_delay: u8,
     /// Ticks between state hashes (host), or 1 (guest). Never 0.
     pub hash_interval: u16,
+    /// How many ticks a side may run ahead of the peer's inputs on
+    /// predictions (host), or 0 (guest). 0 is lock-step; at most
+    /// [`MAX_PREDICTION_WINDOW`].
+    pub prediction_window: u8,
 }
 
 /// An answer to a [`Message::Ping`], possibly riding on an [`Inputs`].
@@ -87,6 +99,9 @@ pub struct Inputs<I> {
     pub ping: Option<u16>,
     /// A pong riding along, if one is owed.
     pub pong: Option<Pong>,
+    /// The sender's frame advantage in ticks (how far it believes it runs
+    /// ahead of the receiver), in rollback mode and only when it changed.
+    pub advantage: Option<i8>,
 }
 
 /// A state hash after `tick` ticks, on the reliable channel.
@@ -231,6 +246,7 @@ struct HelloWire {
     side: u8,
     input_delay: u8,
     hash_interval: u16,
+    prediction_window: u8,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -255,7 +271,7 @@ enum ByeWire {
 enum Wire<P> {
     Hello(HelloWire),
     Inputs(InputsWire<P>),
-    InputsExt(InputsWire<P>, Option<u16>, Option<(u16, u16)>),
+    InputsExt(InputsWire<P>, Option<u16>, Option<(u16, u16)>, Option<i8>),
     Hash(u32, [u8; 8]),
     Ping(u16),
     Pong(u16, u16),
@@ -412,6 +428,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 side: h.side,
                 input_delay: h.input_delay,
                 hash_interval: h.hash_interval,
+                prediction_window: h.prediction_window,
             }),
             Message::Inputs(m) => {
                 if m.pads.len() > MAX_RUN {
@@ -424,10 +441,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     ack_delta,
                     pads: PadsRef(m.pads.as_slice()),
                 };
-                if m.ping.is_none() && m.pong.is_none() {
+                if m.ping.is_none() && m.pong.is_none() && m.advantage.is_none() {
                     Wire::Inputs(iw)
                 } else {
-                    Wire::InputsExt(iw, m.ping, m.pong.map(|p| (p.id, p.held_ms)))
+                    Wire::InputsExt(iw, m.ping, m.pong.map(|p| (p.id, p.held_ms)), m.advantage)
                 }
             }
             Message::Hash(h) => Wire::Hash(h.tick, h.hash.to_le_bytes()),
@@ -495,6 +512,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 if h.hash_interval == 0 {
                     return Err(DecodeError::BadValue("hash interval"));
                 }
+                if h.prediction_window > MAX_PREDICTION_WINDOW {
+                    return Err(DecodeError::BadValue("prediction window"));
+                }
                 Message::Hello(Hello {
                     protocol: h.protocol,
                     build: u64::from_le_bytes(h.build),
@@ -502,10 +522,13 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     side: h.side,
                     input_delay: h.input_delay,
                     hash_interval: h.hash_interval,
+                    prediction_window: h.prediction_window,
                 })
             }
-            Wire::Inputs(iw) => Message::Inputs(inputs_from_wire(iw, None, None)?),
-            Wire::InputsExt(iw, ping, pong) => Message::Inputs(inputs_from_wire(iw, ping, pong)?),
+            Wire::Inputs(iw) => Message::Inputs(inputs_from_wire(iw, None, None, None)?),
+            Wire::InputsExt(iw, ping, pong, adv) => {
+                Message::Inputs(inputs_from_wire(iw, ping, pong, adv)?)
+            }
             Wire::Hash(tick, hash) => {
                 if tick == 0 {
                     return Err(DecodeError::BadValue("hash tick"));
@@ -535,6 +558,7 @@ fn inputs_from_wire<I>(
     iw: InputsWire<Pads<I>>,
     ping: Option<u16>,
     pong: Option<(u16, u16)>,
+    advantage: Option<i8>,
 ) -> Result<Inputs<I>, DecodeError> {
     let ack = i64::from(iw.first_tick) + i64::from(iw.ack_delta);
     let ack = u32::try_from(ack).map_err(|_| DecodeError::BadValue("ack"))?;
@@ -548,6 +572,7 @@ fn inputs_from_wire<I>(
         pads: iw.pads.0,
         ping,
         pong: pong.map(|(id, held_ms)| Pong { id, held_ms }),
+        advantage,
     })
 }
 
@@ -585,6 +610,7 @@ mod tests {
                 side: 1,
                 input_delay: MAX_INPUT_DELAY,
                 hash_interval: 60,
+                prediction_window: MAX_PREDICTION_WINDOW,
             }),
             M::Inputs(Inputs {
                 ack: 10,
@@ -592,6 +618,7 @@ mod tests {
                 pads: vec![1, 2, 3],
                 ping: None,
                 pong: None,
+                advantage: None,
             }),
             M::Inputs(Inputs {
                 ack: 5,
@@ -602,6 +629,7 @@ mod tests {
                     id: 65535,
                     held_ms: 3,
                 }),
+                advantage: None,
             }),
             M::Inputs(Inputs {
                 ack: u32::MAX - 300,
@@ -609,6 +637,7 @@ mod tests {
                 pads: vec![0xff; 128],
                 ping: None,
                 pong: Some(Pong { id: 1, held_ms: 0 }),
+                advantage: None,
             }),
             M::Hash(HashReport {
                 tick: 60,
@@ -644,6 +673,7 @@ mod tests {
             pads: vec![5; 7],
             ping: None,
             pong: None,
+            advantage: None,
         });
         // tag, 2-byte tick, 1-byte ack delta, head (7 << 1 | masked), one
         // mask byte (6 repeats), one pad: exactly as in docs/protocol.md.
@@ -659,6 +689,7 @@ mod tests {
             pads: vec![1, 2, 3, 4, 5, 6, 7],
             ping: None,
             pong: None,
+            advantage: None,
         });
         assert_eq!(
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -670,20 +701,39 @@ mod tests {
     #[test]
     fn hello_layout_is_documented() {
         let m = M::Hello(Hello {
-            protocol: 1,
+            protocol: 2,
             build: 2,
             seed: 3,
             side: 0,
             input_delay: 6,
             hash_interval: 60,
+            prediction_window: 8,
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
         assert_eq!(
             b,
-            [0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60]
+            [0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60, 8]
         );
-        assert_eq!(peek_hello_protocol(&b), Some(1));
+        assert_eq!(peek_hello_protocol(&b), Some(2));
+    }
+
+    #[test]
+    fn advantage_rides_on_extended_inputs() {
+        let m = M::Inputs(Inputs {
+            ack: 3598,
+            first_tick: 3600,
+            pads: vec![5],
+            ping: None,
+            pong: None,
+            advantage: Some(-2),
+        });
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+        let b = m.encode().expect("valid messages encode");
+        // InputsExt: the inputs, no ping, no pong, then 1 and the i8 as one
+        // byte (two's complement).
+        assert_eq!(b, [0x02, 0x90, 0x1c, 0x03, 0x02, 5, 0, 0, 1, 0xfe]);
+        assert_eq!(M::decode(&b), Ok(m));
     }
 
     #[test]
@@ -735,7 +785,7 @@ mod tests {
 
     #[test]
     fn bad_values_are_rejected() {
-        let hello = |side, delay, interval| {
+        let hello_w = |side, delay, interval, window| {
             M::Hello(Hello {
                 protocol: 1,
                 build: 0,
@@ -743,11 +793,17 @@ mod tests {
                 side,
                 input_delay: delay,
                 hash_interval: interval,
+                prediction_window: window,
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             .expect("valid messages encode")
         };
+        let hello = |side, delay, interval| hello_w(side, delay, interval, 0);
+        assert_eq!(
+            M::decode(&hello_w(0, 0, 1, MAX_PREDICTION_WINDOW + 1)),
+            Err(DecodeError::BadValue("prediction window"))
+        );
         assert_eq!(
             M::decode(&hello(2, 0, 1)),
             Err(DecodeError::BadValue("side"))
@@ -786,7 +842,7 @@ mod tests {
         assert_eq!(M::decode(&[4, 0x80, 0x00]), Err(DecodeError::NonCanonical));
         // Extended inputs with nothing extra must use the plain tag.
         assert_eq!(
-            M::decode(&[2, 0, 0, 0, 0, 0]),
+            M::decode(&[2, 0, 0, 0, 0, 0, 0]),
             Err(DecodeError::NonCanonical)
         );
         assert!(M::decode(&[1, 0, 0, 0]).is_ok());
@@ -801,6 +857,7 @@ mod tests {
                 pads,
                 ping: None,
                 pong: None,
+                advantage: None,
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -823,6 +880,7 @@ mod tests {
                 pads,
                 ping: None,
                 pong: None,
+                advantage: None,
             });
             // Cannot fail: u8 inputs and in-range fields always encode.
             assert_eq!(M::decode(&m.encode().expect("encodes")), Ok(m));
@@ -851,6 +909,7 @@ mod tests {
             pads: vec![0; MAX_RUN + 1],
             ping: None,
             pong: None,
+            advantage: None,
         });
         assert_eq!(m.encode(), Err(EncodeError::RunTooLong(MAX_RUN + 1)));
     }

@@ -42,6 +42,7 @@ fn message() -> impl Strategy<Value = M> {
                     side,
                     input_delay,
                     hash_interval,
+                    prediction_window: 0,
                 })
             },
         );
@@ -59,6 +60,7 @@ fn message() -> impl Strategy<Value = M> {
                 pads,
                 ping,
                 pong: pong.map(|(id, held_ms)| Pong { id, held_ms }),
+                advantage: None,
             })
         });
     let hash = (1u32.., any::<u64>()).prop_map(|(tick, hash)| M::Hash(HashReport { tick, hash }));

@@ -24,6 +24,7 @@ fn guest_hello() -> Vec<u8> {
         side: 1,
         input_delay: 0,
         hash_interval: 60,
+        prediction_window: 0,
     })
     .encode()
     // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -49,6 +50,7 @@ fn inputs(ack: u32, first_tick: u32, pads: Vec<u8>) -> Vec<u8> {
         pads,
         ping: None,
         pong: None,
+        advantage: None,
     })
     .encode()
     // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -306,12 +308,12 @@ proptest! {
             let a = a % 300;
             let b = b % 300;
             let m = match kind {
-                0 => M::Inputs(Inputs { ack: a, first_tick: b, pads, ping: Some(id), pong: None }),
+                0 => M::Inputs(Inputs { ack: a, first_tick: b, pads, ping: Some(id), pong: None, advantage: None }),
                 1 => M::Hash(HashReport { tick: a.max(1), hash: u64::from(b) }),
                 2 => M::Ping(id),
                 3 => M::Pong(lockstep::wire::Pong { id, held_ms: b as u16 }),
                 4 => M::Bye(ByeReason::Desync { tick: a, hash: 0 }),
-                _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None }),
+                _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None, advantage: None }),
             };
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
             let bytes = m.encode().expect("valid messages encode");

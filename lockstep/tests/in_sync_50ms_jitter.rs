@@ -1,7 +1,10 @@
 //! Scenario (b): 50 ms one way, ±10 ms jitter. In sync for 3,600 ticks; the
-//! round trip measured by ping/pong is close to 100 ms.
+//! round trip measured by ping/pong is close to 100 ms. Lock-step with a
+//! 6-tick delay; rollback with a 2-tick delay, so it predicts and
+//! re-simulates all the time, yet never stalls.
 mod common;
 
+use common::Mode;
 use lockstep::Millis;
 use netsim::LinkConfig;
 
@@ -12,13 +15,25 @@ fn in_sync_for_3600_ticks_at_50ms_with_jitter() {
         jitter: Millis(10),
         ..LinkConfig::default()
     };
-    let p = common::assert_in_sync_for_3600_ticks(link, 2, 6);
-    for seen in [&p.host_seen, &p.guest_seen] {
-        assert!(seen.round_trips.len() >= 100, "{}", seen.round_trips.len());
-        for rtt in &seen.round_trips {
-            assert!((70..=130).contains(&rtt.0), "round trip {rtt:?}");
+    common::in_both_modes(|mode| {
+        let delay = if mode == Mode::LockStep { 6 } else { 2 };
+        let p = common::assert_in_sync_for_3600_ticks_in(mode, link, 2, delay);
+        for seen in [&p.host_seen, &p.guest_seen] {
+            assert!(seen.round_trips.len() >= 100, "{}", seen.round_trips.len());
+            for rtt in &seen.round_trips {
+                assert!((70..=130).contains(&rtt.0), "round trip {rtt:?}");
+            }
         }
-    }
-    // With 6 ticks (100 ms) of delay the link barely stalls.
-    assert!(p.frame < 3600 + 200, "{} frames", p.frame);
+        // With 6 ticks (100 ms) of delay the link barely stalls.
+        assert!(p.frame < 3600 + 200, "{} frames", p.frame);
+        if mode == Mode::Rollback {
+            for s in [p.host.stats(), p.guest.stats()] {
+                assert!(s.rollbacks > 100, "{s:?}");
+                // 50 ms one way is 3 ticks, 2 of them covered by the delay:
+                // predictions (and so rollbacks) stay within the window.
+                assert!(s.max_rollback <= 8, "{s:?}");
+                assert_eq!(s.stalled_frames, 0, "{s:?}");
+            }
+        }
+    });
 }

@@ -2,6 +2,7 @@
 //! ticks; duplicates and stale packets are harmless.
 mod common;
 
+use common::Mode;
 use lockstep::Millis;
 use netsim::LinkConfig;
 
@@ -15,7 +16,10 @@ fn in_sync_for_3600_ticks_with_duplication_and_reordering() {
         reorder_delay: Millis(40),
         ..LinkConfig::default()
     };
-    let p = common::assert_in_sync_for_3600_ticks(link, 5, 4);
-    let stats = p.host_net.outgoing_stats();
-    assert!(stats.duplicated > 100 && stats.reordered > 100, "{stats:?}");
+    common::in_both_modes(|mode| {
+        let delay = if mode == Mode::LockStep { 4 } else { 1 };
+        let p = common::assert_in_sync_for_3600_ticks_in(mode, link, 5, delay);
+        let stats = p.host_net.outgoing_stats();
+        assert!(stats.duplicated > 100 && stats.reordered > 100, "{stats:?}");
+    });
 }

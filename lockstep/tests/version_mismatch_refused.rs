@@ -56,6 +56,7 @@ fn hello(protocol: u32, side: u8) -> Vec<u8> {
         side,
         input_delay: 6,
         hash_interval: 60,
+        prediction_window: 0,
     })
     .encode()
     // Cannot fail: well-formed messages with u8/u16 inputs always encode.

@@ -51,6 +51,7 @@ fuzz_target!(|data: &[u8]| {
             side: peer_side,
             input_delay: mode % 8,
             hash_interval: 2,
+            prediction_window: 0,
         });
         s.handle_datagram(
             Millis(0),

@@ -111,6 +111,36 @@ impl Pads {
     }
 }
 
+/// The two ways a session plays: every scenario runs in both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Prediction window 0: a tick runs only when both inputs are known.
+    LockStep,
+    /// Prediction window 8: missing remote inputs are predicted.
+    Rollback,
+}
+
+/// Both modes, lock-step first.
+pub const MODES: [Mode; 2] = [Mode::LockStep, Mode::Rollback];
+
+impl Mode {
+    /// `cfg` in this mode.
+    pub fn cfg(self, cfg: SessionConfig) -> SessionConfig {
+        match self {
+            Mode::LockStep => cfg,
+            Mode::Rollback => cfg.rollback(),
+        }
+    }
+}
+
+/// Runs `f` in both modes, saying which one runs (shown on failure).
+pub fn in_both_modes(mut f: impl FnMut(Mode)) {
+    for mode in MODES {
+        eprintln!("--- mode {mode:?}");
+        f(mode);
+    }
+}
+
 /// Virtual time of frame `n` at 60 frames per second.
 pub fn frame_time(n: u64) -> Millis {
     Millis(n * 1000 / 60)
@@ -132,20 +162,21 @@ impl Seen {
     pub fn record<G: DeterministicGame>(&mut self, s: &mut Session<G>) {
         while let Some(e) = s.poll_event() {
             match &e {
-                Event::Ticked(t) => {
-                    if let Some(g) = s.game() {
-                        // One tick per frame at most, so the game is at `t`.
-                        if s.tick() == *t {
-                            self.hashes.insert(*t, g.state_hash());
-                        }
-                    }
-                }
                 Event::HashMatched(_) => self.hash_matches += 1,
                 Event::RoundTrip(rtt) => self.round_trips.push(*rtt),
                 Event::Started { .. } => self.started = true,
                 _ => {}
             }
             self.events.push(e);
+        }
+        // The state of the last final tick (in lock-step, the present: one
+        // tick per frame at most, recorded after every frame, so every
+        // tick; in rollback, the confirmed state, which moves in steps).
+        let c = s.confirmed_tick();
+        if c > 0 && !self.hashes.contains_key(&c) {
+            if let Some(g) = s.confirmed_game() {
+                self.hashes.insert(c, g.state_hash());
+            }
         }
     }
 }
@@ -172,9 +203,14 @@ pub struct Pair<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u
 impl Pair<Tiny, Tiny> {
     /// Two `Tiny` sessions: the host with `seed` and `delay`.
     pub fn tiny(link: LinkConfig, net_seed: u64, seed: u64, delay: u8) -> Self {
+        Pair::tiny_in(Mode::LockStep, link, net_seed, seed, delay)
+    }
+
+    /// The same in `mode`.
+    pub fn tiny_in(mode: Mode, link: LinkConfig, net_seed: u64, seed: u64, delay: u8) -> Self {
         Pair::new(
-            SessionConfig::host(seed, delay),
-            SessionConfig::guest(),
+            mode.cfg(SessionConfig::host(seed, delay)),
+            mode.cfg(SessionConfig::guest()),
             link,
             net_seed,
         )
@@ -277,8 +313,9 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
         (self.host.outcome().cloned(), self.guest.outcome().cloned())
     }
 
-    /// Asserts both sides agree at every tick both simulated, and returns
-    /// how many ticks were compared.
+    /// Asserts both sides agree at every final tick both recorded, and
+    /// that their final inputs agree, and returns how many ticks were
+    /// compared by state.
     pub fn assert_in_sync(&self) -> usize {
         let mut compared = 0;
         for (t, h) in &self.host_seen.hashes {
@@ -287,6 +324,9 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
                 compared += 1;
             }
         }
+        let (a, b) = (self.host.input_log(), self.guest.input_log());
+        let n = a.inputs.len().min(b.inputs.len());
+        assert_eq!(a.inputs[..n], b.inputs[..n], "final inputs differ");
         compared
     }
 }
@@ -299,7 +339,19 @@ pub fn assert_in_sync_for_3600_ticks(
     net_seed: u64,
     delay: u8,
 ) -> Pair<Tiny, Tiny> {
-    let mut p = Pair::tiny(link, net_seed, 0xfeed ^ net_seed, delay);
+    assert_in_sync_for_3600_ticks_in(Mode::LockStep, link, net_seed, delay)
+}
+
+/// The same in `mode`. In rollback the state is compared at every final
+/// tick both sides recorded (the confirmed tick moves in steps), and the
+/// inputs of every final tick.
+pub fn assert_in_sync_for_3600_ticks_in(
+    mode: Mode,
+    link: LinkConfig,
+    net_seed: u64,
+    delay: u8,
+) -> Pair<Tiny, Tiny> {
+    let mut p = Pair::tiny_in(mode, link, net_seed, 0xfeed ^ net_seed, delay);
     let reached = p.run_to_tick(3600, 3600 * 4);
     assert!(
         reached,
@@ -314,21 +366,24 @@ pub fn assert_in_sync_for_3600_ticks(
     assert_eq!(p.guest.outcome(), None);
     let compared = p.assert_in_sync();
     eprintln!(
-        "frames {} stalled {}/{} host {:?}",
+        "frames {} stalled {}/{} compared {compared} host {:?}",
         p.frame,
         p.host.stats().stalled_frames,
         p.guest.stats().stalled_frames,
         p.host.stats()
     );
-    assert!(compared >= 3600, "only {compared} ticks compared");
-    // 3,600 ticks / 60 = 60 hash checks each; the last may still be in flight.
+    let want = if mode == Mode::LockStep { 3600 } else { 600 };
+    assert!(compared >= want, "only {compared} ticks compared");
+    // 3,600 ticks / 60 = 60 hash checks each; the last may still be in
+    // flight (in rollback, hashes wait for their tick to be final too).
+    let hashes = if mode == Mode::LockStep { 58 } else { 56 };
     assert!(
-        p.host_seen.hash_matches >= 58,
+        p.host_seen.hash_matches >= hashes,
         "{}",
         p.host_seen.hash_matches
     );
     assert!(
-        p.guest_seen.hash_matches >= 58,
+        p.guest_seen.hash_matches >= hashes,
         "{}",
         p.guest_seen.hash_matches
     );
