@@ -553,3 +553,97 @@ pub fn run_scenario(
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn peer(side: u8) -> PeerFigures {
+        PeerFigures::new(side)
+    }
+
+    fn result(peers: [PeerFigures; 2]) -> RunResult {
+        let sync = SyncCheck::of(&peers);
+        RunResult {
+            scenario: SCENARIOS[0],
+            game: GameKind::Dots,
+            engine: Engine::Ours { window: 0 },
+            seconds: 10.0,
+            clock_nanos: 20.0,
+            peers,
+            sync,
+        }
+    }
+
+    #[test]
+    fn rates_count_only_the_running_time_and_its_traffic() {
+        let mut a = peer(0);
+        // 10 packets (100 bytes) of handshake, then running from 2 s to 6 s.
+        a.mark_running(
+            Millis(2000),
+            netsim::Counter {
+                packets: 10,
+                bytes: 100,
+            },
+        );
+        a.mark_running(
+            Millis(3000),
+            netsim::Counter {
+                packets: 70,
+                bytes: 700,
+            },
+        );
+        a.finish_traffic(
+            Millis(6000),
+            netsim::Counter {
+                packets: 250,
+                bytes: 2100,
+            },
+        );
+        let r = result([a, peer(1)]);
+        assert_eq!(r.peers[0].total_packets, 250);
+        assert_eq!(r.packets_per_second(0), 60.0); // 240 packets in 4 s
+        assert_eq!(r.payload_per_second(0), 500.0); // 2000 bytes in 4 s
+        assert_eq!(r.wire_per_second(0), 500.0 + 48.0 * 60.0);
+        // A peer that never ran has no rate (not a division by zero).
+        assert_eq!(r.packets_per_second(1), 0.0);
+    }
+
+    #[test]
+    fn session_time_leaves_out_game_clock_reads_and_preemptions() {
+        let mut a = peer(0);
+        a.ticks = 2;
+        // 10 µs in the call, 4 µs of it in the game (2 timed sections).
+        a.add_session_time(Duration::from_micros(10), 4_000, 2);
+        // A preempted frame is dropped whole.
+        a.add_session_time(Duration::from_millis(3), 0, 0);
+        assert_eq!(a.preempted, 1);
+        assert_eq!((a.session_nanos, a.timer_sections), (6_000, 3));
+        let r = result([a, peer(1)]);
+        // (6000 ns - 3 clock reads of 20 ns) / 2 ticks = 2.97 µs.
+        assert!((r.session_micros_per_tick(0) - 2.97).abs() < 1e-9);
+        assert_eq!(r.session_micros_per_tick(1), 0.0);
+    }
+
+    #[test]
+    fn sync_compares_confirmed_ticks_only_and_finds_the_first_difference() {
+        let (mut a, mut b) = (peer(0), peer(1));
+        a.log = vec![1, 2, 3, 4];
+        b.log = vec![1, 2, 3, 9];
+        // Tick 4 differs but is a prediction on one side: not compared.
+        a.confirmed = 3;
+        b.confirmed = 4;
+        assert_eq!(
+            SyncCheck::of(&[a.clone(), b.clone()]),
+            SyncCheck::Agreed { ticks: 3 }
+        );
+        b.log[1] = 7;
+        assert_eq!(
+            SyncCheck::of(&[a.clone(), b]),
+            SyncCheck::Diverged { tick: 2 }
+        );
+        // Nothing confirmed is not a pass.
+        a.confirmed = 0;
+        assert!(!SyncCheck::of(&[a.clone(), a]).is_ok());
+    }
+}
