@@ -159,6 +159,18 @@ impl NtbaFrontEnd {
     }
 }
 
+/// The page's entry point in wasm32: the web shell with NtBA as its game.
+/// Build the page with `WEB_CRATE=ntba-web scripts/build-web.sh`.
+///
+/// # Errors
+///
+/// When the page lacks a window or document, or a timer cannot be set.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() -> Result<(), wasm_bindgen::JsValue> {
+    web_shell::run(NtbaFrontEnd::new())
+}
+
 impl FrontEnd for NtbaFrontEnd {
     type Game = Ntba;
 
