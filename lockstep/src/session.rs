@@ -612,7 +612,7 @@ struct Saved<G: DeterministicGame> {
 ///   predictions, and so rollbacks, stay about 3 ticks long.
 ///
 /// Clamped to 1..=[`MAX_INPUT_DELAY`]; no sample gives the lock-step
-/// delay of a 100 ms round trip (5 ticks).
+/// delay of a 100 ms round trip (4 ticks).
 #[must_use]
 pub fn delay_for_round_trips(samples: &[Millis], window: u8) -> u8 {
     let mut ms: Vec<u64> = samples.iter().map(|m| m.0).collect();
@@ -1119,6 +1119,13 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if self.rtt_samples.len() < HANDSHAKE_PINGS {
+            // Up to HANDSHAKE_PINGS in flight, one more per frame; a ping
+            // unanswered after 2 s counts as lost.
+            self.pings
+                .retain(|&(_, at)| now.saturating_since(at) < Millis(2000));
+            if self.pings.len() >= HANDSHAKE_PINGS {
+                return;
+            }
             let id = self.next_ping_id;
             self.next_ping_id = id.wrapping_add(1);
             if self.pings.len() == PINGS_KEPT {

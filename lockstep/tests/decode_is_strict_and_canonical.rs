@@ -32,9 +32,10 @@ fn message() -> impl Strategy<Value = M> {
         0u8..=1,
         0u8..=60,
         1u16..,
+        0u8..=60,
     )
         .prop_map(
-            |(protocol, build, seed, side, input_delay, hash_interval)| {
+            |(protocol, build, seed, side, input_delay, hash_interval, prediction_window)| {
                 M::Hello(Hello {
                     protocol,
                     build,
@@ -42,7 +43,7 @@ fn message() -> impl Strategy<Value = M> {
                     side,
                     input_delay,
                     hash_interval,
-                    prediction_window: 0,
+                    prediction_window,
                 })
             },
         );
@@ -52,15 +53,16 @@ fn message() -> impl Strategy<Value = M> {
         pads(),
         proptest::option::of(any::<u16>()),
         proptest::option::of((any::<u16>(), any::<u16>())),
+        proptest::option::of(any::<i8>()),
     )
-        .prop_map(|(first_tick, d, pads, ping, pong)| {
+        .prop_map(|(first_tick, d, pads, ping, pong, advantage)| {
             M::Inputs(Inputs {
                 ack: first_tick.saturating_add_signed(d),
                 first_tick,
                 pads,
                 ping,
                 pong: pong.map(|(id, held_ms)| Pong { id, held_ms }),
-                advantage: None,
+                advantage,
             })
         });
     let hash = (1u32.., any::<u64>()).prop_map(|(tick, hash)| M::Hash(HashReport { tick, hash }));

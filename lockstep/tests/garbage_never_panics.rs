@@ -5,7 +5,7 @@
 //! the Hello are dropped.
 mod common;
 
-use common::{Pair, Tiny};
+use common::{Mode, Pair, Tiny};
 use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Message, MAX_RUN};
 use lockstep::{
     Channel, DecodeError, Event, Millis, Outcome, Session, SessionConfig, Violation,
@@ -34,8 +34,14 @@ fn guest_hello() -> Vec<u8> {
 /// A host session that has accepted a (fake) guest's Hello: running, tick 0,
 /// input delay 4.
 fn running_host() -> Session<Tiny> {
+    running_host_in(Mode::LockStep)
+}
+
+/// The same in `mode`.
+fn running_host_in(mode: Mode) -> Session<Tiny> {
+    let cfg = mode.cfg(SessionConfig::host(9, 4));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
-    let mut s = Session::<Tiny>::new(SessionConfig::host(9, 4)).expect("valid config");
+    let mut s = Session::<Tiny>::new(cfg).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
     assert!(s.is_running());
     while s.poll_transmit().is_some() {}
@@ -242,25 +248,27 @@ fn inputs_and_pings_before_hello_are_dropped() {
 
 #[test]
 fn the_accused_peer_ends_with_rejected_by_peer() {
-    let mut p = Pair::tiny(LinkConfig::default(), 51, 1, 3);
-    assert!(p.run_to_tick(100, 400));
-    // The guest receives garbage as if from the host.
-    let now = p.now();
-    p.guest
-        .handle_datagram(now, Channel::Unreliable, &[0xff, 0xff]);
-    let (host, guest) = p.run_until_both_end(p.frame + 10);
-    assert!(matches!(
-        guest,
-        Some(Outcome::InvalidData {
-            violation: Violation::Malformed { .. }
-        })
-    ));
-    assert_eq!(
-        host,
-        Some(Outcome::InvalidData {
-            violation: Violation::RejectedByPeer
-        })
-    );
+    common::in_both_modes(|mode| {
+        let mut p = Pair::tiny_in(mode, LinkConfig::default(), 51, 1, 3);
+        assert!(p.run_to_tick(100, 400));
+        // The guest receives garbage as if from the host.
+        let now = p.now();
+        p.guest
+            .handle_datagram(now, Channel::Unreliable, &[0xff, 0xff]);
+        let (host, guest) = p.run_until_both_end(p.frame + 10);
+        assert!(matches!(
+            guest,
+            Some(Outcome::InvalidData {
+                violation: Violation::Malformed { .. }
+            })
+        ));
+        assert_eq!(
+            host,
+            Some(Outcome::InvalidData {
+                violation: Violation::RejectedByPeer
+            })
+        );
+    });
 }
 
 fn every_phase() -> Vec<Session<Tiny>> {
@@ -269,7 +277,16 @@ fn every_phase() -> Vec<Session<Tiny>> {
     let mut ended = running_host();
     ended.quit(Millis(1));
     while ended.poll_event().is_some() {}
-    vec![fresh, running_host(), ended]
+    let mut rollback_ended = running_host_in(Mode::Rollback);
+    rollback_ended.quit(Millis(1));
+    while rollback_ended.poll_event().is_some() {}
+    vec![
+        fresh,
+        running_host(),
+        ended,
+        running_host_in(Mode::Rollback),
+        rollback_ended,
+    ]
 }
 
 proptest! {
@@ -302,13 +319,13 @@ proptest! {
     #[test]
     fn random_valid_messages_never_panic(msgs in proptest::collection::vec(
         (0u8..6, any::<u32>(), any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=MAX_RUN), any::<u16>()),
-        1..20)) {
-        let mut s = running_host();
+        1..20), rollback in any::<bool>()) {
+        let mut s = running_host_in(if rollback { Mode::Rollback } else { Mode::LockStep });
         for (i, (kind, a, b, pads, id)) in msgs.into_iter().enumerate() {
             let a = a % 300;
             let b = b % 300;
             let m = match kind {
-                0 => M::Inputs(Inputs { ack: a, first_tick: b, pads, ping: Some(id), pong: None, advantage: None }),
+                0 => M::Inputs(Inputs { ack: a, first_tick: b, pads, ping: Some(id), pong: None, advantage: Some(id as i8) }),
                 1 => M::Hash(HashReport { tick: a.max(1), hash: u64::from(b) }),
                 2 => M::Ping(id),
                 3 => M::Pong(lockstep::wire::Pong { id, held_ms: b as u16 }),

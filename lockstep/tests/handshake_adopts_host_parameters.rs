@@ -76,3 +76,24 @@ fn nothing_ticks_before_both_hellos() {
     p.run_frames(60);
     assert!(p.host.tick() > 0 && p.guest.tick() > 0);
 }
+
+#[test]
+fn guest_adopts_the_prediction_window() {
+    let link = LinkConfig {
+        latency: Millis(40),
+        ..LinkConfig::default()
+    };
+    let mut p: Pair<common::Tiny, common::Tiny> = Pair::new(
+        SessionConfig::host(5, 2).prediction_window(5),
+        SessionConfig::guest().prediction_window(12),
+        link,
+        73,
+    );
+    assert_eq!(p.guest.prediction_window(), None, "not before the Hello");
+    assert!(p.run_to_tick(300, 1000));
+    assert_eq!(p.host.prediction_window(), Some(5));
+    assert_eq!(p.guest.prediction_window(), Some(5));
+    // Each side's predictions stayed within the host's window.
+    assert!(p.guest.stats().max_rollback <= 5 && p.host.stats().max_rollback <= 5);
+    assert!(p.guest.stats().predicted_ticks > 0);
+}

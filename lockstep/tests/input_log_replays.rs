@@ -2,54 +2,68 @@
 //! lossy match; and the log's byte format is read strictly.
 mod common;
 
-use common::{Pair, Tiny, TinyOtherBuild};
+use common::{Mode, Pair, Tiny, TinyOtherBuild};
 use lockstep::{DeterministicGame, InputLog, LogDecodeError, Millis, ReplayError};
 use netsim::LinkConfig;
 
 fn played() -> Pair<Tiny, Tiny> {
+    played_in(Mode::LockStep)
+}
+
+fn played_in(mode: Mode) -> Pair<Tiny, Tiny> {
     let link = LinkConfig {
         latency: Millis(50),
         jitter: Millis(10),
         loss_percent: 10,
         ..LinkConfig::default()
     };
-    let mut p = Pair::tiny(link, 61, 0xabc, 6);
+    let mut p = Pair::tiny_in(mode, link, 61, 0xabc, 6);
     assert!(p.run_to_tick(1200, 4000));
     p
 }
 
 #[test]
 fn exported_logs_replay_to_the_same_hash() {
-    let p = played();
-    for (log, hash, ticks) in [
-        (
-            p.host.input_log(),
-            // Cannot fail: the test ran the match to a tick before this.
-            p.host.game().expect("the match started").state_hash(),
-            p.host.tick(),
-        ),
-        (
-            p.guest.input_log(),
-            // Cannot fail: the test ran the match to a tick before this.
-            p.guest.game().expect("the match started").state_hash(),
-            p.guest.tick(),
-        ),
-    ] {
-        assert_eq!(log.ticks(), ticks);
-        assert_eq!(log.seed, 0xabc);
-        // Cannot fail: u8 inputs always encode with postcard.
-        let bytes = log.to_bytes().expect("u8 inputs encode");
-        // Cannot fail: the bytes were produced by to_bytes just above.
-        let back = InputLog::<u8>::from_bytes(&bytes).expect("just exported");
-        assert_eq!(back, log);
-        assert_eq!(back.replay::<Tiny>(), Ok(hash));
-    }
-    // Both logs agree on every tick both recorded (side 0 first).
-    let (h, g) = (p.host.input_log(), p.guest.input_log());
-    let common_ticks = h.ticks().min(g.ticks());
-    for t in 0..common_ticks {
-        assert_eq!(h.tick_inputs(t), g.tick_inputs(t), "tick {t}");
-    }
+    // In rollback the log holds the confirmed ticks (the last few may
+    // still rest on predictions), and its hash is the confirmed state's.
+    common::in_both_modes(|mode| {
+        let p = played_in(mode);
+        for (log, hash, ticks) in [
+            (
+                p.host.input_log(),
+                // Cannot fail: the test ran the match to a tick before this.
+                p.host
+                    .confirmed_game()
+                    .expect("the match started")
+                    .state_hash(),
+                p.host.confirmed_tick(),
+            ),
+            (
+                p.guest.input_log(),
+                // Cannot fail: the test ran the match to a tick before this.
+                p.guest
+                    .confirmed_game()
+                    .expect("the match started")
+                    .state_hash(),
+                p.guest.confirmed_tick(),
+            ),
+        ] {
+            assert_eq!(log.ticks(), ticks);
+            assert_eq!(log.seed, 0xabc);
+            // Cannot fail: u8 inputs always encode with postcard.
+            let bytes = log.to_bytes().expect("u8 inputs encode");
+            // Cannot fail: the bytes were produced by to_bytes just above.
+            let back = InputLog::<u8>::from_bytes(&bytes).expect("just exported");
+            assert_eq!(back, log);
+            assert_eq!(back.replay::<Tiny>(), Ok(hash));
+        }
+        // Both logs agree on every tick both recorded (side 0 first).
+        let (h, g) = (p.host.input_log(), p.guest.input_log());
+        let common_ticks = h.ticks().min(g.ticks());
+        for t in 0..common_ticks {
+            assert_eq!(h.tick_inputs(t), g.tick_inputs(t), "tick {t}");
+        }
+    });
 }
 
 #[test]

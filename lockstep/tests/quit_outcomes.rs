@@ -2,7 +2,7 @@
 //! other, whether or not the quitter closes its transport right after.
 mod common;
 
-use common::Pair;
+use common::{Mode, Pair};
 use lockstep::{Millis, Outcome, Transport};
 use netsim::LinkConfig;
 
@@ -15,32 +15,36 @@ fn link() -> LinkConfig {
     }
 }
 
-fn running_pair(seed: u64) -> Pair<common::Tiny, common::Tiny> {
-    let mut p = Pair::tiny(link(), seed, seed, 6);
+fn running_pair(mode: Mode, seed: u64) -> Pair<common::Tiny, common::Tiny> {
+    let mut p = Pair::tiny_in(mode, link(), seed, seed, 6);
     assert!(p.run_to_tick(300, 1000));
     p
 }
 
 #[test]
 fn host_quits() {
-    let mut p = running_pair(41);
-    p.host.quit(p.now());
-    assert_eq!(
-        p.run_until_both_end(p.frame + 120),
-        (Some(Outcome::LocalQuit), Some(Outcome::RemoteQuit))
-    );
+    common::in_both_modes(|mode| {
+        let mut p = running_pair(mode, 41);
+        p.host.quit(p.now());
+        assert_eq!(
+            p.run_until_both_end(p.frame + 120),
+            (Some(Outcome::LocalQuit), Some(Outcome::RemoteQuit))
+        );
+    });
 }
 
 #[test]
 fn guest_quits_and_closes_the_transport() {
-    let mut p = running_pair(42);
-    p.guest.quit(p.now());
-    // The driver sends the Bye, then closes its end.
-    let now = p.now();
-    p.guest.pump(now, &mut p.guest_net);
-    p.guest_net.close();
-    assert_eq!(
-        p.run_until_both_end(p.frame + 120),
-        (Some(Outcome::RemoteQuit), Some(Outcome::LocalQuit))
-    );
+    common::in_both_modes(|mode| {
+        let mut p = running_pair(mode, 42);
+        p.guest.quit(p.now());
+        // The driver sends the Bye, then closes its end.
+        let now = p.now();
+        p.guest.pump(now, &mut p.guest_net);
+        p.guest_net.close();
+        assert_eq!(
+            p.run_until_both_end(p.frame + 120),
+            (Some(Outcome::RemoteQuit), Some(Outcome::LocalQuit))
+        );
+    });
 }

@@ -2,7 +2,7 @@
 //! or a peer that never says Hello); a shorter silence is survived.
 mod common;
 
-use common::Pair;
+use common::{Mode, Pair};
 use lockstep::{Millis, Outcome};
 use netsim::{Direction, LinkConfig};
 
@@ -15,56 +15,64 @@ fn link() -> LinkConfig {
     }
 }
 
-fn running_pair(seed: u64) -> Pair<common::Tiny, common::Tiny> {
-    let mut p = Pair::tiny(link(), seed, seed, 6);
+fn running_pair(mode: Mode, seed: u64) -> Pair<common::Tiny, common::Tiny> {
+    let mut p = Pair::tiny_in(mode, link(), seed, seed, 6);
     assert!(p.run_to_tick(300, 1000));
     p
 }
 
 #[test]
 fn five_seconds_of_silence_both_ways_is_timeout_on_both_sides() {
-    let mut p = running_pair(45);
-    p.host_net.sever_both();
-    let cut = p.now();
-    let outcomes = p.run_until_both_end(p.frame + 60 * 7);
-    assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
-    let waited = p.now().saturating_since(cut);
-    // The last datagram may have been in flight for up to 60 ms.
-    assert!(
-        waited >= Millis(4900) && waited <= Millis(5200),
-        "ended {waited:?} after the cut"
-    );
+    common::in_both_modes(|mode| {
+        let mut p = running_pair(mode, 45);
+        p.host_net.sever_both();
+        let cut = p.now();
+        let outcomes = p.run_until_both_end(p.frame + 60 * 7);
+        assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
+        let waited = p.now().saturating_since(cut);
+        // The last datagram may have been in flight for up to 60 ms.
+        assert!(
+            waited >= Millis(4900) && waited <= Millis(5200),
+            "ended {waited:?} after the cut"
+        );
+    });
 }
 
 #[test]
 fn silence_one_way_is_timeout_on_both_sides() {
-    let mut p = running_pair(46);
-    // The host hears the guest, but the guest hears nothing: the guest
-    // times out and its Bye(Timeout) reaches the host.
-    p.host_net.sever(Direction::Outgoing);
-    let outcomes = p.run_until_both_end(p.frame + 60 * 7);
-    assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
+    common::in_both_modes(|mode| {
+        let mut p = running_pair(mode, 46);
+        // The host hears the guest, but the guest hears nothing: the guest
+        // times out and its Bye(Timeout) reaches the host.
+        p.host_net.sever(Direction::Outgoing);
+        let outcomes = p.run_until_both_end(p.frame + 60 * 7);
+        assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
+    });
 }
 
 #[test]
 fn silence_shorter_than_the_timeout_is_survived() {
-    let mut p = running_pair(47);
-    p.host_net.sever_both();
-    p.run_frames(60 * 4); // 4 s
-    p.host_net.heal_both();
-    let t = p.host.tick();
-    p.run_frames(300);
-    assert_eq!(p.host.outcome(), None);
-    assert_eq!(p.guest.outcome(), None);
-    assert!(p.host.tick() > t + 250);
+    common::in_both_modes(|mode| {
+        let mut p = running_pair(mode, 47);
+        p.host_net.sever_both();
+        p.run_frames(60 * 4); // 4 s
+        p.host_net.heal_both();
+        let t = p.host.tick();
+        p.run_frames(300);
+        assert_eq!(p.host.outcome(), None);
+        assert_eq!(p.guest.outcome(), None);
+        assert!(p.host.tick() > t + 250);
+    });
 }
 
 #[test]
 fn a_peer_that_never_says_hello_times_out() {
-    let mut p = Pair::tiny(link(), 48, 1, 6);
-    p.host_net.sever(Direction::Incoming);
-    p.guest_runs = true;
-    let (host, _) = p.run_until_both_end(60 * 7);
-    assert_eq!(host, Some(Outcome::Timeout));
-    assert_eq!(p.host.tick(), 0);
+    common::in_both_modes(|mode| {
+        let mut p = Pair::tiny_in(mode, link(), 48, 1, 6);
+        p.host_net.sever(Direction::Incoming);
+        p.guest_runs = true;
+        let (host, _) = p.run_until_both_end(60 * 7);
+        assert_eq!(host, Some(Outcome::Timeout));
+        assert_eq!(p.host.tick(), 0);
+    });
 }

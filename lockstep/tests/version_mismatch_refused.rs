@@ -18,34 +18,40 @@ fn tiny_version() -> Version {
 
 #[test]
 fn different_build_ids_refuse_to_play() {
-    let link = LinkConfig {
-        latency: Millis(50),
-        ..LinkConfig::default()
-    };
-    let mut p: Pair<Tiny, TinyOtherBuild> =
-        Pair::new(SessionConfig::host(1, 6), SessionConfig::guest(), link, 31);
-    let (host, guest) = p.run_until_both_end(600);
-    let other = Version {
-        protocol: PROTOCOL_VERSION,
-        build: Some(TinyOtherBuild::BUILD_ID),
-    };
-    assert_eq!(
-        host,
-        Some(Outcome::VersionMismatch {
-            local: tiny_version(),
-            remote: Some(other)
-        })
-    );
-    assert_eq!(
-        guest,
-        Some(Outcome::VersionMismatch {
-            local: other,
-            remote: Some(tiny_version())
-        })
-    );
-    assert_eq!((p.host.tick(), p.guest.tick()), (0, 0));
-    assert!(p.host.game().is_none() && p.guest.game().is_none());
-    assert!(!p.host_seen.started && !p.guest_seen.started);
+    common::in_both_modes(|mode| {
+        let link = LinkConfig {
+            latency: Millis(50),
+            ..LinkConfig::default()
+        };
+        let mut p: Pair<Tiny, TinyOtherBuild> = Pair::new(
+            mode.cfg(SessionConfig::host(1, 6)),
+            SessionConfig::guest(),
+            link,
+            31,
+        );
+        let (host, guest) = p.run_until_both_end(600);
+        let other = Version {
+            protocol: PROTOCOL_VERSION,
+            build: Some(TinyOtherBuild::BUILD_ID),
+        };
+        assert_eq!(
+            host,
+            Some(Outcome::VersionMismatch {
+                local: tiny_version(),
+                remote: Some(other)
+            })
+        );
+        assert_eq!(
+            guest,
+            Some(Outcome::VersionMismatch {
+                local: other,
+                remote: Some(tiny_version())
+            })
+        );
+        assert_eq!((p.host.tick(), p.guest.tick()), (0, 0));
+        assert!(p.host.game().is_none() && p.guest.game().is_none());
+        assert!(!p.host_seen.started && !p.guest_seen.started);
+    });
 }
 
 fn hello(protocol: u32, side: u8) -> Vec<u8> {

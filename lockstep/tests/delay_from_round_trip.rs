@@ -1,0 +1,133 @@
+//! The host measures the round trip with a few pings before the first tick
+//! and picks the input delay from it (`SessionConfig::input_delay_from_rtt`);
+//! the guest adopts the delay (and the prediction window) from the host's
+//! Hello. Lock-step then rarely stalls; rollback keeps rollbacks short.
+mod common;
+
+use common::{Mode, Pair, Tiny};
+use lockstep::session::{delay_for_round_trips, HANDSHAKE_PINGS};
+use lockstep::{Event, Frame, Millis, SessionConfig};
+use netsim::LinkConfig;
+
+fn ms(v: &[u64]) -> Vec<Millis> {
+    v.iter().copied().map(Millis).collect()
+}
+
+#[test]
+fn the_formula() {
+    // Lock-step: half the slowest trip in ticks, rounded up, plus one.
+    assert_eq!(delay_for_round_trips(&ms(&[0, 0, 0]), 0), 1);
+    assert_eq!(
+        delay_for_round_trips(&ms(&[100, 90, 110, 95, 120]), 0),
+        3 + 1 + 1
+    );
+    assert_eq!(
+        delay_for_round_trips(&ms(&[200, 240, 210, 205, 220]), 0),
+        8 + 1
+    );
+    // Rollback: half the median trip, plus one, minus up to 3 predicted ticks.
+    assert_eq!(delay_for_round_trips(&ms(&[100, 90, 110, 95, 120]), 8), 1);
+    assert_eq!(
+        delay_for_round_trips(&ms(&[200, 240, 210, 205, 220]), 8),
+        7 + 1 - 3
+    );
+    assert_eq!(
+        delay_for_round_trips(&ms(&[200, 240, 210, 205, 220]), 2),
+        7 + 1 - 2
+    );
+    // Clamped, and a default without samples.
+    assert_eq!(delay_for_round_trips(&ms(&[10_000]), 0), 60);
+    assert_eq!(delay_for_round_trips(&[], 0), 4);
+}
+
+fn link(one_way: u64, jitter: u64) -> LinkConfig {
+    LinkConfig {
+        latency: Millis(one_way),
+        jitter: Millis(jitter),
+        ..LinkConfig::default()
+    }
+}
+
+fn auto_pair(mode: Mode, link: LinkConfig, net_seed: u64) -> Pair<Tiny, Tiny> {
+    Pair::new(
+        mode.cfg(SessionConfig::host(77, 30).input_delay_from_rtt()),
+        SessionConfig::guest(),
+        link,
+        net_seed,
+    )
+}
+
+fn started_delay(events: &[Event]) -> Option<u8> {
+    events.iter().find_map(|e| match e {
+        Event::Started { input_delay, .. } => Some(*input_delay),
+        _ => None,
+    })
+}
+
+#[test]
+fn both_sides_agree_on_a_delay_from_the_measured_round_trip() {
+    common::in_both_modes(|mode| {
+        for (one_way, jitter, lockstep_range, rollback_range) in [
+            (0, 0, 1..=2, 1..=1),
+            (50, 10, 4..=6, 1..=3),
+            (120, 20, 8..=11, 5..=7),
+        ] {
+            let mut p = auto_pair(mode, link(one_way, jitter), 5 + one_way);
+            assert!(
+                p.run_to_tick(1200, 4000),
+                "{one_way} ms: ticks {} {} {:?} {:?}",
+                p.host.tick(),
+                p.guest.tick(),
+                p.host.stats(),
+                p.guest.stats()
+            );
+            let host = started_delay(&p.host_seen.events);
+            let guest = started_delay(&p.guest_seen.events);
+            assert_eq!(host, guest, "both sides use the host's choice");
+            let d = host.unwrap_or(0);
+            let range = if mode == Mode::LockStep {
+                lockstep_range
+            } else {
+                rollback_range
+            };
+            assert!(range.contains(&d), "{one_way} ms one way: delay {d}");
+            // Measured before the first tick: the round trips were seen
+            // before the match started.
+            let first_start = p
+                .host_seen
+                .events
+                .iter()
+                .position(|e| matches!(e, Event::Started { .. }));
+            let rtts_before = p.host_seen.events[..first_start.unwrap_or(0)]
+                .iter()
+                .filter(|e| matches!(e, Event::RoundTrip(_)))
+                .count();
+            // (One ping per frame until enough pongs are back, so a few
+            // more pongs may arrive before the start.)
+            assert!(rtts_before >= HANDSHAKE_PINGS, "{rtts_before}");
+            assert_eq!(p.guest.prediction_window(), p.host.prediction_window());
+            let (h, g) = (p.host.stats(), p.guest.stats());
+            if mode == Mode::LockStep {
+                // Stalls stay rare once running: a few at the start while
+                // the first inputs cross, then almost none.
+                assert!(h.stalled_frames + g.stalled_frames <= 40, "{h:?} {g:?}");
+            } else {
+                assert!(h.max_rollback <= 8 && g.max_rollback <= 8, "{h:?} {g:?}");
+                assert!(h.stalled_frames + g.stalled_frames <= 10, "{h:?} {g:?}");
+            }
+            assert!(p.assert_in_sync() > 100);
+        }
+    });
+}
+
+#[test]
+fn the_host_sends_no_hello_before_measuring() {
+    let mut p = auto_pair(Mode::LockStep, link(60, 0), 9);
+    // Round trip 120 ms: five pongs take at least 7 frames (the first
+    // after 120 ms, the rest one frame apart), so the host is still
+    // measuring after 6 frames.
+    p.run_frames(6);
+    assert!(!p.host.is_running() && !p.guest.is_running());
+    assert!(p.host_seen.frames.iter().all(|f| *f == Frame::Waiting));
+    assert!(p.run_to_tick(60, 400));
+}
