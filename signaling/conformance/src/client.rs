@@ -98,6 +98,17 @@ impl Target {
         path: &str,
         origin: Option<&str>,
     ) -> Result<HttpReply, String> {
+        self.http_with(method, path, origin, &[]).await
+    }
+
+    /// One HTTP/1.1 request with extra headers, on a fresh connection.
+    pub async fn http_with(
+        &self,
+        method: &str,
+        path: &str,
+        origin: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<HttpReply, String> {
         let fut = async {
             let tcp = TcpStream::connect(&self.authority)
                 .await
@@ -114,6 +125,9 @@ impl Target {
                 .header("content-length", "0");
             if let Some(o) = origin {
                 req = req.header("origin", o);
+            }
+            for (k, v) in headers {
+                req = req.header(*k, *v);
             }
             let req = req
                 .body(Empty::<Bytes>::new())
@@ -176,11 +190,35 @@ impl Target {
                     .as_ref()
                     .map(|b| String::from_utf8_lossy(b).into_owned())
                     .unwrap_or_default();
-                Err(WsOpenError::Refused(HttpReply {
-                    status,
-                    body,
-                    allow_origin: None,
-                }))
+                if !body.is_empty() {
+                    return Err(WsOpenError::Refused(HttpReply {
+                        status,
+                        body,
+                        allow_origin: None,
+                    }));
+                }
+                // tungstenite keeps only the body bytes that arrived with the
+                // headers; proxies (wrangler dev, for one) send them apart.
+                // Every refusal is idempotent, so ask again over plain HTTP
+                // with the same upgrade headers and read the whole answer.
+                let key = tokio_tungstenite::tungstenite::handshake::client::generate_key();
+                let upgrade_headers = [
+                    ("connection", "Upgrade"),
+                    ("upgrade", "websocket"),
+                    ("sec-websocket-version", "13"),
+                    ("sec-websocket-key", key.as_str()),
+                ];
+                let again = self
+                    .http_with("GET", path, origin, &upgrade_headers)
+                    .await
+                    .map_err(WsOpenError::Other)?;
+                if again.status != status {
+                    return Err(WsOpenError::Other(format!(
+                        "{path}: refused with {status}, then {} when asked again",
+                        again.status
+                    )));
+                }
+                Err(WsOpenError::Refused(again))
             }
             Ok(Err(e)) => Err(WsOpenError::Other(format!("{path}: {e}"))),
         }
