@@ -6,7 +6,7 @@ use crate::effects::{EffectKind, Effects};
 use crate::layout::Layout;
 use ntba::{
     Action, BallState, Ntba, Phase, PlayerView, COURT_LENGTH, COURT_WIDTH, HOOP_LEFT_X,
-    HOOP_RIGHT_X, HOOP_Y, STAMINA_MAX, SUDDEN_DEATH_PERIOD, UNITS_PER_METER,
+    HOOP_RIGHT_X, HOOP_Y, JUMP_APEX, STAMINA_MAX, SUDDEN_DEATH_PERIOD, UNITS_PER_METER,
 };
 use std::f64::consts::{PI, TAU};
 use web_shell::front_end::{Align, Painter};
@@ -39,6 +39,10 @@ pub const TEAMS: [Team; 2] = [
         light: "#9cc8ff",
     },
 ];
+
+/// Players are drawn this much larger than life, for readability (their
+/// positions are not scaled).
+pub const FIGURE: f64 = 1.2;
 
 /// Canvas background around the court.
 pub const BACKGROUND: &str = "#14171f";
@@ -253,7 +257,13 @@ fn scene(p: &mut dyn Painter, l: &Layout, g: &Ntba, fx: &Effects, labels: &Label
     for pl in &players {
         let (x, y) = l.floor(pl.x, pl.y);
         let k = 1.0 / (1.0 + m(pl.z) * 0.8);
-        p.ellipse(x, y, l.px(0.42) * k, l.py(0.42) * k, SHADOW);
+        p.ellipse(
+            x,
+            y,
+            l.px(0.42 * FIGURE) * k,
+            l.py(0.42 * FIGURE) * k,
+            SHADOW,
+        );
     }
     {
         let (x, y) = l.floor(ball.x, ball.y);
@@ -266,7 +276,16 @@ fn scene(p: &mut dyn Painter, l: &Layout, g: &Ntba, fx: &Effects, labels: &Label
         let t = TEAMS[usize::from(pl.side & 1)];
         let (x, y) = l.floor(pl.x, pl.y);
         if pl.controlled && labels.pointer[usize::from(pl.side & 1)].is_some() {
-            p.arc(x, y, l.px(0.6), l.py(0.6), 0.0, TAU, 2.0, t.light);
+            p.arc(
+                x,
+                y,
+                l.px(0.6 * FIGURE),
+                l.py(0.6 * FIGURE),
+                0.0,
+                TAU,
+                2.0,
+                t.light,
+            );
         }
         // Facing: a small arrow on the floor in front of the feet.
         let (fx_, fy_) = pl.facing_vector();
@@ -318,7 +337,9 @@ fn player(p: &mut dyn Painter, l: &Layout, pl: &PlayerView, g: &Ntba, labels: &L
     let t = TEAMS[side];
     let skin = SKIN[usize::from(pl.slot & 1)];
     let (x, y, z) = (m(pl.x), m(pl.y), m(pl.z));
-    let at = |dx: f64, h: f64| l.at_m(x + dx, y, z + h);
+    let at = |dx: f64, h: f64| l.at_m(x + dx * FIGURE, y, z + h * FIGURE);
+    let px = |v: f64| l.px(v * FIGURE);
+    let pz = |v: f64| l.pz(v * FIGURE);
     let phase = f64::from(pl.anim);
     let running = matches!(pl.action, Action::Run | Action::Dribble);
     let swing = if running {
@@ -326,7 +347,7 @@ fn player(p: &mut dyn Painter, l: &Layout, pl: &PlayerView, g: &Ntba, labels: &L
     } else {
         0.0
     };
-    let limb = l.px(0.13).max(2.0);
+    let limb = px(0.13).max(2.0);
     // Legs.
     let hip_l = at(-0.1, 0.8);
     let hip_r = at(0.1, 0.8);
@@ -339,13 +360,13 @@ fn player(p: &mut dyn Painter, l: &Layout, pl: &PlayerView, g: &Ntba, labels: &L
     p.line(hip_r.0, hip_r.1, foot_r.0, foot_r.1, limb, skin);
     // Shorts and jersey.
     let (sx, sy) = at(0.0, 0.85);
-    p.ellipse(sx, sy, l.px(0.25), l.pz(0.17), t.dark);
+    p.ellipse(sx, sy, px(0.25), pz(0.17), t.dark);
     let (tx, ty) = at(0.0, 1.22);
-    p.ellipse(tx, ty, l.px(0.27), l.pz(0.36), t.main);
-    p.set_font(l.px(0.36).max(7.0), true, Align::Center);
+    p.ellipse(tx, ty, px(0.27), pz(0.36), t.main);
+    p.set_font(px(0.36).max(7.0), true, Align::Center);
     p.text(
         tx,
-        ty + l.pz(0.12),
+        ty + pz(0.12),
         if pl.slot == 0 { "1" } else { "2" },
         "#ffffff",
     );
@@ -394,29 +415,29 @@ fn player(p: &mut dyn Painter, l: &Layout, pl: &PlayerView, g: &Ntba, labels: &L
     );
     // Head, turned a little the way the player faces.
     let (hx, hy) = at(fwd * 0.05, 1.74);
-    p.circle(hx, hy, l.px(0.17).max(3.0), skin);
+    p.circle(hx, hy, px(0.17).max(3.0), skin);
     p.circle(
-        hx - fwd * l.px(0.04),
-        hy - l.pz(0.1),
-        l.px(0.13).max(2.0),
+        hx - fwd * px(0.04),
+        hy - pz(0.1),
+        px(0.13).max(2.0),
         "#1b1b1b",
     );
-    // The controlled player's pointer and stamina.
+    // The controlled player's pointer, stamina and shot meter.
     if pl.controlled {
         if let Some(label) = labels.pointer[side] {
-            let (px, py) = at(0.0, 2.25);
-            let s = l.px(0.22).max(4.0);
+            let (ax, ay) = at(0.0, 2.25);
+            let s = px(0.22).max(4.0);
             p.polygon(
-                &[(px - s, py - s * 1.4), (px + s, py - s * 1.4), (px, py)],
+                &[(ax - s, ay - s * 1.4), (ax + s, ay - s * 1.4), (ax, ay)],
                 POINTER,
             );
             if !label.is_empty() {
-                p.set_font(l.px(0.4).max(8.0), true, Align::Center);
-                p.text(px, py - s * 1.7, label, POINTER);
+                p.set_font(px(0.4).max(8.0), true, Align::Center);
+                p.text(ax, ay - s * 1.7, label, POINTER);
             }
             if pl.stamina < STAMINA_MAX {
                 let (fx_, fy_) = l.at_m(x, y, 0.0);
-                let bw = l.px(0.9);
+                let bw = px(0.9);
                 let fill = bw * f64::from(pl.stamina) / f64::from(STAMINA_MAX);
                 let c = if pl.stamina * 4 < STAMINA_MAX {
                     "#ef476f"
@@ -426,8 +447,45 @@ fn player(p: &mut dyn Painter, l: &Layout, pl: &PlayerView, g: &Ntba, labels: &L
                 p.rect(fx_ - bw / 2.0, fy_ + l.py(0.7), bw, 3.0, "#222631");
                 p.rect(fx_ - bw / 2.0, fy_ + l.py(0.7), fill, 3.0, c);
             }
+            if !label.is_empty() && pl.action == Action::JumpWithBall {
+                let (mx, top) = at(0.55, 2.1);
+                let (_, bottom) = at(0.55, 0.5);
+                shot_meter(p, mx, top, bottom, pl.anim);
+            }
         }
     }
+}
+
+/// The jump tick a shooter would release on if the shoot key were let go
+/// now, from the ticks spent in the jump so far (the jump starts at tick 1
+/// with `anim` 0, and the release is taken on the next step, one tick on).
+#[must_use]
+pub fn release_tick_if_let_go(anim: u16) -> u16 {
+    anim.saturating_add(2)
+}
+
+/// Colour of a full, well-timed shot meter.
+pub const METER_PERFECT: &str = "#06d6a0";
+
+/// A bar beside a person's shooter that fills as the jump rises and empties
+/// as it falls: full (and green) is the moment to let go.
+fn shot_meter(p: &mut dyn Painter, x: f64, top: f64, bottom: f64, anim: u16) {
+    let apex = f64::from(JUMP_APEX);
+    let t = f64::from(release_tick_if_let_go(anim));
+    let off = (t - apex).abs();
+    let fill = (1.0 - off / apex).clamp(0.0, 1.0);
+    let colour = if off <= 2.0 {
+        METER_PERFECT
+    } else if t < apex {
+        POINTER
+    } else {
+        "#ef476f"
+    };
+    let w = 5.0;
+    let h = bottom - top;
+    p.rect(x - w / 2.0 - 1.0, top - 1.0, w + 2.0, h + 2.0, "#111318");
+    p.rect(x - w / 2.0, bottom - h * fill, w, h * fill, colour);
+    p.line(x - w, top, x + w, top, 1.5, METER_PERFECT);
 }
 
 fn draw_ball(p: &mut dyn Painter, l: &Layout, x: i32, y: i32, z: i32) {

@@ -8,7 +8,21 @@
 //! the score and the team statistics. Ages are counted in game ticks, so
 //! an effect fades at the game's pace and freezes while the game waits.
 
-use ntba::{BallState, Event, Ntba, TeamStats, JUMP_APEX, RIM_HEIGHT, UNITS_PER_METER};
+use ntba::{
+    BallState, Event, Ntba, Phase, TeamStats, JUMP_APEX, RIM_HEIGHT, SUDDEN_DEATH_PERIOD,
+    UNITS_PER_METER,
+};
+
+/// The banner at the start of a period.
+#[must_use]
+pub fn period_banner(period: u8) -> &'static str {
+    match period {
+        0 => "1ST HALF",
+        1 => "2ND HALF",
+        p if p >= SUDDEN_DEATH_PERIOD => "SUDDEN DEATH",
+        _ => "OVERTIME",
+    }
+}
 
 /// What an effect shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +51,8 @@ pub enum EffectKind {
         /// The shooting team.
         side: u8,
     },
-    /// A line across mid-court.
+    /// A line across mid-court: the start of a period, out of bounds, a
+    /// shot clock violation.
     Banner(&'static str),
 }
 
@@ -98,6 +113,8 @@ struct Seen {
     tick: u32,
     score: [u16; 2],
     stats: [TeamStats; 2],
+    /// The phase seen last (`None` before the first sight).
+    phase: Option<Phase>,
 }
 
 /// The effects tracker.
@@ -164,10 +181,22 @@ impl Effects {
         } else {
             self.read_totals(g, &seen);
         }
+        let clocks = g.clocks();
+        // A period starts: the first frames of the match, or the end of a
+        // break.
+        let kick_off = match seen.phase {
+            None => tick <= 2,
+            Some(Phase::Break) => matches!(clocks.phase, Phase::Play | Phase::Dead),
+            Some(_) => false,
+        };
+        if kick_off {
+            self.banner(period_banner(clocks.period), tick);
+        }
         self.seen = Some(Seen {
             tick,
             score: g.score(),
             stats: g.stats(),
+            phase: Some(clocks.phase),
         });
         self.list.retain(|e| e.age(tick) < e.duration());
         if self.list.len() > MAX_EFFECTS {

@@ -2,8 +2,8 @@
 //! effects come and go.
 
 use lockstep::DeterministicGame;
-use ntba::{Cpu, Event, Level, Ntba, Pad, Phase, UNITS_PER_METER};
-use ntba_web::draw::{BALL, POINTER, TEAMS};
+use ntba::{Cpu, Event, Level, Ntba, Pad, Phase};
+use ntba_web::draw::{BALL, FIGURE, POINTER, TEAMS};
 use ntba_web::layout::Layout;
 use ntba_web::record::{Op, Recorder};
 use ntba_web::{Mode, NtbaFrontEnd};
@@ -92,7 +92,11 @@ fn the_controlled_players_are_marked_where_they_stand() {
         assert_eq!(pointers.len(), 2, "one pointer per team");
         for side in 0..2u8 {
             let pl = m.game.player(m.game.controlled(side));
-            let head = l.at(pl.x, pl.y, pl.z + 225 * UNITS_PER_METER / 100);
+            let head = l.at_m(
+                f64::from(pl.x) / 4096.0,
+                f64::from(pl.y) / 4096.0,
+                f64::from(pl.z) / 4096.0 + 2.25 * FIGURE,
+            );
             assert!(
                 pointers.iter().any(|pts| near(pts[2], head)),
                 "tick {}: no pointer over player {} at {head:?}",
@@ -105,7 +109,11 @@ fn the_controlled_players_are_marked_where_they_stand() {
                 Op::Arc { x, y, colour, .. } if near((*x, *y), feet) && colour == TEAMS[usize::from(side)].light)));
             // The team-mate gets neither.
             let mate = m.game.player(m.game.controlled(side) ^ 1);
-            let mate_head = l.at(mate.x, mate.y, mate.z + 225 * UNITS_PER_METER / 100);
+            let mate_head = l.at_m(
+                f64::from(mate.x) / 4096.0,
+                f64::from(mate.y) / 4096.0,
+                f64::from(mate.z) / 4096.0 + 2.25 * FIGURE,
+            );
             assert!(!pointers.iter().any(|pts| near(pts[2], mate_head)));
         }
         // The person's pointer is labelled.
@@ -299,6 +307,15 @@ fn half_time_and_the_end_screen() {
     let mut m = Match::new(10);
     m.until(|g| g.clocks().phase == Phase::Break);
     assert!(m.canvas.shows("HALF TIME"));
+    // The second half is announced across the court when play resumes.
+    let band = Layout::new(W, H).band_bottom();
+    let announced = |c: &Recorder| {
+        c.text_ops("2ND HALF")
+            .any(|o| matches!(o, Op::Text { y, alpha, .. } if *y > band && *alpha > 0.0))
+    };
+    assert!(!announced(&m.canvas));
+    m.until(|g| g.clocks().phase != Phase::Break);
+    assert!(announced(&m.canvas));
     m.until(Ntba::is_over);
     let score = m.game.score();
     let w = m.game.winner().unwrap();
@@ -434,4 +451,54 @@ fn local_play_against_the_cpu_and_on_one_keyboard() {
     assert!(!canvas.shows("CPU"));
     assert_eq!(front.build_id(), ntba::GOLDEN_HASH);
     assert_eq!(front.name(), "NtBA");
+}
+
+#[test]
+fn letting_go_when_the_shot_meter_is_full_is_a_perfect_release() {
+    use ntba_web::draw::METER_PERFECT;
+    let front = NtbaFrontEnd::new();
+    front.start_local(&[]);
+    let mut game = Ntba::new(3, 2);
+    let mut canvas = Recorder::new(W, H);
+    let step = |game: &mut Ntba, canvas: &mut Recorder, held: &[&str]| {
+        let pads = front.local_inputs(game, held);
+        game.step(&pads);
+        canvas.ops.clear();
+        front.draw(game, canvas);
+    };
+    // Wait (pressing nothing) until the person's player has the ball.
+    while !game.player(game.controlled(0)).has_ball {
+        step(&mut game, &mut canvas, &[]);
+        assert!(game.tick() < 3000, "Home never got the ball");
+    }
+    let meter_full = |c: &Recorder| {
+        let back = c.ops.iter().find_map(|o| match o {
+            Op::Rect { h, colour, .. } if colour == "#111318" => Some(*h),
+            _ => None,
+        });
+        back.is_some_and(|bh| {
+            c.ops.iter().any(|o| matches!(o,
+                Op::Rect { h, colour, .. } if colour == METER_PERFECT && (*h - (bh - 2.0)).abs() < 1e-6))
+        })
+    };
+    // Hold shoot (Space) until the meter is full, then let go.
+    let mut held_for = 0;
+    loop {
+        step(&mut game, &mut canvas, &["Space"]);
+        held_for += 1;
+        assert!(held_for < 40, "the meter never filled");
+        if meter_full(&canvas) {
+            break;
+        }
+    }
+    step(&mut game, &mut canvas, &[]);
+    let release = game.events().iter().find_map(|e| match e {
+        Event::Shot { release, dunk, .. } => Some((*release, *dunk)),
+        _ => None,
+    });
+    let (release, dunk) = release.expect("the shot went up on letting go");
+    assert_eq!(release, ntba::JUMP_APEX, "held for {held_for} ticks");
+    if !dunk {
+        assert!(canvas.shows("PERFECT"));
+    }
 }
