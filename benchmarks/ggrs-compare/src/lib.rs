@@ -117,7 +117,7 @@ impl GameKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
     /// Our `lockstep::Session`; `window` is its prediction window (0 is
-    /// lock-step, the only mode it has today).
+    /// lock-step, above 0 rollback).
     Ours {
         /// Ticks it may run ahead of the peer's inputs.
         window: u8,
@@ -141,13 +141,14 @@ impl fmt::Display for Engine {
     }
 }
 
-/// The rows played by default: our session as it is, GGRS with its default
-/// prediction window (8, the reference of issue 7's targets) and GGRS in
-/// its lock-step mode (window 0, the like-for-like row for our lock-step
-/// mode). When our rollback mode lands, add `Engine::Ours { window: 8 }`
-/// here (and its setter in `ours.rs`'s `session_config`).
+/// The rows played by default: our session in lock-step and in rollback
+/// with the default window of 8, GGRS with its default prediction window
+/// (8, the reference of issue 7's targets) and GGRS in its lock-step mode
+/// (window 0, the like-for-like row for our lock-step mode). A row is one
+/// line here.
 pub const DEFAULT_ENGINES: &[Engine] = &[
     Engine::Ours { window: 0 },
+    Engine::Ours { window: 8 },
     Engine::Ggrs { window: 8 },
     Engine::Ggrs { window: 0 },
 ];
@@ -202,10 +203,13 @@ pub struct PeerFigures {
     /// Frames where the session could not advance (our stall; GGRS's
     /// `PredictionThreshold`, or no advance in its lock-step mode).
     pub stalled: u64,
-    /// Frames skipped on the session's advice to let the peer catch up
-    /// (GGRS's `WaitRecommendation`).
+    /// Frames let pass without a tick to let the peer catch up (time
+    /// synchronisation: our rollback mode's `Frame::Skipped`, GGRS's
+    /// `WaitRecommendation` honoured by skipping frames).
     pub skipped: u64,
-    /// Ticks simulated again after a rollback.
+    /// Ticks simulated again after a rollback (ours: the session's own
+    /// count, checked against the game's steps; GGRS: `AdvanceFrame`
+    /// requests beyond the first in one `advance_frame`).
     pub resimulated: u64,
     /// Game steps in all (ticks plus re-simulations).
     pub steps: u64,
@@ -383,6 +387,12 @@ impl RunResult {
         }
     }
 
+    /// `count` per minute of `peer`'s running time.
+    #[must_use]
+    pub fn per_minute(&self, peer: usize, count: u64) -> f64 {
+        60.0 * self.per_second(peer, count)
+    }
+
     /// Packets per second sent by `peer` while running.
     #[must_use]
     pub fn packets_per_second(&self, peer: usize) -> f64 {
@@ -467,6 +477,18 @@ const FRAME: Duration = Duration::from_nanos(16_666_667);
 /// is awake (not in a deep idle state) when the sessions are timed.
 const SPIN: Duration = Duration::from_micros(300);
 
+/// Fisher-Yates with a xorshift generator (the order only needs to vary,
+/// not to be unpredictable).
+fn shuffle(order: &mut [usize], state: &mut u64) {
+    for i in (1..order.len()).rev() {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let j = (*state % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+}
+
 /// Sleeps until shortly before `deadline`, then spins up to it.
 fn wait_until(deadline: Instant) {
     let now = Instant::now();
@@ -510,7 +532,8 @@ pub fn run_scenario(
 
     let start = Instant::now();
     let mut next = start;
-    let mut frame = 0usize;
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
     loop {
         wait_until(next);
         let elapsed = start.elapsed();
@@ -518,13 +541,13 @@ pub fn run_scenario(
             break;
         }
         let now_ms = Millis(elapsed.as_millis() as u64);
-        // Whoever runs first after the wait finds the caches cold; take
-        // turns so no engine always pays for it.
-        let n = runs.len();
-        for i in 0..n {
-            runs[(frame + i) % n].2.frame(now_ms);
+        // Whoever runs first after the wait, or after another engine's code,
+        // finds the caches cold: shuffle the order every frame so no engine
+        // is always first, or always follows its own twin (warm code).
+        shuffle(&mut order, &mut rng);
+        for &i in &order {
+            runs[i].2.frame(now_ms);
         }
-        frame += 1;
         next += FRAME;
         let now = Instant::now();
         if now > next + FRAME {

@@ -9,21 +9,10 @@ use crate::game::{self, BenchGame, Timed};
 use crate::{Contender, PeerFigures, RunSettings};
 
 /// The one place where the prediction window reaches our session's
-/// configuration.
-///
-/// Our session is lock-step only today (window 0). When the rollback mode
-/// lands, put its setter here (for example
-/// `base.prediction_window(window)`) and add `Engine::Ours { window: 8 }` to
-/// `DEFAULT_ENGINES`: nothing else in the harness changes (re-simulated
-/// ticks are counted from the game's steps, whatever the session does).
-fn session_config(base: SessionConfig, window: u8) -> Result<SessionConfig, String> {
-    if window == 0 {
-        Ok(base)
-    } else {
-        Err(format!(
-            "our session has no prediction-window setting yet (asked for {window})"
-        ))
-    }
+/// configuration: 0 is lock-step, above 0 rollback (the guest adopts the
+/// host's window from its Hello; setting it on both does no harm).
+fn session_config(base: SessionConfig, window: u8) -> SessionConfig {
+    base.prediction_window(window)
 }
 
 struct Peer<G: BenchGame> {
@@ -85,8 +74,11 @@ impl<G: BenchGame> Peer<G> {
                 .mark_running(now, self.net.outgoing_stats().sent.total());
         }
 
-        if let Frame::Stalled(_) = frame {
-            self.fig.stalled += 1;
+        match frame {
+            Frame::Stalled(_) => self.fig.stalled += 1,
+            // Rollback mode's time synchronisation let this frame pass.
+            Frame::Skipped(_) => self.fig.skipped += 1,
+            Frame::Waiting | Frame::Ticked(_) | Frame::Ended => {}
         }
         if let Some(outcome) = ended {
             self.fig.problems.push(format!("ended: {outcome:?}"));
@@ -103,14 +95,19 @@ impl<G: BenchGame> Peer<G> {
         }
     }
 
-    fn finish(mut self, end: Millis, window: u8) -> PeerFigures {
+    fn finish(mut self, end: Millis) -> PeerFigures {
         self.fig
             .finish_traffic(end, self.net.outgoing_stats().sent.total());
         self.fig.ticks = self.session.tick();
-        // With a prediction window, ticks more than `window` behind the
-        // present are final on both sides.
-        self.fig.confirmed = self.fig.ticks.saturating_sub(u32::from(window));
-        self.fig.resimulated = self.fig.steps.saturating_sub(u64::from(self.fig.ticks));
+        self.fig.confirmed = self.session.confirmed_tick();
+        self.fig.resimulated = self.session.stats().resimulated_ticks;
+        if self.fig.steps != u64::from(self.fig.ticks) + self.fig.resimulated {
+            // The game's own count of steps disagrees with the session's.
+            self.fig.problems.push(format!(
+                "{} game steps for {} ticks and {} re-simulated",
+                self.fig.steps, self.fig.ticks, self.fig.resimulated
+            ));
+        }
         if self.fig.rtt_ms.is_none() {
             self.fig.rtt_ms = self.session.stats().last_rtt.map(|r| r.0);
         }
@@ -122,7 +119,6 @@ impl<G: BenchGame> Peer<G> {
 pub(crate) struct OursPair<G: BenchGame> {
     host: Peer<G>,
     guest: Peer<G>,
-    window: u8,
 }
 
 impl<G: BenchGame> OursPair<G> {
@@ -131,8 +127,8 @@ impl<G: BenchGame> OursPair<G> {
         let host_cfg = session_config(
             SessionConfig::host(settings.match_seed, settings.input_delay),
             window,
-        )?;
-        let guest_cfg = session_config(SessionConfig::guest(), window)?;
+        );
+        let guest_cfg = session_config(SessionConfig::guest(), window);
         let peer = |cfg: SessionConfig, net: SimEndpoint, side: u8| -> Result<Peer<G>, String> {
             Ok(Peer {
                 session: Session::new(cfg).map_err(|e| e.to_string())?,
@@ -148,7 +144,6 @@ impl<G: BenchGame> OursPair<G> {
         Ok(OursPair {
             host: peer(host_cfg, a, 0)?,
             guest: peer(guest_cfg, b, 1)?,
-            window,
         })
     }
 }
@@ -162,9 +157,6 @@ impl<G: BenchGame> Contender for OursPair<G> {
 
     fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2] {
         let me = *self;
-        [
-            me.host.finish(end, me.window),
-            me.guest.finish(end, me.window),
-        ]
+        [me.host.finish(end), me.guest.finish(end)]
     }
 }

@@ -102,9 +102,9 @@ fn verdict(met: bool) -> &'static str {
 /// of the same scenario and game with GGRS's default prediction window (8;
 /// failing that, the first GGRS run) in `results`: at most half of GGRS's
 /// packets per second and of its bytes per second (payload plus 48 bytes
-/// per packet), no more frames without a tick (stalled plus skipped), no
-/// more re-simulated ticks, no more session time per tick. Peer figures are
-/// averaged (rates, time) or summed (counts) over host and guest.
+/// per packet), no more frames without a tick (stalled plus skipped) and no
+/// more re-simulated ticks per minute of running time, no more session time
+/// per tick. Every figure is the mean of host and guest.
 #[must_use]
 pub fn targets(results: &[RunResult]) -> String {
     let mut out = String::new();
@@ -131,25 +131,20 @@ pub fn targets(results: &[RunResult]) -> String {
 }
 
 fn compare(out: &mut String, ours: &RunResult, theirs: &RunResult) {
-    let pps = (
-        mean(ours, RunResult::packets_per_second),
-        mean(theirs, RunResult::packets_per_second),
-    );
-    let wire = (
-        mean(ours, RunResult::wire_per_second),
-        mean(theirs, RunResult::wire_per_second),
-    );
-    let idle = |r: &RunResult| r.peers.iter().map(|p| p.stalled + p.skipped).sum::<u64>();
-    let resim = |r: &RunResult| r.peers.iter().map(|p| p.resimulated).sum::<u64>();
-    let us = (
-        mean(ours, RunResult::session_micros_per_tick),
-        mean(theirs, RunResult::session_micros_per_tick),
-    );
+    let both = |f: fn(&RunResult, usize) -> f64| (mean(ours, f), mean(theirs, f));
+    let pps = both(RunResult::packets_per_second);
+    let wire = both(RunResult::wire_per_second);
+    // Counts per minute of running time (GGRS's handshake takes longer, so
+    // its peers run for less of the wall-clock time).
+    let idle = both(|r, i| r.per_minute(i, r.peers[i].stalled + r.peers[i].skipped));
+    let resim = both(|r, i| r.per_minute(i, r.peers[i].resimulated));
+    let us = both(RunResult::session_micros_per_tick);
     let _ = writeln!(
         out,
         "{} {}, {} against {}:\n  packets/s {:.1} vs {:.1} (at most half: {}); \
          payload+48 B/s {:.0} vs {:.0} (at most half: {}); \
-         frames without a tick {} vs {} ({}); re-simulated {} vs {} ({}); \
+         frames without a tick per minute {:.1} vs {:.1} ({}); \
+         re-simulated ticks per minute {:.1} vs {:.1} ({}); \
          session µs/tick {:.2} vs {:.2} ({})",
         ours.scenario.label,
         ours.game.name(),
@@ -161,12 +156,12 @@ fn compare(out: &mut String, ours: &RunResult, theirs: &RunResult) {
         wire.0,
         wire.1,
         verdict(wire.0 <= wire.1 / 2.0),
-        idle(ours),
-        idle(theirs),
-        verdict(idle(ours) <= idle(theirs)),
-        resim(ours),
-        resim(theirs),
-        verdict(resim(ours) <= resim(theirs)),
+        idle.0,
+        idle.1,
+        verdict(idle.0 <= idle.1),
+        resim.0,
+        resim.1,
+        verdict(resim.0 <= resim.1),
         us.0,
         us.1,
         verdict(us.0 <= us.1),

@@ -37,15 +37,15 @@ fn both_engines_advance_and_stay_in_sync() {
 }
 
 #[test]
-fn an_unsupported_window_is_refused_not_run() {
-    // Our session has no prediction window until the rollback mode lands;
-    // asking for one must be a clear error (this test changes when it does).
+fn a_window_our_session_refuses_is_an_error_not_a_run() {
+    // Configuration mistakes surface as an error from the harness.
     let scenario = &SCENARIOS[0];
     let settings = RunSettings::new(scenario.link, Duration::from_millis(10));
+    let window = lockstep::wire::MAX_PREDICTION_WINDOW + 1;
     let result = run_scenario(
         scenario,
         &[GameKind::Dots],
-        &[ggrs_compare::Engine::Ours { window: 8 }],
+        &[ggrs_compare::Engine::Ours { window }],
         &settings,
     );
     assert!(result.is_err());
