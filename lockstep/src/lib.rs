@@ -11,6 +11,7 @@
 //!
 //! Modules: [`session`] (the state machine), [`wire`] (the messages and
 //! their strict codec), [`input_log`] (recorded matches and replay),
+//! [`sync_test`] (rollback safety without a network),
 //! [`hash`] (FNV-1a over canonical bytes), [`game`], [`transport`], [`time`].
 //!
 //! # Quick start
@@ -93,16 +94,22 @@
 //! goes through the `log` crate (debug, info, warn, error); the crate
 //! installs no logger and never logs payloads.
 //!
-//! Rollback (running ahead on predicted remote inputs and re-simulating
-//! when they turn out wrong) is planned: lock-step is the special case of a
-//! prediction window of 0, inputs are already kept per tick, and games are
-//! `Clone` so states can be saved. The wire protocol would not change.
+//! Rollback: with [`SessionConfig::prediction_window`] above 0 (or
+//! [`SessionConfig::rollback`] for 8 ticks), a session runs ahead on
+//! predicted remote inputs and, when the real input differs, restores the
+//! last correct state (games are `Clone`) and re-simulates to the present
+//! in the same frame. Lock-step is the window of 0, the default. A side
+//! that runs ahead slows gently (time synchronisation), and the host can
+//! pick the input delay from round trips measured in the handshake
+//! ([`SessionConfig::input_delay_from_rtt`]). [`SyncTest`] proves a game
+//! rollback-safe without a network.
 #![warn(missing_docs)]
 
 pub mod game;
 pub mod hash;
 pub mod input_log;
 pub mod session;
+pub mod sync_test;
 pub mod time;
 pub mod transport;
 pub mod wire;
@@ -111,9 +118,10 @@ pub use game::DeterministicGame;
 pub use hash::Fnv1a;
 pub use input_log::{InputLog, LogDecodeError, ReplayError};
 pub use session::{
-    ConfigError, Event, Frame, Outcome, Role, Session, SessionConfig, SessionStats, Version,
-    Violation,
+    delay_for_round_trips, ConfigError, Event, Frame, Outcome, Role, Session, SessionConfig,
+    SessionStats, Version, Violation,
 };
+pub use sync_test::{SyncTest, SyncTestError};
 pub use time::Millis;
 pub use transport::{Channel, LinkState, Transport, TransportError};
 pub use wire::{DecodeError, PROTOCOL_VERSION};
