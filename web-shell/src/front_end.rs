@@ -166,6 +166,10 @@ pub trait FrontEnd {
     fn online_input(&self, held: &[&str]) -> <Self::Game as DeterministicGame>::Input {
         self.input(held, 0)
     }
+
+    /// An online match has started and this page plays `side` (0 is the
+    /// host). Ignored by default.
+    fn start_online(&self, _side: u8) {}
 }
 
 /// A tiny built-in demo game so the screens work before a real game is

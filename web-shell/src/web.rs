@@ -345,6 +345,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                 lockstep::Event::Ended(o) => out.ended = Some(outcome_text(&o)),
                 lockstep::Event::Started { side, .. } => {
                     dom.set_attr("match", "data-side", &side.to_string());
+                    front.start_online(side);
                 }
                 _ => {}
             }

@@ -219,6 +219,10 @@ impl FrontEnd for NtbaFrontEnd {
         }
     }
 
+    fn start_online(&self, side: u8) {
+        self.set_mode(Mode::Online(Some(side & 1)));
+    }
+
     fn online_input(&self, held: &[&str]) -> Pad {
         if !matches!(self.mode.get(), Mode::Online(_)) {
             self.set_mode(Mode::Online(None));

@@ -444,7 +444,11 @@ fn local_play_against_the_cpu_and_on_one_keyboard() {
         Pad(Pad::UP | Pad::SHOOT)
     );
     assert_eq!(front.mode(), Mode::Online(None));
-    front.set_mode(Mode::Online(Some(1)));
+    front.start_online(1);
+    assert_eq!(front.mode(), Mode::Online(Some(1)));
+    // The per-frame input keeps the side.
+    let _ = front.online_input(&[]);
+    assert_eq!(front.mode(), Mode::Online(Some(1)));
     let mut canvas = Recorder::new(W, H);
     front.draw(&game, &mut canvas);
     assert_eq!(canvas.text_ops("YOU").count(), 2);
