@@ -57,9 +57,9 @@ export async function launchBrowser() {
 }
 
 /** A page in its own browser context (separate storage, like another person). */
-export async function openPage(browser, url, { initScript } = {}) {
+export async function openPage(browser, url, { initScript, permissions = ['microphone', 'camera'] } = {}) {
   const context = await browser.newContext({
-    permissions: ['microphone', 'camera'],
+    permissions,
     viewport: { width: 760, height: 900 },
   });
   if (initScript) await context.addInitScript(initScript);

@@ -1,4 +1,4 @@
-// The six Chromium scenarios of issue 5 (1-6), in order, plus two extras (5b, 6b), against the real embedded
+// The six Chromium scenarios of issue 5 (1-6), in order, plus three extras (5b, 6b, 6c), against the real embedded
 // signalling server and real WebRTC between isolated browser contexts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -235,4 +235,21 @@ test('6b. lobby full, and a lobby that cannot be reached: the messages and Retry
   await lost.locator('#banner-text', { hasText: "Can't reach the lobby. Retrying…" }).waitFor({ timeout: DEADLINE });
   assert.equal(await lost.locator('#retry').isVisible(), true);
   await lost.context().close();
+});
+
+test('6c. a pair that cannot connect is retried once, then shown as unreachable', async () => {
+  // Without the media permissions Chromium gathers no loopback candidates in
+  // the test's network namespace, so no direct path can form. Mesh timer 1 s.
+  const url = `${server.url}/?mesh_ms=1000`;
+  const open = await openPage(browser, url);
+  const closed = await openPage(browser, url, { permissions: [] });
+  await joinLobby(open, 'Reachable');
+  await joinLobby(closed, 'Walled');
+  for (const [page, other] of [[open, 'Walled'], [closed, 'Reachable']]) {
+    const li = entry(page, other);
+    await li.locator('.link', { hasText: "can't reach for chat or challenges" }).waitFor({ timeout: DEADLINE });
+    assert.equal(await li.locator('button[data-action="challenge"]').count(), 0);
+  }
+  await open.context().close();
+  await closed.context().close();
 });
