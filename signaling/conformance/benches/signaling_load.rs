@@ -23,6 +23,7 @@ const ROOM_TASKS: usize = 8;
 const ROOMS_PER_TASK: usize = 250;
 const PLAYERS: usize = 16;
 const SIGNALS_PER_PLAYER: usize = 5_000;
+const WINDOW: usize = 250;
 
 fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -147,46 +148,50 @@ async fn lobby_relay(target: &Target) -> (usize, f64) {
             ws.next().await.expect("welcome/joined").expect("frame");
         }
     }
+    // Each player sends a window of signals to the next one, then reads the
+    // window its predecessor sent, and so on: at most WINDOW signals wait in
+    // any socket's outbox, as a real client reading its socket would keep it.
     let barrier = Arc::new(Barrier::new(PLAYERS + 1));
     let mut tasks = Vec::new();
-    for (i, ws) in socks.into_iter().enumerate() {
+    for (i, mut ws) in socks.into_iter().enumerate() {
         let to = ids[(i + 1) % PLAYERS].clone();
         let barrier = barrier.clone();
         tasks.push(tokio::spawn(async move {
-            let (mut tx, mut rx) = ws.split();
+            let msg = format!(
+                r#"{{"type":"signal","to":"{to}","data":{{"candidate":"candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host"}}}}"#
+            );
             barrier.wait().await;
-            let sender = tokio::spawn(async move {
-                let msg = format!(r#"{{"type":"signal","to":"{to}","data":{{"candidate":"candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host"}}}}"#);
-                for _ in 0..SIGNALS_PER_PLAYER {
-                    tx.send(Message::text(msg.clone())).await.expect("send signal");
+            for _ in 0..SIGNALS_PER_PLAYER / WINDOW {
+                for _ in 0..WINDOW {
+                    ws.feed(Message::text(msg.clone())).await.expect("send signal");
                 }
-                tx
-            });
-            let mut got = 0;
-            while got < SIGNALS_PER_PLAYER {
-                match rx.next().await {
-                    Some(Ok(Message::Text(t))) => {
-                        let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
-                        if v["type"] == "signal" {
-                            got += 1;
+                ws.flush().await.expect("flush");
+                let mut got = 0;
+                while got < WINDOW {
+                    match ws.next().await {
+                        Some(Ok(Message::Text(t))) => {
+                            let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
+                            if v["type"] == "signal" {
+                                got += 1;
+                            }
                         }
+                        Some(Ok(_)) => {}
+                        other => panic!("lobby socket ended: {other:?}"),
                     }
-                    Some(Ok(_)) => {}
-                    other => panic!("lobby socket ended: {other:?}"),
                 }
             }
-            sender.await.expect("sender")
+            ws
         }));
     }
     barrier.wait().await;
     let t = Instant::now();
-    let mut senders = Vec::new();
+    let mut done = Vec::new();
     for task in tasks {
-        senders.push(task.await.expect("player task"));
+        done.push(task.await.expect("player task"));
     }
     let secs = t.elapsed().as_secs_f64();
-    for mut tx in senders {
-        let _ = tx.close().await;
+    for mut ws in done {
+        let _ = ws.close(None).await;
     }
     (PLAYERS * SIGNALS_PER_PLAYER, secs)
 }
