@@ -124,12 +124,23 @@ pub fn is_game_key(code: &str) -> bool {
 /// The on-screen help lines for two players sharing the keyboard.
 pub const HELP_TWO_PLAYERS: [&str; 2] = [
     "HOME  WASD move · F shoot (hold, let go at the top) · G pass/steal · H turbo · R switch",
-    "AWAY  arrows move · . shoot (hold, let go at the top) · , pass/steal · / turbo · M switch",
+    "AWAY  arrows move · . shoot · , pass/steal · / turbo · M switch  —  1: the CPU takes Away",
 ];
 
-/// The on-screen help line for one person.
-pub const HELP_SOLO: &str =
+/// The on-screen help lines for one person against the CPU.
+pub const HELP_SOLO: [&str; 2] = [
+    "Arrows/WASD move · Space shoot (hold, let go at the top) · X pass/steal · Shift turbo · C switch",
+    "A friend wants to play? Press 2: they take Away on the arrows, you keep Home on WASD + F G H R",
+];
+
+/// The on-screen help line for one person online.
+pub const HELP_ONLINE: &str =
     "Arrows/WASD move · Space shoot (hold, let go at the top) · X pass/steal · Shift turbo · C switch";
+
+/// Keys that hand Away to a second person during local play.
+pub const TWO_PLAYER_KEYS: &[&str] = &["Digit2", "Numpad2"];
+/// Keys that hand Away back to the CPU during local play.
+pub const CPU_KEYS: &[&str] = &["Digit1", "Numpad1"];
 
 #[cfg(test)]
 mod tests {

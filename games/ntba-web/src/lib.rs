@@ -81,6 +81,8 @@ pub const LOCAL_OPTIONS: &[LocalOption] = &[
 #[derive(Debug, Default)]
 pub struct NtbaFrontEnd {
     mode: Cell<Mode>,
+    /// The CPU's level when it plays (kept while a friend plays Away).
+    level: Cell<Level>,
     cpu: RefCell<Option<Cpu>>,
     fx: RefCell<Effects>,
 }
@@ -98,6 +100,9 @@ impl NtbaFrontEnd {
     /// the previous match.
     pub fn set_mode(&self, mode: Mode) {
         self.mode.set(mode);
+        if let Mode::VsCpu(level) = mode {
+            self.level.set(level);
+        }
         self.cpu.replace(None);
         self.fx.borrow_mut().reset();
     }
@@ -129,7 +134,7 @@ impl NtbaFrontEnd {
             Mode::VsCpu(_) => Labels {
                 who: ["YOU", "CPU"],
                 pointer: [Some("YOU"), Some("")],
-                help: vec![keys::HELP_SOLO],
+                help: keys::HELP_SOLO.to_vec(),
             },
             Mode::TwoPlayers => Labels {
                 who: ["P1", "P2"],
@@ -146,7 +151,7 @@ impl NtbaFrontEnd {
                 Labels {
                     who,
                     pointer,
-                    help: vec![keys::HELP_SOLO],
+                    help: vec![keys::HELP_ONLINE],
                 }
             }
         }
@@ -202,7 +207,20 @@ impl FrontEnd for NtbaFrontEnd {
         self.set_mode(Self::mode_for_choices(choices));
     }
 
+    /// Also hands Away over mid-match: 2 gives it to a second person on
+    /// the arrows, 1 back to the CPU (the match and its effects go on).
     fn local_inputs(&self, game: &Ntba, held: &[&str]) -> Vec<Pad> {
+        let pressed = |keys: &[&str]| keys.iter().any(|k| held.contains(k));
+        match self.mode.get() {
+            Mode::VsCpu(_) if pressed(keys::TWO_PLAYER_KEYS) => {
+                self.mode.set(Mode::TwoPlayers);
+                self.cpu.replace(None);
+            }
+            Mode::TwoPlayers if pressed(keys::CPU_KEYS) => {
+                self.mode.set(Mode::VsCpu(self.level.get()));
+            }
+            _ => {}
+        }
         match self.mode.get() {
             Mode::TwoPlayers => vec![self.input(held, 0), self.input(held, 1)],
             Mode::VsCpu(level) => {

@@ -425,6 +425,16 @@ fn local_play_against_the_cpu_and_on_one_keyboard() {
     }
     assert!(away_moved, "the CPU plays Away");
 
+    // A friend joins mid-match with 2 (the CPU's level is kept for later),
+    // and 1 gives Away back to the CPU.
+    front.start_local(&[0, 1]);
+    let _ = front.local_inputs(&game, &[]);
+    let pads = front.local_inputs(&game, &["Digit2", "ArrowUp", "KeyD"]);
+    assert_eq!(front.mode(), Mode::TwoPlayers);
+    assert_eq!(pads, vec![Pad(Pad::RIGHT), Pad(Pad::UP)]);
+    let _ = front.local_inputs(&game, &["Numpad1"]);
+    assert_eq!(front.mode(), Mode::VsCpu(Level::Easy));
+
     // Two people: each half of the keyboard drives one team.
     front.start_local(&[1]);
     let pads = front.local_inputs(&game, &["KeyW", "KeyF", "ArrowLeft", "Comma"]);
@@ -437,6 +447,7 @@ fn local_play_against_the_cpu_and_on_one_keyboard() {
     assert!(canvas.shows("P1") && canvas.shows("P2"));
     assert!(canvas.texts().any(|t| t.starts_with("HOME  WASD")));
     assert!(canvas.texts().any(|t| t.starts_with("AWAY  arrows")));
+    assert!(canvas.texts().any(|t| t.contains("1: the CPU takes Away")));
 
     // Online: either key set, and the page's side is marked once known.
     assert_eq!(
