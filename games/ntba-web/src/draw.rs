@@ -101,8 +101,37 @@ pub fn frame(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels) {
 fn court(p: &mut dyn Painter, l: &Layout) {
     let len = m(COURT_LENGTH);
     let wid = m(COURT_WIDTH);
-    // Apron and floor boards.
+    // Advertising boards along the far side, in the room left above the
+    // court.
     let (ax, ay) = l.at_m(-0.7, -0.7, 0.0);
+    let board_h = (ay - l.band_bottom()) * 0.55;
+    if board_h >= 6.0 {
+        let top = ay - board_h - 2.0;
+        p.rect(0.0, top, l.w, board_h, "#1f2a44");
+        p.rect(0.0, top + board_h - 2.0, l.w, 2.0, "#2f80ed");
+        p.set_font(board_h * 0.6, true, Align::Center);
+        let slogans = [
+            "NtBA",
+            "2 ON 2",
+            "PLAY ONLINE",
+            "NtBA",
+            "60 TICKS A SECOND",
+            "NtBA",
+        ];
+        let n = slogans.len() as f64;
+        for (i, s) in slogans.iter().enumerate() {
+            let x = l.w * (i as f64 + 0.5) / n;
+            p.set_alpha(if i % 2 == 0 { 0.9 } else { 0.55 });
+            p.text(
+                x,
+                top + board_h * 0.72,
+                s,
+                if i % 3 == 0 { BALL } else { "#dfe7f5" },
+            );
+        }
+        p.set_alpha(1.0);
+    }
+    // Apron and floor boards.
     p.rect(ax, ay, l.px(len + 1.4), l.py(wid + 1.4), "#6e4526");
     let boards = 16;
     let bw = len / f64::from(boards);
@@ -674,11 +703,11 @@ fn help(p: &mut dyn Painter, l: &Layout, labels: &Labels) {
 }
 
 /// A text size at most `size` at which `text` fits in `width` pixels
-/// (assuming an average glyph of 0.55 of the size, about right for
-/// system-ui).
+/// (assuming an average glyph of 0.58 of the size, a little over what
+/// system-ui needs).
 fn fit(text: &str, width: f64, size: f64) -> f64 {
     let chars = text.chars().count().max(1) as f64;
-    size.min(width / (chars * 0.55))
+    size.min(width / (chars * 0.58))
 }
 
 fn break_banner(p: &mut dyn Painter, l: &Layout, g: &Ntba) {

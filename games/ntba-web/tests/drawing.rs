@@ -194,6 +194,22 @@ fn the_scoreboard_shows_score_clocks_and_period() {
 }
 
 #[test]
+fn the_match_opens_with_a_first_half_banner() {
+    let mut m = Match::new(1);
+    let band = Layout::new(W, H).band_bottom();
+    let banner = |c: &Recorder| {
+        c.text_ops("1ST HALF")
+            .filter(|o| matches!(o, Op::Text { y, alpha, .. } if *y > band && *alpha > 0.0))
+            .count()
+    };
+    m.step();
+    m.draw();
+    assert_eq!(banner(&m.canvas), 1);
+    m.until(|g| g.tick() == 80);
+    assert_eq!(banner(&m.canvas), 0, "gone after 70 ticks");
+}
+
+#[test]
 fn the_shot_clock_turns_red_in_its_last_five_seconds() {
     let mut m = Match::new(2);
     m.until(|g| matches!(g.clocks().shot_clock_seconds(), Some(s) if s <= 5));
