@@ -365,6 +365,9 @@ pub struct RunResult {
     pub engine: Engine,
     /// Wall-clock seconds played (handshakes included).
     pub seconds: f64,
+    /// Frames the loop ran (60 per second unless the machine fell behind
+    /// and frames were dropped).
+    pub frames: u64,
     /// Cost of one clock read in nanoseconds, subtracted once per timed
     /// section.
     pub clock_nanos: f64,
@@ -533,6 +536,7 @@ pub fn run_scenario(
     let start = Instant::now();
     let mut next = start;
     let mut order: Vec<usize> = (0..runs.len()).collect();
+    let mut frames = 0u64;
     let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
     loop {
         wait_until(next);
@@ -548,10 +552,12 @@ pub fn run_scenario(
         for &i in &order {
             runs[i].2.frame(now_ms);
         }
+        frames += 1;
         next += FRAME;
         let now = Instant::now();
         if now > next + FRAME {
-            // More than a frame late: start again from now.
+            // More than a frame late (the machine is busy): start again
+            // from now, dropping the frames missed, as a browser does.
             next = now;
         }
     }
@@ -569,6 +575,7 @@ pub fn run_scenario(
                 game,
                 engine,
                 seconds,
+                frames,
                 clock_nanos,
                 peers,
                 sync,
@@ -592,6 +599,7 @@ mod tests {
             game: GameKind::Dots,
             engine: Engine::Ours { window: 0 },
             seconds: 10.0,
+            frames: 600,
             clock_nanos: 20.0,
             peers,
             sync,

@@ -145,6 +145,16 @@ fn main() -> ExitCode {
         eprintln!("playing {} ...", scenario.label);
         match run_scenario(scenario, &o.games, &o.engines, &o.settings) {
             Ok(results) => {
+                if let Some(r) = results.first() {
+                    let due = (r.seconds * 60.0) as u64;
+                    if r.frames + due / 100 < due {
+                        problems.push_str(&format!(
+                            "  {}: the loop ran {} frames of {due} (the machine fell behind; \
+                             late frames were dropped for every engine alike)\n",
+                            scenario.label, r.frames
+                        ));
+                    }
+                }
                 for r in &results {
                     problems.push_str(&report::problems(r));
                 }

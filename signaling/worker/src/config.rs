@@ -1,0 +1,253 @@
+//! The Worker's settings, read from its environment (wrangler `[vars]`,
+//! `--var` on the command line, and secrets).
+//!
+//! Reading is pure: [`Config::from_lookup`] takes a function that returns a
+//! variable's text, so the rules are unit-tested natively. A value that
+//! does not parse is not fatal: the default is used and a warning names the
+//! variable (never its value, which could be a secret).
+
+use signaling_core::{AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
+
+/// Everything the Worker and its Durable Objects read from the environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `ALLOWED_ORIGINS`: comma-separated page origins, `*` for any.
+    /// Unset means none: only requests without an `Origin` header pass, so
+    /// a fresh deployment is closed until the operator names the game's
+    /// origin.
+    pub allowed_origins: AllowedOrigins,
+    /// `ROOM_TTL_SECONDS` (default 600) and the fixed room caps.
+    pub room: RoomLimits,
+    /// `HELLO_TIMEOUT_SECONDS` (default 10) and the fixed lobby caps.
+    pub lobby: LobbyLimits,
+    /// `STUN_URLS`: comma-separated; unset means Cloudflare's free STUN
+    /// server, an empty value means none.
+    pub stun_urls: Vec<String>,
+    /// `TURN_KEY_ID` and `TURN_KEY_API_TOKEN` (secrets), when both are set.
+    pub turn: Option<TurnKey>,
+    /// `TURN_TTL_SECONDS`: lifetime of the TURN credentials `/ice` hands out
+    /// (default 86 400, at most 172 800).
+    pub turn_ttl_seconds: u64,
+    /// `LOG_LEVEL`: `debug`, `info` (default), `warn` or `error`.
+    pub log_level: Level,
+    /// Variables that were set but could not be read (their names only).
+    pub ignored: Vec<&'static str>,
+}
+
+/// The operator's Cloudflare TURN key (both halves are secrets).
+#[derive(Clone, PartialEq, Eq)]
+pub struct TurnKey {
+    /// The key's id (`TURN_KEY_ID`).
+    pub id: String,
+    /// The API token that mints credentials (`TURN_KEY_API_TOKEN`).
+    pub api_token: String,
+}
+
+impl std::fmt::Debug for TurnKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the secrets, even in debug output.
+        f.write_str("TurnKey(..)")
+    }
+}
+
+/// Longest TURN credential lifetime Cloudflare accepts (48 hours).
+const MAX_TURN_TTL_SECONDS: u64 = 172_800;
+
+impl Config {
+    /// Reads the settings through `lookup`, which returns a variable's
+    /// value or `None` when it is not set.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Config {
+        let mut ignored = Vec::new();
+        let mut seconds = |name: &'static str, default: u64, min: u64, max: u64| -> u64 {
+            match lookup(name) {
+                None => default,
+                Some(text) => match text.trim().parse::<u64>() {
+                    Ok(n) if (min..=max).contains(&n) => n,
+                    _ => {
+                        ignored.push(name);
+                        default
+                    }
+                },
+            }
+        };
+        let room_ttl = seconds("ROOM_TTL_SECONDS", 600, 1, 86_400);
+        let hello_timeout = seconds("HELLO_TIMEOUT_SECONDS", 10, 1, 3_600);
+        let turn_ttl_seconds = seconds("TURN_TTL_SECONDS", 86_400, 60, MAX_TURN_TTL_SECONDS);
+
+        let log_level = match lookup("LOG_LEVEL") {
+            None => Level::Info,
+            Some(text) => Level::parse(text.trim()).unwrap_or_else(|| {
+                ignored.push("LOG_LEVEL");
+                Level::Info
+            }),
+        };
+
+        let allowed_origins = AllowedOrigins::parse(&lookup("ALLOWED_ORIGINS").unwrap_or_default());
+
+        let stun_urls = match lookup("STUN_URLS") {
+            None => vec![DEFAULT_STUN_URL.to_owned()],
+            Some(list) => list
+                .split(',')
+                .map(str::trim)
+                .filter(|u| !u.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        };
+
+        let nonempty = |name: &str| {
+            lookup(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let turn = match (nonempty("TURN_KEY_ID"), nonempty("TURN_KEY_API_TOKEN")) {
+            (Some(id), Some(api_token)) => Some(TurnKey { id, api_token }),
+            (None, None) => None,
+            // Half a key is a configuration mistake: say so, serve STUN only.
+            (Some(_), None) => {
+                ignored.push("TURN_KEY_ID");
+                None
+            }
+            (None, Some(_)) => {
+                ignored.push("TURN_KEY_API_TOKEN");
+                None
+            }
+        };
+
+        Config {
+            allowed_origins,
+            room: RoomLimits {
+                ttl_ms: room_ttl * 1000,
+                ..RoomLimits::default()
+            },
+            lobby: LobbyLimits {
+                hello_timeout_ms: hello_timeout * 1000,
+                ..LobbyLimits::default()
+            },
+            stun_urls,
+            turn,
+            turn_ttl_seconds,
+            log_level,
+            ignored,
+        }
+    }
+
+    /// The room lifetime in whole seconds, as `POST /rooms` reports it.
+    #[must_use]
+    pub fn room_ttl_seconds(&self) -> u64 {
+        self.room.ttl_ms / 1000
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn read(vars: &[(&str, &str)]) -> Config {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        Config::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn defaults_when_nothing_is_set() {
+        let c = read(&[]);
+        assert_eq!(c.room, RoomLimits::default());
+        assert_eq!(c.lobby, LobbyLimits::default());
+        assert_eq!(c.room_ttl_seconds(), 600);
+        assert_eq!(c.stun_urls, vec![DEFAULT_STUN_URL.to_owned()]);
+        assert_eq!(c.turn, None);
+        assert_eq!(c.log_level, Level::Info);
+        assert!(c.ignored.is_empty());
+        // Closed by default: only requests without an Origin pass.
+        assert!(c.allowed_origins.allows(None));
+        assert!(!c.allowed_origins.allows(Some("https://example.com")));
+    }
+
+    #[test]
+    fn timers_and_lists_are_read() {
+        let c = read(&[
+            ("ROOM_TTL_SECONDS", "3"),
+            ("HELLO_TIMEOUT_SECONDS", " 1 "),
+            ("STUN_URLS", "stun:a.example:3478, ,stun:b.example:3478"),
+            (
+                "ALLOWED_ORIGINS",
+                "https://game.example, http://127.0.0.1:8080",
+            ),
+            ("LOG_LEVEL", "debug"),
+        ]);
+        assert_eq!(c.room.ttl_ms, 3_000);
+        assert_eq!(c.room_ttl_seconds(), 3);
+        assert_eq!(c.lobby.hello_timeout_ms, 1_000);
+        assert_eq!(c.lobby.max_players, 16);
+        assert_eq!(
+            c.stun_urls,
+            vec!["stun:a.example:3478", "stun:b.example:3478"]
+        );
+        assert!(c.allowed_origins.allows(Some("http://127.0.0.1:8080")));
+        assert!(!c.allowed_origins.allows(Some("http://127.0.0.1:8081")));
+        assert_eq!(c.log_level, Level::Debug);
+        assert!(c.ignored.is_empty());
+    }
+
+    #[test]
+    fn empty_stun_list_means_no_stun() {
+        assert!(read(&[("STUN_URLS", "")]).stun_urls.is_empty());
+    }
+
+    #[test]
+    fn bad_values_fall_back_and_are_named() {
+        let c = read(&[
+            ("ROOM_TTL_SECONDS", "ten"),
+            ("HELLO_TIMEOUT_SECONDS", "0"),
+            ("TURN_TTL_SECONDS", "999999999"),
+            ("LOG_LEVEL", "loud"),
+        ]);
+        assert_eq!(c.room.ttl_ms, 600_000);
+        assert_eq!(c.lobby.hello_timeout_ms, 10_000);
+        assert_eq!(c.turn_ttl_seconds, 86_400);
+        assert_eq!(c.log_level, Level::Info);
+        assert_eq!(
+            c.ignored,
+            vec![
+                "ROOM_TTL_SECONDS",
+                "HELLO_TIMEOUT_SECONDS",
+                "TURN_TTL_SECONDS",
+                "LOG_LEVEL"
+            ]
+        );
+    }
+
+    #[test]
+    fn turn_needs_both_secrets() {
+        let both = read(&[("TURN_KEY_ID", "kid"), ("TURN_KEY_API_TOKEN", "tok")]);
+        assert_eq!(
+            both.turn,
+            Some(TurnKey {
+                id: "kid".into(),
+                api_token: "tok".into()
+            })
+        );
+        let half = read(&[("TURN_KEY_ID", "kid")]);
+        assert_eq!(half.turn, None);
+        assert_eq!(half.ignored, vec!["TURN_KEY_ID"]);
+        let blank = read(&[("TURN_KEY_ID", " "), ("TURN_KEY_API_TOKEN", "")]);
+        assert_eq!(blank.turn, None);
+        assert!(blank.ignored.is_empty());
+    }
+
+    #[test]
+    fn debug_output_hides_the_turn_secrets() {
+        let c = read(&[
+            ("TURN_KEY_ID", "kid-123"),
+            ("TURN_KEY_API_TOKEN", "tok-456"),
+        ]);
+        let text = format!("{c:?}");
+        assert!(
+            !text.contains("kid-123") && !text.contains("tok-456"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,242 @@
+//! Small pieces of glue shared by the entry Worker and the Durable Objects:
+//! the clock, random bytes, logging, JSON responses, and the socket
+//! attachments.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+use signaling_core::{
+    error_body, Action, Level, LobbyAttachment, LogRecord, Millis, RoomAttachment, SocketId,
+};
+use worker::wasm_bindgen::{self, prelude::wasm_bindgen, JsValue};
+use worker::{js_sys, Date, Env, Response, Result, ScheduledTime, State, WebSocket};
+
+use crate::config::Config;
+
+/// Set once this isolate has reported ignored settings.
+static CONFIG_CHECKED: AtomicBool = AtomicBool::new(false);
+
+/// Milliseconds since the Unix epoch, as the Workers runtime tells it (the
+/// clock only moves between I/O operations, which the machines are fine
+/// with: time never goes backwards).
+#[must_use]
+pub fn now() -> Millis {
+    Millis(Date::now().as_millis())
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The Web Crypto CSPRNG.
+    #[wasm_bindgen(js_namespace = crypto, js_name = getRandomValues, catch)]
+    fn get_random_values(buf: &mut [u8]) -> std::result::Result<JsValue, JsValue>;
+}
+
+/// Fills `buf` from the runtime's cryptographically secure generator.
+pub fn random_bytes(buf: &mut [u8]) -> Result<()> {
+    get_random_values(buf)
+        .map(|_| ())
+        .map_err(worker::Error::from)
+}
+
+/// Reads the settings from the Worker's (or Durable Object's) environment.
+#[must_use]
+pub fn config(env: &Env) -> Config {
+    Config::from_lookup(|name| env_text(env, name))
+}
+
+/// A variable's value as text. wrangler passes `[vars]` written as TOML
+/// numbers or booleans through as such, so those are turned into text too.
+fn env_text(env: &Env, name: &str) -> Option<String> {
+    let value = worker::js_sys::Reflect::get(env.as_ref(), &JsValue::from_str(name)).ok()?;
+    if let Some(text) = value.as_string() {
+        Some(text)
+    } else if let Some(number) = value.as_f64() {
+        Some(format!("{number}"))
+    } else {
+        value.as_bool().map(|b| b.to_string())
+    }
+}
+
+/// Writes log records at or above a level, one JSON object per line, to the
+/// console method matching the level (Workers Logs keep them per level).
+#[derive(Clone, Copy, Debug)]
+pub struct Logger {
+    min: Level,
+}
+
+impl Logger {
+    /// A logger for this configuration. The first one made in an isolate
+    /// warns about any variable the configuration had to ignore.
+    #[must_use]
+    pub fn new(config: &Config) -> Logger {
+        let logger = Logger {
+            min: config.log_level,
+        };
+        if !CONFIG_CHECKED.swap(true, Ordering::Relaxed) {
+            for name in &config.ignored {
+                logger
+                    .record(&LogRecord::new(Level::Warn, "config.ignored").with("variable", *name));
+            }
+        }
+        logger
+    }
+
+    /// Writes one record, if its level is high enough.
+    pub fn record(&self, record: &LogRecord) {
+        if record.level >= self.min {
+            write_line(record.level, &record.to_json_line());
+        }
+    }
+
+    /// Logs a failure of the runtime (storage, sockets, fetch) under
+    /// `event`. Its text comes from the runtime, never from a client, so it
+    /// holds no payload, nickname or address.
+    pub fn failure(&self, event: &'static str, error: &worker::Error) {
+        #[derive(Serialize)]
+        struct Failure<'a> {
+            level: &'static str,
+            event: &'static str,
+            detail: &'a str,
+        }
+        let detail = error.to_string();
+        let line = serde_json::to_string(&Failure {
+            level: "error",
+            event,
+            detail: &detail,
+        })
+        .unwrap_or_else(|_| format!("{{\"level\":\"error\",\"event\":\"{event}\"}}"));
+        write_line(Level::Error, &line);
+    }
+}
+
+fn write_line(level: Level, line: &str) {
+    match level {
+        Level::Debug => worker::console_debug!("{line}"),
+        Level::Info => worker::console_log!("{line}"),
+        Level::Warn => worker::console_warn!("{line}"),
+        Level::Error => worker::console_error!("{line}"),
+    }
+}
+
+/// A JSON response with this status.
+pub fn json_response(status: u16, body: String) -> Result<Response> {
+    Ok(Response::builder()
+        .with_status(status)
+        .with_header("Content-Type", "application/json")?
+        .with_header("Cache-Control", "no-store")?
+        .fixed(body.into_bytes()))
+}
+
+/// An HTTP error with the JSON body `{"error": reason}`.
+pub fn error_response(status: u16, reason: &str) -> Result<Response> {
+    json_response(status, error_body(reason))
+}
+
+/// The tag a socket is accepted with, so it can be found again by id after
+/// hibernation with `get_websockets_with_tag`.
+#[must_use]
+pub fn socket_tag(socket: SocketId) -> String {
+    format!("s{}", socket.0)
+}
+
+/// What a socket's attachment holds once the machine has closed it: not a
+/// valid machine attachment, so a restore skips the socket even if the
+/// runtime still lists it while its close completes.
+pub const CLOSED_ATTACHMENT: &str = "closed";
+
+/// Stores a machine attachment (as JSON text) on a socket.
+pub fn store_attachment(ws: &WebSocket, json: String) -> Result<()> {
+    ws.serialize_attachment(json)
+}
+
+/// The socket's attachment text, if it has one.
+#[must_use]
+pub fn attachment_text(ws: &WebSocket) -> Option<String> {
+    ws.deserialize_attachment::<String>().ok().flatten()
+}
+
+/// A machine's per-socket state, stored as JSON text in the attachment.
+pub trait MachineAttachment {
+    /// The attachment as JSON text.
+    fn json(&self) -> String;
+}
+
+impl MachineAttachment for RoomAttachment {
+    fn json(&self) -> String {
+        self.to_json()
+    }
+}
+
+impl MachineAttachment for LobbyAttachment {
+    fn json(&self) -> String {
+        self.to_json()
+    }
+}
+
+/// The accepted socket the machine calls `socket`, if it is still open.
+#[must_use]
+pub fn find_socket(state: &State, socket: SocketId) -> Option<WebSocket> {
+    state
+        .get_websockets_with_tag(&socket_tag(socket))
+        .into_iter()
+        .next()
+}
+
+/// Carries out a machine's actions, in order. Returns true when one of them
+/// was [`Action::Finished`] (the caller ends the room).
+///
+/// Takes no borrow of the machine: callers collect the actions first, drop
+/// their borrow, then await this.
+pub async fn perform<A: MachineAttachment>(
+    state: &State,
+    actions: Vec<Action<A>>,
+    logger: &Logger,
+) -> bool {
+    let mut finished = false;
+    for action in actions {
+        match action {
+            Action::Send { socket, text } => {
+                // A socket closing at the same moment is normal; its close
+                // event follows and tells the machine.
+                let sent =
+                    find_socket(state, socket).is_some_and(|ws| ws.send_with_str(&text).is_ok());
+                if !sent {
+                    logger.record(&LogRecord::new(Level::Debug, "socket.send_skipped"));
+                }
+            }
+            Action::Close {
+                socket,
+                code,
+                reason,
+            } => {
+                if let Some(ws) = find_socket(state, socket) {
+                    let _ = store_attachment(&ws, CLOSED_ATTACHMENT.to_owned());
+                    if ws.close(Some(code), Some(reason)).is_err() {
+                        logger.record(&LogRecord::new(Level::Debug, "socket.close_skipped"));
+                    }
+                }
+            }
+            Action::Persist { socket, attachment } => {
+                if let Some(ws) = find_socket(state, socket) {
+                    if let Err(e) = store_attachment(&ws, attachment.json()) {
+                        logger.failure("socket.attachment_failed", &e);
+                    }
+                }
+            }
+            Action::SetAlarm(at) => {
+                logger.record(
+                    &LogRecord::new(Level::Debug, "alarm.set")
+                        .with("at", at.0)
+                        .with("now", now().0),
+                );
+                let when = js_sys::Date::new(&JsValue::from_f64(at.0 as f64));
+                if let Err(e) = state.storage().set_alarm(ScheduledTime::new(when)).await {
+                    logger.failure("storage.alarm_failed", &e);
+                }
+            }
+            Action::Log(record) => logger.record(&record),
+            Action::Finished => finished = true,
+        }
+    }
+    finished
+}

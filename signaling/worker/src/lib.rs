@@ -1,0 +1,235 @@
+//! The signalling service as a Cloudflare Worker.
+//!
+//! This crate is a host: all the rules live in [`signaling_core`]. It
+//! gives the core's two machines a home on Cloudflare's network and speaks
+//! HTTP for them:
+//!
+//! | route | handled by |
+//! | --- | --- |
+//! | `POST /rooms` | here: draws a code, asks that room's object to create it |
+//! | `GET /rooms/<code>/ws?role=host\|guest` | the room's Durable Object ([`RoomObject`], `idFromName(code)`) |
+//! | `GET /lobby/ws` | the one [`LobbyObject`] (`idFromName("lobby")`) |
+//! | `GET /ice` | here: STUN URLs, plus TURN credentials when configured |
+//! | `GET /health` | here |
+//!
+//! Before routing, every request passes the `ALLOWED_ORIGINS` check (403)
+//! and the per-IP Workers rate-limit binding `RATE_LIMITER` (429). Errors
+//! are JSON `{"error": "..."}`; logs are JSON lines with a `level` and never
+//! hold a nickname, a payload or an address. Both Durable Objects use the
+//! WebSocket hibernation API and keep per-socket state in attachments.
+//!
+//! Settings come from the environment; see [`config::Config`] and
+//! `docs/deploy.md`. The crate is built for `wasm32-unknown-unknown` by
+//! `build.sh` and served by wrangler through `js/shim.mjs`. It also compiles
+//! natively, so its pure parts ([`config`], [`route`], [`turn`]) are
+//! unit-tested with `cargo test`.
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod host;
+pub mod lobby;
+pub mod room;
+pub mod route;
+pub mod turn;
+
+pub use lobby::LobbyObject;
+pub use room::RoomObject;
+
+use signaling_core::{ice_servers_json, room_created_body, Level, LogRecord, Role, RoomCode};
+use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
+
+use crate::config::Config;
+use crate::host::{error_response, json_response, Logger};
+use crate::route::Route;
+
+/// Binding name of the room objects' namespace.
+pub const ROOMS_BINDING: &str = "ROOMS";
+/// Binding name of the lobby object's namespace.
+pub const LOBBY_BINDING: &str = "LOBBY";
+/// Binding name of the Workers rate limiter (optional: without it there is
+/// no per-IP limit, as in a bare `wrangler dev`).
+pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
+
+/// How many fresh codes `POST /rooms` tries before giving up. A clash needs
+/// a live room with the same code: with 31⁶ ≈ 887 million codes, even one
+/// retry is rare.
+const CREATE_ATTEMPTS: usize = 4;
+
+/// The Worker's entry point: every HTTP request arrives here.
+#[event(fetch)]
+pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
+    let config = host::config(&env);
+    let logger = Logger::new(&config);
+    let origin = req.headers().get("Origin")?;
+    let path = req.path();
+    let route = route::route(req.method().as_ref(), &path);
+
+    if !config.allowed_origins.allows(origin.as_deref()) {
+        logger.record(
+            &LogRecord::new(Level::Warn, "http.origin_refused").with("route", route_name(route)),
+        );
+        return error_response(403, "origin not allowed");
+    }
+    if !within_rate_limit(&req, &env, &logger).await {
+        logger.record(
+            &LogRecord::new(Level::Warn, "http.rate_limited").with("route", route_name(route)),
+        );
+        return with_cors(
+            error_response(429, "too many requests; slow down"),
+            origin.as_deref(),
+        );
+    }
+
+    let response = match route {
+        Route::Health => json_response(200, "{\"ok\":true}".to_owned()),
+        Route::Ice => ice(&config, &logger).await,
+        Route::CreateRoom => create_room(&env, &config, &logger).await,
+        Route::RoomSocket(code) => {
+            // A bad role is refused here, before the room's object is woken.
+            let url = req.url()?;
+            if let Err(refusal) = Role::parse(route::query_param(url.query().unwrap_or(""), "role"))
+            {
+                return error_response(refusal.status(), refusal.reason());
+            }
+            let stub = env
+                .durable_object(ROOMS_BINDING)?
+                .id_from_name(code.as_str())?
+                .get_stub()?;
+            // The room's object answers the upgrade (or 404/409/400) itself.
+            return stub.fetch_with_request(req).await;
+        }
+        Route::LobbySocket => {
+            let stub = env
+                .durable_object(LOBBY_BINDING)?
+                .id_from_name(lobby::LOBBY_NAME)?
+                .get_stub()?;
+            return stub.fetch_with_request(req).await;
+        }
+        Route::Preflight => preflight(),
+        Route::WrongMethod => error_response(405, "method not allowed"),
+        Route::UnknownRoom => error_response(404, "room not found"),
+        Route::NotFound => error_response(404, "no such route"),
+    };
+    with_cors(response, origin.as_deref())
+}
+
+/// A short fixed name for a route, for logs.
+fn route_name(route: Route) -> &'static str {
+    match route {
+        Route::Health => "health",
+        Route::Ice => "ice",
+        Route::CreateRoom => "create-room",
+        Route::RoomSocket(_) | Route::UnknownRoom => "room-ws",
+        Route::LobbySocket => "lobby-ws",
+        Route::Preflight => "preflight",
+        Route::WrongMethod | Route::NotFound => "other",
+    }
+}
+
+/// Counts the request against its client's address with the Workers
+/// rate-limit binding. The address is only ever the limiter's key: never
+/// logged, never stored by us. Without the binding, or if the limiter
+/// itself fails, the request passes (failing open keeps the game usable;
+/// the failure is logged).
+async fn within_rate_limit(req: &Request, env: &Env, logger: &Logger) -> bool {
+    let binding = worker::js_sys::Reflect::get(env.as_ref(), &RATE_LIMIT_BINDING.into());
+    let Ok(binding) = binding else {
+        return true;
+    };
+    if binding.is_undefined() || binding.is_null() {
+        return true;
+    }
+    // The binding's JavaScript class name differs between the local runtime
+    // and production, so it is not checked (the `worker` crate's own
+    // accessor insists on one name).
+    let limiter: worker::RateLimiter = worker::wasm_bindgen::JsCast::unchecked_into(binding);
+    let key = req
+        .headers()
+        .get("CF-Connecting-IP")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| "unknown".to_owned());
+    match limiter.limit(key).await {
+        Ok(outcome) => outcome.success,
+        Err(e) => {
+            logger.failure("http.rate_limiter_failed", &e);
+            true
+        }
+    }
+}
+
+/// `POST /rooms`: draw a code without bias from the runtime's CSPRNG and
+/// have that room's object create it; draw again on the (rare) clash.
+async fn create_room(env: &Env, config: &Config, logger: &Logger) -> Result<Response> {
+    let rooms = env.durable_object(ROOMS_BINDING)?;
+    for _ in 0..CREATE_ATTEMPTS {
+        let mut bytes = [0u8; 32];
+        host::random_bytes(&mut bytes)?;
+        let Some(code) = RoomCode::from_random_bytes(&bytes) else {
+            continue;
+        };
+        let stub = rooms.id_from_name(code.as_str())?.get_stub()?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post);
+        let internal = Request::new_with_init(&format!("https://room/rooms/{code}/create"), &init)?;
+        let answer = stub.fetch_with_request(internal).await?;
+        match answer.status_code() {
+            201 => return json_response(200, room_created_body(code, config.room_ttl_seconds())),
+            409 => logger.record(&LogRecord::new(Level::Info, "room.code_clash")),
+            status => {
+                logger.record(
+                    &LogRecord::new(Level::Error, "room.create_failed").with("status", status),
+                );
+                return error_response(500, "could not create a room");
+            }
+        }
+    }
+    error_response(503, "could not find a free room code; try again")
+}
+
+/// `GET /ice`: the configured STUN URLs, plus short-lived TURN credentials
+/// when the operator set a TURN key. If minting fails the answer is STUN
+/// only (and the failure is logged without details).
+async fn ice(config: &Config, logger: &Logger) -> Result<Response> {
+    let turn = match &config.turn {
+        None => None,
+        Some(key) => match turn::mint(key, config.turn_ttl_seconds).await {
+            Ok(server) => Some(server),
+            Err(e) => {
+                let status = match e {
+                    turn::TurnError::Status(s) => u64::from(s),
+                    turn::TurnError::Request | turn::TurnError::Answer => 0,
+                };
+                logger.record(
+                    &LogRecord::new(Level::Error, "ice.turn_failed").with("status", status),
+                );
+                None
+            }
+        },
+    };
+    let body = ice_servers_json(&config.stun_urls, turn.as_ref());
+    let response = json_response(200, body)?;
+    Ok(response)
+}
+
+/// The answer to a CORS preflight from an allowed origin (the origin
+/// check already passed).
+fn preflight() -> Result<Response> {
+    let headers = Headers::new();
+    headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")?;
+    headers.set("Access-Control-Allow-Headers", "Content-Type")?;
+    headers.set("Access-Control-Max-Age", "600")?;
+    Ok(Response::empty()?.with_status(204).with_headers(headers))
+}
+
+/// Lets a page on an allowed origin read the answer: echoes its `Origin`.
+/// WebSocket upgrades are not CORS requests and never pass through here.
+fn with_cors(response: Result<Response>, origin: Option<&str>) -> Result<Response> {
+    let mut response = response?;
+    if let Some(origin) = origin {
+        let headers = response.headers_mut();
+        headers.set("Access-Control-Allow-Origin", origin)?;
+        headers.append("Vary", "Origin")?;
+    }
+    Ok(response)
+}

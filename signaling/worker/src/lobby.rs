@@ -1,0 +1,206 @@
+//! The one global Lobby Durable Object (`idFromName("lobby")`), hosting
+//! the core's [`Lobby`] machine.
+//!
+//! It stores nothing: the roster, the hello deadlines and the message-rate
+//! budgets all live in the sockets' attachments, which the runtime keeps
+//! across hibernation. The machine is in memory while the object is awake;
+//! after hibernation the first event rebuilds it from the attachments with
+//! [`Lobby::restore`]. The hello timeout runs on the object's alarm.
+
+// `#[durable_object]` generates undocumented JavaScript bindings (the
+// constructor and event methods); everything written here is documented.
+#![allow(missing_docs)]
+
+use std::cell::RefCell;
+
+use signaling_core::{Action, Event, Level, Lobby, LobbyAttachment, LogRecord};
+use worker::{
+    durable_object, DurableObject, Env, Request, Response, Result, State, WebSocket,
+    WebSocketIncomingMessage, WebSocketPair,
+};
+
+use crate::config::Config;
+use crate::host::{self, attachment_text, error_response, socket_tag, Logger, CLOSED_ATTACHMENT};
+use crate::room::is_websocket_upgrade;
+
+/// The name the lobby's Durable Object is addressed by.
+pub const LOBBY_NAME: &str = "lobby";
+
+/// The lobby's Durable Object.
+#[durable_object]
+pub struct LobbyObject {
+    state: State,
+    env: Env,
+    /// The machine, while the object is awake.
+    lobby: RefCell<Option<Lobby>>,
+}
+
+impl DurableObject for LobbyObject {
+    fn new(state: State, env: Env) -> Self {
+        LobbyObject {
+            state,
+            env,
+            lobby: RefCell::new(None),
+        }
+    }
+
+    /// A client's `GET /lobby/ws` upgrade, forwarded by the entry Worker.
+    async fn fetch(&self, req: Request) -> Result<Response> {
+        let config = host::config(&self.env);
+        let logger = Logger::new(&config);
+        if !is_websocket_upgrade(&req) {
+            return error_response(426, "expected a WebSocket upgrade");
+        }
+        self.load(&config, &logger);
+        let now = host::now();
+        let admitted = self
+            .lobby
+            .borrow_mut()
+            .as_mut()
+            .map(|lobby| lobby.admit(now));
+        let (socket, actions) = match admitted {
+            Some(Ok(admitted)) => admitted,
+            Some(Err(refusal)) => {
+                logger.record(
+                    &LogRecord::new(Level::Warn, "lobby.refused_socket")
+                        .with("status", refusal.status()),
+                );
+                return error_response(refusal.status(), refusal.reason());
+            }
+            None => return error_response(500, "lobby unavailable"),
+        };
+        let pair = match WebSocketPair::new() {
+            Ok(pair) => pair,
+            Err(e) => {
+                logger.failure("lobby.upgrade_failed", &e);
+                let undo = self.with_lobby(|lobby| lobby.handle(Event::Closed { socket }, now));
+                host::perform(&self.state, undo, &logger).await;
+                return error_response(500, "could not open a WebSocket");
+            }
+        };
+        self.state
+            .accept_websocket_with_tags(&pair.server, &[&socket_tag(socket)]);
+        host::perform(&self.state, actions, &logger).await;
+        Response::from_websocket(pair.client)
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let config = host::config(&self.env);
+        let logger = Logger::new(&config);
+        self.load(&config, &logger);
+        let actions = self.with_lobby(|lobby| lobby.handle(Event::Alarm, host::now()));
+        host::perform(&self.state, actions, &logger).await;
+        Response::empty()
+    }
+
+    async fn websocket_message(
+        &self,
+        ws: WebSocket,
+        message: WebSocketIncomingMessage,
+    ) -> Result<()> {
+        let config = host::config(&self.env);
+        let logger = Logger::new(&config);
+        self.load(&config, &logger);
+        let Some(socket) = socket_of(&ws) else {
+            return Ok(());
+        };
+        let now = host::now();
+        let actions = self.with_lobby(|lobby| match &message {
+            WebSocketIncomingMessage::String(text) => {
+                lobby.handle(Event::Text { socket, text }, now)
+            }
+            WebSocketIncomingMessage::Binary(bytes) => lobby.handle(
+                Event::Binary {
+                    socket,
+                    len: bytes.len(),
+                },
+                now,
+            ),
+        });
+        host::perform(&self.state, actions, &logger).await;
+        Ok(())
+    }
+
+    async fn websocket_close(
+        &self,
+        ws: WebSocket,
+        _code: usize,
+        _reason: String,
+        _was_clean: bool,
+    ) -> Result<()> {
+        self.socket_gone(&ws).await;
+        // Complete the closing handshake from our side (harmless if done).
+        let _ = ws.close(Some(1000), Some(""));
+        Ok(())
+    }
+
+    async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
+        self.socket_gone(&ws).await;
+        Ok(())
+    }
+}
+
+/// The machine's name for a socket, from its attachment.
+fn socket_of(ws: &WebSocket) -> Option<signaling_core::SocketId> {
+    attachment_text(ws)
+        .and_then(|t| LobbyAttachment::from_json(&t))
+        .map(|a| a.socket)
+}
+
+impl LobbyObject {
+    /// Makes sure the machine is in memory, rebuilding it from the sockets'
+    /// attachments after hibernation. Sockets it does not take back (their
+    /// attachment is missing, marked closed, or clashes with another) are
+    /// closed.
+    fn load(&self, config: &Config, logger: &Logger) {
+        if self.lobby.borrow().is_some() {
+            return;
+        }
+        let sockets: Vec<(WebSocket, Option<LobbyAttachment>)> = self
+            .state
+            .get_websockets()
+            .into_iter()
+            .map(|ws| {
+                let a = attachment_text(&ws).and_then(|t| LobbyAttachment::from_json(&t));
+                (ws, a)
+            })
+            .collect();
+        let lobby = Lobby::restore(config.lobby, sockets.iter().filter_map(|(_, a)| a.clone()));
+        for (ws, a) in &sockets {
+            let kept = a
+                .as_ref()
+                .is_some_and(|a| lobby.attachment(a.socket) == Some(a));
+            if !kept && attachment_text(ws).as_deref() != Some(CLOSED_ATTACHMENT) {
+                let _ = ws.close(Some(1011), Some("lost track of this socket"));
+                logger.record(&LogRecord::new(Level::Warn, "lobby.dropped_socket"));
+            }
+        }
+        logger.record(
+            &LogRecord::new(Level::Debug, "lobby.restored").with("sockets", lobby.socket_count()),
+        );
+        *self.lobby.borrow_mut() = Some(lobby);
+    }
+
+    /// A socket closed or failed: tell the machine.
+    async fn socket_gone(&self, ws: &WebSocket) {
+        let config = host::config(&self.env);
+        let logger = Logger::new(&config);
+        self.load(&config, &logger);
+        let Some(socket) = socket_of(ws) else {
+            return;
+        };
+        // Mark it so a restore before the runtime forgets it skips it.
+        let _ = host::store_attachment(ws, CLOSED_ATTACHMENT.to_owned());
+        let actions = self.with_lobby(|lobby| lobby.handle(Event::Closed { socket }, host::now()));
+        host::perform(&self.state, actions, &logger).await;
+    }
+
+    /// Runs `f` on the machine and returns its actions; the borrow ends
+    /// before anything is awaited.
+    fn with_lobby(
+        &self,
+        f: impl FnOnce(&mut Lobby) -> Vec<Action<LobbyAttachment>>,
+    ) -> Vec<Action<LobbyAttachment>> {
+        self.lobby.borrow_mut().as_mut().map(f).unwrap_or_default()
+    }
+}
