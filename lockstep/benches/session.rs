@@ -12,6 +12,13 @@
 //! `advance_frame`, `poll_transmit`, `poll_event`), never the simulated
 //! network, and the game's `step` is a few integer operations. Each
 //! scenario runs 7 times; the CPU figure is the best run.
+//!
+//! Every scenario runs in lock-step (prediction window 0, input delay 6) and
+//! in rollback (window 8, input delay 2), where the rollback rows add the
+//! predicted, re-simulated and skipped ticks. The session time includes the
+//! game's re-simulation (steps and state copies); the cost of those alone is
+//! measured separately (the trivial game's step and clone in a tight loop)
+//! and subtracted in the last column.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -112,6 +119,7 @@ impl Side {
 struct Row {
     name: &'static str,
     delay: u8,
+    window: u8,
     frames: u64,
     ticks: u32,
     stats: [SessionStats; 2],
@@ -120,10 +128,17 @@ struct Row {
     busy_us_per_tick: f64,
 }
 
-fn run(name: &'static str, link: LinkConfig, delay: u8, ticks: u32, model: PadModel) -> Row {
+fn run(
+    name: &'static str,
+    link: LinkConfig,
+    (delay, window): (u8, u8),
+    ticks: u32,
+    model: PadModel,
+) -> Row {
     let (a, b) = netsim::pair(link, 2024);
+    let host = SessionConfig::host(7, delay).prediction_window(window);
     let mut sides = [
-        Side::new(SessionConfig::host(7, delay), a, 1, model),
+        Side::new(host, a, 1, model),
         Side::new(SessionConfig::guest(), b, 2, model),
     ];
     let mut frame = 0u64;
@@ -156,6 +171,7 @@ fn run(name: &'static str, link: LinkConfig, delay: u8, ticks: u32, model: PadMo
     Row {
         name,
         delay,
+        window,
         frames: frame,
         ticks,
         stats: [sides[0].session.stats(), sides[1].session.stats()],
@@ -168,7 +184,7 @@ fn run(name: &'static str, link: LinkConfig, delay: u8, ticks: u32, model: PadMo
 /// (seeded), the CPU time is the best of the runs (the machine is shared).
 const REPEAT: usize = 7;
 
-fn best(name: &'static str, link: LinkConfig, delay: u8, ticks: u32) -> Row {
+fn best(name: &'static str, link: LinkConfig, delay: (u8, u8), ticks: u32) -> Row {
     let mut row = run(name, link, delay, ticks, PadModel::Random);
     for _ in 1..REPEAT {
         let again = run(name, link, delay, ticks, PadModel::Random);
@@ -182,11 +198,58 @@ fn best(name: &'static str, link: LinkConfig, delay: u8, ticks: u32) -> Row {
     row
 }
 
+/// Nanoseconds per game step and per state copy of the trivial game, in a
+/// tight loop (best of 7 runs of a million each).
+fn game_costs() -> (f64, f64) {
+    let n = 1_000_000u32;
+    let (mut step, mut clone) = (f64::MAX, f64::MAX);
+    for _ in 0..REPEAT {
+        let mut g = Trivial::new(1, 2);
+        let t0 = Instant::now();
+        for i in 0..n {
+            g.step(black_box(&[i as u8, (i >> 8) as u8]));
+        }
+        black_box(&g);
+        step = step.min(t0.elapsed().as_secs_f64() * 1e9 / f64::from(n));
+        let t0 = Instant::now();
+        for _ in 0..n {
+            black_box(black_box(&g).clone());
+        }
+        clone = clone.min(t0.elapsed().as_secs_f64() * 1e9 / f64::from(n));
+    }
+    (step, clone)
+}
+
 fn main() {
     let ticks = 3600;
     let ms = Millis;
+    let (step_ns, clone_ns) = game_costs();
+    let lockstep = (6, 0);
+    let rollback = (2, 8);
+    let link_b = LinkConfig {
+        latency: ms(50),
+        jitter: ms(10),
+        ..LinkConfig::default()
+    };
+    let link_c = LinkConfig {
+        loss_percent: 5,
+        ..link_b
+    };
+    let link_d = LinkConfig {
+        latency: ms(100),
+        jitter: ms(20),
+        loss_percent: 25,
+        ..LinkConfig::default()
+    };
+    let rollback_rows = [
+        best("(a) no latency", LinkConfig::default(), rollback, ticks),
+        best("(b) 50 ms ±10", link_b, rollback, ticks),
+        best("(c) 50 ms ±10, 5% loss", link_c, rollback, ticks),
+        best("(d) 100 ms ±20, 25% loss", link_d, rollback, ticks),
+        best("(d) same, delay 4", link_d, (4, 8), ticks),
+    ];
     let rows = [
-        best("(a) no latency", LinkConfig::default(), 6, ticks),
+        best("(a) no latency", LinkConfig::default(), lockstep, ticks),
         best(
             "(b) 50 ms ±10",
             LinkConfig {
@@ -194,7 +257,7 @@ fn main() {
                 jitter: ms(10),
                 ..LinkConfig::default()
             },
-            6,
+            lockstep,
             ticks,
         ),
         best(
@@ -205,7 +268,7 @@ fn main() {
                 loss_percent: 5,
                 ..LinkConfig::default()
             },
-            6,
+            lockstep,
             ticks,
         ),
         best(
@@ -216,7 +279,7 @@ fn main() {
                 loss_percent: 25,
                 ..LinkConfig::default()
             },
-            6,
+            lockstep,
             ticks,
         ),
         best(
@@ -227,7 +290,7 @@ fn main() {
                 loss_percent: 25,
                 ..LinkConfig::default()
             },
-            9,
+            (9, 0),
             ticks,
         ),
     ];
@@ -254,6 +317,49 @@ fn main() {
             r.held_bytes_per_sec,
             r.stats[0].last_rtt.map_or(0, |m| m.0),
             r.busy_us_per_tick
+        );
+    }
+    println!();
+    println!(
+        "Rollback (window 8). Game costs measured alone: step {step_ns:.1} ns, state copy {clone_ns:.1} ns."
+    );
+    println!();
+    println!(
+        "| scenario | delay | window | frames | stalled (host/guest) | skipped (host/guest) | predicted ticks/peer | rollbacks/peer | re-simulated ticks/peer | longest rollback | packets/s/peer | payload B/s/peer, random pads | payload B/s/peer, held pads | session µs/tick, all | of which game steps + copies | session µs/tick without them |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in &rollback_rows {
+        let secs = r.frames as f64 / 60.0;
+        let per_peer = |f: fn(&SessionStats) -> u64| (f(&r.stats[0]) + f(&r.stats[1])) as f64 / 2.0;
+        let packets = per_peer(|s| s.reliable_packets + s.unreliable_packets) / secs;
+        let bytes = per_peer(|s| s.reliable_bytes + s.unreliable_bytes) / secs;
+        let resim = per_peer(|s| s.resimulated_ticks);
+        let copies = per_peer(|s| s.predicted_ticks + s.resimulated_ticks);
+        // Per tick: one step, plus the re-simulated steps, plus the copies
+        // (one per predicted tick; a re-simulated tick may save one too,
+        // counted generously as one each).
+        let game_us =
+            ((f64::from(r.ticks) + resim) * step_ns + copies * clone_ns) / f64::from(r.ticks) / 1e3;
+        println!(
+            "| {} | {} | {} | {} | {}/{} | {}/{} | {:.0} | {:.0} | {:.0} | {} | {:.1} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
+            r.name,
+            r.delay,
+            r.window,
+            r.frames,
+            r.stats[0].stalled_frames,
+            r.stats[1].stalled_frames,
+            r.stats[0].skipped_frames,
+            r.stats[1].skipped_frames,
+            per_peer(|s| s.predicted_ticks),
+            per_peer(|s| s.rollbacks),
+            resim,
+            r.stats[0].max_rollback.max(r.stats[1].max_rollback),
+            packets,
+            bytes,
+            r.held_bytes_per_sec,
+            r.busy_us_per_tick,
+            game_us,
+            (r.busy_us_per_tick - game_us).max(0.0),
         );
     }
 }

@@ -236,7 +236,8 @@ const TAG_HELLO: u32 = 0;
 const TAG_INPUTS: u32 = 1;
 const TAG_INPUTS_EXT: u32 = 2;
 const TAG_BYE: u32 = 6;
-const TAG_COUNT: u32 = 7;
+const TAG_INPUTS_ADV: u32 = 7;
+const TAG_COUNT: u32 = 8;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -271,11 +272,14 @@ enum ByeWire {
 enum Wire<P> {
     Hello(HelloWire),
     Inputs(InputsWire<P>),
-    InputsExt(InputsWire<P>, Option<u16>, Option<(u16, u16)>, Option<i8>),
+    InputsExt(InputsWire<P>, Option<u16>, Option<(u16, u16)>),
     Hash(u32, [u8; 8]),
     Ping(u16),
     Pong(u16, u16),
     Bye(ByeWire),
+    /// Inputs with the sender's frame advantage (rollback mode, only when
+    /// it changed): a tag of its own so lock-step traffic is unchanged.
+    InputsAdv(InputsWire<P>, Option<u16>, Option<(u16, u16)>, i8),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -441,10 +445,11 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     ack_delta,
                     pads: PadsRef(m.pads.as_slice()),
                 };
-                if m.ping.is_none() && m.pong.is_none() && m.advantage.is_none() {
-                    Wire::Inputs(iw)
-                } else {
-                    Wire::InputsExt(iw, m.ping, m.pong.map(|p| (p.id, p.held_ms)), m.advantage)
+                let pong = m.pong.map(|p| (p.id, p.held_ms));
+                match m.advantage {
+                    Some(adv) => Wire::InputsAdv(iw, m.ping, pong, adv),
+                    None if m.ping.is_none() && pong.is_none() => Wire::Inputs(iw),
+                    None => Wire::InputsExt(iw, m.ping, pong),
                 }
             }
             Message::Hash(h) => Wire::Hash(h.tick, h.hash.to_le_bytes()),
@@ -487,7 +492,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
         if tag >= TAG_COUNT {
             return Err(DecodeError::UnknownTag(tag));
         }
-        if tag == TAG_INPUTS || tag == TAG_INPUTS_EXT {
+        if tag == TAG_INPUTS || tag == TAG_INPUTS_EXT || tag == TAG_INPUTS_ADV {
             // Look at the announced run length before reading the run.
             let (head, _) = postcard::take_from_bytes::<(u32, u32, i32, u32)>(bytes)
                 .map_err(|e| map_postcard(&e))?;
@@ -526,8 +531,11 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 })
             }
             Wire::Inputs(iw) => Message::Inputs(inputs_from_wire(iw, None, None, None)?),
-            Wire::InputsExt(iw, ping, pong, adv) => {
-                Message::Inputs(inputs_from_wire(iw, ping, pong, adv)?)
+            Wire::InputsExt(iw, ping, pong) => {
+                Message::Inputs(inputs_from_wire(iw, ping, pong, None)?)
+            }
+            Wire::InputsAdv(iw, ping, pong, adv) => {
+                Message::Inputs(inputs_from_wire(iw, ping, pong, Some(adv))?)
             }
             Wire::Hash(tick, hash) => {
                 if tick == 0 {
@@ -730,9 +738,9 @@ mod tests {
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
-        // InputsExt: the inputs, no ping, no pong, then 1 and the i8 as one
-        // byte (two's complement).
-        assert_eq!(b, [0x02, 0x90, 0x1c, 0x03, 0x02, 5, 0, 0, 1, 0xfe]);
+        // Tag 7: the inputs, no ping, no pong, then the i8 as one byte
+        // (two's complement).
+        assert_eq!(b, [0x07, 0x90, 0x1c, 0x03, 0x02, 5, 0, 0, 0xfe]);
         assert_eq!(M::decode(&b), Ok(m));
     }
 
@@ -759,7 +767,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[7]), Err(DecodeError::UnknownTag(7)));
+        assert_eq!(M::decode(&[8]), Err(DecodeError::UnknownTag(8)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 9]), Err(DecodeError::BadValue("field")));
@@ -842,7 +850,7 @@ mod tests {
         assert_eq!(M::decode(&[4, 0x80, 0x00]), Err(DecodeError::NonCanonical));
         // Extended inputs with nothing extra must use the plain tag.
         assert_eq!(
-            M::decode(&[2, 0, 0, 0, 0, 0, 0]),
+            M::decode(&[2, 0, 0, 0, 0, 0]),
             Err(DecodeError::NonCanonical)
         );
         assert!(M::decode(&[1, 0, 0, 0]).is_ok());
