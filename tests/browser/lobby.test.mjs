@@ -49,6 +49,12 @@ test('1. three players join and each sees the other two, connected', async () =>
   }
   // The IP notice is shown.
   assert.match(await pages.ada.locator('#notice-ip').textContent(), /can see your IP address/);
+  // The name is remembered in localStorage (a second tab of the same person).
+  const again = await pages.dana.context().newPage();
+  await again.goto(server.url);
+  await again.locator('#btn-online').click();
+  assert.equal(await again.locator('#name').inputValue(), 'דנה');
+  await again.close();
 });
 
 test('2. chat in Hebrew and English, markup stays text, direction per line, mute', async () => {
