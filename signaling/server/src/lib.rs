@@ -61,6 +61,9 @@ pub struct Config {
     pub max_rooms: usize,
     /// Least severe log level written.
     pub log_level: Level,
+    /// How long a client has to answer the server's close frame (or a
+    /// socket dropped as too slow has to go) before the connection is cut.
+    pub close_grace: std::time::Duration,
 }
 
 impl Default for Config {
@@ -76,6 +79,7 @@ impl Default for Config {
             lobby: LobbyLimits::default(),
             max_rooms: 10_000,
             log_level: Level::Info,
+            close_grace: std::time::Duration::from_secs(5),
         }
     }
 }

@@ -97,6 +97,7 @@ async fn main() -> std::process::ExitCode {
         },
         max_rooms: args.max_rooms,
         log_level: args.log_level,
+        ..Config::default()
     };
     if let Some(dir) = &config.static_dir {
         if !dir.is_dir() {

@@ -285,13 +285,18 @@ async fn run_socket(
     ws: WebSocket,
     mut rx: mpsc::Receiver<Out>,
 ) {
+    let close_grace = shared.config.close_grace;
     let (mut sink, mut stream) = ws.split();
+    // Tells the reader that the writer is done (it sent our close frame, or
+    // the socket was dropped), so a client that never answers a close cannot
+    // keep the connection open for ever.
+    let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
         while let Some(out) = rx.recv().await {
             match out {
                 Out::Text(text) => {
                     if sink.send(Message::Text(text.into())).await.is_err() {
-                        return;
+                        break;
                     }
                 }
                 Out::Close(code, reason) => {
@@ -300,32 +305,45 @@ async fn run_socket(
                         reason: Utf8Bytes::from_static(reason),
                     };
                     let _ = sink.send(Message::Close(Some(frame))).await;
+                    let _ = done_tx.send(());
                     return;
                 }
             }
         }
-        // The machine or the server dropped this socket without a reason.
+        // The server dropped this socket without a reason (too slow).
         let _ = sink.close().await;
+        let _ = done_tx.send(());
     });
-    while let Some(msg) = stream.next().await {
-        match msg {
-            Ok(Message::Text(text)) => shared.deliver(
-                target,
-                Event::Text {
-                    socket,
-                    text: text.as_str(),
-                },
-            ),
-            Ok(Message::Binary(bytes)) => shared.deliver(
-                target,
-                Event::Binary {
-                    socket,
-                    len: bytes.len(),
-                },
-            ),
-            Ok(Message::Ping(_) | Message::Pong(_)) => {}
-            Ok(Message::Close(_)) | Err(_) => break,
+    let reader = async {
+        while let Some(msg) = stream.next().await {
+            match msg {
+                Ok(Message::Text(text)) => shared.deliver(
+                    target,
+                    Event::Text {
+                        socket,
+                        text: text.as_str(),
+                    },
+                ),
+                Ok(Message::Binary(bytes)) => shared.deliver(
+                    target,
+                    Event::Binary {
+                        socket,
+                        len: bytes.len(),
+                    },
+                ),
+                Ok(Message::Ping(_) | Message::Pong(_)) => {}
+                Ok(Message::Close(_)) | Err(_) => break,
+            }
         }
+    };
+    let grace = async {
+        // Err: the writer ended without saying so; the same grace applies.
+        let _ = done_rx.await;
+        tokio::time::sleep(close_grace).await;
+    };
+    tokio::select! {
+        () = reader => {}
+        () = grace => {}
     }
     shared.socket_gone(target, socket);
 }

@@ -216,3 +216,42 @@ fn binary_prints_its_address_first_and_documents_every_flag() {
         .expect(&line);
     assert!(addr.parse::<u16>().unwrap() > 0);
 }
+
+#[tokio::test]
+async fn a_client_that_never_answers_our_close_is_cut_off() {
+    let addr = start(Config {
+        lobby: signaling_core::LobbyLimits {
+            hello_timeout_ms: 100,
+            ..Default::default()
+        },
+        close_grace: Duration::from_millis(200),
+        ..Config::default()
+    })
+    .await;
+    let mut tcp = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "GET /lobby/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    // Read everything until the server hangs up; we never send a byte more.
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut buf))
+        .await
+        .expect("the server cuts the connection")
+        .unwrap();
+    let split = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("101 headers")
+        + 4;
+    assert!(
+        buf.starts_with(b"HTTP/1.1 101"),
+        "{}",
+        String::from_utf8_lossy(&buf)
+    );
+    let frame = &buf[split..];
+    // An unmasked close frame with code 1008 ("no hello in time").
+    assert_eq!(frame[0], 0x88, "close frame");
+    assert_eq!(u16::from_be_bytes([frame[2], frame[3]]), 1008);
+}
