@@ -8,6 +8,7 @@
 //! the score and the team statistics. Ages are counted in game ticks, so
 //! an effect fades at the game's pace and freezes while the game waits.
 
+use crate::sound::{cue_for, Cue};
 use ntba::{
     BallState, Event, Ntba, Phase, TeamStats, JUMP_APEX, RIM_HEIGHT, SUDDEN_DEATH_PERIOD,
     UNITS_PER_METER,
@@ -121,6 +122,8 @@ struct Seen {
 #[derive(Debug, Clone, Default)]
 pub struct Effects {
     seen: Option<Seen>,
+    /// Cues started by the last observation that moved the tick.
+    cues: Vec<Cue>,
     list: Vec<Effect>,
     trail: Vec<(i32, i32, i32)>,
     dunk: [bool; 4],
@@ -146,6 +149,13 @@ impl Effects {
         &self.list
     }
 
+    /// The sound cues of what started at the last observed tick (empty when
+    /// the tick did not move).
+    #[must_use]
+    pub fn cues(&self) -> &[Cue] {
+        &self.cues
+    }
+
     /// Recent ball positions of a shot or pass in flight, oldest first.
     #[must_use]
     pub fn trail(&self) -> &[(i32, i32, i32)] {
@@ -168,7 +178,10 @@ impl Effects {
     pub fn observe(&mut self, g: &Ntba) {
         let tick = g.tick();
         let seen = match self.seen {
-            Some(s) if tick == s.tick => return,
+            Some(s) if tick == s.tick => {
+                self.cues.clear();
+                return;
+            }
             Some(s) if tick > s.tick => s,
             // First sight, or the tick went back (a new match).
             _ => {
@@ -176,6 +189,8 @@ impl Effects {
                 Seen::default()
             }
         };
+        self.cues.clear();
+        let before = self.list.len();
         if tick == seen.tick + 1 {
             self.read_events(g);
         } else {
@@ -191,6 +206,16 @@ impl Effects {
         };
         if kick_off {
             self.banner(period_banner(clocks.period), tick);
+        }
+        self.cues = self.list[before..]
+            .iter()
+            .filter_map(|e| cue_for(&e.kind))
+            .collect();
+        // The buzzer: a period, or the match, just ended.
+        if seen.phase.is_some_and(|p| p != clocks.phase)
+            && matches!(clocks.phase, Phase::Break | Phase::Over)
+        {
+            self.cues.push(Cue::Buzzer);
         }
         self.seen = Some(Seen {
             tick,

@@ -137,6 +137,9 @@ pub const HELP_SOLO: [&str; 2] = [
 pub const HELP_ONLINE: &str =
     "Arrows/WASD move · Space shoot (hold, let go at the top) · X pass/steal · Shift turbo · C switch";
 
+/// Keys that turn sound off and on.
+pub const MUTE_KEYS: &[&str] = &["Digit0", "Numpad0"];
+
 /// Keys that hand Away to a second person during local play.
 pub const TWO_PLAYER_KEYS: &[&str] = &["Digit2", "Numpad2"];
 /// Keys that hand Away back to the CPU during local play.

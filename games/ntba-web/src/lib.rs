@@ -36,6 +36,7 @@ pub mod effects;
 pub mod keys;
 pub mod layout;
 pub mod record;
+pub mod sound;
 
 use std::cell::{Cell, RefCell};
 
@@ -83,6 +84,13 @@ pub struct NtbaFrontEnd {
     mode: Cell<Mode>,
     /// The CPU's level when it plays (kept while a friend plays Away).
     level: Cell<Level>,
+    /// Sound off (toggled with 0).
+    muted: Cell<bool>,
+    /// Whether the mute key was held at the last sample (to act on the
+    /// press only).
+    mute_held: Cell<bool>,
+    #[cfg(target_arch = "wasm32")]
+    synth: RefCell<sound::Synth>,
     cpu: RefCell<Option<Cpu>>,
     fx: RefCell<Effects>,
 }
@@ -157,6 +165,27 @@ impl NtbaFrontEnd {
         }
     }
 
+    /// Whether sound is off.
+    #[must_use]
+    pub fn muted(&self) -> bool {
+        self.muted.get()
+    }
+
+    /// Turns sound off or on.
+    pub fn set_muted(&self, muted: bool) {
+        self.muted.set(muted);
+    }
+
+    /// Acts on the keys that are not the game's: 0 toggles sound (on the
+    /// press).
+    fn page_keys(&self, held: &[&str]) {
+        let down = keys::MUTE_KEYS.iter().any(|k| held.contains(k));
+        if down && !self.mute_held.get() {
+            self.muted.set(!self.muted.get());
+        }
+        self.mute_held.set(down);
+    }
+
     /// The effects tracker as of the last draw (for tests and tools).
     #[must_use]
     pub fn effects(&self) -> Effects {
@@ -186,6 +215,13 @@ impl FrontEnd for NtbaFrontEnd {
     fn draw(&self, game: &Ntba, painter: &mut dyn Painter) {
         let mut fx = self.fx.borrow_mut();
         fx.observe(game);
+        #[cfg(target_arch = "wasm32")]
+        if !self.muted.get() {
+            let mut synth = self.synth.borrow_mut();
+            for &cue in fx.cues() {
+                synth.play(cue);
+            }
+        }
         draw::frame(painter, game, &fx, &self.labels());
     }
 
@@ -210,6 +246,7 @@ impl FrontEnd for NtbaFrontEnd {
     /// Also hands Away over mid-match: 2 gives it to a second person on
     /// the arrows, 1 back to the CPU (the match and its effects go on).
     fn local_inputs(&self, game: &Ntba, held: &[&str]) -> Vec<Pad> {
+        self.page_keys(held);
         let pressed = |keys: &[&str]| keys.iter().any(|k| held.contains(k));
         match self.mode.get() {
             Mode::VsCpu(_) if pressed(keys::TWO_PLAYER_KEYS) => {
@@ -242,6 +279,7 @@ impl FrontEnd for NtbaFrontEnd {
     }
 
     fn online_input(&self, held: &[&str]) -> Pad {
+        self.page_keys(held);
         if !matches!(self.mode.get(), Mode::Online(_)) {
             self.set_mode(Mode::Online(None));
         }

@@ -259,6 +259,19 @@ fn a_score_effect_appears_after_a_basket_and_fades() {
     };
     let born = m.game.tick();
     assert_eq!(m.alpha_of(&SCORE_TEXTS), Some(1.0));
+    // With its sound, once.
+    use ntba_web::sound::Cue;
+    let cues = m.front.effects().cues().to_vec();
+    assert!(
+        cues.iter()
+            .any(|c| matches!(c, Cue::Basket | Cue::Three | Cue::Dunk)),
+        "{cues:?}"
+    );
+    m.draw();
+    assert!(
+        m.front.effects().cues().is_empty(),
+        "not again for the same tick"
+    );
     let shown: Vec<&str> = m
         .canvas
         .texts()
@@ -323,6 +336,13 @@ fn half_time_and_the_end_screen() {
     let mut m = Match::new(10);
     m.until(|g| g.clocks().phase == Phase::Break);
     assert!(m.canvas.shows("HALF TIME"));
+    assert!(
+        m.front
+            .effects()
+            .cues()
+            .contains(&ntba_web::sound::Cue::Buzzer),
+        "the buzzer sounds as the half ends"
+    );
     // The second half is announced across the court when play resumes.
     let band = Layout::new(W, H).band_bottom();
     let announced = |c: &Recorder| {
@@ -464,6 +484,15 @@ fn local_play_against_the_cpu_and_on_one_keyboard() {
     assert!(canvas.texts().any(|t| t.starts_with("HOME  WASD")));
     assert!(canvas.texts().any(|t| t.starts_with("AWAY  arrows")));
     assert!(canvas.texts().any(|t| t.contains("1: the CPU takes Away")));
+
+    // 0 toggles sound on the press (holding it does not flip it back).
+    assert!(!front.muted());
+    let _ = front.local_inputs(&game, &["Digit0"]);
+    let _ = front.local_inputs(&game, &["Digit0"]);
+    assert!(front.muted());
+    let _ = front.local_inputs(&game, &[]);
+    let _ = front.local_inputs(&game, &["Numpad0"]);
+    assert!(!front.muted());
 
     // Online: either key set, and the page's side is marked once known.
     assert_eq!(
