@@ -107,6 +107,17 @@ fn both_sides_agree_on_a_delay_from_the_measured_round_trip() {
             assert!(rtts_before >= HANDSHAKE_PINGS, "{rtts_before}");
             assert_eq!(p.guest.prediction_window(), p.host.prediction_window());
             let (h, g) = (p.host.stats(), p.guest.stats());
+            eprintln!(
+                "{mode:?} {one_way}±{jitter} ms: delay {d}, stalls {}/{}, re-simulated {}/{}, longest rollback {}/{}, skipped {}/{}",
+                h.stalled_frames,
+                g.stalled_frames,
+                h.resimulated_ticks,
+                g.resimulated_ticks,
+                h.max_rollback,
+                g.max_rollback,
+                h.skipped_frames,
+                g.skipped_frames
+            );
             if mode == Mode::LockStep {
                 // Stalls stay rare once running: a few at the start while
                 // the first inputs cross, then almost none.

@@ -4,7 +4,8 @@
 //! The input is read as a script: each step is one control byte followed,
 //! for datagrams, by a length byte and that many bytes. Starting from a
 //! session whose Hello exchange already happened gets the fuzzer past the
-//! handshake at once.
+//! handshake at once. Bit 6 of the first byte picks rollback (window 8)
+//! over lock-step.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -32,9 +33,12 @@ fuzz_target!(|data: &[u8]| {
     let Some((&mode, mut rest)) = data.split_first() else {
         return;
     };
+    let window = if mode & 0x40 != 0 { 8 } else { 0 };
     let (cfg, peer_side) = if mode & 1 == 0 {
         (
-            SessionConfig::host(1, mode % 8).hash_interval(u16::from(mode / 8 % 4 + 1)),
+            SessionConfig::host(1, mode % 8)
+                .hash_interval(u16::from(mode / 8 % 4 + 1))
+                .prediction_window(window),
             1,
         )
     } else {
@@ -51,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
             side: peer_side,
             input_delay: mode % 8,
             hash_interval: 2,
-            prediction_window: 0,
+            prediction_window: window,
         });
         s.handle_datagram(
             Millis(0),
