@@ -139,8 +139,15 @@ impl NtbaFrontEnd {
     #[must_use]
     pub fn labels(&self) -> Labels {
         match self.mode.get() {
-            Mode::VsCpu(_) => Labels {
-                who: ["YOU", "CPU"],
+            Mode::VsCpu(level) => Labels {
+                who: [
+                    "YOU",
+                    match level {
+                        Level::Easy => "CPU · EASY",
+                        Level::Normal => "CPU · NORMAL",
+                        Level::Hard => "CPU · HARD",
+                    },
+                ],
                 pointer: [Some("YOU"), Some("")],
                 help: keys::HELP_SOLO.to_vec(),
             },
