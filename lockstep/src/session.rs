@@ -395,7 +395,9 @@ pub enum Event {
         /// The input delay in ticks.
         input_delay: u8,
     },
-    /// One tick ran; the value is the tick count after it.
+    /// One new tick ran; the value is the tick count after it. In rollback
+    /// mode it may rest on predicted remote inputs (re-simulated ticks
+    /// raise no event; see [`SessionStats::resimulated_ticks`]).
     Ticked(u32),
     /// A frame passed without a tick: the peer's input for this tick (the
     /// value) is missing.
@@ -887,7 +889,9 @@ impl<G: DeterministicGame> Session<G> {
 
     // ----- state ----------------------------------------------------------
 
-    /// The game, once the match has started.
+    /// The game, once the match has started: the present state, which in
+    /// rollback mode may rest on predicted remote inputs (draw this one;
+    /// see [`confirmed_game`](Self::confirmed_game) for the final one).
     #[must_use]
     pub fn game(&self) -> Option<&G> {
         self.game.as_ref()
