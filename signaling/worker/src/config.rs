@@ -30,6 +30,12 @@ pub struct Config {
     pub turn_ttl_seconds: u64,
     /// `LOG_LEVEL`: `debug`, `info` (default), `warn` or `error`.
     pub log_level: Level,
+    /// `REBUILD_EACH_EVENT=1`, a test setting: the Durable Objects forget
+    /// their machine after every event and rebuild it from storage and the
+    /// sockets' attachments on the next, exactly as after hibernation. The
+    /// conformance suite runs once this way in CI, so the whole contract is
+    /// checked across "hibernations". Costs CPU only; off by default.
+    pub rebuild_each_event: bool,
     /// Variables that were set but could not be read (their names only).
     pub ignored: Vec<&'static str>,
 }
@@ -113,6 +119,8 @@ impl Config {
             }
         };
 
+        let rebuild_each_event = lookup("REBUILD_EACH_EVENT").is_some_and(|v| v.trim() == "1");
+
         Config {
             allowed_origins,
             room: RoomLimits {
@@ -127,6 +135,7 @@ impl Config {
             turn,
             turn_ttl_seconds,
             log_level,
+            rebuild_each_event,
             ignored,
         }
     }
@@ -160,6 +169,7 @@ mod tests {
         assert_eq!(c.stun_urls, vec![DEFAULT_STUN_URL.to_owned()]);
         assert_eq!(c.turn, None);
         assert_eq!(c.log_level, Level::Info);
+        assert!(!c.rebuild_each_event);
         assert!(c.ignored.is_empty());
         // Closed by default: only requests without an Origin pass.
         assert!(c.allowed_origins.allows(None));
@@ -177,6 +187,7 @@ mod tests {
                 "https://game.example, http://127.0.0.1:8080",
             ),
             ("LOG_LEVEL", "debug"),
+            ("REBUILD_EACH_EVENT", "1"),
         ]);
         assert_eq!(c.room.ttl_ms, 3_000);
         assert_eq!(c.room_ttl_seconds(), 3);
@@ -189,6 +200,7 @@ mod tests {
         assert!(c.allowed_origins.allows(Some("http://127.0.0.1:8080")));
         assert!(!c.allowed_origins.allows(Some("http://127.0.0.1:8081")));
         assert_eq!(c.log_level, Level::Debug);
+        assert!(c.rebuild_each_event);
         assert!(c.ignored.is_empty());
     }
 

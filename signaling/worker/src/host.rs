@@ -174,12 +174,22 @@ impl MachineAttachment for LobbyAttachment {
 }
 
 /// The accepted socket the machine calls `socket`, if it is still open.
+///
+/// After hibernation a restored machine may hand out the id of a socket it
+/// closed earlier, while the runtime still lists that socket (its close not
+/// yet complete) under the same tag; such a socket's attachment is marked
+/// closed, so the live one is preferred.
 #[must_use]
 pub fn find_socket(state: &State, socket: SocketId) -> Option<WebSocket> {
-    state
-        .get_websockets_with_tag(&socket_tag(socket))
-        .into_iter()
-        .next()
+    let mut fallback = None;
+    for ws in state.get_websockets_with_tag(&socket_tag(socket)) {
+        if attachment_text(&ws).as_deref() == Some(CLOSED_ATTACHMENT) {
+            fallback.get_or_insert(ws);
+        } else {
+            return Some(ws);
+        }
+    }
+    fallback
 }
 
 /// Carries out a machine's actions, in order. Returns true when one of them

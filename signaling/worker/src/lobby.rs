@@ -44,14 +44,89 @@ impl DurableObject for LobbyObject {
         }
     }
 
-    /// A client's `GET /lobby/ws` upgrade, forwarded by the entry Worker.
     async fn fetch(&self, req: Request) -> Result<Response> {
         let config = host::config(&self.env);
+        let result = self.on_upgrade(req, &config).await;
+        self.after_event(&config);
+        result
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let config = host::config(&self.env);
         let logger = Logger::new(&config);
+        self.load(&config, &logger);
+        let actions = self.with_lobby(|lobby| lobby.handle(Event::Alarm, host::now()));
+        host::perform(&self.state, actions, &logger).await;
+        self.after_event(&config);
+        Response::empty()
+    }
+
+    async fn websocket_message(
+        &self,
+        ws: WebSocket,
+        message: WebSocketIncomingMessage,
+    ) -> Result<()> {
+        let config = host::config(&self.env);
+        let logger = Logger::new(&config);
+        self.load(&config, &logger);
+        if let Some(socket) = socket_of(&ws) {
+            let now = host::now();
+            let actions = self.with_lobby(|lobby| match &message {
+                WebSocketIncomingMessage::String(text) => {
+                    lobby.handle(Event::Text { socket, text }, now)
+                }
+                WebSocketIncomingMessage::Binary(bytes) => lobby.handle(
+                    Event::Binary {
+                        socket,
+                        len: bytes.len(),
+                    },
+                    now,
+                ),
+            });
+            host::perform(&self.state, actions, &logger).await;
+        }
+        self.after_event(&config);
+        Ok(())
+    }
+
+    async fn websocket_close(
+        &self,
+        ws: WebSocket,
+        _code: usize,
+        _reason: String,
+        _was_clean: bool,
+    ) -> Result<()> {
+        let config = host::config(&self.env);
+        self.socket_gone(&ws, &config).await;
+        // Complete the closing handshake from our side (harmless if done).
+        let _ = ws.close(Some(1000), Some(""));
+        self.after_event(&config);
+        Ok(())
+    }
+
+    async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
+        let config = host::config(&self.env);
+        self.socket_gone(&ws, &config).await;
+        self.after_event(&config);
+        Ok(())
+    }
+}
+
+/// The machine's name for a socket, from its attachment.
+fn socket_of(ws: &WebSocket) -> Option<signaling_core::SocketId> {
+    attachment_text(ws)
+        .and_then(|t| LobbyAttachment::from_json(&t))
+        .map(|a| a.socket)
+}
+
+impl LobbyObject {
+    /// A client's `GET /lobby/ws` upgrade, forwarded by the entry Worker.
+    async fn on_upgrade(&self, req: Request, config: &Config) -> Result<Response> {
+        let logger = Logger::new(config);
         if !is_websocket_upgrade(&req) {
             return error_response(426, "expected a WebSocket upgrade");
         }
-        self.load(&config, &logger);
+        self.load(config, &logger);
         let now = host::now();
         let admitted = self
             .lobby
@@ -84,70 +159,14 @@ impl DurableObject for LobbyObject {
         Response::from_websocket(pair.client)
     }
 
-    async fn alarm(&self) -> Result<Response> {
-        let config = host::config(&self.env);
-        let logger = Logger::new(&config);
-        self.load(&config, &logger);
-        let actions = self.with_lobby(|lobby| lobby.handle(Event::Alarm, host::now()));
-        host::perform(&self.state, actions, &logger).await;
-        Response::empty()
+    /// With `REBUILD_EACH_EVENT=1` (tests), forget the machine so the next
+    /// event rebuilds it from the attachments, as after hibernation.
+    fn after_event(&self, config: &Config) {
+        if config.rebuild_each_event {
+            *self.lobby.borrow_mut() = None;
+        }
     }
 
-    async fn websocket_message(
-        &self,
-        ws: WebSocket,
-        message: WebSocketIncomingMessage,
-    ) -> Result<()> {
-        let config = host::config(&self.env);
-        let logger = Logger::new(&config);
-        self.load(&config, &logger);
-        let Some(socket) = socket_of(&ws) else {
-            return Ok(());
-        };
-        let now = host::now();
-        let actions = self.with_lobby(|lobby| match &message {
-            WebSocketIncomingMessage::String(text) => {
-                lobby.handle(Event::Text { socket, text }, now)
-            }
-            WebSocketIncomingMessage::Binary(bytes) => lobby.handle(
-                Event::Binary {
-                    socket,
-                    len: bytes.len(),
-                },
-                now,
-            ),
-        });
-        host::perform(&self.state, actions, &logger).await;
-        Ok(())
-    }
-
-    async fn websocket_close(
-        &self,
-        ws: WebSocket,
-        _code: usize,
-        _reason: String,
-        _was_clean: bool,
-    ) -> Result<()> {
-        self.socket_gone(&ws).await;
-        // Complete the closing handshake from our side (harmless if done).
-        let _ = ws.close(Some(1000), Some(""));
-        Ok(())
-    }
-
-    async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        self.socket_gone(&ws).await;
-        Ok(())
-    }
-}
-
-/// The machine's name for a socket, from its attachment.
-fn socket_of(ws: &WebSocket) -> Option<signaling_core::SocketId> {
-    attachment_text(ws)
-        .and_then(|t| LobbyAttachment::from_json(&t))
-        .map(|a| a.socket)
-}
-
-impl LobbyObject {
     /// Makes sure the machine is in memory, rebuilding it from the sockets'
     /// attachments after hibernation. Sockets it does not take back (their
     /// attachment is missing, marked closed, or clashes with another) are
@@ -182,10 +201,9 @@ impl LobbyObject {
     }
 
     /// A socket closed or failed: tell the machine.
-    async fn socket_gone(&self, ws: &WebSocket) {
-        let config = host::config(&self.env);
-        let logger = Logger::new(&config);
-        self.load(&config, &logger);
+    async fn socket_gone(&self, ws: &WebSocket, config: &Config) {
+        let logger = Logger::new(config);
+        self.load(config, &logger);
         let Some(socket) = socket_of(ws) else {
             return;
         };

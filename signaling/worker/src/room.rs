@@ -28,6 +28,7 @@ use worker::{
     WebSocketIncomingMessage, WebSocketPair,
 };
 
+use crate::config::Config;
 use crate::host::{
     self, attachment_text, error_response, json_response, socket_tag, Logger, CLOSED_ATTACHMENT,
 };
@@ -56,7 +57,56 @@ impl DurableObject for RoomObject {
 
     async fn fetch(&self, req: Request) -> Result<Response> {
         let config = host::config(&self.env);
-        let logger = Logger::new(&config);
+        let result = self.on_request(req, &config).await;
+        self.after_event(&config);
+        result
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        let config = host::config(&self.env);
+        let result = self.on_alarm(&config).await;
+        self.after_event(&config);
+        result
+    }
+
+    async fn websocket_message(
+        &self,
+        ws: WebSocket,
+        message: WebSocketIncomingMessage,
+    ) -> Result<()> {
+        let config = host::config(&self.env);
+        let result = self.on_message(&ws, &message, &config).await;
+        self.after_event(&config);
+        result
+    }
+
+    async fn websocket_close(
+        &self,
+        ws: WebSocket,
+        _code: usize,
+        _reason: String,
+        _was_clean: bool,
+    ) -> Result<()> {
+        let config = host::config(&self.env);
+        self.socket_gone(&ws, &config).await;
+        // Complete the closing handshake from our side (harmless if done).
+        let _ = ws.close(Some(1000), Some(""));
+        self.after_event(&config);
+        Ok(())
+    }
+
+    async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
+        let config = host::config(&self.env);
+        self.socket_gone(&ws, &config).await;
+        self.after_event(&config);
+        Ok(())
+    }
+}
+
+impl RoomObject {
+    /// An internal request from the entry Worker.
+    async fn on_request(&self, req: Request, config: &Config) -> Result<Response> {
+        let logger = Logger::new(config);
         let url = req.url()?;
         let mut segments = url.path().trim_start_matches('/').split('/');
         let code = match (
@@ -71,47 +121,48 @@ impl DurableObject for RoomObject {
             _ => None,
         };
         match (req.method(), code) {
-            (Method::Post, Some((code, "create"))) => self.create(code, &config, &logger).await,
+            (Method::Post, Some((code, "create"))) => self.create(code, config, &logger).await,
             (Method::Get, Some((code, "ws"))) => {
                 let role = query_param(url.query().unwrap_or(""), "role");
-                self.join(&req, code, role, &config, &logger).await
+                self.join(&req, code, role, config, &logger).await
             }
             _ => error_response(404, "not found"),
         }
     }
 
-    async fn alarm(&self) -> Result<Response> {
-        let config = host::config(&self.env);
-        let logger = Logger::new(&config);
+    /// The expiry alarm.
+    async fn on_alarm(&self, config: &Config) -> Result<Response> {
+        let logger = Logger::new(config);
         let now = host::now();
         logger.record(&LogRecord::new(Level::Debug, "room.alarm").with("now", now.0));
-        if self.load(&config, &logger).await? {
+        if self.load(config, &logger).await? {
             let actions = self.with_room(|room| room.handle(Event::Alarm, now));
             self.carry_out(actions, &logger).await;
         }
         Response::empty()
     }
 
-    async fn websocket_message(
+    /// A frame from one of the room's sockets.
+    async fn on_message(
         &self,
-        ws: WebSocket,
-        message: WebSocketIncomingMessage,
+        ws: &WebSocket,
+        message: &WebSocketIncomingMessage,
+        config: &Config,
     ) -> Result<()> {
-        let config = host::config(&self.env);
-        let logger = Logger::new(&config);
-        let Some(socket) = attachment_text(&ws)
+        let logger = Logger::new(config);
+        let Some(socket) = attachment_text(ws)
             .and_then(|t| RoomAttachment::from_json(&t))
             .map(|a| a.socket)
         else {
             // Closed by the machine already, or never admitted: drop it.
             return Ok(());
         };
-        if !self.load(&config, &logger).await? {
+        if !self.load(config, &logger).await? {
             let _ = ws.close(Some(1000), Some("room over"));
             return Ok(());
         }
         let now = host::now();
-        let actions = self.with_room(|room| match &message {
+        let actions = self.with_room(|room| match message {
             WebSocketIncomingMessage::String(text) => {
                 room.handle(Event::Text { socket, text }, now)
             }
@@ -127,34 +178,17 @@ impl DurableObject for RoomObject {
         Ok(())
     }
 
-    async fn websocket_close(
-        &self,
-        ws: WebSocket,
-        _code: usize,
-        _reason: String,
-        _was_clean: bool,
-    ) -> Result<()> {
-        self.socket_gone(&ws).await;
-        // Complete the closing handshake from our side (harmless if done).
-        let _ = ws.close(Some(1000), Some(""));
-        Ok(())
+    /// With `REBUILD_EACH_EVENT=1` (tests), forget the machine so the next
+    /// event rebuilds it as after hibernation.
+    fn after_event(&self, config: &Config) {
+        if config.rebuild_each_event {
+            *self.room.borrow_mut() = None;
+        }
     }
 
-    async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        self.socket_gone(&ws).await;
-        Ok(())
-    }
-}
-
-impl RoomObject {
     /// `POST /rooms` reached this object: create the room unless the code
     /// is live.
-    async fn create(
-        &self,
-        code: RoomCode,
-        config: &crate::config::Config,
-        logger: &Logger,
-    ) -> Result<Response> {
+    async fn create(&self, code: RoomCode, config: &Config, logger: &Logger) -> Result<Response> {
         if self.load(config, logger).await? {
             return error_response(409, "room code in use");
         }
@@ -173,7 +207,7 @@ impl RoomObject {
         req: &Request,
         code: RoomCode,
         role: Option<&str>,
-        config: &crate::config::Config,
+        config: &Config,
         logger: &Logger,
     ) -> Result<Response> {
         let role = match Role::parse(role) {
@@ -220,7 +254,7 @@ impl RoomObject {
     /// Makes sure the machine is in memory: rebuilds it from storage and
     /// the sockets' attachments after hibernation. False when there is no
     /// room (never created, finished, or expired and cleaned up).
-    async fn load(&self, config: &crate::config::Config, logger: &Logger) -> Result<bool> {
+    async fn load(&self, config: &Config, logger: &Logger) -> Result<bool> {
         if self.room.borrow().is_some() {
             return Ok(true);
         }
@@ -258,16 +292,15 @@ impl RoomObject {
     }
 
     /// A socket closed or failed: tell the machine.
-    async fn socket_gone(&self, ws: &WebSocket) {
-        let config = host::config(&self.env);
-        let logger = Logger::new(&config);
+    async fn socket_gone(&self, ws: &WebSocket, config: &Config) {
+        let logger = Logger::new(config);
         let Some(socket) = attachment_text(ws)
             .and_then(|t| RoomAttachment::from_json(&t))
             .map(|a| a.socket)
         else {
             return;
         };
-        let loaded = self.load(&config, &logger).await;
+        let loaded = self.load(config, &logger).await;
         // Mark it (after the load, which must still see it) so a restore
         // before the runtime forgets it skips it.
         let _ = host::store_attachment(ws, CLOSED_ATTACHMENT.to_owned());

