@@ -116,7 +116,14 @@ test('3. decline, then accept: an open match pair, shown in a match to the third
   const accept = entry(dana, 'Ada').locator('button[data-action="accept"]');
   await accept.waitFor({ timeout: DEADLINE });
   assert.equal(await accept.isEnabled(), true);
+  // Bo challenges Ada while she hosts her own challenge: her Accept is disabled.
+  await entry(bo, 'Ada').locator('button[data-action="challenge"]').click();
+  const adaAcceptBo = entry(ada, 'Bo 🏀').locator('button[data-action="accept"]');
+  await adaAcceptBo.waitFor({ timeout: DEADLINE });
+  assert.equal(await adaAcceptBo.isDisabled(), true);
   await accept.click();
+  // Once Ada is in the match, Bo's pending challenge is declined as busy.
+  await waitNotice(bo, 'is busy in a match');
 
   // Both pages run the lock-step session over the two match data channels:
   // ticks only advance when inputs cross the unreliable channel both ways,
