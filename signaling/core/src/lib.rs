@@ -52,7 +52,11 @@
 //! facts in [`RoomMeta`] (kept in Durable Object storage). After the object
 //! wakes, rebuild the machine with [`Lobby::restore`] / [`Room::restore`] from
 //! `get_websockets()`' attachments and carry on; the hello deadlines, rate
-//! budgets and roster come back with it.
+//! budgets and roster come back with it. Leave out sockets the machine
+//! closed (clear a socket's attachment when carrying out its
+//! [`Action::Close`]: the runtime may still list it while it closes). Socket
+//! ids are not reused across a restore (see [`SocketId`]), so a late event
+//! for a socket closed before the object slept can be ignored safely.
 //!
 //! # Quick start
 //!
@@ -121,11 +125,29 @@ impl Millis {
     }
 }
 
-/// A socket, as the machine names it. Allocated by `admit`, unique within
-/// one machine, kept in the socket's attachment so it survives hibernation.
+/// A socket, as the machine names it. Allocated by `admit`, kept in the
+/// socket's attachment so it survives hibernation.
+///
+/// Ids are never reused by a machine, even across a restore: a new id is at
+/// least `now × 1024` (and above every id the machine knows), so a socket
+/// admitted after waking cannot take the id of one that closed before the
+/// object slept. (This assumes fewer than 1024 admissions per millisecond
+/// and that time moves on between hibernating and waking.) Values stay
+/// below 2⁵³ for Unix-epoch milliseconds until the 23rd century, so they
+/// survive a round trip through a JavaScript number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct SocketId(pub u64);
+
+impl SocketId {
+    /// The next id to hand out: above `floor` (one past the highest id in
+    /// use) and at least `now × 1024`.
+    pub(crate) fn allocate(floor: &mut u64, now: Millis) -> SocketId {
+        let id = (*floor).max(now.0.saturating_mul(1024));
+        *floor = id.saturating_add(1);
+        SocketId(id)
+    }
+}
 
 /// Something that happened to a machine's sockets, or its alarm firing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -224,6 +224,11 @@ impl Lobby {
     /// then carries on as before. An attachment repeating a socket id or a
     /// player id already seen is ignored (the host should close that
     /// socket). The first event after a restore re-announces the alarm.
+    ///
+    /// Pass only sockets that are still open, and leave out any socket the
+    /// machine closed with [`Action::Close`] (the runtime may list it until
+    /// its closing handshake ends): clear its attachment when carrying out
+    /// the close, or it would come back on the roster.
     #[must_use]
     pub fn restore(
         limits: LobbyLimits,
@@ -297,8 +302,7 @@ impl Lobby {
         if self.sockets.len() >= self.limits.max_sockets {
             return Err(LobbyRefusal::TooManySockets);
         }
-        let socket = SocketId(self.next_socket);
-        self.next_socket += 1;
+        let socket = SocketId::allocate(&mut self.next_socket, now);
         let attachment = LobbyAttachment {
             socket,
             opened_at: now,

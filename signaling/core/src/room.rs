@@ -177,6 +177,10 @@ impl Room {
     /// Rebuilds a room after hibernation from its meta and its sockets'
     /// attachments. Attachments that clash (a second host, a repeated
     /// socket id) are ignored; the host should close those sockets.
+    ///
+    /// Pass only sockets that are still open, and leave out any socket the
+    /// machine closed with [`Action::Close`] (clear its attachment when
+    /// carrying out the close).
     #[must_use]
     pub fn restore(
         meta: RoomMeta,
@@ -257,8 +261,7 @@ impl Room {
         if taken {
             return Err(RoomRefusal::Occupied);
         }
-        let socket = SocketId(self.next_socket);
-        self.next_socket += 1;
+        let socket = SocketId::allocate(&mut self.next_socket, now);
         let attachment = RoomAttachment {
             socket,
             role,
