@@ -1530,7 +1530,11 @@ impl<G: DeterministicGame> Session<G> {
         if self.frames_since_skip < SKIP_SPACING_FRAMES {
             return false;
         }
-        let ahead = self.advantage_avg - i32::from(self.remote_advantage) * 256;
+        // The average, unless this frame's view says less: just after a
+        // late burst of the peer's inputs the average still remembers the
+        // gap, but the side is not ahead any more.
+        let own = self.advantage_avg.min(self.local_advantage() * 256);
+        let ahead = own - i32::from(self.remote_advantage) * 256;
         if ahead >= 2 * 256 {
             self.frames_since_skip = 0;
             // The skipped tick shifts this side's view by one at once.
