@@ -82,3 +82,25 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn parsers_survive_any_text(s in any::<String>(), bytes in proptest::collection::vec(any::<u8>(), 0..40)) {
+        if let Ok(code) = RoomCode::parse(&s) {
+            prop_assert_eq!(code.as_str(), s.to_ascii_uppercase());
+        }
+        if let Some(code) = RoomCode::from_random_bytes(&bytes) {
+            prop_assert!(RoomCode::parse(code.as_str()).is_ok());
+        }
+        if let Ok(nick) = signaling_core::clean_nick(&s) {
+            prop_assert!(!nick.is_empty() && nick.chars().count() <= 20);
+            prop_assert!(!nick.chars().any(char::is_control));
+        }
+        let _ = signaling_core::is_valid_player_id(&s);
+        let origins = signaling_core::AllowedOrigins::parse(&s);
+        let _ = origins.allows(Some(&s));
+        prop_assert!(signaling_core::LobbyAttachment::from_json(&s).is_none() || s.contains("socket"));
+        let _ = signaling_core::RoomAttachment::from_json(&s);
+        prop_assert!(serde_json::from_str::<serde_json::Value>(&signaling_core::error_body(&s)).is_ok());
+    }
+}
