@@ -14,7 +14,7 @@ bin="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
 out="$(mktemp)"; err="$(mktemp)"
 "$bin/signaling-server" --listen 127.0.0.1:0 --allowed-origins http://good.test \
     --room-ttl-seconds 2 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
-    --stun-urls '' >"$out" 2>"$err" &
+    --stun-urls '' --log-level debug >"$out" 2>"$err" &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$out" "$err"; }
 trap cleanup EXIT
@@ -37,7 +37,8 @@ log "signaling-server at $url"
     --forbidden-origin http://evil.test --room-ttl-seconds 2 --hello-timeout-ms 1000 \
     --rate-limit-per-minute 600
 
-# Every log line is JSON with a level, and none names a test nickname.
+# Every log line (debug included) is JSON with a level, and none names a
+# test nickname, a payload or an address.
 python3 - "$err" <<'PY'
 import json, sys
 lines = [l for l in open(sys.argv[1]) if l.strip()]
@@ -45,7 +46,7 @@ assert lines, "no log lines"
 for l in lines:
     rec = json.loads(l)
     assert rec["level"] in ("debug", "info", "warn", "error"), l
-    for secret in ("watcher", "chatty", "Chloé", "127.0.0.1"):
+    for secret in ("watcher", "chatty", "Chloé", "seventeenth", "candidate:", "sdp", "127.0.0.1"):
         assert secret not in l, l
-print(f"{len(lines)} log lines, all JSON with a level, no nicknames or addresses")
+print(f"{len(lines)} log lines, all JSON with a level, no nicknames, payloads or addresses")
 PY
