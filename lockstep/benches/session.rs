@@ -120,6 +120,7 @@ struct Row {
     name: &'static str,
     delay: u8,
     window: u8,
+    interval: u8,
     frames: u64,
     ticks: u32,
     stats: [SessionStats; 2],
@@ -131,16 +132,16 @@ struct Row {
 fn run(
     name: &'static str,
     link: LinkConfig,
-    (delay, window): (u8, u8),
+    (delay, window, interval): (u8, u8, u8),
     ticks: u32,
     model: PadModel,
 ) -> Row {
     let (a, b) = netsim::pair(link, 2024);
-    let host = SessionConfig::host(7, delay).prediction_window(window);
-    let mut sides = [
-        Side::new(host, a, 1, model),
-        Side::new(SessionConfig::guest(), b, 2, model),
-    ];
+    let host = SessionConfig::host(7, delay)
+        .prediction_window(window)
+        .send_interval_frames(interval);
+    let guest = SessionConfig::guest().send_interval_frames(interval);
+    let mut sides = [Side::new(host, a, 1, model), Side::new(guest, b, 2, model)];
     let mut frame = 0u64;
     while sides.iter().any(|s| s.session.tick() < ticks) && frame < u64::from(ticks) * 10 {
         let t = Millis(frame * 1000 / 60);
@@ -172,6 +173,7 @@ fn run(
         name,
         delay,
         window,
+        interval,
         frames: frame,
         ticks,
         stats: [sides[0].session.stats(), sides[1].session.stats()],
@@ -184,7 +186,7 @@ fn run(
 /// (seeded), the CPU time is the best of the runs (the machine is shared).
 const REPEAT: usize = 7;
 
-fn best(name: &'static str, link: LinkConfig, delay: (u8, u8), ticks: u32) -> Row {
+fn best(name: &'static str, link: LinkConfig, delay: (u8, u8, u8), ticks: u32) -> Row {
     let mut row = run(name, link, delay, ticks, PadModel::Random);
     for _ in 1..REPEAT {
         let again = run(name, link, delay, ticks, PadModel::Random);
@@ -224,8 +226,8 @@ fn main() {
     let ticks = 3600;
     let ms = Millis;
     let (step_ns, clone_ns) = game_costs();
-    let lockstep = (6, 0);
-    let rollback = (2, 8);
+    let lockstep = (6, 0, 1);
+    let rollback = (2, 8, 1);
     let link_b = LinkConfig {
         latency: ms(50),
         jitter: ms(10),
@@ -246,7 +248,10 @@ fn main() {
         best("(b) 50 ms ±10", link_b, rollback, ticks),
         best("(c) 50 ms ±10, 5% loss", link_c, rollback, ticks),
         best("(d) 100 ms ±20, 25% loss", link_d, rollback, ticks),
-        best("(d) same, delay 4", link_d, (4, 8), ticks),
+        best("(d) same, delay 4", link_d, (4, 8, 1), ticks),
+        best("(b), every 2nd frame", link_b, (2, 8, 2), ticks),
+        best("(d), every 2nd frame", link_d, (2, 8, 2), ticks),
+        best("(d), delay 4, every 2nd frame", link_d, (4, 8, 2), ticks),
     ];
     let rows = [
         best("(a) no latency", LinkConfig::default(), lockstep, ticks),
@@ -290,7 +295,7 @@ fn main() {
                 loss_percent: 25,
                 ..LinkConfig::default()
             },
-            (9, 0),
+            (9, 0, 1),
             ticks,
         ),
     ];
@@ -325,9 +330,9 @@ fn main() {
     );
     println!();
     println!(
-        "| scenario | delay | window | frames | stalled (host/guest) | skipped (host/guest) | predicted ticks/peer | rollbacks/peer | re-simulated ticks/peer | longest rollback | packets/s/peer | payload B/s/peer, random pads | payload B/s/peer, held pads | session µs/tick, all | of which game steps + copies | session µs/tick without them |"
+        "| scenario | delay | window | send every | frames | stalled (host/guest) | skipped (host/guest) | predicted ticks/peer | rollbacks/peer | re-simulated ticks/peer | longest rollback | packets/s/peer | payload B/s/peer, random pads | payload B/s/peer, held pads | session µs/tick, all | of which game steps + copies | session µs/tick without them |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for r in &rollback_rows {
         let secs = r.frames as f64 / 60.0;
         let per_peer = |f: fn(&SessionStats) -> u64| (f(&r.stats[0]) + f(&r.stats[1])) as f64 / 2.0;
@@ -341,10 +346,11 @@ fn main() {
         let game_us =
             ((f64::from(r.ticks) + resim) * step_ns + copies * clone_ns) / f64::from(r.ticks) / 1e3;
         println!(
-            "| {} | {} | {} | {} | {}/{} | {}/{} | {:.0} | {:.0} | {:.0} | {} | {:.1} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {}/{} | {}/{} | {:.0} | {:.0} | {:.0} | {} | {:.1} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
             r.name,
             r.delay,
             r.window,
+            r.interval,
             r.frames,
             r.stats[0].stalled_frames,
             r.stats[1].stalled_frames,

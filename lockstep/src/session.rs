@@ -68,6 +68,7 @@ pub struct SessionConfig {
     timeout: Millis,
     prediction_window: u8,
     delay_from_rtt: bool,
+    send_interval_frames: u8,
 }
 
 impl SessionConfig {
@@ -84,6 +85,7 @@ impl SessionConfig {
             timeout: DEFAULT_TIMEOUT,
             prediction_window: 0,
             delay_from_rtt: false,
+            send_interval_frames: 1,
         }
     }
 
@@ -97,6 +99,7 @@ impl SessionConfig {
             timeout: DEFAULT_TIMEOUT,
             prediction_window: 0,
             delay_from_rtt: false,
+            send_interval_frames: 1,
         }
     }
 
@@ -151,6 +154,18 @@ impl SessionConfig {
         self
     }
 
+    /// Frames between two Inputs packets (default 1: one per frame; must
+    /// not be 0). 2 halves the packet rate for up to one frame (16.7 ms) of
+    /// extra age on each input: lock-step needs a delay covering it (or it
+    /// stalls more), rollback predicts up to a tick further. Nothing else
+    /// changes: every packet still carries every unacknowledged input, and
+    /// pings and pongs wait for the next packet (the pong says how long).
+    /// Each side's own choice; the peer need not use the same.
+    pub fn send_interval_frames(mut self, frames: u8) -> Self {
+        self.send_interval_frames = frames;
+        self
+    }
+
     /// The role this configuration plays.
     #[must_use]
     pub fn role(&self) -> Role {
@@ -184,6 +199,9 @@ impl SessionConfig {
         if self.ping_interval_frames == 0 {
             return Err(ConfigError::ZeroPingInterval);
         }
+        if self.send_interval_frames == 0 {
+            return Err(ConfigError::ZeroSendInterval);
+        }
         if self.timeout == Millis::ZERO {
             return Err(ConfigError::ZeroTimeout);
         }
@@ -213,6 +231,8 @@ pub enum ConfigError {
     ZeroHashInterval,
     /// A ping interval of 0.
     ZeroPingInterval,
+    /// A send interval of 0.
+    ZeroSendInterval,
     /// A timeout of 0.
     ZeroTimeout,
     /// The game's input type does not serialize with postcard.
@@ -233,6 +253,7 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::ZeroHashInterval => write!(f, "hash interval must not be 0"),
             ConfigError::ZeroPingInterval => write!(f, "ping interval must not be 0"),
+            ConfigError::ZeroSendInterval => write!(f, "send interval must not be 0"),
             ConfigError::ZeroTimeout => write!(f, "timeout must not be 0"),
             ConfigError::InputNotEncodable(e) => {
                 write!(f, "the game's input type cannot be encoded: {e}")
@@ -569,6 +590,8 @@ pub struct Session<G: DeterministicGame> {
     sent_advantage: i8,
     frames_since_advantage: u32,
     frames_since_skip: u32,
+    /// Frames since the last Inputs packet could go out.
+    frames_since_send: u8,
     /// Delay from the round trip: round trips measured in the handshake.
     rtt_samples: Vec<Millis>,
     /// Delay from the round trip: when the host starts (after its Hello).
@@ -676,6 +699,7 @@ impl<G: DeterministicGame> Session<G> {
             sent_advantage: 0,
             frames_since_advantage: 0,
             frames_since_skip: 0,
+            frames_since_send: 0,
             rtt_samples: Vec::new(),
             start_at: None,
             peer_ack: 0,
@@ -1546,6 +1570,11 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     fn flush_unreliable(&mut self, now: Millis) {
+        self.frames_since_send = self.frames_since_send.saturating_add(1);
+        if self.frames_since_send < self.cfg.send_interval_frames {
+            return;
+        }
+        self.frames_since_send = 0;
         let sent = self.local.len();
         let from = (self.peer_ack as usize).min(sent);
         let to = sent.min(from + MAX_RUN);
