@@ -144,8 +144,9 @@ pub trait BenchGame: DeterministicGame + 'static {
     const NAME: &'static str;
     /// The player's state (cloned when a sample may go unused).
     type Bot: Clone;
-    /// A player for `side`, from the match seed.
-    fn bot(seed: u64, side: u8) -> Self::Bot;
+    /// A player for `side`, from the match seed; `scripted` asks for a
+    /// fixed input script instead of a player that reacts to the game.
+    fn bot(seed: u64, side: u8, scripted: bool) -> Self::Bot;
     /// The player's pad for its `index`-th input (sampled for the tick
     /// `index + delay`), looking at the game as this peer currently shows it.
     fn pad(bot: &mut Self::Bot, game: &Self, index: u32, side: u8) -> Self::Input;
@@ -154,7 +155,7 @@ pub trait BenchGame: DeterministicGame + 'static {
 impl BenchGame for dots::Dots {
     const NAME: &'static str = "dots";
     type Bot = ();
-    fn bot(_seed: u64, _side: u8) -> Self::Bot {}
+    fn bot(_seed: u64, _side: u8, _scripted: bool) -> Self::Bot {}
     /// The examples' walking bot: a new direction every 23 ticks.
     fn pad(_bot: &mut (), _game: &Self, index: u32, side: u8) -> u8 {
         dots::scripted_input(index, side)
@@ -163,12 +164,17 @@ impl BenchGame for dots::Dots {
 
 impl BenchGame for Ntba {
     const NAME: &'static str = "NtBA";
-    type Bot = Cpu;
-    fn bot(seed: u64, side: u8) -> Cpu {
-        Cpu::new(seed ^ (0x6e74_6261 + u64::from(side)))
+    /// The CPU team, or `None` for the golden input script.
+    type Bot = Option<Cpu>;
+    fn bot(seed: u64, side: u8, scripted: bool) -> Option<Cpu> {
+        (!scripted).then(|| Cpu::new(seed ^ (0x6e74_6261 + u64::from(side))))
     }
-    /// The built-in CPU team, reading the state it would see on screen.
-    fn pad(bot: &mut Cpu, game: &Self, _index: u32, side: u8) -> ntba::Pad {
-        bot.pad(game, side)
+    /// The built-in CPU team, reading the state it would see on screen; or
+    /// the script (`ntba::script_pad`), the same pads whatever happens.
+    fn pad(bot: &mut Option<Cpu>, game: &Self, index: u32, side: u8) -> ntba::Pad {
+        match bot {
+            Some(cpu) => cpu.pad(game, side),
+            None => ntba::script_pad(index, side),
+        }
     }
 }

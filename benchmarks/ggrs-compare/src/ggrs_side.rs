@@ -242,7 +242,7 @@ impl<G: BenchGame> GgrsPair<G> {
                 net,
                 side,
                 game: Timed::new(settings.match_seed, 2),
-                bot: G::bot(settings.match_seed, side),
+                bot: G::bot(settings.match_seed, side, settings.scripted_ntba),
                 desync_checks: settings.ggrs_desync_interval != 0,
                 skip: 0,
                 fig: PeerFigures::new(side),

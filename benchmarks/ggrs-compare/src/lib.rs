@@ -98,7 +98,8 @@ pub enum GameKind {
     /// The small example game (one byte of direction bits per player; a
     /// scripted walker that turns every 23 ticks).
     Dots,
-    /// NtBA, CPU against CPU (one pad byte per team).
+    /// NtBA, CPU against CPU (one pad byte per team), or its input script
+    /// with [`RunSettings::scripted_ntba`].
     Ntba,
 }
 
@@ -168,6 +169,9 @@ pub struct RunSettings {
     /// session always compares a state hash every 60 ticks; 60 here gives
     /// GGRS the same job.
     pub ggrs_desync_interval: u32,
+    /// NtBA's teams follow the fixed input script (the same pads for every
+    /// engine, whatever the game shows) instead of the CPU player.
+    pub scripted_ntba: bool,
     /// Wall-clock time to play.
     pub duration: Duration,
 }
@@ -183,6 +187,7 @@ impl RunSettings {
             match_seed: 1,
             input_delay: 6,
             ggrs_desync_interval: 60,
+            scripted_ntba: false,
             duration,
         }
     }

@@ -18,7 +18,7 @@ use ggrs_compare::{
 const USAGE: &str = "\
 usage: ggrs-compare [--seconds S] [--scenarios a,b,c,d] [--games dots,ntba]
                     [--engines ours:0,ggrs:8] [--delay TICKS] [--seed N]
-                    [--net-seed N] [--ggrs-desync FRAMES]
+                    [--net-seed N] [--ggrs-desync FRAMES] [--ntba-pads cpu|script]
 
   --seconds S          wall-clock seconds of play per scenario (default 12)
   --scenarios LIST     which of (a) to (d) to run (default all)
@@ -28,7 +28,9 @@ usage: ggrs-compare [--seconds S] [--scenarios a,b,c,d] [--games dots,ntba]
   --seed N             match seed (default 1)
   --net-seed N         link seed (default 1)
   --ggrs-desync N      GGRS desync-detection interval, 0 = off (default 60,
-                       like our session's hash every 60 ticks)";
+                       like our session's hash every 60 ticks)
+  --ntba-pads P        cpu: NtBA's CPU plays both teams (default); script:
+                       the golden input script, the same pads for every engine";
 
 struct Options {
     seconds: f64,
@@ -98,6 +100,13 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--seed" => o.settings.match_seed = number(&flag, value)?,
             "--net-seed" => o.settings.net_seed = number(&flag, value)?,
             "--ggrs-desync" => o.settings.ggrs_desync_interval = number(&flag, value)?,
+            "--ntba-pads" => {
+                o.settings.scripted_ntba = match value.as_deref() {
+                    Some("cpu") => false,
+                    Some("script") => true,
+                    _ => return Err("--ntba-pads takes cpu or script".into()),
+                };
+            }
             "-h" | "--help" => return Err(String::new()),
             _ => return Err(format!("unknown option {flag:?}")),
         }
@@ -128,7 +137,7 @@ fn main() -> ExitCode {
     };
     println!(
         "{} s of real-time play per scenario at 60 frames/s, input delay {} ticks, \
-         match seed {}, link seed {}, GGRS desync detection {}",
+         match seed {}, link seed {}, GGRS desync detection {}, NtBA pads from {}",
         o.seconds,
         o.settings.input_delay,
         o.settings.match_seed,
@@ -136,6 +145,11 @@ fn main() -> ExitCode {
         match o.settings.ggrs_desync_interval {
             0 => "off".to_string(),
             n => format!("every {n} frames"),
+        },
+        if o.settings.scripted_ntba {
+            "the input script"
+        } else {
+            "the CPU"
         }
     );
     let mut all = Vec::new();

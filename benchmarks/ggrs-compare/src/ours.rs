@@ -134,7 +134,7 @@ impl<G: BenchGame> OursPair<G> {
                 session: Session::new(cfg).map_err(|e| e.to_string())?,
                 net,
                 side,
-                bot: G::bot(settings.match_seed, side),
+                bot: G::bot(settings.match_seed, side, settings.scripted_ntba),
                 sampled: 0,
                 inbox: Vec::new(),
                 outbox: Vec::new(),
