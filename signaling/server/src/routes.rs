@@ -34,6 +34,7 @@ pub(crate) fn router(shared: Ctx) -> Router {
         .route("/lobby/ws", get(lobby_ws))
         .route("/ice", get(ice).options(preflight))
         .route("/health", get(health).options(preflight))
+        .method_not_allowed_fallback(method_not_allowed)
         .route_layer(middleware::from_fn_with_state(shared.clone(), guard));
     let app = match &shared.config.static_dir {
         Some(dir) => {
@@ -56,6 +57,13 @@ fn error(status: StatusCode, reason: &str) -> Response {
 
 fn json(status: StatusCode, body: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+async fn method_not_allowed() -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed on this route",
+    )
 }
 
 async fn not_found() -> Response {

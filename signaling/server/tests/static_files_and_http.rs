@@ -90,6 +90,11 @@ async fn unknown_routes_and_plain_gets_get_json_errors() {
     assert!(h.contains("content-type: application/json"));
     let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert!(v["error"].is_string());
+    // A known route with the wrong method: 405, still JSON, with Allow.
+    let (s, h, body) = request(addr, "GET /rooms HTTP/1.1").await;
+    assert_eq!(s, 405);
+    assert!(h.contains("allow: post"), "{h}");
+    assert!(serde_json::from_slice::<serde_json::Value>(&body).unwrap()["error"].is_string());
     // A lobby GET that is not an upgrade.
     let (s, _, body) = request(addr, "GET /lobby/ws HTTP/1.1").await;
     assert_eq!(s, 426);
