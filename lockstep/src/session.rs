@@ -1132,10 +1132,11 @@ impl<G: DeterministicGame> Session<G> {
         self.start();
     }
 
-    /// The host that picks its delay from the round trip: pings once per
-    /// frame until enough pongs came back and the guest's Hello is in,
-    /// then sends its Hello and starts half a round trip later, about when
-    /// the guest receives it.
+    /// The host that picks its delay from the round trip: once the guest's
+    /// Hello is in (so the guest's session exists and answers at once: no
+    /// ping waits in a queue to inflate the measure), pings once per frame
+    /// until enough pongs came back, then sends its Hello and starts half a
+    /// round trip later, about when the guest receives it.
     fn handshake_frame(&mut self, now: Millis) {
         if !self.cfg.delay_from_rtt || self.side != 0 {
             return;
@@ -1144,6 +1145,9 @@ impl<G: DeterministicGame> Session<G> {
             if now >= at {
                 self.start();
             }
+            return;
+        }
+        if self.remote_version.is_none() {
             return;
         }
         if self.rtt_samples.len() < HANDSHAKE_PINGS {
@@ -1161,9 +1165,6 @@ impl<G: DeterministicGame> Session<G> {
             }
             self.pings.push_back((id, now));
             self.send(&Message::Ping(id));
-            return;
-        }
-        if self.remote_version.is_none() {
             return;
         }
         self.delay = delay_for_round_trips(&self.rtt_samples, self.window);

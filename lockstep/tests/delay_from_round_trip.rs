@@ -142,3 +142,43 @@ fn the_host_sends_no_hello_before_measuring() {
     assert!(p.host_seen.frames.iter().all(|f| *f == Frame::Waiting));
     assert!(p.run_to_tick(60, 400));
 }
+
+#[test]
+fn a_guest_that_comes_late_does_not_inflate_the_delay() {
+    // The guest's page creates its session 1.5 s after the host's; what the
+    // host sent meanwhile waits in the guest's transport. Pings only start
+    // once the guest's Hello is in, so none of them waited there.
+    let (mut host_net, mut guest_net) = netsim::pair(link(50, 0), 3);
+    // Cannot fail: the configuration is valid.
+    let mut host =
+        lockstep::Session::<Tiny>::new(SessionConfig::host(1, 30).input_delay_from_rtt())
+            .expect("valid config");
+    let mut guest: Option<lockstep::Session<Tiny>> = None;
+    let mut delays = Vec::new();
+    for frame in 0..400u64 {
+        let now = common::frame_time(frame);
+        host_net.advance_to(now);
+        if frame == 90 {
+            // Cannot fail: the default guest configuration is valid.
+            guest = Some(lockstep::Session::new(SessionConfig::guest()).expect("valid config"));
+        }
+        host.pump(now, &mut host_net);
+        host.advance_frame(now, || 1);
+        host.pump(now, &mut host_net);
+        if let Some(g) = guest.as_mut() {
+            g.pump(now, &mut guest_net);
+            g.advance_frame(now, || 2);
+            g.pump(now, &mut guest_net);
+            while let Some(e) = g.poll_event() {
+                if let Event::Started { input_delay, .. } = e {
+                    delays.push(input_delay);
+                }
+            }
+        }
+        while host.poll_event().is_some() {}
+    }
+    // 100 ms round trip: 3 ticks one way plus one, not 1.5 s worth.
+    assert_eq!(delays, [4]);
+    assert_eq!(host.parameters().map(|p| p.1), Some(4));
+    assert!(host.tick() > 200 && host.outcome().is_none());
+}
