@@ -1,4 +1,4 @@
-// The six Chromium scenarios of issue 5 (1-6), in order, plus three extras (5b, 6b, 6c), against the real embedded
+// The six Chromium scenarios of issue 5 (1-6), in order, plus extras (5b, 6b, 6c, 6d), against the real embedded
 // signalling server and real WebRTC between isolated browser contexts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -265,4 +265,56 @@ test('6c. a pair that cannot connect is retried once, then shown as unreachable'
   }
   await open.context().close();
   await closed.context().close();
+});
+
+test('6d. a misbehaving peer: a flood is cut to the burst of 10, bad messages are dropped, it stays connected', async () => {
+  // Two pages whose data channels misbehave below the shell: one repeats a
+  // chat line 30 times at once, the other follows a line with an oversized
+  // chat, malformed JSON, an unknown type and an extra field.
+  const flooder = () => {
+    const send = RTCDataChannel.prototype.send;
+    RTCDataChannel.prototype.send = function (data) {
+      send.call(this, data);
+      const text = new TextDecoder().decode(data);
+      if (text.includes('FLOOD-LINE')) for (let i = 0; i < 29; i++) send.call(this, data);
+    };
+  };
+  const badSender = () => {
+    const send = RTCDataChannel.prototype.send;
+    RTCDataChannel.prototype.send = function (data) {
+      send.call(this, data);
+      const text = new TextDecoder().decode(data);
+      if (text.includes('BAD-LINE')) {
+        for (const bad of [JSON.stringify({ type: 'chat', text: 'O'.repeat(501) }), '{"type":"chat","text":',
+          '{"type":"shout","text":"LOUD"}', '{"type":"chat","text":"EXTRA","x":1}']) {
+          send.call(this, new TextEncoder().encode(bad));
+        }
+      }
+    };
+  };
+  const calm = await openPage(browser, server.url);
+  const flood = await openPage(browser, server.url, { initScript: flooder });
+  const bad = await openPage(browser, server.url, { initScript: badSender });
+  await joinLobby(calm, 'Calm');
+  await joinLobby(flood, 'Flood');
+  await joinLobby(bad, 'Bad');
+  await entry(calm, 'Flood').and(calm.locator('[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await entry(calm, 'Bad').and(calm.locator('[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+
+  await say(flood, 'FLOOD-LINE');
+  await waitChat(calm, 'FLOOD-LINE');
+  await say(flood, 'still here');
+  await waitChat(calm, 'still here'); // the flooder was not disconnected
+  const copies = (await chatTexts(calm)).filter((t) => t === 'FLOOD-LINE').length;
+  assert.ok(copies >= 10 && copies <= 11, `30 sent at once, ${copies} shown`);
+  assert.equal(await entry(calm, 'Flood').getAttribute('data-link'), 'connected');
+
+  await say(bad, 'BAD-LINE');
+  await say(bad, 'after the bad ones');
+  await waitChat(calm, 'after the bad ones'); // ordered channel: the bad ones came first
+  const texts = await chatTexts(calm);
+  assert.ok(texts.includes('BAD-LINE'));
+  for (const t of texts) assert.ok(!t.startsWith('OOO') && t !== 'LOUD' && t !== 'EXTRA', `dropped: ${t.slice(0, 20)}`);
+  assert.equal(await entry(calm, 'Bad').getAttribute('data-link'), 'connected');
+  for (const p of [calm, flood, bad]) await p.context().close();
 });
