@@ -121,6 +121,17 @@ pub fn incoming_chat(raw: &str) -> Result<String, ChatError> {
     clean_chat(raw).ok_or(ChatError::Empty)
 }
 
+/// `true` if the first letter of `text` is from a right-to-left script
+/// (Hebrew, Arabic, Syriac, Thaana, NKo and their presentation forms): what
+/// `dir="auto"` will pick for the line. The page uses it to put the sender's
+/// name on the same side as the line.
+#[must_use]
+pub fn looks_rtl(text: &str) -> bool {
+    text.chars().find(|c| c.is_alphabetic()).is_some_and(|c| {
+        matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +194,15 @@ mod tests {
             "<img src=x onerror=alert(1)>"
         );
         assert_eq!(clean_chat("שלום עולם").unwrap(), "שלום עולם");
+    }
+
+    #[test]
+    fn direction_follows_the_first_letter() {
+        assert!(looks_rtl("שלום world"));
+        assert!(looks_rtl("123 مرحبا"));
+        assert!(!looks_rtl("hello שלום"));
+        assert!(!looks_rtl("123 !?"));
+        assert!(!looks_rtl(""));
     }
 
     #[test]
