@@ -15,7 +15,9 @@
 # `lo` (when this machine allows one), with wrangler's telemetry off, so
 # nothing here can reach beyond the machine.
 #
-# The Worker runs with `--env ci` from signaling/worker/wrangler.toml: room
+# First, `wrangler deploy --dry-run` bundles the production configuration
+# (no upload) and prints its size. The Worker then runs with `--env ci` from
+# signaling/worker/wrangler.toml: room
 # TTL 3 s, hello timeout 1 s, no STUN, origin http://allowed.test, and a
 # per-IP limit of 300 requests per 60 s.
 set -euo pipefail
@@ -114,6 +116,16 @@ run() {
         bash "$0" --serve-and-check "$@"
     fi
 }
+log "checking that the production configuration bundles (wrangler deploy --dry-run)"
+dry="$(mktemp -d)"
+if in_loopback_netns true 2>/dev/null; then netns=in_loopback_netns; else netns=; fi
+(cd signaling/worker && $netns env PATH="$NODE_BIN:$PATH" WORKER_PREBUILT=1 \
+    WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
+    WRANGLER_LOG_PATH="$dry/logs" \
+    "$ROOT/node_modules/.bin/wrangler" deploy --dry-run --env="" --outdir "$dry/out") | tee "$dry/log" | grep -E "Total Upload" ||
+    { cat "$dry/log" >&2; rm -rf "$dry"; exit 1; }
+rm -rf "$dry"
+
 log "conformance on wrangler dev"
 run
 log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event"
