@@ -13,7 +13,7 @@ bin="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
 
 out="$(mktemp)"; err="$(mktemp)"
 "$bin/signaling-server" --listen 127.0.0.1:0 --allowed-origins http://good.test \
-    --room-ttl-seconds 2 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
+    --room-ttl-seconds 3 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
     --stun-urls '' --log-level debug >"$out" 2>"$err" &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$out" "$err"; }
@@ -34,7 +34,7 @@ url="${line#listening on }"
 log "signaling-server at $url"
 
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
-    --forbidden-origin http://evil.test --room-ttl-seconds 2 --hello-timeout-ms 1000 \
+    --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
     --rate-limit-per-minute 600
 
 # Every log line (debug included) is JSON with a level, and none names a
