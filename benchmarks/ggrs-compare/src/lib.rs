@@ -8,11 +8,14 @@
 //! moved to the elapsed wall-clock milliseconds before every frame.
 //!
 //! For every peer the harness gathers: ticks advanced, stalled frames
-//! (frames that could not advance), frames skipped on the session's advice
-//! (GGRS's `WaitRecommendation`), re-simulated ticks, packets and payload
-//! bytes sent (counted by netsim, both channels), the round trip, and the
-//! CPU time spent inside the session's own calls, excluding the game's code
-//! (step, hash, clone: see [`game::Timed`]) and the simulated link.
+//! (frames that could not advance), frames skipped for time
+//! synchronisation (our rollback mode's `Frame::Skipped`, GGRS's
+//! `WaitRecommendation`), re-simulated ticks, packets and payload bytes sent
+//! (counted by netsim, both channels), the round trip, and the CPU time
+//! spent inside the session's own calls, excluding the game's code (step,
+//! hash, clone: see [`game::Timed`]) and the simulated link. The rows are
+//! [`Engine`]s: ours and GGRS, each in lock-step or with a prediction
+//! window ([`DEFAULT_ENGINES`]).
 //!
 //! The binary (`cargo run --release -p ggrs-compare`) runs every scenario
 //! and prints a table and the issue-7 targets; `docs/benchmarks.md`
@@ -157,7 +160,8 @@ pub const DEFAULT_ENGINES: &[Engine] = &[
 /// Everything a run needs besides the scenario, game and engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunSettings {
-    /// The link's conditions.
+    /// The link's conditions ([`run_scenario`] replaces them with the
+    /// scenario's).
     pub link: LinkConfig,
     /// The link's seed (which packets are lost, each packet's delay).
     pub net_seed: u64,
