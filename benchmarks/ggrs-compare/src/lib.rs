@@ -125,6 +125,10 @@ pub enum Engine {
     Ours {
         /// Ticks it may run ahead of the peer's inputs.
         window: u8,
+        /// Frames between two Inputs packets
+        /// (`SessionConfig::send_interval_frames`; 1 is every frame, the
+        /// session's default).
+        send_interval: u8,
     },
     /// GGRS's `P2PSession` with this maximum prediction window (GGRS's
     /// default is 8; 0 is its lock-step mode).
@@ -137,8 +141,19 @@ pub enum Engine {
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Engine::Ours { window: 0 } => write!(f, "ours (lock-step)"),
-            Engine::Ours { window } => write!(f, "ours (rollback, window {window})"),
+            Engine::Ours {
+                window,
+                send_interval,
+            } => {
+                match window {
+                    0 => write!(f, "ours (lock-step")?,
+                    w => write!(f, "ours (rollback, window {w}")?,
+                }
+                match send_interval {
+                    1 => write!(f, ")"),
+                    n => write!(f, ", sends every {n} frames)"),
+                }
+            }
             Engine::Ggrs { window: 0 } => write!(f, "GGRS (lock-step)"),
             Engine::Ggrs { window } => write!(f, "GGRS (rollback, window {window})"),
         }
@@ -146,13 +161,23 @@ impl fmt::Display for Engine {
 }
 
 /// The rows played by default: our session in lock-step and in rollback
-/// with the default window of 8, GGRS with its default prediction window
-/// (8, the reference of issue 7's targets) and GGRS in its lock-step mode
-/// (window 0, the like-for-like row for our lock-step mode). A row is one
-/// line here.
+/// with the default window of 8 (sending every frame, and every second
+/// frame), GGRS with its default prediction window (8, the reference of
+/// issue 7's targets) and GGRS in its lock-step mode (window 0, the
+/// like-for-like row for our lock-step mode). A row is one line here.
 pub const DEFAULT_ENGINES: &[Engine] = &[
-    Engine::Ours { window: 0 },
-    Engine::Ours { window: 8 },
+    Engine::Ours {
+        window: 0,
+        send_interval: 1,
+    },
+    Engine::Ours {
+        window: 8,
+        send_interval: 1,
+    },
+    Engine::Ours {
+        window: 8,
+        send_interval: 2,
+    },
     Engine::Ggrs { window: 8 },
     Engine::Ggrs { window: 0 },
 ];
@@ -454,12 +479,28 @@ fn contender(
     settings: &RunSettings,
 ) -> Result<Box<dyn Contender>, String> {
     Ok(match (game, engine) {
-        (GameKind::Dots, Engine::Ours { window }) => {
-            Box::new(ours::OursPair::<dots::Dots>::new(settings, window)?)
-        }
-        (GameKind::Ntba, Engine::Ours { window }) => {
-            Box::new(ours::OursPair::<ntba::Ntba>::new(settings, window)?)
-        }
+        (
+            GameKind::Dots,
+            Engine::Ours {
+                window,
+                send_interval,
+            },
+        ) => Box::new(ours::OursPair::<dots::Dots>::new(
+            settings,
+            window,
+            send_interval,
+        )?),
+        (
+            GameKind::Ntba,
+            Engine::Ours {
+                window,
+                send_interval,
+            },
+        ) => Box::new(ours::OursPair::<ntba::Ntba>::new(
+            settings,
+            window,
+            send_interval,
+        )?),
         (GameKind::Dots, Engine::Ggrs { window }) => Box::new(
             ggrs_side::GgrsPair::<dots::Dots>::new(settings, usize::from(window))?,
         ),
@@ -606,7 +647,10 @@ mod tests {
         RunResult {
             scenario: SCENARIOS[0],
             game: GameKind::Dots,
-            engine: Engine::Ours { window: 0 },
+            engine: Engine::Ours {
+                window: 0,
+                send_interval: 1,
+            },
             seconds: 10.0,
             frames: 600,
             clock_nanos: 20.0,

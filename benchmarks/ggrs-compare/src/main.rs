@@ -17,13 +17,15 @@ use ggrs_compare::{
 
 const USAGE: &str = "\
 usage: ggrs-compare [--seconds S] [--scenarios a,b,c,d] [--games dots,ntba]
-                    [--engines ours:0,ggrs:8] [--delay TICKS] [--seed N]
+                    [--engines ours:0,ours:8,ggrs:8] [--delay TICKS] [--seed N]
                     [--net-seed N] [--ggrs-desync FRAMES] [--ntba-pads cpu|script]
 
   --seconds S          wall-clock seconds of play per scenario (default 12)
   --scenarios LIST     which of (a) to (d) to run (default all)
   --games LIST         dots, ntba (default both)
-  --engines LIST       ours:WINDOW and ggrs:WINDOW rows (default ours:0,ggrs:8)
+  --engines LIST       rows: ours:WINDOW, ours:WINDOW/SEND_INTERVAL (an Inputs
+                       packet every SEND_INTERVAL frames), ggrs:WINDOW
+                       (default ours:0,ours:8,ours:8/2,ggrs:8,ggrs:0)
   --delay TICKS        input delay of both engines (default 6)
   --seed N             match seed (default 1)
   --net-seed N         link seed (default 1)
@@ -59,12 +61,20 @@ fn list<T>(
         .collect()
 }
 
+/// `ours:WINDOW`, `ours:WINDOW/SEND_INTERVAL` or `ggrs:WINDOW`.
 fn engine(s: &str) -> Option<Engine> {
-    let (name, window) = s.split_once(':')?;
-    let window: u8 = window.parse().ok()?;
+    let (name, rest) = s.split_once(':')?;
     match name {
-        "ours" => Some(Engine::Ours { window }),
-        "ggrs" => Some(Engine::Ggrs { window }),
+        "ours" => {
+            let (window, send_interval) = rest.split_once('/').unwrap_or((rest, "1"));
+            Some(Engine::Ours {
+                window: window.parse().ok()?,
+                send_interval: send_interval.parse().ok()?,
+            })
+        }
+        "ggrs" => Some(Engine::Ggrs {
+            window: rest.parse().ok()?,
+        }),
         _ => None,
     }
 }

@@ -8,11 +8,13 @@ use netsim::SimEndpoint;
 use crate::game::{self, BenchGame, Timed};
 use crate::{Contender, PeerFigures, RunSettings};
 
-/// The one place where the prediction window reaches our session's
-/// configuration: 0 is lock-step, above 0 rollback (the guest adopts the
-/// host's window from its Hello; setting it on both does no harm).
-fn session_config(base: SessionConfig, window: u8) -> SessionConfig {
+/// The one place where a row's settings reach our session's
+/// configuration: the prediction window (0 is lock-step, above 0 rollback;
+/// the guest adopts the host's from its Hello, setting it on both does no
+/// harm) and the frames between two Inputs packets (each side's own).
+fn session_config(base: SessionConfig, window: u8, send_interval: u8) -> SessionConfig {
     base.prediction_window(window)
+        .send_interval_frames(send_interval)
 }
 
 struct Peer<G: BenchGame> {
@@ -122,13 +124,18 @@ pub(crate) struct OursPair<G: BenchGame> {
 }
 
 impl<G: BenchGame> OursPair<G> {
-    pub(crate) fn new(settings: &RunSettings, window: u8) -> Result<Self, String> {
+    pub(crate) fn new(
+        settings: &RunSettings,
+        window: u8,
+        send_interval: u8,
+    ) -> Result<Self, String> {
         let (a, b) = netsim::pair(settings.link, settings.net_seed);
         let host_cfg = session_config(
             SessionConfig::host(settings.match_seed, settings.input_delay),
             window,
+            send_interval,
         );
-        let guest_cfg = session_config(SessionConfig::guest(), window);
+        let guest_cfg = session_config(SessionConfig::guest(), window, send_interval);
         let peer = |cfg: SessionConfig, net: SimEndpoint, side: u8| -> Result<Peer<G>, String> {
             Ok(Peer {
                 session: Session::new(cfg).map_err(|e| e.to_string())?,

@@ -45,7 +45,10 @@ fn a_window_our_session_refuses_is_an_error_not_a_run() {
     let result = run_scenario(
         scenario,
         &[GameKind::Dots],
-        &[ggrs_compare::Engine::Ours { window }],
+        &[ggrs_compare::Engine::Ours {
+            window,
+            send_interval: 1,
+        }],
         &settings,
     );
     assert!(result.is_err());
