@@ -34,13 +34,19 @@ cd "$root"
 # No --locked here: stage 10-rust already checks Cargo.lock for the workspace.
 cargo build -p signaling-worker --target wasm32-unknown-unknown --profile wasm-release
 
-# Nothing to do when the bundle is newer than the module cargo produced.
-if [ -f "$out/index.js" ] && [ "$out/index.js" -nt "$wasm" ]; then
+# Nothing to do when the bundle is newer than the module cargo produced (and
+# than this script).
+if [ -f "$out/index.js" ] && [ "$out/index.js" -nt "$wasm" ] && [ "$out/index.js" -nt "$0" ]; then
     exit 0
 fi
 
 rm -rf "$out.tmp"
-wasm-bindgen --target module --no-typescript --out-dir "$out.tmp" --out-name index "$wasm"
+# The two flags make a Rust panic recoverable: wasm-bindgen catches the abort
+# and starts a fresh wasm instance on the next call (js/shim.mjs then rebuilds
+# each Durable Object's Rust half), as worker-build also arranges.
+wasm-bindgen --target module --no-typescript \
+    --experimental-reset-state-function --force-enable-abort-handler \
+    --out-dir "$out.tmp" --out-name index "$wasm"
 sed -i 's/^import source \(.*\.wasm\)/import \1/' "$out.tmp/index.js"
 if grep -q '^import source' "$out.tmp/index.js"; then
     echo "build.sh: could not rewrite the wasm import in index.js" >&2
@@ -49,10 +55,12 @@ fi
 
 opt="$root/node_modules/.bin/wasm-opt"
 if [ "${WASM_OPT:-1}" != 0 ] && [ -x "$opt" ]; then
-    # The features rustc's wasm32 target emits; nothing newer, so workerd can load the result.
+    # The features rustc's wasm32 target emits, plus exception handling for
+    # the abort handler's catch wrappers; nothing newer, so workerd loads it.
     "$opt" -Oz --strip-debug \
         --enable-mutable-globals --enable-sign-ext --enable-nontrapping-float-to-int \
         --enable-bulk-memory --enable-multivalue --enable-reference-types \
+        --enable-exception-handling \
         "$out.tmp/index_bg.wasm" -o "$out.tmp/index_bg.opt.wasm"
     mv "$out.tmp/index_bg.opt.wasm" "$out.tmp/index_bg.wasm"
 fi

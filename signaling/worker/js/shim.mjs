@@ -7,8 +7,8 @@
 // Durable Object classes deriving from `DurableObject`.
 //
 // Recovery after a Rust panic: the wasm module is built with panic = "abort",
-// and the `worker` crate asks wasm-bindgen to start a fresh wasm instance on
-// the next call after one. Objects made by the old instance are then stale,
+// and with the abort handler that build.sh asks wasm-bindgen for, a panic
+// makes wasm-bindgen start a fresh wasm instance on the next call. Objects made by the old instance are then stale,
 // so each Durable Object below remembers which instance made its Rust half
 // and makes a new one when that instance has been replaced. Its sockets and
 // storage are kept by the runtime, and the Rust code rebuilds its state from
