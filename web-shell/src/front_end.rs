@@ -170,6 +170,20 @@ pub trait FrontEnd {
     /// An online match has started and this page plays `side` (0 is the
     /// host). Ignored by default.
     fn start_online(&self, _side: u8) {}
+
+    /// A short line about the state (for example the score), exposed on the
+    /// page as `data-summary` for tests and tools. `None` by default.
+    fn summary(&self, _game: &Self::Game) -> Option<String> {
+        None
+    }
+
+    /// The result once the game itself is over (for example "Home wins
+    /// 31-28."), or `None` while it goes on (the default: a game that never
+    /// ends by itself). The shell shows it as the result of a local game or
+    /// an online match.
+    fn result(&self, _game: &Self::Game) -> Option<String> {
+        None
+    }
 }
 
 /// A tiny built-in demo game so the screens work before a real game is

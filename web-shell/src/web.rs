@@ -8,7 +8,7 @@
 //! callback ever runs inside another.
 
 use crate::challenge::ChallengeConfig;
-use crate::front_end::{Align, FrontEnd, Painter};
+use crate::front_end::{Align, FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
 use crate::lobby::{LobbyClient, LobbyConfig, Output};
 use crate::mesh::MeshConfig;
@@ -17,7 +17,8 @@ use crate::screens::{Screen, ScreenEvent, Screens};
 use crate::text::{self, ChatError};
 use js_sys::{Array, Reflect};
 use lockstep::{
-    Channel, DeterministicGame, LinkState, Millis, Outcome, Session, SessionConfig, Transport,
+    Channel, DeterministicGame, InputLog, LinkState, Millis, Outcome, Session, SessionConfig,
+    Transport,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -127,8 +128,13 @@ impl Dom {
         }
     }
     fn input_value(&self, id: &str) -> String {
-        self.el(id)
-            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+        let Some(e) = self.el(id) else {
+            return String::new();
+        };
+        if let Some(s) = e.dyn_ref::<web_sys::HtmlSelectElement>() {
+            return s.value();
+        }
+        e.dyn_into::<HtmlInputElement>()
             .map(|i| i.value())
             .unwrap_or_default()
     }
@@ -272,13 +278,38 @@ struct MatchRun<G: DeterministicGame> {
     session: Session<G>,
     link: WebRtcTransport,
     ping: Option<u64>,
+    /// Frames in a row that could not run a tick.
+    stalled: u32,
+    /// When the game itself was seen over (confirmed), and its result.
+    over: Option<(Millis, String)>,
+    /// When the session was made (for the time to the first tick).
+    created: Millis,
+    first_tick: bool,
 }
+
+/// Frames in a row without a tick before the page shows "Waiting for the
+/// other player…" (100 ms: a one-frame hiccup is not worth a flash).
+const WAITING_AFTER_FRAMES: u32 = 6;
+/// How long the end screen of a finished game stays before the page leaves
+/// the match by itself (both pages do; whichever is first sends the Bye).
+const RESULT_HOLD_MS: u64 = 4000;
 
 /// What a match frame reported to the page.
 #[derive(Default)]
 struct MatchFrame {
     /// The match ended with this message.
-    ended: Option<&'static str>,
+    ended: Option<String>,
+    /// A tick ran (so the frame drew something new).
+    ticked: bool,
+}
+
+/// The last finished match: its input log, for the download and for
+/// `matchHashAt`.
+struct LastLog {
+    bytes: Vec<u8>,
+    ticks: u32,
+    hash: u64,
+    seed: u64,
 }
 
 /// The plugged-in game with its type erased, so the rest of the page is not
@@ -286,19 +317,27 @@ struct MatchFrame {
 trait GameSlot {
     fn name(&self) -> &'static str;
     fn build_id(&self) -> u64;
-    fn start_local(&mut self, seed: u64);
+    fn local_options(&self) -> &'static [LocalOption];
+    fn start_local(&mut self, seed: u64, choices: &[usize]);
     fn stop_local(&mut self);
-    fn local_frame(&mut self, held: &[&str], dom: &Dom);
-    fn start_match(&mut self, link: WebRtcTransport, cfg: SessionConfig) -> bool;
+    /// Runs `steps` ticks of local play (1 normally; more with the
+    /// test-only `?local_speed=`) and draws; returns the result once over.
+    fn local_frame(&mut self, held: &[&str], dom: &Dom, steps: u32) -> Option<String>;
+    fn start_match(&mut self, link: WebRtcTransport, cfg: SessionConfig, t: Millis) -> bool;
     fn match_frame(&mut self, t: Millis, held: &[&str], dom: &Dom) -> MatchFrame;
     fn quit_match(&mut self, t: Millis);
     fn drop_match(&mut self);
+    fn last_log(&self) -> Option<&LastLog>;
+    /// The state hash after `tick` ticks of the last finished match,
+    /// replayed from its input log.
+    fn log_hash_at(&self, tick: u32) -> Option<u64>;
 }
 
 struct Slot<F: FrontEnd> {
     front: F,
     local: Option<F::Game>,
     online: Option<MatchRun<F::Game>>,
+    last_log: Option<LastLog>,
 }
 
 impl<F: FrontEnd> GameSlot for Slot<F> {
@@ -308,30 +347,46 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn build_id(&self) -> u64 {
         self.front.build_id()
     }
-    fn start_local(&mut self, seed: u64) {
+    fn local_options(&self) -> &'static [LocalOption] {
+        self.front.local_options()
+    }
+    fn start_local(&mut self, seed: u64, choices: &[usize]) {
         if self.local.is_none() {
-            // No chooser on the page yet: the defaults of local_options.
-            self.front.start_local(&[]);
+            self.front.start_local(choices);
             self.local = Some(F::Game::new(seed, 2));
         }
     }
     fn stop_local(&mut self) {
         self.local = None;
     }
-    fn local_frame(&mut self, held: &[&str], dom: &Dom) {
-        if let Some(game) = self.local.as_mut() {
+    fn local_frame(&mut self, held: &[&str], dom: &Dom, steps: u32) -> Option<String> {
+        let game = self.local.as_mut()?;
+        let mut result = self.front.result(game);
+        for _ in 0..steps {
+            if result.is_some() {
+                break;
+            }
             let inputs = self.front.local_inputs(game, held);
             game.step(&inputs);
-            draw(dom, &self.front, game);
+            result = self.front.result(game);
         }
+        draw(dom, &self.front, game);
+        if let Some(s) = self.front.summary(game) {
+            dom.set_attr("local", "data-summary", &s);
+        }
+        result
     }
-    fn start_match(&mut self, link: WebRtcTransport, cfg: SessionConfig) -> bool {
+    fn start_match(&mut self, link: WebRtcTransport, cfg: SessionConfig, t: Millis) -> bool {
         match Session::<F::Game>::new(cfg) {
             Ok(session) => {
                 self.online = Some(MatchRun {
                     session,
                     link,
                     ping: None,
+                    stalled: 0,
+                    over: None,
+                    created: t,
+                    first_tick: false,
                 });
                 true
             }
@@ -349,12 +404,26 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         m.link.tick(t);
         m.session.pump(t, &mut m.link);
         let front = &self.front;
-        m.session.advance_frame(t, || front.online_input(held));
+        let frame = m.session.advance_frame(t, || front.online_input(held));
         m.session.pump(t, &mut m.link);
+        match frame {
+            lockstep::Frame::Stalled(_) => m.stalled = m.stalled.saturating_add(1),
+            lockstep::Frame::Ticked(_) => {
+                m.stalled = 0;
+                out.ticked = true;
+                if !m.first_tick {
+                    m.first_tick = true;
+                    let ms = t.0.saturating_sub(m.created.0);
+                    dom.set_attr("match", "data-first-tick-ms", &ms.to_string());
+                }
+            }
+            _ => m.stalled = 0,
+        }
+        let mut ended = None;
         while let Some(ev) = m.session.poll_event() {
             match ev {
                 lockstep::Event::RoundTrip(ms) => m.ping = Some(ms.0),
-                lockstep::Event::Ended(o) => out.ended = Some(outcome_text(&o)),
+                lockstep::Event::Ended(o) => ended = Some(o),
                 lockstep::Event::Started { side, .. } => {
                     dom.set_attr("match", "data-side", &side.to_string());
                     front.start_online(side);
@@ -365,19 +434,94 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         if let Some(g) = m.session.game() {
             draw(dom, front, g);
             dom.set_attr("match", "data-state", "running");
-            dom.set_attr("match", "data-tick", &m.session.tick().to_string());
-            let side = if m.session.side() == Some(0) {
-                "host"
-            } else {
-                "guest"
+            dom.set_attr("match", "data-present-tick", &m.session.tick().to_string());
+            if let Some(s) = front.summary(g) {
+                dom.set_attr("match", "data-summary", &s);
+            }
+        }
+        if let Some(g) = m.session.confirmed_game() {
+            dom.set_attr(
+                "match",
+                "data-tick",
+                &m.session.confirmed_tick().to_string(),
+            );
+            dom.set_attr("match", "data-hash", &format!("{:016x}", g.state_hash()));
+            if m.over.is_none() {
+                if let Some(result) = front.result(g) {
+                    m.over = Some((t, result));
+                }
+            }
+        }
+        let waiting = m.stalled >= WAITING_AFTER_FRAMES && ended.is_none();
+        dom.show("match-waiting", waiting);
+        dom.set_attr("match", "data-waiting", if waiting { "1" } else { "0" });
+        if let Some((seed_delay, window)) =
+            m.session.parameters().zip(m.session.prediction_window())
+        {
+            let delay = seed_delay.1;
+            let side = match m.session.side() {
+                Some(0) => "Home (host)",
+                _ => "Away (guest)",
             };
-            let ping = m.ping.map_or(String::new(), |p| format!(", ping {p} ms"));
+            let mode = if window == 0 {
+                "lock-step".to_owned()
+            } else {
+                format!("rollback (up to {window} ticks)")
+            };
+            let ping = m.ping.map_or("measuring".to_owned(), |p| format!("{p} ms"));
+            dom.set_attr(
+                "match",
+                "data-mode",
+                if window == 0 { "lockstep" } else { "rollback" },
+            );
+            dom.set_attr("match", "data-delay", &delay.to_string());
+            if let Some(p) = m.ping {
+                dom.set_attr("match", "data-ping", &p.to_string());
+            }
             dom.set_text(
                 "match-status",
-                &format!("Online match ({side}), tick {}{ping}", m.session.tick()),
+                &format!(
+                    "You play {side} · {mode} · input delay {delay} ticks ({} ms) · ping {ping}",
+                    u32::from(delay) * 50 / 3
+                ),
             );
         }
-        if out.ended.is_some() {
+        // A finished game stays on screen a moment, then the page leaves.
+        if let Some((at, _)) = &m.over {
+            if ended.is_none() && t.0 >= at.0 + RESULT_HOLD_MS {
+                m.session.quit(t);
+                m.session.pump(t, &mut m.link);
+                while let Some(ev) = m.session.poll_event() {
+                    if let lockstep::Event::Ended(o) = ev {
+                        ended = Some(o);
+                    }
+                }
+            }
+        }
+        if let Some(o) = ended {
+            // After the game's own end, a quit on either side is just the
+            // way back to the lobby: show the result instead.
+            let msg = match (&m.over, &o) {
+                (Some((_, result)), Outcome::LocalQuit | Outcome::RemoteQuit) => result.clone(),
+                _ => outcome_text(&o).to_owned(),
+            };
+            log::info!(
+                "match ended after {} confirmed ticks: {msg}",
+                m.session.confirmed_tick()
+            );
+            let log = m.session.input_log();
+            match log.to_bytes() {
+                Ok(bytes) => {
+                    self.last_log = Some(LastLog {
+                        bytes,
+                        ticks: log.ticks(),
+                        hash: log.final_hash,
+                        seed: log.seed,
+                    });
+                }
+                Err(e) => log::warn!("could not encode the input log: {e}"),
+            }
+            out.ended = Some(msg);
             self.online = None;
         }
         out
@@ -390,6 +534,22 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn drop_match(&mut self) {
         self.online = None;
+    }
+    fn last_log(&self) -> Option<&LastLog> {
+        self.last_log.as_ref()
+    }
+    fn log_hash_at(&self, tick: u32) -> Option<u64> {
+        let last = self.last_log.as_ref()?;
+        let log =
+            InputLog::<<F::Game as DeterministicGame>::Input>::from_bytes(&last.bytes).ok()?;
+        if tick > log.ticks() {
+            return None;
+        }
+        let mut g = F::Game::new(log.seed, log.players);
+        for t in 0..tick {
+            g.step(log.tick_inputs(t)?);
+        }
+        Some(g.state_hash())
     }
 }
 
@@ -408,6 +568,20 @@ struct App {
     room: Option<RoomConn>,
     room_gen: u32,
     held: Vec<String>,
+    /// Fixed 60 Hz timestep: when the next frame is due (ms, page clock).
+    next_frame: f64,
+    /// Test-only `?local_speed=N`: ticks of local play per frame.
+    local_speed: u32,
+    /// The local game's result, once it is over.
+    local_result: Option<String>,
+    /// Who we last challenged or accepted (for Try again).
+    last_opponent: Option<PeerId>,
+    /// When this page pressed Accept, until the match's first tick.
+    accepted_at: Option<Millis>,
+    /// Time per match frame (simulation and drawing), in ms.
+    frame_ms: Vec<f64>,
+    /// The blob URL of the last match's input log.
+    log_url: Option<String>,
     notices: Vec<String>,
     last_roster: Vec<crate::lobby::PlayerView>,
     _handlers: Vec<Handler>,
@@ -501,6 +675,15 @@ impl App {
             room: None,
             room_gen: 0,
             held: Vec::new(),
+            next_frame: 0.0,
+            local_speed: query_param(&search, "local_speed")
+                .and_then(|v| v.parse::<u32>().ok())
+                .map_or(1, |n| n.clamp(1, 1000)),
+            local_result: None,
+            last_opponent: None,
+            accepted_at: None,
+            frame_ms: Vec::new(),
+            log_url: None,
             notices: Vec::new(),
             last_roster: Vec::new(),
             _handlers: Vec::new(),
@@ -528,8 +711,14 @@ impl App {
         if let Screen::Result { message, .. } = &s {
             d.set_text("result-text", message);
         }
+        if s != Screen::LocalPlay {
+            self.local_result = None;
+            d.set_text("local-status", "");
+            d.set_attr("local", "data-result", "");
+        }
         if s == Screen::LocalPlay {
-            self.game.start_local(random_seed());
+            let choices = self.local_choices();
+            self.game.start_local(random_seed(), &choices);
         } else {
             self.game.stop_local();
         }
@@ -833,12 +1022,32 @@ impl App {
     }
 
     fn start_match(&mut self, link: WebRtcTransport, host: bool) {
+        // The host decides (the guest adopts its Hello): rollback unless
+        // this page's settings pick lock-step; the input delay from the
+        // round trip measured in the handshake (6 ticks if unmeasured).
+        let lockstep_mode = self.dom.input_value("netcode") == "lockstep";
         let cfg = if host {
-            SessionConfig::host(random_seed(), 6)
+            let c = SessionConfig::host(random_seed(), 6).input_delay_from_rtt();
+            if lockstep_mode {
+                c
+            } else {
+                c.rollback()
+            }
         } else {
             SessionConfig::guest()
         };
-        if self.game.start_match(link, cfg) {
+        self.frame_ms.clear();
+        for attr in [
+            "data-first-tick-ms",
+            "data-accept-to-tick-ms",
+            "data-ping",
+            "data-summary",
+        ] {
+            if let Some(e) = self.dom.el("match") {
+                let _ = e.remove_attribute(attr);
+            }
+        }
+        if self.game.start_match(link, cfg, now()) {
             self.dom.set_attr("match", "data-state", "connected");
             self.dom.set_text("match-status", "Connected. Starting…");
             self.screen_event(ScreenEvent::MatchStarted);
@@ -1131,6 +1340,18 @@ impl App {
             for n in &self.notices {
                 if let Some(p) = d.make("p", "notice", n) {
                     let _ = p.set_attribute("dir", "auto");
+                    // No direct path at setup: offer to challenge again.
+                    if n.starts_with("Couldn't connect directly") {
+                        if let Some(b) = self
+                            .last_opponent
+                            .as_ref()
+                            .and_then(|id| d.button("Try again", "challenge", id, true))
+                        {
+                            let _ = b.set_attribute("class", "try-again");
+                            let _ = p.append_child(&d.doc.create_text_node(" "));
+                            let _ = p.append_child(&b);
+                        }
+                    }
                     let _ = box_.append_child(&p);
                 }
             }
@@ -1212,6 +1433,12 @@ impl App {
         let Some(c) = self.client.as_mut() else {
             return;
         };
+        if action == "challenge" || action == "accept" {
+            self.last_opponent = Some(id.clone());
+        }
+        if action == "accept" {
+            self.accepted_at = Some(t);
+        }
         match action {
             "mute" => c.toggle_mute(&id),
             "challenge" => c.challenge(t, &id),
@@ -1241,17 +1468,146 @@ impl App {
 
     // ----- frames --------------------------------------------------------------
 
+    /// Called by a fast timer; runs one 60 Hz frame when one is due. After
+    /// a stall of the page (a busy tab, a debugger) it does not burst to
+    /// catch up: the missed frames are dropped.
     fn frame(&mut self) {
+        const FRAME_MS: f64 = 1000.0 / 60.0;
+        let clock = web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now());
+        if clock < self.next_frame {
+            return;
+        }
+        self.next_frame = if clock - self.next_frame > FRAME_MS {
+            clock + FRAME_MS
+        } else {
+            self.next_frame + FRAME_MS
+        };
         let t = now();
         let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
-        self.game.local_frame(&held, &self.dom);
+        if self.screens.screen() == &Screen::LocalPlay {
+            let result = self.game.local_frame(&held, &self.dom, self.local_speed);
+            if result != self.local_result {
+                let d = &self.dom;
+                d.set_text("local-status", result.as_deref().unwrap_or(""));
+                d.set_attr("local", "data-result", result.as_deref().unwrap_or(""));
+                self.local_result = result;
+            }
+        }
+        if self.screens.screen() != &Screen::Match {
+            return;
+        }
         let frame = self.game.match_frame(t, &held, &self.dom);
+        let spent = web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now())
+            - clock;
+        if frame.ticked {
+            if let Some(at) = self.accepted_at.take() {
+                let ms = t.0.saturating_sub(at.0);
+                self.dom
+                    .set_attr("match", "data-accept-to-tick-ms", &ms.to_string());
+            }
+        }
+        if self.frame_ms.len() < 100_000 {
+            self.frame_ms.push(spent);
+        }
+        if self.frame_ms.len() % 60 == 0 {
+            let n = self.frame_ms.len() as f64;
+            let mean = self.frame_ms.iter().sum::<f64>() / n;
+            let mut sorted = self.frame_ms.clone();
+            sorted.sort_by(f64::total_cmp);
+            let p95 = sorted[(sorted.len() * 95 / 100).min(sorted.len() - 1)];
+            self.dom.set_attr(
+                "match",
+                "data-frame-ms",
+                &format!(
+                    "{} {mean:.3} {:.3} {p95:.3}",
+                    self.frame_ms.len(),
+                    sorted[sorted.len() / 2]
+                ),
+            );
+        }
         if let Some(msg) = frame.ended {
             self.dom.set_attr("match", "data-state", "ended");
             if let Some(c) = self.client.as_mut() {
                 c.match_ended(t);
             }
-            self.screen_event(ScreenEvent::Ended(msg.to_owned()));
+            self.accepted_at = None;
+            self.offer_log();
+            self.screen_event(ScreenEvent::Ended(msg));
+        }
+    }
+
+    /// Shows the download link of the last match's input log on the result
+    /// screen.
+    fn offer_log(&mut self) {
+        if let Some(url) = self.log_url.take() {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        }
+        let Some(log) = self.game.last_log() else {
+            self.dom.show("log-link", false);
+            return;
+        };
+        let parts = Array::of1(&js_sys::Uint8Array::from(log.bytes.as_slice()));
+        let opts = web_sys::BlobPropertyBag::new();
+        opts.set_type("application/octet-stream");
+        let url = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
+            .and_then(|b| web_sys::Url::create_object_url_with_blob(&b));
+        let Ok(url) = url else {
+            log::warn!("could not offer the input log for download");
+            return;
+        };
+        let d = &self.dom;
+        d.set_attr("log-link", "href", &url);
+        d.set_attr(
+            "log-link",
+            "download",
+            &format!("{}-{:016x}.log", self.game.name().to_lowercase(), log.seed),
+        );
+        d.set_attr("result", "data-log-ticks", &log.ticks.to_string());
+        d.set_attr("result", "data-log-hash", &format!("{:016x}", log.hash));
+        d.show("log-link", true);
+        self.log_url = Some(url);
+    }
+
+    /// The index picked in each local-play chooser (0 when missing).
+    fn local_choices(&self) -> Vec<usize> {
+        (0..self.game.local_options().len())
+            .map(|i| {
+                self.dom
+                    .input_value(&format!("local-opt-{i}"))
+                    .parse()
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+
+    /// Fills the local-play chooser on the title screen from the front
+    /// end's options (one `<select>` each).
+    fn build_local_options(&self) {
+        let d = &self.dom;
+        let Some(box_) = d.el("local-options") else {
+            return;
+        };
+        for (i, opt) in self.game.local_options().iter().enumerate() {
+            let id = format!("local-opt-{i}");
+            let (Some(label), Some(select)) =
+                (d.make("label", "", opt.label), d.make("select", "", ""))
+            else {
+                continue;
+            };
+            let _ = label.set_attribute("for", &id);
+            let _ = select.set_attribute("id", &id);
+            for (v, choice) in opt.choices.iter().enumerate() {
+                if let Some(o) = d.make("option", "", choice) {
+                    let _ = o.set_attribute("value", &v.to_string());
+                    let _ = select.append_child(&o);
+                }
+            }
+            let _ = box_.append_child(&label);
+            let _ = box_.append_child(&select);
         }
     }
 
@@ -1435,6 +1791,31 @@ fn wire(app: &mut App) {
     click("continue", &mut handlers, |a| {
         a.screen_event(ScreenEvent::Continue)
     });
+    if let Some(sel) = d.el("netcode") {
+        on(&sel, "change", &mut handlers, |_| {
+            dispatch(|a| {
+                let v = a.dom.input_value("netcode");
+                if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+                    let _ = s.set_item("netplay.netcode", &v);
+                }
+            });
+        });
+    }
+    if let Some(list) = d.el("notices") {
+        on(&list, "click", &mut handlers, |ev: JsValue| {
+            let target = ev
+                .dyn_ref::<web_sys::Event>()
+                .and_then(web_sys::Event::target)
+                .and_then(|t| t.dyn_into::<Element>().ok());
+            if let Some(b) = target {
+                if let (Some(action), Some(id)) =
+                    (b.get_attribute("data-action"), b.get_attribute("data-id"))
+                {
+                    dispatch(move |a| a.roster_click(&action, &id));
+                }
+            }
+        });
+    }
     if let Some(form) = d.el("chat-form") {
         on(&form, "submit", &mut handlers, |ev: JsValue| {
             if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
@@ -1461,7 +1842,23 @@ fn wire(app: &mut App) {
     if let Some(body) = d.doc.body() {
         on(&body, "keydown", &mut handlers, |ev: JsValue| {
             if let Some(k) = ev.dyn_ref::<KeyboardEvent>() {
+                // Typing in a text field (chat, name) is not playing.
+                if typing(k) {
+                    return;
+                }
                 let code = k.code();
+                // While a game runs, its keys must not scroll the page or
+                // open quick find.
+                let playing = APP.with(|cell| {
+                    cell.try_borrow().map_or(true, |app| {
+                        app.as_ref().is_some_and(|a| {
+                            matches!(a.screens.screen(), Screen::LocalPlay | Screen::Match)
+                        })
+                    })
+                });
+                if playing && is_game_key(&code) && !k.ctrl_key() && !k.meta_key() && !k.alt_key() {
+                    k.prevent_default();
+                }
                 dispatch(move |a| {
                     if !a.held.contains(&code) {
                         a.held.push(code);
@@ -1472,11 +1869,54 @@ fn wire(app: &mut App) {
         on(&body, "keyup", &mut handlers, |ev: JsValue| {
             if let Some(k) = ev.dyn_ref::<KeyboardEvent>() {
                 let code = k.code();
+                if is_game_key(&code) && !typing(k) {
+                    k.prevent_default();
+                }
                 dispatch(move |a| a.held.retain(|c| *c != code));
             }
         });
     }
     app._handlers = handlers;
+}
+
+/// Whether a key event comes from typing in a text field.
+fn typing(k: &KeyboardEvent) -> bool {
+    k.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// Keys a game may use that the browser would otherwise act on (scrolling,
+/// quick find) or that are plain letters and digits.
+fn is_game_key(code: &str) -> bool {
+    code.starts_with("Arrow")
+        || code.starts_with("Key")
+        || code.starts_with("Digit")
+        || code.starts_with("Numpad")
+        || matches!(
+            code,
+            "Space"
+                | "ShiftLeft"
+                | "ShiftRight"
+                | "Slash"
+                | "Period"
+                | "Comma"
+                | "Semicolon"
+                | "Quote"
+        )
+}
+
+/// The state hash after `tick` ticks of the last finished online match,
+/// replayed from its input log (hex), or `undefined` when there is no such
+/// match or it is shorter. For tests and tools: two pages of one match must
+/// agree on every tick both confirmed.
+#[wasm_bindgen(js_name = matchHashAt)]
+pub fn match_hash_at(tick: u32) -> Option<String> {
+    APP.with(|cell| {
+        let app = cell.try_borrow().ok()?;
+        let h = app.as_ref()?.game.log_hash_at(tick)?;
+        Some(format!("{h:016x}"))
+    })
 }
 
 /// Starts the shell with `front` as the game: wires the page (the elements
@@ -1492,6 +1932,7 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
         front,
         local: None,
         online: None,
+        last_log: None,
     };
     let mut app = App::new(doc, Box::new(slot));
     wire(&mut app);
@@ -1506,6 +1947,22 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
     {
         d.set_input_value("name", &name);
     }
+    app.build_local_options();
+    if let Some(mode) = window
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item("netplay.netcode").ok().flatten())
+    {
+        if let Some(sel) = d
+            .el("netcode")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        {
+            if mode == "lockstep" || mode == "rollback" {
+                sel.set_value(&mode);
+            }
+        }
+    }
     app.render_screen();
     APP.with(|cell| *cell.borrow_mut() = Some(app));
     // Timers: lobby and connection timers every 100 ms, frames at 60 Hz.
@@ -1515,10 +1972,11 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
         100,
     )?;
     tick.forget(); // lives as long as the page
+                   // A 4 ms timer; App::frame keeps the 60 Hz timestep itself.
     let frame = Closure::<dyn FnMut()>::new(|| dispatch(App::frame));
     window.set_interval_with_callback_and_timeout_and_arguments_0(
         frame.as_ref().unchecked_ref(),
-        16,
+        4,
     )?;
     frame.forget(); // lives as long as the page
     Ok(())

@@ -285,6 +285,18 @@ impl FrontEnd for NtbaFrontEnd {
         self.set_mode(Mode::Online(Some(side & 1)));
     }
 
+    fn summary(&self, game: &Ntba) -> Option<String> {
+        let [home, away] = game.score();
+        Some(format!("HOME {home} - {away} AWAY"))
+    }
+
+    fn result(&self, game: &Ntba) -> Option<String> {
+        let winner = game.winner()?;
+        let [home, away] = game.score();
+        let who = if winner == 0 { "Home" } else { "Away" };
+        Some(format!("{who} wins {home}-{away}."))
+    }
+
     fn online_input(&self, held: &[&str]) -> Pad {
         self.page_keys(held);
         if !matches!(self.mode.get(), Mode::Online(_)) {

@@ -1,0 +1,232 @@
+// NtBA online in real headless Chromium (issue 6): two isolated browser
+// contexts against the play setup (the embedded signalling server serving the
+// NtBA page), real WebRTC, scripted keys on both sides. Runs only with
+// NTBA_MATCH=1 and WEB_DIR pointing at the NtBA page (scripts/ci/60-match.sh);
+// the lobby stage (50-browser) runs this folder against the demo page and
+// skips it.
+//
+// Every wait is on a DOM condition with a generous deadline. The figures
+// (time from Accept to the first tick, frame rate, time per frame) are
+// printed, never asserted.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, DEADLINE } from './harness.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const OUT = process.env.MATCH_OUT || path.join(ROOT, 'target/browser');
+const SCREENSHOT = process.env.MATCH_SCREENSHOT || path.join(OUT, 'match.png');
+const enabled = process.env.NTBA_MATCH === '1';
+const PLAY_DEADLINE = 180_000;
+
+let server;
+let browser;
+const pages = {};
+
+before(async () => {
+  if (!enabled) return;
+  mkdirSync(OUT, { recursive: true });
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (!enabled) return;
+  for (const p of Object.values(pages)) {
+    assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
+    assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
+  }
+  await browser?.close();
+  await server?.stop();
+});
+
+const attr = (page, sel, name) => page.locator(sel).getAttribute(name);
+const num = async (page, sel, name) => Number(await attr(page, sel, name));
+
+/** Waits until `page`'s match element has `data-NAME >= v`. */
+async function waitAttrAtLeast(page, name, v, timeout = DEADLINE) {
+  await page.waitForFunction(([n, v]) => Number(document.querySelector('#match').dataset[n]) >= v,
+    [name, v], { timeout, polling: 100 });
+}
+
+/**
+ * Holds keys by the page's own tick: toward the hoop its side attacks, then
+ * a jump shot (Space held 20 ticks, let go near the top), then X (pass or
+ * steal), in 100-tick cycles, with up and down mixed in. Runs until stop().
+ */
+function driveKeys(page, side) {
+  let running = true;
+  const held = new Set();
+  const toward = side === 0 ? 'ArrowRight' : 'ArrowLeft';
+  const done = (async () => {
+    while (running) {
+      const tick = Number(await attr(page, '#match', 'data-present-tick').catch(() => null));
+      if (!Number.isFinite(tick)) break;
+      const phase = tick % 100;
+      const cycle = Math.floor(tick / 100);
+      const want = new Set();
+      if (phase < 70) {
+        want.add(toward);
+        if (phase < 25) want.add(cycle % 3 === 0 ? 'ArrowUp' : cycle % 3 === 1 ? 'ArrowDown' : toward);
+      } else if (phase < 90) {
+        want.add('Space');
+      } else if (phase < 95) {
+        want.add('KeyX');
+      }
+      for (const k of [...held]) if (!want.has(k)) { await page.keyboard.up(k).catch(() => {}); held.delete(k); }
+      for (const k of want) if (!held.has(k)) { await page.keyboard.down(k).catch(() => {}); held.add(k); }
+      // Next change of keys: a tick boundary of the cycle.
+      const next = tick - phase + [25, 70, 90, 95, 100].find((b) => b > phase);
+      await page.waitForFunction((n) => {
+        const m = document.querySelector('#match');
+        return !m || m.hidden || Number(m.dataset.presentTick) >= n;
+      }, next, { timeout: DEADLINE, polling: 16 }).catch(() => { running = false; });
+      if (await page.locator('#match').isHidden().catch(() => true)) break;
+    }
+    for (const k of held) await page.keyboard.up(k).catch(() => {});
+  })();
+  return { stop: async () => { running = false; await done; } };
+}
+
+/** A challenges B, B accepts; both wait for the running match. */
+async function startMatch(a, b, aName, bName) {
+  const challenge = entry(a, bName).locator('button[data-action="challenge"]');
+  await challenge.waitFor({ timeout: DEADLINE });
+  await challenge.click();
+  const accept = entry(b, aName).locator('button[data-action="accept"]');
+  await accept.waitFor({ timeout: DEADLINE });
+  await accept.click();
+  for (const p of [a, b]) {
+    await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    // Focus off the buttons, so Space is a game key and not a click.
+    await p.locator('#canvas').click();
+  }
+}
+
+/** The state of a page's match, from its data attributes. */
+async function matchState(page) {
+  return page.$eval('#match', (m) => ({ ...m.dataset }));
+}
+
+test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back in the lobby, replayable log', { skip: !enabled }, async () => {
+  pages.ada = await openPage(browser, server.url);
+  pages.bo = await openPage(browser, server.url);
+  const { ada, bo } = pages;
+  await joinLobby(ada, 'Ada');
+  await joinLobby(bo, 'Bo');
+  await waitConnected(ada, 1);
+  await waitConnected(bo, 1);
+  await startMatch(ada, bo, 'Ada', 'Bo');
+
+  // Rollback by default, the same parameters on both sides.
+  const [sa, sb] = [await matchState(ada), await matchState(bo)];
+  assert.equal(sa.side, '0');
+  assert.equal(sb.side, '1');
+  assert.equal(sa.mode, 'rollback');
+  assert.equal(sb.mode, 'rollback');
+  assert.equal(sa.delay, sb.delay, 'both sides use the input delay the host picked');
+  assert.match(await ada.locator('#match-status').textContent(), /rollback .* input delay \d+ ticks .* ping/);
+
+  const drivers = [driveKeys(ada, 0), driveKeys(bo, 1)];
+  // 600 confirmed ticks on both, and a basket somewhere.
+  await waitAttrAtLeast(ada, 'tick', 600, PLAY_DEADLINE);
+  await waitAttrAtLeast(bo, 'tick', 600, PLAY_DEADLINE);
+  await ada.waitForFunction(() => document.querySelector('#match').dataset.summary !== 'HOME 0 - 0 AWAY',
+    null, { timeout: PLAY_DEADLINE, polling: 100 });
+  // Figures: frame rate over three seconds of play, time per frame, Accept to first tick.
+  const rate = await ada.evaluate(async () => {
+    const m = document.querySelector('#match');
+    const t0 = performance.now(); const k0 = Number(m.dataset.presentTick);
+    await new Promise((r) => setTimeout(r, 3000));
+    return (Number(m.dataset.presentTick) - k0) / ((performance.now() - t0) / 1000);
+  });
+  await ada.screenshot({ path: SCREENSHOT, clip: await ada.locator('#canvas').boundingBox() });
+  await Promise.all(drivers.map((d) => d.stop()));
+  const fa = await matchState(ada);
+  const fb = await matchState(bo);
+  const figures = {
+    accept_to_first_tick_ms: Number(fb.acceptToTickMs),
+    ticks_per_second: Number(rate.toFixed(1)),
+    frame_ms_host: fa.frameMs, // frames mean median p95 (simulation + drawing)
+    frame_ms_guest: fb.frameMs,
+    input_delay_ticks: Number(fa.delay),
+    ping_ms: Number(fa.ping),
+    summary: fa.summary,
+  };
+  console.log(`match figures: ${JSON.stringify(figures)}`);
+  assert.ok(Number.isFinite(figures.accept_to_first_tick_ms));
+
+  // Ada leaves: both see why, both can go back to the lobby.
+  await ada.locator('#leave').click();
+  await ada.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await bo.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+
+  // Both recorded the match; every tick both confirmed has the same state hash.
+  const ta = await num(ada, '#result', 'data-log-ticks');
+  const tb = await num(bo, '#result', 'data-log-ticks');
+  const common = Math.min(ta, tb);
+  assert.ok(common >= 600, `both confirmed at least 600 ticks (${ta}, ${tb})`);
+  for (const t of [600, common]) {
+    const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
+    const ha = await ada.evaluate(hashAt, t);
+    const hb = await bo.evaluate(hashAt, t);
+    assert.ok(ha, `a hash at tick ${t}`);
+    assert.equal(ha, hb, `same state hash at tick ${t}`);
+  }
+  // The input log downloads; the native replay must reach the page's final hash.
+  const [download] = await Promise.all([ada.waitForEvent('download'), ada.locator('#log-link').click()]);
+  const logPath = path.join(OUT, 'match.log');
+  await download.saveAs(logPath);
+  writeFileSync(path.join(OUT, 'match.expect'), `${ta} ${await attr(ada, '#result', 'data-log-hash')}\n`);
+
+  for (const p of [ada, bo]) {
+    await p.locator('#continue').click();
+    await p.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
+    await waitConnected(p, 1);
+  }
+  console.log(`match: ${common} common ticks, score ${figures.summary}, log of ${ta} ticks saved`);
+});
+
+test('2. lock-step picked in the settings; one page closes mid-match and the other says so', { skip: !enabled }, async () => {
+  const { ada, bo } = pages;
+  await ada.locator('#settings summary').click();
+  await ada.locator('#netcode').selectOption('lockstep');
+  await startMatch(ada, bo, 'Ada', 'Bo');
+  const [sa, sb] = [await matchState(ada), await matchState(bo)];
+  assert.equal(sa.mode, 'lockstep');
+  assert.equal(sb.mode, 'lockstep', 'the guest adopts the host choice');
+  await waitAttrAtLeast(bo, 'tick', 120);
+  await ada.context().close();
+  delete pages.ada;
+  await bo.locator('#result-text', { hasText: /^The connection to the other player was lost\.$|^The other player stopped responding\.$/ })
+    .waitFor({ timeout: DEADLINE });
+  console.log(`closed page: the other saw "${await bo.locator('#result-text').textContent()}"`);
+  await bo.locator('#continue').click();
+  await bo.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
+});
+
+test('3. local play against the CPU to the end screen (shortened with ?local_speed)', { skip: !enabled }, async () => {
+  pages.solo = await openPage(browser, `${server.url}/?local_speed=40`);
+  const solo = pages.solo;
+  // The chooser: opponent and CPU level.
+  await solo.locator('#local-opt-0').selectOption({ label: 'CPU' });
+  await solo.locator('#local-opt-1').selectOption({ label: 'Hard' });
+  await solo.locator('#btn-local').click();
+  await solo.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
+  // Game keys do not scroll the page while a game runs.
+  await solo.keyboard.down('ArrowDown');
+  await solo.keyboard.down('Space');
+  await solo.keyboard.up('Space');
+  await solo.keyboard.up('ArrowDown');
+  assert.equal(await solo.evaluate(() => window.scrollY), 0);
+  await solo.waitForFunction(() => (document.querySelector('#local').dataset.result || '') !== '',
+    null, { timeout: PLAY_DEADLINE, polling: 250 });
+  const result = await attr(solo, '#local', 'data-result');
+  assert.match(result, /^(Home|Away) wins \d+-\d+\.$/);
+  assert.equal(await solo.locator('#local-status').textContent(), result);
+  console.log(`local match vs CPU (Hard): ${result}`);
+  await solo.locator('#local-back').click();
+  await solo.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
+});
