@@ -1,34 +1,55 @@
-//! NtBA, CPU against CPU, between two lock-step sessions on the perfect
-//! in-process loopback. Prints the score at each half and both peers' final
-//! tick and hash (they must agree).
+//! NtBA, CPU against CPU, between two sessions on the perfect in-process
+//! loopback. Prints the score at each half and both peers' final tick and
+//! hash (they must agree).
 //!
 //! ```sh
 //! cargo run --release -p lockstep-examples --example ntba_loopback -- --seed 7 --watch 20
+//! cargo run --release -p lockstep-examples --example ntba_loopback -- --rollback
 //! ```
-//! `--watch N` draws the court in the terminal every N seconds of play.
+//! `--watch N` draws the court in the terminal every N seconds of play;
+//! `--help` lists the options.
 
-#[path = "ntba/driver.rs"]
-mod driver;
-
-use lockstep_examples::LoopbackLink;
+use lockstep_examples::basketball::{
+    mode_suffix, play_ntba, print_report, NtbaOptions, Predictor, ReleaseTaps, HELP_COMMON,
+};
+use lockstep_examples::{ArgError, LoopbackLink};
+use ntba::Ntba;
 
 fn main() {
-    let flags = match driver::parse_flags(&["--seed", "--delay", "--watch"]) {
-        Ok(f) => f,
+    let o = match NtbaOptions::loopback().parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(ArgError::HelpRequested) => {
+            println!(
+                "NtBA, CPU against CPU, over the in-process loopback (virtual time).\n\n\
+                 USAGE:\n    cargo run --release -p lockstep-examples --example ntba_loopback -- [OPTIONS]\n\n\
+                 OPTIONS (defaults: seed 1, delay 2, lock-step):\n{HELP_COMMON}"
+            );
+            return;
+        }
         Err(e) => {
             eprintln!("ntba_loopback: {e}");
             std::process::exit(2);
         }
     };
-    let seed = flags[0].unwrap_or(1);
-    let delay = flags[1]
-        .unwrap_or(2)
-        .min(lockstep::wire::MAX_INPUT_DELAY.into()) as u8;
-    let watch = flags[2].unwrap_or(0).min(600) as u32;
-    println!("NtBA over the loopback: CPU (Home, host) against CPU (Away, guest), seed {seed}");
-    let report = driver::play(&mut LoopbackLink::new(), seed, delay, watch);
-    driver::print_report(&report);
-    if !report.in_sync() {
+    println!(
+        "NtBA over the loopback: CPU (Home, host) against CPU (Away, guest), seed {}{}",
+        o.game.seed,
+        mode_suffix(&o.game)
+    );
+    let mut out = std::io::stdout();
+    let in_sync = match o.predictor {
+        Predictor::Ntba => {
+            let (r, finals) = play_ntba::<Ntba, _>(&mut LoopbackLink::new(), &o, &mut out);
+            let _ = print_report(&mut out, &r, &finals);
+            r.in_sync()
+        }
+        Predictor::ReleaseTaps => {
+            let (r, finals) = play_ntba::<ReleaseTaps, _>(&mut LoopbackLink::new(), &o, &mut out);
+            let _ = print_report(&mut out, &r, &finals);
+            r.in_sync()
+        }
+    };
+    if !in_sync {
         std::process::exit(1);
     }
 }

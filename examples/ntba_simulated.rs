@@ -1,58 +1,74 @@
-//! NtBA, CPU against CPU, between two lock-step sessions over the simulated
-//! network (seeded latency, jitter and loss, in virtual time). Prints the
-//! score at each half and both peers' final tick and hash (they must agree).
+//! NtBA, CPU against CPU, between two sessions over the simulated network
+//! (seeded latency, jitter and loss, in virtual time). Prints the score at
+//! each half and both peers' final tick and hash (they must agree), and in
+//! rollback mode the predicted ticks, rollbacks and re-simulated ticks.
 //!
 //! ```sh
 //! cargo run --release -p lockstep-examples --example ntba_simulated -- --latency 60 --jitter 15 --loss 20
+//! cargo run --release -p lockstep-examples --example ntba_simulated -- --rollback --delay-from-rtt
 //! ```
 //! Options: `--seed`, `--net-seed`, `--delay` (ticks), `--latency` and
-//! `--jitter` (ms, one way), `--loss` (percent), `--watch N` (draw the court
-//! every N seconds of play).
+//! `--jitter` (ms, one way), `--loss` (percent), `--rollback [WINDOW]`,
+//! `--delay-from-rtt`, `--send-interval N`, `--predictor P`, `--watch N`
+//! (draw the court every N seconds of play); `--help` describes them.
 
-#[path = "ntba/driver.rs"]
-mod driver;
-
-use lockstep::Millis;
-use lockstep_examples::SimLink;
-use netsim::LinkConfig;
+use lockstep_examples::basketball::{
+    mode_suffix, play_ntba, print_report, NtbaOptions, Predictor, ReleaseTaps, HELP_COMMON,
+};
+use lockstep_examples::{ArgError, SimLink};
+use ntba::Ntba;
 
 fn main() {
-    let names = [
-        "--seed",
-        "--net-seed",
-        "--delay",
-        "--latency",
-        "--jitter",
-        "--loss",
-        "--watch",
-    ];
-    let flags = match driver::parse_flags(&names) {
-        Ok(f) => f,
+    let o = match NtbaOptions::simulated().parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(ArgError::HelpRequested) => {
+            println!(
+                "NtBA, CPU against CPU, over a simulated network (virtual time).\n\n\
+                 USAGE:\n    cargo run --release -p lockstep-examples --example ntba_simulated -- [OPTIONS]\n\n\
+                 OPTIONS (defaults: 50 ms +-10 ms one way, 10% loss, network seed 99,\n\
+                 seed 1, delay 6, lock-step):\n\
+                 \x20   --latency MS        one-way latency, 0-5000\n\
+                 \x20   --jitter MS         each packet's delay varies by +-MS (at most the latency)\n\
+                 \x20   --loss PCT          packets lost, 0-90\n\
+                 \x20   --net-seed N        seed of the network's random decisions\n{HELP_COMMON}"
+            );
+            return;
+        }
         Err(e) => {
             eprintln!("ntba_simulated: {e}");
             std::process::exit(2);
         }
     };
-    let seed = flags[0].unwrap_or(1);
-    let net_seed = flags[1].unwrap_or(99);
-    let delay = flags[2]
-        .unwrap_or(6)
-        .min(lockstep::wire::MAX_INPUT_DELAY.into()) as u8;
-    let link = LinkConfig {
-        latency: Millis(flags[3].unwrap_or(50).min(5_000)),
-        jitter: Millis(flags[4].unwrap_or(10).min(5_000)),
-        loss_percent: flags[5].unwrap_or(10).min(90) as u8,
-        ..LinkConfig::default()
+    let Some(link) = o.link else {
+        unreachable!("NtbaOptions::simulated() always has a link");
     };
-    let watch = flags[6].unwrap_or(0).min(600) as u32;
     println!(
-        "NtBA over a simulated link: {} ms one way, jitter {} ms, {}% loss (network seed {net_seed}); \
-         CPU (Home, host) against CPU (Away, guest), seed {seed}, input delay {delay} ticks",
-        link.latency.0, link.jitter.0, link.loss_percent
+        "NtBA over a simulated link: {} ms one way, jitter {} ms, {}% loss (network seed {}); \
+         CPU (Home, host) against CPU (Away, guest), seed {}, input delay {} ticks{}",
+        link.latency.0,
+        link.jitter.0,
+        link.loss_percent,
+        o.net_seed,
+        o.game.seed,
+        o.game.input_delay,
+        mode_suffix(&o.game)
     );
-    let report = driver::play(&mut SimLink::new(link, net_seed), seed, delay, watch);
-    driver::print_report(&report);
-    if !report.in_sync() {
+    let mut out = std::io::stdout();
+    let in_sync = match o.predictor {
+        Predictor::Ntba => {
+            let mut l = SimLink::new(link, o.net_seed);
+            let (r, finals) = play_ntba::<Ntba, _>(&mut l, &o, &mut out);
+            let _ = print_report(&mut out, &r, &finals);
+            r.in_sync()
+        }
+        Predictor::ReleaseTaps => {
+            let mut l = SimLink::new(link, o.net_seed);
+            let (r, finals) = play_ntba::<ReleaseTaps, _>(&mut l, &o, &mut out);
+            let _ = print_report(&mut out, &r, &finals);
+            r.in_sync()
+        }
+    };
+    if !in_sync {
         std::process::exit(1);
     }
 }

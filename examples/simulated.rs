@@ -10,8 +10,11 @@
 //!
 //! `scripts/play.sh` runs it with the default conditions.
 
+use lockstep_examples::basketball::mode_suffix;
 use lockstep_examples::simulated::{SimulatedOptions, HELP};
-use lockstep_examples::{describe_outcome, play_simulated, ArgError, MatchReport, PeerReport};
+use lockstep_examples::{
+    describe_outcome, play_simulated, ArgError, MatchConfig, MatchReport, PeerReport,
+};
 
 fn main() {
     let opts = match SimulatedOptions::parse(std::env::args().skip(1)) {
@@ -38,16 +41,27 @@ fn main() {
         l.reliable_retransmit_delay.0,
         opts.net_seed
     );
+    let delay = if opts.game.delay_from_rtt {
+        "input delay from the measured round trip".to_string()
+    } else {
+        format!(
+            "input delay {} ticks ({} ms)",
+            opts.game.input_delay,
+            u32::from(opts.game.input_delay) * 1000 / 60
+        )
+    };
     println!(
-        "match: {} ticks ({} s of play), seed {}, input delay {} ticks ({} ms)\n",
+        "match: {} ticks ({} s of play), seed {}, {delay}{}\n",
         opts.game.ticks,
         opts.game.ticks / 60,
         opts.game.seed,
-        opts.game.input_delay,
-        u32::from(opts.game.input_delay) * 1000 / 60
+        mode_suffix(&MatchConfig {
+            delay_from_rtt: false,
+            ..opts.game
+        })
     );
 
-    let (quiet, watch) = (opts.quiet, opts.watch);
+    let (quiet, watch, rollback) = (opts.quiet, opts.watch, opts.game.window > 0);
     let started = std::time::Instant::now();
     let mut progress = |p: &lockstep_examples::Progress| {
         if watch {
@@ -75,8 +89,13 @@ fn main() {
         } else if !quiet && p.frame % 600 == 0 && p.frame > 0 {
             // One line per 10 seconds of play keeps a one-minute match short.
             let rtt = p.rtt.map_or("-".to_string(), |r| format!("{} ms", r.0));
+            let rollbacks = if rollback {
+                format!("  rollbacks {} / {}", p.rollbacks[0], p.rollbacks[1])
+            } else {
+                String::new()
+            };
             println!(
-                "  {:>5.1} s  ticks {:>5} / {:<5}  stalled frames {:>4} / {:<4}  ping {rtt}",
+                "  {:>5.1} s  ticks {:>5} / {:<5}  stalled frames {:>4} / {:<4}  ping {rtt}{rollbacks}",
                 p.now.0 as f64 / 1000.0,
                 p.ticks[0],
                 p.ticks[1],
@@ -138,6 +157,20 @@ fn print_report(r: &MatchReport) {
             .map_or("(not reached)".into(), |x| format!("{x:#018x}"))
     });
     row("stalled frames", &|p| p.stats.stalled_frames.to_string());
+    if r.config.delay_from_rtt {
+        row("input delay (ticks)", &|p| {
+            p.input_delay.map_or("-".into(), |d| d.to_string())
+        });
+    }
+    if r.config.window > 0 {
+        row("predicted ticks", &|p| p.stats.predicted_ticks.to_string());
+        row("rollbacks", &|p| p.stats.rollbacks.to_string());
+        row("re-simulated ticks", &|p| {
+            p.stats.resimulated_ticks.to_string()
+        });
+        row("longest rollback", &|p| p.stats.max_rollback.to_string());
+        row("skipped frames", &|p| p.stats.skipped_frames.to_string());
+    }
     row(
         "ping min/avg/max (ms)",
         &|p| match (p.rtt.min, p.rtt.mean, p.rtt.max) {

@@ -45,14 +45,51 @@ impl std::error::Error for ArgError {}
 
 /// Walks `--flag value` pairs.
 pub(crate) struct Args {
-    items: std::vec::IntoIter<String>,
+    items: std::iter::Peekable<std::vec::IntoIter<String>>,
 }
 
 impl Args {
     pub(crate) fn new(args: impl IntoIterator<Item = String>) -> Self {
         Args {
-            items: args.into_iter().collect::<Vec<_>>().into_iter(),
+            items: args.into_iter().collect::<Vec<_>>().into_iter().peekable(),
         }
+    }
+
+    /// The value after `flag` if the next argument is a whole number (and
+    /// then it must be in `min..=max`); `None`, consuming nothing, if the
+    /// next argument is another flag or there is none.
+    pub(crate) fn optional_number(
+        &mut self,
+        flag: &'static str,
+        min: u64,
+        max: u64,
+    ) -> Result<Option<u64>, ArgError> {
+        match self.items.peek() {
+            Some(v) if v.parse::<u64>().is_ok() => self.number(flag, min, max).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// Reads one of the session flags every simulated example shares into
+    /// `cfg`: `--rollback [WINDOW]`, `--delay-from-rtt`, `--send-interval N`.
+    /// `Ok(false)` if `flag` is none of them.
+    pub(crate) fn session_flag(
+        &mut self,
+        flag: &str,
+        cfg: &mut crate::MatchConfig,
+    ) -> Result<bool, ArgError> {
+        match flag {
+            "--rollback" => {
+                let max = u64::from(lockstep::wire::MAX_PREDICTION_WINDOW);
+                cfg.window = self
+                    .optional_number("--rollback", 1, max)?
+                    .map_or(lockstep::session::DEFAULT_PREDICTION_WINDOW, |w| w as u8);
+            }
+            "--delay-from-rtt" => cfg.delay_from_rtt = true,
+            "--send-interval" => cfg.send_interval = self.number("--send-interval", 1, 60)? as u8,
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// The next flag, or `None` at the end. `-h`/`--help` become
@@ -115,6 +152,38 @@ mod tests {
             Err(ArgError::MissingValue("--loss"))
         );
         assert_eq!(a.next_flag(), Ok(None));
+    }
+
+    #[test]
+    fn rollback_takes_an_optional_window() {
+        let mut cfg = crate::MatchConfig::default();
+        let mut a = args("--rollback --delay-from-rtt --rollback 3 --send-interval 2 --rollback");
+        while let Some(f) = a.next_flag().unwrap() {
+            let before = cfg;
+            assert!(a.session_flag(&f, &mut cfg).unwrap());
+            assert_ne!(before, cfg, "{f}");
+            if f == "--delay-from-rtt" {
+                assert_eq!(cfg.window, 8);
+            }
+        }
+        assert_eq!((cfg.window, cfg.send_interval), (8, 2));
+        assert!(cfg.delay_from_rtt);
+        let mut cfg = crate::MatchConfig::default();
+        let mut a = args("--rollback 3");
+        a.next_flag().unwrap();
+        a.session_flag("--rollback", &mut cfg).unwrap();
+        assert_eq!(cfg.window, 3);
+        for bad in [
+            "--rollback 0",
+            "--rollback 61",
+            "--send-interval 0",
+            "--send-interval",
+        ] {
+            let mut a = args(bad);
+            let f = a.next_flag().unwrap().unwrap();
+            assert!(a.session_flag(&f, &mut cfg).is_err(), "{bad}");
+        }
+        assert_eq!(args("--seed").session_flag("--seed", &mut cfg), Ok(false));
     }
 
     #[test]

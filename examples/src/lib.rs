@@ -11,9 +11,14 @@
 //! - [`replay_log`]: replays an input log exported by `simulated
 //!   --save-log FILE` (example `replay`).
 //!
-//! [`play`] is the driver all of them share. It is an example of how to
-//! drive two sans-IO [`Session`]s: time is virtual, so a minute of play takes
-//! a few milliseconds of real time, and a seed reproduces a run exactly.
+//! - [`basketball`]: NtBA, CPU against CPU, on either link (examples
+//!   `ntba_loopback` and `ntba_simulated`).
+//!
+//! [`play`] is the driver all of them share, generic over the game (a
+//! [`Bot`] per side plays it, an [`Observer`] watches). It is an example of
+//! how to drive two sans-IO [`Session`]s, in lock-step or rollback mode:
+//! time is virtual, so a minute of play takes a few milliseconds of real
+//! time, and a seed reproduces a run exactly.
 //!
 //! ```
 //! use lockstep_examples::{play_loopback, MatchConfig};
@@ -25,6 +30,7 @@
 #![warn(missing_docs)]
 
 pub mod args;
+pub mod basketball;
 pub mod simulated;
 
 use std::fmt;
@@ -43,7 +49,10 @@ pub use args::ArgError;
 #[doc = include_str!("../../docs/writing-a-game.md")]
 pub struct WritingAGameDoc;
 
-/// The examples' game: the input of one player for one tick is one byte.
+/// The game of the `loopback`, `simulated` and `replay` examples (and of the
+/// default type parameters below): the input of one player for one tick is
+/// one byte. The NtBA examples play [`ntba::Ntba`] through the same driver
+/// (see the [`basketball`] module).
 pub type Game = Dots;
 
 /// How long one 60 Hz frame lasts, as a function of the frame number
@@ -53,25 +62,59 @@ pub fn frame_time(frame: u64) -> Millis {
     Millis(frame * 1000 / 60)
 }
 
-/// What to play.
+/// What to play, and how the sessions play it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MatchConfig {
-    /// Ticks both peers must simulate (60 per second of play).
+    /// Ticks both peers must simulate (60 per second of play). The NtBA
+    /// examples play until the final whistle instead and ignore it.
     pub ticks: u32,
     /// The match seed (the host picks it; the guest adopts it).
     pub seed: u64,
-    /// Input delay in ticks (6 = 100 ms).
+    /// Input delay in ticks (6 = 100 ms); with
+    /// [`delay_from_rtt`](Self::delay_from_rtt), only a fallback.
     pub input_delay: u8,
+    /// Prediction window in ticks: 0 is lock-step, above 0 rollback
+    /// ([`SessionConfig::prediction_window`]; the host's value counts).
+    pub window: u8,
+    /// The host picks the input delay from round trips measured before the
+    /// first tick ([`SessionConfig::input_delay_from_rtt`]).
+    pub delay_from_rtt: bool,
+    /// Frames between two Inputs packets, on both sides
+    /// ([`SessionConfig::send_interval_frames`]; 1 = every frame).
+    pub send_interval: u8,
 }
 
 impl Default for MatchConfig {
-    /// One minute of play (3,600 ticks), seed 1, input delay 6 ticks.
+    /// One minute of play (3,600 ticks), seed 1, lock-step with an input
+    /// delay of 6 ticks, one Inputs packet per frame.
     fn default() -> Self {
         MatchConfig {
             ticks: 3600,
             seed: 1,
             input_delay: 6,
+            window: 0,
+            delay_from_rtt: false,
+            send_interval: 1,
         }
+    }
+}
+
+impl MatchConfig {
+    /// The host's and the guest's session configurations (the delay and
+    /// the window clamped to what the session accepts, a send interval of
+    /// 0 taken as 1).
+    pub fn sessions(&self) -> (SessionConfig, SessionConfig) {
+        let delay = self.input_delay.min(lockstep::wire::MAX_INPUT_DELAY);
+        let window = self.window.min(lockstep::wire::MAX_PREDICTION_WINDOW);
+        let every = self.send_interval.max(1);
+        let mut host = SessionConfig::host(self.seed, delay)
+            .prediction_window(window)
+            .send_interval_frames(every);
+        if self.delay_from_rtt {
+            host = host.input_delay_from_rtt();
+        }
+        let guest = SessionConfig::guest().send_interval_frames(every);
+        (host, guest)
     }
 }
 
@@ -101,28 +144,40 @@ impl RttSummary {
 
 /// What one peer did during a match.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PeerReport {
+pub struct PeerReport<G: DeterministicGame = Game> {
     /// 0 for the host, 1 for the guest.
     pub side: u8,
     /// Ticks simulated by the end (a peer may run a few ticks past the
-    /// target while its opponent catches up).
+    /// target while its opponent catches up; in rollback mode the last
+    /// ones may rest on predictions).
     pub ticks: u32,
-    /// The game's state hash right after tick [`MatchConfig::ticks`], if
-    /// the peer got there.
+    /// The first confirmed tick at which the match's goal was met (tick
+    /// [`MatchConfig::ticks`] for dots, the final whistle for NtBA), if the
+    /// peer got there.
+    pub target_tick: Option<u32>,
+    /// The game's state hash right after [`target_tick`](Self::target_tick).
     pub hash_at_target: Option<u64>,
     /// How the match ended for this peer.
     pub outcome: Option<Outcome>,
-    /// The session's counters (frames, stalled frames, datagrams and bytes).
+    /// The session's counters (frames, stalls, datagrams and bytes, and in
+    /// rollback mode predicted ticks, rollbacks and re-simulated ticks).
     pub stats: SessionStats,
     /// Round trips measured by pings.
     pub rtt: RttSummary,
-    /// Virtual time at which this peer reached the target tick.
+    /// Virtual time at which this peer confirmed the target tick.
     pub reached_target_at: Option<Millis>,
-    /// Everything this peer simulated, as an exportable input log.
-    pub log: InputLog<<Game as DeterministicGame>::Input>,
+    /// The input delay in force (the host's choice), once started.
+    pub input_delay: Option<u8>,
+    /// The prediction window in force (0 = lock-step), once started.
+    pub window: Option<u8>,
+    /// Times the driver's own replay of the confirmed inputs disagreed with
+    /// the session's confirmed state (always 0 unless the engine is wrong).
+    pub follow_errors: u32,
+    /// Every confirmed tick, as an exportable input log.
+    pub log: InputLog<G::Input>,
 }
 
-impl PeerReport {
+impl<G: DeterministicGame> PeerReport<G> {
     /// Datagrams this peer's session sent, both channels.
     #[must_use]
     pub fn packets_sent(&self) -> u64 {
@@ -138,16 +193,19 @@ impl PeerReport {
 
 /// What happened in a whole match.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MatchReport {
+pub struct MatchReport<G: DeterministicGame = Game> {
     /// The configuration played.
     pub config: MatchConfig,
     /// Side 0.
-    pub host: PeerReport,
+    pub host: PeerReport<G>,
     /// Side 1.
-    pub guest: PeerReport,
+    pub guest: PeerReport<G>,
     /// Virtual time from the start until both peers reached the target
     /// tick (or until the match ended early).
     pub played: Millis,
+    /// Virtual time when the driver stopped (both sessions ended, or the
+    /// cap).
+    pub stopped: Millis,
     /// Frames driven.
     pub frames: u64,
     /// For the simulated link: what happened to the traffic, host to guest
@@ -155,11 +213,18 @@ pub struct MatchReport {
     pub link: Option<[PathStats; 2]>,
 }
 
-impl MatchReport {
-    /// Both peers reached the target tick with the same state hash.
+impl<G: DeterministicGame> MatchReport<G> {
+    /// Both peers reached the target on the same tick with the same state
+    /// hash (and their confirmed states matched a replay of their inputs
+    /// all along).
     #[must_use]
     pub fn in_sync(&self) -> bool {
-        self.host.hash_at_target.is_some() && self.host.hash_at_target == self.guest.hash_at_target
+        let (h, g) = (&self.host, &self.guest);
+        h.hash_at_target.is_some()
+            && h.hash_at_target == g.hash_at_target
+            && h.target_tick == g.target_tick
+            && h.follow_errors == 0
+            && g.follow_errors == 0
     }
 
     /// `count` per second of [`played`](Self::played) time.
@@ -170,12 +235,17 @@ impl MatchReport {
         }
         count as f64 * 1000.0 / self.played.0 as f64
     }
+
+    /// Both peers.
+    #[must_use]
+    pub fn peers(&self) -> [&PeerReport<G>; 2] {
+        [&self.host, &self.guest]
+    }
 }
 
-/// A snapshot passed to the progress callback of [`play`] after every
-/// frame.
+/// A snapshot passed to [`Observer::frame`] after every frame.
 #[derive(Debug, Clone, Copy)]
-pub struct Progress<'a> {
+pub struct Progress<'a, G = Game> {
     /// Virtual time.
     pub now: Millis,
     /// Frames driven so far.
@@ -184,10 +254,95 @@ pub struct Progress<'a> {
     pub ticks: [u32; 2],
     /// Stalled frames so far, host and guest.
     pub stalled: [u64; 2],
+    /// Rollbacks so far, host and guest (0 in lock-step).
+    pub rollbacks: [u64; 2],
     /// The host's last measured round trip.
     pub rtt: Option<Millis>,
-    /// The host's game, once the match has started (for drawing it).
-    pub game: Option<&'a Game>,
+    /// The host's game, once the match has started (for drawing it; in
+    /// rollback mode it may rest on predictions).
+    pub game: Option<&'a G>,
+}
+
+/// Plays one side: produces its pad whenever the session asks for one.
+pub trait Bot<G: DeterministicGame> {
+    /// Whether [`pad`](Self::pad) looks at the game. When it does, the
+    /// driver copies the present state (`Clone`) before each frame so the
+    /// bot can read it while the session samples.
+    const LOOKS: bool = true;
+
+    /// The pad for the next input the session needs; `game` is the present
+    /// state (what a person would see on the screen), `None` when
+    /// [`LOOKS`](Self::LOOKS) is false or before the match starts.
+    fn pad(&mut self, game: Option<&G>) -> G::Input;
+}
+
+/// The dots examples' player: `dots::scripted_input`, a fixed walking
+/// pattern, advanced by one step each time the session samples it.
+#[derive(Debug, Clone, Copy)]
+pub struct ScriptedDots {
+    side: u8,
+    sampled: u32,
+}
+
+impl ScriptedDots {
+    /// The player of `side`.
+    #[must_use]
+    pub fn new(side: u8) -> Self {
+        ScriptedDots { side, sampled: 0 }
+    }
+}
+
+impl Bot<Dots> for ScriptedDots {
+    const LOOKS: bool = false;
+    fn pad(&mut self, _game: Option<&Dots>) -> u8 {
+        let pad = dots::scripted_input(self.sampled, self.side);
+        self.sampled += 1;
+        pad
+    }
+}
+
+/// Watches a match as [`play`] drives it. Every method does nothing by
+/// default.
+pub trait Observer<G: DeterministicGame> {
+    /// After every frame.
+    fn frame(&mut self, _progress: &Progress<'_, G>) {}
+    /// Every event a session raised (`side` 0 is the host).
+    fn event(&mut self, _side: u8, _event: &Event) {}
+    /// Every confirmed tick of each side, in order, once: `game` is the
+    /// state right after tick `tick`, final in both modes (in rollback
+    /// mode it may come a few frames after the tick first ran).
+    fn confirmed(&mut self, _side: u8, _game: &G, _tick: u32) {}
+}
+
+/// An [`Observer`] that watches nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoObserver;
+
+impl<G: DeterministicGame> Observer<G> for NoObserver {}
+
+/// An [`Observer`] that only calls a closure after every frame.
+pub struct OnFrame<F>(pub F);
+
+impl<G: DeterministicGame, F: FnMut(&Progress<'_, G>)> Observer<G> for OnFrame<F> {
+    fn frame(&mut self, progress: &Progress<'_, G>) {
+        (self.0)(progress);
+    }
+}
+
+/// When a match has reached its goal: `done(game, tick)` is asked of each
+/// confirmed state in turn.
+pub struct Goal<'a, G> {
+    /// True once the match is over for the driver's purposes.
+    pub done: &'a dyn Fn(&G, u32) -> bool,
+    /// Virtual time after which the driver gives up.
+    pub cap: Millis,
+}
+
+/// The goal of the dots examples: tick `ticks`, given up after ten times
+/// the match's length plus a minute (only a pathological link gets there).
+pub fn tick_goal<G>(ticks: u32) -> (impl Fn(&G, u32) -> bool, Millis) {
+    let cap = frame_time(u64::from(ticks) * 10) + Millis(60_000);
+    (move |_: &G, t: u32| t >= ticks, cap)
 }
 
 /// Two transports joined by some link, with the link's notion of time.
@@ -247,6 +402,12 @@ impl SimLink {
         let (a, b) = netsim::pair(cfg, seed);
         SimLink(a, b)
     }
+
+    /// What happened to the traffic so far: host to guest, guest to host.
+    #[must_use]
+    pub fn stats(&self) -> [PathStats; 2] {
+        [self.0.outgoing_stats(), self.1.outgoing_stats()]
+    }
 }
 
 impl Link for SimLink {
@@ -266,91 +427,148 @@ impl Link for SimLink {
 }
 
 /// One peer under the driver: its session, its bot and what it saw.
-struct Peer {
-    session: Session<Game>,
+struct Peer<G: DeterministicGame, B> {
+    session: Session<G>,
+    bot: B,
     side: u8,
-    /// Pads sampled so far (the bot's clock).
-    sampled: u32,
-    hash_at_target: Option<u64>,
+    /// The driver's own copy of the confirmed state and its tick, stepped
+    /// with the session's confirmed inputs (the session's confirmed state
+    /// is taken over whenever it moved by one tick).
+    follow: Option<(u32, G)>,
+    follow_errors: u32,
+    target: Option<(u32, u64)>,
     reached_target_at: Option<Millis>,
     rtt: RttSummary,
 }
 
-impl Peer {
-    fn new(cfg: SessionConfig, side: u8) -> Self {
+impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
+    fn new(cfg: SessionConfig, bot: B, side: u8) -> Self {
         Peer {
-            // Both configurations are built by `play` from a MatchConfig
-            // whose delay is clamped to the session's maximum.
-            session: Session::new(cfg).expect("play() builds valid session configs"),
+            // Both configurations come from MatchConfig::sessions, which
+            // clamps the delay and the window and keeps intervals non-zero.
+            session: Session::new(cfg).expect("MatchConfig::sessions builds valid configs"),
+            bot,
             side,
-            sampled: 0,
-            hash_at_target: None,
+            follow: None,
+            follow_errors: 0,
+            target: None,
             reached_target_at: None,
             rtt: RttSummary::default(),
         }
     }
 
-    /// Runs one frame: the local "player" is `dots::scripted_input`, a bot
-    /// that walks in a fixed pattern, sampled only when the session asks.
+    /// Runs one frame; the bot is sampled only when the session asks.
     fn advance_frame(&mut self, now: Millis) {
-        let (side, sampled) = (self.side, &mut self.sampled);
-        self.session.advance_frame(now, || {
-            let pad = dots::scripted_input(*sampled, side);
-            *sampled += 1;
-            pad
-        });
+        let view = if B::LOOKS {
+            self.session.game().cloned()
+        } else {
+            None
+        };
+        let bot = &mut self.bot;
+        self.session.advance_frame(now, || bot.pad(view.as_ref()));
     }
 
-    fn drain_events(&mut self, now: Millis, target: u32) {
+    fn drain_events(&mut self, now: Millis, goal: &Goal<'_, G>, obs: &mut dyn Observer<G>) {
         while let Some(event) = self.session.poll_event() {
-            match event {
-                Event::Ticked(t) if t == target => {
-                    // At most one tick per call, so the game is at `t`.
-                    self.hash_at_target = self.session.game().map(|g| g.state_hash());
-                    self.reached_target_at = Some(now);
+            if let Event::RoundTrip(rtt) = event {
+                self.rtt.add(rtt);
+            }
+            obs.event(self.side, &event);
+        }
+        self.follow_confirmed(now, goal, obs);
+    }
+
+    /// Walks the driver's copy of the confirmed state up to the session's
+    /// confirmed tick, one tick at a time, showing each to the observer and
+    /// checking the goal. In lock-step the confirmed tick moves by at most
+    /// one per frame; in rollback mode it can jump several ticks when late
+    /// inputs arrive, and the ticks in between are replayed from the
+    /// session's confirmed inputs.
+    fn follow_confirmed(&mut self, now: Millis, goal: &Goal<'_, G>, obs: &mut dyn Observer<G>) {
+        let Some(confirmed) = self.session.confirmed_game() else {
+            return;
+        };
+        let c = self.session.confirmed_tick();
+        let (mut t, mut g) = match self.follow.take() {
+            Some(f) => f,
+            None => match self.session.parameters() {
+                Some((seed, _)) => (0, G::new(seed, 2)),
+                None => return,
+            },
+        };
+        let mut log = None;
+        while t < c {
+            if t + 1 == c {
+                g = confirmed.clone();
+            } else {
+                let log = log.get_or_insert_with(|| self.session.input_log());
+                match log.tick_inputs(t) {
+                    Some(inputs) => g.step(inputs),
+                    None => {
+                        self.follow_errors += 1;
+                        g = confirmed.clone();
+                        t = c - 1;
+                    }
                 }
-                Event::RoundTrip(rtt) => self.rtt.add(rtt),
-                _ => {}
+            }
+            t += 1;
+            obs.confirmed(self.side, &g, t);
+            if self.target.is_none() && (goal.done)(&g, t) {
+                self.target = Some((t, g.state_hash()));
+                self.reached_target_at = Some(now);
             }
         }
+        if g.state_hash() != confirmed.state_hash() {
+            self.follow_errors += 1;
+            g = confirmed.clone();
+        }
+        self.follow = Some((t, g));
     }
 
-    fn report(self) -> PeerReport {
+    fn report(self) -> PeerReport<G> {
         PeerReport {
             side: self.side,
             ticks: self.session.tick(),
-            hash_at_target: self.hash_at_target,
+            target_tick: self.target.map(|(t, _)| t),
+            hash_at_target: self.target.map(|(_, h)| h),
             outcome: self.session.outcome().cloned(),
             stats: self.session.stats(),
             rtt: self.rtt,
             reached_target_at: self.reached_target_at,
+            input_delay: self.session.parameters().map(|(_, d)| d),
+            window: self.session.prediction_window(),
+            follow_errors: self.follow_errors,
             log: self.session.input_log(),
         }
     }
 }
 
-/// Plays one match of [`Game`] between a host and a guest over `link`, in
+/// Plays one match of any game between a host and a guest over `link`, in
 /// virtual time, and reports what happened.
 ///
 /// Every 60 Hz frame both sessions advance once; between frames the clock
 /// jumps to each datagram's arrival time, so the sessions see datagrams (and
-/// measure round trips) at the moment they arrive. When both peers have
-/// simulated `cfg.ticks` ticks, the host quits and the guest learns of it
-/// over the link; the run also stops if either session ends on its own
-/// (timeout, desync...) or after a generous cap on virtual time.
-///
-/// `progress` is called after every frame.
-pub fn play<L: Link>(
+/// measure round trips) at the moment they arrive. Each peer's confirmed
+/// ticks are followed one by one (see [`Observer::confirmed`]); when both
+/// peers have confirmed a state that meets `goal`, the host quits and the
+/// guest learns of it over the link. The run also stops if both sessions
+/// end on their own (timeout, desync...) or at `goal.cap`.
+pub fn play<G, L, B>(
     link: &mut L,
     cfg: &MatchConfig,
-    progress: &mut dyn FnMut(&Progress),
-) -> MatchReport {
-    let delay = cfg.input_delay.min(lockstep::wire::MAX_INPUT_DELAY);
-    let mut host = Peer::new(SessionConfig::host(cfg.seed, delay), 0);
-    let mut guest = Peer::new(SessionConfig::guest(), 1);
-    // Give up when the match takes ten times its nominal length plus a
-    // minute (only a pathological link gets near this).
-    let cap = frame_time(u64::from(cfg.ticks) * 10) + Millis(60_000);
+    bots: [B; 2],
+    goal: &Goal<'_, G>,
+    observer: &mut dyn Observer<G>,
+) -> MatchReport<G>
+where
+    G: DeterministicGame,
+    L: Link,
+    B: Bot<G>,
+{
+    let (host_cfg, guest_cfg) = cfg.sessions();
+    let [host_bot, guest_bot] = bots;
+    let mut host = Peer::new(host_cfg, host_bot, 0);
+    let mut guest = Peer::new(guest_cfg, guest_bot, 1);
     let mut frame = 0u64;
     let mut now = Millis::ZERO;
     let mut quit_sent = false;
@@ -387,11 +605,11 @@ pub fn play<L: Link>(
         host.session.pump(now, a);
         guest.session.pump(now, b);
         host.session.pump(now, a);
-        host.drain_events(now, cfg.ticks);
-        guest.drain_events(now, cfg.ticks);
+        host.drain_events(now, goal, observer);
+        guest.drain_events(now, goal, observer);
 
         if now >= next_frame {
-            progress(&Progress {
+            observer.frame(&Progress {
                 now,
                 frame,
                 ticks: [host.session.tick(), guest.session.tick()],
@@ -399,26 +617,30 @@ pub fn play<L: Link>(
                     host.session.stats().stalled_frames,
                     guest.session.stats().stalled_frames,
                 ],
+                rollbacks: [
+                    host.session.stats().rollbacks,
+                    guest.session.stats().rollbacks,
+                ],
                 rtt: host.session.stats().last_rtt,
                 game: host.session.game(),
             });
         }
 
-        let both_there = host.reached_target_at.is_some() && guest.reached_target_at.is_some();
+        let both_there = host.target.is_some() && guest.target.is_some();
         if both_there && !quit_sent {
             played = Some(now);
             host.session.quit(now);
             host.session.pump(now, a);
             quit_sent = true;
         }
-        let ended = [&host, &guest]
+        let ended = [&host.session, &guest.session]
             .iter()
-            .filter(|p| p.session.outcome().is_some())
+            .filter(|s| s.outcome().is_some())
             .count();
         if played.is_none() && ended > 0 {
             played = Some(now);
         }
-        if ended == 2 || now >= cap {
+        if ended == 2 || now >= goal.cap {
             break;
         }
     }
@@ -428,6 +650,7 @@ pub fn play<L: Link>(
     MatchReport {
         config: *cfg,
         played: played.unwrap_or(now),
+        stopped: now,
         frames: frame,
         host: host.report(),
         guest: guest.report(),
@@ -435,10 +658,22 @@ pub fn play<L: Link>(
     }
 }
 
+/// Plays a dots match to tick `cfg.ticks` with the scripted players.
+pub fn play_dots<L: Link>(
+    link: &mut L,
+    cfg: &MatchConfig,
+    observer: &mut dyn Observer<Dots>,
+) -> MatchReport {
+    let (done, cap) = tick_goal(cfg.ticks);
+    let goal = Goal { done: &done, cap };
+    let bots = [ScriptedDots::new(0), ScriptedDots::new(1)];
+    play(link, cfg, bots, &goal, observer)
+}
+
 /// Example 1: a match on the perfect loopback.
 #[must_use]
 pub fn play_loopback(cfg: &MatchConfig) -> MatchReport {
-    play(&mut LoopbackLink::new(), cfg, &mut |_| {})
+    play_dots(&mut LoopbackLink::new(), cfg, &mut NoObserver)
 }
 
 /// Example 2: a match over the simulated network, with the link's counters
@@ -451,8 +686,8 @@ pub fn play_simulated(
     progress: &mut dyn FnMut(&Progress),
 ) -> MatchReport {
     let mut link = SimLink::new(link_cfg, net_seed);
-    let mut report = play(&mut link, cfg, progress);
-    report.link = Some([link.0.outgoing_stats(), link.1.outgoing_stats()]);
+    let mut report = play_dots(&mut link, cfg, &mut OnFrame(progress));
+    report.link = Some(link.stats());
     report
 }
 

@@ -32,6 +32,11 @@ MATCH:
     --ticks N           ticks both peers play, 60 per second       [default: 3600]
     --seed N            the match seed (the host's choice)         [default: 1]
     --delay N           input delay in ticks, 0-60                 [default: 6]
+    --rollback [W]      rollback mode: predict the peer's late inputs up to
+                        W ticks ahead (1-60) instead of stalling  [default W: 8]
+    --delay-from-rtt    the host picks the input delay from 5 round trips
+                        measured before the first tick (--delay is then unused)
+    --send-interval N   one Inputs packet every N frames, 1-60     [default: 1]
     --save-log FILE     write the host's input log to FILE (replay it with
                         the `replay` example)
     --quiet             print only the summary, not the progress lines
@@ -43,7 +48,8 @@ MATCH:
 
 The summary gives, for each peer: ticks simulated, the state hash at the last
 tick of the match (both must agree), stalled frames, round-trip times, and
-packets and payload bytes sent per second; and for the link: packets lost,
+packets and payload bytes sent per second (in rollback mode also predicted
+ticks, rollbacks and re-simulated ticks); and for the link: packets lost,
 duplicated, reordered and retransmitted.
 ";
 
@@ -115,6 +121,7 @@ impl SimulatedOptions {
                 }
                 "--save-log" => o.save_log = Some(PathBuf::from(a.string("--save-log")?)),
                 "--quiet" => o.quiet = true,
+                _ if a.session_flag(&flag, &mut o.game)? => {}
                 "--watch" => o.watch = true,
                 _ => return Err(ArgError::Unknown(flag)),
             }
@@ -172,6 +179,12 @@ mod tests {
         assert_eq!(o.game.input_delay, 8);
         assert_eq!(o.save_log, Some(PathBuf::from("x.log")));
         assert!(o.quiet && o.watch);
+        assert_eq!((o.game.window, o.game.send_interval), (0, 1));
+        assert!(!o.game.delay_from_rtt);
+        let o = parse("--rollback --delay-from-rtt --send-interval 2").unwrap();
+        assert_eq!((o.game.window, o.game.send_interval), (8, 2));
+        assert!(o.game.delay_from_rtt);
+        assert_eq!(parse("--rollback 4 --quiet").unwrap().game.window, 4);
     }
 
     #[test]

@@ -1,0 +1,241 @@
+//! The examples' driver in rollback mode, with the delay picked from the
+//! round trip and with fewer packets: both peers stay in sync, the driver's
+//! replay of every confirmed tick agrees with the sessions, and the
+//! prediction counters move the way the settings say they should.
+
+use lockstep::{Millis, Outcome};
+use lockstep_examples::basketball::{play_ntba, NtbaOptions, ReleaseTaps};
+use lockstep_examples::simulated::SimulatedOptions;
+use lockstep_examples::{play_loopback, play_simulated, MatchConfig, MatchReport, SimLink};
+use netsim::LinkConfig;
+use ntba::Ntba;
+
+fn simulated(cfg: &MatchConfig, link: LinkConfig, net_seed: u64) -> MatchReport {
+    play_simulated(cfg, link, net_seed, &mut |_| {})
+}
+
+fn assert_clean(r: &MatchReport) {
+    assert!(
+        r.in_sync(),
+        "not in sync: {:?}/{:?} at {:?}/{:?}, follow errors {}/{}",
+        r.host.hash_at_target,
+        r.guest.hash_at_target,
+        r.host.target_tick,
+        r.guest.target_tick,
+        r.host.follow_errors,
+        r.guest.follow_errors
+    );
+    assert_eq!(r.host.target_tick, Some(r.config.ticks));
+    assert_eq!(r.host.outcome, Some(Outcome::LocalQuit));
+    assert_eq!(r.guest.outcome, Some(Outcome::RemoteQuit));
+    // The input logs hold confirmed ticks only and replay to the state the
+    // session confirmed last.
+    for p in r.peers() {
+        assert_eq!(p.log.replay::<dots::Dots>(), Ok(p.log.final_hash));
+    }
+}
+
+fn rollback(cfg: MatchConfig, window: u8, delay: u8) -> MatchConfig {
+    MatchConfig {
+        window,
+        input_delay: delay,
+        ..cfg
+    }
+}
+
+#[test]
+fn rollback_on_the_default_link_predicts_instead_of_stalling() {
+    let o = SimulatedOptions::default();
+    // The scripted dots players do not look at the game, so the inputs and
+    // the hash at tick 3600 are the same in every mode with the same delay.
+    let lockstep = simulated(&rollback(o.game, 0, 2), o.link, o.net_seed);
+    let r = simulated(&rollback(o.game, 8, 2), o.link, o.net_seed);
+    assert_clean(&lockstep);
+    assert_clean(&r);
+    assert_eq!(r.host.hash_at_target, lockstep.host.hash_at_target);
+    assert_eq!(r.host.window, Some(8));
+    assert_eq!(
+        r.guest.window,
+        Some(8),
+        "the guest adopts the host's window"
+    );
+    // 2 ticks of delay cannot cover a 50 ms trip: lock-step stalls, rollback
+    // predicts, and corrects what it guessed wrong.
+    assert!(lockstep.host.stats.stalled_frames > 100);
+    for p in r.peers() {
+        assert!(p.stats.stalled_frames < 10, "{:?}", p.stats);
+        assert!(p.stats.predicted_ticks > 1000, "{:?}", p.stats);
+        assert!(p.stats.rollbacks > 50, "{:?}", p.stats);
+        assert!(p.stats.resimulated_ticks >= p.stats.rollbacks);
+        assert!(p.stats.max_rollback <= 8);
+    }
+    // Lock-step never predicts.
+    assert_eq!(lockstep.host.stats.predicted_ticks, 0);
+    assert_eq!(lockstep.host.stats.rollbacks, 0);
+}
+
+#[test]
+fn rollback_survives_a_bad_link_and_every_window() {
+    let link = LinkConfig {
+        latency: Millis(100),
+        jitter: Millis(20),
+        loss_percent: 25,
+        duplicate_percent: 5,
+        reorder_percent: 5,
+        ..LinkConfig::default()
+    };
+    let base = MatchConfig {
+        ticks: 1200,
+        ..MatchConfig::default()
+    };
+    let reference = simulated(&rollback(base, 0, 3), link, 7);
+    assert_clean(&reference);
+    for window in [1, 2, 4, 8, 16] {
+        let r = simulated(&rollback(base, window, 3), link, 7);
+        assert_clean(&r);
+        assert_eq!(r.host.hash_at_target, reference.host.hash_at_target);
+        assert!(r.host.stats.max_rollback <= u32::from(window));
+        // A wider window stalls less than lock-step on the same link.
+        assert!(r.host.stats.stalled_frames < reference.host.stats.stalled_frames);
+    }
+}
+
+#[test]
+fn many_conditions_stay_in_sync_in_every_mode() {
+    let mut seed = 0x5eed_u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) % n
+    };
+    for case in 0..12 {
+        let latency = next(150);
+        let link = LinkConfig {
+            latency: Millis(latency),
+            jitter: Millis(next(latency.min(30) + 1)),
+            loss_percent: next(30) as u8,
+            duplicate_percent: next(5) as u8,
+            reorder_percent: next(5) as u8,
+            ..LinkConfig::default()
+        };
+        let cfg = MatchConfig {
+            ticks: 600,
+            seed: case,
+            input_delay: 1 + next(6) as u8,
+            window: [0, 2, 8][case as usize % 3],
+            delay_from_rtt: case % 2 == 1,
+            send_interval: 1 + (case % 4 == 3) as u8,
+        };
+        let r = simulated(&cfg, link, case);
+        assert!(r.in_sync(), "case {case}: {cfg:?} over {link:?}");
+        assert_eq!(r.host.input_delay, r.guest.input_delay, "case {case}");
+    }
+}
+
+#[test]
+fn delay_from_the_round_trip_follows_the_link() {
+    let cfg = MatchConfig {
+        ticks: 600,
+        delay_from_rtt: true,
+        ..MatchConfig::default()
+    };
+    let near = LinkConfig::default();
+    let far = LinkConfig {
+        latency: Millis(120),
+        jitter: Millis(10),
+        ..LinkConfig::default()
+    };
+    let mut delays = Vec::new();
+    for window in [0, 8] {
+        for link in [near, far] {
+            let r = simulated(&MatchConfig { window, ..cfg }, link, 3);
+            assert!(r.in_sync());
+            let d = r.host.input_delay.unwrap();
+            assert_eq!(r.guest.input_delay, Some(d));
+            delays.push(d);
+        }
+    }
+    // Lock-step: 1 tick on a perfect link, more than 120 ms / 16.7 ms on a
+    // 240 ms round trip; rollback picks less than lock-step on the same link.
+    assert_eq!(delays[0], 1);
+    assert!(delays[1] >= 8, "{delays:?}");
+    assert!(delays[3] < delays[1], "{delays:?}");
+}
+
+#[test]
+fn a_send_interval_of_two_halves_the_packets() {
+    let o = SimulatedOptions::default();
+    let cfg = MatchConfig {
+        ticks: 1800,
+        window: 8,
+        input_delay: 2,
+        ..o.game
+    };
+    let every = simulated(&cfg, o.link, 5);
+    let half = simulated(
+        &MatchConfig {
+            send_interval: 2,
+            ..cfg
+        },
+        o.link,
+        5,
+    );
+    assert_clean(&every);
+    assert_clean(&half);
+    assert_eq!(every.host.hash_at_target, half.host.hash_at_target);
+    let (a, b) = (
+        every.per_second(every.host.packets_sent()),
+        half.per_second(half.host.packets_sent()),
+    );
+    assert!(a > 58.0 && b < 33.0, "{a} vs {b} packets per second");
+}
+
+#[test]
+fn loopback_rollback_never_needs_to_predict() {
+    let r = play_loopback(&MatchConfig {
+        window: 8,
+        ..MatchConfig::default()
+    });
+    assert_clean(&r);
+    assert_eq!(r.host.stats.rollbacks + r.guest.stats.rollbacks, 0);
+    assert_eq!(r.host.stats.stalled_frames, 0);
+}
+
+#[test]
+fn ntba_in_rollback_mode_stays_in_sync_with_either_predictor() {
+    let mut o = NtbaOptions::simulated()
+        .parse(
+            "--rollback --delay 1 --latency 40 --jitter 10 --loss 5"
+                .split(' ')
+                .map(String::from),
+        )
+        .unwrap();
+    o.game.seed = 3;
+    let link = o.link.unwrap();
+    let mut sink = std::io::sink();
+    let (ours, finals) = play_ntba::<Ntba, _>(&mut SimLink::new(link, 4), &o, &mut sink);
+    let (taps, taps_finals) =
+        play_ntba::<ReleaseTaps, _>(&mut SimLink::new(link, 4), &o, &mut sink);
+    for f in [finals, taps_finals] {
+        assert!(f[0].is_some() && f[0] == f[1], "{f:?}");
+    }
+    assert!(ours.in_sync());
+    assert!(taps.in_sync());
+    for p in ours.peers() {
+        assert_eq!(p.follow_errors, 0);
+        assert!(p.stats.rollbacks > 100, "{:?}", p.stats);
+        assert_eq!(p.log.replay::<Ntba>(), Ok(p.log.final_hash));
+    }
+    for p in taps.peers() {
+        assert_eq!(p.follow_errors, 0);
+        assert!(p.stats.rollbacks > 100, "{:?}", p.stats);
+        assert_eq!(p.log.replay::<ReleaseTaps>(), Ok(p.log.final_hash));
+    }
+    println!(
+        "NtBA, 40 ms +-10 ms, 5% loss, delay 1, window 8: rollbacks {}/{} with NtBA's \
+         predictor, {}/{} with release-taps",
+        ours.host.stats.rollbacks,
+        ours.guest.stats.rollbacks,
+        taps.host.stats.rollbacks,
+        taps.guest.stats.rollbacks
+    );
+}
