@@ -30,4 +30,4 @@ in_loopback_netns env \
     WEB_DIR="$WEB_OUT" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     LOBBY_SCREENSHOT="$shot" \
-    node --test --test-reporter=spec tests/browser/
+    node --test --test-reporter=spec tests/browser/lobby.test.mjs

@@ -1,4 +1,4 @@
-// The six Chromium scenarios of issue 5 (1-6), in order, plus extras (5b, 6b, 6c, 6d), against the real embedded
+// The six Chromium scenarios of issue 5 (1-6), in order, plus extras (5b, 6b-6e), against the real embedded
 // signalling server and real WebRTC between isolated browser contexts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -317,4 +317,27 @@ test('6d. a misbehaving peer: a flood is cut to the burst of 10, bad messages ar
   for (const t of texts) assert.ok(!t.startsWith('OOO') && t !== 'LOUD' && t !== 'EXTRA', `dropped: ${t.slice(0, 20)}`);
   assert.equal(await entry(calm, 'Bad').getAttribute('data-link'), 'connected');
   for (const p of [calm, flood, bad]) await p.context().close();
+});
+
+test('6e. no direct path for the match: both sides say so after the connection timer', async () => {
+  // The mesh forms first; then the guest's page loses the media permissions,
+  // so its match connection gathers no candidates and cannot connect. The
+  // 25 s match timer is shortened to 2 s through the page's configuration.
+  const url = `${server.url}/?match_connect_ms=2000`;
+  const host = await openPage(browser, url);
+  const guest = await openPage(browser, url);
+  await joinLobby(host, 'Hosting');
+  await joinLobby(guest, 'Guesting');
+  const challenge = entry(host, 'Guesting').locator('button[data-action="challenge"]');
+  await challenge.waitFor({ timeout: DEADLINE });
+  await guest.context().clearPermissions();
+  await challenge.click();
+  await entry(guest, 'Hosting').locator('button[data-action="accept"]').click();
+  await waitNotice(host, "Couldn't connect directly - try again, or try a different network.");
+  await waitNotice(guest, "Couldn't connect directly - try again, or try a different network.");
+  // Nobody is left "in a match", and the two can try again.
+  await challenge.waitFor({ timeout: DEADLINE });
+  assert.equal(await entry(host, 'Guesting').getAttribute('data-status'), 'in the lobby');
+  await host.context().close();
+  await guest.context().close();
 });

@@ -468,9 +468,12 @@ impl ChallengeState {
                     fx.push(Effect::Notice(Notice::Withdrawn(from.clone())));
                 }
                 if matches!(&self.joining, Some(j) if j.host == from) {
+                    // After an accept the challenger only cancels when the
+                    // connection could not be made (its link failed or its
+                    // 30 s ran out), so say that rather than "withdrew".
                     self.joining = None;
                     fx.push(Effect::LeaveRoom);
-                    fx.push(Effect::Notice(Notice::Withdrawn(from)));
+                    fx.push(Effect::Notice(Notice::ConnectFailed));
                 }
             }
         }
@@ -920,10 +923,7 @@ mod tests {
         b.reduce(Event::Accept(id('A')), Millis(0), &CFG);
         assert_eq!(
             b.reduce(peer('A', PeerMsg::Cancel), Millis(5), &CFG),
-            vec![
-                Effect::LeaveRoom,
-                Effect::Notice(Notice::Withdrawn(id('A')))
-            ]
+            vec![Effect::LeaveRoom, Effect::Notice(Notice::ConnectFailed)]
         );
         let mut b = ChallengeState::default();
         b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);

@@ -584,6 +584,8 @@ struct App {
     log_url: Option<String>,
     notices: Vec<String>,
     last_roster: Vec<crate::lobby::PlayerView>,
+    /// The match connection timer (25 s; `?match_connect_ms=` in tests).
+    match_connect: Millis,
     _handlers: Vec<Handler>,
 }
 
@@ -686,6 +688,7 @@ impl App {
             log_url: None,
             notices: Vec::new(),
             last_roster: Vec::new(),
+            match_connect: ms("match_connect_ms", MATCH_CONNECT_TIMEOUT_MS),
             _handlers: Vec::new(),
         }
     }
@@ -848,7 +851,7 @@ impl App {
             return;
         };
         if room.link.is_none() {
-            let deadline = now() + Millis(MATCH_CONNECT_TIMEOUT_MS);
+            let deadline = now() + self.match_connect;
             match WebRtcTransport::new(&self.ice, Some(deadline), notify) {
                 Ok(link) => room.link = Some(link),
                 Err(_) => log::error!("could not create a peer connection"),
