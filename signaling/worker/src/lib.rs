@@ -55,11 +55,22 @@ pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
 /// retry is rare.
 const CREATE_ATTEMPTS: usize = 4;
 
-/// The Worker's entry point: every HTTP request arrives here.
+/// The Worker's entry point: every HTTP request arrives here. Whatever goes
+/// wrong inside becomes a logged JSON 500, never the runtime's bare error.
 #[event(fetch)]
 pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     let config = host::config(&env);
     let logger = Logger::new(&config);
+    match handle(req, &env, &config, &logger).await {
+        Ok(response) => Ok(response),
+        Err(e) => {
+            logger.failure("http.internal_error", &e);
+            error_response(500, "internal error")
+        }
+    }
+}
+
+async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Result<Response> {
     let origin = req.headers().get("Origin")?;
     let path = req.path();
     let route = route::route(req.method().as_ref(), &path);
@@ -70,7 +81,7 @@ pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
         );
         return error_response(403, "origin not allowed");
     }
-    if !within_rate_limit(&req, &env, &logger).await {
+    if !within_rate_limit(&req, env, logger).await {
         logger.record(
             &LogRecord::new(Level::Warn, "http.rate_limited").with("route", route_name(route)),
         );
@@ -82,8 +93,8 @@ pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
 
     let response = match route {
         Route::Health => json_response(200, "{\"ok\":true}".to_owned()),
-        Route::Ice => ice(&config, &logger).await,
-        Route::CreateRoom => create_room(&env, &config, &logger).await,
+        Route::Ice => ice(config, logger).await,
+        Route::CreateRoom => create_room(env, config, logger).await,
         Route::RoomSocket(code) => {
             // A bad role is refused here, before the room's object is woken.
             let url = req.url()?;
@@ -95,22 +106,40 @@ pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
                 .durable_object(ROOMS_BINDING)?
                 .id_from_name(code.as_str())?
                 .get_stub()?;
-            // The room's object answers the upgrade (or 404/409/400) itself.
-            return stub.fetch_with_request(req).await;
+            // The room's object answers the upgrade (or 404/409) itself.
+            let answer = stub.fetch_with_request(req).await?;
+            log_request(logger, route, answer.status_code());
+            return Ok(answer);
         }
         Route::LobbySocket => {
             let stub = env
                 .durable_object(LOBBY_BINDING)?
                 .id_from_name(lobby::LOBBY_NAME)?
                 .get_stub()?;
-            return stub.fetch_with_request(req).await;
+            let answer = stub.fetch_with_request(req).await?;
+            log_request(logger, route, answer.status_code());
+            return Ok(answer);
         }
         Route::Preflight => preflight(),
-        Route::WrongMethod => error_response(405, "method not allowed"),
+        Route::WrongMethod(allow) => error_response(405, "method not allowed").and_then(|mut r| {
+            r.headers_mut().set("Allow", allow)?;
+            Ok(r)
+        }),
         Route::UnknownRoom => error_response(404, "room not found"),
         Route::NotFound => error_response(404, "no such route"),
-    };
-    with_cors(response, origin.as_deref())
+    }?;
+    log_request(logger, route, response.status_code());
+    with_cors(Ok(response), origin.as_deref())
+}
+
+/// One debug record per answered request: the route's fixed name and the
+/// status, nothing about the client.
+fn log_request(logger: &Logger, route: Route, status: u16) {
+    logger.record(
+        &LogRecord::new(Level::Debug, "http.request")
+            .with("route", route_name(route))
+            .with("status", status),
+    );
 }
 
 /// A short fixed name for a route, for logs.
@@ -122,7 +151,7 @@ fn route_name(route: Route) -> &'static str {
         Route::RoomSocket(_) | Route::UnknownRoom => "room-ws",
         Route::LobbySocket => "lobby-ws",
         Route::Preflight => "preflight",
-        Route::WrongMethod | Route::NotFound => "other",
+        Route::WrongMethod(_) | Route::NotFound => "other",
     }
 }
 

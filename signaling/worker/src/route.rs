@@ -19,8 +19,9 @@ pub enum Route {
     LobbySocket,
     /// `OPTIONS` on any known path: a CORS preflight.
     Preflight,
-    /// A known path with the wrong method (405).
-    WrongMethod,
+    /// A known path with the wrong method (405); the methods it allows,
+    /// for the `Allow` header.
+    WrongMethod(&'static str),
     /// `/rooms/<not a code>/ws`: answered like an unknown room (404).
     UnknownRoom,
     /// Anything else (404).
@@ -30,22 +31,23 @@ pub enum Route {
 /// Picks the route for `method` and `path` (the URL path, no query).
 #[must_use]
 pub fn route(method: &str, path: &str) -> Route {
+    // (route, its method, what `Allow` lists, whether CORS preflights apply)
     let known = match path {
-        "/health" => Some((Route::Health, "GET")),
-        "/ice" => Some((Route::Ice, "GET")),
-        "/rooms" => Some((Route::CreateRoom, "POST")),
-        "/lobby/ws" => Some((Route::LobbySocket, "GET")),
-        _ => room_socket_path(path).map(|r| (r, "GET")),
+        "/health" => Some((Route::Health, "GET", "GET, HEAD, OPTIONS", true)),
+        "/ice" => Some((Route::Ice, "GET", "GET, OPTIONS", true)),
+        "/rooms" => Some((Route::CreateRoom, "POST", "POST, OPTIONS", true)),
+        "/lobby/ws" => Some((Route::LobbySocket, "GET", "GET", false)),
+        _ => room_socket_path(path).map(|r| (r, "GET", "GET", false)),
     };
-    let Some((route, wanted)) = known else {
+    let Some((route, wanted, allow, preflight)) = known else {
         return Route::NotFound;
     };
-    if method == "OPTIONS" {
-        Route::Preflight
-    } else if method == wanted || (wanted == "GET" && method == "HEAD" && route == Route::Health) {
+    if method == wanted || (method == "HEAD" && route == Route::Health) {
         route
+    } else if method == "OPTIONS" && preflight {
+        Route::Preflight
     } else {
-        Route::WrongMethod
+        Route::WrongMethod(allow)
     }
 }
 
@@ -94,11 +96,18 @@ mod tests {
 
     #[test]
     fn wrong_methods_and_preflights() {
-        assert_eq!(route("GET", "/rooms"), Route::WrongMethod);
-        assert_eq!(route("POST", "/ice"), Route::WrongMethod);
-        assert_eq!(route("DELETE", "/rooms/K7M2QX/ws"), Route::WrongMethod);
-        assert_eq!(route("HEAD", "/ice"), Route::WrongMethod);
+        assert_eq!(route("GET", "/rooms"), Route::WrongMethod("POST, OPTIONS"));
+        assert_eq!(route("POST", "/ice"), Route::WrongMethod("GET, OPTIONS"));
+        assert_eq!(
+            route("DELETE", "/rooms/K7M2QX/ws"),
+            Route::WrongMethod("GET")
+        );
+        assert_eq!(route("HEAD", "/ice"), Route::WrongMethod("GET, OPTIONS"));
         assert_eq!(route("OPTIONS", "/rooms"), Route::Preflight);
+        assert_eq!(route("OPTIONS", "/ice"), Route::Preflight);
+        assert_eq!(route("OPTIONS", "/health"), Route::Preflight);
+        // WebSocket routes are not fetched cross-origin: no preflight.
+        assert_eq!(route("OPTIONS", "/lobby/ws"), Route::WrongMethod("GET"));
         assert_eq!(route("OPTIONS", "/nowhere"), Route::NotFound);
     }
 
