@@ -125,7 +125,14 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
             r.headers_mut().set("Allow", allow)?;
             Ok(r)
         }),
-        Route::UnknownRoom => error_response(404, "room not found"),
+        Route::UnknownRoom => {
+            // The role is checked before the code, as for a well-formed code.
+            let url = req.url()?;
+            match Role::parse(route::query_param(url.query().unwrap_or(""), "role")) {
+                Err(refusal) => error_response(refusal.status(), refusal.reason()),
+                Ok(_) => error_response(404, "room not found"),
+            }
+        }
         Route::NotFound => error_response(404, "no such route"),
     }?;
     log_request(logger, route, response.status_code());
