@@ -7,8 +7,6 @@
 //! ```sh
 //! cargo run --release -p lockstep-examples --example simulated -- --latency 100 --jitter 20 --loss 25
 //! ```
-//!
-//! `scripts/play.sh` runs it with the default conditions.
 
 use lockstep_examples::basketball::mode_suffix;
 use lockstep_examples::simulated::{SimulatedOptions, HELP};

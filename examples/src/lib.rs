@@ -7,7 +7,7 @@
 //!   in-process loopback (example `loopback`);
 //! - [`play_simulated`]: the same over the seeded, virtual-time `netsim`
 //!   link with latency, jitter, loss, duplication and reordering (example
-//!   `simulated`, which `scripts/play.sh` runs);
+//!   `simulated`);
 //! - [`replay_log`]: replays an input log exported by `simulated
 //!   --save-log FILE` (example `replay`).
 //!

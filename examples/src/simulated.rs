@@ -71,7 +71,7 @@ pub struct SimulatedOptions {
 }
 
 impl Default for SimulatedOptions {
-    /// The conditions `scripts/play.sh` shows: 50 ms one way, ±10 ms
+    /// The default conditions: 50 ms one way, ±10 ms
     /// jitter, 5% loss, 1% duplication, 1% reordering; one minute of play.
     fn default() -> Self {
         SimulatedOptions {
