@@ -168,18 +168,22 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   const tb = await num(bo, '#result', 'data-log-ticks');
   const common = Math.min(ta, tb);
   assert.ok(common >= 600, `both confirmed at least 600 ticks (${ta}, ${tb})`);
+  const hashes = {};
   for (const t of [600, common]) {
     const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
     const ha = await ada.evaluate(hashAt, t);
     const hb = await bo.evaluate(hashAt, t);
     assert.ok(ha, `a hash at tick ${t}`);
     assert.equal(ha, hb, `same state hash at tick ${t}`);
+    hashes[t] = ha;
   }
+  // The final hash of each page's log is its confirmed state at its last tick.
+  if (ta === tb) assert.equal(await attr(ada, '#result', 'data-log-hash'), await attr(bo, '#result', 'data-log-hash'));
   // The input log downloads; the native replay must reach the page's final hash.
   const [download] = await Promise.all([ada.waitForEvent('download'), ada.locator('#log-link').click()]);
   const logPath = path.join(OUT, 'match.log');
   await download.saveAs(logPath);
-  writeFileSync(path.join(OUT, 'match.expect'), `${ta} ${await attr(ada, '#result', 'data-log-hash')}\n`);
+  writeFileSync(path.join(OUT, 'match.expect'), `${ta} ${await attr(ada, '#result', 'data-log-hash')} ${hashes[600]}\n`);
 
   for (const p of [ada, bo]) {
     await p.locator('#continue').click();

@@ -11,7 +11,12 @@
 //!   plays `ticks` ticks of the script from `seed` and returns a hash.
 //! - `ntba_save_restore(n: u32) -> u64`: clones and restores a mid-match
 //!   state `n` times (a benchmark of saving and restoring).
+//! - `peer_*`: one side of a networked match (a lockstep session playing
+//!   NtBA with the CPU at the pad) for a host that carries the datagrams
+//!   between two instances of this module; see [`peer`].
 #![warn(missing_docs)]
+
+pub mod peer;
 
 use lockstep::DeterministicGame;
 use ntba::{golden_hash, script_pad, script_run, Ntba, GOLDEN_HASH, GOLDEN_TICKS};
