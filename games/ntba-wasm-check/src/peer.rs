@@ -180,7 +180,9 @@ pub extern "C" fn peer_score() -> u32 {
 #[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn peer_input_delay() -> u32 {
-    with_peer(255, |p| p.session.parameters().map_or(255, |(_, d)| u32::from(d)))
+    with_peer(255, |p| {
+        p.session.parameters().map_or(255, |(_, d)| u32::from(d))
+    })
 }
 
 /// Rollback counters: mispredictions corrected and ticks re-simulated, as
