@@ -233,7 +233,7 @@ pub fn mode_suffix(cfg: &MatchConfig) -> String {
 }
 
 /// The options every NtBA example takes, for `--help`.
-pub const HELP_COMMON: &str = "\
+pub const HELP_COMMON: &str = "    \
     --seed N            the match seed (the host's choice)
     --delay N           input delay in ticks, 0-60
     --rollback [W]      rollback mode: predict the other team's late pads up
