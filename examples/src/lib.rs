@@ -496,20 +496,20 @@ impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
                 None => return,
             },
         };
-        let mut log = None;
+        // One tick: take the session's state. Several: replay them from the
+        // confirmed inputs, then check the result against the session's.
+        let log = (c > t + 1).then(|| self.session.input_log());
         while t < c {
-            if t + 1 == c {
-                g = confirmed.clone();
-            } else {
-                let log = log.get_or_insert_with(|| self.session.input_log());
-                match log.tick_inputs(t) {
+            match &log {
+                None => g = confirmed.clone(),
+                Some(log) => match log.tick_inputs(t) {
                     Some(inputs) => g.step(inputs),
                     None => {
                         self.follow_errors += 1;
                         g = confirmed.clone();
                         t = c - 1;
                     }
-                }
+                },
             }
             t += 1;
             obs.confirmed(self.side, &g, t);

@@ -292,3 +292,83 @@ fn ntba_options_parse_the_session_flags() {
         .parse(["--predictor".to_string(), "psychic".to_string()])
         .is_err());
 }
+
+/// `dots` plus a step counter shared by every copy (`Rc`): `Clone` is not a
+/// full save, so re-simulated ticks count twice.
+#[derive(Clone)]
+struct Leaky {
+    dots: dots::Dots,
+    steps: std::rc::Rc<std::cell::Cell<u64>>,
+    seen: u64,
+}
+
+impl lockstep::DeterministicGame for Leaky {
+    type Input = u8;
+    const BUILD_ID: u64 = 77;
+    fn new(seed: u64, players: u8) -> Self {
+        Leaky {
+            dots: dots::Dots::new(seed, players),
+            steps: std::rc::Rc::default(),
+            seen: 0,
+        }
+    }
+    fn step(&mut self, inputs: &[u8]) {
+        self.dots.step(inputs);
+        self.steps.set(self.steps.get() + 1);
+        self.seen = self.steps.get();
+    }
+    fn state_hash(&self) -> u64 {
+        self.dots.state_hash() ^ self.seen
+    }
+}
+
+struct Script(u8, u32);
+
+impl lockstep_examples::Bot<Leaky> for Script {
+    const LOOKS: bool = false;
+    fn pad(&mut self, _game: Option<&Leaky>) -> u8 {
+        self.1 += 1;
+        dots::scripted_input(self.1 - 1, self.0)
+    }
+}
+
+#[test]
+fn a_game_that_is_not_rollback_safe_does_not_pass_for_in_sync() {
+    let cfg = MatchConfig {
+        ticks: 1200,
+        input_delay: 1,
+        window: 8,
+        ..MatchConfig::default()
+    };
+    let (done, cap) = tick_goal::<Leaky>(cfg.ticks);
+    let goal = Goal { done: &done, cap };
+    let link = SimulatedOptions::default().link;
+    let r = play(
+        &mut SimLink::new(link, 2),
+        &cfg,
+        [Script(0, 0), Script(1, 0)],
+        &goal,
+        &mut NoObserver,
+    );
+    assert!(!r.in_sync());
+    // The engine notices (a desync) or the driver's replay does.
+    let desync = r
+        .peers()
+        .iter()
+        .any(|p| matches!(p.outcome, Some(Outcome::Desync { .. })));
+    let noticed = r.host.follow_errors + r.guest.follow_errors;
+    assert!(desync || noticed > 0, "{:?} / {noticed}", r.host.outcome);
+    println!(
+        "leaky game: outcomes {:?} / {:?}, follow errors {noticed}",
+        r.host.outcome, r.guest.outcome
+    );
+    // The same game in lock-step never re-simulates, so it stays in sync.
+    let lockstep = play(
+        &mut SimLink::new(link, 2),
+        &MatchConfig { window: 0, ..cfg },
+        [Script(0, 0), Script(1, 0)],
+        &goal,
+        &mut NoObserver,
+    );
+    assert!(lockstep.in_sync());
+}
