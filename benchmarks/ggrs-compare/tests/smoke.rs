@@ -1,4 +1,4 @@
-//! A fraction of a second of scenario (a) with both games and both engines
+//! A fraction of a second of scenario (a) with both games and every default row
 //! (the full benchmark runs in real time for much longer; see the binary).
 //! It checks that the harness works: every peer advanced, the two peers of
 //! every pair agree on every tick both have confirmed, and nothing went
