@@ -8,8 +8,15 @@
 use lockstep_examples::{describe_outcome, play_loopback, MatchConfig};
 
 fn main() {
-    if std::env::args().len() > 1 {
-        eprintln!("usage: loopback (no options; see the `simulated` example for a lossy link)");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag] = args.as_slice() {
+        if flag == "-h" || flag == "--help" {
+            println!("usage: loopback (no options; see the `simulated` example for a lossy link and rollback)");
+            return;
+        }
+    }
+    if !args.is_empty() {
+        eprintln!("usage: loopback (no options; see the `simulated` example for a lossy link and rollback)");
         std::process::exit(2);
     }
     // The host picks the seed and the input delay; the guest adopts both

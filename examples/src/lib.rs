@@ -171,7 +171,8 @@ pub struct PeerReport<G: DeterministicGame = Game> {
     /// The prediction window in force (0 = lock-step), once started.
     pub window: Option<u8>,
     /// Times the driver's own replay of the confirmed inputs disagreed with
-    /// the session's confirmed state (always 0 unless the engine is wrong).
+    /// the session's confirmed state: always 0 unless the engine is wrong or
+    /// the game is not rollback-safe (a `Clone` that is not a full save).
     pub follow_errors: u32,
     /// Every confirmed tick, as an exportable input log.
     pub log: InputLog<G::Input>,
