@@ -6,8 +6,8 @@
 //! finger does.
 //!
 //! The finding, pinned here and explained in `docs/ntba.md`: the candidate
-//! saves about 1.4% of the rollbacks on the CPU's one-tick taps, but costs
-//! more as soon as a press lasts 2 ticks or longer (+1.4% at 3 ticks, +5.5%
+//! saves about 1.4% of the rollbacks on the CPU's one-tick taps, breaks even
+//! when a press lasts 2 ticks and costs more from 3 (+1.4% at 3 ticks, +5.5%
 //! at 6), and only people play NtBA over the network (the CPU plays locally),
 //! so NtBA keeps the default.
 //!
