@@ -138,9 +138,10 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   // Figures: frame rate over three seconds of play, time per frame, Accept to first tick.
   const rate = await ada.evaluate(async () => {
     const m = document.querySelector('#match');
-    const t0 = performance.now(); const k0 = Number(m.dataset.presentTick);
+    const t0 = performance.now(); const k0 = Number(m.dataset.presentTick); const f0 = Number(m.dataset.frames);
     await new Promise((r) => setTimeout(r, 3000));
-    return (Number(m.dataset.presentTick) - k0) / ((performance.now() - t0) / 1000);
+    const s = (performance.now() - t0) / 1000;
+    return { ticks: (Number(m.dataset.presentTick) - k0) / s, frames: (Number(m.dataset.frames) - f0) / s };
   });
   await ada.screenshot({ path: SCREENSHOT, clip: await ada.locator('#canvas').boundingBox() });
   await Promise.all(drivers.map((d) => d.stop()));
@@ -148,7 +149,8 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   const fb = await matchState(bo);
   const figures = {
     accept_to_first_tick_ms: Number(fb.acceptToTickMs),
-    ticks_per_second: Number(rate.toFixed(1)),
+    frames_per_second: Number(rate.frames.toFixed(1)),
+    ticks_per_second: Number(rate.ticks.toFixed(1)),
     frame_ms_host: fa.frameMs, // frames mean median p95 (simulation + drawing)
     frame_ms_guest: fb.frameMs,
     input_delay_ticks: Number(fa.delay),
@@ -233,4 +235,33 @@ test('3. local play against the CPU to the end screen (shortened with ?local_spe
   console.log(`local match vs CPU (Hard): ${result}`);
   await solo.locator('#local-back').click();
   await solo.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
+});
+
+test('4. no direct path at setup: the message on both sides, then Try again starts the match', { skip: !enabled }, async () => {
+  // As in the lobby scenario 6e: the mesh forms, then the guest's page loses
+  // the media permissions, so its match connection gathers no candidates;
+  // the 25 s match timer is shortened to 2 s through the page's URL.
+  const url = `${server.url}/?match_connect_ms=2000`;
+  pages.cy = await openPage(browser, url);
+  pages.di = await openPage(browser, url);
+  const { cy, di } = pages;
+  await joinLobby(cy, 'Cy');
+  await joinLobby(di, 'Di');
+  const challenge = entry(cy, 'Di').locator('button[data-action="challenge"]');
+  await challenge.waitFor({ timeout: DEADLINE });
+  await entry(cy, 'Di').and(cy.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await di.context().clearPermissions();
+  await challenge.click();
+  await entry(di, 'Cy').locator('button[data-action="accept"]').click();
+  const message = "Couldn't connect directly - try again, or try a different network.";
+  for (const p of [cy, di]) {
+    await p.locator('#notices .notice', { hasText: message }).waitFor({ timeout: DEADLINE });
+  }
+  // The path comes back; Try again (in the notice) challenges the same player.
+  await di.context().grantPermissions(['microphone', 'camera']);
+  await cy.locator('#notices .notice', { hasText: message }).locator('button.try-again').click();
+  await entry(di, 'Cy').locator('button[data-action="accept"]').click();
+  for (const p of [cy, di]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  await cy.locator('#leave').click();
+  await di.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
 });

@@ -34,6 +34,9 @@ use webrtc_transport::{IceCandidate, WebRtcTransport, MATCH_CONNECT_TIMEOUT_MS};
 
 thread_local! {
     static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+    /// Fixed 60 Hz timestep: when the next frame is due (ms, page clock).
+    /// Outside the app so the fast timer can skip early calls cheaply.
+    static NEXT_FRAME: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
 type Handler = Closure<dyn FnMut(JsValue)>;
@@ -568,8 +571,6 @@ struct App {
     room: Option<RoomConn>,
     room_gen: u32,
     held: Vec<String>,
-    /// Fixed 60 Hz timestep: when the next frame is due (ms, page clock).
-    next_frame: f64,
     /// Test-only `?local_speed=N`: ticks of local play per frame.
     local_speed: u32,
     /// The local game's result, once it is over.
@@ -677,7 +678,6 @@ impl App {
             room: None,
             room_gen: 0,
             held: Vec::new(),
-            next_frame: 0.0,
             local_speed: query_param(&search, "local_speed")
                 .and_then(|v| v.parse::<u32>().ok())
                 .map_or(1, |n| n.clamp(1, 1000)),
@@ -1471,22 +1471,25 @@ impl App {
 
     // ----- frames --------------------------------------------------------------
 
-    /// Called by a fast timer; runs one 60 Hz frame when one is due. After
-    /// a stall of the page (a busy tab, a debugger) it does not burst to
-    /// catch up: the missed frames are dropped.
+    /// Called by a fast timer; runs one 60 Hz frame when one is due. A
+    /// timer that fires a little late (up to two frames) keeps the
+    /// schedule, so jitter costs no frames; after a longer stall of the
+    /// page (a busy tab, a debugger) the missed frames are dropped rather
+    /// than run in a burst to catch up.
     fn frame(&mut self) {
         const FRAME_MS: f64 = 1000.0 / 60.0;
         let clock = web_sys::window()
             .and_then(|w| w.performance())
             .map_or(0.0, |p| p.now());
-        if clock < self.next_frame {
+        let next = NEXT_FRAME.get();
+        if clock < next {
             return;
         }
-        self.next_frame = if clock - self.next_frame > FRAME_MS {
+        NEXT_FRAME.set(if clock - next > 2.0 * FRAME_MS {
             clock + FRAME_MS
         } else {
-            self.next_frame + FRAME_MS
-        };
+            next + FRAME_MS
+        });
         let t = now();
         let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
         if self.screens.screen() == &Screen::LocalPlay {
@@ -1515,6 +1518,8 @@ impl App {
         }
         if self.frame_ms.len() < 100_000 {
             self.frame_ms.push(spent);
+            self.dom
+                .set_attr("match", "data-frames", &self.frame_ms.len().to_string());
         }
         if self.frame_ms.len() % 60 == 0 {
             let n = self.frame_ms.len() as f64;
@@ -1976,7 +1981,14 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
     )?;
     tick.forget(); // lives as long as the page
                    // A 4 ms timer; App::frame keeps the 60 Hz timestep itself.
-    let frame = Closure::<dyn FnMut()>::new(|| dispatch(App::frame));
+    let frame = Closure::<dyn FnMut()>::new(|| {
+        let clock = web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now());
+        if clock >= NEXT_FRAME.get() {
+            dispatch(App::frame);
+        }
+    });
     window.set_interval_with_callback_and_timeout_and_arguments_0(
         frame.as_ref().unchecked_ref(),
         4,
