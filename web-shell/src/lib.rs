@@ -4,7 +4,7 @@
 //! ([`text`]), ids ([`id`]), rate limits ([`rate`]), message shapes
 //! ([`protocol`]), the mesh offer and retry rules ([`mesh`]), reconnect
 //! backoff ([`backoff`]), the challenge reducer ([`challenge`]), the screen
-//! machine ([`screens`]) and the lobby client that ties them together
+//! machine ([`screens`]), the match's frame schedule and messages ([`play`]) and the lobby client that ties them together
 //! ([`lobby`]). A game plugs in through [`front_end::FrontEnd`].
 //!
 //! On `wasm32` the `web` module adds the thin glue: the DOM, the presence
@@ -18,6 +18,7 @@ pub mod front_end;
 pub mod id;
 pub mod lobby;
 pub mod mesh;
+pub mod play;
 pub mod protocol;
 pub mod rate;
 pub mod screens;

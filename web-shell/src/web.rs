@@ -12,13 +12,13 @@ use crate::front_end::{Align, FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
 use crate::lobby::{LobbyClient, LobbyConfig, Output};
 use crate::mesh::MeshConfig;
+use crate::play;
 use crate::protocol::{room_out, RoomServerMsg, Signal, SignalKind};
 use crate::screens::{Screen, ScreenEvent, Screens};
 use crate::text::{self, ChatError};
 use js_sys::{Array, Reflect};
 use lockstep::{
-    Channel, DeterministicGame, InputLog, LinkState, Millis, Outcome, Session, SessionConfig,
-    Transport,
+    Channel, DeterministicGame, InputLog, LinkState, Millis, Session, SessionConfig, Transport,
 };
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -34,9 +34,9 @@ use webrtc_transport::{IceCandidate, WebRtcTransport, MATCH_CONNECT_TIMEOUT_MS};
 
 thread_local! {
     static APP: RefCell<Option<App>> = const { RefCell::new(None) };
-    /// Fixed 60 Hz timestep: when the next frame is due (ms, page clock).
+    /// The fixed 60 Hz timestep (see [`play::FrameClock`]).
     /// Outside the app so the fast timer can skip early calls cheaply.
-    static NEXT_FRAME: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+    static FRAMES: std::cell::Cell<play::FrameClock> = std::cell::Cell::new(play::FrameClock::default());
 }
 
 type Handler = Closure<dyn FnMut(JsValue)>;
@@ -290,13 +290,6 @@ struct MatchRun<G: DeterministicGame> {
     first_tick: bool,
 }
 
-/// Frames in a row without a tick before the page shows "Waiting for the
-/// other player…" (100 ms: a one-frame hiccup is not worth a flash).
-const WAITING_AFTER_FRAMES: u32 = 6;
-/// How long the end screen of a finished game stays before the page leaves
-/// the match by itself (both pages do; whichever is first sends the Bye).
-const RESULT_HOLD_MS: u64 = 4000;
-
 /// What a match frame reported to the page.
 #[derive(Default)]
 struct MatchFrame {
@@ -455,7 +448,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                 }
             }
         }
-        let waiting = m.stalled >= WAITING_AFTER_FRAMES && ended.is_none();
+        let waiting = play::waiting(m.stalled) && ended.is_none();
         dom.show("match-waiting", waiting);
         dom.set_attr("match", "data-waiting", if waiting { "1" } else { "0" });
         if let Some((seed_delay, window)) =
@@ -491,7 +484,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         }
         // A finished game stays on screen a moment, then the page leaves.
         if let Some((at, _)) = &m.over {
-            if ended.is_none() && t.0 >= at.0 + RESULT_HOLD_MS {
+            if ended.is_none() && t.0 >= at.0 + play::RESULT_HOLD_MS {
                 m.session.quit(t);
                 m.session.pump(t, &mut m.link);
                 while let Some(ev) = m.session.poll_event() {
@@ -502,12 +495,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             }
         }
         if let Some(o) = ended {
-            // After the game's own end, a quit on either side is just the
-            // way back to the lobby: show the result instead.
-            let msg = match (&m.over, &o) {
-                (Some((_, result)), Outcome::LocalQuit | Outcome::RemoteQuit) => result.clone(),
-                _ => outcome_text(&o).to_owned(),
-            };
+            let msg = play::end_message(m.over.as_ref().map(|(_, r)| r.as_str()), &o);
             log::info!(
                 "match ended after {} confirmed ticks: {msg}",
                 m.session.confirmed_tick()
@@ -595,20 +583,6 @@ fn query_param(search: &str, key: &str) -> Option<String> {
         let (k, v) = kv.split_once('=')?;
         (k == key).then(|| v.to_owned())
     })
-}
-
-fn outcome_text(o: &Outcome) -> &'static str {
-    match o {
-        Outcome::LocalQuit => "You left the online match.",
-        Outcome::RemoteQuit => "The other player left the match.",
-        Outcome::TransportLost => "The connection to the other player was lost.",
-        Outcome::Timeout => "The other player stopped responding.",
-        Outcome::Desync { .. } => "The two games went out of sync, so the match was stopped.",
-        Outcome::VersionMismatch { .. } => {
-            "The other player is running a different version of the game. Reload both pages and try again."
-        }
-        Outcome::InvalidData { .. } => "The other player sent something unexpected, so the match was stopped.",
-    }
 }
 
 impl App {
@@ -1477,19 +1451,14 @@ impl App {
     /// page (a busy tab, a debugger) the missed frames are dropped rather
     /// than run in a burst to catch up.
     fn frame(&mut self) {
-        const FRAME_MS: f64 = 1000.0 / 60.0;
         let clock = web_sys::window()
             .and_then(|w| w.performance())
             .map_or(0.0, |p| p.now());
-        let next = NEXT_FRAME.get();
-        if clock < next {
+        let mut frames = FRAMES.get();
+        if !frames.due(clock) {
             return;
         }
-        NEXT_FRAME.set(if clock - next > 2.0 * FRAME_MS {
-            clock + FRAME_MS
-        } else {
-            next + FRAME_MS
-        });
+        FRAMES.set(frames);
         let t = now();
         let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
         if self.screens.screen() == &Screen::LocalPlay {
@@ -1985,7 +1954,7 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
         let clock = web_sys::window()
             .and_then(|w| w.performance())
             .map_or(0.0, |p| p.now());
-        if clock >= NEXT_FRAME.get() {
+        if FRAMES.get().is_due(clock) {
             dispatch(App::frame);
         }
     });
