@@ -363,11 +363,19 @@ impl LobbyClient {
             }
             LobbyServerMsg::Error(reason) => {
                 log::warn!("lobby: the server refused a message");
-                if !matches!(self.conn, Connection::Online) {
+                if let Connection::Connecting { lost } = self.conn {
+                    // Our hello was refused (a clashing id, or a name the
+                    // server does not accept): say why, and try again later
+                    // with a fresh id rather than waiting on a dead socket.
                     self.out.push_back(Output::Notice(format!(
                         "The lobby refused to let us in: {}",
                         text::clean_chat(&reason).unwrap_or_default()
                     )));
+                    self.out.push_back(Output::Disconnect);
+                    self.conn = Connection::Retrying {
+                        at: now + self.backoff.next_delay(),
+                        lost,
+                    };
                 }
             }
         }
@@ -907,6 +915,36 @@ mod tests {
         assert!(!c.wants_connect(Millis(10)));
         c.retry_now(Millis(10));
         assert!(c.wants_connect(Millis(10)));
+    }
+
+    #[test]
+    fn a_refused_hello_retries_later_with_a_fresh_id() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(id('A'));
+        c.socket_open();
+        drain(&mut c);
+        c.server_text(Millis(0), r#"{"type":"error","reason":"duplicate id"}"#);
+        assert_eq!(
+            drain(&mut c),
+            vec![
+                Output::Notice("The lobby refused to let us in: duplicate id".into()),
+                Output::Disconnect
+            ]
+        );
+        assert_eq!(
+            c.connection().banner(),
+            Some("Can't reach the lobby. Retrying…")
+        );
+        assert!(!c.wants_connect(Millis(999)));
+        assert!(c.wants_connect(Millis(1000)));
+        // Once in, an error about some later message changes nothing.
+        c.start(id('B'));
+        c.socket_open();
+        c.server_text(Millis(1000), &welcome('B', &[]));
+        drain(&mut c);
+        c.server_text(Millis(1100), r#"{"type":"error","reason":"unknown id"}"#);
+        assert!(drain(&mut c).is_empty());
+        assert_eq!(c.connection(), Connection::Online);
     }
 
     #[test]
