@@ -135,6 +135,20 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   await waitAttrAtLeast(bo, 'tick', 600, PLAY_DEADLINE);
   await ada.waitForFunction(() => document.querySelector('#match').dataset.summary !== 'HOME 0 - 0 AWAY',
     null, { timeout: PLAY_DEADLINE, polling: 100 });
+  // Live: every confirmed tick each page shows for two seconds (its
+  // data-tick and data-hash, watched by a MutationObserver), compared on
+  // the ticks both showed.
+  const watch = () => new Promise((resolve) => {
+    const m = document.querySelector('#match');
+    const seen = {};
+    const obs = new MutationObserver(() => { seen[m.dataset.tick] = m.dataset.hash; });
+    obs.observe(m, { attributes: true, attributeFilter: ['data-tick', 'data-hash'] });
+    setTimeout(() => { obs.disconnect(); resolve(seen); }, 2000);
+  });
+  const [seenA, seenB] = await Promise.all([ada.evaluate(watch), bo.evaluate(watch)]);
+  const both = Object.keys(seenA).filter((t) => t in seenB);
+  assert.ok(both.length >= 30, `the pages showed ${both.length} confirmed ticks in common`);
+  for (const t of both) assert.equal(seenA[t], seenB[t], `data-hash at confirmed tick ${t}`);
   // Figures: frame rate over three seconds of play, time per frame, Accept to first tick.
   const rate = await ada.evaluate(async () => {
     const m = document.querySelector('#match');
@@ -156,6 +170,9 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
     input_delay_ticks: Number(fa.delay),
     ping_ms: Number(fa.ping),
     summary: fa.summary,
+    stats_host: fa.stats,
+    stats_guest: fb.stats,
+    live_ticks_compared: both.length,
   };
   console.log(`match figures: ${JSON.stringify(figures)}`);
   assert.ok(Number.isFinite(figures.accept_to_first_tick_ms));

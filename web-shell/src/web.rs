@@ -448,6 +448,20 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                 }
             }
         }
+        let st = m.session.stats();
+        dom.set_attr(
+            "match",
+            "data-stats",
+            &format!(
+                "frames {} stalled {} skipped {} rollbacks {} resimulated {} max_rollback {}",
+                st.frames,
+                st.stalled_frames,
+                st.skipped_frames,
+                st.rollbacks,
+                st.resimulated_ticks,
+                st.max_rollback
+            ),
+        );
         let waiting = play::waiting(m.stalled) && ended.is_none();
         dom.show("match-waiting", waiting);
         dom.set_attr("match", "data-waiting", if waiting { "1" } else { "0" });
