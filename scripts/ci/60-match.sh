@@ -6,7 +6,8 @@
 #  2. the play setup (the NtBA page built in release, served by the embedded
 #     signalling server) in real headless Chromium: a match over real WebRTC
 #     with scripted keys, leave, a page closed mid-match, local play against
-#     the CPU to the end screen (tests/browser/match.test.mjs);
+#     the CPU to the end screen, no direct path and Try again, a page of
+#     another build refused (tests/browser/match.test.mjs);
 #  3. the input log downloaded from the page replayed natively
 #     (example ntba_replay) to the final hash the page recorded.
 # Browsers and server run in a loopback-only network namespace.
@@ -32,6 +33,11 @@ module="$TARGET_DIR/wasm32-unknown-unknown/release/ntba_wasm_check.wasm"
 WEB_OUT="$TARGET_DIR/ntba-web"
 export WEB_OUT
 WEB_CRATE=ntba-web scripts/build-web.sh
+# Another game's page beside it (the shell's demo, another build id), for
+# the version refusal: served from /demo/ by the same server and lobby.
+WEB_OUT="$TARGET_DIR/demo-web" scripts/build-web.sh
+rm -rf "$WEB_OUT/demo"
+cp -r "$TARGET_DIR/demo-web" "$WEB_OUT/demo"
 log "building signaling-server and the replay example"
 cargo build --locked -p signaling-server
 cargo build --locked --release -p lockstep-examples --example ntba_replay

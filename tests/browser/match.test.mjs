@@ -282,3 +282,26 @@ test('4. no direct path at setup: the message on both sides, then Try again star
   await cy.locator('#leave').click();
   await di.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
 });
+
+test('5. a page of another build is refused in the handshake, with the message on both sides', { skip: !enabled }, async () => {
+  // The stage serves the shell's demo game (another build id) under /demo/,
+  // in the same lobby: the two can meet and challenge, but the Hellos differ.
+  pages.nt = await openPage(browser, server.url);
+  pages.demo = await openPage(browser, `${server.url}/demo/`);
+  const { nt, demo } = pages;
+  await nt.waitForFunction(() => document.querySelector('#game-name').textContent === 'NtBA');
+  await demo.waitForFunction(() => document.querySelector('#game-name').textContent === 'Dots (demo)');
+  await joinLobby(nt, 'Newer');
+  await joinLobby(demo, 'Older');
+  const challenge = entry(nt, 'Older').locator('button[data-action="challenge"]');
+  await challenge.waitFor({ timeout: DEADLINE });
+  await entry(nt, 'Older').and(nt.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await challenge.click();
+  await entry(demo, 'Newer').locator('button[data-action="accept"]').click();
+  const message = 'The other player is running a different version of the game. Reload both pages and try again.';
+  for (const p of [nt, demo]) {
+    await p.locator('#result-text', { hasText: message }).waitFor({ timeout: DEADLINE });
+    // Refused before any tick.
+    assert.equal(await attr(p, '#match', 'data-present-tick'), null);
+  }
+});
