@@ -21,6 +21,12 @@ pub const DEFAULT_TIMEOUT: Millis = Millis(5000);
 /// The prediction window [`SessionConfig::rollback`] picks: how many ticks
 /// a side may run ahead of the peer's inputs on predictions.
 pub const DEFAULT_PREDICTION_WINDOW: u8 = 8;
+/// The most frames in a row that a session in rollback mode holds back
+/// its Inputs packet while it carries nothing the peer needs at once (see
+/// [`SessionConfig::max_hold_frames`]).
+pub const DEFAULT_MAX_HOLD_FRAMES: u8 = 2;
+/// The largest [`SessionConfig::max_hold_frames`] (a quarter of a second).
+pub const MAX_HOLD_FRAMES: u8 = 15;
 /// Round trips measured before the host picks the input delay, when it
 /// picks it from the round trip.
 pub const HANDSHAKE_PINGS: usize = 5;
@@ -30,6 +36,15 @@ pub const HANDSHAKE_PINGS: usize = 5;
 const MS_PER_3_TICKS: u64 = 50;
 /// Frames between two time-synchronisation skips, at least.
 const SKIP_SPACING_FRAMES: u32 = 20;
+/// Time sync: the most frames the peer is assumed to have run since its
+/// newest input arrived.
+const PEER_RUN_ON_FRAMES: u32 = 8;
+/// Rollback: ticks of room kept in the peer's prediction window when a
+/// packet is held back (jitter, a lost packet).
+const HOLD_MARGIN_TICKS: i64 = 2;
+/// Rollback: packets that leave at once, in consecutive frames, after the
+/// local pad changes (more than one in case the first is lost).
+const CHANGE_SENDS: u8 = 2;
 /// Frames between two frame-advantage reports, at least.
 const ADVANTAGE_SPACING_FRAMES: u32 = 10;
 
@@ -69,6 +84,7 @@ pub struct SessionConfig {
     prediction_window: u8,
     delay_from_rtt: bool,
     send_interval_frames: u8,
+    max_hold_frames: u8,
 }
 
 impl SessionConfig {
@@ -86,6 +102,7 @@ impl SessionConfig {
             prediction_window: 0,
             delay_from_rtt: false,
             send_interval_frames: 1,
+            max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
         }
     }
 
@@ -100,6 +117,7 @@ impl SessionConfig {
             prediction_window: 0,
             delay_from_rtt: false,
             send_interval_frames: 1,
+            max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
         }
     }
 
@@ -163,6 +181,28 @@ impl SessionConfig {
     /// Each side's own choice; the peer need not use the same.
     pub fn send_interval_frames(mut self, frames: u8) -> Self {
         self.send_interval_frames = frames;
+        self
+    }
+
+    /// Rollback mode: the most frames in a row this side may hold back
+    /// its Inputs packet while it carries nothing the peer needs at once
+    /// (default [`DEFAULT_MAX_HOLD_FRAMES`]; 0 sends one every frame).
+    ///
+    /// A packet goes out at once when it carries a pad that differs from
+    /// the one before it and the peer has not acknowledged it yet (the
+    /// peer's repeat-last guess would be wrong), when it acknowledges such
+    /// a change from the peer (so the peer stops resending it), or when
+    /// the peer's prediction window could run out before the next packet.
+    /// Otherwise the new pads equal the last one the peer knows, which it
+    /// predicts anyway: holding them costs no re-simulation, and they, the
+    /// acknowledgement, pings, pongs and the frame advantage ride on the
+    /// next packet, at most this many frames later. Lock-step (window 0)
+    /// always sends every frame, as does a side whose
+    /// [`send_interval_frames`](Self::send_interval_frames) is above 1.
+    /// Each side's own choice; the wire is unchanged.
+    /// Values above [`MAX_HOLD_FRAMES`] count as that.
+    pub fn max_hold_frames(mut self, frames: u8) -> Self {
+        self.max_hold_frames = frames.min(MAX_HOLD_FRAMES);
         self
     }
 
@@ -592,6 +632,17 @@ pub struct Session<G: DeterministicGame> {
     frames_since_skip: u32,
     /// Frames since the last Inputs packet could go out.
     frames_since_send: u8,
+    /// Rollback: frames in a row the Inputs packet was held back.
+    held_frames: u8,
+    /// Rollback: how many local inputs the last Inputs packet carried up
+    /// to (the newest tick the peer will know when it arrives, plus one).
+    sent_upto: u32,
+    /// Rollback: packets still to go out at once for the newest local pad
+    /// that differs from the one before it.
+    change_sends_left: u8,
+    /// Rollback: frames since the remote inputs last grew (the peer may
+    /// hold back packets, so its tick moves on in between).
+    frames_since_remote: u32,
     /// Delay from the round trip: round trips measured in the handshake.
     rtt_samples: Vec<Millis>,
     /// Delay from the round trip: when the host starts (after its Hello).
@@ -700,6 +751,10 @@ impl<G: DeterministicGame> Session<G> {
             frames_since_advantage: 0,
             frames_since_skip: 0,
             frames_since_send: 0,
+            held_frames: 0,
+            sent_upto: 0,
+            change_sends_left: 0,
+            frames_since_remote: 0,
             rtt_samples: Vec::new(),
             start_at: None,
             peer_ack: 0,
@@ -843,7 +898,11 @@ impl<G: DeterministicGame> Session<G> {
         let t = self.tick as usize;
         // Sample only when the input `delay` ticks ahead is still missing.
         if self.local.len() <= t + usize::from(self.delay) {
-            self.local.push(sample());
+            let pad = sample();
+            if self.local.last() != Some(&pad) {
+                self.change_sends_left = CHANGE_SENDS;
+            }
+            self.local.push(pad);
         }
         let can_run = t < self.local.len() && t < self.remote.len() + usize::from(self.window);
         let frame = if can_run && self.window > 0 && self.time_sync_skip() {
@@ -1189,6 +1248,7 @@ impl<G: DeterministicGame> Session<G> {
         self.local = vec![G::Input::default(); d];
         self.remote = vec![G::Input::default(); d];
         self.peer_ack = u32::from(self.delay);
+        self.sent_upto = u32::from(self.delay);
         self.frames_since_ping = self.cfg.ping_interval_frames; // ping at once
         self.phase = Phase::Running;
         log::info!(
@@ -1250,6 +1310,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         if m.pads.len() > overlap {
             self.remote.extend_from_slice(&m.pads[overlap..]);
+            self.frames_since_remote = 0;
         }
         self.peer_ack = self.peer_ack.max(m.ack);
         if let Some(a) = m.advantage {
@@ -1523,14 +1584,44 @@ impl<G: DeterministicGame> Session<G> {
     /// its tick minus the peer's estimated tick now (the peer's newest
     /// input minus the delay, plus half a round trip of travel).
     fn local_advantage(&self) -> i32 {
+        let adv = i64::from(self.tick) - self.peer_tick_estimate();
+        i32::try_from(adv.clamp(-127, 127)).unwrap_or(0)
+    }
+
+    /// Half the last round trip, in ticks (0 before the first).
+    fn travel_ticks(&self) -> i64 {
         let travel = self
             .stats
             .last_rtt
             .map_or(0, |r| r.0.saturating_mul(3) / (2 * MS_PER_3_TICKS));
-        let peer = (self.remote.len() as i64) - i64::from(self.delay)
-            + i64::try_from(travel).unwrap_or(i64::MAX / 2);
-        let adv = i64::from(self.tick) - peer;
-        i32::try_from(adv.clamp(-127, 127)).unwrap_or(0)
+        i64::try_from(travel).unwrap_or(i64::MAX / 4)
+    }
+
+    /// The peer's tick now, estimated: the tick its newest input was
+    /// sampled for, minus the delay, plus half a round trip of travel,
+    /// plus the frames since that input arrived (the peer kept running
+    /// while a packet was lost or held back; at most
+    /// [`PEER_RUN_ON_FRAMES`], in case it stopped).
+    fn peer_tick_estimate(&self) -> i64 {
+        (self.remote.len() as i64) - i64::from(self.delay)
+            + self.travel_ticks()
+            + i64::from(self.frames_since_remote.min(PEER_RUN_ON_FRAMES))
+    }
+
+    /// Rollback: whether this frame's Inputs packet must go out now rather
+    /// than be held back (see [`SessionConfig::max_hold_frames`]).
+    fn inputs_urgent(&self) -> bool {
+        // A new pad that differs from the one before it: the peer's
+        // repeat-last guess is wrong from there on, so it leaves at once
+        // (and in the next packets, in case one is lost).
+        if self.change_sends_left > 0 {
+            return true;
+        }
+        // The peer's prediction window: when the next packet would arrive
+        // (at the latest), the peer must still be short of running out.
+        let wait = i64::from(self.cfg.max_hold_frames.saturating_sub(self.held_frames));
+        let peer_then = self.peer_tick_estimate() + self.travel_ticks() + wait;
+        peer_then + HOLD_MARGIN_TICKS >= i64::from(self.sent_upto) + i64::from(self.window)
     }
 
     /// Time sync, once per running frame: folds this frame's advantage into
@@ -1540,6 +1631,7 @@ impl<G: DeterministicGame> Session<G> {
         self.advantage_avg += (adv - self.advantage_avg) / 8;
         self.frames_since_advantage = self.frames_since_advantage.saturating_add(1);
         self.frames_since_skip = self.frames_since_skip.saturating_add(1);
+        self.frames_since_remote = self.frames_since_remote.saturating_add(1);
     }
 
     /// The averaged advantage, rounded to whole ticks.
@@ -1576,6 +1668,15 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         self.frames_since_send = 0;
+        if self.window > 0
+            && self.cfg.send_interval_frames == 1
+            && self.held_frames < self.cfg.max_hold_frames
+            && !self.inputs_urgent()
+        {
+            self.held_frames += 1;
+            return;
+        }
+        self.held_frames = 0;
         let sent = self.local.len();
         let from = (self.peer_ack as usize).min(sent);
         let to = sent.min(from + MAX_RUN);
@@ -1609,6 +1710,8 @@ impl<G: DeterministicGame> Session<G> {
         let needs_inputs = from < to || self.sent_ack != Some(ack) || advantage.is_some();
         if needs_inputs || (ping.is_some() && pong.is_some()) {
             self.sent_ack = Some(ack);
+            self.sent_upto = to as u32;
+            self.change_sends_left = self.change_sends_left.saturating_sub(1);
             let msg = Message::Inputs(Inputs {
                 ack,
                 first_tick: from as u32,

@@ -16,7 +16,10 @@ fn in_sync_for_3600_ticks_at_100ms_with_25_percent_loss() {
     };
     common::in_both_modes(|mode| {
         let p = common::assert_in_sync_for_3600_ticks_in(mode, link, 4, 6);
-        assert!(p.host_net.outgoing_stats().lost > 800);
+        // About a quarter of what the host sent was lost (rollback sends
+        // fewer packets: it holds back those with nothing urgent).
+        let out = p.host_net.outgoing_stats();
+        assert!(out.lost * 5 > out.sent.total().packets, "{out:?}");
         let (h, g) = (p.host.stats(), p.guest.stats());
         if mode == Mode::LockStep {
             assert!(h.stalled_frames > 0);

@@ -16,8 +16,19 @@ fn run(mode: Mode, delay: u8, interval: u8) -> (Pair<Tiny, Tiny>, [SessionStats;
         ..LinkConfig::default()
     };
     let mut p: Pair<Tiny, Tiny> = Pair::new(
-        mode.cfg(SessionConfig::host(11, delay).send_interval_frames(interval)),
-        mode.cfg(SessionConfig::guest().send_interval_frames(interval)),
+        // Rollback would otherwise hold back packets that carry nothing
+        // urgent (`max_hold_frames`, tested in hold_back.rs): off here, so
+        // the baseline sends every frame.
+        mode.cfg(
+            SessionConfig::host(11, delay)
+                .send_interval_frames(interval)
+                .max_hold_frames(0),
+        ),
+        mode.cfg(
+            SessionConfig::guest()
+                .send_interval_frames(interval)
+                .max_hold_frames(0),
+        ),
         link,
         8,
     );

@@ -42,6 +42,7 @@ pub mod report;
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
 use lockstep::Millis;
 use netsim::LinkConfig;
 
@@ -129,6 +130,10 @@ pub enum Engine {
         /// (`SessionConfig::send_interval_frames`; 1 is every frame, the
         /// session's default).
         send_interval: u8,
+        /// Rollback: the most frames in a row an Inputs packet with
+        /// nothing urgent may be held back
+        /// (`SessionConfig::max_hold_frames`; 0 sends every frame).
+        max_hold: u8,
     },
     /// GGRS's `P2PSession` with this maximum prediction window (GGRS's
     /// default is 8; 0 is its lock-step mode).
@@ -144,14 +149,18 @@ impl fmt::Display for Engine {
             Engine::Ours {
                 window,
                 send_interval,
+                max_hold,
             } => {
                 match window {
                     0 => write!(f, "ours (lock-step")?,
                     w => write!(f, "ours (rollback, window {w}")?,
                 }
-                match send_interval {
-                    1 => write!(f, ")"),
-                    n => write!(f, ", sends every {n} frames)"),
+                match (window, send_interval, max_hold) {
+                    (0, 1, _) => write!(f, ")"),
+                    (_, 1, 0) => write!(f, ", sends every frame)"),
+                    (_, 1, DEFAULT_MAX_HOLD_FRAMES) => write!(f, ")"),
+                    (_, 1, h) => write!(f, ", holds up to {h} frames)"),
+                    (_, n, _) => write!(f, ", sends every {n} frames)"),
                 }
             }
             Engine::Ggrs { window: 0 } => write!(f, "GGRS (lock-step)"),
@@ -169,14 +178,22 @@ pub const DEFAULT_ENGINES: &[Engine] = &[
     Engine::Ours {
         window: 0,
         send_interval: 1,
+        max_hold: DEFAULT_MAX_HOLD_FRAMES,
     },
     Engine::Ours {
         window: 8,
         send_interval: 1,
+        max_hold: DEFAULT_MAX_HOLD_FRAMES,
+    },
+    Engine::Ours {
+        window: 8,
+        send_interval: 1,
+        max_hold: 0,
     },
     Engine::Ours {
         window: 8,
         send_interval: 2,
+        max_hold: DEFAULT_MAX_HOLD_FRAMES,
     },
     Engine::Ggrs { window: 8 },
     Engine::Ggrs { window: 0 },
@@ -484,22 +501,26 @@ fn contender(
             Engine::Ours {
                 window,
                 send_interval,
+                max_hold,
             },
         ) => Box::new(ours::OursPair::<dots::Dots>::new(
             settings,
             window,
             send_interval,
+            max_hold,
         )?),
         (
             GameKind::Ntba,
             Engine::Ours {
                 window,
                 send_interval,
+                max_hold,
             },
         ) => Box::new(ours::OursPair::<ntba::Ntba>::new(
             settings,
             window,
             send_interval,
+            max_hold,
         )?),
         (GameKind::Dots, Engine::Ggrs { window }) => Box::new(
             ggrs_side::GgrsPair::<dots::Dots>::new(settings, usize::from(window))?,
@@ -650,6 +671,7 @@ mod tests {
             engine: Engine::Ours {
                 window: 0,
                 send_interval: 1,
+                max_hold: DEFAULT_MAX_HOLD_FRAMES,
             },
             seconds: 10.0,
             frames: 600,

@@ -11,6 +11,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
+use lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
+
 use ggrs_compare::{
     report, run_scenario, Engine, GameKind, RunSettings, DEFAULT_ENGINES, SCENARIOS,
 };
@@ -24,8 +26,11 @@ usage: ggrs-compare [--seconds S] [--scenarios a,b,c,d] [--games dots,ntba]
   --scenarios LIST     which of (a) to (d) to run (default all)
   --games LIST         dots, ntba (default both)
   --engines LIST       rows: ours:WINDOW, ours:WINDOW/SEND_INTERVAL (an Inputs
-                       packet every SEND_INTERVAL frames), ggrs:WINDOW
-                       (default ours:0,ours:8,ours:8/2,ggrs:8,ggrs:0)
+                       packet every SEND_INTERVAL frames),
+                       ours:WINDOW/SEND_INTERVAL/MAX_HOLD (rollback holds a
+                       packet with nothing urgent back up to MAX_HOLD frames;
+                       default 2, 0 sends every frame), ggrs:WINDOW
+                       (default ours:0,ours:8,ours:8/1/0,ours:8/2,ggrs:8,ggrs:0)
   --delay TICKS        input delay of both engines (default 6)
   --seed N             match seed (default 1)
   --net-seed N         link seed (default 1)
@@ -61,15 +66,25 @@ fn list<T>(
         .collect()
 }
 
-/// `ours:WINDOW`, `ours:WINDOW/SEND_INTERVAL` or `ggrs:WINDOW`.
+/// `ours:WINDOW`, `ours:WINDOW/SEND_INTERVAL`,
+/// `ours:WINDOW/SEND_INTERVAL/MAX_HOLD` or `ggrs:WINDOW`.
 fn engine(s: &str) -> Option<Engine> {
     let (name, rest) = s.split_once(':')?;
     match name {
         "ours" => {
-            let (window, send_interval) = rest.split_once('/').unwrap_or((rest, "1"));
+            let mut parts = rest.split('/');
+            let window = parts.next()?.parse().ok()?;
+            let send_interval = parts.next().map_or(Some(1), |s| s.parse().ok())?;
+            let max_hold = parts
+                .next()
+                .map_or(Some(DEFAULT_MAX_HOLD_FRAMES), |s| s.parse().ok())?;
+            if parts.next().is_some() {
+                return None;
+            }
             Some(Engine::Ours {
-                window: window.parse().ok()?,
-                send_interval: send_interval.parse().ok()?,
+                window,
+                send_interval,
+                max_hold,
             })
         }
         "ggrs" => Some(Engine::Ggrs {

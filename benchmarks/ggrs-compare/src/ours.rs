@@ -12,9 +12,15 @@ use crate::{Contender, PeerFigures, RunSettings};
 /// configuration: the prediction window (0 is lock-step, above 0 rollback;
 /// the guest adopts the host's from its Hello, setting it on both does no
 /// harm) and the frames between two Inputs packets (each side's own).
-fn session_config(base: SessionConfig, window: u8, send_interval: u8) -> SessionConfig {
+fn session_config(
+    base: SessionConfig,
+    window: u8,
+    send_interval: u8,
+    max_hold: u8,
+) -> SessionConfig {
     base.prediction_window(window)
         .send_interval_frames(send_interval)
+        .max_hold_frames(max_hold)
 }
 
 struct Peer<G: BenchGame> {
@@ -128,14 +134,16 @@ impl<G: BenchGame> OursPair<G> {
         settings: &RunSettings,
         window: u8,
         send_interval: u8,
+        max_hold: u8,
     ) -> Result<Self, String> {
         let (a, b) = netsim::pair(settings.link, settings.net_seed);
         let host_cfg = session_config(
             SessionConfig::host(settings.match_seed, settings.input_delay),
             window,
             send_interval,
+            max_hold,
         );
-        let guest_cfg = session_config(SessionConfig::guest(), window, send_interval);
+        let guest_cfg = session_config(SessionConfig::guest(), window, send_interval, max_hold);
         let peer = |cfg: SessionConfig, net: SimEndpoint, side: u8| -> Result<Peer<G>, String> {
             Ok(Peer {
                 session: Session::new(cfg).map_err(|e| e.to_string())?,

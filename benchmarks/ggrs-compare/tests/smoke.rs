@@ -48,6 +48,7 @@ fn a_window_our_session_refuses_is_an_error_not_a_run() {
         &[ggrs_compare::Engine::Ours {
             window,
             send_interval: 1,
+            max_hold: 0,
         }],
         &settings,
     );

@@ -87,11 +87,16 @@ impl DeterministicGame for TinyOtherBuild {
 /// pseudo-random byte with probability 1/3 and is held otherwise (players
 /// hold buttons), so both run encodings are exercised.
 #[derive(Clone, Debug)]
-pub struct Pads(u64, u64, u8);
+pub struct Pads(u64, u64, u8, u64);
 
 impl Pads {
     pub fn new(seed: u64) -> Self {
-        Pads(seed ^ 0x5151_5151, 0, 0)
+        Pads(seed ^ 0x5151_5151, 0, 0, 3)
+    }
+    /// The same, but the pad changes with probability 1/`odds` per sample
+    /// (a human player changes far less often than one frame in three).
+    pub fn changing_one_in(seed: u64, odds: u64) -> Self {
+        Pads(seed ^ 0x5151_5151, 0, 0, odds.max(1))
     }
     /// How many pads were sampled.
     pub fn sampled(&self) -> u64 {
@@ -104,7 +109,7 @@ impl Pads {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         let r = self.0 >> 32;
-        if r % 3 == 0 {
+        if r % self.3 == 0 {
             self.2 = (r >> 8) as u8;
         }
         self.2
