@@ -212,7 +212,7 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   console.log(`match: ${common} common ticks, score ${figures.summary}, log of ${ta} ticks saved`);
 });
 
-test('2. lock-step picked in the settings; one page closes mid-match and the other says so', { skip: !enabled }, async () => {
+test('2. lock-step picked in the settings; waiting for a busy page; one page closes mid-match and the other says so', { skip: !enabled }, async () => {
   const { ada, bo } = pages;
   await ada.locator('#settings summary').click();
   await ada.locator('#netcode').selectOption('lockstep');
@@ -221,6 +221,16 @@ test('2. lock-step picked in the settings; one page closes mid-match and the oth
   assert.equal(sa.mode, 'lockstep');
   assert.equal(sb.mode, 'lockstep', 'the guest adopts the host choice');
   await waitAttrAtLeast(bo, 'tick', 120);
+  // Ada's page is busy for 1.5 s (its main thread blocked): Bo's match
+  // waits for her inputs and says so, then goes on when they come.
+  assert.equal(await bo.locator('#match-waiting').isVisible(), false);
+  const busy = ada.evaluate(() => { const end = performance.now() + 1500; while (performance.now() < end); });
+  await bo.locator('#match-waiting').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.equal(await bo.locator('#match-waiting').textContent(), 'Waiting for the other player…');
+  await busy;
+  await bo.locator('#match-waiting').waitFor({ state: 'hidden', timeout: DEADLINE });
+  const after = await num(bo, '#match', 'data-tick');
+  await waitAttrAtLeast(bo, 'tick', after + 60);
   await ada.context().close();
   delete pages.ada;
   await bo.locator('#result-text', { hasText: /^The connection to the other player was lost\.$|^The other player stopped responding\.$/ })
