@@ -315,3 +315,49 @@ test('5. a page of another build is refused in the handshake, with the message o
     assert.equal(await attr(p, '#match', 'data-present-tick'), null);
   }
 });
+
+// Pages whose WebRTC objects a test can reach: every peer connection that
+// opens a data channel is kept in window.__pcs, and while window.__garble is
+// set every data channel send carries 32 bytes of 0xff instead.
+const reachable = () => {
+  window.__pcs = [];
+  const create = RTCPeerConnection.prototype.createDataChannel;
+  RTCPeerConnection.prototype.createDataChannel = function (...args) {
+    if (!window.__pcs.includes(this)) window.__pcs.push(this);
+    return create.apply(this, args);
+  };
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) {
+    return send.call(this, window.__garble ? new Uint8Array(32).fill(0xff) : data);
+  };
+};
+
+test('6. a connection that closes and a peer that sends garbage: each with its message', { skip: !enabled }, async () => {
+  pages.eve = await openPage(browser, server.url, { initScript: reachable });
+  pages.fay = await openPage(browser, server.url, { initScript: reachable });
+  const { eve, fay } = pages;
+  await joinLobby(eve, 'Eve');
+  await joinLobby(fay, 'Fay');
+  await entry(eve, 'Fay').and(eve.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+
+  // Eve's browser closes its peer connections mid-match.
+  await startMatch(eve, fay, 'Eve', 'Fay');
+  await waitAttrAtLeast(fay, 'tick', 60);
+  await eve.evaluate(() => window.__pcs.forEach((pc) => pc.close()));
+  await eve.locator('#result-text', { hasText: 'The connection to the other player was lost.' }).waitFor({ timeout: DEADLINE });
+  await fay.locator('#result-text', { hasText: /^The connection to the other player was lost\.$|^The other player stopped responding\.$/ })
+    .waitFor({ timeout: DEADLINE });
+  for (const p of [eve, fay]) await p.locator('#continue').click();
+  // The lobby link went with it; the pages meet again after Eve rejoins.
+  await eve.reload();
+  await joinLobby(eve, 'Eve');
+  await entry(eve, 'Fay').and(eve.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+
+  // Eve's page starts sending garbage mid-match: Fay's session refuses it.
+  await startMatch(eve, fay, 'Eve', 'Fay');
+  await waitAttrAtLeast(fay, 'tick', 60);
+  await eve.evaluate(() => { window.__garble = true; });
+  await fay.locator('#result-text', { hasText: 'The other player sent something unexpected, so the match was stopped.' })
+    .waitFor({ timeout: DEADLINE });
+  console.log(`garbage: Eve's page then said "${await eve.locator('#result-text').textContent()}"`);
+});
