@@ -318,7 +318,8 @@ test('5. a page of another build is refused in the handshake, with the message o
 
 // Pages whose WebRTC objects a test can reach: every peer connection that
 // opens a data channel is kept in window.__pcs, and while window.__garble is
-// set every data channel send carries 32 bytes of 0xff instead.
+// set every data channel send carries 32 bytes of 0xff instead; while
+// window.__flipHash is set the state hashes it reports are wrong.
 const reachable = () => {
   window.__pcs = [];
   const create = RTCPeerConnection.prototype.createDataChannel;
@@ -328,11 +329,20 @@ const reachable = () => {
   };
   const send = RTCDataChannel.prototype.send;
   RTCDataChannel.prototype.send = function (data) {
-    return send.call(this, window.__garble ? new Uint8Array(32).fill(0xff) : data);
+    if (window.__garble) return send.call(this, new Uint8Array(32).fill(0xff));
+    if (window.__flipHash && this.id === 0 && typeof data !== 'string') {
+      // The reliable channel carries the state hash reports, which end with
+      // the hash's 8 raw bytes: change the last one (on a copy: the page's
+      // bytes may be a view of its wasm memory).
+      const b = new Uint8Array(data);
+      b[b.length - 1] ^= 0xff;
+      return send.call(this, b);
+    }
+    return send.call(this, data);
   };
 };
 
-test('6. a connection that closes and a peer that sends garbage: each with its message', { skip: !enabled }, async () => {
+test('6. a connection that closes, a peer that sends garbage, a peer whose hashes differ: each with its message', { skip: !enabled }, async () => {
   pages.eve = await openPage(browser, server.url, { initScript: reachable });
   pages.fay = await openPage(browser, server.url, { initScript: reachable });
   const { eve, fay } = pages;
@@ -360,4 +370,14 @@ test('6. a connection that closes and a peer that sends garbage: each with its m
   await fay.locator('#result-text', { hasText: 'The other player sent something unexpected, so the match was stopped.' })
     .waitFor({ timeout: DEADLINE });
   console.log(`garbage: Eve's page then said "${await eve.locator('#result-text').textContent()}"`);
+  await eve.evaluate(() => { window.__garble = false; });
+  for (const p of [eve, fay]) await p.locator('#continue').click();
+
+  // Eve's page reports wrong state hashes: Fay's session sees two games
+  // that differ, and stops the match.
+  await startMatch(eve, fay, 'Eve', 'Fay');
+  await eve.evaluate(() => { window.__flipHash = true; });
+  await fay.locator('#result-text', { hasText: 'The two games went out of sync, so the match was stopped.' })
+    .waitFor({ timeout: DEADLINE });
+  console.log(`wrong hashes: Eve's page said "${await eve.locator('#result-text').textContent()}"`);
 });
