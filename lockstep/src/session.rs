@@ -34,6 +34,12 @@ pub const HANDSHAKE_PINGS: usize = 5;
 /// Milliseconds per tick at 60 ticks per second, times 3 (= 50), so tick
 /// arithmetic on milliseconds stays in integers: `ticks = ms * 3 / 50`.
 const MS_PER_3_TICKS: u64 = 50;
+/// Time sync: a side skips a frame when its own view of its frame
+/// advantage minus the peer's view reaches this many ticks (the half
+/// difference, how far it runs ahead, is then 1.5 ticks or more). Below it
+/// lies a dead band where the estimates' noise (jitter, a lost or held
+/// packet) would cause skips that only hand the lead to the other side.
+const SKIP_THRESHOLD: i32 = 3;
 /// Frames between two time-synchronisation skips, at least.
 const SKIP_SPACING_FRAMES: u32 = 20;
 /// Time sync: the most frames the peer is assumed to have run since its
@@ -1652,7 +1658,7 @@ impl<G: DeterministicGame> Session<G> {
         // gap, but the side is not ahead any more.
         let own = self.advantage_avg.min(self.local_advantage() * 256);
         let ahead = own - i32::from(self.remote_advantage) * 256;
-        if ahead >= 2 * 256 {
+        if ahead >= SKIP_THRESHOLD * 256 {
             self.frames_since_skip = 0;
             // The skipped tick shifts this side's view by one at once.
             self.advantage_avg -= 256;
