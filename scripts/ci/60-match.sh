@@ -13,6 +13,7 @@
 # Browsers and server run in a loopback-only network namespace.
 #   scripts/ci/60-match.sh               run it
 #   scripts/ci/60-match.sh --screenshot  also refresh docs/match.png
+#   scripts/ci/60-match.sh --full        also play one whole online match (about 5 minutes)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -45,11 +46,18 @@ out="$TARGET_DIR/browser"
 mkdir -p "$out"
 rm -f "$out/match.log" "$out/match.expect"
 shot="$out/match.png"
-[ "${1:-}" = --screenshot ] && shot="$ROOT/docs/match.png"
+full=0
+for arg in "$@"; do
+    case "$arg" in
+        --screenshot) shot="$ROOT/docs/match.png" ;;
+        --full) full=1 ;;
+    esac
+done
 
 log "NtBA matches in headless Chromium (loopback-only network namespace)"
 in_loopback_netns env \
     NTBA_MATCH=1 \
+    NTBA_FULL_MATCH="$full" \
     SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
     WEB_DIR="$WEB_OUT" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
