@@ -121,26 +121,34 @@ struct Row {
     delay: u8,
     window: u8,
     interval: u8,
+    hold: u8,
     frames: u64,
     ticks: u32,
     stats: [SessionStats; 2],
     /// Payload bytes per second per peer with held pads.
     held_bytes_per_sec: f64,
+    /// Packets per second per peer with held pads.
+    held_packets_per_sec: f64,
+    /// Both sides' counters with held pads.
+    held_stats: [SessionStats; 2],
     busy_us_per_tick: f64,
 }
 
 fn run(
     name: &'static str,
     link: LinkConfig,
-    (delay, window, interval): (u8, u8, u8),
+    (delay, window, interval, hold): Setup,
     ticks: u32,
     model: PadModel,
 ) -> Row {
     let (a, b) = netsim::pair(link, 2024);
     let host = SessionConfig::host(7, delay)
         .prediction_window(window)
-        .send_interval_frames(interval);
-    let guest = SessionConfig::guest().send_interval_frames(interval);
+        .send_interval_frames(interval)
+        .max_hold_frames(hold);
+    let guest = SessionConfig::guest()
+        .send_interval_frames(interval)
+        .max_hold_frames(hold);
     let mut sides = [Side::new(host, a, 1, model), Side::new(guest, b, 2, model)];
     let mut frame = 0u64;
     while sides.iter().any(|s| s.session.tick() < ticks) && frame < u64::from(ticks) * 10 {
@@ -174,10 +182,13 @@ fn run(
         delay,
         window,
         interval,
+        hold,
         frames: frame,
         ticks,
         stats: [sides[0].session.stats(), sides[1].session.stats()],
         held_bytes_per_sec: 0.0,
+        held_packets_per_sec: 0.0,
+        held_stats: [SessionStats::default(); 2],
         busy_us_per_tick: busy.as_secs_f64() * 1e6 / total_ticks as f64,
     }
 }
@@ -186,7 +197,10 @@ fn run(
 /// (seeded), the CPU time is the best of the runs (the machine is shared).
 const REPEAT: usize = 7;
 
-fn best(name: &'static str, link: LinkConfig, delay: (u8, u8, u8), ticks: u32) -> Row {
+/// Input delay, prediction window, send interval, most frames held back.
+type Setup = (u8, u8, u8, u8);
+
+fn best(name: &'static str, link: LinkConfig, delay: Setup, ticks: u32) -> Row {
     let mut row = run(name, link, delay, ticks, PadModel::Random);
     for _ in 1..REPEAT {
         let again = run(name, link, delay, ticks, PadModel::Random);
@@ -197,6 +211,9 @@ fn best(name: &'static str, link: LinkConfig, delay: (u8, u8, u8), ticks: u32) -
     let bytes = |s: &SessionStats| (s.reliable_bytes + s.unreliable_bytes) as f64;
     let secs = held.frames as f64 / 60.0;
     row.held_bytes_per_sec = (bytes(&held.stats[0]) + bytes(&held.stats[1])) / 2.0 / secs;
+    let packets = |s: &SessionStats| (s.reliable_packets + s.unreliable_packets) as f64;
+    row.held_packets_per_sec = (packets(&held.stats[0]) + packets(&held.stats[1])) / 2.0 / secs;
+    row.held_stats = held.stats;
     row
 }
 
@@ -226,8 +243,9 @@ fn main() {
     let ticks = 3600;
     let ms = Millis;
     let (step_ns, clone_ns) = game_costs();
-    let lockstep = (6, 0, 1);
-    let rollback = (2, 8, 1);
+    let hold = lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
+    let lockstep = (6, 0, 1, hold);
+    let rollback = (2, 8, 1, hold);
     let link_b = LinkConfig {
         latency: ms(50),
         jitter: ms(10),
@@ -248,10 +266,19 @@ fn main() {
         best("(b) 50 ms ±10", link_b, rollback, ticks),
         best("(c) 50 ms ±10, 5% loss", link_c, rollback, ticks),
         best("(d) 100 ms ±20, 25% loss", link_d, rollback, ticks),
-        best("(d) same, delay 4", link_d, (4, 8, 1), ticks),
-        best("(b), every 2nd frame", link_b, (2, 8, 2), ticks),
-        best("(d), every 2nd frame", link_d, (2, 8, 2), ticks),
-        best("(d), delay 4, every 2nd frame", link_d, (4, 8, 2), ticks),
+        best("(d) same, delay 4", link_d, (4, 8, 1, hold), ticks),
+        best("(b), never held", link_b, (2, 8, 1, 0), ticks),
+        best("(c), never held", link_c, (2, 8, 1, 0), ticks),
+        best("(d), never held", link_d, (2, 8, 1, 0), ticks),
+        best("(d), delay 4, never held", link_d, (4, 8, 1, 0), ticks),
+        best("(b), every 2nd frame", link_b, (2, 8, 2, hold), ticks),
+        best("(d), every 2nd frame", link_d, (2, 8, 2, hold), ticks),
+        best(
+            "(d), delay 4, every 2nd frame",
+            link_d,
+            (4, 8, 2, hold),
+            ticks,
+        ),
     ];
     let rows = [
         best("(a) no latency", LinkConfig::default(), lockstep, ticks),
@@ -295,7 +322,7 @@ fn main() {
                 loss_percent: 25,
                 ..LinkConfig::default()
             },
-            (9, 0, 1),
+            (9, 0, 1, hold),
             ticks,
         ),
     ];
@@ -330,9 +357,11 @@ fn main() {
     );
     println!();
     println!(
-        "| scenario | delay | window | send every | frames | stalled (host/guest) | skipped (host/guest) | predicted ticks/peer | rollbacks/peer | re-simulated ticks/peer | longest rollback | packets/s/peer | payload B/s/peer, random pads | payload B/s/peer, held pads | session µs/tick, all | of which game steps + copies | session µs/tick without them |"
+        "| scenario | delay | window | send every | hold up to | frames | stalled (host/guest) | skipped (host/guest) | predicted ticks/peer | rollbacks/peer | re-simulated ticks/peer | longest rollback | packets/s/peer | payload B/s/peer, random pads | held pads: packets/s/peer | held pads: payload B/s/peer | held pads: stalled + skipped (host/guest) | held pads: re-simulated ticks/peer | session µs/tick, all | of which game steps + copies | session µs/tick without them |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
     for r in &rollback_rows {
         let secs = r.frames as f64 / 60.0;
         let per_peer = |f: fn(&SessionStats) -> u64| (f(&r.stats[0]) + f(&r.stats[1])) as f64 / 2.0;
@@ -346,11 +375,12 @@ fn main() {
         let game_us =
             ((f64::from(r.ticks) + resim) * step_ns + copies * clone_ns) / f64::from(r.ticks) / 1e3;
         println!(
-            "| {} | {} | {} | {} | {} | {}/{} | {}/{} | {:.0} | {:.0} | {:.0} | {} | {:.1} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {} | {}/{} | {}/{} | {:.0} | {:.0} | {:.0} | {} | {:.1} | {:.0} | {:.1} | {:.0} | {}/{} | {:.0} | {:.2} | {:.2} | {:.2} |",
             r.name,
             r.delay,
             r.window,
             r.interval,
+            r.hold,
             r.frames,
             r.stats[0].stalled_frames,
             r.stats[1].stalled_frames,
@@ -362,7 +392,11 @@ fn main() {
             r.stats[0].max_rollback.max(r.stats[1].max_rollback),
             packets,
             bytes,
+            r.held_packets_per_sec,
             r.held_bytes_per_sec,
+            r.held_stats[0].stalled_frames + r.held_stats[0].skipped_frames,
+            r.held_stats[1].stalled_frames + r.held_stats[1].skipped_frames,
+            (r.held_stats[0].resimulated_ticks + r.held_stats[1].resimulated_ticks) as f64 / 2.0,
             r.busy_us_per_tick,
             game_us,
             (r.busy_us_per_tick - game_us).max(0.0),

