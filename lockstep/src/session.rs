@@ -652,6 +652,9 @@ pub struct Session<G: DeterministicGame> {
     /// Rollback: frames since the remote inputs last grew (the peer may
     /// hold back packets, so its tick moves on in between).
     frames_since_remote: u32,
+    /// The last 8 pings, newest in the lowest bit: 1 where the ping or
+    /// its pong was lost.
+    ping_losses: u8,
     /// Delay from the round trip: round trips measured in the handshake.
     rtt_samples: Vec<Millis>,
     /// Delay from the round trip: when the host starts (after its Hello).
@@ -764,6 +767,7 @@ impl<G: DeterministicGame> Session<G> {
             sent_upto: 0,
             change_sends_left: 0,
             frames_since_remote: 0,
+            ping_losses: 0,
             rtt_samples: Vec::new(),
             start_at: None,
             peer_ack: 0,
@@ -1351,6 +1355,7 @@ impl<G: DeterministicGame> Session<G> {
             let rtt = now
                 .saturating_since(sent)
                 .saturating_since(Millis(u64::from(p.held_ms)));
+            self.ping_losses <<= 1;
             self.stats.last_rtt = Some(rtt);
             if self.phase == Phase::Handshake && self.rtt_samples.len() < HANDSHAKE_PINGS {
                 self.rtt_samples.push(rtt);
@@ -1630,8 +1635,22 @@ impl<G: DeterministicGame> Session<G> {
         // the next frame at the earliest (the question is asked again
         // then); the peer must still be short of running out when they
         // arrive.
+        // On a lossy link, room for one lost packet too (the next one
+        // may be held again).
+        let margin = if self.lossy_link() {
+            HOLD_MARGIN_TICKS + 1
+        } else {
+            HOLD_MARGIN_TICKS
+        };
         let peer_then = self.peer_tick_estimate() + self.travel_ticks() + 1;
-        peer_then + HOLD_MARGIN_TICKS >= i64::from(self.sent_upto) + i64::from(self.window)
+        peer_then + margin >= i64::from(self.sent_upto) + i64::from(self.window)
+    }
+
+    /// Whether at least 2 of the last 8 pings (or their pongs) were lost:
+    /// a round-trip loss of a quarter or so, where holding back must
+    /// leave room for a lost packet.
+    fn lossy_link(&self) -> bool {
+        self.ping_losses.count_ones() >= 2
     }
 
     /// Time sync, once per running frame: folds this frame's advantage into
@@ -1695,8 +1714,18 @@ impl<G: DeterministicGame> Session<G> {
             self.frames_since_ping = 0;
             let id = self.next_ping_id;
             self.next_ping_id = id.wrapping_add(1);
-            if self.pings.len() == PINGS_KEPT {
+            // A ping unanswered for a second (or three round trips) was
+            // lost, or its pong was.
+            let rtt = self.stats.last_rtt.map_or(0, |r| r.0);
+            let expiry = Millis(rtt.saturating_mul(3).max(1000));
+            while self
+                .pings
+                .front()
+                .is_some_and(|&(_, at)| now.saturating_since(at) >= expiry)
+                || self.pings.len() >= PINGS_KEPT
+            {
                 self.pings.pop_front();
+                self.ping_losses = (self.ping_losses << 1) | 1;
             }
             self.pings.push_back((id, now));
             Some(id)

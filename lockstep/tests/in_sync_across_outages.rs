@@ -39,8 +39,15 @@ proptest! {
         let reached = p.run_to_tick(600, 600 * 40);
         prop_assert!(reached, "ticks {}/{} after {} frames: {:?} {:?}",
             p.host.tick(), p.guest.tick(), p.frame, p.host.outcome(), p.guest.outcome());
-        // Rollback records the confirmed state, which moves in steps.
-        let want = if rollback { 60 } else { 600 };
-        prop_assert!(p.assert_in_sync() >= want);
+        // Rollback records the confirmed state, which moves in steps that
+        // land on different ticks on the two sides (more so with packets
+        // held back): there the in-band hash checks compare the states,
+        // and the final inputs are compared either way.
+        if rollback {
+            p.assert_in_sync();
+            prop_assert!(p.host_seen.hash_matches >= 5, "{}", p.host_seen.hash_matches);
+        } else {
+            prop_assert!(p.assert_in_sync() >= 600);
+        }
     }
 }

@@ -54,7 +54,10 @@ proptest! {
         let reached = p.run_to_tick(600, 600 * 40);
         prop_assert!(reached, "ticks {}/{} after {} frames: {:?} {:?}",
             p.host.tick(), p.guest.tick(), p.frame, p.host.outcome(), p.guest.outcome());
-        prop_assert!(p.assert_in_sync() >= 60);
+        // The confirmed tick moves in steps, and with packets held back
+        // the two sides' steps land on different ticks: the in-band hash
+        // checks (every 60 ticks) and the final inputs compare everything.
+        p.assert_in_sync();
         prop_assert!(p.host_seen.hash_matches >= 8);
         prop_assert!(p.host.stats().max_rollback <= u32::from(window));
     }
