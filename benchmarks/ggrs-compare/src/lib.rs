@@ -170,10 +170,11 @@ impl fmt::Display for Engine {
 }
 
 /// The rows played by default: our session in lock-step and in rollback
-/// with the default window of 8 (sending every frame, and every second
-/// frame), GGRS with its default prediction window (8, the reference of
-/// issue 7's targets) and GGRS in its lock-step mode (window 0, the
-/// like-for-like row for our lock-step mode). A row is one line here.
+/// with the default window of 8 (as it ships, holding back packets with
+/// nothing urgent; sending every frame; and sending every second frame),
+/// GGRS with its default prediction window (8, the reference of issue 7's
+/// targets) and GGRS in its lock-step mode (window 0, the like-for-like
+/// row for our lock-step mode). A row is one line here.
 pub const DEFAULT_ENGINES: &[Engine] = &[
     Engine::Ours {
         window: 0,
