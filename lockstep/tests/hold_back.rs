@@ -165,3 +165,56 @@ fn holding_is_capped() {
         SessionConfig::host(1, 2).rollback().max_hold_frames(15)
     );
 }
+
+/// Which frames the host sent an Inputs packet in, on an instant link,
+/// with the host's pad for each frame given by `pad`.
+fn host_sends(window: u8, frames: u64, pad: impl Fn(u64) -> u8) -> Vec<bool> {
+    use lockstep::{Channel, Session};
+    // Cannot fail: delay 2 and a window of at most 8 are within range.
+    let mut host = Session::<Tiny>::new(SessionConfig::host(5, 2).prediction_window(window))
+        .expect("valid config");
+    // Cannot fail: the default guest configuration is valid.
+    let mut guest = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
+    let mut sent = Vec::new();
+    for f in 0..frames {
+        let now = Millis(f * 16);
+        host.advance_frame(now, || pad(f));
+        guest.advance_frame(now, || 3);
+        let mut inputs = false;
+        while let Some((ch, bytes)) = host.poll_transmit() {
+            inputs |= ch == Channel::Unreliable;
+            guest.handle_datagram(now, ch, &bytes);
+        }
+        while let Some((ch, bytes)) = guest.poll_transmit() {
+            host.handle_datagram(now, ch, &bytes);
+        }
+        if host.is_running() && f > 5 {
+            sent.push(inputs);
+        }
+    }
+    sent
+}
+
+#[test]
+fn a_held_pad_waits_at_most_two_frames_and_a_change_leaves_at_once() {
+    // Pad 1 held, then 2 from frame 40 on.
+    let sent = host_sends(8, 80, |f| if f < 40 { 1 } else { 2 });
+    let held: Vec<usize> = sent
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !**s)
+        .map(|(i, _)| i)
+        .collect();
+    assert!(held.len() > 30, "{sent:?}");
+    // Never three frames in a row without a packet.
+    assert!(sent.windows(3).all(|w| w.iter().any(|s| *s)), "{sent:?}");
+    // Frame 40 samples the new pad (for tick 40 + delay): it leaves in that
+    // frame and the next. (`sent` starts at frame 6.)
+    assert!(sent[40 - 6] && sent[41 - 6], "{sent:?}");
+}
+
+#[test]
+fn lock_step_and_a_changing_pad_send_every_frame() {
+    assert!(host_sends(0, 60, |_| 1).iter().all(|s| *s));
+    assert!(host_sends(8, 60, |f| f as u8).iter().all(|s| *s));
+}
