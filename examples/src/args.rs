@@ -71,7 +71,7 @@ impl Args {
     }
 
     /// Reads one of the session flags every simulated example shares into
-    /// `cfg`: `--rollback [WINDOW]`, `--delay-from-rtt`, `--send-interval N`.
+    /// `cfg`: `--rollback [WINDOW]`, `--delay-from-rtt`, `--send-interval N`, `--max-hold N`.
     /// `Ok(false)` if `flag` is none of them.
     pub(crate) fn session_flag(
         &mut self,
@@ -87,6 +87,10 @@ impl Args {
             }
             "--delay-from-rtt" => cfg.delay_from_rtt = true,
             "--send-interval" => cfg.send_interval = self.number("--send-interval", 1, 60)? as u8,
+            "--max-hold" => {
+                let max = u64::from(lockstep::session::MAX_HOLD_FRAMES);
+                cfg.max_hold = self.number("--max-hold", 0, max)? as u8;
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -157,7 +161,9 @@ mod tests {
     #[test]
     fn rollback_takes_an_optional_window() {
         let mut cfg = crate::MatchConfig::default();
-        let mut a = args("--rollback --delay-from-rtt --rollback 3 --send-interval 2 --rollback");
+        let mut a = args(
+            "--rollback --delay-from-rtt --rollback 3 --send-interval 2 --max-hold 0 --rollback",
+        );
         while let Some(f) = a.next_flag().unwrap() {
             let before = cfg;
             assert!(a.session_flag(&f, &mut cfg).unwrap());
@@ -166,7 +172,7 @@ mod tests {
                 assert_eq!(cfg.window, 8);
             }
         }
-        assert_eq!((cfg.window, cfg.send_interval), (8, 2));
+        assert_eq!((cfg.window, cfg.send_interval, cfg.max_hold), (8, 2, 0));
         assert!(cfg.delay_from_rtt);
         let mut cfg = crate::MatchConfig::default();
         let mut a = args("--rollback 3");

@@ -241,6 +241,8 @@ pub const HELP_COMMON: &str = "    \
     --delay-from-rtt    the host picks the input delay from 5 round trips
                         measured before the first tick
     --send-interval N   one Inputs packet every N frames, 1-60 (default 1)
+    --max-hold N        rollback: hold an unneeded Inputs packet back at most
+                        N frames, 0-15 (default 2; 0 sends every frame)
     --predictor P       rollback guess: ntba (NtBA's own: repeat the last pad)
                         or release-taps (let go of pass and switch)
     --watch N           draw the court every N seconds of play

@@ -82,6 +82,10 @@ pub struct MatchConfig {
     /// Frames between two Inputs packets, on both sides
     /// ([`SessionConfig::send_interval_frames`]; 1 = every frame).
     pub send_interval: u8,
+    /// In rollback, the most frames an Inputs packet may be held back while
+    /// nothing new needs sending ([`SessionConfig::max_hold_frames`]; 0
+    /// sends one every frame).
+    pub max_hold: u8,
 }
 
 impl Default for MatchConfig {
@@ -95,6 +99,7 @@ impl Default for MatchConfig {
             window: 0,
             delay_from_rtt: false,
             send_interval: 1,
+            max_hold: lockstep::session::DEFAULT_MAX_HOLD_FRAMES,
         }
     }
 }
@@ -109,11 +114,14 @@ impl MatchConfig {
         let every = self.send_interval.max(1);
         let mut host = SessionConfig::host(self.seed, delay)
             .prediction_window(window)
-            .send_interval_frames(every);
+            .send_interval_frames(every)
+            .max_hold_frames(self.max_hold);
         if self.delay_from_rtt {
             host = host.input_delay_from_rtt();
         }
-        let guest = SessionConfig::guest().send_interval_frames(every);
+        let guest = SessionConfig::guest()
+            .send_interval_frames(every)
+            .max_hold_frames(self.max_hold);
         (host, guest)
     }
 }

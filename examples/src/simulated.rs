@@ -37,6 +37,8 @@ MATCH:
     --delay-from-rtt    the host picks the input delay from 5 round trips
                         measured before the first tick (--delay is then unused)
     --send-interval N   one Inputs packet every N frames, 1-60     [default: 1]
+    --max-hold N        rollback: hold an unneeded Inputs packet back at
+                        most N frames, 0-15 (0: every frame)       [default: 2]
     --save-log FILE     write the host's input log to FILE (replay it with
                         the `replay` example)
     --quiet             print only the summary, not the progress lines

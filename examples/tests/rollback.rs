@@ -127,6 +127,7 @@ fn many_conditions_stay_in_sync_in_every_mode() {
             window: [0, 2, 8][case as usize % 3],
             delay_from_rtt: case % 2 == 1,
             send_interval: 1 + (case % 4 == 3) as u8,
+            max_hold: next(4) as u8,
         };
         let r = simulated(&cfg, link, case);
         assert!(r.in_sync(), "case {case}: {cfg:?} over {link:?}");
@@ -171,6 +172,8 @@ fn a_send_interval_of_two_halves_the_packets() {
         ticks: 1800,
         window: 8,
         input_delay: 2,
+        // The baseline sends one Inputs packet every frame: no holding back.
+        max_hold: 0,
         ..o.game
     };
     let every = simulated(&cfg, o.link, 5);
