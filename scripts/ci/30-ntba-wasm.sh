@@ -36,3 +36,5 @@ python3 scripts/ntba/check_wasm.py "$module" "$expected"
 log "NtBA examples (loopback, simulated link with 20% loss)"
 cargo run --locked --release -q -p lockstep-examples --example ntba_loopback -- --seed 5
 cargo run --locked --release -q -p lockstep-examples --example ntba_simulated -- --seed 6 --latency 60 --jitter 15 --loss 20
+log "NtBA examples in rollback mode (delay from the round trip, lossy link)"
+cargo run --locked --release -q -p lockstep-examples --example ntba_simulated -- --seed 7 --latency 60 --jitter 15 --loss 20 --rollback --delay-from-rtt
