@@ -1,24 +1,8 @@
 //! A failed or closed transport (without a Bye) gives TransportLost.
 mod common;
 
-use common::{Mode, Pair};
-use lockstep::{Millis, Outcome, Transport};
-use netsim::LinkConfig;
-
-fn link() -> LinkConfig {
-    LinkConfig {
-        latency: Millis(50),
-        jitter: Millis(10),
-        loss_percent: 5,
-        ..LinkConfig::default()
-    }
-}
-
-fn running_pair(mode: Mode, seed: u64) -> Pair<common::Tiny, common::Tiny> {
-    let mut p = Pair::tiny_in(mode, link(), seed, seed, 6);
-    assert!(p.run_to_tick(300, 1000));
-    p
-}
+use common::running_pair;
+use lockstep::{Outcome, Transport};
 
 #[test]
 fn a_failed_transport_is_transport_lost_on_both_sides() {

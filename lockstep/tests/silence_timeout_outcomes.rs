@@ -2,24 +2,9 @@
 //! or a peer that never says Hello); a shorter silence is survived.
 mod common;
 
-use common::{Mode, Pair};
+use common::{outcome_link, running_pair, Pair};
 use lockstep::{Millis, Outcome};
-use netsim::{Direction, LinkConfig};
-
-fn link() -> LinkConfig {
-    LinkConfig {
-        latency: Millis(50),
-        jitter: Millis(10),
-        loss_percent: 5,
-        ..LinkConfig::default()
-    }
-}
-
-fn running_pair(mode: Mode, seed: u64) -> Pair<common::Tiny, common::Tiny> {
-    let mut p = Pair::tiny_in(mode, link(), seed, seed, 6);
-    assert!(p.run_to_tick(300, 1000));
-    p
-}
+use netsim::Direction;
 
 #[test]
 fn five_seconds_of_silence_both_ways_is_timeout_on_both_sides() {
@@ -68,7 +53,7 @@ fn silence_shorter_than_the_timeout_is_survived() {
 #[test]
 fn a_peer_that_never_says_hello_times_out() {
     common::in_both_modes(|mode| {
-        let mut p = Pair::tiny_in(mode, link(), 48, 1, 6);
+        let mut p = Pair::tiny_in(mode, outcome_link(), 48, 1, 6);
         p.host_net.sever(Direction::Incoming);
         p.guest_runs = true;
         let (host, _) = p.run_until_both_end(60 * 7);

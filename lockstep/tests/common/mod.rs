@@ -394,3 +394,21 @@ pub fn assert_in_sync_for_3600_ticks_in(
     );
     p
 }
+
+/// The link of the outcome scenarios: 50 ms ±10 one way, 5% loss.
+pub fn outcome_link() -> LinkConfig {
+    LinkConfig {
+        latency: Millis(50),
+        jitter: Millis(10),
+        loss_percent: 5,
+        ..LinkConfig::default()
+    }
+}
+
+/// Two `Tiny` sessions over [`outcome_link`] (input delay 6), run to tick
+/// 300: the starting point of the outcome scenarios.
+pub fn running_pair(mode: Mode, seed: u64) -> Pair<Tiny, Tiny> {
+    let mut p = Pair::tiny_in(mode, outcome_link(), seed, seed, 6);
+    assert!(p.run_to_tick(300, 1000));
+    p
+}
