@@ -592,6 +592,27 @@ struct App {
     _handlers: Vec<Handler>,
 }
 
+/// Sends a locally made offer or answer (`kind` says which) to mesh peer
+/// `id` through the lobby; a failed one is left to the mesh retry timer.
+fn relay_mesh_sdp(
+    id: PeerId,
+    attempt: u8,
+    sdp: Result<String, JsValue>,
+    kind: fn(String) -> SignalKind,
+) {
+    dispatch(move |app| {
+        if let (Ok(sdp), Some(c)) = (sdp, app.client.as_mut()) {
+            c.send_signal(
+                &id,
+                &Signal {
+                    attempt,
+                    kind: kind(sdp),
+                },
+            );
+        }
+    });
+}
+
 fn query_param(search: &str, key: &str) -> Option<String> {
     search.trim_start_matches('?').split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=')?;
@@ -1152,6 +1173,27 @@ impl App {
         }
     }
 
+    /// Opens a fresh mesh link to `id` for `attempt` (replacing any
+    /// earlier one) and returns its handshake, or `None` when the browser
+    /// refuses to create a peer connection.
+    fn open_mesh_link(&mut self, id: &PeerId, attempt: u8) -> Option<webrtc_transport::Handshake> {
+        let Ok(link) = WebRtcTransport::new(&self.ice, None, notify()) else {
+            log::error!("could not create a peer connection");
+            return None;
+        };
+        let hs = link.handshake();
+        self.peers.insert(
+            id.clone(),
+            MeshPeer {
+                attempt,
+                link,
+                reported_open: false,
+                reported_closed: false,
+            },
+        );
+        Some(hs)
+    }
+
     fn carry_out(&mut self, out: Output) {
         match out {
             Output::Connect(_) => {
@@ -1179,64 +1221,23 @@ impl App {
                 }
             }
             Output::Offer { id, attempt } => {
-                let Ok(link) = WebRtcTransport::new(&self.ice, None, notify()) else {
-                    log::error!("could not create a peer connection");
+                let Some(hs) = self.open_mesh_link(&id, attempt) else {
                     return;
                 };
-                let hs = link.handshake();
-                self.peers.insert(
-                    id.clone(),
-                    MeshPeer {
-                        attempt,
-                        link,
-                        reported_open: false,
-                        reported_closed: false,
-                    },
-                );
                 spawn_local(async move {
                     let offer = hs.create_offer().await;
-                    dispatch(move |app| {
-                        if let (Ok(sdp), Some(c)) = (offer, app.client.as_mut()) {
-                            c.send_signal(
-                                &id,
-                                &Signal {
-                                    attempt,
-                                    kind: SignalKind::Offer(sdp),
-                                },
-                            );
-                        }
-                    });
+                    relay_mesh_sdp(id, attempt, offer, SignalKind::Offer);
                 });
             }
             Output::Remote { id, signal } => match signal.kind {
                 SignalKind::Offer(sdp) => {
                     let attempt = signal.attempt;
-                    let Ok(link) = WebRtcTransport::new(&self.ice, None, notify()) else {
+                    let Some(hs) = self.open_mesh_link(&id, attempt) else {
                         return;
                     };
-                    let hs = link.handshake();
-                    self.peers.insert(
-                        id.clone(),
-                        MeshPeer {
-                            attempt,
-                            link,
-                            reported_open: false,
-                            reported_closed: false,
-                        },
-                    );
                     spawn_local(async move {
                         let answer = hs.accept_offer(&sdp).await;
-                        dispatch(move |app| {
-                            if let (Ok(sdp), Some(c)) = (answer, app.client.as_mut()) {
-                                c.send_signal(
-                                    &id,
-                                    &Signal {
-                                        attempt,
-                                        kind: SignalKind::Answer(sdp),
-                                    },
-                                );
-                            }
-                        });
+                        relay_mesh_sdp(id, attempt, answer, SignalKind::Answer);
                     });
                 }
                 SignalKind::Answer(sdp) => {
