@@ -20,9 +20,12 @@ pub const RESULT_HOLD_MS: u64 = 4000;
 /// A fixed 60 Hz timestep driven by a faster, imprecise timer.
 ///
 /// [`due`](Self::due) is asked on every timer call with the page clock. A
-/// call that comes a little late (up to two frames) keeps the schedule, so
-/// timer jitter costs no frames; after a longer stall the backlog is
-/// dropped, so the page never runs a burst of frames to catch up.
+/// call that comes a little late (up to one frame) keeps the schedule, so
+/// timer jitter costs no frames; a call more than one frame late restarts
+/// the schedule from that call, so the page never runs a backlog of frames
+/// to catch up (not after a long stall, and not after a 20-33 ms hiccup
+/// either: the missed frame is dropped, not squeezed in). Two frames are
+/// never less than half a frame apart.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct FrameClock {
     next: f64,
@@ -30,15 +33,19 @@ pub struct FrameClock {
 
 impl FrameClock {
     /// Whether a frame is due at `now` (ms); if so, the schedule moves on
-    /// by one frame (or restarts from `now` after a stall).
+    /// by one frame (or restarts from `now` when the call is more than one
+    /// frame late).
     pub fn due(&mut self, now: f64) -> bool {
         if now < self.next {
             return false;
         }
-        self.next = if now - self.next > 2.0 * FRAME_MS {
+        self.next = if now - self.next > FRAME_MS {
             now + FRAME_MS
         } else {
-            self.next + FRAME_MS
+            // On schedule, but never sooner than half a frame from now: a
+            // call almost a frame late is not followed by a catch-up frame
+            // one timer step later.
+            (self.next + FRAME_MS).max(now + FRAME_MS / 2.0)
         };
         true
     }
@@ -138,6 +145,31 @@ mod tests {
         assert_eq!(after[0], 1500.0);
         for w in after.windows(2) {
             assert!(w[1] - w[0] >= FRAME_MS - 4.0, "frames too close: {w:?}");
+        }
+    }
+
+    #[test]
+    fn no_catch_up_frame_after_a_short_hiccup() {
+        // Timer calls every 4 ms, then one 20-33 ms gap (a hiccup of one or
+        // two frames): no two frames are less than half a frame apart, for
+        // every gap length and phase (keeping the schedule through two
+        // frames of lateness ran two extra frames 4 ms apart here).
+        for gap in 20..=33 {
+            for phase in 0..17 {
+                let mut c = FrameClock::default();
+                let mut times = frames(&mut c, 0.0, 500.0 + f64::from(phase), 4.0);
+                let resume = 500.0 + f64::from(phase) + f64::from(gap);
+                times.extend(frames(&mut c, resume, resume + 200.0, 4.0));
+                for w in times.windows(2) {
+                    assert!(
+                        w[1] - w[0] >= FRAME_MS / 2.0,
+                        "gap {gap} ms, phase {phase}: frames at {w:?}"
+                    );
+                }
+                // And the schedule goes on at 60 Hz afterwards.
+                let after = times.iter().filter(|&&t| t >= resume).count();
+                assert!((11..=13).contains(&after), "{after} frames in 200 ms");
+            }
         }
     }
 
