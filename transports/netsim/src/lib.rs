@@ -278,8 +278,13 @@ pub struct PathStats {
     /// Unreliable datagrams held back to be overtaken.
     pub reordered: u64,
     /// Extra transmissions of reliable datagrams (one per lost attempt, and
-    /// one per datagram held by a severed direction).
+    /// one per datagram held by a severed direction). They are not in
+    /// `sent`, which counts each datagram once.
     pub retransmissions: u64,
+    /// Payload bytes of those extra transmissions (each counts its
+    /// datagram's length again), so `sent` plus `retransmissions` and
+    /// `retransmitted_bytes` is what the sender put on the wire.
+    pub retransmitted_bytes: u64,
     /// Unreliable datagrams dropped because the direction was severed.
     pub severed_drops: u64,
 }
@@ -366,6 +371,7 @@ impl Net {
             }
             attempts += 1;
             path.stats.retransmissions += 1;
+            path.stats.retransmitted_bytes += bytes.len() as u64;
             leave = leave + cfg.reliable_retransmit_delay;
         }
         if gave_up {
@@ -451,6 +457,7 @@ impl Net {
             match channel {
                 Channel::Reliable => {
                     path.stats.retransmissions += 1;
+                    path.stats.retransmitted_bytes += bytes.len() as u64;
                     path.held.push(bytes);
                 }
                 Channel::Unreliable => path.stats.severed_drops += 1,
@@ -662,6 +669,7 @@ impl Transport for SimEndpoint {
             match channel {
                 Channel::Reliable => {
                     path.stats.retransmissions += 1;
+                    path.stats.retransmitted_bytes += bytes.len() as u64;
                     path.held.push(bytes);
                 }
                 Channel::Unreliable => path.stats.severed_drops += 1,

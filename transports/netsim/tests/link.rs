@@ -124,6 +124,8 @@ fn reliable_is_complete_and_in_order_under_heavy_loss_and_jitter() {
         "{} retransmissions",
         stats.retransmissions
     );
+    // Each extra attempt carries the datagram's 4 bytes again.
+    assert_eq!(stats.retransmitted_bytes, 4 * stats.retransmissions);
     // Some reliable datagram was held up by a retransmission.
     assert!(reliable
         .iter()
@@ -255,6 +257,8 @@ fn severing_one_direction_is_silent_and_heals() {
     assert_eq!(b.recv(), None);
     let stats = a.outgoing_stats();
     assert_eq!(stats.severed_drops, 2);
+    // r0 (cut off in flight) and r1 (sent while severed) go out again.
+    assert_eq!((stats.retransmissions, stats.retransmitted_bytes), (2, 4));
 
     a.heal(Direction::Outgoing);
     a.send(Channel::Reliable, b"r2").unwrap();
