@@ -14,17 +14,36 @@ as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# Stops with a clear message when a tool the scripts cannot install
+# themselves is missing: `require_tool NAME HINT`.
+require_tool() {
+    if ! command -v "$1" >/dev/null 2>&1; then
+        printf 'error: %s is not installed (or not on PATH). %s\n' "$1" "$2" >&2
+        exit 1
+    fi
+}
+
+# Rust through rustup (cargo, and rustup to add the wasm32 target).
+require_rust() {
+    require_tool cargo "Install Rust with rustup (https://rustup.rs), then run this again."
+    require_tool rustup "The wasm32 target is added with rustup; install Rust with rustup (https://rustup.rs)."
+}
+
 ensure_wasm_target() {
+    require_rust
     if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
         log "installing the wasm32-unknown-unknown Rust target"
         rustup target add wasm32-unknown-unknown
     fi
 }
 
-# The wasm-bindgen version pinned in Cargo.lock.
+# The wasm-bindgen version pinned in Cargo.lock (read with awk: python3 may
+# be missing on a fresh machine).
 locked_wasm_bindgen_version() {
-    cargo metadata --format-version 1 --locked 2>/dev/null |
-        python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"]=="wasm-bindgen"))'
+    awk '/^\[\[package\]\]/ { name = "" }
+         /^name = / { name = $3 }
+         /^version = / && name == "\"wasm-bindgen\"" { gsub(/"/, "", $3); print $3; exit }' \
+        "$ROOT/Cargo.lock"
 }
 
 # Installs the wasm-bindgen CLI at exactly the version in Cargo.lock (a
@@ -49,8 +68,23 @@ ensure_wasm_bindgen() {
 ensure_node_modules() {
     if [ ! -f "$ROOT/node_modules/.package-lock.json" ] ||
         [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+        ensure_npm
         log "installing npm packages"
         (cd "$ROOT" && npm ci --no-audit --no-fund)
+    fi
+}
+
+# npm (and a Node to run it), only needed to install the npm packages: the
+# scripts then run the Node 22 of node_modules. Debian's nodejs and npm are
+# installed when missing.
+ensure_npm() {
+    if ! command -v npm >/dev/null 2>&1; then
+        log "installing Debian's nodejs and npm (to install the npm packages)"
+        if ! { as_root apt-get update -qq &&
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; }; then
+            echo "error: npm is missing and could not be installed; install Node.js 20 or newer with npm, then run this again." >&2
+            exit 1
+        fi
     fi
 }
 

@@ -27,7 +27,8 @@ case "${1:-}" in
         exec cargo run --release --locked -p lockstep-examples --example simulated -- "$@"
         ;;
     -h | --help)
-        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+        # The comment block at the top of this file, up to its first code line.
+        awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
         exit 0
         ;;
     *) exec cargo run --release --locked -p lockstep-examples --example simulated -- "$@" ;;
