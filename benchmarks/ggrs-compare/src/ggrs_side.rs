@@ -99,8 +99,8 @@ impl<G: BenchGame> Peer<G> {
         self.fig.frames += 1;
         let running = self.session.current_state() == SessionState::Running;
         if running {
-            let sent = self.net.borrow().outgoing_stats().sent.total();
-            self.fig.mark_running(now, sent);
+            let sent = self.net.borrow().outgoing_stats();
+            self.fig.mark_running(now, &sent);
         }
         if !running || self.skip > 0 {
             if running {
@@ -196,12 +196,20 @@ impl<G: BenchGame> Peer<G> {
         }
     }
 
+    /// Ticks simulated whose inputs are all confirmed: frame f's inputs
+    /// confirmed make the state after tick f + 1 final (GGRS's "no frame"
+    /// is -1; the peer's inputs may be confirmed ahead of this side's
+    /// current frame).
+    fn confirmed(&self) -> u32 {
+        let confirmed = self.session.confirmed_frame().saturating_add(1);
+        u32::try_from(confirmed.min(self.session.current_frame())).unwrap_or(0)
+    }
+
     fn finish(mut self, end: Millis) -> PeerFigures {
-        let sent = self.net.borrow().outgoing_stats().sent.total();
-        self.fig.finish_traffic(end, sent);
+        let sent = self.net.borrow().outgoing_stats();
+        self.fig.finish_traffic(end, &sent);
         self.fig.ticks = u32::try_from(self.session.current_frame()).unwrap_or(0);
-        // Frame f's inputs are confirmed: the state after tick f + 1 is final.
-        self.fig.confirmed = u32::try_from(self.session.confirmed_frame() + 1).unwrap_or(0);
+        self.fig.confirmed = self.confirmed();
         let remote = usize::from(1 - self.side);
         if let Ok(stats) = self.session.network_stats(remote) {
             self.fig.rtt_ms = u64::try_from(stats.ping).ok();
@@ -260,6 +268,10 @@ impl<G: BenchGame> Contender for GgrsPair<G> {
         self.host.net.borrow().advance_to(now);
         self.host.frame(now);
         self.guest.frame(now);
+    }
+
+    fn confirmed(&self) -> u32 {
+        self.host.confirmed().min(self.guest.confirmed())
     }
 
     fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2] {

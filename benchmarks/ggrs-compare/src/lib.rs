@@ -11,7 +11,8 @@
 //! (frames that could not advance), frames skipped for time
 //! synchronisation (our rollback mode's `Frame::Skipped`, GGRS's
 //! `WaitRecommendation`), re-simulated ticks, packets and payload bytes sent
-//! (counted by netsim, both channels), the round trip, and the CPU time
+//! (counted by netsim, both channels, every retransmission of a reliable
+//! datagram counted again), the round trip, and the CPU time
 //! spent inside the session's own calls, excluding the game's code (step,
 //! hash, clone: see [`game::Timed`]) and the simulated link. The rows are
 //! [`Engine`]s: ours and GGRS, each in lock-step or with a prediction
@@ -43,8 +44,9 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
+use lockstep::wire::{MAX_INPUT_DELAY, MAX_PREDICTION_WINDOW};
 use lockstep::Millis;
-use netsim::LinkConfig;
+use netsim::{LinkConfig, PathStats};
 
 pub use ggrs_side::{GgrsConfig, NetsimSocket};
 
@@ -143,6 +145,16 @@ pub enum Engine {
     },
 }
 
+impl Engine {
+    /// Its prediction window (0 is lock-step).
+    #[must_use]
+    pub fn window(self) -> u8 {
+        match self {
+            Engine::Ours { window, .. } | Engine::Ggrs { window } => window,
+        }
+    }
+}
+
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -219,8 +231,14 @@ pub struct RunSettings {
     /// NtBA's teams follow the fixed input script (the same pads for every
     /// engine, whatever the game shows) instead of the CPU player.
     pub scripted_ntba: bool,
-    /// Wall-clock time to play.
+    /// Wall-clock time to play (with [`RunSettings::until_confirmed`], the
+    /// deadline).
     pub duration: Duration,
+    /// End the run early, as soon as both peers of every row have
+    /// confirmed at least this many ticks (`None`: play the whole
+    /// `duration`). For tests: they wait for progress, not for a fixed
+    /// time, so a slow machine makes them slower, not wrong.
+    pub until_confirmed: Option<u32>,
 }
 
 impl RunSettings {
@@ -236,6 +254,7 @@ impl RunSettings {
             ggrs_desync_interval: 60,
             scripted_ntba: false,
             duration,
+            until_confirmed: None,
         }
     }
 }
@@ -270,17 +289,25 @@ pub struct PeerFigures {
     pub started_ms: Option<u64>,
     /// Wall-clock time (ms from the start) at which the run ended.
     pub ended_ms: u64,
-    /// Datagrams sent while running (both channels, handshake excluded).
+    /// Datagrams sent while running (both channels, handshake excluded,
+    /// each retransmission of a reliable datagram counted again).
     pub packets: u64,
     /// Payload bytes sent while running (both channels, handshake
-    /// excluded).
+    /// excluded, retransmissions included).
     pub bytes: u64,
-    /// Datagrams sent during the whole run, handshake included.
+    /// Of `packets`: retransmissions of reliable datagrams (the simulated
+    /// link's stand-in for SCTP resending a lost one; GGRS sends nothing
+    /// reliable).
+    pub resent: u64,
+    /// Datagrams sent during the whole run, handshake and retransmissions
+    /// included.
     pub total_packets: u64,
-    /// Payload bytes sent during the whole run, handshake included.
+    /// Payload bytes sent during the whole run, handshake and
+    /// retransmissions included.
     pub total_bytes: u64,
-    /// Datagrams and payload bytes sent before the session was running.
-    baseline: (u64, u64),
+    /// Datagrams, payload bytes and retransmissions sent before the
+    /// session was running.
+    baseline: Sent,
     /// Nanoseconds inside session calls, minus game and link sections.
     pub session_nanos: u64,
     /// Timed sections (outer and excluded) behind `session_nanos`, each of
@@ -315,9 +342,10 @@ impl PeerFigures {
             ended_ms: 0,
             packets: 0,
             bytes: 0,
+            resent: 0,
             total_packets: 0,
             total_bytes: 0,
-            baseline: (0, 0),
+            baseline: Sent::default(),
             session_nanos: 0,
             timer_sections: 0,
             preempted: 0,
@@ -329,22 +357,25 @@ impl PeerFigures {
     }
 
     /// Notes the first frame on which the session runs, and what the link
-    /// had carried from this peer until then.
-    fn mark_running(&mut self, now: Millis, sent: netsim::Counter) {
+    /// had carried from this peer until then (`stats`: the link's
+    /// outgoing statistics at this end).
+    fn mark_running(&mut self, now: Millis, stats: &PathStats) {
         if self.started_ms.is_none() {
             self.started_ms = Some(now.0);
-            self.baseline = (sent.packets, sent.bytes);
+            self.baseline = Sent::of(stats);
         }
     }
 
     /// Records the link's totals at the end of the run.
-    fn finish_traffic(&mut self, end: Millis, sent: netsim::Counter) {
+    fn finish_traffic(&mut self, end: Millis, stats: &PathStats) {
+        let sent = Sent::of(stats);
         self.ended_ms = end.0;
         self.total_packets = sent.packets;
         self.total_bytes = sent.bytes;
         if self.started_ms.is_some() {
-            self.packets = sent.packets - self.baseline.0;
-            self.bytes = sent.bytes - self.baseline.1;
+            self.packets = sent.packets.saturating_sub(self.baseline.packets);
+            self.bytes = sent.bytes.saturating_sub(self.baseline.bytes);
+            self.resent = sent.resent.saturating_sub(self.baseline.resent);
         }
     }
 
@@ -365,6 +396,27 @@ impl PeerFigures {
         }
         self.session_nanos += nanos;
         self.timer_sections += 1 + sections;
+    }
+}
+
+/// What one end has put on the wire: every datagram accepted, plus every
+/// retransmission of a reliable one (netsim's `sent` counts a datagram
+/// once, however many attempts it took).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Sent {
+    packets: u64,
+    bytes: u64,
+    resent: u64,
+}
+
+impl Sent {
+    fn of(stats: &PathStats) -> Sent {
+        let sent = stats.sent.total();
+        Sent {
+            packets: sent.packets + stats.retransmissions,
+            bytes: sent.bytes + stats.retransmitted_bytes,
+            resent: stats.retransmissions,
+        }
     }
 }
 
@@ -487,8 +539,59 @@ impl RunResult {
 trait Contender {
     /// Runs one 60 Hz frame at wall-clock time `now` (from the start).
     fn frame(&mut self, now: Millis);
+    /// The ticks both peers have confirmed so far (the lower of the two).
+    fn confirmed(&self) -> u32;
     /// The figures of host and guest, the run having ended at `end`.
     fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2];
+}
+
+/// GGRS 0.13's input queue holds this many frames and `assert!`s (panics)
+/// when more are pending: a GGRS row's prediction window plus input delay
+/// must stay below it.
+const GGRS_INPUT_QUEUE: usize = 128;
+
+// The checks in `check_settings` (our largest window and delay) keep every
+// GGRS row inside GGRS's input queue; if lockstep's limits ever grow, this
+// stops the build rather than letting GGRS panic at run time.
+const _: () = assert!(
+    (MAX_PREDICTION_WINDOW as usize) + (MAX_INPUT_DELAY as usize) < GGRS_INPUT_QUEUE,
+    "a GGRS row could overrun GGRS's input queue: add a check"
+);
+
+/// Checks that every row can be set up with `settings` before anything
+/// runs: the input delay at most lockstep's `MAX_INPUT_DELAY`, every
+/// prediction window (ours and GGRS's) at most lockstep's
+/// `MAX_PREDICTION_WINDOW`, and for GGRS window plus delay below the 128
+/// frames its input queue holds (GGRS panics beyond; the first two checks
+/// already imply it).
+///
+/// # Errors
+///
+/// A description of the first setting out of range.
+pub fn check_settings(engines: &[Engine], settings: &RunSettings) -> Result<(), String> {
+    let delay = settings.input_delay;
+    if delay > MAX_INPUT_DELAY {
+        return Err(format!(
+            "input delay {delay}: at most {MAX_INPUT_DELAY} ticks"
+        ));
+    }
+    for &engine in engines {
+        if engine.window() > MAX_PREDICTION_WINDOW {
+            return Err(format!(
+                "{engine}: a prediction window of at most {MAX_PREDICTION_WINDOW} ticks \
+                 (our session's largest; the GGRS rows are held to the same)"
+            ));
+        }
+        if let Engine::Ggrs { window } = engine {
+            if usize::from(window) + usize::from(delay) >= GGRS_INPUT_QUEUE {
+                return Err(format!(
+                    "{engine} at input delay {delay}: window plus delay must stay below \
+                     {GGRS_INPUT_QUEUE} (GGRS's input queue)"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn contender(
@@ -583,10 +686,13 @@ fn wait_until(deadline: Instant) {
 /// A frame that starts late is not made up for: like a browser's animation
 /// frames, the loop goes on from the current time (no catch-up bursts).
 ///
+/// With [`RunSettings::until_confirmed`] the run ends as soon as every
+/// row's two peers have confirmed that many ticks, or at the deadline.
+///
 /// # Errors
 ///
-/// A description of the first engine that could not be set up (for
-/// example a prediction window our session does not support).
+/// A description of the first engine that could not be set up (a setting
+/// [`check_settings`] refuses, or one a session refuses).
 pub fn run_scenario(
     scenario: &Scenario,
     games: &[GameKind],
@@ -597,6 +703,7 @@ pub fn run_scenario(
         link: scenario.link,
         ..*settings
     };
+    check_settings(engines, &settings)?;
     let clock_nanos = calibrate_clock();
     let mut runs = Vec::new();
     for &game in games {
@@ -615,6 +722,11 @@ pub fn run_scenario(
         let elapsed = start.elapsed();
         if elapsed >= settings.duration {
             break;
+        }
+        if let Some(goal) = settings.until_confirmed {
+            if runs.iter().all(|r| r.2.confirmed() >= goal) {
+                break;
+            }
         }
         let now_ms = Millis(elapsed.as_millis() as u64);
         // Whoever runs first after the wait, or after another engine's code,
@@ -682,38 +794,53 @@ mod tests {
         }
     }
 
+    /// Outgoing statistics with `unreliable` datagrams of `len` bytes and
+    /// `reliable` ones of `len` bytes, `resent` of them sent twice.
+    fn stats(unreliable: u64, reliable: u64, resent: u64, len: u64) -> PathStats {
+        let mut s = PathStats::default();
+        s.sent.unreliable = netsim::Counter {
+            packets: unreliable,
+            bytes: unreliable * len,
+        };
+        s.sent.reliable = netsim::Counter {
+            packets: reliable,
+            bytes: reliable * len,
+        };
+        s.retransmissions = resent;
+        s.retransmitted_bytes = resent * len;
+        s
+    }
+
     #[test]
     fn rates_count_only_the_running_time_and_its_traffic() {
         let mut a = peer(0);
         // 10 packets (100 bytes) of handshake, then running from 2 s to 6 s.
-        a.mark_running(
-            Millis(2000),
-            netsim::Counter {
-                packets: 10,
-                bytes: 100,
-            },
-        );
-        a.mark_running(
-            Millis(3000),
-            netsim::Counter {
-                packets: 70,
-                bytes: 700,
-            },
-        );
-        a.finish_traffic(
-            Millis(6000),
-            netsim::Counter {
-                packets: 250,
-                bytes: 2100,
-            },
-        );
+        a.mark_running(Millis(2000), &stats(10, 0, 0, 10));
+        // Only the first frame running counts as the start.
+        a.mark_running(Millis(3000), &stats(70, 0, 0, 10));
+        a.finish_traffic(Millis(6000), &stats(250, 0, 0, 10));
         let r = result([a, peer(1)]);
         assert_eq!(r.peers[0].total_packets, 250);
         assert_eq!(r.packets_per_second(0), 60.0); // 240 packets in 4 s
-        assert_eq!(r.payload_per_second(0), 500.0); // 2000 bytes in 4 s
-        assert_eq!(r.wire_per_second(0), 500.0 + 48.0 * 60.0);
+        assert_eq!(r.payload_per_second(0), 600.0); // 2400 bytes in 4 s
+        assert_eq!(r.wire_per_second(0), 600.0 + 48.0 * 60.0);
         // A peer that never ran has no rate (not a division by zero).
         assert_eq!(r.packets_per_second(1), 0.0);
+    }
+
+    #[test]
+    fn retransmissions_of_reliable_datagrams_count_as_packets_sent() {
+        let mut a = peer(0);
+        // Handshake: one reliable datagram resent once, not counted.
+        a.mark_running(Millis(0), &stats(4, 1, 1, 10));
+        // Running: 200 unreliable and 10 reliable datagrams, 30 resends.
+        a.finish_traffic(Millis(4000), &stats(204, 11, 31, 10));
+        assert_eq!(a.resent, 30);
+        assert_eq!(a.packets, 200 + 10 + 30);
+        assert_eq!(a.bytes, 10 * (200 + 10 + 30));
+        assert_eq!(a.total_packets, 204 + 11 + 31);
+        let r = result([a, peer(1)]);
+        assert_eq!(r.packets_per_second(0), 60.0);
     }
 
     #[test]

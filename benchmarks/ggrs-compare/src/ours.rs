@@ -78,8 +78,7 @@ impl<G: BenchGame> Peer<G> {
         self.fig.add_session_time(elapsed, excluded, sections);
         self.fig.steps += steps;
         if self.session.is_running() {
-            self.fig
-                .mark_running(now, self.net.outgoing_stats().sent.total());
+            self.fig.mark_running(now, &self.net.outgoing_stats());
         }
 
         match frame {
@@ -104,8 +103,7 @@ impl<G: BenchGame> Peer<G> {
     }
 
     fn finish(mut self, end: Millis) -> PeerFigures {
-        self.fig
-            .finish_traffic(end, self.net.outgoing_stats().sent.total());
+        self.fig.finish_traffic(end, &self.net.outgoing_stats());
         self.fig.ticks = self.session.tick();
         self.fig.confirmed = self.session.confirmed_tick();
         self.fig.resimulated = self.session.stats().resimulated_ticks;
@@ -168,6 +166,11 @@ impl<G: BenchGame> Contender for OursPair<G> {
         self.host.net.advance_to(now);
         self.host.frame(now);
         self.guest.frame(now);
+    }
+
+    fn confirmed(&self) -> u32 {
+        let host = self.host.session.confirmed_tick();
+        host.min(self.guest.session.confirmed_tick())
     }
 
     fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2] {
