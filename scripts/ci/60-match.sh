@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # NtBA online, end to end (issue 6):
 #  1. two wasm instances of NtBA in Node, each running a lockstep session,
-#     joined by a simulated lossy link in virtual time (no browser): both
-#     must end on the same tick with the same hash;
+#     joined by the project's simulated link (the netsim crate built for
+#     wasm32: loss, duplication, reordering, reliable resends) in virtual
+#     time (no browser): both must end on the same tick with the same hash;
 #  2. the play setup (the NtBA page built in release, served by the embedded
 #     signalling server) in real headless Chromium: a match over real WebRTC
 #     with scripted keys, leave, a page closed mid-match, local play against
@@ -25,11 +26,13 @@ NODE="$ROOT/node_modules/.bin/node"
 
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
-log "two NtBA wasm instances in Node over a simulated lossy link"
-cargo build --locked --release --target wasm32-unknown-unknown -p ntba-wasm-check
+log "two NtBA wasm instances in Node over the simulated link (netsim in wasm)"
+cargo build --locked --release --target wasm32-unknown-unknown -p ntba-wasm-check -p netsim-wasm
 module="$TARGET_DIR/wasm32-unknown-unknown/release/ntba_wasm_check.wasm"
-"$NODE" scripts/ntba/two-peers.mjs "$module" --latency 40 --jitter 15 --loss 20 --ticks 1800 --seed 7
-"$NODE" scripts/ntba/two-peers.mjs "$module" --latency 40 --jitter 15 --loss 20 --ticks 1800 --seed 8 --lockstep
+linkmod="$TARGET_DIR/wasm32-unknown-unknown/release/netsim_wasm.wasm"
+conditions=(--latency 40 --jitter 15 --loss 20 --dup 5 --reorder 10 --reorder-ms 30 --retransmit-ms 200 --ticks 1800)
+"$NODE" scripts/ntba/two-peers.mjs "$module" "$linkmod" "${conditions[@]}" --seed 7
+"$NODE" scripts/ntba/two-peers.mjs "$module" "$linkmod" "${conditions[@]}" --seed 8 --lockstep
 
 WEB_OUT="$TARGET_DIR/ntba-web"
 export WEB_OUT
@@ -53,6 +56,61 @@ for arg in "$@"; do
         --full) full=1 ;;
     esac
 done
+
+# The README's play command itself, as a newcomer runs it (its builds are
+# done here first, outside the namespace): on a free port, it must print its
+# "Open http://..." line, serve the page and /health, and stop by its PID.
+log "smoke test of scripts/play.sh (loopback-only network namespace)"
+cargo build --release --locked -p signaling-server
+play_smoke() {
+    local logf pid url deadline
+    logf="$(mktemp)"
+    # setsid: play.sh leads its own process group (it and the server it
+    # starts), so one kill by its PID stops both.
+    setsid env -u WEB_OUT scripts/play.sh --listen 127.0.0.1:0 >"$logf" 2>&1 &
+    pid=$!
+    url=""
+    deadline=$((SECONDS + 600))
+    while [ -z "$url" ]; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            cat "$logf" >&2
+            echo "scripts/play.sh exited before it was ready" >&2
+            return 1
+        fi
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            cat "$logf" >&2
+            kill -- "-$pid"
+            echo "scripts/play.sh printed no address within 600 s" >&2
+            return 1
+        fi
+        url="$(sed -n 's/^  NtBA is ready\. Open \(http:[^ ]*\) in two browser windows,$/\1/p' "$logf")"
+        [ -n "$url" ] || sleep 1 # polling a log file for a line, not timing a result
+    done
+    local ok=0
+    # Node's fetch (curl may be missing on a fresh machine).
+    "$NODE" -e '
+        const url = process.argv[1];
+        const get = async (p) => {
+            const r = await fetch(url + p, { signal: AbortSignal.timeout(10000) });
+            if (!r.ok) throw new Error(`${p}: HTTP ${r.status}`);
+            return r;
+        };
+        (async () => {
+            if (!(await (await get("/")).text()).includes("<canvas")) throw new Error("/ is not the NtBA page");
+            const wasm = new Uint8Array(await (await get("/pkg/web_shell_bg.wasm")).arrayBuffer());
+            if (!WebAssembly.validate(wasm)) throw new Error("/pkg/web_shell_bg.wasm is not a wasm module");
+            await get("/health");
+        })().catch((e) => { console.error(`play.sh: ${e.message}`); process.exit(1); });
+    ' "$url" || ok=1
+    kill -- "-$pid"
+    wait "$pid" 2>/dev/null || true
+    [ "$ok" = 0 ] || { cat "$logf" >&2; return 1; }
+    printf 'play.sh: ready on %s, served the page, the wasm and /health, stopped\n' "$url"
+    rm -f "$logf"
+}
+export -f play_smoke
+export NODE
+in_loopback_netns bash -c play_smoke
 
 log "NtBA matches in headless Chromium (loopback-only network namespace)"
 in_loopback_netns env \
