@@ -2,67 +2,122 @@
 //! anything that fails strict decoding or breaks the protocol ends the
 //! match with InvalidData, sends Bye(InvalidData), and the peer then ends
 //! with InvalidData { RejectedByPeer }. Inputs and pings that arrive before
-//! the Hello are dropped.
+//! the Hello are dropped. A Hello that will not decode but announces
+//! another protocol version during the handshake is a version mismatch.
+//!
+//! The property tests check each datagram against [`expected`], a model of
+//! that policy written from `docs/engine.md` and `docs/protocol.md`, in
+//! every phase a session goes through (see [`every_phase`]).
+//!
+//! Reproducing a failure: the property tests run with a fresh random seed
+//! each time and keep no regression file. When one fails (in CI, say), the
+//! panic message ends with `minimal failing input: bytes = [...], reliable
+//! = ...`: paste those values into a call of [`check_datagram`] in
+//! `pinned_cases` below, where the case then runs on every test run.
+//! `PROPTEST_RNG_SEED=<n> cargo test -p lockstep --test garbage_never_panics`
+//! replays one fixed sequence of cases locally.
 mod common;
 
 use common::{Mode, Pair, Tiny};
-use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Message, MAX_RUN};
+use lockstep::wire::{peek_hello_protocol, ByeReason, HashReport, Hello, Inputs, Message, MAX_RUN};
 use lockstep::{
-    Channel, DecodeError, Event, Millis, Outcome, Session, SessionConfig, Violation,
-    PROTOCOL_VERSION,
+    Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
+    Version, Violation, PROTOCOL_VERSION,
 };
 use netsim::LinkConfig;
 use proptest::prelude::*;
 
 type M = Message<u8>;
 
+/// The running hosts' input delay.
+const DELAY: u32 = 4;
+
+fn encode(m: &M) -> Vec<u8> {
+    // Cannot fail: well-formed messages with u8 inputs always encode.
+    m.encode().expect("valid messages encode")
+}
+
 fn guest_hello() -> Vec<u8> {
-    M::Hello(Hello {
+    encode(&M::Hello(Hello {
         protocol: PROTOCOL_VERSION,
-        build: <Tiny as lockstep::DeterministicGame>::BUILD_ID,
+        build: Tiny::BUILD_ID,
         seed: 0,
         side: 1,
         input_delay: 0,
         hash_interval: 60,
         prediction_window: 0,
-    })
-    .encode()
-    // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-    .expect("valid messages encode")
+    }))
 }
 
-/// A host session that has accepted a (fake) guest's Hello: running, tick 0,
-/// input delay 4.
-fn running_host() -> Session<Tiny> {
-    running_host_in(Mode::LockStep)
+fn tiny_version() -> Version {
+    Version {
+        protocol: PROTOCOL_VERSION,
+        build: Some(Tiny::BUILD_ID),
+    }
 }
 
-/// The same in `mode`.
+fn drain(s: &mut Session<Tiny>) {
+    while s.poll_transmit().is_some() {}
+    while s.poll_event().is_some() {}
+}
+
+/// A host session in `mode` that has accepted a (fake) guest's Hello:
+/// running, tick 0, input delay 4.
 fn running_host_in(mode: Mode) -> Session<Tiny> {
-    let cfg = mode.cfg(SessionConfig::host(9, 4));
+    let cfg = mode.cfg(SessionConfig::host(9, DELAY as u8));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(cfg).expect("valid config");
     s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
     assert!(s.is_running());
-    while s.poll_transmit().is_some() {}
-    while s.poll_event().is_some() {}
+    drain(&mut s);
+    s
+}
+
+/// A host that picks its delay from the round trip, in the middle of
+/// measuring it: the guest's Hello is in, two pings are out, its own Hello
+/// is not sent yet.
+fn measuring_host_in(mode: Mode) -> Session<Tiny> {
+    let cfg = mode
+        .cfg(SessionConfig::host(9, DELAY as u8))
+        .input_delay_from_rtt();
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
+    let mut s = Session::<Tiny>::new(cfg).expect("valid config");
+    assert!(
+        s.poll_transmit().is_none(),
+        "no Hello before the round trip"
+    );
+    s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
+    let mut pings = 0;
+    for now in [16, 33] {
+        assert_eq!(s.advance_frame(Millis(now), || 1), Frame::Waiting);
+        while let Some((ch, bytes)) = s.poll_transmit() {
+            assert_eq!(ch, Channel::Unreliable);
+            assert!(matches!(M::decode(&bytes), Ok(M::Ping(_))));
+            pings += 1;
+        }
+    }
+    assert_eq!(pings, 2);
+    assert!(!s.is_running());
+    drain(&mut s);
     s
 }
 
 fn inputs(ack: u32, first_tick: u32, pads: Vec<u8>) -> Vec<u8> {
-    M::Inputs(Inputs {
+    encode(&M::Inputs(Inputs {
         ack,
         first_tick,
         pads,
         ping: None,
         pong: None,
         advantage: None,
-    })
-    .encode()
-    // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-    .expect("valid messages encode")
+    }))
 }
 
+fn hash(tick: u32) -> Vec<u8> {
+    encode(&M::Hash(HashReport { tick, hash: 1 }))
+}
+
+/// The reason of the last Bye the session queued, draining its datagrams.
 fn sent_bye(s: &mut Session<Tiny>) -> Option<ByeReason> {
     let mut bye = None;
     while let Some((ch, b)) = s.poll_transmit() {
@@ -73,10 +128,21 @@ fn sent_bye(s: &mut Session<Tiny>) -> Option<ByeReason> {
     bye
 }
 
-/// Feeds `bytes` to a running host and returns the violation it ended with.
-fn violation_of(channel: Channel, bytes: &[u8]) -> Violation {
-    let mut s = running_host();
-    s.advance_frame(Millis(16), || 1);
+/// The first tick past what an honest peer's inputs can reach for a
+/// host at tick 1 (after one frame), delay 4: tick + 2 × delay + window + 8.
+fn first_refused_tick(mode: Mode) -> u32 {
+    let window = match mode {
+        Mode::LockStep => 0,
+        Mode::Rollback => u32::from(lockstep::session::DEFAULT_PREDICTION_WINDOW),
+    };
+    1 + 2 * DELAY + window + 8 + 1
+}
+
+/// Feeds `bytes` to a host running in `mode` (after one frame) and returns
+/// the violation it ended with.
+fn violation_of(mode: Mode, channel: Channel, bytes: &[u8]) -> Violation {
+    let mut s = running_host_in(mode);
+    assert_eq!(s.advance_frame(Millis(16), || 1), Frame::Ticked(1));
     s.handle_datagram(Millis(20), channel, bytes);
     let Some(Outcome::InvalidData { violation }) = s.outcome().cloned() else {
         panic!("not ended with InvalidData: {:?}", s.outcome());
@@ -86,6 +152,7 @@ fn violation_of(channel: Channel, bytes: &[u8]) -> Violation {
     s.handle_datagram(Millis(30), channel, bytes);
     s.advance_frame(Millis(33), || 1);
     assert!(matches!(s.outcome(), Some(Outcome::InvalidData { .. })));
+    assert_eq!(s.poll_transmit(), None, "one Bye only");
     violation
 }
 
@@ -95,155 +162,190 @@ fn malformed(channel: Channel, error: DecodeError) -> Violation {
 
 #[test]
 fn undecodable_datagrams_end_the_match() {
-    let u = Channel::Unreliable;
-    assert_eq!(violation_of(u, &[]), malformed(u, DecodeError::Empty));
-    assert_eq!(
-        violation_of(u, &[42]),
-        malformed(u, DecodeError::UnknownTag(42))
-    );
-    // Truncated Inputs.
-    let mut b = inputs(4, 4, vec![1, 2, 3]);
-    b.pop();
-    assert_eq!(violation_of(u, &b), malformed(u, DecodeError::Truncated));
-    // Over-long (trailing bytes).
-    let mut b = inputs(4, 4, vec![1]);
-    b.extend([0, 0]);
-    assert_eq!(
-        violation_of(u, &b),
-        malformed(u, DecodeError::TrailingBytes(2))
-    );
-    // A run over 128.
-    let mut b = vec![1, 4, 0, 0x82, 0x02];
-    b.extend([0u8; MAX_RUN + 1]);
-    assert_eq!(
-        violation_of(u, &b),
-        malformed(u, DecodeError::RunTooLong(MAX_RUN as u32 + 1))
-    );
-    // Overlong varint.
-    assert_eq!(
-        violation_of(u, &[4, 0x81, 0x00]),
-        malformed(u, DecodeError::NonCanonical)
-    );
+    common::in_both_modes(|mode| {
+        let u = Channel::Unreliable;
+        let v = |b: &[u8]| violation_of(mode, u, b);
+        assert_eq!(v(&[]), malformed(u, DecodeError::Empty));
+        assert_eq!(v(&[42]), malformed(u, DecodeError::UnknownTag(42)));
+        // Truncated Inputs.
+        let mut b = inputs(4, 4, vec![1, 2, 3]);
+        b.pop();
+        assert_eq!(v(&b), malformed(u, DecodeError::Truncated));
+        // Over-long (trailing bytes).
+        let mut b = inputs(4, 4, vec![1]);
+        b.extend([0, 0]);
+        assert_eq!(v(&b), malformed(u, DecodeError::TrailingBytes(2)));
+        // A run over 128.
+        let mut b = vec![1, 4, 0, 0x82, 0x02];
+        b.extend([0u8; MAX_RUN + 1]);
+        assert_eq!(
+            v(&b),
+            malformed(u, DecodeError::RunTooLong(MAX_RUN as u32 + 1))
+        );
+        // Overlong varint.
+        assert_eq!(v(&[4, 0x81, 0x00]), malformed(u, DecodeError::NonCanonical));
+        // A Hello of another protocol after the handshake is just malformed
+        // (the version question was settled by the first Hello).
+        let r = Channel::Reliable;
+        assert_eq!(
+            violation_of(mode, r, &[0, 9, 0xff]),
+            malformed(r, DecodeError::Truncated)
+        );
+    });
 }
 
 #[test]
 fn protocol_violations_end_the_match() {
-    let u = Channel::Unreliable;
-    let r = Channel::Reliable;
-    // Right message, wrong channel.
+    common::in_both_modes(|mode| {
+        let u = Channel::Unreliable;
+        let r = Channel::Reliable;
+        // Right message, wrong channel.
+        assert_eq!(
+            violation_of(mode, r, &inputs(4, 4, vec![1])),
+            Violation::WrongChannel { received_on: r }
+        );
+        assert_eq!(
+            violation_of(mode, r, &encode(&M::Ping(1))),
+            Violation::WrongChannel { received_on: r }
+        );
+        assert_eq!(
+            violation_of(mode, u, &hash(60)),
+            Violation::WrongChannel { received_on: u }
+        );
+        assert_eq!(
+            violation_of(mode, r, &guest_hello()),
+            Violation::UnexpectedHello
+        );
+        // The guest's first input is for tick 4 (the delay); 5 leaves a gap.
+        assert_eq!(
+            violation_of(mode, u, &inputs(4, 5, vec![1])),
+            Violation::InputGap {
+                expected: 4,
+                first: 5
+            }
+        );
+        // Ticks below the delay are the default input on both sides.
+        assert_eq!(
+            violation_of(mode, u, &inputs(4, 3, vec![7, 1])),
+            Violation::ConflictingInput { tick: 3 }
+        );
+        // Far beyond what an honest peer can have sampled.
+        assert_eq!(
+            violation_of(mode, u, &inputs(4, 4, vec![0; 100])),
+            Violation::TooFarAhead { tick: 104 }
+        );
+        // The host sampled one input (tick 4): acking 6 is acking the future.
+        assert_eq!(
+            violation_of(mode, u, &inputs(6, 4, vec![])),
+            Violation::AckBeyondSent { ack: 6, sent: 5 }
+        );
+        assert_eq!(
+            violation_of(mode, r, &hash(61)),
+            Violation::BadHashTick { tick: 61 }
+        );
+        assert_eq!(
+            violation_of(mode, r, &hash(6000)),
+            Violation::TooFarAhead { tick: 6000 }
+        );
+        let bye = encode(&M::Bye(ByeReason::Desync { tick: 60, hash: 1 }));
+        assert_eq!(
+            violation_of(mode, r, &bye),
+            Violation::UnknownDesyncTick { tick: 60 }
+        );
+    });
+}
+
+#[test]
+fn the_too_far_ahead_limit_includes_the_prediction_window() {
+    common::in_both_modes(|mode| {
+        let refused = first_refused_tick(mode);
+        // Inputs up to the limit are an honest peer running ahead ...
+        let mut s = running_host_in(mode);
+        s.advance_frame(Millis(16), || 1);
+        let n = (refused - 1 - DELAY) as usize;
+        s.handle_datagram(Millis(20), Channel::Unreliable, &inputs(4, 4, vec![3; n]));
+        assert_eq!(s.outcome(), None, "{n} inputs from tick 4");
+        // ... one more is a flood.
+        assert_eq!(
+            violation_of(mode, Channel::Unreliable, &inputs(4, 4, vec![3; n + 1])),
+            Violation::TooFarAhead { tick: refused }
+        );
+    });
+    // Rollback's limit is the window (8 ticks) further out.
     assert_eq!(
-        violation_of(r, &inputs(4, 4, vec![1])),
-        Violation::WrongChannel { received_on: r }
-    );
-    assert_eq!(violation_of(r, &guest_hello()), Violation::UnexpectedHello);
-    // The guest's first input is for tick 4 (the delay); 5 leaves a gap.
-    assert_eq!(
-        violation_of(u, &inputs(4, 5, vec![1])),
-        Violation::InputGap {
-            expected: 4,
-            first: 5
-        }
-    );
-    // Ticks below the delay are the default input on both sides.
-    assert_eq!(
-        violation_of(u, &inputs(4, 3, vec![7, 1])),
-        Violation::ConflictingInput { tick: 3 }
-    );
-    // Far beyond what an honest peer can have sampled.
-    assert_eq!(
-        violation_of(u, &inputs(4, 4, vec![0; 100])),
-        Violation::TooFarAhead { tick: 104 }
-    );
-    // The host sampled one input (tick 4): acking 6 is acking the future.
-    assert_eq!(
-        violation_of(u, &inputs(6, 4, vec![])),
-        Violation::AckBeyondSent { ack: 6, sent: 5 }
-    );
-    let hash = |tick| {
-        M::Hash(HashReport { tick, hash: 1 })
-            .encode()
-            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-            .expect("valid messages encode")
-    };
-    assert_eq!(
-        violation_of(r, &hash(61)),
-        Violation::BadHashTick { tick: 61 }
-    );
-    assert_eq!(
-        violation_of(r, &hash(6000)),
-        Violation::TooFarAhead { tick: 6000 }
-    );
-    let bye = M::Bye(ByeReason::Desync { tick: 60, hash: 1 })
-        .encode()
-        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-        .expect("valid messages encode");
-    assert_eq!(
-        violation_of(r, &bye),
-        Violation::UnknownDesyncTick { tick: 60 }
+        first_refused_tick(Mode::Rollback) - first_refused_tick(Mode::LockStep),
+        8
     );
 }
 
 #[test]
 fn conflicting_resent_input_is_refused() {
-    let mut s = running_host();
-    s.handle_datagram(Millis(1), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
-    assert_eq!(s.outcome(), None);
-    // The same again (a duplicate) is fine; a different value is not.
-    s.handle_datagram(Millis(2), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
-    assert_eq!(s.outcome(), None);
-    s.handle_datagram(Millis(3), Channel::Unreliable, &inputs(4, 5, vec![3]));
-    assert_eq!(
-        s.outcome(),
-        Some(&Outcome::InvalidData {
-            violation: Violation::ConflictingInput { tick: 5 }
-        })
-    );
+    common::in_both_modes(|mode| {
+        let mut s = running_host_in(mode);
+        s.handle_datagram(Millis(1), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
+        assert_eq!(s.outcome(), None);
+        // The same again (a duplicate) is fine; a different value is not.
+        s.handle_datagram(Millis(2), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
+        assert_eq!(s.outcome(), None);
+        s.handle_datagram(Millis(3), Channel::Unreliable, &inputs(4, 5, vec![3]));
+        assert_eq!(
+            s.outcome(),
+            Some(&Outcome::InvalidData {
+                violation: Violation::ConflictingInput { tick: 5 }
+            })
+        );
+        assert_eq!(sent_bye(&mut s), Some(ByeReason::InvalidData));
+    });
 }
 
 #[test]
 fn side_conflicts_and_early_hashes_are_refused() {
-    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
-    let mut host = Session::<Tiny>::new(SessionConfig::host(1, 4)).expect("valid config");
-    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
-    let mut other_host = Session::<Tiny>::new(SessionConfig::host(2, 4)).expect("valid config");
-    let (ch, hello) = other_host
-        .poll_transmit()
-        // Cannot fail: Session::new always queues the Hello, so there is one to take.
-        .expect("a new session queues its Hello");
-    host.handle_datagram(Millis(0), ch, &hello);
-    assert_eq!(
-        host.outcome(),
-        Some(&Outcome::InvalidData {
-            violation: Violation::SideConflict { remote_side: 0 }
-        })
-    );
-    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
-    let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
-    let hash = M::Hash(HashReport { tick: 60, hash: 1 })
-        .encode()
-        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-        .expect("valid messages encode");
-    s.handle_datagram(Millis(0), Channel::Reliable, &hash);
-    assert_eq!(
-        s.outcome(),
-        Some(&Outcome::InvalidData {
-            violation: Violation::HashBeforeHello
-        })
-    );
+    common::in_both_modes(|mode| {
+        let host_cfg = |seed| mode.cfg(SessionConfig::host(seed, 4));
+        // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
+        let mut host = Session::<Tiny>::new(host_cfg(1)).expect("valid config");
+        // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
+        let mut other_host = Session::<Tiny>::new(host_cfg(2)).expect("valid config");
+        let (ch, hello) = other_host
+            .poll_transmit()
+            // Cannot fail: Session::new always queues the Hello, so there is one to take.
+            .expect("a new session queues its Hello");
+        host.handle_datagram(Millis(0), ch, &hello);
+        assert_eq!(
+            host.outcome(),
+            Some(&Outcome::InvalidData {
+                violation: Violation::SideConflict { remote_side: 0 }
+            })
+        );
+        assert!(!host.is_running() && host.game().is_none());
+        // Cannot fail: the configuration is valid (non-zero intervals and timeout).
+        let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");
+        s.handle_datagram(Millis(0), Channel::Reliable, &hash(60));
+        assert_eq!(
+            s.outcome(),
+            Some(&Outcome::InvalidData {
+                violation: Violation::HashBeforeHello
+            })
+        );
+    });
 }
 
 #[test]
 fn inputs_and_pings_before_hello_are_dropped() {
-    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
-    let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
-    s.handle_datagram(Millis(0), Channel::Unreliable, &inputs(6, 6, vec![1, 2]));
-    s.handle_datagram(
-        Millis(0),
-        Channel::Unreliable,
-        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-        &M::Ping(3).encode().expect("valid messages encode"),
-    );
-    assert_eq!(s.outcome(), None);
+    common::in_both_modes(|mode| {
+        // Cannot fail: the configuration is valid (non-zero intervals and timeout).
+        let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");
+        drain(&mut s);
+        s.handle_datagram(Millis(0), Channel::Unreliable, &inputs(6, 6, vec![1, 2]));
+        s.handle_datagram(Millis(0), Channel::Unreliable, &encode(&M::Ping(3)));
+        assert_eq!(s.outcome(), None);
+        // The ping is answered at once: a host that picks its delay from
+        // the round trip pings before it sends its Hello.
+        assert!(matches!(
+            s.poll_transmit().map(|(_, b)| M::decode(&b)),
+            Some(Ok(M::Pong(_)))
+        ));
+    });
 }
 
 #[test]
@@ -271,48 +373,348 @@ fn the_accused_peer_ends_with_rejected_by_peer() {
     });
 }
 
-fn every_phase() -> Vec<Session<Tiny>> {
-    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
-    let fresh = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
-    let mut ended = running_host();
-    ended.quit(Millis(1));
-    while ended.poll_event().is_some() {}
-    let mut rollback_ended = running_host_in(Mode::Rollback);
-    rollback_ended.quit(Millis(1));
-    while rollback_ended.poll_event().is_some() {}
-    vec![
-        fresh,
-        running_host(),
-        ended,
-        running_host_in(Mode::Rollback),
-        rollback_ended,
+// ----- the policy as a model -------------------------------------------------
+
+/// Where a session under test stands when the datagram arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// A guest that has heard nothing yet.
+    FreshGuest,
+    /// A host measuring the round trip (`measuring_host_in`): the guest's
+    /// Hello is in, pings are out, the match has not started.
+    MeasuringHost,
+    /// A host running at tick 0 with delay 4 (`running_host_in`).
+    Running(Mode),
+    /// A running host that has quit.
+    Ended,
+}
+
+/// A session in each phase, lock-step and rollback.
+fn every_phase() -> Vec<(Phase, Session<Tiny>)> {
+    let ended = |mode| {
+        let mut s = running_host_in(mode);
+        s.quit(Millis(1));
+        drain(&mut s);
+        s
+    };
+    let fresh = |mode: Mode| {
+        // Cannot fail: the configuration is valid (non-zero intervals and timeout).
+        let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");
+        drain(&mut s);
+        s
+    };
+    let mut all = Vec::new();
+    for mode in common::MODES {
+        all.push((Phase::FreshGuest, fresh(mode)));
+        all.push((Phase::MeasuringHost, measuring_host_in(mode)));
+        all.push((Phase::Running(mode), running_host_in(mode)));
+        all.push((Phase::Ended, ended(mode)));
+    }
+    all
+}
+
+/// What a datagram must lead to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Expect {
+    /// Dropped, answered or stored: the match goes on (or stays ended).
+    Nothing,
+    /// The match ends with this outcome, and this Bye goes to the peer.
+    Ends(Outcome, Option<ByeReason>),
+}
+
+fn invalid(violation: Violation) -> Expect {
+    Expect::Ends(
+        Outcome::InvalidData { violation },
+        Some(ByeReason::InvalidData),
+    )
+}
+
+fn mismatch(remote: Version) -> Expect {
+    Expect::Ends(
+        Outcome::VersionMismatch {
+            local: tiny_version(),
+            remote: Some(remote),
+        },
+        Some(ByeReason::VersionMismatch),
+    )
+}
+
+/// The policy: what `bytes` received on `channel` must do to a session in
+/// `phase`. A running host is at tick 0 with delay 4: it holds (and has
+/// sent) inputs for ticks 0..4, all the default 0.
+fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
+    if phase == Phase::Ended {
+        return Expect::Nothing;
+    }
+    let handshake = matches!(phase, Phase::FreshGuest | Phase::MeasuringHost);
+    let msg = match M::decode(bytes) {
+        Ok(m) => m,
+        Err(error) => {
+            return match peek_hello_protocol(bytes) {
+                Some(protocol) if handshake && protocol != PROTOCOL_VERSION => mismatch(Version {
+                    protocol,
+                    build: None,
+                }),
+                _ => invalid(Violation::Malformed { channel, error }),
+            };
+        }
+    };
+    if msg.channel() != channel {
+        return invalid(Violation::WrongChannel {
+            received_on: channel,
+        });
+    }
+    let running = match phase {
+        Phase::Running(mode) => Some(mode),
+        _ => None,
+    };
+    // Limit on ticks at tick 0: 2 × delay + window + 8.
+    let limit = running.map(|mode| first_refused_tick(mode) - 2);
+    match msg {
+        M::Hello(h) => {
+            if phase != Phase::FreshGuest {
+                return invalid(Violation::UnexpectedHello);
+            }
+            let remote = Version {
+                protocol: h.protocol,
+                build: Some(h.build),
+            };
+            if remote != tiny_version() {
+                mismatch(remote)
+            } else if h.side == 1 {
+                invalid(Violation::SideConflict { remote_side: 1 })
+            } else {
+                Expect::Nothing
+            }
+        }
+        M::Inputs(i) => {
+            let Some(limit) = limit else {
+                return Expect::Nothing; // before the match: dropped
+            };
+            if i.ack > DELAY {
+                return invalid(Violation::AckBeyondSent {
+                    ack: i.ack,
+                    sent: DELAY,
+                });
+            }
+            if i.first_tick > DELAY {
+                return invalid(Violation::InputGap {
+                    expected: DELAY,
+                    first: i.first_tick,
+                });
+            }
+            let end = i.first_tick + i.pads.len() as u32;
+            if end > limit {
+                return invalid(Violation::TooFarAhead { tick: end });
+            }
+            for (tick, &pad) in (i.first_tick..DELAY).zip(&i.pads) {
+                if pad != 0 {
+                    return invalid(Violation::ConflictingInput { tick });
+                }
+            }
+            Expect::Nothing
+        }
+        M::Hash(h) => match limit {
+            None => invalid(Violation::HashBeforeHello),
+            Some(_) if h.tick % 60 != 0 => invalid(Violation::BadHashTick { tick: h.tick }),
+            Some(limit) if h.tick > limit => invalid(Violation::TooFarAhead { tick: h.tick }),
+            Some(_) => Expect::Nothing,
+        },
+        M::Ping(_) | M::Pong(_) => Expect::Nothing,
+        M::Bye(reason) => match reason {
+            ByeReason::Quit => Expect::Ends(Outcome::RemoteQuit, None),
+            ByeReason::Timeout => Expect::Ends(Outcome::Timeout, None),
+            ByeReason::InvalidData => Expect::Ends(
+                Outcome::InvalidData {
+                    violation: Violation::RejectedByPeer,
+                },
+                None,
+            ),
+            ByeReason::VersionMismatch => Expect::Ends(
+                Outcome::VersionMismatch {
+                    local: tiny_version(),
+                    remote: (phase != Phase::FreshGuest).then(tiny_version),
+                },
+                None,
+            ),
+            // No phase here has hashed a tick yet.
+            ByeReason::Desync { tick, .. } => invalid(Violation::UnknownDesyncTick { tick }),
+        },
+    }
+}
+
+/// Feeds `bytes` on `channel` to a session in every phase, then a frame
+/// and a timeout check, and holds each to [`expected`]: the outcome, the
+/// single `Ended` event and the Bye sent. Panics with the phase on a
+/// mismatch.
+fn check_datagram(bytes: &[u8], reliable: bool) {
+    let ch = if reliable {
+        Channel::Reliable
+    } else {
+        Channel::Unreliable
+    };
+    for (phase, mut s) in every_phase() {
+        let want = expected(phase, ch, bytes);
+        let before = s.outcome().cloned();
+        s.handle_datagram(Millis(100), ch, bytes);
+        s.advance_frame(Millis(116), || 0);
+        s.handle_timeout(Millis(117));
+        let bye = sent_bye(&mut s);
+        let mut ended = Vec::new();
+        while let Some(e) = s.poll_event() {
+            if let Event::Ended(o) = e {
+                ended.push(o);
+            }
+        }
+        let _ = s.input_log();
+        let ctx = format!("{phase:?}, {ch:?}, {:?}", M::decode(bytes));
+        match want {
+            Expect::Nothing => {
+                assert_eq!(s.outcome().cloned(), before, "{ctx}");
+                assert_eq!(ended, vec![], "{ctx}");
+                assert_eq!(bye, None, "{ctx}");
+            }
+            Expect::Ends(outcome, want_bye) => {
+                assert_eq!(s.outcome(), Some(&outcome), "{ctx}");
+                assert_eq!(ended, vec![outcome], "{ctx}");
+                assert_eq!(bye, want_bye, "{ctx}");
+                assert_eq!(s.tick(), 0, "{ctx}: no tick after the end");
+            }
+        }
+    }
+}
+
+/// Every kind of datagram the model distinguishes, on both channels, in
+/// every phase, so each branch of the policy runs on every test run (the
+/// random cases below rarely build a valid message by chance).
+#[test]
+fn every_kind_of_datagram_in_every_phase() {
+    let hello = |protocol, build, side| {
+        encode(&M::Hello(Hello {
+            protocol,
+            build,
+            seed: 7,
+            side,
+            input_delay: 3,
+            hash_interval: 60,
+            prediction_window: 0,
+        }))
+    };
+    let id = Tiny::BUILD_ID;
+    let mut cases = vec![
+        vec![],
+        vec![0xff],
+        vec![0, 9, 1],                      // future Hello layout
+        vec![0, PROTOCOL_VERSION as u8, 1], // our version, cut short
+        hello(PROTOCOL_VERSION, id, 0),     // accepted by a guest
+        hello(PROTOCOL_VERSION, id, 1),     // side conflict for a guest
+        hello(PROTOCOL_VERSION + 1, id, 0), // version mismatch
+        hello(PROTOCOL_VERSION, id ^ 1, 0), // build mismatch
+        inputs(4, 4, vec![1, 2]),           // fine
+        inputs(0, 0, vec![0, 0, 0, 0, 5]),  // fine: resends the defaults
+        inputs(0, 2, vec![0, 9]),           // conflicts at tick 3
+        inputs(5, 4, vec![]),               // acks the future
+        inputs(4, 5, vec![1]),              // gap
+        inputs(4, 4, vec![1; 13]),          // refused in lock-step only
+        hash(60),
+        hash(7),
+        encode(&M::Ping(1)),
+        encode(&M::Pong(lockstep::wire::Pong { id: 0, held_ms: 2 })),
+        encode(&M::Pong(lockstep::wire::Pong { id: 99, held_ms: 2 })),
+    ];
+    for reason in [
+        ByeReason::Quit,
+        ByeReason::Timeout,
+        ByeReason::InvalidData,
+        ByeReason::VersionMismatch,
+        ByeReason::Desync { tick: 60, hash: 3 },
+    ] {
+        cases.push(encode(&M::Bye(reason)));
+    }
+    for bytes in &cases {
+        for reliable in [false, true] {
+            check_datagram(bytes, reliable);
+        }
+    }
+}
+
+/// Cases found by the property tests, or worth keeping: each runs on every
+/// test run (see the module doc for adding one).
+#[test]
+fn pinned_cases() {
+    check_datagram(&[], false);
+    check_datagram(&[0, 3], true);
+}
+
+/// Random bytes; bytes that start with a real tag; and real messages with
+/// random fields (so that more of them decode).
+fn datagram() -> impl Strategy<Value = Vec<u8>> {
+    let valid = (
+        0u8..6,
+        any::<u32>(),
+        any::<u32>(),
+        proptest::collection::vec(0u8..3, 0..20),
+    )
+        .prop_map(|(kind, a, b, pads)| {
+            let m = match kind {
+                0 => M::Hello(Hello {
+                    protocol: PROTOCOL_VERSION + a % 2,
+                    build: if b % 3 == 0 {
+                        Tiny::BUILD_ID ^ 1
+                    } else {
+                        Tiny::BUILD_ID
+                    },
+                    seed: u64::from(b),
+                    side: (a / 2 % 2) as u8,
+                    input_delay: (b % 61) as u8,
+                    hash_interval: (b % 200 + 1) as u16,
+                    prediction_window: (a % 61) as u8,
+                }),
+                1 => M::Inputs(Inputs {
+                    ack: a % 8,
+                    first_tick: b % 8,
+                    pads,
+                    ping: None,
+                    pong: None,
+                    advantage: (a % 3 == 0).then_some(1),
+                }),
+                2 => M::Hash(HashReport {
+                    tick: (a % 4 + 1) * 30,
+                    hash: u64::from(b),
+                }),
+                3 => M::Ping(a as u16),
+                4 => M::Pong(lockstep::wire::Pong {
+                    id: (a % 4) as u16,
+                    held_ms: b as u16,
+                }),
+                _ => M::Bye(match a % 5 {
+                    0 => ByeReason::Quit,
+                    1 => ByeReason::Timeout,
+                    2 => ByeReason::InvalidData,
+                    3 => ByeReason::VersionMismatch,
+                    _ => ByeReason::Desync { tick: b, hash: 0 },
+                }),
+            };
+            encode(&m)
+        });
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..300),
+        (0u8..9, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
+            rest.insert(0, tag);
+            rest
+        }),
+        valid,
     ]
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// Random bytes on either channel, in every phase: no panic, and the
-    /// session either ignores them (dropped) or ends with InvalidData, a
-    /// version mismatch or (for a valid Bye) the outcome it names.
+    /// Random datagrams on either channel, in every phase: no panic, and
+    /// exactly what the policy says (see [`expected`]).
     #[test]
-    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300),
-                                reliable in any::<bool>()) {
-        let ch = if reliable { Channel::Reliable } else { Channel::Unreliable };
-        for mut s in every_phase() {
-            let before = s.outcome().cloned();
-            s.handle_datagram(Millis(5), ch, &bytes);
-            s.advance_frame(Millis(16), || 0);
-            s.handle_timeout(Millis(17));
-            while s.poll_transmit().is_some() {}
-            while let Some(e) = s.poll_event() {
-                if let Event::Ended(o) = e {
-                    prop_assert!(before.is_none());
-                    prop_assert_eq!(Some(&o), s.outcome());
-                }
-            }
-            let _ = s.input_log();
-        }
+    fn random_bytes_follow_the_policy(bytes in datagram(), reliable in any::<bool>()) {
+        check_datagram(&bytes, reliable);
     }
 
     /// Valid messages with random fields, in random order: no panic.
@@ -332,8 +734,7 @@ proptest! {
                 4 => M::Bye(ByeReason::Desync { tick: a, hash: 0 }),
                 _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None, advantage: None }),
             };
-            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-            let bytes = m.encode().expect("valid messages encode");
+            let bytes = encode(&m);
             s.handle_datagram(Millis(i as u64), m.channel(), &bytes);
             s.advance_frame(Millis(i as u64), || 1);
         }

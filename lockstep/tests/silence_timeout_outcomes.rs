@@ -2,8 +2,8 @@
 //! or a peer that never says Hello); a shorter silence is survived.
 mod common;
 
-use common::{outcome_link, running_pair, Pair};
-use lockstep::{Millis, Outcome};
+use common::{outcome_link, running_pair, Pair, Tiny};
+use lockstep::{Channel, Millis, Outcome, SessionConfig};
 use netsim::Direction;
 
 #[test]
@@ -53,11 +53,32 @@ fn silence_shorter_than_the_timeout_is_survived() {
 #[test]
 fn a_peer_that_never_says_hello_times_out() {
     common::in_both_modes(|mode| {
-        let mut p = Pair::tiny_in(mode, outcome_link(), 48, 1, 6);
+        // The guest's own timeout is set longer, so that it can only end
+        // through the host's Bye(Timeout).
+        let mut p: Pair<Tiny, Tiny> = Pair::new(
+            mode.cfg(SessionConfig::host(1, 6)),
+            mode.cfg(SessionConfig::guest()).timeout(Millis(10_000)),
+            outcome_link(),
+            48,
+        );
+        // The host never hears the guest; the guest hears the host.
         p.host_net.sever(Direction::Incoming);
-        p.guest_runs = true;
-        let (host, _) = p.run_until_both_end(60 * 7);
-        assert_eq!(host, Some(Outcome::Timeout));
+        let outcomes = p.run_until_both_end(60 * 7);
+        assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
+        // The host never started: 5 s after its first call it gave up.
         assert_eq!(p.host.tick(), 0);
+        assert!(!p.host_seen.started);
+        // The guest did start (the host's Hello reached it), then heard
+        // the Bye one trip after the host's timeout, long before its own.
+        assert!(p.guest_seen.started);
+        let ended = p.now();
+        assert!(
+            ended >= Millis(5000) && ended <= Millis(5300),
+            "ended at {ended:?}"
+        );
+        // It answered nothing: only its Hello went out on the reliable
+        // channel, no Bye of its own.
+        let sent = p.guest_net.outgoing_stats().sent.get(Channel::Reliable);
+        assert_eq!(sent.packets, 1);
     });
 }
