@@ -397,7 +397,7 @@ pub fn render(g: &Ntba) -> String {
         "  Home {:>3} - {:<3} Away   period {}  {m}:{s:02}  shot {shot}\n",
         score[0],
         score[1],
-        c.period + 1
+        u16::from(c.period) + 1
     );
     out.push_str(&format!("  +{}+\n", "-".repeat(W)));
     for row in &grid {

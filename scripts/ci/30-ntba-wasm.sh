@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # NtBA determinism across engines: build the check module for
-# wasm32-unknown-unknown and make Node and wasmtime replay the golden script;
-# both must produce exactly the GOLDEN_HASH pinned in games/ntba/src/lib.rs
-# (which the native test golden_hash_is_the_build_id checks in stage 10).
-# Prints the wasm benchmark figures too (Node), then runs the two networked
-# NtBA examples.
+# wasm32-unknown-unknown and make Node and wasmtime replay the golden script
+# and the two golden matches; they must produce exactly GOLDEN_HASH,
+# SCRIPT_HASH and MATCH_HASH pinned in games/ntba/src/lib.rs (which the
+# native test golden_hash_is_the_build_id checks in stage 10). The module is
+# built twice: with --release, and with the profile the browser page ships
+# (wasm-release: opt-level s, LTO, panic=abort), so the build players run is
+# the one checked. Prints the wasm benchmark figures too (Node, --release),
+# then runs the networked NtBA examples.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -12,23 +15,31 @@ ensure_wasm_target
 ensure_node_modules
 ensure_wasmtime_py
 
-expected="$(sed -n 's/^pub const GOLDEN_HASH: u64 = \(0x[0-9a-f_]*\);$/\1/p' games/ntba/src/lib.rs | tr -d _)"
-if [ -z "$expected" ]; then
-    echo "could not read GOLDEN_HASH from games/ntba/src/lib.rs" >&2
+pinned() {
+    sed -n "s/^pub const $1: u64 = \(0x[0-9a-f_]*\);\$/\1/p" games/ntba/src/lib.rs | tr -d _
+}
+golden="$(pinned GOLDEN_HASH)"
+script="$(pinned SCRIPT_HASH)"
+matches="$(pinned MATCH_HASH)"
+if [ -z "$golden" ] || [ -z "$script" ] || [ -z "$matches" ]; then
+    echo "could not read GOLDEN_HASH, SCRIPT_HASH and MATCH_HASH from games/ntba/src/lib.rs" >&2
     exit 1
 fi
-log "native golden hash check (expected $expected)"
+log "native golden hash check (expected $golden: script $script, matches $matches)"
 cargo test --locked -p ntba --test golden -q golden_hash_is_the_build_id
 
-log "building the check module for wasm32"
-cargo build --locked --release --target wasm32-unknown-unknown -p ntba-wasm-check
 target_dir="$(cargo metadata --format-version 1 --no-deps --locked | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
-module="$target_dir/wasm32-unknown-unknown/release/ntba_wasm_check.wasm"
-
-log "Node"
-"$ROOT/node_modules/.bin/node" scripts/ntba/check-wasm.mjs "$module" "$expected" --bench
-log "wasmtime"
-python3 scripts/ntba/check_wasm.py "$module" "$expected"
+for profile in release wasm-release; do
+    log "building the check module for wasm32 (profile $profile)"
+    cargo build --locked --profile "$profile" --target wasm32-unknown-unknown -p ntba-wasm-check
+    module="$target_dir/wasm32-unknown-unknown/$profile/ntba_wasm_check.wasm"
+    bench=()
+    [ "$profile" = release ] && bench=(--bench)
+    log "Node ($profile)"
+    "$ROOT/node_modules/.bin/node" scripts/ntba/check-wasm.mjs "$module" "$golden" "$script" "$matches" "${bench[@]}"
+    log "wasmtime ($profile)"
+    python3 scripts/ntba/check_wasm.py "$module" "$golden" "$script" "$matches"
+done
 
 # The networked examples: CPU against CPU over the loopback and over a lossy
 # simulated link; each exits non-zero unless both peers end the match on the

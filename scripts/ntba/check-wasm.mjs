@@ -1,27 +1,32 @@
 // Loads NtBA's determinism check module (games/ntba-wasm-check, built for
-// wasm32-unknown-unknown) in Node, replays the golden script and compares
-// the hash with the constant pinned in the Rust source, bit for bit.
+// wasm32-unknown-unknown) in Node, replays the golden script and the two
+// golden matches, and compares the hashes with the constants pinned in the
+// Rust source (GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH), bit for bit.
 // With --bench it also prints ticks per second and save+restore cost.
 //
-//   node scripts/ntba/check-wasm.mjs MODULE.wasm 0xEXPECTED [--bench]
+//   node scripts/ntba/check-wasm.mjs MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH [--bench]
 import { readFileSync } from 'node:fs';
 
-const [path, expectedText, ...flags] = process.argv.slice(2);
-if (!path || !expectedText) {
-  console.error('usage: check-wasm.mjs MODULE.wasm 0xEXPECTED [--bench]');
+const [path, goldenText, scriptText, matchText, ...flags] = process.argv.slice(2);
+if (!path || !goldenText || !scriptText || !matchText) {
+  console.error('usage: check-wasm.mjs MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH [--bench]');
   process.exit(2);
 }
-const expected = BigInt.asUintN(64, BigInt(expectedText));
+const u64 = (v) => BigInt.asUintN(64, BigInt(v));
+const expected = u64(goldenText);
 const hex = (v) => '0x' + BigInt.asUintN(64, v).toString(16).padStart(16, '0');
 
 const { instance } = await WebAssembly.instantiate(readFileSync(path), {});
 const x = instance.exports;
 
-const built = BigInt.asUintN(64, x.ntba_build_id());
-const replayed = BigInt.asUintN(64, x.ntba_golden_hash());
+const built = u64(x.ntba_build_id());
+const replayed = u64(x.ntba_golden_hash());
+const script = u64(x.ntba_script_hash(3600));
+const matches = u64(x.ntba_match_hash());
 console.log(`node ${process.version}: build id ${hex(built)}, replayed ${hex(replayed)}, expected ${hex(expected)}`);
-if (built !== expected || replayed !== expected) {
-  console.error('MISMATCH: wasm in Node does not reproduce the native golden hash');
+console.log(`node: script ${hex(script)} (expected ${hex(u64(scriptText))}), matches ${hex(matches)} (expected ${hex(u64(matchText))})`);
+if (built !== expected || replayed !== expected || script !== u64(scriptText) || matches !== u64(matchText)) {
+  console.error('MISMATCH: wasm in Node does not reproduce the native golden hashes');
   process.exit(1);
 }
 

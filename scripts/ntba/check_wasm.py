@@ -1,7 +1,8 @@
-"""Runs NtBA's determinism check module in wasmtime (Cranelift) and compares
-the replayed golden hash with the constant pinned in the Rust source.
+"""Runs NtBA's determinism check module in wasmtime (Cranelift): replays the
+golden script and the two golden matches and compares the hashes with the
+constants pinned in the Rust source (GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH).
 
-    python3 scripts/ntba/check_wasm.py MODULE.wasm 0xEXPECTED
+    python3 scripts/ntba/check_wasm.py MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH
 """
 import sys
 
@@ -9,23 +10,30 @@ import wasmtime
 
 
 def main() -> int:
-    if len(sys.argv) != 3:
-        print("usage: check_wasm.py MODULE.wasm 0xEXPECTED", file=sys.stderr)
+    if len(sys.argv) != 5:
+        print("usage: check_wasm.py MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH", file=sys.stderr)
         return 2
-    path, expected_text = sys.argv[1], sys.argv[2]
-    expected = int(expected_text, 0) & 0xFFFF_FFFF_FFFF_FFFF
+    path = sys.argv[1]
+    mask = 0xFFFF_FFFF_FFFF_FFFF
+    expected, want_script, want_matches = (int(a, 0) & mask for a in sys.argv[2:5])
     engine = wasmtime.Engine()
     store = wasmtime.Store(engine)
     module = wasmtime.Module.from_file(engine, path)
     instance = wasmtime.Instance(store, module, [])
     exports = instance.exports(store)
-    built = exports["ntba_build_id"](store) & 0xFFFF_FFFF_FFFF_FFFF
-    replayed = exports["ntba_golden_hash"](store) & 0xFFFF_FFFF_FFFF_FFFF
+    built = exports["ntba_build_id"](store) & mask
+    replayed = exports["ntba_golden_hash"](store) & mask
+    script = exports["ntba_script_hash"](store, 3600) & mask
+    matches = exports["ntba_match_hash"](store) & mask
     print(
         f"wasmtime: build id {built:#018x}, replayed {replayed:#018x}, expected {expected:#018x}"
     )
-    if built != expected or replayed != expected:
-        print("MISMATCH: wasm in wasmtime does not reproduce the native golden hash", file=sys.stderr)
+    print(
+        f"wasmtime: script {script:#018x} (expected {want_script:#018x}), "
+        f"matches {matches:#018x} (expected {want_matches:#018x})"
+    )
+    if (built, replayed, script, matches) != (expected, expected, want_script, want_matches):
+        print("MISMATCH: wasm in wasmtime does not reproduce the native golden hashes", file=sys.stderr)
         return 1
     print("ok: wasmtime agrees with the native golden hash")
     return 0

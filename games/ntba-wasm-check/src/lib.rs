@@ -5,8 +5,12 @@
 //! Exports (all integers; a `u64` is an `i64` at the wasm boundary, the same
 //! bits):
 //! - `ntba_build_id() -> u64`: the constant compiled in (`ntba::GOLDEN_HASH`).
-//! - `ntba_golden_hash() -> u64`: the golden script replayed here, now.
-//! - `ntba_hash_after(ticks: u32) -> u64`: the script replayed for `ticks`.
+//! - `ntba_golden_hash() -> u64`: the golden hash recomputed here, now (the
+//!   script and both golden matches replayed, see `ntba::golden_hash`).
+//! - `ntba_script_hash(ticks: u32) -> u64`: the script replayed for `ticks`
+//!   (`ntba::SCRIPT_HASH` for 3,600).
+//! - `ntba_match_hash() -> u64`: the two golden matches replayed
+//!   (`ntba::MATCH_HASH`).
 //! - `ntba_run_ticks(seed: u64, ticks: u32) -> u64`: a benchmark loop that
 //!   plays `ticks` ticks of the script from `seed` and returns a hash.
 //! - `ntba_save_restore(n: u32) -> u64`: clones and restores a mid-match
@@ -19,7 +23,7 @@
 pub mod peer;
 
 use lockstep::DeterministicGame;
-use ntba::{golden_hash, script_pad, script_run, Ntba, GOLDEN_HASH, GOLDEN_TICKS};
+use ntba::{golden_hash, match_hash, script_hash, script_pad, script_run, Ntba, GOLDEN_HASH};
 
 // `#[no_mangle]` is the only "unsafe" thing here: it promises the symbol
 // name is unique in the module, which holds for these few `ntba_` names.
@@ -31,18 +35,25 @@ pub extern "C" fn ntba_build_id() -> u64 {
     GOLDEN_HASH
 }
 
-/// The golden script replayed in this engine.
+/// The golden hash recomputed in this engine.
 #[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn ntba_golden_hash() -> u64 {
-    golden_hash(GOLDEN_TICKS)
+    golden_hash()
 }
 
-/// The script replayed for `ticks` ticks.
+/// The script replayed for `ticks` ticks, every tick's hash folded.
 #[allow(unsafe_code)]
 #[no_mangle]
-pub extern "C" fn ntba_hash_after(ticks: u32) -> u64 {
-    golden_hash(ticks)
+pub extern "C" fn ntba_script_hash(ticks: u32) -> u64 {
+    script_hash(ticks)
+}
+
+/// The two golden matches replayed, every tick's hash folded.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_match_hash() -> u64 {
+    match_hash()
 }
 
 /// Plays `ticks` ticks of the script pads from `seed` (a fresh match every
@@ -74,8 +85,9 @@ mod tests {
     fn exports_agree_with_the_native_crate() {
         assert_eq!(super::ntba_golden_hash(), super::ntba_build_id());
         assert_eq!(
-            super::ntba_hash_after(ntba::GOLDEN_TICKS),
-            ntba::GOLDEN_HASH
+            super::ntba_script_hash(ntba::GOLDEN_TICKS),
+            ntba::SCRIPT_HASH
         );
+        assert_eq!(super::ntba_match_hash(), ntba::MATCH_HASH);
     }
 }

@@ -3,7 +3,9 @@
 //!
 //! `cargo run --release -p ntba --example bench`
 use lockstep::DeterministicGame;
-use ntba::{golden_hash, script_pad, script_run, Cpu, Ntba, Pad, GOLDEN_TICKS};
+use ntba::{
+    golden_hash, match_hash, script_hash, script_pad, script_run, Cpu, Ntba, Pad, GOLDEN_TICKS,
+};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -60,8 +62,23 @@ fn main() {
         f64::from(ticks) / best
     );
     let t = Instant::now();
-    black_box(golden_hash(black_box(GOLDEN_TICKS)));
-    println!("golden replay: {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    black_box(script_hash(black_box(GOLDEN_TICKS)));
+    println!(
+        "golden script replay: {:.2} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
+    black_box(match_hash());
+    println!(
+        "golden matches replay (CPU match + idle match): {:.2} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
+    black_box(golden_hash());
+    println!(
+        "golden hash (all of it): {:.2} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
 
     // 4. Save (clone) + restore (assign back) of a mid-match state.
     let mut live = Ntba::new(9, 2);

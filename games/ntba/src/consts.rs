@@ -36,8 +36,10 @@ pub const PLAYER_RADIUS: i32 = 4 * M / 10;
 pub const HALF_TICKS: u32 = 2 * 60 * TICKS_PER_SECOND;
 /// Length of an overtime period: thirty seconds.
 pub const OVERTIME_TICKS: u32 = 30 * TICKS_PER_SECOND;
-/// From this period on (the third overtime; periods count from 0) the next
-/// basket wins.
+/// The last period (the third overtime; periods count from 0): in it the
+/// next basket wins, and if nobody scores the tiebreak decides (more shots
+/// made, then fewer turnovers, then a coin from the game's PRNG). No match
+/// goes beyond it.
 pub const SUDDEN_DEATH_PERIOD: u8 = 4;
 /// The shot clock: fourteen seconds to shoot.
 pub const SHOT_CLOCK_TICKS: u16 = 14 * TICKS_PER_SECOND as u16;

@@ -60,7 +60,10 @@ pub use ai::{Cpu, Level};
 pub use consts::*;
 pub use pad::Pad;
 pub use rng::Rng;
-pub use script::{golden_hash, script_pad, script_run, GOLDEN_SEED, GOLDEN_TICKS};
+pub use script::{
+    combine, golden_hash, match_hash, play_golden_matches, script_hash, script_pad, script_run,
+    GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP,
+};
 pub use sim::{Ntba, MAX_EVENTS};
 pub use view::{
     Action, BallState, BallView, Clocks, Event, Phase, PlayerView, Snapshot, TeamStats,
@@ -68,10 +71,18 @@ pub use view::{
 
 use lockstep::{DeterministicGame, Fnv1a};
 
-/// The golden hash: the state hash after [`golden_hash`]`(`[`GOLDEN_TICKS`]`)`.
-/// It is the build id peers compare before playing; a test pins it, and
-/// `scripts/ci/30-ntba-wasm.sh` checks the same value in wasm.
-pub const GOLDEN_HASH: u64 = 0xcbcf_99e7_d856_4be6;
+/// The script replay's hash: [`script_hash`]`(`[`GOLDEN_TICKS`]`)`, the
+/// fold of every tick's state hash over one minute of scripted play.
+pub const SCRIPT_HASH: u64 = 0xb562_2753_17d2_3358;
+/// The golden matches' hash: [`match_hash`]`()`, the fold of every tick's
+/// state hash over a whole CPU match that goes to overtime and a whole idle
+/// match that ends on the tiebreak.
+pub const MATCH_HASH: u64 = 0xebe2_9139_6909_ec37;
+/// The golden hash and build id: [`combine`]`(`[`SCRIPT_HASH`]`, `[`MATCH_HASH`]`)`,
+/// what [`golden_hash`] recomputes. Peers compare it before playing; a
+/// native test pins all three constants, and `scripts/ci/30-ntba-wasm.sh`
+/// checks that wasm in Node and wasmtime recomputes the same values.
+pub const GOLDEN_HASH: u64 = 0xe928_5acf_d030_01c0;
 
 impl DeterministicGame for Ntba {
     type Input = Pad;

@@ -1,28 +1,65 @@
-//! The fixed synthetic input script behind the golden hash.
+//! The replays behind the golden hash (the build id): a fixed synthetic
+//! input script of one minute, and two whole matches that reach the rules a
+//! minute never does (overtime, the sudden-death period and its tiebreak).
+//!
+//! Each replay folds the state hash of **every** tick into one FNV-1a value,
+//! so a change that shows only in the middle of a replay (and converges
+//! again by its end) still changes the result.
 
+use crate::ai::Cpu;
 use crate::pad::Pad;
 use crate::sim::Ntba;
-use lockstep::DeterministicGame;
+use lockstep::{DeterministicGame, Fnv1a};
 
-/// Seed of the golden replay.
+/// Seed of the golden script replay.
 pub const GOLDEN_SEED: u64 = 0x4e74_4241_2026;
-/// Ticks in the golden replay (one minute of play).
+/// Ticks in the golden script replay (one minute of play).
 pub const GOLDEN_TICKS: u32 = 3_600;
+/// Seed of the golden CPU-against-CPU match (chosen because it is tied after
+/// the second half and goes to overtime; a test checks that it still does).
+pub const MATCH_SEED: u64 = 88;
+/// Seed of the golden idle match: nobody presses anything, nobody scores, so
+/// it runs through every overtime and ends on the tiebreak.
+pub const IDLE_SEED: u64 = 0x1d1e;
+/// Most ticks either golden match may take; both end long before (a
+/// match that did not would change the hash, and a test catches it).
+pub const MATCH_TICK_CAP: u32 = 40_000;
 
-/// The scripted pad of team `side` at tick `t`: direction changes every 20
-/// ticks, shots are held for a while and released, passes, steals, turbo
-/// and switches are pressed on a fixed rhythm. Pure integer arithmetic, so
-/// it is the same everywhere.
+/// Ticks of the script in which neither team shoots or passes, so that the
+/// team holding the ball runs out its shot clock.
+const STALL: core::ops::Range<u32> = 2_150..3_100;
+
+/// The scripted pad of team `side` at tick `t`. Pure integer arithmetic on
+/// `t` and `side`, the same everywhere, whatever the game does.
+///
+/// Each team mostly runs towards the hoop it attacks (a fifth of the time
+/// back towards its own), drifting up or down in 20-tick stretches; holds
+/// shoot for 19 ticks every 95 (a release on the apex of the jump when it
+/// has the ball, a jump at whatever is in the air when it has not); presses
+/// pass/steal every 105 ticks, turbo a third of the time and switch every
+/// 131 ticks. From tick 2,150 to 3,100 nobody shoots or passes, long enough
+/// for a shot-clock violation. Within [`GOLDEN_TICKS`] from [`GOLDEN_SEED`]
+/// this gives baskets, misses and rebounds, passes, a steal, a block, balls
+/// out of bounds and a shot-clock violation (`tests/golden.rs` requires each
+/// of them).
 #[must_use]
 pub fn script_pad(t: u32, side: u8) -> Pad {
     let s = u32::from(side & 1);
     let mut x = (u64::from(t / 20) << 1 | u64::from(s)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     x ^= x >> 29;
-    let mut b = (x & 0x0f) as u8;
-    if (t + s * 37) % 97 < 25 {
+    // Home attacks the right hoop, Away the left one.
+    let (forward, back) = if s == 0 {
+        (Pad::RIGHT, Pad::LEFT)
+    } else {
+        (Pad::LEFT, Pad::RIGHT)
+    };
+    let drift = [0, Pad::UP, Pad::DOWN, 0][(x & 3) as usize];
+    let mut b = drift | if (x >> 8) % 5 == 0 { back } else { forward };
+    let stall = STALL.contains(&t);
+    if !stall && (t + s * 37) % 95 < 19 {
         b |= Pad::SHOOT;
     }
-    if (t + s * 13) % 71 == 0 {
+    if !stall && (t + s * 13) % 105 == 0 {
         b |= Pad::ACTION;
     }
     if (t / 45 + s) % 3 == 0 {
@@ -34,15 +71,70 @@ pub fn script_pad(t: u32, side: u8) -> Pad {
     Pad(b)
 }
 
-/// Replays the golden script for `ticks` ticks from [`GOLDEN_SEED`] and
-/// returns the state hash. With [`GOLDEN_TICKS`] this is the build id.
+/// Replays the script for `ticks` ticks from [`GOLDEN_SEED`] and returns the
+/// FNV-1a fold of the state hash after every tick. With [`GOLDEN_TICKS`]
+/// this is [`SCRIPT_HASH`](crate::SCRIPT_HASH).
 #[must_use]
-pub fn golden_hash(ticks: u32) -> u64 {
+pub fn script_hash(ticks: u32) -> u64 {
     let mut g = Ntba::new(GOLDEN_SEED, 2);
+    let mut h = Fnv1a::new();
     for t in 0..ticks {
         g.step(&[script_pad(t, 0), script_pad(t, 1)]);
+        h.write_u64(g.state_hash());
     }
-    g.state_hash()
+    h.finish()
+}
+
+/// Plays the two golden matches to their end (or [`MATCH_TICK_CAP`]):
+/// CPU against CPU from [`MATCH_SEED`], then idle pads from [`IDLE_SEED`].
+/// Calls `visit` with the game after every tick and returns the FNV-1a fold
+/// of every tick's state hash, both matches in turn. This is
+/// [`MATCH_HASH`](crate::MATCH_HASH).
+///
+/// The CPU players are outside the simulation, so a change to them changes
+/// this hash too although the simulation is the same: the build id is then
+/// changed more often than strictly needed, never less.
+pub fn play_golden_matches(mut visit: impl FnMut(&Ntba)) -> u64 {
+    let mut h = Fnv1a::new();
+    let mut g = Ntba::new(MATCH_SEED, 2);
+    let (mut home, mut away) = (Cpu::new(MATCH_SEED * 2 + 1), Cpu::new(MATCH_SEED * 2 + 2));
+    while !g.is_over() && g.tick() < MATCH_TICK_CAP {
+        let pads = [home.pad(&g, 0), away.pad(&g, 1)];
+        g.step(&pads);
+        h.write_u64(g.state_hash());
+        visit(&g);
+    }
+    let mut g = Ntba::new(IDLE_SEED, 2);
+    while !g.is_over() && g.tick() < MATCH_TICK_CAP {
+        g.step(&[Pad::NONE; 2]);
+        h.write_u64(g.state_hash());
+        visit(&g);
+    }
+    h.finish()
+}
+
+/// [`play_golden_matches`] without a visitor.
+#[must_use]
+pub fn match_hash() -> u64 {
+    play_golden_matches(|_| ())
+}
+
+/// The build id made of the two replays' hashes: FNV-1a over both, little
+/// endian, script first.
+#[must_use]
+pub fn combine(script: u64, matches: u64) -> u64 {
+    let mut h = Fnv1a::new();
+    h.write_u64(script);
+    h.write_u64(matches);
+    h.finish()
+}
+
+/// Replays everything and returns the golden hash:
+/// `combine(script_hash(GOLDEN_TICKS), match_hash())`. It must equal
+/// [`GOLDEN_HASH`](crate::GOLDEN_HASH), the build id.
+#[must_use]
+pub fn golden_hash() -> u64 {
+    combine(script_hash(GOLDEN_TICKS), match_hash())
 }
 
 /// Plays `ticks` ticks of the script from `seed`, starting a fresh match

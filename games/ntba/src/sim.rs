@@ -284,17 +284,18 @@ impl Ntba {
                 self.ball_dead();
                 self.phase_t = self.phase_t.saturating_sub(1);
                 if self.phase_t == 0 {
-                    self.period = self.period.saturating_add(1);
+                    // The match ends at the latest after the sudden-death
+                    // period (see `end_period`), so the cap never bites; it
+                    // keeps `period` small whatever happens.
+                    self.period = self.period.saturating_add(1).min(SUDDEN_DEATH_PERIOD);
                     self.clock = if self.period == 1 {
                         HALF_TICKS
                     } else {
                         OVERTIME_TICKS
                     };
-                    let side = if self.period == 1 {
-                        1 - self.first_side
-                    } else {
-                        (self.first_side + self.period) % 2
-                    };
+                    // Periods alternate the first possession: the team that
+                    // did not start the first half starts periods 1, 3 ...
+                    let side = self.first_side ^ (self.period & 1);
                     self.inbound(side, baseline_spot(defend_hoop(side)));
                 }
             }
@@ -962,9 +963,27 @@ impl Ntba {
         if period >= 1 && self.score[0] != self.score[1] {
             let w = if self.score[0] > self.score[1] { 0 } else { 1 };
             self.finish(w);
+        } else if period >= SUDDEN_DEATH_PERIOD {
+            // A scoreless sudden-death period: the tiebreak decides.
+            let w = self.tiebreak();
+            self.finish(w);
         } else {
             self.phase = Phase::Break;
             self.phase_t = BREAK_TICKS;
+        }
+    }
+
+    /// The winner of a match still tied after the sudden-death period:
+    /// the team that made more shots, then the one with fewer turnovers,
+    /// then a coin from the game's PRNG (so every match ends).
+    fn tiebreak(&mut self) -> u8 {
+        let [h, a] = self.stats;
+        if h.made != a.made {
+            u8::from(a.made > h.made)
+        } else if h.turnovers != a.turnovers {
+            u8::from(a.turnovers < h.turnovers)
+        } else {
+            (self.rng.next_u64() >> 63) as u8
         }
     }
 

@@ -1,39 +1,131 @@
 //! The golden hash (the build id) and the sensitivity of the state hash.
 
 use lockstep::DeterministicGame;
-use ntba::{golden_hash, script_pad, Ntba, Pad, GOLDEN_HASH, GOLDEN_SEED, GOLDEN_TICKS};
+use ntba::{
+    combine, golden_hash, match_hash, play_golden_matches, script_hash, script_pad, Event, Ntba,
+    Pad, GOLDEN_HASH, GOLDEN_SEED, GOLDEN_TICKS, MATCH_HASH, SCRIPT_HASH, SUDDEN_DEATH_PERIOD,
+};
 
 #[test]
 fn golden_hash_is_the_build_id() {
-    let got = golden_hash(GOLDEN_TICKS);
+    let script = script_hash(GOLDEN_TICKS);
+    let matches = match_hash();
     assert_eq!(
-        got, GOLDEN_HASH,
-        "simulation behaviour changed: the golden hash is now {got:#018x}; \
-         if that is intended, update GOLDEN_HASH (peers on the old build will refuse to play)"
+        (script, matches),
+        (SCRIPT_HASH, MATCH_HASH),
+        "simulation behaviour changed: SCRIPT_HASH is now {script:#018x}, MATCH_HASH \
+         {matches:#018x}, GOLDEN_HASH {:#018x}; if that is intended, update the three \
+         constants in their own commit (peers on the old build will refuse to play)",
+        combine(script, matches)
     );
+    assert_eq!(combine(SCRIPT_HASH, MATCH_HASH), GOLDEN_HASH);
+    assert_eq!(golden_hash(), GOLDEN_HASH);
     assert_eq!(<Ntba as DeterministicGame>::BUILD_ID, GOLDEN_HASH);
 }
 
 #[test]
-fn the_script_exercises_the_game() {
-    // The golden replay is only worth something if the script actually
-    // makes things happen: shots, passes and possession changes.
+fn the_golden_hash_folds_every_tick() {
+    // A state that differs at one tick and converges again later must still
+    // change the script hash: fold the same hashes with one of them changed.
     let mut g = Ntba::new(GOLDEN_SEED, 2);
-    let (mut shots, mut passes, mut inbounds) = (0, 0, 0);
+    let mut hashes = Vec::new();
+    for t in 0..GOLDEN_TICKS {
+        g.step(&[script_pad(t, 0), script_pad(t, 1)]);
+        hashes.push(g.state_hash());
+    }
+    let fold = |hs: &[u64]| {
+        let mut h = lockstep::Fnv1a::new();
+        for v in hs {
+            h.write_u64(*v);
+        }
+        h.finish()
+    };
+    assert_eq!(fold(&hashes), SCRIPT_HASH);
+    hashes[1_000] ^= 1;
+    assert_ne!(fold(&hashes), SCRIPT_HASH);
+    // And a shorter replay is a different value (the fold is not the last
+    // state's hash).
+    assert_ne!(script_hash(GOLDEN_TICKS - 1), SCRIPT_HASH);
+}
+
+#[test]
+fn the_script_exercises_the_game() {
+    // The golden replay is only worth something if the script makes things
+    // happen: every rule a minute of play can reach.
+    let mut g = Ntba::new(GOLDEN_SEED, 2);
+    let mut n = std::collections::BTreeMap::<&str, u32>::new();
     for t in 0..GOLDEN_TICKS {
         g.step(&[script_pad(t, 0), script_pad(t, 1)]);
         for e in g.events() {
+            let k = match e {
+                Event::Shot { .. } => "shot",
+                Event::Pass { .. } => "pass",
+                Event::Inbound { .. } => "inbound",
+                Event::Score { .. } => "basket",
+                Event::Miss { .. } => "miss",
+                Event::Rebound { .. } => "rebound",
+                Event::Steal { .. } => "steal",
+                Event::Block { .. } => "block",
+                Event::OutOfBounds { .. } => "out of bounds",
+                Event::ShotClockViolation { .. } => "shot-clock violation",
+                _ => continue,
+            };
+            *n.entry(k).or_default() += 1;
+        }
+    }
+    let count = |k: &str| n.get(k).copied().unwrap_or(0);
+    for (k, min) in [
+        ("shot", 5),
+        ("pass", 5),
+        ("inbound", 2),
+        ("basket", 2),
+        ("miss", 1),
+        ("rebound", 1),
+        ("steal", 1),
+        ("block", 1),
+        ("out of bounds", 1),
+        ("shot-clock violation", 1),
+    ] {
+        assert!(
+            count(k) >= min,
+            "the script makes {} {k} events, wants at least {min}: {n:?}; \
+             reshape ntba::script_pad",
+            count(k)
+        );
+    }
+}
+
+#[test]
+fn the_golden_matches_reach_overtime_and_the_tiebreak() {
+    // The CPU match goes to overtime and ends with a winner by score; the
+    // idle match goes through every period, scoreless, and the tiebreak
+    // decides it. Both end before the cap.
+    let mut ends = Vec::new();
+    let mut periods = Vec::new();
+    play_golden_matches(|g| {
+        for e in g.events() {
             match e {
-                ntba::Event::Shot { .. } => shots += 1,
-                ntba::Event::Pass { .. } => passes += 1,
-                ntba::Event::Inbound { .. } => inbounds += 1,
+                Event::PeriodEnd { period } => periods.push(*period),
+                Event::GameOver { winner } => {
+                    ends.push((*winner, g.score(), g.clocks().period));
+                }
                 _ => {}
             }
         }
-    }
-    assert!(
-        shots >= 5 && passes >= 5 && inbounds >= 2,
-        "shots {shots} passes {passes} inbounds {inbounds}"
+    });
+    assert_eq!(ends.len(), 2, "both golden matches end: {ends:?}");
+    let (_, score, period) = ends[0];
+    assert!(period >= 2, "the CPU match goes to overtime: {ends:?}");
+    assert_ne!(score[0], score[1]);
+    let (_, score, period) = ends[1];
+    assert_eq!(score, [0, 0], "nobody scores with idle pads");
+    assert_eq!(period, SUDDEN_DEATH_PERIOD);
+    assert_eq!(
+        periods
+            .iter()
+            .filter(|p| **p == SUDDEN_DEATH_PERIOD)
+            .count(),
+        1
     );
 }
 
