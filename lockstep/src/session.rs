@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use crate::game::DeterministicGame;
 use crate::input_log::InputLog;
+use crate::sync_test::SyncTestError;
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
@@ -687,14 +688,59 @@ pub struct Session<G: DeterministicGame> {
     transmit: VecDeque<(Channel, Vec<u8>)>,
     events: VecDeque<Event>,
     stats: SessionStats,
+    /// Sync-test mode only (no peer; see [`crate::sync_test`]).
+    sync: Option<SyncCheck>,
 }
 
-/// A state saved before a tick that ran on a predicted remote input.
+/// A state saved before a tick that ran on a predicted remote input (or,
+/// in sync-test mode, before any tick).
 #[derive(Clone)]
 struct Saved<G: DeterministicGame> {
     tick: u32,
     state: G,
+    /// The remote input the tick ran on: the guess, or the real input
+    /// when it was known.
     predicted: G::Input,
+}
+
+/// Sync-test mode: what a rollback forced by [`crate::SyncTest`] must
+/// reproduce, and the first difference found.
+#[derive(Debug, Default)]
+struct SyncCheck {
+    /// The hash after each tick the forced re-simulation runs, as the
+    /// session had it just before (tick count after the tick, oldest
+    /// first).
+    expect: VecDeque<(u32, u64)>,
+    /// The first difference, until the driver takes it.
+    failure: Option<SyncTestError>,
+}
+
+impl SyncCheck {
+    fn fail(&mut self, e: SyncTestError) {
+        if self.failure.is_none() {
+            self.failure = Some(e);
+        }
+    }
+
+    /// The state after `tick` ticks hashes `hash` now: compare it with
+    /// the expectation for that tick, if any.
+    fn compare(&mut self, tick: u32, hash: u64) {
+        while self.expect.front().is_some_and(|&(t, _)| t < tick) {
+            self.expect.pop_front();
+        }
+        if let Some(&(t, first)) = self.expect.front() {
+            if t == tick {
+                self.expect.pop_front();
+                if first != hash {
+                    self.fail(SyncTestError::Diverged {
+                        tick,
+                        first,
+                        again: hash,
+                    });
+                }
+            }
+        }
+    }
 }
 
 /// The input delay the host picks from the round trips measured in the
@@ -749,11 +795,20 @@ impl<G: DeterministicGame> Session<G> {
     pub fn new(cfg: SessionConfig) -> Result<Self, ConfigError> {
         cfg.validate()?;
         postcard::to_allocvec(&G::Input::default()).map_err(ConfigError::InputNotEncodable)?;
+        let mut s = Self::with_config(cfg);
+        if !s.probing() {
+            s.send_hello();
+        }
+        Ok(s)
+    }
+
+    /// The session before its first message (the configuration is valid).
+    fn with_config(cfg: SessionConfig) -> Self {
         let (side, seed, delay) = match cfg.role {
             Role::Host { seed, input_delay } => (0, seed, input_delay),
             Role::Guest => (1, 0, 0),
         };
-        let mut s = Session {
+        Session {
             cfg,
             phase: Phase::Handshake,
             side,
@@ -796,11 +851,8 @@ impl<G: DeterministicGame> Session<G> {
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             stats: SessionStats::default(),
-        };
-        if !s.probing() {
-            s.send_hello();
+            sync: None,
         }
-        Ok(s)
     }
 
     /// The host measuring round trips before it sends its Hello.
@@ -825,12 +877,19 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Feeds one datagram received on `channel`.
     ///
-    /// Any datagram counts as a sign of life. Inputs and pings that arrive
-    /// before the peer's Hello are dropped (they are repeated); anything
-    /// that fails strict decoding or breaks the protocol ends the match with
+    /// Any datagram counts as a sign of life. Inputs that arrive before
+    /// the match starts are dropped (they are sent again); a Ping before
+    /// the start is answered at once with a Pong (the host measures the
+    /// round trip that way); pongs for unknown pings and anything after
+    /// the end are dropped (logged at debug). Anything that fails strict
+    /// decoding or breaks the protocol ends the match with
     /// [`Outcome::InvalidData`] (see `docs/engine.md`).
     pub fn handle_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
         if self.phase == Phase::Ended {
+            log::debug!(
+                "{} byte datagram after the end of the match: dropped",
+                bytes.len()
+            );
             return;
         }
         self.last_heard = Some(now.max(self.last_heard.unwrap_or(now)));
@@ -929,7 +988,8 @@ impl<G: DeterministicGame> Session<G> {
             self.local.push(pad);
         }
         let can_run = t < self.local.len() && t < self.remote.len() + usize::from(self.window);
-        let frame = if can_run && self.window > 0 && self.time_sync_skip() {
+        // (A sync test has no peer to wait for: it never skips.)
+        let frame = if can_run && self.window > 0 && self.sync.is_none() && self.time_sync_skip() {
             self.stats.skipped_frames += 1;
             Frame::Skipped(self.tick)
         } else if can_run {
@@ -1099,9 +1159,115 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    // ----- sync-test mode (driven by crate::sync_test) ----------------------
+
+    /// A session with no peer for [`crate::SyncTest`]: the host of a match
+    /// from `seed` with no input delay and a prediction window of `window`
+    /// ticks, started at once. It hashes every final tick (the record a
+    /// forced re-simulation must reproduce, from the start state on),
+    /// never skips a frame for time sync and sends nothing.
+    pub(crate) fn sync_test(seed: u64, window: u8) -> Self {
+        let window = window.min(MAX_PREDICTION_WINDOW);
+        let cfg = SessionConfig::host(seed, 0)
+            .prediction_window(window)
+            .hash_interval(1);
+        let mut s = Self::with_config(cfg);
+        s.sync = Some(SyncCheck::default());
+        s.start();
+        s.events.clear();
+        if let Some(h) = s.game.as_ref().map(G::state_hash) {
+            s.local_hashes.push_back((0, h));
+        }
+        s
+    }
+
+    /// Sync-test mode: one frame of a match. `revealed` is the remote
+    /// player's next input, arriving now as a packet would bring it (a
+    /// few ticks late, so the ticks after it run on the game's own
+    /// guesses); `local` is this side's pad. The frame runs exactly as
+    /// [`advance_frame`](Self::advance_frame) runs it: wrong guesses
+    /// corrected, then one new tick. With `check`, it then rolls back
+    /// `window` ticks whatever the guesses were, through the same
+    /// restore-and-re-simulate code, and compares every re-simulated tick
+    /// with the hash it had just before (and every final one with the hash
+    /// recorded when it first became final).
+    ///
+    /// Returns the ticks re-simulated by the check.
+    pub(crate) fn sync_test_frame(
+        &mut self,
+        local: G::Input,
+        revealed: Option<G::Input>,
+        check: bool,
+    ) -> Result<u32, SyncTestError> {
+        if let Some(r) = revealed {
+            self.remote.push(r);
+            self.frames_since_remote = 0;
+        }
+        let frame = self.advance_frame(Millis::ZERO, || local);
+        self.events.clear();
+        if !matches!(frame, Frame::Ticked(_)) {
+            // Unreachable: the driver reveals inputs less than `window`
+            // ticks late and no peer can end the match.
+            log::error!("sync test: frame without a tick ({frame:?})");
+        }
+        self.take_sync_failure()?;
+        let window = u32::from(self.window);
+        if !check || self.tick < window {
+            return Ok(0);
+        }
+        let start = self.tick - window;
+        let Some(i) = self.saved.iter().position(|s| s.tick == start) else {
+            // Unreachable: reconcile keeps `window` states in this mode.
+            log::error!("sync test: no state held for tick {start}");
+            return Ok(0);
+        };
+        // The copy about to be restored must still hash as the state did
+        // when its tick became final (a copy sharing state with the game,
+        // an `Rc` say, has changed since).
+        if let (Some(first), Some(saved)) = (self.local_hash(start), self.saved.get(i)) {
+            let now = saved.state.state_hash();
+            if now != first {
+                return Err(SyncTestError::SavedStateChanged {
+                    tick: start,
+                    saved: first,
+                    now,
+                });
+            }
+        }
+        let mut expect: VecDeque<(u32, u64)> = self
+            .saved
+            .iter()
+            .skip(i + 1)
+            .map(|s| (s.tick, s.state.state_hash()))
+            .collect();
+        if let Some(h) = self.game.as_ref().map(G::state_hash) {
+            expect.push_back((self.tick, h));
+        }
+        if let Some(sync) = self.sync.as_mut() {
+            sync.expect = expect;
+        }
+        self.roll_back(i);
+        if let Some(sync) = self.sync.as_mut() {
+            sync.expect.clear();
+        }
+        self.take_sync_failure()?;
+        Ok(window)
+    }
+
+    fn take_sync_failure(&mut self) -> Result<(), SyncTestError> {
+        match self.sync.as_mut().and_then(|s| s.failure.take()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     // ----- internals ------------------------------------------------------
 
     fn send(&mut self, msg: &Message<G::Input>) {
+        if self.sync.is_some() {
+            // A sync test has no peer.
+            return;
+        }
         match msg.encode() {
             Ok(bytes) => {
                 let channel = msg.channel();
@@ -1470,26 +1636,29 @@ impl<G: DeterministicGame> Session<G> {
         let Some(&l) = self.local.get(t) else {
             return;
         };
-        let r = match self.remote.get(t) {
-            Some(&r) => r,
+        let (r, guessed) = match self.remote.get(t) {
+            Some(&r) => (r, false),
             None => {
                 let last = self.remote.last().copied().unwrap_or_default();
                 let ahead = (t + 1 - self.remote.len()) as u32;
-                let predicted = G::predict_input(last, ahead);
-                let Some(game) = self.game.as_ref() else {
-                    return;
-                };
-                self.saved.push_back(Saved {
-                    tick: self.tick,
-                    state: game.clone(),
-                    predicted,
-                });
-                if !resim {
-                    self.stats.predicted_ticks += 1;
-                }
-                predicted
+                (G::predict_input(last, ahead), true)
             }
         };
+        // A sync test saves before every tick: it rolls back on purpose,
+        // into final ticks too.
+        if guessed || self.sync.is_some() {
+            let Some(game) = self.game.as_ref() else {
+                return;
+            };
+            self.saved.push_back(Saved {
+                tick: self.tick,
+                state: game.clone(),
+                predicted: r,
+            });
+            if guessed && !resim {
+                self.stats.predicted_ticks += 1;
+            }
+        }
         let Some(game) = self.game.as_mut() else {
             return;
         };
@@ -1500,6 +1669,11 @@ impl<G: DeterministicGame> Session<G> {
             self.stats.resimulated_ticks += 1;
         } else {
             self.events.push_back(Event::Ticked(self.tick));
+        }
+        if let Some(sync) = self.sync.as_mut() {
+            if !sync.expect.is_empty() {
+                sync.compare(self.tick, game.state_hash());
+            }
         }
         if self.tick as usize <= self.remote.len() {
             // Every input so far is known, and every prediction before
@@ -1524,32 +1698,14 @@ impl<G: DeterministicGame> Session<G> {
             (s.tick as usize) < known && self.remote.get(s.tick as usize) != Some(&s.predicted)
         });
         if let Some(i) = wrong {
-            let present = self.tick;
-            let mut dropped = self.saved.drain(i..);
-            if let Some(first) = dropped.next() {
-                self.game = Some(first.state);
-                self.tick = first.tick;
-            }
-            drop(dropped);
-            // The restored state itself may be final and due a hash (the
-            // entry that held it is gone).
-            if self.tick % u32::from(self.hash_interval) == 0 && self.tick as usize <= known {
-                if let Some(h) = self.game.as_ref().map(G::state_hash) {
-                    self.record_hash(self.tick, h);
-                }
-            }
-            let length = present - self.tick;
-            log::debug!(
-                "misprediction at tick {}: re-simulating {length} ticks",
-                self.tick
-            );
+            let from = self.saved.get(i).map_or(self.tick, |s| s.tick);
+            let length = self.tick.saturating_sub(from);
+            log::debug!("misprediction at tick {from}: re-simulating {length} ticks");
             self.stats.rollbacks += 1;
             self.stats.max_rollback = self.stats.max_rollback.max(length);
-            while self.tick < present {
-                self.run_tick(true);
-                if self.phase == Phase::Ended {
-                    return;
-                }
+            self.roll_back(i);
+            if self.phase == Phase::Ended {
+                return;
             }
         }
         // Everything before `known` is now final.
@@ -1576,16 +1732,65 @@ impl<G: DeterministicGame> Session<G> {
             }
             next += interval;
         }
-        while self.saved.front().is_some_and(|s| s.tick < final_tick) {
+        // A sync test keeps the states its next forced rollback needs
+        // (`window` ticks behind the present after this frame's tick).
+        let keep_from = if self.sync.is_some() {
+            final_tick.min((self.tick + 1).saturating_sub(u32::from(self.window)))
+        } else {
+            final_tick
+        };
+        while self.saved.front().is_some_and(|s| s.tick < keep_from) {
             self.saved.pop_front();
         }
         self.confirmed = self.confirmed.max(final_tick);
+    }
+
+    /// Restores the state saved at `self.saved[i]` (dropping it and every
+    /// later one) and re-simulates to the present tick, guessing again
+    /// past the newest remote input.
+    fn roll_back(&mut self, i: usize) {
+        let known = self.remote.len();
+        let present = self.tick;
+        let mut dropped = self.saved.drain(i..);
+        if let Some(first) = dropped.next() {
+            self.game = Some(first.state);
+            self.tick = first.tick;
+        }
+        drop(dropped);
+        // The restored state itself may be final and due a hash (the
+        // entry that held it is gone).
+        if self.tick % u32::from(self.hash_interval) == 0 && self.tick as usize <= known {
+            if let Some(h) = self.game.as_ref().map(G::state_hash) {
+                self.record_hash(self.tick, h);
+            }
+        }
+        while self.tick < present {
+            self.run_tick(true);
+            if self.phase == Phase::Ended {
+                return;
+            }
+        }
     }
 
     /// Keeps this side's hash of final tick `tick`, sends it and compares
     /// it with the peer's if that arrived first.
     fn record_hash(&mut self, tick: u32, hash: u64) {
         if tick <= self.last_hashed {
+            // Only a sync test computes a final tick twice: the second
+            // time must give the hash recorded the first.
+            if self.sync.is_some() {
+                if let Some(first) = self.local_hash(tick) {
+                    if let Some(sync) = self.sync.as_mut() {
+                        if first != hash {
+                            sync.fail(SyncTestError::Diverged {
+                                tick,
+                                first,
+                                again: hash,
+                            });
+                        }
+                    }
+                }
+            }
             return;
         }
         self.last_hashed = tick;
@@ -1680,8 +1885,10 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// Time sync: skip this frame when this side runs ahead of the peer by
-    /// a tick or more (half the difference of the two views, so that an
-    /// uneven link cancels out), at most once per [`SKIP_SPACING_FRAMES`].
+    /// 1.5 ticks or more: its own view of its advantage minus the peer's
+    /// view reaches [`SKIP_THRESHOLD`] (3; half that difference is how far
+    /// it runs ahead, so that an uneven link cancels out). At most once
+    /// per [`SKIP_SPACING_FRAMES`].
     fn time_sync_skip(&mut self) -> bool {
         if self.frames_since_skip < SKIP_SPACING_FRAMES {
             return false;

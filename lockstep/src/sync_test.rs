@@ -1,22 +1,30 @@
 //! Proving a game rollback-safe without a network: [`SyncTest`].
 //!
 //! Rollback restores a saved copy of the game (`Clone`) and steps it again,
-//! sometimes after a copy already ran ahead on wrong inputs. That is only
-//! correct if the copy holds the whole state (no `Rc` shared with the
+//! sometimes after the game already ran ahead on wrong guesses. That is
+//! only correct if the copy holds the whole state (no `Rc` shared with the
 //! original, no global or thread-local state), and if stepping is a pure
 //! function of the state and the inputs (no clock, no OS randomness, no
 //! hash-map iteration order). [`SyncTest`] checks exactly that, on one
-//! machine, as the game runs:
+//! machine, through the same code a match runs: it drives a real
+//! [`Session`] in rollback mode with no peer.
 //!
-//! * every `every` ticks it takes the copy saved `distance` ticks ago;
-//! * it checks the copy still hashes as the original did at that tick;
-//! * it runs a second copy ahead on wrong inputs (as a misprediction would)
-//!   and throws it away;
-//! * it re-simulates the first copy to the present with the real inputs and
-//!   checks the hash after every tick against the one recorded the first
-//!   time.
+//! * Player 0's input goes in at once; player 1's reaches the session half
+//!   the check distance later, as a packet would, so the newest ticks run
+//!   on the game's own guesses
+//!   ([`predict_input`](crate::DeterministicGame::predict_input)) and a
+//!   wrong guess is corrected as in a match (restore the state saved before
+//!   it, re-simulate to the present).
+//! * Every frame is the session's own `advance_frame`, and it hashes every
+//!   tick once it is final, as the in-band desync check does.
+//! * Then, every `every` ticks, it forces a rollback of `distance` ticks
+//!   whatever the guesses were, through the same restore-and-re-simulate
+//!   code: the copy restored must still hash as that tick did when it
+//!   became final, every re-simulated tick must hash as it did just
+//!   before, and every final tick as it did when it first became final.
 //!
-//! Any difference is a [`SyncTestError`] naming the tick and both hashes.
+//! Any difference is a [`SyncTestError`] naming the first tick that
+//! differs and both hashes.
 //!
 //! ```
 //! use lockstep::{DeterministicGame, Fnv1a, SyncTest};
@@ -36,12 +44,17 @@
 //!     t.advance(&[(tick % 7) as u8, (tick % 5) as u8]).expect("rollback-safe");
 //! }
 //! assert!(t.resimulated_ticks() > 4000);
+//! // Player 1's input changes every tick: the repeat-last guess is always
+//! // wrong, and the session corrected it as in a match.
+//! assert!(t.mispredictions() > 500);
 //! ```
 
 use core::fmt;
 use std::collections::VecDeque;
 
 use crate::game::DeterministicGame;
+use crate::session::Session;
+use crate::wire::MAX_PREDICTION_WINDOW;
 
 /// Default number of ticks a [`SyncTest`] rolls back.
 pub const DEFAULT_CHECK_DISTANCE: u32 = 8;
@@ -49,23 +62,23 @@ pub const DEFAULT_CHECK_DISTANCE: u32 = 8;
 /// How a game failed a [`SyncTest`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SyncTestError {
-    /// A saved copy no longer hashes as the original did when it was saved:
-    /// the copy shares state with the original (or hashing is not a
+    /// A saved copy no longer hashes as the state did when its tick became
+    /// final: the copy shares state with the game (or hashing is not a
     /// function of the state).
     SavedStateChanged {
-        /// The tick of the saved copy.
+        /// The tick of the saved copy (ticks run before it).
         tick: u32,
-        /// The hash when it was saved.
+        /// The hash when the tick became final.
         saved: u64,
-        /// Its hash now.
+        /// The copy's hash now.
         now: u64,
     },
-    /// Re-simulating from a saved copy gave another state than the first
-    /// run after `tick` ticks.
+    /// Re-simulating from a saved copy gave another state than before
+    /// after `tick` ticks.
     Diverged {
-        /// The tick count after which the hashes differ.
+        /// The first tick count after which the hashes differ.
         tick: u32,
-        /// The hash of the first run.
+        /// The hash before.
         first: u64,
         /// The hash of the re-simulation.
         again: u64,
@@ -75,6 +88,12 @@ pub enum SyncTestError {
         /// Entries given.
         given: usize,
         /// The player count.
+        players: u8,
+    },
+    /// The session plays two players; the test was made for another
+    /// count.
+    UnsupportedPlayers {
+        /// The player count asked for.
         players: u8,
     },
 }
@@ -93,30 +112,27 @@ impl fmt::Display for SyncTestError {
             SyncTestError::WrongInputCount { given, players } => {
                 write!(f, "{given} inputs for {players} players")
             }
+            SyncTestError::UnsupportedPlayers { players } => {
+                write!(f, "the session plays 2 players, not {players}")
+            }
         }
     }
 }
 
 impl std::error::Error for SyncTestError {}
 
-/// One tick of history: the state before it, its inputs, the hash after.
-struct Past<G: DeterministicGame> {
-    before: G,
-    before_hash: u64,
-    inputs: Vec<G::Input>,
-    after_hash: u64,
-}
-
-/// Runs a game locally and rolls it back and re-simulates it all the time,
-/// checking that every re-simulation reproduces the first run (see the
+/// Runs a game in a [`Session`] with no peer that rolls back and
+/// re-simulates all the time, checking that every re-simulation
+/// reproduces the hashes of the run before (see the
 /// [module documentation](self)).
 pub struct SyncTest<G: DeterministicGame> {
-    game: G,
+    session: Session<G>,
+    seed: u64,
     players: u8,
-    tick: u32,
     distance: u32,
     every: u32,
-    history: VecDeque<Past<G>>,
+    /// Player 1's inputs on their way to the session, oldest first.
+    in_flight: VecDeque<G::Input>,
     checks: u64,
     resimulated: u64,
 }
@@ -124,7 +140,7 @@ pub struct SyncTest<G: DeterministicGame> {
 impl<G: DeterministicGame> fmt::Debug for SyncTest<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SyncTest")
-            .field("tick", &self.tick)
+            .field("tick", &self.tick())
             .field("distance", &self.distance)
             .field("every", &self.every)
             .field("checks", &self.checks)
@@ -133,39 +149,57 @@ impl<G: DeterministicGame> fmt::Debug for SyncTest<G> {
 }
 
 impl<G: DeterministicGame> SyncTest<G> {
-    /// A game from `seed` for `players` players, rolled back
+    /// A game from `seed` for `players` players (the session plays 2; any
+    /// other count makes [`advance`](Self::advance) fail with
+    /// [`SyncTestError::UnsupportedPlayers`]), rolled back
     /// [`DEFAULT_CHECK_DISTANCE`] ticks on every tick.
     #[must_use]
     pub fn new(seed: u64, players: u8) -> Self {
         SyncTest {
-            game: G::new(seed, players),
+            session: Session::sync_test(seed, DEFAULT_CHECK_DISTANCE as u8),
+            seed,
             players,
-            tick: 0,
             distance: DEFAULT_CHECK_DISTANCE,
             every: 1,
-            history: VecDeque::new(),
+            in_flight: VecDeque::new(),
             checks: 0,
             resimulated: 0,
         }
     }
 
-    /// How many ticks each check rolls back (at least 1; default 8, the
-    /// default prediction window).
+    /// How many ticks each check rolls back: 1 to 60 (the largest
+    /// prediction window; default 8, the default window). It is the
+    /// session's prediction window, and player 1's inputs arrive half of it
+    /// late. Starts the test afresh: call it on a new `SyncTest`.
     #[must_use]
     pub fn check_distance(mut self, ticks: u32) -> Self {
-        self.distance = ticks.max(1);
+        self.distance = ticks.clamp(1, u32::from(MAX_PREDICTION_WINDOW));
+        // Cannot truncate: clamped to at most 60 just above.
+        let window = u8::try_from(self.distance).unwrap_or(MAX_PREDICTION_WINDOW);
+        self.session = Session::sync_test(self.seed, window);
+        self.in_flight.clear();
+        self.checks = 0;
+        self.resimulated = 0;
         self
     }
 
-    /// Check every `ticks` ticks (at least 1; default every tick).
+    /// Check every `ticks` ticks (at least 1; default every tick). Between
+    /// checks only wrong guesses roll back.
     #[must_use]
     pub fn every(mut self, ticks: u32) -> Self {
         self.every = ticks.max(1);
         self
     }
 
-    /// Runs one tick with one input per player, then, when a check is due,
-    /// rolls back and re-simulates (see the module documentation).
+    /// How late player 1's inputs reach the session, in ticks.
+    fn lag(&self) -> usize {
+        (self.distance / 2) as usize
+    }
+
+    /// Runs one frame with one input per player: player 1's input from
+    /// half the check distance ago reaches the session, the session
+    /// corrects any wrong guess and runs one new tick, then, when a check
+    /// is due, rolls back and re-simulates (see the module documentation).
     ///
     /// # Errors
     ///
@@ -178,105 +212,84 @@ impl<G: DeterministicGame> SyncTest<G> {
                 players: self.players,
             });
         }
-        let before = self.game.clone();
-        let before_hash = before.state_hash();
-        self.game.step(inputs);
-        self.tick += 1;
-        if self.history.len() == self.distance as usize {
-            self.history.pop_front();
-        }
-        self.history.push_back(Past {
-            before,
-            before_hash,
-            inputs: inputs.to_vec(),
-            after_hash: self.game.state_hash(),
-        });
-        if self.tick % self.every == 0 && self.history.len() == self.distance as usize {
-            self.check()?;
-        }
-        Ok(())
-    }
-
-    fn check(&mut self) -> Result<(), SyncTestError> {
-        let Some(oldest) = self.history.front() else {
-            return Ok(());
-        };
-        let start = self.tick - self.history.len() as u32;
-        let now = oldest.before.state_hash();
-        if now != oldest.before_hash {
-            return Err(SyncTestError::SavedStateChanged {
-                tick: start,
-                saved: oldest.before_hash,
-                now,
+        let [local, remote] = *inputs else {
+            return Err(SyncTestError::UnsupportedPlayers {
+                players: self.players,
             });
+        };
+        self.in_flight.push_back(remote);
+        let revealed = if self.in_flight.len() > self.lag() {
+            self.in_flight.pop_front()
+        } else {
+            None
+        };
+        let after = self.tick() + 1;
+        let check = after % self.every == 0 && after >= self.distance;
+        let resimulated = self.session.sync_test_frame(local, revealed, check)?;
+        if resimulated > 0 {
+            self.checks += 1;
+            self.resimulated += u64::from(resimulated);
         }
-        // A misprediction: a copy runs ahead on other inputs, and is
-        // thrown away.
-        let mut wrong = oldest.before.clone();
-        for past in &self.history {
-            // Every input replaced: the neutral one by the last non-neutral
-            // input of the tick, anything else by the neutral one.
-            let alt = past
-                .inputs
-                .iter()
-                .rev()
-                .find(|&&i| i != G::Input::default())
-                .copied()
-                .unwrap_or_default();
-            let other: Vec<G::Input> = past
-                .inputs
-                .iter()
-                .map(|&i| {
-                    if i == G::Input::default() {
-                        alt
-                    } else {
-                        G::Input::default()
-                    }
-                })
-                .collect();
-            wrong.step(&other);
-        }
-        drop(wrong);
-        // The correction: from the saved copy, the real inputs again.
-        let mut again = oldest.before.clone();
-        for (i, past) in self.history.iter().enumerate() {
-            again.step(&past.inputs);
-            self.resimulated += 1;
-            let hash = again.state_hash();
-            if hash != past.after_hash {
-                return Err(SyncTestError::Diverged {
-                    tick: start + i as u32 + 1,
-                    first: past.after_hash,
-                    again: hash,
-                });
-            }
-        }
-        self.checks += 1;
         Ok(())
     }
 
-    /// The game as the first run left it.
+    /// The game as the session has it now, as [`Session::game`] would
+    /// show it: its last ticks rest on guesses of player 1's input.
     #[must_use]
     pub fn game(&self) -> &G {
-        &self.game
+        // Cannot fail: a sync-test session starts when it is created and
+        // nothing ends it, so it always holds a game.
+        self.session
+            .game()
+            .expect("a sync-test session always holds a game")
+    }
+
+    /// The game after [`confirmed_tick`](Self::confirmed_tick) ticks, on
+    /// the real inputs only.
+    #[must_use]
+    pub fn confirmed_game(&self) -> &G {
+        // Cannot fail: a sync-test session holds its confirmed state (the
+        // present, or a saved copy it keeps while guesses are pending).
+        self.session
+            .confirmed_game()
+            .expect("a sync-test session holds its confirmed state")
     }
 
     /// Ticks run.
     #[must_use]
     pub fn tick(&self) -> u32 {
-        self.tick
+        self.session.tick()
     }
 
-    /// Rollbacks checked so far.
+    /// Ticks whose every input has reached the session.
+    #[must_use]
+    pub fn confirmed_tick(&self) -> u32 {
+        self.session.confirmed_tick()
+    }
+
+    /// Forced rollbacks checked so far.
     #[must_use]
     pub fn checks(&self) -> u64 {
         self.checks
     }
 
-    /// Ticks re-simulated so far.
+    /// Ticks re-simulated by the checks so far.
     #[must_use]
     pub fn resimulated_ticks(&self) -> u64 {
         self.resimulated
+    }
+
+    /// Ticks first run on a guess of player 1's input.
+    #[must_use]
+    pub fn predicted_ticks(&self) -> u64 {
+        self.session.stats().predicted_ticks
+    }
+
+    /// Wrong guesses the session corrected (rollbacks as in a match, not
+    /// counting the forced ones).
+    #[must_use]
+    pub fn mispredictions(&self) -> u64 {
+        self.session.stats().rollbacks
     }
 }
 
@@ -343,6 +356,78 @@ mod tests {
         }
     }
 
+    /// Keeps the last input it saw outside the struct (a thread-local
+    /// "previous pad", as a game might to detect presses): a restored copy
+    /// then steps with the pad of the present, not the one before it.
+    #[derive(Clone)]
+    struct Outside(u64);
+    thread_local!(static PREVIOUS: Cell<u8> = const { Cell::new(0) });
+    impl DeterministicGame for Outside {
+        type Input = u8;
+        const BUILD_ID: u64 = 4;
+        fn new(seed: u64, _: u8) -> Self {
+            Outside(seed)
+        }
+        fn step(&mut self, i: &[u8]) {
+            let pressed = PREVIOUS.with(|p| p.replace(i[1])) != i[1];
+            self.0 = self.0.rotate_left(3) ^ u64::from(i[0]) ^ u64::from(pressed);
+        }
+        fn state_hash(&self) -> u64 {
+            self.0
+        }
+    }
+
+    /// Sound, except that the second time tick 55 runs it goes wrong.
+    #[derive(Clone)]
+    struct Glitch {
+        ticks: u32,
+        acc: u64,
+    }
+    thread_local!(static RUNS_OF_55: Cell<u32> = const { Cell::new(0) });
+    impl DeterministicGame for Glitch {
+        type Input = u8;
+        const BUILD_ID: u64 = 5;
+        fn new(seed: u64, _: u8) -> Self {
+            Glitch {
+                ticks: 0,
+                acc: seed,
+            }
+        }
+        fn step(&mut self, i: &[u8]) {
+            self.acc = self.acc.rotate_left(5) ^ u64::from(i[0]) ^ (u64::from(i[1]) << 8);
+            if self.ticks == 55 && RUNS_OF_55.with(|r| r.replace(r.get() + 1)) == 1 {
+                self.acc ^= 1 << 40;
+            }
+            self.ticks += 1;
+        }
+        fn state_hash(&self) -> u64 {
+            self.acc ^ u64::from(self.ticks)
+        }
+    }
+
+    /// `Good` with a predictor that knows player 1 counts up by one per
+    /// tick, and counts its calls.
+    #[derive(Clone)]
+    struct Counting(Good);
+    thread_local!(static GUESSES: Cell<u64> = const { Cell::new(0) });
+    impl DeterministicGame for Counting {
+        type Input = u8;
+        const BUILD_ID: u64 = 6;
+        fn new(seed: u64, players: u8) -> Self {
+            Counting(Good::new(seed, players))
+        }
+        fn step(&mut self, i: &[u8]) {
+            self.0.step(i);
+        }
+        fn state_hash(&self) -> u64 {
+            self.0.state_hash()
+        }
+        fn predict_input(last: u8, ticks_ahead: u32) -> u8 {
+            GUESSES.with(|g| g.set(g.get() + 1));
+            last.wrapping_add(ticks_ahead as u8)
+        }
+    }
+
     #[test]
     fn a_sound_game_passes() {
         let mut t = SyncTest::<Good>::new(1, 2).check_distance(5).every(2);
@@ -350,18 +435,44 @@ mod tests {
             assert_eq!(t.advance(&[k, k / 3]), Ok(()));
         }
         assert_eq!(t.tick(), 100);
-        assert!(t.checks() >= 47);
+        assert_eq!(t.checks(), 48); // ticks 6, 8, ..., 100
         assert_eq!(t.resimulated_ticks(), t.checks() * 5);
+        // Player 1's inputs arrive 2 ticks late: every tick but the first
+        // two ran on a guess first, and a change every third tick made
+        // the repeat-last guess wrong that often.
+        assert!(t.predicted_ticks() >= 98, "{}", t.predicted_ticks());
+        assert!(t.mispredictions() >= 30, "{}", t.mispredictions());
+        assert_eq!(t.confirmed_tick(), 98);
+    }
+
+    #[test]
+    fn the_confirmed_game_is_the_game_on_the_real_inputs() {
+        let mut t = SyncTest::<Good>::new(9, 2);
+        let mut straight = Good::new(9, 2);
+        let inputs: Vec<[u8; 2]> = (0..300u32)
+            .map(|k| [(k % 11) as u8, (k / 7 % 5) as u8])
+            .collect();
+        for i in &inputs {
+            assert_eq!(t.advance(i), Ok(()));
+        }
+        for i in &inputs[..t.confirmed_tick() as usize] {
+            straight.step(i);
+        }
+        assert_eq!(t.confirmed_tick(), 300 - 4);
+        assert_eq!(t.confirmed_game().0, straight.0);
     }
 
     #[test]
     fn shared_state_is_caught() {
         let mut t = SyncTest::<Shared>::new(1, 2);
         let err = (0..50u8).find_map(|k| t.advance(&[k, 0]).err());
+        // The first check restores the start state, whose shared counter
+        // has moved on since.
         assert!(
-            matches!(err, Some(SyncTestError::SavedStateChanged { .. })),
+            matches!(err, Some(SyncTestError::SavedStateChanged { tick: 0, .. })),
             "{err:?}"
         );
+        assert_eq!(t.tick(), 8);
     }
 
     #[test]
@@ -369,9 +480,65 @@ mod tests {
         let mut t = SyncTest::<Impure>::new(1, 2).check_distance(3);
         let err = (0..50u8).find_map(|k| t.advance(&[k, 0]).err());
         assert!(
+            matches!(err, Some(SyncTestError::Diverged { tick: 1, .. })),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn state_outside_the_struct_is_caught() {
+        let mut t = SyncTest::<Outside>::new(1, 2);
+        // Player 1 changes pad every fourth tick.
+        let err = (0..200u32).find_map(|k| t.advance(&[k as u8, (k / 4) as u8]).err());
+        assert!(
             matches!(err, Some(SyncTestError::Diverged { .. })),
             "{err:?}"
         );
+        // ... and it passes when player 1 holds one pad throughout.
+        let mut t = SyncTest::<Outside>::new(1, 2);
+        PREVIOUS.with(|p| p.set(0));
+        for k in 0..200u32 {
+            assert_eq!(t.advance(&[k as u8, 0]), Ok(()));
+        }
+    }
+
+    #[test]
+    fn the_first_wrong_tick_is_named() {
+        // Every tick, or every 10: the second run of tick 55 (the 56th
+        // tick; in the check at tick 56, or the one at 60) is named.
+        for every in [1, 10] {
+            RUNS_OF_55.with(|r| r.set(0));
+            let mut t = SyncTest::<Glitch>::new(3, 2).every(every);
+            let err = (0..200u32).find_map(|k| t.advance(&[k as u8, (k / 100) as u8]).err());
+            assert!(
+                matches!(err, Some(SyncTestError::Diverged { tick: 56, .. })),
+                "every {every}: {err:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_games_own_predictor_makes_the_guesses() {
+        // Player 1 counts up by one per tick (from the neutral 0 before
+        // tick 0): the game's predictor always guesses right, so nothing
+        // but the forced checks rolls back.
+        GUESSES.with(|g| g.set(0));
+        let mut t = SyncTest::<Counting>::new(1, 2);
+        for k in 0..300u32 {
+            assert_eq!(t.advance(&[7, (k + 1) as u8]), Ok(()));
+        }
+        assert_eq!(t.mispredictions(), 0);
+        assert!(
+            GUESSES.with(Cell::get) >= 296,
+            "{}",
+            GUESSES.with(Cell::get)
+        );
+        // The same inputs with the repeat-last guess: wrong every tick.
+        let mut t = SyncTest::<Good>::new(1, 2);
+        for k in 0..300u32 {
+            assert_eq!(t.advance(&[7, k as u8]), Ok(()));
+        }
+        assert!(t.mispredictions() >= 290, "{}", t.mispredictions());
     }
 
     #[test]
@@ -385,5 +552,23 @@ mod tests {
             })
         );
         assert_eq!(t.tick(), 0);
+        let mut t = SyncTest::<Good>::new(1, 3);
+        assert_eq!(
+            t.advance(&[1, 2, 3]),
+            Err(SyncTestError::UnsupportedPlayers { players: 3 })
+        );
+        assert_eq!(t.tick(), 0);
+    }
+
+    #[test]
+    fn check_distance_is_clamped_to_the_largest_window() {
+        let mut t = SyncTest::<Good>::new(1, 2).check_distance(500);
+        for k in 0..200u8 {
+            assert_eq!(t.advance(&[k, k / 2]), Ok(()));
+        }
+        assert_eq!(t.checks(), 200 - 59);
+        assert_eq!(t.resimulated_ticks(), t.checks() * 60);
+        let t = SyncTest::<Good>::new(1, 2).check_distance(0);
+        assert!(format!("{t:?}").contains("distance: 1"), "{t:?}");
     }
 }
