@@ -2,6 +2,13 @@
 //! bytes decode are exactly the encoding of what they decode to (so
 //! decode-then-encode is the identity, including for mutated packets).
 //! The cargo-fuzz target `decode` checks the same property for longer.
+//!
+//! Reproducing a failure: the properties run with a fresh random seed each
+//! time and keep no regression file. A failing run prints `minimal failing
+//! input: ...` (the shrunk message and mutation); pass those values to
+//! [`check_round_trip`], [`check_mutated`] or [`check_bytes`] in
+//! `pinned_cases` below, where the case then runs on every test run.
+//! `PROPTEST_RNG_SEED=<n>` replays one fixed sequence of cases locally.
 
 use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Message, Pong, MAX_RUN};
 use proptest::prelude::*;
@@ -84,38 +91,66 @@ fn message() -> impl Strategy<Value = M> {
     ]
 }
 
+/// Encoding then decoding gives the message back.
+fn check_round_trip(m: M) {
+    // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+    let bytes = m.encode().expect("valid messages encode");
+    assert_eq!(M::decode(&bytes), Ok(m));
+}
+
+/// `m`'s encoding cut at `at` (modulo its length), or with the byte there
+/// replaced: rejected, or the canonical encoding of what it decodes to.
+fn check_mutated(m: M, at: usize, byte: u8, cut: bool) {
+    // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+    let mut bytes = m.encode().expect("valid messages encode");
+    let i = at % bytes.len();
+    if cut {
+        bytes.truncate(i);
+    } else {
+        bytes[i] = byte;
+    }
+    check_bytes(&bytes);
+}
+
+/// Whatever `bytes` decode to encodes back to exactly `bytes`.
+fn check_bytes(bytes: &[u8]) {
+    if let Ok(m) = M::decode(bytes) {
+        // Cannot fail: a message that decoded holds only encodable values.
+        assert_eq!(m.encode().expect("decoded messages encode"), bytes);
+    }
+}
+
+/// Cases worth keeping (see the module doc for adding a failing one).
+#[test]
+fn pinned_cases() {
+    check_round_trip(M::Inputs(Inputs {
+        ack: 0,
+        first_tick: 1000,
+        pads: vec![7; MAX_RUN],
+        ping: Some(0),
+        pong: None,
+        advantage: Some(-128),
+    }));
+    check_mutated(M::Ping(300), 1, 0x80, false);
+    check_bytes(&[2, 0, 0, 0, 0, 0]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn every_message_round_trips(m in message()) {
-        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-        let bytes = m.encode().expect("valid messages encode");
-        prop_assert_eq!(M::decode(&bytes), Ok(m));
+        check_round_trip(m);
     }
 
     #[test]
     fn mutated_packets_are_rejected_or_canonical(m in message(), at in any::<usize>(), byte in any::<u8>(),
                                                  cut in any::<bool>()) {
-        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-        let mut bytes = m.encode().expect("valid messages encode");
-        let i = at % bytes.len();
-        if cut {
-            bytes.truncate(i);
-        } else {
-            bytes[i] = byte;
-        }
-        if let Ok(again) = M::decode(&bytes) {
-            // Cannot fail: a message that decoded holds only encodable values.
-            prop_assert_eq!(again.encode().expect("decoded messages encode"), bytes);
-        }
+        check_mutated(m, at, byte, cut);
     }
 
     #[test]
     fn random_bytes_are_rejected_or_canonical(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
-        if let Ok(m) = M::decode(&bytes) {
-            // Cannot fail: a message that decoded holds only encodable values.
-            prop_assert_eq!(m.encode().expect("decoded messages encode"), bytes);
-        }
+        check_bytes(&bytes);
     }
 }
