@@ -54,6 +54,8 @@ mod sim;
 mod view;
 
 #[cfg(test)]
+mod hash_tests;
+#[cfg(test)]
 mod rules_tests;
 
 pub use ai::{Cpu, Level};

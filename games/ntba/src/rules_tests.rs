@@ -112,26 +112,42 @@ fn success_falls_with_distance_defence_and_bad_timing() {
 fn the_other_team_inbounds_after_a_score() {
     for seed in 0..40 {
         let mut g = holding(0, hoop_offset(0, 10), seed);
-        let ev = shoot(&mut g, 0, u32::from(JUMP_APEX));
-        if !ev.iter().any(|e| matches!(e, Event::Score { side: 0, .. })) {
-            continue;
+        // Jump, release on the apex, then play on tick by tick until the
+        // next inbound (or give up on this seed after a miss).
+        let mut pads = [Pad(Pad::SHOOT), Pad::NONE];
+        let mut scored = false;
+        let mut inbound = None;
+        for t in 0..400u32 {
+            if t == u32::from(JUMP_APEX) {
+                pads = [Pad::NONE; 2];
+            }
+            g.step(&pads);
+            for e in g.events() {
+                match e {
+                    Event::Score { side: 0, .. } => scored = true,
+                    Event::Inbound { side, player } if scored => inbound = Some((*side, *player)),
+                    _ => {}
+                }
+            }
+            if inbound.is_some() || g.events().contains(&Event::Miss { player: 0 }) {
+                break;
+            }
         }
-        let mut ev = ev;
-        ev.extend(step_n(&mut g, [Pad::NONE; 2], u32::from(AFTER_SCORE_TICKS)));
-        let inbound = ev.iter().find_map(|e| match e {
-            Event::Inbound { side, player } => Some((*side, *player)),
-            _ => None,
-        });
-        let (side, player) = inbound.expect("an inbound follows the basket");
+        let Some((side, player)) = inbound else {
+            assert!(!scored, "seed {seed}: a basket and no inbound in 400 ticks");
+            continue;
+        };
+        // On the inbound tick: Away has the ball in the inbounder's hands,
+        // from the baseline under the hoop Home attacked (the right end),
+        // with a full shot clock (Home had used some of its own).
         assert_eq!(side, 1);
         assert_eq!(g.possession(), Some(1));
-        assert!(g.ball().state == crate::BallState::Held(player) || g.possession() == Some(1));
-        // From the baseline under the hoop Home attacked (the right end).
+        assert_eq!(g.ball().state, crate::BallState::Held(player));
+        assert_eq!(team(player), 1);
         assert!(g.player(player).x > COURT_LENGTH - 3 * M);
-        assert_eq!(
-            g.clocks().shot_clock,
-            g.clocks().shot_clock.map(|_| g.shot_clock)
-        );
+        assert_eq!(g.clocks().phase, Phase::Play);
+        assert_eq!(g.shot_clock, SHOT_CLOCK_TICKS);
+        assert_eq!(g.clocks().shot_clock, Some(SHOT_CLOCK_TICKS));
         return;
     }
     panic!("no basket in 40 tries");
