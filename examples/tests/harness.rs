@@ -1,7 +1,7 @@
 //! The examples' harness functions (what the example binaries run), checked:
 //! both peers agree, logs replay, bad input is refused cleanly.
 
-use lockstep::{Millis, Outcome};
+use lockstep::{DeterministicGame, InputLog, Millis, Outcome};
 use lockstep_examples::simulated::SimulatedOptions;
 use lockstep_examples::{
     play_loopback, play_simulated, replay_log, MatchConfig, MatchReport, ReplayFailure,
@@ -41,9 +41,23 @@ fn loopback_example_agrees_at_tick_3600_without_stalls() {
     let bytes = r.host.log.to_bytes().unwrap();
     let replay = replay_log(&bytes).unwrap();
     assert_eq!(replay.ticks, r.host.ticks);
-    if replay.ticks == 3600 {
-        assert_eq!(Some(replay.hash), r.host.hash_at_target);
+    assert_eq!(replay.hash, r.host.log.final_hash);
+    // The host may have run a tick or two past the target while the guest
+    // caught up: replay both logs to the target tick itself.
+    assert_eq!(r.host.target_tick, Some(3600));
+    for log in [&r.host.log, &r.guest.log] {
+        assert_eq!(Some(hash_after(log, 3600)), r.host.hash_at_target);
     }
+}
+
+/// The state hash after replaying the first `ticks` ticks of `log` (which
+/// must hold that many).
+fn hash_after(log: &InputLog<u8>, ticks: u32) -> u64 {
+    assert!(log.ticks() >= ticks, "{} ticks logged", log.ticks());
+    let mut head = log.clone();
+    head.inputs
+        .truncate(ticks as usize * usize::from(log.players));
+    head.replay_game::<dots::Dots>().unwrap().state_hash()
 }
 
 #[test]
@@ -129,10 +143,13 @@ fn saved_log_replays_and_bad_logs_are_refused() {
     assert_eq!(replay.seed, cfg.seed);
     assert_eq!(replay.ticks, r.host.ticks);
     assert_eq!(replay.hash, r.host.log.final_hash);
-    // The guest recorded the same match.
+    // The guest recorded the same match: its log replays to its own final
+    // hash, and both logs give the hash both sides saw at the target tick.
     let guest = replay_log(&r.guest.log.to_bytes().unwrap()).unwrap();
-    if guest.ticks == replay.ticks {
-        assert_eq!(guest.hash, replay.hash);
+    assert_eq!(guest.ticks, r.guest.ticks);
+    assert_eq!(r.host.target_tick, Some(cfg.ticks));
+    for log in [&r.host.log, &r.guest.log] {
+        assert_eq!(Some(hash_after(log, cfg.ticks)), r.host.hash_at_target);
     }
 
     assert!(matches!(replay_log(b""), Err(ReplayFailure::Decode(_))));
@@ -163,7 +180,6 @@ fn saved_log_replays_and_bad_logs_are_refused() {
 
 #[test]
 fn render_grid_shows_dots_coin_and_scores() {
-    use lockstep::DeterministicGame;
     let game = dots::Dots::new(5, 2);
     let text = lockstep_examples::render_grid(&game);
     let lines: Vec<&str> = text.lines().collect();
