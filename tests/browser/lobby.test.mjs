@@ -1,7 +1,8 @@
-// The six Chromium scenarios of issue 5 (1-6), in order, plus extras (5b, 6b-6e), against the real embedded
+// The six Chromium scenarios of issue 5 (1-6), in order, plus extras (5b, 6b-6g), against the real embedded
 // signalling server and real WebRTC between isolated browser contexts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -49,6 +50,8 @@ test('1. three players join and each sees the other two, connected', async () =>
   }
   // The IP notice is shown.
   assert.match(await pages.ada.locator('#notice-ip').textContent(), /can see your IP address/);
+  // The tab is named after the game.
+  assert.equal(await pages.ada.title(), await pages.ada.locator('#game-name').textContent());
   // The name is remembered in localStorage (a second tab of the same person).
   const again = await pages.dana.context().newPage();
   await again.goto(server.url);
@@ -134,6 +137,12 @@ test('3. decline, then accept: an open match pair, shown in a match to the third
   }
   assert.equal(await ada.locator('#match').getAttribute('data-side'), '0');
   assert.equal(await dana.locator('#match').getAttribute('data-side'), '1');
+  // The status names the input delay in ticks, singular for one.
+  for (const p of [ada, dana]) {
+    const delay = Number(await p.locator('#match').getAttribute('data-delay'));
+    const unit = delay === 1 ? 'tick' : 'ticks';
+    assert.match(await p.locator('#match-status').textContent(), new RegExp(`input delay ${delay} ${unit} \\(`));
+  }
 
   for (const name of ['Ada', 'דנה']) {
     const li = entry(bo, name);
@@ -210,6 +219,7 @@ test('6. the Online button is hidden when WebRTC is unavailable', async () => {
   await noRtc.locator('#btn-local').waitFor({ state: 'visible', timeout: DEADLINE });
   await noRtc.waitForFunction(() => document.querySelector('#game-name').textContent !== 'Loading…');
   assert.equal(await noRtc.locator('#btn-online').isVisible(), false);
+  assert.match(await noRtc.locator('#online-note').textContent(), /needs WebRTC/);
   // Local play still works without WebRTC: the game draws, Back returns.
   await noRtc.locator('#btn-local').click();
   await noRtc.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
@@ -217,6 +227,16 @@ test('6. the Online button is hidden when WebRTC is unavailable', async () => {
   await noRtc.locator('#btn-local').waitFor({ state: 'visible', timeout: DEADLINE });
   const withRtc = await openPage(browser, server.url);
   await withRtc.locator('#btn-online').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.equal(await withRtc.locator('#online-note').isVisible(), false);
+  // Without secure random numbers every page would draw the same peer id:
+  // online play is not offered then.
+  const noRandom = await openPage(browser, server.url, {
+    initScript: () => { Crypto.prototype.getRandomValues = () => { throw new Error('no randomness'); }; },
+  });
+  await noRandom.waitForFunction(() => document.querySelector('#game-name').textContent !== 'Loading…');
+  assert.equal(await noRandom.locator('#btn-online').isVisible(), false);
+  assert.match(await noRandom.locator('#online-note').textContent(), /no secure random numbers/);
+  await noRandom.context().close();
   await noRtc.context().close();
   await withRtc.context().close();
 });
@@ -340,4 +360,104 @@ test('6e. no direct path for the match: both sides say so after the connection t
   assert.equal(await entry(host, 'Guesting').getAttribute('data-status'), 'in the lobby');
   await host.context().close();
   await guest.context().close();
+});
+
+/** Resolves once `pred()` holds, checking every 50 ms; fails after DEADLINE. */
+async function until(pred, what) {
+  const end = Date.now() + DEADLINE;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('6f. a lobby that takes connections but never answers: attempts time out, the message and Retry stay', async () => {
+  // A TCP server on loopback that accepts and never says a word: GET /ice
+  // hangs (the page gives up after 5 s and uses the default STUN server) and
+  // the presence socket never opens. Lobby attempt deadline: 1.5 s.
+  let wsAttempts = 0;
+  const silent = net.createServer((s) => {
+    s.on('data', (d) => { if (d.toString('latin1').startsWith('GET /lobby/ws')) wsAttempts += 1; });
+    s.on('error', () => {});
+  });
+  await new Promise((r) => silent.listen(0, '127.0.0.1', r));
+  const signal = encodeURIComponent(`http://127.0.0.1:${silent.address().port}`);
+  const page = await openPage(browser, `${server.url}/?lobby_connect_ms=1500&signal=${signal}`);
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  try {
+    await page.locator('#btn-online').click();
+    await page.locator('#name').fill('Patient');
+    await page.locator('#join').click();
+    await page.locator('#banner-text', { hasText: "Can't reach the lobby. Retrying…" }).waitFor({ timeout: DEADLINE });
+    assert.ok(warnings.some((w) => w.includes('using the default STUN server')), warnings.join('\n'));
+    assert.equal(await page.locator('#retry').isVisible(), true);
+    // The next attempt is under way, and the page still says it cannot reach
+    // the lobby, with Retry, rather than a plain "Connecting…".
+    await page.waitForFunction(() => document.querySelector('#lobby').dataset.connection === 'connecting' &&
+      document.querySelector('#banner-text').textContent === "Can't reach the lobby. Retrying…" &&
+      !document.querySelector('#retry').hidden, null, { timeout: DEADLINE });
+    await until(() => wsAttempts >= 2, 'a second presence socket');
+    // Retry starts another attempt at once.
+    const before = wsAttempts;
+    await page.locator('#retry').click();
+    await until(() => wsAttempts > before, 'the attempt started by Retry');
+  } finally {
+    await page.context().close();
+    silent.close();
+  }
+});
+
+test('6g. without /ice the default STUN server is used; /ice is fetched again for each match; muting declines', async () => {
+  // Records the iceServers of every peer connection the page makes.
+  const recordIce = () => {
+    const Original = window.RTCPeerConnection;
+    window.iceSeen = [];
+    window.RTCPeerConnection = function RTCPeerConnection(cfg) {
+      window.iceSeen.push(JSON.stringify(cfg?.iceServers ?? null));
+      return new Original(cfg);
+    };
+    window.RTCPeerConnection.prototype = Original.prototype;
+  };
+  const noIce = await openPage(browser, server.url, { initScript: recordIce });
+  const withIce = await openPage(browser, server.url, { initScript: recordIce });
+  const fetched = { noIce: 0, withIce: 0 };
+  await noIce.route('**/ice', (route) => { fetched.noIce += 1; return route.abort(); });
+  await withIce.route('**/ice', (route) => { fetched.withIce += 1; return route.continue(); });
+  await joinLobby(noIce, 'NoIce');
+  await joinLobby(withIce, 'WithIce');
+  const linkUp = (page, name) => entry(page, name).and(page.locator('[data-link="connected"]'))
+    .waitFor({ timeout: DEADLINE });
+  await linkUp(noIce, 'WithIce');
+  await linkUp(withIce, 'NoIce');
+  const stun = JSON.stringify([{ urls: 'stun:stun.cloudflare.com:3478' }]);
+  const seen = (page) => page.evaluate(() => window.iceSeen);
+  assert.ok((await seen(noIce)).length > 0 && (await seen(noIce)).every((s) => s === stun), String(await seen(noIce)));
+  assert.ok((await seen(withIce)).every((s) => s === '[]'), 'the test server lists no ICE servers');
+  assert.equal(fetched.noIce, 1);
+  assert.equal(fetched.withIce, 1);
+
+  // NoIce challenges; WithIce mutes NoIce instead of answering: declined.
+  await entry(noIce, 'WithIce').locator('button[data-action="challenge"]').click();
+  await until(() => fetched.noIce === 2, 'the challenger fetching /ice again');
+  const accept = entry(withIce, 'NoIce').locator('button[data-action="accept"]');
+  await accept.waitFor({ timeout: DEADLINE });
+  await entry(withIce, 'NoIce').locator('button[data-action="mute"]').click();
+  await waitNotice(noIce, 'is not taking challenges from you.');
+  await accept.waitFor({ state: 'detached', timeout: DEADLINE });
+  await entry(withIce, 'NoIce').locator('button[data-action="mute"]', { hasText: 'Unmute' }).click();
+
+  // WithIce challenges, NoIce accepts: both fetch /ice again, and the match
+  // connects with NoIce on the default STUN server.
+  await entry(withIce, 'NoIce').locator('button[data-action="challenge"]').click();
+  await until(() => fetched.withIce === 2, 'the challenger fetching /ice again');
+  await entry(noIce, 'WithIce').locator('button[data-action="accept"]').click();
+  await until(() => fetched.noIce === 3, 'the guest fetching /ice again');
+  for (const p of [noIce, withIce]) {
+    await p.waitForFunction(() => Number(document.querySelector('#match').dataset.tick || 0) > 30, null,
+      { timeout: DEADLINE });
+  }
+  assert.equal((await seen(noIce)).at(-1), stun);
+  await noIce.context().close();
+  await withIce.context().close();
 });

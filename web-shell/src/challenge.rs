@@ -8,9 +8,13 @@
 //! timeout, cancel or either side leaving the lobby cancels a challenge that
 //! has not been accepted; a brief lobby drop of the target after the accept
 //! does not. Two players who challenge each other at once both get
-//! cancelled, with a message. A player in a match declines challenges
-//! automatically, and so does one who has muted the challenger. Accept is
-//! disabled while hosting or joining a room.
+//! cancelled, with a message. A busy player (in a match, joining a room, or
+//! hosting one whose accepted guest is connecting) declines challenges
+//! automatically, and so does one who has muted the challenger (muting a
+//! player whose challenge waits for an answer declines it at once). Accept
+//! is disabled while hosting or joining a room. When our own lobby
+//! connection drops, an unanswered challenge of ours is cancelled with its
+//! own message.
 
 use crate::id::{PeerId, RoomCode};
 use crate::protocol::{DeclineReason, PeerMsg, PlayerStatus};
@@ -130,6 +134,13 @@ pub enum Event {
     },
     /// A player left the lobby (or its mesh link closed).
     PlayerLeft(PeerId),
+    /// We muted `0`: a challenge of theirs that waits for our answer is
+    /// declined at once.
+    Muted(PeerId),
+    /// Our own presence connection dropped (every mesh link goes with it).
+    /// Sent before the links are closed, so a cancel still reaches the
+    /// target.
+    LobbyLost,
     /// The match data channels opened (as host or guest).
     MatchConnected,
     /// Setting up the match connection failed.
@@ -176,6 +187,9 @@ pub enum Notice {
     DidNotConnect,
     /// The other player left the lobby.
     Left(PeerId),
+    /// Our own lobby connection dropped while our challenge to this player
+    /// waited for an answer.
+    LobbyLost(PeerId),
     /// The challenger withdrew.
     Withdrawn(PeerId),
     /// The room could not be created or the connection failed.
@@ -198,6 +212,7 @@ impl Notice {
             Notice::NoAnswer(p) => format!("{} didn't answer.", name(p)),
             Notice::DidNotConnect => "They didn't connect - try again.".to_owned(),
             Notice::Left(p) => format!("{} left the lobby.", name(p)),
+            Notice::LobbyLost(p) => format!("Lost the lobby connection, so your challenge to {} was cancelled.", name(p)),
             Notice::Withdrawn(p) => format!("{} withdrew the challenge.", name(p)),
             Notice::ConnectFailed => "Couldn't connect directly - try again, or try a different network.".to_owned(),
             Notice::AlreadyChallenging => "You already have a challenge open.".to_owned(),
@@ -311,6 +326,31 @@ impl ChallengeState {
                 // An accepted challenge, or a room we are joining, carries
                 // on: the room connection does not need the lobby.
             }
+            Event::Muted(id) => {
+                if let Some(i) = self.incoming.iter().position(|c| c.from == id) {
+                    self.incoming.remove(i);
+                    fx.push(Effect::Send(id, PeerMsg::Decline(DeclineReason::Muted)));
+                }
+            }
+            Event::LobbyLost => {
+                // Challenges to us lapse quietly: their senders see us leave.
+                self.incoming.clear();
+                let unaccepted = matches!(
+                    &self.outgoing,
+                    Some(o) if !matches!(o.phase, OutgoingPhase::Accepted { .. })
+                );
+                if unaccepted {
+                    if let Some(out) = self.outgoing.take() {
+                        if !matches!(out.phase, OutgoingPhase::CreatingRoom) {
+                            fx.push(Effect::Send(out.target.clone(), PeerMsg::Cancel));
+                        }
+                        fx.push(Effect::CloseRoom);
+                        fx.push(Effect::Notice(Notice::LobbyLost(out.target)));
+                    }
+                }
+                // As for a player leaving: an accepted challenge or a room
+                // we are joining carries on without the lobby.
+            }
             Event::MatchConnected => {
                 if self.outgoing.take().is_some() || self.joining.take().is_some() {
                     self.in_match = true;
@@ -406,9 +446,20 @@ impl ChallengeState {
         match msg {
             PeerMsg::Chat(_) => {}
             PeerMsg::Challenge(room) => {
+                // Busy: in a match, joining a room, or hosting one whose
+                // guest has accepted and is connecting.
+                let busy = self.in_match
+                    || self.joining.is_some()
+                    || matches!(
+                        &self.outgoing,
+                        Some(Outgoing {
+                            phase: OutgoingPhase::Accepted { .. },
+                            ..
+                        })
+                    );
                 if muted {
                     fx.push(Effect::Send(from, PeerMsg::Decline(DeclineReason::Muted)));
-                } else if self.in_match {
+                } else if busy {
                     fx.push(Effect::Send(from, PeerMsg::Decline(DeclineReason::Busy)));
                 } else if matches!(&self.outgoing, Some(o) if o.target == from && !matches!(o.phase, OutgoingPhase::Accepted { .. }))
                 {
@@ -980,5 +1031,90 @@ mod tests {
         assert!(s.reduce(Event::Accept(id('Z')), Millis(0), &CFG).is_empty());
         assert!(s.reduce(Event::MatchConnected, Millis(0), &CFG).is_empty());
         assert_eq!(s, ChallengeState::default());
+    }
+
+    #[test]
+    fn challenges_while_joining_or_while_our_accepted_guest_connects_are_busy() {
+        let busy = vec![Effect::Send(id('C'), PeerMsg::Decline(DeclineReason::Busy))];
+        // B accepted A's challenge and is joining A's room.
+        let mut b = ChallengeState::default();
+        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(Event::Accept(id('A')), Millis(1), &CFG);
+        assert!(b.joining.is_some());
+        assert_eq!(
+            b.reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG),
+            busy
+        );
+        assert!(b.incoming.is_empty(), "not kept as a pending challenge");
+        // A's challenge was accepted and B is connecting to A's room.
+        let mut a = challenged(Millis(0));
+        a.reduce(peer('B', PeerMsg::Accept), Millis(1), &CFG);
+        assert_eq!(
+            a.reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG),
+            busy
+        );
+        assert!(a.incoming.is_empty());
+        // While A only waits for an answer, a third player may still
+        // challenge A (Accept stays disabled until A's challenge ends).
+        let mut a = challenged(Millis(0));
+        assert!(a
+            .reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG)
+            .is_empty());
+        assert_eq!(a.incoming.len(), 1);
+    }
+
+    #[test]
+    fn muting_a_challenger_declines_the_waiting_challenge() {
+        let mut b = ChallengeState::default();
+        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('C', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        assert_eq!(
+            b.reduce(Event::Muted(id('A')), Millis(1), &CFG),
+            vec![Effect::Send(
+                id('A'),
+                PeerMsg::Decline(DeclineReason::Muted)
+            )]
+        );
+        assert!(b.incoming_from(&id('A')).is_none());
+        assert!(b.incoming_from(&id('C')).is_some(), "others stay");
+        // Muting someone with no challenge open sends nothing.
+        assert!(b.reduce(Event::Muted(id('D')), Millis(1), &CFG).is_empty());
+        // The challenger sees that we are not taking their challenges.
+        let mut a = challenged(Millis(0));
+        assert_eq!(
+            a.reduce(
+                peer('B', PeerMsg::Decline(DeclineReason::Muted)),
+                Millis(2),
+                &CFG
+            ),
+            vec![
+                Effect::CloseRoom,
+                Effect::Notice(Notice::NotTaking(id('B')))
+            ]
+        );
+    }
+
+    #[test]
+    fn losing_our_lobby_connection_cancels_an_unanswered_challenge_with_its_own_notice() {
+        let mut a = challenged(Millis(0));
+        a.reduce(peer('C', PeerMsg::Challenge(room())), Millis(1), &CFG);
+        assert_eq!(
+            a.reduce(Event::LobbyLost, Millis(2), &CFG),
+            vec![
+                Effect::Send(id('B'), PeerMsg::Cancel),
+                Effect::CloseRoom,
+                Effect::Notice(Notice::LobbyLost(id('B'))),
+            ]
+        );
+        assert_eq!(a, ChallengeState::default());
+        assert_eq!(
+            Notice::LobbyLost(id('B')).text(|_| "Bo#BBB".into()),
+            "Lost the lobby connection, so your challenge to Bo#BBB was cancelled."
+        );
+        // An accepted challenge carries on: the room does not need the lobby.
+        let mut a = challenged(Millis(0));
+        a.reduce(peer('B', PeerMsg::Accept), Millis(1), &CFG);
+        assert!(a.reduce(Event::LobbyLost, Millis(2), &CFG).is_empty());
+        assert!(a.outgoing.is_some());
     }
 }

@@ -7,7 +7,7 @@
 //! data channel opened, button pressed, time passed) and then drains
 //! [`LobbyClient::poll_output`] and carries out each [`Output`] in order.
 //! After every call, drain the outputs; call [`LobbyClient::tick`] at least
-//! by [`LobbyClient::next_timeout`] (the page simply ticks every 250 ms).
+//! by [`LobbyClient::next_timeout`] (the page simply ticks every 100 ms).
 
 use crate::backoff::Backoff;
 use crate::challenge::{self, ChallengeConfig, ChallengeState, Event, OutgoingPhase};
@@ -20,12 +20,27 @@ use lockstep::Millis;
 use std::collections::{BTreeMap, VecDeque};
 
 /// The lobby's timers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LobbyConfig {
     /// The mesh connect timer.
     pub mesh: MeshConfig,
     /// The challenge timers.
     pub challenge: ChallengeConfig,
+    /// How long one attempt to join the lobby may take, from opening the
+    /// presence socket to the server's `welcome` (10 s). An attempt that
+    /// runs out counts as failed: the socket is closed and the next one
+    /// follows the backoff.
+    pub connect_timeout: Millis,
+}
+
+impl Default for LobbyConfig {
+    fn default() -> Self {
+        LobbyConfig {
+            mesh: MeshConfig::default(),
+            challenge: ChallengeConfig::default(),
+            connect_timeout: Millis(10_000),
+        }
+    }
 }
 
 /// The presence socket's state, as the banner shows it.
@@ -34,10 +49,17 @@ pub enum Connection {
     /// Not started.
     Idle,
     /// Opening the socket or waiting for `welcome`; `lost` if a working
-    /// connection dropped before.
+    /// connection dropped before, `failed` if an earlier attempt failed
+    /// (since we were last in the roster). The attempt is given up at
+    /// `deadline`.
     Connecting {
         /// A connection that had worked was lost.
         lost: bool,
+        /// An earlier attempt could not reach the lobby: the banner keeps
+        /// saying so, and Retry stays, while this one is under way.
+        failed: bool,
+        /// When this attempt counts as failed if `welcome` has not come.
+        deadline: Millis,
     },
     /// In the roster.
     Online,
@@ -58,9 +80,18 @@ impl Connection {
     pub fn banner(self) -> Option<&'static str> {
         match self {
             Connection::Idle | Connection::Online => None,
-            Connection::Connecting { lost: false } => Some("Connecting to the lobby…"),
-            Connection::Retrying { lost: false, .. } => Some("Can't reach the lobby. Retrying…"),
-            Connection::Connecting { lost: true } | Connection::Retrying { lost: true, .. } => {
+            Connection::Connecting {
+                lost: false,
+                failed: false,
+                ..
+            } => Some("Connecting to the lobby…"),
+            Connection::Connecting {
+                lost: false,
+                failed: true,
+                ..
+            }
+            | Connection::Retrying { lost: false, .. } => Some("Can't reach the lobby. Retrying…"),
+            Connection::Connecting { lost: true, .. } | Connection::Retrying { lost: true, .. } => {
                 Some("Lost the lobby connection - retrying…")
             }
             Connection::Full => Some("The lobby is full. Try again in a little while."),
@@ -72,7 +103,10 @@ impl Connection {
     pub fn retry_shown(self) -> bool {
         matches!(
             self,
-            Connection::Retrying { .. } | Connection::Full | Connection::Connecting { lost: true }
+            Connection::Retrying { .. }
+                | Connection::Full
+                | Connection::Connecting { lost: true, .. }
+                | Connection::Connecting { failed: true, .. }
         )
     }
 }
@@ -186,6 +220,8 @@ pub struct LobbyClient {
     nick: String,
     me: Option<PeerId>,
     conn: Connection,
+    /// An attempt to join failed since we were last in the roster.
+    attempt_failed: bool,
     backoff: Backoff,
     players: BTreeMap<PeerId, Player>,
     /// Join order, for a stable roster.
@@ -206,6 +242,7 @@ impl LobbyClient {
             nick,
             me: None,
             conn: Connection::Idle,
+            attempt_failed: false,
             backoff: Backoff::new(),
             players: BTreeMap::new(),
             order: Vec::new(),
@@ -251,15 +288,17 @@ impl LobbyClient {
         self.players.get(id)
     }
 
-    /// Connects with a fresh id (drawn by the page from random bytes).
-    pub fn start(&mut self, fresh_id: PeerId) {
-        let lost = matches!(
-            self.conn,
-            Connection::Retrying { lost: true, .. } | Connection::Connecting { lost: true }
-        );
-        self.drop_everyone();
+    /// Connects with a fresh id (drawn by the page from random bytes). The
+    /// attempt must reach `welcome` within the connect timeout.
+    pub fn start(&mut self, now: Millis, fresh_id: PeerId) {
+        let lost = self.lost();
+        self.drop_everyone(now);
         self.me = Some(fresh_id.clone());
-        self.conn = Connection::Connecting { lost };
+        self.conn = Connection::Connecting {
+            lost,
+            failed: self.attempt_failed,
+            deadline: now + self.cfg.connect_timeout,
+        };
         self.out.push_back(Output::Connect(fresh_id));
         self.out.push_back(Output::Changed);
     }
@@ -277,12 +316,29 @@ impl LobbyClient {
             if !matches!(self.conn, Connection::Retrying { .. }) {
                 self.out.push_back(Output::Disconnect);
             }
-            let lost = matches!(
-                self.conn,
-                Connection::Retrying { lost: true, .. } | Connection::Connecting { lost: true }
-            );
+            let lost = self.lost();
             self.conn = Connection::Retrying { at: now, lost };
         }
+    }
+
+    /// `true` when a connection that had worked was lost and we have not
+    /// been back in the roster since.
+    fn lost(&self) -> bool {
+        matches!(
+            self.conn,
+            Connection::Retrying { lost: true, .. } | Connection::Connecting { lost: true, .. }
+        )
+    }
+
+    /// The attempt under way failed (closed, refused or out of time):
+    /// close the socket if asked and wait for the next one.
+    fn attempt_failed(&mut self, now: Millis, lost: bool) {
+        self.attempt_failed = true;
+        self.conn = Connection::Retrying {
+            at: now + self.backoff.next_delay(),
+            lost,
+        };
+        self.out.push_back(Output::Changed);
     }
 
     /// The presence socket opened: say hello.
@@ -297,20 +353,27 @@ impl LobbyClient {
     pub fn socket_closed(&mut self, now: Millis) {
         let lost = match self.conn {
             Connection::Online => true,
-            Connection::Connecting { lost } | Connection::Retrying { lost, .. } => lost,
+            Connection::Connecting { lost, .. } | Connection::Retrying { lost, .. } => lost,
             Connection::Idle | Connection::Full => return,
         };
-        self.drop_everyone();
-        let at = now + self.backoff.next_delay();
-        self.conn = Connection::Retrying { at, lost };
-        self.out.push_back(Output::Changed);
+        self.drop_everyone(now);
+        self.attempt_failed(now, lost);
     }
 
-    fn drop_everyone(&mut self) {
+    /// Our presence connection is gone, and with it every mesh link: the
+    /// challenge rules hear it as our own loss (with its own notice), not
+    /// as every other player leaving.
+    fn drop_everyone(&mut self, now: Millis) {
+        if !self.order.is_empty() {
+            self.reduce(Event::LobbyLost, now);
+        }
         let ids: Vec<PeerId> = std::mem::take(&mut self.order);
         for id in ids {
-            self.remove_player(&id, Millis::ZERO);
+            if self.players.remove(&id).is_some() {
+                self.out.push_back(Output::ClosePeer(id));
+            }
         }
+        self.players.clear();
         self.gone.clear();
     }
 
@@ -339,6 +402,7 @@ impl LobbyClient {
                     self.me = Some(you);
                 }
                 self.conn = Connection::Online;
+                self.attempt_failed = false;
                 self.backoff.reset();
                 if self.challenge.in_match {
                     self.out
@@ -357,13 +421,16 @@ impl LobbyClient {
             }
             LobbyServerMsg::Signal { from, data } => self.signal_in(now, from, data),
             LobbyServerMsg::Full => {
-                self.drop_everyone();
+                self.drop_everyone(now);
+                // Full is an answer, not a failure: a Retry from here says
+                // "Connecting…" again.
+                self.attempt_failed = false;
                 self.conn = Connection::Full;
                 self.out.push_back(Output::Disconnect);
             }
             LobbyServerMsg::Error(reason) => {
                 log::warn!("lobby: the server refused a message");
-                if let Connection::Connecting { lost } = self.conn {
+                if let Connection::Connecting { lost, .. } = self.conn {
                     // Our hello was refused (a clashing id, or a name the
                     // server does not accept): say why, and try again later
                     // with a fresh id rather than waiting on a dead socket.
@@ -372,10 +439,7 @@ impl LobbyClient {
                         text::clean_chat(&reason).unwrap_or_default()
                     )));
                     self.out.push_back(Output::Disconnect);
-                    self.conn = Connection::Retrying {
-                        at: now + self.backoff.next_delay(),
-                        lost,
-                    };
+                    self.attempt_failed(now, lost);
                 }
             }
         }
@@ -524,10 +588,14 @@ impl LobbyClient {
         Ok(())
     }
 
-    /// The Mute/Unmute button.
-    pub fn toggle_mute(&mut self, id: &PeerId) {
+    /// The Mute/Unmute button. Muting a player whose challenge waits for
+    /// our answer declines it at once.
+    pub fn toggle_mute(&mut self, now: Millis, id: &PeerId) {
         if let Some(p) = self.players.get_mut(id) {
             p.muted = !p.muted;
+            if p.muted {
+                self.reduce(Event::Muted(id.clone()), now);
+            }
             self.out.push_back(Output::Changed);
         }
     }
@@ -599,8 +667,17 @@ impl LobbyClient {
         self.out.push_back(Output::Changed);
     }
 
-    /// Time passed: mesh retries, challenge timers.
+    /// Time passed: the lobby connect deadline, mesh retries, challenge
+    /// timers.
     pub fn tick(&mut self, now: Millis) {
+        if let Connection::Connecting { lost, deadline, .. } = self.conn {
+            if now >= deadline {
+                log::info!("lobby: no welcome in time; closing and trying again later");
+                self.drop_everyone(now);
+                self.out.push_back(Output::Disconnect);
+                self.attempt_failed(now, lost);
+            }
+        }
         let mut changed = false;
         for id in self.order.clone() {
             let Some(p) = self.players.get_mut(&id) else {
@@ -629,6 +706,7 @@ impl LobbyClient {
     pub fn next_timeout(&self) -> Option<Millis> {
         let retry = match self.conn {
             Connection::Retrying { at, .. } => Some(at),
+            Connection::Connecting { deadline, .. } => Some(deadline),
             _ => None,
         };
         let pairs = self
@@ -746,7 +824,7 @@ mod tests {
     /// A client `me` online with `others` in the roster, every link open.
     fn online(me: char, others: &[char]) -> LobbyClient {
         let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
-        c.start(id(me));
+        c.start(Millis(0), id(me));
         c.socket_open();
         let roster: Vec<(char, &str)> = others.iter().map(|&o| (o, "lobby")).collect();
         c.server_text(Millis(0), &welcome(me, &roster));
@@ -760,7 +838,7 @@ mod tests {
     #[test]
     fn hello_then_mesh_offers_only_to_higher_ids() {
         let mut c = LobbyClient::new("דנה".into(), LobbyConfig::default());
-        c.start(id('M'));
+        c.start(Millis(0), id('M'));
         assert_eq!(drain(&mut c), vec![Output::Connect(id('M'))]);
         assert_eq!(c.connection().banner(), Some("Connecting to the lobby…"));
         c.socket_open();
@@ -797,7 +875,7 @@ mod tests {
     #[test]
     fn signals_are_validated_and_routed() {
         let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
-        c.start(id('M'));
+        c.start(Millis(0), id('M'));
         c.socket_open();
         c.server_text(Millis(0), &welcome('M', &[('A', "lobby")]));
         drain(&mut c);
@@ -840,7 +918,7 @@ mod tests {
     #[test]
     fn unreachable_pair_after_one_retry() {
         let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
-        c.start(id('A'));
+        c.start(Millis(0), id('A'));
         c.socket_open();
         c.server_text(Millis(0), &welcome('A', &[('B', "lobby")]));
         drain(&mut c);
@@ -882,12 +960,12 @@ mod tests {
         assert!(c.connection().retry_shown());
         assert!(!c.wants_connect(Millis(1099)));
         assert!(c.wants_connect(Millis(1100)));
-        c.start(id('C'));
+        c.start(Millis(1100), id('C'));
         assert_eq!(drain(&mut c), vec![Output::Connect(id('C'))]);
         c.socket_closed(Millis(1200)); // refused again: 2 s
         assert!(!c.wants_connect(Millis(3199)));
         assert!(c.wants_connect(Millis(3200)));
-        c.start(id('D'));
+        c.start(Millis(3200), id('D'));
         c.socket_open();
         drain(&mut c);
         c.server_text(Millis(3300), &welcome('D', &[('E', "lobby")]));
@@ -906,7 +984,7 @@ mod tests {
     #[test]
     fn first_failure_says_cant_reach_and_retry_button_works() {
         let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
-        c.start(id('A'));
+        c.start(Millis(0), id('A'));
         c.socket_closed(Millis(0));
         assert_eq!(
             c.connection().banner(),
@@ -920,7 +998,7 @@ mod tests {
     #[test]
     fn a_refused_hello_retries_later_with_a_fresh_id() {
         let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
-        c.start(id('A'));
+        c.start(Millis(0), id('A'));
         c.socket_open();
         drain(&mut c);
         c.server_text(Millis(0), r#"{"type":"error","reason":"duplicate id"}"#);
@@ -938,7 +1016,7 @@ mod tests {
         assert!(!c.wants_connect(Millis(999)));
         assert!(c.wants_connect(Millis(1000)));
         // Once in, an error about some later message changes nothing.
-        c.start(id('B'));
+        c.start(Millis(1000), id('B'));
         c.socket_open();
         c.server_text(Millis(1000), &welcome('B', &[]));
         drain(&mut c);
@@ -950,7 +1028,7 @@ mod tests {
     #[test]
     fn full_lobby() {
         let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
-        c.start(id('A'));
+        c.start(Millis(0), id('A'));
         c.socket_open();
         drain(&mut c);
         c.server_text(Millis(0), r#"{"type":"full"}"#);
@@ -1004,7 +1082,7 @@ mod tests {
         assert!(drain(&mut c).is_empty());
         c.peer_text(Millis(2000), &id('B'), &line);
         assert_eq!(drain(&mut c).len(), 1);
-        c.toggle_mute(&id('B'));
+        c.toggle_mute(Millis(0), &id('B'));
         c.peer_text(Millis(3000), &id('B'), &line);
         assert!(drain(&mut c).is_empty(), "muted");
         assert!(c.roster()[0].muted);
@@ -1013,7 +1091,7 @@ mod tests {
     #[test]
     fn muted_players_challenges_are_declined() {
         let mut c = online('A', &['B']);
-        c.toggle_mute(&id('B'));
+        c.toggle_mute(Millis(0), &id('B'));
         c.peer_text(
             Millis(0),
             &id('B'),
@@ -1099,5 +1177,149 @@ mod tests {
         assert!(out.contains(&Output::CloseRoom));
         assert!(out.contains(&Output::Notice("nB#BBB left the lobby.".into())));
         assert!(a.roster().is_empty());
+    }
+
+    #[test]
+    fn a_failed_attempt_keeps_its_message_and_retry_while_reconnecting() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('A'));
+        assert_eq!(c.connection().banner(), Some("Connecting to the lobby…"));
+        assert!(!c.connection().retry_shown());
+        c.socket_closed(Millis(5));
+        assert!(c.wants_connect(Millis(1005)));
+        // The next attempt is under way: the page still says it cannot
+        // reach the lobby, and Retry stays.
+        c.start(Millis(1005), id('B'));
+        assert_eq!(
+            c.connection().banner(),
+            Some("Can't reach the lobby. Retrying…")
+        );
+        assert!(c.connection().retry_shown());
+        // Retry during that attempt closes it and tries again at once.
+        drain(&mut c);
+        c.retry_now(Millis(1100));
+        assert_eq!(drain(&mut c), vec![Output::Disconnect]);
+        assert!(c.wants_connect(Millis(1100)));
+        c.start(Millis(1100), id('C'));
+        assert_eq!(
+            c.connection().banner(),
+            Some("Can't reach the lobby. Retrying…")
+        );
+        // In at last: the banner goes; a later drop says "lost".
+        c.socket_open();
+        c.server_text(Millis(1200), &welcome('C', &[]));
+        assert_eq!(c.connection().banner(), None);
+        c.socket_closed(Millis(2000));
+        c.start(Millis(3000), id('D'));
+        assert_eq!(
+            c.connection().banner(),
+            Some("Lost the lobby connection - retrying…")
+        );
+        assert!(c.connection().retry_shown());
+    }
+
+    #[test]
+    fn an_attempt_without_welcome_runs_out_after_the_connect_timeout() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('A'));
+        c.socket_open(); // the socket opens, but no welcome ever comes
+        drain(&mut c);
+        assert_eq!(c.next_timeout(), Some(Millis(10_000)));
+        c.tick(Millis(9_999));
+        assert!(drain(&mut c).is_empty());
+        assert_eq!(c.connection().banner(), Some("Connecting to the lobby…"));
+        c.tick(Millis(10_000));
+        assert_eq!(drain(&mut c), vec![Output::Disconnect]);
+        assert_eq!(
+            c.connection().banner(),
+            Some("Can't reach the lobby. Retrying…")
+        );
+        assert!(c.connection().retry_shown());
+        // It counts as a failed attempt: the backoff goes on (1 s, then 2 s).
+        assert!(!c.wants_connect(Millis(10_999)));
+        assert!(c.wants_connect(Millis(11_000)));
+        c.start(Millis(11_000), id('B'));
+        assert_eq!(c.next_timeout(), Some(Millis(21_000)));
+        c.tick(Millis(21_000));
+        assert!(c.wants_connect(Millis(23_000)));
+        assert!(!c.wants_connect(Millis(22_999)));
+        // A welcome in time stops the timer.
+        c.start(Millis(23_000), id('C'));
+        c.socket_open();
+        c.server_text(Millis(23_500), &welcome('C', &[]));
+        assert_eq!(c.next_timeout(), None);
+        c.tick(Millis(40_000));
+        assert_eq!(c.connection(), Connection::Online);
+        // A connection that had worked and then hangs on reconnecting
+        // keeps saying it was lost.
+        c.socket_closed(Millis(41_000));
+        c.start(Millis(42_000), id('D'));
+        c.tick(Millis(52_000));
+        assert_eq!(
+            c.connection().banner(),
+            Some("Lost the lobby connection - retrying…")
+        );
+    }
+
+    #[test]
+    fn retry_from_a_full_lobby_says_connecting() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('A'));
+        c.socket_closed(Millis(1)); // one failed attempt first
+        c.start(Millis(1001), id('B'));
+        c.socket_open();
+        c.server_text(Millis(1002), r#"{"type":"full"}"#);
+        c.retry_now(Millis(5000));
+        c.start(Millis(5000), id('C'));
+        assert_eq!(c.connection().banner(), Some("Connecting to the lobby…"));
+    }
+
+    #[test]
+    fn muting_a_player_declines_their_waiting_challenge() {
+        let mut c = online('A', &['B']);
+        c.peer_text(
+            Millis(0),
+            &id('B'),
+            &PeerMsg::Challenge(RoomCode::parse("ABCDEF").unwrap()).encode(),
+        );
+        assert!(c.roster()[0].challenged_us);
+        drain(&mut c);
+        c.toggle_mute(Millis(1), &id('B'));
+        assert_eq!(
+            drain(&mut c),
+            vec![Output::ToPeer(
+                id('B'),
+                PeerMsg::Decline(DeclineReason::Muted).encode()
+            )]
+        );
+        assert!(!c.roster()[0].challenged_us);
+        // Unmuting sends nothing.
+        c.toggle_mute(Millis(2), &id('B'));
+        assert!(drain(&mut c).is_empty());
+    }
+
+    #[test]
+    fn our_own_lobby_drop_does_not_blame_the_other_player() {
+        let mut a = online('A', &['B']);
+        a.challenge(Millis(0), &id('B'));
+        a.room_created(Millis(0), RoomCode::parse("K7M2QX").unwrap());
+        drain(&mut a);
+        a.socket_closed(Millis(10));
+        let out = drain(&mut a);
+        assert_eq!(
+            out,
+            vec![
+                Output::ToPeer(id('B'), PeerMsg::Cancel.encode()),
+                Output::CloseRoom,
+                Output::Notice(
+                    "Lost the lobby connection, so your challenge to nB#BBB was cancelled.".into()
+                ),
+                Output::ClosePeer(id('B')),
+            ]
+        );
+        assert_eq!(
+            a.connection().banner(),
+            Some("Lost the lobby connection - retrying…")
+        );
     }
 }

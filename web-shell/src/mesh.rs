@@ -83,7 +83,12 @@ impl Pair {
         let wait = if offerer {
             cfg.connect_timeout
         } else {
-            Millis(cfg.connect_timeout.0 * 2 + 2_000)
+            Millis(
+                cfg.connect_timeout
+                    .0
+                    .saturating_mul(2)
+                    .saturating_add(2_000),
+            )
         };
         let pair = Pair {
             offerer,
@@ -211,6 +216,23 @@ mod tests {
             PeerId::parse("Aaaaaaaaaaaa").unwrap(),
             PeerId::parse("aaaaaaaaaaaa").unwrap(),
         )
+    }
+
+    #[test]
+    fn huge_timeouts_saturate_instead_of_overflowing() {
+        let (low, high) = ids();
+        let cfg = MeshConfig {
+            connect_timeout: Millis(1 << 63),
+        };
+        let (pair, _) = Pair::new(&high, &low, Millis(5), cfg);
+        assert_eq!(pair.deadline(), Some(Millis(u64::MAX)));
+        let cfg = MeshConfig {
+            connect_timeout: Millis(u64::MAX),
+        };
+        let (mut pair, _) = Pair::new(&high, &low, Millis(5), cfg);
+        assert!(pair.offer_received(2, Millis(6)));
+        assert_eq!(pair.deadline(), Some(Millis(u64::MAX)));
+        assert!(pair.tick(Millis(u64::MAX - 1)).is_empty());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Screen {
     /// The title screen. `online` says whether the Online button is shown
-    /// (WebRTC available and a signalling address configured).
+    /// (the browser offers WebRTC, WebSockets and secure random numbers; the
+    /// signalling address always has a default, this page's origin).
     Title {
         /// The Online button is shown.
         online: bool,
@@ -50,8 +51,8 @@ pub struct Screens {
 }
 
 impl Screens {
-    /// Starts on the title screen; `online_available` is false when the page
-    /// has no WebRTC or no signalling address.
+    /// Starts on the title screen; `online_available` is false when the
+    /// browser lacks WebRTC, WebSockets or secure random numbers.
     #[must_use]
     pub fn new(online_available: bool) -> Screens {
         Screens {

@@ -21,12 +21,67 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// `true` for invisible characters that carry no text of their own and can
+/// make a name look empty or like someone else's: zero-width space
+/// (U+200B), word joiner and invisible operators (U+2060..U+2064), the
+/// deprecated format controls (U+206A..U+206F), the byte-order mark
+/// (U+FEFF), soft hyphen (U+00AD), Mongolian vowel separator (U+180E),
+/// interlinear annotation (U+FFF9..U+FFFB), shorthand and musical format
+/// controls, the language tag (U+E0001), the Hangul fillers that draw as
+/// blanks (U+115F, U+1160, U+3164, U+FFA0) and the line and paragraph
+/// separators (U+2028, U+2029).
+///
+/// Kept on purpose: the zero-width joiner U+200D (emoji sequences such as
+/// 👩‍💻), the zero-width non-joiner U+200C (Persian and other scripts need
+/// it), the direction marks U+200E, U+200F and U+061C (harmless: they only
+/// nudge neutral characters), and tag characters inside an emoji flag
+/// sequence (see [`is_tag`]).
+#[must_use]
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{180E}'
+            | '\u{200B}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+    )
+}
+
+/// `true` for the tag characters U+E0020..U+E007F. They are invisible and
+/// only belong in an emoji tag sequence (the flags of England, Scotland and
+/// Wales: U+1F3F4, tags, U+E007F), so they are kept only right after
+/// U+1F3F4 or another tag character, and dropped or refused anywhere else.
+#[must_use]
+pub fn is_tag(c: char) -> bool {
+    matches!(c, '\u{E0020}'..='\u{E007F}')
+}
+
 /// `true` for characters a name or chat line must never carry: C0/C1
-/// control characters (including DEL) and the bidi controls of
-/// [`is_bidi_control`].
+/// control characters (including DEL), the bidi controls of
+/// [`is_bidi_control`] and the invisible characters of
+/// [`is_invisible_format`]. Tag characters depend on what comes before them
+/// and are checked separately (see [`is_tag`]).
 #[must_use]
 pub fn is_forbidden(c: char) -> bool {
-    c.is_control() || is_bidi_control(c)
+    c.is_control() || is_bidi_control(c) || is_invisible_format(c)
+}
+
+/// `true` if the tag character `c` may follow `prev` (the last character
+/// kept): right after the black flag U+1F3F4 or another tag.
+fn tag_allowed_after(prev: Option<char>) -> bool {
+    prev.is_some_and(|p| p == '\u{1F3F4}' || is_tag(p))
 }
 
 /// Why a name was refused.
@@ -36,7 +91,7 @@ pub enum NameError {
     Empty,
     /// More than [`NAME_MAX_CHARS`] characters.
     TooLong,
-    /// A control or bidi-override character.
+    /// A control, bidi-override or invisible format character.
     ForbiddenCharacter,
 }
 
@@ -51,15 +106,21 @@ impl fmt::Display for NameError {
 }
 
 /// Trims surrounding whitespace and checks the rules for names: 1 to 20
-/// characters, no control or bidi-override characters. Letters of any script
-/// (Hebrew included), digits, emoji and inner spaces are fine.
+/// characters, no control, bidi-override or invisible format characters
+/// (see [`is_forbidden`] and [`is_tag`]). Letters of any script (Hebrew
+/// included), digits, emoji (with their joiners and flag tags) and inner
+/// spaces are fine. The signalling server applies the same rule.
 ///
 /// Characters are counted as Unicode scalar values, as the signalling server
 /// counts them, so an emoji built from several code points counts as several.
 pub fn clean_name(raw: &str) -> Result<String, NameError> {
     let name = raw.trim();
-    if name.chars().any(is_forbidden) {
-        return Err(NameError::ForbiddenCharacter);
+    let mut prev = None;
+    for c in name.chars() {
+        if is_forbidden(c) || (is_tag(c) && !tag_allowed_after(prev)) {
+            return Err(NameError::ForbiddenCharacter);
+        }
+        prev = Some(c);
     }
     match name.chars().count() {
         0 => Err(NameError::Empty),
@@ -88,19 +149,27 @@ pub enum ChatError {
     RateLimited,
 }
 
-/// Cleans a chat line for display or sending: line breaks and tabs become
-/// spaces, other control characters and bidi controls are removed, and the
-/// ends are trimmed. Returns `None` when nothing is left.
+/// Cleans a chat line for display or sending: line breaks (including
+/// U+2028 and U+2029) and tabs become spaces, other control characters,
+/// bidi controls and invisible format characters are removed (tag
+/// characters outside an emoji flag too), and the ends are trimmed. Returns
+/// `None` when nothing is left.
 #[must_use]
 pub fn clean_chat(raw: &str) -> Option<String> {
-    let cleaned: String = raw
-        .chars()
-        .filter_map(|c| match c {
-            '\n' | '\r' | '\t' => Some(' '),
+    let mut cleaned = String::with_capacity(raw.len());
+    let mut prev = None;
+    for c in raw.chars() {
+        let keep = match c {
+            '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}' => Some(' '),
             c if is_forbidden(c) => None,
+            c if is_tag(c) && !tag_allowed_after(prev) => None,
             c => Some(c),
-        })
-        .collect();
+        };
+        if let Some(k) = keep {
+            cleaned.push(k);
+            prev = Some(k);
+        }
+    }
     let trimmed = cleaned.trim();
     (!trimmed.is_empty()).then(|| trimmed.to_owned())
 }
@@ -175,6 +244,66 @@ mod tests {
         }
         // Plain direction marks are not overrides.
         assert!(clean_name("a\u{200F}b").is_ok());
+    }
+
+    #[test]
+    fn names_with_invisible_characters_are_refused() {
+        for bad in [
+            "\u{200B}",
+            "Ada\u{200B}",
+            "A\u{2060}da",
+            "\u{FEFF}Ada",
+            "A\u{2028}da",
+            "A\u{2029}da",
+            "A\u{00AD}da",
+            "\u{3164}",
+            "Ada\u{E0041}",
+            "\u{E0067}\u{E007F}",
+        ] {
+            assert_eq!(
+                clean_name(bad),
+                Err(NameError::ForbiddenCharacter),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_keep_emoji_joiners_and_flag_tags() {
+        // Woman technologist: U+1F469 ZWJ U+1F4BB.
+        assert!(clean_name("Bo \u{1F469}\u{200D}\u{1F4BB}").is_ok());
+        // The flag of England: black flag, tags "gbeng", cancel tag.
+        let england = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}";
+        assert_eq!(clean_name(england).unwrap(), england);
+        // Persian needs the zero-width non-joiner.
+        assert!(clean_name("می\u{200C}خواهم").is_ok());
+        assert_eq!(clean_name("שלום🏀").unwrap(), "שלום🏀");
+    }
+
+    #[test]
+    fn chat_is_stripped_of_invisible_characters() {
+        assert_eq!(
+            clean_chat("a\u{200B}b\u{2060}c\u{FEFF}d\u{00AD}e").unwrap(),
+            "abcde"
+        );
+        assert_eq!(
+            clean_chat("one\u{2028}two\u{2029}three").unwrap(),
+            "one two three"
+        );
+        assert_eq!(clean_chat("\u{200B}\u{FEFF} \u{2060}"), None);
+        // Hidden tag text is dropped; a tagged flag keeps its tags.
+        assert_eq!(clean_chat("hi\u{E0068}\u{E0069}").unwrap(), "hi");
+        let england = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}";
+        assert_eq!(
+            clean_chat(&format!("go {england}!")).unwrap(),
+            format!("go {england}!")
+        );
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}";
+        assert_eq!(clean_chat(family).unwrap(), family);
+        assert_eq!(
+            clean_chat("שלום\u{200F} עולם").unwrap(),
+            "שלום\u{200F} עולם"
+        );
     }
 
     #[test]

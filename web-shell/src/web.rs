@@ -12,6 +12,7 @@ use crate::front_end::{Align, FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
 use crate::lobby::{LobbyClient, LobbyConfig, Output};
 use crate::mesh::MeshConfig;
+use crate::options::{ms_option, query_param, FALLBACK_STUN_URL};
 use crate::play;
 use crate::protocol::{room_out, RoomServerMsg, Signal, SignalKind};
 use crate::screens::{Screen, ScreenEvent, Screens};
@@ -68,29 +69,61 @@ fn now() -> Millis {
     Millis(t.max(0.0) as u64)
 }
 
-fn random_bytes(n: usize) -> Vec<u8> {
+/// `n` bytes from `crypto.getRandomValues`, or `None` when the browser
+/// gives none (no `crypto`, or the call throws).
+fn random_bytes(n: usize) -> Option<Vec<u8>> {
     let mut buf = vec![0u8; n];
-    if let Some(c) = web_sys::window().and_then(|w| w.crypto().ok()) {
-        if c.get_random_values_with_u8_array(&mut buf).is_err() {
+    let c = web_sys::window().and_then(|w| w.crypto().ok())?;
+    match c.get_random_values_with_u8_array(&mut buf) {
+        Ok(_) => Some(buf),
+        Err(_) => {
             log::error!("crypto.getRandomValues failed");
+            None
         }
     }
-    buf
 }
 
+/// A seed for a game (local play, or the host's match seed). Without
+/// random numbers the local game still plays, from seed 0; online play is
+/// not offered then (see [`App::new`]).
 fn random_seed() -> u64 {
-    u64::from_le_bytes(random_bytes(8).try_into().unwrap_or([0; 8]))
+    random_bytes(8)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
 }
 
-fn fresh_id() -> PeerId {
-    let mut bytes = random_bytes(64);
-    PeerId::generate(move || {
+/// A fresh peer id, or `None` without random numbers (an id of all `A`s
+/// would clash with every other such page).
+fn fresh_id() -> Option<PeerId> {
+    // Bytes of 248 and up are skipped, so 64 bytes give 12 characters
+    // unless the browser is very unlucky; then more are drawn.
+    let mut bytes = random_bytes(64)?;
+    let mut ok = true;
+    let id = PeerId::generate(|| {
         if bytes.is_empty() {
-            bytes = random_bytes(64);
+            match random_bytes(64) {
+                Some(more) => bytes = more,
+                None => {
+                    ok = false;
+                    return 0;
+                }
+            }
         }
         bytes.pop().unwrap_or(0)
-    })
+    });
+    ok.then_some(id)
 }
+
+/// The `iceServers` used when `/ice` cannot be fetched: the service's
+/// default STUN server.
+fn fallback_ice() -> JsValue {
+    let entry = js_sys::Object::new();
+    let _ = Reflect::set(&entry, &"urls".into(), &FALLBACK_STUN_URL.into());
+    Array::of1(&entry).into()
+}
+
+/// How long a `GET /ice` may take before the page falls back.
+const ICE_FETCH_TIMEOUT_MS: u32 = 5_000;
 
 struct ConsoleLog;
 
@@ -442,6 +475,9 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                 &m.session.confirmed_tick().to_string(),
             );
             dom.set_attr("match", "data-hash", &format!("{:016x}", g.state_hash()));
+            if let Some(s) = front.summary(g) {
+                dom.set_attr("match", "data-confirmed-summary", &s);
+            }
             if m.over.is_none() {
                 if let Some(result) = front.result(g) {
                     m.over = Some((t, result));
@@ -491,7 +527,8 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             dom.set_text(
                 "match-status",
                 &format!(
-                    "You play {side} · {mode} · input delay {delay} ticks ({} ms) · ping {ping}",
+                    "You play {side} · {mode} · input delay {delay} {} ({} ms) · ping {ping}",
+                    if delay == 1 { "tick" } else { "ticks" },
                     u32::from(delay) * 50 / 3
                 ),
             );
@@ -567,6 +604,10 @@ struct App {
     game: Box<dyn GameSlot>,
     client: Option<LobbyClient>,
     ice: JsValue,
+    /// `iceServers` came from `/ice` at least once.
+    ice_fetched: bool,
+    /// A `GET /ice` is under way.
+    ice_fetching: bool,
     presence: Option<Socket>,
     presence_gen: u32,
     peers: BTreeMap<PeerId, MeshPeer>,
@@ -613,13 +654,6 @@ fn relay_mesh_sdp(
     });
 }
 
-fn query_param(search: &str, key: &str) -> Option<String> {
-    search.trim_start_matches('?').split('&').find_map(|kv| {
-        let (k, v) = kv.split_once('=')?;
-        (k == key).then(|| v.to_owned())
-    })
-}
-
 impl App {
     fn new(doc: Document, game: Box<dyn GameSlot>) -> App {
         let window = web_sys::window();
@@ -652,11 +686,8 @@ impl App {
         let ws_base = base
             .replacen("https://", "wss://", 1)
             .replacen("http://", "ws://", 1);
-        let ms = |key: &str, default: u64| {
-            query_param(&search, key)
-                .and_then(|v| v.parse::<u64>().ok())
-                .map_or(Millis(default), Millis)
-        };
+        // Test-only timer options, each capped at 10 minutes.
+        let ms = |key: &str, default: u64| ms_option(&search, key, default);
         let cfg = LobbyConfig {
             mesh: MeshConfig {
                 connect_timeout: ms("mesh_ms", 20_000),
@@ -665,6 +696,7 @@ impl App {
                 answer_timeout: ms("answer_ms", 30_000),
                 connect_timeout: ms("connect_ms", 30_000),
             },
+            connect_timeout: ms("lobby_connect_ms", 10_000),
         };
         let has_webrtc = window.as_ref().is_some_and(|w| {
             Reflect::has(w, &JsValue::from_str("RTCPeerConnection")).unwrap_or(false)
@@ -672,15 +704,32 @@ impl App {
         let has_ws = window
             .as_ref()
             .is_some_and(|w| Reflect::has(w, &JsValue::from_str("WebSocket")).unwrap_or(false));
+        // Peer ids must be random: without crypto.getRandomValues every
+        // page would draw the same id.
+        let has_random = random_bytes(1).is_some();
+        let doc_ = doc.clone();
+        let note = |text: &str| {
+            if let Some(e) = doc_.get_element_by_id("online-note") {
+                e.set_text_content(Some(text));
+                let _ = e.remove_attribute("hidden");
+            }
+        };
+        if !(has_webrtc && has_ws) {
+            note("Online play needs WebRTC, which this browser does not offer.");
+        } else if !has_random {
+            note("Online play is unavailable: this browser gives no secure random numbers.");
+        }
         App {
             dom: Dom { doc },
             base,
             ws_base,
             cfg,
-            screens: Screens::new(has_webrtc && has_ws),
+            screens: Screens::new(has_webrtc && has_ws && has_random),
             game,
             client: None,
-            ice: Array::new().into(),
+            ice: fallback_ice(),
+            ice_fetched: false,
+            ice_fetching: false,
             presence: None,
             presence_gen: 0,
             peers: BTreeMap::new(),
@@ -756,23 +805,62 @@ impl App {
                 self.client = Some(LobbyClient::new(nick, self.cfg));
                 self.dom.show("name-row", false);
                 self.dom.show("lobby-main", true);
-                let url = format!("{}/ice", self.base);
-                spawn_local(async move {
-                    let ice = fetch_json(&url, "GET")
-                        .await
-                        .ok()
-                        .and_then(|v| Reflect::get(&v, &"iceServers".into()).ok());
-                    dispatch(move |app| {
-                        if let Some(ice) = ice.filter(Array::is_array) {
-                            app.ice = ice;
-                        }
-                        if let Some(c) = app.client.as_mut() {
-                            c.start(fresh_id());
-                        }
-                    });
-                });
+                // The first connection waits for the ICE servers, so the
+                // first mesh links already use them.
+                self.refresh_ice(|app| app.connect_presence());
             }
         }
+    }
+
+    /// Starts a lobby connection attempt with a fresh id.
+    fn connect_presence(&mut self) {
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        match fresh_id() {
+            Some(id) => c.start(now(), id),
+            // Not expected (random numbers were there at start-up): count
+            // it as a failed attempt, so the backoff paces the next one.
+            None => c.socket_closed(now()),
+        }
+    }
+
+    /// Fetches `iceServers` from `/ice` (TURN credentials there are
+    /// short-lived, so this runs on every lobby connection and before every
+    /// match connection), then runs `then`. When the fetch fails or takes
+    /// over 5 s, the last good list stays, or the default STUN server if
+    /// there never was one, with a warning. While a fetch is under way,
+    /// `then` runs at once with the current list.
+    fn refresh_ice(&mut self, then: impl FnOnce(&mut App) + 'static) {
+        if self.ice_fetching {
+            then(self);
+            return;
+        }
+        self.ice_fetching = true;
+        let url = format!("{}/ice", self.base);
+        spawn_local(async move {
+            let ice = fetch_json(&url, "GET", Some(ICE_FETCH_TIMEOUT_MS))
+                .await
+                .ok()
+                .and_then(|v| Reflect::get(&v, &"iceServers".into()).ok())
+                .filter(Array::is_array);
+            dispatch(move |app| {
+                app.ice_fetching = false;
+                match ice {
+                    Some(ice) => {
+                        app.ice = ice;
+                        app.ice_fetched = true;
+                    }
+                    None if app.ice_fetched => {
+                        log::warn!("could not fetch /ice; keeping the ICE servers from before");
+                    }
+                    None => {
+                        log::warn!("could not fetch /ice; using the default STUN server");
+                    }
+                }
+                then(app);
+            });
+        });
     }
 
     fn leave_lobby(&mut self) {
@@ -813,7 +901,8 @@ impl App {
         match kind {
             SocketKind::Presence(g) if g == self.presence_gen => {
                 self.presence = None;
-                self.peers.clear();
+                // The mesh links stay until the client's ClosePeer outputs,
+                // so a cancel of our open challenge still reaches its target.
                 if let Some(c) = self.client.as_mut() {
                     c.socket_closed(now());
                 }
@@ -981,9 +1070,12 @@ impl App {
             socket: None,
             link: None,
         });
+        // Fresh ICE servers for the match link, made once the guest joins
+        // (several round trips from now).
+        self.refresh_ice(|_| {});
         let url = format!("{}/rooms", self.base);
         spawn_local(async move {
-            let code = fetch_json(&url, "POST")
+            let code = fetch_json(&url, "POST", None)
                 .await
                 .ok()
                 .and_then(|v| Reflect::get(&v, &"code".into()).ok())
@@ -1020,16 +1112,33 @@ impl App {
     fn join_room(&mut self, code: RoomCode) {
         self.room_gen += 1;
         let gen = self.room_gen;
-        let socket = Socket::open(
-            &format!("{}/rooms/{code}/ws?role=guest", self.ws_base),
-            SocketKind::Room(gen),
-        );
         self.room = Some(RoomConn {
             gen,
             host: false,
-            code: Some(code),
-            socket,
+            code: Some(code.clone()),
+            socket: None,
             link: None,
+        });
+        // The guest makes its match link as soon as the room socket opens,
+        // so fresh ICE servers come first.
+        self.refresh_ice(move |app| {
+            if app.room.as_ref().is_none_or(|r| r.gen != gen) {
+                return; // left (or replaced) meanwhile
+            }
+            let socket = Socket::open(
+                &format!("{}/rooms/{code}/ws?role=guest", app.ws_base),
+                SocketKind::Room(gen),
+            );
+            if socket.is_none() {
+                app.room = None;
+                if let Some(c) = app.client.as_mut() {
+                    c.match_failed(now());
+                }
+                return;
+            }
+            if let Some(room) = app.room.as_mut() {
+                room.socket = socket;
+            }
         });
     }
 
@@ -1054,6 +1163,7 @@ impl App {
             "data-accept-to-tick-ms",
             "data-ping",
             "data-summary",
+            "data-confirmed-summary",
         ] {
             if let Some(e) = self.dom.el("match") {
                 let _ = e.remove_attribute(attr);
@@ -1071,10 +1181,9 @@ impl App {
     fn pump(&mut self) {
         let t = now();
         // Timers.
-        if let Some(c) = self.client.as_mut() {
-            if c.wants_connect(t) {
-                c.start(fresh_id());
-            }
+        if self.client.as_ref().is_some_and(|c| c.wants_connect(t)) {
+            self.connect_presence();
+            self.refresh_ice(|_| {});
         }
         // Mesh links.
         let mut events: Vec<(PeerId, u8, LinkEvent)> = Vec::new();
@@ -1432,7 +1541,7 @@ impl App {
             self.accepted_at = Some(t);
         }
         match action {
-            "mute" => c.toggle_mute(&id),
+            "mute" => c.toggle_mute(t, &id),
             "challenge" => c.challenge(t, &id),
             "accept" => c.accept(t, &id),
             "decline" => c.decline(t, &id),
@@ -1734,10 +1843,15 @@ fn draw<F: FrontEnd>(dom: &Dom, front: &F, game: &F::Game) {
     front.draw(game, &mut p);
 }
 
-async fn fetch_json(url: &str, method: &str) -> Result<JsValue, JsValue> {
+/// Fetches `url` and parses the JSON answer; with `timeout_ms`, the request
+/// is aborted (an error) when it takes longer.
+async fn fetch_json(url: &str, method: &str, timeout_ms: Option<u32>) -> Result<JsValue, JsValue> {
     let window = web_sys::window().ok_or("no window")?;
     let init = RequestInit::new();
     init.set_method(method);
+    if let Some(ms) = timeout_ms {
+        init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(ms)));
+    }
     let resp: Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
         .await?
         .dyn_into()?;
@@ -1930,6 +2044,7 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
     wire(&mut app);
     let d = &app.dom;
     d.set_text("game-name", app.game.name());
+    d.doc.set_title(app.game.name());
     d.set_text("build", &format!("build {:016x}", app.game.build_id()));
     if let Some(name) = window
         .local_storage()

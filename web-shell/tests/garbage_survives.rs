@@ -171,7 +171,7 @@ fn lobby_client_survives_garbage_and_keeps_its_invariants() {
     for seed in 1..=20u64 {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
-        c.start(PeerId::parse("MMMMMMMMMMMM").unwrap());
+        c.start(Millis(0), PeerId::parse("MMMMMMMMMMMM").unwrap());
         c.socket_open();
         let mut now = 0u64;
         for _ in 0..2_000 {
@@ -191,7 +191,7 @@ fn lobby_client_survives_garbage_and_keeps_its_invariants() {
                     1 => c.accept(t, &id),
                     2 => c.decline(t, &id),
                     3 => c.cancel(t),
-                    4 => c.toggle_mute(&id),
+                    4 => c.toggle_mute(t, &id),
                     _ => c.retry_now(t),
                 },
                 11 => match rng.below(5) {
@@ -205,7 +205,7 @@ fn lobby_client_survives_garbage_and_keeps_its_invariants() {
                     if rng.below(2) == 0 {
                         c.socket_closed(t);
                     } else if c.wants_connect(t) {
-                        c.start(PeerId::generate(|| rng.next() as u8));
+                        c.start(t, PeerId::generate(|| rng.next() as u8));
                         c.socket_open();
                     }
                 }
