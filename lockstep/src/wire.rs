@@ -47,10 +47,14 @@ pub const MAX_INPUT_DELAY: u8 = 60;
 /// apart two honest peers can be.
 pub const MAX_PREDICTION_WINDOW: u8 = 60;
 
-/// First message each way, on the reliable channel.
+/// First message each way on the reliable channel (a host that picks its
+/// input delay from the round trip sends pings before it; see
+/// `docs/protocol.md`).
 ///
-/// The host fills in the seed, input delay and hash interval; the guest
-/// sends zeros there (and 1 for the interval) and adopts the host's values.
+/// The host fills in the seed, input delay, hash interval and prediction
+/// window; the guest sends zeros for the seed, delay and window and its own
+/// configured hash interval, which the host ignores. The guest adopts the
+/// host's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hello {
     /// [`PROTOCOL_VERSION`] of the sender. Always the first field after the
@@ -64,7 +68,8 @@ pub struct Hello {
     pub side: u8,
     /// Input delay in ticks (host), or 0 (guest). At most [`MAX_INPUT_DELAY`].
     pub input_delay: u8,
-    /// Ticks between state hashes (host), or 1 (guest). Never 0.
+    /// Ticks between state hashes. Never 0. Only the host's value counts;
+    /// the guest sends its own configured interval, which is ignored.
     pub hash_interval: u16,
     /// How many ticks a side may run ahead of the peer's inputs on
     /// predictions (host), or 0 (guest). 0 is lock-step; at most

@@ -1,9 +1,11 @@
 //! Garbage from the peer never panics, and the documented policy holds:
 //! anything that fails strict decoding or breaks the protocol ends the
 //! match with InvalidData, sends Bye(InvalidData), and the peer then ends
-//! with InvalidData { RejectedByPeer }. Inputs and pings that arrive before
-//! the Hello are dropped. A Hello that will not decode but announces
-//! another protocol version during the handshake is a version mismatch.
+//! with InvalidData { RejectedByPeer }. Inputs that arrive before the
+//! peer's Hello are dropped, pings are answered (a host picking its delay
+//! from the round trip pings first). A Hello that will not decode but
+//! announces another protocol version during the handshake is a version
+//! mismatch.
 //!
 //! The property tests check each datagram against [`expected`], a model of
 //! that policy written from `docs/engine.md` and `docs/protocol.md`, in
@@ -331,7 +333,7 @@ fn side_conflicts_and_early_hashes_are_refused() {
 }
 
 #[test]
-fn inputs_and_pings_before_hello_are_dropped() {
+fn inputs_before_hello_are_dropped_and_pings_answered() {
     common::in_both_modes(|mode| {
         // Cannot fail: the configuration is valid (non-zero intervals and timeout).
         let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");

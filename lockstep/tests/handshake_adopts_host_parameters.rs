@@ -97,3 +97,62 @@ fn guest_adopts_the_prediction_window() {
     assert!(p.guest.stats().max_rollback <= 5 && p.host.stats().max_rollback <= 5);
     assert!(p.guest.stats().predicted_ticks > 0);
 }
+
+/// The guest's Hello: zeros where the host decides, and the guest's own
+/// configured hash interval, which the host ignores (its hashes keep its
+/// own interval).
+#[test]
+fn the_guests_hello_carries_no_match_parameters() {
+    use lockstep::wire::{Hello, Message};
+    use lockstep::{Channel, DeterministicGame, Session, PROTOCOL_VERSION};
+    let guest_cfg = SessionConfig::guest().hash_interval(45).rollback();
+    // Cannot fail: the configuration is valid (non-zero intervals and timeout).
+    let mut guest = Session::<common::Tiny>::new(guest_cfg).expect("valid config");
+    let (ch, bytes) = guest
+        .poll_transmit()
+        // Cannot fail: Session::new always queues the Hello, so there is one to take.
+        .expect("a new session queues its Hello");
+    assert_eq!(ch, Channel::Reliable);
+    let hello = Hello {
+        protocol: PROTOCOL_VERSION,
+        build: common::Tiny::BUILD_ID,
+        seed: 0,
+        side: 1,
+        input_delay: 0,
+        hash_interval: 45,
+        prediction_window: 0,
+    };
+    assert_eq!(Message::<u8>::decode(&bytes), Ok(Message::Hello(hello)));
+    // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
+    let mut host = Session::<common::Tiny>::new(SessionConfig::host(1, 2)).expect("valid config");
+    host.handle_datagram(Millis(0), ch, &bytes);
+    assert!(host.is_running());
+    while host.poll_transmit().is_some() {}
+    // The host runs 60 ticks on inputs 0 from the guest and sends its first
+    // hash at tick 60 (its own interval), none at tick 45.
+    let mut hashes = Vec::new();
+    for frame in 0..62u32 {
+        // The guest's inputs for every tick so far, all 0.
+        let inputs = Message::<u8>::Inputs(lockstep::wire::Inputs {
+            ack: 0,
+            first_tick: 2,
+            pads: vec![0; frame as usize + 1],
+            ping: None,
+            pong: None,
+            advantage: None,
+        });
+        // Cannot fail: well-formed messages with u8 inputs always encode.
+        let b = inputs.encode().expect("valid messages encode");
+        let now = Millis(u64::from(frame) * 16);
+        host.handle_datagram(now, Channel::Unreliable, &b);
+        host.advance_frame(now, || 0);
+        while let Some((_, out)) = host.poll_transmit() {
+            if let Ok(Message::Hash(h)) = Message::<u8>::decode(&out) {
+                hashes.push(h.tick);
+            }
+        }
+    }
+    assert_eq!(host.outcome(), None);
+    assert_eq!(host.tick(), 62);
+    assert_eq!(hashes, vec![60]);
+}
