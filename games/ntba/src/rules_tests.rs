@@ -540,3 +540,218 @@ fn a_ball_in_flight_at_the_buzzer_only_drops() {
         assert!(g.ball().z <= top, "the dead ball rose to {}", g.ball().z);
     }
 }
+
+#[test]
+fn three_points_start_exactly_at_six_point_seven_five_metres() {
+    // Feet exactly 6.75 m from the hoop (along the court's axis, so the
+    // integer distance is exact): three points; one unit (1/4096 m) closer:
+    // two.
+    for (offset, points) in [(THREE_POINT_RADIUS, 3u8), (THREE_POINT_RADIUS - 1, 2)] {
+        let h = attack_hoop(0);
+        let spot = V2::new(h.x - offset, h.y);
+        assert_eq!(dist(spot, h), offset);
+        let mut g = holding(0, spot, 1);
+        let ev = shoot(&mut g, 0, u32::from(JUMP_APEX));
+        let shot = ev.iter().find_map(|e| match e {
+            Event::Shot { points, .. } => Some(*points),
+            _ => None,
+        });
+        assert_eq!(shot, Some(points), "{offset} units from the hoop");
+        assert_eq!(g.stats()[0].threes, u16::from(points == 3));
+    }
+}
+
+#[test]
+fn a_shot_in_the_air_at_the_buzzer_counts() {
+    // Second half, Home one point down, the clock runs out while the shot
+    // flies: if it goes in, the basket counts and wins the match.
+    let mut makes = 0;
+    for seed in 0..40 {
+        let mut g = holding(0, hoop_offset(0, 40), seed);
+        g.period = 1;
+        g.score = [10, 11];
+        // The jump takes JUMP_APEX ticks of the clock; the flight (over 30
+        // ticks from 4 m) outlasts the rest.
+        g.clock = u32::from(JUMP_APEX) + 5;
+        let mut pads = [Pad(Pad::SHOOT), Pad::NONE];
+        let mut expired_in_flight = false;
+        let mut ev = Vec::new();
+        for t in 0..200u32 {
+            if t == u32::from(JUMP_APEX) {
+                pads = [Pad::NONE; 2];
+            }
+            g.step(&pads);
+            if g.clock == 0 && matches!(g.ball().state, crate::BallState::Shot { .. }) {
+                expired_in_flight = true;
+                assert_eq!(
+                    g.clocks().phase,
+                    Phase::Play,
+                    "play goes on until the shot lands"
+                );
+            }
+            ev.extend_from_slice(g.events());
+        }
+        assert!(
+            expired_in_flight,
+            "seed {seed}: the clock did not expire mid-flight"
+        );
+        assert!(g.is_over());
+        if ev.iter().any(|e| matches!(e, Event::Score { side: 0, .. })) {
+            makes += 1;
+            assert_eq!(g.score(), [12, 11]);
+            assert_eq!(g.winner(), Some(0));
+            let score_at = ev.iter().position(|e| matches!(e, Event::Score { .. }));
+            let end_at = ev
+                .iter()
+                .position(|e| matches!(e, Event::PeriodEnd { period: 1 }));
+            assert!(score_at < end_at, "{ev:?}");
+        } else {
+            assert_eq!(g.score(), [10, 11]);
+            assert_eq!(g.winner(), Some(1));
+        }
+    }
+    assert!(makes > 3, "{makes} buzzer beaters in 40");
+}
+
+#[test]
+fn the_shot_clock_stops_during_a_shot_and_resets_on_a_rim_rebound() {
+    let mut offensive = 0;
+    for seed in 0..60 {
+        let mut g = holding(0, hoop_offset(0, 60), seed);
+        // Home's team-mate waits near the hoop; Away is far away.
+        g.players[1].pos = hoop_offset(0, 15).add(V2::new(0, M));
+        let mut pads = [Pad(Pad::SHOOT), Pad::NONE];
+        let mut at_release = None;
+        for t in 0..400u32 {
+            if t == u32::from(JUMP_APEX) {
+                pads = [Pad::NONE; 2];
+            }
+            g.step(&pads);
+            let in_flight = matches!(g.ball().state, crate::BallState::Shot { .. });
+            if g.events().iter().any(|e| matches!(e, Event::Shot { .. })) {
+                // Home used some of its shot clock dribbling and jumping.
+                assert!(g.shot_clock < SHOT_CLOCK_TICKS);
+                at_release = Some(g.shot_clock);
+            } else if in_flight {
+                assert_eq!(
+                    Some(g.shot_clock),
+                    at_release,
+                    "the shot clock ran during a shot"
+                );
+            }
+            if let Some(Event::Rebound { player, off_rim }) = g
+                .events()
+                .iter()
+                .find(|e| matches!(e, Event::Rebound { .. }))
+            {
+                assert!(off_rim);
+                // Reset when the ball was grabbed, then this tick's run of
+                // the clocks took one tick off.
+                assert_eq!(
+                    g.shot_clock,
+                    SHOT_CLOCK_TICKS - 1,
+                    "seed {seed}: not reset on the rebound"
+                );
+                if team(*player) == 0 {
+                    offensive += 1;
+                }
+                break;
+            }
+            if g.events().iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Score { .. } | Event::OutOfBounds { .. } | Event::Block { .. }
+                )
+            }) {
+                break;
+            }
+        }
+        assert!(at_release.is_some(), "seed {seed}: no shot");
+    }
+    // The reset matters most for the shooting team, which keeps possession.
+    assert!(offensive > 3, "{offensive} offensive rebounds");
+}
+
+#[test]
+fn a_defender_in_the_passing_lane_intercepts_sometimes() {
+    let (mut picks, mut through) = (0, 0);
+    for seed in 0..60 {
+        let mut g = holding(0, V2::new(COURT_LENGTH / 2 - 4 * M, HOOP_Y), seed);
+        g.players[1].pos = V2::new(COURT_LENGTH / 2 + 4 * M, HOOP_Y);
+        // Away's controlled defender stands still in the middle of the lane.
+        g.players[2].pos = V2::new(COURT_LENGTH / 2, HOOP_Y + M / 4);
+        g.controlled[1] = 0;
+        let mut ev = step_n(&mut g, [Pad(Pad::ACTION), Pad::NONE], 1);
+        assert!(ev.contains(&Event::Pass { from: 0, to: 1 }));
+        ev.extend(step_n(&mut g, [Pad::NONE; 2], 40));
+        if ev.contains(&Event::Steal { player: 2, from: 0 }) {
+            picks += 1;
+            assert_eq!(g.possession(), Some(1));
+            assert_eq!(g.ball().state, crate::BallState::Held(2));
+            assert_eq!(g.stats()[1].steals, 1);
+            assert_eq!(g.stats()[0].turnovers, 1);
+        } else {
+            through += 1;
+            assert_eq!(
+                g.ball().state,
+                crate::BallState::Held(1),
+                "seed {seed}: {ev:?}"
+            );
+            assert_eq!(g.possession(), Some(0));
+        }
+    }
+    // One 30% roll per pass for the one defender in the lane.
+    assert!(
+        picks > 6 && through > 25,
+        "{picks} interceptions, {through} completed"
+    );
+    // Out of the lane (2 m off the line), never.
+    for seed in 0..30 {
+        let mut g = holding(0, V2::new(COURT_LENGTH / 2 - 4 * M, HOOP_Y), seed);
+        g.players[1].pos = V2::new(COURT_LENGTH / 2 + 4 * M, HOOP_Y);
+        g.players[2].pos = V2::new(COURT_LENGTH / 2, HOOP_Y + 2 * M);
+        g.controlled[1] = 0;
+        let ev = step_n(&mut g, [Pad(Pad::ACTION), Pad::NONE], 41);
+        assert!(
+            !ev.iter().any(|e| matches!(e, Event::Steal { .. })),
+            "{ev:?}"
+        );
+        assert_eq!(g.ball().state, crate::BallState::Held(1));
+    }
+}
+
+#[test]
+fn a_pass_nobody_catches_rolls_out_and_goes_to_the_other_team() {
+    // A pass towards the top sideline; the receiver is taken away while it
+    // flies, so it comes down loose, keeps going and leaves the court.
+    let mut g = holding(0, V2::new(COURT_LENGTH / 2, 7 * M), 2);
+    g.players[1].pos = V2::new(COURT_LENGTH / 2, M);
+    let mut ev = step_n(&mut g, [Pad(Pad::ACTION), Pad::NONE], 1);
+    assert!(ev.contains(&Event::Pass { from: 0, to: 1 }));
+    g.players[1].pos = V2::new(COURT_LENGTH / 2 + 8 * M, 10 * M);
+    let mut left_at = None;
+    for _ in 0..120 {
+        g.step(&[Pad::NONE; 2]);
+        ev.extend_from_slice(g.events());
+        if g.events().contains(&Event::OutOfBounds { side: 1 }) {
+            left_at = Some(g.ball());
+            break;
+        }
+    }
+    let ball = left_at.unwrap_or_else(|| panic!("the pass never left the court: {ev:?}"));
+    assert!(!ev
+        .iter()
+        .any(|e| matches!(e, Event::Rebound { .. } | Event::Steal { .. })));
+    // It went out over the top sideline, near where it was thrown.
+    assert_eq!(ball.y, 0);
+    assert!((ball.x - COURT_LENGTH / 2).abs() < 2 * M);
+    assert_eq!(g.stats()[0].turnovers, 1);
+    let ev = step_n(&mut g, [Pad::NONE; 2], u32::from(AFTER_TURNOVER_TICKS));
+    let who = ev.iter().find_map(|e| match e {
+        Event::Inbound { side: 1, player } => Some(*player),
+        _ => None,
+    });
+    let who = who.expect("Away inbounds");
+    assert_eq!(g.player(who).y, PLAYER_RADIUS);
+    assert_eq!(g.possession(), Some(1));
+}
