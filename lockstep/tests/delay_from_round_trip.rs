@@ -1,12 +1,14 @@
 //! The host measures the round trip with a few pings before the first tick
 //! and picks the input delay from it (`SessionConfig::input_delay_from_rtt`);
 //! the guest adopts the delay (and the prediction window) from the host's
-//! Hello. Lock-step then rarely stalls; rollback keeps rollbacks short.
+//! Hello. Lock-step then rarely stalls; rollback keeps rollbacks short
+//! (about 3 ticks by the formula; the bounds below are the measured
+//! lengths with a tick or two of margin, deterministic in virtual time).
 mod common;
 
 use common::{Mode, Pair, Tiny};
 use lockstep::session::{delay_for_round_trips, HANDSHAKE_PINGS};
-use lockstep::{Event, Frame, Millis, SessionConfig};
+use lockstep::{Event, Frame, Millis, SessionConfig, SessionStats};
 use netsim::LinkConfig;
 
 fn ms(v: &[u64]) -> Vec<Millis> {
@@ -38,6 +40,15 @@ fn the_formula() {
     // Clamped, and a default without samples.
     assert_eq!(delay_for_round_trips(&ms(&[10_000]), 0), 60);
     assert_eq!(delay_for_round_trips(&[], 0), 4);
+}
+
+/// Ticks re-simulated per rollback, on average (0 without rollbacks).
+fn mean_rollback(s: &SessionStats) -> f64 {
+    if s.rollbacks == 0 {
+        0.0
+    } else {
+        s.resimulated_ticks as f64 / s.rollbacks as f64
+    }
 }
 
 fn link(one_way: u64, jitter: u64) -> LinkConfig {
@@ -74,7 +85,7 @@ fn both_sides_agree_on_a_delay_from_the_measured_round_trip() {
         ] {
             let mut p = auto_pair(mode, link(one_way, jitter), 5 + one_way);
             assert!(
-                p.run_to_tick(1200, 4000),
+                p.run_to_confirmed(1200, 4000),
                 "{one_way} ms: ticks {} {} {:?} {:?}",
                 p.host.tick(),
                 p.guest.tick(),
@@ -108,11 +119,15 @@ fn both_sides_agree_on_a_delay_from_the_measured_round_trip() {
             assert_eq!(p.guest.prediction_window(), p.host.prediction_window());
             let (h, g) = (p.host.stats(), p.guest.stats());
             eprintln!(
-                "{mode:?} {one_way}±{jitter} ms: delay {d}, stalls {}/{}, re-simulated {}/{}, longest rollback {}/{}, skipped {}/{}",
+                "{mode:?} {one_way}±{jitter} ms: delay {d}, stalls {}/{}, re-simulated {}/{} in {}/{} rollbacks (mean {:.2}/{:.2}), longest rollback {}/{}, skipped {}/{}",
                 h.stalled_frames,
                 g.stalled_frames,
                 h.resimulated_ticks,
                 g.resimulated_ticks,
+                h.rollbacks,
+                g.rollbacks,
+                mean_rollback(&h),
+                mean_rollback(&g),
                 h.max_rollback,
                 g.max_rollback,
                 h.skipped_frames,
@@ -123,9 +138,25 @@ fn both_sides_agree_on_a_delay_from_the_measured_round_trip() {
                 // the first inputs cross, then almost none.
                 assert!(h.stalled_frames + g.stalled_frames <= 40, "{h:?} {g:?}");
             } else {
-                assert!(h.max_rollback <= 8 && g.max_rollback <= 8, "{h:?} {g:?}");
+                // Rollbacks stay short: the delay leaves the typical input
+                // at most a few ticks late. Measured: longest 1 (0 ms), 2
+                // (50 ms), 4 / 3 (120 ms); the mean under 2 everywhere.
+                let (longest, mean) = match one_way {
+                    0 => (2, 1.5),
+                    50 => (4, 2.5),
+                    _ => (6, 3.0),
+                };
+                for s in [&h, &g] {
+                    assert!(s.max_rollback <= longest, "{one_way} ms: {s:?}");
+                    assert!(mean_rollback(s) <= mean, "{one_way} ms: {s:?}");
+                }
+                // ... and they happen: the delay does not cover the trip.
+                if one_way > 0 {
+                    assert!(h.rollbacks > 100 && g.rollbacks > 100, "{h:?} {g:?}");
+                }
                 assert!(h.stalled_frames + g.stalled_frames <= 10, "{h:?} {g:?}");
             }
+            p.assert_same_state_at(1200, 600);
             assert!(p.assert_in_sync() > 100);
         }
     });

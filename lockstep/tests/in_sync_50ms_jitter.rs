@@ -29,9 +29,15 @@ fn in_sync_for_3600_ticks_at_50ms_with_jitter() {
         if mode == Mode::Rollback {
             for s in [p.host.stats(), p.guest.stats()] {
                 assert!(s.rollbacks > 100, "{s:?}");
-                // 50 ms one way is 3 ticks, 2 of them covered by the delay:
-                // predictions (and so rollbacks) stay within the window.
-                assert!(s.max_rollback <= 8, "{s:?}");
+                // 50 ms ±10 one way is 2.4 to 3.6 ticks, 2 of them covered
+                // by the delay: an input arrives at most 2 ticks late, so
+                // no rollback is longer than 2, plus one for the two
+                // sides' frame phases (measured: 2, mean 1.5).
+                assert!(s.max_rollback <= 3, "{s:?}");
+                assert!(
+                    s.resimulated_ticks * 10 <= s.rollbacks * 20,
+                    "mean over 2 ticks: {s:?}"
+                );
                 assert_eq!(s.stalled_frames, 0, "{s:?}");
             }
         }

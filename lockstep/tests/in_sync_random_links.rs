@@ -26,9 +26,10 @@ proptest! {
             ..LinkConfig::default()
         };
         let mut p = Pair::tiny(link, seed, seed.rotate_left(17), delay);
-        let reached = p.run_to_tick(600, 600 * 40);
+        let reached = p.run_to_confirmed(600, 600 * 40);
         prop_assert!(reached, "ticks {}/{} after {} frames: {:?} {:?}",
             p.host.tick(), p.guest.tick(), p.frame, p.host.outcome(), p.guest.outcome());
+        p.assert_same_state_at(600, 3000);
         prop_assert!(p.assert_in_sync() >= 600);
         prop_assert!(p.host_seen.hash_matches >= 8);
     }
@@ -51,14 +52,26 @@ proptest! {
             link,
             seed,
         );
-        let reached = p.run_to_tick(600, 600 * 40);
-        prop_assert!(reached, "ticks {}/{} after {} frames: {:?} {:?}",
-            p.host.tick(), p.guest.tick(), p.frame, p.host.outcome(), p.guest.outcome());
+        let reached = p.run_to_confirmed(600, 600 * 40);
+        prop_assert!(reached, "confirmed ticks {}/{} after {} frames: {:?} {:?}",
+            p.host.confirmed_tick(), p.guest.confirmed_tick(), p.frame, p.host.outcome(),
+            p.guest.outcome());
+        // The same state at tick 600 on both sides (the sessions' own
+        // hash check of their final states, and the final inputs
+        // replayed), and each side's final state is its inputs' replay.
+        p.assert_same_state_at(600, 3000);
         // The confirmed tick moves in steps, and with packets held back
         // the two sides' steps land on different ticks: the in-band hash
-        // checks (every 60 ticks) and the final inputs compare everything.
+        // checks (every 60 ticks) and the final inputs compare the rest.
         p.assert_in_sync();
         prop_assert!(p.host_seen.hash_matches >= 8);
-        prop_assert!(p.host.stats().max_rollback <= u32::from(window));
+        // Where the trip is two ticks longer than the delay, ticks ran on
+        // guesses, and pads that change every third frame made some wrong:
+        // the rollback path, not lock-step, carried the match.
+        if latency * 60 / 1000 >= u64::from(delay) + 2 {
+            for s in [p.host.stats(), p.guest.stats()] {
+                prop_assert!(s.predicted_ticks > 0 && s.rollbacks > 0, "{:?}", s);
+            }
+        }
     }
 }

@@ -33,12 +33,13 @@ fn run(mode: Mode, delay: u8, interval: u8) -> (Pair<Tiny, Tiny>, [SessionStats;
         8,
     );
     assert!(
-        p.run_to_tick(3600, 3600 * 2),
+        p.run_to_confirmed(3600, 3600 * 2),
         "{:?} {:?}",
         p.host.outcome(),
         p.guest.outcome()
     );
     assert_eq!(p.host.outcome(), None);
+    p.assert_same_state_at(3600, 600);
     assert!(p.assert_in_sync() >= if mode == Mode::LockStep { 3600 } else { 600 });
     assert!(p.host_seen.hash_matches >= 56);
     let stats = [p.host.stats(), p.guest.stats()];
@@ -58,8 +59,9 @@ fn every_second_frame_halves_the_packets() {
             };
             let (ra, rb) = (rate(a, every.frame), rate(b, half.frame));
             eprintln!(
-                "{mode:?} side {i}: {ra:.1} then {rb:.1} packets/s; stalls {} then {}; re-simulated {} then {}",
-                a.stalled_frames, b.stalled_frames, a.resimulated_ticks, b.resimulated_ticks
+                "{mode:?} side {i}: {ra:.1} then {rb:.1} packets/s; stalls {} then {}; re-simulated {} then {} in {} then {} rollbacks, longest {} then {}",
+                a.stalled_frames, b.stalled_frames, a.resimulated_ticks, b.resimulated_ticks,
+                a.rollbacks, b.rollbacks, a.max_rollback, b.max_rollback
             );
             assert!(ra > 60.0 && rb < 32.0, "{ra} {rb}");
             // Bytes per second fall too (a longer window per packet, but
@@ -70,7 +72,19 @@ fn every_second_frame_halves_the_packets() {
                 // stalls (under 3% of the frames).
                 assert!(b.stalled_frames <= 100, "{b:?}");
             } else {
-                assert!(b.stalled_frames <= 5 && b.max_rollback <= 8, "{b:?}");
+                assert!(b.stalled_frames <= 5, "{b:?}");
+                // Each input is up to a frame older when it leaves: the
+                // peer predicts up to a tick further, so a rollback is at
+                // most a tick longer on average (measured 1.55 then 2.14
+                // ticks) and re-simulation grows by a quarter (1,684 then
+                // 2,096), never by half.
+                let mean = |s: &SessionStats| s.resimulated_ticks as f64 / s.rollbacks as f64;
+                assert!(a.rollbacks > 500 && b.rollbacks > 500, "{a:?} {b:?}");
+                assert!(mean(b) <= mean(a) + 1.0, "{a:?} {b:?}");
+                assert!(
+                    b.resimulated_ticks * 2 < a.resimulated_ticks * 3,
+                    "{a:?} {b:?}"
+                );
             }
         }
     });

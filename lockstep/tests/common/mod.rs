@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use lockstep::{DeterministicGame, Event, Fnv1a, Frame, Millis, Outcome, Session, SessionConfig};
+use lockstep::{
+    DeterministicGame, Event, Fnv1a, Frame, InputLog, Millis, Outcome, Session, SessionConfig,
+};
 use netsim::{LinkConfig, SimEndpoint};
 
 /// A tiny game: a mixing accumulator per player plus a tick counter.
@@ -288,6 +290,8 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
 
     /// Runs frames until both sides have simulated `ticks` ticks (or one
     /// has ended), at most `max_frames`. Returns whether both got there.
+    /// In rollback the present tick may rest on predictions: to compare
+    /// final states, use [`run_to_confirmed`](Self::run_to_confirmed).
     pub fn run_to_tick(&mut self, ticks: u32, max_frames: u64) -> bool {
         while self.frame < max_frames {
             if self.host.tick() >= ticks && self.guest.tick() >= ticks {
@@ -299,6 +303,82 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
             self.step_frame();
         }
         false
+    }
+
+    /// Runs frames until both sides' confirmed tick (every input known,
+    /// every misprediction corrected) has reached `ticks` (or one has
+    /// ended), at most `max_frames`. Returns whether both got there.
+    pub fn run_to_confirmed(&mut self, ticks: u32, max_frames: u64) -> bool {
+        while self.frame < max_frames {
+            if self.host.confirmed_tick() >= ticks && self.guest.confirmed_tick() >= ticks {
+                return true;
+            }
+            if self.host.outcome().is_some() || self.guest.outcome().is_some() {
+                return false;
+            }
+            self.step_frame();
+        }
+        false
+    }
+
+    /// Asserts that both sides hold the same state after `tick` ticks,
+    /// once both have confirmed it ([`run_to_confirmed`](Self::run_to_confirmed)):
+    ///
+    /// * the sessions' own check: both sides compared their hashes of
+    ///   their live confirmed states at `tick` (a multiple of the hash
+    ///   interval) and saw them agree (runs up to `extra_frames` more
+    ///   frames for the hash reports to cross);
+    /// * each side's final inputs, replayed in a fresh game to `tick`,
+    ///   give the same state;
+    /// * each side's confirmed state is the replay of its own final inputs
+    ///   (the session's rollbacks left nothing behind).
+    ///
+    /// Returns the state hash at `tick`.
+    pub fn assert_same_state_at(&mut self, tick: u32, extra_frames: u64) -> u64 {
+        assert!(
+            self.host.confirmed_tick() >= tick && self.guest.confirmed_tick() >= tick,
+            "confirmed ticks {} / {}",
+            self.host.confirmed_tick(),
+            self.guest.confirmed_tick()
+        );
+        let matched = |seen: &Seen| seen.events.contains(&Event::HashMatched(tick));
+        let limit = self.frame + extra_frames;
+        while self.frame < limit && !(matched(&self.host_seen) && matched(&self.guest_seen)) {
+            self.step_frame();
+        }
+        assert!(
+            matched(&self.host_seen) && matched(&self.guest_seen),
+            "no hash check at tick {tick} within {extra_frames} frames: {:?} / {:?}",
+            self.host.outcome(),
+            self.guest.outcome()
+        );
+        let replayed_to = |mut log: InputLog<u8>| {
+            assert!(log.ticks() >= tick, "{} final ticks", log.ticks());
+            log.inputs.truncate(tick as usize * 2);
+            log
+        };
+        let host_log = self.host.input_log();
+        let guest_log = self.guest.input_log();
+        let host_at = replayed_to(host_log.clone())
+            .replay_game::<A>()
+            .map(|g| g.state_hash());
+        let guest_at = replayed_to(guest_log.clone())
+            .replay_game::<B>()
+            .map(|g| g.state_hash());
+        assert!(host_at.is_ok(), "{host_at:?}");
+        assert_eq!(host_at, guest_at, "the final inputs to tick {tick} differ");
+        // `replay` checks the log's final hash: the session's confirmed state.
+        assert!(
+            host_log.replay::<A>().is_ok(),
+            "host: {:?}",
+            host_log.replay::<A>()
+        );
+        assert!(
+            guest_log.replay::<B>().is_ok(),
+            "guest: {:?}",
+            guest_log.replay::<B>()
+        );
+        host_at.unwrap_or_default()
     }
 
     /// Runs `n` frames.
@@ -336,9 +416,10 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     }
 }
 
-/// Runs a `Tiny` match over `link` until both sides reach 3,600 ticks and
-/// checks they agree at every tick, that the in-band hash checks ran and
-/// that nothing ended the match.
+/// Runs a `Tiny` match over `link` until both sides have confirmed 3,600
+/// ticks and checks they hold the same state at tick 3,600 (see
+/// [`Pair::assert_same_state_at`]), agree at every tick both recorded,
+/// that the in-band hash checks ran and that nothing ended the match.
 pub fn assert_in_sync_for_3600_ticks(
     link: LinkConfig,
     net_seed: u64,
@@ -357,16 +438,19 @@ pub fn assert_in_sync_for_3600_ticks_in(
     delay: u8,
 ) -> Pair<Tiny, Tiny> {
     let mut p = Pair::tiny_in(mode, link, net_seed, 0xfeed ^ net_seed, delay);
-    let reached = p.run_to_tick(3600, 3600 * 4);
+    let reached = p.run_to_confirmed(3600, 3600 * 4);
     assert!(
         reached,
-        "stopped at ticks {} / {} after {} frames: {:?} / {:?}",
-        p.host.tick(),
-        p.guest.tick(),
+        "stopped at confirmed ticks {} / {} after {} frames: {:?} / {:?}",
+        p.host.confirmed_tick(),
+        p.guest.confirmed_tick(),
         p.frame,
         p.host.outcome(),
         p.guest.outcome()
     );
+    assert_eq!(p.host.outcome(), None);
+    assert_eq!(p.guest.outcome(), None);
+    p.assert_same_state_at(3600, 600);
     assert_eq!(p.host.outcome(), None);
     assert_eq!(p.guest.outcome(), None);
     let compared = p.assert_in_sync();
