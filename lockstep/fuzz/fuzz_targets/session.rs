@@ -4,8 +4,13 @@
 //! The input is read as a script: each step is one control byte followed,
 //! for datagrams, by a length byte and that many bytes. Starting from a
 //! session whose Hello exchange already happened gets the fuzzer past the
-//! handshake at once. Bit 6 of the first byte picks rollback (window 8)
-//! over lock-step.
+//! handshake at once.
+//!
+//! The first byte sets the scene: bit 0 plays the guest (else the host),
+//! bits 0-2 the host's input delay, bits 3-4 its hash interval (1-4), bit
+//! 5 makes the host pick its delay from the round trip (it pings before
+//! its Hello, so the script can answer with pongs, or not), bit 6 picks
+//! rollback (window 8) over lock-step, and bit 7 skips the peer's Hello.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -36,9 +41,16 @@ fuzz_target!(|data: &[u8]| {
     let window = if mode & 0x40 != 0 { 8 } else { 0 };
     let (cfg, peer_side) = if mode & 1 == 0 {
         (
-            SessionConfig::host(1, mode % 8)
-                .hash_interval(u16::from(mode / 8 % 4 + 1))
-                .prediction_window(window),
+            {
+                let cfg = SessionConfig::host(1, mode % 8)
+                    .hash_interval(u16::from(mode / 8 % 4 + 1))
+                    .prediction_window(window);
+                if mode & 0x20 != 0 {
+                    cfg.input_delay_from_rtt()
+                } else {
+                    cfg
+                }
+            },
             1,
         )
     } else {
