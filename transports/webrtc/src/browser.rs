@@ -1,10 +1,10 @@
 //! The browser implementation (wasm32 only).
 
+use crate::link::{Dropped, LinkCore};
 use crate::{IceCandidate, MAX_DATAGRAM};
 use js_sys::{Reflect, Uint8Array};
 use lockstep::{Channel, LinkState, Millis, Transport, TransportError};
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -20,31 +20,8 @@ use web_sys::{
 /// transport promptly.
 pub type Notify = Rc<dyn Fn()>;
 
-#[derive(Default)]
-struct Shared {
-    open: [bool; 2],
-    was_open: bool,
-    closed: bool,
-    failed: bool,
-    inbox: VecDeque<(Channel, Vec<u8>)>,
-    local_ice: VecDeque<IceCandidate>,
-    remote_description_set: bool,
-    pending_remote_ice: Vec<IceCandidate>,
-}
-
-impl Shared {
-    fn state(&self) -> LinkState {
-        if self.failed {
-            LinkState::Failed
-        } else if self.closed {
-            LinkState::Closed
-        } else if self.open == [true, true] {
-            LinkState::Open
-        } else {
-            LinkState::Connecting
-        }
-    }
-}
+/// The link's state, shared with the browser callbacks.
+type Shared = LinkCore;
 
 type Handler = Closure<dyn FnMut(JsValue)>;
 
@@ -104,19 +81,13 @@ impl WebRtcTransport {
             };
             let (s, n) = (shared.clone(), notify.clone());
             let on_open = Closure::<dyn FnMut(JsValue)>::new(move |_| {
-                {
-                    let mut sh = s.borrow_mut();
-                    sh.open[index] = true;
-                    if sh.open == [true, true] {
-                        sh.was_open = true;
-                    }
-                }
+                s.borrow_mut().channel_opened(index);
                 n();
             });
             dc.set_onopen(Some(on_open.as_ref().unchecked_ref()));
             let (s, n) = (shared.clone(), notify.clone());
             let on_close = Closure::<dyn FnMut(JsValue)>::new(move |_| {
-                s.borrow_mut().closed = true;
+                s.borrow_mut().closed();
                 n();
             });
             dc.set_onclose(Some(on_close.as_ref().unchecked_ref()));
@@ -134,14 +105,10 @@ impl WebRtcTransport {
                     log::warn!("webrtc: dropped a message of an unexpected kind");
                     return;
                 };
-                if bytes.len() > MAX_DATAGRAM {
-                    log::warn!(
-                        "webrtc: dropped an oversized datagram ({} bytes)",
-                        bytes.len()
-                    );
+                if let Err(Dropped::TooLarge(len)) = s.borrow_mut().received(channel, bytes) {
+                    log::warn!("webrtc: dropped an oversized datagram ({len} bytes)");
                     return;
                 }
-                s.borrow_mut().inbox.push_back((channel, bytes));
                 n();
             });
             dc.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -166,15 +133,15 @@ impl WebRtcTransport {
                     sdp_m_line_index: None,
                 },
             };
-            s.borrow_mut().local_ice.push_back(c);
+            s.borrow_mut().local_candidate(c);
             n();
         });
         pc.set_onicecandidate(Some(on_ice.as_ref().unchecked_ref()));
         let (s, n, pc2) = (shared.clone(), notify, pc.clone());
         let on_state = Closure::<dyn FnMut(JsValue)>::new(move |_| {
             match pc2.connection_state() {
-                RtcPeerConnectionState::Failed => s.borrow_mut().failed = true,
-                RtcPeerConnectionState::Closed => s.borrow_mut().closed = true,
+                RtcPeerConnectionState::Failed => s.borrow_mut().failed(),
+                RtcPeerConnectionState::Closed => s.borrow_mut().closed(),
                 _ => return,
             }
             n();
@@ -202,25 +169,23 @@ impl WebRtcTransport {
 
     /// The next local ICE candidate to relay to the other side.
     pub fn poll_local_ice(&mut self) -> Option<IceCandidate> {
-        self.shared.borrow_mut().local_ice.pop_front()
+        self.shared.borrow_mut().next_local_candidate()
     }
 
     /// Applies the connection timer: a link still connecting at its deadline
     /// fails.
     pub fn tick(&mut self, now: Millis) {
-        if let Some(deadline) = self.deadline {
-            if now >= deadline && self.state() == LinkState::Connecting {
-                log::info!("webrtc: no connection before the deadline");
-                self.shared.borrow_mut().failed = true;
-                self.pc.close();
-            }
+        if self.shared.borrow().past_deadline(now, self.deadline) {
+            log::info!("webrtc: no connection before the deadline");
+            self.shared.borrow_mut().failed();
+            self.pc.close();
         }
     }
 
     /// `true` once both channels have been open at the same time.
     #[must_use]
     pub fn ever_opened(&self) -> bool {
-        self.shared.borrow().was_open
+        self.shared.borrow().ever_opened()
     }
 }
 
@@ -260,7 +225,7 @@ impl Transport for WebRtcTransport {
     }
 
     fn recv(&mut self) -> Option<(Channel, Vec<u8>)> {
-        self.shared.borrow_mut().inbox.pop_front()
+        self.shared.borrow_mut().next_received()
     }
 
     fn state(&self) -> LinkState {
@@ -268,7 +233,7 @@ impl Transport for WebRtcTransport {
     }
 
     fn close(&mut self) {
-        self.shared.borrow_mut().closed = true;
+        self.shared.borrow_mut().closed();
         self.pc.close();
     }
 }
@@ -329,25 +294,17 @@ impl Handshake {
     }
 
     /// Adds a candidate the other side relayed; held back until the remote
-    /// description is set. A candidate the browser refuses is logged and
-    /// dropped.
+    /// description is set (at most [`MAX_PENDING_REMOTE_ICE`](crate::link::MAX_PENDING_REMOTE_ICE)).
+    /// A candidate the browser refuses is logged and dropped.
     pub fn add_remote_ice(&self, c: IceCandidate) {
-        {
-            let mut sh = self.shared.borrow_mut();
-            if !sh.remote_description_set {
-                sh.pending_remote_ice.push(c);
-                return;
-            }
+        let ready = self.shared.borrow_mut().remote_candidate(c);
+        if let Some(c) = ready {
+            self.add_now(&c);
         }
-        self.add_now(&c);
     }
 
     fn flush_pending_ice(&self) {
-        let pending = {
-            let mut sh = self.shared.borrow_mut();
-            sh.remote_description_set = true;
-            std::mem::take(&mut sh.pending_remote_ice)
-        };
+        let pending = self.shared.borrow_mut().remote_description_set();
         for c in &pending {
             self.add_now(c);
         }

@@ -24,12 +24,14 @@
 //! the messages travel (a room socket, the lobby relay) is the caller's
 //! business; the same code serves match connections and the lobby mesh.
 //!
-//! The crate is browser-only: on other targets it is empty, so that
-//! `cargo test --workspace` builds it on the host.
+//! The browser part (`WebRtcTransport`, `Handshake`) exists on wasm32 only.
+//! Its state and queues live in [`link::LinkCore`], which builds on every
+//! target, so `cargo test -p webrtc-transport` tests them natively.
 #![warn(missing_docs)]
 
 #[cfg(target_arch = "wasm32")]
 mod browser;
+pub mod link;
 #[cfg(target_arch = "wasm32")]
 pub use browser::*;
 

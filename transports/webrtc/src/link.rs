@@ -1,0 +1,252 @@
+//! The browser-independent part of a link: its state, its queues and the
+//! early-candidate rule, built on every target so it is tested natively.
+//!
+//! The browser glue (`WebRtcTransport`, wasm32 only) owns one [`LinkCore`]
+//! and only turns browser events into calls on it: a channel opened or
+//! closed, the connection failed or closed, a message or a local candidate
+//! arrived, a remote candidate was relayed, the remote description was set.
+
+use crate::{IceCandidate, MAX_DATAGRAM};
+use lockstep::{Channel, LinkState, Millis};
+use std::collections::VecDeque;
+
+/// Most remote candidates held back before the remote description is set.
+/// A browser gathers a handful per network interface; more than this from
+/// a peer is a flood, and the excess is dropped (and logged).
+pub const MAX_PENDING_REMOTE_ICE: usize = 64;
+
+/// The state and queues of one peer connection with its two channels
+/// (index 0 reliable, 1 unreliable).
+#[derive(Debug, Default)]
+pub struct LinkCore {
+    open: [bool; 2],
+    was_open: bool,
+    closed: bool,
+    failed: bool,
+    inbox: VecDeque<(Channel, Vec<u8>)>,
+    local_ice: VecDeque<IceCandidate>,
+    remote_description_set: bool,
+    pending_remote_ice: Vec<IceCandidate>,
+}
+
+/// Why a received message was dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dropped {
+    /// Larger than [`MAX_DATAGRAM`].
+    TooLarge(usize),
+}
+
+impl LinkCore {
+    /// A link that is connecting.
+    #[must_use]
+    pub fn new() -> LinkCore {
+        LinkCore::default()
+    }
+
+    /// The link state: Failed wins over Closed, which wins over Open; Open
+    /// needs both channels open.
+    #[must_use]
+    pub fn state(&self) -> LinkState {
+        if self.failed {
+            LinkState::Failed
+        } else if self.closed {
+            LinkState::Closed
+        } else if self.open == [true, true] {
+            LinkState::Open
+        } else {
+            LinkState::Connecting
+        }
+    }
+
+    /// `true` once both channels have been open at the same time.
+    #[must_use]
+    pub fn ever_opened(&self) -> bool {
+        self.was_open
+    }
+
+    /// Channel `index` (0 reliable, 1 unreliable; others ignored) opened.
+    pub fn channel_opened(&mut self, index: usize) {
+        if let Some(o) = self.open.get_mut(index) {
+            *o = true;
+        }
+        if self.open == [true, true] {
+            self.was_open = true;
+        }
+    }
+
+    /// A channel closed, or the connection closed (by either side).
+    pub fn closed(&mut self) {
+        self.closed = true;
+    }
+
+    /// ICE failed, or the connection timer ran out.
+    pub fn failed(&mut self) {
+        self.failed = true;
+    }
+
+    /// `true` if the link is still connecting at `now` with its `deadline`
+    /// passed: the caller marks it failed and closes the connection.
+    #[must_use]
+    pub fn past_deadline(&self, now: Millis, deadline: Option<Millis>) -> bool {
+        deadline.is_some_and(|d| now >= d) && self.state() == LinkState::Connecting
+    }
+
+    /// A message arrived on `channel`; over [`MAX_DATAGRAM`] it is dropped.
+    pub fn received(&mut self, channel: Channel, bytes: Vec<u8>) -> Result<(), Dropped> {
+        if bytes.len() > MAX_DATAGRAM {
+            return Err(Dropped::TooLarge(bytes.len()));
+        }
+        self.inbox.push_back((channel, bytes));
+        Ok(())
+    }
+
+    /// The oldest received message.
+    pub fn next_received(&mut self) -> Option<(Channel, Vec<u8>)> {
+        self.inbox.pop_front()
+    }
+
+    /// The browser found a local candidate (an empty one ends the trickle).
+    pub fn local_candidate(&mut self, c: IceCandidate) {
+        self.local_ice.push_back(c);
+    }
+
+    /// The oldest local candidate not yet relayed.
+    pub fn next_local_candidate(&mut self) -> Option<IceCandidate> {
+        self.local_ice.pop_front()
+    }
+
+    /// The other side relayed `c`. Returns it when it can be added to the
+    /// connection now; before the remote description is set it is held back
+    /// (up to [`MAX_PENDING_REMOTE_ICE`]; beyond that it is dropped) and
+    /// `None` is returned.
+    pub fn remote_candidate(&mut self, c: IceCandidate) -> Option<IceCandidate> {
+        if self.remote_description_set {
+            return Some(c);
+        }
+        if self.pending_remote_ice.len() < MAX_PENDING_REMOTE_ICE {
+            self.pending_remote_ice.push(c);
+        } else {
+            log::warn!("webrtc: too many early remote candidates; dropped one");
+        }
+        None
+    }
+
+    /// The remote description is set: returns the held-back candidates, in
+    /// the order they came, to add now. Later ones pass straight through
+    /// [`remote_candidate`](Self::remote_candidate).
+    pub fn remote_description_set(&mut self) -> Vec<IceCandidate> {
+        self.remote_description_set = true;
+        std::mem::take(&mut self.pending_remote_ice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(n: u32) -> IceCandidate {
+        IceCandidate {
+            candidate: format!("candidate:{n} 1 udp 1 127.0.0.1 {n} typ host"),
+            sdp_mid: Some("0".into()),
+            sdp_m_line_index: Some(0),
+        }
+    }
+
+    #[test]
+    fn open_needs_both_channels_and_failure_wins() {
+        let mut l = LinkCore::new();
+        assert_eq!(l.state(), LinkState::Connecting);
+        l.channel_opened(0);
+        assert_eq!(l.state(), LinkState::Connecting);
+        assert!(!l.ever_opened());
+        l.channel_opened(7); // not a channel of ours
+        assert_eq!(l.state(), LinkState::Connecting);
+        l.channel_opened(1);
+        assert_eq!(l.state(), LinkState::Open);
+        assert!(l.ever_opened());
+        l.closed();
+        assert_eq!(l.state(), LinkState::Closed);
+        l.failed();
+        assert_eq!(l.state(), LinkState::Failed);
+        assert!(l.ever_opened(), "history is kept");
+    }
+
+    #[test]
+    fn a_channel_closing_before_the_link_opened_closes_it() {
+        let mut l = LinkCore::new();
+        l.channel_opened(1);
+        l.closed();
+        l.channel_opened(0);
+        assert_eq!(l.state(), LinkState::Closed);
+        assert!(l.ever_opened());
+    }
+
+    #[test]
+    fn the_deadline_only_fails_a_link_still_connecting() {
+        let mut l = LinkCore::new();
+        assert!(!l.past_deadline(Millis(u64::MAX), None));
+        assert!(!l.past_deadline(Millis(24_999), Some(Millis(25_000))));
+        assert!(l.past_deadline(Millis(25_000), Some(Millis(25_000))));
+        l.channel_opened(0);
+        l.channel_opened(1);
+        assert!(!l.past_deadline(Millis(30_000), Some(Millis(25_000))));
+    }
+
+    #[test]
+    fn messages_queue_in_order_and_oversized_ones_are_dropped() {
+        let mut l = LinkCore::new();
+        assert_eq!(l.received(Channel::Reliable, vec![1]), Ok(()));
+        assert_eq!(
+            l.received(Channel::Unreliable, vec![0; MAX_DATAGRAM + 1]),
+            Err(Dropped::TooLarge(MAX_DATAGRAM + 1))
+        );
+        assert_eq!(
+            l.received(Channel::Unreliable, vec![0; MAX_DATAGRAM]),
+            Ok(())
+        );
+        assert_eq!(l.next_received(), Some((Channel::Reliable, vec![1])));
+        assert_eq!(
+            l.next_received().map(|(c, b)| (c, b.len())),
+            Some((Channel::Unreliable, MAX_DATAGRAM))
+        );
+        assert_eq!(l.next_received(), None);
+    }
+
+    #[test]
+    fn early_remote_candidates_wait_for_the_description_in_order() {
+        let mut l = LinkCore::new();
+        assert_eq!(l.remote_candidate(cand(1)), None);
+        assert_eq!(l.remote_candidate(cand(2)), None);
+        assert_eq!(l.remote_description_set(), vec![cand(1), cand(2)]);
+        assert_eq!(l.remote_candidate(cand(3)), Some(cand(3)));
+        assert!(l.remote_description_set().is_empty(), "nothing twice");
+    }
+
+    #[test]
+    fn a_flood_of_early_candidates_is_capped() {
+        let mut l = LinkCore::new();
+        for n in 0..1_000 {
+            assert_eq!(l.remote_candidate(cand(n)), None);
+        }
+        let held = l.remote_description_set();
+        assert_eq!(held.len(), MAX_PENDING_REMOTE_ICE);
+        assert_eq!(held[0], cand(0));
+    }
+
+    #[test]
+    fn local_candidates_are_relayed_in_order() {
+        let mut l = LinkCore::new();
+        l.local_candidate(cand(1));
+        l.local_candidate(IceCandidate {
+            candidate: String::new(),
+            sdp_mid: None,
+            sdp_m_line_index: None,
+        });
+        assert_eq!(l.next_local_candidate(), Some(cand(1)));
+        assert_eq!(
+            l.next_local_candidate().map(|c| c.candidate),
+            Some(String::new())
+        );
+        assert_eq!(l.next_local_candidate(), None);
+    }
+}
