@@ -176,12 +176,9 @@ fn shift_hello(datagram: &[u8], f: impl Fn(u32) -> u32) -> Option<Vec<u8>> {
         return None;
     };
     h.protocol = f(h.protocol);
+    let hello = Message::<u8>::Hello(h);
     // Cannot fail: well-formed messages with u8 inputs always encode.
-    Some(
-        Message::<u8>::Hello(h)
-            .encode()
-            .expect("valid messages encode"),
-    )
+    Some(hello.encode().expect("valid messages encode"))
 }
 
 impl Transport for ShiftedProtocol {
