@@ -4,6 +4,8 @@
 //!
 //! `cargo bench -p signaling-conformance --bench signaling_load`
 //!
+//! It exits with status 1 if the 33rd socket is not refused with 503.
+//!
 //! Everything runs in one process on loopback: the server on a tokio
 //! runtime, the clients on the same runtime, so the figures include the
 //! clients' own cost.
@@ -31,7 +33,10 @@ fn main() {
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    rt.block_on(bench());
+    if let Err(e) = rt.block_on(bench()) {
+        eprintln!("signaling_load: {e}");
+        std::process::exit(1);
+    }
 }
 
 async fn start(lobby: LobbyLimits) -> String {
@@ -48,7 +53,7 @@ async fn start(lobby: LobbyLimits) -> String {
     format!("http://{addr}")
 }
 
-async fn bench() {
+async fn bench() -> Result<(), String> {
     let base = start(LobbyLimits {
         messages_per_minute: 0,
         ..LobbyLimits::default()
@@ -80,32 +85,57 @@ async fn bench() {
     );
 
     // -- lobby relay: 16 players, each signals the next one in a ring.
-    let (relayed, secs) = lobby_relay(&target).await;
+    let (relayed, secs, mut players) = lobby_relay(&target).await;
     println!(
         "lobby signals relayed: {relayed} in {secs:.2} s = {:.0} messages/s ({PLAYERS} players, per-socket rate limit off)",
         relayed as f64 / secs
     );
 
-    // -- capacity: 32 sockets fit, the 33rd is refused.
+    // -- capacity: 32 sockets fit, the 33rd is refused. The first player
+    //    stays and watches the other 15 leave, so their slots are known to
+    //    be free before the next 31 sockets open.
+    let mut watcher = players.remove(0);
+    for mut ws in players {
+        let _ = ws.close(None).await;
+    }
+    let mut left = 0;
+    while left < PLAYERS - 1 {
+        let frame = tokio::time::timeout(Duration::from_secs(30), watcher.next()).await;
+        match frame {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
+                if v["type"] == "left" {
+                    left += 1;
+                }
+            }
+            Ok(Some(Ok(_))) => {}
+            other => return Err(format!("watcher: {left} players left, then {other:?}")),
+        }
+    }
     let mut open = Vec::new();
-    for _ in 0..32 {
+    for i in 2..=32 {
         open.push(
             target
                 .ws_ok("/lobby/ws", None)
                 .await
-                .expect("32 sockets fit"),
+                .map_err(|e| format!("lobby socket {i} of 32: {e}"))?,
         );
     }
     match target.ws("/lobby/ws", None).await {
-        Err(signaling_conformance::client::WsOpenError::Refused(r)) => {
+        Err(signaling_conformance::client::WsOpenError::Refused(r)) if r.status == 503 => {
             println!(
                 "33rd lobby socket: refused with HTTP {} {}",
                 r.status, r.body
-            )
+            );
+            Ok(())
         }
-        Ok(_) => println!("33rd lobby socket: ACCEPTED (wrong)"),
+        Err(signaling_conformance::client::WsOpenError::Refused(r)) => Err(format!(
+            "33rd lobby socket: refused with HTTP {} instead of 503",
+            r.status
+        )),
+        Ok(_) => Err("33rd lobby socket: accepted".into()),
         Err(signaling_conformance::client::WsOpenError::Other(e)) => {
-            println!("33rd lobby socket: error {e}")
+            Err(format!("33rd lobby socket: {e}"))
         }
     }
 }
@@ -130,7 +160,9 @@ async fn pair_once(target: &Target) -> Result<(), String> {
     Ok(())
 }
 
-async fn lobby_relay(target: &Target) -> (usize, f64) {
+/// Relays the signals; returns their count, the seconds taken and the 16
+/// players' sockets, still open, with nothing left unread.
+async fn lobby_relay(target: &Target) -> (usize, f64, Vec<LobbySocket>) {
     let url = format!("ws://{}/lobby/ws", target.authority);
     let ids: Vec<String> = (0..PLAYERS).map(|i| format!("BENCH{i:07}")).collect();
     let mut socks = Vec::new();
@@ -190,8 +222,8 @@ async fn lobby_relay(target: &Target) -> (usize, f64) {
         done.push(task.await.expect("player task"));
     }
     let secs = t.elapsed().as_secs_f64();
-    for mut ws in done {
-        let _ = ws.close(None).await;
-    }
-    (PLAYERS * SIGNALS_PER_PLAYER, secs)
+    (PLAYERS * SIGNALS_PER_PLAYER, secs, done)
 }
+
+type LobbySocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;

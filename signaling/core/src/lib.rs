@@ -97,8 +97,8 @@ pub use lobby::{
 pub use log::{Level, LogRecord, LogValue};
 pub use nick::{clean_nick, is_valid_player_id, InvalidNick, MAX_NICK_CHARS};
 pub use origin::AllowedOrigins;
-pub use rate::{RateLimiter, TokenBucket};
-pub use room::{Role, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal};
+pub use rate::{MinuteWindow, RateLimiter};
+pub use room::{query_param, Role, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal};
 
 use serde::{Deserialize, Serialize};
 

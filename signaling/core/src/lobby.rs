@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 use crate::log::{Level, LogRecord};
 use crate::msg::{error_msg, to_json, Incoming, TypeOnly};
 use crate::nick::{clean_nick, is_valid_player_id};
-use crate::rate::TokenBucket;
+use crate::rate::MinuteWindow;
 use crate::{close_code, Action, Event, Millis, SocketId};
 
 /// Characters in a player id.
@@ -25,8 +25,10 @@ pub struct LobbyLimits {
     pub hello_timeout_ms: u64,
     /// Largest message, in bytes (default 8 KiB); larger closes with 1009.
     pub max_message_bytes: usize,
-    /// Messages per socket per minute (default 600; bursts up to that many);
-    /// over it the socket is closed with 1008. 0 turns the check off.
+    /// Messages per socket per minute (default 600), counted in fixed
+    /// one-minute windows opened by the socket's first message (see
+    /// [`MinuteWindow`]); the next message in a full window closes the
+    /// socket with 1008. 0 turns the check off.
     pub messages_per_minute: u32,
 }
 
@@ -110,8 +112,8 @@ pub struct LobbyAttachment {
     pub opened_at: Millis,
     /// Set once its hello was accepted.
     pub player: Option<Player>,
-    /// Its message-rate budget.
-    pub bucket: TokenBucket,
+    /// Its messages in the current one-minute window.
+    pub window: MinuteWindow,
 }
 
 impl LobbyAttachment {
@@ -307,7 +309,7 @@ impl Lobby {
             socket,
             opened_at: now,
             player: None,
-            bucket: TokenBucket::full(self.limits.messages_per_minute, now),
+            window: MinuteWindow::new(),
         };
         self.sockets.insert(socket, attachment.clone());
         let mut out = vec![
@@ -373,7 +375,7 @@ impl Lobby {
             self.drop_socket(socket, Some((close_code::TOO_BIG, "message too big")), out);
             return;
         }
-        if !att.bucket.try_take(limits.messages_per_minute, now) {
+        if !att.window.try_take(limits.messages_per_minute, now) {
             self.drop_socket(socket, Some((close_code::POLICY, "too many messages")), out);
             return;
         }

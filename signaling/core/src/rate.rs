@@ -1,4 +1,4 @@
-//! Rate limiting: a token bucket and a map of buckets by key.
+//! Rate limiting: a one-minute message window and a map of windows by key.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -7,74 +7,91 @@ use serde::{Deserialize, Serialize};
 
 use crate::Millis;
 
-/// Credit units per token: one token refills `per_minute` units each
-/// millisecond, so a whole token takes `60_000 / per_minute` ms.
-const UNITS_PER_TOKEN: u64 = 60_000;
+/// Length of a rate window: one minute.
+pub const WINDOW_MS: u64 = 60_000;
 
-/// A token bucket holding up to `per_minute` tokens, refilled evenly over a
-/// minute: a client may burst a minute's allowance, then keeps to the rate.
-/// Plain data, so it can live in a WebSocket attachment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TokenBucket {
-    /// Credit in 1/60 000 of a token.
-    credit: u64,
-    /// When `credit` was last brought up to date.
-    last: Millis,
+/// A fixed one-minute window that opens with the first message counted and
+/// admits at most `per_minute` messages until it ends; the first message
+/// after that opens the next window.
+///
+/// So a minute counted from any window's opening never holds more than
+/// `per_minute` messages, and a client can never get ahead of the average:
+/// after a full window it waits for the window to end. (A client that
+/// sends its whole allowance at the very end of one window and again at the
+/// start of the next gets two allowances close together; a sliding window
+/// would prevent that but needs a time per message, too much for a
+/// WebSocket attachment.)
+///
+/// Plain data (two numbers), so it lives in a WebSocket attachment and
+/// survives hibernation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MinuteWindow {
+    /// When the current window opened.
+    start: Millis,
+    /// Messages admitted in it (0: no window is open).
+    count: u32,
 }
 
-impl TokenBucket {
-    /// A full bucket.
+impl MinuteWindow {
+    /// No window open yet: the next message opens one.
     #[must_use]
-    pub fn full(per_minute: u32, now: Millis) -> TokenBucket {
-        TokenBucket {
-            credit: u64::from(per_minute).saturating_mul(UNITS_PER_TOKEN),
-            last: now,
-        }
+    pub fn new() -> MinuteWindow {
+        MinuteWindow::default()
     }
 
-    /// Takes one token if there is one. `per_minute == 0` means no limit.
+    /// Counts one message at `now` if the window has room for it; false
+    /// when `per_minute` were already admitted in the current window (the
+    /// refused message is not counted). `per_minute == 0` means no limit.
     pub fn try_take(&mut self, per_minute: u32, now: Millis) -> bool {
         if per_minute == 0 {
             return true;
         }
-        let cap = u64::from(per_minute).saturating_mul(UNITS_PER_TOKEN);
-        let refill = now.since(self.last).saturating_mul(u64::from(per_minute));
-        self.credit = self.credit.saturating_add(refill).min(cap);
-        self.last = self.last.max(now);
-        if self.credit >= UNITS_PER_TOKEN {
-            self.credit -= UNITS_PER_TOKEN;
+        if self.is_over(now) {
+            self.start = now;
+            self.count = 0;
+        }
+        if self.count < per_minute {
+            self.count += 1;
             true
         } else {
             false
         }
     }
 
-    /// True when the bucket would be full at `now` (nothing to remember).
+    /// True when no window is open at `now` (nothing to remember).
     #[must_use]
-    pub fn is_full(&self, per_minute: u32, now: Millis) -> bool {
-        let cap = u64::from(per_minute).saturating_mul(UNITS_PER_TOKEN);
-        let refill = now.since(self.last).saturating_mul(u64::from(per_minute));
-        self.credit.saturating_add(refill) >= cap
+    pub fn is_over(&self, now: Millis) -> bool {
+        self.count == 0 || now.since(self.start) >= WINDOW_MS
+    }
+
+    /// Messages admitted in the window open at `now` (0 if none is).
+    #[must_use]
+    pub fn count(&self, now: Millis) -> u32 {
+        if self.is_over(now) {
+            0
+        } else {
+            self.count
+        }
     }
 }
 
-/// Token buckets by key (the embedded server keys by client IP, which is
-/// held in memory only and never logged).
+/// One [`MinuteWindow`] per key (the embedded server keys by client IP,
+/// which is held in memory only and never logged).
 #[derive(Debug)]
 pub struct RateLimiter<K> {
     per_minute: u32,
-    buckets: HashMap<K, TokenBucket>,
+    windows: HashMap<K, MinuteWindow>,
     last_prune: Millis,
 }
 
 impl<K: Hash + Eq> RateLimiter<K> {
-    /// A limiter allowing `per_minute` requests per key per minute (bursts
-    /// up to that many); 0 turns it off.
+    /// A limiter allowing `per_minute` requests per key in each key's
+    /// one-minute window; 0 turns it off.
     #[must_use]
     pub fn new(per_minute: u32) -> RateLimiter<K> {
         RateLimiter {
             per_minute,
-            buckets: HashMap::new(),
+            windows: HashMap::new(),
             last_prune: Millis(0),
         }
     }
@@ -90,29 +107,27 @@ impl<K: Hash + Eq> RateLimiter<K> {
         if self.per_minute == 0 {
             return true;
         }
-        // Forget keys whose buckets have refilled, at most once a minute, so
-        // memory stays bounded by the keys seen in the last minute.
-        if now.since(self.last_prune) >= UNITS_PER_TOKEN {
-            let pm = self.per_minute;
-            self.buckets.retain(|_, b| !b.is_full(pm, now));
+        // Forget keys whose windows have ended, at most once a minute, so
+        // memory stays bounded by the keys seen in the last two minutes.
+        if now.since(self.last_prune) >= WINDOW_MS {
+            self.windows.retain(|_, w| !w.is_over(now));
             self.last_prune = now;
         }
-        let pm = self.per_minute;
-        self.buckets
+        self.windows
             .entry(key)
-            .or_insert_with(|| TokenBucket::full(pm, now))
-            .try_take(pm, now)
+            .or_default()
+            .try_take(self.per_minute, now)
     }
 
     /// Keys currently remembered.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.buckets.len()
+        self.windows.len()
     }
 
     /// True when no key is remembered.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.buckets.is_empty()
+        self.windows.is_empty()
     }
 }

@@ -39,6 +39,19 @@ pub enum Role {
     Guest,
 }
 
+/// The value of `name` in a URL query string (`a=1&role=host`), as
+/// written (not percent-decoded); the first occurrence wins and a bare
+/// `name` reads as empty.
+#[must_use]
+pub fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+}
+
 impl Role {
     /// Reads the `role` query parameter; anything but `host` or `guest`
     /// (including its absence) is [`RoomRefusal::BadRole`].
@@ -48,6 +61,14 @@ impl Role {
             Some("guest") => Ok(Role::Guest),
             _ => Err(RoomRefusal::BadRole),
         }
+    }
+
+    /// Reads the role from a URL query string (`role=host`, without the
+    /// `?` or with it). A repeated `role` counts by its first occurrence
+    /// and values are taken as written, not percent-decoded, so every host
+    /// answers the same query the same way.
+    pub fn from_query(query: &str) -> Result<Role, RoomRefusal> {
+        Role::parse(query_param(query, "role"))
     }
 
     /// `"host"` or `"guest"`.

@@ -167,7 +167,7 @@ proptest! {
                     .iter()
                     .map(|(s, a)| {
                         let p = a.player.as_ref().map(|p| (p.id.clone(), p.nick.clone(), p.status));
-                        (h.name(*s), p, a.bucket)
+                        (h.name(*s), p, a.window)
                     })
                     .collect()
             };

@@ -261,32 +261,69 @@ fn six_hundred_a_minute_then_1008() {
     let b = joined(&mut lobby, &mut h, &pid("b"), 0);
     h.take(a);
     let status = r#"{"type":"status","status":"lobby"}"#;
-    // The hello used one token; 599 more fit in the same instant.
+    // The hello opened b's window at 0 and used one message; 599 more fit.
     for _ in 0..599 {
         send(&mut lobby, &mut h, b, status, 1);
     }
     assert_eq!(h.take(a).len(), 599);
     assert!(h.closed.is_empty());
-    // After 100 ms exactly one more token has come back (600 per 60 s).
-    send(&mut lobby, &mut h, b, status, 101);
-    assert!(h.closed.is_empty());
-    send(&mut lobby, &mut h, b, status, 101);
+    // Half a minute later the window is still full: the 601st closes b.
+    send(&mut lobby, &mut h, b, status, 30_000);
     assert_eq!(h.closed[&b], (close_code::POLICY, "too many messages"));
     let msgs = h.take_json(a);
-    assert_eq!(msgs.last().unwrap(), &json!({"type":"left","id":pid("b")}));
+    assert_eq!(msgs, [json!({"type":"left","id":pid("b")})]);
 }
 
 #[test]
-fn a_steady_ten_per_second_is_never_limited() {
+fn the_allowance_comes_back_when_the_minute_ends() {
     let (mut lobby, mut h) = setup();
     let a = joined(&mut lobby, &mut h, &pid("a"), 0);
-    for i in 0..3_000u64 {
+    let b = joined(&mut lobby, &mut h, &pid("b"), 500);
+    h.take(a);
+    let status = r#"{"type":"status","status":"lobby"}"#;
+    for _ in 0..599 {
+        send(&mut lobby, &mut h, b, status, 59_000);
+    }
+    // The window opened with the hello at 500 ms: it ends at 60.5 s, and
+    // the next minute allows 600 again, the 601st of it closing the socket.
+    for _ in 0..600 {
+        send(&mut lobby, &mut h, b, status, 60_500);
+    }
+    assert!(h.closed.is_empty());
+    assert_eq!(h.take(a).len(), 1_199);
+    send(&mut lobby, &mut h, b, status, 120_499);
+    assert_eq!(h.closed[&b], (close_code::POLICY, "too many messages"));
+}
+
+#[test]
+fn the_window_survives_hibernation() {
+    let (mut lobby, mut h) = setup();
+    let a = joined(&mut lobby, &mut h, &pid("a"), 0);
+    let b = joined(&mut lobby, &mut h, &pid("b"), 0);
+    let status = r#"{"type":"status","status":"lobby"}"#;
+    for _ in 0..599 {
+        send(&mut lobby, &mut h, b, status, 10);
+    }
+    // Rebuilt from the attachments, the lobby still knows b's window is full.
+    let mut lobby = Lobby::restore(lobby.limits(), h.attachments.values().cloned());
+    h.take(a);
+    send(&mut lobby, &mut h, b, status, 59_999);
+    assert_eq!(h.closed[&b], (close_code::POLICY, "too many messages"));
+    assert_eq!(h.take_json(a), [json!({"type":"left","id":pid("b")})]);
+}
+
+#[test]
+fn a_steady_six_hundred_a_minute_is_never_limited() {
+    let (mut lobby, mut h) = setup();
+    // One message every 100 ms, the hello included: 600 in every minute.
+    let a = joined(&mut lobby, &mut h, &pid("a"), 0);
+    for i in 1..3_000u64 {
         send(
             &mut lobby,
             &mut h,
             a,
             r#"{"type":"status","status":"lobby"}"#,
-            1 + i * 100,
+            i * 100,
         );
     }
     assert!(h.closed.is_empty());

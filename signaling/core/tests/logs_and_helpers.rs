@@ -6,8 +6,8 @@ mod common;
 use common::{hello, pid, FakeHost};
 use signaling_core::{
     error_body, ice_servers_json, room_created_body, AllowedOrigins, Event, Level, Lobby,
-    LobbyAttachment, LobbyLimits, LogRecord, Millis, RateLimiter, Role, Room, RoomAttachment,
-    RoomCode, RoomLimits, TokenBucket, TurnServer, DEFAULT_STUN_URL,
+    LobbyAttachment, LobbyLimits, LogRecord, Millis, MinuteWindow, RateLimiter, Role, Room,
+    RoomAttachment, RoomCode, RoomLimits, TurnServer, DEFAULT_STUN_URL,
 };
 
 #[test]
@@ -131,29 +131,44 @@ fn origins() {
 }
 
 #[test]
-fn rate_limiter_refills_per_key_and_can_be_off() {
+fn rate_limiter_counts_a_minute_per_key_and_can_be_off() {
     let mut rl = RateLimiter::new(60);
     for _ in 0..60 {
-        assert!(rl.check("1.2.3.4", Millis(0)));
+        assert!(rl.check("1.2.3.4", Millis(1_000)));
     }
-    assert!(!rl.check("1.2.3.4", Millis(0)));
-    assert!(rl.check("5.6.7.8", Millis(0)), "other keys unaffected");
-    assert!(!rl.check("1.2.3.4", Millis(999)));
-    assert!(
-        rl.check("1.2.3.4", Millis(1_000)),
-        "one a second comes back"
-    );
-    // After a quiet minute the full buckets are forgotten.
+    assert!(!rl.check("1.2.3.4", Millis(1_000)));
+    assert!(rl.check("5.6.7.8", Millis(1_000)), "other keys unaffected");
+    // Nothing comes back until the window that opened at 1 s has ended.
+    assert!(!rl.check("1.2.3.4", Millis(60_999)));
+    assert!(rl.check("1.2.3.4", Millis(61_000)), "a new window");
+    for _ in 1..60 {
+        assert!(rl.check("1.2.3.4", Millis(61_000)));
+    }
+    assert!(!rl.check("1.2.3.4", Millis(61_000)));
+    // Keys whose windows have ended are forgotten.
     assert!(rl.check("9.9.9.9", Millis(200_000)));
     assert_eq!(rl.len(), 1);
     let mut off = RateLimiter::new(0);
     for _ in 0..10_000 {
         assert!(off.check(1u8, Millis(0)));
     }
-    let mut b = TokenBucket::full(2, Millis(0));
-    assert!(b.try_take(2, Millis(0)) && b.try_take(2, Millis(0)) && !b.try_take(2, Millis(0)));
-    assert!(b.try_take(2, Millis(30_000)));
-    assert!(b.try_take(2, Millis(u64::MAX)), "no overflow");
+}
+
+#[test]
+fn minute_window_opens_with_its_first_message() {
+    let mut w = MinuteWindow::new();
+    assert!(w.is_over(Millis(5)));
+    assert!(w.try_take(2, Millis(5)) && w.try_take(2, Millis(30_000)));
+    assert_eq!(w.count(Millis(30_000)), 2);
+    assert!(!w.try_take(2, Millis(60_004)), "the window opened at 5 ms");
+    assert!(w.try_take(2, Millis(60_005)));
+    assert_eq!(w.count(Millis(60_005)), 1);
+    assert!(w.try_take(2, Millis(u64::MAX)) && w.try_take(2, Millis(u64::MAX)));
+    assert!(!w.try_take(2, Millis(u64::MAX)), "no overflow");
+    // Stored as two small numbers (it lives in a WebSocket attachment).
+    let json = serde_json::to_string(&w).unwrap();
+    assert_eq!(json, format!(r#"{{"start":{},"count":2}}"#, u64::MAX));
+    assert_eq!(serde_json::from_str::<MinuteWindow>(&json).unwrap(), w);
 }
 
 #[test]

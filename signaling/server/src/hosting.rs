@@ -209,8 +209,10 @@ pub(crate) fn io_kind(e: &std::io::Error) -> &'static str {
     use std::io::ErrorKind::*;
     match e.kind() {
         AddrInUse => "addr_in_use",
+        AddrNotAvailable => "addr_not_available",
         PermissionDenied => "permission_denied",
         ConnectionReset => "connection_reset",
+        NotFound => "not_found",
         _ => "other",
     }
 }

@@ -84,6 +84,14 @@ impl Default for Config {
     }
 }
 
+/// A fixed word for an I/O error's kind (`addr_in_use`,
+/// `permission_denied`, ...), for log records: never the error's text,
+/// which may hold addresses.
+#[must_use]
+pub fn io_error_kind(e: &std::io::Error) -> &'static str {
+    hosting::io_kind(e)
+}
+
 /// A bound server, ready to run.
 pub struct Server {
     listener: TcpListener,

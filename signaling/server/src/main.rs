@@ -5,14 +5,16 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::Parser;
-use signaling_core::{AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
-use signaling_server::{Config, Server, TurnConfig};
+use signaling_core::{AllowedOrigins, Level, LobbyLimits, LogRecord, RoomLimits, DEFAULT_STUN_URL};
+use signaling_server::{io_error_kind, Config, Server, TurnConfig};
 
 /// The NtBA signalling service as one local process: rooms, the lobby,
 /// /ice and /health, and optionally a folder of static files.
 ///
 /// Prints `listening on http://ADDR` (with the real port) as its first line
-/// on standard output; logs are JSON lines on standard error. A TURN relay
+/// on standard output; logs are JSON lines on standard error, startup
+/// failures included (exit status 2 for a bad --static folder, 1 when the
+/// address cannot be bound or the server stops). A TURN relay
 /// is offered by /ice only when the environment sets TURN_URLS
 /// (comma-separated turn: URLs) and TURN_SHARED_SECRET (the secret shared
 /// with the TURN server); credentials are then short-lived.
@@ -101,17 +103,17 @@ async fn main() -> std::process::ExitCode {
     };
     if let Some(dir) = &config.static_dir {
         if !dir.is_dir() {
-            eprintln!(
-                "signaling-server: --static {} is not a folder",
-                dir.display()
-            );
+            fatal(LogRecord::new(Level::Error, "server.static_dir_missing"));
             return std::process::ExitCode::from(2);
         }
     }
     let server = match Server::bind(config).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("signaling-server: cannot listen on {}: {e}", args.listen);
+            fatal(
+                LogRecord::new(Level::Error, "server.bind_failed")
+                    .with("io_error", io_error_kind(&e)),
+            );
             return std::process::ExitCode::from(1);
         }
     };
@@ -121,11 +123,20 @@ async fn main() -> std::process::ExitCode {
     tokio::select! {
         r = server.run() => {
             if let Err(e) = r {
-                eprintln!("signaling-server: {e}");
+                fatal(
+                    LogRecord::new(Level::Error, "server.stopped")
+                        .with("io_error", io_error_kind(&e)),
+                );
                 return std::process::ExitCode::from(1);
             }
         }
         _ = tokio::signal::ctrl_c() => {}
     }
     std::process::ExitCode::SUCCESS
+}
+
+/// Writes a startup or shutdown failure as a JSON log line on standard
+/// error, whatever `--log-level` says (the process is about to exit).
+fn fatal(record: LogRecord) {
+    eprintln!("{}", record.to_json_line());
 }

@@ -3,9 +3,10 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::body::Body;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -22,10 +23,11 @@ use crate::hosting::{Hosted, Out, Shared, Target, OUTBOX_LEN};
 
 type Ctx = Arc<Shared>;
 
-/// Largest WebSocket message read at all. Anything between the machines'
-/// own caps (8 KiB) and this is read and refused by them with 1009; beyond
-/// it the WebSocket layer drops the connection.
-const MAX_WS_MESSAGE: usize = 64 * 1024;
+/// Largest WebSocket message read at all: 1 MiB, as on Cloudflare
+/// Workers. Anything between the machines' own caps (8 KiB) and this is
+/// read and refused by them with 1009; anything larger is refused with 1009
+/// here without being read (see [`run_socket`]).
+const MAX_WS_MESSAGE: usize = 1024 * 1024;
 
 pub(crate) fn router(shared: Ctx) -> Router {
     let api = Router::new()
@@ -34,15 +36,49 @@ pub(crate) fn router(shared: Ctx) -> Router {
         .route("/lobby/ws", get(lobby_ws))
         .route("/ice", get(ice).options(preflight))
         .route("/health", get(health).options(preflight))
-        .method_not_allowed_fallback(method_not_allowed)
-        .route_layer(middleware::from_fn_with_state(shared.clone(), guard));
+        .method_not_allowed_fallback(method_not_allowed);
     let app = match &shared.config.static_dir {
         Some(dir) => {
             api.fallback_service(ServeDir::new(dir).append_index_html_on_directories(true))
         }
         None => api.fallback(not_found),
     };
-    app.with_state(shared)
+    // Both layers cover every request, the static files and the fallbacks
+    // included: the guard (origin, rate) outside, and inside it the
+    // rewriting of bodiless or plain-text errors into JSON.
+    app.layer(middleware::map_response(json_errors))
+        .layer(middleware::from_fn_with_state(shared.clone(), guard))
+        .with_state(shared)
+}
+
+/// Gives every error answer the JSON body `{"error": ...}`: those made here
+/// already have one; the static file service's 404 and 405 have none, and
+/// axum's own refusals are plain text. The status and the other headers
+/// (such as `Allow`) are kept.
+async fn json_errors(resp: Response) -> Response {
+    let status = resp.status();
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return resp;
+    }
+    let reason = match status {
+        StatusCode::NOT_FOUND => "not found",
+        StatusCode::METHOD_NOT_ALLOWED => "method not allowed on this route",
+        StatusCode::BAD_REQUEST => "bad request",
+        s => s.canonical_reason().unwrap_or("error"),
+    };
+    let (mut parts, _) = resp.into_parts();
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.remove(header::CONTENT_ENCODING);
+    parts.headers.remove(header::CONTENT_RANGE);
+    Response::from_parts(parts, Body::from(error_body(reason)))
 }
 
 /// A JSON error response.
@@ -82,8 +118,9 @@ fn route_name(path: &str) -> &'static str {
     }
 }
 
-/// Origin allow-list (403) and per-IP rate limit (429) for every API
-/// route, plus CORS headers for allowed cross-origin callers.
+/// Origin allow-list (403) and per-IP rate limit (429) for every request
+/// (API routes, static files and fallbacks alike), plus CORS headers for
+/// allowed cross-origin callers, the 429 included.
 async fn guard(
     State(shared): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -105,10 +142,13 @@ async fn guard(
     };
     if !allowed {
         shared.log(LogRecord::new(Level::Warn, "http.rate_limited").with("route", route));
-        return error(
+        let mut resp = error(
             StatusCode::TOO_MANY_REQUESTS,
             "too many requests; slow down",
         );
+        // A page may read why it was refused, as the Worker lets it.
+        add_cors(&mut resp, origin.as_deref(), false);
+        return resp;
     }
     let is_preflight = req.method() == Method::OPTIONS;
     let mut resp = next.run(req).await;
@@ -117,7 +157,14 @@ async fn guard(
             .with("route", route)
             .with("status", resp.status().as_u16()),
     );
-    if let Some(o) = origin.and_then(|o| HeaderValue::from_str(&o).ok()) {
+    add_cors(&mut resp, origin.as_deref(), is_preflight);
+    resp
+}
+
+/// Echoes an allowed `Origin` so the page can read the answer (and, for a
+/// preflight, says what it may send).
+fn add_cors(resp: &mut Response, origin: Option<&str>, is_preflight: bool) {
+    if let Some(o) = origin.and_then(|o| HeaderValue::from_str(o).ok()) {
         let h = resp.headers_mut();
         h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, o);
         h.insert(header::VARY, HeaderValue::from_static("Origin"));
@@ -136,7 +183,6 @@ async fn guard(
             );
         }
     }
-    resp
 }
 
 async fn preflight() -> Response {
@@ -194,28 +240,27 @@ async fn create_room(State(shared): State<Ctx>) -> Response {
     )
 }
 
-#[derive(serde::Deserialize)]
-struct RoleQuery {
-    role: Option<String>,
-}
-
 type Upgrade = Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>;
 
 fn not_an_upgrade() -> Response {
     error(StatusCode::UPGRADE_REQUIRED, "expected a WebSocket upgrade")
 }
 
-async fn room_ws(
-    State(shared): State<Ctx>,
-    Path(code): Path<String>,
-    Query(q): Query<RoleQuery>,
-    upgrade: Upgrade,
-) -> Response {
-    let role = match Role::parse(q.role.as_deref()) {
+/// `GET /rooms/<code>/ws?role=...`. The code and the role are read from
+/// the URL as written (no percent-decoding, the first `role` wins), as the
+/// Worker reads them: a role other than host or guest is 400, then a
+/// segment that is not a live room's code is 404.
+async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Response {
+    let role = match Role::from_query(uri.query().unwrap_or("")) {
         Ok(r) => r,
         Err(refusal) => return refuse(refusal.status(), refusal.reason()),
     };
-    let Ok(code) = RoomCode::parse(&code) else {
+    let code = uri
+        .path()
+        .strip_prefix("/rooms/")
+        .and_then(|p| p.strip_suffix("/ws"))
+        .unwrap_or("");
+    let Ok(code) = RoomCode::parse(code) else {
         return error(StatusCode::NOT_FOUND, "room not found");
     };
     let now = shared.now();
@@ -322,6 +367,7 @@ async fn run_socket(
         let _ = sink.close().await;
         let _ = done_tx.send(());
     });
+    // Ends with true when the client sent a message over MAX_WS_MESSAGE.
     let reader = async {
         while let Some(msg) = stream.next().await {
             match msg {
@@ -340,18 +386,51 @@ async fn run_socket(
                     },
                 ),
                 Ok(Message::Ping(_) | Message::Pong(_)) => {}
-                Ok(Message::Close(_)) | Err(_) => break,
+                Ok(Message::Close(_)) => return false,
+                Err(e) if is_too_big(&e) => {
+                    // The WebSocket layer refused to read it. Report it to
+                    // the machine as what it is, a message longer than the
+                    // read cap (of either kind: the size check comes first),
+                    // so it closes the socket with 1009 and tells whoever
+                    // needs telling, as for any message over its own cap.
+                    shared.deliver(
+                        target,
+                        Event::Binary {
+                            socket,
+                            len: MAX_WS_MESSAGE + 1,
+                        },
+                    );
+                    return true;
+                }
+                Err(_) => return false,
             }
         }
+        false
     };
+    let mut done_rx = done_rx;
     let grace = async {
         // Err: the writer ended without saying so; the same grace applies.
-        let _ = done_rx.await;
+        let _ = (&mut done_rx).await;
         tokio::time::sleep(close_grace).await;
     };
-    tokio::select! {
-        () = reader => {}
-        () = grace => {}
+    let too_big = tokio::select! {
+        too_big = reader => too_big,
+        () = grace => false,
+    };
+    if too_big {
+        // Nothing more can be read; let the writer send the 1009 close.
+        let _ = tokio::time::timeout(close_grace, done_rx).await;
     }
     shared.socket_gone(target, socket);
+}
+
+/// True for the WebSocket layer's refusal of a message or frame over the
+/// configured maximum size.
+fn is_too_big(e: &axum::Error) -> bool {
+    use std::error::Error as _;
+    use tokio_tungstenite::tungstenite::Error as WsError;
+    matches!(
+        e.source().and_then(|s| s.downcast_ref::<WsError>()),
+        Some(WsError::Capacity(_))
+    )
 }

@@ -260,3 +260,241 @@ async fn a_client_that_never_answers_our_close_is_cut_off() {
     assert_eq!(frame[0], 0x88, "close frame");
     assert_eq!(u16::from_be_bytes([frame[2], frame[3]]), 1008);
 }
+
+/// A WebSocket upgrade request for `path` over raw TCP; the status and body
+/// of the answer (101 when accepted; the socket is then dropped).
+async fn upgrade(addr: std::net::SocketAddr, path: &str) -> (u16, Vec<u8>) {
+    let fut = async {
+        let mut tcp = TcpStream::connect(addr).await.expect("connect");
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        );
+        tcp.write_all(req.as_bytes()).await.expect("write");
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            let n = tcp.read(&mut chunk).await.expect("read");
+            buf.extend_from_slice(&chunk[..n]);
+            if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+                let status: u16 = head[9..12].parse().expect("status code");
+                if status == 101 {
+                    return (status, Vec::new());
+                }
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length: "))
+                    .and_then(|v| v.trim().parse().ok())
+                    .expect("content-length");
+                while buf.len() < end + 4 + len {
+                    let n = tcp.read(&mut chunk).await.expect("read");
+                    assert!(n > 0, "body cut short");
+                    buf.extend_from_slice(&chunk[..n]);
+                }
+                return (status, buf[end + 4..end + 4 + len].to_vec());
+            }
+            assert!(n > 0, "no answer");
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), fut)
+        .await
+        .expect("answer in time")
+}
+
+fn error_text(body: &[u8]) -> String {
+    let v: serde_json::Value = serde_json::from_slice(body)
+        .unwrap_or_else(|_| panic!("not JSON: {:?}", String::from_utf8_lossy(body)));
+    v["error"].as_str().expect("an error field").to_owned()
+}
+
+async fn room_code(addr: std::net::SocketAddr) -> String {
+    let (s, _, body) = request(addr, "POST /rooms HTTP/1.1\r\nContent-Length: 0").await;
+    assert_eq!(s, 200);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    v["code"].as_str().unwrap().to_owned()
+}
+
+fn static_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sig-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("pkg")).unwrap();
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>t</title>").unwrap();
+    std::fs::write(dir.join("pkg/game.js"), "export {};").unwrap();
+    std::fs::write(dir.join("pkg/game_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn static_fallback_errors_are_json() {
+    let dir = static_dir("errors");
+    let addr = start(Config {
+        static_dir: Some(dir.clone()),
+        ..Config::default()
+    })
+    .await;
+    // The page's files still come with their types.
+    let (s, h, _) = request(addr, "GET /pkg/game.js HTTP/1.1").await;
+    assert_eq!(s, 200);
+    assert!(h.contains("content-type: text/javascript"), "{h}");
+    let (s, h, _) = request(addr, "GET /index.html HTTP/1.1").await;
+    assert!(s == 200 && h.contains("content-type: text/html"), "{s} {h}");
+    // A missing file and a wrong method on a file: JSON, as every route.
+    let (s, h, body) = request(addr, "GET /missing.js HTTP/1.1").await;
+    assert_eq!(s, 404);
+    assert!(h.contains("content-type: application/json"), "{h}");
+    assert_eq!(error_text(&body), "not found");
+    let (s, h, body) = request(addr, "DELETE /index.html HTTP/1.1").await;
+    assert_eq!(s, 405);
+    assert!(h.contains("content-type: application/json"), "{h}");
+    assert!(
+        h.contains("allow: get,head") || h.contains("allow: get, head"),
+        "{h}"
+    );
+    assert_eq!(error_text(&body), "method not allowed on this route");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn static_files_pass_the_origin_check_and_the_rate_limit() {
+    let dir = static_dir("guarded");
+    let addr = start(Config {
+        static_dir: Some(dir.clone()),
+        allowed_origins: AllowedOrigins::parse("https://game.example"),
+        rate_limit_per_minute: 5,
+        ..Config::default()
+    })
+    .await;
+    let (s, _, body) = request(
+        addr,
+        "GET /pkg/game.js HTTP/1.1\r\nOrigin: https://evil.example",
+    )
+    .await;
+    assert_eq!((s, error_text(&body).as_str()), (403, "origin not allowed"));
+    let (s, _, body) = request(
+        addr,
+        "GET /missing HTTP/1.1\r\nOrigin: https://evil.example",
+    )
+    .await;
+    assert_eq!((s, error_text(&body).as_str()), (403, "origin not allowed"));
+    // Five requests a minute from this address, files or not.
+    for path in [
+        "/",
+        "/pkg/game.js",
+        "/pkg/game_bg.wasm",
+        "/missing",
+        "/health",
+    ] {
+        let (s, _, _) = request(addr, &format!("GET {path} HTTP/1.1")).await;
+        assert_ne!(s, 429, "{path}");
+    }
+    let (s, h, body) = request(
+        addr,
+        "GET /pkg/game.js HTTP/1.1\r\nOrigin: https://game.example",
+    )
+    .await;
+    assert_eq!(s, 429);
+    assert_eq!(error_text(&body), "too many requests; slow down");
+    // The page may read why: the 429 carries the CORS header.
+    assert!(
+        h.contains("access-control-allow-origin: https://game.example"),
+        "{h}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn room_urls_are_read_as_the_worker_reads_them() {
+    let addr = start(Config::default()).await;
+    let code = room_code(addr).await;
+    // A repeated role: the first one counts.
+    let (s, body) = upgrade(addr, &format!("/rooms/{code}/ws?role=host&role=spectator")).await;
+    assert_eq!(s, 101, "{}", String::from_utf8_lossy(&body));
+    let (s, body) = upgrade(addr, &format!("/rooms/{code}/ws?role=spectator&role=guest")).await;
+    assert_eq!(s, 400);
+    assert!(error_text(&body).contains("role"));
+    // Not decoded, and a malformed escape is just another unknown role.
+    for query in ["role=gu%65st", "role=%ZZ", "role=%FF", "role"] {
+        let (s, body) = upgrade(addr, &format!("/rooms/{code}/ws?{query}")).await;
+        assert_eq!(s, 400, "{query}");
+        error_text(&body);
+    }
+    let (s, body) = upgrade(addr, &format!("/rooms/{code}/ws?role=guest&x=%ZZ&x")).await;
+    assert_eq!(s, 101, "{}", String::from_utf8_lossy(&body));
+    // A code that is not valid UTF-8 once decoded, or an escaped code: 404.
+    for path in [
+        "/rooms/%FF/ws?role=host",
+        &format!(
+            "/rooms/%{:X}{}/ws?role=host",
+            code.as_bytes()[0],
+            &code[1..]
+        ),
+    ] {
+        let (s, body) = upgrade(addr, path).await;
+        assert_eq!(
+            (s, error_text(&body).as_str()),
+            (404, "room not found"),
+            "{path}"
+        );
+    }
+    // Role before code, as the Worker checks them.
+    let (s, body) = upgrade(addr, "/rooms/%FF/ws?role=x").await;
+    assert_eq!(s, 400);
+    error_text(&body);
+}
+
+#[tokio::test]
+async fn messages_over_the_read_cap_close_with_1009() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let addr = start(Config::default()).await;
+    // 100 KiB is read and refused by the lobby; 2 MiB is over the 1 MiB the
+    // server reads at all. Both get 1009, and the socket's slot is freed.
+    for len in [100 * 1024, 2 * 1024 * 1024] {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/lobby/ws"))
+            .await
+            .expect("lobby upgrade");
+        let text = format!(r#"{{"type":"hello","pad":"{}"}}"#, "x".repeat(len));
+        ws.send(Message::text(text)).await.expect("send");
+        let close = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                match ws.next().await {
+                    Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
+                    Some(Ok(_)) => continue,
+                    other => panic!("{len} bytes: no close frame but {other:?}"),
+                }
+            }
+        })
+        .await
+        .expect("a close in time");
+        assert_eq!(close, Some(1009), "{len} bytes");
+    }
+}
+
+#[test]
+fn startup_failures_are_json_log_lines() {
+    let exe = env!("CARGO_BIN_EXE_signaling-server");
+    let missing = std::env::temp_dir().join(format!("sig-none-{}", std::process::id()));
+    let out = std::process::Command::new(exe)
+        .args(["--listen", "127.0.0.1:0", "--static"])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line: serde_json::Value = serde_json::from_slice(&out.stderr).expect("one JSON line");
+    assert_eq!(line["level"], "error");
+    assert_eq!(line["event"], "server.static_dir_missing");
+
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let out = std::process::Command::new(exe)
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "no listening line");
+    let line: serde_json::Value = serde_json::from_slice(&out.stderr).expect("one JSON line");
+    assert_eq!(line["level"], "error");
+    assert_eq!(line["event"], "server.bind_failed");
+    assert_eq!(line["io_error"], "addr_in_use");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("127.0.0.1"));
+}

@@ -4,7 +4,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Serialize;
 use signaling_core::{
     error_body, Action, Level, LobbyAttachment, LogRecord, Millis, RoomAttachment, SocketId,
 };
@@ -89,24 +88,19 @@ impl Logger {
     }
 
     /// Logs a failure of the runtime (storage, sockets, fetch) under
-    /// `event`. Its text comes from the runtime, never from a client, so it
-    /// holds no payload, nickname or address.
+    /// `event`; see [`failure_record`].
     pub fn failure(&self, event: &'static str, error: &worker::Error) {
-        #[derive(Serialize)]
-        struct Failure<'a> {
-            level: &'static str,
-            event: &'static str,
-            detail: &'a str,
-        }
-        let detail = error.to_string();
-        let line = serde_json::to_string(&Failure {
-            level: "error",
-            event,
-            detail: &detail,
-        })
-        .unwrap_or_else(|_| format!("{{\"level\":\"error\",\"event\":\"{event}\"}}"));
-        write_line(Level::Error, &line);
+        self.record(&failure_record(event, error));
     }
+}
+
+/// The record for a runtime failure: the event and the kind of error (the
+/// name of the `worker::Error` variant, a fixed word), never the error's
+/// text, which could quote whatever the failed operation was given.
+#[must_use]
+pub fn failure_record(event: &'static str, error: &worker::Error) -> LogRecord {
+    let kind: &'static str = error.into();
+    LogRecord::new(Level::Error, event).with("error_kind", kind)
 }
 
 fn write_line(level: Level, line: &str) {
@@ -249,4 +243,26 @@ pub async fn perform<A: MachineAttachment>(
         }
     }
     finished
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_log_the_kind_of_error_never_its_text() {
+        let error = worker::Error::RustError("nick Ann sent {\"sdp\":\"v=0\"}".into());
+        let line = failure_record("storage.alarm_failed", &error).to_json_line();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({
+                "level": "error",
+                "event": "storage.alarm_failed",
+                "error_kind": "RustError",
+            })
+        );
+        let line = failure_record("x", &worker::Error::JsError("Ann".into())).to_json_line();
+        assert!(line.contains("\"error_kind\":\"JsError\"") && !line.contains("Ann"));
+    }
 }

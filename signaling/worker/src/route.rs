@@ -64,17 +64,9 @@ fn room_socket_path(path: &str) -> Option<Route> {
     })
 }
 
-/// The value of `name` in a URL query string (`a=1&role=host`), undecoded;
-/// the first occurrence wins.
-#[must_use]
-pub fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-}
+/// The value of `name` in a URL query string, as the embedded server
+/// reads it too (shared from the core).
+pub use signaling_core::query_param;
 
 #[cfg(test)]
 mod tests {
