@@ -123,7 +123,11 @@ fn fallback_ice() -> JsValue {
 }
 
 /// How long a `GET /ice` may take before the page falls back.
-const ICE_FETCH_TIMEOUT_MS: u32 = 5_000;
+const ICE_FETCH_TIMEOUT_MS: i32 = 5_000;
+
+/// How long `POST /rooms` may take before the challenge fails (its phase
+/// has no timer of its own until the room exists).
+const ROOM_FETCH_TIMEOUT_MS: i32 = 10_000;
 
 struct ConsoleLog;
 
@@ -1075,7 +1079,7 @@ impl App {
         self.refresh_ice(|_| {});
         let url = format!("{}/rooms", self.base);
         spawn_local(async move {
-            let code = fetch_json(&url, "POST", None)
+            let code = fetch_json(&url, "POST", Some(ROOM_FETCH_TIMEOUT_MS))
                 .await
                 .ok()
                 .and_then(|v| Reflect::get(&v, &"code".into()).ok())
@@ -1843,22 +1847,32 @@ fn draw<F: FrontEnd>(dom: &Dom, front: &F, game: &F::Game) {
     front.draw(game, &mut p);
 }
 
-/// Fetches `url` and parses the JSON answer; with `timeout_ms`, the request
-/// is aborted (an error) when it takes longer.
-async fn fetch_json(url: &str, method: &str, timeout_ms: Option<u32>) -> Result<JsValue, JsValue> {
+/// A promise that rejects after `ms` milliseconds.
+fn timeout_promise(window: &web_sys::Window, ms: i32) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |_resolve, reject| {
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&reject, ms);
+    })
+}
+
+/// Fetches `url` and parses the JSON answer; with `timeout_ms`, a request
+/// (or its body) that takes longer is an error. (A race with a timer rather
+/// than `AbortSignal.timeout`, which older browsers lack.)
+async fn fetch_json(url: &str, method: &str, timeout_ms: Option<i32>) -> Result<JsValue, JsValue> {
     let window = web_sys::window().ok_or("no window")?;
     let init = RequestInit::new();
     init.set_method(method);
-    if let Some(ms) = timeout_ms {
-        init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(ms)));
-    }
-    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+    let timer = timeout_ms.map(|ms| timeout_promise(&window, ms));
+    let bounded = |p: js_sys::Promise| match &timer {
+        Some(t) => js_sys::Promise::race(&Array::of2(&p, t)),
+        None => p,
+    };
+    let resp: Response = JsFuture::from(bounded(window.fetch_with_str_and_init(url, &init)))
         .await?
         .dyn_into()?;
     if !resp.ok() {
         return Err(JsValue::from_f64(f64::from(resp.status())));
     }
-    JsFuture::from(resp.json()?).await
+    JsFuture::from(bounded(resp.json()?)).await
 }
 
 fn wire(app: &mut App) {
