@@ -516,7 +516,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             let mode = if window == 0 {
                 "lock-step".to_owned()
             } else {
-                format!("rollback (up to {window} ticks)")
+                format!("rollback (up to {window} {})", ticks(window))
             };
             let ping = m.ping.map_or("measuring".to_owned(), |p| format!("{p} ms"));
             dom.set_attr(
@@ -532,7 +532,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                 "match-status",
                 &format!(
                     "You play {side} · {mode} · input delay {delay} {} ({} ms) · ping {ping}",
-                    if delay == 1 { "tick" } else { "ticks" },
+                    ticks(delay),
                     u32::from(delay) * 50 / 3
                 ),
             );
@@ -1845,6 +1845,15 @@ fn draw<F: FrontEnd>(dom: &Dom, front: &F, game: &F::Game) {
         h: f64::from(canvas.height()),
     };
     front.draw(game, &mut p);
+}
+
+/// "tick" or "ticks" for `n` ticks.
+fn ticks(n: u8) -> &'static str {
+    if n == 1 {
+        "tick"
+    } else {
+        "ticks"
+    }
 }
 
 /// A promise that rejects after `ms` milliseconds.
