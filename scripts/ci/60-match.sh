@@ -131,4 +131,10 @@ if ! grep -qx "after tick 600: state hash $hash600" <<<"$replay"; then
     echo "the native replay's hash after tick 600 differs from the pages' ($hash600)" >&2
     exit 1
 fi
-log "the native replay reached the pages' hashes (tick 600 and the final tick $ticks)"
+# The score the test saw change may be a prediction a rollback undid: the
+# confirmed game, replayed from the log, must have a basket in it too.
+if grep -q 'HOME 0 - 0 AWAY' <<<"$replay"; then
+    echo "the replayed match has no score (HOME 0 - 0 AWAY): the basket the page showed was never confirmed" >&2
+    exit 1
+fi
+log "the native replay reached the pages' hashes (tick 600 and the final tick $ticks) and a score"

@@ -66,10 +66,28 @@ export async function openPage(browser, url, { initScript, permissions = ['micro
   const page = await context.newPage();
   page.dialogs = [];
   page.on('dialog', (d) => { page.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  // Uncaught exceptions (a wasm panic among them).
   page.consoleErrors = [];
   page.on('pageerror', (e) => page.consoleErrors.push(String(e)));
+  // Console messages of type 'error' (the page's log::error!, and the
+  // browser's own, such as a failed load, which gets its address appended
+  // as " <- URL"); tests decide which they expect.
+  page.errorLogs = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const text = m.text();
+    page.errorLogs.push(text.startsWith('Failed to load resource') ? `${text} <- ${m.location().url}` : text);
+  });
   await page.goto(url);
   return page;
+}
+
+/**
+ * The page's console errors not matched by one of `allowed` (regular
+ * expressions, each matched against a whole message).
+ */
+export function unexpectedErrorLogs(page, allowed = []) {
+  return page.errorLogs.filter((m) => !allowed.some((re) => re.test(m)));
 }
 
 /** Title -> Online -> name -> Join. */

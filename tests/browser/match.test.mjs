@@ -1,9 +1,8 @@
 // NtBA online in real headless Chromium (issue 6): two isolated browser
 // contexts against the play setup (the embedded signalling server serving the
 // NtBA page), real WebRTC, scripted keys on both sides. Runs only with
-// NTBA_MATCH=1 and WEB_DIR pointing at the NtBA page (scripts/ci/60-match.sh);
-// the lobby stage (50-browser) runs this folder against the demo page and
-// skips it.
+// NTBA_MATCH=1 and WEB_DIR pointing at the NtBA page (scripts/ci/60-match.sh;
+// the lobby stage, 50-browser, runs only lobby.test.mjs).
 //
 // Every wait is on a DOM condition with a generous deadline. The figures
 // (time from Accept to the first tick, frame rate, time per frame) are
@@ -13,7 +12,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, DEADLINE } from './harness.mjs';
+import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, DEADLINE } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = process.env.MATCH_OUT || path.join(ROOT, 'target/browser');
@@ -34,13 +33,29 @@ before(async () => {
 
 after(async () => {
   if (!enabled) return;
+  // Close first: a failed assertion must not leave the browser running.
+  await browser?.close();
+  await server?.stop();
   for (const p of Object.values(pages)) {
     assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
     assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
+    assert.deepEqual(unexpectedErrorLogs(p, allowed(p)), [], 'no console errors but the expected ones');
   }
-  await browser?.close();
-  await server?.stop();
 });
+
+// The page has no icon, so Chromium's request for /favicon.ico gets a 404,
+// which it logs as a console error. Every other console error fails the
+// page, unless a scenario adds the exact lines it causes (page.allowErrors).
+const FAVICON_404 = /^Failed to load resource: the server responded with a status of 404 \(Not Found\) <- http:\/\/127\.0\.0\.1:\d+\/favicon\.ico$/;
+const allowed = (page) => [FAVICON_404, ...(page.allowErrors ?? [])];
+
+/**
+ * Fails now if `page` logged a console error that `allowed` does not
+ * expect (the pages' log::error! lines and the browser's own errors).
+ */
+function assertNoErrorLogs(page) {
+  assert.deepEqual(unexpectedErrorLogs(page, allowed(page)), [], 'console errors');
+}
 
 const attr = (page, sel, name) => page.locator(sel).getAttribute(name);
 const num = async (page, sel, name) => Number(await attr(page, sel, name));
@@ -127,14 +142,26 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   assert.equal(sa.mode, 'rollback');
   assert.equal(sb.mode, 'rollback');
   assert.equal(sa.delay, sb.delay, 'both sides use the input delay the host picked');
-  assert.match(await ada.locator('#match-status').textContent(), /rollback .* input delay \d+ ticks .* ping/);
+  // The status line names the netcode and the delay, and shows the
+  // measured round trip (in ms, and as data-ping) once the first comes.
+  for (const p of [ada, bo]) {
+    await p.waitForFunction(() => /^You play \S+ \(\w+\) · rollback \(up to \d+ ticks\) · input delay \d+ ticks? \(\d+ ms\) · ping \d+ ms$/
+      .test(document.querySelector('#match-status').textContent)
+      && /^\d+$/.test(document.querySelector('#match').dataset.ping ?? ''), null, { timeout: DEADLINE, polling: 100 });
+  }
 
   const drivers = [driveKeys(ada, 0), driveKeys(bo, 1)];
   // 600 confirmed ticks on both, and a basket somewhere.
   await waitAttrAtLeast(ada, 'tick', 600, PLAY_DEADLINE);
   await waitAttrAtLeast(bo, 'tick', 600, PLAY_DEADLINE);
-  await ada.waitForFunction(() => document.querySelector('#match').dataset.summary !== 'HOME 0 - 0 AWAY',
-    null, { timeout: PLAY_DEADLINE, polling: 100 });
+  // A basket: on the confirmed game's score (data-confirmed-summary) where
+  // the page shows it, else on the present one, which a rollback can still
+  // undo; stage 60 then also checks the replayed log's final score.
+  await ada.waitForFunction(() => {
+    const d = document.querySelector('#match').dataset;
+    const s = d.confirmedSummary ?? d.summary;
+    return s !== undefined && s !== 'HOME 0 - 0 AWAY';
+  }, null, { timeout: PLAY_DEADLINE, polling: 100 });
   // Live: every confirmed tick each page shows (its data-tick and
   // data-hash, recorded by a MutationObserver) until the two pages have
   // shown at least 30 ticks in common; a slow machine draws fewer frames,
@@ -222,7 +249,7 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   console.log(`match: ${common} common ticks, score ${figures.summary}, log of ${ta} ticks saved`);
 });
 
-test('2. lock-step picked in the settings; waiting for a busy page; one page closes mid-match and the other says so', { skip: !enabled }, async () => {
+test('2. lock-step picked in the settings; a busy page: waiting, then stopped responding; a closed page', { skip: !enabled }, async () => {
   const { ada, bo } = pages;
   await ada.locator('#settings summary').click();
   await ada.locator('#netcode').selectOption('lockstep');
@@ -233,7 +260,7 @@ test('2. lock-step picked in the settings; waiting for a busy page; one page clo
   await waitAttrAtLeast(bo, 'tick', 120);
   // Ada's page is busy for 1.5 s (its main thread blocked): Bo's match
   // waits for her inputs and says so, then goes on when they come.
-  assert.equal(await bo.locator('#match-waiting').isVisible(), false);
+  await bo.locator('#match-waiting').waitFor({ state: 'hidden', timeout: DEADLINE });
   const busy = ada.evaluate(() => { const end = performance.now() + 1500; while (performance.now() < end); });
   await bo.locator('#match-waiting').waitFor({ state: 'visible', timeout: DEADLINE });
   assert.equal(await bo.locator('#match-waiting').textContent(), 'Waiting for the other player…');
@@ -241,13 +268,41 @@ test('2. lock-step picked in the settings; waiting for a busy page; one page clo
   await bo.locator('#match-waiting').waitFor({ state: 'hidden', timeout: DEADLINE });
   const after = await num(bo, '#match', 'data-tick');
   await waitAttrAtLeast(bo, 'tick', after + 60);
+
+  // Now 7 s busy: Ada's page sends nothing at all (its data channels stay
+  // open: the network runs outside the page's thread), so after 5 s of
+  // silence Bo's session ends the match with exactly the timeout message,
+  // while Ada's page is still blocked.
+  let unblocked = false;
+  const stuck = ada.evaluate(() => { const end = performance.now() + 7000; while (performance.now() < end); })
+    .then(() => { unblocked = true; });
+  await bo.locator('#result-text', { hasText: /^The other player stopped responding\.$/ }).waitFor({ timeout: DEADLINE });
+  assert.equal(unblocked, false, "Bo's page gave up while Ada's page was still blocked");
+  await stuck;
+  await ada.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
+  console.log(`busy page: Bo saw "${await bo.locator('#result-text').textContent()}", `
+    + `Ada's page then said "${await ada.locator('#result-text').textContent()}"`);
+  for (const p of [ada, bo]) {
+    await p.locator('#continue').click();
+    await p.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
+  }
+
+  // Ada's page closes mid-match. Chromium tears a closed page's
+  // connections down without telling the other side (no data channel
+  // close reaches Bo; ICE only reports "disconnected" about 5 s later,
+  // "failed" much later), so to Bo it is a peer that went silent: after
+  // 5 s, the timeout message.
+  await waitConnected(ada, 1);
+  await waitConnected(bo, 1);
+  await startMatch(ada, bo, 'Ada', 'Bo');
+  await waitAttrAtLeast(bo, 'tick', 60);
+  assertNoErrorLogs(ada);
   await ada.context().close();
   delete pages.ada;
-  await bo.locator('#result-text', { hasText: /^The connection to the other player was lost\.$|^The other player stopped responding\.$/ })
-    .waitFor({ timeout: DEADLINE });
-  console.log(`closed page: the other saw "${await bo.locator('#result-text').textContent()}"`);
+  await bo.locator('#result-text', { hasText: /^The other player stopped responding\.$/ }).waitFor({ timeout: DEADLINE });
   await bo.locator('#continue').click();
   await bo.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
+  assertNoErrorLogs(bo);
 });
 
 test('3. local play against the CPU to the end screen (shortened with ?local_speed)', { skip: !enabled }, async () => {
@@ -363,10 +418,13 @@ test('6. a connection that closes, a peer that sends garbage, a peer whose hashe
   // Eve's browser closes its peer connections mid-match.
   await startMatch(eve, fay, 'Eve', 'Fay');
   await waitAttrAtLeast(fay, 'tick', 60);
+  // pc.close() aborts the SCTP association, so Fay's data channels close
+  // within milliseconds (unlike a closed page, scenario 2): both pages say
+  // the connection was lost, long before any timeout.
   await eve.evaluate(() => window.__pcs.forEach((pc) => pc.close()));
-  await eve.locator('#result-text', { hasText: 'The connection to the other player was lost.' }).waitFor({ timeout: DEADLINE });
-  await fay.locator('#result-text', { hasText: /^The connection to the other player was lost\.$|^The other player stopped responding\.$/ })
-    .waitFor({ timeout: DEADLINE });
+  for (const p of [eve, fay]) {
+    await p.locator('#result-text', { hasText: /^The connection to the other player was lost\.$/ }).waitFor({ timeout: DEADLINE });
+  }
   for (const p of [eve, fay]) await p.locator('#continue').click();
   // The lobby link went with it; the pages meet again after Eve rejoins.
   await eve.reload();
@@ -384,12 +442,22 @@ test('6. a connection that closes, a peer that sends garbage, a peer whose hashe
   for (const p of [eve, fay]) await p.locator('#continue').click();
 
   // Eve's page reports wrong state hashes: Fay's session sees two games
-  // that differ, and stops the match.
+  // that differ, and stops the match. Each page logs the desync as an
+  // error, and nothing else.
+  assertNoErrorLogs(eve);
+  assertNoErrorLogs(fay);
+  const hash = '0x[0-9a-f]{16}';
+  fay.allowErrors = [new RegExp(`^desync at tick \\d+: local ${hash}, remote ${hash}$`)];
+  eve.allowErrors = [new RegExp(`^desync reported by the peer at tick \\d+: local ${hash}, remote ${hash}$`)];
   await startMatch(eve, fay, 'Eve', 'Fay');
   await eve.evaluate(() => { window.__flipHash = true; });
   await fay.locator('#result-text', { hasText: 'The two games went out of sync, so the match was stopped.' })
     .waitFor({ timeout: DEADLINE });
   console.log(`wrong hashes: Eve's page said "${await eve.locator('#result-text').textContent()}"`);
+  // Console events arrive beside the DOM: wait for the line, then count it.
+  const desyncLines = () => fay.errorLogs.filter((m) => fay.allowErrors[0].test(m)).length;
+  for (const until = Date.now() + DEADLINE; desyncLines() === 0 && Date.now() < until;) await fay.waitForTimeout(100);
+  assert.equal(desyncLines(), 1, "Fay's page logged the desync once");
 });
 
 // A whole online match to the final buzzer takes about 4.5 minutes, too long
