@@ -176,7 +176,7 @@ fn main() -> ExitCode {
     } else {
         format!("cargo run --release -p ggrs-compare -- {}", args.join(" "))
     };
-    println!("`{command}`\n");
+    println!("Command: `{command}`\n");
     println!(
         "{} s of real-time play per scenario at 60 frames/s, input delay {} ticks, \
          match seed {}, link seed {}, GGRS desync detection {}, NtBA pads from {}. \
