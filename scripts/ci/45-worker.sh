@@ -5,7 +5,9 @@
 #      10 runs against the embedded server), twice: as deployed, and with
 #      REBUILD_EACH_EVENT=1, where both Durable Objects rebuild their machine
 #      from storage and the sockets' attachments before every event, as after
-#      hibernation;
+#      hibernation; both runs log at debug level, and every JSON line the
+#      Worker wrote to wrangler's output goes through the same format and
+#      privacy check as stage 40 (signaling/conformance/check-logs.py);
 #   2. play through it in headless Chromium: two pages served from another
 #      origin (as in a deployment) meet in the Worker's lobby, connect peer to
 #      peer, chat, and play a match through a Worker room; a page from an
@@ -87,6 +89,11 @@ if [ "${1:-}" = --serve-and-check ]; then
             --origin http://allowed.test --forbidden-origin http://refused.test \
             --room-ttl-seconds 3 --hello-timeout-ms 1000 \
             --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
+        if [ "$status" = 0 ]; then
+            python3 signaling/conformance/check-logs.py "$state/wrangler.log" --wrangler \
+                --require http.request --require lobby.joined --require lobby.kicked \
+                --require room.created || status=$?
+        fi
     fi
     if [ "$status" != 0 ]; then
         echo "failed on wrangler dev; the Worker's output:" >&2
@@ -126,9 +133,9 @@ if in_loopback_netns true 2>/dev/null; then netns=in_loopback_netns; else netns=
     { cat "$dry/log" >&2; rm -rf "$dry"; exit 1; }
 rm -rf "$dry"
 
-log "conformance on wrangler dev"
-run
+log "conformance on wrangler dev (logging at debug level)"
+run --var LOG_LEVEL:debug
 log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event"
-run --var REBUILD_EACH_EVENT:1
+run --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1
 log "the game page in Chromium, through the Worker, from another origin"
 run --browser

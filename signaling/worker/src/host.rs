@@ -253,7 +253,7 @@ mod tests {
     fn failures_log_the_kind_of_error_never_its_text() {
         let error = worker::Error::RustError("nick Ann sent {\"sdp\":\"v=0\"}".into());
         let line = failure_record("storage.alarm_failed", &error).to_json_line();
-        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
         assert_eq!(
             v,
             serde_json::json!({
