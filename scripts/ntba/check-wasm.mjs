@@ -1,15 +1,16 @@
 // Loads NtBA's determinism check module (games/ntba-wasm-check, built for
 // wasm32-unknown-unknown) in Node, replays the golden script and the two
-// golden matches, and compares the hashes with the constants pinned in the
-// Rust source (GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH), bit for bit.
+// golden matches, hashes the rules' numbers, and compares the hashes with the
+// constants pinned in the Rust source (GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH,
+// RULES_HASH), bit for bit.
 // With --bench it also prints ticks per second and save+restore cost.
 //
-//   node scripts/ntba/check-wasm.mjs MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH [--bench]
+//   node scripts/ntba/check-wasm.mjs MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH 0xRULES [--bench]
 import { readFileSync } from 'node:fs';
 
-const [path, goldenText, scriptText, matchText, ...flags] = process.argv.slice(2);
-if (!path || !goldenText || !scriptText || !matchText) {
-  console.error('usage: check-wasm.mjs MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH [--bench]');
+const [path, goldenText, scriptText, matchText, rulesText, ...flags] = process.argv.slice(2);
+if (!path || !goldenText || !scriptText || !matchText || !rulesText) {
+  console.error('usage: check-wasm.mjs MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH 0xRULES [--bench]');
   process.exit(2);
 }
 const u64 = (v) => BigInt.asUintN(64, BigInt(v));
@@ -23,9 +24,10 @@ const built = u64(x.ntba_build_id());
 const replayed = u64(x.ntba_golden_hash());
 const script = u64(x.ntba_script_hash(3600));
 const matches = u64(x.ntba_match_hash());
+const rules = u64(x.ntba_rules_hash());
 console.log(`node ${process.version}: build id ${hex(built)}, replayed ${hex(replayed)}, expected ${hex(expected)}`);
-console.log(`node: script ${hex(script)} (expected ${hex(u64(scriptText))}), matches ${hex(matches)} (expected ${hex(u64(matchText))})`);
-if (built !== expected || replayed !== expected || script !== u64(scriptText) || matches !== u64(matchText)) {
+console.log(`node: script ${hex(script)} (expected ${hex(u64(scriptText))}), matches ${hex(matches)} (expected ${hex(u64(matchText))}), rules ${hex(rules)} (expected ${hex(u64(rulesText))})`);
+if (built !== expected || replayed !== expected || script !== u64(scriptText) || matches !== u64(matchText) || rules !== u64(rulesText)) {
   console.error('MISMATCH: wasm in Node does not reproduce the native golden hashes');
   process.exit(1);
 }
@@ -55,6 +57,6 @@ if (flags.includes('--bench')) {
     x.ntba_golden_hash();
     best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  console.log(`node wasm: golden hash (script and both matches replayed) ${best.toFixed(1)} ms, best of 5`);
+  console.log(`node wasm: golden hash (script and both matches replayed, rules hashed) ${best.toFixed(1)} ms, best of 5`);
 }
 console.log('ok: Node agrees with the native golden hash');

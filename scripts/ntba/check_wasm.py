@@ -1,8 +1,9 @@
 """Runs NtBA's determinism check module in wasmtime (Cranelift): replays the
-golden script and the two golden matches and compares the hashes with the
-constants pinned in the Rust source (GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH).
+golden script and the two golden matches, hashes the rules' numbers, and
+compares the hashes with the constants pinned in the Rust source
+(GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH, RULES_HASH).
 
-    python3 scripts/ntba/check_wasm.py MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH
+    python3 scripts/ntba/check_wasm.py MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH 0xRULES
 """
 import sys
 
@@ -10,12 +11,12 @@ import wasmtime
 
 
 def main() -> int:
-    if len(sys.argv) != 5:
-        print("usage: check_wasm.py MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH", file=sys.stderr)
+    if len(sys.argv) != 6:
+        print("usage: check_wasm.py MODULE.wasm 0xGOLDEN 0xSCRIPT 0xMATCH 0xRULES", file=sys.stderr)
         return 2
     path = sys.argv[1]
     mask = 0xFFFF_FFFF_FFFF_FFFF
-    expected, want_script, want_matches = (int(a, 0) & mask for a in sys.argv[2:5])
+    expected, want_script, want_matches, want_rules = (int(a, 0) & mask for a in sys.argv[2:6])
     engine = wasmtime.Engine()
     store = wasmtime.Store(engine)
     module = wasmtime.Module.from_file(engine, path)
@@ -25,14 +26,17 @@ def main() -> int:
     replayed = exports["ntba_golden_hash"](store) & mask
     script = exports["ntba_script_hash"](store, 3600) & mask
     matches = exports["ntba_match_hash"](store) & mask
+    rules = exports["ntba_rules_hash"](store) & mask
     print(
         f"wasmtime: build id {built:#018x}, replayed {replayed:#018x}, expected {expected:#018x}"
     )
     print(
         f"wasmtime: script {script:#018x} (expected {want_script:#018x}), "
-        f"matches {matches:#018x} (expected {want_matches:#018x})"
+        f"matches {matches:#018x} (expected {want_matches:#018x}), "
+        f"rules {rules:#018x} (expected {want_rules:#018x})"
     )
-    if (built, replayed, script, matches) != (expected, expected, want_script, want_matches):
+    got = (built, replayed, script, matches, rules)
+    if got != (expected, expected, want_script, want_matches, want_rules):
         print("MISMATCH: wasm in wasmtime does not reproduce the native golden hashes", file=sys.stderr)
         return 1
     print("ok: wasmtime agrees with the native golden hash")

@@ -11,6 +11,8 @@
 //!   (`ntba::SCRIPT_HASH` for 3,600).
 //! - `ntba_match_hash() -> u64`: the two golden matches replayed
 //!   (`ntba::MATCH_HASH`).
+//! - `ntba_rules_hash() -> u64`: the rules' numbers and shot-odds table
+//!   (`ntba::RULES_HASH`).
 //! - `ntba_run_ticks(seed: u64, ticks: u32) -> u64`: a benchmark loop that
 //!   plays `ticks` ticks of the script from `seed` and returns a hash.
 //! - `ntba_save_restore(n: u32) -> u64`: clones and restores a mid-match
@@ -23,7 +25,9 @@
 pub mod peer;
 
 use lockstep::DeterministicGame;
-use ntba::{golden_hash, match_hash, script_hash, script_pad, script_run, Ntba, GOLDEN_HASH};
+use ntba::{
+    golden_hash, match_hash, rules_hash, script_hash, script_pad, script_run, Ntba, GOLDEN_HASH,
+};
 
 // `#[no_mangle]` is the only "unsafe" thing here: it promises the symbol
 // name is unique in the module, which holds for these few `ntba_` names.
@@ -54,6 +58,13 @@ pub extern "C" fn ntba_script_hash(ticks: u32) -> u64 {
 #[no_mangle]
 pub extern "C" fn ntba_match_hash() -> u64 {
     match_hash()
+}
+
+/// The rules' numbers and the shot-odds table, hashed.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_rules_hash() -> u64 {
+    rules_hash()
 }
 
 /// Plays `ticks` ticks of the script pads from `seed` (a fresh match every
@@ -89,5 +100,6 @@ mod tests {
             ntba::SCRIPT_HASH
         );
         assert_eq!(super::ntba_match_hash(), ntba::MATCH_HASH);
+        assert_eq!(super::ntba_rules_hash(), ntba::RULES_HASH);
     }
 }

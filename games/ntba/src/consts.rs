@@ -78,4 +78,18 @@ pub const STEAL_COOLDOWN: u8 = 40;
 /// Gravity on a loose ball, per tick per tick (9.8 m/s^2).
 pub const GRAVITY: i32 = 11;
 
+/// Chance (per mille) that a steal swipe in reach strips a standing ball
+/// handler.
+pub const STEAL_ODDS_STILL: u32 = 300;
+/// Chance (per mille) that a swipe strips a moving ball handler.
+pub const STEAL_ODDS_MOVING: u32 = 200;
+/// Chance (per mille) that a swipe strips a ball handler in the air.
+pub const STEAL_ODDS_AIRBORNE: u32 = 80;
+/// Chance (per mille) that a jumping defender in reach blocks a shot (one
+/// roll per defender per shot).
+pub const BLOCK_ODDS: u32 = 300;
+/// Chance (per mille) that an opponent in the passing lane intercepts (one
+/// roll per opponent per pass).
+pub const INTERCEPT_ODDS: u32 = 300;
+
 pub(crate) const M_UNITS: i32 = M;

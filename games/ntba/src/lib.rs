@@ -63,8 +63,8 @@ pub use consts::*;
 pub use pad::Pad;
 pub use rng::Rng;
 pub use script::{
-    combine, golden_hash, match_hash, play_golden_matches, script_hash, script_pad, script_run,
-    GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP,
+    combine, golden_hash, match_hash, play_golden_matches, rules_hash, script_hash, script_pad,
+    script_run, GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP,
 };
 pub use sim::{Ntba, MAX_EVENTS};
 pub use view::{
@@ -80,11 +80,15 @@ pub const SCRIPT_HASH: u64 = 0xb562_2753_17d2_3358;
 /// state hash over a whole CPU match that goes to overtime and a whole idle
 /// match that ends on the tiebreak.
 pub const MATCH_HASH: u64 = 0xebe2_9139_6909_ec37;
-/// The golden hash and build id: [`combine`]`(`[`SCRIPT_HASH`]`, `[`MATCH_HASH`]`)`,
-/// what [`golden_hash`] recomputes. Peers compare it before playing; a
-/// native test pins all three constants, and `scripts/ci/30-ntba-wasm.sh`
-/// checks that wasm in Node and wasmtime recomputes the same values.
-pub const GOLDEN_HASH: u64 = 0xe928_5acf_d030_01c0;
+/// The rules' numbers: [`rules_hash`]`()`, every tuning constant and the
+/// shot-odds table.
+pub const RULES_HASH: u64 = 0x168d_f27b_bfd1_925b;
+/// The golden hash and build id:
+/// [`combine`]`(`[`SCRIPT_HASH`]`, `[`MATCH_HASH`]`, `[`RULES_HASH`]`)`, what
+/// [`golden_hash`] recomputes. Peers compare it before playing; a native
+/// test pins all four constants, and `scripts/ci/30-ntba-wasm.sh` checks
+/// that wasm in Node and wasmtime recomputes the same values.
+pub const GOLDEN_HASH: u64 = 0xb00c_dd4b_9c36_6e2b;
 
 impl DeterministicGame for Ntba {
     type Input = Pad;

@@ -7,6 +7,8 @@
 //! again by its end) still changes the result.
 
 use crate::ai::Cpu;
+use crate::consts::*;
+use crate::math::V2;
 use crate::pad::Pad;
 use crate::sim::Ntba;
 use lockstep::{DeterministicGame, Fnv1a};
@@ -119,22 +121,105 @@ pub fn match_hash() -> u64 {
     play_golden_matches(|_| ())
 }
 
-/// The build id made of the two replays' hashes: FNV-1a over both, little
-/// endian, script first.
+/// A fingerprint of the rules' numbers: every constant of the crate (court,
+/// clocks, speeds, reaches, the per-mille odds of steals, blocks and
+/// interceptions) and the whole shot-odds table (distance 0 to 12 m in
+/// 10 cm steps, every jump tick, a defender at four distances, on the ground
+/// and in the air). This is [`RULES_HASH`](crate::RULES_HASH).
+///
+/// The replays catch changed logic wherever play reaches it, but a tuning
+/// number can change behaviour too rarely for them to notice: odds of 200
+/// per mille becoming 199 only matter on the rolls that land exactly on 199.
+/// Those numbers are hashed here directly. A test checks that every
+/// constant of `consts.rs` appears in this list.
 #[must_use]
-pub fn combine(script: u64, matches: u64) -> u64 {
+pub fn rules_hash() -> u64 {
+    let mut h = Fnv1a::new();
+    for v in [
+        UNITS_PER_METER,
+        COURT_LENGTH,
+        COURT_WIDTH,
+        HOOP_INSET,
+        HOOP_LEFT_X,
+        HOOP_RIGHT_X,
+        HOOP_Y,
+        RIM_HEIGHT,
+        RIM_RADIUS,
+        THREE_POINT_RADIUS,
+        DUNK_RANGE,
+        PLAYER_RADIUS,
+        JUMP_HEIGHT,
+        RUN_SPEED,
+        TURBO_SPEED,
+        DRIBBLE_SPEED,
+        REACH,
+        GRAB_RADIUS,
+        STEAL_RADIUS,
+        GRAVITY,
+    ] {
+        h.write_i32(v);
+    }
+    for v in [
+        TICKS_PER_SECOND,
+        HALF_TICKS,
+        OVERTIME_TICKS,
+        STEAL_ODDS_STILL,
+        STEAL_ODDS_MOVING,
+        STEAL_ODDS_AIRBORNE,
+        BLOCK_ODDS,
+        INTERCEPT_ODDS,
+    ] {
+        h.write_u32(v);
+    }
+    for v in [
+        SHOT_CLOCK_TICKS,
+        AFTER_SCORE_TICKS,
+        AFTER_TURNOVER_TICKS,
+        BREAK_TICKS,
+        STAMINA_MAX,
+    ] {
+        h.write_u16(v);
+    }
+    for v in [SUDDEN_DEATH_PERIOD, JUMP_TICKS, JUMP_APEX, STEAL_COOLDOWN] {
+        h.write_u8(v);
+    }
+    // The shot-odds table: Home's player 0 shoots; Away's player 2 guards
+    // at each distance, player 3 is far away.
+    let mut g = Ntba::new(GOLDEN_SEED, 2);
+    let me = V2::new(COURT_LENGTH / 2, COURT_WIDTH / 2);
+    g.players[0].pos = me;
+    g.players[3].pos = V2::new(2 * UNITS_PER_METER, 2 * UNITS_PER_METER);
+    for guard_tenths in [5, 12, 20, 30] {
+        g.players[2].pos = V2::new(me.x + guard_tenths * UNITS_PER_METER / 10, me.y);
+        for jump in [0u8, 10] {
+            g.players[2].jump_t = jump;
+            for d_tenths in 0..=120 {
+                for t in 0..=JUMP_TICKS {
+                    h.write_u32(g.shot_odds(0, d_tenths * UNITS_PER_METER / 10, t));
+                }
+            }
+        }
+    }
+    h.finish()
+}
+
+/// The build id made of the three parts: FNV-1a over them, little endian,
+/// in this order.
+#[must_use]
+pub fn combine(script: u64, matches: u64, rules: u64) -> u64 {
     let mut h = Fnv1a::new();
     h.write_u64(script);
     h.write_u64(matches);
+    h.write_u64(rules);
     h.finish()
 }
 
 /// Replays everything and returns the golden hash:
-/// `combine(script_hash(GOLDEN_TICKS), match_hash())`. It must equal
-/// [`GOLDEN_HASH`](crate::GOLDEN_HASH), the build id.
+/// `combine(script_hash(GOLDEN_TICKS), match_hash(), rules_hash())`. It
+/// must equal [`GOLDEN_HASH`](crate::GOLDEN_HASH), the build id.
 #[must_use]
 pub fn golden_hash() -> u64 {
-    combine(script_hash(GOLDEN_TICKS), match_hash())
+    combine(script_hash(GOLDEN_TICKS), match_hash(), rules_hash())
 }
 
 /// Plays `ticks` ticks of the script from `seed`, starting a fresh match

@@ -498,11 +498,11 @@ impl Ntba {
         // raised, easier when they are standing still.
         let still = hp.vel.len() < RUN_SPEED / 4;
         let odds = if hp.jump_t > 0 {
-            80
+            STEAL_ODDS_AIRBORNE
         } else if still {
-            300
+            STEAL_ODDS_STILL
         } else {
-            200
+            STEAL_ODDS_MOVING
         };
         if self.rng.chance(odds) {
             self.stats[team(p) as usize].steals =
@@ -733,7 +733,7 @@ impl Ntba {
                     continue;
                 }
                 self.ball.tried |= 1 << q;
-                if self.rng.chance(300) {
+                if self.rng.chance(BLOCK_ODDS) {
                     self.block(q);
                     return;
                 }
@@ -794,7 +794,7 @@ impl Ntba {
                     continue;
                 }
                 self.ball.tried |= 1 << q;
-                if self.rng.chance(300) {
+                if self.rng.chance(INTERCEPT_ODDS) {
                     self.stats[team(q) as usize].steals =
                         self.stats[team(q) as usize].steals.saturating_add(1);
                     self.stats[team(passer) as usize].turnovers = self.stats[team(passer) as usize]

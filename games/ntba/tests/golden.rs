@@ -2,25 +2,52 @@
 
 use lockstep::DeterministicGame;
 use ntba::{
-    combine, golden_hash, match_hash, play_golden_matches, script_hash, script_pad, Event, Ntba,
-    Pad, GOLDEN_HASH, GOLDEN_SEED, GOLDEN_TICKS, MATCH_HASH, SCRIPT_HASH, SUDDEN_DEATH_PERIOD,
+    combine, golden_hash, match_hash, play_golden_matches, rules_hash, script_hash, script_pad,
+    Event, Ntba, Pad, GOLDEN_HASH, GOLDEN_SEED, GOLDEN_TICKS, MATCH_HASH, RULES_HASH, SCRIPT_HASH,
+    SUDDEN_DEATH_PERIOD,
 };
 
 #[test]
 fn golden_hash_is_the_build_id() {
     let script = script_hash(GOLDEN_TICKS);
     let matches = match_hash();
+    let rules = rules_hash();
     assert_eq!(
-        (script, matches),
-        (SCRIPT_HASH, MATCH_HASH),
+        (script, matches, rules),
+        (SCRIPT_HASH, MATCH_HASH, RULES_HASH),
         "simulation behaviour changed: SCRIPT_HASH is now {script:#018x}, MATCH_HASH \
-         {matches:#018x}, GOLDEN_HASH {:#018x}; if that is intended, update the three \
-         constants in their own commit (peers on the old build will refuse to play)",
-        combine(script, matches)
+         {matches:#018x}, RULES_HASH {rules:#018x}, GOLDEN_HASH {:#018x}; if that is \
+         intended, update the four constants in their own commit (peers on the old build \
+         will refuse to play)",
+        combine(script, matches, rules)
     );
-    assert_eq!(combine(SCRIPT_HASH, MATCH_HASH), GOLDEN_HASH);
+    assert_eq!(combine(SCRIPT_HASH, MATCH_HASH, RULES_HASH), GOLDEN_HASH);
     assert_eq!(golden_hash(), GOLDEN_HASH);
     assert_eq!(<Ntba as DeterministicGame>::BUILD_ID, GOLDEN_HASH);
+}
+
+#[test]
+fn every_constant_is_in_the_rules_hash() {
+    // A tuning constant added to consts.rs must be hashed by rules_hash too.
+    let consts = include_str!("../src/consts.rs");
+    let script = include_str!("../src/script.rs");
+    let body = &script[script
+        .find("pub fn rules_hash")
+        .expect("rules_hash is in script.rs")..];
+    let body = &body[..body.find("\n}\n").expect("rules_hash ends")];
+    let mut names = 0;
+    for line in consts.lines() {
+        let Some(rest) = line.strip_prefix("pub const ") else {
+            continue;
+        };
+        let name = rest.split(':').next().unwrap_or_default().trim();
+        names += 1;
+        let listed = body
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == name);
+        assert!(listed, "{name} (consts.rs) is not hashed by rules_hash");
+    }
+    assert!(names >= 30, "found only {names} constants");
 }
 
 #[test]
