@@ -77,7 +77,6 @@ async fn json_errors(resp: Response) -> Response {
     );
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.remove(header::CONTENT_ENCODING);
-    parts.headers.remove(header::CONTENT_RANGE);
     Response::from_parts(parts, Body::from(error_body(reason)))
 }
 
