@@ -104,6 +104,16 @@ play_smoke() {
     ' "$url" || ok=1
     kill -- "-$pid"
     wait "$pid" 2>/dev/null || true
+    # The server went with it: nothing of the group is left.
+    deadline=$((SECONDS + 30))
+    while kill -0 -- "-$pid" 2>/dev/null; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "play.sh's server still runs 30 s after its group was killed" >&2
+            ok=1
+            break
+        fi
+        sleep 0.2 # polling for the processes to exit
+    done
     [ "$ok" = 0 ] || { cat "$logf" >&2; return 1; }
     printf 'play.sh: ready on %s, served the page, the wasm and /health, stopped\n' "$url"
     rm -f "$logf"
