@@ -774,6 +774,10 @@ fn end_screen(p: &mut dyn Painter, l: &Layout, g: &Ntba) {
         &format!("{} – {}", score[0], score[1]),
         "#ffffff",
     );
+    if g.winner().is_some() && score[0] == score[1] {
+        p.set_font((h * 0.03).max(8.0), false, Align::Center);
+        p.text(cx, h * 0.505, "on the tiebreak", DIM_TEXT);
+    }
     let rows: [(&str, [String; 2]); 6] = [
         (
             "Field goals",

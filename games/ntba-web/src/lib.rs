@@ -294,7 +294,10 @@ impl FrontEnd for NtbaFrontEnd {
         let winner = game.winner()?;
         let [home, away] = game.score();
         let who = if winner == 0 { "Home" } else { "Away" };
-        Some(format!("{who} wins {home}-{away}."))
+        // A match still level after the sudden-death period is decided by
+        // the tiebreak (made shots, turnovers, a coin): say so.
+        let how = if home == away { " on the tiebreak" } else { "" };
+        Some(format!("{who} wins {home}-{away}{how}."))
     }
 
     fn online_input(&self, held: &[&str]) -> Pad {

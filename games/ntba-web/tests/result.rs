@@ -2,7 +2,7 @@
 //! goes on, and the winner with the final score once it is over.
 
 use lockstep::DeterministicGame;
-use ntba::{Cpu, Level, Ntba};
+use ntba::{Cpu, Level, Ntba, Pad};
 use ntba_web::NtbaFrontEnd;
 use web_shell::front_end::FrontEnd;
 
@@ -39,4 +39,28 @@ fn summary_follows_the_score_and_result_names_the_winner() {
     let pads = [home.pad(&g, 0), away.pad(&g, 1)];
     g.step(&pads);
     assert!(front.result(&g).is_some());
+}
+
+#[test]
+fn a_match_decided_on_the_tiebreak_says_so() {
+    // Nobody presses anything: every period ends 0-0 and the tiebreak
+    // after the sudden-death period decides.
+    let front = NtbaFrontEnd::new();
+    let mut g = Ntba::new(5, 2);
+    let mut ticks = 0u32;
+    while !g.is_over() {
+        g.step(&[Pad(0), Pad(0)]);
+        ticks += 1;
+        assert!(ticks < 60 * 60 * 30, "the match never ended");
+    }
+    assert_eq!(g.score(), [0, 0]);
+    let who = if g.winner() == Some(0) {
+        "Home"
+    } else {
+        "Away"
+    };
+    assert_eq!(
+        front.result(&g),
+        Some(format!("{who} wins 0-0 on the tiebreak."))
+    );
 }
