@@ -13,76 +13,15 @@ pub const NAME_MAX_CHARS: usize = 20;
 /// Longest chat message, in characters (Unicode scalar values).
 pub const CHAT_MAX_CHARS: usize = 500;
 
-/// `true` for the explicit bidi formatting characters: embeddings and
-/// overrides (U+202A..U+202E) and isolates (U+2066..U+2069). The plain
-/// direction marks (U+200E, U+200F, U+061C) are harmless and allowed.
-#[must_use]
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `true` for invisible characters that carry no text of their own and can
-/// make a name look empty or like someone else's: zero-width space
-/// (U+200B), word joiner and invisible operators (U+2060..U+2064), the
-/// deprecated format controls (U+206A..U+206F), the byte-order mark
-/// (U+FEFF), soft hyphen (U+00AD), Mongolian vowel separator (U+180E),
-/// interlinear annotation (U+FFF9..U+FFFB), shorthand and musical format
-/// controls, the language tag (U+E0001), the Hangul fillers that draw as
-/// blanks (U+115F, U+1160, U+3164, U+FFA0) and the line and paragraph
-/// separators (U+2028, U+2029).
-///
-/// Kept on purpose: the zero-width joiner U+200D (emoji sequences such as
-/// 👩‍💻), the zero-width non-joiner U+200C (Persian and other scripts need
-/// it), the direction marks U+200E, U+200F and U+061C (harmless: they only
-/// nudge neutral characters), and tag characters inside an emoji flag
-/// sequence (see [`is_tag`]).
-#[must_use]
-pub fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{115F}'
-            | '\u{1160}'
-            | '\u{180E}'
-            | '\u{200B}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{206A}'..='\u{206F}'
-            | '\u{3164}'
-            | '\u{FEFF}'
-            | '\u{FFA0}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{1BCA0}'..='\u{1BCA3}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0001}'
-    )
-}
-
-/// `true` for the tag characters U+E0020..U+E007F. They are invisible and
-/// only belong in an emoji tag sequence (the flags of England, Scotland and
-/// Wales: U+1F3F4, tags, U+E007F), so they are kept only right after
-/// U+1F3F4 or another tag character, and dropped or refused anywhere else.
-#[must_use]
-pub fn is_tag(c: char) -> bool {
-    matches!(c, '\u{E0020}'..='\u{E007F}')
-}
-
-/// `true` for characters a name or chat line must never carry: C0/C1
-/// control characters (including DEL), the bidi controls of
-/// [`is_bidi_control`] and the invisible characters of
-/// [`is_invisible_format`]. Tag characters depend on what comes before them
-/// and are checked separately (see [`is_tag`]).
-#[must_use]
-pub fn is_forbidden(c: char) -> bool {
-    c.is_control() || is_bidi_control(c) || is_invisible_format(c)
-}
-
-/// `true` if the tag character `c` may follow `prev` (the last character
-/// kept): right after the black flag U+1F3F4 or another tag.
-fn tag_allowed_after(prev: Option<char>) -> bool {
-    prev.is_some_and(|p| p == '\u{1F3F4}' || is_tag(p))
-}
+// The character rule is the lobby's own (`signaling-core`), shared so that
+// a name the page accepts is one the lobby accepts and chat is cleaned the
+// same way: control characters, bidi embeddings/overrides/isolates and
+// invisible format characters are out; tag characters only inside an emoji
+// flag.
+pub use signaling_core::{
+    is_bidi_control, is_forbidden_char as is_forbidden, is_invisible_format, is_tag,
+    tag_allowed_after,
+};
 
 /// Why a name was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -95,7 +95,10 @@ pub use lobby::{
     Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, PlayerStatus, PLAYER_ID_LEN,
 };
 pub use log::{Level, LogRecord, LogValue};
-pub use nick::{clean_nick, is_valid_player_id, InvalidNick, MAX_NICK_CHARS};
+pub use nick::{
+    clean_nick, is_bidi_control, is_forbidden_char, is_invisible_format, is_tag,
+    is_valid_player_id, tag_allowed_after, InvalidNick, MAX_NICK_CHARS,
+};
 pub use origin::AllowedOrigins;
 pub use rate::{MinuteWindow, RateLimiter};
 pub use room::{query_param, Role, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal};
