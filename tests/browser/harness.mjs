@@ -57,10 +57,11 @@ export async function launchBrowser() {
 }
 
 /** A page in its own browser context (separate storage, like another person). */
-export async function openPage(browser, url, { initScript, permissions = ['microphone', 'camera'] } = {}) {
+export async function openPage(browser, url, { initScript, permissions = ['microphone', 'camera'], deviceScaleFactor = 1 } = {}) {
   const context = await browser.newContext({
     permissions,
     viewport: { width: 760, height: 900 },
+    deviceScaleFactor,
   });
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();

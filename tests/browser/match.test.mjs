@@ -304,13 +304,22 @@ test('2. lock-step picked in the settings; a busy page: waiting, then stopped re
 });
 
 test('3. local play against the CPU to the end screen (shortened with ?local_speed)', { skip: !enabled }, async () => {
-  pages.solo = await openPage(browser, `${server.url}/?local_speed=40`);
+  // A high-density screen (two device pixels per CSS pixel), as on most
+  // phones and many laptops: the canvas must be drawn at that density.
+  pages.solo = await openPage(browser, `${server.url}/?local_speed=40`, { deviceScaleFactor: 2 });
   const solo = pages.solo;
   // The chooser: opponent and CPU level.
   await solo.locator('#local-opt-0').selectOption({ label: 'CPU' });
   await solo.locator('#local-opt-1').selectOption({ label: 'Hard' });
   await solo.locator('#btn-local').click();
   await solo.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
+  // The backing store holds twice the laid-out size in each direction.
+  await solo.waitForFunction(() => {
+    const c = document.querySelector('#canvas');
+    return c.clientWidth > 0 && c.width === Math.round(c.clientWidth * 2);
+  }, null, { timeout: DEADLINE, polling: 100 });
+  const dims = await solo.$eval('#canvas', (c) => [c.width, c.height, c.clientWidth, c.clientHeight]);
+  assert.ok(Math.abs(dims[1] - Math.round(dims[2] * 9 / 16) * 2) <= 1, `16:9 at two pixels per CSS pixel: ${dims}`);
   // Game keys do not scroll the page while a game runs.
   await solo.keyboard.down('ArrowDown');
   await solo.keyboard.down('Space');
@@ -320,7 +329,7 @@ test('3. local play against the CPU to the end screen (shortened with ?local_spe
   await solo.waitForFunction(() => (document.querySelector('#local').dataset.result || '') !== '',
     null, { timeout: PLAY_DEADLINE, polling: 250 });
   const result = await attr(solo, '#local', 'data-result');
-  assert.match(result, /^(Home|Away) wins \d+-\d+\.$/);
+  assert.match(result, /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/);
   assert.equal(await solo.locator('#local-status').textContent(), result);
   console.log(`local match vs CPU (Hard): ${result}`);
   await solo.locator('#local-back').click();
@@ -469,7 +478,7 @@ test('7. a whole online match: the final buzzer, the result on both pages, back 
   await entry(gil, 'Hal').and(gil.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
   await startMatch(gil, hal, 'Gil', 'Hal');
   const drivers = [driveKeys(gil, 0), driveKeys(hal, 1)];
-  const result = /^(Home|Away) wins \d+-\d+\.$/;
+  const result = /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/;
   for (const p of [gil, hal]) {
     await p.locator('#result-text', { hasText: result }).waitFor({ timeout: 8 * 60_000 });
   }

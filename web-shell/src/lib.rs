@@ -3,7 +3,7 @@
 //! The rules are pure modules, tested natively: names and chat text
 //! ([`text`]), ids ([`id`]), rate limits ([`rate`]), message shapes
 //! ([`protocol`]), the mesh offer and retry rules ([`mesh`]), reconnect
-//! backoff ([`backoff`]), the page's address options ([`options`]), the challenge reducer ([`challenge`]), the screen
+//! backoff ([`backoff`]), the game canvas's size ([`canvas`]), the page's address options ([`options`]), the challenge reducer ([`challenge`]), the screen
 //! machine ([`screens`]), the match's frame schedule and messages ([`play`]) and the lobby client that ties them together
 //! ([`lobby`]). A game plugs in through [`front_end::FrontEnd`].
 //!
@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod backoff;
+pub mod canvas;
 pub mod challenge;
 pub mod front_end;
 pub mod id;

@@ -1839,10 +1839,19 @@ fn draw<F: FrontEnd>(dom: &Dom, front: &F, game: &F::Game) {
     else {
         return;
     };
+    // Sharp on high-density screens: a backing store of device pixels, the
+    // context scaled so the front end draws in CSS pixels.
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    let size = crate::canvas::canvas_size(f64::from(canvas.client_width()), ratio);
+    if (canvas.width(), canvas.height()) != size.backing {
+        canvas.set_width(size.backing.0);
+        canvas.set_height(size.backing.1);
+    }
+    let _ = ctx.set_transform(size.scale, 0.0, 0.0, size.scale, 0.0, 0.0);
     let mut p = CanvasPainter {
         ctx,
-        w: f64::from(canvas.width()),
-        h: f64::from(canvas.height()),
+        w: size.css.0,
+        h: size.css.1,
     };
     front.draw(game, &mut p);
 }
