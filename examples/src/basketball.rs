@@ -355,7 +355,8 @@ pub fn play_ntba<G: NtbaGame, L: Link>(
 
 /// The court as text: 48 columns (half a metre each) by 14 rows (a metre
 /// each). H/h are Home (capital: controlled), A/a Away, o the ball on or
-/// near the floor, O the ball in the air, | the hoops.
+/// near the floor, O the ball in the air, | the hoops; `>>` or `<<` beside
+/// a team's score is the way it attacks (the ends change at half time).
 #[must_use]
 pub fn render(g: &Ntba) -> String {
     const W: usize = 48;
@@ -367,7 +368,7 @@ pub fn render(g: &Ntba) -> String {
         (cx as usize, cy as usize)
     };
     for side in 0..2 {
-        let (hx, hy) = Ntba::attacked_hoop(side);
+        let (hx, hy) = g.attacked_hoop(side);
         let (cx, cy) = cell(hx, hy);
         grid[cy][cx] = '|';
     }
@@ -393,10 +394,14 @@ pub fn render(g: &Ntba) -> String {
     let shot = c
         .shot_clock_seconds()
         .map_or("--".to_string(), |s| format!("{s:>2}"));
+    // Which way each team attacks (teams change ends at half time).
+    let arrow = |side: u8| if g.attacks_right(side) { ">>" } else { "<<" };
     let mut out = format!(
-        "  Home {:>3} - {:<3} Away   period {}  {m}:{s:02}  shot {shot}\n",
+        "  Home {} {:>3} - {:<3} {} Away   period {}  {m}:{s:02}  shot {shot}\n",
+        arrow(0),
         score[0],
         score[1],
+        arrow(1),
         u16::from(c.period) + 1
     );
     out.push_str(&format!("  +{}+\n", "-".repeat(W)));

@@ -281,7 +281,7 @@ impl Effects {
                     points,
                 } => {
                     let dunk = self.dunk[usize::from(player % 4)];
-                    self.add_score(side, points, dunk, tick);
+                    self.add_score(g, side, points, dunk);
                 }
                 Event::Block { player, .. } => {
                     self.add(EffectKind::Block { side: player / 2 }, at_ball, tick);
@@ -309,7 +309,7 @@ impl Effects {
             let s = usize::from(side);
             let points = score[s].saturating_sub(seen.score[s]);
             if points > 0 {
-                self.add_score(side, points.min(3) as u8, false, tick);
+                self.add_score(g, side, points.min(3) as u8, false);
             }
             if stats[s].blocks > seen.stats[s].blocks {
                 self.add(
@@ -324,8 +324,15 @@ impl Effects {
         }
     }
 
-    fn add_score(&mut self, side: u8, points: u8, dunk: bool, tick: u32) {
-        let (x, y) = Ntba::attacked_hoop(side);
+    /// A basket by `side`: the pop-up rises from the hoop `side` attacks in
+    /// the game's current period (teams change ends at half time). A
+    /// basket seen late, from the totals, is placed by the period of the
+    /// frame that sees it; baskets are never scored during the half-time
+    /// break, so only a frame stalled across a whole break could misplace
+    /// one.
+    fn add_score(&mut self, g: &Ntba, side: u8, points: u8, dunk: bool) {
+        let tick = g.tick();
+        let (x, y) = g.attacked_hoop(side);
         self.add(
             EffectKind::Score { side, points, dunk },
             (x, y, RIM_HEIGHT),

@@ -278,8 +278,9 @@ fn a_score_effect_appears_after_a_basket_and_fades() {
         .filter(|t| SCORE_TEXTS.contains(t))
         .collect();
     assert!(shown.contains(&"DUNK!") || shown.contains(&if points == 3 { "+3" } else { "+2" }));
-    // In the scoring team's light colour, above its attacked hoop.
-    let (hx, _) = Ntba::attacked_hoop(side);
+    // In the scoring team's light colour, above the hoop it attacks in this
+    // period.
+    let (hx, _) = m.game.attacked_hoop(side);
     let l = Layout::new(W, H);
     assert!(m.canvas.ops.iter().any(|o| matches!(o,
         Op::Text { text, colour, x, .. } if SCORE_TEXTS.contains(&text.as_str())

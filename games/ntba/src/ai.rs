@@ -5,7 +5,7 @@ use crate::consts::*;
 use crate::math::{dist, facing_of, DIR16, DIR8, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
-use crate::sim::{attack_hoop, defend_hoop, team, BallMode, Intent, Ntba};
+use crate::sim::{team, BallMode, Intent, Ntba};
 use crate::view::Phase;
 
 const M: i32 = M_UNITS;
@@ -31,8 +31,8 @@ const SPOTS: [(i32, i32); 7] = [
     (45, 18),
 ];
 
-fn spot_pos(side: u8, k: usize) -> V2 {
-    let h = attack_hoop(side);
+fn spot_pos(g: &Ntba, side: u8, k: usize) -> V2 {
+    let h = g.attack_hoop(side);
     let into = if h.x > COURT_LENGTH / 2 { -1 } else { 1 };
     let (dx, dy) = SPOTS[k];
     V2::new(h.x + into * dx * M / 10, h.y + dy * M / 10)
@@ -70,7 +70,7 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
             let (_, mates_man) = nearest_opponent(g, g.players[mate as usize].pos, side);
             let man = mates_man ^ 1;
             let mp = g.players[man as usize];
-            let hoop = defend_hoop(side);
+            let hoop = g.defend_hoop(side);
             let on_ball = b.mode == BallMode::Held && b.owner == man;
             let gap = if on_ball { M } else { 15 * M / 10 };
             target = mp.pos.add(hoop.sub(mp.pos).with_len(gap));
@@ -86,9 +86,9 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
         }
         BallMode::Shot => {
             let hoop = if team(b.owner) == side {
-                attack_hoop(side)
+                g.attack_hoop(side)
             } else {
-                defend_hoop(side)
+                g.defend_hoop(side)
             };
             let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
             let lat = if p % 2 == 0 { -M } else { M };
@@ -104,7 +104,7 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
                     it.shoot_press = me.jump_t == 0;
                 }
             } else {
-                let hoop = defend_hoop(side);
+                let hoop = g.defend_hoop(side);
                 target = hoop.add(b.pos.sub(hoop).scale(1, 2));
             }
         }
@@ -129,13 +129,13 @@ fn open_spot(g: &Ntba, p: u8) -> V2 {
     let mut best = (i32::MIN, me);
     let mut nearest = (i32::MAX, 0usize);
     for k in 0..SPOTS.len() {
-        let d = dist(spot_pos(side, k), me);
+        let d = dist(spot_pos(g, side, k), me);
         if d < nearest.0 {
             nearest = (d, k);
         }
     }
     for k in 0..SPOTS.len() {
-        let s = spot_pos(side, k);
+        let s = spot_pos(g, side, k);
         let dh = dist(s, holder).min(6 * M);
         let (dd, _) = nearest_opponent(g, s, side);
         let mut score = dh + dd.min(4 * M);
@@ -254,7 +254,7 @@ impl Cpu {
             BallMode::Held | BallMode::Pass if team(b.owner) == side => {}
             BallMode::Held => {
                 let h = g.players[b.owner as usize];
-                let hoop = defend_hoop(side);
+                let hoop = g.defend_hoop(side);
                 target = h.pos.add(hoop.sub(h.pos).with_len(9 * M / 10));
                 let d = dist(me.pos, h.pos);
                 if h.shooting
@@ -280,9 +280,9 @@ impl Cpu {
             }
             BallMode::Shot => {
                 let hoop = if own_ball {
-                    attack_hoop(side)
+                    g.attack_hoop(side)
                 } else {
-                    defend_hoop(side)
+                    g.defend_hoop(side)
                 };
                 let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
                 target = V2::new(hoop.x + into * 12 * M / 10, hoop.y);
@@ -314,7 +314,7 @@ impl Cpu {
     fn offence(&mut self, g: &Ntba, p: u8) -> u8 {
         let side = team(p);
         let me = g.players[p as usize];
-        let hoop = attack_hoop(side);
+        let hoop = g.attack_hoop(side);
         if me.shooting {
             // The pad read now acts on the next tick, whose jump tick is one
             // more: let go one tick early.

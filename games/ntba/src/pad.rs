@@ -8,13 +8,16 @@ use serde::{Deserialize, Serialize};
 /// | --- | ------ | --------------- | ------- |
 /// | 0   | `0x01` | [`Pad::UP`]     | move up the screen (towards y = 0) |
 /// | 1   | `0x02` | [`Pad::DOWN`]   | move down the screen (towards y = court width) |
-/// | 2   | `0x04` | [`Pad::LEFT`]   | move left (towards x = 0, the Home team's own hoop) |
-/// | 3   | `0x08` | [`Pad::RIGHT`]  | move right (towards the Away team's own hoop) |
+/// | 2   | `0x04` | [`Pad::LEFT`]   | move left on the screen (towards x = 0, the left hoop) |
+/// | 3   | `0x08` | [`Pad::RIGHT`]  | move right on the screen (towards x = court length, the right hoop) |
 /// | 4   | `0x10` | [`Pad::SHOOT`]  | hold to jump, release to shoot (without the ball: jump to block or rebound) |
 /// | 5   | `0x20` | [`Pad::ACTION`] | on offence pass to the team-mate; on defence swipe for a steal (on the press) |
 /// | 6   | `0x40` | [`Pad::TURBO`]  | run faster while stamina lasts |
 /// | 7   | `0x80` | [`Pad::SWITCH`] | take control of the other player (on the press; not while your team holds the ball) |
 ///
+/// Directions are the screen's, whichever hoop a team attacks: teams change
+/// ends at half time, so Home's "forward" is right in the first half and
+/// left from the second (see [`Ntba::attacks_right`](crate::Ntba::attacks_right)).
 /// Opposite directions pressed together cancel. [`Pad::default`] is nothing
 /// pressed. On the wire it is one byte (serde sees a transparent `u8`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

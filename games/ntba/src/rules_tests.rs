@@ -5,7 +5,7 @@ use crate::consts::*;
 use crate::math::{dist, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
-use crate::sim::{attack_hoop, team, BallMode, Ntba};
+use crate::sim::{attack_hoop_in, team, BallMode, Ntba};
 use crate::view::{Event, Phase};
 use lockstep::DeterministicGame;
 
@@ -14,8 +14,15 @@ const M: i32 = UNITS_PER_METER;
 /// A fresh match with the ball held by `p` at `pos`, everyone else parked
 /// far away at the other end, and the PRNG reseeded with `rng`.
 fn holding(p: u8, pos: V2, rng: u64) -> Ntba {
+    holding_in(0, p, pos, rng)
+}
+
+/// As [`holding`], in `period` (the ends depend on it): everyone else is
+/// parked at the end `p`'s team defends.
+fn holding_in(period: u8, p: u8, pos: V2, rng: u64) -> Ntba {
     let mut g = Ntba::new(1, 2);
-    let far_x = if team(p) == 0 {
+    g.period = period;
+    let far_x = if attack_hoop_in(period, team(p)).x > COURT_LENGTH / 2 {
         3 * M
     } else {
         COURT_LENGTH - 3 * M
@@ -48,8 +55,15 @@ fn shoot(g: &mut Ntba, side: u8, hold: u32) -> Vec<Event> {
     ev
 }
 
+/// The spot `metres_tenths` in front of the hoop `side` attacks in the
+/// first half.
 fn hoop_offset(side: u8, metres_tenths: i32) -> V2 {
-    let h = attack_hoop(side);
+    hoop_offset_in(0, side, metres_tenths)
+}
+
+/// The spot `metres_tenths` in front of the hoop `side` attacks in `period`.
+fn hoop_offset_in(period: u8, side: u8, metres_tenths: i32) -> V2 {
+    let h = attack_hoop_in(period, side);
     let into = if h.x > COURT_LENGTH / 2 { -1 } else { 1 };
     V2::new(h.x + into * metres_tenths * M / 10, h.y)
 }
@@ -243,8 +257,12 @@ fn a_tie_goes_to_overtime_and_a_lead_ends_the_match() {
 #[test]
 fn from_the_third_overtime_the_next_basket_wins() {
     for seed in 0..40 {
-        let mut g = holding(2, hoop_offset(1, 10), seed);
-        g.period = SUDDEN_DEATH_PERIOD;
+        let mut g = holding_in(
+            SUDDEN_DEATH_PERIOD,
+            2,
+            hoop_offset_in(SUDDEN_DEATH_PERIOD, 1, 10),
+            seed,
+        );
         g.score = [20, 20];
         g.clock = OVERTIME_TICKS;
         let ev = shoot(&mut g, 1, u32::from(JUMP_APEX));
@@ -547,7 +565,7 @@ fn three_points_start_exactly_at_six_point_seven_five_metres() {
     // integer distance is exact): three points; one unit (1/4096 m) closer:
     // two.
     for (offset, points) in [(THREE_POINT_RADIUS, 3u8), (THREE_POINT_RADIUS - 1, 2)] {
-        let h = attack_hoop(0);
+        let h = attack_hoop_in(0, 0);
         let spot = V2::new(h.x - offset, h.y);
         assert_eq!(dist(spot, h), offset);
         let mut g = holding(0, spot, 1);
@@ -567,8 +585,7 @@ fn a_shot_in_the_air_at_the_buzzer_counts() {
     // flies: if it goes in, the basket counts and wins the match.
     let mut makes = 0;
     for seed in 0..40 {
-        let mut g = holding(0, hoop_offset(0, 40), seed);
-        g.period = 1;
+        let mut g = holding_in(1, 0, hoop_offset_in(1, 0, 40), seed);
         g.score = [10, 11];
         // The jump takes JUMP_APEX ticks of the clock; the flight (over 30
         // ticks from 4 m) outlasts the rest.
@@ -754,4 +771,178 @@ fn a_pass_nobody_catches_rolls_out_and_goes_to_the_other_team() {
     let who = who.expect("Away inbounds");
     assert_eq!(g.player(who).y, PLAYER_RADIUS);
     assert_eq!(g.possession(), Some(1));
+}
+
+#[test]
+fn teams_change_ends_at_half_time() {
+    // Idle pads through the first half and the break: the first half's ends
+    // hold until the second half starts, then each team attacks the other
+    // hoop, and the overtimes keep the second half's ends.
+    let mut g = Ntba::new(5, 2);
+    let right = (HOOP_RIGHT_X, HOOP_Y);
+    let left = (HOOP_LEFT_X, HOOP_Y);
+    assert_eq!((g.attacked_hoop(0), g.attacked_hoop(1)), (right, left));
+    assert!(g.attacks_right(0) && !g.attacks_right(1));
+    while g.phase != Phase::Break {
+        g.step(&[Pad::NONE; 2]);
+    }
+    assert_eq!(
+        g.attacked_hoop(0),
+        right,
+        "the break still has the old ends"
+    );
+    assert_eq!(g.snapshot().attacked_hoop(0), right);
+    while g.phase == Phase::Break {
+        g.step(&[Pad::NONE; 2]);
+    }
+    assert_eq!(g.clocks().period, 1);
+    assert_eq!((g.attacked_hoop(0), g.attacked_hoop(1)), (left, right));
+    assert!(!g.attacks_right(0) && g.attacks_right(1));
+    assert_eq!(g.snapshot().attacked_hoop(1), right);
+    assert!(g.snapshot().attacks_right(1));
+    // The second half's inbound: from the baseline behind the hoop the
+    // inbounding team now defends, its team-mate further in towards the
+    // hoop it now attacks, everyone facing their new attacked hoop.
+    let side = g
+        .possession()
+        .expect("the second half starts with an inbound");
+    let crate::BallState::Held(inbounder) = g.ball().state else {
+        panic!("the inbounder holds the ball: {:?}", g.ball().state)
+    };
+    let (hx, _) = g.attacked_hoop(side);
+    let baseline = if hx > COURT_LENGTH / 2 {
+        0
+    } else {
+        COURT_LENGTH
+    };
+    assert!((g.player(inbounder).x - baseline).abs() <= PLAYER_RADIUS + M / 10);
+    let mate = g.player(inbounder ^ 1);
+    assert!((mate.x - baseline).abs() > 3 * M, "the team-mate stands in");
+    for p in g.players() {
+        let (fx, _) = p.facing_vector();
+        let toward = g.attacked_hoop(p.side).0 - p.x;
+        assert!(
+            i64::from(fx) * i64::from(toward) > 0,
+            "player {} faces away from the hoop it attacks",
+            p.side * 2 + p.slot
+        );
+    }
+    for period in 2..=SUDDEN_DEATH_PERIOD {
+        g.period = period;
+        assert_eq!((g.attacked_hoop(0), g.attacked_hoop(1)), (left, right));
+    }
+}
+
+#[test]
+fn a_second_half_basket_goes_in_the_other_hoop_for_the_shooters_team() {
+    // In the second half Home scores in the left hoop and Away in the right
+    // one; the basket counts for the shooter's team and the other team
+    // inbounds from under the hoop scored on.
+    for side in 0..2u8 {
+        let shooter = side * 2;
+        let mut scored = false;
+        for seed in 0..40 {
+            let mut g = holding_in(1, shooter, hoop_offset_in(1, side, 10), seed);
+            g.clock = HALF_TICKS;
+            let mut pads = [Pad::NONE; 2];
+            pads[side as usize] = Pad(Pad::SHOOT);
+            let mut inbound = None;
+            for t in 0..400u32 {
+                if t == u32::from(JUMP_APEX) {
+                    pads = [Pad::NONE; 2];
+                }
+                g.step(&pads);
+                for e in g.events() {
+                    match *e {
+                        Event::Shot { points, dunk, .. } => {
+                            assert_eq!((points, dunk), (2, true), "a lay-up at the new hoop");
+                        }
+                        Event::Score {
+                            side: s, points, ..
+                        } => {
+                            assert_eq!(s, side);
+                            let mut want = [0, 0];
+                            want[side as usize] = u16::from(points);
+                            assert_eq!(g.score(), want);
+                            // The ball drops through the hoop this team
+                            // attacks in the second half.
+                            let hoop = attack_hoop_in(1, side);
+                            assert_eq!((g.ball().x, g.ball().y), (hoop.x, hoop.y));
+                            assert_ne!(hoop, attack_hoop_in(0, side));
+                            scored = true;
+                        }
+                        Event::Inbound { side: s, player } if scored => inbound = Some((s, player)),
+                        _ => {}
+                    }
+                }
+                if inbound.is_some() || g.events().contains(&Event::Miss { player: shooter }) {
+                    break;
+                }
+            }
+            if let Some((s, player)) = inbound {
+                assert_eq!(s, 1 - side);
+                let hoop = attack_hoop_in(1, side);
+                assert!(
+                    (g.player(player).x - hoop.x).abs() < 2 * M,
+                    "inbound from under the hoop scored on"
+                );
+                break;
+            }
+            assert!(!scored, "a basket and no inbound");
+        }
+        assert!(scored, "side {side}: no second-half basket in 40 tries");
+    }
+}
+
+#[test]
+fn shot_distance_is_measured_to_the_hoop_attacked_in_the_period() {
+    // Five metres in front of the left hoop: a two in the second half (Home
+    // attacks it), a long three at the right hoop in the first.
+    let spot = V2::new(HOOP_LEFT_X + 5 * M, HOOP_Y);
+    for (period, points) in [(0u8, 3u8), (1, 2), (2, 2)] {
+        let mut g = holding_in(period, 0, spot, 3);
+        g.clock = OVERTIME_TICKS;
+        let mut pads = [Pad(Pad::SHOOT), Pad::NONE];
+        let mut shot = None;
+        for t in 0..40u32 {
+            if t == u32::from(JUMP_APEX) {
+                pads = [Pad::NONE; 2];
+            }
+            g.step(&pads);
+            if let Some(p) = g.events().iter().find_map(|e| match e {
+                Event::Shot { points, .. } => Some(*points),
+                _ => None,
+            }) {
+                shot = Some(p);
+                // The ball flies at the hoop attacked in this period.
+                let hoop = attack_hoop_in(period, 0);
+                assert!(
+                    dist(g.ball.to, hoop) <= RIM_RADIUS + M / 5,
+                    "period {period}"
+                );
+                break;
+            }
+        }
+        assert_eq!(shot, Some(points), "period {period}");
+    }
+}
+
+#[test]
+fn the_team_mate_ai_goes_to_the_hoop_attacked_in_the_period() {
+    // Home holds the ball at mid-court; its team-mate (not under control)
+    // runs to a spot around the hoop Home attacks: right in the first half,
+    // left from the second.
+    for period in [0u8, 1, 3] {
+        let mut g = holding_in(period, 0, V2::new(COURT_LENGTH / 2, 2 * M), 4);
+        g.players[1].pos = V2::new(COURT_LENGTH / 2, 11 * M);
+        g.clock = OVERTIME_TICKS;
+        step_n(&mut g, [Pad::NONE; 2], 150);
+        let hx = attack_hoop_in(period, 0).x;
+        let mate = g.player(1);
+        assert!(
+            (mate.x - hx).abs() < 9 * M,
+            "period {period}: the team-mate is at x {} m",
+            mate.x / M
+        );
+    }
 }

@@ -145,18 +145,18 @@ pub(crate) const fn team(p: u8) -> u8 {
     p / 2
 }
 
-/// The hoop `side` attacks: Home attacks the right hoop, Away the left.
-pub(crate) const fn attack_hoop(side: u8) -> V2 {
-    if side == 0 {
+/// The hoop `side` attacks in `period`. Teams change ends at half time:
+/// in the first half (period 0) Home attacks the right hoop and Away the
+/// left one; from the second half on, overtimes included (they keep the
+/// second half's ends, as in real basketball), Home attacks the left hoop
+/// and Away the right one.
+pub(crate) const fn attack_hoop_in(period: u8, side: u8) -> V2 {
+    let home_right = period == 0;
+    if (side & 1 == 0) == home_right {
         V2::new(HOOP_RIGHT_X, HOOP_Y)
     } else {
         V2::new(HOOP_LEFT_X, HOOP_Y)
     }
-}
-
-/// The hoop `side` defends.
-pub(crate) const fn defend_hoop(side: u8) -> V2 {
-    attack_hoop(1 - side)
 }
 
 /// Height of a jump `t` ticks in: a parabola peaking at the apex.
@@ -238,7 +238,7 @@ impl Ntba {
             let y = COURT_WIDTH / 3 * (1 + i32::from(p % 2));
             g.players[p as usize] = Player::new(V2::new(x, y), if team(p) == 0 { 0 } else { 4 });
         }
-        let spot = baseline_spot(defend_hoop(first_side));
+        let spot = baseline_spot(g.defend_hoop(first_side));
         g.inbound(first_side, spot);
         g.n_events = 0;
         g
@@ -249,6 +249,17 @@ impl Ntba {
             self.events[self.n_events as usize] = e;
             self.n_events += 1;
         }
+    }
+
+    /// The hoop `side` attacks now (it depends on the period: teams change
+    /// ends at half time).
+    pub(crate) const fn attack_hoop(&self, side: u8) -> V2 {
+        attack_hoop_in(self.period, side)
+    }
+
+    /// The hoop `side` defends now.
+    pub(crate) const fn defend_hoop(&self, side: u8) -> V2 {
+        attack_hoop_in(self.period, 1 - (side & 1))
     }
 
     /// The player index (0..4) `side` controls.
@@ -293,10 +304,13 @@ impl Ntba {
                     } else {
                         OVERTIME_TICKS
                     };
+                    // From period 1 on the teams attack the other hoop
+                    // (`attack_hoop_in`); the inbound puts everyone in the
+                    // formation for the new ends.
                     // Periods alternate the first possession: the team that
                     // did not start the first half starts periods 1, 3 ...
                     let side = self.first_side ^ (self.period & 1);
-                    self.inbound(side, baseline_spot(defend_hoop(side)));
+                    self.inbound(side, baseline_spot(self.defend_hoop(side)));
                 }
             }
             Phase::Over => {
@@ -455,12 +469,13 @@ impl Ntba {
                     return;
                 }
             } else if it.shoot_held && grounded {
+                let hoop = self.attack_hoop(side);
                 let pl = &mut self.players[pi];
                 pl.jump_t = 1;
                 pl.z = jump_z(1);
                 pl.shooting = true;
                 pl.vel = pl.vel.scale(1, 3);
-                if let Some(f) = facing_of(attack_hoop(side).sub(pl.pos)) {
+                if let Some(f) = facing_of(hoop.sub(pl.pos)) {
                     pl.facing = f;
                 }
                 return;
@@ -556,7 +571,7 @@ impl Ntba {
         let side = team(p);
         let pi = p as usize;
         let pl = self.players[pi];
-        let hoop = attack_hoop(side);
+        let hoop = self.attack_hoop(side);
         let d = dist(pl.pos, hoop);
         let points = if d >= THREE_POINT_RADIUS { 3 } else { 2 };
         let release = pl.jump_t;
@@ -744,7 +759,7 @@ impl Ntba {
             if self.ball.made {
                 self.score_basket(side, shooter);
             } else {
-                let hoop = attack_hoop(side);
+                let hoop = self.attack_hoop(side);
                 // Bounce off the rim back into the court (never towards the
                 // baseline behind the hoop).
                 let base = if hoop.x > COURT_LENGTH / 2 { 4 } else { 12 };
@@ -934,7 +949,7 @@ impl Ntba {
             player: shooter,
             points,
         });
-        let hoop = attack_hoop(side);
+        let hoop = self.attack_hoop(side);
         self.ball.pos = hoop;
         self.ball.z = RIM_HEIGHT;
         self.ball.vz = 0;
@@ -1036,7 +1051,7 @@ impl Ntba {
             a
         };
         let mate = pick ^ 1;
-        let hoop = attack_hoop(side);
+        let hoop = self.attack_hoop(side);
         let toward = hoop.sub(spot).with_len(35 * M / 10);
         let lateral = if spot.y < HOOP_Y {
             15 * M / 10
@@ -1062,7 +1077,8 @@ impl Ntba {
             pl.shooting = false;
         }
         for p in 0..4u8 {
-            let f = facing_of(attack_hoop(team(p)).sub(self.players[p as usize].pos)).unwrap_or(0);
+            let f =
+                facing_of(self.attack_hoop(team(p)).sub(self.players[p as usize].pos)).unwrap_or(0);
             self.players[p as usize].facing = f;
         }
         self.separate();

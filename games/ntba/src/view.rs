@@ -8,7 +8,7 @@
 
 use crate::consts::{SHOT_CLOCK_TICKS, TICKS_PER_SECOND};
 use crate::math::DIR8;
-use crate::sim::{attack_hoop, team, BallMode, Ntba};
+use crate::sim::{attack_hoop_in, team, BallMode, Ntba};
 
 /// The stage of the match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -481,10 +481,42 @@ impl Ntba {
         self.stats
     }
 
-    /// The (x, y) of the hoop `side` attacks (Home attacks the right hoop).
+    /// The (x, y) of the hoop `side` (0 Home, 1 Away; taken modulo 2)
+    /// attacks now. Teams change ends at half time: in the first half Home
+    /// attacks the right hoop ([`HOOP_RIGHT_X`](crate::HOOP_RIGHT_X)) and
+    /// Away the left one; from the second half on, overtimes included, it
+    /// is the other way round. During the break after the first half the
+    /// first half's ends still hold (the swap happens when the second half
+    /// starts).
     #[must_use]
-    pub fn attacked_hoop(side: u8) -> (i32, i32) {
-        let h = attack_hoop(side & 1);
+    pub fn attacked_hoop(&self, side: u8) -> (i32, i32) {
+        let h = attack_hoop_in(self.period, side & 1);
         (h.x, h.y)
+    }
+
+    /// Whether `side` attacks towards the right (growing x) now: Home in
+    /// the first half, Away from the second half on. See
+    /// [`attacked_hoop`](Self::attacked_hoop).
+    #[must_use]
+    pub fn attacks_right(&self, side: u8) -> bool {
+        self.attacked_hoop(side).0 > crate::COURT_LENGTH / 2
+    }
+}
+
+impl Snapshot {
+    /// The (x, y) of the hoop `side` attacks in this frame, as
+    /// [`Ntba::attacked_hoop`] (the ends follow
+    /// [`Clocks::period`]).
+    #[must_use]
+    pub fn attacked_hoop(&self, side: u8) -> (i32, i32) {
+        let h = attack_hoop_in(self.clocks.period, side & 1);
+        (h.x, h.y)
+    }
+
+    /// Whether `side` attacks towards the right in this frame, as
+    /// [`Ntba::attacks_right`].
+    #[must_use]
+    pub fn attacks_right(&self, side: u8) -> bool {
+        self.attacked_hoop(side).0 > crate::COURT_LENGTH / 2
     }
 }

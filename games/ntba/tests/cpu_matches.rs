@@ -69,12 +69,16 @@ fn check_invariants(g: &Ntba) {
 #[test]
 fn a_hundred_cpu_matches_finish_plausibly() {
     let mut totals = [0u32; 2];
+    // Points per half (overtimes count with the second half) and side, over
+    // all matches.
+    let mut by_half = [[0u32; 2]; 2];
     let mut overtimes = 0;
     let mut wins = [0u32; 2];
     for seed in 0..100u64 {
         let mut g = Ntba::new(seed, 2);
         let (mut home, mut away) = (Cpu::new(seed * 7 + 1), Cpu::new(seed * 7 + 2));
         let mut points = [0u32; 2];
+        let before = by_half;
         while !g.is_over() {
             let pads = [home.pad(&g, 0), away.pad(&g, 1)];
             g.step(&pads);
@@ -85,12 +89,28 @@ fn a_hundred_cpu_matches_finish_plausibly() {
                 {
                     assert!(*p == 2 || *p == 3);
                     points[*side as usize] += u32::from(*p);
+                    // Every basket drops through the hoop its team attacks
+                    // in this period (teams change ends at half time).
+                    let b = g.ball();
+                    assert_eq!(
+                        (b.x, b.y),
+                        g.attacked_hoop(*side),
+                        "seed {seed}: a basket in the wrong hoop"
+                    );
+                    let half = usize::from(g.clocks().period.min(1));
+                    by_half[half][*side as usize] += u32::from(*p);
                 }
             }
             check_invariants(&g);
             assert!(g.tick() < 40_000, "seed {seed}: match still running");
         }
+        let half_points =
+            [0, 1].map(|h| by_half[h][0] + by_half[h][1] - before[h][0] - before[h][1]);
         let s = g.score();
+        assert!(
+            half_points[0] > 0 && half_points[1] > 0,
+            "seed {seed}: points in each half: {half_points:?}"
+        );
         assert_eq!(
             [u32::from(s[0]), u32::from(s[1])],
             points,
@@ -123,7 +143,18 @@ fn a_hundred_cpu_matches_finish_plausibly() {
         );
     }
     let avg = [totals[0] / 100, totals[1] / 100];
-    println!("average score {avg:?}, wins {wins:?}, {overtimes} overtimes");
+    println!(
+        "average score {avg:?}, wins {wins:?}, {overtimes} overtimes, points by half \
+         (second with overtimes) {by_half:?}"
+    );
+    // The CPU scores after changing ends as well as before: each side's
+    // second half (with overtimes) brings at least 80% of its first half.
+    for side in 0..2 {
+        assert!(
+            by_half[1][side] * 10 >= by_half[0][side] * 8,
+            "side {side} scores less after changing ends: {by_half:?}"
+        );
+    }
     for side in 0..2 {
         assert!((8..=50).contains(&avg[side]), "average score {avg:?}");
         assert!(wins[side] >= 25, "one side wins far too often: {wins:?}");
