@@ -73,6 +73,11 @@ async function waitAttrAtLeast(page, name, v, timeout = DEADLINE) {
 function driveKeys(page, side) {
   let running = true;
   const held = new Set();
+  // Towards the hoop `side` attacks in the first half (Home right, Away
+  // left). Teams change ends at half time and the page exposes no period,
+  // so after it these keys drive away from the hoop: only test 7 plays past
+  // half time, and it needs no score; test 1's score change happens in the
+  // first half (it needs about 600 ticks; a half is 7,200 ticks of play).
   const toward = side === 0 ? 'ArrowRight' : 'ArrowLeft';
   const done = (async () => {
     while (running) {

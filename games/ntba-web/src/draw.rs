@@ -82,7 +82,7 @@ pub fn frame(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels) {
     p.set_alpha(1.0);
     p.set_font(12.0, false, Align::Left);
     p.clear(BACKGROUND);
-    court(p, &l);
+    court(p, &l, g);
     scene(p, &l, g, fx, labels);
     world_effects(p, &l, g.tick(), fx);
     scoreboard(p, &l, g, fx, labels);
@@ -98,7 +98,7 @@ pub fn frame(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels) {
 
 // ----- the court ---------------------------------------------------------------
 
-fn court(p: &mut dyn Painter, l: &Layout) {
+fn court(p: &mut dyn Painter, l: &Layout, g: &Ntba) {
     let len = m(COURT_LENGTH);
     let wid = m(COURT_WIDTH);
     // Advertising boards along the far side, in the room left above the
@@ -142,11 +142,13 @@ fn court(p: &mut dyn Painter, l: &Layout) {
     }
     let lw = (l.scale * 0.075).max(1.2);
     let hy = m(HOOP_Y);
-    // The paint at each end, in the colours of the team defending it
-    // (Home defends the left hoop).
+    // The paint at each end, in the colours of the team defending it now
+    // (teams change ends at half time: Home defends the left hoop in the
+    // first half, the right one from the second).
     let key_len = 5.8;
     let key_half = 2.45;
-    for (side, x0) in [(0usize, 0.0), (1, len - key_len)] {
+    let left_defender = usize::from(g.attacks_right(1));
+    for (side, x0) in [(left_defender, 0.0), (1 - left_defender, len - key_len)] {
         let (x, y) = l.at_m(x0, hy - key_half, 0.0);
         p.set_alpha(0.5);
         p.rect(x, y, l.px(key_len), l.py(2.0 * key_half), TEAMS[side].main);
@@ -679,12 +681,37 @@ fn scoreboard(p: &mut dyn Painter, l: &Layout, g: &Ntba, fx: &Effects, labels: &
             let px = mid + dir * l.w * 0.32;
             p.circle(px, band * 0.5, (band * 0.12).max(3.0), BALL);
         }
+        // The way this team attacks now (it changes at half time): an
+        // arrow between the score and the possession dot.
+        attack_arrow(
+            p,
+            mid + dir * l.w * 0.265,
+            band * 0.5,
+            (band * 0.13).max(3.0),
+            g.attacks_right(side),
+            t.light,
+        );
         let pulse = fx.score_pulse(side, tick);
         let sc_x = mid + dir * l.w * 0.2;
         p.set_font(big * (1.0 + 0.25 * pulse), true, Align::Center);
         let colour = if pulse > 0.0 { t.light } else { "#ffffff" };
         p.text(sc_x, band * 0.8, &score[s].to_string(), colour);
     }
+}
+
+/// A filled arrow head centred on (`x`, `y`), `size` from the centre to
+/// the tip, pointing right or left. The tip is the first corner.
+fn attack_arrow(p: &mut dyn Painter, x: f64, y: f64, size: f64, right: bool, colour: &str) {
+    let d = if right { 1.0 } else { -1.0 };
+    p.polygon(
+        &[
+            (x + d * size, y),
+            (x - d * size, y - size),
+            (x - d * size * 0.4, y),
+            (x - d * size, y + size),
+        ],
+        colour,
+    );
 }
 
 fn help(p: &mut dyn Painter, l: &Layout, labels: &Labels) {
@@ -710,6 +737,10 @@ fn fit(text: &str, width: f64, size: f64) -> f64 {
     size.min(width / (chars * 0.58))
 }
 
+/// Said at half time, under the score: the teams attack the other hoop in
+/// the second half (the scoreboard's arrows turn round when it starts).
+pub const HALF_TIME_SWAP: &str = "Teams change ends";
+
 fn break_banner(p: &mut dyn Painter, l: &Layout, g: &Ntba) {
     let c = g.clocks();
     let score = g.score();
@@ -718,7 +749,7 @@ fn break_banner(p: &mut dyn Painter, l: &Layout, g: &Ntba) {
         0 => (
             "HALF TIME",
             format!(
-                "{} {} – {} {}",
+                "{} {} – {} {}  ·  {HALF_TIME_SWAP}",
                 TEAMS[0].name, score[0], score[1], TEAMS[1].name
             ),
         ),

@@ -563,3 +563,84 @@ fn letting_go_when_the_shot_meter_is_full_is_a_perfect_release() {
         assert!(canvas.shows("PERFECT"));
     }
 }
+
+/// The scoreboard's attack arrows: (x of the tip, whether it points right)
+/// per polygon drawn in the band in `side`'s light colour.
+fn attack_arrows(c: &Recorder, side: usize) -> Vec<(f64, bool)> {
+    let band = Layout::new(W, H).band_bottom();
+    c.ops
+        .iter()
+        .filter_map(|o| match o {
+            Op::Polygon { points, colour, .. }
+                if colour == TEAMS[side].light && points.iter().all(|p| p.1 < band) =>
+            {
+                Some((points[0].0, points[0].0 > points[1].0))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The colour of the paint (the key) at the left end of the court.
+fn left_paint(c: &Recorder) -> String {
+    let l = Layout::new(W, H);
+    let (x0, _) = l.at_m(0.0, 7.0, 0.0);
+    c.ops
+        .iter()
+        .find_map(|o| match o {
+            Op::Rect {
+                x, colour, alpha, ..
+            } if (*x - x0).abs() < 0.5
+                && (*alpha - 0.5).abs() < 1e-9
+                && TEAMS.iter().any(|t| t.main == colour) =>
+            {
+                Some(colour.clone())
+            }
+            _ => None,
+        })
+        .expect("the left paint is drawn")
+}
+
+#[test]
+fn the_picture_follows_the_change_of_ends_at_half_time() {
+    let mut m = Match::new(10);
+    m.draw();
+    // First half: Home (left of the clock) attacks right, Away left; Home
+    // defends the left hoop, so the left paint is red.
+    let home = attack_arrows(&m.canvas, 0);
+    let away = attack_arrows(&m.canvas, 1);
+    assert_eq!(home.len(), 1, "one arrow per team: {home:?}");
+    assert_eq!(away.len(), 1, "one arrow per team: {away:?}");
+    assert!(home[0].0 < W / 2.0 && away[0].0 > W / 2.0);
+    assert!(home[0].1 && !away[0].1, "first half: Home right, Away left");
+    assert_eq!(left_paint(&m.canvas), TEAMS[0].main);
+    // Half time says the teams change ends; the arrows still show the
+    // first half's ends.
+    m.until(|g| g.clocks().phase == Phase::Break);
+    assert!(m.canvas.ops.iter().any(|o| matches!(o,
+        Op::Text { text, alpha, .. } if text.contains(ntba_web::draw::HALF_TIME_SWAP) && *alpha > 0.0)));
+    assert!(attack_arrows(&m.canvas, 0)[0].1);
+    // Second half: the arrows and the paint turn round with the game.
+    m.until(|g| g.clocks().phase != Phase::Break);
+    assert!(!m.game.attacks_right(0));
+    assert!(!attack_arrows(&m.canvas, 0)[0].1, "second half: Home left");
+    assert!(attack_arrows(&m.canvas, 1)[0].1, "second half: Away right");
+    assert_eq!(left_paint(&m.canvas), TEAMS[1].main);
+    // And a second-half basket pops up over the hoop its team attacks now.
+    m.until(|g| g.events().iter().any(|e| matches!(e, Event::Score { .. })));
+    let side = m
+        .game
+        .events()
+        .iter()
+        .find_map(|e| match e {
+            Event::Score { side, .. } => Some(*side),
+            _ => None,
+        })
+        .expect("a score event");
+    let (hx, _) = m.game.attacked_hoop(side);
+    assert_eq!(hx > ntba::COURT_LENGTH / 2, side == 1, "second half ends");
+    let l = Layout::new(W, H);
+    assert!(m.canvas.ops.iter().any(|o| matches!(o,
+        Op::Text { text, x, .. } if ["+2", "+3", "DUNK!"].contains(&text.as_str())
+            && (x - l.floor(hx, 0).0).abs() < 1.0)));
+}
