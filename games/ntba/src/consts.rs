@@ -15,9 +15,11 @@ pub const COURT_LENGTH: i32 = 24 * M;
 pub const COURT_WIDTH: i32 = 14 * M;
 /// Distance from a baseline to the centre of its hoop: 1.6 m.
 pub const HOOP_INSET: i32 = 16 * M / 10;
-/// x of the left hoop (the one Home defends and Away attacks).
+/// x of the left hoop (Home defends it and Away attacks it in the first
+/// half; the teams change ends at half time).
 pub const HOOP_LEFT_X: i32 = HOOP_INSET;
-/// x of the right hoop (the one Home attacks and Away defends).
+/// x of the right hoop (Home attacks it and Away defends it in the first
+/// half; the teams change ends at half time).
 pub const HOOP_RIGHT_X: i32 = COURT_LENGTH - HOOP_INSET;
 /// y of both hoops (mid-court).
 pub const HOOP_Y: i32 = COURT_WIDTH / 2;
