@@ -11,7 +11,17 @@
 #   2. play through it in headless Chromium: two pages served from another
 #      origin (as in a deployment) meet in the Worker's lobby, connect peer to
 #      peer, chat, and play a match through a Worker room; a page from an
-#      origin the Worker does not allow is refused (signaling/worker/browser.test.mjs).
+#      origin the Worker does not allow is refused (signaling/worker/browser.test.mjs);
+#   3. in the first conformance run, before the suite: GET /ice with TURN
+#      configured (the two secrets in a generated env file in a temporary
+#      folder, TURN_API_BASE pointing at a local stand-in for Cloudflare's
+#      TURN API, signaling/worker/test/turn-api-stand-in.mjs): minted
+#      credentials, the exact request the API gets, and STUN only with a
+#      warning when the API fails, answers garbage, hangs or is not there
+#      (signaling/worker/test/turn.test.mjs); afterwards neither secret may
+#      appear anywhere in wrangler's output. The second conformance run is
+#      given a TURN_API_BASE the Worker must refuse: a warning names the
+#      variable, never its value.
 #
 # Everything after the builds runs inside a network namespace that holds only
 # `lo` (when this machine allows one), with wrangler's telemetry off, so
@@ -37,10 +47,26 @@ free_port() {
 
 # The part that runs inside the namespace: start wrangler (with any extra
 # arguments given), wait until it answers /health, run the suite (or, with
-# --browser, the Chromium test), stop wrangler.
+# --browser, the Chromium test; with --turn, the TURN test first), stop
+# wrangler.
 if [ "${1:-}" = --serve-and-check ]; then
     shift
     browser=no
+    turn=no
+    if [ "${1:-}" = --turn ]; then
+        turn=yes
+        shift
+    fi
+    # A TURN_API_BASE the Worker must refuse (plain http off loopback,
+    # with a password in it): a config.ignored warning names the variable,
+    # and its value appears nowhere in the output.
+    bad_base=no
+    if [ "${1:-}" = --bad-turn-base ]; then
+        bad_base=yes
+        bad_base_secret=not-a-real-password-$RANDOM$RANDOM
+        shift
+        set -- "$@" --var "TURN_API_BASE:http://ci:$bad_base_secret@turn-api.invalid"
+    fi
     if [ "${1:-}" = --browser ]; then
         browser=yes
         shift
@@ -50,6 +76,19 @@ if [ "${1:-}" = --serve-and-check ]; then
     state="$(mktemp -d)"
     port="$(free_port)"
     base="http://127.0.0.1:$port"
+    if [ "$turn" = yes ]; then
+        # Fresh throwaway secrets each run, in an env file that lives (and
+        # dies) in the temporary folder; never in the repository.
+        turn_port="$(free_port)"
+        turn_key_id="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+        turn_token="$(python3 -c 'import secrets; print(secrets.token_urlsafe(36))')"
+        turn_ttl=7200
+        stun_url=stun:stun.example.test:3478
+        (umask 077 && printf 'TURN_KEY_ID=%s\nTURN_KEY_API_TOKEN=%s\n' "$turn_key_id" "$turn_token" >"$state/turn.dev.vars")
+        set -- "$@" --env-file "$state/turn.dev.vars" \
+            --var "TURN_API_BASE:http://127.0.0.1:$turn_port" --var "TURN_TTL_SECONDS:$turn_ttl" \
+            --var "STUN_URLS:$stun_url"
+    fi
     export PATH="$NODE_BIN:$PATH" WORKER_PREBUILT=1 \
         WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
         WRANGLER_LOG_PATH="$state/logs"
@@ -82,17 +121,43 @@ if [ "${1:-}" = --serve-and-check ]; then
         WORKER_URL="$base" STATIC_PORT="$static_port" WEB_DIR="$WEB_OUT" CHROMIUM_BIN="$CHROMIUM_BIN" \
             node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?
     else
+        required=(--require http.request --require lobby.joined --require lobby.kicked --require room.created)
+        if [ "$bad_base" = yes ]; then
+            required+=(--require config.ignored)
+        fi
+        if [ "$turn" = yes ]; then
+            required+=(--require ice.turn_failed)
+            WORKER_URL="$base" TURN_PORT="$turn_port" TURN_KEY_ID="$turn_key_id" \
+                TURN_KEY_API_TOKEN="$turn_token" TURN_TTL_SECONDS="$turn_ttl" STUN_URL="$stun_url" \
+                WRANGLER_LOG="$state/wrangler.log" \
+                node --test --test-reporter=spec signaling/worker/test/turn.test.mjs || status=$?
+        fi
         # The limiter counts in fixed 60-second windows, so a burst may
         # straddle two windows: the suite is told twice the real limit, which
         # guarantees that one window overflows within the burst it sends.
-        "$SUITE" --base-url "$base" \
-            --origin http://allowed.test --forbidden-origin http://refused.test \
-            --room-ttl-seconds 3 --hello-timeout-ms 1000 \
-            --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
+        if [ "$status" = 0 ]; then
+            "$SUITE" --base-url "$base" \
+                --origin http://allowed.test --forbidden-origin http://refused.test \
+                --room-ttl-seconds 3 --hello-timeout-ms 1000 \
+                --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
+        fi
         if [ "$status" = 0 ]; then
             python3 signaling/conformance/check-logs.py "$state/wrangler.log" --wrangler \
-                --require http.request --require lobby.joined --require lobby.kicked \
-                --require room.created || status=$?
+                "${required[@]}" || status=$?
+        fi
+        if [ "$turn" = yes ] && [ "$status" = 0 ] &&
+            grep -F -q -e "$turn_key_id" -e "$turn_token" "$state/wrangler.log"; then
+            echo "a TURN secret appears in wrangler's output" >&2
+            status=1
+        fi
+        if [ "$bad_base" = yes ] && [ "$status" = 0 ]; then
+            if grep -F -q "$bad_base_secret" "$state/wrangler.log"; then
+                echo "the refused TURN_API_BASE's value appears in wrangler's output" >&2
+                status=1
+            elif ! grep -F config.ignored "$state/wrangler.log" | grep -F -q TURN_API_BASE; then
+                echo "no config.ignored warning names TURN_API_BASE" >&2
+                status=1
+            fi
         fi
     fi
     if [ "$status" != 0 ]; then
@@ -133,9 +198,9 @@ if in_loopback_netns true 2>/dev/null; then netns=in_loopback_netns; else netns=
     { cat "$dry/log" >&2; rm -rf "$dry"; exit 1; }
 rm -rf "$dry"
 
-log "conformance on wrangler dev (logging at debug level)"
-run --var LOG_LEVEL:debug
-log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event"
-run --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1
+log "TURN credentials for /ice through a stand-in API, then conformance on wrangler dev (logging at debug level)"
+run --turn --var LOG_LEVEL:debug
+log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event (and a TURN_API_BASE to refuse)"
+run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1
 log "the game page in Chromium, through the Worker, from another origin"
 run --browser

@@ -25,6 +25,12 @@ pub struct Config {
     pub stun_urls: Vec<String>,
     /// `TURN_KEY_ID` and `TURN_KEY_API_TOKEN` (secrets), when both are set.
     pub turn: Option<TurnKey>,
+    /// `TURN_API_BASE`: the origin of the API that mints TURN credentials
+    /// (default [`DEFAULT_TURN_API_BASE`]). A testing and advanced
+    /// setting: it must be an `https://` origin, or an `http://` one on a
+    /// loopback host (a local stand-in for the API); anything else is
+    /// ignored (and named in [`Config::ignored`]).
+    pub turn_api_base: String,
     /// `TURN_TTL_SECONDS`: lifetime of the TURN credentials `/ice` hands out
     /// (default 86 400, at most 172 800).
     pub turn_ttl_seconds: u64,
@@ -55,6 +61,9 @@ impl std::fmt::Debug for TurnKey {
         f.write_str("TurnKey(..)")
     }
 }
+
+/// Cloudflare's Realtime API, which mints TURN credentials.
+pub const DEFAULT_TURN_API_BASE: &str = "https://rtc.live.cloudflare.com";
 
 /// Longest TURN credential lifetime Cloudflare accepts (48 hours).
 const MAX_TURN_TTL_SECONDS: u64 = 172_800;
@@ -106,6 +115,13 @@ impl Config {
                 .filter(|v| !v.is_empty())
         };
         let turn = match (nonempty("TURN_KEY_ID"), nonempty("TURN_KEY_API_TOKEN")) {
+            // The id becomes a segment of the API's URL path: only the
+            // characters of the ids Cloudflare issues, so it cannot reach
+            // another path.
+            (Some(id), Some(_)) if !is_key_id(&id) => {
+                ignored.push("TURN_KEY_ID");
+                None
+            }
             (Some(id), Some(api_token)) => Some(TurnKey { id, api_token }),
             (None, None) => None,
             // Half a key is a configuration mistake: say so, serve STUN only.
@@ -117,6 +133,14 @@ impl Config {
                 ignored.push("TURN_KEY_API_TOKEN");
                 None
             }
+        };
+
+        let turn_api_base = match lookup("TURN_API_BASE") {
+            None => DEFAULT_TURN_API_BASE.to_owned(),
+            Some(text) => api_origin(&text).unwrap_or_else(|| {
+                ignored.push("TURN_API_BASE");
+                DEFAULT_TURN_API_BASE.to_owned()
+            }),
         };
 
         let rebuild_each_event = lookup("REBUILD_EACH_EVENT").is_some_and(|v| v.trim() == "1");
@@ -133,6 +157,7 @@ impl Config {
             },
             stun_urls,
             turn,
+            turn_api_base,
             turn_ttl_seconds,
             log_level,
             rebuild_each_event,
@@ -145,6 +170,82 @@ impl Config {
     pub fn room_ttl_seconds(&self) -> u64 {
         self.room.ttl_ms / 1000
     }
+}
+
+/// A TURN key id as Cloudflare issues them: letters, digits, `-` and `_`
+/// (1 to 128 of them).
+fn is_key_id(id: &str) -> bool {
+    (1..=128).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Reads `TURN_API_BASE`: `scheme://host[:port]` with an optional trailing
+/// `/`, and nothing else (no user name or password, path, query or
+/// fragment). `https` is accepted for any host; plain `http` only for a
+/// loopback host (`localhost`, `127.x.y.z`, `[::1]`), where a local
+/// stand-in for the API may listen. Returns the origin without the
+/// trailing `/` (scheme in lower case), or `None` when refused.
+#[must_use]
+pub fn api_origin(text: &str) -> Option<String> {
+    let text = text.trim();
+    let text = text.strip_suffix('/').unwrap_or(text);
+    let (scheme, authority) = text.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let secure = match scheme.as_str() {
+        "https" => true,
+        "http" => false,
+        _ => return None,
+    };
+    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let (inside, after) = rest.split_once(']')?;
+        if inside.is_empty() || !inside.bytes().all(|b| b.is_ascii_hexdigit() || b == b':') {
+            return None;
+        }
+        (&authority[..inside.len() + 2], after)
+    } else {
+        match authority.find(':') {
+            Some(i) => (&authority[..i], &authority[i..]),
+            None => (authority, ""),
+        }
+    };
+    if !port.is_empty() {
+        let digits = port.strip_prefix(':')?;
+        let ok = !digits.is_empty()
+            && digits.len() <= 5
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && digits
+                .parse::<u32>()
+                .is_ok_and(|p| (1..=65_535).contains(&p));
+        if !ok {
+            return None;
+        }
+    }
+    let is_name = !host.is_empty()
+        && host.len() <= 253
+        && !host.starts_with('[')
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+    if !is_name && !host.starts_with('[') {
+        return None;
+    }
+    if !secure && !is_loopback(host) {
+        return None;
+    }
+    Some(format!("{scheme}://{authority}"))
+}
+
+/// `localhost` (or a name under it), an IPv4 address in 127.0.0.0/8, or
+/// the IPv6 loopback `[::1]`.
+fn is_loopback(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") || host == "[::1]" {
+        return true;
+    }
+    host.parse::<std::net::Ipv4Addr>()
+        .is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]
@@ -168,6 +269,7 @@ mod tests {
         assert_eq!(c.room_ttl_seconds(), 600);
         assert_eq!(c.stun_urls, vec![DEFAULT_STUN_URL.to_owned()]);
         assert_eq!(c.turn, None);
+        assert_eq!(c.turn_api_base, DEFAULT_TURN_API_BASE);
         assert_eq!(c.log_level, Level::Info);
         assert!(!c.rebuild_each_event);
         assert!(c.ignored.is_empty());
@@ -261,5 +363,77 @@ mod tests {
             !text.contains("kid-123") && !text.contains("tok-456"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn turn_key_ids_must_be_url_safe() {
+        for id in ["a/b", "../x", "k?x=1", "k#f", "k y", "ké", &"k".repeat(129)] {
+            let c = read(&[("TURN_KEY_ID", id), ("TURN_KEY_API_TOKEN", "tok")]);
+            assert_eq!(c.turn, None, "{id}");
+            assert_eq!(c.ignored, vec!["TURN_KEY_ID"], "{id}");
+        }
+        let c = read(&[
+            ("TURN_KEY_ID", "0123abcdef-_XYZ"),
+            ("TURN_KEY_API_TOKEN", "tok"),
+        ]);
+        assert!(c.turn.is_some());
+    }
+
+    #[test]
+    fn turn_api_base_accepts_https_and_loopback_http() {
+        for (text, origin) in [
+            (
+                "https://rtc.live.cloudflare.com",
+                "https://rtc.live.cloudflare.com",
+            ),
+            (
+                "https://turn-api.example:8443/",
+                "https://turn-api.example:8443",
+            ),
+            (" HTTPS://api.example ", "https://api.example"),
+            ("http://127.0.0.1:9000", "http://127.0.0.1:9000"),
+            ("http://127.5.6.7", "http://127.5.6.7"),
+            ("http://localhost:1234/", "http://localhost:1234"),
+            ("http://[::1]:8080", "http://[::1]:8080"),
+            ("https://[2001:db8::1]", "https://[2001:db8::1]"),
+        ] {
+            assert_eq!(api_origin(text).as_deref(), Some(origin), "{text}");
+            let c = read(&[("TURN_API_BASE", text)]);
+            assert_eq!(c.turn_api_base, origin, "{text}");
+            assert!(c.ignored.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn turn_api_base_refuses_the_rest() {
+        for text in [
+            "",
+            "rtc.live.cloudflare.com",
+            "http://rtc.live.cloudflare.com",
+            "http://10.0.0.1:9000",
+            "http://[::2]:80",
+            "http://127.0.0.1.example",
+            "ftp://127.0.0.1",
+            "https://",
+            "https://user:secret@api.example",
+            "https://api.example/v1",
+            "https://api.example?x=1",
+            "https://api.example#f",
+            "https://api.example:0",
+            "https://api.example:65536",
+            "https://api.example:",
+            "https://api.example:80:81",
+            "https://api example",
+            "https://[::1",
+            "https://[]",
+        ] {
+            assert_eq!(api_origin(text), None, "{text}");
+            let c = read(&[("TURN_API_BASE", text)]);
+            assert_eq!(c.turn_api_base, DEFAULT_TURN_API_BASE, "{text}");
+            assert_eq!(c.ignored, vec!["TURN_API_BASE"], "{text}");
+            // A refused value is not kept, so not even debug output
+            // can show it.
+            assert!(!format!("{c:?}").contains("secret"), "{text}");
+        }
     }
 }

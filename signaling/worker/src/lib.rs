@@ -224,20 +224,20 @@ async fn create_room(env: &Env, config: &Config, logger: &Logger) -> Result<Resp
 }
 
 /// `GET /ice`: the configured STUN URLs, plus short-lived TURN credentials
-/// when the operator set a TURN key. If minting fails the answer is STUN
-/// only (and the failure is logged without details).
+/// when the operator set a TURN key. If minting fails (refused, an error
+/// status, an unusable answer, or no answer within
+/// [`turn::MINT_TIMEOUT`]) the answer is STUN only, and a warning says why
+/// in fixed words: never the key, the token, or the API's answer.
 async fn ice(config: &Config, logger: &Logger) -> Result<Response> {
     let turn = match &config.turn {
         None => None,
-        Some(key) => match turn::mint(key, config.turn_ttl_seconds).await {
+        Some(key) => match turn::mint(key, &config.turn_api_base, config.turn_ttl_seconds).await {
             Ok(server) => Some(server),
             Err(e) => {
-                let status = match e {
-                    turn::TurnError::Status(s) => u64::from(s),
-                    turn::TurnError::Request | turn::TurnError::Answer => 0,
-                };
                 logger.record(
-                    &LogRecord::new(Level::Error, "ice.turn_failed").with("status", status),
+                    &LogRecord::new(Level::Warn, "ice.turn_failed")
+                        .with("reason", e.reason())
+                        .with("status", e.status()),
                 );
                 None
             }

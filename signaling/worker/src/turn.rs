@@ -2,22 +2,38 @@
 //!
 //! Only used when the operator set the `TURN_KEY_ID` and
 //! `TURN_KEY_API_TOKEN` secrets. For each `GET /ice` the Worker asks
-//! `rtc.live.cloudflare.com` to mint credentials valid for
+//! Cloudflare's Realtime API (`TURN_API_BASE`, by default
+//! `https://rtc.live.cloudflare.com`) to mint credentials valid for
 //! `TURN_TTL_SECONDS`, and hands the browser the TURN entry next to the
-//! configured STUN URLs. The long-lived key never leaves the Worker.
+//! configured STUN URLs. The long-lived key never leaves the Worker. The
+//! call is bounded by [`MINT_TIMEOUT`]: a slow or silent API costs the page
+//! at most that long, and it then gets STUN only.
 
+use std::pin::pin;
+use std::time::Duration;
+
+use futures_util::future::{select, Either};
 use serde::Deserialize;
 use signaling_core::TurnServer;
-use worker::{Fetch, Headers, Method, Request, RequestInit};
+use worker::{AbortController, AbortSignal, Delay, Fetch, Headers, Method, Request, RequestInit};
 
 use crate::config::TurnKey;
 
-/// The credential-minting endpoint for a TURN key id.
+/// How long one minting call (request and whole answer) may take before
+/// the Worker gives up on it.
+pub const MINT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The credential-minting endpoint for a TURN key id, under the API origin
+/// `base` (as [`crate::config::api_origin`] returns it: no trailing `/`).
 #[must_use]
-pub fn credentials_url(key_id: &str) -> String {
-    format!(
-        "https://rtc.live.cloudflare.com/v1/turn/keys/{key_id}/credentials/generate-ice-servers"
-    )
+pub fn credentials_url(base: &str, key_id: &str) -> String {
+    format!("{base}/v1/turn/keys/{key_id}/credentials/generate-ice-servers")
+}
+
+/// The JSON body of the minting request.
+#[must_use]
+pub fn request_body(ttl_seconds: u64) -> String {
+    format!("{{\"ttl\":{ttl_seconds}}}")
 }
 
 #[derive(Deserialize)]
@@ -82,16 +98,59 @@ fn on_port_53(url: &str) -> bool {
 /// they could echo the token).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnError {
-    /// The request could not be made or sent.
+    /// The request could not be made or sent (no connection, refused).
     Request,
     /// The service answered with this HTTP status.
     Status(u16),
     /// The answer held no usable TURN entry.
     Answer,
+    /// No complete answer within [`MINT_TIMEOUT`].
+    Timeout,
 }
 
-/// Asks Cloudflare for credentials valid for `ttl_seconds`.
-pub async fn mint(key: &TurnKey, ttl_seconds: u64) -> Result<TurnServer, TurnError> {
+impl TurnError {
+    /// A fixed word for logs.
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        match self {
+            TurnError::Request => "request",
+            TurnError::Status(_) => "status",
+            TurnError::Answer => "answer",
+            TurnError::Timeout => "timeout",
+        }
+    }
+
+    /// The HTTP status the service answered with, 0 when there was none.
+    #[must_use]
+    pub fn status(self) -> u16 {
+        match self {
+            TurnError::Status(s) => s,
+            TurnError::Request | TurnError::Answer | TurnError::Timeout => 0,
+        }
+    }
+}
+
+/// Asks the API at `base` for credentials valid for `ttl_seconds`, giving
+/// up after [`MINT_TIMEOUT`] (the request is then aborted).
+pub async fn mint(key: &TurnKey, base: &str, ttl_seconds: u64) -> Result<TurnServer, TurnError> {
+    let controller = AbortController::default();
+    let signal = controller.signal();
+    let call = pin!(mint_with(key, base, ttl_seconds, &signal));
+    match select(call, pin!(Delay::from(MINT_TIMEOUT))).await {
+        Either::Left((result, _)) => result,
+        Either::Right(((), _)) => {
+            controller.abort();
+            Err(TurnError::Timeout)
+        }
+    }
+}
+
+async fn mint_with(
+    key: &TurnKey,
+    base: &str,
+    ttl_seconds: u64,
+    signal: &AbortSignal,
+) -> Result<TurnServer, TurnError> {
     let headers = Headers::new();
     headers
         .set("Authorization", &format!("Bearer {}", key.api_token))
@@ -102,11 +161,11 @@ pub async fn mint(key: &TurnKey, ttl_seconds: u64) -> Result<TurnServer, TurnErr
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_headers(headers)
-        .with_body(Some(format!("{{\"ttl\":{ttl_seconds}}}").into()));
-    let request =
-        Request::new_with_init(&credentials_url(&key.id), &init).map_err(|_| TurnError::Request)?;
+        .with_body(Some(request_body(ttl_seconds).into()));
+    let request = Request::new_with_init(&credentials_url(base, &key.id), &init)
+        .map_err(|_| TurnError::Request)?;
     let mut response = Fetch::Request(request)
-        .send()
+        .send_with_signal(signal)
         .await
         .map_err(|_| TurnError::Request)?;
     let status = response.status_code();
@@ -146,6 +205,7 @@ mod tests {
     fn a_single_url_string_is_accepted() {
         let body =
             r#"{"iceServers":[{"urls":"turn:t.example:3478","username":"u","credential":"c"}]}"#;
+        // Test only: this body is known to parse.
         assert_eq!(
             parse_minted(body).unwrap().urls,
             vec!["turn:t.example:3478"]
@@ -170,8 +230,29 @@ mod tests {
     #[test]
     fn the_url_names_the_key() {
         assert_eq!(
-            credentials_url("abc"),
+            credentials_url(crate::config::DEFAULT_TURN_API_BASE, "abc"),
             "https://rtc.live.cloudflare.com/v1/turn/keys/abc/credentials/generate-ice-servers"
         );
+        assert_eq!(
+            credentials_url("http://127.0.0.1:9000", "k1"),
+            "http://127.0.0.1:9000/v1/turn/keys/k1/credentials/generate-ice-servers"
+        );
+    }
+
+    #[test]
+    fn the_body_asks_for_the_ttl() {
+        // Test only: the body is JSON if the function is right.
+        let v: serde_json::Value = serde_json::from_str(&request_body(86_400)).unwrap();
+        assert_eq!(v, serde_json::json!({"ttl": 86_400}));
+    }
+
+    #[test]
+    fn errors_have_fixed_log_words() {
+        assert_eq!(TurnError::Status(503).reason(), "status");
+        assert_eq!(TurnError::Status(503).status(), 503);
+        assert_eq!(TurnError::Timeout.reason(), "timeout");
+        assert_eq!(TurnError::Timeout.status(), 0);
+        assert_eq!(TurnError::Request.reason(), "request");
+        assert_eq!(TurnError::Answer.reason(), "answer");
     }
 }
