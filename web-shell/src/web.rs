@@ -278,6 +278,12 @@ impl Socket {
     }
 
     fn send(&self, text: &str) {
+        // A browser drops a send on a closing or closed socket with a
+        // console error of its own rather than an exception, so ask first.
+        if self.ws.ready_state() != WebSocket::OPEN {
+            log::info!("not sent: the WebSocket is not open");
+            return;
+        }
         if self.ws.send_with_str(text).is_err() {
             log::info!("send on a closed WebSocket");
         }
