@@ -74,6 +74,12 @@ export async function openPage(browser, url, { initScript, permissions = ['micro
   // browser's own, such as a failed load, which gets its address appended
   // as " <- URL"); tests decide which they expect.
   page.errorLogs = [];
+  // Every console line (the last 300), for diagnosing a failed wait.
+  page.logs = [];
+  page.on('console', (m) => {
+    page.logs.push(`${m.type()}: ${m.text()}`);
+    if (page.logs.length > 300) page.logs.shift();
+  });
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
     const text = m.text();
@@ -137,4 +143,23 @@ export async function chatTexts(page) {
 export async function waitNotice(page, fragment) {
   await page.waitForFunction((f) => [...document.querySelectorAll('#notices .notice')]
     .some((e) => e.textContent.includes(f)), fragment, { timeout: DEADLINE });
+}
+
+/**
+ * What a page shows and logged lately, for a failed test's output: the
+ * visible screens, the match element's data attributes, status and result
+ * lines, lobby notices, and the last `lines` console lines.
+ */
+export async function describePage(page, label, lines = 40) {
+  const shown = await page.evaluate(() => {
+    const text = (sel) => document.querySelector(sel)?.textContent ?? null;
+    return {
+      screens: [...document.querySelectorAll('main > section')].filter((e) => !e.hidden).map((e) => e.id),
+      match: { ...(document.querySelector('#match')?.dataset ?? {}) },
+      status: text('#match-status'),
+      result: text('#result-text'),
+      notices: [...document.querySelectorAll('#notices .notice')].map((n) => n.textContent).slice(-5),
+    };
+  }).catch((e) => ({ unavailable: String(e) }));
+  return `--- ${label}: ${JSON.stringify(shown)}\n${(page.logs ?? []).slice(-lines).join('\n')}`;
 }

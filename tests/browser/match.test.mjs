@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, DEADLINE } from './harness.mjs';
+import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = process.env.MATCH_OUT || path.join(ROOT, 'target/browser');
@@ -117,11 +117,17 @@ async function startMatch(a, b, aName, bName) {
   const accept = entry(b, aName).locator('button[data-action="accept"]');
   await accept.waitFor({ timeout: DEADLINE });
   await accept.click();
-  for (const p of [a, b]) {
-    await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
-    // Focus off the buttons, so Space is a game key and not a click.
-    await p.locator('#canvas').click();
+  try {
+    for (const p of [a, b]) {
+      await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    }
+  } catch (e) {
+    console.log(await describePage(a, aName));
+    console.log(await describePage(b, bName));
+    throw e;
   }
+  // Focus off the buttons, so Space is a game key and not a click.
+  for (const p of [a, b]) await p.locator('#canvas').click();
 }
 
 /** The state of a page's match, from its data attributes. */
