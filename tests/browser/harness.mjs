@@ -17,7 +17,10 @@ export const WEB_DIR = process.env.WEB_DIR || path.join(ROOT, 'target/web');
 export const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/lib/chromium/chromium';
 export const DEADLINE = 30_000;
 
-/** Starts signaling-server; resolves with { url, port, proc, stop() }. */
+/**
+ * Starts signaling-server; resolves with { url, port, proc, stop(), recentLog() }
+ * (recentLog: the last 4,000 characters of its JSON log, for a failed test).
+ */
 export async function startServer(listen = '127.0.0.1:0', extraArgs = []) {
   if (!SERVER_BIN) throw new Error('set SIGNALING_SERVER to the signaling-server binary');
   const args = ['--listen', listen, '--allowed-origins', '*', '--stun-urls', '',
@@ -41,7 +44,7 @@ export async function startServer(listen = '127.0.0.1:0', extraArgs = []) {
     proc.once('exit', resolve);
     proc.kill('SIGTERM');
   });
-  return { url, port, proc, stop };
+  return { url, port, proc, stop, recentLog: () => stderr };
 }
 
 export async function launchBrowser() {

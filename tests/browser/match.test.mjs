@@ -124,6 +124,7 @@ async function startMatch(a, b, aName, bName) {
   } catch (e) {
     console.log(await describePage(a, aName));
     console.log(await describePage(b, bName));
+    console.log(`--- signalling server, recent log:\n${server?.recentLog?.() ?? ''}`);
     throw e;
   }
   // Focus off the buttons, so Space is a game key and not a click.
