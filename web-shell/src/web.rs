@@ -1945,7 +1945,9 @@ fn wire(app: &mut App) {
             });
         });
     }
-    if let Some(list) = d.el("notices") {
+    // Buttons in the roster and in the notices (Try again) carry a
+    // data-action and the player's data-id; one delegated handler each.
+    for list in ["notices", "roster"].into_iter().filter_map(|id| d.el(id)) {
         on(&list, "click", &mut handlers, |ev: JsValue| {
             let target = ev
                 .dyn_ref::<web_sys::Event>()
@@ -1966,21 +1968,6 @@ fn wire(app: &mut App) {
                 e.prevent_default();
             }
             dispatch(App::send_chat);
-        });
-    }
-    if let Some(list) = d.el("roster") {
-        on(&list, "click", &mut handlers, |ev: JsValue| {
-            let target = ev
-                .dyn_ref::<web_sys::Event>()
-                .and_then(web_sys::Event::target)
-                .and_then(|t| t.dyn_into::<Element>().ok());
-            if let Some(b) = target {
-                if let (Some(action), Some(id)) =
-                    (b.get_attribute("data-action"), b.get_attribute("data-id"))
-                {
-                    dispatch(move |a| a.roster_click(&action, &id));
-                }
-            }
         });
     }
     if let Some(body) = d.doc.body() {
