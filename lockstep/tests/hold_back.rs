@@ -76,9 +76,7 @@ proptest! {
         };
         let (mut p, pads) = pair(link, seed, delay, window, hold, odds);
         let reached = p.run_to_confirmed(600, 600 * 40);
-        prop_assert!(reached, "confirmed ticks {}/{} after {} frames: {:?} {:?}",
-            p.host.confirmed_tick(), p.guest.confirmed_tick(), p.frame, p.host.outcome(),
-            p.guest.outcome());
+        prop_assert!(reached, "{}", p.progress());
         // Same state at tick 600 on both sides, each side's final state
         // the replay of its final inputs.
         p.assert_same_state_at(600, 3000);

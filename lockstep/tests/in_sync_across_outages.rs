@@ -52,15 +52,7 @@ fn check_outage(
     p.run_frames(cut_for);
     p.host_net.heal_both();
     let reached = p.run_to_tick(600, 600 * 40);
-    assert!(
-        reached,
-        "ticks {}/{} after {} frames: {:?} {:?}",
-        p.host.tick(),
-        p.guest.tick(),
-        p.frame,
-        p.host.outcome(),
-        p.guest.outcome()
-    );
+    assert!(reached, "{}", p.progress());
     // Rollback records the confirmed state, which moves in steps that land
     // on different ticks on the two sides (more so with packets held
     // back): there the in-band hash checks compare the states, and the

@@ -27,8 +27,7 @@ proptest! {
         };
         let mut p = Pair::tiny(link, seed, seed.rotate_left(17), delay);
         let reached = p.run_to_confirmed(600, 600 * 40);
-        prop_assert!(reached, "ticks {}/{} after {} frames: {:?} {:?}",
-            p.host.tick(), p.guest.tick(), p.frame, p.host.outcome(), p.guest.outcome());
+        prop_assert!(reached, "{}", p.progress());
         p.assert_same_state_at(600, 3000);
         prop_assert!(p.assert_in_sync() >= 600);
         prop_assert!(p.host_seen.hash_matches >= 8);
@@ -53,9 +52,7 @@ proptest! {
             seed,
         );
         let reached = p.run_to_confirmed(600, 600 * 40);
-        prop_assert!(reached, "confirmed ticks {}/{} after {} frames: {:?} {:?}",
-            p.host.confirmed_tick(), p.guest.confirmed_tick(), p.frame, p.host.outcome(),
-            p.guest.outcome());
+        prop_assert!(reached, "{}", p.progress());
         // The same state at tick 600 on both sides (the sessions' own
         // hash check of their final states, and the final inputs
         // replayed), and each side's final state is its inputs' replay.

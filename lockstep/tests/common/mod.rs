@@ -288,6 +288,21 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
         self.frame += 1;
     }
 
+    /// Where the pair stands, for a failed assertion's message: both
+    /// sides' present and confirmed ticks, the frames run, the outcomes.
+    pub fn progress(&self) -> String {
+        format!(
+            "ticks {} / {} (confirmed {} / {}) after {} frames: {:?} / {:?}",
+            self.host.tick(),
+            self.guest.tick(),
+            self.host.confirmed_tick(),
+            self.guest.confirmed_tick(),
+            self.frame,
+            self.host.outcome(),
+            self.guest.outcome()
+        )
+    }
+
     /// Runs frames until both sides have simulated `ticks` ticks (or one
     /// has ended), at most `max_frames`. Returns whether both got there.
     /// In rollback the present tick may rest on predictions: to compare
@@ -439,15 +454,7 @@ pub fn assert_in_sync_for_3600_ticks_in(
 ) -> Pair<Tiny, Tiny> {
     let mut p = Pair::tiny_in(mode, link, net_seed, 0xfeed ^ net_seed, delay);
     let reached = p.run_to_confirmed(3600, 3600 * 4);
-    assert!(
-        reached,
-        "stopped at confirmed ticks {} / {} after {} frames: {:?} / {:?}",
-        p.host.confirmed_tick(),
-        p.guest.confirmed_tick(),
-        p.frame,
-        p.host.outcome(),
-        p.guest.outcome()
-    );
+    assert!(reached, "stopped: {}", p.progress());
     assert_eq!(p.host.outcome(), None);
     assert_eq!(p.guest.outcome(), None);
     p.assert_same_state_at(3600, 600);
