@@ -5,7 +5,8 @@
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROOT
-export PATH="$HOME/.cargo/bin:$PATH"
+# Tools that `cargo install` puts in place live in CARGO_HOME's bin.
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -57,7 +58,10 @@ ensure_wasm_bindgen() {
         log "no wasm-bindgen in Cargo.lock; nothing to install"
         return 0
     fi
-    have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')"
+    have=""
+    if command -v wasm-bindgen >/dev/null 2>&1; then
+        have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+    fi
     if [ "$have" != "$want" ]; then
         log "installing wasm-bindgen-cli $want (found '${have:-none}'; takes about 5 minutes)"
         cargo install wasm-bindgen-cli --version "$want" --force
