@@ -20,13 +20,24 @@ log "building $CRATE for wasm32 (profile wasm-release)"
 cargo build --locked -p "$CRATE" --target wasm32-unknown-unknown --profile wasm-release
 WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/${CRATE//-/_}.wasm"
 
+# The page is a function of the module cargo built, the static files, the
+# wasm-bindgen version and whether wasm-opt runs: when none changed since the
+# last build into $OUT, keep it (wasm-bindgen and wasm-opt take seconds).
+OPT="$ROOT/node_modules/.bin/wasm-opt"
+opt=no
+if [ "${WASM_OPT:-1}" != 0 ] && [ -x "$OPT" ]; then opt=yes; fi
+stamp="$(cksum <"$WASM") $(cat web-shell/www/* | cksum) wasm-opt=$opt $(wasm-bindgen --version)"
+if [ -f "$OUT/.built-from" ] && [ -f "$OUT/pkg/web_shell_bg.wasm" ] && [ "$(cat "$OUT/.built-from")" = "$stamp" ]; then
+    log "page unchanged since the last build; kept $OUT"
+    exit 0
+fi
+
 rm -rf "$OUT"
 mkdir -p "$OUT/pkg"
 cp web-shell/www/* "$OUT/"
 wasm-bindgen --target web --no-typescript --out-name web_shell --out-dir "$OUT/pkg" "$WASM"
 
-OPT="$ROOT/node_modules/.bin/wasm-opt"
-if [ "${WASM_OPT:-1}" != 0 ] && [ -x "$OPT" ]; then
+if [ "$opt" = yes ]; then
     log "optimising with npm binaryen's wasm-opt"
     "$OPT" -Os --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
         --enable-mutable-globals --enable-reference-types --enable-multivalue \
@@ -34,4 +45,5 @@ if [ "${WASM_OPT:-1}" != 0 ] && [ -x "$OPT" ]; then
 fi
 size=$(stat -c %s "$OUT/pkg/web_shell_bg.wasm")
 gz=$(gzip -9 -c "$OUT/pkg/web_shell_bg.wasm" | wc -c)
+printf '%s\n' "$stamp" >"$OUT/.built-from"
 log "web shell built in $OUT (wasm $size bytes, $gz gzipped)"

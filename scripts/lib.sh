@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Shared set-up helpers for scripts/test.sh, scripts/play.sh and the CI stages.
-# Source this file; every ensure_* function installs only what is missing, so a
-# fresh machine gets set up and a prepared one loses no time.
+# Source this file; every ensure_* function installs only what is missing (or
+# at the wrong version), so a fresh machine gets set up and a prepared one
+# loses no time. Each helper either leaves its tool working or stops with one
+# line that says what is missing and what to do; scripts/ci/05-setup.sh checks
+# every helper against stub installers, and every new helper gets a case there.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export ROOT
@@ -10,18 +13,52 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# Stops the script with one line on stderr: `die MESSAGE`.
+die() {
+    printf 'error: %s\n' "$*" >&2
+    exit 1
+}
+
+# A command that fails under `set -e` ends the script; without this trap it
+# would end it without a word (a failed `$(...)` in an assignment, a missing
+# tool at exit 127). The trap names the script, the line and the command, and
+# what to do. SETUP_HINT, set by a helper around its install, makes the advice
+# specific. Subshells inherit the trap (errtrace) but leave the report to the
+# script's own shell, which names the line that started them.
+SETUP_HINT=""
+on_error() {
+    local status=$? cmd=$BASH_COMMAND
+    [ "$BASH_SUBSHELL" = 0 ] || return "$status"
+    local where="${BASH_SOURCE[1]:-$0}:${BASH_LINENO[0]:-?}"
+    printf '\nerror: %s: `%s` failed (exit status %s).\n' "${where#"$ROOT"/}" "$cmd" "$status" >&2
+    if [ "$status" = 127 ]; then
+        printf '  A command was not found: install it, or put it on PATH, and run this again.\n' >&2
+    fi
+    if [ -n "$SETUP_HINT" ]; then
+        printf '  %s\n' "$SETUP_HINT" >&2
+    else
+        printf '  The lines above say why. Run it again with `bash -x` to see every step.\n' >&2
+    fi
+    return "$status"
+}
+set -o errtrace
+trap on_error ERR
+
 # Runs a command as root (directly when we are root, else through sudo).
 as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+    if [ "$(id -u)" = 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        die "this step needs root and sudo is not installed: run \`$*\` as root, then run this again."
+    fi
 }
 
 # Stops with a clear message when a tool the scripts cannot install
 # themselves is missing: `require_tool NAME HINT`.
 require_tool() {
-    if ! command -v "$1" >/dev/null 2>&1; then
-        printf 'error: %s is not installed (or not on PATH). %s\n' "$1" "$2" >&2
-        exit 1
-    fi
+    command -v "$1" >/dev/null 2>&1 || die "$1 is not installed (or not on PATH). $2"
 }
 
 # Rust through rustup (cargo, and rustup to add the wasm32 target).
@@ -30,11 +67,26 @@ require_rust() {
     require_tool rustup "The wasm32 target is added with rustup; install Rust with rustup (https://rustup.rs)."
 }
 
+# Installs Debian packages: `apt_install WHAT PACKAGE...` (WHAT names them in
+# messages).
+apt_install() {
+    local what=$1
+    shift
+    command -v apt-get >/dev/null 2>&1 ||
+        die "$what is missing and this machine has no apt-get to install it: install $* with your package manager, then run this again."
+    log "installing $what from Debian's packages ($*)"
+    if ! { as_root apt-get update -qq &&
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null; }; then
+        die "could not install $* with apt-get (see above): install it yourself, then run this again."
+    fi
+}
+
 ensure_wasm_target() {
     require_rust
     if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-        log "installing the wasm32-unknown-unknown Rust target"
-        rustup target add wasm32-unknown-unknown
+        log "installing the wasm32-unknown-unknown Rust target (under a minute)"
+        rustup target add wasm32-unknown-unknown ||
+            die "rustup could not add the wasm32-unknown-unknown target (see above); try \`rustup target add wasm32-unknown-unknown\` yourself."
     fi
 }
 
@@ -47,6 +99,14 @@ locked_wasm_bindgen_version() {
         "$ROOT/Cargo.lock"
 }
 
+# The version a tool prints as the second word of `TOOL --version` (or of
+# `cargo fuzz --version`), or nothing when it is absent or prints nothing.
+tool_version() {
+    if command -v "$1" >/dev/null 2>&1; then
+        "$@" --version 2>/dev/null | awk 'NR == 1 { print $2 }' || true
+    fi
+}
+
 # Installs the wasm-bindgen CLI at exactly the version in Cargo.lock (a
 # mismatch fails at run time with "schema version ... must exactly match").
 # No --locked: the CLI's own lock file names crates the registry no longer
@@ -54,52 +114,71 @@ locked_wasm_bindgen_version() {
 ensure_wasm_bindgen() {
     local want have
     want="$(locked_wasm_bindgen_version)"
-    if [ -z "$want" ]; then
-        log "no wasm-bindgen in Cargo.lock; nothing to install"
-        return 0
-    fi
-    have=""
-    if command -v wasm-bindgen >/dev/null 2>&1; then
-        have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
-    fi
+    [ -n "$want" ] || die "Cargo.lock names no wasm-bindgen version; run \`cargo generate-lockfile\` or restore Cargo.lock."
+    have="$(tool_version wasm-bindgen)"
     if [ "$have" != "$want" ]; then
-        log "installing wasm-bindgen-cli $want (found '${have:-none}'; takes about 5 minutes)"
-        cargo install wasm-bindgen-cli --version "$want" --force
+        require_tool cargo "Install Rust with rustup (https://rustup.rs), then run this again."
+        log "installing wasm-bindgen-cli $want (found '${have:-none}'; about 4 minutes on two cores, once)"
+        cargo install wasm-bindgen-cli --version "$want" --force ||
+            die "could not install wasm-bindgen-cli $want (see above); try \`cargo install wasm-bindgen-cli --version $want\` yourself."
+        have="$(tool_version wasm-bindgen)"
+        [ "$have" = "$want" ] || die "wasm-bindgen-cli $want was installed but \`wasm-bindgen --version\` says '${have:-nothing}': is ${CARGO_HOME:-$HOME/.cargo}/bin first on PATH?"
     fi
 }
 
-# npm packages of package.json (playwright-core, wrangler, binaryen, Node 22).
-ensure_node_modules() {
-    if [ ! -f "$ROOT/node_modules/.package-lock.json" ] ||
-        [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
-        ensure_npm
-        log "installing npm packages"
-        (cd "$ROOT" && npm ci --no-audit --no-fund)
-    fi
-}
-
-# npm (and a Node to run it), only needed to install the npm packages: the
-# scripts then run the Node 22 of node_modules. Debian's nodejs and npm are
-# installed when missing.
+# npm (and a Node to run it). Debian's nodejs and npm are installed when
+# missing.
 ensure_npm() {
     if ! command -v npm >/dev/null 2>&1; then
-        log "installing Debian's nodejs and npm (to install the npm packages)"
-        if ! { as_root apt-get update -qq &&
-            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; }; then
-            echo "error: npm is missing and could not be installed; install Node.js 20 or newer with npm, then run this again." >&2
-            exit 1
-        fi
+        apt_install "Node.js and npm" nodejs npm
+        command -v npm >/dev/null 2>&1 || die "nodejs and npm were installed but npm is still not on PATH."
     fi
 }
 
-# Debian's Chromium, for the browser tests.
-CHROMIUM_BIN=/usr/lib/chromium/chromium
+# The npm packages of package.json. Playing needs only `dependencies`
+# (binaryen's wasm-opt, which shrinks the page); the tests also need the
+# `devDependencies` (playwright-core, wrangler, a Node 22 for wrangler):
+#   ensure_node_modules        everything (the tests)
+#   ensure_node_modules play   only what playing needs
+# A play install is kept when the tests later need more: `npm ci` then
+# installs everything.
+ensure_node_modules() {
+    local need=${1:-test} nm="$ROOT/node_modules"
+    local stale=no
+    if [ ! -f "$nm/.package-lock.json" ] || [ "$ROOT/package-lock.json" -nt "$nm/.package-lock.json" ]; then
+        stale=yes
+    elif [ "$need" != play ] && [ ! -f "$nm/playwright-core/package.json" ]; then
+        stale=yes
+    fi
+    [ "$stale" = yes ] || return 0
+    ensure_npm
+    # A play-only tree being refreshed keeps the test packages out.
+    if [ "$need" = play ] && [ ! -f "$nm/playwright-core/package.json" ]; then
+        log "installing the npm package that builds the page (binaryen's wasm-opt, about 10 s)"
+        (cd "$ROOT" && npm ci --omit=dev --no-audit --no-fund --loglevel=error) ||
+            die "npm could not install binaryen (see above); run \`npm ci --omit=dev\` in $ROOT yourself, or set WASM_OPT=0 to build without it."
+    else
+        log "installing the npm packages the tests use (under a minute)"
+        (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error) ||
+            die "npm could not install the packages of package.json (see above); run \`npm ci\` in $ROOT yourself."
+    fi
+}
+
+# Debian's Chromium, for the browser tests. CHROMIUM_BIN may point elsewhere.
+CHROMIUM_BIN="${CHROMIUM_BIN:-/usr/lib/chromium/chromium}"
 export CHROMIUM_BIN
 ensure_chromium() {
     if [ ! -x "$CHROMIUM_BIN" ]; then
-        log "installing Debian's chromium"
-        as_root apt-get update -qq
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+        apt_install "Chromium (for the browser tests, about 40 s)" chromium
+        [ -x "$CHROMIUM_BIN" ] || die "chromium was installed but $CHROMIUM_BIN is missing; set CHROMIUM_BIN to the browser's executable."
+    fi
+}
+
+# A C++ compiler, for libFuzzer's sources (cargo-fuzz).
+ensure_cxx() {
+    if ! command -v c++ >/dev/null 2>&1; then
+        apt_install "a C++ compiler (for libFuzzer)" g++
+        command -v c++ >/dev/null 2>&1 || die "g++ was installed but c++ is still not on PATH."
     fi
 }
 
@@ -109,25 +188,40 @@ in_loopback_netns() {
     as_root unshare -n -- bash -c 'ip link set lo up && exec "$@"' bash "$@"
 }
 
+# python3, with pip, for the wasmtime check.
+ensure_pip() {
+    if ! command -v python3 >/dev/null 2>&1; then
+        apt_install "Python 3" python3 python3-pip
+    elif ! python3 -m pip --version >/dev/null 2>&1; then
+        apt_install "pip" python3-pip
+    fi
+    python3 -m pip --version >/dev/null 2>&1 || die "pip is still missing after installing python3-pip; install pip for python3 yourself."
+}
+
 # PyPI's wasmtime (a second WebAssembly engine, for determinism checks).
 ensure_wasmtime_py() {
-    if ! python3 -c 'import wasmtime' 2>/dev/null; then
-        log "installing wasmtime from PyPI"
-        if ! python3 -m pip --version >/dev/null 2>&1; then
-            as_root apt-get update -qq
-            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
-        fi
+    if ! { command -v python3 >/dev/null 2>&1 && python3 -c 'import wasmtime' 2>/dev/null; }; then
+        ensure_pip
+        log "installing wasmtime from PyPI (seconds)"
         python3 -m pip install --quiet wasmtime 2>/dev/null ||
-            python3 -m pip install --quiet --break-system-packages wasmtime
+            python3 -m pip install --quiet --break-system-packages wasmtime ||
+            die "pip could not install wasmtime (see above); run \`python3 -m pip install wasmtime\` yourself."
     fi
 }
 
 # cargo-fuzz, for the short fuzz runs of scripts/ci/20-fuzz.sh. It drives
 # libFuzzer through nightly-only rustc flags; the stage allows them on the
 # stable toolchain with RUSTC_BOOTSTRAP=1, so no nightly is needed.
+CARGO_FUZZ_VERSION=0.13.2
 ensure_cargo_fuzz() {
-    if ! cargo fuzz --version >/dev/null 2>&1; then
-        log "installing cargo-fuzz 0.13.2 (about 2 minutes)"
-        cargo install cargo-fuzz --version 0.13.2
+    local have=""
+    if command -v cargo >/dev/null 2>&1; then
+        have="$(cargo fuzz --version 2>/dev/null | awk 'NR == 1 { print $2 }' || true)"
+    fi
+    if [ "$have" != "$CARGO_FUZZ_VERSION" ]; then
+        require_tool cargo "Install Rust with rustup (https://rustup.rs), then run this again."
+        log "installing cargo-fuzz $CARGO_FUZZ_VERSION (found '${have:-none}'; about 2 minutes, once)"
+        cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --force ||
+            die "could not install cargo-fuzz $CARGO_FUZZ_VERSION (see above); try \`cargo install cargo-fuzz --version $CARGO_FUZZ_VERSION\` yourself."
     fi
 }

@@ -17,7 +17,9 @@ for stage in scripts/ci/[0-9]*.sh; do
     fi
     log "stage $name"
     t=$SECONDS
-    bash "$stage"
+    if ! bash "$stage"; then
+        die "stage $name failed after $((SECONDS - t)) s (the lines above say why); run it alone with: ./scripts/test.sh ${name#*-}"
+    fi
     log "stage $name passed in $((SECONDS - t)) s"
 done
 log "all stages passed in $((SECONDS - start)) s"

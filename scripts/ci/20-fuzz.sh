@@ -6,11 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 ensure_cargo_fuzz
 # libfuzzer-sys compiles libFuzzer's C++ sources.
-if ! command -v c++ >/dev/null 2>&1; then
-    log "installing a C++ compiler for libFuzzer"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ >/dev/null
-fi
+ensure_cxx
 cd "$ROOT/lockstep/fuzz"
 
 # Lint the fuzz targets (their own workspace, so stage 10 does not see

@@ -58,35 +58,63 @@ for arg in "$@"; do
 done
 
 # The README's play command itself, as a newcomer runs it (its builds are
-# done here first, outside the namespace): on a free port, it must print its
-# "Open http://..." line, serve the page and /health, and stop by its PID.
+# done here first, outside the namespace): on a free port, it must print one
+# progress line per step and its "Open http://..." line (no compiler output,
+# no raw JSON), serve the page and /health, and stop by its PID; while it
+# runs, a second play.sh on the same port must stop at once with one sentence
+# that names --listen; a second run with nothing changed must keep the page
+# as it is (no rebuild, no wasm-opt).
 log "smoke test of scripts/play.sh (loopback-only network namespace)"
-cargo build --release --locked -p signaling-server
+cargo build --locked -p signaling-server
 play_smoke() {
     local logf pid url deadline
     logf="$(mktemp)"
     # setsid: play.sh leads its own process group (it and the server it
     # starts), so one kill by its PID stops both.
-    setsid env -u WEB_OUT scripts/play.sh --listen 127.0.0.1:0 >"$logf" 2>&1 &
-    pid=$!
-    url=""
-    deadline=$((SECONDS + 600))
-    while [ -z "$url" ]; do
-        if ! kill -0 "$pid" 2>/dev/null; then
-            cat "$logf" >&2
-            echo "scripts/play.sh exited before it was ready" >&2
-            return 1
-        fi
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            cat "$logf" >&2
-            kill -- "-$pid"
-            echo "scripts/play.sh printed no address within 600 s" >&2
-            return 1
-        fi
-        url="$(sed -n 's/^  NtBA is ready\. Open \(http:[^ ]*\) in two browser windows,$/\1/p' "$logf")"
-        [ -n "$url" ] || sleep 1 # polling a log file for a line, not timing a result
-    done
+    start_play() {
+        setsid env -u WEB_OUT scripts/play.sh --listen 127.0.0.1:0 >"$logf" 2>&1 &
+        pid=$!
+        url=""
+        deadline=$((SECONDS + 600))
+        while [ -z "$url" ]; do
+            if ! kill -0 "$pid" 2>/dev/null; then
+                cat "$logf" >&2
+                echo "scripts/play.sh exited before it was ready" >&2
+                return 1
+            fi
+            if [ "$SECONDS" -ge "$deadline" ]; then
+                cat "$logf" >&2
+                kill -- "-$pid"
+                echo "scripts/play.sh printed no address within 600 s" >&2
+                return 1
+            fi
+            url="$(sed -n 's/^  NtBA is ready\. Open \(http:[^ ]*\) in two browser windows,$/\1/p' "$logf")"
+            [ -n "$url" ] || sleep 1 # polling a log file for a line, not timing a result
+        done
+    }
+    stop_play() {
+        kill -- "-$pid"
+        wait "$pid" 2>/dev/null || true
+        # The server went with it: nothing of the group is left.
+        deadline=$((SECONDS + 30))
+        while kill -0 -- "-$pid" 2>/dev/null; do
+            if [ "$SECONDS" -ge "$deadline" ]; then
+                echo "play.sh's server still runs 30 s after its group was killed" >&2
+                return 1
+            fi
+            sleep 0.2 # polling for the processes to exit
+        done
+    }
+    start_play || return 1
     local ok=0
+    if [ "$(grep -cE '^  \[[1-5]/5\] .* \.\.\. done \([0-9]+ s\)$' "$logf")" != 5 ]; then
+        echo "play.sh did not print five 'done' step lines" >&2
+        ok=1
+    fi
+    if grep -qE '^ *(Compiling|Finished) |^\{"level"' "$logf"; then
+        echo "play.sh showed compiler output or raw JSON in the terminal" >&2
+        ok=1
+    fi
     # Node's fetch (curl may be missing on a fresh machine).
     "$NODE" -e '
         const url = process.argv[1];
@@ -102,20 +130,27 @@ play_smoke() {
             await get("/health");
         })().catch((e) => { console.error(`play.sh: ${e.message}`); process.exit(1); });
     ' "$url" || ok=1
-    kill -- "-$pid"
-    wait "$pid" 2>/dev/null || true
-    # The server went with it: nothing of the group is left.
-    deadline=$((SECONDS + 30))
-    while kill -0 -- "-$pid" 2>/dev/null; do
-        if [ "$SECONDS" -ge "$deadline" ]; then
-            echo "play.sh's server still runs 30 s after its group was killed" >&2
-            ok=1
-            break
-        fi
-        sleep 0.2 # polling for the processes to exit
-    done
+    # A busy port: refused before any build, in one sentence naming --listen.
+    local busy status=0
+    busy="$(scripts/play.sh --listen "${url#http://}" 2>&1)" || status=$?
+    if [ "$status" = 0 ] || [ "$(printf '%s\n' "$busy" | wc -l)" != 1 ] ||
+        ! grep -q 'already in use.*--listen' <<<"$busy"; then
+        printf 'play.sh on a busy port said (status %s):\n%s\n' "$status" "$busy" >&2
+        ok=1
+    fi
+    stop_play || ok=1
     [ "$ok" = 0 ] || { cat "$logf" >&2; return 1; }
-    printf 'play.sh: ready on %s, served the page, the wasm and /health, stopped\n' "$url"
+    printf 'play.sh: ready on %s, served the page, the wasm and /health, refused a busy port, stopped\n' "$url"
+    # Again with nothing changed: the page is kept as it is.
+    start_play || return 1
+    if ! grep -q 'page unchanged' "${CARGO_TARGET_DIR:-$ROOT/target}/play/build.log"; then
+        echo "a second play.sh with nothing changed rebuilt the page" >&2
+        cat "${CARGO_TARGET_DIR:-$ROOT/target}/play/build.log" >&2
+        ok=1
+    fi
+    stop_play || ok=1
+    [ "$ok" = 0 ] || { cat "$logf" >&2; return 1; }
+    printf 'play.sh: a second run kept the unchanged page and was ready again\n'
     rm -f "$logf"
 }
 export -f play_smoke

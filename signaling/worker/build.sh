@@ -19,7 +19,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-export PATH="$HOME/.cargo/bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 wasm="$target_dir/wasm32-unknown-unknown/wasm-release/signaling_worker.wasm"
 out="$here/build"
