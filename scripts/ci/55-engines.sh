@@ -9,14 +9,19 @@
 #     are checked by the games' golden tests in stage 10; NtBA's --release
 #     build in Node and wasmtime in stage 30.) Prints the time of one golden
 #     replay in each browser.
+#  2. A Firefox page and a Chromium page play NtBA over real WebRTC through
+#     the embedded signalling server, each hosting once (rollback, then
+#     lock-step); every confirmed tick both showed, and the final state,
+#     must have the same hash (tests/browser/firefox-chromium-match.test.mjs).
 # Browsers and server run in a network namespace that holds only `lo`
-# (with a default route on it, which Firefox's WebRTC needs; stage 50 and 60
-# do without).
+# (with a default route on it, which Firefox's WebRTC needs; stages 50 and
+# 60 do without).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/scripts/lib-firefox.sh"
 cd "$ROOT"
 ensure_wasm_target
+ensure_wasm_bindgen
 ensure_node_modules
 ensure_chromium
 ensure_firefox
@@ -80,6 +85,9 @@ log "golden hashes in Node (ntba $ntba_golden, dots $dots_build_id)"
 log "golden hashes in wasmtime"
 python3 tests/golden/check_wasmtime.py "$golden_dir"
 
+# The NtBA page as players get it (the same build as stage 60's).
+WEB_OUT="$TARGET_DIR/ntba-web"
+WEB_OUT="$WEB_OUT" WEB_CRATE=ntba-web scripts/build-web.sh
 log "building signaling-server"
 cargo build --locked -p signaling-server
 
@@ -97,3 +105,10 @@ in_browser_netns env \
     FIREFOX_BIN="$FIREFOX_BIN" \
     "$NODE" --test --test-reporter=spec tests/browser/golden.test.mjs
 
+log "NtBA between Firefox ESR and Chromium over real WebRTC (loopback-only network namespace)"
+in_browser_netns env \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$WEB_OUT" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    FIREFOX_BIN="$FIREFOX_BIN" \
+    "$NODE" --test --test-reporter=spec tests/browser/firefox-chromium-match.test.mjs
