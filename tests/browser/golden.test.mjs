@@ -31,7 +31,7 @@ async function goldenRun(browser, engine) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${server.url}/index.html`);
-  // Each replay is timed for about a third of a second per game: allow a
+  // Each replay is timed for about half a second per game: allow a
   // slow machine plenty.
   await page.locator('#golden:not([data-state="running"])').waitFor({ timeout: 4 * DEADLINE });
   const { state, result, error } = await page.$eval('#golden', (e) => ({ ...e.dataset }));

@@ -47,14 +47,14 @@ export async function runGolden(spec, load, now) {
 }
 
 /**
- * Milliseconds one call of `f` takes: the best of three rounds, each
+ * Milliseconds one call of `f` takes: the best of five rounds, each
  * repeating the call until at least 100 ms have passed (so a coarse clock,
  * such as Firefox's 1 ms one, still gives a fine figure).
  */
 function timeCall(f, now) {
   let best = Infinity;
   let calls = 0;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 5; round++) {
     const t0 = now();
     let n = 0;
     let dt = 0;
@@ -79,7 +79,7 @@ export function describe(engine, run) {
     lines.push(`${engine}: ${g}: ${mine.every((r) => r.ok) ? 'ok' : 'MISMATCH'}: ${parts.join(', ')}`);
   }
   for (const t of run.timings) {
-    lines.push(`${engine}: ${t.game}: ${t.name} replay ${t.ms} ms (best of 3 rounds, ${t.calls} calls)`);
+    lines.push(`${engine}: ${t.game}: ${t.name} replay ${t.ms} ms (best of 5 rounds, ${t.calls} calls)`);
   }
   return lines;
 }
