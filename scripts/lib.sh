@@ -174,6 +174,17 @@ ensure_chromium() {
     fi
 }
 
+# Debian's Firefox ESR, for the determinism checks in a second browser engine
+# and the cross-browser match. FIREFOX_BIN may point elsewhere.
+FIREFOX_BIN="${FIREFOX_BIN:-/usr/bin/firefox-esr}"
+export FIREFOX_BIN
+ensure_firefox() {
+    if [ ! -x "$FIREFOX_BIN" ]; then
+        apt_install "Firefox ESR (for the tests in a second browser engine, about 20 s)" firefox-esr
+        [ -x "$FIREFOX_BIN" ] || die "firefox-esr was installed but $FIREFOX_BIN is missing; set FIREFOX_BIN to a Firefox ESR binary."
+    fi
+}
+
 # A C++ compiler, for libFuzzer's sources (cargo-fuzz).
 ensure_cxx() {
     if ! command -v c++ >/dev/null 2>&1; then

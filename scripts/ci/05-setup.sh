@@ -6,8 +6,8 @@
 # arguments and "install" by creating the tool in the sandbox. For every
 # ensure_* helper it checks:
 #   - tool absent: the right installer is called with the right package and
-#     version (the wasm-bindgen version read from Cargo.lock, Chromium from
-#     Debian, ...), and the tool is there afterwards;
+#     version (the wasm-bindgen version read from Cargo.lock, Chromium and
+#     Firefox ESR from Debian, ...), and the tool is there afterwards;
 #   - tool present at the wrong version (where a version is pinned): it is
 #     installed again at the right one;
 #   - tool present at the right version: no installer is called;
@@ -83,6 +83,7 @@ stub apt-get '
 [ "$1" = install ] || exit 0
 for p in "$@"; do case "$p" in
   chromium) mkdir -p "$(dirname "$CHROMIUM_BIN")"; fake_tool "$CHROMIUM_BIN" Chromium 1 ;;
+  firefox-esr) mkdir -p "$(dirname "$FIREFOX_BIN")"; fake_tool "$FIREFOX_BIN" Firefox 153 ;;
   npm) printf "#!/bin/bash\necho \"npm \$*\" >>\"\$STUB_LOG\"\n" >"$BOX/installed/npm"; chmod +x "$BOX/installed/npm" ;;
   g++) fake_tool "$BOX/installed/c++" c++ 12 ;;
   python3-pip) touch "$BOX/state/pip" ;;
@@ -110,10 +111,12 @@ run() {
     cp Cargo.lock package.json package-lock.json "$box/repo/"
     for s in $stubs; do ln -s "$SANDBOX/stubs/$s" "$box/path/$s"; done
     : >"$box/log"
-    (cd "$box" && PATH="$SANDBOX/base:$PATH" BOX="$box" CARGO_HOME="$box/cargo" CHROMIUM_BIN="$box/chromium/chromium" bash -c "$setup")
+    (cd "$box" && PATH="$SANDBOX/base:$PATH" BOX="$box" CARGO_HOME="$box/cargo" CHROMIUM_BIN="$box/chromium/chromium" \
+        FIREFOX_BIN="$box/firefox/firefox-esr" bash -c "$setup")
     status=0
     out="$(cd "$box/repo" && env -i PATH="$box/path:$box/installed:$SANDBOX/base" HOME="$box/home" \
-        CARGO_HOME="$box/cargo" CHROMIUM_BIN="$box/chromium/chromium" STUB_LOG="$box/log" BOX="$box" \
+        CARGO_HOME="$box/cargo" CHROMIUM_BIN="$box/chromium/chromium" FIREFOX_BIN="$box/firefox/firefox-esr" \
+        STUB_LOG="$box/log" BOX="$box" \
         STUB_FAIL="${STUB_FAIL:-}" bash -c 'set -euo pipefail; . scripts/lib.sh; "$@"' bash "$@" 2>&1)" || status=$?
     calls="$(cat "$box/log")"
     CASE="$name"
@@ -208,6 +211,16 @@ ok; not_called
 run "chromium absent, no apt-get" "cargo rustup npm python3" -- 'true' -- ensure_chromium
 refused
 STUB_FAIL=apt-get run "chromium absent, apt-get fails" "$ALL" -- 'true' -- ensure_chromium
+refused
+
+# ensure_firefox
+run "firefox absent" "$ALL" -- 'true' -- ensure_firefox
+ok; called "apt-get install -y -qq --no-install-recommends firefox-esr"; holds '[ -x firefox/firefox-esr ]'
+run "firefox present" "$ALL" -- 'mkdir -p firefox; fake_tool firefox/firefox-esr Firefox 153' -- ensure_firefox
+ok; not_called
+run "firefox absent, no apt-get" "cargo rustup npm python3" -- 'true' -- ensure_firefox
+refused
+STUB_FAIL=apt-get run "firefox absent, apt-get fails" "$ALL" -- 'true' -- ensure_firefox
 refused
 
 # ensure_cxx

@@ -18,7 +18,6 @@
 # 60 do without).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
-. "$ROOT/scripts/lib-firefox.sh"
 cd "$ROOT"
 ensure_wasm_target
 ensure_wasm_bindgen
