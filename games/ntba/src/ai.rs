@@ -2,13 +2,14 @@
 //! (outside it: it only produces pad bytes).
 
 use crate::consts::*;
-use crate::math::{dist, facing_of, DIR16, DIR8, V2};
+use crate::math::{dist, facing_of, Len, Sq, DIR16, DIR8, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
 use crate::sim::{team, BallMode, Intent, Ntba};
 use crate::view::Phase;
 
-const M: i32 = M_UNITS;
+/// One metre.
+const M: Len = Len::ONE;
 
 /// A cheap deterministic mix of the tick and a player number, for the AI's
 /// occasional decisions (it reads the state and must not draw from the
@@ -19,26 +20,31 @@ fn mix(tick: u32, p: u8) -> u32 {
     (x >> 40) as u32
 }
 
-/// Offence spots around the attacked hoop: (metres in from the baseline
-/// side of the hoop, metres across), as tenths of a metre.
-const SPOTS: [(i32, i32); 7] = [
-    (9, -56),
-    (9, 56),
-    (50, -50),
-    (50, 50),
-    (73, 0),
-    (45, -18),
-    (45, 18),
+/// `tenths / 10` metres, rounded towards zero.
+const fn tenths(n: i32) -> Len {
+    Len::ONE.strict_mul_int(n).strict_div_int(10)
+}
+
+/// Offence spots around the attacked hoop: (distance in from the hoop
+/// towards mid-court, distance across).
+const SPOTS: [(Len, Len); 7] = [
+    (tenths(9), tenths(-56)),
+    (tenths(9), tenths(56)),
+    (tenths(50), tenths(-50)),
+    (tenths(50), tenths(50)),
+    (tenths(73), tenths(0)),
+    (tenths(45), tenths(-18)),
+    (tenths(45), tenths(18)),
 ];
 
 fn spot_pos(g: &Ntba, side: u8, k: usize) -> V2 {
     let h = g.attack_hoop(side);
     let into = if h.x > COURT_LENGTH / 2 { -1 } else { 1 };
     let (dx, dy) = SPOTS[k];
-    V2::new(h.x + into * dx * M / 10, h.y + dy * M / 10)
+    V2::new(h.x + dx * into, h.y + dy)
 }
 
-fn nearest_opponent(g: &Ntba, pos: V2, side: u8) -> (i32, u8) {
+fn nearest_opponent(g: &Ntba, pos: V2, side: u8) -> (Len, u8) {
     let a = (1 - side) * 2;
     let d0 = dist(g.players[a as usize].pos, pos);
     let d1 = dist(g.players[a as usize + 1].pos, pos);
@@ -72,11 +78,11 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
             let mp = g.players[man as usize];
             let hoop = g.defend_hoop(side);
             let on_ball = b.mode == BallMode::Held && b.owner == man;
-            let gap = if on_ball { M } else { 15 * M / 10 };
-            target = mp.pos.add(hoop.sub(mp.pos).with_len(gap));
+            let gap = if on_ball { M } else { M * 15 / 10 };
+            target = mp.pos + (hoop - mp.pos).with_len(gap);
             if on_ball {
                 let d = dist(me.pos, mp.pos);
-                if mp.shooting && d < 16 * M / 10 && me.jump_t == 0 && mp.jump_t >= 2 {
+                if mp.shooting && d < M * 16 / 10 && me.jump_t == 0 && mp.jump_t >= 2 {
                     it.shoot_press = true;
                 }
                 if d < STEAL_RADIUS && me.steal_cd == 0 && mix(g.tick, p) % 240 == 0 {
@@ -92,28 +98,29 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
             };
             let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
             let lat = if p % 2 == 0 { -M } else { M };
-            target = V2::new(hoop.x + into * 15 * M / 10, hoop.y + lat);
+            target = V2::new(hoop.x + M * (into * 15) / 10, hoop.y + lat);
         }
         BallMode::Loose => {
             let dm = dist(g.players[mate as usize].pos, b.pos);
             let dme = dist(me.pos, b.pos);
             if dme < dm || (dme == dm && p < mate) {
-                target = b.pos.add(b.vel.scale(6, 1));
+                target = b.pos + b.vel.scale(6, 1);
                 it.turbo = me.stamina > 60;
-                if dme < M && b.z > REACH - M / 5 && b.z < REACH + JUMP_HEIGHT && b.vz <= 0 {
+                if dme < M && b.z > REACH - M / 5 && b.z < REACH + JUMP_HEIGHT && b.vz <= Len::ZERO
+                {
                     it.shoot_press = me.jump_t == 0;
                 }
             } else {
                 let hoop = g.defend_hoop(side);
-                target = hoop.add(b.pos.sub(hoop).scale(1, 2));
+                target = hoop + (b.pos - hoop).scale(1, 2);
             }
         }
         BallMode::Dead => {}
     }
-    let d = target.sub(me.pos);
-    if d.len2() > i64::from(M / 4) * i64::from(M / 4) {
+    let d = target - me.pos;
+    if d.len2() > (M / 4).wide_mul(M / 4) {
         it.mv = d;
-        if d.len() > 4 * M && me.stamina > 120 {
+        if d.len() > M * 4 && me.stamina > 120 {
             it.turbo = true;
         }
     }
@@ -126,8 +133,8 @@ fn open_spot(g: &Ntba, p: u8) -> V2 {
     let side = team(p);
     let me = g.players[p as usize].pos;
     let holder = g.players[(p ^ 1) as usize].pos;
-    let mut best = (i32::MIN, me);
-    let mut nearest = (i32::MAX, 0usize);
+    let mut best = (Len::MIN, me);
+    let mut nearest = (Len::MAX, 0usize);
     for k in 0..SPOTS.len() {
         let d = dist(spot_pos(g, side, k), me);
         if d < nearest.0 {
@@ -136,9 +143,9 @@ fn open_spot(g: &Ntba, p: u8) -> V2 {
     }
     for k in 0..SPOTS.len() {
         let s = spot_pos(g, side, k);
-        let dh = dist(s, holder).min(6 * M);
+        let dh = dist(s, holder).min(M * 6);
         let (dd, _) = nearest_opponent(g, s, side);
-        let mut score = dh + dd.min(4 * M);
+        let mut score = dh + dd.min(M * 4);
         if k == nearest.1 {
             score += M;
         }
@@ -192,7 +199,7 @@ impl Cpu {
             release_at: JUMP_APEX,
             plan: 0,
             plan_t: 0,
-            plan_target: V2::default(),
+            plan_target: V2::ZERO,
             possession_key: u32::MAX,
         }
     }
@@ -255,10 +262,10 @@ impl Cpu {
             BallMode::Held => {
                 let h = g.players[b.owner as usize];
                 let hoop = g.defend_hoop(side);
-                target = h.pos.add(hoop.sub(h.pos).with_len(9 * M / 10));
+                target = h.pos + (hoop - h.pos).with_len(M * 9 / 10);
                 let d = dist(me.pos, h.pos);
                 if h.shooting
-                    && d < 18 * M / 10
+                    && d < M * 18 / 10
                     && me.jump_t == 0
                     && !self.last.has(Pad::SHOOT)
                     && self.rng.chance(self.level.block_jump())
@@ -272,10 +279,10 @@ impl Cpu {
                 {
                     bits |= Pad::ACTION;
                 }
-                turbo = dist(me.pos, target) > 3 * M && me.stamina > 100;
+                turbo = dist(me.pos, target) > M * 3 && me.stamina > 100;
             }
             BallMode::Pass => {
-                target = b.pos.add(b.to.sub(b.pos).scale(1, 2));
+                target = b.pos + (b.to - b.pos).scale(1, 2);
                 turbo = me.stamina > 60;
             }
             BallMode::Shot => {
@@ -285,16 +292,16 @@ impl Cpu {
                     g.defend_hoop(side)
                 };
                 let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
-                target = V2::new(hoop.x + into * 12 * M / 10, hoop.y);
+                target = V2::new(hoop.x + M * (into * 12) / 10, hoop.y);
             }
             BallMode::Loose => {
-                target = b.pos.add(b.vel.scale(6, 1));
+                target = b.pos + b.vel.scale(6, 1);
                 turbo = me.stamina > 60;
                 let d = dist(me.pos, b.pos);
                 if d < M
                     && b.z > REACH - M / 5
                     && b.z < REACH + JUMP_HEIGHT
-                    && b.vz <= 0
+                    && b.vz <= Len::ZERO
                     && me.jump_t == 0
                     && !self.last.has(Pad::SHOOT)
                 {
@@ -338,14 +345,14 @@ impl Cpu {
         let (open, _) = nearest_opponent(g, me.pos, side);
         let sc = g.shot_clock;
         let r = self.rng.below(1000);
-        let in_three = (THREE_POINT_RADIUS + M / 10..THREE_POINT_RADIUS + 9 * M / 10).contains(&d);
-        let want_shot = d < 16 * M / 10
-            || (sc < 70 && d < 9 * M)
+        let in_three = (THREE_POINT_RADIUS + M / 10..THREE_POINT_RADIUS + M * 9 / 10).contains(&d);
+        let want_shot = d < M * 16 / 10
+            || (sc < 70 && d < M * 9)
             || sc < 30
-            || (open > 15 * M / 10 && d < 5 * M && r < 60)
+            || (open > M * 15 / 10 && d < M * 5 && r < 60)
             || (in_three && self.plan == 2 && r < 50)
-            || (d < 4 * M && r < 20)
-            || (open > 26 * M / 10 && d < 75 * M / 10 && r < 25);
+            || (d < M * 4 && r < 20)
+            || (open > M * 26 / 10 && d < M * 75 / 10 && r < 25);
         if want_shot && !self.last.has(Pad::SHOOT) {
             let spread = self.level.release_spread();
             self.release_at = (i32::from(JUMP_APEX) + self.rng.range(-spread, spread)) as u8;
@@ -354,8 +361,8 @@ impl Cpu {
         let mate = g.players[(p ^ 1) as usize];
         let (mate_open, _) = nearest_opponent(g, mate.pos, side);
         let mate_d = dist(mate.pos, hoop);
-        let want_pass = (open < 12 * M / 10 && mate_open > 25 * M / 10 && r > 960)
-            || (mate_open > 3 * M && mate_d + 2 * M < d && r > 985)
+        let want_pass = (open < M * 12 / 10 && mate_open > M * 25 / 10 && r > 960)
+            || (mate_open > M * 3 && mate_d + M * 2 < d && r > 985)
             || r > 997;
         if want_pass && !self.last.has(Pad::ACTION) && g.ball.mode == BallMode::Held {
             return Pad::ACTION;
@@ -367,27 +374,27 @@ impl Cpu {
             let k = (into_base + 1 + self.rng.below(7) as usize) % 16;
             let radius = match self.plan {
                 0 => M,
-                1 => 45 * M / 10,
-                _ => THREE_POINT_RADIUS + 5 * M / 10,
+                1 => M * 45 / 10,
+                _ => THREE_POINT_RADIUS + M * 5 / 10,
             };
-            self.plan_target = hoop.add(DIR16[k].scale(radius, 256));
+            self.plan_target = hoop + DIR16[k].times(radius);
         }
         self.plan_t -= 1;
         let mut target = self.plan_target;
         // Sidestep a defender standing in the way.
         let (od, o) = nearest_opponent(g, me.pos, side);
         let op = g.players[o as usize].pos;
-        let to_t = target.sub(me.pos);
-        let to_o = op.sub(me.pos);
-        let ahead = i64::from(to_t.x) * i64::from(to_o.x) + i64::from(to_t.y) * i64::from(to_o.y);
-        if od < 2 * M && ahead > 0 {
-            let perp = V2::new(-to_o.y, to_o.x).with_len(2 * M);
+        let to_t = target - me.pos;
+        let to_o = op - me.pos;
+        let ahead = to_t.dot(to_o);
+        if od < M * 2 && ahead > Sq::ZERO {
+            let perp = V2::new(-to_o.y, to_o.x).with_len(M * 2);
             let flip = if (g.tick / 90 + u32::from(p)) % 2 == 0 {
                 1
             } else {
                 -1
             };
-            target = me.pos.add(to_t.with_len(M)).add(perp.scale(flip, 1));
+            target = me.pos + to_t.with_len(M) + perp.scale(flip, 1);
         }
         let mut bits = steer(me.pos, target);
         if self.plan == 0 && me.stamina > 80 && bits != 0 {
@@ -444,14 +451,14 @@ impl Level {
 
 /// Direction bits that move from `from` towards `to` (nothing when close).
 fn steer(from: V2, to: V2) -> u8 {
-    let d = to.sub(from);
-    if d.len2() < i64::from(M / 4) * i64::from(M / 4) {
+    let d = to - from;
+    if d.len2() < (M / 4).wide_mul(M / 4) {
         return 0;
     }
     match facing_of(d) {
         Some(f) => {
             let v = DIR8[f as usize];
-            Pad::from_direction(v.x, v.y).0
+            Pad::from_direction(v.x.signum().to_num(), v.y.signum().to_num()).0
         }
         None => 0,
     }

@@ -1,38 +1,43 @@
-//! Court geometry and tuning constants (all integers).
+//! Court geometry and tuning constants.
 //!
-//! Lengths are in units of 1/4096 metre ([`UNITS_PER_METER`]); times are in
-//! ticks (60 per second). Renderers read these to draw the court.
+//! Lengths are fixed-point metres ([`Len`]); times are in ticks (60 per
+//! second); odds are per mille. Renderers read the lengths in view units
+//! (`crate::view_lengths`).
+
+use crate::math::Len;
+
+/// `num / den` metres, rounded towards zero to a step of [`Len`].
+const fn metres(num: i32, den: i32) -> Len {
+    Len::ONE.strict_mul_int(num).strict_div_int(den)
+}
 
 /// Simulation ticks per second.
 pub const TICKS_PER_SECOND: u32 = 60;
-/// Length units per metre.
-pub const UNITS_PER_METER: i32 = 4096;
-const M: i32 = UNITS_PER_METER;
 
 /// Court length (x, baseline to baseline): 24 m.
-pub const COURT_LENGTH: i32 = 24 * M;
+pub const COURT_LENGTH: Len = metres(24, 1);
 /// Court width (y, sideline to sideline): 14 m.
-pub const COURT_WIDTH: i32 = 14 * M;
+pub const COURT_WIDTH: Len = metres(14, 1);
 /// Distance from a baseline to the centre of its hoop: 1.6 m.
-pub const HOOP_INSET: i32 = 16 * M / 10;
+pub const HOOP_INSET: Len = metres(16, 10);
 /// x of the left hoop (Home defends it and Away attacks it in the first
 /// half; the teams change ends at half time).
-pub const HOOP_LEFT_X: i32 = HOOP_INSET;
+pub const HOOP_LEFT_X: Len = HOOP_INSET;
 /// x of the right hoop (Home attacks it and Away defends it in the first
 /// half; the teams change ends at half time).
-pub const HOOP_RIGHT_X: i32 = COURT_LENGTH - HOOP_INSET;
+pub const HOOP_RIGHT_X: Len = COURT_LENGTH.strict_sub(HOOP_INSET);
 /// y of both hoops (mid-court).
-pub const HOOP_Y: i32 = COURT_WIDTH / 2;
+pub const HOOP_Y: Len = COURT_WIDTH.strict_div_int(2);
 /// Height of the rim: 3.05 m.
-pub const RIM_HEIGHT: i32 = 305 * M / 100;
+pub const RIM_HEIGHT: Len = metres(305, 100);
 /// Rim radius (for drawing and for where misses bounce): 0.23 m.
-pub const RIM_RADIUS: i32 = 23 * M / 100;
+pub const RIM_RADIUS: Len = metres(23, 100);
 /// Shots whose shooter stands at least this far from the hoop score 3: 6.75 m.
-pub const THREE_POINT_RADIUS: i32 = 675 * M / 100;
+pub const THREE_POINT_RADIUS: Len = metres(675, 100);
 /// Shots from closer than this are dunks or lay-ups: 1.8 m.
-pub const DUNK_RANGE: i32 = 18 * M / 10;
+pub const DUNK_RANGE: Len = metres(18, 10);
 /// Player body radius: players never overlap closer than twice this: 0.4 m.
-pub const PLAYER_RADIUS: i32 = 4 * M / 10;
+pub const PLAYER_RADIUS: Len = metres(4, 10);
 
 /// Length of a half: two minutes.
 pub const HALF_TICKS: u32 = 2 * 60 * TICKS_PER_SECOND;
@@ -58,27 +63,27 @@ pub const JUMP_TICKS: u8 = 40;
 /// The jump's apex tick, the perfect moment to release a shot.
 pub const JUMP_APEX: u8 = JUMP_TICKS / 2;
 /// Height of a jump at its apex: 0.9 m.
-pub const JUMP_HEIGHT: i32 = 9 * M / 10;
+pub const JUMP_HEIGHT: Len = metres(9, 10);
 
 /// Running speed per tick: 5.4 m/s.
-pub const RUN_SPEED: i32 = 9 * M / 100;
+pub const RUN_SPEED: Len = metres(9, 100);
 /// Running speed with turbo: 7.8 m/s.
-pub const TURBO_SPEED: i32 = 13 * M / 100;
+pub const TURBO_SPEED: Len = metres(13, 100);
 /// Speed of a dribbling player (a little slower).
-pub const DRIBBLE_SPEED: i32 = 85 * M / 1000;
+pub const DRIBBLE_SPEED: Len = metres(85, 1000);
 /// Full stamina: four seconds of turbo.
 pub const STAMINA_MAX: u16 = 240;
 
 /// How far a player reaches above their feet: 2.5 m.
-pub const REACH: i32 = 25 * M / 10;
+pub const REACH: Len = metres(25, 10);
 /// Horizontal distance within which a player can grab a loose ball.
-pub const GRAB_RADIUS: i32 = 75 * M / 100;
+pub const GRAB_RADIUS: Len = metres(75, 100);
 /// Horizontal distance within which a steal swipe can reach the ball handler.
-pub const STEAL_RADIUS: i32 = 12 * M / 10;
+pub const STEAL_RADIUS: Len = metres(12, 10);
 /// Ticks between two steal swipes of one player.
 pub const STEAL_COOLDOWN: u8 = 40;
 /// Gravity on a loose ball, per tick per tick (9.8 m/s^2).
-pub const GRAVITY: i32 = 11;
+pub const GRAVITY: Len = Len::from_bits(11);
 
 /// Chance (per mille) that a steal swipe in reach strips a standing ball
 /// handler.
@@ -93,5 +98,3 @@ pub const BLOCK_ODDS: u32 = 300;
 /// Chance (per mille) that an opponent in the passing lane intercepts (one
 /// roll per opponent per pass).
 pub const INTERCEPT_ODDS: u32 = 300;
-
-pub(crate) const M_UNITS: i32 = M;

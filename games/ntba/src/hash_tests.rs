@@ -6,7 +6,7 @@
 //! `Ntba`, `Player`, `Ball` or `TeamStats` stops this file compiling until it
 //! gets a line here (and, for the test to pass, a place in `hash_into`).
 
-use crate::math::V2;
+use crate::math::{Len, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
 use crate::script::{script_pad, GOLDEN_SEED};
@@ -62,9 +62,9 @@ fn other_side(s: Option<u8>) -> Option<u8> {
 
 fn nudge(v: V2, axis: u8) -> V2 {
     if axis == 0 {
-        V2::new(v.x.wrapping_add(1), v.y)
+        V2::new(v.x.wrapping_add(Len::DELTA), v.y)
     } else {
-        V2::new(v.x, v.y.wrapping_add(1))
+        V2::new(v.x, v.y.wrapping_add(Len::DELTA))
     }
 }
 
@@ -192,7 +192,7 @@ fn changes() -> Vec<Change> {
         }
         add(
             format!("players[{p}].z"),
-            Box::new(move |g| g.players[p].z += 1),
+            Box::new(move |g| g.players[p].z += Len::DELTA),
         );
         add(
             format!("players[{p}].jump_t"),
@@ -277,13 +277,16 @@ fn changes() -> Vec<Change> {
             Box::new(move |g| g.ball.to = nudge(g.ball.to, axis)),
         );
     }
-    add("ball.z".into(), Box::new(|g| g.ball.z += 1));
-    add("ball.vz".into(), Box::new(|g| g.ball.vz += 1));
-    add("ball.from_z".into(), Box::new(|g| g.ball.from_z += 1));
-    add("ball.to_z".into(), Box::new(|g| g.ball.to_z += 1));
+    add("ball.z".into(), Box::new(|g| g.ball.z += Len::DELTA));
+    add("ball.vz".into(), Box::new(|g| g.ball.vz += Len::DELTA));
+    add(
+        "ball.from_z".into(),
+        Box::new(|g| g.ball.from_z += Len::DELTA),
+    );
+    add("ball.to_z".into(), Box::new(|g| g.ball.to_z += Len::DELTA));
     add("ball.t".into(), Box::new(|g| g.ball.t ^= 1));
     add("ball.dur".into(), Box::new(|g| g.ball.dur ^= 1));
-    add("ball.arc".into(), Box::new(|g| g.ball.arc += 1));
+    add("ball.arc".into(), Box::new(|g| g.ball.arc += Len::DELTA));
     add("ball.points".into(), Box::new(|g| g.ball.points ^= 1));
     add("ball.made".into(), Box::new(|g| g.ball.made ^= true));
     add("ball.tried".into(), Box::new(|g| g.ball.tried ^= 1));

@@ -4,9 +4,11 @@
 //! Two teams, Home (side 0) and Away (side 1), two players each, on one
 //! court seen from above. Each team sends one [`Pad`] byte per tick; the
 //! player it does not control is moved by a built-in AI. [`Cpu`] produces a
-//! whole team's pad for solo play and tests. The state is integers only (no
-//! floats, no clock, no hash maps) and one seeded PRNG, so the same seed and
-//! pads give the same match, bit for bit, natively and in wasm.
+//! whole team's pad for solo play and tests. The state is integers and
+//! fixed-point numbers of the `fixed` crate only (no floats, no clock, no
+//! hash maps) and one seeded PRNG, so the same seed and pads give the same
+//! match, bit for bit, natively and in wasm. Renderers read lengths as
+//! plain `i32`s of 1/4096 m ([`UNITS_PER_METER`]).
 //!
 //! Rules, controls, the pad layout and the AI are described in
 //! `docs/ntba.md`.
@@ -52,6 +54,7 @@ mod rng;
 mod script;
 mod sim;
 mod view;
+mod view_lengths;
 
 #[cfg(test)]
 mod hash_tests;
@@ -59,7 +62,12 @@ mod hash_tests;
 mod rules_tests;
 
 pub use ai::{Cpu, Level};
-pub use consts::*;
+pub use consts::{
+    AFTER_SCORE_TICKS, AFTER_TURNOVER_TICKS, BLOCK_ODDS, BREAK_TICKS, HALF_TICKS, INTERCEPT_ODDS,
+    JUMP_APEX, JUMP_TICKS, OVERTIME_TICKS, SHOT_CLOCK_TICKS, STAMINA_MAX, STEAL_COOLDOWN,
+    STEAL_ODDS_AIRBORNE, STEAL_ODDS_MOVING, STEAL_ODDS_STILL, SUDDEN_DEATH_PERIOD,
+    TICKS_PER_SECOND,
+};
 pub use pad::Pad;
 pub use rng::Rng;
 pub use script::{
@@ -70,6 +78,7 @@ pub use sim::{Ntba, MAX_EVENTS};
 pub use view::{
     Action, BallState, BallView, Clocks, Event, Phase, PlayerView, Snapshot, TeamStats,
 };
+pub use view_lengths::*;
 
 use lockstep::{DeterministicGame, Fnv1a};
 

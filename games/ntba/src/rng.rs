@@ -1,5 +1,7 @@
 //! The game's one pseudo-random number generator.
 
+use crate::math::Len;
+
 /// SplitMix64: a tiny, well-studied 64-bit generator with a single `u64` of
 /// state. Every random decision in the simulation draws from the one `Rng`
 /// inside the game state, so the same seed and inputs give the same match.
@@ -48,6 +50,12 @@ impl Rng {
     pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
         let span = (i64::from(hi) - i64::from(lo) + 1).clamp(1, i64::from(u32::MAX)) as u32;
         lo.wrapping_add(self.below(span) as i32)
+    }
+
+    /// A length in `lo..=hi`, every step of the fixed-point type equally
+    /// likely (one draw, like [`range`](Self::range) over the raw bits).
+    pub(crate) fn len_range(&mut self, lo: Len, hi: Len) -> Len {
+        Len::from_bits(self.range(lo.to_bits(), hi.to_bits()))
     }
 }
 

@@ -2,14 +2,16 @@
 //! them out through the public tick with pads.
 
 use crate::consts::*;
-use crate::math::{dist, V2};
+use crate::math::{dist, Len, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
 use crate::sim::{attack_hoop_in, team, BallMode, Ntba};
 use crate::view::{Event, Phase};
+use crate::view_lengths::units;
 use lockstep::DeterministicGame;
 
-const M: i32 = UNITS_PER_METER;
+/// One metre.
+const M: Len = Len::ONE;
 
 /// A fresh match with the ball held by `p` at `pos`, everyone else parked
 /// far away at the other end, and the PRNG reseeded with `rng`.
@@ -103,7 +105,7 @@ fn success_falls_with_distance_defence_and_bad_timing() {
     assert!(near > far, "{near} > {far}");
     assert!(near > late, "{near} > {late}");
     let mut d = g.clone();
-    d.players[2].pos = d.players[0].pos.add(V2::new(M / 2 + PLAYER_RADIUS, 0));
+    d.players[2].pos = d.players[0].pos + V2::new(M / 2 + PLAYER_RADIUS, Len::ZERO);
     let guarded = d.shot_odds(0, 3 * M, JUMP_APEX);
     assert!(guarded < near, "{guarded} < {near}");
     // Odds are what the PRNG rolls against: over many shots from the same
@@ -354,7 +356,7 @@ fn a_ball_leaving_the_court_goes_to_the_other_team() {
     g.ball.owner = 0;
     g.ball.pos = V2::new(COURT_LENGTH / 2, M / 2);
     g.ball.z = M;
-    g.ball.vel = V2::new(0, -M / 10);
+    g.ball.vel = V2::new(Len::ZERO, -M / 10);
     g.ball.grab_cd = 30;
     g.possession = Some(0);
     let ev = step_n(&mut g, [Pad::NONE; 2], 20);
@@ -366,7 +368,7 @@ fn a_ball_leaving_the_court_goes_to_the_other_team() {
     });
     let who = who.expect("Away inbounds");
     // From the sideline where the ball went out.
-    let p = g.player(who);
+    let p = g.players[who as usize].pos;
     assert_eq!(p.y, PLAYER_RADIUS);
     assert!((p.x - COURT_LENGTH / 2).abs() < M);
     assert_eq!(g.possession(), Some(1));
@@ -377,7 +379,7 @@ fn steals_succeed_sometimes_and_only_within_reach() {
     let mut won = 0;
     for seed in 0..40 {
         let mut g = holding(0, V2::new(COURT_LENGTH / 2, HOOP_Y), seed);
-        g.players[2].pos = g.players[0].pos.add(V2::new(M, 0));
+        g.players[2].pos = g.players[0].pos + V2::new(M, Len::ZERO);
         g.controlled[1] = 0;
         let ev = step_n(&mut g, [Pad::NONE, Pad(Pad::ACTION)], 1);
         if ev
@@ -393,7 +395,7 @@ fn steals_succeed_sometimes_and_only_within_reach() {
     assert!(won > 3 && won < 37, "{won} steals of 40");
     for seed in 0..40 {
         let mut g = holding(0, V2::new(COURT_LENGTH / 2, HOOP_Y), seed);
-        g.players[2].pos = g.players[0].pos.add(V2::new(2 * M, 0));
+        g.players[2].pos = g.players[0].pos + V2::new(2 * M, Len::ZERO);
         g.controlled[1] = 0;
         let ev = step_n(&mut g, [Pad::NONE, Pad(Pad::ACTION)], 1);
         assert!(!ev.iter().any(|e| matches!(e, Event::Steal { .. })));
@@ -406,7 +408,7 @@ fn a_jumping_defender_can_block_and_a_grounded_one_cannot() {
     for seed in 0..60 {
         let mut g = holding(0, hoop_offset(0, 50), seed);
         // The defender stands between the shooter and the hoop.
-        g.players[2].pos = g.players[0].pos.add(V2::new(7 * M / 10, 0));
+        g.players[2].pos = g.players[0].pos + V2::new(7 * M / 10, Len::ZERO);
         g.controlled[1] = 0;
         let mut ev = step_n(&mut g, [Pad(Pad::SHOOT), Pad(Pad::SHOOT)], 1);
         ev.extend(step_n(
@@ -431,7 +433,7 @@ fn a_jumping_defender_can_block_and_a_grounded_one_cannot() {
     assert!(blocks > 0, "no block in 60 tries");
     for seed in 0..30 {
         let mut g = holding(0, hoop_offset(0, 50), seed);
-        g.players[2].pos = g.players[0].pos.add(V2::new(7 * M / 10, 0));
+        g.players[2].pos = g.players[0].pos + V2::new(7 * M / 10, Len::ZERO);
         g.controlled[1] = 0;
         let ev = shoot(&mut g, 0, u32::from(JUMP_APEX));
         assert!(!ev.iter().any(|e| matches!(e, Event::Block { .. })));
@@ -444,8 +446,8 @@ fn a_miss_comes_off_the_rim_and_is_rebounded() {
     for seed in 0..40 {
         let mut g = holding(0, hoop_offset(0, 60), seed);
         // A team-mate and a defender wait near the hoop.
-        g.players[1].pos = hoop_offset(0, 15).add(V2::new(0, M));
-        g.players[3].pos = hoop_offset(0, 15).add(V2::new(0, -M));
+        g.players[1].pos = hoop_offset(0, 15) + V2::new(Len::ZERO, M);
+        g.players[3].pos = hoop_offset(0, 15) + V2::new(Len::ZERO, -M);
         let ev = shoot(&mut g, 0, 3);
         if ev.iter().any(|e| matches!(e, Event::Miss { player: 0 })) {
             misses += 1;
@@ -477,12 +479,12 @@ fn players_are_pinned_inside_the_court_and_never_overlap() {
     for _ in 0..300 {
         g.step(&[pad, pad]);
         for a in 0..4u8 {
-            let p = g.player(a);
+            let p = g.players[a as usize].pos;
             assert!(p.x >= PLAYER_RADIUS && p.x <= COURT_LENGTH - PLAYER_RADIUS);
             assert!(p.y >= PLAYER_RADIUS && p.y <= COURT_WIDTH - PLAYER_RADIUS);
             for b in (a + 1)..4 {
-                let q = g.player(b);
-                let d = dist(V2::new(p.x, p.y), V2::new(q.x, q.y));
+                let q = g.players[b as usize].pos;
+                let d = dist(p, q);
                 assert!(d >= 2 * PLAYER_RADIUS * 9 / 10, "{a} and {b} overlap: {d}");
             }
         }
@@ -562,9 +564,11 @@ fn a_ball_in_flight_at_the_buzzer_only_drops() {
 #[test]
 fn three_points_start_exactly_at_six_point_seven_five_metres() {
     // Feet exactly 6.75 m from the hoop (along the court's axis, so the
-    // integer distance is exact): three points; one unit (1/4096 m) closer:
-    // two.
-    for (offset, points) in [(THREE_POINT_RADIUS, 3u8), (THREE_POINT_RADIUS - 1, 2)] {
+    // distance is exact): three points; one step (1/4096 m) closer: two.
+    for (offset, points) in [
+        (THREE_POINT_RADIUS, 3u8),
+        (THREE_POINT_RADIUS - Len::DELTA, 2),
+    ] {
         let h = attack_hoop_in(0, 0);
         let spot = V2::new(h.x - offset, h.y);
         assert_eq!(dist(spot, h), offset);
@@ -574,7 +578,7 @@ fn three_points_start_exactly_at_six_point_seven_five_metres() {
             Event::Shot { points, .. } => Some(*points),
             _ => None,
         });
-        assert_eq!(shot, Some(points), "{offset} units from the hoop");
+        assert_eq!(shot, Some(points), "{offset} m from the hoop");
         assert_eq!(g.stats()[0].threes, u16::from(points == 3));
     }
 }
@@ -636,7 +640,7 @@ fn the_shot_clock_stops_during_a_shot_and_resets_on_a_rim_rebound() {
     for seed in 0..60 {
         let mut g = holding(0, hoop_offset(0, 60), seed);
         // Home's team-mate waits near the hoop; Away is far away.
-        g.players[1].pos = hoop_offset(0, 15).add(V2::new(0, M));
+        g.players[1].pos = hoop_offset(0, 15) + V2::new(Len::ZERO, M);
         let mut pads = [Pad(Pad::SHOOT), Pad::NONE];
         let mut at_release = None;
         for t in 0..400u32 {
@@ -761,7 +765,7 @@ fn a_pass_nobody_catches_rolls_out_and_goes_to_the_other_team() {
         .any(|e| matches!(e, Event::Rebound { .. } | Event::Steal { .. })));
     // It went out over the top sideline, near where it was thrown.
     assert_eq!(ball.y, 0);
-    assert!((ball.x - COURT_LENGTH / 2).abs() < 2 * M);
+    assert!((ball.x - units(COURT_LENGTH / 2)).abs() < units(2 * M));
     assert_eq!(g.stats()[0].turnovers, 1);
     let ev = step_n(&mut g, [Pad::NONE; 2], u32::from(AFTER_TURNOVER_TICKS));
     let who = ev.iter().find_map(|e| match e {
@@ -769,7 +773,7 @@ fn a_pass_nobody_catches_rolls_out_and_goes_to_the_other_team() {
         _ => None,
     });
     let who = who.expect("Away inbounds");
-    assert_eq!(g.player(who).y, PLAYER_RADIUS);
+    assert_eq!(g.player(who).y, units(PLAYER_RADIUS));
     assert_eq!(g.possession(), Some(1));
 }
 
@@ -779,8 +783,8 @@ fn teams_change_ends_at_half_time() {
     // hold until the second half starts, then each team attacks the other
     // hoop, and the overtimes keep the second half's ends.
     let mut g = Ntba::new(5, 2);
-    let right = (HOOP_RIGHT_X, HOOP_Y);
-    let left = (HOOP_LEFT_X, HOOP_Y);
+    let right = (units(HOOP_RIGHT_X), units(HOOP_Y));
+    let left = (units(HOOP_LEFT_X), units(HOOP_Y));
     assert_eq!((g.attacked_hoop(0), g.attacked_hoop(1)), (right, left));
     assert!(g.attacks_right(0) && !g.attacks_right(1));
     while g.phase != Phase::Break {
@@ -810,14 +814,17 @@ fn teams_change_ends_at_half_time() {
         panic!("the inbounder holds the ball: {:?}", g.ball().state)
     };
     let (hx, _) = g.attacked_hoop(side);
-    let baseline = if hx > COURT_LENGTH / 2 {
+    let baseline = if hx > units(COURT_LENGTH / 2) {
         0
     } else {
-        COURT_LENGTH
+        units(COURT_LENGTH)
     };
-    assert!((g.player(inbounder).x - baseline).abs() <= PLAYER_RADIUS + M / 10);
+    assert!((g.player(inbounder).x - baseline).abs() <= units(PLAYER_RADIUS + M / 10));
     let mate = g.player(inbounder ^ 1);
-    assert!((mate.x - baseline).abs() > 3 * M, "the team-mate stands in");
+    assert!(
+        (mate.x - baseline).abs() > units(3 * M),
+        "the team-mate stands in"
+    );
     for p in g.players() {
         let (fx, _) = p.facing_vector();
         let toward = g.attacked_hoop(p.side).0 - p.x;
@@ -867,7 +874,7 @@ fn a_second_half_basket_goes_in_the_other_hoop_for_the_shooters_team() {
                             // The ball drops through the hoop this team
                             // attacks in the second half.
                             let hoop = attack_hoop_in(1, side);
-                            assert_eq!((g.ball().x, g.ball().y), (hoop.x, hoop.y));
+                            assert_eq!((g.ball.pos.x, g.ball.pos.y), (hoop.x, hoop.y));
                             assert_ne!(hoop, attack_hoop_in(0, side));
                             scored = true;
                         }
@@ -883,7 +890,7 @@ fn a_second_half_basket_goes_in_the_other_hoop_for_the_shooters_team() {
                 assert_eq!(s, 1 - side);
                 let hoop = attack_hoop_in(1, side);
                 assert!(
-                    (g.player(player).x - hoop.x).abs() < 2 * M,
+                    (g.players[player as usize].pos.x - hoop.x).abs() < 2 * M,
                     "inbound from under the hoop scored on"
                 );
                 break;
@@ -938,11 +945,11 @@ fn the_team_mate_ai_goes_to_the_hoop_attacked_in_the_period() {
         g.clock = OVERTIME_TICKS;
         step_n(&mut g, [Pad::NONE; 2], 150);
         let hx = attack_hoop_in(period, 0).x;
-        let mate = g.player(1);
+        let mate = g.players[1].pos;
         assert!(
             (mate.x - hx).abs() < 9 * M,
             "period {period}: the team-mate is at x {} m",
-            mate.x / M
+            mate.x
         );
     }
 }

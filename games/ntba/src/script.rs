@@ -8,9 +8,10 @@
 
 use crate::ai::Cpu;
 use crate::consts::*;
-use crate::math::V2;
+use crate::math::{Len, V2};
 use crate::pad::Pad;
 use crate::sim::Ntba;
+use crate::view_lengths::UNITS_PER_METER;
 use lockstep::{DeterministicGame, Fnv1a};
 
 /// Seed of the golden script replay.
@@ -138,8 +139,10 @@ pub fn match_hash() -> u64 {
 #[must_use]
 pub fn rules_hash() -> u64 {
     let mut h = Fnv1a::new();
+    // Lengths as their fixed-point raw bits, after the number of steps in
+    // a metre.
+    h.write_i32(UNITS_PER_METER);
     for v in [
-        UNITS_PER_METER,
         COURT_LENGTH,
         COURT_WIDTH,
         HOOP_INSET,
@@ -160,7 +163,7 @@ pub fn rules_hash() -> u64 {
         STEAL_RADIUS,
         GRAVITY,
     ] {
-        h.write_i32(v);
+        h.write_i32(v.to_bits());
     }
     for v in [
         TICKS_PER_SECOND,
@@ -189,16 +192,17 @@ pub fn rules_hash() -> u64 {
     // The shot-odds table: Home's player 0 shoots; Away's player 2 guards
     // at each distance, player 3 is far away.
     let mut g = Ntba::new(GOLDEN_SEED, 2);
+    let m = Len::ONE;
     let me = V2::new(COURT_LENGTH / 2, COURT_WIDTH / 2);
     g.players[0].pos = me;
-    g.players[3].pos = V2::new(2 * UNITS_PER_METER, 2 * UNITS_PER_METER);
+    g.players[3].pos = V2::new(m * 2, m * 2);
     for guard_tenths in [5, 12, 20, 30] {
-        g.players[2].pos = V2::new(me.x + guard_tenths * UNITS_PER_METER / 10, me.y);
+        g.players[2].pos = V2::new(me.x + m * guard_tenths / 10, me.y);
         for jump in [0u8, 10] {
             g.players[2].jump_t = jump;
             for d_tenths in 0..=120 {
                 for t in 0..=JUMP_TICKS {
-                    h.write_u32(g.shot_odds(0, d_tenths * UNITS_PER_METER / 10, t));
+                    h.write_u32(g.shot_odds(0, m * d_tenths / 10, t));
                 }
             }
         }

@@ -2,7 +2,7 @@
 
 use crate::ai;
 use crate::consts::*;
-use crate::math::{dist, facing_of, DIR16, DIR8, V2};
+use crate::math::{dist, facing_of, mul_div, Len, Sq, DIR16, DIR8, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
 use crate::view::{Action, Event, Phase, TeamStats};
@@ -12,7 +12,11 @@ use lockstep::Fnv1a;
 /// produces that many in practice).
 pub const MAX_EVENTS: usize = 8;
 
-const M: i32 = M_UNITS;
+/// One metre.
+const M: Len = Len::ONE;
+
+/// A ball landing faster than this (1/50 m per tick, 1.2 m/s) bounces.
+const BOUNCE_SPEED: Len = Len::ONE.strict_div_int(50);
 
 /// What a player wants to do this tick: from the pad for a controlled
 /// player, from the built-in AI otherwise.
@@ -34,7 +38,7 @@ pub(crate) struct Player {
     pub pos: V2,
     pub vel: V2,
     /// Height of the feet above the floor.
-    pub z: i32,
+    pub z: Len,
     /// Ticks into the current jump, 0 on the ground.
     pub jump_t: u8,
     /// In a shooting jump with the ball.
@@ -54,8 +58,8 @@ impl Player {
     const fn new(pos: V2, facing: u8) -> Self {
         Player {
             pos,
-            vel: V2::new(0, 0),
-            z: 0,
+            vel: V2::ZERO,
+            z: Len::ZERO,
             jump_t: 0,
             shooting: false,
             facing,
@@ -88,17 +92,17 @@ pub(crate) struct Ball {
     /// Pass: the receiver.
     pub receiver: u8,
     pub pos: V2,
-    pub z: i32,
+    pub z: Len,
     pub vel: V2,
-    pub vz: i32,
+    pub vz: Len,
     /// Flight (shot or pass) from, to, tick, duration, arc height.
     pub from: V2,
-    pub from_z: i32,
+    pub from_z: Len,
     pub to: V2,
-    pub to_z: i32,
+    pub to_z: Len,
     pub t: u16,
     pub dur: u16,
-    pub arc: i32,
+    pub arc: Len,
     /// Shot: points it is worth and whether it goes in.
     pub points: u8,
     pub made: bool,
@@ -160,10 +164,10 @@ pub(crate) const fn attack_hoop_in(period: u8, side: u8) -> V2 {
 }
 
 /// Height of a jump `t` ticks in: a parabola peaking at the apex.
-pub(crate) fn jump_z(t: u8) -> i32 {
-    let t = i64::from(t);
-    let d = i64::from(JUMP_TICKS);
-    (4 * i64::from(JUMP_HEIGHT) * t * (d - t) / (d * d)) as i32
+pub(crate) fn jump_z(t: u8) -> Len {
+    let t = i32::from(t);
+    let d = i32::from(JUMP_TICKS);
+    JUMP_HEIGHT * (4 * t * (d - t)) / (d * d)
 }
 
 /// `p` clamped to the court, keeping a player's body inside the lines.
@@ -175,7 +179,7 @@ pub(crate) fn pin(p: V2) -> V2 {
 }
 
 fn in_court(p: V2) -> bool {
-    (0..=COURT_LENGTH).contains(&p.x) && (0..=COURT_WIDTH).contains(&p.y)
+    (Len::ZERO..=COURT_LENGTH).contains(&p.x) && (Len::ZERO..=COURT_WIDTH).contains(&p.y)
 }
 
 impl Ntba {
@@ -184,7 +188,7 @@ impl Ntba {
     pub fn with_seed(seed: u64) -> Self {
         let mut rng = Rng::new(seed);
         let first_side = (rng.next_u64() >> 63) as u8;
-        let placeholder = Player::new(V2::new(0, 0), 0);
+        let placeholder = Player::new(V2::ZERO, 0);
         let mut g = Ntba {
             seed,
             rng,
@@ -195,16 +199,16 @@ impl Ntba {
                 owner: 0,
                 receiver: 0,
                 pos: V2::new(COURT_LENGTH / 2, COURT_WIDTH / 2),
-                z: 0,
-                vel: V2::default(),
-                vz: 0,
-                from: V2::default(),
-                from_z: 0,
-                to: V2::default(),
-                to_z: 0,
+                z: Len::ZERO,
+                vel: V2::ZERO,
+                vz: Len::ZERO,
+                from: V2::ZERO,
+                from_z: Len::ZERO,
+                to: V2::ZERO,
+                to_z: Len::ZERO,
                 t: 0,
                 dur: 0,
-                arc: 0,
+                arc: Len::ZERO,
                 points: 0,
                 made: false,
                 tried: 0,
@@ -219,7 +223,7 @@ impl Ntba {
             phase: Phase::Play,
             phase_t: 0,
             restart_side: first_side,
-            restart_spot: V2::default(),
+            restart_spot: V2::ZERO,
             first_side,
             controlled: [0, 0],
             prev_pad: [Pad::NONE; 2],
@@ -334,7 +338,7 @@ impl Ntba {
                 pl.z = jump_z(pl.jump_t);
             }
             pl.vel = pl.vel.scale(3, 4);
-            pl.pos = pin(pl.pos.add(pl.vel));
+            pl.pos = pin(pl.pos + pl.vel);
             pl.stamina = (pl.stamina + 1).min(STAMINA_MAX);
         }
         self.separate();
@@ -358,7 +362,7 @@ impl Ntba {
                 let pad = pads[side as usize];
                 let (dx, dy) = pad.direction();
                 Intent {
-                    mv: V2::new(dx * 256, dy * 256),
+                    mv: V2::new(M * dx, M * dy),
                     turbo: pad.has(Pad::TURBO),
                     shoot_held: pad.has(Pad::SHOOT),
                     shoot_press: pressed[side as usize] & Pad::SHOOT != 0,
@@ -389,29 +393,30 @@ impl Ntba {
             }
             pl.z = jump_z(pl.jump_t);
         } else {
-            let moving = it.mv != V2::default();
+            let moving = it.mv != V2::ZERO;
             let mut speed = if holding { DRIBBLE_SPEED } else { RUN_SPEED };
             if it.turbo && moving && pl.stamina > 0 {
-                speed = speed * TURBO_SPEED / RUN_SPEED;
+                // Turbo scales the speed by TURBO_SPEED / RUN_SPEED.
+                speed = mul_div(speed, TURBO_SPEED, RUN_SPEED);
                 pl.stamina = pl.stamina.saturating_sub(2);
             } else if !it.turbo {
                 pl.stamina = (pl.stamina + 1).min(STAMINA_MAX);
             }
             let target = it.mv.with_len(speed);
-            let dv = target.sub(pl.vel);
+            let dv = target - pl.vel;
             let step = V2::new(approach(dv.x), approach(dv.y));
-            pl.vel = pl.vel.add(step);
+            pl.vel = pl.vel + step;
             if let Some(f) = facing_of(it.mv) {
                 pl.facing = f;
             }
         }
-        let next = pl.pos.add(pl.vel);
+        let next = pl.pos + pl.vel;
         let pinned = pin(next);
         if pinned.x != next.x {
-            pl.vel.x = 0;
+            pl.vel.x = Len::ZERO;
         }
         if pinned.y != next.y {
-            pl.vel.y = 0;
+            pl.vel.y = Len::ZERO;
         }
         pl.pos = pinned;
     }
@@ -424,32 +429,37 @@ impl Ntba {
             let mut moved = false;
             for i in 0..4usize {
                 for j in (i + 1)..4usize {
-                    let d = self.players[j].pos.sub(self.players[i].pos);
-                    if d.len2() >= i64::from(min) * i64::from(min) {
+                    let d = self.players[j].pos - self.players[i].pos;
+                    if d.len2() >= min.wide_mul(min) {
                         continue;
                     }
                     moved = true;
                     let len = d.len();
-                    let dir = if len == 0 {
+                    // The direction apart, as a vector of length `short`
+                    // (1/16 m: the push follows it to 1/256, the precision
+                    // of the direction tables).
+                    let short = Len::ONE / 16;
+                    let dir = if len == Len::ZERO {
                         // Exactly on top of each other: split along x (or y at an end line).
                         if self.players[i].pos.x > COURT_LENGTH / 2 {
-                            V2::new(-256, 0)
+                            V2::new(-short, Len::ZERO)
                         } else {
-                            V2::new(256, 0)
+                            V2::new(short, Len::ZERO)
                         }
                     } else {
-                        d.with_len(256)
+                        d.with_len(short)
                     };
-                    let push = (min - len) / 2 + 1;
-                    let off = dir.scale(push, 256);
+                    // Each body's share of the overlap, and one step more.
+                    let push = (min - len) / 2 + Len::DELTA;
+                    let off = V2::new(mul_div(dir.x, push, short), mul_div(dir.y, push, short));
                     // i moves back by its share; whatever a line stops it
                     // from taking, j takes on top of its own.
                     let old_i = self.players[i].pos;
-                    let new_i = pin(old_i.sub(off));
-                    let taken = old_i.sub(new_i);
-                    let rest = off.add(off).sub(taken);
+                    let new_i = pin(old_i - off);
+                    let taken = old_i - new_i;
+                    let rest = off + off - taken;
                     self.players[i].pos = new_i;
-                    self.players[j].pos = pin(self.players[j].pos.add(rest));
+                    self.players[j].pos = pin(self.players[j].pos + rest);
                 }
             }
             if !moved {
@@ -475,7 +485,7 @@ impl Ntba {
                 pl.z = jump_z(1);
                 pl.shooting = true;
                 pl.vel = pl.vel.scale(1, 3);
-                if let Some(f) = facing_of(hoop.sub(pl.pos)) {
+                if let Some(f) = facing_of(hoop - pl.pos) {
                     pl.facing = f;
                 }
                 return;
@@ -503,7 +513,7 @@ impl Ntba {
         let Some(h) = self.holder() else { return };
         let hp = self.players[h as usize];
         let me = self.players[pi];
-        if let Some(f) = facing_of(hp.pos.sub(me.pos)) {
+        if let Some(f) = facing_of(hp.pos - me.pos) {
             self.players[pi].facing = f;
         }
         if dist(hp.pos, me.pos) > STEAL_RADIUS {
@@ -540,8 +550,8 @@ impl Ntba {
         self.ball.mode = BallMode::Held;
         self.ball.owner = p;
         self.ball.rim = false;
-        self.ball.vel = V2::default();
-        self.ball.vz = 0;
+        self.ball.vel = V2::ZERO;
+        self.ball.vz = Len::ZERO;
         self.controlled[side as usize] = p % 2;
         self.players[p as usize].shooting = false;
         self.hold_ball();
@@ -550,14 +560,17 @@ impl Ntba {
     /// Puts a held ball in the holder's hands (dribble or raised).
     fn hold_ball(&mut self) {
         let h = self.players[self.ball.owner as usize];
-        let hand = DIR8[(h.facing & 7) as usize].scale(45 * M / 100, 256);
-        let at = h.pos.add(hand);
+        let hand = DIR8[(h.facing & 7) as usize].times(M * 45 / 100);
+        let at = h.pos + hand;
         // In the hands, but never drawn beyond the lines.
-        self.ball.pos = V2::new(at.x.clamp(0, COURT_LENGTH), at.y.clamp(0, COURT_WIDTH));
+        self.ball.pos = V2::new(
+            at.x.clamp(Len::ZERO, COURT_LENGTH),
+            at.y.clamp(Len::ZERO, COURT_WIDTH),
+        );
         self.ball.z = if h.shooting {
-            h.z + 22 * M / 10
+            h.z + M * 22 / 10
         } else if h.jump_t > 0 {
-            h.z + 14 * M / 10
+            h.z + M * 14 / 10
         } else {
             // Dribble: a triangle wave between the hand (1 m) and the floor.
             let ph = (self.tick.wrapping_add(u32::from(self.ball.owner) * 7) % 24) as i32;
@@ -581,7 +594,7 @@ impl Ntba {
             hoop
         } else {
             let k = self.rng.below(16) as usize;
-            hoop.add(DIR16[k].scale(RIM_RADIUS + 12 * M / 100, 256))
+            hoop + DIR16[k].times(RIM_RADIUS + M * 12 / 100)
         };
         self.hold_ball();
         let b = &mut self.ball;
@@ -592,8 +605,9 @@ impl Ntba {
         b.to = to;
         b.to_z = RIM_HEIGHT;
         b.t = 0;
-        b.dur = (20 + d * 3 / M) as u16;
-        b.arc = (M + d / 6).min(3 * M);
+        // 20 ticks and 3 more per metre.
+        b.dur = (20 + (d * 3).to_num::<i32>()) as u16;
+        b.arc = (M + d / 6).min(M * 3);
         b.points = points;
         b.made = made;
         b.tried = 0;
@@ -615,17 +629,22 @@ impl Ntba {
 
     /// Chance (per mille) that a shot from distance `d` released `jump_t`
     /// ticks into the jump goes in, given the defenders around `p`.
-    pub(crate) fn shot_odds(&self, p: u8, d: i32, jump_t: u8) -> u32 {
+    pub(crate) fn shot_odds(&self, p: u8, d: Len, jump_t: u8) -> u32 {
+        // `per_mille * (d - from) / span`, whole per mille rounded down (d
+        // is at least `from` wherever it is used).
+        let falling = |per_mille: i32, from: Len, span: Len| -> i32 {
+            ((d - from) * per_mille / span).to_num()
+        };
         let mut odds: i32 = if d < DUNK_RANGE {
             880
-        } else if d < 4 * M {
-            640 - 100 * (d - 18 * M / 10) / (22 * M / 10)
+        } else if d < M * 4 {
+            640 - falling(100, M * 18 / 10, M * 22 / 10)
         } else if d < THREE_POINT_RADIUS {
-            540 - 100 * (d - 4 * M) / (THREE_POINT_RADIUS - 4 * M)
-        } else if d < 85 * M / 10 {
-            400 - 100 * (d - THREE_POINT_RADIUS) / (85 * M / 10 - THREE_POINT_RADIUS)
+            540 - falling(100, M * 4, THREE_POINT_RADIUS - M * 4)
+        } else if d < M * 85 / 10 {
+            400 - falling(100, THREE_POINT_RADIUS, M * 85 / 10 - THREE_POINT_RADIUS)
         } else {
-            (300 - 50 * (d - 85 * M / 10) / M).max(20)
+            (300 - falling(50, M * 85 / 10, M)).max(20)
         };
         let off = i32::from(jump_t.abs_diff(JUMP_APEX));
         let close = d < DUNK_RANGE;
@@ -661,9 +680,9 @@ impl Ntba {
                 } else {
                     150
                 }
-            } else if dd < 18 * M / 10 {
+            } else if dd < M * 18 / 10 {
                 80
-            } else if dd < 26 * M / 10 {
+            } else if dd < M * 26 / 10 {
                 30
             } else {
                 0
@@ -679,11 +698,12 @@ impl Ntba {
         let mp = self.players[mate as usize];
         self.hold_ball();
         let from = self.ball.pos;
-        let d0 = dist(from, mp.pos);
-        let dur = 6 + d0 / (3 * M / 10);
-        let to = pin(mp.pos.add(mp.vel.scale(dur, 1)));
+        // A flight of 6 ticks and one more per 0.3 m.
+        let flight = |d: Len| -> i32 { 6 + (d / (M * 3 / 10)).to_num::<i32>() };
+        let dur = flight(dist(from, mp.pos));
+        let to = pin(mp.pos + mp.vel.scale(dur, 1));
         let d = dist(from, to);
-        let dur = 6 + d / (3 * M / 10);
+        let dur = flight(d);
         let b = &mut self.ball;
         b.mode = BallMode::Pass;
         b.owner = p;
@@ -691,7 +711,7 @@ impl Ntba {
         b.from = from;
         b.from_z = b.z.max(M);
         b.to = to;
-        b.to_z = 12 * M / 10;
+        b.to_z = M * 12 / 10;
         b.t = 0;
         b.dur = dur.clamp(4, 200) as u16;
         b.arc = M / 4 + d / 20;
@@ -699,7 +719,7 @@ impl Ntba {
         let pl = &mut self.players[p as usize];
         pl.shooting = false;
         pl.throw_t = 10;
-        if let Some(f) = facing_of(to.sub(pl.pos)) {
+        if let Some(f) = facing_of(to - pl.pos) {
             pl.facing = f;
         }
         self.controlled[side as usize] = mate % 2;
@@ -709,12 +729,16 @@ impl Ntba {
     /// Position along the current flight at its tick `t`.
     fn flight_pos(&mut self) {
         let b = &mut self.ball;
-        let t = i64::from(b.t);
-        let d = i64::from(b.dur.max(1));
-        let lerp = |a: i32, z: i32| (i64::from(a) + (i64::from(z) - i64::from(a)) * t / d) as i32;
+        let t = i32::from(b.t);
+        let d = i32::from(b.dur.max(1));
+        let lerp = |a: Len, z: Len| a + (z - a) * t / d;
         let x = lerp(b.from.x, b.to.x);
         let y = lerp(b.from.y, b.to.y);
-        let z = lerp(b.from_z, b.to_z) + (4 * i64::from(b.arc) * t * (d - t) / (d * d)) as i32;
+        // The arc's parabola, in 64 bits so that arc × 4t(d - t) cannot
+        // overflow whatever the flight's length.
+        let (t, d) = (i64::from(t), i64::from(d));
+        let lift: Len = (Sq::from(b.arc) * (4 * t * (d - t)) / (d * d)).to_num();
+        let z = lerp(b.from_z, b.to_z) + lift;
         b.vel = V2::new(x - b.pos.x, y - b.pos.y);
         b.vz = z - b.z;
         b.pos = V2::new(x, y);
@@ -742,7 +766,7 @@ impl Ntba {
                 }
                 let qp = self.players[q as usize];
                 if qp.jump_t == 0
-                    || dist(qp.pos, self.ball.pos) > 9 * M / 10
+                    || dist(qp.pos, self.ball.pos) > M * 9 / 10
                     || qp.z + REACH < self.ball.z
                 {
                     continue;
@@ -764,12 +788,12 @@ impl Ntba {
                 // baseline behind the hoop).
                 let base = if hoop.x > COURT_LENGTH / 2 { 4 } else { 12 };
                 let k = (base + self.rng.below(9) as usize) % 16;
-                let speed = self.rng.range(2 * M / 100, 6 * M / 100);
+                let speed = self.rng.len_range(M * 2 / 100, M * 6 / 100);
                 let b = &mut self.ball;
                 b.mode = BallMode::Loose;
                 b.rim = true;
-                b.vel = DIR16[k].scale(speed, 256);
-                b.vz = self.rng.range(2 * M / 100, 5 * M / 100);
+                b.vel = DIR16[k].times(speed);
+                b.vz = self.rng.len_range(M * 2 / 100, M * 5 / 100);
                 b.grab_cd = 4;
                 self.possession = None;
                 self.push_event(Event::Miss { player: shooter });
@@ -779,13 +803,13 @@ impl Ntba {
 
     fn block(&mut self, q: u8) {
         let shooter = self.ball.owner;
-        let away = self.ball.from.sub(self.ball.to).with_len(8 * M / 100);
-        let side = self.rng.range(-3 * M / 100, 3 * M / 100);
+        let away = (self.ball.from - self.ball.to).with_len(M * 8 / 100);
+        let side = self.rng.len_range(M * -3 / 100, M * 3 / 100);
         let b = &mut self.ball;
         b.mode = BallMode::Loose;
         b.owner = q;
-        b.vel = away.add(V2::new(-away.y, away.x).with_len(side));
-        b.vz = 2 * M / 100;
+        b.vel = away + V2::new(-away.y, away.x).with_len(side);
+        b.vz = M * 2 / 100;
         b.grab_cd = 8;
         self.stats[team(q) as usize].blocks = self.stats[team(q) as usize].blocks.saturating_add(1);
         self.push_event(Event::Block { player: q, shooter });
@@ -805,7 +829,7 @@ impl Ntba {
                     continue;
                 }
                 let qp = self.players[q as usize];
-                if dist(qp.pos, self.ball.pos) > 7 * M / 10 || qp.z + REACH < self.ball.z {
+                if dist(qp.pos, self.ball.pos) > M * 7 / 10 || qp.z + REACH < self.ball.z {
                     continue;
                 }
                 self.ball.tried |= 1 << q;
@@ -827,7 +851,7 @@ impl Ntba {
         if self.ball.t >= self.ball.dur {
             let r = self.ball.receiver;
             let rp = self.players[r as usize];
-            if dist(rp.pos, self.ball.pos) <= 15 * M / 10 && rp.z + REACH >= self.ball.z {
+            if dist(rp.pos, self.ball.pos) <= M * 15 / 10 && rp.z + REACH >= self.ball.z {
                 self.give_ball(r);
             } else {
                 let b = &mut self.ball;
@@ -841,18 +865,18 @@ impl Ntba {
         let b = &mut self.ball;
         b.grab_cd = b.grab_cd.saturating_sub(1);
         b.vz -= GRAVITY;
-        b.pos = b.pos.add(b.vel);
+        b.pos = b.pos + b.vel;
         b.z += b.vz;
-        if b.z <= 0 {
-            b.z = 0;
-            if b.vz < -(M / 50) {
+        if b.z <= Len::ZERO {
+            b.z = Len::ZERO;
+            if b.vz < -BOUNCE_SPEED {
                 b.vz = -b.vz * 11 / 20;
                 b.vel = b.vel.scale(7, 8);
             } else {
-                b.vz = 0;
+                b.vz = Len::ZERO;
             }
         }
-        if b.z == 0 && b.vz == 0 {
+        if b.z == Len::ZERO && b.vz == Len::ZERO {
             b.vel = b.vel.scale(15, 16);
         }
         if !in_court(self.ball.pos) {
@@ -862,7 +886,7 @@ impl Ntba {
         if self.ball.grab_cd > 0 {
             return;
         }
-        let mut best: Option<(i32, u8)> = None;
+        let mut best: Option<(Len, u8)> = None;
         for q in 0..4u8 {
             let qp = self.players[q as usize];
             let d = dist(qp.pos, self.ball.pos);
@@ -896,13 +920,17 @@ impl Ntba {
 
     fn ball_dead(&mut self) {
         let b = &mut self.ball;
-        b.vel = V2::default();
-        if b.z > 0 || b.vz > 0 {
+        b.vel = V2::ZERO;
+        if b.z > Len::ZERO || b.vz > Len::ZERO {
             b.vz -= GRAVITY;
             b.z += b.vz;
-            if b.z <= 0 {
-                b.z = 0;
-                b.vz = if b.vz < -(M / 50) { -b.vz / 2 } else { 0 };
+            if b.z <= Len::ZERO {
+                b.z = Len::ZERO;
+                b.vz = if b.vz < -BOUNCE_SPEED {
+                    -b.vz / 2
+                } else {
+                    Len::ZERO
+                };
             }
         }
     }
@@ -911,8 +939,8 @@ impl Ntba {
         let last = team(self.ball.owner);
         let to = 1 - last;
         let spot = V2::new(
-            self.ball.pos.x.clamp(0, COURT_LENGTH),
-            self.ball.pos.y.clamp(0, COURT_WIDTH),
+            self.ball.pos.x.clamp(Len::ZERO, COURT_LENGTH),
+            self.ball.pos.y.clamp(Len::ZERO, COURT_WIDTH),
         );
         self.ball.pos = spot;
         self.stats[last as usize].turnovers = self.stats[last as usize].turnovers.saturating_add(1);
@@ -922,10 +950,10 @@ impl Ntba {
 
     fn dead_ball(&mut self, side: u8, spot: V2, ticks: u16) {
         self.ball.mode = BallMode::Dead;
-        self.ball.vel = V2::default();
+        self.ball.vel = V2::ZERO;
         // A dead ball only drops (a flight's last vertical step can be
         // steep; gravity alone would carry it far too high).
-        self.ball.vz = self.ball.vz.min(0);
+        self.ball.vz = self.ball.vz.min(Len::ZERO);
         self.phase = Phase::Dead;
         self.phase_t = ticks;
         self.restart_side = side;
@@ -952,7 +980,7 @@ impl Ntba {
         let hoop = self.attack_hoop(side);
         self.ball.pos = hoop;
         self.ball.z = RIM_HEIGHT;
-        self.ball.vz = 0;
+        self.ball.vz = Len::ZERO;
         if self.period >= SUDDEN_DEATH_PERIOD {
             self.dead_ball(1 - side, baseline_spot(hoop), AFTER_SCORE_TICKS);
             self.finish(side);
@@ -972,8 +1000,8 @@ impl Ntba {
         let period = self.period;
         self.push_event(Event::PeriodEnd { period });
         self.ball.mode = BallMode::Dead;
-        self.ball.vel = V2::default();
-        self.ball.vz = self.ball.vz.min(0);
+        self.ball.vel = V2::ZERO;
+        self.ball.vz = self.ball.vz.min(Len::ZERO);
         self.possession = None;
         if period >= 1 && self.score[0] != self.score[1] {
             let w = if self.score[0] > self.score[1] { 0 } else { 1 };
@@ -1017,7 +1045,7 @@ impl Ntba {
                 let to = 1 - side;
                 let b = self.ball.pos;
                 let y = if b.y < COURT_WIDTH / 2 {
-                    0
+                    Len::ZERO
                 } else {
                     COURT_WIDTH
                 };
@@ -1026,7 +1054,7 @@ impl Ntba {
                 self.push_event(Event::ShotClockViolation { side });
                 self.dead_ball(
                     to,
-                    V2::new(b.x.clamp(0, COURT_LENGTH), y),
+                    V2::new(b.x.clamp(Len::ZERO, COURT_LENGTH), y),
                     AFTER_TURNOVER_TICKS,
                 );
                 return;
@@ -1052,18 +1080,18 @@ impl Ntba {
         };
         let mate = pick ^ 1;
         let hoop = self.attack_hoop(side);
-        let toward = hoop.sub(spot).with_len(35 * M / 10);
+        let toward = (hoop - spot).with_len(M * 35 / 10);
         let lateral = if spot.y < HOOP_Y {
-            15 * M / 10
+            M * 15 / 10
         } else {
-            -15 * M / 10
+            M * -15 / 10
         };
-        let mate_pos = pin(spot.add(toward).add(V2::new(0, lateral)));
+        let mate_pos = pin(spot + toward + V2::new(Len::ZERO, lateral));
         self.players[pick as usize].pos = spot;
         self.players[mate as usize].pos = mate_pos;
         let d = (1 - side) * 2;
         for (k, off) in [(d, spot), (d + 1, mate_pos)] {
-            let guard = off.add(hoop.sub(off).with_len(25 * M / 10));
+            let guard = off + (hoop - off).with_len(M * 25 / 10);
             self.players[k as usize].pos = pin(guard);
         }
         // The defender nearer the inbounder is the one under control.
@@ -1071,14 +1099,14 @@ impl Ntba {
             dist(self.players[d as usize + 1].pos, spot) < dist(self.players[d as usize].pos, spot);
         self.controlled[(1 - side) as usize] = u8::from(near);
         for pl in &mut self.players {
-            pl.vel = V2::default();
+            pl.vel = V2::ZERO;
             pl.jump_t = 0;
-            pl.z = 0;
+            pl.z = Len::ZERO;
             pl.shooting = false;
         }
         for p in 0..4u8 {
             let f =
-                facing_of(self.attack_hoop(team(p)).sub(self.players[p as usize].pos)).unwrap_or(0);
+                facing_of(self.attack_hoop(team(p)) - self.players[p as usize].pos).unwrap_or(0);
             self.players[p as usize].facing = f;
         }
         self.separate();
@@ -1099,7 +1127,7 @@ impl Ntba {
             let winner = self.winner == Some(team(p));
             let pl = &mut self.players[p as usize];
             let has = holder == Some(p);
-            let moving = pl.vel.len2() > i64::from(RUN_SPEED / 8) * i64::from(RUN_SPEED / 8);
+            let moving = pl.vel.len2() > (RUN_SPEED / 8).wide_mul(RUN_SPEED / 8);
             let a = if over && winner {
                 Action::Celebrate
             } else if pl.swipe_t > 0 {
@@ -1136,17 +1164,18 @@ impl Ntba {
     }
 
     /// Feeds every field that affects the simulation into `h`, in a fixed
-    /// order, at explicit widths.
+    /// order, at explicit widths (a length is its fixed-point raw bits, an
+    /// `i32`, little endian).
     pub(crate) fn hash_into(&self, h: &mut Fnv1a) {
         h.write_u64(self.seed);
         h.write_u64(self.rng.state());
         h.write_u32(self.tick);
         for pl in &self.players {
-            h.write_i32(pl.pos.x);
-            h.write_i32(pl.pos.y);
-            h.write_i32(pl.vel.x);
-            h.write_i32(pl.vel.y);
-            h.write_i32(pl.z);
+            h.write_i32(pl.pos.x.to_bits());
+            h.write_i32(pl.pos.y.to_bits());
+            h.write_i32(pl.vel.x.to_bits());
+            h.write_i32(pl.vel.y.to_bits());
+            h.write_i32(pl.z.to_bits());
             h.write_u8(pl.jump_t);
             h.write_bool(pl.shooting);
             h.write_u8(pl.facing);
@@ -1162,16 +1191,16 @@ impl Ntba {
         h.write_u8(b.owner);
         h.write_u8(b.receiver);
         for v in [b.pos, b.vel, b.from, b.to] {
-            h.write_i32(v.x);
-            h.write_i32(v.y);
+            h.write_i32(v.x.to_bits());
+            h.write_i32(v.y.to_bits());
         }
-        h.write_i32(b.z);
-        h.write_i32(b.vz);
-        h.write_i32(b.from_z);
-        h.write_i32(b.to_z);
+        h.write_i32(b.z.to_bits());
+        h.write_i32(b.vz.to_bits());
+        h.write_i32(b.from_z.to_bits());
+        h.write_i32(b.to_z.to_bits());
         h.write_u16(b.t);
         h.write_u16(b.dur);
-        h.write_i32(b.arc);
+        h.write_i32(b.arc.to_bits());
         h.write_u8(b.points);
         h.write_bool(b.made);
         h.write_u8(b.tried);
@@ -1186,8 +1215,8 @@ impl Ntba {
         h.write_u8(self.phase as u8);
         h.write_u16(self.phase_t);
         h.write_u8(self.restart_side);
-        h.write_i32(self.restart_spot.x);
-        h.write_i32(self.restart_spot.y);
+        h.write_i32(self.restart_spot.x.to_bits());
+        h.write_i32(self.restart_spot.y.to_bits());
         h.write_u8(self.first_side);
         h.write_u8(self.controlled[0]);
         h.write_u8(self.controlled[1]);
@@ -1207,9 +1236,10 @@ impl Ntba {
 }
 
 /// One step of velocity change towards the target: a third of the gap,
-/// at least one unit, so velocities settle exactly.
-fn approach(gap: i32) -> i32 {
-    if gap.abs() <= 3 {
+/// the whole gap once it is three steps of [`Len`] or less, so velocities
+/// settle exactly.
+fn approach(gap: Len) -> Len {
+    if gap.abs() <= Len::DELTA * 3 {
         gap
     } else {
         gap / 3
@@ -1220,9 +1250,9 @@ fn approach(gap: i32) -> i32 {
 /// the inbounder does not stand under the rim.
 pub(crate) fn baseline_spot(hoop: V2) -> V2 {
     let x = if hoop.x < COURT_LENGTH / 2 {
-        0
+        Len::ZERO
     } else {
         COURT_LENGTH
     };
-    V2::new(x, HOOP_Y + 2 * M)
+    V2::new(x, HOOP_Y + M * 2)
 }

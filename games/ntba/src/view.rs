@@ -1,14 +1,17 @@
 //! The read-only view a renderer (or a test, or a CPU player) uses.
 //!
-//! Nothing here can change the simulation. Lengths are in
+//! Nothing here can change the simulation. Lengths are plain `i32`s in
 //! [`UNITS_PER_METER`](crate::UNITS_PER_METER) units (divide by 4096.0 for
-//! metres when drawing), times in ticks (60 per second). Screen convention:
+//! metres when drawing): the raw bits of the simulation's fixed-point
+//! metres, so the conversion is exact. Times are in ticks (60 per second).
+//! Screen convention:
 //! x grows to the right along the court, y grows downwards across it, z is
 //! height above the floor.
 
 use crate::consts::{SHOT_CLOCK_TICKS, TICKS_PER_SECOND};
 use crate::math::DIR8;
 use crate::sim::{attack_hoop_in, team, BallMode, Ntba};
+use crate::view_lengths::units;
 
 /// The stage of the match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,7 +246,7 @@ impl PlayerView {
     #[must_use]
     pub fn facing_vector(&self) -> (i32, i32) {
         let v = DIR8[(self.facing & 7) as usize];
-        (v.x, v.y)
+        ((v.x * 256).to_num(), (v.y * 256).to_num())
     }
 }
 
@@ -412,11 +415,11 @@ impl Ntba {
         PlayerView {
             side: team(p),
             slot: p % 2,
-            x: pl.pos.x,
-            y: pl.pos.y,
-            z: pl.z,
-            vx: pl.vel.x,
-            vy: pl.vel.y,
+            x: units(pl.pos.x),
+            y: units(pl.pos.y),
+            z: units(pl.z),
+            vx: units(pl.vel.x),
+            vy: units(pl.vel.y),
             facing: pl.facing,
             action: pl.action,
             anim: pl.anim,
@@ -462,9 +465,9 @@ impl Ntba {
             BallMode::Dead => BallState::Dead,
         };
         BallView {
-            x: b.pos.x,
-            y: b.pos.y,
-            z: b.z,
+            x: units(b.pos.x),
+            y: units(b.pos.y),
+            z: units(b.z),
             state,
         }
     }
@@ -491,7 +494,7 @@ impl Ntba {
     #[must_use]
     pub fn attacked_hoop(&self, side: u8) -> (i32, i32) {
         let h = attack_hoop_in(self.period, side & 1);
-        (h.x, h.y)
+        (units(h.x), units(h.y))
     }
 
     /// Whether `side` attacks towards the right (growing x) now: Home in
@@ -510,7 +513,7 @@ impl Snapshot {
     #[must_use]
     pub fn attacked_hoop(&self, side: u8) -> (i32, i32) {
         let h = attack_hoop_in(self.clocks.period, side & 1);
-        (h.x, h.y)
+        (units(h.x), units(h.y))
     }
 
     /// Whether `side` attacks towards the right in this frame, as
