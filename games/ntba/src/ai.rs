@@ -2,7 +2,7 @@
 //! (outside it: it only produces pad bytes).
 
 use crate::consts::*;
-use crate::math::{dist, facing_of, Len, Sq, DIR16, DIR8, V2};
+use crate::math::{dist, facing_of, m, Len, Sq, DIR16, DIR8, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
 use crate::sim::{team, BallMode, Intent, Ntba};
@@ -20,21 +20,16 @@ fn mix(tick: u32, p: u8) -> u32 {
     (x >> 40) as u32
 }
 
-/// `tenths / 10` metres, rounded towards zero.
-const fn tenths(n: i32) -> Len {
-    Len::ONE.strict_mul_int(n).strict_div_int(10)
-}
-
 /// Offence spots around the attacked hoop: (distance in from the hoop
 /// towards mid-court, distance across).
 const SPOTS: [(Len, Len); 7] = [
-    (tenths(9), tenths(-56)),
-    (tenths(9), tenths(56)),
-    (tenths(50), tenths(-50)),
-    (tenths(50), tenths(50)),
-    (tenths(73), tenths(0)),
-    (tenths(45), tenths(-18)),
-    (tenths(45), tenths(18)),
+    (m!(0.9), m!(-5.6)),
+    (m!(0.9), m!(5.6)),
+    (m!(5), m!(-5)),
+    (m!(5), m!(5)),
+    (m!(7.3), m!(0)),
+    (m!(4.5), m!(-1.8)),
+    (m!(4.5), m!(1.8)),
 ];
 
 fn spot_pos(g: &Ntba, side: u8, k: usize) -> V2 {
@@ -78,11 +73,11 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
             let mp = g.players[man as usize];
             let hoop = g.defend_hoop(side);
             let on_ball = b.mode == BallMode::Held && b.owner == man;
-            let gap = if on_ball { M } else { M * 15 / 10 };
+            let gap = if on_ball { M } else { m!(1.5) };
             target = mp.pos + (hoop - mp.pos).with_len(gap);
             if on_ball {
                 let d = dist(me.pos, mp.pos);
-                if mp.shooting && d < M * 16 / 10 && me.jump_t == 0 && mp.jump_t >= 2 {
+                if mp.shooting && d < m!(1.6) && me.jump_t == 0 && mp.jump_t >= 2 {
                     it.shoot_press = true;
                 }
                 if d < STEAL_RADIUS && me.steal_cd == 0 && mix(g.tick, p) % 240 == 0 {
@@ -98,7 +93,7 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
             };
             let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
             let lat = if p % 2 == 0 { -M } else { M };
-            target = V2::new(hoop.x + M * (into * 15) / 10, hoop.y + lat);
+            target = V2::new(hoop.x + m!(1.5) * into, hoop.y + lat);
         }
         BallMode::Loose => {
             let dm = dist(g.players[mate as usize].pos, b.pos);
@@ -106,7 +101,10 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
             if dme < dm || (dme == dm && p < mate) {
                 target = b.pos + b.vel.scale(6, 1);
                 it.turbo = me.stamina > 60;
-                if dme < M && b.z > REACH - M / 5 && b.z < REACH + JUMP_HEIGHT && b.vz <= Len::ZERO
+                if dme < M
+                    && b.z > REACH - m!(0.2)
+                    && b.z < REACH + JUMP_HEIGHT
+                    && b.vz <= Len::ZERO
                 {
                     it.shoot_press = me.jump_t == 0;
                 }
@@ -118,9 +116,9 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
         BallMode::Dead => {}
     }
     let d = target - me.pos;
-    if d.len2() > (M / 4).wide_mul(M / 4) {
+    if d.len2() > m!(0.25).wide_mul(m!(0.25)) {
         it.mv = d;
-        if d.len() > M * 4 && me.stamina > 120 {
+        if d.len() > m!(4) && me.stamina > 120 {
             it.turbo = true;
         }
     }
@@ -143,9 +141,9 @@ fn open_spot(g: &Ntba, p: u8) -> V2 {
     }
     for k in 0..SPOTS.len() {
         let s = spot_pos(g, side, k);
-        let dh = dist(s, holder).min(M * 6);
+        let dh = dist(s, holder).min(m!(6));
         let (dd, _) = nearest_opponent(g, s, side);
-        let mut score = dh + dd.min(M * 4);
+        let mut score = dh + dd.min(m!(4));
         if k == nearest.1 {
             score += M;
         }
@@ -262,10 +260,10 @@ impl Cpu {
             BallMode::Held => {
                 let h = g.players[b.owner as usize];
                 let hoop = g.defend_hoop(side);
-                target = h.pos + (hoop - h.pos).with_len(M * 9 / 10);
+                target = h.pos + (hoop - h.pos).with_len(m!(0.9));
                 let d = dist(me.pos, h.pos);
                 if h.shooting
-                    && d < M * 18 / 10
+                    && d < m!(1.8)
                     && me.jump_t == 0
                     && !self.last.has(Pad::SHOOT)
                     && self.rng.chance(self.level.block_jump())
@@ -279,7 +277,7 @@ impl Cpu {
                 {
                     bits |= Pad::ACTION;
                 }
-                turbo = dist(me.pos, target) > M * 3 && me.stamina > 100;
+                turbo = dist(me.pos, target) > m!(3) && me.stamina > 100;
             }
             BallMode::Pass => {
                 target = b.pos + (b.to - b.pos).scale(1, 2);
@@ -292,14 +290,14 @@ impl Cpu {
                     g.defend_hoop(side)
                 };
                 let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
-                target = V2::new(hoop.x + M * (into * 12) / 10, hoop.y);
+                target = V2::new(hoop.x + m!(1.2) * into, hoop.y);
             }
             BallMode::Loose => {
                 target = b.pos + b.vel.scale(6, 1);
                 turbo = me.stamina > 60;
                 let d = dist(me.pos, b.pos);
                 if d < M
-                    && b.z > REACH - M / 5
+                    && b.z > REACH - m!(0.2)
                     && b.z < REACH + JUMP_HEIGHT
                     && b.vz <= Len::ZERO
                     && me.jump_t == 0
@@ -345,14 +343,14 @@ impl Cpu {
         let (open, _) = nearest_opponent(g, me.pos, side);
         let sc = g.shot_clock;
         let r = self.rng.below(1000);
-        let in_three = (THREE_POINT_RADIUS + M / 10..THREE_POINT_RADIUS + M * 9 / 10).contains(&d);
-        let want_shot = d < M * 16 / 10
-            || (sc < 70 && d < M * 9)
+        let in_three = (THREE_POINT_RADIUS + m!(0.1)..THREE_POINT_RADIUS + m!(0.9)).contains(&d);
+        let want_shot = d < m!(1.6)
+            || (sc < 70 && d < m!(9))
             || sc < 30
-            || (open > M * 15 / 10 && d < M * 5 && r < 60)
+            || (open > m!(1.5) && d < m!(5) && r < 60)
             || (in_three && self.plan == 2 && r < 50)
-            || (d < M * 4 && r < 20)
-            || (open > M * 26 / 10 && d < M * 75 / 10 && r < 25);
+            || (d < m!(4) && r < 20)
+            || (open > m!(2.6) && d < m!(7.5) && r < 25);
         if want_shot && !self.last.has(Pad::SHOOT) {
             let spread = self.level.release_spread();
             self.release_at = (i32::from(JUMP_APEX) + self.rng.range(-spread, spread)) as u8;
@@ -361,8 +359,8 @@ impl Cpu {
         let mate = g.players[(p ^ 1) as usize];
         let (mate_open, _) = nearest_opponent(g, mate.pos, side);
         let mate_d = dist(mate.pos, hoop);
-        let want_pass = (open < M * 12 / 10 && mate_open > M * 25 / 10 && r > 960)
-            || (mate_open > M * 3 && mate_d + M * 2 < d && r > 985)
+        let want_pass = (open < m!(1.2) && mate_open > m!(2.5) && r > 960)
+            || (mate_open > m!(3) && mate_d + m!(2) < d && r > 985)
             || r > 997;
         if want_pass && !self.last.has(Pad::ACTION) && g.ball.mode == BallMode::Held {
             return Pad::ACTION;
@@ -374,8 +372,8 @@ impl Cpu {
             let k = (into_base + 1 + self.rng.below(7) as usize) % 16;
             let radius = match self.plan {
                 0 => M,
-                1 => M * 45 / 10,
-                _ => THREE_POINT_RADIUS + M * 5 / 10,
+                1 => m!(4.5),
+                _ => THREE_POINT_RADIUS + m!(0.5),
             };
             self.plan_target = hoop + DIR16[k].times(radius);
         }
@@ -387,8 +385,8 @@ impl Cpu {
         let to_t = target - me.pos;
         let to_o = op - me.pos;
         let ahead = to_t.dot(to_o);
-        if od < M * 2 && ahead > Sq::ZERO {
-            let perp = V2::new(-to_o.y, to_o.x).with_len(M * 2);
+        if od < m!(2) && ahead > Sq::ZERO {
+            let perp = V2::new(-to_o.y, to_o.x).with_len(m!(2));
             let flip = if (g.tick / 90 + u32::from(p)) % 2 == 0 {
                 1
             } else {
@@ -452,7 +450,7 @@ impl Level {
 /// Direction bits that move from `from` towards `to` (nothing when close).
 fn steer(from: V2, to: V2) -> u8 {
     let d = to - from;
-    if d.len2() < (M / 4).wide_mul(M / 4) {
+    if d.len2() < m!(0.25).wide_mul(m!(0.25)) {
         return 0;
     }
     match facing_of(d) {

@@ -4,22 +4,17 @@
 //! second); odds are per mille. Renderers read the lengths in view units
 //! (`crate::view_lengths`).
 
-use crate::math::Len;
-
-/// `num / den` metres, rounded towards zero to a step of [`Len`].
-const fn metres(num: i32, den: i32) -> Len {
-    Len::ONE.strict_mul_int(num).strict_div_int(den)
-}
+use crate::math::{m, Len};
 
 /// Simulation ticks per second.
 pub const TICKS_PER_SECOND: u32 = 60;
 
 /// Court length (x, baseline to baseline): 24 m.
-pub const COURT_LENGTH: Len = metres(24, 1);
+pub const COURT_LENGTH: Len = m!(24);
 /// Court width (y, sideline to sideline): 14 m.
-pub const COURT_WIDTH: Len = metres(14, 1);
+pub const COURT_WIDTH: Len = m!(14);
 /// Distance from a baseline to the centre of its hoop: 1.6 m.
-pub const HOOP_INSET: Len = metres(16, 10);
+pub const HOOP_INSET: Len = m!(1.6);
 /// x of the left hoop (Home defends it and Away attacks it in the first
 /// half; the teams change ends at half time).
 pub const HOOP_LEFT_X: Len = HOOP_INSET;
@@ -29,15 +24,15 @@ pub const HOOP_RIGHT_X: Len = COURT_LENGTH.strict_sub(HOOP_INSET);
 /// y of both hoops (mid-court).
 pub const HOOP_Y: Len = COURT_WIDTH.strict_div_int(2);
 /// Height of the rim: 3.05 m.
-pub const RIM_HEIGHT: Len = metres(305, 100);
+pub const RIM_HEIGHT: Len = m!(3.05);
 /// Rim radius (for drawing and for where misses bounce): 0.23 m.
-pub const RIM_RADIUS: Len = metres(23, 100);
+pub const RIM_RADIUS: Len = m!(0.23);
 /// Shots whose shooter stands at least this far from the hoop score 3: 6.75 m.
-pub const THREE_POINT_RADIUS: Len = metres(675, 100);
+pub const THREE_POINT_RADIUS: Len = m!(6.75);
 /// Shots from closer than this are dunks or lay-ups: 1.8 m.
-pub const DUNK_RANGE: Len = metres(18, 10);
+pub const DUNK_RANGE: Len = m!(1.8);
 /// Player body radius: players never overlap closer than twice this: 0.4 m.
-pub const PLAYER_RADIUS: Len = metres(4, 10);
+pub const PLAYER_RADIUS: Len = m!(0.4);
 
 /// Length of a half: two minutes.
 pub const HALF_TICKS: u32 = 2 * 60 * TICKS_PER_SECOND;
@@ -63,27 +58,28 @@ pub const JUMP_TICKS: u8 = 40;
 /// The jump's apex tick, the perfect moment to release a shot.
 pub const JUMP_APEX: u8 = JUMP_TICKS / 2;
 /// Height of a jump at its apex: 0.9 m.
-pub const JUMP_HEIGHT: Len = metres(9, 10);
+pub const JUMP_HEIGHT: Len = m!(0.9);
 
 /// Running speed per tick: 5.4 m/s.
-pub const RUN_SPEED: Len = metres(9, 100);
+pub const RUN_SPEED: Len = m!(0.09);
 /// Running speed with turbo: 7.8 m/s.
-pub const TURBO_SPEED: Len = metres(13, 100);
+pub const TURBO_SPEED: Len = m!(0.13);
 /// Speed of a dribbling player (a little slower).
-pub const DRIBBLE_SPEED: Len = metres(85, 1000);
+pub const DRIBBLE_SPEED: Len = m!(0.085);
 /// Full stamina: four seconds of turbo.
 pub const STAMINA_MAX: u16 = 240;
 
 /// How far a player reaches above their feet: 2.5 m.
-pub const REACH: Len = metres(25, 10);
+pub const REACH: Len = m!(2.5);
 /// Horizontal distance within which a player can grab a loose ball.
-pub const GRAB_RADIUS: Len = metres(75, 100);
+pub const GRAB_RADIUS: Len = m!(0.75);
 /// Horizontal distance within which a steal swipe can reach the ball handler.
-pub const STEAL_RADIUS: Len = metres(12, 10);
+pub const STEAL_RADIUS: Len = m!(1.2);
 /// Ticks between two steal swipes of one player.
 pub const STEAL_COOLDOWN: u8 = 40;
-/// Gravity on a loose ball, per tick per tick (9.8 m/s^2).
-pub const GRAVITY: Len = Len::from_bits(11);
+/// Gravity on a loose ball, per tick per tick: 9.8 m/s² is 0.00272 m per
+/// tick² at 60 ticks a second (11 steps of 1/4096 m).
+pub const GRAVITY: Len = m!(0.00272);
 
 /// Chance (per mille) that a steal swipe in reach strips a standing ball
 /// handler.

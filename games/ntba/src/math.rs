@@ -22,6 +22,19 @@ pub(crate) type Len = I20F12;
 /// The product of two [`Len`]s, exact: 40 integer bits, 24 fractional.
 pub(crate) type Sq = I40F24;
 
+/// A length written in metres as a decimal literal, `m!(3.05)` or
+/// `m!(-1.5)`: the `fixed` crate parses it at compile time (an inline
+/// `const`), rounding to the nearest step of [`Len`].
+macro_rules! m {
+    (-$v:literal) => {
+        const { $crate::math::Len::lit(concat!("-", stringify!($v))) }
+    };
+    ($v:literal) => {
+        const { $crate::math::Len::lit(stringify!($v)) }
+    };
+}
+pub(crate) use m;
+
 /// A point or vector on the court floor, in metres.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct V2 {
@@ -140,43 +153,53 @@ pub(crate) fn sqrt(v: Sq) -> Len {
     Len::from_bits((r as u64).isqrt().min(i32::MAX as u64) as i32)
 }
 
-/// A unit vector from its components in 256ths.
-const fn unit(x: i32, y: i32) -> V2 {
-    V2::new(Len::from_bits(x * 16), Len::from_bits(y * 16))
+/// cos 45°, cos 22.5° and sin 22.5°, to the nearest step.
+const C45: Len = m!(0.70710678);
+const C22: Len = m!(0.92387953);
+const S22: Len = m!(0.38268343);
+const ONE: Len = Len::ONE;
+const ZERO: Len = Len::ZERO;
+
+const fn unit(x: Len, y: Len) -> V2 {
+    V2::new(x, y)
+}
+
+const fn neg(v: Len) -> Len {
+    v.strict_neg()
 }
 
 /// Unit vectors for the eight facings: 0 = +x (right), then clockwise on
 /// screen (y grows downwards): 1 = down-right, 2 = down, 3 = down-left,
 /// 4 = left, 5 = up-left, 6 = up, 7 = up-right.
 pub(crate) const DIR8: [V2; 8] = [
-    unit(256, 0),
-    unit(181, 181),
-    unit(0, 256),
-    unit(-181, 181),
-    unit(-256, 0),
-    unit(-181, -181),
-    unit(0, -256),
-    unit(181, -181),
+    unit(ONE, ZERO),
+    unit(C45, C45),
+    unit(ZERO, ONE),
+    unit(neg(C45), C45),
+    unit(neg(ONE), ZERO),
+    unit(neg(C45), neg(C45)),
+    unit(ZERO, neg(ONE)),
+    unit(C45, neg(C45)),
 ];
 
 /// Unit vectors for sixteen directions, 0 = +x, clockwise.
 pub(crate) const DIR16: [V2; 16] = [
-    unit(256, 0),
-    unit(237, 98),
-    unit(181, 181),
-    unit(98, 237),
-    unit(0, 256),
-    unit(-98, 237),
-    unit(-181, 181),
-    unit(-237, 98),
-    unit(-256, 0),
-    unit(-237, -98),
-    unit(-181, -181),
-    unit(-98, -237),
-    unit(0, -256),
-    unit(98, -237),
-    unit(181, -181),
-    unit(237, -98),
+    unit(ONE, ZERO),
+    unit(C22, S22),
+    unit(C45, C45),
+    unit(S22, C22),
+    unit(ZERO, ONE),
+    unit(neg(S22), C22),
+    unit(neg(C45), C45),
+    unit(neg(C22), S22),
+    unit(neg(ONE), ZERO),
+    unit(neg(C22), neg(S22)),
+    unit(neg(C45), neg(C45)),
+    unit(neg(S22), neg(C22)),
+    unit(ZERO, neg(ONE)),
+    unit(S22, neg(C22)),
+    unit(C45, neg(C45)),
+    unit(C22, neg(S22)),
 ];
 
 /// The facing (0..8, see [`DIR8`]) closest to the direction `d`, or `None`
@@ -245,8 +268,16 @@ mod tests {
     fn unit_vectors_have_length_one() {
         for d in DIR8.iter().chain(DIR16.iter()) {
             let err = (d.len() - Len::ONE).abs();
-            assert!(err <= Len::lit("0.01"), "{d:?} has length {}", d.len());
+            assert!(err <= m!(0.0005), "{d:?} has length {}", d.len());
         }
+    }
+
+    #[test]
+    fn literals_round_to_the_nearest_step() {
+        assert_eq!(m!(3.05).to_bits(), 12_493, "3.05 × 4096 = 12,492.8");
+        assert_eq!(m!(0.23).to_bits(), 942, "0.23 × 4096 = 942.08");
+        assert_eq!(m!(-1.5), -Len::lit("1.5"));
+        assert_eq!(m!(24), Len::from_num(24));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::ai;
 use crate::consts::*;
-use crate::math::{dist, facing_of, mul_div, Len, Sq, DIR16, DIR8, V2};
+use crate::math::{dist, facing_of, m, mul_div, Len, Sq, DIR16, DIR8, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
 use crate::view::{Action, Event, Phase, TeamStats};
@@ -15,8 +15,8 @@ pub const MAX_EVENTS: usize = 8;
 /// One metre.
 const M: Len = Len::ONE;
 
-/// A ball landing faster than this (1/50 m per tick, 1.2 m/s) bounces.
-const BOUNCE_SPEED: Len = Len::ONE.strict_div_int(50);
+/// A ball landing faster than this (0.02 m per tick, 1.2 m/s) bounces.
+const BOUNCE_SPEED: Len = m!(0.02);
 
 /// What a player wants to do this tick: from the pad for a controlled
 /// player, from the built-in AI otherwise.
@@ -435,23 +435,19 @@ impl Ntba {
                     }
                     moved = true;
                     let len = d.len();
-                    // The direction apart, as a vector of length `short`
-                    // (1/16 m: the push follows it to 1/256, the precision
-                    // of the direction tables).
-                    let short = Len::ONE / 16;
                     let dir = if len == Len::ZERO {
                         // Exactly on top of each other: split along x (or y at an end line).
                         if self.players[i].pos.x > COURT_LENGTH / 2 {
-                            V2::new(-short, Len::ZERO)
+                            -DIR8[0]
                         } else {
-                            V2::new(short, Len::ZERO)
+                            DIR8[0]
                         }
                     } else {
-                        d.with_len(short)
+                        d.with_len(Len::ONE)
                     };
                     // Each body's share of the overlap, and one step more.
                     let push = (min - len) / 2 + Len::DELTA;
-                    let off = V2::new(mul_div(dir.x, push, short), mul_div(dir.y, push, short));
+                    let off = dir.times(push);
                     // i moves back by its share; whatever a line stops it
                     // from taking, j takes on top of its own.
                     let old_i = self.players[i].pos;
@@ -560,7 +556,7 @@ impl Ntba {
     /// Puts a held ball in the holder's hands (dribble or raised).
     fn hold_ball(&mut self) {
         let h = self.players[self.ball.owner as usize];
-        let hand = DIR8[(h.facing & 7) as usize].times(M * 45 / 100);
+        let hand = DIR8[(h.facing & 7) as usize].times(m!(0.45));
         let at = h.pos + hand;
         // In the hands, but never drawn beyond the lines.
         self.ball.pos = V2::new(
@@ -568,9 +564,9 @@ impl Ntba {
             at.y.clamp(Len::ZERO, COURT_WIDTH),
         );
         self.ball.z = if h.shooting {
-            h.z + M * 22 / 10
+            h.z + m!(2.2)
         } else if h.jump_t > 0 {
-            h.z + M * 14 / 10
+            h.z + m!(1.4)
         } else {
             // Dribble: a triangle wave between the hand (1 m) and the floor.
             let ph = (self.tick.wrapping_add(u32::from(self.ball.owner) * 7) % 24) as i32;
@@ -594,7 +590,7 @@ impl Ntba {
             hoop
         } else {
             let k = self.rng.below(16) as usize;
-            hoop + DIR16[k].times(RIM_RADIUS + M * 12 / 100)
+            hoop + DIR16[k].times(RIM_RADIUS + m!(0.12))
         };
         self.hold_ball();
         let b = &mut self.ball;
@@ -607,7 +603,7 @@ impl Ntba {
         b.t = 0;
         // 20 ticks and 3 more per metre.
         b.dur = (20 + (d * 3).to_num::<i32>()) as u16;
-        b.arc = (M + d / 6).min(M * 3);
+        b.arc = (M + d / 6).min(m!(3));
         b.points = points;
         b.made = made;
         b.tried = 0;
@@ -637,14 +633,14 @@ impl Ntba {
         };
         let mut odds: i32 = if d < DUNK_RANGE {
             880
-        } else if d < M * 4 {
-            640 - falling(100, M * 18 / 10, M * 22 / 10)
+        } else if d < m!(4) {
+            640 - falling(100, m!(1.8), m!(2.2))
         } else if d < THREE_POINT_RADIUS {
-            540 - falling(100, M * 4, THREE_POINT_RADIUS - M * 4)
-        } else if d < M * 85 / 10 {
-            400 - falling(100, THREE_POINT_RADIUS, M * 85 / 10 - THREE_POINT_RADIUS)
+            540 - falling(100, m!(4), THREE_POINT_RADIUS - m!(4))
+        } else if d < m!(8.5) {
+            400 - falling(100, THREE_POINT_RADIUS, m!(8.5) - THREE_POINT_RADIUS)
         } else {
-            (300 - falling(50, M * 85 / 10, M)).max(20)
+            (300 - falling(50, m!(8.5), M)).max(20)
         };
         let off = i32::from(jump_t.abs_diff(JUMP_APEX));
         let close = d < DUNK_RANGE;
@@ -680,9 +676,9 @@ impl Ntba {
                 } else {
                     150
                 }
-            } else if dd < M * 18 / 10 {
+            } else if dd < m!(1.8) {
                 80
-            } else if dd < M * 26 / 10 {
+            } else if dd < m!(2.6) {
                 30
             } else {
                 0
@@ -699,7 +695,7 @@ impl Ntba {
         self.hold_ball();
         let from = self.ball.pos;
         // A flight of 6 ticks and one more per 0.3 m.
-        let flight = |d: Len| -> i32 { 6 + (d / (M * 3 / 10)).to_num::<i32>() };
+        let flight = |d: Len| -> i32 { 6 + (d / m!(0.3)).to_num::<i32>() };
         let dur = flight(dist(from, mp.pos));
         let to = pin(mp.pos + mp.vel.scale(dur, 1));
         let d = dist(from, to);
@@ -711,10 +707,10 @@ impl Ntba {
         b.from = from;
         b.from_z = b.z.max(M);
         b.to = to;
-        b.to_z = M * 12 / 10;
+        b.to_z = m!(1.2);
         b.t = 0;
         b.dur = dur.clamp(4, 200) as u16;
-        b.arc = M / 4 + d / 20;
+        b.arc = m!(0.25) + d / 20;
         b.tried = 0;
         let pl = &mut self.players[p as usize];
         pl.shooting = false;
@@ -766,7 +762,7 @@ impl Ntba {
                 }
                 let qp = self.players[q as usize];
                 if qp.jump_t == 0
-                    || dist(qp.pos, self.ball.pos) > M * 9 / 10
+                    || dist(qp.pos, self.ball.pos) > m!(0.9)
                     || qp.z + REACH < self.ball.z
                 {
                     continue;
@@ -788,12 +784,12 @@ impl Ntba {
                 // baseline behind the hoop).
                 let base = if hoop.x > COURT_LENGTH / 2 { 4 } else { 12 };
                 let k = (base + self.rng.below(9) as usize) % 16;
-                let speed = self.rng.len_range(M * 2 / 100, M * 6 / 100);
+                let speed = self.rng.len_range(m!(0.02), m!(0.06));
                 let b = &mut self.ball;
                 b.mode = BallMode::Loose;
                 b.rim = true;
                 b.vel = DIR16[k].times(speed);
-                b.vz = self.rng.len_range(M * 2 / 100, M * 5 / 100);
+                b.vz = self.rng.len_range(m!(0.02), m!(0.05));
                 b.grab_cd = 4;
                 self.possession = None;
                 self.push_event(Event::Miss { player: shooter });
@@ -803,13 +799,13 @@ impl Ntba {
 
     fn block(&mut self, q: u8) {
         let shooter = self.ball.owner;
-        let away = (self.ball.from - self.ball.to).with_len(M * 8 / 100);
-        let side = self.rng.len_range(M * -3 / 100, M * 3 / 100);
+        let away = (self.ball.from - self.ball.to).with_len(m!(0.08));
+        let side = self.rng.len_range(m!(-0.03), m!(0.03));
         let b = &mut self.ball;
         b.mode = BallMode::Loose;
         b.owner = q;
         b.vel = away + V2::new(-away.y, away.x).with_len(side);
-        b.vz = M * 2 / 100;
+        b.vz = m!(0.02);
         b.grab_cd = 8;
         self.stats[team(q) as usize].blocks = self.stats[team(q) as usize].blocks.saturating_add(1);
         self.push_event(Event::Block { player: q, shooter });
@@ -829,7 +825,7 @@ impl Ntba {
                     continue;
                 }
                 let qp = self.players[q as usize];
-                if dist(qp.pos, self.ball.pos) > M * 7 / 10 || qp.z + REACH < self.ball.z {
+                if dist(qp.pos, self.ball.pos) > m!(0.7) || qp.z + REACH < self.ball.z {
                     continue;
                 }
                 self.ball.tried |= 1 << q;
@@ -851,7 +847,7 @@ impl Ntba {
         if self.ball.t >= self.ball.dur {
             let r = self.ball.receiver;
             let rp = self.players[r as usize];
-            if dist(rp.pos, self.ball.pos) <= M * 15 / 10 && rp.z + REACH >= self.ball.z {
+            if dist(rp.pos, self.ball.pos) <= m!(1.5) && rp.z + REACH >= self.ball.z {
                 self.give_ball(r);
             } else {
                 let b = &mut self.ball;
@@ -1080,18 +1076,14 @@ impl Ntba {
         };
         let mate = pick ^ 1;
         let hoop = self.attack_hoop(side);
-        let toward = (hoop - spot).with_len(M * 35 / 10);
-        let lateral = if spot.y < HOOP_Y {
-            M * 15 / 10
-        } else {
-            M * -15 / 10
-        };
+        let toward = (hoop - spot).with_len(m!(3.5));
+        let lateral = if spot.y < HOOP_Y { m!(1.5) } else { m!(-1.5) };
         let mate_pos = pin(spot + toward + V2::new(Len::ZERO, lateral));
         self.players[pick as usize].pos = spot;
         self.players[mate as usize].pos = mate_pos;
         let d = (1 - side) * 2;
         for (k, off) in [(d, spot), (d + 1, mate_pos)] {
-            let guard = off + (hoop - off).with_len(M * 25 / 10);
+            let guard = off + (hoop - off).with_len(m!(2.5));
             self.players[k as usize].pos = pin(guard);
         }
         // The defender nearer the inbounder is the one under control.
@@ -1254,5 +1246,5 @@ pub(crate) fn baseline_spot(hoop: V2) -> V2 {
     } else {
         COURT_LENGTH
     };
-    V2::new(x, HOOP_Y + M * 2)
+    V2::new(x, HOOP_Y + m!(2))
 }
