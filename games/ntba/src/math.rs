@@ -127,7 +127,13 @@ pub(crate) fn dist(a: V2, b: V2) -> Len {
 
 /// `a × b ÷ c` from the exact product, rounded towards zero (`c` ≠ 0).
 pub(crate) fn mul_div(a: Len, b: Len, c: Len) -> Len {
-    narrow(a.wide_mul(b) / Sq::from(c))
+    // The product's raw bits are a·b in steps of 2⁻²⁴; dividing them by the
+    // whole number of steps in `c` (a 64-bit integer division, which rounds
+    // towards zero) leaves a·b÷c in steps of 2⁻¹²: the raw bits of the
+    // result. Dividing `Sq` by `Sq` would widen to a 128-bit division (a
+    // library call in wasm32).
+    let q = a.wide_mul(b) / i64::from(c.to_bits());
+    Len::from_bits(q.to_bits() as i32)
 }
 
 /// A wide value back to a [`Len`], rounded towards zero (the `fixed`
