@@ -118,7 +118,13 @@ pub struct LocalOption {
     pub choices: &'static [&'static str],
 }
 
-/// A game's browser front end.
+/// A game's browser front end: everything the shell needs to know that
+/// differs from one game to the next.
+///
+/// Methods that may change presentation state (effects in progress, who is
+/// at the keyboard, a CPU player) take `&mut self`; the shell owns the front
+/// end and calls it from one place at a time, so an implementor keeps its
+/// state in plain fields.
 pub trait FrontEnd {
     /// The simulation.
     type Game: DeterministicGame;
@@ -132,11 +138,22 @@ pub trait FrontEnd {
     }
 
     /// Draws `game` (rendering may use floats; the state does not).
-    fn draw(&self, game: &Self::Game, painter: &mut dyn Painter);
+    fn draw(&mut self, game: &Self::Game, painter: &mut dyn Painter);
 
     /// The input of local player `player` given the keys held right now
     /// (`KeyboardEvent.code` values such as `"ArrowLeft"` or `"KeyW"`).
     fn input(&self, held: &[&str], player: u8) -> <Self::Game as DeterministicGame>::Input;
+
+    /// Whether the key with this `KeyboardEvent.code` belongs to the game:
+    /// while a game runs, the page then keeps the browser from acting on it
+    /// (scrolling on the arrows and Space, quick find on `/`).
+    fn is_game_key(&self, code: &str) -> bool;
+
+    /// The name of `side` (0 is the host, 1 the guest) in the words of the
+    /// game, for the match's status line. By default "Player 1", "Player 2".
+    fn side_name(&self, side: u8) -> String {
+        format!("Player {}", u16::from(side) + 1)
+    }
 
     /// The choices offered before local play.
     fn local_options(&self) -> &'static [LocalOption] {
@@ -145,31 +162,38 @@ pub trait FrontEnd {
 
     /// Local play is starting with these choices: for each of
     /// [`local_options`](Self::local_options), the index of the value picked
-    /// (a missing entry means the default, 0). A front end may keep them
-    /// behind interior mutability, like any presentation state (the shell
-    /// is single-threaded). Ignored by default.
-    fn start_local(&self, _choices: &[usize]) {}
+    /// (a missing entry means the default, 0). Ignored by default.
+    fn start_local(&mut self, _choices: &[usize]) {}
+
+    /// How many players the local game has, given the choices last passed
+    /// to [`start_local`](Self::start_local). 2 by default.
+    fn local_players(&self) -> u8 {
+        2
+    }
 
     /// The inputs of every player for one tick of local play, given the keys
     /// held and the game about to be stepped (so a front end can let a CPU
-    /// drive a side). By default players 0 and 1 from [`input`](Self::input).
+    /// drive a side). By default each of the
+    /// [`local_players`](Self::local_players) from [`input`](Self::input).
     fn local_inputs(
-        &self,
+        &mut self,
         _game: &Self::Game,
         held: &[&str],
     ) -> Vec<<Self::Game as DeterministicGame>::Input> {
-        vec![self.input(held, 0), self.input(held, 1)]
+        (0..self.local_players())
+            .map(|p| self.input(held, p))
+            .collect()
     }
 
     /// The input of the one person at this page in an online match. By
     /// default player 0's keys.
-    fn online_input(&self, held: &[&str]) -> <Self::Game as DeterministicGame>::Input {
+    fn online_input(&mut self, held: &[&str]) -> <Self::Game as DeterministicGame>::Input {
         self.input(held, 0)
     }
 
     /// An online match has started and this page plays `side` (0 is the
     /// host). Ignored by default.
-    fn start_online(&self, _side: u8) {}
+    fn start_online(&mut self, _side: u8) {}
 
     /// A short line about the state (for example the score), exposed on the
     /// page as `data-summary` for tests and tools. `None` by default.
@@ -251,8 +275,25 @@ pub mod demo {
     }
 
     /// The demo's front end.
-    #[derive(Debug, Default, Clone, Copy)]
-    pub struct DotsFrontEnd;
+    #[derive(Debug, Clone, Copy)]
+    pub struct DotsFrontEnd {
+        /// Players in local play (the "Players" choice).
+        players: u8,
+    }
+
+    impl Default for DotsFrontEnd {
+        fn default() -> Self {
+            DotsFrontEnd { players: 2 }
+        }
+    }
+
+    /// Player 0's keys (left, right, up, down), then player 1's.
+    const KEYS: [[&str; 4]; 2] = [
+        ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"],
+        ["KeyA", "KeyD", "KeyW", "KeyS"],
+    ];
+    /// What the dots are called, by side (their colours).
+    const SIDE_NAMES: [&str; 4] = ["Orange", "Teal", "Red", "Green"];
 
     const COLOURS: [&str; 4] = ["#f4a261", "#2a9d8f", "#e76f51", "#8ab17d"];
 
@@ -263,7 +304,7 @@ pub mod demo {
             "Dots (demo)"
         }
 
-        fn draw(&self, game: &Dots, p: &mut dyn Painter) {
+        fn draw(&mut self, game: &Dots, p: &mut dyn Painter) {
             let (w, h) = p.size();
             p.clear("#1d1d24");
             let cell = (w / f64::from(W)).min(h / f64::from(H));
@@ -276,12 +317,8 @@ pub mod demo {
         }
 
         fn input(&self, held: &[&str], player: u8) -> u8 {
-            let keys: [&str; 4] = if player == 0 {
-                ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]
-            } else {
-                ["KeyA", "KeyD", "KeyW", "KeyS"]
-            };
-            keys.iter()
+            KEYS[usize::from(player.min(1))]
+                .iter()
                 .enumerate()
                 .filter(|(_, k)| held.contains(k))
                 .fold(0u8, |acc, (bit, _)| acc | (1 << bit))
@@ -292,6 +329,22 @@ pub mod demo {
                 label: "Players",
                 choices: &["2", "1"],
             }]
+        }
+
+        fn start_local(&mut self, choices: &[usize]) {
+            self.players = if choices.first() == Some(&1) { 1 } else { 2 };
+        }
+
+        fn local_players(&self) -> u8 {
+            self.players
+        }
+
+        fn is_game_key(&self, code: &str) -> bool {
+            KEYS.iter().flatten().any(|k| *k == code)
+        }
+
+        fn side_name(&self, side: u8) -> String {
+            SIDE_NAMES[usize::from(side) % SIDE_NAMES.len()].to_owned()
         }
     }
 
@@ -321,7 +374,7 @@ pub mod demo {
 
         #[test]
         fn keys_map_to_inputs_and_dots_move_deterministically() {
-            let fe = DotsFrontEnd;
+            let mut fe = DotsFrontEnd::default();
             assert_eq!(fe.input(&["ArrowRight", "KeyW"], 0), 2);
             assert_eq!(fe.input(&["ArrowRight", "KeyW"], 1), 4);
             let mut a = Dots::new(3, 2);
@@ -338,6 +391,21 @@ pub mod demo {
             assert_eq!(r.0.iter().filter(|s| s.starts_with("circle")).count(), 2);
             assert_eq!(r.0.last().unwrap(), "text tick 120");
             assert_eq!(fe.build_id(), Dots::BUILD_ID);
+        }
+
+        #[test]
+        fn the_players_choice_sets_the_local_player_count() {
+            let mut fe = DotsFrontEnd::default();
+            let game = Dots::new(1, 2);
+            assert_eq!(fe.local_inputs(&game, &["KeyA"]).len(), 2);
+            fe.start_local(&[1]);
+            assert_eq!(fe.local_players(), 1);
+            assert_eq!(fe.local_inputs(&game, &["ArrowLeft"]), vec![1]);
+            fe.start_local(&[]);
+            assert_eq!(fe.local_players(), 2);
+            assert!(fe.is_game_key("ArrowUp") && fe.is_game_key("KeyW"));
+            assert!(!fe.is_game_key("KeyQ") && !fe.is_game_key("Space"));
+            assert_eq!(fe.side_name(0), "Orange");
         }
     }
 }

@@ -357,6 +357,7 @@ trait GameSlot {
     fn name(&self) -> &'static str;
     fn build_id(&self) -> u64;
     fn local_options(&self) -> &'static [LocalOption];
+    fn is_game_key(&self, code: &str) -> bool;
     fn start_local(&mut self, seed: u64, choices: &[usize]);
     fn stop_local(&mut self);
     /// Runs `steps` ticks of local play (1 normally; more with the
@@ -389,10 +390,13 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn local_options(&self) -> &'static [LocalOption] {
         self.front.local_options()
     }
+    fn is_game_key(&self, code: &str) -> bool {
+        self.front.is_game_key(code)
+    }
     fn start_local(&mut self, seed: u64, choices: &[usize]) {
         if self.local.is_none() {
             self.front.start_local(choices);
-            self.local = Some(F::Game::new(seed, 2));
+            self.local = Some(F::Game::new(seed, self.front.local_players()));
         }
     }
     fn stop_local(&mut self) {
@@ -409,7 +413,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             game.step(&inputs);
             result = self.front.result(game);
         }
-        draw(dom, &self.front, game);
+        draw(dom, &mut self.front, game);
         if let Some(s) = self.front.summary(game) {
             dom.set_attr("local", "data-summary", &s);
         }
@@ -442,7 +446,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         };
         m.link.tick(t);
         m.session.pump(t, &mut m.link);
-        let front = &self.front;
+        let front = &mut self.front;
         let frame = m.session.advance_frame(t, || front.online_input(held));
         m.session.pump(t, &mut m.link);
         match frame {
@@ -516,8 +520,8 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         {
             let delay = seed_delay.1;
             let side = match m.session.side() {
-                Some(0) => "Home (host)",
-                _ => "Away (guest)",
+                Some(0) => format!("{} (host)", front.side_name(0)),
+                _ => format!("{} (guest)", front.side_name(1)),
             };
             let mode = if window == 0 {
                 "lock-step".to_owned()
@@ -1830,7 +1834,7 @@ impl Painter for CanvasPainter {
     }
 }
 
-fn draw<F: FrontEnd>(dom: &Dom, front: &F, game: &F::Game) {
+fn draw<F: FrontEnd>(dom: &Dom, front: &mut F, game: &F::Game) {
     let Some(canvas) = dom
         .el("canvas")
         .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
@@ -1980,14 +1984,15 @@ fn wire(app: &mut App) {
                 let code = k.code();
                 // While a game runs, its keys must not scroll the page or
                 // open quick find.
-                let playing = APP.with(|cell| {
-                    cell.try_borrow().map_or(true, |app| {
+                let game_key = APP.with(|cell| {
+                    cell.try_borrow().is_ok_and(|app| {
                         app.as_ref().is_some_and(|a| {
                             matches!(a.screens.screen(), Screen::LocalPlay | Screen::Match)
+                                && a.game.is_game_key(&code)
                         })
                     })
                 });
-                if playing && is_game_key(&code) && !k.ctrl_key() && !k.meta_key() && !k.alt_key() {
+                if game_key && !k.ctrl_key() && !k.meta_key() && !k.alt_key() {
                     k.prevent_default();
                 }
                 dispatch(move |a| {
@@ -2000,7 +2005,11 @@ fn wire(app: &mut App) {
         on(&body, "keyup", &mut handlers, |ev: JsValue| {
             if let Some(k) = ev.dyn_ref::<KeyboardEvent>() {
                 let code = k.code();
-                if is_game_key(&code) && !typing(k) {
+                let game_key = APP.with(|cell| {
+                    cell.try_borrow()
+                        .is_ok_and(|app| app.as_ref().is_some_and(|a| a.game.is_game_key(&code)))
+                });
+                if game_key && !typing(k) {
                     k.prevent_default();
                 }
                 dispatch(move |a| a.held.retain(|c| *c != code));
@@ -2015,26 +2024,6 @@ fn typing(k: &KeyboardEvent) -> bool {
     k.target()
         .and_then(|t| t.dyn_into::<Element>().ok())
         .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
-}
-
-/// Keys a game may use that the browser would otherwise act on (scrolling,
-/// quick find) or that are plain letters and digits.
-fn is_game_key(code: &str) -> bool {
-    code.starts_with("Arrow")
-        || code.starts_with("Key")
-        || code.starts_with("Digit")
-        || code.starts_with("Numpad")
-        || matches!(
-            code,
-            "Space"
-                | "ShiftLeft"
-                | "ShiftRight"
-                | "Slash"
-                | "Period"
-                | "Comma"
-                | "Semicolon"
-                | "Quote"
-        )
 }
 
 /// The state hash after `tick` ticks of the last finished online match,
@@ -2126,5 +2115,5 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
 #[cfg(feature = "demo")]
 #[wasm_bindgen(start)]
 pub fn start() -> Result<(), JsValue> {
-    run(crate::front_end::demo::DotsFrontEnd)
+    run(crate::front_end::demo::DotsFrontEnd::default())
 }

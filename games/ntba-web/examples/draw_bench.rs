@@ -16,7 +16,7 @@ fn main() {
     let mut best = f64::MAX;
     let mut ops = (0usize, 0usize, 0u32);
     for run in 0..5 {
-        let front = NtbaFrontEnd::new();
+        let mut front = NtbaFrontEnd::new();
         front.set_mode(Mode::VsCpu(Level::Normal));
         let mut game = Ntba::new(42, 2);
         let mut cpus = [

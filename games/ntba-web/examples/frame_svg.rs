@@ -23,7 +23,7 @@ fn main() {
         eprintln!("cannot create {dir}: {e}");
         std::process::exit(1);
     }
-    let front = NtbaFrontEnd::new();
+    let mut front = NtbaFrontEnd::new();
     front.set_mode(Mode::VsCpu(Level::Normal));
     let mut game = Ntba::new(seed, 2);
     let mut home = Cpu::with_level(seed ^ 1, Level::Hard);

@@ -16,7 +16,7 @@
 //! use ntba_web::{record::Recorder, Mode, NtbaFrontEnd};
 //! use web_shell::front_end::FrontEnd;
 //!
-//! let front = NtbaFrontEnd::new();
+//! let mut front = NtbaFrontEnd::new();
 //! front.set_mode(Mode::VsCpu(ntba::Level::Normal));
 //! let mut game = Ntba::new(1, 2);
 //! let mut canvas = Recorder::new(640.0, 360.0);
@@ -37,8 +37,6 @@ pub mod keys;
 pub mod layout;
 pub mod record;
 pub mod sound;
-
-use std::cell::{Cell, RefCell};
 
 use ntba::{Cpu, Level, Ntba, Pad};
 use web_shell::front_end::{FrontEnd, LocalOption, Painter};
@@ -76,23 +74,22 @@ pub const LOCAL_OPTIONS: &[LocalOption] = &[
     },
 ];
 
-/// NtBA's front end. Presentation state (the effects in progress, the CPU
-/// player, the mode) sits behind `Cell`/`RefCell`, as the shell calls the
-/// front end through `&self` on one thread.
+/// NtBA's front end: who is at the keyboard, the CPU player, the effects
+/// in progress and the sound.
 #[derive(Debug, Default)]
 pub struct NtbaFrontEnd {
-    mode: Cell<Mode>,
+    mode: Mode,
     /// The CPU's level when it plays (kept while a friend plays Away).
-    level: Cell<Level>,
+    level: Level,
     /// Sound off (toggled with 0).
-    muted: Cell<bool>,
+    muted: bool,
     /// Whether the mute key was held at the last sample (to act on the
     /// press only).
-    mute_held: Cell<bool>,
+    mute_held: bool,
     #[cfg(target_arch = "wasm32")]
-    synth: RefCell<sound::Synth>,
-    cpu: RefCell<Option<Cpu>>,
-    fx: RefCell<Effects>,
+    synth: sound::Synth,
+    cpu: Option<Cpu>,
+    fx: Effects,
 }
 
 impl NtbaFrontEnd {
@@ -106,19 +103,19 @@ impl NtbaFrontEnd {
 
     /// Sets who is at the keyboard, and forgets the effects and the CPU of
     /// the previous match.
-    pub fn set_mode(&self, mode: Mode) {
-        self.mode.set(mode);
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
         if let Mode::VsCpu(level) = mode {
-            self.level.set(level);
+            self.level = level;
         }
-        self.cpu.replace(None);
-        self.fx.borrow_mut().reset();
+        self.cpu = None;
+        self.fx.reset();
     }
 
     /// Who is at the keyboard.
     #[must_use]
     pub fn mode(&self) -> Mode {
-        self.mode.get()
+        self.mode
     }
 
     /// The mode for the indices picked among [`LOCAL_OPTIONS`].
@@ -138,7 +135,7 @@ impl NtbaFrontEnd {
     /// The scoreboard words, pointer labels and help lines for the mode.
     #[must_use]
     pub fn labels(&self) -> Labels {
-        match self.mode.get() {
+        match self.mode {
             Mode::VsCpu(level) => Labels {
                 who: [
                     "YOU",
@@ -175,28 +172,28 @@ impl NtbaFrontEnd {
     /// Whether sound is off.
     #[must_use]
     pub fn muted(&self) -> bool {
-        self.muted.get()
+        self.muted
     }
 
     /// Turns sound off or on.
-    pub fn set_muted(&self, muted: bool) {
-        self.muted.set(muted);
+    pub fn set_muted(&mut self, muted: bool) {
+        self.muted = muted;
     }
 
     /// Acts on the keys that are not the game's: 0 toggles sound (on the
     /// press).
-    fn page_keys(&self, held: &[&str]) {
+    fn page_keys(&mut self, held: &[&str]) {
         let down = keys::MUTE_KEYS.iter().any(|k| held.contains(k));
-        if down && !self.mute_held.get() {
-            self.muted.set(!self.muted.get());
+        if down && !self.mute_held {
+            self.muted = !self.muted;
         }
-        self.mute_held.set(down);
+        self.mute_held = down;
     }
 
     /// The effects tracker as of the last draw (for tests and tools).
     #[must_use]
-    pub fn effects(&self) -> Effects {
-        self.fx.borrow().clone()
+    pub fn effects(&self) -> &Effects {
+        &self.fx
     }
 }
 
@@ -219,17 +216,15 @@ impl FrontEnd for NtbaFrontEnd {
         "NtBA"
     }
 
-    fn draw(&self, game: &Ntba, painter: &mut dyn Painter) {
-        let mut fx = self.fx.borrow_mut();
-        fx.observe(game);
+    fn draw(&mut self, game: &Ntba, painter: &mut dyn Painter) {
+        self.fx.observe(game);
         #[cfg(target_arch = "wasm32")]
-        if !self.muted.get() {
-            let mut synth = self.synth.borrow_mut();
-            for &cue in fx.cues() {
-                synth.play(cue);
+        if !self.muted {
+            for &cue in self.fx.cues() {
+                self.synth.play(cue);
             }
         }
-        draw::frame(painter, game, &fx, &self.labels());
+        draw::frame(painter, game, &self.fx, &self.labels());
     }
 
     /// Player 0 is Home on the left of the keyboard, player 1 Away on the
@@ -242,34 +237,48 @@ impl FrontEnd for NtbaFrontEnd {
         }
     }
 
+    /// The keys of both key sets and the solo extras, and the page's own
+    /// keys (sound, handing Away over).
+    fn is_game_key(&self, code: &str) -> bool {
+        keys::is_game_key(code)
+            || [keys::MUTE_KEYS, keys::TWO_PLAYER_KEYS, keys::CPU_KEYS]
+                .iter()
+                .any(|set| set.contains(&code))
+    }
+
+    fn side_name(&self, side: u8) -> String {
+        if side == 0 { "Home" } else { "Away" }.to_owned()
+    }
+
     fn local_options(&self) -> &'static [LocalOption] {
         LOCAL_OPTIONS
     }
 
-    fn start_local(&self, choices: &[usize]) {
+    fn start_local(&mut self, choices: &[usize]) {
         self.set_mode(Self::mode_for_choices(choices));
     }
 
     /// Also hands Away over mid-match: 2 gives it to a second person on
     /// the arrows, 1 back to the CPU (the match and its effects go on).
-    fn local_inputs(&self, game: &Ntba, held: &[&str]) -> Vec<Pad> {
+    fn local_inputs(&mut self, game: &Ntba, held: &[&str]) -> Vec<Pad> {
         self.page_keys(held);
         let pressed = |keys: &[&str]| keys.iter().any(|k| held.contains(k));
-        match self.mode.get() {
+        match self.mode {
             Mode::VsCpu(_) if pressed(keys::TWO_PLAYER_KEYS) => {
-                self.mode.set(Mode::TwoPlayers);
-                self.cpu.replace(None);
+                self.mode = Mode::TwoPlayers;
+                self.cpu = None;
             }
             Mode::TwoPlayers if pressed(keys::CPU_KEYS) => {
-                self.mode.set(Mode::VsCpu(self.level.get()));
+                self.mode = Mode::VsCpu(self.level);
             }
             _ => {}
         }
-        match self.mode.get() {
+        match self.mode {
             Mode::TwoPlayers => vec![self.input(held, 0), self.input(held, 1)],
             Mode::VsCpu(level) => {
-                let mut cpu = self.cpu.borrow_mut();
-                let cpu = cpu.get_or_insert_with(|| Cpu::with_level(game.seed(), level));
+                let cpu = self
+                    .cpu
+                    .get_or_insert_with(|| Cpu::with_level(game.seed(), level));
                 vec![keys::solo_pad(held), cpu.pad(game, 1)]
             }
             // Online pads do not come through here; a local game started
@@ -281,7 +290,7 @@ impl FrontEnd for NtbaFrontEnd {
         }
     }
 
-    fn start_online(&self, side: u8) {
+    fn start_online(&mut self, side: u8) {
         self.set_mode(Mode::Online(Some(side & 1)));
     }
 
@@ -300,9 +309,9 @@ impl FrontEnd for NtbaFrontEnd {
         Some(format!("{who} wins {home}-{away}{how}."))
     }
 
-    fn online_input(&self, held: &[&str]) -> Pad {
+    fn online_input(&mut self, held: &[&str]) -> Pad {
         self.page_keys(held);
-        if !matches!(self.mode.get(), Mode::Online(_)) {
+        if !matches!(self.mode, Mode::Online(_)) {
             self.set_mode(Mode::Online(None));
         }
         keys::solo_pad(held)

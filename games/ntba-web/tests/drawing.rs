@@ -22,7 +22,7 @@ struct Match {
 
 impl Match {
     fn new(seed: u64) -> Match {
-        let front = NtbaFrontEnd::new();
+        let mut front = NtbaFrontEnd::new();
         front.set_mode(Mode::VsCpu(Level::Normal));
         Match {
             game: Ntba::new(seed, 2),
@@ -437,7 +437,7 @@ fn every_frame_of_a_match_is_finite_and_on_the_canvas() {
 
 #[test]
 fn local_play_against_the_cpu_and_on_one_keyboard() {
-    let front = NtbaFrontEnd::new();
+    let mut front = NtbaFrontEnd::new();
     assert_eq!(front.mode(), Mode::VsCpu(Level::Normal));
     // The choices offered, and what they select.
     let opts = front.local_options();
@@ -517,11 +517,11 @@ fn local_play_against_the_cpu_and_on_one_keyboard() {
 #[test]
 fn letting_go_when_the_shot_meter_is_full_is_a_perfect_release() {
     use ntba_web::draw::METER_PERFECT;
-    let front = NtbaFrontEnd::new();
+    let mut front = NtbaFrontEnd::new();
     front.start_local(&[]);
     let mut game = Ntba::new(3, 2);
     let mut canvas = Recorder::new(W, H);
-    let step = |game: &mut Ntba, canvas: &mut Recorder, held: &[&str]| {
+    let mut step = |game: &mut Ntba, canvas: &mut Recorder, held: &[&str]| {
         let pads = front.local_inputs(game, held);
         game.step(&pads);
         canvas.ops.clear();
