@@ -24,6 +24,7 @@ pub mod play;
 pub mod protocol;
 pub mod rate;
 pub mod screens;
+pub mod shell;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

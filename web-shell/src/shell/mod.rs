@@ -1,0 +1,2 @@
+//! The shell's sans-IO core.
+pub mod room;

@@ -1,0 +1,635 @@
+//! The room link: the match's WebRTC handshake through a room of the
+//! signalling service, as a pure state machine.
+//!
+//! The host (the challenger) creates a room with `POST /rooms`, opens the
+//! room socket as host, and reports the room ready; when the guest joins it
+//! creates the peer connection and sends the offer. The guest opens the
+//! room socket as guest, creates its peer connection as soon as the socket
+//! is open, and answers the offer. Candidates trickle both ways through the
+//! room. When both data channels are open the side sends `done`, closes the
+//! room socket and hands the peer connection to the match. The peer
+//! connection has its connect deadline (25 s by default) from when it is
+//! created; a link that fails, closes or runs out of time first, a room
+//! socket that closes first, or a session description the browser cannot
+//! make, each ends the attempt.
+//!
+//! Calling contract: call the method for what happened, then drain
+//! [`RoomLink::poll`] and carry out each [`RoomOutput`] in order. Call
+//! [`RoomLink::tick`] at least every 100 ms while a link is being made.
+
+use crate::id::RoomCode;
+use crate::protocol::{room_out, RoomServerMsg, Signal, SignalKind};
+use lockstep::Millis;
+use std::collections::VecDeque;
+
+/// One trickled ICE candidate, in the fields `RTCIceCandidateInit` uses.
+/// An empty `candidate` ends the trickle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// The candidate line.
+    pub candidate: String,
+    /// The media stream id.
+    pub sdp_mid: Option<String>,
+    /// The media line index.
+    pub sdp_m_line_index: Option<u16>,
+}
+
+impl Candidate {
+    /// The candidate as relayed handshake data.
+    #[must_use]
+    pub fn into_signal(self, attempt: u8) -> Signal {
+        Signal {
+            attempt,
+            kind: SignalKind::Ice {
+                candidate: self.candidate,
+                sdp_mid: self.sdp_mid,
+                sdp_m_line_index: self.sdp_m_line_index,
+            },
+        }
+    }
+}
+
+/// Which end of the room this page is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The challenger: creates the room and makes the offer.
+    Host,
+    /// The accepted player: joins the room and answers.
+    Guest,
+}
+
+/// Why the room link ended without a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The host's room could not be created, or its socket never opened.
+    Room,
+    /// The match connection could not be made.
+    Connection,
+}
+
+/// What the page must do, or what the room link reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoomOutput {
+    /// `POST /rooms`; answer with [`RoomLink::room_fetched`].
+    FetchRoom,
+    /// Open the room socket at this path of the service
+    /// (`/rooms/CODE/ws?role=...`).
+    OpenSocket(String),
+    /// Send a text frame on the room socket.
+    Send(String),
+    /// Close the room socket.
+    CloseSocket,
+    /// Create the match's peer connection.
+    CreatePeer,
+    /// Make an offer on it; report with [`RoomLink::local_description`].
+    MakeOffer,
+    /// Apply this offer and make an answer; report with
+    /// [`RoomLink::local_description`].
+    MakeAnswer(String),
+    /// Apply this answer.
+    ApplyAnswer(String),
+    /// Add a candidate the other side relayed.
+    AddCandidate(Candidate),
+    /// Close the peer connection.
+    ClosePeer,
+    /// The host's room exists and its socket is open: tell the challenge
+    /// rules (the challenge goes out now).
+    Ready(RoomCode),
+    /// Both data channels are open: the peer connection now belongs to the
+    /// match, which this page starts as host or guest.
+    Opened(Role),
+    /// The attempt ended without a match.
+    Failed(Failure),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Phase {
+    /// Host: `POST /rooms` is under way.
+    Creating,
+    /// Guest: waiting for fresh ICE servers before opening the socket.
+    WaitingIce(RoomCode),
+    /// The room socket is opening.
+    Opening(RoomCode),
+    /// The socket is open; no peer connection yet (the host waits for the
+    /// guest to join).
+    Joined,
+    /// The peer connection exists and must open by `deadline`.
+    Linking { deadline: Millis },
+    /// Handed over, failed or closed: nothing more happens.
+    Finished,
+}
+
+/// The room link of one match attempt. See the module documentation.
+#[derive(Debug)]
+pub struct RoomLink {
+    role: Role,
+    phase: Phase,
+    connect_timeout: Millis,
+    out: VecDeque<RoomOutput>,
+}
+
+impl RoomLink {
+    /// The challenger's side: creates the room. `connect_timeout` is how
+    /// long the peer connection may take to open.
+    #[must_use]
+    pub fn host(connect_timeout: Millis) -> RoomLink {
+        let mut r = RoomLink {
+            role: Role::Host,
+            phase: Phase::Creating,
+            connect_timeout,
+            out: VecDeque::new(),
+        };
+        r.out.push_back(RoomOutput::FetchRoom);
+        r
+    }
+
+    /// The accepted player's side, joining `code`. Call
+    /// [`ice_ready`](Self::ice_ready) once fresh ICE servers are in.
+    #[must_use]
+    pub fn guest(code: RoomCode, connect_timeout: Millis) -> RoomLink {
+        RoomLink {
+            role: Role::Guest,
+            phase: Phase::WaitingIce(code),
+            connect_timeout,
+            out: VecDeque::new(),
+        }
+    }
+
+    /// The next thing to do.
+    pub fn poll(&mut self) -> Option<RoomOutput> {
+        self.out.pop_front()
+    }
+
+    /// This page's role.
+    #[must_use]
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// `true` once the link was handed over, failed or closed.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.phase == Phase::Finished
+    }
+
+    /// `true` while the peer connection exists and has not opened.
+    #[must_use]
+    pub fn linking(&self) -> bool {
+        matches!(self.phase, Phase::Linking { .. })
+    }
+
+    /// The connect deadline, while linking.
+    #[must_use]
+    pub fn deadline(&self) -> Option<Millis> {
+        match self.phase {
+            Phase::Linking { deadline } => Some(deadline),
+            _ => None,
+        }
+    }
+
+    fn open_socket(&mut self, code: RoomCode) {
+        let role = match self.role {
+            Role::Host => "host",
+            Role::Guest => "guest",
+        };
+        self.out.push_back(RoomOutput::OpenSocket(format!(
+            "/rooms/{code}/ws?role={role}"
+        )));
+        self.phase = Phase::Opening(code);
+    }
+
+    /// Host: `POST /rooms` answered with this code, or failed (`None`).
+    pub fn room_fetched(&mut self, code: Option<RoomCode>) {
+        if self.phase != Phase::Creating {
+            return;
+        }
+        match code {
+            Some(code) => self.open_socket(code),
+            None => self.fail(Failure::Room),
+        }
+    }
+
+    /// Guest: fresh ICE servers are in (or their fetch gave up).
+    pub fn ice_ready(&mut self) {
+        if let Phase::WaitingIce(code) = &self.phase {
+            let code = code.clone();
+            self.open_socket(code);
+        }
+    }
+
+    /// The room socket opened.
+    pub fn socket_opened(&mut self, now: Millis) {
+        let Phase::Opening(code) = &self.phase else {
+            return;
+        };
+        let code = code.clone();
+        match self.role {
+            Role::Host => {
+                self.phase = Phase::Joined;
+                self.out.push_back(RoomOutput::Ready(code));
+            }
+            // The guest's connect timer starts when it is in the room.
+            Role::Guest => self.create_peer(now),
+        }
+    }
+
+    fn create_peer(&mut self, now: Millis) {
+        if matches!(self.phase, Phase::Opening(_) | Phase::Joined) {
+            self.phase = Phase::Linking {
+                deadline: now + self.connect_timeout,
+            };
+            self.out.push_back(RoomOutput::CreatePeer);
+        }
+    }
+
+    /// A text frame from the room socket.
+    pub fn socket_text(&mut self, now: Millis, text: &str) {
+        let msg = match Signal::parse_room(text) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("room: dropped a message ({e:?})");
+                return;
+            }
+        };
+        if self.finished() {
+            return;
+        }
+        match (self.role, msg) {
+            (Role::Host, RoomServerMsg::PeerJoined) if self.phase == Phase::Joined => {
+                self.create_peer(now);
+                self.out.push_back(RoomOutput::MakeOffer);
+            }
+            (
+                Role::Guest,
+                RoomServerMsg::Signal(Signal {
+                    kind: SignalKind::Offer(sdp),
+                    ..
+                }),
+            ) if self.linking() => self.out.push_back(RoomOutput::MakeAnswer(sdp)),
+            (
+                Role::Host,
+                RoomServerMsg::Signal(Signal {
+                    kind: SignalKind::Answer(sdp),
+                    ..
+                }),
+            ) if self.linking() => self.out.push_back(RoomOutput::ApplyAnswer(sdp)),
+            (
+                _,
+                RoomServerMsg::Signal(Signal {
+                    kind:
+                        SignalKind::Ice {
+                            candidate,
+                            sdp_mid,
+                            sdp_m_line_index,
+                        },
+                    ..
+                }),
+            ) if self.linking() => self.out.push_back(RoomOutput::AddCandidate(Candidate {
+                candidate,
+                sdp_mid,
+                sdp_m_line_index,
+            })),
+            (_, RoomServerMsg::Error(_)) => log::warn!("room: the server refused a message"),
+            _ => log::info!("room: ignored an out-of-place message"),
+        }
+    }
+
+    /// The browser made our offer (host) or answer (guest), or could not
+    /// (`None`).
+    pub fn local_description(&mut self, sdp: Option<String>) {
+        if !self.linking() {
+            return;
+        }
+        match sdp {
+            Some(sdp) => {
+                let kind = match self.role {
+                    Role::Host => SignalKind::Offer(sdp),
+                    Role::Guest => SignalKind::Answer(sdp),
+                };
+                self.out
+                    .push_back(RoomOutput::Send(room_out::signal(&Signal {
+                        attempt: 1,
+                        kind,
+                    })));
+            }
+            None => {
+                log::warn!("room: the browser could not create a session description");
+                self.fail(Failure::Connection);
+            }
+        }
+    }
+
+    /// Our peer connection found a candidate: relay it.
+    pub fn local_candidate(&mut self, c: Candidate) {
+        if self.linking() {
+            self.out
+                .push_back(RoomOutput::Send(room_out::signal(&c.into_signal(1))));
+        }
+    }
+
+    /// Both data channels opened: `done` ends the room, and the peer
+    /// connection goes to the match.
+    pub fn link_opened(&mut self) {
+        if self.linking() {
+            self.out.push_back(RoomOutput::Send(room_out::done()));
+            self.out.push_back(RoomOutput::CloseSocket);
+            self.out.push_back(RoomOutput::Opened(self.role));
+            self.phase = Phase::Finished;
+        }
+    }
+
+    /// The peer connection closed or failed before it opened.
+    pub fn link_closed(&mut self) {
+        if self.linking() {
+            log::info!("room: the match connection failed");
+            self.fail(Failure::Connection);
+        }
+    }
+
+    /// The room socket closed (or could not be opened). Before the match
+    /// connection opened, that ends the attempt.
+    pub fn socket_closed(&mut self) {
+        match self.phase {
+            Phase::Finished => {}
+            // The host's socket never opened: the room is not usable.
+            Phase::Opening(_) if self.role == Role::Host => self.fail(Failure::Room),
+            _ => {
+                log::info!("room socket closed before the match connection opened");
+                self.fail(Failure::Connection);
+            }
+        }
+    }
+
+    /// Time passed: a peer connection still connecting at its deadline fails.
+    pub fn tick(&mut self, now: Millis) {
+        if self.deadline().is_some_and(|d| now >= d) {
+            log::info!("room: no match connection before the deadline");
+            self.fail(Failure::Connection);
+        }
+    }
+
+    /// The challenge is over (cancelled, declined, timed out): `done` ends
+    /// the room on the service at once rather than at its time to live;
+    /// the socket and any peer connection close.
+    pub fn close(&mut self) {
+        if self.finished() {
+            return;
+        }
+        self.release();
+        self.phase = Phase::Finished;
+    }
+
+    fn release(&mut self) {
+        if matches!(self.phase, Phase::Joined | Phase::Linking { .. }) {
+            self.out.push_back(RoomOutput::Send(room_out::done()));
+        }
+        if matches!(
+            self.phase,
+            Phase::Opening(_) | Phase::Joined | Phase::Linking { .. }
+        ) {
+            self.out.push_back(RoomOutput::CloseSocket);
+        }
+        if self.linking() {
+            self.out.push_back(RoomOutput::ClosePeer);
+        }
+    }
+
+    fn fail(&mut self, why: Failure) {
+        self.release();
+        self.phase = Phase::Finished;
+        self.out.push_back(RoomOutput::Failed(why));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: Millis = Millis(25_000);
+
+    fn drain(r: &mut RoomLink) -> Vec<RoomOutput> {
+        std::iter::from_fn(|| r.poll()).collect()
+    }
+    fn code() -> RoomCode {
+        RoomCode::parse("K7M2QX").unwrap()
+    }
+    fn signal(kind: SignalKind) -> String {
+        room_out::signal(&Signal { attempt: 1, kind })
+    }
+    fn cand(n: u8) -> Candidate {
+        Candidate {
+            candidate: format!("candidate:{n}"),
+            sdp_mid: Some("0".into()),
+            sdp_m_line_index: Some(0),
+        }
+    }
+
+    /// The room relays handshake data verbatim.
+    fn relayed(kind: SignalKind) -> String {
+        signal(kind)
+    }
+
+    #[test]
+    fn host_and_guest_link_up_through_the_room() {
+        let mut host = RoomLink::host(T);
+        assert_eq!(drain(&mut host), vec![RoomOutput::FetchRoom]);
+        host.room_fetched(Some(code()));
+        assert_eq!(
+            drain(&mut host),
+            vec![RoomOutput::OpenSocket("/rooms/K7M2QX/ws?role=host".into())]
+        );
+        host.socket_opened(Millis(100));
+        assert_eq!(drain(&mut host), vec![RoomOutput::Ready(code())]);
+
+        let mut guest = RoomLink::guest(code(), T);
+        assert!(drain(&mut guest).is_empty(), "waits for ICE servers");
+        guest.ice_ready();
+        assert_eq!(
+            drain(&mut guest),
+            vec![RoomOutput::OpenSocket("/rooms/K7M2QX/ws?role=guest".into())]
+        );
+        guest.socket_opened(Millis(1_000));
+        assert_eq!(drain(&mut guest), vec![RoomOutput::CreatePeer]);
+        assert_eq!(guest.deadline(), Some(Millis(26_000)));
+
+        host.socket_text(Millis(1_100), r#"{"type":"peer-joined"}"#);
+        assert_eq!(
+            drain(&mut host),
+            vec![RoomOutput::CreatePeer, RoomOutput::MakeOffer]
+        );
+        assert_eq!(host.deadline(), Some(Millis(26_100)));
+        host.local_description(Some("v=offer".into()));
+        let [RoomOutput::Send(offer)] = &drain(&mut host)[..] else {
+            panic!("the offer goes out")
+        };
+        assert_eq!(offer, &signal(SignalKind::Offer("v=offer".into())));
+
+        guest.socket_text(Millis(1_200), &relayed(SignalKind::Offer("v=offer".into())));
+        assert_eq!(
+            drain(&mut guest),
+            vec![RoomOutput::MakeAnswer("v=offer".into())]
+        );
+        guest.local_description(Some("v=answer".into()));
+        let [RoomOutput::Send(answer)] = &drain(&mut guest)[..] else {
+            panic!("the answer goes out")
+        };
+        assert_eq!(answer, &signal(SignalKind::Answer("v=answer".into())));
+        host.socket_text(
+            Millis(1_300),
+            &relayed(SignalKind::Answer("v=answer".into())),
+        );
+        assert_eq!(
+            drain(&mut host),
+            vec![RoomOutput::ApplyAnswer("v=answer".into())]
+        );
+
+        // Candidates both ways.
+        guest.local_candidate(cand(1));
+        let [RoomOutput::Send(c)] = &drain(&mut guest)[..] else {
+            panic!()
+        };
+        host.socket_text(Millis(1_400), c);
+        assert_eq!(drain(&mut host), vec![RoomOutput::AddCandidate(cand(1))]);
+
+        for (side, role) in [(&mut host, Role::Host), (&mut guest, Role::Guest)] {
+            side.link_opened();
+            assert_eq!(
+                drain(side),
+                vec![
+                    RoomOutput::Send(room_out::done()),
+                    RoomOutput::CloseSocket,
+                    RoomOutput::Opened(role)
+                ]
+            );
+            assert!(side.finished());
+            // The room socket closing afterwards is expected.
+            side.socket_closed();
+            side.tick(Millis(100_000));
+            assert!(drain(side).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_link_still_connecting_at_its_deadline_fails() {
+        let mut guest = RoomLink::guest(code(), T);
+        guest.ice_ready();
+        guest.socket_opened(Millis(0));
+        drain(&mut guest);
+        guest.tick(Millis(24_999));
+        assert!(drain(&mut guest).is_empty());
+        guest.tick(Millis(25_000));
+        assert_eq!(
+            drain(&mut guest),
+            vec![
+                RoomOutput::Send(room_out::done()),
+                RoomOutput::CloseSocket,
+                RoomOutput::ClosePeer,
+                RoomOutput::Failed(Failure::Connection)
+            ]
+        );
+        // Nothing more after the end.
+        guest.link_opened();
+        guest.socket_closed();
+        assert!(drain(&mut guest).is_empty());
+    }
+
+    #[test]
+    fn every_way_to_fail_before_the_link_opens() {
+        // POST /rooms failed.
+        let mut h = RoomLink::host(T);
+        drain(&mut h);
+        h.room_fetched(None);
+        assert_eq!(drain(&mut h), vec![RoomOutput::Failed(Failure::Room)]);
+        // The host's socket never opened.
+        let mut h = RoomLink::host(T);
+        h.room_fetched(Some(code()));
+        drain(&mut h);
+        h.socket_closed();
+        assert_eq!(
+            drain(&mut h),
+            vec![RoomOutput::CloseSocket, RoomOutput::Failed(Failure::Room)]
+        );
+        // The room socket closed while linking.
+        let mut g = RoomLink::guest(code(), T);
+        g.ice_ready();
+        g.socket_opened(Millis(0));
+        drain(&mut g);
+        g.socket_closed();
+        assert_eq!(
+            drain(&mut g).last(),
+            Some(&RoomOutput::Failed(Failure::Connection))
+        );
+        // The browser could not make an answer.
+        let mut g = RoomLink::guest(code(), T);
+        g.ice_ready();
+        g.socket_opened(Millis(0));
+        g.socket_text(Millis(1), &relayed(SignalKind::Offer("v=0".into())));
+        drain(&mut g);
+        g.local_description(None);
+        assert_eq!(
+            drain(&mut g).last(),
+            Some(&RoomOutput::Failed(Failure::Connection))
+        );
+        // ICE failed.
+        let mut h = RoomLink::host(T);
+        h.room_fetched(Some(code()));
+        h.socket_opened(Millis(0));
+        h.socket_text(Millis(1), r#"{"type":"peer-joined"}"#);
+        drain(&mut h);
+        h.link_closed();
+        assert_eq!(
+            drain(&mut h),
+            vec![
+                RoomOutput::Send(room_out::done()),
+                RoomOutput::CloseSocket,
+                RoomOutput::ClosePeer,
+                RoomOutput::Failed(Failure::Connection)
+            ]
+        );
+    }
+
+    #[test]
+    fn closing_releases_what_exists_and_reports_nothing() {
+        let mut h = RoomLink::host(T);
+        drain(&mut h);
+        h.close();
+        assert!(drain(&mut h).is_empty(), "nothing to release yet");
+        h.room_fetched(Some(code()));
+        assert!(drain(&mut h).is_empty(), "a late answer is ignored");
+
+        let mut h = RoomLink::host(T);
+        h.room_fetched(Some(code()));
+        h.socket_opened(Millis(0));
+        drain(&mut h);
+        h.close();
+        assert_eq!(
+            drain(&mut h),
+            vec![RoomOutput::Send(room_out::done()), RoomOutput::CloseSocket]
+        );
+    }
+
+    #[test]
+    fn out_of_place_and_malformed_messages_change_nothing() {
+        let mut h = RoomLink::host(T);
+        h.room_fetched(Some(code()));
+        h.socket_opened(Millis(0));
+        drain(&mut h);
+        for text in [
+            "{]",
+            r#"{"type":"error","reason":"x"}"#,
+            &relayed(SignalKind::Answer("early".into())),
+            &relayed(SignalKind::Offer("host gets no offer".into())),
+        ] {
+            h.socket_text(Millis(1), text);
+        }
+        assert!(drain(&mut h).is_empty());
+        assert!(!h.linking());
+        // A guest ignores peer-joined.
+        let mut g = RoomLink::guest(code(), T);
+        g.ice_ready();
+        g.socket_opened(Millis(0));
+        drain(&mut g);
+        g.socket_text(Millis(1), r#"{"type":"peer-joined"}"#);
+        assert!(drain(&mut g).is_empty());
+    }
+}
