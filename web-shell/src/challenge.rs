@@ -201,6 +201,23 @@ pub enum Notice {
 }
 
 impl Notice {
+    /// The player the notice is about, if any.
+    #[must_use]
+    pub fn player(&self) -> Option<&PeerId> {
+        match self {
+            Notice::Declined(p)
+            | Notice::Busy(p)
+            | Notice::NotTaking(p)
+            | Notice::Mutual(p)
+            | Notice::NoAnswer(p)
+            | Notice::Left(p)
+            | Notice::LobbyLost(p)
+            | Notice::Withdrawn(p)
+            | Notice::TargetInMatch(p) => Some(p),
+            Notice::DidNotConnect | Notice::ConnectFailed | Notice::AlreadyChallenging => None,
+        }
+    }
+
     /// The English text, with `name` the display name of the player concerned.
     #[must_use]
     pub fn text(&self, name: impl Fn(&PeerId) -> String) -> String {

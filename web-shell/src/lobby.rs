@@ -159,9 +159,39 @@ pub enum Output {
         text: String,
     },
     /// Show a notice.
-    Notice(String),
+    Notice(LobbyNotice),
     /// The roster, banner or buttons changed: redraw them.
     Changed,
+}
+
+/// A notice for the player, typed until the view words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LobbyNotice {
+    /// From the challenge rules, with the `name#ABC` of the player it is
+    /// about (looked up when it happened, so a player who left is still
+    /// named).
+    Challenge {
+        /// What happened.
+        notice: challenge::Notice,
+        /// The display name of [`challenge::Notice::player`].
+        name: Option<String>,
+    },
+    /// The lobby refused our hello; the reason is the server's, cleaned
+    /// like a chat line.
+    Refused(String),
+}
+
+impl LobbyNotice {
+    /// The English text.
+    #[must_use]
+    pub fn text(&self) -> String {
+        match self {
+            LobbyNotice::Challenge { notice, name } => {
+                notice.text(|_| name.clone().unwrap_or_default())
+            }
+            LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
+        }
+    }
 }
 
 /// One other player.
@@ -434,9 +464,8 @@ impl LobbyClient {
                     // Our hello was refused (a clashing id, or a name the
                     // server does not accept): say why, and try again later
                     // with a fresh id rather than waiting on a dead socket.
-                    self.out.push_back(Output::Notice(format!(
-                        "The lobby refused to let us in: {}",
-                        text::clean_chat(&reason).unwrap_or_default()
+                    self.out.push_back(Output::Notice(LobbyNotice::Refused(
+                        text::clean_chat(&reason).unwrap_or_default(),
                     )));
                     self.out.push_back(Output::Disconnect);
                     self.attempt_failed(now, lost);
@@ -749,7 +778,10 @@ impl LobbyClient {
                     }
                     Output::ToServer(lobby_out::status(status))
                 }
-                challenge::Effect::Notice(n) => Output::Notice(n.text(|id| self.name_of(id))),
+                challenge::Effect::Notice(notice) => Output::Notice(LobbyNotice::Challenge {
+                    name: notice.player().map(|id| self.name_of(id)),
+                    notice,
+                }),
             };
             self.out.push_back(out);
         }
@@ -1005,7 +1037,7 @@ mod tests {
         assert_eq!(
             drain(&mut c),
             vec![
-                Output::Notice("The lobby refused to let us in: duplicate id".into()),
+                Output::Notice(LobbyNotice::Refused("duplicate id".into())),
                 Output::Disconnect
             ]
         );
@@ -1175,7 +1207,15 @@ mod tests {
         let out = drain(&mut a);
         assert_eq!(out[0], Output::ClosePeer(id('B')));
         assert!(out.contains(&Output::CloseRoom));
-        assert!(out.contains(&Output::Notice("nB#BBB left the lobby.".into())));
+        assert!(out.contains(&Output::Notice(LobbyNotice::Challenge {
+            notice: challenge::Notice::Left(id('B')),
+            name: Some("nB#BBB".into())
+        })));
+        let notice = out.iter().find_map(|o| match o {
+            Output::Notice(n) => Some(n.text()),
+            _ => None,
+        });
+        assert_eq!(notice.as_deref(), Some("nB#BBB left the lobby."));
         assert!(a.roster().is_empty());
     }
 
@@ -1311,9 +1351,10 @@ mod tests {
             vec![
                 Output::ToPeer(id('B'), PeerMsg::Cancel.encode()),
                 Output::CloseRoom,
-                Output::Notice(
-                    "Lost the lobby connection, so your challenge to nB#BBB was cancelled.".into()
-                ),
+                Output::Notice(LobbyNotice::Challenge {
+                    notice: challenge::Notice::LobbyLost(id('B')),
+                    name: Some("nB#BBB".into())
+                }),
                 Output::ClosePeer(id('B')),
             ]
         );

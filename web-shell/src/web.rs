@@ -1407,7 +1407,7 @@ impl App {
             }
             Output::JoinRoom(code) => self.join_room(code),
             Output::Chat { from, name, text } => self.add_chat(from.is_none(), &name, &text),
-            Output::Notice(text) => self.add_notice(text),
+            Output::Notice(n) => self.add_notice(n.text()),
             Output::Changed => self.render_lobby(),
         }
     }

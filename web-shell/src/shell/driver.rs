@@ -1,0 +1,557 @@
+//! The match driver: one online match's session, driven a frame at a time.
+//!
+//! It feeds the session what the match link delivered, advances one frame
+//! with the local person's input, counts stalled frames (the page shows
+//! "Waiting for the other player…" after [`WAITING_AFTER_FRAMES`] of
+//! them), notices when the game itself is over and, after
+//! [`RESULT_HOLD_MS`] of showing the final state, leaves the match by
+//! itself; it fills the [`MatchView`] and, at the end, says how the match
+//! ended and keeps its input log.
+//!
+//! Calling contract: feed [`datagram`](MatchDriver::datagram) and
+//! [`link_lost`](MatchDriver::link_lost) as the link reports them, call
+//! [`frame`](MatchDriver::frame) once per 60 Hz frame, and after every call
+//! drain [`poll_transmit`](MatchDriver::poll_transmit) onto the link.
+
+use super::view::{LogOffer, MatchView};
+use crate::front_end::FrontEnd;
+use crate::play::{self, RESULT_HOLD_MS};
+use lockstep::{
+    Channel, ConfigError, DeterministicGame, Event, Frame, LinkState, Millis, Outcome, Session,
+    SessionConfig,
+};
+
+pub use crate::play::WAITING_AFTER_FRAMES;
+
+/// What one frame did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FrameReport {
+    /// A tick ran.
+    pub ticked: bool,
+    /// The match ended this frame.
+    pub ended: Option<MatchEnd>,
+}
+
+/// How a match ended.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MatchEnd {
+    /// The session's outcome.
+    pub outcome: Outcome,
+    /// What the result screen says.
+    pub message: String,
+    /// The input log, when it could be encoded.
+    pub log: Option<LogOffer>,
+}
+
+/// One online match. See the module documentation.
+#[derive(Debug)]
+pub struct MatchDriver<G: DeterministicGame> {
+    session: Session<G>,
+    ping: Option<u64>,
+    /// Frames in a row that could not run a tick.
+    stalled: u32,
+    /// When the game itself was seen over (confirmed), and its result.
+    over: Option<(Millis, String)>,
+    /// When the session was made (for the time to the first tick).
+    created: Millis,
+    first_tick: bool,
+}
+
+impl<G: DeterministicGame> MatchDriver<G> {
+    /// A match with this session configuration, starting at `now`.
+    ///
+    /// # Errors
+    ///
+    /// When the session refuses the configuration.
+    pub fn new(cfg: SessionConfig, now: Millis) -> Result<Self, ConfigError> {
+        Ok(MatchDriver {
+            session: Session::new(cfg)?,
+            ping: None,
+            stalled: 0,
+            over: None,
+            created: now,
+            first_tick: false,
+        })
+    }
+
+    /// A datagram from the match link.
+    pub fn datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
+        self.session.handle_datagram(now, channel, bytes);
+    }
+
+    /// The match link closed or failed.
+    pub fn link_lost(&mut self, now: Millis) {
+        self.session.handle_link_state(now, LinkState::Closed);
+    }
+
+    /// The person leaves the match (the Bye goes out with the next
+    /// transmits; the end is reported by the next frame).
+    pub fn quit(&mut self, now: Millis) {
+        self.session.quit(now);
+    }
+
+    /// The next datagram for the match link.
+    pub fn poll_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
+        self.session.poll_transmit()
+    }
+
+    /// The present game, once the match runs.
+    #[must_use]
+    pub fn game(&self) -> Option<&G> {
+        self.session.game()
+    }
+
+    /// The session (read only).
+    #[must_use]
+    pub fn session(&self) -> &Session<G> {
+        &self.session
+    }
+
+    /// Runs one frame at `now` with the keys `held`, and writes what the
+    /// page shows into `view`.
+    pub fn frame<F: FrontEnd<Game = G>>(
+        &mut self,
+        now: Millis,
+        front: &mut F,
+        held: &[&str],
+        view: &mut MatchView,
+    ) -> FrameReport {
+        let mut report = FrameReport::default();
+        let frame = self.session.advance_frame(now, || front.online_input(held));
+        match frame {
+            Frame::Stalled(_) => self.stalled = self.stalled.saturating_add(1),
+            Frame::Ticked(_) => {
+                self.stalled = 0;
+                report.ticked = true;
+                if !self.first_tick {
+                    self.first_tick = true;
+                    view.first_tick_ms = Some(now.0.saturating_sub(self.created.0));
+                }
+            }
+            _ => self.stalled = 0,
+        }
+        let mut ended = self.drain_events(front, view);
+        self.show(front, view, now, ended.is_some());
+        // A finished game stays on screen a moment, then the page leaves.
+        if let Some((at, _)) = &self.over {
+            if ended.is_none() && now.0 >= at.0 + RESULT_HOLD_MS {
+                self.session.quit(now);
+                ended = self.drain_events(front, view);
+            }
+        }
+        if let Some(outcome) = ended {
+            let message = play::end_message(self.over.as_ref().map(|(_, r)| r.as_str()), &outcome);
+            log::info!(
+                "match ended after {} confirmed ticks: {message}",
+                self.session.confirmed_tick()
+            );
+            view.state = Some("ended");
+            view.waiting = false;
+            report.ended = Some(MatchEnd {
+                outcome,
+                message,
+                log: self.log(front.name()),
+            });
+        }
+        report
+    }
+
+    /// Drains the session's events; returns the outcome if it ended.
+    fn drain_events<F: FrontEnd<Game = G>>(
+        &mut self,
+        front: &mut F,
+        view: &mut MatchView,
+    ) -> Option<Outcome> {
+        let mut ended = None;
+        while let Some(ev) = self.session.poll_event() {
+            match ev {
+                Event::RoundTrip(ms) => self.ping = Some(ms.0),
+                Event::Ended(o) => ended = Some(o),
+                Event::Started { side, .. } => {
+                    view.side = Some(side);
+                    front.start_online(side);
+                }
+                _ => {}
+            }
+        }
+        ended
+    }
+
+    fn show<F: FrontEnd<Game = G>>(
+        &mut self,
+        front: &F,
+        view: &mut MatchView,
+        now: Millis,
+        ending: bool,
+    ) {
+        let s = &self.session;
+        if let Some(g) = s.game() {
+            view.state = Some("running");
+            view.present_tick = Some(s.tick());
+            if let Some(summary) = front.summary(g) {
+                view.summary = Some(summary);
+            }
+        }
+        if let Some(g) = s.confirmed_game() {
+            view.tick = Some(s.confirmed_tick());
+            view.hash = Some(g.state_hash());
+            if let Some(summary) = front.summary(g) {
+                view.confirmed_summary = Some(summary);
+            }
+            if self.over.is_none() {
+                if let Some(result) = front.result(g) {
+                    self.over = Some((now, result));
+                }
+            }
+        }
+        let st = s.stats();
+        view.stats = Some(format!(
+            "frames {} stalled {} skipped {} rollbacks {} resimulated {} max_rollback {}",
+            st.frames,
+            st.stalled_frames,
+            st.skipped_frames,
+            st.rollbacks,
+            st.resimulated_ticks,
+            st.max_rollback
+        ));
+        view.waiting = play::waiting(self.stalled) && !ending;
+        if let Some(((_, delay), window)) = s.parameters().zip(s.prediction_window()) {
+            let side = match s.side() {
+                Some(0) => format!("{} (host)", front.side_name(0)),
+                _ => format!("{} (guest)", front.side_name(1)),
+            };
+            let mode = if window == 0 {
+                "lock-step".to_owned()
+            } else {
+                format!("rollback (up to {window} {})", ticks(window))
+            };
+            let ping = self
+                .ping
+                .map_or("measuring".to_owned(), |p| format!("{p} ms"));
+            view.mode = Some(if window == 0 { "lockstep" } else { "rollback" });
+            view.delay = Some(delay);
+            view.ping = self.ping;
+            view.status = format!(
+                "You play {side} · {mode} · input delay {delay} {} ({} ms) · ping {ping}",
+                ticks(delay),
+                u32::from(delay) * 50 / 3
+            );
+        }
+    }
+
+    fn log(&self, game_name: &str) -> Option<LogOffer> {
+        let log = self.session.input_log();
+        match log.to_bytes() {
+            Ok(bytes) => Some(LogOffer {
+                bytes,
+                file_name: format!("{}-{:016x}.log", game_name.to_lowercase(), log.seed),
+                ticks: log.ticks(),
+                hash: log.final_hash,
+            }),
+            Err(e) => {
+                log::warn!("could not encode the input log: {e}");
+                None
+            }
+        }
+    }
+}
+
+/// "tick" or "ticks" for `n` ticks.
+fn ticks(n: u8) -> &'static str {
+    if n == 1 {
+        "tick"
+    } else {
+        "ticks"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front_end::demo::{Dots, DotsFrontEnd};
+    use crate::front_end::Painter;
+    use lockstep::Fnv1a;
+
+    /// Two drivers joined by a perfect in-memory link.
+    struct Pair<A: FrontEnd, B: FrontEnd> {
+        a: MatchDriver<A::Game>,
+        b: MatchDriver<B::Game>,
+        fa: A,
+        fb: B,
+        va: MatchView,
+        vb: MatchView,
+        now: Millis,
+    }
+
+    impl<A: FrontEnd, B: FrontEnd> Pair<A, B> {
+        fn new(fa: A, fb: B, host: SessionConfig) -> Self {
+            Pair {
+                a: MatchDriver::new(host, Millis(0)).unwrap(),
+                b: MatchDriver::new(SessionConfig::guest(), Millis(0)).unwrap(),
+                fa,
+                fb,
+                va: MatchView::default(),
+                vb: MatchView::default(),
+                now: Millis(0),
+            }
+        }
+
+        fn carry(&mut self) {
+            while let Some((ch, bytes)) = self.a.poll_transmit() {
+                self.b.datagram(self.now, ch, &bytes);
+            }
+            while let Some((ch, bytes)) = self.b.poll_transmit() {
+                self.a.datagram(self.now, ch, &bytes);
+            }
+        }
+
+        /// One frame on both sides (16 ms apart); the ends, if any.
+        fn frame(&mut self, held: &[&str]) -> (Option<MatchEnd>, Option<MatchEnd>) {
+            self.now = self.now + Millis(16);
+            let ra = self.a.frame(self.now, &mut self.fa, held, &mut self.va);
+            self.carry();
+            let rb = self.b.frame(self.now, &mut self.fb, held, &mut self.vb);
+            self.carry();
+            (ra.ended, rb.ended)
+        }
+
+        /// Frames until both have ended (panics after `max`).
+        fn until_both_end(&mut self, max: u32) -> (MatchEnd, MatchEnd) {
+            let (mut ea, mut eb) = (None, None);
+            for _ in 0..max {
+                let (a, b) = self.frame(&[]);
+                ea = ea.or(a);
+                eb = eb.or(b);
+                if ea.is_some() && eb.is_some() {
+                    break;
+                }
+            }
+            match (ea, eb) {
+                (Some(a), Some(b)) => (a, b),
+                (a, b) => panic!("not both ended: {a:?} {b:?}"),
+            }
+        }
+
+        fn run(&mut self, frames: u32) {
+            for _ in 0..frames {
+                let (a, b) = self.frame(&["ArrowRight"]);
+                assert!(a.is_none() && b.is_none(), "ended early: {a:?} {b:?}");
+            }
+        }
+    }
+
+    fn host() -> SessionConfig {
+        SessionConfig::host(7, 2)
+    }
+
+    fn dots() -> Pair<DotsFrontEnd, DotsFrontEnd> {
+        Pair::new(DotsFrontEnd::default(), DotsFrontEnd::default(), host())
+    }
+
+    #[test]
+    fn a_running_match_fills_the_view_on_both_sides() {
+        let mut p = dots();
+        p.run(120);
+        for (v, side) in [(&p.va, 0), (&p.vb, 1)] {
+            assert_eq!(v.state, Some("running"));
+            assert_eq!(v.side, Some(side));
+            assert_eq!(v.mode, Some("lockstep"));
+            assert_eq!(v.delay, Some(2));
+            assert!(v.tick.unwrap() > 100);
+            assert!(v.first_tick_ms.is_some());
+            assert!(!v.waiting);
+        }
+        // B runs its frame after A's datagrams: at most one tick apart.
+        assert!(p.va.tick.unwrap().abs_diff(p.vb.tick.unwrap()) <= 1);
+        assert!(p.va.status.starts_with(
+            "You play Orange (host) · lock-step · input delay 2 ticks (33 ms) · ping "
+        ));
+        assert!(p.vb.status.starts_with("You play Teal (guest)"));
+        let attrs = p.va.attributes();
+        assert!(attrs.contains(&("data-mode", Some("lockstep".into()))));
+        assert!(attrs.contains(&("data-waiting", Some("0".into()))));
+    }
+
+    #[test]
+    fn a_silent_peer_shows_waiting_then_times_out() {
+        let mut p = dots();
+        p.run(30);
+        // From now on nothing reaches A.
+        let mut ended = None;
+        for i in 0..2000 {
+            p.now = p.now + Millis(16);
+            let r = p.a.frame(p.now, &mut p.fa, &[], &mut p.va);
+            while p.a.poll_transmit().is_some() {}
+            if i == WAITING_AFTER_FRAMES + 2 {
+                assert!(p.va.waiting, "waiting shows after a few stalled frames");
+            }
+            if let Some(e) = r.ended {
+                ended = Some(e);
+                break;
+            }
+        }
+        let e = ended.expect("the silence timeout ends the match");
+        assert_eq!(e.outcome, Outcome::Timeout);
+        assert_eq!(e.message, "The other player stopped responding.");
+        assert!(!p.va.waiting);
+        assert_eq!(p.va.state, Some("ended"));
+    }
+
+    #[test]
+    fn leaving_ends_both_sides_with_their_messages_and_a_log() {
+        let mut p = dots();
+        p.run(60);
+        p.a.quit(p.now);
+        p.carry();
+        let (ea, eb) = p.until_both_end(10);
+        assert_eq!(ea.outcome, Outcome::LocalQuit);
+        assert_eq!(ea.message, "You left the online match.");
+        assert_eq!(eb.outcome, Outcome::RemoteQuit);
+        assert_eq!(eb.message, "The other player left the match.");
+        let (la, lb) = (ea.log.unwrap(), eb.log.unwrap());
+        assert!(la.file_name.starts_with("dots (demo)-"));
+        assert!(la.ticks >= 50 && la.ticks.abs_diff(lb.ticks) <= 1);
+    }
+
+    #[test]
+    fn a_lost_link_ends_the_match() {
+        let mut p = dots();
+        p.run(10);
+        p.b.link_lost(p.now);
+        let (_, eb) = p.frame(&[]);
+        let eb = eb.expect("ended");
+        assert_eq!(eb.outcome, Outcome::TransportLost);
+        assert_eq!(eb.message, "The connection to the other player was lost.");
+    }
+
+    #[test]
+    fn garbage_from_the_peer_ends_the_match() {
+        let mut p = dots();
+        p.run(10);
+        p.a.datagram(p.now, Channel::Reliable, &[0xff, 0xfe, 0xfd]);
+        let (ea, _) = p.frame(&[]);
+        let ea = ea.expect("ended");
+        assert!(matches!(ea.outcome, Outcome::InvalidData { .. }));
+        assert_eq!(
+            ea.message,
+            "The other player sent something unexpected, so the match was stopped."
+        );
+    }
+
+    /// Dots under another build id, and Dots whose simulation differs.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    struct Other<const BUILD: u64, const SKEW: u8>(Dots);
+    impl<const BUILD: u64, const SKEW: u8> DeterministicGame for Other<BUILD, SKEW> {
+        type Input = u8;
+        const BUILD_ID: u64 = BUILD;
+        fn new(seed: u64, players: u8) -> Self {
+            Other(Dots::new(seed, players))
+        }
+        fn step(&mut self, inputs: &[u8]) {
+            self.0.step(inputs);
+        }
+        fn state_hash(&self) -> u64 {
+            let mut h = Fnv1a::new();
+            h.write_u64(self.0.state_hash());
+            h.write_u8(if self.0.tick > 30 { SKEW } else { 0 });
+            h.finish()
+        }
+    }
+    #[derive(Default)]
+    struct OtherFront<const BUILD: u64, const SKEW: u8>;
+    impl<const BUILD: u64, const SKEW: u8> FrontEnd for OtherFront<BUILD, SKEW> {
+        type Game = Other<BUILD, SKEW>;
+        fn name(&self) -> &'static str {
+            "other"
+        }
+        fn draw(&mut self, _: &Self::Game, _: &mut dyn Painter) {}
+        fn input(&self, _: &[&str], _: u8) -> u8 {
+            0
+        }
+        fn is_game_key(&self, _: &str) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn another_build_is_refused() {
+        let mut p = Pair::new(OtherFront::<1, 0>, OtherFront::<2, 0>, host());
+        let (ea, eb) = p.until_both_end(50);
+        for e in [&ea, &eb] {
+            assert!(
+                matches!(e.outcome, Outcome::VersionMismatch { .. }),
+                "{e:?}"
+            );
+            assert!(e
+                .message
+                .starts_with("The other player is running a different version"));
+        }
+    }
+
+    #[test]
+    fn games_that_go_out_of_sync_are_stopped() {
+        let cfg = host().hash_interval(10);
+        let mut p = Pair::new(OtherFront::<1, 0>, OtherFront::<1, 1>, cfg);
+        let (ea, eb) = p.until_both_end(600);
+        for e in [&ea, &eb] {
+            assert!(matches!(e.outcome, Outcome::Desync { .. }), "{e:?}");
+            assert_eq!(
+                e.message,
+                "The two games went out of sync, so the match was stopped."
+            );
+        }
+    }
+
+    /// Dots that is over after 60 ticks, with a result line.
+    struct Short(DotsFrontEnd);
+    impl FrontEnd for Short {
+        type Game = Dots;
+        fn name(&self) -> &'static str {
+            "short"
+        }
+        fn draw(&mut self, g: &Dots, p: &mut dyn Painter) {
+            self.0.draw(g, p);
+        }
+        fn input(&self, held: &[&str], player: u8) -> u8 {
+            self.0.input(held, player)
+        }
+        fn is_game_key(&self, code: &str) -> bool {
+            self.0.is_game_key(code)
+        }
+        fn result(&self, g: &Dots) -> Option<String> {
+            (g.tick >= 60).then(|| "Orange wins.".to_owned())
+        }
+    }
+
+    #[test]
+    fn a_finished_game_holds_its_result_then_leaves_with_it() {
+        let mut p = Pair::new(
+            Short(DotsFrontEnd::default()),
+            Short(DotsFrontEnd::default()),
+            host(),
+        );
+        // Play to the end of the game: the result is seen, the match goes on.
+        let mut over_at = None;
+        for _ in 0..200 {
+            let (a, b) = p.frame(&[]);
+            assert!(a.is_none() && b.is_none());
+            if p.va.tick.is_some_and(|t| t >= 60) {
+                over_at = Some(p.now);
+                break;
+            }
+        }
+        let over_at = over_at.expect("the game got to its end");
+        let (ea, eb) = p.until_both_end(400);
+        // Leaving afterwards is only the way back: both show the result.
+        assert_eq!(ea.message, "Orange wins.");
+        assert_eq!(eb.message, "Orange wins.");
+        assert!(p.now.0 >= over_at.0 + RESULT_HOLD_MS - 16);
+        assert!(matches!(
+            (&ea.outcome, &eb.outcome),
+            (
+                Outcome::LocalQuit | Outcome::RemoteQuit,
+                Outcome::LocalQuit | Outcome::RemoteQuit
+            )
+        ));
+    }
+}

@@ -1,0 +1,180 @@
+//! What the page shows, as plain data: the browser glue writes these
+//! structs to the DOM in one place each, and tests read them natively.
+
+use crate::challenge::Notice;
+use crate::id::PeerId;
+use crate::lobby::{Connection, PlayerView};
+use crate::screens::Screen;
+
+/// The match screen: the status line and the `data-*` attributes of
+/// `#match` that tools and tests read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MatchView {
+    /// `data-state`: "connected" (the session is made), "running" (the
+    /// game exists), "ended".
+    pub state: Option<&'static str>,
+    /// `data-side`: 0 host, 1 guest, once the match started.
+    pub side: Option<u8>,
+    /// `data-present-tick`: ticks simulated (some may rest on predictions).
+    pub present_tick: Option<u32>,
+    /// `data-tick`: confirmed ticks.
+    pub tick: Option<u32>,
+    /// `data-hash`: the state hash after the confirmed ticks.
+    pub hash: Option<u64>,
+    /// `data-summary`: the front end's line about the present state.
+    pub summary: Option<String>,
+    /// `data-confirmed-summary`: the same about the confirmed state.
+    pub confirmed_summary: Option<String>,
+    /// `data-mode`: "lockstep" or "rollback".
+    pub mode: Option<&'static str>,
+    /// `data-delay`: the input delay in ticks.
+    pub delay: Option<u8>,
+    /// `data-ping`: the last round trip, in ms.
+    pub ping: Option<u64>,
+    /// `data-waiting` and the "Waiting for the other player…" line.
+    pub waiting: bool,
+    /// `data-stats`: the session's counters.
+    pub stats: Option<String>,
+    /// `data-first-tick-ms`: from the session's creation to its first tick.
+    pub first_tick_ms: Option<u64>,
+    /// `data-accept-to-tick-ms`: from this page's Accept to the first tick.
+    pub accept_to_tick_ms: Option<u64>,
+    /// `data-frames`: match frames run.
+    pub frames: Option<usize>,
+    /// `data-frame-ms`: "count mean median p95" of the time per frame (ms).
+    pub frame_ms: Option<String>,
+    /// The status line.
+    pub status: String,
+}
+
+impl MatchView {
+    /// The `data-*` attributes of `#match`, by name; `None` means absent.
+    #[must_use]
+    pub fn attributes(&self) -> Vec<(&'static str, Option<String>)> {
+        let s = |v: Option<&dyn ToString>| v.map(ToString::to_string);
+        vec![
+            ("data-state", self.state.map(str::to_owned)),
+            ("data-side", s(self.side.as_ref().map(|v| v as _))),
+            (
+                "data-present-tick",
+                s(self.present_tick.as_ref().map(|v| v as _)),
+            ),
+            ("data-tick", s(self.tick.as_ref().map(|v| v as _))),
+            ("data-hash", self.hash.map(|h| format!("{h:016x}"))),
+            ("data-summary", self.summary.clone()),
+            ("data-confirmed-summary", self.confirmed_summary.clone()),
+            ("data-mode", self.mode.map(str::to_owned)),
+            ("data-delay", s(self.delay.as_ref().map(|v| v as _))),
+            ("data-ping", s(self.ping.as_ref().map(|v| v as _))),
+            (
+                "data-waiting",
+                self.state
+                    .map(|_| if self.waiting { "1" } else { "0" }.to_owned()),
+            ),
+            ("data-stats", self.stats.clone()),
+            (
+                "data-first-tick-ms",
+                s(self.first_tick_ms.as_ref().map(|v| v as _)),
+            ),
+            (
+                "data-accept-to-tick-ms",
+                s(self.accept_to_tick_ms.as_ref().map(|v| v as _)),
+            ),
+            ("data-frames", s(self.frames.as_ref().map(|v| v as _))),
+            ("data-frame-ms", self.frame_ms.clone()),
+        ]
+    }
+}
+
+/// Local play: the front end's summary and, once over, the result.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LocalView {
+    /// `#local[data-summary]`.
+    pub summary: Option<String>,
+    /// `#local[data-result]` and the status line.
+    pub result: Option<String>,
+}
+
+/// A notice in the lobby, typed until shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoticeView {
+    /// What happened.
+    pub notice: crate::lobby::LobbyNotice,
+    /// Whom Try again challenges, for a connection that could not be made.
+    pub try_again: Option<PeerId>,
+}
+
+impl NoticeView {
+    /// The English text.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.notice.text()
+    }
+
+    /// `true` for a notice about the match connection.
+    #[must_use]
+    pub fn is_connect_failure(&self) -> bool {
+        matches!(
+            self.notice,
+            crate::lobby::LobbyNotice::Challenge {
+                notice: Notice::ConnectFailed,
+                ..
+            }
+        )
+    }
+}
+
+/// The lobby once a name was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LobbyView {
+    /// The presence connection (banner, Retry, `data-connection`).
+    pub connection: Connection,
+    /// Our `name#ABC`.
+    pub me: String,
+    /// The other players, in join order.
+    pub roster: Vec<PlayerView>,
+    /// The last notices, oldest first.
+    pub notices: Vec<NoticeView>,
+}
+
+impl LobbyView {
+    /// `#lobby[data-connection]`.
+    #[must_use]
+    pub fn connection_attr(&self) -> &'static str {
+        match self.connection {
+            Connection::Online => "online",
+            Connection::Full => "full",
+            Connection::Retrying { .. } => "retrying",
+            Connection::Idle | Connection::Connecting { .. } => "connecting",
+        }
+    }
+}
+
+/// The screens and their small texts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScreenView {
+    /// The screen shown.
+    pub screen: Screen,
+    /// Why online play is not offered, under the title's buttons.
+    pub online_note: Option<&'static str>,
+    /// Why the name was refused.
+    pub name_error: String,
+    /// Why a chat line was refused.
+    pub chat_error: &'static str,
+    /// The lobby's name row is shown (no name given yet, or left).
+    pub name_row: bool,
+}
+
+/// The input log of the last finished match, offered for download on the
+/// result screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogOffer {
+    /// The encoded log.
+    pub bytes: Vec<u8>,
+    /// The file name offered.
+    pub file_name: String,
+    /// Confirmed ticks in it.
+    pub ticks: u32,
+    /// The final state hash.
+    pub hash: u64,
+}
