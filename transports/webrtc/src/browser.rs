@@ -181,12 +181,6 @@ impl WebRtcTransport {
             self.pc.close();
         }
     }
-
-    /// `true` once both channels have been open at the same time.
-    #[must_use]
-    pub fn ever_opened(&self) -> bool {
-        self.shared.borrow().ever_opened()
-    }
 }
 
 impl Drop for WebRtcTransport {

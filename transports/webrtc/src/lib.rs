@@ -39,7 +39,7 @@ pub use browser::*;
 /// SCTP stack delivers in one message.
 pub const MAX_DATAGRAM: usize = 16 * 1024;
 
-/// How long a match connection may take to open (seed 000: 25 s from when
+/// How long a match connection may take to open (25 s from when
 /// the guest joins, host side, or from when the guest connects).
 pub const MATCH_CONNECT_TIMEOUT_MS: u64 = 25_000;
 

@@ -20,7 +20,6 @@ pub const MAX_PENDING_REMOTE_ICE: usize = 64;
 #[derive(Debug, Default)]
 pub struct LinkCore {
     open: [bool; 2],
-    was_open: bool,
     closed: bool,
     failed: bool,
     inbox: VecDeque<(Channel, Vec<u8>)>,
@@ -58,19 +57,10 @@ impl LinkCore {
         }
     }
 
-    /// `true` once both channels have been open at the same time.
-    #[must_use]
-    pub fn ever_opened(&self) -> bool {
-        self.was_open
-    }
-
     /// Channel `index` (0 reliable, 1 unreliable; others ignored) opened.
     pub fn channel_opened(&mut self, index: usize) {
         if let Some(o) = self.open.get_mut(index) {
             *o = true;
-        }
-        if self.open == [true, true] {
-            self.was_open = true;
         }
     }
 
@@ -158,17 +148,14 @@ mod tests {
         assert_eq!(l.state(), LinkState::Connecting);
         l.channel_opened(0);
         assert_eq!(l.state(), LinkState::Connecting);
-        assert!(!l.ever_opened());
         l.channel_opened(7); // not a channel of ours
         assert_eq!(l.state(), LinkState::Connecting);
         l.channel_opened(1);
         assert_eq!(l.state(), LinkState::Open);
-        assert!(l.ever_opened());
         l.closed();
         assert_eq!(l.state(), LinkState::Closed);
         l.failed();
         assert_eq!(l.state(), LinkState::Failed);
-        assert!(l.ever_opened(), "history is kept");
     }
 
     #[test]
@@ -178,7 +165,6 @@ mod tests {
         l.closed();
         l.channel_opened(0);
         assert_eq!(l.state(), LinkState::Closed);
-        assert!(l.ever_opened());
     }
 
     #[test]
