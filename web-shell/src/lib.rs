@@ -1,15 +1,20 @@
 //! `web-shell`: the game-agnostic browser shell.
 //!
-//! The rules are pure modules, tested natively: names and chat text
-//! ([`text`]), ids ([`id`]), rate limits ([`rate`]), message shapes
-//! ([`protocol`]), the mesh offer and retry rules ([`mesh`]), reconnect
-//! backoff ([`backoff`]), the game canvas's size ([`canvas`]), the page's address options ([`options`]), the challenge reducer ([`challenge`]), the screen
-//! machine ([`screens`]), the match's frame schedule and messages ([`play`]) and the lobby client that ties them together
-//! ([`lobby`]). A game plugs in through [`front_end::FrontEnd`].
+//! Everything the page decides is pure Rust, tested natively: names and
+//! chat text ([`text`]), ids ([`id`]), rate limits ([`rate`]), message
+//! shapes ([`protocol`]), the mesh offer and retry rules ([`mesh`]),
+//! reconnect backoff ([`backoff`]), the game canvas's size ([`canvas`]), the
+//! page's address options ([`options`]), the challenge reducer
+//! ([`challenge`]), the screen machine ([`screens`]), the match's frame
+//! schedule and messages ([`play`]), the lobby client ([`lobby`]), and the
+//! sans-IO [`shell::Shell`] that owns them all with the room link and the
+//! match driver: one `Input` in, `Output`s out. A game plugs in through
+//! [`front_end::FrontEnd`].
 //!
-//! On `wasm32` the `web` module adds the thin glue: the DOM, the presence
-//! and room sockets, and the peer connections (through `webrtc-transport`).
-//! See `docs/web-shell.md`.
+//! On `wasm32` the `web` module carries out the shell's outputs with the
+//! browser's APIs (the DOM and canvas, sockets and HTTP, peer connections
+//! through `webrtc-transport`) and feeds back what happens; it decides
+//! nothing itself. See `docs/web-shell.md`.
 #![warn(missing_docs)]
 
 pub mod backoff;

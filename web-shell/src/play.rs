@@ -1,7 +1,7 @@
 //! The rules of an online match in the page, pure and tested natively: the
 //! fixed 60 Hz frame schedule, when to show "Waiting for the other
-//! player…", and the message for each way a match ends (seed 000's
-//! failure table, plus a game that finished by itself).
+//! player…", and the message for each way a match ends (one per
+//! `lockstep::Outcome`, plus a game that finished by itself).
 
 use lockstep::Outcome;
 

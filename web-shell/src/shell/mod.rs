@@ -1,4 +1,1394 @@
-//! The shell's sans-IO core.
+//! The shell's sans-IO core: everything the page decides, with no browser
+//! in sight.
+//!
+//! [`Shell`] owns the screens, the lobby client (presence, roster, mesh,
+//! chat, the challenge reducer), the ICE server list, the room link of a
+//! match being set up ([`room`]) and the match driver of a match being
+//! played ([`driver`]), behind the plugged-in game. It takes one [`Input`]
+//! at a time (a button, a key, a timer, a socket or peer connection event,
+//! a fetch result) and yields [`Output`]s (open or write a socket, fetch,
+//! create a peer connection and make an offer, send a datagram, store a
+//! setting, redraw part of the page). The browser glue (`web`, wasm32
+//! only) carries out the outputs and feeds back what happens; the native
+//! tests play two shells against each other instead.
+//!
+//! Which fact lives where: whether this page is in a match is the
+//! challenge reducer's (our lobby status); the session of that match is
+//! the driver's, which exists exactly while the match screen shows; the
+//! room being set up is the [`room::RoomLink`]'s, and the side this page
+//! plays is the session's (reported once, when the match starts).
+
 pub mod driver;
+mod game;
 pub mod room;
 pub mod view;
+
+use crate::challenge::ChallengeConfig;
+use crate::front_end::{FrontEnd, LocalOption, Painter};
+use crate::id::{PeerId, RoomCode};
+use crate::lobby::{self, LobbyClient, LobbyConfig};
+use crate::mesh::MeshConfig;
+use crate::options::{ms_option, query_param, FALLBACK_STUN_URL};
+use crate::play::FrameClock;
+use crate::protocol::{Signal, SignalKind};
+use crate::screens::{Screen, ScreenEvent, Screens};
+use crate::text::{self, ChatError};
+use game::{GameSlot, Slot};
+use lockstep::{Channel, Millis, SessionConfig};
+use room::{Candidate, Failure, Role, RoomLink, RoomOutput};
+use std::collections::VecDeque;
+use view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ScreenView};
+
+/// How long a `GET /ice` may take before the page falls back.
+pub const ICE_FETCH_TIMEOUT: Millis = Millis(5_000);
+
+/// How long `POST /rooms` may take before the challenge fails (its phase
+/// has no timer of its own until the room exists).
+pub const ROOM_FETCH_TIMEOUT: Millis = Millis(10_000);
+
+/// Notices kept on screen.
+const NOTICES_SHOWN: usize = 5;
+
+/// Match frames whose time is kept for the frame-time figures.
+const FRAME_TIMES_KEPT: usize = 100_000;
+
+/// A socket of the page; events of a replaced socket are ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SocketId {
+    /// The presence socket (`/lobby/ws`) of one lobby connection attempt.
+    Presence(u32),
+    /// The room socket of one match attempt.
+    Room(u32),
+}
+
+/// A peer connection of the page. A `tag` goes with it in events and in
+/// outputs that concern one attempt: the mesh attempt (1 or 2), or the
+/// match attempt's number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkId {
+    /// The lobby mesh link to this player.
+    Mesh(PeerId),
+    /// The match link (being set up through the room, then played over).
+    Match,
+}
+
+/// A fetch of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FetchId {
+    /// `GET /ice`.
+    Ice,
+    /// `POST /rooms` for match attempt `n`.
+    Room(u32),
+}
+
+/// An event of a peer connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RtcEvent {
+    /// The offer asked for was made and set locally (`None`: it failed).
+    Offer(Option<String>),
+    /// The answer asked for was made and set locally (`None`: it failed).
+    Answer(Option<String>),
+    /// A local ICE candidate to relay.
+    Candidate(Candidate),
+    /// Both data channels are open.
+    Open,
+    /// The connection closed or failed.
+    Closed,
+    /// A datagram arrived.
+    Data(Channel, Vec<u8>),
+}
+
+/// What the person did to the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Title: Local play, with the index picked in each local option.
+    ChooseLocal(Vec<usize>),
+    /// Title: Online.
+    ChooseOnline,
+    /// Back on the local-play or lobby screen.
+    Back,
+    /// Lobby: Join with this name (as typed).
+    Join(String),
+    /// Lobby: Retry the presence connection now.
+    Retry,
+    /// Lobby: send this chat line (as typed).
+    SendChat(String),
+    /// Match: Leave.
+    Leave,
+    /// Result: Continue.
+    Continue,
+    /// A roster or notice button: its `data-action` and `data-id`.
+    Player(PlayerAction, String),
+    /// The netcode setting changed ("lockstep" or "rollback").
+    Netcode(String),
+}
+
+/// A button next to a player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerAction {
+    /// Mute or unmute.
+    Mute,
+    /// Challenge (also Try again).
+    Challenge,
+    /// Accept their challenge.
+    Accept,
+    /// Decline their challenge.
+    Decline,
+    /// Cancel our challenge.
+    Cancel,
+}
+
+impl PlayerAction {
+    /// The action of a button's `data-action`.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<PlayerAction> {
+        Some(match s {
+            "mute" => PlayerAction::Mute,
+            "challenge" => PlayerAction::Challenge,
+            "accept" => PlayerAction::Accept,
+            "decline" => PlayerAction::Decline,
+            "cancel" => PlayerAction::Cancel,
+            _ => return None,
+        })
+    }
+}
+
+/// Something that happened, for [`Shell::handle`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A button, form or setting.
+    Action(Action),
+    /// A key went down or up (`KeyboardEvent.code`; not while typing).
+    Key {
+        /// The key.
+        code: String,
+        /// Pressed (`true`) or released.
+        down: bool,
+    },
+    /// The lobby and connection timers' tick (every 100 ms or sooner).
+    Tick,
+    /// The frame timer fired at `clock` (page clock, ms): a 60 Hz frame
+    /// runs if one is due.
+    Frame {
+        /// `performance.now()`.
+        clock: f64,
+    },
+    /// How long the last match frame took to run and draw (ms).
+    FrameSpent(f64),
+    /// A socket opened.
+    SocketOpened(SocketId),
+    /// A text frame arrived on a socket.
+    SocketText(SocketId, String),
+    /// A socket closed, or could not be opened.
+    SocketClosed(SocketId),
+    /// A peer connection event.
+    Rtc {
+        /// Which connection.
+        link: LinkId,
+        /// Its attempt (see [`LinkId`]).
+        tag: u32,
+        /// What happened.
+        event: RtcEvent,
+    },
+    /// A fetch answered with this body, or failed (`None`: an error status,
+    /// a network error, or no answer within its timeout).
+    Fetched(FetchId, Option<String>),
+}
+
+/// A part of the page to redraw from the shell's views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The screens and their small texts ([`Shell::screen_view`]).
+    Screen,
+    /// The lobby ([`Shell::lobby_view`]).
+    Lobby,
+    /// Local play's texts ([`Shell::local_view`]).
+    Local,
+    /// The match's status and attributes ([`Shell::match_view`]).
+    Match,
+}
+
+/// Something for the page to do, from [`Shell::poll_output`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Redraw this part of the page.
+    Render(Part),
+    /// Draw the game canvas with [`Shell::paint`].
+    Paint,
+    /// Add a chat line (insert as text only).
+    Chat {
+        /// Our own line.
+        mine: bool,
+        /// `name#ABC` of the sender.
+        name: String,
+        /// The cleaned text.
+        text: String,
+    },
+    /// Empty the chat input (the line was sent).
+    ClearChatInput,
+    /// Open a WebSocket; report [`Input::SocketOpened`], text and
+    /// [`Input::SocketClosed`] (also when it cannot be opened).
+    OpenSocket {
+        /// Its id.
+        id: SocketId,
+        /// The address.
+        url: String,
+    },
+    /// Send a text frame (dropped if the socket is not open).
+    SendSocket {
+        /// The socket.
+        id: SocketId,
+        /// The frame.
+        text: String,
+    },
+    /// Close a socket; no more events from it.
+    CloseSocket(SocketId),
+    /// Fetch `url` and report [`Input::Fetched`] with the body.
+    Fetch {
+        /// Its id.
+        id: FetchId,
+        /// "GET" or "POST".
+        method: &'static str,
+        /// The address.
+        url: String,
+        /// Give up after this long.
+        timeout: Millis,
+    },
+    /// Create a peer connection (replacing any with the same id).
+    CreatePeer {
+        /// Its id.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The `iceServers` array, as JSON.
+        ice_servers: String,
+    },
+    /// Make an offer on the connection `link` of attempt `tag`; report
+    /// [`RtcEvent::Offer`].
+    MakeOffer {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+    },
+    /// Apply `offer` and make an answer; report [`RtcEvent::Answer`].
+    MakeAnswer {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The remote offer.
+        offer: String,
+    },
+    /// Apply the remote answer (only to the connection of attempt `tag`).
+    ApplyAnswer {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The answer.
+        answer: String,
+    },
+    /// Add a remote candidate (only to the connection of attempt `tag`).
+    AddCandidate {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The candidate.
+        candidate: Candidate,
+    },
+    /// Send a datagram on the connection.
+    SendPeer {
+        /// The connection.
+        link: LinkId,
+        /// The channel.
+        channel: Channel,
+        /// The datagram.
+        bytes: Vec<u8>,
+    },
+    /// Close the connection.
+    ClosePeer(LinkId),
+    /// Close every lobby mesh connection.
+    CloseMesh,
+    /// Remember a setting in the page's storage.
+    Store {
+        /// The key.
+        key: &'static str,
+        /// The value.
+        value: String,
+    },
+    /// Offer the last match's input log for download (or hide the link).
+    OfferLog(Option<LogOffer>),
+}
+
+/// Randomness, passed in: fills the buffer, or returns `false` when the
+/// browser gives none.
+pub type Random = Box<dyn FnMut(&mut [u8]) -> bool>;
+
+/// What the page knows about itself when it starts.
+#[derive(Debug, Clone, Default)]
+pub struct PageFacts {
+    /// `location.search`.
+    pub search: String,
+    /// `?signal=`, percent-decoded.
+    pub signal: Option<String>,
+    /// `window.SIGNALING_URL`, when set and not empty.
+    pub configured: Option<String>,
+    /// `location.origin`.
+    pub origin: String,
+    /// The browser has `RTCPeerConnection` and `WebSocket`.
+    pub has_webrtc: bool,
+    /// `crypto.getRandomValues` works.
+    pub has_random: bool,
+    /// The remembered netcode setting.
+    pub netcode: Option<String>,
+    /// The match connection timer's default (ms).
+    pub match_connect_ms: u64,
+}
+
+/// The shell's settings.
+#[derive(Debug, Clone)]
+pub struct ShellConfig {
+    /// The signalling service's address (`http(s)://...`, no trailing `/`).
+    pub http_base: String,
+    /// The same as `ws(s)://...`.
+    pub ws_base: String,
+    /// The lobby's timers.
+    pub lobby: LobbyConfig,
+    /// How long a match connection may take to open.
+    pub match_connect: Millis,
+    /// Ticks of local play per frame (1; more with the test-only
+    /// `?local_speed=`).
+    pub local_speed: u32,
+    /// Why online play is not offered, if it is not.
+    pub online_note: Option<&'static str>,
+    /// Matches hosted here run lock-step rather than rollback.
+    pub lockstep: bool,
+}
+
+impl ShellConfig {
+    /// The settings from what the page knows: the signalling service is
+    /// `?signal=`, else `window.SIGNALING_URL`, else this page's origin;
+    /// the test-only timer options are read from the address (each capped
+    /// at 10 minutes).
+    #[must_use]
+    pub fn from_page(page: &PageFacts) -> ShellConfig {
+        let http_base = page
+            .signal
+            .clone()
+            .or_else(|| page.configured.clone())
+            .unwrap_or_else(|| page.origin.clone())
+            .trim_end_matches('/')
+            .to_owned();
+        let ws_base = http_base
+            .replacen("https://", "wss://", 1)
+            .replacen("http://", "ws://", 1);
+        let ms = |key: &str, default: u64| ms_option(&page.search, key, default);
+        let online_note = if !page.has_webrtc {
+            Some("Online play needs WebRTC, which this browser does not offer.")
+        } else if !page.has_random {
+            // Peer ids must be random: without it every page would draw
+            // the same id.
+            Some("Online play is unavailable: this browser gives no secure random numbers.")
+        } else {
+            None
+        };
+        ShellConfig {
+            http_base,
+            ws_base,
+            lobby: LobbyConfig {
+                mesh: MeshConfig {
+                    connect_timeout: ms("mesh_ms", 20_000),
+                },
+                challenge: ChallengeConfig {
+                    answer_timeout: ms("answer_ms", 30_000),
+                    connect_timeout: ms("connect_ms", 30_000),
+                },
+                connect_timeout: ms("lobby_connect_ms", 10_000),
+            },
+            match_connect: ms("match_connect_ms", page.match_connect_ms),
+            local_speed: query_param(&page.search, "local_speed")
+                .and_then(|v| v.parse::<u32>().ok())
+                .map_or(1, |n| n.clamp(1, 1000)),
+            online_note,
+            lockstep: page.netcode.as_deref() == Some("lockstep"),
+        }
+    }
+}
+
+/// What to do once a `GET /ice` under way has answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AfterIce {
+    Nothing,
+    ConnectPresence,
+    /// Open the guest's room socket of this match attempt.
+    OpenRoom(u32),
+}
+
+/// The ICE servers: the last good list from `/ice`, and the fetch under way.
+#[derive(Debug, Default)]
+struct Ice {
+    servers: Option<String>,
+    fetching: Option<AfterIce>,
+}
+
+/// Time per match frame, for the frame-time figures.
+#[derive(Debug, Default)]
+struct FrameTimes {
+    ms: Vec<f64>,
+    /// A match frame ran since the last figure.
+    pending: bool,
+}
+
+/// The shell. See the module documentation.
+///
+/// Calling contract: after [`new`](Self::new) and after every
+/// [`handle`](Self::handle), drain [`poll_output`](Self::poll_output) and
+/// carry out each [`Output`] in order (an output may lead to an input,
+/// such as a socket that cannot be opened: feed it, then drain again).
+/// Feed [`Input::Tick`] at least every 100 ms and [`Input::Frame`] often
+/// (every few ms); the shell keeps its own 60 Hz schedule. Time is passed
+/// in with every input, never read.
+pub struct Shell {
+    cfg: ShellConfig,
+    screens: Screens,
+    game: Box<dyn GameSlot>,
+    random: Random,
+    client: Option<LobbyClient>,
+    name_error: String,
+    chat_error: &'static str,
+    presence: Option<SocketId>,
+    presence_gen: u32,
+    ice: Ice,
+    /// The match attempt being set up, with its number.
+    room: Option<(u32, RoomLink)>,
+    room_gen: u32,
+    /// The number of the attempt whose link the match plays over.
+    match_link: Option<u32>,
+    held: Vec<String>,
+    frames: FrameClock,
+    frame_times: FrameTimes,
+    local: LocalView,
+    match_view: MatchView,
+    notices: VecDeque<lobby::LobbyNotice>,
+    /// Who we last challenged or accepted (for Try again).
+    last_opponent: Option<PeerId>,
+    /// When this page pressed Accept, until the match's first tick.
+    accepted_at: Option<Millis>,
+    last_log: Option<LogOffer>,
+    dirty: [bool; 4],
+    out: VecDeque<Output>,
+}
+
+impl std::fmt::Debug for Shell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shell")
+            .field("screen", self.screens.screen())
+            .field("client", &self.client)
+            .field("room", &self.room)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Shell {
+    /// A shell for `front`, on the title screen.
+    pub fn new<F: FrontEnd + 'static>(front: F, cfg: ShellConfig, random: Random) -> Shell {
+        let mut s = Shell {
+            screens: Screens::new(cfg.online_note.is_none()),
+            cfg,
+            game: Box::new(Slot::new(front)),
+            random,
+            client: None,
+            name_error: String::new(),
+            chat_error: "",
+            presence: None,
+            presence_gen: 0,
+            ice: Ice::default(),
+            room: None,
+            room_gen: 0,
+            match_link: None,
+            held: Vec::new(),
+            frames: FrameClock::default(),
+            frame_times: FrameTimes::default(),
+            local: LocalView::default(),
+            match_view: MatchView::default(),
+            notices: VecDeque::new(),
+            last_opponent: None,
+            accepted_at: None,
+            last_log: None,
+            dirty: [true; 4],
+            out: VecDeque::new(),
+        };
+        s.flush_dirty();
+        s
+    }
+
+    /// The next thing to do.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    /// Feeds one input at `now`. Drain the outputs afterwards.
+    pub fn handle(&mut self, now: Millis, input: Input) {
+        match input {
+            Input::Action(a) => self.action(now, a),
+            Input::Key { code, down } => {
+                if down {
+                    if !self.held.contains(&code) {
+                        self.held.push(code);
+                    }
+                } else {
+                    self.held.retain(|c| *c != code);
+                }
+            }
+            Input::Tick => self.tick(now),
+            Input::Frame { clock } => {
+                if self.frames.due(clock) {
+                    self.frame(now);
+                }
+            }
+            Input::FrameSpent(ms) => self.frame_spent(ms),
+            Input::SocketOpened(id) => self.socket_opened(now, id),
+            Input::SocketText(id, text) => self.socket_text(now, id, &text),
+            Input::SocketClosed(id) => self.socket_closed(now, id),
+            Input::Rtc { link, tag, event } => self.rtc(now, link, tag, event),
+            Input::Fetched(id, body) => self.fetched(now, id, body),
+        }
+        self.pump(now);
+    }
+
+    // ----- views -------------------------------------------------------------
+
+    /// The game's name.
+    #[must_use]
+    pub fn game_name(&self) -> &'static str {
+        self.game.name()
+    }
+
+    /// The game's build id.
+    #[must_use]
+    pub fn build_id(&self) -> u64 {
+        self.game.build_id()
+    }
+
+    /// The choices offered before local play.
+    #[must_use]
+    pub fn local_options(&self) -> &'static [LocalOption] {
+        self.game.local_options()
+    }
+
+    /// Whether the netcode setting is lock-step.
+    #[must_use]
+    pub fn lockstep(&self) -> bool {
+        self.cfg.lockstep
+    }
+
+    /// The screens.
+    #[must_use]
+    pub fn screen_view(&self) -> ScreenView {
+        ScreenView {
+            screen: self.screens.screen().clone(),
+            online_note: self.cfg.online_note,
+            name_error: self.name_error.clone(),
+            chat_error: self.chat_error,
+            name_row: self.client.is_none(),
+        }
+    }
+
+    /// The lobby, once a name was given.
+    #[must_use]
+    pub fn lobby_view(&self) -> Option<LobbyView> {
+        let c = self.client.as_ref()?;
+        Some(LobbyView {
+            connection: c.connection(),
+            me: c.my_display(),
+            roster: c.roster(),
+            notices: self
+                .notices
+                .iter()
+                .map(|n| {
+                    let mut v = NoticeView {
+                        notice: n.clone(),
+                        try_again: None,
+                    };
+                    // No direct path at setup: offer to challenge again.
+                    if v.is_connect_failure() {
+                        v.try_again = self.last_opponent.clone();
+                    }
+                    v
+                })
+                .collect(),
+        })
+    }
+
+    /// Local play.
+    #[must_use]
+    pub fn local_view(&self) -> &LocalView {
+        &self.local
+    }
+
+    /// The match.
+    #[must_use]
+    pub fn match_view(&self) -> &MatchView {
+        &self.match_view
+    }
+
+    /// Draws the game being played.
+    pub fn paint(&mut self, painter: &mut dyn Painter) {
+        self.game.paint(painter);
+    }
+
+    /// Whether the page should keep the browser from acting on this key
+    /// now (a game runs and the key is one of the game's).
+    #[must_use]
+    pub fn captures_key(&self, code: &str) -> bool {
+        matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match)
+            && self.game.is_game_key(code)
+    }
+
+    /// Whether the key is one of the game's.
+    #[must_use]
+    pub fn is_game_key(&self, code: &str) -> bool {
+        self.game.is_game_key(code)
+    }
+
+    /// Whether a frame is due at `clock` (so the frame timer can skip early
+    /// calls cheaply).
+    #[must_use]
+    pub fn frame_due(&self, clock: f64) -> bool {
+        self.frames.is_due(clock)
+    }
+
+    /// The state hash after `tick` ticks of the last finished match,
+    /// replayed from its input log.
+    #[must_use]
+    pub fn log_hash_at(&self, tick: u32) -> Option<u64> {
+        self.game.log_hash_at(self.last_log.as_ref()?, tick)
+    }
+
+    /// The lobby client, once a name was given (read only).
+    #[must_use]
+    pub fn lobby(&self) -> Option<&LobbyClient> {
+        self.client.as_ref()
+    }
+
+    // ----- inputs ------------------------------------------------------------
+
+    fn render(&mut self, part: Part) {
+        self.dirty[part as usize] = true;
+    }
+
+    fn flush_dirty(&mut self) {
+        for (i, part) in [Part::Screen, Part::Lobby, Part::Local, Part::Match]
+            .into_iter()
+            .enumerate()
+        {
+            if std::mem::take(&mut self.dirty[i]) {
+                self.out.push_back(Output::Render(part));
+            }
+        }
+    }
+
+    fn action(&mut self, now: Millis, action: Action) {
+        match action {
+            Action::ChooseLocal(choices) => {
+                self.screen_event(now, ScreenEvent::ChooseLocal, &choices)
+            }
+            Action::ChooseOnline => self.screen_event(now, ScreenEvent::ChooseOnline, &[]),
+            Action::Back => self.screen_event(now, ScreenEvent::Back, &[]),
+            Action::Continue => self.screen_event(now, ScreenEvent::Continue, &[]),
+            Action::Leave => match self.screens.screen() {
+                // The end is reported by the next frame.
+                Screen::Match => {
+                    self.game.quit_match(now);
+                    self.send_match_transmits();
+                }
+                _ => self.screen_event(now, ScreenEvent::Back, &[]),
+            },
+            Action::Join(raw) => self.join_lobby(now, &raw),
+            Action::Retry => {
+                if let Some(c) = self.client.as_mut() {
+                    c.retry_now(now);
+                }
+            }
+            Action::SendChat(raw) => {
+                let Some(c) = self.client.as_mut() else {
+                    return;
+                };
+                match c.send_chat(now, &raw) {
+                    Ok(()) => {
+                        self.out.push_back(Output::ClearChatInput);
+                        self.chat_error = "";
+                    }
+                    Err(ChatError::RateLimited) => {
+                        self.chat_error = "Slow down: at most 2 messages a second.";
+                    }
+                    Err(_) => {}
+                }
+                self.render(Part::Screen);
+            }
+            Action::Player(what, id) => self.player_action(now, what, &id),
+            Action::Netcode(v) => {
+                self.cfg.lockstep = v == "lockstep";
+                self.out.push_back(Output::Store {
+                    key: "netplay.netcode",
+                    value: v,
+                });
+            }
+        }
+    }
+
+    fn player_action(&mut self, now: Millis, what: PlayerAction, id: &str) {
+        let Some(id) = PeerId::parse(id) else { return };
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        match what {
+            PlayerAction::Mute => c.toggle_mute(now, &id),
+            PlayerAction::Challenge => {
+                self.last_opponent = Some(id.clone());
+                c.challenge(now, &id);
+            }
+            PlayerAction::Accept => {
+                self.last_opponent = Some(id.clone());
+                self.accepted_at = Some(now);
+                c.accept(now, &id);
+            }
+            PlayerAction::Decline => c.decline(now, &id),
+            PlayerAction::Cancel => c.cancel(now),
+        }
+    }
+
+    fn screen_event(&mut self, now: Millis, e: ScreenEvent, choices: &[usize]) {
+        if !self.screens.handle(e) {
+            return;
+        }
+        let s = self.screens.screen().clone();
+        if s == Screen::LocalPlay {
+            let seed = self.random_seed();
+            self.game.start_local(seed, choices);
+        } else {
+            self.game.stop_local();
+            self.local = LocalView::default();
+        }
+        if matches!(s, Screen::Title { .. }) {
+            self.leave_lobby(now);
+        }
+        self.render(Part::Screen);
+        self.render(Part::Local);
+        self.render(Part::Lobby);
+    }
+
+    fn join_lobby(&mut self, now: Millis, raw: &str) {
+        match text::clean_name(raw) {
+            Err(e) => self.name_error = e.to_string(),
+            Ok(nick) => {
+                self.name_error.clear();
+                self.out.push_back(Output::Store {
+                    key: "netplay.name",
+                    value: nick.clone(),
+                });
+                self.client = Some(LobbyClient::new(nick, self.cfg.lobby));
+                // The first connection waits for the ICE servers, so the
+                // first mesh links already use them.
+                self.refresh_ice(now, AfterIce::ConnectPresence);
+            }
+        }
+        self.render(Part::Screen);
+        self.render(Part::Lobby);
+    }
+
+    fn leave_lobby(&mut self, now: Millis) {
+        self.client = None;
+        self.close_presence();
+        self.close_room(now);
+        if self.match_link.take().is_some() {
+            self.game.drop_match();
+            self.out.push_back(Output::ClosePeer(LinkId::Match));
+        }
+    }
+
+    fn close_presence(&mut self) {
+        self.presence_gen += 1;
+        if let Some(id) = self.presence.take() {
+            self.out.push_back(Output::CloseSocket(id));
+        }
+        self.out.push_back(Output::CloseMesh);
+    }
+
+    /// A lobby connection attempt with a fresh id.
+    fn connect_presence(&mut self, now: Millis) {
+        let id = self.fresh_id();
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        match id {
+            Some(id) => c.start(now, id),
+            // Not expected (random numbers were there at start-up): count
+            // it as a failed attempt, so the backoff paces the next one.
+            None => c.socket_closed(now),
+        }
+    }
+
+    fn tick(&mut self, now: Millis) {
+        if self.client.as_ref().is_some_and(|c| c.wants_connect(now)) {
+            self.connect_presence(now);
+            self.refresh_ice(now, AfterIce::Nothing);
+        }
+        if let Some(c) = self.client.as_mut() {
+            c.tick(now);
+        }
+        if let Some((_, room)) = self.room.as_mut() {
+            room.tick(now);
+        }
+    }
+
+    fn frame(&mut self, now: Millis) {
+        let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
+        match self.screens.screen() {
+            Screen::LocalPlay => {
+                let v = self.game.local_frame(&held, self.cfg.local_speed);
+                if v != self.local {
+                    self.local = v;
+                    self.dirty[Part::Local as usize] = true;
+                }
+                self.out.push_back(Output::Paint);
+            }
+            Screen::Match => {
+                let report = self.game.match_frame(now, &held, &mut self.match_view);
+                self.send_match_transmits();
+                self.frame_times.pending = true;
+                if report.ticked {
+                    if let Some(at) = self.accepted_at.take() {
+                        self.match_view.accept_to_tick_ms = Some(now.0.saturating_sub(at.0));
+                    }
+                }
+                self.out.push_back(Output::Paint);
+                self.render(Part::Match);
+                if let Some(end) = report.ended {
+                    self.game.drop_match();
+                    self.match_link = None;
+                    self.out.push_back(Output::ClosePeer(LinkId::Match));
+                    if let Some(c) = self.client.as_mut() {
+                        c.match_ended(now);
+                    }
+                    self.accepted_at = None;
+                    self.last_log.clone_from(&end.log);
+                    self.out.push_back(Output::OfferLog(end.log));
+                    self.screen_event(now, ScreenEvent::Ended(end.message), &[]);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn frame_spent(&mut self, ms: f64) {
+        let t = &mut self.frame_times;
+        if !std::mem::take(&mut t.pending) {
+            return;
+        }
+        if t.ms.len() < FRAME_TIMES_KEPT {
+            t.ms.push(ms);
+            self.match_view.frames = Some(t.ms.len());
+        }
+        if t.ms.len() % 60 == 0 {
+            let n = t.ms.len() as f64;
+            let mean = t.ms.iter().sum::<f64>() / n;
+            let mut sorted = t.ms.clone();
+            sorted.sort_by(f64::total_cmp);
+            let p95 = sorted[(sorted.len() * 95 / 100).min(sorted.len() - 1)];
+            self.match_view.frame_ms = Some(format!(
+                "{} {mean:.3} {:.3} {p95:.3}",
+                t.ms.len(),
+                sorted[sorted.len() / 2]
+            ));
+        }
+        self.render(Part::Match);
+    }
+
+    fn send_match_transmits(&mut self) {
+        while let Some((channel, bytes)) = self.game.poll_match_transmit() {
+            self.out.push_back(Output::SendPeer {
+                link: LinkId::Match,
+                channel,
+                bytes,
+            });
+        }
+    }
+
+    fn socket_opened(&mut self, now: Millis, id: SocketId) {
+        match id {
+            SocketId::Presence(_) if Some(id) == self.presence => {
+                if let Some(c) = self.client.as_mut() {
+                    c.socket_open();
+                }
+            }
+            SocketId::Room(g) => {
+                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                    room.socket_opened(now);
+                }
+            }
+            SocketId::Presence(_) => {}
+        }
+    }
+
+    fn socket_text(&mut self, now: Millis, id: SocketId, text: &str) {
+        match id {
+            SocketId::Presence(_) if Some(id) == self.presence => {
+                if let Some(c) = self.client.as_mut() {
+                    c.server_text(now, text);
+                }
+            }
+            SocketId::Room(g) => {
+                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                    room.socket_text(now, text);
+                }
+            }
+            SocketId::Presence(_) => {}
+        }
+    }
+
+    fn socket_closed(&mut self, now: Millis, id: SocketId) {
+        match id {
+            SocketId::Presence(_) if Some(id) == self.presence => {
+                self.presence = None;
+                // The mesh links stay until the client's ClosePeer outputs,
+                // so a cancel of our open challenge still reaches its target.
+                if let Some(c) = self.client.as_mut() {
+                    c.socket_closed(now);
+                }
+            }
+            SocketId::Room(g) => {
+                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                    room.socket_closed();
+                }
+            }
+            SocketId::Presence(_) => {}
+        }
+    }
+
+    fn rtc(&mut self, now: Millis, link: LinkId, tag: u32, event: RtcEvent) {
+        match link {
+            LinkId::Mesh(id) => {
+                let Some(c) = self.client.as_mut() else {
+                    return;
+                };
+                let Ok(attempt) = u8::try_from(tag) else {
+                    return;
+                };
+                let relay =
+                    |c: &mut LobbyClient, kind| c.send_signal(&id, &Signal { attempt, kind });
+                match event {
+                    // A failed one is left to the mesh retry timer.
+                    RtcEvent::Offer(sdp) => {
+                        if let Some(sdp) = sdp {
+                            relay(c, SignalKind::Offer(sdp));
+                        }
+                    }
+                    RtcEvent::Answer(sdp) => {
+                        if let Some(sdp) = sdp {
+                            relay(c, SignalKind::Answer(sdp));
+                        }
+                    }
+                    RtcEvent::Candidate(cand) => c.send_signal(&id, &cand.into_signal(attempt)),
+                    RtcEvent::Open => c.peer_open(&id, attempt),
+                    RtcEvent::Closed => c.peer_closed(now, &id, attempt),
+                    RtcEvent::Data(_, bytes) => match String::from_utf8(bytes) {
+                        Ok(s) => c.peer_text(now, &id, &s),
+                        Err(_) => log::warn!("lobby: dropped a non-UTF-8 peer message"),
+                    },
+                }
+            }
+            LinkId::Match => {
+                if let Some((_, room)) = self.room.as_mut().filter(|(g, _)| *g == tag) {
+                    match event {
+                        RtcEvent::Offer(sdp) | RtcEvent::Answer(sdp) => {
+                            room.local_description(sdp);
+                        }
+                        RtcEvent::Candidate(c) => room.local_candidate(c),
+                        RtcEvent::Open => room.link_opened(),
+                        RtcEvent::Closed => room.link_closed(),
+                        RtcEvent::Data(..) => {}
+                    }
+                } else if self.match_link == Some(tag) {
+                    match event {
+                        RtcEvent::Data(channel, bytes) => {
+                            self.game.match_datagram(now, channel, &bytes);
+                            // A ping is answered at once.
+                            self.send_match_transmits();
+                        }
+                        RtcEvent::Closed => self.game.match_link_lost(now),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    fn fetched(&mut self, now: Millis, id: FetchId, body: Option<String>) {
+        match id {
+            FetchId::Ice => self.ice_fetched(now, body.as_deref()),
+            FetchId::Room(g) => {
+                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                    room.room_fetched(body.as_deref().and_then(room_code_of));
+                }
+            }
+        }
+    }
+
+    // ----- ICE servers -------------------------------------------------------
+
+    /// Fetches `iceServers` from `/ice` (TURN credentials there are
+    /// short-lived, so this runs on every lobby connection and before every
+    /// match connection), then does `then`. When the fetch fails or takes
+    /// over 5 s, the last good list stays, or the default STUN server if
+    /// there never was one. While a fetch is under way, `then` happens at
+    /// once with the current list.
+    fn refresh_ice(&mut self, now: Millis, then: AfterIce) {
+        if self.ice.fetching.is_some() {
+            self.after_ice(now, then);
+            return;
+        }
+        self.ice.fetching = Some(then);
+        self.out.push_back(Output::Fetch {
+            id: FetchId::Ice,
+            method: "GET",
+            url: format!("{}/ice", self.cfg.http_base),
+            timeout: ICE_FETCH_TIMEOUT,
+        });
+    }
+
+    fn ice_fetched(&mut self, now: Millis, body: Option<&str>) {
+        let Some(then) = self.ice.fetching.take() else {
+            return;
+        };
+        match body.and_then(ice_servers_of) {
+            Some(servers) => self.ice.servers = Some(servers),
+            None if self.ice.servers.is_some() => {
+                log::warn!("could not fetch /ice; keeping the ICE servers from before");
+            }
+            None => log::warn!("could not fetch /ice; using the default STUN server"),
+        }
+        self.after_ice(now, then);
+    }
+
+    fn after_ice(&mut self, now: Millis, then: AfterIce) {
+        match then {
+            AfterIce::Nothing => {}
+            AfterIce::ConnectPresence => self.connect_presence(now),
+            AfterIce::OpenRoom(g) => {
+                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                    room.ice_ready();
+                }
+            }
+        }
+    }
+
+    fn ice_servers(&self) -> String {
+        self.ice
+            .servers
+            .clone()
+            .unwrap_or_else(|| serde_json::json!([{ "urls": FALLBACK_STUN_URL }]).to_string())
+    }
+
+    // ----- the room link -----------------------------------------------------
+
+    fn create_room(&mut self, now: Millis) {
+        self.room_gen += 1;
+        self.room = Some((self.room_gen, RoomLink::host(self.cfg.match_connect)));
+        // Fresh ICE servers for the match link, made once the guest joins
+        // (several round trips from now).
+        self.refresh_ice(now, AfterIce::Nothing);
+    }
+
+    fn join_room(&mut self, now: Millis, code: RoomCode) {
+        self.room_gen += 1;
+        self.room = Some((self.room_gen, RoomLink::guest(code, self.cfg.match_connect)));
+        // The guest makes its match link as soon as the room socket opens,
+        // so fresh ICE servers come first.
+        self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
+    }
+
+    fn close_room(&mut self, now: Millis) {
+        if let Some((_, room)) = self.room.as_mut() {
+            room.close();
+        }
+        self.drain_room(now);
+        self.room = None;
+    }
+
+    /// Carries out the room link's outputs; `true` if there were any.
+    fn drain_room(&mut self, now: Millis) -> bool {
+        let mut any = false;
+        loop {
+            let Some((gen, o)) = self
+                .room
+                .as_mut()
+                .and_then(|(g, r)| r.poll().map(|o| (*g, o)))
+            else {
+                return any;
+            };
+            any = true;
+            let link = LinkId::Match;
+            let tag = gen;
+            let socket = SocketId::Room(gen);
+            match o {
+                RoomOutput::FetchRoom => self.out.push_back(Output::Fetch {
+                    id: FetchId::Room(gen),
+                    method: "POST",
+                    url: format!("{}/rooms", self.cfg.http_base),
+                    timeout: ROOM_FETCH_TIMEOUT,
+                }),
+                RoomOutput::OpenSocket(path) => self.out.push_back(Output::OpenSocket {
+                    id: socket,
+                    url: format!("{}{path}", self.cfg.ws_base),
+                }),
+                RoomOutput::Send(text) => {
+                    self.out.push_back(Output::SendSocket { id: socket, text })
+                }
+                RoomOutput::CloseSocket => self.out.push_back(Output::CloseSocket(socket)),
+                RoomOutput::CreatePeer => {
+                    let ice_servers = self.ice_servers();
+                    self.out.push_back(Output::CreatePeer {
+                        link,
+                        tag,
+                        ice_servers,
+                    });
+                }
+                RoomOutput::MakeOffer => self.out.push_back(Output::MakeOffer { link, tag }),
+                RoomOutput::MakeAnswer(offer) => {
+                    self.out.push_back(Output::MakeAnswer { link, tag, offer });
+                }
+                RoomOutput::ApplyAnswer(answer) => {
+                    self.out
+                        .push_back(Output::ApplyAnswer { link, tag, answer });
+                }
+                RoomOutput::AddCandidate(candidate) => self.out.push_back(Output::AddCandidate {
+                    link,
+                    tag,
+                    candidate,
+                }),
+                RoomOutput::ClosePeer => self.out.push_back(Output::ClosePeer(link)),
+                RoomOutput::Ready(code) => {
+                    if let Some(c) = self.client.as_mut() {
+                        c.room_created(now, code);
+                    }
+                }
+                RoomOutput::Opened(role) => {
+                    self.room = None;
+                    if let Some(c) = self.client.as_mut() {
+                        c.match_connected(now);
+                    }
+                    self.start_match(now, role, gen);
+                }
+                RoomOutput::Failed(why) => {
+                    self.room = None;
+                    if let Some(c) = self.client.as_mut() {
+                        match why {
+                            Failure::Room => c.room_failed(now),
+                            Failure::Connection => c.match_failed(now),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn start_match(&mut self, now: Millis, role: Role, tag: u32) {
+        // The host decides (the guest adopts its Hello): rollback unless
+        // this page's settings pick lock-step; the input delay from the
+        // round trip measured in the handshake (6 ticks if unmeasured).
+        let cfg = match role {
+            Role::Host => {
+                let c = SessionConfig::host(self.random_seed(), 6).input_delay_from_rtt();
+                if self.cfg.lockstep {
+                    c
+                } else {
+                    c.rollback()
+                }
+            }
+            Role::Guest => SessionConfig::guest(),
+        };
+        self.frame_times = FrameTimes::default();
+        self.match_view = MatchView {
+            state: Some("connected"),
+            status: "Connected. Starting…".to_owned(),
+            ..MatchView::default()
+        };
+        self.render(Part::Match);
+        if self.game.start_match(cfg, now) {
+            self.match_link = Some(tag);
+            self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        } else {
+            self.out.push_back(Output::ClosePeer(LinkId::Match));
+        }
+    }
+
+    // ----- the lobby client --------------------------------------------------
+
+    /// Carries out the lobby client's outputs; `true` if there were any.
+    fn drain_lobby(&mut self, now: Millis) -> bool {
+        let mut any = false;
+        while let Some(o) = self.client.as_mut().and_then(LobbyClient::poll_output) {
+            any = true;
+            self.lobby_output(now, o);
+        }
+        any
+    }
+
+    fn lobby_output(&mut self, now: Millis, o: lobby::Output) {
+        match o {
+            lobby::Output::Connect(_) => {
+                self.close_presence();
+                let id = SocketId::Presence(self.presence_gen);
+                self.presence = Some(id);
+                self.out.push_back(Output::OpenSocket {
+                    id,
+                    url: format!("{}/lobby/ws", self.cfg.ws_base),
+                });
+            }
+            lobby::Output::Disconnect => self.close_presence(),
+            lobby::Output::ToServer(text) => {
+                if let Some(id) = self.presence {
+                    self.out.push_back(Output::SendSocket { id, text });
+                }
+            }
+            lobby::Output::Offer { id, attempt } => {
+                let link = LinkId::Mesh(id);
+                let tag = u32::from(attempt);
+                let ice_servers = self.ice_servers();
+                self.out.push_back(Output::CreatePeer {
+                    link: link.clone(),
+                    tag,
+                    ice_servers,
+                });
+                self.out.push_back(Output::MakeOffer { link, tag });
+            }
+            lobby::Output::Remote { id, signal } => {
+                let link = LinkId::Mesh(id);
+                let tag = u32::from(signal.attempt);
+                match signal.kind {
+                    SignalKind::Offer(offer) => {
+                        let ice_servers = self.ice_servers();
+                        self.out.push_back(Output::CreatePeer {
+                            link: link.clone(),
+                            tag,
+                            ice_servers,
+                        });
+                        self.out.push_back(Output::MakeAnswer { link, tag, offer });
+                    }
+                    SignalKind::Answer(answer) => {
+                        self.out
+                            .push_back(Output::ApplyAnswer { link, tag, answer });
+                    }
+                    SignalKind::Ice {
+                        candidate,
+                        sdp_mid,
+                        sdp_m_line_index,
+                    } => self.out.push_back(Output::AddCandidate {
+                        link,
+                        tag,
+                        candidate: Candidate {
+                            candidate,
+                            sdp_mid,
+                            sdp_m_line_index,
+                        },
+                    }),
+                }
+            }
+            lobby::Output::ClosePeer(id) => {
+                self.out.push_back(Output::ClosePeer(LinkId::Mesh(id)));
+            }
+            lobby::Output::ToPeer(id, text) => self.out.push_back(Output::SendPeer {
+                link: LinkId::Mesh(id),
+                channel: Channel::Reliable,
+                bytes: text.into_bytes(),
+            }),
+            lobby::Output::CreateRoom => self.create_room(now),
+            // `done` ends the room on the server at once rather than at its
+            // time to live; then the socket closes.
+            lobby::Output::CloseRoom | lobby::Output::LeaveRoom => self.close_room(now),
+            lobby::Output::JoinRoom(code) => self.join_room(now, code),
+            lobby::Output::Chat { from, name, text } => self.out.push_back(Output::Chat {
+                mine: from.is_none(),
+                name,
+                text,
+            }),
+            lobby::Output::Notice(n) => {
+                self.notices.push_back(n);
+                while self.notices.len() > NOTICES_SHOWN {
+                    self.notices.pop_front();
+                }
+                self.render(Part::Lobby);
+            }
+            lobby::Output::Changed => self.render(Part::Lobby),
+        }
+    }
+
+    /// Runs the room link and the lobby client until neither has more to
+    /// say, then queues the redraws.
+    fn pump(&mut self, now: Millis) {
+        while self.drain_room(now) | self.drain_lobby(now) {}
+        self.flush_dirty();
+        debug_assert_eq!(
+            self.game.in_match(),
+            self.match_link.is_some(),
+            "the match's session and its link go together"
+        );
+    }
+
+    // ----- randomness --------------------------------------------------------
+
+    /// A seed for a game (local play, or the host's match seed). Without
+    /// random numbers the local game still plays, from seed 0; online play
+    /// is not offered then.
+    fn random_seed(&mut self) -> u64 {
+        let mut b = [0u8; 8];
+        if (self.random)(&mut b) {
+            u64::from_le_bytes(b)
+        } else {
+            0
+        }
+    }
+
+    /// A fresh peer id, or `None` without random numbers (an id of all `A`s
+    /// would clash with every other such page).
+    fn fresh_id(&mut self) -> Option<PeerId> {
+        // Bytes of 248 and up are skipped, so 64 bytes give 12 characters
+        // unless the source is very unlucky; then more are drawn.
+        let mut bytes = vec![0u8; 64];
+        if !(self.random)(&mut bytes) {
+            return None;
+        }
+        let mut ok = true;
+        let random = &mut self.random;
+        let id = PeerId::generate(|| {
+            if bytes.is_empty() {
+                let mut more = vec![0u8; 64];
+                if random(&mut more) {
+                    bytes = more;
+                } else {
+                    ok = false;
+                    return 0;
+                }
+            }
+            bytes.pop().unwrap_or(0)
+        });
+        ok.then_some(id)
+    }
+}
+
+/// The `iceServers` array of an `/ice` answer, as JSON; `None` if the
+/// answer has none.
+fn ice_servers_of(body: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let servers = v.get("iceServers").filter(|s| s.is_array())?;
+    Some(servers.to_string())
+}
+
+/// The room code of a `POST /rooms` answer.
+fn room_code_of(body: &str) -> Option<RoomCode> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    RoomCode::parse(v.get("code")?.as_str()?)
+}

@@ -1,0 +1,344 @@
+//! The app: the shell and the browser objects that carry out its outputs,
+//! in one thread-local; the page's events and timers feed it.
+//!
+//! Every browser callback goes through [`dispatch`], which defers to a
+//! microtask if the app is already borrowed, so no callback ever runs
+//! inside another.
+
+use super::dom::Dom;
+use super::net::{self, Net};
+use super::platform::{self, clock, now, ConsoleLog};
+use super::rtc::Rtc;
+use crate::front_end::FrontEnd;
+use crate::shell::{Action, Input, Output, Part, PlayerAction, Shell, ShellConfig};
+use lockstep::Millis;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
+use web_sys::{Element, KeyboardEvent};
+
+thread_local! {
+    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+}
+
+pub type Handler = Closure<dyn FnMut(JsValue)>;
+
+/// Runs `f` on the app now, or in a microtask if the app is busy; then
+/// feeds what the peer connections reported and the timers' tick.
+pub fn dispatch(f: impl FnOnce(&mut App) + 'static) {
+    let mut f = Some(f);
+    let done = APP.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut guard) => {
+            if let (Some(app), Some(f)) = (guard.as_mut(), f.take()) {
+                // One time for everything this call feeds: a burst of
+                // datagrams drained together arrived together.
+                app.now = now();
+                f(app);
+                for input in app.rtc.poll() {
+                    app.feed(input);
+                }
+                app.feed(Input::Tick);
+            }
+            true
+        }
+        Err(_) => false,
+    });
+    if !done {
+        if let Some(f) = f {
+            spawn_local(async move { dispatch(f) });
+        }
+    }
+}
+
+/// Asks the app something without changing it (`None` while it is busy).
+fn query<T>(f: impl FnOnce(&App) -> T) -> Option<T> {
+    APP.with(|cell| cell.try_borrow().ok()?.as_ref().map(f))
+}
+
+pub struct App {
+    shell: Shell,
+    dom: Dom,
+    net: Net,
+    rtc: Rtc,
+    /// Inputs that carrying out an output produced (a socket that could
+    /// not be opened).
+    inbox: VecDeque<Input>,
+    /// The time of the current dispatch.
+    now: Millis,
+    _handlers: Vec<Handler>,
+}
+
+impl App {
+    /// Feeds one input, then carries out every output.
+    pub fn feed(&mut self, input: Input) {
+        self.inbox.push_back(input);
+        while let Some(input) = self.inbox.pop_front() {
+            self.shell.handle(self.now, input);
+            while let Some(out) = self.shell.poll_output() {
+                self.carry_out(out);
+            }
+        }
+    }
+
+    fn carry_out(&mut self, out: Output) {
+        match out {
+            Output::Render(part) => match part {
+                Part::Screen => self.dom.render_screen(&self.shell.screen_view()),
+                Part::Lobby => self.dom.render_lobby(self.shell.lobby_view().as_ref()),
+                Part::Local => self.dom.render_local(self.shell.local_view()),
+                Part::Match => self.dom.render_match(self.shell.match_view()),
+            },
+            Output::Paint => {
+                if let Some(mut p) = self.dom.painter() {
+                    self.shell.paint(&mut p);
+                }
+            }
+            Output::Chat { mine, name, text } => self.dom.add_chat(mine, &name, &text),
+            Output::ClearChatInput => self.dom.set_input_value("chat-input", ""),
+            Output::OpenSocket { id, url } => {
+                if !self.net.open(id, &url) {
+                    self.inbox.push_back(Input::SocketClosed(id));
+                }
+            }
+            Output::SendSocket { id, text } => self.net.send(id, &text),
+            Output::CloseSocket(id) => self.net.close(id),
+            Output::Fetch {
+                id,
+                method,
+                url,
+                timeout,
+            } => net::fetch(id, method, url, timeout.0),
+            Output::CreatePeer {
+                link,
+                tag,
+                ice_servers,
+            } => self.rtc.create(link, tag, &ice_servers),
+            Output::MakeOffer { link, tag } => self.rtc.make_offer(link, tag),
+            Output::MakeAnswer { link, tag, offer } => self.rtc.make_answer(link, tag, offer),
+            Output::ApplyAnswer { link, tag, answer } => self.rtc.apply_answer(&link, tag, answer),
+            Output::AddCandidate {
+                link,
+                tag,
+                candidate,
+            } => self.rtc.add_candidate(&link, tag, candidate),
+            Output::SendPeer {
+                link,
+                channel,
+                bytes,
+            } => self.rtc.send(&link, channel, &bytes),
+            Output::ClosePeer(link) => self.rtc.close(&link),
+            Output::CloseMesh => self.rtc.close_mesh(),
+            Output::Store { key, value } => platform::store(key, &value),
+            Output::OfferLog(log) => self.dom.offer_log(log.as_ref()),
+        }
+    }
+
+    /// One 60 Hz frame if one is due, and its running time.
+    fn frame(&mut self) {
+        let start = clock();
+        self.feed(Input::Frame { clock: start });
+        self.feed(Input::FrameSpent(clock() - start));
+    }
+}
+
+fn on(el: &Element, event: &str, handlers: &mut Vec<Handler>, f: impl FnMut(JsValue) + 'static) {
+    let h = Closure::<dyn FnMut(JsValue)>::new(f);
+    let _ = el.add_event_listener_with_callback(event, h.as_ref().unchecked_ref());
+    handlers.push(h);
+}
+
+/// Whether a key event comes from typing in a text field.
+fn typing(k: &KeyboardEvent) -> bool {
+    k.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// Hooks the page's buttons, forms and keys to the shell's inputs.
+fn wire(dom: &Dom) -> Vec<Handler> {
+    let mut handlers = Vec::new();
+    type ActionOf = fn(&Dom, &Shell) -> Action;
+    let buttons: [(&str, ActionOf); 9] = [
+        ("btn-local", |d, s| {
+            Action::ChooseLocal(d.local_choices(s.local_options().len()))
+        }),
+        ("btn-online", |_, _| Action::ChooseOnline),
+        ("local-back", |_, _| Action::Back),
+        ("lobby-back", |_, _| Action::Back),
+        ("join", |d, _| Action::Join(d.input_value("name"))),
+        ("retry", |_, _| Action::Retry),
+        ("chat-send", |d, _| {
+            Action::SendChat(d.input_value("chat-input"))
+        }),
+        ("leave", |_, _| Action::Leave),
+        ("continue", |_, _| Action::Continue),
+    ];
+    for (id, action) in buttons {
+        if let Some(el) = dom.el(id) {
+            on(&el, "click", &mut handlers, move |ev: JsValue| {
+                if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
+                    e.prevent_default();
+                }
+                dispatch(move |a| a.feed(Input::Action(action(&a.dom, &a.shell))));
+            });
+        }
+    }
+    if let Some(form) = dom.el("chat-form") {
+        on(&form, "submit", &mut handlers, |ev: JsValue| {
+            if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
+                e.prevent_default();
+            }
+            dispatch(|a| {
+                let text = a.dom.input_value("chat-input");
+                a.feed(Input::Action(Action::SendChat(text)));
+            });
+        });
+    }
+    if let Some(sel) = dom.el("netcode") {
+        on(&sel, "change", &mut handlers, |_| {
+            dispatch(|a| {
+                let v = a.dom.input_value("netcode");
+                a.feed(Input::Action(Action::Netcode(v)));
+            });
+        });
+    }
+    // Buttons in the roster and in the notices (Try again) carry a
+    // data-action and the player's data-id; one delegated handler each.
+    for list in ["notices", "roster"]
+        .into_iter()
+        .filter_map(|id| dom.el(id))
+    {
+        on(&list, "click", &mut handlers, |ev: JsValue| {
+            let target = ev
+                .dyn_ref::<web_sys::Event>()
+                .and_then(web_sys::Event::target)
+                .and_then(|t| t.dyn_into::<Element>().ok());
+            let Some(b) = target else { return };
+            if let (Some(action), Some(id)) = (
+                b.get_attribute("data-action")
+                    .as_deref()
+                    .and_then(PlayerAction::parse),
+                b.get_attribute("data-id"),
+            ) {
+                dispatch(move |a| a.feed(Input::Action(Action::Player(action, id))));
+            }
+        });
+    }
+    if let Some(body) = dom.doc.body() {
+        for (event, down) in [("keydown", true), ("keyup", false)] {
+            on(&body, event, &mut handlers, move |ev: JsValue| {
+                let Some(k) = ev.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                // Typing in a text field (chat, name) is not playing.
+                if down && typing(k) {
+                    return;
+                }
+                let code = k.code();
+                // While a game runs, its keys must not scroll the page or
+                // open quick find.
+                let keep = if down {
+                    !k.ctrl_key()
+                        && !k.meta_key()
+                        && !k.alt_key()
+                        && query(|a| a.shell.captures_key(&code)).unwrap_or(false)
+                } else {
+                    !typing(k) && query(|a| a.shell.is_game_key(&code)).unwrap_or(false)
+                };
+                if keep {
+                    k.prevent_default();
+                }
+                dispatch(move |a| a.feed(Input::Key { code, down }));
+            });
+        }
+    }
+    handlers
+}
+
+/// The state hash after `tick` ticks of the last finished online match,
+/// replayed from its input log (hex), or `undefined` when there is no such
+/// match or it is shorter. For tests and tools: two pages of one match must
+/// agree on every tick both confirmed.
+#[wasm_bindgen(js_name = matchHashAt)]
+pub fn match_hash_at(tick: u32) -> Option<String> {
+    let h = query(|a| a.shell.log_hash_at(tick)).flatten()?;
+    Some(format!("{h:016x}"))
+}
+
+/// Starts the shell with `front` as the game: wires the page (the elements
+/// of `web-shell/www/index.html`), then runs the lobby timers every 100 ms
+/// and game frames at 60 Hz. Call it once, from the game crate's
+/// `#[wasm_bindgen(start)]` function.
+///
+/// # Errors
+///
+/// When the page has no window or document, or a timer cannot be set.
+pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
+    let _ = log::set_logger(&ConsoleLog);
+    log::set_max_level(log::LevelFilter::Info);
+    let window = web_sys::window().ok_or("no window")?;
+    let dom = Dom::new(window.document().ok_or("no document")?);
+    let facts = platform::page_facts(webrtc_transport::MATCH_CONNECT_TIMEOUT_MS);
+    let shell = Shell::new(
+        front,
+        ShellConfig::from_page(&facts),
+        Box::new(platform::random),
+    );
+    dom.set_text("game-name", shell.game_name());
+    dom.doc.set_title(shell.game_name());
+    dom.set_text("build", &format!("build {:016x}", shell.build_id()));
+    if let Some(name) = platform::stored("netplay.name") {
+        dom.set_input_value("name", &name);
+    }
+    dom.build_local_options(shell.local_options());
+    if matches!(facts.netcode.as_deref(), Some("lockstep" | "rollback")) {
+        dom.set_select("netcode", facts.netcode.as_deref().unwrap_or_default());
+    }
+    let handlers = wire(&dom);
+    let mut app = App {
+        shell,
+        dom,
+        net: Net::default(),
+        rtc: Rtc::default(),
+        inbox: VecDeque::new(),
+        now: now(),
+        _handlers: handlers,
+    };
+    while let Some(out) = app.shell.poll_output() {
+        app.carry_out(out);
+    }
+    APP.with(|cell| *cell.borrow_mut() = Some(app));
+    // Lobby and connection timers every 100 ms.
+    let tick = Closure::<dyn FnMut()>::new(|| dispatch(|_| {}));
+    window.set_interval_with_callback_and_timeout_and_arguments_0(
+        tick.as_ref().unchecked_ref(),
+        100,
+    )?;
+    tick.forget(); // lives as long as the page
+                   // A 4 ms timer; the shell keeps the 60 Hz schedule itself.
+    let frame = Closure::<dyn FnMut()>::new(|| {
+        if query(|a| a.shell.frame_due(clock())).unwrap_or(true) {
+            dispatch(App::frame);
+        }
+    });
+    window.set_interval_with_callback_and_timeout_and_arguments_0(
+        frame.as_ref().unchecked_ref(),
+        4,
+    )?;
+    frame.forget(); // lives as long as the page
+    Ok(())
+}
+
+/// The shell with the built-in demo game (feature `demo`, on by default). A
+/// game crate turns the feature off and calls [`run`] with its own front end.
+///
+/// # Errors
+///
+/// As [`run`].
+#[cfg(feature = "demo")]
+#[wasm_bindgen(start)]
+pub fn start() -> Result<(), JsValue> {
+    run(crate::front_end::demo::DotsFrontEnd::default())
+}

@@ -1,0 +1,104 @@
+//! The browser's clock, randomness, storage and console, and what the
+//! page knows about itself at start-up.
+
+use crate::shell::PageFacts;
+use js_sys::Reflect;
+use lockstep::Millis;
+use wasm_bindgen::JsValue;
+
+/// The page clock (`performance.now()`), in ms.
+pub fn clock() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The page clock in whole milliseconds, for the shell.
+pub fn now() -> Millis {
+    Millis(clock().max(0.0) as u64)
+}
+
+/// Fills `buf` from `crypto.getRandomValues`; `false` when the browser
+/// gives none (no `crypto`, or the call throws).
+pub fn random(buf: &mut [u8]) -> bool {
+    let Some(c) = web_sys::window().and_then(|w| w.crypto().ok()) else {
+        return false;
+    };
+    if c.get_random_values_with_u8_array(buf).is_err() {
+        log::error!("crypto.getRandomValues failed");
+        return false;
+    }
+    true
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// A remembered setting, when the browser allows storage.
+pub fn stored(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Remembers a setting, when the browser allows storage.
+pub fn store(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+/// The page's address, configuration and browser features.
+pub fn page_facts(match_connect_ms: u64) -> PageFacts {
+    let window = web_sys::window();
+    let location = window.as_ref().map(web_sys::Window::location);
+    let search = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let has = |name: &str| {
+        window
+            .as_ref()
+            .is_some_and(|w| Reflect::has(w, &JsValue::from_str(name)).unwrap_or(false))
+    };
+    PageFacts {
+        signal: crate::options::query_param(&search, "signal").map(|s| {
+            js_sys::decode_uri_component(&s)
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or(s)
+        }),
+        configured: window
+            .as_ref()
+            .and_then(|w| Reflect::get(w, &JsValue::from_str("SIGNALING_URL")).ok())
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty()),
+        origin: location
+            .as_ref()
+            .and_then(|l| l.origin().ok())
+            .unwrap_or_default(),
+        has_webrtc: has("RTCPeerConnection") && has("WebSocket"),
+        has_random: random(&mut [0u8; 1]),
+        netcode: stored("netplay.netcode"),
+        match_connect_ms,
+        search,
+    }
+}
+
+/// The `log` crate's records on the browser console.
+pub struct ConsoleLog;
+
+impl log::Log for ConsoleLog {
+    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
+        true
+    }
+    fn log(&self, record: &log::Record<'_>) {
+        let msg = JsValue::from_str(&format!("{}", record.args()));
+        match record.level() {
+            log::Level::Error => web_sys::console::error_1(&msg),
+            log::Level::Warn => web_sys::console::warn_1(&msg),
+            log::Level::Info => web_sys::console::info_1(&msg),
+            _ => web_sys::console::debug_1(&msg),
+        }
+    }
+    fn flush(&self) {}
+}

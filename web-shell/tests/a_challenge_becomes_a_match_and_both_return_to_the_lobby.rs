@@ -1,0 +1,90 @@
+//! Two shells, from the title screen through the lobby, a challenge, the
+//! room link and a running match, to leaving it and being back in the
+//! lobby, free to play again.
+
+mod common;
+
+use common::World;
+use web_shell::protocol::PlayerStatus;
+use web_shell::screens::Screen;
+use web_shell::shell::{Action, PlayerAction};
+
+#[test]
+fn a_challenge_becomes_a_match_and_both_return_to_the_lobby() {
+    let mut w = World::new(2, "");
+    w.join(0, "Ada");
+    w.join(1, "Bo");
+    w.until(5_000, "the mesh forms", World::mesh_formed);
+
+    w.press(0, PlayerAction::Challenge, 1);
+    w.until(2_000, "Bo sees the challenge", |w| {
+        w.pages[1]
+            .shell
+            .lobby_view()
+            .is_some_and(|v| v.roster[0].challenged_us)
+    });
+    w.press(1, PlayerAction::Accept, 0);
+    w.until(5_000, "both run the match", |w| {
+        (0..2)
+            .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(60))
+    });
+    let (a, b) = (w.pages[0].shell.match_view(), w.pages[1].shell.match_view());
+    assert_eq!((a.side, b.side), (Some(0), Some(1)));
+    assert_eq!(
+        a.mode,
+        Some("rollback"),
+        "rollback unless lock-step is picked"
+    );
+    assert_eq!(a.delay, b.delay, "the guest adopts the host's input delay");
+    assert!(
+        a.status.starts_with("You play Orange (host) · rollback"),
+        "{}",
+        a.status
+    );
+    assert!(
+        b.status.starts_with("You play Teal (guest)"),
+        "{}",
+        b.status
+    );
+    assert!(
+        b.accept_to_tick_ms.is_some(),
+        "the accepting page timed its wait"
+    );
+    // Both told the lobby: each sees the other in a match.
+    w.run(200);
+    for p in 0..2 {
+        let v = w.pages[p].shell.lobby_view().unwrap();
+        assert_eq!(v.roster[0].status, PlayerStatus::InMatch);
+        assert!(!v.roster[0].can_challenge);
+    }
+
+    w.action(0, Action::Leave);
+    w.until(2_000, "both show a result", |w| {
+        (0..2).all(|p| matches!(w.screen(p), Screen::Result { .. }))
+    });
+    let message = |w: &World, p| match w.screen(p) {
+        Screen::Result { message, .. } => message,
+        s => panic!("{s:?}"),
+    };
+    assert_eq!(message(&w, 0), "You left the online match.");
+    assert_eq!(message(&w, 1), "The other player left the match.");
+    assert_eq!(w.pages[0].shell.match_view().state, Some("ended"));
+    // The input logs of both pages agree on every tick both confirmed.
+    let common = 60;
+    assert_eq!(
+        w.pages[0].shell.log_hash_at(common),
+        w.pages[1].shell.log_hash_at(common)
+    );
+    assert!(w.pages[0].shell.log_hash_at(common).is_some());
+
+    for p in 0..2 {
+        w.action(p, Action::Continue);
+        assert_eq!(w.screen(p), Screen::Lobby);
+    }
+    w.run(200);
+    for p in 0..2 {
+        let v = w.pages[p].shell.lobby_view().unwrap();
+        assert_eq!(v.roster[0].status, PlayerStatus::Lobby, "free again");
+        assert!(v.roster[0].can_challenge);
+    }
+}

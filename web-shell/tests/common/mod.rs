@@ -1,0 +1,452 @@
+//! A world for shells: pages that carry out their shells' outputs against
+//! an in-memory signalling service and in-memory peer connections, in
+//! virtual time. What a browser and the service would do, no more: the
+//! service keeps a roster and relays, rooms pair a host and a guest, and a
+//! peer connection opens once an offer and its answer have been applied
+//! (unless a page has no direct path).
+
+#![allow(dead_code)]
+
+use lockstep::{Channel, Millis};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, VecDeque};
+use web_shell::front_end::demo::DotsFrontEnd;
+use web_shell::id::PeerId;
+use web_shell::screens::Screen;
+use web_shell::shell::{
+    Action, FetchId, Input, LinkId, Output, PageFacts, PlayerAction, RtcEvent, Shell, ShellConfig,
+    SocketId,
+};
+
+/// xorshift64*: a fixed, seeded sequence.
+fn random(seed: u64) -> web_shell::shell::Random {
+    let mut s = seed | 1;
+    Box::new(move |buf: &mut [u8]| {
+        for b in buf {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            *b = (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8;
+        }
+        true
+    })
+}
+
+struct Conn {
+    tag: u32,
+    /// The other end, once an answer was made for our offer (or we made
+    /// one for theirs).
+    peer: Option<(usize, LinkId)>,
+    open: bool,
+}
+
+pub struct Page {
+    pub shell: Shell,
+    /// This page gathers no candidates: its peer connections never open.
+    pub no_direct_path: bool,
+    pub chat: Vec<(String, String)>,
+    conns: BTreeMap<LinkId, Conn>,
+}
+
+/// The service's side of a socket.
+#[derive(Clone, PartialEq, Eq)]
+enum Sock {
+    Lobby { id: Option<String> },
+    Room { code: String, host: bool },
+}
+
+pub struct World {
+    pub pages: Vec<Page>,
+    pub now: Millis,
+    queue: VecDeque<(usize, Input)>,
+    sockets: BTreeMap<(usize, SocketId), Sock>,
+    rooms: u32,
+    /// Offers made: the offer text names (page, link).
+    offers: Vec<(usize, LinkId)>,
+}
+
+impl World {
+    /// Pages with the given address query (test timer options).
+    pub fn new(n: usize, search: &str) -> World {
+        let pages = (0..n)
+            .map(|i| {
+                let facts = PageFacts {
+                    search: search.to_owned(),
+                    origin: "http://service.test".into(),
+                    has_webrtc: true,
+                    has_random: true,
+                    match_connect_ms: 25_000,
+                    ..PageFacts::default()
+                };
+                let shell = Shell::new(
+                    DotsFrontEnd::default(),
+                    ShellConfig::from_page(&facts),
+                    random(0x9E37_79B9 * (i as u64 + 1)),
+                );
+                Page {
+                    shell,
+                    no_direct_path: false,
+                    chat: Vec::new(),
+                    conns: BTreeMap::new(),
+                }
+            })
+            .collect();
+        let mut w = World {
+            pages,
+            now: Millis(0),
+            queue: VecDeque::new(),
+            sockets: BTreeMap::new(),
+            rooms: 0,
+            offers: Vec::new(),
+        };
+        for p in 0..n {
+            w.drain(p);
+        }
+        w
+    }
+
+    /// Feeds an input to page `p` now and carries out what follows.
+    pub fn input(&mut self, p: usize, input: Input) {
+        self.queue.push_back((p, input));
+        self.settle();
+    }
+
+    pub fn action(&mut self, p: usize, a: Action) {
+        self.input(p, Input::Action(a));
+    }
+
+    fn settle(&mut self) {
+        while let Some((p, input)) = self.queue.pop_front() {
+            self.pages[p].shell.handle(self.now, input);
+            self.drain(p);
+        }
+    }
+
+    /// Runs `ms` of virtual time: the 4 ms frame timer and the 100 ms tick.
+    pub fn run(&mut self, ms: u64) {
+        for _ in 0..ms / 4 {
+            self.now = self.now + Millis(4);
+            for p in 0..self.pages.len() {
+                self.queue.push_back((
+                    p,
+                    Input::Frame {
+                        clock: self.now.0 as f64,
+                    },
+                ));
+                if self.now.0 % 100 == 0 {
+                    self.queue.push_back((p, Input::Tick));
+                }
+            }
+            self.settle();
+        }
+    }
+
+    /// Runs until `cond` holds (panics after `max_ms`).
+    pub fn until(&mut self, max_ms: u64, what: &str, cond: impl Fn(&World) -> bool) {
+        let end = self.now.0 + max_ms;
+        while !cond(self) {
+            assert!(self.now.0 < end, "{what}: not within {max_ms} ms");
+            self.run(20);
+        }
+    }
+
+    pub fn screen(&self, p: usize) -> Screen {
+        self.pages[p].shell.screen_view().screen
+    }
+
+    pub fn id(&self, p: usize) -> PeerId {
+        self.pages[p]
+            .shell
+            .lobby()
+            .and_then(|c| c.me().cloned())
+            .expect("in the lobby")
+    }
+
+    /// Online, then in the lobby under `name`.
+    pub fn join(&mut self, p: usize, name: &str) {
+        self.action(p, Action::ChooseOnline);
+        self.action(p, Action::Join(name.into()));
+    }
+
+    pub fn press(&mut self, p: usize, what: PlayerAction, on: usize) {
+        let id = self.id(on).as_str().to_owned();
+        self.action(p, Action::Player(what, id));
+    }
+
+    /// Everyone sees everyone else connected.
+    pub fn mesh_formed(&self) -> bool {
+        self.pages.iter().all(|p| {
+            p.shell.lobby_view().is_some_and(|v| {
+                v.roster.len() == self.pages.len() - 1
+                    && v.roster.iter().all(|r| r.link == "connected")
+            })
+        })
+    }
+
+    fn send_text(&mut self, p: usize, id: SocketId, text: String) {
+        self.queue.push_back((p, Input::SocketText(id, text)));
+    }
+
+    fn lobby_socket_of(&self, peer: &str) -> Option<(usize, SocketId)> {
+        self.sockets.iter().find_map(|(k, s)| match s {
+            Sock::Lobby { id: Some(i) } if i == peer => Some(*k),
+            _ => None,
+        })
+    }
+
+    fn lobby_broadcast(&mut self, except: (usize, SocketId), msg: &Value) {
+        let targets: Vec<(usize, SocketId)> = self
+            .sockets
+            .iter()
+            .filter(|(k, s)| **k != except && matches!(s, Sock::Lobby { id: Some(_) }))
+            .map(|(k, _)| *k)
+            .collect();
+        for (p, id) in targets {
+            self.send_text(p, id, msg.to_string());
+        }
+    }
+
+    fn close_socket(&mut self, key: (usize, SocketId)) {
+        match self.sockets.remove(&key) {
+            Some(Sock::Lobby { id: Some(id) }) => {
+                self.lobby_broadcast(key, &json!({"type": "left", "id": id}));
+            }
+            Some(Sock::Room { code, .. }) => {
+                // The room ends; the other side's socket closes too.
+                let other: Vec<(usize, SocketId)> = self
+                    .sockets
+                    .iter()
+                    .filter(|(_, s)| matches!(s, Sock::Room { code: c, .. } if *c == code))
+                    .map(|(k, _)| *k)
+                    .collect();
+                for k in other {
+                    self.sockets.remove(&k);
+                    self.queue.push_back((k.0, Input::SocketClosed(k.1)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn socket_text(&mut self, p: usize, id: SocketId, text: &str) {
+        let Some(sock) = self.sockets.get(&(p, id)).cloned() else {
+            return;
+        };
+        let v: Value = serde_json::from_str(text).expect("the page sends JSON");
+        match sock {
+            Sock::Lobby { .. } => match v["type"].as_str() {
+                Some("hello") => {
+                    let me = v["id"].as_str().unwrap().to_owned();
+                    let nick = v["nick"].clone();
+                    let roster: Vec<Value> = self
+                        .sockets
+                        .values()
+                        .filter_map(|s| match s {
+                            Sock::Lobby { id: Some(i) } => {
+                                Some(json!({"id": i, "nick": format!("n{}", &i[..3]), "status": "lobby"}))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    self.sockets.insert(
+                        (p, id),
+                        Sock::Lobby {
+                            id: Some(me.clone()),
+                        },
+                    );
+                    self.send_text(
+                        p,
+                        id,
+                        json!({"type": "welcome", "you": me, "roster": roster}).to_string(),
+                    );
+                    self.lobby_broadcast(
+                        (p, id),
+                        &json!({"type": "joined", "player": {"id": me, "nick": nick, "status": "lobby"}}),
+                    );
+                }
+                Some("signal") => {
+                    let Sock::Lobby { id: Some(from) } = sock else {
+                        return;
+                    };
+                    if let Some((q, qid)) = self.lobby_socket_of(v["to"].as_str().unwrap()) {
+                        let msg = json!({"type": "signal", "from": from, "data": v["data"]});
+                        self.send_text(q, qid, msg.to_string());
+                    }
+                }
+                Some("status") => {
+                    let Sock::Lobby { id: Some(from) } = sock else {
+                        return;
+                    };
+                    let msg = json!({"type": "status", "id": from, "status": v["status"]});
+                    self.lobby_broadcast((p, id), &msg);
+                }
+                other => panic!("unexpected lobby message {other:?}"),
+            },
+            Sock::Room { code, .. } => {
+                if v["type"] == "done" {
+                    return;
+                }
+                let other = self.sockets.iter().find_map(|(k, s)| match s {
+                    Sock::Room { code: c, .. } if *c == code && *k != (p, id) => Some(*k),
+                    _ => None,
+                });
+                if let Some((q, qid)) = other {
+                    self.send_text(q, qid, text.to_owned());
+                }
+            }
+        }
+    }
+
+    fn open_socket(&mut self, p: usize, id: SocketId, url: &str) {
+        if url.ends_with("/lobby/ws") {
+            self.sockets.insert((p, id), Sock::Lobby { id: None });
+        } else {
+            let rest = url.split("/rooms/").nth(1).unwrap();
+            let code = rest[..6].to_owned();
+            let host = rest.ends_with("role=host");
+            if !host {
+                let h = self.sockets.iter().find_map(|(k, s)| match s {
+                    Sock::Room {
+                        code: c,
+                        host: true,
+                    } if *c == code => Some(*k),
+                    _ => None,
+                });
+                if let Some((q, qid)) = h {
+                    self.send_text(q, qid, json!({"type": "peer-joined"}).to_string());
+                }
+            }
+            self.sockets.insert((p, id), Sock::Room { code, host });
+        }
+        self.queue.push_front((p, Input::SocketOpened(id)));
+    }
+
+    fn rtc(&mut self, p: usize, link: &LinkId, event: RtcEvent) {
+        if let Some(c) = self.pages[p].conns.get(link) {
+            let tag = c.tag;
+            self.queue.push_back((
+                p,
+                Input::Rtc {
+                    link: link.clone(),
+                    tag,
+                    event,
+                },
+            ));
+        }
+    }
+
+    fn close_conn(&mut self, p: usize, link: &LinkId) {
+        if let Some(c) = self.pages[p].conns.remove(link) {
+            if let Some((q, ql)) = c.peer {
+                if let Some(qc) = self.pages[q].conns.get_mut(&ql) {
+                    qc.peer = None;
+                    self.rtc(q, &ql, RtcEvent::Closed);
+                }
+            }
+        }
+    }
+
+    fn drain(&mut self, p: usize) {
+        while let Some(out) = self.pages[p].shell.poll_output() {
+            match out {
+                Output::OpenSocket { id, url } => self.open_socket(p, id, &url),
+                Output::SendSocket { id, text } => self.socket_text(p, id, &text),
+                Output::CloseSocket(id) => self.close_socket((p, id)),
+                Output::Fetch {
+                    id, method, url, ..
+                } => {
+                    let body = match (id, method) {
+                        (FetchId::Ice, "GET") => json!({"iceServers": []}),
+                        (FetchId::Room(_), "POST") => {
+                            self.rooms += 1;
+                            json!({"code": format!("ROOM{:02}", self.rooms)})
+                        }
+                        _ => panic!("unexpected fetch {method} {url}"),
+                    };
+                    self.queue
+                        .push_back((p, Input::Fetched(id, Some(body.to_string()))));
+                }
+                Output::CreatePeer { link, tag, .. } => {
+                    self.close_conn(p, &link);
+                    self.pages[p].conns.insert(
+                        link,
+                        Conn {
+                            tag,
+                            peer: None,
+                            open: false,
+                        },
+                    );
+                }
+                Output::MakeOffer { link, tag } => {
+                    if self.pages[p].conns.get(&link).is_some_and(|c| c.tag == tag) {
+                        self.offers.push((p, link.clone()));
+                        let sdp = format!("offer {}", self.offers.len() - 1);
+                        self.rtc(p, &link, RtcEvent::Offer(Some(sdp)));
+                    }
+                }
+                Output::MakeAnswer { link, tag, offer } => {
+                    let n: usize = offer.strip_prefix("offer ").unwrap().parse().unwrap();
+                    let (q, ql) = self.offers[n].clone();
+                    if let Some(c) = self.pages[p].conns.get_mut(&link).filter(|c| c.tag == tag) {
+                        c.peer = Some((q, ql.clone()));
+                        if let Some(qc) = self.pages[q].conns.get_mut(&ql) {
+                            qc.peer = Some((p, link.clone()));
+                        }
+                        self.rtc(p, &link, RtcEvent::Answer(Some(format!("answer to {n}"))));
+                    }
+                }
+                Output::ApplyAnswer { link, tag, .. } => {
+                    let Some(c) = self.pages[p].conns.get(&link).filter(|c| c.tag == tag) else {
+                        continue;
+                    };
+                    if let Some((q, ql)) = c.peer.clone() {
+                        if !self.pages[p].no_direct_path && !self.pages[q].no_direct_path {
+                            for (page, l) in [(p, link.clone()), (q, ql)] {
+                                if let Some(c) = self.pages[page].conns.get_mut(&l) {
+                                    c.open = true;
+                                }
+                                self.rtc(page, &l, RtcEvent::Open);
+                            }
+                        }
+                    }
+                }
+                Output::SendPeer {
+                    link,
+                    channel,
+                    bytes,
+                } => {
+                    let peer = self.pages[p]
+                        .conns
+                        .get(&link)
+                        .filter(|c| c.open)
+                        .and_then(|c| c.peer.clone());
+                    if let Some((q, ql)) = peer {
+                        self.rtc(q, &ql, RtcEvent::Data(channel, bytes));
+                    }
+                }
+                Output::ClosePeer(link) => self.close_conn(p, &link),
+                Output::CloseMesh => {
+                    let mesh: Vec<LinkId> = self.pages[p]
+                        .conns
+                        .keys()
+                        .filter(|l| matches!(l, LinkId::Mesh(_)))
+                        .cloned()
+                        .collect();
+                    for l in mesh {
+                        self.close_conn(p, &l);
+                    }
+                }
+                Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
+                Output::AddCandidate { .. }
+                | Output::Render(_)
+                | Output::Paint
+                | Output::ClearChatInput
+                | Output::Store { .. }
+                | Output::OfferLog(_) => {}
+            }
+        }
+    }
+}
+
+/// Keeps `Channel` in use for scenario files that send raw datagrams.
+pub const RELIABLE: Channel = Channel::Reliable;
