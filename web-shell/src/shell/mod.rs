@@ -219,6 +219,8 @@ pub enum Output {
     Chat {
         /// Our own line.
         mine: bool,
+        /// The text starts right to left (the line is aligned right).
+        rtl: bool,
         /// `name#ABC` of the sender.
         name: String,
         /// The cleaned text.
@@ -640,16 +642,19 @@ impl Shell {
     }
 
     /// Whether the page should keep the browser from acting on this key
-    /// now (a game runs and the key is one of the game's).
+    /// press: a game runs, the key is one of the game's, and no modifier
+    /// is held (Ctrl+F and the like stay the browser's).
     #[must_use]
-    pub fn captures_key(&self, code: &str) -> bool {
-        matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match)
+    pub fn captures_key_down(&self, code: &str, modifier: bool) -> bool {
+        !modifier
+            && matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match)
             && self.game.is_game_key(code)
     }
 
-    /// Whether the key is one of the game's.
+    /// Whether the page should keep the browser from acting on this key
+    /// release: the key is one of the game's.
     #[must_use]
-    pub fn is_game_key(&self, code: &str) -> bool {
+    pub fn captures_key_up(&self, code: &str) -> bool {
         self.game.is_game_key(code)
     }
 
@@ -1095,6 +1100,7 @@ impl Shell {
     // ----- the room link -----------------------------------------------------
 
     fn create_room(&mut self, now: Millis) {
+        self.close_room(now);
         self.room_gen += 1;
         self.room = Some((self.room_gen, RoomLink::host(self.cfg.match_connect)));
         // Fresh ICE servers for the match link, made once the guest joins
@@ -1103,6 +1109,7 @@ impl Shell {
     }
 
     fn join_room(&mut self, now: Millis, code: RoomCode) {
+        self.close_room(now);
         self.room_gen += 1;
         self.room = Some((self.room_gen, RoomLink::guest(code, self.cfg.match_connect)));
         // The guest makes its match link as soon as the room socket opens,
@@ -1312,6 +1319,7 @@ impl Shell {
             lobby::Output::JoinRoom(code) => self.join_room(now, code),
             lobby::Output::Chat { from, name, text } => self.out.push_back(Output::Chat {
                 mine: from.is_none(),
+                rtl: text::looks_rtl(&text),
                 name,
                 text,
             }),

@@ -165,6 +165,70 @@ pub struct ScreenView {
     pub name_row: bool,
 }
 
+impl ScreenView {
+    /// Each element of the page that shows or hides with the screen, and
+    /// whether it shows.
+    #[must_use]
+    pub fn shown(&self) -> [(&'static str, bool); 10] {
+        let s = &self.screen;
+        [
+            ("title", matches!(s, Screen::Title { .. })),
+            ("btn-online", matches!(s, Screen::Title { online: true })),
+            ("local", *s == Screen::LocalPlay),
+            ("lobby", *s == Screen::Lobby),
+            ("match", *s == Screen::Match),
+            ("result", matches!(s, Screen::Result { .. })),
+            ("canvas", matches!(s, Screen::LocalPlay | Screen::Match)),
+            ("online-note", self.online_note.is_some()),
+            ("name-row", self.name_row),
+            ("lobby-main", !self.name_row),
+        ]
+    }
+}
+
+/// One piece of a roster entry, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RosterItem {
+    /// A text span with this class.
+    Text(&'static str, &'static str),
+    /// A button: label, `data-action`, enabled.
+    Button(&'static str, &'static str, bool),
+}
+
+/// What a roster entry shows after the name: status, link, and the
+/// buttons that apply.
+#[must_use]
+pub fn roster_items(p: &PlayerView) -> Vec<RosterItem> {
+    use RosterItem::{Button, Text};
+    let mut items = vec![
+        Text("status", status_text(p.status)),
+        Text("link", p.link),
+        Button(if p.muted { "Unmute" } else { "Mute" }, "mute", true),
+    ];
+    if p.can_challenge {
+        items.push(Button("Challenge", "challenge", true));
+    }
+    if p.challenged_us {
+        items.push(Text("incoming", "challenges you!"));
+        items.push(Button("Accept", "accept", p.accept_enabled));
+        items.push(Button("Decline", "decline", true));
+    }
+    if let Some(state) = p.our_challenge {
+        items.push(Text("outgoing", state));
+        items.push(Button("Cancel", "cancel", true));
+    }
+    items
+}
+
+/// A player's status as the roster words it (`data-status` too).
+#[must_use]
+pub fn status_text(s: crate::protocol::PlayerStatus) -> &'static str {
+    match s {
+        crate::protocol::PlayerStatus::Lobby => "in the lobby",
+        crate::protocol::PlayerStatus::InMatch => "in a match",
+    }
+}
+
 /// The input log of the last finished match, offered for download on the
 /// result screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,4 +241,92 @@ pub struct LogOffer {
     pub ticks: u32,
     /// The final state hash.
     pub hash: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::PlayerStatus;
+
+    fn screen(screen: Screen, name_row: bool) -> Vec<&'static str> {
+        let v = ScreenView {
+            screen,
+            online_note: None,
+            name_error: String::new(),
+            chat_error: "",
+            name_row,
+        };
+        v.shown()
+            .into_iter()
+            .filter(|(_, shown)| *shown)
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    #[test]
+    fn each_screen_shows_its_elements() {
+        assert_eq!(
+            screen(Screen::Title { online: true }, true),
+            ["title", "btn-online", "name-row"]
+        );
+        assert_eq!(
+            screen(Screen::Title { online: false }, true),
+            ["title", "name-row"]
+        );
+        assert_eq!(
+            screen(Screen::LocalPlay, true),
+            ["local", "canvas", "name-row"]
+        );
+        assert_eq!(screen(Screen::Lobby, false), ["lobby", "lobby-main"]);
+        assert_eq!(
+            screen(Screen::Match, false),
+            ["match", "canvas", "lobby-main"]
+        );
+    }
+
+    #[test]
+    fn a_roster_entry_offers_the_buttons_that_apply() {
+        let mut p = PlayerView {
+            id: PeerId::parse("AAAAAAAAAAAA").unwrap(),
+            display: "a#AAA".into(),
+            status: PlayerStatus::Lobby,
+            link: "connected",
+            muted: false,
+            can_challenge: true,
+            challenged_us: true,
+            accept_enabled: false,
+            our_challenge: None,
+        };
+        use RosterItem::{Button, Text};
+        assert_eq!(
+            roster_items(&p),
+            [
+                Text("status", "in the lobby"),
+                Text("link", "connected"),
+                Button("Mute", "mute", true),
+                Button("Challenge", "challenge", true),
+                Text("incoming", "challenges you!"),
+                Button("Accept", "accept", false),
+                Button("Decline", "decline", true),
+            ]
+        );
+        p = PlayerView {
+            status: PlayerStatus::InMatch,
+            muted: true,
+            can_challenge: false,
+            challenged_us: false,
+            our_challenge: Some("waiting for an answer"),
+            ..p
+        };
+        assert_eq!(
+            roster_items(&p),
+            [
+                Text("status", "in a match"),
+                Text("link", "connected"),
+                Button("Unmute", "mute", true),
+                Text("outgoing", "waiting for an answer"),
+                Button("Cancel", "cancel", true),
+            ]
+        );
+    }
 }

@@ -95,7 +95,12 @@ impl App {
                     self.shell.paint(&mut p);
                 }
             }
-            Output::Chat { mine, name, text } => self.dom.add_chat(mine, &name, &text),
+            Output::Chat {
+                mine,
+                rtl,
+                name,
+                text,
+            } => self.dom.add_chat(mine, rtl, &name, &text),
             Output::ClearChatInput => self.dom.set_input_value("chat-input", ""),
             Output::OpenSocket { id, url } => {
                 if !self.net.open(id, &url) {
@@ -239,15 +244,13 @@ fn wire(dom: &Dom) -> Vec<Handler> {
                 let code = k.code();
                 // While a game runs, its keys must not scroll the page or
                 // open quick find.
+                let modifier = k.ctrl_key() || k.meta_key() || k.alt_key();
                 let keep = if down {
-                    !k.ctrl_key()
-                        && !k.meta_key()
-                        && !k.alt_key()
-                        && query(|a| a.shell.captures_key(&code)).unwrap_or(false)
+                    query(|a| a.shell.captures_key_down(&code, modifier))
                 } else {
-                    !typing(k) && query(|a| a.shell.is_game_key(&code)).unwrap_or(false)
+                    query(|a| !typing(k) && a.shell.captures_key_up(&code))
                 };
-                if keep {
+                if keep == Some(true) {
                     k.prevent_default();
                 }
                 dispatch(move |a| a.feed(Input::Key { code, down }));

@@ -4,10 +4,11 @@
 use crate::front_end::{Align, LocalOption, Painter};
 use crate::id::PeerId;
 use crate::lobby::PlayerView;
-use crate::protocol::PlayerStatus;
 use crate::screens::Screen;
-use crate::shell::view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ScreenView};
-use crate::text;
+use crate::shell::view::{
+    roster_items, status_text, LobbyView, LocalView, LogOffer, MatchView, NoticeView, RosterItem,
+    ScreenView,
+};
 use js_sys::Array;
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -126,25 +127,15 @@ impl Dom {
     // ----- the views ---------------------------------------------------------
 
     pub fn render_screen(&self, v: &ScreenView) {
-        let s = &v.screen;
-        self.show("title", matches!(s, Screen::Title { .. }));
-        self.show("btn-online", matches!(s, Screen::Title { online: true }));
-        self.show("local", *s == Screen::LocalPlay);
-        self.show("lobby", *s == Screen::Lobby);
-        self.show("match", *s == Screen::Match);
-        self.show("result", matches!(s, Screen::Result { .. }));
-        self.show("canvas", matches!(s, Screen::LocalPlay | Screen::Match));
-        if let Screen::Result { message, .. } = s {
+        for (id, shown) in v.shown() {
+            self.show(id, shown);
+        }
+        if let Screen::Result { message, .. } = &v.screen {
             self.set_text("result-text", message);
         }
-        if let Some(note) = v.online_note {
-            self.set_text("online-note", note);
-            self.show("online-note", true);
-        }
+        self.set_text("online-note", v.online_note.unwrap_or(""));
         self.set_text("name-error", &v.name_error);
         self.set_text("chat-error", v.chat_error);
-        self.show("name-row", v.name_row);
-        self.show("lobby-main", !v.name_row);
     }
 
     pub fn render_local(&self, v: &LocalView) {
@@ -222,32 +213,15 @@ impl Dom {
             let Some(li) = self.make("li", "player", "") else {
                 continue;
             };
-            let status = match p.status {
-                PlayerStatus::Lobby => "in the lobby",
-                PlayerStatus::InMatch => "in a match",
-            };
             let _ = li.set_attribute("data-id", p.id.as_str());
-            let _ = li.set_attribute("data-status", status);
+            let _ = li.set_attribute("data-status", status_text(p.status));
             let _ = li.set_attribute("data-link", p.link);
-            let mut parts = vec![
-                self.display_name("span", "name", &p.display),
-                self.make("span", "status", status),
-                self.make("span", "link", p.link),
-                self.button(if p.muted { "Unmute" } else { "Mute" }, "mute", &p.id, true),
-            ];
-            if p.can_challenge {
-                parts.push(self.button("Challenge", "challenge", &p.id, true));
-            }
-            if p.challenged_us {
-                parts.push(self.make("span", "incoming", "challenges you!"));
-                parts.push(self.button("Accept", "accept", &p.id, p.accept_enabled));
-                parts.push(self.button("Decline", "decline", &p.id, true));
-            }
-            if let Some(state) = p.our_challenge {
-                parts.push(self.make("span", "outgoing", state));
-                parts.push(self.button("Cancel", "cancel", &p.id, true));
-            }
-            for part in parts.into_iter().flatten() {
+            let name = self.display_name("span", "name", &p.display);
+            let items = roster_items(p).into_iter().map(|item| match item {
+                RosterItem::Text(class, text) => self.make("span", class, text),
+                RosterItem::Button(label, action, on) => self.button(label, action, &p.id, on),
+            });
+            for part in std::iter::once(name).chain(items).flatten() {
                 let _ = li.append_child(&part);
             }
             let _ = list.append_child(&li);
@@ -257,11 +231,11 @@ impl Dom {
 
     /// Adds a chat line: the sender and the text in their own `dir="auto"`
     /// blocks, as text only.
-    pub fn add_chat(&self, mine: bool, name: &str, text: &str) {
+    pub fn add_chat(&self, mine: bool, rtl: bool, name: &str, text: &str) {
         let Some(log) = self.el("chat-log") else {
             return;
         };
-        let class = match (mine, text::looks_rtl(text)) {
+        let class = match (mine, rtl) {
             (true, true) => "chat-msg mine rtl",
             (true, false) => "chat-msg mine",
             (false, true) => "chat-msg rtl",
