@@ -958,6 +958,8 @@ impl Shell {
         match id {
             SocketId::Presence(_) if Some(id) == self.presence => {
                 self.presence = None;
+                // Release the browser's socket object.
+                self.out.push_back(Output::CloseSocket(id));
                 // The mesh links stay until the client's ClosePeer outputs,
                 // so a cancel of our open challenge still reaches its target.
                 if let Some(c) = self.client.as_mut() {
