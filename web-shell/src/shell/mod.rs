@@ -14,7 +14,8 @@
 //!
 //! Which fact lives where: whether this page is in a match is the
 //! challenge reducer's (our lobby status); the session of that match is
-//! the driver's, which exists exactly while the match screen shows; the
+//! the driver's, which exists exactly while the match screen shows (both
+//! are asserted after every input); the
 //! room being set up is the [`room::RoomLink`]'s, and the side this page
 //! plays is the session's (reported once, when the match starts).
 
@@ -701,9 +702,9 @@ impl Shell {
                 self.screen_event(now, ScreenEvent::ChooseLocal, &choices)
             }
             Action::ChooseOnline => self.screen_event(now, ScreenEvent::ChooseOnline, &[]),
-            Action::Back => self.screen_event(now, ScreenEvent::Back, &[]),
             Action::Continue => self.screen_event(now, ScreenEvent::Continue, &[]),
-            Action::Leave => match self.screens.screen() {
+            // Back during a match is leaving it.
+            Action::Back | Action::Leave => match self.screens.screen() {
                 // The end is reported by the next frame.
                 Screen::Match => {
                     self.game.quit_match(now);
@@ -745,6 +746,10 @@ impl Shell {
     }
 
     fn player_action(&mut self, now: Millis, what: PlayerAction, id: &str) {
+        // The roster and its notices are on the lobby screen only.
+        if self.screens.screen() != &Screen::Lobby {
+            return;
+        }
         let Some(id) = PeerId::parse(id) else { return };
         let Some(c) = self.client.as_mut() else {
             return;
@@ -1226,10 +1231,20 @@ impl Shell {
             ..MatchView::default()
         };
         self.render(Part::Match);
-        if self.game.start_match(cfg, now) {
-            self.match_link = Some(tag);
+        if !self.game.start_match(cfg, now) {
+            self.out.push_back(Output::ClosePeer(LinkId::Match));
+            return;
+        }
+        self.match_link = Some(tag);
+        // A match is only set up from the lobby screen (leaving it closes
+        // the room), so the match screen follows.
+        let shown = self.screens.screen() == &Screen::Lobby;
+        debug_assert!(shown, "a match link opened away from the lobby");
+        if shown {
             self.screen_event(now, ScreenEvent::MatchStarted, &[]);
         } else {
+            self.game.drop_match();
+            self.match_link = None;
             self.out.push_back(Output::ClosePeer(LinkId::Match));
         }
     }
@@ -1345,6 +1360,11 @@ impl Shell {
             self.game.in_match(),
             self.match_link.is_some(),
             "the match's session and its link go together"
+        );
+        debug_assert_eq!(
+            self.game.in_match(),
+            self.screens.screen() == &Screen::Match,
+            "a match runs exactly while the match screen shows"
         );
     }
 
