@@ -7,7 +7,7 @@
 
 #![allow(dead_code)]
 
-use lockstep::{Channel, Millis};
+use lockstep::Millis;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 use web_shell::front_end::demo::DotsFrontEnd;
@@ -447,6 +447,3 @@ impl World {
         }
     }
 }
-
-/// Keeps `Channel` in use for scenario files that send raw datagrams.
-pub const RELIABLE: Channel = Channel::Reliable;
