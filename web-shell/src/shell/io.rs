@@ -1,0 +1,283 @@
+//! What goes into the shell and what comes out: the [`Input`] and
+//! [`Output`] enums and the ids they carry.
+
+use super::room::Candidate;
+use super::view::LogOffer;
+use crate::id::PeerId;
+use lockstep::{Channel, Millis};
+
+/// A socket of the page; events of a replaced socket are ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SocketId {
+    /// The presence socket (`/lobby/ws`) of one lobby connection attempt.
+    Presence(u32),
+    /// The room socket of one match attempt.
+    Room(u32),
+}
+
+/// A peer connection of the page. A `tag` goes with it in events and in
+/// outputs that concern one attempt: the mesh attempt (1 or 2), or the
+/// match attempt's number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkId {
+    /// The lobby mesh link to this player.
+    Mesh(PeerId),
+    /// The match link (being set up through the room, then played over).
+    Match,
+}
+
+/// A fetch of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FetchId {
+    /// `GET /ice`.
+    Ice,
+    /// `POST /rooms` for match attempt `n`.
+    Room(u32),
+}
+
+/// An event of a peer connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RtcEvent {
+    /// The offer asked for was made and set locally (`None`: it failed).
+    Offer(Option<String>),
+    /// The answer asked for was made and set locally (`None`: it failed).
+    Answer(Option<String>),
+    /// A local ICE candidate to relay.
+    Candidate(Candidate),
+    /// Both data channels are open.
+    Open,
+    /// The connection closed or failed.
+    Closed,
+    /// A datagram arrived.
+    Data(Channel, Vec<u8>),
+}
+
+/// What the person did to the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Title: Local play, with the index picked in each local option.
+    ChooseLocal(Vec<usize>),
+    /// Title: Online.
+    ChooseOnline,
+    /// Back on the local-play or lobby screen.
+    Back,
+    /// Lobby: Join with this name (as typed).
+    Join(String),
+    /// Lobby: Retry the presence connection now.
+    Retry,
+    /// Lobby: send this chat line (as typed).
+    SendChat(String),
+    /// Match: Leave.
+    Leave,
+    /// Result: Continue.
+    Continue,
+    /// A roster or notice button: its `data-action` and `data-id`.
+    Player(PlayerAction, String),
+    /// The netcode setting changed ("lockstep" or "rollback").
+    Netcode(String),
+}
+
+/// A button next to a player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerAction {
+    /// Mute or unmute.
+    Mute,
+    /// Challenge (also Try again).
+    Challenge,
+    /// Accept their challenge.
+    Accept,
+    /// Decline their challenge.
+    Decline,
+    /// Cancel our challenge.
+    Cancel,
+}
+
+impl PlayerAction {
+    /// The action of a button's `data-action`.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<PlayerAction> {
+        Some(match s {
+            "mute" => PlayerAction::Mute,
+            "challenge" => PlayerAction::Challenge,
+            "accept" => PlayerAction::Accept,
+            "decline" => PlayerAction::Decline,
+            "cancel" => PlayerAction::Cancel,
+            _ => return None,
+        })
+    }
+}
+
+/// Something that happened, for [`Shell::handle`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A button, form or setting.
+    Action(Action),
+    /// A key went down or up (`KeyboardEvent.code`; not while typing).
+    Key {
+        /// The key.
+        code: String,
+        /// Pressed (`true`) or released.
+        down: bool,
+    },
+    /// The lobby and connection timers' tick (every 100 ms or sooner).
+    Tick,
+    /// The frame timer fired at `clock` (page clock, ms): a 60 Hz frame
+    /// runs if one is due.
+    Frame {
+        /// `performance.now()`.
+        clock: f64,
+    },
+    /// How long the last match frame took to run and draw (ms).
+    FrameSpent(f64),
+    /// A socket opened.
+    SocketOpened(SocketId),
+    /// A text frame arrived on a socket.
+    SocketText(SocketId, String),
+    /// A socket closed, or could not be opened.
+    SocketClosed(SocketId),
+    /// A peer connection event.
+    Rtc {
+        /// Which connection.
+        link: LinkId,
+        /// Its attempt (see [`LinkId`]).
+        tag: u32,
+        /// What happened.
+        event: RtcEvent,
+    },
+    /// A fetch answered with this body, or failed (`None`: an error status,
+    /// a network error, or no answer within its timeout).
+    Fetched(FetchId, Option<String>),
+}
+
+/// A part of the page to redraw from the shell's views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The screens and their small texts ([`Shell::screen_view`]).
+    Screen,
+    /// The lobby ([`Shell::lobby_view`]).
+    Lobby,
+    /// Local play's texts ([`Shell::local_view`]).
+    Local,
+    /// The match's status and attributes ([`Shell::match_view`]).
+    Match,
+}
+
+/// Something for the page to do, from [`Shell::poll_output`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Redraw this part of the page.
+    Render(Part),
+    /// Draw the game canvas with [`Shell::paint`].
+    Paint,
+    /// Add a chat line (insert as text only).
+    Chat {
+        /// Our own line.
+        mine: bool,
+        /// The text starts right to left (the line is aligned right).
+        rtl: bool,
+        /// `name#ABC` of the sender.
+        name: String,
+        /// The cleaned text.
+        text: String,
+    },
+    /// Empty the chat input (the line was sent).
+    ClearChatInput,
+    /// Open a WebSocket; report [`Input::SocketOpened`], text and
+    /// [`Input::SocketClosed`] (also when it cannot be opened).
+    OpenSocket {
+        /// Its id.
+        id: SocketId,
+        /// The address.
+        url: String,
+    },
+    /// Send a text frame (dropped if the socket is not open).
+    SendSocket {
+        /// The socket.
+        id: SocketId,
+        /// The frame.
+        text: String,
+    },
+    /// Close a socket; no more events from it.
+    CloseSocket(SocketId),
+    /// Fetch `url` and report [`Input::Fetched`] with the body.
+    Fetch {
+        /// Its id.
+        id: FetchId,
+        /// "GET" or "POST".
+        method: &'static str,
+        /// The address.
+        url: String,
+        /// Give up after this long.
+        timeout: Millis,
+    },
+    /// Create a peer connection (replacing any with the same id).
+    CreatePeer {
+        /// Its id.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The `iceServers` array, as JSON.
+        ice_servers: String,
+    },
+    /// Make an offer on the connection `link` of attempt `tag`; report
+    /// [`RtcEvent::Offer`].
+    MakeOffer {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+    },
+    /// Apply `offer` and make an answer; report [`RtcEvent::Answer`].
+    MakeAnswer {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The remote offer.
+        offer: String,
+    },
+    /// Apply the remote answer (only to the connection of attempt `tag`).
+    ApplyAnswer {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The answer.
+        answer: String,
+    },
+    /// Add a remote candidate (only to the connection of attempt `tag`).
+    AddCandidate {
+        /// The connection.
+        link: LinkId,
+        /// Its attempt.
+        tag: u32,
+        /// The candidate.
+        candidate: Candidate,
+    },
+    /// Send a datagram on the connection.
+    SendPeer {
+        /// The connection.
+        link: LinkId,
+        /// The channel.
+        channel: Channel,
+        /// The datagram.
+        bytes: Vec<u8>,
+    },
+    /// Close the connection.
+    ClosePeer(LinkId),
+    /// Close every lobby mesh connection.
+    CloseMesh,
+    /// Remember a setting in the page's storage.
+    Store {
+        /// The key.
+        key: &'static str,
+        /// The value.
+        value: String,
+    },
+    /// Offer the last match's input log for download (or hide the link).
+    OfferLog(Option<LogOffer>),
+}
+
+/// Randomness, passed in: fills the buffer, or returns `false` when the
+/// browser gives none.
+pub type Random = Box<dyn FnMut(&mut [u8]) -> bool>;
