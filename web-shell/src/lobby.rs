@@ -977,7 +977,7 @@ mod tests {
         assert_eq!(c.connection().banner(), None);
         // Get into a match first.
         c.challenge(Millis(0), &id('B'));
-        c.room_created(Millis(0), RoomCode::parse("ROOM11").unwrap());
+        c.room_created(Millis(0), RoomCode::parse("RQQM22").unwrap());
         c.peer_text(Millis(1), &id('B'), &PeerMsg::Accept.encode());
         c.match_connected(Millis(2));
         let out = drain(&mut c);

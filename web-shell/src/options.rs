@@ -13,16 +13,15 @@ pub const MAX_OPTION_MS: u64 = 10 * 60 * 1000;
 
 /// The STUN server the page uses when `/ice` cannot be fetched: the one the
 /// signalling service's `/ice` lists by default.
-pub const FALLBACK_STUN_URL: &str = "stun:stun.cloudflare.com:3478";
+pub const FALLBACK_STUN_URL: &str = signaling_protocol::limits::DEFAULT_STUN_URL;
 
 /// The value of `key` in a query string such as `?a=1&b=2` (raw, not
-/// percent-decoded), or `None` when it is absent.
+/// percent-decoded), or `None` when it is absent. Read as the signalling
+/// service reads its own queries ([`signaling_protocol::query_param`]): the
+/// first occurrence wins and a bare `key` reads as empty.
 #[must_use]
 pub fn query_param(search: &str, key: &str) -> Option<String> {
-    search.trim_start_matches('?').split('&').find_map(|kv| {
-        let (k, v) = kv.split_once('=')?;
-        (k == key).then(|| v.to_owned())
-    })
+    signaling_protocol::query_param(search, key).map(str::to_owned)
 }
 
 /// A timer option in milliseconds: `default` when `key` is absent or not a
@@ -45,6 +44,8 @@ mod tests {
         assert_eq!(query_param(q, "mesh_ms").as_deref(), Some("1000"));
         assert_eq!(query_param(q, "signal").as_deref(), Some("http%3A%2F%2Fx"));
         assert_eq!(query_param(q, "empty").as_deref(), Some(""));
+        assert_eq!(query_param("?a=1&bare", "bare").as_deref(), Some(""));
+        assert_eq!(query_param("?x=1&x=2", "x").as_deref(), Some("1"));
         assert_eq!(query_param(q, "mesh"), None);
         assert_eq!(query_param("", "mesh_ms"), None);
     }
@@ -66,10 +67,5 @@ mod tests {
             ms_option("?mesh_ms=18446744073709551616", "mesh_ms", 20_000),
             Millis(20_000)
         );
-    }
-
-    #[test]
-    fn the_fallback_stun_server_is_the_services_default() {
-        assert_eq!(FALLBACK_STUN_URL, signaling_core::DEFAULT_STUN_URL);
     }
 }

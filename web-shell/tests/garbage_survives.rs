@@ -195,7 +195,7 @@ fn lobby_client_survives_garbage_and_keeps_its_invariants() {
                     _ => c.retry_now(t),
                 },
                 11 => match rng.below(5) {
-                    0 => c.room_created(t, RoomCode::parse("ROOM22").unwrap()),
+                    0 => c.room_created(t, RoomCode::parse("RQQM33").unwrap()),
                     1 => c.room_failed(t),
                     2 => c.match_connected(t),
                     3 => c.match_failed(t),

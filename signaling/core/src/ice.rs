@@ -4,9 +4,6 @@ use serde::Serialize;
 
 use crate::msg::to_json;
 
-/// Cloudflare's free STUN service, the default STUN server.
-pub const DEFAULT_STUN_URL: &str = "stun:stun.cloudflare.com:3478";
-
 /// A TURN server with short-lived credentials, when the operator set one up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TurnServer {

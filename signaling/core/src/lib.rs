@@ -79,52 +79,46 @@
 //! ```
 #![warn(missing_docs)]
 
-mod code;
 mod ice;
 mod lobby;
 mod log;
 mod msg;
-mod nick;
 mod origin;
 mod rate;
 mod room;
 
-pub use code::{InvalidRoomCode, RoomCode, ROOM_CODE_ALPHABET, ROOM_CODE_LEN};
-pub use ice::{ice_servers_json, TurnServer, DEFAULT_STUN_URL};
-pub use lobby::{
-    Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, PlayerStatus, PLAYER_ID_LEN,
-};
+pub use ice::{ice_servers_json, TurnServer};
+pub use lobby::{Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player};
 pub use log::{Level, LogRecord, LogValue};
-pub use nick::{
-    clean_nick, is_bidi_control, is_forbidden_char, is_invisible_format, is_tag,
-    is_valid_player_id, tag_allowed_after, InvalidNick, MAX_NICK_CHARS,
-};
 pub use origin::AllowedOrigins;
 pub use rate::{MinuteWindow, RateLimiter};
-pub use room::{query_param, Role, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal};
+pub use room::{
+    parse_role, role_from_query, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal,
+};
+/// The contract with the page: every frame, id, code and name rule.
+pub use signaling_protocol as protocol;
+pub use signaling_protocol::limits::DEFAULT_STUN_URL;
+pub use signaling_protocol::{PeerId, PlayerStatus, Role, RoomCode};
+
+/// Time, as the engine counts it: milliseconds since an origin the host
+/// chooses (the Worker uses `Date.now()`, the embedded server its start).
+/// One type for the whole project, so the service and the page agree.
+pub use lockstep::Millis;
 
 use serde::{Deserialize, Serialize};
 
-/// A point in time, in milliseconds since an origin the host chooses.
-///
-/// Also used for durations where that reads naturally (`Millis(10_000)`).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
-#[serde(transparent)]
-pub struct Millis(pub u64);
+/// Stores a [`Millis`] in an attachment as a plain number of milliseconds.
+pub(crate) mod millis_serde {
+    use serde::{Deserialize, Deserializer, Serializer};
 
-impl Millis {
-    /// `self + ms`, saturating instead of overflowing.
-    #[must_use]
-    pub fn plus(self, ms: u64) -> Millis {
-        Millis(self.0.saturating_add(ms))
+    use crate::Millis;
+
+    pub(crate) fn serialize<S: Serializer>(m: &Millis, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(m.0)
     }
 
-    /// Milliseconds from `earlier` to `self` (0 if `earlier` is later).
-    #[must_use]
-    pub fn since(self, earlier: Millis) -> u64 {
-        self.0.saturating_sub(earlier.0)
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Millis, D::Error> {
+        u64::deserialize(d).map(Millis)
     }
 }
 
@@ -222,19 +216,4 @@ pub mod close_code {
     pub const POLICY: u16 = 1008;
     /// Message too big.
     pub const TOO_BIG: u16 = 1009;
-}
-
-/// The JSON body of an HTTP error: `{"error":"<reason>"}`.
-#[must_use]
-pub fn error_body(reason: &str) -> String {
-    msg::to_json(&msg::ErrorBody { error: reason })
-}
-
-/// The JSON body answering `POST /rooms`: `{"code":"K7M2QX","ttl":600}`.
-#[must_use]
-pub fn room_created_body(code: RoomCode, ttl_seconds: u64) -> String {
-    msg::to_json(&msg::RoomCreated {
-        code: code.as_str(),
-        ttl: ttl_seconds,
-    })
 }

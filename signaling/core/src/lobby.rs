@@ -4,15 +4,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use signaling_protocol::{lobby_server, LobbyRequest, PeerId, PlayerStatus, RosterEntry};
 
 use crate::log::{Level, LogRecord};
-use crate::msg::{error_msg, to_json, Incoming, TypeOnly};
-use crate::nick::{clean_nick, is_valid_player_id};
+use crate::msg::to_json;
 use crate::rate::MinuteWindow;
 use crate::{close_code, Action, Event, Millis, SocketId};
-
-/// Characters in a player id.
-pub const PLAYER_ID_LEN: usize = 12;
 
 /// The lobby's limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,34 +62,11 @@ impl LobbyRefusal {
     }
 }
 
-/// A player's state as shown on the roster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PlayerStatus {
-    /// In the lobby (`"lobby"`).
-    #[serde(rename = "lobby")]
-    Lobby,
-    /// Playing a match (`"in-match"`).
-    #[serde(rename = "in-match")]
-    InMatch,
-}
-
-impl PlayerStatus {
-    /// Reads `"lobby"` or `"in-match"`.
-    #[must_use]
-    pub fn parse(s: &str) -> Option<PlayerStatus> {
-        match s {
-            "lobby" => Some(PlayerStatus::Lobby),
-            "in-match" => Some(PlayerStatus::InMatch),
-            _ => None,
-        }
-    }
-}
-
 /// A player on the roster.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     /// 12 characters from `A–Z a–z 0–9`, chosen by the client.
-    pub id: String,
+    pub id: PeerId,
     /// The cleaned nickname.
     pub nick: String,
     /// Lobby or in a match.
@@ -109,6 +83,7 @@ pub struct LobbyAttachment {
     /// The socket.
     pub socket: SocketId,
     /// When it was admitted (its hello deadline counts from here).
+    #[serde(with = "crate::millis_serde")]
     pub opened_at: Millis,
     /// Set once its hello was accepted.
     pub player: Option<Player>,
@@ -132,59 +107,14 @@ impl LobbyAttachment {
 
 type LobbyAction = Action<LobbyAttachment>;
 
-#[derive(Serialize)]
-struct RosterEntry<'a> {
-    id: &'a str,
-    nick: &'a str,
-    status: PlayerStatus,
-}
-
-impl<'a> From<&'a Player> for RosterEntry<'a> {
-    fn from(p: &'a Player) -> Self {
+impl Player {
+    fn entry(&self) -> RosterEntry {
         RosterEntry {
-            id: &p.id,
-            nick: &p.nick,
-            status: p.status,
+            id: self.id.clone(),
+            nick: self.nick.clone(),
+            status: self.status,
         }
     }
-}
-
-#[derive(Serialize)]
-struct Welcome<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    you: &'a str,
-    roster: Vec<RosterEntry<'a>>,
-}
-
-#[derive(Serialize)]
-struct Joined<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    player: RosterEntry<'a>,
-}
-
-#[derive(Serialize)]
-struct Left<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    id: &'a str,
-}
-
-#[derive(Serialize)]
-struct StatusChanged<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    id: &'a str,
-    status: PlayerStatus,
-}
-
-#[derive(Serialize)]
-struct Signal<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    from: &'a str,
-    data: &'a RawValue,
 }
 
 /// The lobby state machine (see the crate docs for the calling contract).
@@ -248,7 +178,7 @@ impl Lobby {
                 continue;
             }
             if let Some(p) = &a.player {
-                if lobby.player_socket(&p.id).is_some() {
+                if lobby.player_socket(p.id.as_str()).is_some() {
                     continue;
                 }
                 lobby.next_seq = lobby.next_seq.max(p.seq.saturating_add(1));
@@ -295,7 +225,7 @@ impl Lobby {
         self.sockets
             .values()
             .filter(|a| a.player.is_none())
-            .map(|a| a.opened_at.plus(self.limits.hello_timeout_ms))
+            .map(|a| a.opened_at + Millis(self.limits.hello_timeout_ms))
             .min()
     }
 
@@ -343,7 +273,7 @@ impl Lobby {
                 let late: Vec<SocketId> = self
                     .sockets
                     .values()
-                    .filter(|a| a.player.is_none() && now >= a.opened_at.plus(timeout))
+                    .filter(|a| a.player.is_none() && now >= a.opened_at + Millis(timeout))
                     .map(|a| a.socket)
                     .collect();
                 for socket in late {
@@ -389,22 +319,24 @@ impl Lobby {
             self.reply_error(socket, "binary frames are not accepted", out);
             return;
         };
-        let Some(msg) = Incoming::parse(text) else {
-            self.reply_error(socket, "expected a JSON object with a string type", out);
-            return;
-        };
         let joined = att.player.is_some();
-        match msg.kind().as_deref() {
-            Some("hello") => self.on_hello(socket, &msg, out),
-            Some("status") if joined => self.on_status(socket, &msg, out),
-            Some("signal") if joined => self.on_signal(socket, &msg, out),
-            Some("status" | "signal") => self.reply_error(socket, "say hello first", out),
-            Some(_) => self.reply_error(socket, "unsupported message type", out),
-            None => self.reply_error(socket, "expected a JSON object with a string type", out),
+        match LobbyRequest::parse(text) {
+            Ok(LobbyRequest::Hello { id, nick }) => self.on_hello(socket, id, nick, out),
+            Ok(LobbyRequest::Status(status)) if joined => self.on_status(socket, status, out),
+            Ok(LobbyRequest::Signal { to, data }) if joined => {
+                self.on_signal(socket, &to, data, out)
+            }
+            Ok(LobbyRequest::Status(_) | LobbyRequest::Signal { .. }) => {
+                self.reply_error(socket, "say hello first", out)
+            }
+            Err(e) if e.needs_hello() && !joined => {
+                self.reply_error(socket, "say hello first", out)
+            }
+            Err(e) => self.reply_error(socket, e.reason(), out),
         }
     }
 
-    fn on_hello(&mut self, socket: SocketId, msg: &Incoming<'_>, out: &mut Vec<LobbyAction>) {
+    fn on_hello(&mut self, socket: SocketId, id: PeerId, nick: String, out: &mut Vec<LobbyAction>) {
         if self
             .sockets
             .get(&socket)
@@ -412,29 +344,14 @@ impl Lobby {
         {
             return self.reply_error(socket, "already joined", out);
         }
-        let id = match msg.str_field("id") {
-            Some(id) if is_valid_player_id(&id) => id,
-            _ => {
-                return self.reply_error(socket, "id must be 12 characters from A-Z, a-z, 0-9", out)
-            }
-        };
-        let nick =
-            match msg.str_field("nick").map(|n| clean_nick(&n)) {
-                Some(Ok(nick)) => nick,
-                _ => return self.reply_error(
-                    socket,
-                    "nick must be 1 to 20 characters without control or bidi override characters",
-                    out,
-                ),
-            };
-        if self.player_socket(&id).is_some() {
+        if self.player_socket(id.as_str()).is_some() {
             return self.reply_error(socket, "that id is already in the lobby", out);
         }
         let players = self.sockets.values().filter(|a| a.player.is_some()).count();
         if players >= self.limits.max_players {
             out.push(LobbyAction::Send {
                 socket,
-                text: to_json(&TypeOnly { kind: "full" }),
+                text: lobby_server::full(),
             });
             out.push(LobbyAction::Log(
                 LogRecord::new(Level::Info, "lobby.full").with("players", players),
@@ -451,43 +368,23 @@ impl Lobby {
         let Some(att) = self.sockets.get_mut(&socket) else {
             return;
         };
+        let me = player.entry();
         att.player = Some(player);
         let attachment = att.clone();
         out.push(LobbyAction::Persist { socket, attachment });
 
-        let roster = self.roster();
-        let Some(me) = roster
-            .iter()
-            .find(|p| self.player_socket(&p.id) == Some(socket))
-        else {
-            return;
-        };
+        let roster: Vec<RosterEntry> = self.roster().iter().map(|p| p.entry()).collect();
         out.push(LobbyAction::Send {
             socket,
-            text: to_json(&Welcome {
-                kind: "welcome",
-                you: &me.id,
-                roster: roster.iter().map(|p| RosterEntry::from(*p)).collect(),
-            }),
+            text: lobby_server::welcome(&me.id, &roster),
         });
-        let joined = to_json(&Joined {
-            kind: "joined",
-            player: RosterEntry::from(*me),
-        });
-        let count = roster.len();
-        self.broadcast_except(socket, &joined, out);
+        self.broadcast_except(socket, &lobby_server::joined(&me), out);
         out.push(LobbyAction::Log(
-            LogRecord::new(Level::Info, "lobby.joined").with("players", count),
+            LogRecord::new(Level::Info, "lobby.joined").with("players", roster.len()),
         ));
     }
 
-    fn on_status(&mut self, socket: SocketId, msg: &Incoming<'_>, out: &mut Vec<LobbyAction>) {
-        let Some(status) = msg
-            .str_field("status")
-            .and_then(|s| PlayerStatus::parse(&s))
-        else {
-            return self.reply_error(socket, "status must be lobby or in-match", out);
-        };
+    fn on_status(&mut self, socket: SocketId, status: PlayerStatus, out: &mut Vec<LobbyAction>) {
         let Some(att) = self.sockets.get_mut(&socket) else {
             return;
         };
@@ -495,21 +392,20 @@ impl Lobby {
             return;
         };
         player.status = status;
-        let text = to_json(&StatusChanged {
-            kind: "status",
-            id: &player.id,
-            status,
-        });
+        let text = lobby_server::status(&player.id, status);
         let attachment = att.clone();
         out.push(LobbyAction::Persist { socket, attachment });
         self.broadcast_except(socket, &text, out);
     }
 
-    fn on_signal(&mut self, socket: SocketId, msg: &Incoming<'_>, out: &mut Vec<LobbyAction>) {
-        let (Some(to), Some(data)) = (msg.str_field("to"), msg.raw_field("data")) else {
-            return self.reply_error(socket, "signal needs a string to and a data field", out);
-        };
-        let Some(target) = self.player_socket(&to).filter(|t| *t != socket) else {
+    fn on_signal(
+        &mut self,
+        socket: SocketId,
+        to: &str,
+        data: &RawValue,
+        out: &mut Vec<LobbyAction>,
+    ) {
+        let Some(target) = self.player_socket(to).filter(|t| *t != socket) else {
             return self.reply_error(socket, "no such player in the lobby", out);
         };
         let Some(from) = self.sockets.get(&socket).and_then(|a| a.player.as_ref()) else {
@@ -517,11 +413,7 @@ impl Lobby {
         };
         out.push(LobbyAction::Send {
             socket: target,
-            text: to_json(&Signal {
-                kind: "signal",
-                from: &from.id,
-                data,
-            }),
+            text: lobby_server::signal(&from.id, data),
         });
         out.push(LobbyAction::Log(
             LogRecord::new(Level::Debug, "lobby.signal").with("bytes", data.get().len()),
@@ -531,7 +423,7 @@ impl Lobby {
     fn reply_error(&self, socket: SocketId, reason: &'static str, out: &mut Vec<LobbyAction>) {
         out.push(LobbyAction::Send {
             socket,
-            text: error_msg(reason),
+            text: lobby_server::error(reason),
         });
         out.push(LobbyAction::Log(
             LogRecord::new(Level::Warn, "lobby.refused").with("reason", reason),
@@ -552,7 +444,7 @@ impl Lobby {
     fn player_socket(&self, id: &str) -> Option<SocketId> {
         self.sockets
             .values()
-            .find(|a| a.player.as_ref().is_some_and(|p| p.id == id))
+            .find(|a| a.player.as_ref().is_some_and(|p| p.id.as_str() == id))
             .map(|a| a.socket)
     }
 
@@ -580,10 +472,7 @@ impl Lobby {
             ));
         }
         if let Some(p) = att.player {
-            let text = to_json(&Left {
-                kind: "left",
-                id: &p.id,
-            });
+            let text = lobby_server::left(&p.id);
             self.broadcast_except(socket, &text, out);
             out.push(LobbyAction::Log(
                 LogRecord::new(Level::Info, "lobby.left").with("players", self.roster().len()),

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use crate::code::RoomCode;
+use crate::RoomCode;
 
 /// Severity of a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -47,7 +47,7 @@ impl Level {
 }
 
 /// A field value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LogValue {
     /// A number.
     U64(u64),
@@ -72,6 +72,12 @@ impl From<usize> for LogValue {
 impl From<u16> for LogValue {
     fn from(v: u16) -> Self {
         LogValue::U64(u64::from(v))
+    }
+}
+
+impl From<&RoomCode> for LogValue {
+    fn from(v: &RoomCode) -> Self {
+        LogValue::Code(v.clone())
     }
 }
 

@@ -27,6 +27,7 @@ pub const WINDOW_MS: u64 = 60_000;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MinuteWindow {
     /// When the current window opened.
+    #[serde(with = "crate::millis_serde")]
     start: Millis,
     /// Messages admitted in it (0: no window is open).
     count: u32,
@@ -61,7 +62,7 @@ impl MinuteWindow {
     /// True when no window is open at `now` (nothing to remember).
     #[must_use]
     pub fn is_over(&self, now: Millis) -> bool {
-        self.count == 0 || now.since(self.start) >= WINDOW_MS
+        self.count == 0 || now.saturating_since(self.start).0 >= WINDOW_MS
     }
 
     /// Messages admitted in the window open at `now` (0 if none is).
@@ -109,7 +110,7 @@ impl<K: Hash + Eq> RateLimiter<K> {
         }
         // Forget keys whose windows have ended, at most once a minute, so
         // memory stays bounded by the keys seen in the last two minutes.
-        if now.since(self.last_prune) >= WINDOW_MS {
+        if now.saturating_since(self.last_prune).0 >= WINDOW_MS {
             self.windows.retain(|_, w| !w.is_over(now));
             self.last_prune = now;
         }

@@ -1,10 +1,10 @@
 //! A room pairs one host and one guest for one match's WebRTC handshake.
 
 use serde::{Deserialize, Serialize};
+use signaling_protocol::{query_param, room_server, Role, RoomCode, RoomRequest};
 
-use crate::code::RoomCode;
 use crate::log::{Level, LogRecord};
-use crate::msg::{error_msg, to_json, Incoming, TypeOnly};
+use crate::msg::to_json;
 use crate::{close_code, Action, Event, Millis, SocketId};
 
 /// A room's limits.
@@ -29,56 +29,17 @@ impl Default for RoomLimits {
     }
 }
 
-/// Which side of the room a socket is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// The player who created the room and makes the offer.
-    Host,
-    /// The player who joins with the code.
-    Guest,
+/// Reads the `role` query parameter; anything but `host` or `guest`
+/// (including its absence) is [`RoomRefusal::BadRole`].
+pub fn parse_role(role: Option<&str>) -> Result<Role, RoomRefusal> {
+    role.and_then(Role::parse).ok_or(RoomRefusal::BadRole)
 }
 
-/// The value of `name` in a URL query string (`a=1&role=host`), as
-/// written (not percent-decoded); the first occurrence wins and a bare
-/// `name` reads as empty.
-#[must_use]
-pub fn query_param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-}
-
-impl Role {
-    /// Reads the `role` query parameter; anything but `host` or `guest`
-    /// (including its absence) is [`RoomRefusal::BadRole`].
-    pub fn parse(role: Option<&str>) -> Result<Role, RoomRefusal> {
-        match role {
-            Some("host") => Ok(Role::Host),
-            Some("guest") => Ok(Role::Guest),
-            _ => Err(RoomRefusal::BadRole),
-        }
-    }
-
-    /// Reads the role from a URL query string (`role=host`, without the
-    /// `?` or with it). A repeated `role` counts by its first occurrence
-    /// and values are taken as written, not percent-decoded, so every host
-    /// answers the same query the same way.
-    pub fn from_query(query: &str) -> Result<Role, RoomRefusal> {
-        Role::parse(query_param(query, "role"))
-    }
-
-    /// `"host"` or `"guest"`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Host => "host",
-            Role::Guest => "guest",
-        }
-    }
+/// Reads the role from a URL query string (`role=host`, without the `?` or
+/// with it), as [`query_param`] reads it, so every host answers the same
+/// query the same way.
+pub fn role_from_query(query: &str) -> Result<Role, RoomRefusal> {
+    parse_role(query_param(query, "role"))
 }
 
 /// Why a room WebSocket upgrade is refused.
@@ -115,13 +76,15 @@ impl RoomRefusal {
 }
 
 /// A room's own facts; a Durable Object keeps them in storage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomMeta {
     /// The room's code.
     pub code: RoomCode,
     /// When it was created.
+    #[serde(with = "crate::millis_serde")]
     pub created_at: Millis,
     /// When it expires.
+    #[serde(with = "crate::millis_serde")]
     pub expires_at: Millis,
 }
 
@@ -183,12 +146,12 @@ impl Room {
         let meta = RoomMeta {
             code,
             created_at: now,
-            expires_at: now.plus(limits.ttl_ms),
+            expires_at: now + Millis(limits.ttl_ms),
         };
         let mut room = Room::restore(meta, limits, []);
         let mut out = vec![RoomAction::Log(
             LogRecord::new(Level::Info, "room.created")
-                .with("code", code)
+                .with("code", &room.meta.code)
                 .with("ttl_ms", limits.ttl_ms),
         )];
         room.arm(&mut out);
@@ -235,8 +198,8 @@ impl Room {
 
     /// The room's facts.
     #[must_use]
-    pub fn meta(&self) -> RoomMeta {
-        self.meta
+    pub fn meta(&self) -> &RoomMeta {
+        &self.meta
     }
 
     /// The room's limits.
@@ -296,16 +259,14 @@ impl Room {
             RoomAction::Persist { socket, attachment },
             RoomAction::Log(
                 LogRecord::new(Level::Info, "room.joined")
-                    .with("code", self.meta.code)
+                    .with("code", &self.meta.code)
                     .with("role", role.as_str()),
             ),
         ];
         if let (Some(host), Some(_)) = (self.host, self.guest) {
             out.push(RoomAction::Send {
                 socket: host.socket,
-                text: to_json(&TypeOnly {
-                    kind: "peer-joined",
-                }),
+                text: room_server::peer_joined(),
             });
         }
         self.arm(&mut out);
@@ -328,7 +289,7 @@ impl Room {
                     self.clear(role);
                     out.push(RoomAction::Log(
                         LogRecord::new(Level::Info, "room.left")
-                            .with("code", self.meta.code)
+                            .with("code", &self.meta.code)
                             .with("role", role.as_str()),
                     ));
                 }
@@ -383,13 +344,12 @@ impl Room {
         let Some(text) = text else {
             out.push(RoomAction::Send {
                 socket,
-                text: error_msg("binary frames are not accepted"),
+                text: room_server::error("binary frames are not accepted"),
             });
             return;
         };
-        let kind = Incoming::parse(text).and_then(|m| m.kind());
-        match kind.as_deref() {
-            Some("offer" | "answer" | "ice") => {
+        match RoomRequest::parse(text) {
+            Ok(RoomRequest::Relay) => {
                 let other = match role {
                     Role::Host => self.guest,
                     Role::Guest => self.host,
@@ -401,18 +361,14 @@ impl Room {
                     }),
                     None => out.push(RoomAction::Send {
                         socket,
-                        text: error_msg("the other side is not connected"),
+                        text: room_server::error("the other side is not connected"),
                     }),
                 }
             }
-            Some("done") => self.finish(close_code::NORMAL, "done", "room.done", out),
-            Some(_) => out.push(RoomAction::Send {
+            Ok(RoomRequest::Done) => self.finish(close_code::NORMAL, "done", "room.done", out),
+            Err(e) => out.push(RoomAction::Send {
                 socket,
-                text: error_msg("unsupported message type"),
-            }),
-            None => out.push(RoomAction::Send {
-                socket,
-                text: error_msg("expected a JSON object with a string type"),
+                text: room_server::error(e.reason()),
             }),
         }
     }
@@ -426,7 +382,7 @@ impl Room {
             });
             out.push(RoomAction::Log(
                 LogRecord::new(Level::Warn, "room.kicked")
-                    .with("code", self.meta.code)
+                    .with("code", &self.meta.code)
                     .with("role", role.as_str())
                     .with("close", code),
             ));
@@ -451,7 +407,7 @@ impl Room {
         }
         self.finished = true;
         out.push(RoomAction::Log(
-            LogRecord::new(Level::Info, event).with("code", self.meta.code),
+            LogRecord::new(Level::Info, event).with("code", &self.meta.code),
         ));
         out.push(RoomAction::Finished);
     }

@@ -121,7 +121,7 @@ proptest! {
         let mut now = Millis(0);
         for op in ops {
             if let Op::Wait(ms) = op {
-                now = now.plus(ms);
+                now = now + Millis(ms);
                 if ms > 0 {
                     // Host 1 hibernates: rebuilt from its live sockets'
                     // attachments, through JSON.
@@ -179,19 +179,19 @@ proptest! {
     fn room(ops in ops()) {
         let limits = RoomLimits { ttl_ms: 20_000, max_messages: 8, ..RoomLimits::default() };
         let (awake, _) = Room::new(RoomCode::parse("ABCDEF").unwrap(), limits, Millis(0));
-        let meta = awake.meta();
+        let meta = awake.meta().clone();
         let mut hosts: [Host<Room, RoomAttachment>; 2] = [
             Host { machine: awake, live: BTreeMap::new(), admitted: Vec::new() },
-            Host { machine: Room::restore(meta, limits, []), live: BTreeMap::new(), admitted: Vec::new() },
+            Host { machine: Room::restore(meta.clone(), limits, []), live: BTreeMap::new(), admitted: Vec::new() },
         ];
         let mut now = Millis(0);
         let mut n = 0u32;
         for op in ops {
             if let Op::Wait(ms) = op {
-                now = now.plus(ms);
+                now = now + Millis(ms);
                 if ms > 0 {
                     let stored: Vec<RoomAttachment> = hosts[1].live.values().map(|a| RoomAttachment::from_json(&a.to_json()).unwrap()).collect();
-                    hosts[1].machine = Room::restore(meta, limits, stored);
+                    hosts[1].machine = Room::restore(meta.clone(), limits, stored);
                 }
                 continue;
             }

@@ -172,7 +172,7 @@ fn bad_status_values_and_second_hello_are_refused() {
     send(&mut lobby, &mut h, a, &hello(&pid("a2"), "again"), 1);
     assert_eq!(expect_error(&mut h, a), "already joined");
     assert!(h.take(b).is_empty());
-    assert_eq!(lobby.roster()[0].id, pid("a"));
+    assert_eq!(lobby.roster()[0].id.as_str(), pid("a"));
 }
 
 #[test]

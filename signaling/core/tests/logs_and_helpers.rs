@@ -4,10 +4,11 @@
 mod common;
 
 use common::{hello, pid, FakeHost};
+use signaling_core::protocol::{error_body, RoomCreated};
 use signaling_core::{
-    error_body, ice_servers_json, room_created_body, AllowedOrigins, Event, Level, Lobby,
-    LobbyAttachment, LobbyLimits, LogRecord, Millis, MinuteWindow, RateLimiter, Role, Room,
-    RoomAttachment, RoomCode, RoomLimits, TurnServer, DEFAULT_STUN_URL,
+    ice_servers_json, AllowedOrigins, Event, Level, Lobby, LobbyAttachment, LobbyLimits, LogRecord,
+    Millis, MinuteWindow, RateLimiter, Role, Room, RoomAttachment, RoomCode, RoomLimits,
+    TurnServer, DEFAULT_STUN_URL,
 };
 
 #[test]
@@ -178,7 +179,11 @@ fn bodies() {
         r#"{"error":"room \"x\" not found"}"#
     );
     assert_eq!(
-        room_created_body(RoomCode::parse("K7M2QX").unwrap(), 600),
+        RoomCreated {
+            code: RoomCode::parse("K7M2QX").unwrap(),
+            ttl: 600
+        }
+        .to_json(),
         r#"{"code":"K7M2QX","ttl":600}"#
     );
     assert_eq!(ice_servers_json(&[], None), r#"{"iceServers":[]}"#);

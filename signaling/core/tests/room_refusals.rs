@@ -60,10 +60,10 @@ fn second_host_or_guest_is_409_and_bad_role_is_400() {
         Some("spectator"),
         Some("host "),
     ] {
-        assert_eq!(Role::parse(bad), Err(RoomRefusal::BadRole));
+        assert_eq!(signaling_core::parse_role(bad), Err(RoomRefusal::BadRole));
     }
     assert_eq!(RoomRefusal::BadRole.status(), 400);
-    assert_eq!(Role::parse(Some("guest")), Ok(Role::Guest));
+    assert_eq!(signaling_core::parse_role(Some("guest")), Ok(Role::Guest));
 }
 
 #[test]

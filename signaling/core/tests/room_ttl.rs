@@ -89,7 +89,7 @@ fn room_carries_on_after_hibernation() {
         Millis(0),
     );
     h.apply(a);
-    let meta = room.meta();
+    let meta = room.meta().clone();
     let (host, a) = room.admit(Role::Host, Millis(1)).unwrap();
     h.apply(a);
     let (guest, a) = room.admit(Role::Guest, Millis(2)).unwrap();
@@ -168,7 +168,8 @@ fn restore_ignores_clashing_attachments() {
         Millis(0),
     )
     .0
-    .meta();
+    .meta()
+    .clone();
     let a = |s, role| RoomAttachment {
         socket: signaling_core::SocketId(s),
         role,

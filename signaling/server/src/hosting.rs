@@ -33,7 +33,7 @@ pub(crate) struct Hosted<M> {
 }
 
 /// Which machine an alarm or socket belongs to.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) enum Target {
     Lobby,
     Room(RoomCode),
@@ -100,8 +100,8 @@ impl Shared {
                 let actions = st.lobby.machine.handle(event, now);
                 self.apply(st, target, actions);
             }
-            Target::Room(code) => {
-                let Some(hosted) = st.rooms.get_mut(&code) else {
+            Target::Room(ref code) => {
+                let Some(hosted) = st.rooms.get_mut(code) else {
                     return;
                 };
                 let actions = hosted.machine.handle(event, now);
@@ -114,7 +114,7 @@ impl Shared {
     /// tell its machine and drop its writer.
     pub fn socket_gone(self: &Arc<Self>, target: Target, socket: SocketId) {
         let mut st = self.lock();
-        self.deliver_locked(&mut st, target, Event::Closed { socket });
+        self.deliver_locked(&mut st, target.clone(), Event::Closed { socket });
         match target {
             Target::Lobby => {
                 st.lobby.outs.remove(&socket);
@@ -135,7 +135,7 @@ impl Shared {
         let mut finished = false;
         let outs = match target {
             Target::Lobby => &mut st.lobby.outs,
-            Target::Room(code) => match st.rooms.get_mut(&code) {
+            Target::Room(ref code) => match st.rooms.get_mut(code) {
                 Some(h) => &mut h.outs,
                 None => return,
             },
@@ -161,7 +161,7 @@ impl Shared {
                     }
                 }
                 Action::Persist { .. } => {}
-                Action::SetAlarm(at) => self.arm(target, at),
+                Action::SetAlarm(at) => self.arm(target.clone(), at),
                 Action::Log(record) => self.log(record),
                 Action::Finished => finished = true,
             }
@@ -173,15 +173,15 @@ impl Shared {
             outs.remove(s);
         }
         if finished {
-            if let Target::Room(code) = target {
-                st.rooms.remove(&code);
+            if let Target::Room(code) = &target {
+                st.rooms.remove(code);
             }
             return;
         }
         if !slow.is_empty() {
             self.log(LogRecord::new(Level::Warn, "socket.slow").with("count", slow.len()));
             for socket in slow {
-                self.deliver_locked(st, target, Event::Closed { socket });
+                self.deliver_locked(st, target.clone(), Event::Closed { socket });
             }
         }
     }

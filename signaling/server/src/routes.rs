@@ -12,10 +12,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
-use signaling_core::{
-    error_body, ice_servers_json, room_created_body, Event, Level, LogRecord, Role, Room, RoomCode,
-    SocketId,
-};
+use signaling_core::{ice_servers_json, role_from_query, Event, Level, LogRecord, Room, SocketId};
+use signaling_protocol::{error_body, RoomCode, RoomCreated};
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
@@ -223,19 +221,23 @@ async fn create_room(State(shared): State<Ctx>) -> Response {
             _ => continue,
         }
     };
-    let (room, actions) = Room::new(code, shared.config.room, now);
+    let (room, actions) = Room::new(code.clone(), shared.config.room, now);
     st.rooms.insert(
-        code,
+        code.clone(),
         Hosted {
             machine: room,
             outs: Default::default(),
         },
     );
-    shared.apply(&mut st, Target::Room(code), actions);
+    shared.apply(&mut st, Target::Room(code.clone()), actions);
     drop(st);
     json(
         StatusCode::OK,
-        room_created_body(code, shared.config.room.ttl_ms / 1000),
+        RoomCreated {
+            code,
+            ttl: shared.config.room.ttl_ms / 1000,
+        }
+        .to_json(),
     )
 }
 
@@ -250,7 +252,7 @@ fn not_an_upgrade() -> Response {
 /// Worker reads them: a role other than host or guest is 400, then a
 /// segment that is not a live room's code is 404.
 async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Response {
-    let role = match Role::from_query(uri.query().unwrap_or("")) {
+    let role = match role_from_query(uri.query().unwrap_or("")) {
         Ok(r) => r,
         Err(refusal) => return refuse(refusal.status(), refusal.reason()),
     };
@@ -259,7 +261,7 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
         .strip_prefix("/rooms/")
         .and_then(|p| p.strip_suffix("/ws"))
         .unwrap_or("");
-    let Ok(code) = RoomCode::parse(code) else {
+    let Some(code) = RoomCode::parse(code) else {
         return error(StatusCode::NOT_FOUND, "room not found");
     };
     let now = shared.now();
@@ -280,7 +282,7 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     let (tx, rx) = mpsc::channel(OUTBOX_LEN);
     hosted.outs.insert(socket, tx);
     let target = Target::Room(code);
-    shared.apply(&mut st, target, actions);
+    shared.apply(&mut st, target.clone(), actions);
     drop(st);
     accept(shared, target, socket, upgrade, rx)
 }
@@ -323,10 +325,11 @@ fn accept(
     rx: mpsc::Receiver<Out>,
 ) -> Response {
     let on_fail = shared.clone();
+    let failed_target = target.clone();
     upgrade
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
-        .on_failed_upgrade(move |_| on_fail.socket_gone(target, socket))
+        .on_failed_upgrade(move |_| on_fail.socket_gone(failed_target, socket))
         .on_upgrade(move |ws| run_socket(shared, target, socket, ws, rx))
 }
 
@@ -371,14 +374,14 @@ async fn run_socket(
         while let Some(msg) = stream.next().await {
             match msg {
                 Ok(Message::Text(text)) => shared.deliver(
-                    target,
+                    target.clone(),
                     Event::Text {
                         socket,
                         text: text.as_str(),
                     },
                 ),
                 Ok(Message::Binary(bytes)) => shared.deliver(
-                    target,
+                    target.clone(),
                     Event::Binary {
                         socket,
                         len: bytes.len(),
@@ -393,7 +396,7 @@ async fn run_socket(
                     // so it closes the socket with 1009 and tells whoever
                     // needs telling, as for any message over its own cap.
                     shared.deliver(
-                        target,
+                        target.clone(),
                         Event::Binary {
                             socket,
                             len: MAX_WS_MESSAGE + 1,

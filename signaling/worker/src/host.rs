@@ -4,9 +4,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use signaling_core::{
-    error_body, Action, Level, LobbyAttachment, LogRecord, Millis, RoomAttachment, SocketId,
-};
+use signaling_core::{Action, Level, LobbyAttachment, LogRecord, Millis, RoomAttachment, SocketId};
+use signaling_protocol::error_body;
 use worker::wasm_bindgen::{self, prelude::wasm_bindgen, JsValue};
 use worker::{js_sys, Date, Env, Response, Result, ScheduledTime, State, WebSocket};
 

@@ -35,7 +35,8 @@ pub mod turn;
 pub use lobby::LobbyObject;
 pub use room::RoomObject;
 
-use signaling_core::{ice_servers_json, room_created_body, Level, LogRecord, Role, RoomCode};
+use signaling_core::{ice_servers_json, parse_role, Level, LogRecord};
+use signaling_protocol::{RoomCode, RoomCreated};
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
 
 use crate::config::Config;
@@ -77,13 +78,13 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
 
     if !config.allowed_origins.allows(origin.as_deref()) {
         logger.record(
-            &LogRecord::new(Level::Warn, "http.origin_refused").with("route", route_name(route)),
+            &LogRecord::new(Level::Warn, "http.origin_refused").with("route", route_name(&route)),
         );
         return error_response(403, "origin not allowed");
     }
     if !within_rate_limit(&req, env, logger).await {
         logger.record(
-            &LogRecord::new(Level::Warn, "http.rate_limited").with("route", route_name(route)),
+            &LogRecord::new(Level::Warn, "http.rate_limited").with("route", route_name(&route)),
         );
         return with_cors(
             error_response(429, "too many requests; slow down"),
@@ -91,14 +92,14 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
         );
     }
 
-    let response = match route {
+    let response = match &route {
         Route::Health => json_response(200, "{\"ok\":true}".to_owned()),
         Route::Ice => ice(config, logger).await,
         Route::CreateRoom => create_room(env, config, logger).await,
         Route::RoomSocket(code) => {
             // A bad role is refused here, before the room's object is woken.
             let url = req.url()?;
-            if let Err(refusal) = Role::parse(route::query_param(url.query().unwrap_or(""), "role"))
+            if let Err(refusal) = parse_role(route::query_param(url.query().unwrap_or(""), "role"))
             {
                 return error_response(refusal.status(), refusal.reason());
             }
@@ -108,7 +109,7 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
                 .get_stub()?;
             // The room's object answers the upgrade (or 404/409) itself.
             let answer = stub.fetch_with_request(req).await?;
-            log_request(logger, route, answer.status_code());
+            log_request(logger, &route, answer.status_code());
             return Ok(answer);
         }
         Route::LobbySocket => {
@@ -117,7 +118,7 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
                 .id_from_name(lobby::LOBBY_NAME)?
                 .get_stub()?;
             let answer = stub.fetch_with_request(req).await?;
-            log_request(logger, route, answer.status_code());
+            log_request(logger, &route, answer.status_code());
             return Ok(answer);
         }
         Route::Preflight => preflight(),
@@ -128,20 +129,20 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
         Route::UnknownRoom => {
             // The role is checked before the code, as for a well-formed code.
             let url = req.url()?;
-            match Role::parse(route::query_param(url.query().unwrap_or(""), "role")) {
+            match parse_role(route::query_param(url.query().unwrap_or(""), "role")) {
                 Err(refusal) => error_response(refusal.status(), refusal.reason()),
                 Ok(_) => error_response(404, "room not found"),
             }
         }
         Route::NotFound => error_response(404, "no such route"),
     }?;
-    log_request(logger, route, response.status_code());
+    log_request(logger, &route, response.status_code());
     with_cors(Ok(response), origin.as_deref())
 }
 
 /// One debug record per answered request: the route's fixed name and the
 /// status, nothing about the client.
-fn log_request(logger: &Logger, route: Route, status: u16) {
+fn log_request(logger: &Logger, route: &Route, status: u16) {
     logger.record(
         &LogRecord::new(Level::Debug, "http.request")
             .with("route", route_name(route))
@@ -150,7 +151,7 @@ fn log_request(logger: &Logger, route: Route, status: u16) {
 }
 
 /// A short fixed name for a route, for logs.
-fn route_name(route: Route) -> &'static str {
+fn route_name(route: &Route) -> &'static str {
     match route {
         Route::Health => "health",
         Route::Ice => "ice",
@@ -210,7 +211,16 @@ async fn create_room(env: &Env, config: &Config, logger: &Logger) -> Result<Resp
         let internal = Request::new_with_init(&format!("https://room/rooms/{code}/create"), &init)?;
         let answer = stub.fetch_with_request(internal).await?;
         match answer.status_code() {
-            201 => return json_response(200, room_created_body(code, config.room_ttl_seconds())),
+            201 => {
+                return json_response(
+                    200,
+                    RoomCreated {
+                        code,
+                        ttl: config.room_ttl_seconds(),
+                    }
+                    .to_json(),
+                )
+            }
             409 => logger.record(&LogRecord::new(Level::Info, "room.code_clash")),
             status => {
                 logger.record(

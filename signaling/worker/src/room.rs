@@ -22,7 +22,8 @@
 
 use std::cell::RefCell;
 
-use signaling_core::{Event, Level, LogRecord, Role, Room, RoomAttachment, RoomCode, RoomMeta};
+use signaling_core::{parse_role, Event, Level, LogRecord, Room, RoomAttachment, RoomMeta};
+use signaling_protocol::RoomCode;
 use worker::{
     durable_object, DurableObject, Env, Method, Request, Response, Result, State, WebSocket,
     WebSocketIncomingMessage, WebSocketPair,
@@ -116,7 +117,7 @@ impl RoomObject {
             segments.next(),
         ) {
             (Some("rooms"), Some(code), Some(action), None) => {
-                RoomCode::parse(code).ok().map(|c| (c, action))
+                RoomCode::parse(code).map(|c| (c, action))
             }
             _ => None,
         };
@@ -210,7 +211,7 @@ impl RoomObject {
         config: &Config,
         logger: &Logger,
     ) -> Result<Response> {
-        let role = match Role::parse(role) {
+        let role = match parse_role(role) {
             Ok(role) => role,
             Err(refusal) => return error_response(refusal.status(), refusal.reason()),
         };

@@ -2,10 +2,10 @@
 //!
 //! Pure, so it is unit-tested natively; `lib.rs` does the I/O.
 
-use signaling_core::RoomCode;
+use signaling_protocol::RoomCode;
 
 /// A request's destination.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     /// `GET /health`.
     Health,
@@ -59,14 +59,14 @@ fn room_socket_path(path: &str) -> Option<Route> {
         return None;
     }
     Some(match RoomCode::parse(code) {
-        Ok(code) => Route::RoomSocket(code),
-        Err(_) => Route::UnknownRoom,
+        Some(code) => Route::RoomSocket(code),
+        None => Route::UnknownRoom,
     })
 }
 
 /// The value of `name` in a URL query string, as the embedded server
-/// reads it too (shared from the core).
-pub use signaling_core::query_param;
+/// reads it too (one reading for every host and the page).
+pub use signaling_protocol::query_param;
 
 #[cfg(test)]
 mod tests {
@@ -81,7 +81,10 @@ mod tests {
         assert_eq!(route("GET", "/lobby/ws"), Route::LobbySocket);
         // Test only: a literal valid code.
         let code = RoomCode::parse("K7M2QX").unwrap();
-        assert_eq!(route("GET", "/rooms/K7M2QX/ws"), Route::RoomSocket(code));
+        assert_eq!(
+            route("GET", "/rooms/K7M2QX/ws"),
+            Route::RoomSocket(code.clone())
+        );
         // Lower case is read as upper case, as the core's parser does.
         assert_eq!(route("GET", "/rooms/k7m2qx/ws"), Route::RoomSocket(code));
     }

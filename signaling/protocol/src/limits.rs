@@ -1,0 +1,38 @@
+//! Sizes and counts that the service enforces and the page relies on.
+//!
+//! The service's defaults for its own settings (timeouts, rates, caps) live
+//! in `signaling-core`; what is here is part of the contract itself, so both
+//! sides read the same number.
+
+/// Largest lobby or room frame, in bytes, either way. The service closes a
+/// socket that sends more with 1009; the page drops a larger room frame.
+pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
+
+/// Largest lobby frame the page accepts from the service: a `welcome`
+/// carries the whole roster, so it may exceed [`MAX_MESSAGE_BYTES`].
+pub const MAX_LOBBY_FRAME_BYTES: usize = MAX_MESSAGE_BYTES * 8;
+
+/// Players on one lobby's roster; the next `hello` is answered `full`.
+pub const MAX_PLAYERS: usize = 16;
+
+/// How long a room lives after `POST /rooms`, in milliseconds.
+pub const ROOM_TTL_MS: u64 = 600_000;
+
+/// Messages each side of a room may send in the room's whole life.
+pub const ROOM_MAX_MESSAGES: u32 = 100;
+
+/// Largest peer-to-peer lobby message (chat, challenge), in bytes.
+pub const PEER_MESSAGE_MAX_BYTES: usize = 4096;
+
+/// Largest SDP accepted in a relayed handshake message, in bytes.
+pub const SDP_MAX_BYTES: usize = 7000;
+
+/// Largest ICE candidate line accepted, in bytes.
+pub const CANDIDATE_MAX_BYTES: usize = 1024;
+
+/// Largest `sdpMid` accepted, in bytes.
+pub const SDP_MID_MAX_BYTES: usize = 64;
+
+/// The STUN server `/ice` lists by default, and the one the page falls back
+/// to when `/ice` cannot be fetched.
+pub const DEFAULT_STUN_URL: &str = "stun:stun.cloudflare.com:3478";

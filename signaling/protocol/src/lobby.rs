@@ -1,0 +1,473 @@
+//! The lobby socket (`GET /lobby/ws`): presence and handshake relay.
+//!
+//! | direction | frames |
+//! | --- | --- |
+//! | page → lobby | `hello {id, nick}`, `status {status}`, `signal {to, data}` ([`lobby_out`], read by [`LobbyRequest::parse`]) |
+//! | lobby → page | `welcome {you, roster}`, `joined {player}`, `left {id}`, `status {id, status}`, `signal {from, data}`, `full`, `error {reason}` ([`lobby_server`], read by [`LobbyServerMsg::parse`]) |
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::id::PeerId;
+use crate::json::{parse_json, shaped, string, to_json, typed, ErrorMsg, Incoming, TypeOnly};
+use crate::limits::MAX_LOBBY_FRAME_BYTES;
+use crate::room::Signal;
+use crate::text::clean_name;
+use crate::MessageError;
+
+/// A player's state as the lobby shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerStatus {
+    /// In the lobby and free to be challenged (`"lobby"`).
+    #[serde(rename = "lobby")]
+    Lobby,
+    /// Playing a match (`"in-match"`).
+    #[serde(rename = "in-match")]
+    InMatch,
+}
+
+impl PlayerStatus {
+    /// The wire name: `lobby` or `in-match`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlayerStatus::Lobby => "lobby",
+            PlayerStatus::InMatch => "in-match",
+        }
+    }
+
+    /// Reads `lobby` or `in-match`.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<PlayerStatus> {
+        match s {
+            "lobby" => Some(PlayerStatus::Lobby),
+            "in-match" => Some(PlayerStatus::InMatch),
+            _ => None,
+        }
+    }
+
+    fn from_value(v: &Value) -> Result<PlayerStatus, MessageError> {
+        v.as_str()
+            .and_then(PlayerStatus::parse)
+            .ok_or(MessageError::BadValue)
+    }
+}
+
+/// One roster entry, as the lobby sends it and the page reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RosterEntry {
+    /// The player's id.
+    pub id: PeerId,
+    /// The player's name, cleaned by [`clean_name`].
+    pub nick: String,
+    /// Lobby or in a match.
+    pub status: PlayerStatus,
+}
+
+impl RosterEntry {
+    fn from_value(v: &Value) -> Result<RosterEntry, MessageError> {
+        let p = shaped(v, &["id", "nick", "status"], &[])?;
+        let id = peer_id(string(p, "id")?)?;
+        let nick = clean_name(string(p, "nick")?).map_err(|_| MessageError::BadValue)?;
+        Ok(RosterEntry {
+            id,
+            nick,
+            status: PlayerStatus::from_value(&p["status"])?,
+        })
+    }
+}
+
+fn peer_id(s: &str) -> Result<PeerId, MessageError> {
+    PeerId::parse(s).ok_or(MessageError::BadValue)
+}
+
+/// A frame from the lobby, as the page reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LobbyServerMsg {
+    /// We joined; here is everyone, ourselves included, in join order.
+    Welcome {
+        /// Our id as the lobby knows it.
+        you: PeerId,
+        /// Everyone in the lobby.
+        roster: Vec<RosterEntry>,
+    },
+    /// Someone joined.
+    Joined(RosterEntry),
+    /// Someone left.
+    Left(PeerId),
+    /// Someone's status changed.
+    Status(PeerId, PlayerStatus),
+    /// A handshake message from another player (not yet validated: see
+    /// [`Signal::from_value`]).
+    Signal {
+        /// The sender.
+        from: PeerId,
+        /// The payload as the peer sent it.
+        data: Value,
+    },
+    /// The lobby has no room for us.
+    Full,
+    /// The lobby refused something we sent.
+    Error(String),
+}
+
+impl LobbyServerMsg {
+    /// Parses one text frame from the lobby socket, strictly.
+    pub fn parse(text: &str) -> Result<LobbyServerMsg, MessageError> {
+        if text.len() > MAX_LOBBY_FRAME_BYTES {
+            return Err(MessageError::TooLarge);
+        }
+        let v = parse_json(text)?;
+        let (kind, m) = typed(
+            &v,
+            &[
+                ("welcome", &["you", "roster"], &[]),
+                ("joined", &["player"], &[]),
+                ("left", &["id"], &[]),
+                ("status", &["id", "status"], &[]),
+                ("signal", &["from", "data"], &[]),
+                ("full", &[], &[]),
+                ("error", &["reason"], &[]),
+            ],
+        )?;
+        Ok(match kind {
+            "welcome" => LobbyServerMsg::Welcome {
+                you: peer_id(string(m, "you")?)?,
+                // A bad entry is left out rather than losing the whole roster.
+                roster: m["roster"]
+                    .as_array()
+                    .ok_or(MessageError::Malformed)?
+                    .iter()
+                    .filter_map(|p| RosterEntry::from_value(p).ok())
+                    .collect(),
+            },
+            "joined" => LobbyServerMsg::Joined(RosterEntry::from_value(&m["player"])?),
+            "left" => LobbyServerMsg::Left(peer_id(string(m, "id")?)?),
+            "status" => LobbyServerMsg::Status(
+                peer_id(string(m, "id")?)?,
+                PlayerStatus::from_value(&m["status"])?,
+            ),
+            "signal" => LobbyServerMsg::Signal {
+                from: peer_id(string(m, "from")?)?,
+                data: m["data"].clone(),
+            },
+            "full" => LobbyServerMsg::Full,
+            _ => LobbyServerMsg::Error(string(m, "reason")?.to_owned()),
+        })
+    }
+}
+
+/// Frames the page sends to the lobby.
+pub mod lobby_out {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Hello<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        id: &'a PeerId,
+        nick: &'a str,
+    }
+
+    #[derive(Serialize)]
+    struct Status {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        status: PlayerStatus,
+    }
+
+    #[derive(Serialize)]
+    struct SignalTo<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        to: &'a PeerId,
+        data: Value,
+    }
+
+    /// `hello`: join the roster.
+    #[must_use]
+    pub fn hello(id: &PeerId, nick: &str) -> String {
+        to_json(&Hello {
+            kind: "hello",
+            id,
+            nick,
+        })
+    }
+
+    /// `status`: lobby or in a match.
+    #[must_use]
+    pub fn status(status: PlayerStatus) -> String {
+        to_json(&Status {
+            kind: "status",
+            status,
+        })
+    }
+
+    /// `signal`: relay handshake data to a player.
+    #[must_use]
+    pub fn signal(to: &PeerId, data: &Signal) -> String {
+        to_json(&SignalTo {
+            kind: "signal",
+            to,
+            data: data.to_value(),
+        })
+    }
+}
+
+/// Why the lobby refused a frame from the page. The lobby answers
+/// `{"type":"error","reason":...}` with [`RequestError::reason`] and keeps
+/// the socket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestError {
+    /// Not a JSON object with a string `type`.
+    NotAnObject,
+    /// A `type` this socket does not take.
+    UnsupportedType,
+    /// A `hello` whose id is not a [`PeerId`].
+    BadId,
+    /// A `hello` whose nick [`clean_name`] refuses.
+    BadNick,
+    /// A `status` that is not `lobby` or `in-match`.
+    BadStatus,
+    /// A `signal` without a string `to` and a `data` field.
+    BadSignal,
+}
+
+impl RequestError {
+    /// The `reason` text sent back.
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        match self {
+            RequestError::NotAnObject => "expected a JSON object with a string type",
+            RequestError::UnsupportedType => "unsupported message type",
+            RequestError::BadId => "id must be 12 characters from A-Z, a-z, 0-9",
+            RequestError::BadNick => {
+                "nick must be 1 to 20 characters without control or bidi override characters"
+            }
+            RequestError::BadStatus => "status must be lobby or in-match",
+            RequestError::BadSignal => "signal needs a string to and a data field",
+        }
+    }
+
+    /// True for a malformed `status` or `signal` (which a socket that has not
+    /// said hello is told to say hello first about, like a well-formed one).
+    #[must_use]
+    pub fn needs_hello(self) -> bool {
+        matches!(self, RequestError::BadStatus | RequestError::BadSignal)
+    }
+}
+
+/// A frame from the page, as the lobby reads it (tolerantly: unknown fields
+/// are ignored).
+#[derive(Debug, Clone)]
+pub enum LobbyRequest<'a> {
+    /// `hello {id, nick}`, with the nick cleaned.
+    Hello {
+        /// The id the page chose.
+        id: PeerId,
+        /// Its name, cleaned by [`clean_name`].
+        nick: String,
+    },
+    /// `status {status}`.
+    Status(PlayerStatus),
+    /// `signal {to, data}`.
+    Signal {
+        /// The recipient's id as sent (it may name nobody).
+        to: String,
+        /// The payload, untouched, to relay byte for byte.
+        data: &'a RawValue,
+    },
+}
+
+impl<'a> LobbyRequest<'a> {
+    /// Reads one text frame (the size cap is the caller's, checked first).
+    pub fn parse(text: &'a str) -> Result<LobbyRequest<'a>, RequestError> {
+        let msg = Incoming::parse(text).ok_or(RequestError::NotAnObject)?;
+        match msg.kind().as_deref() {
+            Some("hello") => {
+                let id = msg
+                    .str_field("id")
+                    .and_then(|id| PeerId::parse(&id))
+                    .ok_or(RequestError::BadId)?;
+                let nick = msg
+                    .str_field("nick")
+                    .and_then(|n| clean_name(&n).ok())
+                    .ok_or(RequestError::BadNick)?;
+                Ok(LobbyRequest::Hello { id, nick })
+            }
+            Some("status") => msg
+                .str_field("status")
+                .and_then(|s| PlayerStatus::parse(&s))
+                .map(LobbyRequest::Status)
+                .ok_or(RequestError::BadStatus),
+            Some("signal") => match (msg.str_field("to"), msg.raw_field("data")) {
+                (Some(to), Some(data)) => Ok(LobbyRequest::Signal { to, data }),
+                _ => Err(RequestError::BadSignal),
+            },
+            Some(_) => Err(RequestError::UnsupportedType),
+            None => Err(RequestError::NotAnObject),
+        }
+    }
+}
+
+/// Frames the lobby sends to the page.
+pub mod lobby_server {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Welcome<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        you: &'a PeerId,
+        roster: &'a [RosterEntry],
+    }
+
+    #[derive(Serialize)]
+    struct Joined<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        player: &'a RosterEntry,
+    }
+
+    #[derive(Serialize)]
+    struct Left<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        id: &'a PeerId,
+    }
+
+    #[derive(Serialize)]
+    struct StatusChanged<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        id: &'a PeerId,
+        status: PlayerStatus,
+    }
+
+    #[derive(Serialize)]
+    struct SignalFrom<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        from: &'a PeerId,
+        data: &'a RawValue,
+    }
+
+    /// `welcome {you, roster}`: the roster in join order, `you` included.
+    #[must_use]
+    pub fn welcome(you: &PeerId, roster: &[RosterEntry]) -> String {
+        to_json(&Welcome {
+            kind: "welcome",
+            you,
+            roster,
+        })
+    }
+
+    /// `joined {player}`.
+    #[must_use]
+    pub fn joined(player: &RosterEntry) -> String {
+        to_json(&Joined {
+            kind: "joined",
+            player,
+        })
+    }
+
+    /// `left {id}`.
+    #[must_use]
+    pub fn left(id: &PeerId) -> String {
+        to_json(&Left { kind: "left", id })
+    }
+
+    /// `status {id, status}`.
+    #[must_use]
+    pub fn status(id: &PeerId, status: PlayerStatus) -> String {
+        to_json(&StatusChanged {
+            kind: "status",
+            id,
+            status,
+        })
+    }
+
+    /// `signal {from, data}`, with `data` exactly as the sender wrote it.
+    #[must_use]
+    pub fn signal(from: &PeerId, data: &RawValue) -> String {
+        to_json(&SignalFrom {
+            kind: "signal",
+            from,
+            data,
+        })
+    }
+
+    /// `full`: the roster has no room.
+    #[must_use]
+    pub fn full() -> String {
+        to_json(&TypeOnly { kind: "full" })
+    }
+
+    /// `error {reason}`.
+    #[must_use]
+    pub fn error(reason: &str) -> String {
+        to_json(&ErrorMsg {
+            kind: "error",
+            reason,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::SignalKind;
+    use serde_json::json;
+
+    const A: &str = "AAAAAAAAAAAA";
+    const B: &str = "BBBBBBBBBBBB";
+
+    #[test]
+    fn lobby_server_messages_parse() {
+        let welcome = format!(
+            r#"{{"type":"welcome","you":"{A}","roster":[{{"id":"{B}","nick":"דנה","status":"in-match"}},{{"id":"bad","nick":"x","status":"lobby"}}]}}"#
+        );
+        match LobbyServerMsg::parse(&welcome).unwrap() {
+            LobbyServerMsg::Welcome { you, roster } => {
+                assert_eq!(you.as_str(), A);
+                assert_eq!(roster.len(), 1);
+                assert_eq!(roster[0].nick, "דנה");
+                assert_eq!(roster[0].status, PlayerStatus::InMatch);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            LobbyServerMsg::parse(r#"{"type":"full"}"#).unwrap(),
+            LobbyServerMsg::Full
+        );
+        assert_eq!(
+            LobbyServerMsg::parse(&format!(r#"{{"type":"left","id":"{B}"}}"#)).unwrap(),
+            LobbyServerMsg::Left(PeerId::parse(B).unwrap())
+        );
+        assert!(LobbyServerMsg::parse(r#"{"type":"left","id":"short"}"#).is_err());
+        assert!(
+            LobbyServerMsg::parse(r#"{"type":"status","id":"AAAAAAAAAAAA","status":"away"}"#)
+                .is_err()
+        );
+        assert!(LobbyServerMsg::parse("not json").is_err());
+    }
+
+    #[test]
+    fn client_messages_have_the_contract_shape() {
+        let id = PeerId::parse(A).unwrap();
+        let v: Value = serde_json::from_str(&lobby_out::hello(&id, "Ada")).unwrap();
+        assert_eq!(v, json!({"type":"hello","id":A,"nick":"Ada"}));
+        let v: Value = serde_json::from_str(&lobby_out::status(PlayerStatus::InMatch)).unwrap();
+        assert_eq!(v, json!({"type":"status","status":"in-match"}));
+        let sig = Signal {
+            attempt: 2,
+            kind: SignalKind::Offer("v=0".into()),
+        };
+        let v: Value = serde_json::from_str(&lobby_out::signal(&id, &sig)).unwrap();
+        assert_eq!(
+            v,
+            json!({"type":"signal","to":A,"data":{"type":"offer","attempt":2,"sdp":"v=0"}})
+        );
+    }
+}
