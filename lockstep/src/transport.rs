@@ -78,4 +78,12 @@ pub trait Transport {
 
     /// Closes the link from this side. Further sends fail.
     fn close(&mut self);
+
+    /// Bytes accepted by [`send`](Self::send) that have not left this
+    /// machine yet, over both channels (WebRTC's `bufferedAmount`). A sender
+    /// that watches it can skip data that would only go stale in the queue.
+    /// Transports without a send queue keep the default of 0.
+    fn send_backlog(&self) -> usize {
+        0
+    }
 }

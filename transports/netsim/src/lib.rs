@@ -36,6 +36,13 @@
 //!   reliable sent before the close has arrived (and at least one latency
 //!   later).
 //!
+//! - **Throttling** a direction ([`SimEndpoint::throttle`]) limits it to a
+//!   number of bytes per second, as a slow uplink does: datagrams on both
+//!   channels leave one after another at that rate, wait in the sender's
+//!   queue until then, and [`Transport::send_backlog`] reports the bytes
+//!   still queued (with the reliable bytes a severed direction holds), as
+//!   WebRTC's `bufferedAmount` does.
+//!
 //! The two endpoints share one virtual clock: advancing either advances
 //! both. Each direction has its own PRNG stream, so traffic one way does not
 //! change the conditions the other way.
@@ -82,7 +89,7 @@ mod rng;
 
 use core::fmt;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use lockstep::{Channel, LinkState, Millis, Transport, TransportError};
@@ -305,6 +312,13 @@ struct Path {
     /// direction is severed and the notice waits for it to heal).
     close_notice: Option<Millis>,
     close_pending: bool,
+    /// Bytes per second the sender's uplink carries (`None`: unlimited).
+    rate: Option<u64>,
+    /// When the uplink has sent everything queued, in microseconds.
+    wire_free_us: u64,
+    /// Datagrams waiting in the sender's queue: (departure in
+    /// microseconds, length), oldest first.
+    queue: VecDeque<(u64, usize)>,
     stats: PathStats,
 }
 
@@ -318,8 +332,40 @@ impl Path {
             held: Vec::new(),
             close_notice: None,
             close_pending: false,
+            rate: None,
+            wire_free_us: 0,
+            queue: VecDeque::new(),
             stats: PathStats::default(),
         }
+    }
+
+    /// When a datagram of `len` bytes sent at `now` leaves the sender: at
+    /// once without a throttle, else behind everything queued at the rate.
+    fn departure(&mut self, now: Millis, len: usize) -> Millis {
+        let Some(rate) = self.rate else {
+            return now;
+        };
+        let now_us = now.0.saturating_mul(1000);
+        while self.queue.front().is_some_and(|&(at, _)| at <= now_us) {
+            self.queue.pop_front();
+        }
+        let serialise_us = (len as u64).saturating_mul(1_000_000) / rate.max(1);
+        let depart_us = self.wire_free_us.max(now_us).saturating_add(serialise_us);
+        self.wire_free_us = depart_us;
+        self.queue.push_back((depart_us, len));
+        Millis(depart_us.div_ceil(1000))
+    }
+
+    /// Bytes still waiting to leave at `now`, held reliable ones included.
+    fn backlog(&self, now: Millis) -> usize {
+        let now_us = now.0.saturating_mul(1000);
+        let queued: usize = self
+            .queue
+            .iter()
+            .filter(|&&(at, _)| at > now_us)
+            .map(|&(_, len)| len)
+            .sum();
+        queued + self.held.iter().map(Vec::len).sum::<usize>()
     }
 
     /// `latency ± jitter`, never below zero.
@@ -385,9 +431,9 @@ impl Net {
         true
     }
 
-    fn schedule_unreliable(&mut self, from: usize, bytes: Vec<u8>) {
+    fn schedule_unreliable(&mut self, from: usize, start: Millis, bytes: Vec<u8>) {
         let cfg = self.cfg;
-        let now = self.now;
+        let now = start;
         let seq = self.next_seq();
         let dup_seq = self.next_seq();
         let path = &mut self.paths[from];
@@ -632,6 +678,16 @@ impl SimEndpoint {
         self.net.borrow().paths[1 - self.index].stats
     }
 
+    /// Limits the traffic from this endpoint to `bytes_per_second` (`None`
+    /// lifts the limit). Datagrams then leave one after another at that
+    /// rate, so they wait in this endpoint's send queue
+    /// ([`Transport::send_backlog`]) before the link's latency starts.
+    pub fn throttle(&self, bytes_per_second: Option<u32>) {
+        let mut net = self.net.borrow_mut();
+        let path = &mut net.paths[self.index];
+        path.rate = bytes_per_second.map(u64::from);
+    }
+
     /// Number of datagrams on their way to this endpoint.
     #[must_use]
     pub fn in_flight(&self) -> usize {
@@ -676,15 +732,16 @@ impl Transport for SimEndpoint {
             }
             return Ok(());
         }
+        let now = net.now;
+        let start = net.paths[from].departure(now, bytes.len());
         match channel {
             Channel::Reliable => {
-                let now = net.now;
                 // A failure here is reported through state(), as a real
                 // transport reports an aborted association; the datagram
                 // itself was accepted.
-                let _ = net.schedule_reliable(from, now, bytes);
+                let _ = net.schedule_reliable(from, start, bytes);
             }
-            Channel::Unreliable => net.schedule_unreliable(from, bytes),
+            Channel::Unreliable => net.schedule_unreliable(from, start, bytes),
         }
         Ok(())
     }
@@ -708,6 +765,13 @@ impl Transport for SimEndpoint {
 
     fn state(&self) -> LinkState {
         self.net.borrow().states[self.index]
+    }
+
+    /// Bytes sent from this end that a throttle still holds in the queue,
+    /// plus reliable bytes waiting for a severed direction to heal.
+    fn send_backlog(&self) -> usize {
+        let net = self.net.borrow();
+        net.paths[self.index].backlog(net.now)
     }
 
     fn close(&mut self) {

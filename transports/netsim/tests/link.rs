@@ -467,3 +467,52 @@ fn extreme_configurations_do_not_overflow() {
         assert!(b.poll_timeout().is_none_or(|t| t == Millis(u64::MAX)));
     }
 }
+
+#[test]
+fn a_throttled_direction_queues_at_its_rate_and_reports_the_backlog() {
+    let cfg = LinkConfig {
+        latency: Millis(10),
+        ..LinkConfig::default()
+    };
+    let (mut a, mut b) = pair(cfg, 1);
+    assert_eq!(a.send_backlog(), 0, "nothing sent, nothing queued");
+    // 10 000 bytes per second: a 1000-byte datagram takes 100 ms to leave.
+    a.throttle(Some(10_000));
+    for i in 0..5 {
+        let mut d = numbered(i);
+        d.resize(1000, 0);
+        a.send(Channel::Unreliable, &d).unwrap();
+    }
+    assert_eq!(a.send_backlog(), 5000);
+    assert_eq!(b.send_backlog(), 0, "the other direction is not throttled");
+    // The first leaves at 100 ms and arrives a latency later.
+    assert_eq!(b.poll_timeout(), Some(Millis(110)));
+    let got = run_until_idle(&mut b);
+    let times: Vec<u64> = got.iter().map(|(t, _, _)| t.0).collect();
+    assert_eq!(times, vec![110, 210, 310, 410, 510]);
+    let order: Vec<u32> = got.iter().map(|(_, _, d)| number(&d[..4])).collect();
+    assert_eq!(order, vec![0, 1, 2, 3, 4]);
+    assert_eq!(a.send_backlog(), 0);
+    // The backlog shrinks as datagrams leave.
+    for _ in 0..3 {
+        a.send(Channel::Reliable, &[0; 1000]).unwrap();
+    }
+    a.advance_to(Millis(a.now().0 + 150));
+    assert_eq!(a.send_backlog(), 2000, "one of three has left after 150 ms");
+    // Lifting the throttle sends new datagrams at once; those already
+    // queued leave as scheduled.
+    a.throttle(None);
+    a.send(Channel::Reliable, b"x").unwrap();
+    assert_eq!(a.send_backlog(), 2000);
+}
+
+#[test]
+fn reliable_datagrams_held_by_a_severed_direction_count_as_backlog() {
+    let (mut a, _b) = pair(LinkConfig::default(), 1);
+    a.sever(Direction::Outgoing);
+    a.send(Channel::Reliable, &[0; 300]).unwrap();
+    a.send(Channel::Unreliable, &[0; 300]).unwrap();
+    assert_eq!(a.send_backlog(), 300, "only the reliable datagram waits");
+    a.heal(Direction::Outgoing);
+    assert_eq!(a.send_backlog(), 0);
+}

@@ -230,6 +230,14 @@ impl Transport for WebRtcTransport {
         self.shared.borrow_mut().closed();
         self.pc.close();
     }
+
+    /// The two channels' `bufferedAmount` added up.
+    fn send_backlog(&self) -> usize {
+        self.channels
+            .iter()
+            .map(|dc| dc.buffered_amount() as usize)
+            .sum()
+    }
 }
 
 fn sdp_of(desc: &JsValue) -> Result<String, JsValue> {
