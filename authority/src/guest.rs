@@ -67,6 +67,8 @@ pub struct GuestStats {
     pub stale: u64,
     /// Deltas whose baseline the guest did not have.
     pub missing_baseline: u64,
+    /// Snapshots that overtook the Welcome (dropped).
+    pub early: u64,
     /// Datagrams that did not decode, or did not fit the baseline.
     pub invalid: u64,
 }
@@ -189,6 +191,13 @@ impl<G: AuthoritativeGame> Guest<G> {
     #[must_use]
     pub fn latest(&self) -> Option<(u64, Millis, &G::Snapshot)> {
         self.latest.as_ref().map(|(t, at, s)| (*t, *at, s))
+    }
+
+    /// A recently decoded snapshot by its tick (the interpolation buffer's
+    /// last 32).
+    #[must_use]
+    pub fn snapshot(&self, tick: u64) -> Option<&G::Snapshot> {
+        self.interp.as_ref()?.get(tick)
     }
 
     /// The number of the newest command the host has applied.
@@ -358,7 +367,10 @@ impl<G: AuthoritativeGame> Guest<G> {
                 self.end(EndReason::Refused(r))
             }
             (_, ToGuest::Bye(r)) if channel == Channel::Reliable => self.end(EndReason::Bye(r)),
-            (Phase::Seated { .. }, ToGuest::Snapshot(s)) => self.snapshot(now, s),
+            (Phase::Seated { .. }, ToGuest::Snapshot(s)) => self.on_snapshot(now, s),
+            // A delta can overtake the reliable Welcome; the host repeats
+            // what it carries.
+            (Phase::Joining, ToGuest::Snapshot(_)) => self.stats.early += 1,
             _ => {
                 log::warn!("authority guest: a message out of place");
                 self.stats.invalid += 1;
@@ -366,7 +378,7 @@ impl<G: AuthoritativeGame> Guest<G> {
         }
     }
 
-    fn snapshot(&mut self, now: Millis, s: wire::Snapshot) {
+    fn on_snapshot(&mut self, now: Millis, s: wire::Snapshot) {
         if let Some(echo) = s.echo {
             #[allow(clippy::cast_possible_truncation)]
             let sample = (now.0 as u32)
