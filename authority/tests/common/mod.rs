@@ -139,6 +139,8 @@ pub struct Side {
     pub predictor: Predictor<Probe>,
     pub seat: Option<Seat>,
     pub events: Vec<ArenaEvent>,
+    /// When each event arrived.
+    pub event_times: Vec<Millis>,
     /// (arrival time, tick) of every snapshot decoded.
     pub decoded: Vec<(Millis, u64)>,
     /// Corrections, with the time they happened.
@@ -203,6 +205,7 @@ impl Match {
             predictor: Predictor::new(),
             seat: None,
             events: Vec::new(),
+            event_times: Vec::new(),
             decoded: Vec::new(),
             corrections: Vec::new(),
             ended: None,
@@ -261,7 +264,10 @@ impl Match {
                             side.corrections.push((now, c));
                         }
                     }
-                    GuestEvent::Event(e) => side.events.push(e),
+                    GuestEvent::Event(e) => {
+                        side.events.push(e);
+                        side.event_times.push(now);
+                    }
                     GuestEvent::Ended(r) => side.ended = Some(r),
                 }
             }
