@@ -110,6 +110,7 @@ pub struct Guest<G: AuthoritativeGame> {
     rtt: Option<f64>,
     last_ack: Millis,
     last_heard: Millis,
+    host_silence: Millis,
     transmits: VecDeque<(Channel, Vec<u8>)>,
     events: VecDeque<GuestEvent<G::Event>>,
     stats: GuestStats,
@@ -132,6 +133,7 @@ impl<G: AuthoritativeGame> Guest<G> {
             rtt: None,
             last_ack: now,
             last_heard: now,
+            host_silence: HOST_SILENCE,
             transmits: VecDeque::new(),
             events: VecDeque::new(),
             stats: GuestStats::default(),
@@ -145,6 +147,14 @@ impl<G: AuthoritativeGame> Guest<G> {
             },
         );
         g
+    }
+
+    /// Sets how long the host may be silent before the visit ends
+    /// ([`HOST_SILENCE`] by default).
+    #[must_use]
+    pub fn with_host_silence(mut self, silence: Millis) -> Self {
+        self.host_silence = silence;
+        self
     }
 
     fn send(&mut self, channel: Channel, msg: &ToHost) {
@@ -296,9 +306,9 @@ impl<G: AuthoritativeGame> Guest<G> {
     pub fn poll_timeout(&self) -> Option<Millis> {
         match self.phase {
             Phase::Seated { .. } => {
-                Some((self.last_ack + ACK_INTERVAL).min(self.last_heard + HOST_SILENCE))
+                Some((self.last_ack + ACK_INTERVAL).min(self.last_heard + self.host_silence))
             }
-            Phase::Joining => Some(self.last_heard + HOST_SILENCE),
+            Phase::Joining => Some(self.last_heard + self.host_silence),
             Phase::Ended(_) => None,
         }
     }
@@ -309,7 +319,7 @@ impl<G: AuthoritativeGame> Guest<G> {
         if matches!(self.phase, Phase::Ended(_)) {
             return;
         }
-        if now - self.last_heard >= HOST_SILENCE {
+        if now - self.last_heard >= self.host_silence {
             log::info!("authority guest: the host fell silent");
             self.end(EndReason::HostSilent);
             return;

@@ -121,6 +121,12 @@ impl HostConfig {
         self
     }
 
+    /// Sets the backlog past which a guest's snapshots are skipped.
+    pub fn backlog_limit(mut self, bytes: usize) -> Self {
+        self.backlog_limit = bytes;
+        self
+    }
+
     /// Checks every field.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if !(1..=1000).contains(&self.tick_ms) {

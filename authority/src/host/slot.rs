@@ -44,7 +44,10 @@ pub(crate) struct Baselines {
     /// The newest tick the guest is known to have (acknowledged on the
     /// unreliable channel, or sent reliably).
     pub acked: Option<u64>,
-    /// Snapshots sent since that baseline.
+    /// Snapshots sent since the newest one the guest itself acknowledged
+    /// (a whole snapshot sent reliably is a baseline, but does not reset
+    /// this: only the guest's acknowledgements show its unreliable channel
+    /// works).
     pub since_ack: u32,
 }
 
@@ -84,7 +87,7 @@ impl Baselines {
         self.sent.clear();
         self.sent.push_back((tick, tree));
         self.acked = Some(tick);
-        self.since_ack = 0;
+        self.since_ack = self.since_ack.saturating_add(1);
     }
 }
 
@@ -191,7 +194,10 @@ mod tests {
         b.sent_delta(4, json!(4));
         b.sent_delta(6, json!(6));
         assert_eq!(b.baseline().map(|(t, _)| t), Some(2));
-        assert_eq!(b.since_ack, 2);
+        assert_eq!(
+            b.since_ack, 3,
+            "the whole snapshot counts until acknowledged"
+        );
         assert!(!b.ack(5), "never sent");
         assert!(b.ack(4));
         assert!(!b.ack(2), "older than the baseline");

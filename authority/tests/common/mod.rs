@@ -251,14 +251,17 @@ impl Match {
                     }
                     GuestEvent::Snapshot(tick) => {
                         let seat = side.seat.expect("snapshots come after the welcome");
-                        let got = side.guest.snapshot(tick).expect("just decoded");
-                        let want = log.borrow().snapshots.get(&(seat, tick)).cloned();
-                        assert_eq!(
-                            Some(got),
-                            want.as_ref(),
-                            "seat {seat} tick {tick}: the guest's snapshot is the host's"
-                        );
-                        self.verified += 1;
+                        // A burst of more than the guest keeps (a queue
+                        // draining at once) leaves the oldest unchecked.
+                        if let Some(got) = side.guest.snapshot(tick) {
+                            let want = log.borrow().snapshots.get(&(seat, tick)).cloned();
+                            assert_eq!(
+                                Some(got),
+                                want.as_ref(),
+                                "seat {seat} tick {tick}: the guest's snapshot is the host's"
+                            );
+                            self.verified += 1;
+                        }
                         side.decoded.push((now, tick));
                         if let Some(c) = side.predictor.rebase(now, &side.guest) {
                             side.corrections.push((now, c));
