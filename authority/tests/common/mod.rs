@@ -39,14 +39,16 @@ pub enum Entry {
 }
 
 impl Log {
-    /// The events `seat` should have received since it last joined, with
-    /// the tick each happened at.
-    pub fn expected(&self, seat: Seat) -> Vec<(u64, ArenaEvent)> {
+    /// The events `seat` should have received since it last joined (or,
+    /// with `after`, since that tick), with the tick each happened at.
+    pub fn expected(&self, seat: Seat, after: Option<u64>) -> Vec<(u64, ArenaEvent)> {
         let mut out = Vec::new();
         for e in &self.entries {
             match e {
                 Entry::Joined(s, _) if *s == seat => out.clear(),
-                Entry::Event(t, to, ev) if to.includes(seat) => out.push((*t, *ev)),
+                Entry::Event(t, to, ev) if to.includes(seat) && after.is_none_or(|a| *t > a) => {
+                    out.push((*t, *ev));
+                }
                 _ => {}
             }
         }
@@ -161,6 +163,8 @@ pub struct Match {
     pub host_events: Vec<HostEvent<ArenaEvent>>,
     /// Snapshots decoded and found equal to the host's.
     pub verified: u64,
+    /// For each seat taken back with a token, the last tick before.
+    pub rejoined_after: HashMap<Seat, u64>,
 }
 
 impl Match {
@@ -188,6 +192,7 @@ impl Match {
             host_bot: Bot::new(seed ^ 0xB07),
             host_events: Vec::new(),
             verified: 0,
+            rejoined_after: HashMap::new(),
         }
     }
 
@@ -229,8 +234,12 @@ impl Match {
             side.net.advance_to(now);
             pump_guest(&mut side.guest, now, &mut side.net);
         }
+        let tick_before = self.host.tick();
         self.links.pump(&mut self.host, now);
         while let Some(e) = self.host.poll_event() {
+            if let HostEvent::Joined { seat, rejoined: true, .. } = e {
+                self.rejoined_after.insert(seat, tick_before);
+            }
             self.host_events.push(e);
         }
         // The host's own bot plays from the host's own view.
@@ -310,7 +319,7 @@ impl Match {
         let side = &self.sides[i];
         let seat = side.seat.expect("seated");
         let log = self.log.borrow();
-        let expected = log.expected(seat);
+        let expected = log.expected(seat, self.rejoined_after.get(&seat).copied());
         let got = &side.events;
         let want: Vec<ArenaEvent> = expected.iter().map(|(_, e)| *e).collect();
         assert!(
