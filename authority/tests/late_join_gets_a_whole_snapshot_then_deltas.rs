@@ -19,7 +19,10 @@ fn a_late_guest_gets_a_whole_snapshot_then_deltas() {
     let seat = late.seat.expect("seated");
     assert_eq!(seat, 3, "seats 1 and 2 are taken");
     let first = late.decoded.first().expect("decoded").1;
-    assert!(first > host_tick_at_join, "its first snapshot is of a tick after it joined");
+    assert!(
+        first > host_tick_at_join,
+        "its first snapshot is of a tick after it joined"
+    );
     let stats = m.host.seat_stats(seat).expect("seated");
     assert_eq!(stats.whole, 1, "{stats:?}");
     assert!(stats.deltas > 250, "{stats:?}");

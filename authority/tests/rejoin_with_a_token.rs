@@ -20,7 +20,10 @@ fn a_dropped_guest_rejoins_its_seat_with_its_token() {
     m.run(3_000);
     assert_eq!(m.sides[0].ended, Some(EndReason::LinkClosed));
     assert!(m.host_events.contains(&HostEvent::Dropped(seat)));
-    assert!(m.host.game().game.ship(seat).is_some(), "the ship waits for its player");
+    assert!(
+        m.host.game().game.ship(seat).is_some(),
+        "the ship waits for its player"
+    );
     assert!(m.host.seats().any(|s| s == seat), "the seat is held");
 
     // Back, on a new link, with the token.
@@ -29,7 +32,10 @@ fn a_dropped_guest_rejoins_its_seat_with_its_token() {
     let side = &m.sides[again];
     assert_eq!(side.seat, Some(seat), "the same seat");
     assert!(side.rejoined);
-    assert!(m.host_events.iter().any(|e| matches!(e, HostEvent::Joined { seat: s, rejoined: true, .. } if *s == seat)));
+    assert!(m
+        .host_events
+        .iter()
+        .any(|e| matches!(e, HostEvent::Joined { seat: s, rejoined: true, .. } if *s == seat)));
     let stats = m.host.seat_stats(seat).expect("seated");
     assert!(stats.deltas > 250, "{stats:?}");
     assert!(side.guest.stats().whole >= 1);
@@ -38,7 +44,10 @@ fn a_dropped_guest_rejoins_its_seat_with_its_token() {
     m.assert_events(again, 60);
     m.assert_events(1, 60);
     // Nobody else was dropped, and nobody left.
-    assert!(!m.host_events.iter().any(|e| matches!(e, HostEvent::Left(..))));
+    assert!(!m
+        .host_events
+        .iter()
+        .any(|e| matches!(e, HostEvent::Left(..))));
     assert!(m.now > Millis(30_000));
 }
 
@@ -52,13 +61,17 @@ fn a_seat_not_reclaimed_in_time_is_freed() {
     let token = m.sides[0].guest.token().expect("welcomed");
     m.sides[0].net.fail_link();
     m.run(7_000);
-    assert!(m.host_events.contains(&HostEvent::Left(seat, authority::LeaveReason::TimedOut)));
+    assert!(m
+        .host_events
+        .contains(&HostEvent::Left(seat, authority::LeaveReason::TimedOut)));
     assert!(m.host.game().game.ship(seat).is_none(), "the ship is gone");
     // The old token no longer opens anything.
     let late = m.join(common::link_b(), 421, Some(token));
     m.run(2_000);
     assert_eq!(
         m.sides[late].ended,
-        Some(EndReason::Refused(authority::wire::RefuseReason::UnknownToken))
+        Some(EndReason::Refused(
+            authority::wire::RefuseReason::UnknownToken
+        ))
     );
 }

@@ -17,9 +17,15 @@ fn a_forged_token_is_refused() {
     forged[0] ^= 1;
     let i = m.join(common::link_b(), 511, Some(forged));
     m.run(2_000);
-    assert_eq!(m.sides[i].ended, Some(EndReason::Refused(RefuseReason::UnknownToken)));
+    assert_eq!(
+        m.sides[i].ended,
+        Some(EndReason::Refused(RefuseReason::UnknownToken))
+    );
     assert_eq!(m.sides[i].seat, None);
-    assert!(m.host_events.iter().any(|e| matches!(e, HostEvent::Refused(_, RefuseReason::UnknownToken))));
+    assert!(m
+        .host_events
+        .iter()
+        .any(|e| matches!(e, HostEvent::Refused(_, RefuseReason::UnknownToken))));
     assert_eq!(m.host.seats().count(), 1);
     // The real guest's seat was not touched.
     let latest = m.latest_tick(0).expect("decoded");
@@ -30,13 +36,29 @@ fn a_forged_token_is_refused() {
 #[test]
 fn another_game_or_protocol_is_refused() {
     for (hello, reason) in [
-        (ToHost::Hello { protocol: PROTOCOL, game: 0xDEAD, token: None }, RefuseReason::Game),
-        (ToHost::Hello { protocol: PROTOCOL + 1, game: <arena::Arena as authority::AuthoritativeGame>::GAME_ID, token: None }, RefuseReason::Protocol),
+        (
+            ToHost::Hello {
+                protocol: PROTOCOL,
+                game: 0xDEAD,
+                token: None,
+            },
+            RefuseReason::Game,
+        ),
+        (
+            ToHost::Hello {
+                protocol: PROTOCOL + 1,
+                game: <arena::Arena as authority::AuthoritativeGame>::GAME_ID,
+                token: None,
+            },
+            RefuseReason::Protocol,
+        ),
     ] {
         let mut m = common::Match::new(52, 5);
         let (host_end, mut guest_end) = netsim::pair(common::link_a(), 52);
         m.links.add(&mut m.host, m.now, host_end);
-        guest_end.send(Channel::Reliable, &hello.encode().expect("encodes")).expect("open");
+        guest_end
+            .send(Channel::Reliable, &hello.encode().expect("encodes"))
+            .expect("open");
         m.run(500);
         guest_end.advance_to(m.now);
         let (channel, bytes) = guest_end.recv().expect("an answer");
@@ -56,7 +78,10 @@ fn an_eleventh_guest_is_refused() {
     m.run(3_000);
     let seats: Vec<_> = m.sides.iter().filter_map(|s| s.seat).collect();
     assert_eq!(seats, (1..=MAX_GUESTS).collect::<Vec<_>>());
-    assert_eq!(m.sides[10].ended, Some(EndReason::Refused(RefuseReason::Full)));
+    assert_eq!(
+        m.sides[10].ended,
+        Some(EndReason::Refused(RefuseReason::Full))
+    );
     for i in 0..10 {
         assert!(m.sides[i].ended.is_none());
         m.assert_events(i, 30);

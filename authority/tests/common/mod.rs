@@ -237,7 +237,12 @@ impl Match {
         let tick_before = self.host.tick();
         self.links.pump(&mut self.host, now);
         while let Some(e) = self.host.poll_event() {
-            if let HostEvent::Joined { seat, rejoined: true, .. } = e {
+            if let HostEvent::Joined {
+                seat,
+                rejoined: true,
+                ..
+            } = e
+            {
                 self.rejoined_after.insert(seat, tick_before);
             }
             self.host_events.push(e);
