@@ -72,8 +72,9 @@ pub enum Op {
     /// (in key order) changed, and one patch per set bit follows, in order.
     Fields(u64),
     /// Patch of a sequence: this many item operations follow
-    /// ([`Op::Copy`], [`Op::Seek`], [`Op::Edit`], [`Op::Insert`]), reading
-    /// the baseline through a cursor that starts at its first element.
+    /// ([`Op::Copy`], [`Op::Seek`], [`Op::Edit`], [`Op::EditFields`],
+    /// [`Op::Insert`], [`Op::Shaped`]), reading the baseline through a
+    /// cursor that starts at its first element.
     Items(u32),
     /// Item: the next `n` baseline elements, unchanged.
     Copy(u32),
@@ -85,6 +86,16 @@ pub enum Op {
     Edit,
     /// Item: a new element, the tree that follows.
     Insert,
+    /// Item: the baseline element at the cursor, patched as by
+    /// [`Op::Fields`] with this mask (the cursor moves on). The same as
+    /// [`Op::Edit`] then [`Op::Fields`], one operation shorter: the common
+    /// case of an entity that moved.
+    EditFields(u64),
+    /// Item: a new element that is a map with the same keys as the
+    /// *template*: the element added to the new sequence just before it,
+    /// or, for the first, the baseline's first element. Only its values
+    /// follow (one tree per key, in key order), not the key names.
+    Shaped,
 }
 
 /// Why a patch could not be applied (the bytes decoded, but they do not fit
@@ -267,6 +278,7 @@ fn write_items(a: &[Value], b: &[Value], out: &mut Vec<Op>) {
     let mut count = 0u32;
     let mut cursor = 0usize;
     let mut run = 0u32;
+    let mut previous: Option<&Value> = None;
     let flush = |run: &mut u32, out: &mut Vec<Op>, count: &mut u32| {
         if *run > 0 {
             out.push(Op::Copy(*run));
@@ -287,19 +299,38 @@ fn write_items(a: &[Value], b: &[Value], out: &mut Vec<Op>) {
                     run += 1;
                 } else {
                     flush(&mut run, out, &mut count);
-                    out.push(Op::Edit);
+                    let mut patch = Vec::new();
+                    write_patch(&a[j], item, &mut patch);
+                    if let Some(&Op::Fields(mask)) = patch.first() {
+                        out.push(Op::EditFields(mask));
+                        out.extend(patch.into_iter().skip(1));
+                    } else {
+                        out.push(Op::Edit);
+                        out.extend(patch);
+                    }
                     count += 1;
-                    write_patch(&a[j], item, out);
                 }
                 cursor += 1;
             }
             None => {
                 flush(&mut run, out, &mut count);
-                out.push(Op::Insert);
                 count += 1;
-                write_tree(item, out);
+                let template = previous.or_else(|| a.first());
+                match (template.and_then(Value::as_object), item.as_object()) {
+                    (Some(t), Some(m)) if t.len() == m.len() && t.keys().eq(m.keys()) => {
+                        out.push(Op::Shaped);
+                        for v in m.values() {
+                            write_tree(v, out);
+                        }
+                    }
+                    _ => {
+                        out.push(Op::Insert);
+                        write_tree(item, out);
+                    }
+                }
             }
         }
+        previous = Some(item);
     }
     flush(&mut run, out, &mut count);
     out[at] = Op::Items(count);
@@ -373,10 +404,16 @@ impl Reader<'_> {
 
     /// Reads one patch against `base`, giving the new node.
     fn patch(&mut self, base: &Value, depth: usize) -> Result<Value, PatchError> {
+        let op = self.next()?.clone();
+        self.patch_with(op, base, depth)
+    }
+
+    /// A patch against `base` whose first operation, `op`, was read.
+    fn patch_with(&mut self, op: Op, base: &Value, depth: usize) -> Result<Value, PatchError> {
         if depth > MAX_DEPTH {
             return Err(PatchError::TooDeep);
         }
-        match self.next()?.clone() {
+        match op {
             Op::Set => {
                 let v = self.tree(depth)?;
                 // A Set that changes nothing is not canonical.
@@ -458,7 +495,26 @@ impl Reader<'_> {
                             out.push(self.patch(v, depth + 1)?);
                             cursor += 1;
                         }
+                        Op::EditFields(mask) => {
+                            let v = items.get(cursor).ok_or(PatchError::OutOfRange)?;
+                            out.push(self.patch_with(Op::Fields(mask), v, depth + 1)?);
+                            cursor += 1;
+                        }
                         Op::Insert => out.push(self.tree(depth + 1)?),
+                        Op::Shaped => {
+                            let template = out.last().or_else(|| items.first());
+                            let Some(Value::Object(t)) = template else {
+                                return Err(PatchError::Unexpected);
+                            };
+                            let keys: Vec<String> = t.keys().cloned().collect();
+                            self.spend(1 + keys.len())?;
+                            let mut map = Map::new();
+                            for k in keys {
+                                let v = self.tree(depth + 2)?;
+                                map.insert(k, v);
+                            }
+                            out.push(Value::Object(map));
+                        }
                         _ => return Err(PatchError::Unexpected),
                     }
                 }
@@ -604,13 +660,17 @@ mod tests {
         let b = json!([{"id": 2, "x": 0}, {"id": 3, "x": 7}, {"id": 4, "x": 0}, {"id": 5, "x": 1}]);
         let ops = round_trip(a, b);
         assert_eq!(
-            ops[..5],
+            ops,
             [
                 Op::Items(5),
                 Op::Seek(1),
                 Op::Copy(1),
-                Op::Edit,
-                Op::Fields(2)
+                Op::EditFields(2),
+                Op::Add(7),
+                Op::Copy(1),
+                Op::Shaped,
+                Op::U(5),
+                Op::U(1)
             ]
         );
     }

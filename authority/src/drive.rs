@@ -64,6 +64,16 @@ impl<T: Transport> HostLinks<T> {
     /// wants sent is sent and the links it closed are closed. Events are
     /// left for the caller ([`Host::poll_event`]).
     pub fn pump<G: AuthoritativeGame>(&mut self, host: &mut Host<G>, now: Millis) {
+        self.receive(host, now);
+        if host.poll_timeout().is_some_and(|t| t <= now) {
+            host.handle_timeout(now);
+        }
+        self.flush(host);
+    }
+
+    /// The first part of [`pump`](Self::pump): every link's backlog and
+    /// datagrams to the host, and closed links reported.
+    pub fn receive<G: AuthoritativeGame>(&mut self, host: &mut Host<G>, now: Millis) {
         let mut closed = Vec::new();
         for (&id, t) in &mut self.links {
             host.handle_backlog(id, t.send_backlog());
@@ -78,10 +88,6 @@ impl<T: Transport> HostLinks<T> {
             self.links.remove(&id);
             host.handle_link_closed(now, id);
         }
-        if host.poll_timeout().is_some_and(|t| t <= now) {
-            host.handle_timeout(now);
-        }
-        self.flush(host);
     }
 
     /// Sends what the host queued and closes the links it let go.

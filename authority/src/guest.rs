@@ -407,7 +407,7 @@ impl<G: AuthoritativeGame> Guest<G> {
         if newest.is_some_and(|t| s.tick <= t) {
             self.stats.stale += 1;
         } else {
-            match self.decode_body(&s.body) {
+            match self.decode_body(s.tick, &s.body) {
                 Ok((tree, snap)) => {
                     self.history.push_back((s.tick, tree));
                     while self.history.len() > HISTORY {
@@ -433,7 +433,7 @@ impl<G: AuthoritativeGame> Guest<G> {
         self.ack(now);
     }
 
-    fn decode_body(&self, body: &Body) -> Result<(Value, G::Snapshot), Missing> {
+    fn decode_body(&self, tick: u64, body: &Body) -> Result<(Value, G::Snapshot), Missing> {
         let tree = match body {
             Body::Whole(bytes) => {
                 let snap: G::Snapshot = wire::decode_exact(bytes).map_err(|_| Missing::Invalid)?;
@@ -441,7 +441,8 @@ impl<G: AuthoritativeGame> Guest<G> {
                 delta::check_limits(&tree).map_err(|_| Missing::Invalid)?;
                 return Ok((tree, snap));
             }
-            Body::Delta { baseline, ops } => {
+            Body::Delta { back, ops } => {
+                let baseline = &tick.checked_sub(u64::from(*back)).ok_or(Missing::Invalid)?;
                 let (_, base) = self
                     .history
                     .iter()

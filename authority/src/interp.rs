@@ -42,6 +42,7 @@ pub struct Interpolation<S> {
     late_mean: f64,
     late_dev: f64,
     interval: f64,
+    interval_dev: f64,
     last_tick: Option<u64>,
 }
 
@@ -56,6 +57,7 @@ impl<S> Interpolation<S> {
             late_mean: 0.0,
             late_dev: 0.0,
             interval: f64::from(tick_ms.max(1)) * 2.0,
+            interval_dev: 0.0,
             last_tick: None,
         }
     }
@@ -75,6 +77,8 @@ impl<S> Interpolation<S> {
                 #[allow(clippy::cast_precision_loss)]
                 let gap = (tick - last) as f64 * self.tick_ms;
                 self.interval += (gap - self.interval) * INTERVAL_GAIN;
+                self.interval_dev +=
+                    ((gap - self.interval).abs() - self.interval_dev) * INTERVAL_GAIN;
             }
         }
         self.last_tick = Some(self.last_tick.map_or(tick, |l| l.max(tick)));
@@ -88,11 +92,12 @@ impl<S> Interpolation<S> {
         }
     }
 
-    /// The delay: one snapshot interval plus the lateness of a late
+    /// The delay: a long snapshot interval (mean plus two deviations: lost
+    /// snapshots make gaps of two or three) plus the lateness of a late
     /// snapshot (mean plus two deviations), between 40 and 250 ms.
     #[must_use]
     pub fn delay(&self) -> Millis {
-        let d = self.interval + self.late_mean + 2.0 * self.late_dev;
+        let d = self.interval + 2.0 * self.interval_dev + self.late_mean + 2.0 * self.late_dev;
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let ms = d.round().clamp(MIN_DELAY.0 as f64, MAX_DELAY.0 as f64) as u64;
         Millis(ms)

@@ -88,10 +88,10 @@ pub enum ByeReason {
 pub enum Body {
     /// The postcard-encoded snapshot.
     Whole(Vec<u8>),
-    /// A patch of the tree of the snapshot of tick `baseline`.
+    /// A patch of the tree of the snapshot `back` ticks before this one.
     Delta {
-        /// The tick of the baseline snapshot.
-        baseline: u64,
+        /// How many ticks older the baseline snapshot is (at least 1).
+        back: u32,
         /// The patch (empty: unchanged).
         ops: Vec<Op>,
     },
@@ -288,7 +288,7 @@ mod tests {
             ToGuest::Snapshot(Snapshot {
                 tick: 99,
                 body: Body::Delta {
-                    baseline: 97,
+                    back: 2,
                     ops: vec![Op::Fields(1), Op::Add(-3)],
                 },
                 events_from: 4,

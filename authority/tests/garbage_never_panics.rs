@@ -179,6 +179,8 @@ fn op() -> impl Strategy<Value = Op> {
         (0u32..4).prop_map(Op::Seek),
         Just(Op::Edit),
         Just(Op::Insert),
+        (0u64..16).prop_map(Op::EditFields),
+        Just(Op::Shaped),
     ]
 }
 

@@ -670,7 +670,10 @@ impl<G: AuthoritativeGame> Host<G> {
             .map(|(t, v)| (t, delta::diff(v, &tree)));
         let whole = baseline.is_none();
         let body = match baseline {
-            Some((baseline, ops)) => Body::Delta { baseline, ops },
+            Some((baseline, ops)) => Body::Delta {
+                back: u32::try_from(tick - baseline).unwrap_or(u32::MAX),
+                ops,
+            },
             None => match wire::encode(&snapshot) {
                 Ok(b) => Body::Whole(b),
                 Err(e) => {

@@ -112,6 +112,77 @@ pub fn step_motion(m: &mut Motion, dt_ms: u32) {
     m.x += m.vx * dt;
     m.y += m.vy * dt;
     walls(m);
+    quantize(m);
+}
+
+/// Millimetres (and millimetres per second) per metre: the resolution of a
+/// ship's motion.
+const MM: f32 = 1000.0;
+/// Steps of a full turn in a ship's heading.
+const ANGLE_STEPS: f32 = 65536.0;
+
+/// Rounds a motion to the resolution a snapshot carries (millimetres,
+/// millimetres per second, 65536ths of a turn). The host does this after
+/// every tick, so the motion a player's snapshot gives is exactly the
+/// host's, and its prediction starts from the host's very state.
+pub fn quantize(m: &mut Motion) {
+    *m = MotionView::of(m).motion();
+}
+
+/// A motion as a snapshot carries it: integers, so that an unchanged value
+/// costs nothing and a changed one only its difference.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MotionView {
+    /// Position in millimetres.
+    pub x: i32,
+    /// Position in millimetres.
+    pub y: i32,
+    /// Velocity in millimetres per second.
+    pub vx: i32,
+    /// Velocity in millimetres per second.
+    pub vy: i32,
+    /// Heading in 65536ths of a turn.
+    pub a: u16,
+    /// Engine on.
+    pub thrust: bool,
+    /// Turning direction, -1, 0 or 1.
+    pub turn: i8,
+}
+
+impl MotionView {
+    /// The view of a motion (rounded).
+    #[must_use]
+    pub fn of(m: &Motion) -> MotionView {
+        #[allow(clippy::cast_possible_truncation)]
+        let q = |v: f32| (v * MM).round() as i32;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let a = ((m.angle / TAU * ANGLE_STEPS).round() as i64).rem_euclid(65536) as u16;
+        MotionView {
+            x: q(m.x),
+            y: q(m.y),
+            vx: q(m.vx),
+            vy: q(m.vy),
+            a,
+            thrust: m.thrust,
+            turn: m.turn.signum(),
+        }
+    }
+
+    /// The motion it stands for.
+    #[must_use]
+    pub fn motion(&self) -> Motion {
+        #[allow(clippy::cast_precision_loss)]
+        let f = |v: i32| v as f32 / MM;
+        Motion {
+            x: f(self.x),
+            y: f(self.y),
+            vx: f(self.vx),
+            vy: f(self.vy),
+            angle: f32::from(self.a) / ANGLE_STEPS * TAU,
+            thrust: self.thrust,
+            turn: self.turn.signum(),
+        }
+    }
 }
 
 /// Keeps a ship inside the walls; one that hits a wall bounces off it at
@@ -283,7 +354,7 @@ pub struct ArenaSnapshot {
     pub bullets: Vec<BulletView>,
     /// The player's own ship's exact motion, for prediction (`None` while
     /// destroyed).
-    pub me: Option<Motion>,
+    pub me: Option<MotionView>,
 }
 
 impl ArenaSnapshot {
@@ -573,6 +644,10 @@ impl AuthoritativeGame for Arena {
         for seat in firing {
             self.fire(seat);
         }
+        // Collisions, knockback and respawns moved some ships off the grid.
+        for s in self.ships.values_mut() {
+            quantize(&mut s.motion);
+        }
     }
 
     fn drain_events(&mut self, out: &mut Vec<(Recipients, ArenaEvent)>) {
@@ -602,7 +677,11 @@ impl AuthoritativeGame for Arena {
                     born: b.born,
                 })
                 .collect(),
-            me: self.ships.get(&seat).filter(|s| s.hp > 0).map(|s| s.motion),
+            me: self
+                .ships
+                .get(&seat)
+                .filter(|s| s.hp > 0)
+                .map(|s| MotionView::of(&s.motion)),
         }
     }
 
@@ -635,7 +714,7 @@ impl Predict for Arena {
     type Motion = Motion;
 
     fn own_motion(snapshot: &ArenaSnapshot) -> Option<Motion> {
-        snapshot.me
+        snapshot.me.map(|m| m.motion())
     }
 
     fn apply_command(motion: &mut Motion, command: &Control) {
@@ -758,6 +837,29 @@ mod tests {
             .filter(|(_, e)| matches!(e, ArenaEvent::Hit { .. }))
             .count();
         assert!(hits > 10, "bots fight: {hits} hits in a minute");
+    }
+
+    #[test]
+    fn a_snapshot_gives_the_host_motion_exactly() {
+        let mut a = Arena::new(9);
+        a.add_player(1);
+        a.command(
+            1,
+            Control {
+                thrust: true,
+                turn: 1,
+                fire: false,
+            },
+        );
+        for _ in 0..200 {
+            a.advance(33);
+            let ship = a.ship(1).expect("added").motion;
+            let seen = Arena::own_motion(&a.snapshot(1)).expect("alive");
+            assert_eq!(seen, ship);
+            let mut again = ship;
+            quantize(&mut again);
+            assert_eq!(again, ship, "quantising twice changes nothing");
+        }
     }
 
     #[test]
