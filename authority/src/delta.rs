@@ -91,6 +91,14 @@ pub enum Op {
     /// [`Op::Edit`] then [`Op::Fields`], one operation shorter: the common
     /// case of an entity that moved.
     EditFields(u64),
+    /// Patch of a map with the same keys whose changed fields are all
+    /// integers: bit `i` of the mask set means the `i`-th key changed by
+    /// the next step of the list (no operation per field: the usual case
+    /// of an entity that moved).
+    Steps(u64, Vec<i64>),
+    /// Item: the baseline element at the cursor, patched as by
+    /// [`Op::Steps`] (the cursor moves on).
+    EditSteps(u64, Vec<i64>),
     /// Item: a new element that is a map with the same keys as the
     /// *template*: the element added to the new sequence just before it,
     /// or, for the first, the baseline's first element. Only its values
@@ -202,6 +210,10 @@ pub fn write_patch(base: &Value, new: &Value, out: &mut Vec<Op>) -> bool {
         (Value::Object(a), Value::Object(b))
             if a.len() == b.len() && a.len() <= MASK_FIELDS && a.keys().eq(b.keys()) =>
         {
+            if let Some((mask, steps)) = int_steps(a, b) {
+                out.push(Op::Steps(mask, steps));
+                return true;
+            }
             let at = out.len();
             out.push(Op::Fields(0));
             let mut mask = 0u64;
@@ -219,6 +231,25 @@ pub fn write_patch(base: &Value, new: &Value, out: &mut Vec<Op>) -> bool {
         }
     }
     true
+}
+
+/// When every field that differs between two maps with the same keys is
+/// an integer (changed by a step that fits an `i64`): the mask of those
+/// fields and their steps.
+fn int_steps(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<(u64, Vec<i64>)> {
+    let mut mask = 0u64;
+    let mut steps = Vec::new();
+    for (i, (va, vb)) in a.values().zip(b.values()).enumerate() {
+        if va == vb {
+            continue;
+        }
+        let (Value::Number(x), Value::Number(y)) = (va, vb) else {
+            return None;
+        };
+        steps.push(int_step(x, y)?);
+        mask |= 1 << i;
+    }
+    Some((mask, steps))
 }
 
 /// `b - a` for two integers, when it fits an `i64`.
@@ -304,6 +335,8 @@ fn write_items(a: &[Value], b: &[Value], out: &mut Vec<Op>) {
                     if let Some(&Op::Fields(mask)) = patch.first() {
                         out.push(Op::EditFields(mask));
                         out.extend(patch.into_iter().skip(1));
+                    } else if let Some(Op::Steps(mask, steps)) = patch.first() {
+                        out.push(Op::EditSteps(*mask, steps.clone()));
                     } else {
                         out.push(Op::Edit);
                         out.extend(patch);
@@ -424,21 +457,7 @@ impl Reader<'_> {
             }
             Op::Add(step) => {
                 self.spend(1)?;
-                let Value::Number(n) = base else {
-                    return Err(PatchError::Unexpected);
-                };
-                let old = int_of(n).ok_or(PatchError::Unexpected)?;
-                if step == 0 {
-                    return Err(PatchError::Unexpected);
-                }
-                let new = old + i128::from(step);
-                if let Ok(u) = u64::try_from(new) {
-                    Ok(Value::Number(u.into()))
-                } else if let Ok(i) = i64::try_from(new) {
-                    Ok(Value::Number(i.into()))
-                } else {
-                    Err(PatchError::OutOfRange)
-                }
+                add_step(base, step)
             }
             Op::Fields(mask) => {
                 self.spend(1)?;
@@ -455,6 +474,32 @@ impl Reader<'_> {
                 for (i, (k, v)) in map.iter().enumerate() {
                     let nv = if mask & (1 << i) != 0 {
                         self.patch(v, depth + 1)?
+                    } else {
+                        self.spend(size_of_tree(v, self.budget)?)?;
+                        v.clone()
+                    };
+                    out.insert(k.clone(), nv);
+                }
+                Ok(Value::Object(out))
+            }
+            Op::Steps(mask, steps) => {
+                self.spend(1)?;
+                let Value::Object(map) = base else {
+                    return Err(PatchError::Unexpected);
+                };
+                if mask == 0
+                    || map.len() > MASK_FIELDS
+                    || (map.len() < 64 && mask >> map.len() != 0)
+                    || mask.count_ones() as usize != steps.len()
+                {
+                    return Err(PatchError::OutOfRange);
+                }
+                let mut steps = steps.iter();
+                let mut out = Map::new();
+                for (i, (k, v)) in map.iter().enumerate() {
+                    let nv = if mask & (1 << i) != 0 {
+                        let step = *steps.next().ok_or(PatchError::OutOfRange)?;
+                        add_step(v, step)?
                     } else {
                         self.spend(size_of_tree(v, self.budget)?)?;
                         v.clone()
@@ -500,6 +545,11 @@ impl Reader<'_> {
                             out.push(self.patch_with(Op::Fields(mask), v, depth + 1)?);
                             cursor += 1;
                         }
+                        Op::EditSteps(mask, steps) => {
+                            let v = items.get(cursor).ok_or(PatchError::OutOfRange)?;
+                            out.push(self.patch_with(Op::Steps(mask, steps), v, depth + 1)?);
+                            cursor += 1;
+                        }
                         Op::Insert => out.push(self.tree(depth + 1)?),
                         Op::Shaped => {
                             let template = out.last().or_else(|| items.first());
@@ -522,6 +572,25 @@ impl Reader<'_> {
             }
             _ => Err(PatchError::Unexpected),
         }
+    }
+}
+
+/// An integer node changed by a non-zero `step`.
+fn add_step(base: &Value, step: i64) -> Result<Value, PatchError> {
+    let Value::Number(n) = base else {
+        return Err(PatchError::Unexpected);
+    };
+    let old = int_of(n).ok_or(PatchError::Unexpected)?;
+    if step == 0 {
+        return Err(PatchError::Unexpected);
+    }
+    let new = old + i128::from(step);
+    if let Ok(u) = u64::try_from(new) {
+        Ok(Value::Number(u.into()))
+    } else if let Ok(i) = i64::try_from(new) {
+        Ok(Value::Number(i.into()))
+    } else {
+        Err(PatchError::OutOfRange)
     }
 }
 
@@ -650,7 +719,12 @@ mod tests {
         let a = json!({"a": 1, "b": "x", "c": [1, 2, 3], "d": 1.5});
         assert!(round_trip(a.clone(), a.clone()).is_empty());
         let ops = round_trip(a, json!({"a": 3, "b": "x", "c": [1, 2, 3], "d": 1.5}));
-        assert_eq!(ops, vec![Op::Fields(1), Op::Add(2)]);
+        assert_eq!(ops, vec![Op::Steps(1, vec![2])]);
+        let ops = round_trip(json!({"a": 1, "b": "x"}), json!({"a": 3, "b": "y"}));
+        assert_eq!(
+            ops,
+            vec![Op::Fields(3), Op::Add(2), Op::Set, Op::Str("y".into())]
+        );
     }
 
     #[test]
@@ -665,8 +739,7 @@ mod tests {
                 Op::Items(5),
                 Op::Seek(1),
                 Op::Copy(1),
-                Op::EditFields(2),
-                Op::Add(7),
+                Op::EditSteps(2, vec![7]),
                 Op::Copy(1),
                 Op::Shaped,
                 Op::U(5),

@@ -180,6 +180,9 @@ fn op() -> impl Strategy<Value = Op> {
         Just(Op::Edit),
         Just(Op::Insert),
         (0u64..16).prop_map(Op::EditFields),
+        (0u64..16, proptest::collection::vec(-3i64..3, 0..4)).prop_map(|(m, v)| Op::Steps(m, v)),
+        (0u64..16, proptest::collection::vec(-3i64..3, 0..4))
+            .prop_map(|(m, v)| Op::EditSteps(m, v)),
         Just(Op::Shaped),
     ]
 }
