@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
-# Short fuzz runs (libFuzzer via cargo-fuzz) of the lockstep wire decoder
-# and of a session fed arbitrary peer bytes. FUZZ_SECONDS per target
-# (default 30). A crash leaves its input in lockstep/fuzz/artifacts/.
+# Short fuzz runs (libFuzzer via cargo-fuzz), FUZZ_SECONDS per target
+# (default 30): the lockstep wire decoder and a session fed arbitrary peer
+# bytes (lockstep/fuzz), and the host-authoritative model's decoders, delta
+# codec and machines (authority/fuzz). A crash leaves its input in the fuzz
+# crate's artifacts/ folder.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 ensure_cargo_fuzz
 # libfuzzer-sys compiles libFuzzer's C++ sources.
 ensure_cxx
-cd "$ROOT/lockstep/fuzz"
+cd "$ROOT"
 
-# Lint the fuzz targets (their own workspace, so stage 10 does not see
-# them). A check links nothing: pointing libfuzzer-sys at a library path
-# that is never used spares compiling libFuzzer's C++ for this.
-log "clippy on the fuzz targets"
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/fuzz-clippy" \
-    CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a \
-    cargo clippy --manifest-path "$ROOT/lockstep/fuzz/Cargo.toml" -- -D warnings
+# Each fuzz crate (its own workspace) with its targets.
+FUZZ_CRATES=(lockstep/fuzz authority/fuzz)
+declare -A TARGETS=([lockstep/fuzz]="decode session" [authority/fuzz]="decode machines")
+
+# Lint the fuzz targets (stage 10 does not see their workspaces). A check
+# links nothing: pointing libfuzzer-sys at a library path that is never used
+# spares compiling libFuzzer's C++ for this.
+
+for crate in "${FUZZ_CRATES[@]}"; do
+    log "clippy on the fuzz targets of $crate"
+    CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/fuzz-clippy" \
+        CUSTOM_LIBFUZZER_PATH=/nonexistent/libfuzzer.a \
+        cargo clippy --manifest-path "$ROOT/$crate/Cargo.toml" -- -D warnings
+done
 
 # cargo-fuzz passes -Z flags (sanitizer, coverage) that stable rustc
 # accepts only with this set; a nightly toolchain is not required.
@@ -25,15 +34,17 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/fuzz"
 seconds="${FUZZ_SECONDS:-30}"
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
-for target in decode session; do
-    log "fuzzing '$target' for ${seconds} s"
-    status=0
-    cargo fuzz run "$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 \
-        -print_final_stats=1 >"$out" 2>&1 || status=$?
-    grep -E '^(Done|stat::number_of_executed_units)' "$out" || true
-    if [ "$status" -ne 0 ]; then
-        tail -n 60 "$out"
-        log "fuzz target '$target' failed (input saved under lockstep/fuzz/artifacts/$target/)"
-        exit 1
-    fi
+for crate in "${FUZZ_CRATES[@]}"; do
+    for target in ${TARGETS[$crate]}; do
+        log "fuzzing $crate '$target' for ${seconds} s"
+        status=0
+        (cd "$ROOT/$crate" && cargo fuzz run "$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 \
+            -print_final_stats=1) >"$out" 2>&1 || status=$?
+        grep -E '^(Done|stat::number_of_executed_units)' "$out" || true
+        if [ "$status" -ne 0 ]; then
+            tail -n 60 "$out"
+            log "fuzz target '$target' of $crate failed (input saved under $crate/artifacts/$target/)"
+            exit 1
+        fi
+    done
 done
