@@ -125,6 +125,57 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
     it
 }
 
+/// With three or four people: the intent of a ball handler no person
+/// drives. It drives at the hoop, sidestepping a defender in its way, and
+/// shoots close in, when open or when the shot clock runs low. `call` is
+/// what its team-mate's person pressed this tick: [`Pad::ACTION`] asks for
+/// the ball (it passes), [`Pad::SHOOT`] asks for a shot (it goes up).
+pub(crate) fn handler(g: &Ntba, p: u8, call: u8) -> Intent {
+    let side = team(p);
+    let me = g.players[p as usize];
+    let mut it = Intent::default();
+    if me.shooting {
+        // Let go at the top of the jump.
+        it.shoot_held = me.jump_t + 1 < JUMP_APEX;
+        return it;
+    }
+    if me.jump_t > 0 {
+        return it;
+    }
+    if call & Pad::ACTION != 0 {
+        it.action_press = true;
+        return it;
+    }
+    let hoop = g.attack_hoop(side);
+    let d = dist(me.pos, hoop);
+    let (open, o) = nearest_opponent(g, me.pos, side);
+    let sc = g.shot_clock;
+    let roll = mix(g.tick, p) % 1000;
+    if call & Pad::SHOOT != 0
+        || d < m!(1.6)
+        || (sc < 70 && d < m!(9))
+        || sc < 30
+        || (open > m!(2.5) && d < m!(6) && roll < 30)
+    {
+        it.shoot_held = true;
+        return it;
+    }
+    let to_hoop = hoop - me.pos;
+    let to_o = g.players[o as usize].pos - me.pos;
+    it.mv = to_hoop;
+    if open < m!(2) && to_hoop.dot(to_o) > Sq::ZERO {
+        let flip = if (g.tick / 90 + u32::from(p)) % 2 == 0 {
+            1
+        } else {
+            -1
+        };
+        let side_step = V2::new(-to_o.y, to_o.x).with_len(m!(2)).scale(flip, 1);
+        it.mv = to_hoop.with_len(M) + side_step;
+    }
+    it.turbo = me.stamina > 80 && d > m!(4);
+    it
+}
+
 /// The free spot an off-ball attacker runs to: away from the ball handler
 /// and from the nearest defender, preferring the spot it is nearest to.
 fn open_spot(g: &Ntba, p: u8) -> V2 {
@@ -208,11 +259,28 @@ impl Cpu {
         self.level
     }
 
-    /// The pad for team `side` (0 Home, 1 Away) this tick.
+    /// The pad for team `side` (0 Home, 1 Away) this tick, in a match for
+    /// two people (each drives a team). With three or four it is
+    /// [`pad_for_slot`](Self::pad_for_slot)`(g, side)`.
     pub fn pad(&mut self, g: &Ntba, side: u8) -> Pad {
-        let side = side & 1;
+        self.pad_for_slot(g, side)
+    }
+
+    /// The pad for pad slot `slot` this tick: with two people the team
+    /// `slot` (0 Home, 1 Away), with three or four the court player that
+    /// slot drives (it never presses switch then). A slot that drives
+    /// nobody gets nothing pressed.
+    pub fn pad_for_slot(&mut self, g: &Ntba, slot: u8) -> Pad {
+        let (p, switch) = if g.people <= 2 {
+            (g.controlled_player(slot & 1), true)
+        } else {
+            match g.player_of_slot(slot) {
+                Some(p) => (p, false),
+                None => return Pad::NONE,
+            }
+        };
         let mut out = if g.phase == Phase::Play {
-            self.decide(g, side)
+            self.decide(g, p, switch)
         } else {
             Pad::NONE
         };
@@ -229,8 +297,10 @@ impl Cpu {
         out
     }
 
-    fn decide(&mut self, g: &Ntba, side: u8) -> Pad {
-        let p = g.controlled_player(side);
+    /// The pad for court player `p`; `switch`: whether it may press
+    /// switch to hand control to its team-mate.
+    fn decide(&mut self, g: &Ntba, p: u8, switch: bool) -> Pad {
+        let side = team(p);
         let me = g.players[p as usize];
         let b = &g.ball;
         let mut bits = 0u8;
@@ -238,6 +308,23 @@ impl Cpu {
         let mut turbo = false;
         let own_ball = matches!(b.mode, BallMode::Held | BallMode::Pass | BallMode::Shot)
             && team(b.owner) == side;
+        // With three or four people this CPU always plays the same court
+        // player: off the ball, or when its team-mate is nearer the ball,
+        // it takes up the spot the built-in team-mate AI would.
+        if !switch && self.off_the_ball(g, p) {
+            let it = teammate(g, p);
+            let mut bits = steer(me.pos, me.pos + it.mv);
+            if it.turbo {
+                bits |= Pad::TURBO;
+            }
+            if it.shoot_press && !self.last.has(Pad::SHOOT) {
+                bits |= Pad::SHOOT;
+            }
+            if it.action_press && !self.last.has(Pad::ACTION) {
+                bits |= Pad::ACTION;
+            }
+            return Pad(bits);
+        }
         // On defence and for loose balls, steer the team-mate best placed.
         if !(b.mode == BallMode::Held && team(b.owner) == side) {
             let focus = match b.mode {
@@ -247,7 +334,7 @@ impl Cpu {
             let other = p ^ 1;
             let d_me = dist(me.pos, focus);
             let d_other = dist(g.players[other as usize].pos, focus);
-            if !own_ball && d_other + M < d_me && !self.last.has(Pad::SWITCH) {
+            if switch && !own_ball && d_other + M < d_me && !self.last.has(Pad::SWITCH) {
                 bits |= Pad::SWITCH;
             }
         }
@@ -313,6 +400,29 @@ impl Cpu {
             bits |= Pad::TURBO;
         }
         Pad(bits)
+    }
+
+    /// Whether court player `p` leaves the ball to its team-mate: its
+    /// team holds the ball (or passes it) to the other, or the team-mate is
+    /// nearer the ball (or where a pass goes).
+    fn off_the_ball(&self, g: &Ntba, p: u8) -> bool {
+        let b = &g.ball;
+        let side = team(p);
+        match b.mode {
+            BallMode::Held if team(b.owner) == side => b.owner != p,
+            BallMode::Pass if team(b.owner) == side => b.receiver != p,
+            BallMode::Dead => false,
+            _ => {
+                let focus = if b.mode == BallMode::Pass {
+                    b.to
+                } else {
+                    b.pos
+                };
+                let d_me = dist(g.players[p as usize].pos, focus);
+                let d_mate = dist(g.players[(p ^ 1) as usize].pos, focus);
+                d_mate < d_me || (d_mate == d_me && p & 1 == 1)
+            }
+        }
     }
 
     /// The ball handler's pad: drive, pull up, pass or shoot.

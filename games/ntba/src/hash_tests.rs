@@ -9,8 +9,8 @@
 use crate::math::{Len, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
-use crate::script::{script_pad, GOLDEN_SEED};
-use crate::sim::{Ball, BallMode, Ntba, Player};
+use crate::script::{people_script_pad, script_pad, GOLDEN_SEED, PEOPLE4_TEAMS};
+use crate::sim::{seed_with_teams, Ball, BallMode, Ntba, Player};
 use crate::view::{Action, Event, Phase, TeamStats};
 use lockstep::DeterministicGame;
 
@@ -90,6 +90,8 @@ fn changes() -> Vec<Change> {
         restart_spot: _,
         first_side: _,
         controlled: _,
+        people: _,
+        slot_of: _,
         prev_pad: _,
         winner: _,
         events: _,
@@ -116,6 +118,10 @@ fn changes() -> Vec<Change> {
             Box::new(move |g| g.prev_pad[i] = Pad(g.prev_pad[i].0 ^ 0x40)),
         );
     }
+    add(
+        "people".into(),
+        Box::new(|g| g.people = if g.people == 2 { 3 } else { 2 }),
+    );
     add(
         "period".into(),
         Box::new(|g| g.period = g.period.wrapping_add(1)),
@@ -326,22 +332,67 @@ fn changes() -> Vec<Change> {
     c
 }
 
-#[test]
-fn every_field_changes_the_state_hash() {
-    let b = base();
+/// A mid-match state for four people on the teams of the golden script.
+fn people_base() -> Ntba {
+    let mut g = Ntba::new(seed_with_teams(GOLDEN_SEED, PEOPLE4_TEAMS), 4);
+    let sides = [0u8, 1, 1, 0];
+    for t in 0..1_234 {
+        let pads: Vec<Pad> = (0..4u8)
+            .map(|s| people_script_pad(t, s, sides[s as usize]))
+            .collect();
+        g.step(&pads);
+    }
+    g.events[0] = Event::Pass { from: 0, to: 1 };
+    g.n_events = 1;
+    g
+}
+
+/// The fields only three or four people use (two people leave them alone,
+/// so they are hashed only then).
+fn people_changes() -> Vec<Change> {
+    let mut c: Vec<Change> = Vec::new();
+    for i in 0..4usize {
+        c.push((
+            format!("slot_of[{i}]"),
+            Box::new(move |g: &mut Ntba| g.slot_of[i] ^= 1),
+        ));
+    }
+    for i in 0..4usize {
+        c.push((
+            format!("prev_pad[{i}]"),
+            Box::new(move |g: &mut Ntba| g.prev_pad[i] = Pad(g.prev_pad[i].0 ^ 0x40)),
+        ));
+    }
+    c
+}
+
+fn assert_every_change_changes_the_hash(b: &Ntba, all: &[Change]) {
     let h = b.state_hash();
-    let all = changes();
-    assert!(all.len() > 100, "{} changes", all.len());
-    for (name, change) in &all {
+    for (name, change) in all {
         let mut g = b.clone();
         change(&mut g);
-        assert_ne!(g, b, "changing {name} changed nothing (fix the test)");
+        assert_ne!(&g, b, "changing {name} changed nothing (fix the test)");
         assert_ne!(
             g.state_hash(),
             h,
             "changing {name} leaves state_hash unchanged"
         );
     }
+}
+
+#[test]
+fn every_field_changes_the_state_hash() {
+    let all = changes();
+    assert!(all.len() > 100, "{} changes", all.len());
+    assert_every_change_changes_the_hash(&base(), &all);
+}
+
+#[test]
+fn every_field_changes_the_state_hash_with_four_people() {
+    let b = people_base();
+    assert_eq!(b.people, 4);
+    assert_every_change_changes_the_hash(&b, &changes());
+    assert_every_change_changes_the_hash(&b, &people_changes());
 }
 
 #[test]

@@ -59,6 +59,8 @@ mod view_lengths;
 #[cfg(test)]
 mod hash_tests;
 #[cfg(test)]
+mod people_tests;
+#[cfg(test)]
 mod rules_tests;
 
 pub use ai::{Cpu, Level};
@@ -71,10 +73,11 @@ pub use consts::{
 pub use pad::Pad;
 pub use rng::Rng;
 pub use script::{
-    combine, golden_hash, match_hash, play_golden_matches, rules_hash, script_hash, script_pad,
-    script_run, GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP,
+    combine, golden_hash, match_hash, people_hash, people_script_hash, people_script_pad,
+    play_golden_matches, play_people_script, rules_hash, script_hash, script_pad, script_run,
+    GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP, PEOPLE4_TEAMS,
 };
-pub use sim::{Ntba, MAX_EVENTS};
+pub use sim::{seed_with_teams, Ntba, MAX_EVENTS};
 pub use view::{
     Action, BallState, BallView, Clocks, Event, Phase, PlayerView, Snapshot, TeamStats,
 };
@@ -103,18 +106,20 @@ impl DeterministicGame for Ntba {
     type Input = Pad;
     const BUILD_ID: u64 = GOLDEN_HASH;
 
-    /// A new match. NtBA always has two teams; `players` is ignored (the
-    /// session passes 2).
-    fn new(seed: u64, _players: u8) -> Self {
-        Ntba::with_seed(seed)
+    /// A new match for `players` people ([`Ntba::with_people`]): with two
+    /// each drives a team; with three or four each drives one court player,
+    /// on the teams the seed carries ([`seed_with_teams`]), and the AI plays
+    /// the court player nobody drives.
+    fn new(seed: u64, players: u8) -> Self {
+        Ntba::with_people(seed, players)
     }
 
-    /// One tick. `inputs[0]` is Home's pad, `inputs[1]` Away's; a missing
-    /// pad counts as nothing pressed and extra ones are ignored.
+    /// One tick. `inputs[i]` is pad slot `i`'s pad: with two people
+    /// `inputs[0]` is Home's, `inputs[1]` Away's. A missing pad counts as
+    /// nothing pressed and extra ones are ignored.
     fn step(&mut self, inputs: &[Pad]) {
-        let home = inputs.first().copied().unwrap_or_default();
-        let away = inputs.get(1).copied().unwrap_or_default();
-        self.advance([home, away]);
+        let pad = |i: usize| inputs.get(i).copied().unwrap_or_default();
+        self.advance([pad(0), pad(1), pad(2), pad(3)]);
     }
 
     fn state_hash(&self) -> u64 {

@@ -10,7 +10,7 @@ use crate::ai::Cpu;
 use crate::consts::*;
 use crate::math::{Len, V2};
 use crate::pad::Pad;
-use crate::sim::Ntba;
+use crate::sim::{seed_with_teams, Ntba};
 use crate::view_lengths::UNITS_PER_METER;
 use lockstep::{DeterministicGame, Fnv1a};
 
@@ -88,6 +88,64 @@ pub fn script_hash(ticks: u32) -> u64 {
         g.step(&[script_pad(t, 0), script_pad(t, 1)]);
         h.write_u64(g.state_hash());
     }
+    h.finish()
+}
+
+/// The teams of the four-person golden script's pad slots: slots 0 and 3
+/// play for Home, 1 and 2 for Away (so slot 3 drives player 1 and slot 1
+/// player 2, through [`seed_with_teams`]).
+pub const PEOPLE4_TEAMS: [u8; 4] = [0, 1, 1, 0];
+
+/// The scripted pad of pad slot `slot`, playing for `side`, in a match for
+/// three or four people at tick `t`: [`script_pad`] of its team, shifted by
+/// 17 ticks per slot so that team-mates do not press alike, and without
+/// switch (which only matters with two people).
+#[must_use]
+pub fn people_script_pad(t: u32, slot: u8, side: u8) -> Pad {
+    let p = script_pad(t.wrapping_add(u32::from(slot) * 17), side);
+    Pad(p.0 & !Pad::SWITCH)
+}
+
+/// Replays the people script for `ticks` ticks with `people` people (3 or
+/// 4) from [`GOLDEN_SEED`] and returns the fold of every tick's state hash.
+/// Three people get the default line-up (slots 0 and 2 Home, slot 1 Away,
+/// player 3 played by the AI), four the teams of [`PEOPLE4_TEAMS`].
+#[must_use]
+pub fn people_script_hash(people: u8, ticks: u32) -> u64 {
+    let mut h = Fnv1a::new();
+    play_people_script(people, ticks, |g| h.write_u64(g.state_hash()));
+    h.finish()
+}
+
+/// Plays the people script (see [`people_script_hash`]) and calls `visit`
+/// with the game after every tick.
+pub fn play_people_script(people: u8, ticks: u32, mut visit: impl FnMut(&Ntba)) {
+    let seed = if people == 4 {
+        seed_with_teams(GOLDEN_SEED, PEOPLE4_TEAMS)
+    } else {
+        GOLDEN_SEED
+    };
+    let mut g = Ntba::new(seed, people);
+    let sides: Vec<u8> = (0..people)
+        .map(|s| g.player_of_slot(s).map_or(0, |p| p / 2))
+        .collect();
+    let mut pads = vec![Pad::NONE; usize::from(people)];
+    for t in 0..ticks {
+        for (s, pad) in pads.iter_mut().enumerate() {
+            *pad = people_script_pad(t, s as u8, sides[s]);
+        }
+        g.step(&pads);
+        visit(&g);
+    }
+}
+
+/// The three- and four-person scripts, each for [`GOLDEN_TICKS`], folded
+/// together.
+#[must_use]
+pub fn people_hash() -> u64 {
+    let mut h = Fnv1a::new();
+    h.write_u64(people_script_hash(3, GOLDEN_TICKS));
+    h.write_u64(people_script_hash(4, GOLDEN_TICKS));
     h.finish()
 }
 

@@ -15,6 +15,62 @@ pub const MAX_EVENTS: usize = 8;
 /// One metre.
 const M: Len = Len::ONE;
 
+/// In [`Ntba::slot_of`]: no pad drives this court player, the built-in AI
+/// plays it.
+pub(crate) const NO_SLOT: u8 = 0xff;
+
+/// The top nibble of a seed that carries the pad slots' teams (see
+/// [`seed_with_teams`]).
+const TEAMS_MARK: u64 = 0xa;
+
+/// A match seed for three or four people that also says which team each
+/// pad slot plays for: `teams[i]` is slot `i`'s side (0 Home, 1 Away; only
+/// the low bit counts). The top eight bits of `seed` are replaced by a
+/// marker and the four team bits; the other 56 bits are kept. Slots of one
+/// team take its court players in slot order (Home's first slot drives
+/// player 0, its second player 1; Away's drive 2 and 3).
+///
+/// [`DeterministicGame::new`](lockstep::DeterministicGame::new) reads the
+/// teams back from the seed. A seed without the marker, or whose teams put
+/// more than two of the match's people on one side, gets the default line-up:
+/// slots alternate Home, Away, Home, Away. With two people the teams are
+/// ignored (each person drives a team, slot 0 Home).
+#[must_use]
+pub const fn seed_with_teams(seed: u64, teams: [u8; 4]) -> u64 {
+    let bits = (teams[0] & 1) | (teams[1] & 1) << 1 | (teams[2] & 1) << 2 | (teams[3] & 1) << 3;
+    (seed & !(0xff << 56)) | TEAMS_MARK << 60 | (bits as u64) << 56
+}
+
+/// The pad slot that drives each court player for `people` people (3 or
+/// 4) from `seed`'s team bits, [`NO_SLOT`] for the ones the AI plays.
+fn lineup(seed: u64, people: u8) -> [u8; 4] {
+    let people = people.min(4);
+    let marked = seed >> 60 == TEAMS_MARK;
+    let team_of = |slot: u8| -> u8 {
+        if marked {
+            (seed >> (56 + slot)) as u8 & 1
+        } else {
+            slot % 2
+        }
+    };
+    let mut filled = [0u8; 2];
+    let mut slot_of = [NO_SLOT; 4];
+    for slot in 0..people {
+        let side = team_of(slot);
+        if filled[side as usize] == 2 {
+            // Three people on one side: not a line-up, use the default.
+            return if marked {
+                lineup(seed & !(0xf << 60), people)
+            } else {
+                slot_of
+            };
+        }
+        slot_of[(side * 2 + filled[side as usize]) as usize] = slot;
+        filled[side as usize] += 1;
+    }
+    slot_of
+}
+
 /// A ball landing faster than this (0.02 m per tick, 1.2 m/s) bounces.
 const BOUNCE_SPEED: Len = m!(0.02);
 
@@ -137,7 +193,15 @@ pub struct Ntba {
     pub(crate) restart_spot: V2,
     pub(crate) first_side: u8,
     pub(crate) controlled: [u8; 2],
-    pub(crate) prev_pad: [Pad; 2],
+    /// How many people play: 2 (each drives a team, switching between its
+    /// two court players) or 3 and 4 (each drives one court player).
+    pub(crate) people: u8,
+    /// With three or four people, the pad slot that drives each court
+    /// player ([`NO_SLOT`]: the AI). Unused with two.
+    pub(crate) slot_of: [u8; 4],
+    /// Last tick's pads, by slot (with two people only the first two are
+    /// used; the others stay unpressed).
+    pub(crate) prev_pad: [Pad; 4],
     pub(crate) winner: Option<u8>,
     pub(crate) events: [Event; MAX_EVENTS],
     pub(crate) n_events: u8,
@@ -183,9 +247,24 @@ fn in_court(p: V2) -> bool {
 }
 
 impl Ntba {
-    /// A new match from `seed`: the seed decides who inbounds first.
+    /// A new match from `seed` for two people (a team each): the seed
+    /// decides who inbounds first.
     #[must_use]
     pub fn with_seed(seed: u64) -> Self {
+        Self::with_people(seed, 2)
+    }
+
+    /// A new match from `seed` for `people` people: 2 (or fewer) drive a
+    /// team each; 3 or 4 drive one court player each, placed by the team
+    /// bits of the seed ([`seed_with_teams`]); more than 4 count as 4.
+    #[must_use]
+    pub fn with_people(seed: u64, people: u8) -> Self {
+        let people = people.clamp(2, 4);
+        let slot_of = if people > 2 {
+            lineup(seed, people)
+        } else {
+            [NO_SLOT; 4]
+        };
         let mut rng = Rng::new(seed);
         let first_side = (rng.next_u64() >> 63) as u8;
         let placeholder = Player::new(V2::ZERO, 0);
@@ -226,7 +305,9 @@ impl Ntba {
             restart_spot: V2::ZERO,
             first_side,
             controlled: [0, 0],
-            prev_pad: [Pad::NONE; 2],
+            people,
+            slot_of,
+            prev_pad: [Pad::NONE; 4],
             winner: None,
             events: [Event::None; MAX_EVENTS],
             n_events: 0,
@@ -271,13 +352,29 @@ impl Ntba {
         side * 2 + self.controlled[side as usize]
     }
 
+    /// The pad slot that drives court player `p`, if a person does.
+    pub(crate) fn driver(&self, p: u8) -> Option<u8> {
+        if self.people <= 2 {
+            let side = team(p);
+            (self.controlled_player(side) == p).then_some(side)
+        } else {
+            let s = self.slot_of[(p & 3) as usize];
+            (s != NO_SLOT).then_some(s)
+        }
+    }
+
     /// The holder of the ball, if someone holds it.
     pub(crate) fn holder(&self) -> Option<u8> {
         (self.ball.mode == BallMode::Held).then_some(self.ball.owner)
     }
 
-    /// Advances one tick with one pad per team.
-    pub(crate) fn advance(&mut self, pads: [Pad; 2]) {
+    /// Advances one tick with one pad per slot (with two people, one per
+    /// team; the last two are then ignored).
+    pub(crate) fn advance(&mut self, mut pads: [Pad; 4]) {
+        if self.people <= 2 {
+            pads[2] = Pad::NONE;
+            pads[3] = Pad::NONE;
+        }
         self.tick = self.tick.wrapping_add(1);
         self.n_events = 0;
         match self.phase {
@@ -344,32 +441,39 @@ impl Ntba {
         self.separate();
     }
 
-    fn step_play(&mut self, pads: [Pad; 2]) {
-        let pressed = [
-            pads[0].0 & !self.prev_pad[0].0,
-            pads[1].0 & !self.prev_pad[1].0,
-        ];
-        for side in 0..2u8 {
-            let holds = self.holder().is_some_and(|h| team(h) == side);
-            if pressed[side as usize] & Pad::SWITCH != 0 && !holds {
-                self.controlled[side as usize] ^= 1;
+    fn step_play(&mut self, pads: [Pad; 4]) {
+        let pressed: [u8; 4] = core::array::from_fn(|i| pads[i].0 & !self.prev_pad[i].0);
+        if self.people <= 2 {
+            for side in 0..2u8 {
+                let holds = self.holder().is_some_and(|h| team(h) == side);
+                if pressed[side as usize] & Pad::SWITCH != 0 && !holds {
+                    self.controlled[side as usize] ^= 1;
+                }
+            }
+        }
+        // With three or four people, an AI court player holding the ball
+        // takes orders from its team-mate's person: pass (call for the
+        // ball) or shoot. Those presses are that person's for this tick.
+        let mut call = (NO_SLOT, 0u8);
+        if self.people > 2 {
+            if let Some(h) = self.holder() {
+                if let (None, Some(s)) = (self.driver(h), self.driver(h ^ 1)) {
+                    call = (s, pressed[s as usize] & (Pad::ACTION | Pad::SHOOT));
+                }
             }
         }
         let mut intents = [Intent::default(); 4];
         for p in 0..4u8 {
-            let side = team(p);
-            intents[p as usize] = if self.controlled_player(side) == p {
-                let pad = pads[side as usize];
-                let (dx, dy) = pad.direction();
-                Intent {
-                    mv: V2::new(M * dx, M * dy),
-                    turbo: pad.has(Pad::TURBO),
-                    shoot_held: pad.has(Pad::SHOOT),
-                    shoot_press: pressed[side as usize] & Pad::SHOOT != 0,
-                    action_press: pressed[side as usize] & Pad::ACTION != 0,
-                }
-            } else {
-                ai::teammate(self, p)
+            intents[p as usize] = match self.driver(p) {
+                Some(s) if s == call.0 => Intent {
+                    shoot_held: false,
+                    shoot_press: false,
+                    action_press: false,
+                    ..pad_intent(pads[s as usize], pressed[s as usize])
+                },
+                Some(s) => pad_intent(pads[s as usize], pressed[s as usize]),
+                None if self.people > 2 && self.holder() == Some(p) => ai::handler(self, p, call.1),
+                None => ai::teammate(self, p),
             };
         }
         for p in 0..4u8 {
@@ -1214,6 +1318,14 @@ impl Ntba {
         h.write_u8(self.controlled[1]);
         h.write_u8(self.prev_pad[0].0);
         h.write_u8(self.prev_pad[1].0);
+        // Two people: the only mode the fields below do not change, and
+        // the hash stays what it was before more people could play.
+        if self.people != 2 {
+            h.write_u8(self.people);
+            h.write_bytes(&self.slot_of);
+            h.write_u8(self.prev_pad[2].0);
+            h.write_u8(self.prev_pad[3].0);
+        }
         h.write_u8(self.winner.map_or(0xff, |s| s));
         h.write_u8(self.n_events);
         for e in &self.events[..self.n_events as usize] {
@@ -1224,6 +1336,18 @@ impl Ntba {
                 h.write_u16(v);
             }
         }
+    }
+}
+
+/// What a person's pad asks of the court player it drives.
+fn pad_intent(pad: Pad, pressed: u8) -> Intent {
+    let (dx, dy) = pad.direction();
+    Intent {
+        mv: V2::new(M * dx, M * dy),
+        turbo: pad.has(Pad::TURBO),
+        shoot_held: pad.has(Pad::SHOOT),
+        shoot_press: pressed & Pad::SHOOT != 0,
+        action_press: pressed & Pad::ACTION != 0,
     }
 }
 

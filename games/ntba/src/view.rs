@@ -235,7 +235,9 @@ pub struct PlayerView {
     pub anim: u16,
     /// Turbo left, 0..=[`STAMINA_MAX`](crate::STAMINA_MAX).
     pub stamina: u16,
-    /// Whether the team's pad drives this player (else the team-mate AI).
+    /// Whether a person's pad drives this player (else the built-in AI):
+    /// with two people the one its team's pad controls now, with three or
+    /// four the ones given a pad slot ([`Ntba::pad_slot`]).
     pub controlled: bool,
     /// Whether this player holds the ball.
     pub has_ball: bool,
@@ -424,7 +426,7 @@ impl Ntba {
             action: pl.action,
             anim: pl.anim,
             stamina: pl.stamina,
-            controlled: self.controlled_player(team(p)) == p,
+            controlled: self.driver(p).is_some(),
             has_ball: self.holder() == Some(p),
         }
     }
@@ -440,10 +442,42 @@ impl Ntba {
         ]
     }
 
-    /// The player (0..4) `side`'s pad drives.
+    /// With two people, the player (0..4) `side`'s pad drives. With three
+    /// or four it is the player the team would control in a two-person
+    /// match; use [`Ntba::pad_slot`] and [`Ntba::player_of_slot`] there.
     #[must_use]
     pub fn controlled(&self, side: u8) -> u8 {
         self.controlled_player(side & 1)
+    }
+
+    /// How many people play: 2 (a team each) or 3 and 4 (a court player
+    /// each).
+    #[must_use]
+    pub fn people(&self) -> u8 {
+        self.people
+    }
+
+    /// The pad slot driving player `p` (0..4, taken modulo 4) now, or
+    /// `None` when the built-in AI plays it. With two people it is the
+    /// player's team while that team controls it.
+    #[must_use]
+    pub fn pad_slot(&self, p: u8) -> Option<u8> {
+        self.driver(p % 4)
+    }
+
+    /// The player (0..4) pad slot `slot` drives now: with two people the
+    /// one team `slot` controls, with three or four the slot's own court
+    /// player (always the same one). `None` for a slot past the match's
+    /// people.
+    #[must_use]
+    pub fn player_of_slot(&self, slot: u8) -> Option<u8> {
+        if slot >= self.people {
+            None
+        } else if self.people <= 2 {
+            Some(self.controlled_player(slot))
+        } else {
+            (0..4u8).find(|&p| self.slot_of[p as usize] == slot)
+        }
     }
 
     /// The ball.

@@ -55,10 +55,18 @@ fn check_invariants(g: &Ntba) {
     );
     if let BallState::Held(h) = b.state {
         assert!(ps[h as usize].has_ball);
+        // With two people control follows the ball; with more, the AI may
+        // hold it for a court player nobody drives.
         assert!(
-            ps[h as usize].controlled,
+            ps[h as usize].controlled || g.people() > 2,
             "the ball handler is the controlled player"
         );
+    }
+    // A person's pad always drives the same court player.
+    if g.people() > 2 {
+        for p in 0..4u8 {
+            assert_eq!(ps[p as usize].controlled, g.pad_slot(p).is_some());
+        }
     }
     let c = g.clocks();
     if c.phase == Phase::Play {
@@ -167,9 +175,11 @@ fn random_pads_never_break_the_rules_of_the_court() {
     // Button mashing (any byte, all bits at once, held or flickering) on
     // both sides, for whole matches: the same invariants hold every tick.
     for seed in 0..12u64 {
-        let mut g = Ntba::new(seed, 2);
+        // Two, three and four people in turn.
+        let people = 2 + (seed % 3) as u8;
+        let mut g = Ntba::new(seed, people);
         let mut rng = ntba::Rng::new(seed ^ 0xbad_9ad);
-        let mut pads = [ntba::Pad::NONE; 2];
+        let mut pads = vec![ntba::Pad::NONE; usize::from(people)];
         while !g.is_over() && g.tick() < 20_000 {
             for p in &mut pads {
                 // Change each pad now and then, sometimes to extremes.
@@ -184,6 +194,65 @@ fn random_pads_never_break_the_rules_of_the_court() {
             check_invariants(&g);
         }
         assert!(g.tick() > 10_000);
+    }
+}
+
+#[test]
+fn cpu_matches_for_three_and_four_people_finish_plausibly() {
+    // Each pad slot is a CPU player driving its one court player; with
+    // three people the AI plays the fourth court player (Away's second,
+    // on the default line-up), with the ball too.
+    for people in [3u8, 4] {
+        let mut ai_shots = 0;
+        for seed in 0..16u64 {
+            let mut g = Ntba::new(seed, people);
+            let mut cpus: Vec<Cpu> = (0..u64::from(people))
+                .map(|s| Cpu::new(seed * 11 + s))
+                .collect();
+            let mut points = [0u32; 2];
+            while !g.is_over() {
+                let pads: Vec<_> = cpus
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(s, c)| c.pad_for_slot(&g, s as u8))
+                    .collect();
+                g.step(&pads);
+                for e in g.events() {
+                    match e {
+                        Event::Score {
+                            side, points: p, ..
+                        } => points[*side as usize] += u32::from(*p),
+                        Event::Shot { player, .. } if g.pad_slot(*player).is_none() => {
+                            ai_shots += 1;
+                        }
+                        _ => {}
+                    }
+                }
+                check_invariants(&g);
+                assert!(
+                    g.tick() < 40_000,
+                    "{people} people, seed {seed}: still running"
+                );
+            }
+            let s = g.score();
+            assert_eq!([u32::from(s[0]), u32::from(s[1])], points);
+            for side in 0..2 {
+                assert!(
+                    (2..=90).contains(&s[side]),
+                    "{people} people, seed {seed}: implausible score {s:?}"
+                );
+            }
+            let st = g.stats();
+            assert!(
+                st[0].shots + st[1].shots >= 15,
+                "{people} people, seed {seed}: too few shots {st:?}"
+            );
+        }
+        if people == 3 {
+            assert!(ai_shots >= 16, "the AI court player shot {ai_shots} times");
+        } else {
+            assert_eq!(ai_shots, 0, "nobody is the AI's with four people");
+        }
     }
 }
 

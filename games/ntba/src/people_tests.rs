@@ -1,0 +1,200 @@
+//! Rules for three and four people: each pad slot drives one court player,
+//! always the same; the AI plays the court player nobody drives; passing to
+//! an AI team-mate lets it play on, and its team-mate's person can call for
+//! the ball or for a shot.
+
+use crate::consts::*;
+use crate::math::{Len, V2};
+use crate::pad::Pad;
+use crate::sim::{seed_with_teams, Ntba};
+use crate::view::Event;
+use lockstep::DeterministicGame;
+
+/// One metre.
+const M: Len = Len::ONE;
+
+/// A match for `people` from `seed` with every court player standing still
+/// at its own spot in the middle third of the court, away from each other,
+/// and the ball held by `holder`.
+fn spread(seed: u64, people: u8, holder: u8) -> Ntba {
+    let mut g = Ntba::new(seed, people);
+    for q in 0..4u8 {
+        let x = COURT_LENGTH / 2 + (i32::from(q % 2) * 2 - 1) * 3 * M;
+        let y = 2 * M + i32::from(q) * 3 * M;
+        g.players[q as usize].pos = V2::new(x, y);
+        g.players[q as usize].vel = V2::ZERO;
+    }
+    g.give_ball(holder);
+    g
+}
+
+/// Steps with `pads` `n` times and returns every event.
+fn step_n(g: &mut Ntba, pads: &[Pad], n: u32) -> Vec<Event> {
+    let mut ev = Vec::new();
+    for _ in 0..n {
+        g.step(pads);
+        ev.extend_from_slice(g.events());
+    }
+    ev
+}
+
+#[test]
+fn the_seed_places_the_slots_on_their_teams() {
+    // Slots 1 and 2 Home, 0 and 3 Away: Home's first slot drives player 0.
+    let g = Ntba::new(seed_with_teams(9, [1, 0, 0, 1]), 4);
+    let map: Vec<_> = (0..4u8).map(|s| g.player_of_slot(s)).collect();
+    assert_eq!(map, [Some(2), Some(0), Some(1), Some(3)]);
+    for p in 0..4u8 {
+        assert_eq!(g.player_of_slot(g.pad_slot(p).unwrap()), Some(p));
+    }
+    // Without the marker, or with three people on a team, the slots
+    // alternate Home, Away, Home; the AI plays the fourth court player.
+    for seed in [9, seed_with_teams(9, [0, 0, 0, 1])] {
+        let g = Ntba::new(seed, 3);
+        let map: Vec<_> = (0..4u8).map(|s| g.player_of_slot(s)).collect();
+        assert_eq!(map, [Some(0), Some(2), Some(1), None]);
+        assert_eq!(g.pad_slot(3), None);
+        assert!(!g.player(3).controlled);
+    }
+    // Three people placed by the seed: two Away, one Home.
+    let g = Ntba::new(seed_with_teams(9, [1, 0, 1, 0]), 3);
+    let map: Vec<_> = (0..3u8).map(|s| g.player_of_slot(s)).collect();
+    assert_eq!(map, [Some(2), Some(0), Some(3)]);
+    assert_eq!(g.pad_slot(1), None, "Home's second player is the AI's");
+    // The teams are only a line-up: the rest of the seed makes the match.
+    let a = Ntba::new(seed_with_teams(9, [1, 0, 1, 0]), 2);
+    assert_eq!((a.people(), a.player_of_slot(0)), (2, Some(0)));
+    assert_eq!(a.player_of_slot(2), None);
+}
+
+#[test]
+fn a_pad_moves_only_its_own_court_player() {
+    let seed = seed_with_teams(5, [1, 0, 0, 1]);
+    let still = {
+        let mut g = spread(seed, 4, 0);
+        step_n(&mut g, &[Pad::NONE; 4], 20);
+        g
+    };
+    // With four people nobody is played by the AI: idle pads, idle court.
+    for p in 0..4 {
+        assert_eq!(still.players[p].vel, V2::ZERO, "player {p} moved alone");
+    }
+    for slot in 0..4u8 {
+        let mut g = spread(seed, 4, 0);
+        let own = g.player_of_slot(slot).unwrap();
+        let mut pads = [Pad::NONE; 4];
+        pads[slot as usize] = Pad(Pad::DOWN | Pad::RIGHT | Pad::SWITCH);
+        step_n(&mut g, &pads, 20);
+        for p in 0..4u8 {
+            let moved = g.players[p as usize].pos != still.players[p as usize].pos;
+            assert_eq!(moved, p == own, "slot {slot}: player {p} moved: {moved}");
+        }
+        // Switch does nothing with more than two people.
+        assert_eq!(g.player_of_slot(slot), Some(own));
+    }
+}
+
+#[test]
+fn the_court_player_nobody_drives_is_played_by_the_ai() {
+    // Three people: player 3 (Away) has no pad. Home holds the ball and
+    // nobody presses anything; the AI takes player 3 to defend while the
+    // person-driven players stand.
+    let mut three = spread(4, 3, 0);
+    let mut four = spread(4, 4, 0);
+    let start = three.players[3].pos;
+    step_n(&mut three, &[Pad::NONE; 3], 40);
+    step_n(&mut four, &[Pad::NONE; 4], 40);
+    assert_eq!(
+        four.players[3].pos, start,
+        "a person's idle court player stays"
+    );
+    assert_ne!(three.players[3].pos, start, "the AI moves its court player");
+    // It guards the Home player its team-mate is not on, between that
+    // player and the hoop Away defends.
+    let hoop = three.defend_hoop(1);
+    let man = three.players[1].pos;
+    let guard = three.players[3].pos;
+    assert!(
+        crate::math::dist(guard, hoop) < crate::math::dist(man, hoop),
+        "the AI defender is goal-side"
+    );
+    assert!(crate::math::dist(guard, man) < 3 * M);
+    for p in 0..3 {
+        assert_eq!(three.players[p].pos, four.players[p].pos);
+    }
+}
+
+#[test]
+fn a_pass_to_the_ai_team_mate_lets_it_play_on() {
+    // Three people; Away's person (slot 1) drives player 2, the AI plays
+    // player 3. Home's players stand still (their people press nothing).
+    let mut g = spread(6, 3, 2);
+    let ev = step_n(&mut g, &[Pad::NONE, Pad(Pad::ACTION), Pad::NONE], 1);
+    assert!(ev.contains(&Event::Pass { from: 2, to: 3 }), "{ev:?}");
+    let ev = step_n(&mut g, &[Pad::NONE; 3], 60);
+    assert_eq!(g.holder(), Some(3), "{ev:?}");
+    assert_eq!(g.player_of_slot(1), Some(2), "the person keeps its player");
+    assert!(g.player(3).has_ball && !g.player(3).controlled);
+    // The AI drives to the hoop and shoots on its own.
+    let hoop = g.attack_hoop(1);
+    let before = crate::math::dist(g.players[3].pos, hoop);
+    let mut shot = None;
+    for _ in 0..600 {
+        g.step(&[Pad::NONE; 3]);
+        if let Some(e) = g.events().iter().find(|e| matches!(e, Event::Shot { .. })) {
+            shot = Some((*e, crate::math::dist(g.players[3].pos, hoop)));
+            break;
+        }
+    }
+    let (e, at) = shot.expect("the AI shoots within ten seconds");
+    assert!(matches!(e, Event::Shot { player: 3, .. }), "{e:?}");
+    assert!(
+        at < before,
+        "it shot from nearer the hoop ({at} < {before})"
+    );
+}
+
+#[test]
+fn a_person_calls_for_the_ball_or_a_shot_from_the_ai_team_mate() {
+    // Player 3 (the AI's) holds the ball; Away's person presses pass: the
+    // ball comes to the person's player 2, who does not swipe or jump.
+    let mut g = spread(7, 3, 3);
+    let ev = step_n(&mut g, &[Pad::NONE, Pad(Pad::ACTION), Pad::NONE], 1);
+    assert!(ev.contains(&Event::Pass { from: 3, to: 2 }), "{ev:?}");
+    step_n(&mut g, &[Pad::NONE; 3], 60);
+    assert_eq!(g.holder(), Some(2));
+    // Passed back, then the person presses shoot: the AI goes up to shoot
+    // and the person's player stays on the ground.
+    step_n(&mut g, &[Pad::NONE, Pad(Pad::ACTION), Pad::NONE], 1);
+    step_n(&mut g, &[Pad::NONE; 3], 60);
+    assert_eq!(g.holder(), Some(3));
+    g.step(&[Pad::NONE, Pad(Pad::SHOOT), Pad::NONE]);
+    assert!(g.players[3].shooting, "the AI goes up for the shot");
+    assert_eq!(g.players[2].jump_t, 0, "the person's player stays down");
+    let ev = step_n(&mut g, &[Pad::NONE, Pad(Pad::SHOOT), Pad::NONE], 30);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Shot { player: 3, release, .. } if *release <= JUMP_APEX)),
+        "the AI lets go at the top of its jump: {ev:?}"
+    );
+}
+
+#[test]
+fn a_person_with_the_ball_plays_as_with_two() {
+    // Four people: Home's slot 0 shoots with player 0 from under the hoop
+    // like a team pad would; the other slots are not involved.
+    let mut g = spread(8, 4, 0);
+    let hoop = g.attack_hoop(0);
+    let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
+    g.players[0].pos = V2::new(hoop.x + into * M, hoop.y);
+    let mut pads = [Pad::NONE; 4];
+    pads[0] = Pad(Pad::SHOOT);
+    let mut ev = step_n(&mut g, &pads, u32::from(JUMP_APEX));
+    ev.extend(step_n(&mut g, &[Pad::NONE; 4], 120));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, Event::Shot { player: 0, .. })),
+        "{ev:?}"
+    );
+    assert!(g.stats()[0].shots >= 1);
+}
