@@ -95,12 +95,18 @@ pub const MATCH_HASH: u64 = 0x30dd_8dff_b5d1_de2c;
 /// The rules' numbers: [`rules_hash`]`()`, every tuning constant and the
 /// shot-odds table.
 pub const RULES_HASH: u64 = 0x258e_bd1f_625b_89a1;
+/// The three- and four-person scripts' hash: [`people_hash`]`()`, the fold
+/// of every tick's state hash over a minute of scripted play by three
+/// people (one court player played by the AI) and a minute by four.
+pub const PEOPLE_HASH: u64 = 0xf7f1_fbb3_1bd7_26d9;
 /// The golden hash and build id:
-/// [`combine`]`(`[`SCRIPT_HASH`]`, `[`MATCH_HASH`]`, `[`RULES_HASH`]`)`, what
-/// [`golden_hash`] recomputes. Peers compare it before playing; a native
-/// test pins all four constants, and `scripts/ci/30-ntba-wasm.sh` checks
-/// that wasm in Node and wasmtime recomputes the same values.
-pub const GOLDEN_HASH: u64 = 0xe3d7_f91b_7ad5_72be;
+/// [`combine`]`(`[`SCRIPT_HASH`]`, `[`MATCH_HASH`]`, `[`RULES_HASH`]`,
+/// `[`PEOPLE_HASH`]`)`, what [`golden_hash`] recomputes. Peers compare it
+/// before playing; a native test pins all five constants, and
+/// `scripts/ci/30-ntba-wasm.sh` checks that wasm in Node and wasmtime
+/// recompute the golden hash (all four parts) and its first three parts
+/// one by one.
+pub const GOLDEN_HASH: u64 = 0xd13a_baa1_6e4a_4d55;
 
 impl DeterministicGame for Ntba {
     type Input = Pad;

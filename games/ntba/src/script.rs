@@ -140,7 +140,7 @@ pub fn play_people_script(people: u8, ticks: u32, mut visit: impl FnMut(&Ntba)) 
 }
 
 /// The three- and four-person scripts, each for [`GOLDEN_TICKS`], folded
-/// together.
+/// together. This is [`PEOPLE_HASH`](crate::PEOPLE_HASH).
 #[must_use]
 pub fn people_hash() -> u64 {
     let mut h = Fnv1a::new();
@@ -268,23 +268,30 @@ pub fn rules_hash() -> u64 {
     h.finish()
 }
 
-/// The build id made of the three parts: FNV-1a over them, little endian,
+/// The build id made of the four parts: FNV-1a over them, little endian,
 /// in this order.
 #[must_use]
-pub fn combine(script: u64, matches: u64, rules: u64) -> u64 {
+pub fn combine(script: u64, matches: u64, rules: u64, people: u64) -> u64 {
     let mut h = Fnv1a::new();
     h.write_u64(script);
     h.write_u64(matches);
     h.write_u64(rules);
+    h.write_u64(people);
     h.finish()
 }
 
 /// Replays everything and returns the golden hash:
-/// `combine(script_hash(GOLDEN_TICKS), match_hash(), rules_hash())`. It
-/// must equal [`GOLDEN_HASH`](crate::GOLDEN_HASH), the build id.
+/// `combine(script_hash(GOLDEN_TICKS), match_hash(), rules_hash(),
+/// people_hash())`. It must equal [`GOLDEN_HASH`](crate::GOLDEN_HASH), the
+/// build id.
 #[must_use]
 pub fn golden_hash() -> u64 {
-    combine(script_hash(GOLDEN_TICKS), match_hash(), rules_hash())
+    combine(
+        script_hash(GOLDEN_TICKS),
+        match_hash(),
+        rules_hash(),
+        people_hash(),
+    )
 }
 
 /// Plays `ticks` ticks of the script from `seed`, starting a fresh match

@@ -2,8 +2,9 @@
 
 use lockstep::DeterministicGame;
 use ntba::{
-    combine, golden_hash, match_hash, play_golden_matches, rules_hash, script_hash, script_pad,
-    Event, Ntba, Pad, GOLDEN_HASH, GOLDEN_SEED, GOLDEN_TICKS, MATCH_HASH, RULES_HASH, SCRIPT_HASH,
+    combine, golden_hash, match_hash, people_hash, people_script_hash, play_golden_matches,
+    play_people_script, rules_hash, script_hash, script_pad, Event, Ntba, Pad, GOLDEN_HASH,
+    GOLDEN_SEED, GOLDEN_TICKS, MATCH_HASH, PEOPLE_HASH, RULES_HASH, SCRIPT_HASH,
     SUDDEN_DEATH_PERIOD,
 };
 
@@ -12,16 +13,20 @@ fn golden_hash_is_the_build_id() {
     let script = script_hash(GOLDEN_TICKS);
     let matches = match_hash();
     let rules = rules_hash();
+    let people = people_hash();
     assert_eq!(
-        (script, matches, rules),
-        (SCRIPT_HASH, MATCH_HASH, RULES_HASH),
+        (script, matches, rules, people),
+        (SCRIPT_HASH, MATCH_HASH, RULES_HASH, PEOPLE_HASH),
         "simulation behaviour changed: SCRIPT_HASH is now {script:#018x}, MATCH_HASH \
-         {matches:#018x}, RULES_HASH {rules:#018x}, GOLDEN_HASH {:#018x}; if that is \
-         intended, update the four constants in their own commit (peers on the old build \
-         will refuse to play)",
-        combine(script, matches, rules)
+         {matches:#018x}, RULES_HASH {rules:#018x}, PEOPLE_HASH {people:#018x}, GOLDEN_HASH \
+         {:#018x}; if that is intended, update the five constants in their own commit \
+         (peers on the old build will refuse to play)",
+        combine(script, matches, rules, people)
     );
-    assert_eq!(combine(SCRIPT_HASH, MATCH_HASH, RULES_HASH), GOLDEN_HASH);
+    assert_eq!(
+        combine(SCRIPT_HASH, MATCH_HASH, RULES_HASH, PEOPLE_HASH),
+        GOLDEN_HASH
+    );
     assert_eq!(golden_hash(), GOLDEN_HASH);
     assert_eq!(<Ntba as DeterministicGame>::BUILD_ID, GOLDEN_HASH);
 }
@@ -120,6 +125,56 @@ fn the_script_exercises_the_game() {
             count(k)
         );
     }
+}
+
+#[test]
+fn the_people_scripts_exercise_the_game() {
+    // Three and four people: baskets, passes and shots by several court
+    // players; with three the AI's court player (3) holds the ball and
+    // shoots, with four nobody's court player is the AI's and all four
+    // shoot.
+    for people in [3u8, 4] {
+        let mut shooters = [0u32; 4];
+        let (mut baskets, mut passes, mut ai_holds) = (0, 0, 0);
+        play_people_script(people, GOLDEN_TICKS, |g| {
+            for e in g.events() {
+                match e {
+                    Event::Shot { player, .. } => shooters[usize::from(*player)] += 1,
+                    Event::Score { .. } => baskets += 1,
+                    Event::Pass { .. } => passes += 1,
+                    _ => {}
+                }
+            }
+            if g.players()
+                .iter()
+                .enumerate()
+                .any(|(p, v)| v.has_ball && g.pad_slot(p as u8).is_none())
+            {
+                ai_holds += 1;
+            }
+            assert_eq!(g.people(), people);
+        });
+        assert!(
+            baskets >= 2 && passes >= 3,
+            "{people}: {baskets} baskets, {passes} passes"
+        );
+        assert!(
+            shooters.iter().filter(|n| **n > 0).count() >= 2,
+            "{people} people: shots by {shooters:?}"
+        );
+        if people == 3 {
+            assert!(
+                shooters[3] >= 1 && ai_holds > 60,
+                "AI: {shooters:?}, {ai_holds}"
+            );
+        } else {
+            assert_eq!(ai_holds, 0);
+            assert!(shooters.iter().all(|n| *n > 0), "shots by {shooters:?}");
+        }
+    }
+    // The two scripts differ from each other and from a shorter replay.
+    assert_ne!(people_script_hash(3, 600), people_script_hash(4, 600));
+    assert_ne!(people_script_hash(4, 599), people_script_hash(4, 600));
 }
 
 #[test]
