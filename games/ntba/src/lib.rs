@@ -2,9 +2,12 @@
 //! for lock-step netplay.
 //!
 //! Two teams, Home (side 0) and Away (side 1), two players each, on one
-//! court seen from above. Each team sends one [`Pad`] byte per tick; the
-//! player it does not control is moved by a built-in AI. [`Cpu`] produces a
-//! whole team's pad for solo play and tests. The state is integers and
+//! court seen from above. With two people each team sends one [`Pad`] byte
+//! per tick and the player it does not control is moved by a built-in AI;
+//! with three or four each person sends a pad byte for one court player of
+//! their own (the line-up comes from the seed, [`seed_with_teams`]) and the
+//! AI plays the court player nobody drives. [`Cpu`] produces a pad for solo
+//! play and tests. The state is integers and
 //! fixed-point numbers of the `fixed` crate only (no floats, no clock, no
 //! hash maps) and one seeded PRNG, so the same seed and pads give the same
 //! match, bit for bit, natively and in wasm. Renderers read lengths as

@@ -1,8 +1,10 @@
-//! The pad: one byte per team per tick.
+//! The pad: one byte per pad slot (a team, or with three or four people a
+//! court player) per tick.
 
 use serde::{Deserialize, Serialize};
 
-/// One team's controls for one tick, one bit per button.
+/// One pad slot's controls for one tick (a team's with two people, one
+/// court player's with three or four), one bit per button.
 ///
 /// | bit | mask   | constant        | meaning |
 /// | --- | ------ | --------------- | ------- |
@@ -10,10 +12,10 @@ use serde::{Deserialize, Serialize};
 /// | 1   | `0x02` | [`Pad::DOWN`]   | move down the screen (towards y = court width) |
 /// | 2   | `0x04` | [`Pad::LEFT`]   | move left on the screen (towards x = 0, the left hoop) |
 /// | 3   | `0x08` | [`Pad::RIGHT`]  | move right on the screen (towards x = court length, the right hoop) |
-/// | 4   | `0x10` | [`Pad::SHOOT`]  | hold to jump, release to shoot (without the ball: jump to block or rebound) |
-/// | 5   | `0x20` | [`Pad::ACTION`] | on offence pass to the team-mate; on defence swipe for a steal (on the press) |
+/// | 4   | `0x10` | [`Pad::SHOOT`]  | hold to jump, release to shoot (without the ball: jump to block or rebound; with three or four people, while an AI team-mate holds the ball: tell it to shoot) |
+/// | 5   | `0x20` | [`Pad::ACTION`] | on offence pass to the team-mate (with three or four people, while an AI team-mate holds the ball: call for it); on defence swipe for a steal (on the press) |
 /// | 6   | `0x40` | [`Pad::TURBO`]  | run faster while stamina lasts |
-/// | 7   | `0x80` | [`Pad::SWITCH`] | take control of the other player (on the press; not while your team holds the ball) |
+/// | 7   | `0x80` | [`Pad::SWITCH`] | take control of the other player (on the press; not while your team holds the ball; nothing with three or four people) |
 ///
 /// Directions are the screen's, whichever hoop a team attacks: teams change
 /// ends at half time, so Home's "forward" is right in the first half and
