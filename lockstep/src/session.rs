@@ -1694,11 +1694,21 @@ impl<G: DeterministicGame> Session<G> {
     /// saved states no longer needed.
     fn reconcile(&mut self) {
         let known = self.remote.len();
+        // Everything before `known` is final once any misprediction before
+        // it is corrected.
+        let final_tick = (known as u32).min(self.tick);
         let wrong = self.saved.iter().position(|s| {
             (s.tick as usize) < known && self.remote.get(s.tick as usize) != Some(&s.predicted)
         });
         if let Some(i) = wrong {
             let from = self.saved.get(i).map_or(self.tick, |s| s.tick);
+            // The ticks up to the wrong guess were guessed right: their
+            // saved states are final. Hash them now, while they are still
+            // held (the re-simulation drops every state from `from` on).
+            self.hash_final_ticks(from.min(final_tick));
+            if self.phase == Phase::Ended {
+                return;
+            }
             let length = self.tick.saturating_sub(from);
             log::debug!("misprediction at tick {from}: re-simulating {length} ticks");
             self.stats.rollbacks += 1;
@@ -1708,11 +1718,30 @@ impl<G: DeterministicGame> Session<G> {
                 return;
             }
         }
-        // Everything before `known` is now final.
-        let final_tick = (known as u32).min(self.tick);
+        self.hash_final_ticks(final_tick);
+        if self.phase == Phase::Ended {
+            return;
+        }
+        // A sync test keeps the states its next forced rollback needs
+        // (`window` ticks behind the present after this frame's tick).
+        let keep_from = if self.sync.is_some() {
+            final_tick.min((self.tick + 1).saturating_sub(u32::from(self.window)))
+        } else {
+            final_tick
+        };
+        while self.saved.front().is_some_and(|s| s.tick < keep_from) {
+            self.saved.pop_front();
+        }
+        self.confirmed = self.confirmed.max(final_tick);
+    }
+
+    /// Records the hash of every multiple of the hash interval past the
+    /// last one hashed, up to `upto` (final ticks whose state is the
+    /// present or a saved one).
+    fn hash_final_ticks(&mut self, upto: u32) {
         let interval = u32::from(self.hash_interval);
         let mut next = self.last_hashed + interval;
-        while next <= final_tick && self.phase != Phase::Ended {
+        while next <= upto && self.phase != Phase::Ended {
             let hash = if next == self.tick {
                 self.game.as_ref().map(G::state_hash)
             } else {
@@ -1726,23 +1755,13 @@ impl<G: DeterministicGame> Session<G> {
                 None => {
                     // Unreachable: a tick past the last one hashed that was
                     // not final when it ran was predicted, so it was saved.
+                    debug_assert!(false, "no state held for final tick {next}");
                     log::error!("no state held for tick {next}: hash skipped");
                     self.last_hashed = next;
                 }
             }
             next += interval;
         }
-        // A sync test keeps the states its next forced rollback needs
-        // (`window` ticks behind the present after this frame's tick).
-        let keep_from = if self.sync.is_some() {
-            final_tick.min((self.tick + 1).saturating_sub(u32::from(self.window)))
-        } else {
-            final_tick
-        };
-        while self.saved.front().is_some_and(|s| s.tick < keep_from) {
-            self.saved.pop_front();
-        }
-        self.confirmed = self.confirmed.max(final_tick);
     }
 
     /// Restores the state saved at `self.saved[i]` (dropping it and every
