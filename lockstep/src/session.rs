@@ -347,7 +347,8 @@ pub enum Violation {
         /// The side the peer claimed.
         remote_side: u8,
     },
-    /// A state hash before the peer's Hello.
+    /// A state hash before the Hellos were exchanged (before the peer's
+    /// Hello, or before this side sent its own).
     HashBeforeHello,
     /// An input for a tick differs from the one received earlier.
     ConflictingInput {
@@ -1544,7 +1545,13 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     fn on_hash(&mut self, h: HashReport) {
-        if self.phase != Phase::Running {
+        // The peer can hash a tick only once it has both Hellos. A host
+        // that picks its delay from the round trip starts half a round
+        // trip after sending its Hello, so the guest (whose Hello came
+        // first on this ordered channel) may already be hashing: keep its
+        // hashes for comparison, as during the match.
+        let hellos_exchanged = self.phase == Phase::Running || self.start_at.is_some();
+        if !hellos_exchanged {
             self.violation(Violation::HashBeforeHello);
             return;
         }
