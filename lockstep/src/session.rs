@@ -1637,11 +1637,16 @@ impl<G: DeterministicGame> Session<G> {
     /// Runs tick `self.tick` on the known inputs, predicting the remote
     /// one when it is missing (rollback mode; the state before is saved
     /// first). `resim` marks a re-simulation after a misprediction: no
-    /// `Ticked` event, counted in the stats instead.
-    fn run_tick(&mut self, resim: bool) {
+    /// `Ticked` event, counted in the stats instead. Returns whether the
+    /// tick ran (always, when the caller checked the local input exists).
+    fn run_tick(&mut self, resim: bool) -> bool {
         let t = self.tick as usize;
         let Some(&l) = self.local.get(t) else {
-            return;
+            // Unreachable: every caller runs only ticks whose local input
+            // is held (advance_frame checks; a re-simulation replays ticks
+            // that ran before).
+            debug_assert!(false, "no local input for tick {t}");
+            return false;
         };
         let (r, guessed) = match self.remote.get(t) {
             Some(&r) => (r, false),
@@ -1655,7 +1660,9 @@ impl<G: DeterministicGame> Session<G> {
         // into final ticks too.
         if guessed || self.sync.is_some() {
             let Some(game) = self.game.as_ref() else {
-                return;
+                // Unreachable: the game exists from the start of the match.
+                debug_assert!(false, "tick {t} ran before the match started");
+                return false;
             };
             self.saved.push_back(Saved {
                 tick: self.tick,
@@ -1667,7 +1674,8 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         let Some(game) = self.game.as_mut() else {
-            return;
+            debug_assert!(false, "tick {t} ran before the match started");
+            return false;
         };
         let inputs = if self.side == 0 { [l, r] } else { [r, l] };
         game.step(&inputs);
@@ -1692,6 +1700,7 @@ impl<G: DeterministicGame> Session<G> {
                 self.record_hash(self.tick, hash);
             }
         }
+        true
     }
 
     /// Rollback mode, at the start of a frame: checks the predictions that
@@ -1790,10 +1799,12 @@ impl<G: DeterministicGame> Session<G> {
                 self.record_hash(self.tick, h);
             }
         }
+        // Re-simulate to the present even if a hash compared on the way
+        // ends the match: the present state and tick must never move back
+        // to a point part-way through (after the end no hash is recorded).
         while self.tick < present {
-            self.run_tick(true);
-            if self.phase == Phase::Ended {
-                return;
+            if !self.run_tick(true) {
+                break;
             }
         }
     }
@@ -1801,6 +1812,10 @@ impl<G: DeterministicGame> Session<G> {
     /// Keeps this side's hash of final tick `tick`, sends it and compares
     /// it with the peer's if that arrived first.
     fn record_hash(&mut self, tick: u32, hash: u64) {
+        if self.phase == Phase::Ended {
+            // A re-simulation finishing after the end: nothing to compare.
+            return;
+        }
         if tick <= self.last_hashed {
             // Only a sync test computes a final tick twice: the second
             // time must give the hash recorded the first.

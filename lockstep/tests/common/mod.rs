@@ -17,6 +17,13 @@ pub struct Tiny {
     ticks: u32,
 }
 
+impl Tiny {
+    /// Ticks this state has been stepped.
+    pub fn ticks(&self) -> u32 {
+        self.ticks
+    }
+}
+
 impl DeterministicGame for Tiny {
     type Input = u8;
     const BUILD_ID: u64 = 0x7157_0001;
