@@ -43,9 +43,6 @@ const MS_PER_3_TICKS: u64 = 50;
 const SKIP_THRESHOLD: i32 = 3;
 /// Frames between two time-synchronisation skips, at least.
 const SKIP_SPACING_FRAMES: u32 = 20;
-/// Time sync: the most frames the peer is assumed to have run since its
-/// newest input arrived.
-const PEER_RUN_ON_FRAMES: u32 = 8;
 /// Rollback: ticks of room kept in the peer's prediction window when a
 /// packet is held back (for jitter). More protects better against a
 /// burst of losses but holds back less on a long trip: 2 sent 57 packets
@@ -56,7 +53,7 @@ const HOLD_MARGIN_TICKS: i64 = 1;
 /// local pad changes (more than one in case the first is lost).
 const CHANGE_SENDS: u8 = 2;
 /// Rollback: of the last 8 pings, how many lost (the ping or its pong) make
-/// holding back keep room for one lost packet (a round-trip loss of a
+/// holding back keep room for one more lost packet (a round-trip loss of a
 /// quarter or so).
 const LOSSY_PING_LOSSES: u32 = 2;
 /// Rollback: of the last 8 pings, how many lost stop holding back
@@ -659,6 +656,10 @@ pub struct Session<G: DeterministicGame> {
     /// Rollback: how many local inputs the last Inputs packet carried up
     /// to (the newest tick the peer will know when it arrives, plus one).
     sent_upto: u32,
+    /// Rollback: the same for the two packets before the last one (newest
+    /// first): what the peer holds if the last one, or the last two, were
+    /// lost.
+    sent_upto_before: [u32; 2],
     /// Rollback: packets still to go out at once for the newest local pad
     /// that differs from the one before it.
     change_sends_left: u8,
@@ -832,6 +833,7 @@ impl<G: DeterministicGame> Session<G> {
             frames_since_send: 0,
             held_frames: 0,
             sent_upto: 0,
+            sent_upto_before: [0; 2],
             change_sends_left: 0,
             frames_since_remote: 0,
             ping_losses: 0,
@@ -1440,6 +1442,7 @@ impl<G: DeterministicGame> Session<G> {
         self.remote = vec![G::Input::default(); d];
         self.peer_ack = u32::from(self.delay);
         self.sent_upto = u32::from(self.delay);
+        self.sent_upto_before = [u32::from(self.delay); 2];
         self.frames_since_ping = self.cfg.ping_interval_frames; // ping at once
         self.phase = Phase::Running;
         log::info!(
@@ -1870,13 +1873,17 @@ impl<G: DeterministicGame> Session<G> {
 
     /// The peer's tick now, estimated: the tick its newest input was
     /// sampled for, minus the delay, plus half a round trip of travel,
-    /// plus the frames since that input arrived (the peer kept running
-    /// while a packet was lost or held back; at most
-    /// [`PEER_RUN_ON_FRAMES`], in case it stopped).
+    /// plus the frames since that input arrived (the peer runs on while
+    /// it holds back its packets, however long its hold, or while one is
+    /// lost). A peer never runs past our inputs it holds plus its
+    /// prediction window: at most that, counting only our packets up to
+    /// the one before the last (a peer that stalls because our last
+    /// packet was lost waits there, as does one that stopped for longer).
     fn peer_tick_estimate(&self) -> i64 {
-        (self.remote.len() as i64) - i64::from(self.delay)
+        ((self.remote.len() as i64) - i64::from(self.delay)
             + self.travel_ticks()
-            + i64::from(self.frames_since_remote.min(PEER_RUN_ON_FRAMES))
+            + i64::from(self.frames_since_remote))
+        .min(i64::from(self.sent_upto_before[0]) + i64::from(self.window))
     }
 
     /// Rollback: whether this frame's Inputs packet must go out now rather
@@ -1899,14 +1906,32 @@ impl<G: DeterministicGame> Session<G> {
         // The peer's prediction window: held back now, the inputs leave in
         // the next frame at the earliest (the question is asked again
         // then); the peer must still be short of running out when they
-        // arrive. On a somewhat lossy link, room for one lost packet too.
-        let margin = if lost >= LOSSY_PING_LOSSES {
-            HOLD_MARGIN_TICKS + 1
+        // arrive, even if the last packet sent was lost (on a somewhat
+        // lossy link, the last two). Counting on the last one alone let a
+        // long hold end in a packet that, lost, left the peer stalling
+        // until the next hold ran out, and the side holding ran ahead.
+        //
+        // A hold of at most the default is short: the next packet follows
+        // within that many frames and repairs a loss before the peer runs
+        // out in most cases, so it counts on the last packet (with a tick
+        // more room on a lossy link) and keeps the default's packet rate.
+        // A longer hold counts only on the packet before the last (two
+        // before on a lossy link).
+        let lossy = lost >= LOSSY_PING_LOSSES;
+        let (arrived, margin) = if self.cfg.max_hold_frames <= DEFAULT_MAX_HOLD_FRAMES {
+            let margin = HOLD_MARGIN_TICKS + i64::from(lossy);
+            (self.sent_upto, margin)
         } else {
-            HOLD_MARGIN_TICKS
+            let back = usize::from(lossy);
+            let upto = self
+                .sent_upto_before
+                .get(back)
+                .copied()
+                .unwrap_or(self.sent_upto);
+            (upto, HOLD_MARGIN_TICKS)
         };
         let peer_then = self.peer_tick_estimate() + self.travel_ticks() + 1;
-        peer_then + margin >= i64::from(self.sent_upto) + i64::from(self.window)
+        peer_then + margin >= i64::from(arrived) + i64::from(self.window)
     }
 
     /// Time sync, once per running frame: folds this frame's advantage into
@@ -2007,6 +2032,7 @@ impl<G: DeterministicGame> Session<G> {
         let needs_inputs = from < to || self.sent_ack != Some(ack) || advantage.is_some();
         if needs_inputs || (ping.is_some() && pong.is_some()) {
             self.sent_ack = Some(ack);
+            self.sent_upto_before = [self.sent_upto, self.sent_upto_before[0]];
             self.sent_upto = to as u32;
             self.change_sends_left = self.change_sends_left.saturating_sub(1);
             let msg = Message::Inputs(Inputs {
