@@ -785,6 +785,8 @@ pub fn describe_outcome(outcome: Option<&Outcome>) -> String {
         Some(Outcome::RemoteQuit) => "the other player left".to_string(),
         Some(Outcome::TransportLost) => "connection lost".to_string(),
         Some(Outcome::Timeout) => "the other player stopped responding".to_string(),
+        Some(Outcome::HandshakeTimeout) => "the match could not start (link too poor)".to_string(),
+        Some(Outcome::NoProgress) => "the other player's game stopped sending inputs".to_string(),
         Some(Outcome::Desync {
             tick,
             local,

@@ -19,6 +19,12 @@ pub const DEFAULT_HASH_INTERVAL: u16 = 60;
 pub const DEFAULT_PING_INTERVAL_FRAMES: u16 = 30;
 /// Default silence after which the session ends with [`Outcome::Timeout`].
 pub const DEFAULT_TIMEOUT: Millis = Millis(5000);
+/// Default time from the session's first call to the first tick, after
+/// which it ends with [`Outcome::HandshakeTimeout`].
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Millis = Millis(10_000);
+/// Default time this side may wait on the peer's next input, stalled,
+/// before it ends with [`Outcome::NoProgress`].
+pub const DEFAULT_PROGRESS_TIMEOUT: Millis = Millis(15_000);
 /// The prediction window [`SessionConfig::rollback`] picks: how many ticks
 /// a side may run ahead of the peer's inputs on predictions.
 pub const DEFAULT_PREDICTION_WINDOW: u8 = 8;
@@ -74,6 +80,12 @@ const AHEAD_SLACK: u32 = 8;
 const LOCAL_HASHES_KEPT: usize = 64;
 /// Pings kept waiting for their pong.
 const PINGS_KEPT: usize = 8;
+/// Delay from the round trip: pings kept waiting for their pong while the
+/// host measures (one a frame; more than the 2 s a ping is waited for).
+const PROBE_PINGS_KEPT: usize = 128;
+/// Delay from the round trip: how long the host waits for the pong of a
+/// measuring ping before forgetting it.
+const PROBE_PING_EXPIRY: Millis = Millis(2000);
 
 /// Which end of the match this session plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +111,8 @@ pub struct SessionConfig {
     hash_interval: u16,
     ping_interval_frames: u16,
     timeout: Millis,
+    handshake_timeout: Millis,
+    progress_timeout: Millis,
     prediction_window: u8,
     delay_from_rtt: bool,
     send_interval_frames: u8,
@@ -117,6 +131,8 @@ impl SessionConfig {
             hash_interval: DEFAULT_HASH_INTERVAL,
             ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
             timeout: DEFAULT_TIMEOUT,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            progress_timeout: DEFAULT_PROGRESS_TIMEOUT,
             prediction_window: 0,
             delay_from_rtt: false,
             send_interval_frames: 1,
@@ -132,6 +148,8 @@ impl SessionConfig {
             hash_interval: DEFAULT_HASH_INTERVAL,
             ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
             timeout: DEFAULT_TIMEOUT,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            progress_timeout: DEFAULT_PROGRESS_TIMEOUT,
             prediction_window: 0,
             delay_from_rtt: false,
             send_interval_frames: 1,
@@ -158,6 +176,28 @@ impl SessionConfig {
     /// [`Outcome::Timeout`] (default 5 s). Must not be 0.
     pub fn timeout(mut self, timeout: Millis) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// How long the handshake may take, from the session's first call (any
+    /// method given the time) to the start of the match, before it ends
+    /// with [`Outcome::HandshakeTimeout`] (default 10 s). Must not be 0.
+    /// Both sides keep talking while they wait (pings), so the silence
+    /// timeout does not end a handshake that is only slow; this bounds
+    /// one that cannot finish: a link too poor for the Hellos or the
+    /// host's round-trip measure to get through, or a peer that never
+    /// sends its Hello.
+    pub fn handshake_timeout(mut self, timeout: Millis) -> Self {
+        self.handshake_timeout = timeout;
+        self
+    }
+
+    /// How long this side may stall waiting for the peer's next input
+    /// while the peer is still heard (it answers pings, say) before the
+    /// match ends with [`Outcome::NoProgress`] (default 15 s). Must not be
+    /// 0. Any new input from the peer, or any tick, starts the wait over.
+    pub fn progress_timeout(mut self, timeout: Millis) -> Self {
+        self.progress_timeout = timeout;
         self
     }
 
@@ -260,7 +300,10 @@ impl SessionConfig {
         if self.send_interval_frames == 0 {
             return Err(ConfigError::ZeroSendInterval);
         }
-        if self.timeout == Millis::ZERO {
+        if self.timeout == Millis::ZERO
+            || self.handshake_timeout == Millis::ZERO
+            || self.progress_timeout == Millis::ZERO
+        {
             return Err(ConfigError::ZeroTimeout);
         }
         Ok(())
@@ -291,7 +334,7 @@ pub enum ConfigError {
     ZeroPingInterval,
     /// A send interval of 0.
     ZeroSendInterval,
-    /// A timeout of 0.
+    /// A timeout of 0 (silence, handshake or progress).
     ZeroTimeout,
     /// The game's input type does not serialize with postcard.
     InputNotEncodable(postcard::Error),
@@ -440,6 +483,17 @@ pub enum Outcome {
     /// Nothing arrived from the peer for the configured timeout, or the peer
     /// said the same of us.
     Timeout,
+    /// The match did not start within the handshake timeout although the
+    /// peer was heard (see [`SessionConfig::handshake_timeout`]), or the
+    /// peer said the same: the link loses too much for the Hellos (or the
+    /// host's round-trip measure) to get through, or the peer never sent
+    /// its Hello.
+    HandshakeTimeout,
+    /// This side waited for the peer's next input for the progress
+    /// timeout while still hearing from it (see
+    /// [`SessionConfig::progress_timeout`]), or the peer said the same of
+    /// us: the peer's game stopped advancing, or sends only pings.
+    NoProgress,
     /// The state hashes differ at `tick`.
     Desync {
         /// The first tick found to differ.
@@ -686,6 +740,11 @@ pub struct Session<G: DeterministicGame> {
     pong_owed: Option<(u16, Millis)>,
     frames_since_ping: u16,
     last_heard: Option<Millis>,
+    /// The time of the first call: the handshake's deadline counts from it.
+    began: Option<Millis>,
+    /// Since when this side has stalled on the peer's next input (none
+    /// while ticks run).
+    waiting_since: Option<Millis>,
     outcome: Option<Outcome>,
     transmit: VecDeque<(Channel, Vec<u8>)>,
     events: VecDeque<Event>,
@@ -850,6 +909,8 @@ impl<G: DeterministicGame> Session<G> {
             pong_owed: None,
             frames_since_ping: 0,
             last_heard: None,
+            began: None,
+            waiting_since: None,
             outcome: None,
             transmit: VecDeque::new(),
             events: VecDeque::new(),
@@ -895,6 +956,7 @@ impl<G: DeterministicGame> Session<G> {
             );
             return;
         }
+        self.began.get_or_insert(now);
         self.last_heard = Some(now.max(self.last_heard.unwrap_or(now)));
         self.stats.received_packets += 1;
         self.stats.received_bytes += bytes.len() as u64;
@@ -996,12 +1058,14 @@ impl<G: DeterministicGame> Session<G> {
             self.stats.skipped_frames += 1;
             Frame::Skipped(self.tick)
         } else if can_run {
+            self.waiting_since = None;
             self.run_tick(false);
             if self.phase == Phase::Ended {
                 return Frame::Ended;
             }
             Frame::Ticked(self.tick)
         } else {
+            self.waiting_since.get_or_insert(now);
             self.stats.stalled_frames += 1;
             self.events.push_back(Event::Stalled(self.tick));
             Frame::Stalled(self.tick)
@@ -1027,7 +1091,9 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// The time by which [`handle_timeout`](Self::handle_timeout) (or any
-    /// other call) must happen at the latest: the silence deadline. `None`
+    /// other call) must happen at the latest: the earliest of the silence
+    /// deadline, the handshake's deadline (before the start) and the
+    /// progress deadline (while stalled on the peer's input). `None`
     /// once the match has ended, or before the first call that passed a
     /// time.
     #[must_use]
@@ -1035,7 +1101,13 @@ impl<G: DeterministicGame> Session<G> {
         if self.phase == Phase::Ended {
             return None;
         }
-        self.last_heard.map(|t| t + self.cfg.timeout)
+        let silence = self.last_heard.map(|t| t + self.cfg.timeout);
+        let handshake = match self.phase {
+            Phase::Handshake => self.began.map(|t| t + self.cfg.handshake_timeout),
+            _ => None,
+        };
+        let progress = self.waiting_since.map(|t| t + self.cfg.progress_timeout);
+        [silence, handshake, progress].into_iter().flatten().min()
     }
 
     /// Receives everything `transport` holds, feeds its link state, checks
@@ -1340,6 +1412,7 @@ impl<G: DeterministicGame> Session<G> {
         if self.phase == Phase::Ended {
             return;
         }
+        let began = *self.began.get_or_insert(now);
         let heard = *self.last_heard.get_or_insert(now);
         if now.saturating_since(heard) >= self.cfg.timeout {
             log::info!(
@@ -1347,6 +1420,29 @@ impl<G: DeterministicGame> Session<G> {
                 now.saturating_since(heard).0
             );
             self.end(Outcome::Timeout, Some(ByeReason::Timeout));
+        } else if self.phase == Phase::Handshake
+            && now.saturating_since(began) >= self.cfg.handshake_timeout
+        {
+            log::info!(
+                "no start {} ms into the handshake (peer's Hello {}, round trips measured {})",
+                now.saturating_since(began).0,
+                if self.remote_version.is_some() {
+                    "received"
+                } else {
+                    "missing"
+                },
+                self.rtt_samples.len()
+            );
+            self.end(Outcome::HandshakeTimeout, Some(ByeReason::HandshakeTimeout));
+        } else if let Some(since) = self.waiting_since {
+            if now.saturating_since(since) >= self.cfg.progress_timeout {
+                log::info!(
+                    "no new input from the peer for {} ms at tick {}",
+                    now.saturating_since(since).0,
+                    self.tick
+                );
+                self.end(Outcome::NoProgress, Some(ByeReason::NoProgress));
+            }
         }
     }
 
@@ -1384,18 +1480,36 @@ impl<G: DeterministicGame> Session<G> {
         self.start();
     }
 
-    /// The host that picks its delay from the round trip: once the guest's
-    /// Hello is in (so the guest's session exists and answers at once: no
-    /// ping waits in a queue to inflate the measure), pings once per frame
-    /// until enough pongs came back, then sends its Hello and starts half a
-    /// round trip later, about when the guest receives it.
+    /// One frame of the handshake. Every side but a measuring host sends
+    /// a Ping every ping interval, so the peer keeps hearing it while it
+    /// waits for the peer's Hello (the peer answers, or lets the pong
+    /// ride on its inputs once it runs).
+    ///
+    /// The host that picks its delay from the round trip sends nothing
+    /// until the guest's Hello is in (so the guest's session exists and
+    /// answers at once: no ping waits in a queue to inflate the measure),
+    /// then pings every frame until [`HANDSHAKE_PINGS`] pongs came back
+    /// (on a lossy link more pings go out, never a pause), then sends its
+    /// Hello and starts half a round trip later, about when the guest
+    /// receives it.
     fn handshake_frame(&mut self, now: Millis) {
-        if !self.cfg.delay_from_rtt || self.side != 0 {
-            return;
-        }
+        self.frames_since_ping = self.frames_since_ping.saturating_add(1);
         if let Some(at) = self.start_at {
             if now >= at {
                 self.start();
+            }
+            return;
+        }
+        if !self.probing() {
+            if self.frames_since_ping >= self.cfg.ping_interval_frames {
+                self.frames_since_ping = 0;
+                let id = self.next_ping_id;
+                self.next_ping_id = id.wrapping_add(1);
+                if self.pings.len() >= PINGS_KEPT {
+                    self.pings.pop_front();
+                }
+                self.pings.push_back((id, now));
+                self.send(&Message::Ping(id));
             }
             return;
         }
@@ -1403,18 +1517,15 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if self.rtt_samples.len() < HANDSHAKE_PINGS {
-            // Up to HANDSHAKE_PINGS in flight, one more per frame; a ping
-            // unanswered after 2 s counts as lost.
+            // One ping a frame; one unanswered after PROBE_PING_EXPIRY is
+            // forgotten (it, or its pong, was lost).
             self.pings
-                .retain(|&(_, at)| now.saturating_since(at) < Millis(2000));
-            if self.pings.len() >= HANDSHAKE_PINGS {
-                return;
+                .retain(|&(_, at)| now.saturating_since(at) < PROBE_PING_EXPIRY);
+            if self.pings.len() >= PROBE_PINGS_KEPT {
+                self.pings.pop_front();
             }
             let id = self.next_ping_id;
             self.next_ping_id = id.wrapping_add(1);
-            if self.pings.len() == PINGS_KEPT {
-                self.pings.pop_front();
-            }
             self.pings.push_back((id, now));
             self.send(&Message::Ping(id));
             return;
@@ -1444,6 +1555,9 @@ impl<G: DeterministicGame> Session<G> {
         self.sent_upto = u32::from(self.delay);
         self.sent_upto_before = [u32::from(self.delay); 2];
         self.frames_since_ping = self.cfg.ping_interval_frames; // ping at once
+                                                                // Pings of the handshake neither count as lost nor keep a place.
+        self.pings.clear();
+        self.ping_losses = 0;
         self.phase = Phase::Running;
         log::info!(
             "match started: side {}, input delay {}, prediction window {}, hash every {} ticks",
@@ -1505,6 +1619,7 @@ impl<G: DeterministicGame> Session<G> {
         if m.pads.len() > overlap {
             self.remote.extend_from_slice(&m.pads[overlap..]);
             self.frames_since_remote = 0;
+            self.waiting_since = None;
         }
         self.peer_ack = self.peer_ack.max(m.ack);
         if let Some(a) = m.advantage {
@@ -1538,7 +1653,7 @@ impl<G: DeterministicGame> Session<G> {
                 .saturating_since(Millis(u64::from(p.held_ms)));
             self.ping_losses <<= 1;
             self.stats.last_rtt = Some(rtt);
-            if self.phase == Phase::Handshake && self.rtt_samples.len() < HANDSHAKE_PINGS {
+            if self.probing() && self.rtt_samples.len() < HANDSHAKE_PINGS {
                 self.rtt_samples.push(rtt);
             }
             self.events.push_back(Event::RoundTrip(rtt));
@@ -1581,6 +1696,8 @@ impl<G: DeterministicGame> Session<G> {
         match reason {
             ByeReason::Quit => self.end(Outcome::RemoteQuit, None),
             ByeReason::Timeout => self.end(Outcome::Timeout, None),
+            ByeReason::HandshakeTimeout => self.end(Outcome::HandshakeTimeout, None),
+            ByeReason::NoProgress => self.end(Outcome::NoProgress, None),
             ByeReason::InvalidData => self.end(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,

@@ -31,8 +31,9 @@ use crate::transport::Channel;
 /// different versions refuse to play (outcome `VersionMismatch`).
 ///
 /// Version 2 added the prediction window to [`Hello`] and the frame
-/// advantage to [`Inputs`] (rollback mode).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// advantage to [`Inputs`] (rollback mode); version 3 the
+/// [`ByeReason`]s `HandshakeTimeout` and `NoProgress`.
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The most inputs one [`Inputs`] message may carry.
 pub const MAX_RUN: usize = 128;
@@ -138,6 +139,11 @@ pub enum ByeReason {
     InvalidData,
     /// The sender heard nothing from the receiver for its timeout.
     Timeout,
+    /// The match did not start within the sender's handshake timeout.
+    HandshakeTimeout,
+    /// The sender waited for the receiver's next input for its progress
+    /// timeout.
+    NoProgress,
 }
 
 /// One datagram of the protocol.
@@ -271,6 +277,8 @@ enum ByeWire {
     VersionMismatch,
     InvalidData,
     Timeout,
+    HandshakeTimeout,
+    NoProgress,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -466,6 +474,8 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 ByeReason::VersionMismatch => ByeWire::VersionMismatch,
                 ByeReason::InvalidData => ByeWire::InvalidData,
                 ByeReason::Timeout => ByeWire::Timeout,
+                ByeReason::HandshakeTimeout => ByeWire::HandshakeTimeout,
+                ByeReason::NoProgress => ByeWire::NoProgress,
             }),
         };
         let taken = core::mem::take(buf);
@@ -562,6 +572,8 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 ByeWire::VersionMismatch => ByeReason::VersionMismatch,
                 ByeWire::InvalidData => ByeReason::InvalidData,
                 ByeWire::Timeout => ByeReason::Timeout,
+                ByeWire::HandshakeTimeout => ByeReason::HandshakeTimeout,
+                ByeWire::NoProgress => ByeReason::NoProgress,
             }),
         })
     }
@@ -666,6 +678,8 @@ mod tests {
             M::Bye(ByeReason::VersionMismatch),
             M::Bye(ByeReason::InvalidData),
             M::Bye(ByeReason::Timeout),
+            M::Bye(ByeReason::HandshakeTimeout),
+            M::Bye(ByeReason::NoProgress),
         ]
     }
 

@@ -526,6 +526,8 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         M::Bye(reason) => match reason {
             ByeReason::Quit => Expect::Ends(Outcome::RemoteQuit, None),
             ByeReason::Timeout => Expect::Ends(Outcome::Timeout, None),
+            ByeReason::HandshakeTimeout => Expect::Ends(Outcome::HandshakeTimeout, None),
+            ByeReason::NoProgress => Expect::Ends(Outcome::NoProgress, None),
             ByeReason::InvalidData => Expect::Ends(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,
@@ -629,6 +631,8 @@ fn every_kind_of_datagram_in_every_phase() {
         ByeReason::Timeout,
         ByeReason::InvalidData,
         ByeReason::VersionMismatch,
+        ByeReason::HandshakeTimeout,
+        ByeReason::NoProgress,
         ByeReason::Desync { tick: 60, hash: 3 },
     ] {
         cases.push(encode(&M::Bye(reason)));
@@ -689,11 +693,13 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     id: (a % 4) as u16,
                     held_ms: b as u16,
                 }),
-                _ => M::Bye(match a % 5 {
+                _ => M::Bye(match a % 7 {
                     0 => ByeReason::Quit,
                     1 => ByeReason::Timeout,
                     2 => ByeReason::InvalidData,
                     3 => ByeReason::VersionMismatch,
+                    4 => ByeReason::HandshakeTimeout,
+                    5 => ByeReason::NoProgress,
                     _ => ByeReason::Desync { tick: b, hash: 0 },
                 }),
             };

@@ -79,6 +79,7 @@ pub fn outcome_message(o: &Outcome) -> &'static str {
         Outcome::InvalidData { .. } => {
             "The other player sent something unexpected, so the match was stopped."
         }
+        _ => "The match was stopped.",
     }
 }
 
