@@ -77,7 +77,15 @@ const ADVANTAGE_SPACING_FRAMES: u32 = 10;
 /// more than `2 * delay + 2` input ticks apart.
 const AHEAD_SLACK: u32 = 8;
 /// Local hashes kept to answer a peer's hash or `Bye(Desync)`.
-const LOCAL_HASHES_KEPT: usize = 64;
+///
+/// A hash is kept until the peer's hash for its tick (or a later one) has
+/// arrived: the reliable channel delivers the peer's hashes in order, so
+/// by then it has been compared. With a hash every tick on a very lossy
+/// link, retransmissions hold the peer's hashes back by many ticks; the
+/// bound (34 s of play at a hash every tick, far more at longer intervals)
+/// is only reached by a reliable channel stuck that long, and the hashes
+/// it drops then are not compared (logged at WARN).
+const LOCAL_HASHES_KEPT: usize = 2048;
 /// Pings kept waiting for their pong.
 const PINGS_KEPT: usize = 8;
 /// Delay from the round trip: pings kept waiting for their pong while the
@@ -420,7 +428,8 @@ pub enum Violation {
         /// The tick.
         tick: u32,
     },
-    /// A `Bye(Desync)` for a tick this side never hashed.
+    /// A `Bye(Desync)` for a tick this side never hashed, or whose two
+    /// hashes it already compared and found equal.
     UnknownDesyncTick {
         /// The tick.
         tick: u32,
@@ -1690,6 +1699,7 @@ impl<G: DeterministicGame> Session<G> {
         } else {
             self.remote_hashes.push_back((h.tick, h.hash));
         }
+        self.drop_compared_hashes();
     }
 
     fn on_bye(&mut self, reason: ByeReason) {
@@ -1730,11 +1740,30 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    /// This side's hash of `tick`, if it is still kept (the ticks are in
+    /// ascending order).
     fn local_hash(&self, tick: u32) -> Option<u64> {
         self.local_hashes
-            .iter()
-            .find(|&&(t, _)| t == tick)
+            .binary_search_by_key(&tick, |&(t, _)| t)
+            .ok()
+            .and_then(|i| self.local_hashes.get(i))
             .map(|&(_, h)| h)
+    }
+
+    /// Drops the local hashes the peer's hashes have caught up with: each
+    /// was compared when the later of the two arrived.
+    fn drop_compared_hashes(&mut self) {
+        if self.sync.is_some() {
+            // No peer: the forced checks look up the hashes instead.
+            return;
+        }
+        while self
+            .local_hashes
+            .front()
+            .is_some_and(|&(t, _)| t <= self.last_remote_hash_tick)
+        {
+            self.local_hashes.pop_front();
+        }
     }
 
     fn compare_hashes(&mut self, tick: u32, local: u64, remote: u64) {
@@ -1955,8 +1984,12 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         self.last_hashed = tick;
-        if self.local_hashes.len() == LOCAL_HASHES_KEPT {
-            self.local_hashes.pop_front();
+        if self.local_hashes.len() >= LOCAL_HASHES_KEPT {
+            if let Some((old, _)) = self.local_hashes.pop_front() {
+                if self.sync.is_none() {
+                    log::warn!("hash of tick {old} dropped before the peer's arrived");
+                }
+            }
         }
         self.local_hashes.push_back((tick, hash));
         self.send(&Message::Hash(HashReport { tick, hash }));
@@ -1969,6 +2002,7 @@ impl<G: DeterministicGame> Session<G> {
                 self.compare_hashes(rt, hash, rh);
             }
         }
+        self.drop_compared_hashes();
     }
 
     /// Time sync: this side's frame advantage in ticks, from what it sees:
