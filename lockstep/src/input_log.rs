@@ -1,5 +1,6 @@
 //! Recorded matches: every tick's inputs, exportable and replayable offline.
 
+use alloc::vec::Vec;
 use core::fmt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -70,7 +71,7 @@ impl fmt::Display for LogDecodeError {
     }
 }
 
-impl std::error::Error for LogDecodeError {}
+impl core::error::Error for LogDecodeError {}
 
 /// Why a replay did not reproduce the match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,7 +114,7 @@ impl fmt::Display for ReplayError {
     }
 }
 
-impl std::error::Error for ReplayError {}
+impl core::error::Error for ReplayError {}
 
 #[derive(Serialize)]
 struct LogOut<'a, I> {

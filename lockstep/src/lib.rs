@@ -103,7 +103,15 @@
 //! pick the input delay from round trips measured in the handshake
 //! ([`SessionConfig::input_delay_from_rtt`]). [`SyncTest`] proves a game
 //! rollback-safe without a network.
+#![no_std]
 #![warn(missing_docs)]
+
+// The engine needs allocation (vectors, queues) and nothing else of the
+// standard library: without std it cannot read a clock, open a socket or
+// start a thread (docs/engine.md, "Portability"). Unit tests may use std.
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 pub mod game;
 pub mod hash;

@@ -1,7 +1,9 @@
 //! The lock-step session: a sans-IO state machine for one two-player match.
 
+use alloc::collections::VecDeque;
+use alloc::vec;
+use alloc::vec::Vec;
 use core::fmt;
-use std::collections::VecDeque;
 
 use crate::game::DeterministicGame;
 use crate::input_log::InputLog;
@@ -371,7 +373,7 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl core::error::Error for ConfigError {}
 
 /// What the peer did wrong, in [`Outcome::InvalidData`].
 #[derive(Debug, Clone, PartialEq, Eq)]

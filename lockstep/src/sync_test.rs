@@ -49,8 +49,8 @@
 //! assert!(t.mispredictions() > 500);
 //! ```
 
+use alloc::collections::VecDeque;
 use core::fmt;
-use std::collections::VecDeque;
 
 use crate::game::DeterministicGame;
 use crate::session::Session;
@@ -119,7 +119,7 @@ impl fmt::Display for SyncTestError {
     }
 }
 
-impl std::error::Error for SyncTestError {}
+impl core::error::Error for SyncTestError {}
 
 /// Runs a game in a [`Session`] with no peer that rolls back and
 /// re-simulates all the time, checking that every re-simulation
@@ -297,7 +297,10 @@ impl<G: DeterministicGame> SyncTest<G> {
 mod tests {
     use super::*;
     use std::cell::Cell;
+    use std::format;
     use std::rc::Rc;
+    use std::thread_local;
+    use std::vec::Vec;
 
     #[derive(Clone)]
     struct Good(u64);

@@ -1,5 +1,6 @@
 //! The datagram transport the session's driver talks through.
 
+use alloc::vec::Vec;
 use core::fmt;
 
 /// Which of the two channels a datagram travels on.
@@ -59,7 +60,7 @@ impl fmt::Display for TransportError {
     }
 }
 
-impl std::error::Error for TransportError {}
+impl core::error::Error for TransportError {}
 
 /// Non-blocking datagrams on two channels, and the state of the link.
 ///

@@ -20,6 +20,7 @@
 //! Decoding never panics and never allocates more than the datagram could
 //! describe.
 
+use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
@@ -212,7 +213,7 @@ impl fmt::Display for DecodeError {
     }
 }
 
-impl std::error::Error for DecodeError {}
+impl core::error::Error for DecodeError {}
 
 /// Why a message could not be encoded. The session never builds such
 /// messages (it checks the input type once, in `Session::new`).
@@ -238,7 +239,7 @@ impl fmt::Display for EncodeError {
     }
 }
 
-impl std::error::Error for EncodeError {}
+impl core::error::Error for EncodeError {}
 
 // ---------------------------------------------------------------------------
 // Wire representation. Tags are the variant order of `Wire`; do not reorder.
@@ -623,6 +624,7 @@ pub fn is_bye_tag(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec;
 
     type M = Message<u8>;
 
