@@ -53,9 +53,9 @@ const SKIP_THRESHOLD: i32 = 3;
 const SKIP_SPACING_FRAMES: u32 = 20;
 /// Rollback: ticks of room kept in the peer's prediction window when a
 /// packet is held back (for jitter). More protects better against a
-/// burst of losses but holds back less on a long trip: 2 sent 57 packets
-/// per second at 100 ms ±20 with 25% loss and a 2-tick delay, more than
-/// half of GGRS's 107; 1 sends about 47.
+/// burst of losses but holds back less on a long trip, where the window
+/// has little room to spare (`docs/benchmarks.md`, "Figures behind the
+/// session's constants").
 const HOLD_MARGIN_TICKS: i64 = 1;
 /// Rollback: packets that leave at once, in consecutive frames, after the
 /// local pad changes (more than one in case the first is lost).
@@ -65,11 +65,12 @@ const CHANGE_SENDS: u8 = 2;
 /// quarter or so).
 const LOSSY_PING_LOSSES: u32 = 2;
 /// Rollback: of the last 8 pings, how many lost stop holding back
-/// altogether (a round-trip loss of a third or more). At 60 ms ±15 with 20%
-/// loss this cut an NtBA match's stalled frames from 245 / 176 (host /
-/// guest) to 102 / 52; never holding back stalls it 15 / 4 but doubles the
-/// packets on every lossy link (two here stalled 37 / 22 but re-simulated
-/// a fifth more at 5% loss).
+/// altogether (a round-trip loss of a third or more): on such a link a
+/// held packet followed by a lost one runs the peer's window out, and a
+/// stalled frame costs a player more than a packet costs the link. Never
+/// holding back would stall less still but double the packets on every
+/// lossy link; a threshold of two cost re-simulation at low loss
+/// (`docs/benchmarks.md`, "Figures behind the session's constants").
 const NO_HOLD_PING_LOSSES: u32 = 3;
 /// Frames between two frame-advantage reports, at least.
 const ADVANTAGE_SPACING_FRAMES: u32 = 10;
@@ -1226,6 +1227,8 @@ impl<G: DeterministicGame> Session<G> {
         let mut inputs = Vec::with_capacity(ticks * 2);
         for t in 0..ticks {
             let (Some(&l), Some(&r)) = (self.local.get(t), self.remote.get(t)) else {
+                // Unreachable: a confirmed tick ran on both inputs.
+                debug_assert!(false, "confirmed tick {t} without both inputs");
                 break;
             };
             let pair = if self.side == 0 { [l, r] } else { [r, l] };
@@ -1294,6 +1297,7 @@ impl<G: DeterministicGame> Session<G> {
         if !matches!(frame, Frame::Ticked(_)) {
             // Unreachable: the driver reveals inputs less than `window`
             // ticks late and no peer can end the match.
+            debug_assert!(false, "sync test: frame without a tick ({frame:?})");
             log::error!("sync test: frame without a tick ({frame:?})");
         }
         self.take_sync_failure()?;
@@ -1304,6 +1308,7 @@ impl<G: DeterministicGame> Session<G> {
         let start = self.tick - window;
         let Some(i) = self.saved.iter().position(|s| s.tick == start) else {
             // Unreachable: reconcile keeps `window` states in this mode.
+            debug_assert!(false, "sync test: no state held for tick {start}");
             log::error!("sync test: no state held for tick {start}");
             return Ok(0);
         };
@@ -1657,6 +1662,8 @@ impl<G: DeterministicGame> Session<G> {
     fn on_pong(&mut self, now: Millis, p: Pong) {
         if let Some(i) = self.pings.iter().position(|&(id, _)| id == p.id) {
             let Some((_, sent)) = self.pings.remove(i) else {
+                // Unreachable: `i` was just found in the queue.
+                debug_assert!(false, "ping {i} vanished");
                 return;
             };
             let rtt = now

@@ -247,7 +247,6 @@ impl core::error::Error for EncodeError {}
 const TAG_HELLO: u32 = 0;
 const TAG_INPUTS: u32 = 1;
 const TAG_INPUTS_EXT: u32 = 2;
-const TAG_BYE: u32 = 6;
 const TAG_INPUTS_ADV: u32 = 7;
 const TAG_COUNT: u32 = 8;
 
@@ -614,13 +613,6 @@ pub fn peek_hello_protocol(bytes: &[u8]) -> Option<u32> {
     }
 }
 
-/// `true` if `bytes` is tagged as a [`Message::Bye`]: used to avoid
-/// answering a broken goodbye with another goodbye.
-#[must_use]
-pub fn is_bye_tag(bytes: &[u8]) -> bool {
-    bytes.first() == Some(&(TAG_BYE as u8))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -961,11 +953,5 @@ mod tests {
         assert!(M::decode(&b).is_err());
         assert_eq!(peek_hello_protocol(&b), Some(2));
         assert_eq!(peek_hello_protocol(&[1, 2]), None);
-        assert!(is_bye_tag(
-            &M::Bye(ByeReason::Quit)
-                .encode()
-                // Cannot fail: well-formed messages with u8/u16 inputs always encode.
-                .expect("valid messages encode")
-        ));
     }
 }
