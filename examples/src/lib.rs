@@ -794,5 +794,6 @@ pub fn describe_outcome(outcome: Option<&Outcome>) -> String {
         }) => format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there"),
         Some(Outcome::VersionMismatch { .. }) => "different game version".to_string(),
         Some(Outcome::InvalidData { violation }) => format!("invalid data: {violation}"),
+        Some(other) => format!("{other:?}"),
     }
 }

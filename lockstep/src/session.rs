@@ -324,6 +324,7 @@ impl SessionConfig {
 /// A [`SessionConfig`] or game the session cannot work with (a mistake in
 /// the calling program, not in anything a peer sent).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The input delay is over [`MAX_INPUT_DELAY`].
     InputDelayTooLarge {
@@ -378,6 +379,7 @@ impl core::error::Error for ConfigError {}
 
 /// What the peer did wrong, in [`Outcome::InvalidData`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Violation {
     /// A datagram failed strict decoding.
     Malformed {
@@ -485,6 +487,7 @@ pub struct Version {
 /// How a match ended. Each has its own message for the player (see
 /// `docs/engine.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// This side called [`Session::quit`].
     LocalQuit,
@@ -531,6 +534,7 @@ pub enum Outcome {
 
 /// Something that happened, drained with [`Session::poll_event`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Event {
     /// Both Hellos were accepted: the match runs with these parameters.
     Started {
@@ -558,6 +562,7 @@ pub enum Event {
 
 /// What [`Session::advance_frame`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Frame {
     /// Still waiting for the peer's Hello.
     Waiting,

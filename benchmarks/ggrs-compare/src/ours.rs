@@ -85,7 +85,7 @@ impl<G: BenchGame> Peer<G> {
             Frame::Stalled(_) => self.fig.stalled += 1,
             // Rollback mode's time synchronisation let this frame pass.
             Frame::Skipped(_) => self.fig.skipped += 1,
-            Frame::Waiting | Frame::Ticked(_) | Frame::Ended => {}
+            _ => {}
         }
         if let Some(outcome) = ended {
             self.fig.problems.push(format!("ended: {outcome:?}"));

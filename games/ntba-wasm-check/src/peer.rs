@@ -205,7 +205,8 @@ pub extern "C" fn peer_stalled_frames() -> u64 {
 
 /// -1 while the match goes on; else how it ended: 0 local quit, 1 remote
 /// quit, 2 transport lost, 3 timeout, 4 desync, 5 version mismatch,
-/// 6 invalid data, 7 handshake timeout, 8 no progress.
+/// 6 invalid data, 7 handshake timeout, 8 no progress, 9 an outcome added
+/// to the engine since.
 #[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn peer_outcome() -> i32 {
@@ -220,6 +221,7 @@ pub extern "C" fn peer_outcome() -> i32 {
         Some(Outcome::InvalidData { .. }) => 6,
         Some(Outcome::HandshakeTimeout) => 7,
         Some(Outcome::NoProgress) => 8,
+        Some(_) => 9,
     })
 }
 
