@@ -232,7 +232,7 @@ impl SessionConfig {
     }
 
     /// The host measures the round trip during the handshake
-    /// ([`HANDSHAKE_PINGS`] pings before the first tick) and picks the input
+    /// ([`HANDSHAKE_PINGS`] round trips before the first tick) and picks the input
     /// delay from it (see [`delay_for_round_trips`]), instead of the fixed
     /// delay given to [`host`](Self::host). The guest adopts the result from
     /// the host's Hello as usual. No effect on a guest.
@@ -1070,12 +1070,14 @@ impl<G: DeterministicGame> Session<G> {
             self.local.push(pad);
         }
         let can_run = t < self.local.len() && t < self.remote.len() + usize::from(self.window);
+        if can_run {
+            self.waiting_since = None;
+        }
         // (A sync test has no peer to wait for: it never skips.)
         let frame = if can_run && self.window > 0 && self.sync.is_none() && self.time_sync_skip() {
             self.stats.skipped_frames += 1;
             Frame::Skipped(self.tick)
         } else if can_run {
-            self.waiting_since = None;
             self.run_tick(false);
             if self.phase == Phase::Ended {
                 return Frame::Ended;
