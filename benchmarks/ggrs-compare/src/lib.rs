@@ -53,7 +53,8 @@ pub use ggrs_side::{GgrsConfig, NetsimSocket};
 /// A link condition to play over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scenario {
-    /// Its letter in issue 2 and issue 7: `a` to `d`.
+    /// Its letter, `a` to `d`, as in the engine session tables of
+    /// `docs/benchmarks.md` and in `docs/ggrs-comparison.md`.
     pub id: char,
     /// A short description for the table.
     pub label: &'static str,
@@ -73,7 +74,7 @@ const fn link(latency: u64, jitter: u64, loss_percent: u8) -> LinkConfig {
     }
 }
 
-/// The four scenarios of issue 7: (a) no latency, (b) 50 ms one way
+/// The four scenarios every engine figure uses: (a) no latency, (b) 50 ms one way
 /// ±10 ms, (c) the same with 5% loss, (d) 100 ms ±20 ms with 25% loss.
 pub const SCENARIOS: [Scenario; 4] = [
     Scenario {
@@ -184,8 +185,8 @@ impl fmt::Display for Engine {
 /// The rows played by default: our session in lock-step and in rollback
 /// with the default window of 8 (as it ships, holding back packets with
 /// nothing urgent; sending every frame; and sending every second frame),
-/// GGRS with its default prediction window (8, the reference of issue 7's
-/// targets) and GGRS in its lock-step mode (window 0, the like-for-like
+/// GGRS with its default prediction window (8, the reference the targets
+/// of `docs/ggrs-comparison.md` are measured against) and GGRS in its lock-step mode (window 0, the like-for-like
 /// row for our lock-step mode). A row is one line here.
 pub const DEFAULT_ENGINES: &[Engine] = &[
     Engine::Ours {

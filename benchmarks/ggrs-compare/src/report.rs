@@ -108,7 +108,8 @@ pub fn targets_header() -> String {
 }
 
 /// The GGRS run `ours` is measured against: GGRS's default prediction
-/// window (8, the reference issue 7 names), failing that GGRS at our
+/// window (8, the reference of the targets in `docs/ggrs-comparison.md`),
+/// failing that GGRS at our
 /// row's window, failing that the first GGRS run of the same scenario and
 /// game.
 fn reference<'a>(results: &'a [RunResult], ours: &RunResult) -> Option<&'a RunResult> {
