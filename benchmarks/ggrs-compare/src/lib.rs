@@ -186,8 +186,9 @@ impl fmt::Display for Engine {
 /// with the default window of 8 (as it ships, holding back packets with
 /// nothing urgent; sending every frame; and sending every second frame),
 /// GGRS with its default prediction window (8, the reference the targets
-/// of `docs/ggrs-comparison.md` are measured against) and GGRS in its lock-step mode (window 0, the like-for-like
-/// row for our lock-step mode). A row is one line here.
+/// of `docs/ggrs-comparison.md` are measured against) and GGRS in its
+/// lock-step mode (window 0, the like-for-like row for our lock-step
+/// mode). A row is one line here.
 pub const DEFAULT_ENGINES: &[Engine] = &[
     Engine::Ours {
         window: 0,

@@ -109,9 +109,8 @@ pub fn targets_header() -> String {
 
 /// The GGRS run `ours` is measured against: GGRS's default prediction
 /// window (8, the reference of the targets in `docs/ggrs-comparison.md`),
-/// failing that GGRS at our
-/// row's window, failing that the first GGRS run of the same scenario and
-/// game.
+/// failing that GGRS at our row's window, failing that the first GGRS run
+/// of the same scenario and game.
 fn reference<'a>(results: &'a [RunResult], ours: &RunResult) -> Option<&'a RunResult> {
     let ggrs = |window: Option<u8>| {
         results.iter().find(|r| {
