@@ -79,6 +79,13 @@ pub fn outcome_message(o: &Outcome) -> &'static str {
         Outcome::InvalidData { .. } => {
             "The other player sent something unexpected, so the match was stopped."
         }
+        Outcome::HandshakeTimeout => {
+            "Couldn't start the match: the connection to the other player is too poor."
+        }
+        Outcome::NoProgress => {
+            "The other player's game stopped sending its moves, so the match was stopped."
+        }
+        // Outcomes the engine may add later.
         _ => "The match was stopped.",
     }
 }
@@ -222,6 +229,14 @@ mod tests {
                 "The connection to the other player was lost.",
             ),
             (Outcome::Timeout, "The other player stopped responding."),
+            (
+                Outcome::HandshakeTimeout,
+                "Couldn't start the match: the connection to the other player is too poor.",
+            ),
+            (
+                Outcome::NoProgress,
+                "The other player's game stopped sending its moves, so the match was stopped.",
+            ),
             (
                 Outcome::InvalidData {
                     violation: Violation::UnexpectedHello,
