@@ -359,7 +359,15 @@ impl World {
                         (FetchId::Ice, "GET") => json!({"iceServers": []}),
                         (FetchId::Room(_), "POST") => {
                             self.rooms += 1;
-                            json!({"code": format!("ROOM{:02}", self.rooms)})
+                            // A code of the service's alphabet, new for each room.
+                            let a = signaling_protocol::id::ROOM_CODE_ALPHABET;
+                            let n = self.rooms as usize;
+                            let code = format!(
+                                "RMQK{}{}",
+                                char::from(a[n / a.len() % a.len()]),
+                                char::from(a[n % a.len()])
+                            );
+                            json!({ "code": code })
                         }
                         _ => panic!("unexpected fetch {method} {url}"),
                     };
