@@ -19,6 +19,19 @@ use crate::text::{self, ChatError};
 use lockstep::Millis;
 use std::collections::{BTreeMap, VecDeque};
 
+/// Other players the roster holds: one lobby of the service
+/// ([`MAX_PLAYERS`](crate::protocol::MAX_PLAYERS), ourselves included). The
+/// service never announces more; a `joined` beyond this is dropped (and
+/// logged), so a faulty service cannot make the page open a mesh link per
+/// announced player.
+pub const MAX_OTHERS: usize = crate::protocol::MAX_PLAYERS - 1;
+
+/// Names of departed players kept for notices that mention them: four
+/// lobbies' worth. A notice names a player the moment it happens, so only
+/// the latest departures matter; the oldest is forgotten first, and a
+/// stream of players who come and go cannot grow the list.
+pub const MAX_GONE: usize = 4 * crate::protocol::MAX_PLAYERS;
+
 /// The lobby's timers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LobbyConfig {
@@ -192,6 +205,59 @@ impl LobbyNotice {
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
         }
     }
+
+    /// The English text in parts, so the page can isolate what came from
+    /// others (a player's `name#ABC`, the service's reason) from the
+    /// sentence around it, as the roster and chat do: a right-to-left name
+    /// then cannot reorder the words next to it. The parts joined are
+    /// [`text`](Self::text).
+    #[must_use]
+    pub fn parts(&self) -> Vec<NoticePart> {
+        match self {
+            LobbyNotice::Challenge { notice, name } => {
+                // Names never hold control characters (`text::clean_name`),
+                // so NUL marks where the name goes in the sentence.
+                let template = notice.text(|_| "\0".to_owned());
+                let name = name.clone().unwrap_or_default();
+                let mut parts = Vec::new();
+                for (i, piece) in template.split('\0').enumerate() {
+                    if i > 0 {
+                        parts.push(NoticePart::Name(name.clone()));
+                    }
+                    if !piece.is_empty() {
+                        parts.push(NoticePart::Text(piece.to_owned()));
+                    }
+                }
+                parts
+            }
+            LobbyNotice::Refused(reason) => vec![
+                NoticePart::Text("The lobby refused to let us in: ".to_owned()),
+                NoticePart::Isolated(reason.clone()),
+            ],
+        }
+    }
+}
+
+/// One part of a notice's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoticePart {
+    /// Our own words.
+    Text(String),
+    /// A player's `name#ABC`: shown like the roster shows it, the name
+    /// isolated from the tag and from the sentence.
+    Name(String),
+    /// Words from the service: shown isolated from the sentence.
+    Isolated(String),
+}
+
+impl NoticePart {
+    /// The text of this part.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        match self {
+            NoticePart::Text(s) | NoticePart::Name(s) | NoticePart::Isolated(s) => s,
+        }
+    }
 }
 
 /// One other player.
@@ -256,8 +322,9 @@ pub struct LobbyClient {
     players: BTreeMap<PeerId, Player>,
     /// Join order, for a stable roster.
     order: Vec<PeerId>,
-    /// Names of players who left, for notices that mention them.
-    gone: BTreeMap<PeerId, String>,
+    /// Names of players who left, for notices that mention them, oldest
+    /// first, at most [`MAX_GONE`].
+    gone: VecDeque<(PeerId, String)>,
     challenge: ChallengeState,
     send_limiter: SendLimiter,
     out: VecDeque<Output>,
@@ -276,7 +343,7 @@ impl LobbyClient {
             backoff: Backoff::new(),
             players: BTreeMap::new(),
             order: Vec::new(),
-            gone: BTreeMap::new(),
+            gone: VecDeque::new(),
             challenge: ChallengeState::default(),
             send_limiter: SendLimiter::chat(),
             out: VecDeque::new(),
@@ -409,7 +476,10 @@ impl LobbyClient {
 
     fn remove_player(&mut self, id: &PeerId, now: Millis) {
         if let Some(p) = self.players.remove(id) {
-            self.gone.insert(id.clone(), p.display());
+            if self.gone.len() == MAX_GONE {
+                self.gone.pop_front();
+            }
+            self.gone.push_back((id.clone(), p.display()));
             self.out.push_back(Output::ClosePeer(id.clone()));
         }
         self.order.retain(|x| x != id);
@@ -478,6 +548,10 @@ impl LobbyClient {
     fn add_player(&mut self, entry: crate::protocol::RosterEntry, now: Millis) {
         let Some(me) = self.me.clone() else { return };
         if entry.id == me || self.players.contains_key(&entry.id) {
+            return;
+        }
+        if self.players.len() >= MAX_OTHERS {
+            log::warn!("lobby: the service announced more players than a lobby holds; ignored one");
             return;
         }
         let (pair, action) = Pair::new(&me, &entry.id, now, self.cfg.mesh);
@@ -753,7 +827,13 @@ impl LobbyClient {
         self.players
             .get(id)
             .map(Player::display)
-            .or_else(|| self.gone.get(id).cloned())
+            .or_else(|| {
+                self.gone
+                    .iter()
+                    .rev()
+                    .find(|(gone, _)| gone == id)
+                    .map(|(_, name)| name.clone())
+            })
             .unwrap_or_else(|| text::display_name("someone", id.as_str()))
     }
 
@@ -1217,6 +1297,95 @@ mod tests {
         });
         assert_eq!(notice.as_deref(), Some("nB#BBB left the lobby."));
         assert!(a.roster().is_empty());
+    }
+
+    fn numbered(i: usize) -> PeerId {
+        PeerId::parse(&format!("P{i:011}")).unwrap()
+    }
+
+    fn joined(i: usize) -> String {
+        json!({"type":"joined","player":{"id": numbered(i).as_str(), "nick": format!("p{i}"), "status":"lobby"}})
+            .to_string()
+    }
+
+    #[test]
+    fn the_roster_holds_at_most_one_lobby_of_others() {
+        let mut c = online('A', &[]);
+        for i in 0..40 {
+            c.server_text(Millis(0), &joined(i));
+        }
+        let offers = drain(&mut c)
+            .into_iter()
+            .filter(|o| matches!(o, Output::Offer { .. }))
+            .count();
+        assert_eq!(c.roster().len(), MAX_OTHERS);
+        assert_eq!(MAX_OTHERS, crate::protocol::MAX_PLAYERS - 1);
+        assert!(
+            offers <= MAX_OTHERS,
+            "no mesh link for a player beyond the cap"
+        );
+        // One who leaves makes room for the next.
+        c.server_text(
+            Millis(0),
+            &json!({"type":"left","id":numbered(0).as_str()}).to_string(),
+        );
+        c.server_text(Millis(0), &joined(100));
+        assert!(c.player(&numbered(100)).is_some());
+        assert_eq!(c.roster().len(), MAX_OTHERS);
+    }
+
+    #[test]
+    fn the_list_of_departed_players_is_capped_and_keeps_the_latest() {
+        let mut c = online('A', &[]);
+        for i in 0..500 {
+            c.server_text(Millis(0), &joined(i));
+            c.server_text(
+                Millis(0),
+                &json!({"type":"left","id":numbered(i).as_str()}).to_string(),
+            );
+        }
+        assert_eq!(c.gone.len(), MAX_GONE);
+        assert_eq!(c.name_of(&numbered(499)), "p499#P00");
+        assert_eq!(
+            c.name_of(&numbered(0)),
+            "someone#P00",
+            "the oldest was forgotten"
+        );
+    }
+
+    #[test]
+    fn a_notice_keeps_the_name_apart_from_its_sentence() {
+        let n = LobbyNotice::Challenge {
+            notice: challenge::Notice::Mutual(id('B')),
+            name: Some("\u{5e9}\u{5dc}\u{5d5}\u{5dd}#BBB".into()),
+        };
+        let parts = n.parts();
+        assert_eq!(
+            parts,
+            vec![
+                NoticePart::Text("You and ".into()),
+                NoticePart::Name("\u{5e9}\u{5dc}\u{5d5}\u{5dd}#BBB".into()),
+                NoticePart::Text(
+                    " challenged each other at once, so both challenges were cancelled. Try again."
+                        .into()
+                ),
+            ]
+        );
+        let joined: String = parts.iter().map(NoticePart::as_str).collect();
+        assert_eq!(joined, n.text());
+        let refused = LobbyNotice::Refused("bad name".into());
+        assert_eq!(
+            refused.parts(),
+            vec![
+                NoticePart::Text("The lobby refused to let us in: ".into()),
+                NoticePart::Isolated("bad name".into()),
+            ]
+        );
+        let plain = LobbyNotice::Challenge {
+            notice: challenge::Notice::ConnectFailed,
+            name: None,
+        };
+        assert_eq!(plain.parts(), vec![NoticePart::Text(plain.text())]);
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //! dropped by the caller and logged without its content; nothing panics.
 
 pub use signaling_protocol::limits::{
-    CANDIDATE_MAX_BYTES, MAX_MESSAGE_BYTES as SERVER_MESSAGE_MAX_BYTES, PEER_MESSAGE_MAX_BYTES,
-    SDP_MAX_BYTES,
+    CANDIDATE_MAX_BYTES, MAX_MESSAGE_BYTES as SERVER_MESSAGE_MAX_BYTES, MAX_PLAYERS,
+    PEER_MESSAGE_MAX_BYTES, SDP_MAX_BYTES,
 };
 pub use signaling_protocol::{
     lobby_out, room_out, DeclineReason, LobbyServerMsg, MessageError, PeerMsg, PlayerStatus,

@@ -1,6 +1,6 @@
 //! The browser implementation (wasm32 only).
 
-use crate::link::{Dropped, LinkCore};
+use crate::link::{check_size, Dropped, Incoming, LinkCore};
 use crate::{IceCandidate, MAX_DATAGRAM};
 use js_sys::{Reflect, Uint8Array};
 use lockstep::{Channel, LinkState, Millis, Transport, TransportError};
@@ -97,13 +97,24 @@ impl WebRtcTransport {
                     return;
                 };
                 let data = ev.data();
-                let bytes = if let Some(text) = data.as_string() {
-                    text.into_bytes()
-                } else if data.is_instance_of::<js_sys::ArrayBuffer>() {
-                    Uint8Array::new(&data).to_vec()
+                // Read the size from the browser's object first, and copy
+                // the message into wasm memory only when it is within the cap.
+                let size = if let Some(text) = data.dyn_ref::<js_sys::JsString>() {
+                    Incoming::Utf16Units(text.length() as usize)
+                } else if let Some(buf) = data.dyn_ref::<js_sys::ArrayBuffer>() {
+                    Incoming::Bytes(buf.byte_length() as usize)
                 } else {
                     log::warn!("webrtc: dropped a message of an unexpected kind");
                     return;
+                };
+                if let Err(Dropped::TooLarge(len)) = check_size(size) {
+                    log::warn!("webrtc: dropped an oversized datagram ({len} bytes or more)");
+                    return;
+                }
+                let bytes = if let Some(text) = data.as_string() {
+                    text.into_bytes()
+                } else {
+                    Uint8Array::new(&data).to_vec()
                 };
                 if let Err(Dropped::TooLarge(len)) = s.borrow_mut().received(channel, bytes) {
                     log::warn!("webrtc: dropped an oversized datagram ({len} bytes)");

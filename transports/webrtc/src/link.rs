@@ -35,6 +35,28 @@ pub enum Dropped {
     TooLarge(usize),
 }
 
+/// The size of a message as the browser reports it, before any copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Incoming {
+    /// A binary message of this many bytes.
+    Bytes(usize),
+    /// A text message of this many UTF-16 code units. Its UTF-8 form has at
+    /// least as many bytes, so a count over the cap is over it in bytes too.
+    Utf16Units(usize),
+}
+
+/// Whether a message of this size may be copied out of the browser at all:
+/// one over [`MAX_DATAGRAM`] is dropped before it is read, so a peer cannot
+/// make us copy a large message into wasm memory only to drop it. A text
+/// message that passes is checked again in bytes by [`LinkCore::received`].
+pub fn check_size(size: Incoming) -> Result<(), Dropped> {
+    let (Incoming::Bytes(len) | Incoming::Utf16Units(len)) = size;
+    if len > MAX_DATAGRAM {
+        return Err(Dropped::TooLarge(len));
+    }
+    Ok(())
+}
+
 impl LinkCore {
     /// A link that is connecting.
     #[must_use]
@@ -176,6 +198,35 @@ mod tests {
         l.channel_opened(0);
         l.channel_opened(1);
         assert!(!l.past_deadline(Millis(30_000), Some(Millis(25_000))));
+    }
+
+    #[test]
+    fn the_size_is_judged_before_the_message_is_copied() {
+        // A binary message: its byte length, read from the buffer.
+        assert_eq!(check_size(Incoming::Bytes(MAX_DATAGRAM)), Ok(()));
+        assert_eq!(
+            check_size(Incoming::Bytes(MAX_DATAGRAM + 1)),
+            Err(Dropped::TooLarge(MAX_DATAGRAM + 1))
+        );
+        // A text message: more UTF-16 units than the cap is more bytes
+        // than the cap in UTF-8, so it is refused unread.
+        assert_eq!(
+            check_size(Incoming::Utf16Units(MAX_DATAGRAM + 1)),
+            Err(Dropped::TooLarge(MAX_DATAGRAM + 1))
+        );
+        assert_eq!(check_size(Incoming::Utf16Units(MAX_DATAGRAM)), Ok(()));
+        // Within the units cap, the UTF-8 copy can still be too large: the
+        // queue checks the bytes again.
+        let mut l = LinkCore::new();
+        let text = "\u{e9}".repeat(MAX_DATAGRAM / 2 + 1);
+        assert_eq!(
+            check_size(Incoming::Utf16Units(text.encode_utf16().count())),
+            Ok(())
+        );
+        assert_eq!(
+            l.received(Channel::Reliable, text.into_bytes()),
+            Err(Dropped::TooLarge(MAX_DATAGRAM + 2))
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::front_end::{Align, LocalOption, Painter};
 use crate::id::PeerId;
-use crate::lobby::PlayerView;
+use crate::lobby::{NoticePart, PlayerView};
 use crate::screens::Screen;
 use crate::shell::view::{
     roster_items, status_text, LobbyView, LocalView, LogOffer, MatchView, NoticeView, RosterItem,
@@ -19,7 +19,7 @@ use web_sys::{
 pub struct Dom {
     pub doc: Document,
     last_roster: Vec<PlayerView>,
-    last_notices: Vec<(String, Option<PeerId>)>,
+    last_notices: Vec<(Vec<NoticePart>, Option<PeerId>)>,
     log_url: Option<String>,
 }
 
@@ -171,9 +171,9 @@ impl Dom {
     }
 
     fn render_notices(&mut self, notices: &[NoticeView]) {
-        let shown: Vec<(String, Option<PeerId>)> = notices
+        let shown: Vec<(Vec<NoticePart>, Option<PeerId>)> = notices
             .iter()
-            .map(|n| (n.text(), n.try_again.clone()))
+            .map(|n| (n.notice.parts(), n.try_again.clone()))
             .collect();
         if shown == self.last_notices {
             return;
@@ -182,11 +182,24 @@ impl Dom {
             return;
         };
         box_.set_text_content(None);
-        for (text, try_again) in &shown {
-            let Some(p) = self.make("p", "notice", text) else {
+        for (parts, try_again) in &shown {
+            let Some(p) = self.make("p", "notice", "") else {
                 continue;
             };
             let _ = p.set_attribute("dir", "auto");
+            // Our words as text nodes; a player's name as the roster shows
+            // it and the service's words in a `<bdi>`, so text from others
+            // cannot reorder the sentence around it.
+            for part in parts {
+                let node: Option<web_sys::Node> = match part {
+                    NoticePart::Text(t) => Some(self.doc.create_text_node(t).into()),
+                    NoticePart::Name(n) => self.display_name("span", "name", n).map(Into::into),
+                    NoticePart::Isolated(t) => self.make("bdi", "", t).map(Into::into),
+                };
+                if let Some(node) = node {
+                    let _ = p.append_child(&node);
+                }
+            }
             if let Some(b) = try_again
                 .as_ref()
                 .and_then(|id| self.button("Try again", "challenge", id, true))
