@@ -26,6 +26,19 @@ use std::collections::{BTreeMap, VecDeque};
 /// announced player.
 pub const MAX_OTHERS: usize = crate::protocol::MAX_PLAYERS - 1;
 
+/// Handshake messages (offers, answers, candidates) the page sends the
+/// lobby in any 60 s. The service closes a lobby socket that sends more than
+/// its per-socket limit in a minute (600 by default,
+/// `signaling_core::LobbyLimits::messages_per_minute`), so an honest page
+/// keeps its signals well under it and leaves room for `hello` and
+/// `status`; a test holds the two numbers together. Signals over the budget
+/// wait their turn, in order.
+pub const SIGNALS_PER_MINUTE: u32 = 480;
+
+/// Signals waiting for the budget; beyond this the newest is dropped (and
+/// logged). A full mesh needs a few dozen.
+pub const MAX_QUEUED_SIGNALS: usize = 256;
+
 /// Names of departed players kept for notices that mention them: four
 /// lobbies' worth. A notice names a player the moment it happens, so only
 /// the latest departures matter; the oldest is forgotten first, and a
@@ -327,6 +340,10 @@ pub struct LobbyClient {
     gone: VecDeque<(PeerId, String)>,
     challenge: ChallengeState,
     send_limiter: SendLimiter,
+    /// The budget of handshake messages to the service.
+    signal_limiter: SendLimiter,
+    /// Handshake messages over the budget, oldest first.
+    signal_queue: VecDeque<(PeerId, Signal)>,
     out: VecDeque<Output>,
 }
 
@@ -346,6 +363,8 @@ impl LobbyClient {
             gone: VecDeque::new(),
             challenge: ChallengeState::default(),
             send_limiter: SendLimiter::chat(),
+            signal_limiter: SendLimiter::new(SIGNALS_PER_MINUTE as usize, Millis(60_000)),
+            signal_queue: VecDeque::new(),
             out: VecDeque::new(),
         }
     }
@@ -472,6 +491,8 @@ impl LobbyClient {
         }
         self.players.clear();
         self.gone.clear();
+        // Handshakes of the old connection are for peers we no longer link to.
+        self.signal_queue.clear();
     }
 
     fn remove_player(&mut self, id: &PeerId, now: Millis) {
@@ -595,11 +616,36 @@ impl LobbyClient {
         }
     }
 
-    /// Our peer connection to `to` produced handshake data: relay it.
-    pub fn send_signal(&mut self, to: &PeerId, signal: &Signal) {
-        if self.conn == Connection::Online && self.players.contains_key(to) {
-            self.out
-                .push_back(Output::ToServer(lobby_out::signal(to, signal)));
+    /// Our peer connection to `to` produced handshake data: relay it, now
+    /// if the budget allows ([`SIGNALS_PER_MINUTE`]), otherwise in order
+    /// when it does (see [`tick`](Self::tick)).
+    pub fn send_signal(&mut self, now: Millis, to: &PeerId, signal: &Signal) {
+        if self.conn != Connection::Online || !self.players.contains_key(to) {
+            return;
+        }
+        if self.signal_queue.len() >= MAX_QUEUED_SIGNALS {
+            log::warn!("lobby: too much handshake data waiting to be sent; dropped one");
+            return;
+        }
+        self.signal_queue.push_back((to.clone(), signal.clone()));
+        self.flush_signals(now);
+    }
+
+    /// Sends the waiting handshake messages the budget allows at `now`.
+    fn flush_signals(&mut self, now: Millis) {
+        while let Some((to, _)) = self.signal_queue.front() {
+            if !self.players.contains_key(to) {
+                // They left while it waited.
+                self.signal_queue.pop_front();
+                continue;
+            }
+            if !self.signal_limiter.try_send(now) {
+                break;
+            }
+            if let Some((to, signal)) = self.signal_queue.pop_front() {
+                self.out
+                    .push_back(Output::ToServer(lobby_out::signal(&to, &signal)));
+            }
         }
     }
 
@@ -781,6 +827,9 @@ impl LobbyClient {
                 self.attempt_failed(now, lost);
             }
         }
+        if self.conn == Connection::Online {
+            self.flush_signals(now);
+        }
         let mut changed = false;
         for id in self.order.clone() {
             let Some(p) = self.players.get_mut(&id) else {
@@ -817,7 +866,12 @@ impl LobbyClient {
             .values()
             .filter_map(|p| p.pair.deadline())
             .min();
-        [retry, pairs, self.challenge.next_deadline()]
+        let signals = if self.signal_queue.is_empty() {
+            None
+        } else {
+            self.signal_limiter.next_free()
+        };
+        [retry, pairs, self.challenge.next_deadline(), signals]
             .into_iter()
             .flatten()
             .min()
@@ -1016,6 +1070,7 @@ mod tests {
         assert!(drain(&mut c).is_empty());
         // Our own handshake data goes out through the lobby.
         c.send_signal(
+            Millis(2),
             &id('A'),
             &Signal {
                 attempt: 1,
@@ -1025,6 +1080,95 @@ mod tests {
         assert!(
             matches!(&drain(&mut c)[..], [Output::ToServer(s)] if s.contains(r#""to":"AAAAAAAAAAAA""#))
         );
+    }
+
+    #[test]
+    fn a_repeated_offer_is_answered_once_per_attempt() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('M'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('M', &[('A', "lobby")]));
+        drain(&mut c);
+        let offer = |attempt: u8| {
+            json!({"type":"signal","from":id('A').as_str(),
+                   "data":{"type":"offer","attempt":attempt,"sdp":"v=0"}})
+            .to_string()
+        };
+        let answered = |c: &mut LobbyClient| {
+            drain(c)
+                .iter()
+                .filter(|o| {
+                    matches!(o, Output::Remote { signal, .. }
+                        if matches!(signal.kind, SignalKind::Offer(_)))
+                })
+                .count()
+        };
+        for t in 0..600 {
+            c.server_text(Millis(1 + t), &offer(1));
+        }
+        assert_eq!(answered(&mut c), 1, "one connection for attempt 1");
+        for t in 0..600 {
+            c.server_text(Millis(1_000 + t), &offer(2));
+            c.server_text(Millis(1_000 + t), &offer(1));
+        }
+        assert_eq!(
+            answered(&mut c),
+            1,
+            "one more for the retry, none for stale copies"
+        );
+        // Candidates of the current attempt still go through.
+        c.server_text(
+            Millis(2_000),
+            &json!({"type":"signal","from":id('A').as_str(),
+                    "data":{"type":"ice","attempt":2,"candidate":"candidate:1 1 udp 1 127.0.0.1 9 typ host","sdpMid":"0","sdpMLineIndex":0}})
+            .to_string(),
+        );
+        assert!(matches!(&drain(&mut c)[..], [Output::Remote { .. }]));
+    }
+
+    #[test]
+    fn outgoing_signals_stay_within_the_services_budget() {
+        let budget = SIGNALS_PER_MINUTE as usize;
+        // The page's budget leaves room under the service's per-socket limit
+        // for hello and status messages.
+        let service = signaling_core::LobbyLimits::default().messages_per_minute;
+        assert!(SIGNALS_PER_MINUTE + 60 <= service);
+        let mut c = online('M', &['A']);
+        let signal = Signal {
+            attempt: 1,
+            kind: SignalKind::Answer("v=0".into()),
+        };
+        // A flood of local handshake data within one second: only the
+        // budget goes out now, the rest waits in order.
+        for i in 0..(budget + 40) {
+            c.send_signal(Millis(i as u64), &id('A'), &signal);
+        }
+        let sent = |c: &mut LobbyClient| {
+            drain(c)
+                .iter()
+                .filter(|o| matches!(o, Output::ToServer(_)))
+                .count()
+        };
+        assert_eq!(sent(&mut c), budget);
+        c.tick(Millis(30_000));
+        assert_eq!(sent(&mut c), 0, "nothing more within the minute");
+        assert_eq!(c.next_timeout().map(|t| t.0 <= 60_000), Some(true));
+        c.tick(Millis(60_000));
+        assert_eq!(
+            sent(&mut c),
+            1,
+            "the first slot frees a minute after the first send"
+        );
+        c.tick(Millis(60_100));
+        assert_eq!(sent(&mut c), 40 - 1);
+        // A queue that outgrows its cap drops the newest (and logs).
+        let mut c = online('M', &['A']);
+        for _ in 0..(budget + MAX_QUEUED_SIGNALS + 10) {
+            c.send_signal(Millis(0), &id('A'), &signal);
+        }
+        assert_eq!(sent(&mut c), budget);
+        c.tick(Millis(60_000));
+        assert_eq!(sent(&mut c), MAX_QUEUED_SIGNALS);
     }
 
     #[test]

@@ -65,6 +65,9 @@ pub struct Pair {
     state: PairState,
     /// The attempt whose channel opened (meaningful when connected).
     open_attempt: u8,
+    /// The latest attempt whose offer we answered (0: none). Each attempt is
+    /// answered once: a copy of an offer builds no second connection.
+    answered: u8,
     cfg: MeshConfig,
 }
 
@@ -93,6 +96,7 @@ impl Pair {
         let pair = Pair {
             offerer,
             open_attempt: 0,
+            answered: 0,
             state: PairState::Connecting {
                 attempt: 1,
                 deadline: now + wait,
@@ -124,11 +128,22 @@ impl Pair {
     }
 
     /// The answering side got an offer for `attempt`: returns `true` if it
-    /// should be answered (a newer or the current attempt).
+    /// should be answered (the current or a newer attempt, not answered
+    /// before). A repeated offer is refused, so a peer that sends the same
+    /// attempt again and again cannot make us build a connection and send
+    /// handshake data back for each copy.
     pub fn offer_received(&mut self, attempt: u8, now: Millis) -> bool {
-        if self.offerer {
+        if self.offerer || attempt <= self.answered {
             return false;
         }
+        let answer = self.accept_offer(attempt, now);
+        if answer {
+            self.answered = attempt;
+        }
+        answer
+    }
+
+    fn accept_offer(&mut self, attempt: u8, now: Millis) -> bool {
         match self.state {
             PairState::Connecting {
                 attempt: current,

@@ -39,6 +39,16 @@ impl SendLimiter {
         self.recent.push(now);
         true
     }
+
+    /// When the oldest recorded send leaves the window, if the limit was
+    /// reached (the next send may be refused until then).
+    #[must_use]
+    pub fn next_free(&self) -> Option<Millis> {
+        if self.recent.len() < self.max {
+            return None;
+        }
+        self.recent.iter().min().map(|&t| t + self.window)
+    }
 }
 
 /// A token bucket for what a peer sends: a burst of `burst` messages, then

@@ -628,7 +628,7 @@ impl Shell {
                     return;
                 };
                 let relay =
-                    |c: &mut LobbyClient, kind| c.send_signal(&id, &Signal { attempt, kind });
+                    |c: &mut LobbyClient, kind| c.send_signal(now, &id, &Signal { attempt, kind });
                 match event {
                     // A failed one is left to the mesh retry timer.
                     RtcEvent::Offer(sdp) => {
@@ -641,7 +641,9 @@ impl Shell {
                             relay(c, SignalKind::Answer(sdp));
                         }
                     }
-                    RtcEvent::Candidate(cand) => c.send_signal(&id, &cand.into_signal(attempt)),
+                    RtcEvent::Candidate(cand) => {
+                        c.send_signal(now, &id, &cand.into_signal(attempt))
+                    }
                     RtcEvent::Open => c.peer_open(&id, attempt),
                     RtcEvent::Closed => c.peer_closed(now, &id, attempt),
                     RtcEvent::Data(_, bytes) => match String::from_utf8(bytes) {
