@@ -60,13 +60,22 @@ export async function launchBrowser() {
 }
 
 /** A page in its own browser context (separate storage, like another person). */
-export async function openPage(browser, url, { initScript, permissions = ['microphone', 'camera'], deviceScaleFactor = 1 } = {}) {
+// `signalingUrl` stands for a deployment whose config.js names another
+// signalling service (the page accepts `?signal=` only for its own origin
+// or that configured one).
+export async function openPage(browser, url, { initScript, permissions = ['microphone', 'camera'], deviceScaleFactor = 1, signalingUrl } = {}) {
   const context = await browser.newContext({
     permissions,
     viewport: { width: 760, height: 900 },
     deviceScaleFactor,
   });
   if (initScript) await context.addInitScript(initScript);
+  if (signalingUrl !== undefined) {
+    await context.route('**/config.js', (route) => route.fulfill({
+      contentType: 'text/javascript',
+      body: `window.SIGNALING_URL = ${JSON.stringify(signalingUrl)};\n`,
+    }));
+  }
   const page = await context.newPage();
   page.dialogs = [];
   page.on('dialog', (d) => { page.dialogs.push(d.message()); d.dismiss().catch(() => {}); });

@@ -260,8 +260,15 @@ test('6b. lobby full, and a lobby that cannot be reached: the messages and Retry
   } finally {
     await small.stop();
   }
-  // A signalling address where nothing listens (port 9 on loopback).
-  const lost = await openPage(browser, `${server.url}/?signal=${encodeURIComponent('http://127.0.0.1:9')}`);
+  // A link whose `?signal=` names another origin is ignored: the page
+  // joins the lobby of the service that served it, and warns.
+  const linked = await openPage(browser, `${server.url}/?signal=${encodeURIComponent('http://127.0.0.1:9')}`);
+  await joinLobby(linked, 'Linked');
+  assert.ok(linked.logs.some((l) => l.startsWith('warning:') && l.includes('signal option')), linked.logs.join('\n'));
+  await linked.context().close();
+  // A deployment configured with a signalling address where nothing
+  // listens (port 9 on loopback).
+  const lost = await openPage(browser, `${server.url}/`, { signalingUrl: 'http://127.0.0.1:9' });
   await lost.locator('#btn-online').click();
   await lost.locator('#name').fill('Lost');
   await lost.locator('#join').click();
@@ -381,8 +388,9 @@ test('6f. a lobby that takes connections but never answers: attempts time out, t
     s.on('error', () => {});
   });
   await new Promise((r) => silent.listen(0, '127.0.0.1', r));
-  const signal = encodeURIComponent(`http://127.0.0.1:${silent.address().port}`);
-  const page = await openPage(browser, `${server.url}/?lobby_connect_ms=1500&signal=${signal}`);
+  const page = await openPage(browser, `${server.url}/?lobby_connect_ms=1500`, {
+    signalingUrl: `http://127.0.0.1:${silent.address().port}`,
+  });
   const warnings = [];
   page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
   try {

@@ -1,15 +1,26 @@
 //! The page's settings from its address, and the fallback ICE server.
 //!
 //! Tests shorten the timers through the query string (`?mesh_ms=1000`,
-//! `?answer_ms=`, `?connect_ms=`, `?match_connect_ms=`, `?lobby_connect_ms=`).
-//! Anyone can type an address, so every value is checked here: a number
-//! that does not parse keeps the default, and a huge one is capped at
-//! [`MAX_OPTION_MS`] so that no timer arithmetic can overflow.
+//! `?answer_ms=`, `?connect_ms=`, `?match_connect_ms=`, `?lobby_connect_ms=`)
+//! and speed up local play (`?local_speed=40`). Anyone can send a player a
+//! link, so every value is checked here: a number that does not parse keeps
+//! the default, a timer is held between [`MIN_OPTION_MS`] and
+//! [`MAX_OPTION_MS`] (so no timer arithmetic can overflow, and no timer
+//! fires at once), and the speed between 1 and [`MAX_LOCAL_SPEED`].
+//! `?signal=` is checked by the shell's settings against the origins it may
+//! name ([`service_origin`]).
 
 use lockstep::Millis;
 
 /// The longest timer a query option may set: 10 minutes.
 pub const MAX_OPTION_MS: u64 = 10 * 60 * 1000;
+
+/// The shortest timer a query option may set: 100 ms, one tick of the
+/// page's timer.
+pub const MIN_OPTION_MS: u64 = 100;
+
+/// The most local-play ticks per frame `?local_speed=` may ask for.
+pub const MAX_LOCAL_SPEED: u32 = 100;
 
 /// The STUN server the page uses when `/ice` cannot be fetched: the one the
 /// signalling service's `/ice` lists by default.
@@ -25,13 +36,65 @@ pub fn query_param(search: &str, key: &str) -> Option<String> {
 }
 
 /// A timer option in milliseconds: `default` when `key` is absent or not a
-/// whole number, at most [`MAX_OPTION_MS`].
+/// whole number, otherwise between [`MIN_OPTION_MS`] and [`MAX_OPTION_MS`].
 #[must_use]
 pub fn ms_option(search: &str, key: &str, default: u64) -> Millis {
     let ms = query_param(search, key)
         .and_then(|v| v.parse::<u64>().ok())
         .unwrap_or(default);
-    Millis(ms.min(MAX_OPTION_MS))
+    Millis(ms.clamp(MIN_OPTION_MS, MAX_OPTION_MS))
+}
+
+/// `?local_speed=`: ticks of local play per frame, 1 when absent or not a
+/// whole number, otherwise between 1 and [`MAX_LOCAL_SPEED`].
+#[must_use]
+pub fn local_speed_option(search: &str) -> u32 {
+    query_param(search, "local_speed")
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(1, |n| {
+            u32::try_from(n.clamp(1, u64::from(MAX_LOCAL_SPEED))).unwrap_or(MAX_LOCAL_SPEED)
+        })
+}
+
+/// The parts of a signalling address: lower-case scheme (`http` or
+/// `https`), lower-case host with any port but the scheme's default, and
+/// the path. `None` for anything else: another scheme, no host, user
+/// information (`user@host`), or characters a host cannot hold.
+fn split_address(url: &str) -> Option<(String, String)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => return None,
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let path = &tail[..tail.find(['?', '#']).unwrap_or(tail.len())];
+    let host_chars = |c: char| c.is_ascii_alphanumeric() || ".-:[]".contains(c);
+    if authority.is_empty() || !authority.chars().all(host_chars) {
+        return None;
+    }
+    let mut authority = authority.to_ascii_lowercase();
+    if authority.ends_with(default_port) {
+        authority.truncate(authority.len() - default_port.len());
+    }
+    Some((format!("{scheme}://{authority}"), path.to_owned()))
+}
+
+/// The origin (`scheme://host[:port]`) of a signalling address, in the
+/// form the browser writes `location.origin`; `None` if it is not an
+/// `http(s)` address with a plain host.
+#[must_use]
+pub fn service_origin(url: &str) -> Option<String> {
+    split_address(url).map(|(origin, _)| origin)
+}
+
+/// A signalling address in canonical form: its origin and path, without
+/// query or fragment.
+#[must_use]
+pub fn service_address(url: &str) -> Option<String> {
+    split_address(url).map(|(origin, path)| origin + &path)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use crate::challenge::ChallengeConfig;
 use crate::lobby::LobbyConfig;
 use crate::mesh::MeshConfig;
-use crate::options::{ms_option, query_param};
+use crate::options::{local_speed_option, ms_option, service_address, service_origin};
 use lockstep::Millis;
 
 /// What the page knows about itself when it starts.
@@ -43,20 +43,37 @@ pub struct ShellConfig {
     pub local_speed: u32,
     /// Why online play is not offered, if it is not.
     pub online_note: Option<&'static str>,
+    /// `?signal=` named a service other than this page's origin or the
+    /// configured one, and was ignored.
+    pub signal_refused: bool,
     /// Matches hosted here run lock-step rather than rollback.
     pub lockstep: bool,
 }
 
 impl ShellConfig {
     /// The settings from what the page knows: the signalling service is
-    /// `?signal=`, else `window.SIGNALING_URL`, else this page's origin;
-    /// the test-only timer options are read from the address (each capped
-    /// at 10 minutes).
+    /// `?signal=` when it names this page's origin or the configured
+    /// service's (a link cannot send a player's lobby, rooms and `/ice` to
+    /// a server of its choosing), else `window.SIGNALING_URL`, else this
+    /// page's origin; the test-only options are read from the address, each
+    /// within its bounds ([`crate::options`]).
     #[must_use]
     pub fn from_page(page: &PageFacts) -> ShellConfig {
-        let http_base = page
-            .signal
-            .clone()
+        let allowed = [Some(page.origin.as_str()), page.configured.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter_map(service_origin)
+            .collect::<Vec<_>>();
+        let chosen = page.signal.as_deref().and_then(|s| {
+            let address = service_address(s)?;
+            let origin = service_origin(s)?;
+            allowed.contains(&origin).then_some(address)
+        });
+        let signal_refused = page.signal.is_some() && chosen.is_none();
+        if signal_refused {
+            log::warn!("config: ignored a signal option that names another origin");
+        }
+        let http_base = chosen
             .or_else(|| page.configured.clone())
             .unwrap_or_else(|| page.origin.clone())
             .trim_end_matches('/')
@@ -88,11 +105,106 @@ impl ShellConfig {
                 connect_timeout: ms("lobby_connect_ms", 10_000),
             },
             match_connect: ms("match_connect_ms", page.match_connect_ms),
-            local_speed: query_param(&page.search, "local_speed")
-                .and_then(|v| v.parse::<u32>().ok())
-                .map_or(1, |n| n.clamp(1, 1000)),
+            local_speed: local_speed_option(&page.search),
             online_note,
+            signal_refused,
             lockstep: page.netcode.as_deref() == Some("lockstep"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(search: &str, signal: Option<&str>, configured: Option<&str>) -> PageFacts {
+        PageFacts {
+            search: search.to_owned(),
+            signal: signal.map(str::to_owned),
+            configured: configured.map(str::to_owned),
+            origin: "http://127.0.0.1:8080".to_owned(),
+            has_webrtc: true,
+            has_random: true,
+            netcode: None,
+            match_connect_ms: 25_000,
+        }
+    }
+
+    #[test]
+    fn the_signal_option_names_only_our_own_or_the_configured_origin() {
+        let base = |p: &PageFacts| ShellConfig::from_page(p).http_base;
+        // Nothing given: this page's origin.
+        assert_eq!(base(&page("", None, None)), "http://127.0.0.1:8080");
+        // Our own origin (any case, a default-free port, a trailing slash).
+        assert_eq!(
+            base(&page("", Some("HTTP://127.0.0.1:8080/"), None)),
+            "http://127.0.0.1:8080"
+        );
+        // Any other origin is refused: the page keeps its own service.
+        for foreign in [
+            "http://127.0.0.1:9",
+            "https://127.0.0.1:8080",
+            "http://evil.example",
+            "http://127.0.0.1:8080@evil.example",
+            "http://evil.example#@127.0.0.1:8080",
+            "javascript:alert(1)",
+            "ws://127.0.0.1:8080",
+            "//evil.example",
+            "",
+        ] {
+            let cfg = ShellConfig::from_page(&page("", Some(foreign), None));
+            assert_eq!(cfg.http_base, "http://127.0.0.1:8080", "{foreign}");
+            assert!(cfg.signal_refused, "{foreign}");
+        }
+        // With a configured service: that origin is allowed too, and a
+        // foreign one falls back to the configured service.
+        let configured = Some("https://signal.example.com");
+        assert_eq!(
+            base(&page(
+                "",
+                Some("https://SIGNAL.example.com:443/"),
+                configured
+            )),
+            "https://signal.example.com"
+        );
+        assert_eq!(
+            base(&page("", Some("https://other.example.com"), configured)),
+            "https://signal.example.com"
+        );
+        assert_eq!(
+            base(&page("", Some("http://127.0.0.1:8080"), configured)),
+            "http://127.0.0.1:8080"
+        );
+        let ok = ShellConfig::from_page(&page("", Some("http://127.0.0.1:8080"), None));
+        assert!(!ok.signal_refused);
+        assert_eq!(ok.ws_base, "ws://127.0.0.1:8080");
+    }
+
+    #[test]
+    fn every_test_option_is_bounded() {
+        let cfg = |search: &str| ShellConfig::from_page(&page(search, None, None));
+        let huge = "99999999999999";
+        let c = cfg(&format!(
+            "?mesh_ms={huge}&answer_ms={huge}&connect_ms={huge}&lobby_connect_ms={huge}&match_connect_ms={huge}&local_speed={huge}"
+        ));
+        let max = Millis(crate::options::MAX_OPTION_MS);
+        assert_eq!(c.lobby.mesh.connect_timeout, max);
+        assert_eq!(c.lobby.challenge.answer_timeout, max);
+        assert_eq!(c.lobby.challenge.connect_timeout, max);
+        assert_eq!(c.lobby.connect_timeout, max);
+        assert_eq!(c.match_connect, max);
+        assert_eq!(c.local_speed, crate::options::MAX_LOCAL_SPEED);
+        let c = cfg("?mesh_ms=0&answer_ms=1&connect_ms=0&lobby_connect_ms=0&match_connect_ms=5&local_speed=0");
+        let min = Millis(crate::options::MIN_OPTION_MS);
+        assert_eq!(c.lobby.mesh.connect_timeout, min);
+        assert_eq!(c.lobby.challenge.answer_timeout, min);
+        assert_eq!(c.lobby.challenge.connect_timeout, min);
+        assert_eq!(c.lobby.connect_timeout, min);
+        assert_eq!(c.match_connect, min);
+        assert_eq!(c.local_speed, 1);
+        let c = cfg("?local_speed=40&mesh_ms=1000");
+        assert_eq!(c.local_speed, 40);
+        assert_eq!(c.lobby.mesh.connect_timeout, Millis(1000));
+        assert_eq!(cfg("?local_speed=fast").local_speed, 1);
     }
 }
