@@ -167,6 +167,10 @@ test('4. mutual challenge cancels both; an unanswered challenge times out', asyn
   await Promise.all([eveBtn.click(), finnBtn.click()]);
   await waitNotice(eve, 'challenged each other at once');
   await waitNotice(finn, 'challenged each other at once');
+  // The name in a notice is isolated as in the roster: `<bdi>name</bdi>#ABC`.
+  const mutual = eve.locator('#notices .notice', { hasText: 'challenged each other at once' });
+  assert.equal(await mutual.locator('.name bdi').textContent(), 'Finn');
+  assert.match(await mutual.locator('.name').textContent(), /^Finn#[A-Za-z0-9]{3}$/);
   await eveBtn.waitFor({ timeout: DEADLINE }); // both free to challenge again
 
   // Finn does not answer Eve's challenge: after the shortened 3 s it lapses.
@@ -297,7 +301,9 @@ test('6c. a pair that cannot connect is retried once, then shown as unreachable'
 test('6d. a misbehaving peer: a flood is cut to the burst of 10, bad messages are dropped, it stays connected', async () => {
   // Two pages whose data channels misbehave below the shell: one repeats a
   // chat line 30 times at once, the other follows a line with an oversized
-  // chat, malformed JSON, an unknown type and an extra field.
+  // chat, malformed JSON, an unknown type, an extra field, and a message
+  // over the 16 KiB datagram cap sent as bytes and as text (dropped, with a
+  // warning, before it is copied into wasm).
   const flooder = () => {
     const send = RTCDataChannel.prototype.send;
     RTCDataChannel.prototype.send = function (data) {
@@ -316,6 +322,9 @@ test('6d. a misbehaving peer: a flood is cut to the burst of 10, bad messages ar
           '{"type":"shout","text":"LOUD"}', '{"type":"chat","text":"EXTRA","x":1}']) {
           send.call(this, new TextEncoder().encode(bad));
         }
+        const huge = JSON.stringify({ type: 'chat', text: 'H'.repeat(20000) });
+        send.call(this, new TextEncoder().encode(huge));
+        send.call(this, huge);
       }
     };
   };
@@ -341,7 +350,9 @@ test('6d. a misbehaving peer: a flood is cut to the burst of 10, bad messages ar
   await waitChat(calm, 'after the bad ones'); // ordered channel: the bad ones came first
   const texts = await chatTexts(calm);
   assert.ok(texts.includes('BAD-LINE'));
-  for (const t of texts) assert.ok(!t.startsWith('OOO') && t !== 'LOUD' && t !== 'EXTRA', `dropped: ${t.slice(0, 20)}`);
+  for (const t of texts) assert.ok(!t.startsWith('OOO') && !t.startsWith('HHH') && t !== 'LOUD' && t !== 'EXTRA', `dropped: ${t.slice(0, 20)}`);
+  const oversized = calm.logs.filter((l) => l.startsWith('warning:') && l.includes('oversized datagram'));
+  assert.equal(oversized.length, 2, calm.logs.join('\n'));
   assert.equal(await entry(calm, 'Bad').getAttribute('data-link'), 'connected');
   for (const p of [calm, flood, bad]) await p.context().close();
 });
