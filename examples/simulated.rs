@@ -70,7 +70,7 @@ fn main() {
             if let Some(wait) = due.checked_sub(started.elapsed()) {
                 std::thread::sleep(wait);
             }
-            if p.frame % 6 == 0 {
+            if p.frame.is_multiple_of(6) {
                 if let Some(game) = p.game {
                     let ping = p.rtt.map_or("-".to_string(), |r| format!("{} ms", r.0));
                     // Home the cursor and clear below: redraw in place.
@@ -84,7 +84,7 @@ fn main() {
                     );
                 }
             }
-        } else if !quiet && p.frame % 600 == 0 && p.frame > 0 {
+        } else if !quiet && p.frame.is_multiple_of(600) && p.frame > 0 {
             // One line per 10 seconds of play keeps a one-minute match short.
             let rtt = p.rtt.map_or("-".to_string(), |r| format!("{} ms", r.0));
             let rollbacks = if rollback {

@@ -32,7 +32,7 @@ fn predict_at(one_way: u64, seed: u64) {
     let mut samples = Vec::new();
     while m.now < Millis(30_000) {
         m.step();
-        if m.now.0 % 10 == 0 {
+        if m.now.0.is_multiple_of(10) {
             let side = &m.sides[0];
             if let (Some((tick, motion)), Some((base, _, _))) =
                 (side.predictor.motion(m.now), side.guest.latest())

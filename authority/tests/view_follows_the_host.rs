@@ -19,7 +19,7 @@ fn every_ship_in_view_is_within_half_a_metre_of_the_host() {
     let mut worst = 0f32;
     while m.now < Millis(30_000) {
         m.step();
-        if m.now.0 % 10 != 0 || m.now < Millis(2_000) {
+        if !m.now.0.is_multiple_of(10) || m.now < Millis(2_000) {
             continue;
         }
         let log = m.log.borrow();

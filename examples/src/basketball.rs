@@ -324,7 +324,7 @@ fn report_tick(out: &mut dyn Write, g: &Ntba, tick: u32, watch: u32) -> std::io:
             _ => {}
         }
     }
-    if watch > 0 && tick % (watch * 60) == 0 && g.clocks().phase != Phase::Over {
+    if watch > 0 && tick.is_multiple_of(watch * 60) && g.clocks().phase != Phase::Over {
         writeln!(out, "{}", render(g))?;
     }
     Ok(())

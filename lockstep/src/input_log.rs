@@ -242,7 +242,7 @@ impl<I: Copy + Serialize + DeserializeOwned> InputLog<I> {
             });
         }
         let p = usize::from(self.players);
-        if p == 0 || self.inputs.len() % p != 0 {
+        if p == 0 || !self.inputs.len().is_multiple_of(p) {
             return Err(ReplayError::Inconsistent);
         }
         let mut game = G::new(self.seed, self.players);

@@ -1698,7 +1698,9 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::HashBeforeHello);
             return;
         }
-        if h.tick % u32::from(self.hash_interval) != 0 || h.tick <= self.last_remote_hash_tick {
+        if !h.tick.is_multiple_of(u32::from(self.hash_interval))
+            || h.tick <= self.last_remote_hash_tick
+        {
             self.violation(Violation::BadHashTick { tick: h.tick });
             return;
         }
@@ -1860,7 +1862,7 @@ impl<G: DeterministicGame> Session<G> {
             // this tick was checked (at the start of the frame, or before
             // this re-simulation began): final.
             self.confirmed = self.tick;
-            if self.tick % u32::from(self.hash_interval) == 0 {
+            if self.tick.is_multiple_of(u32::from(self.hash_interval)) {
                 let hash = game.state_hash();
                 self.record_hash(self.tick, hash);
             }
@@ -1959,7 +1961,7 @@ impl<G: DeterministicGame> Session<G> {
         drop(dropped);
         // The restored state itself may be final and due a hash (the
         // entry that held it is gone).
-        if self.tick % u32::from(self.hash_interval) == 0 && self.tick as usize <= known {
+        if self.tick.is_multiple_of(u32::from(self.hash_interval)) && self.tick as usize <= known {
             if let Some(h) = self.game.as_ref().map(G::state_hash) {
                 self.record_hash(self.tick, h);
             }

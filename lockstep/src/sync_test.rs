@@ -224,7 +224,7 @@ impl<G: DeterministicGame> SyncTest<G> {
             None
         };
         let after = self.tick() + 1;
-        let check = after % self.every == 0 && after >= self.distance;
+        let check = after.is_multiple_of(self.every) && after >= self.distance;
         let resimulated = self.session.sync_test_frame(local, revealed, check)?;
         if resimulated > 0 {
             self.checks += 1;

@@ -244,7 +244,7 @@ pub mod demo {
 
         fn step(&mut self, inputs: &[u8]) {
             self.tick = self.tick.wrapping_add(1);
-            if self.tick % 6 != 0 {
+            if !self.tick.is_multiple_of(6) {
                 return;
             }
             for (dot, &i) in self.dots.iter_mut().zip(inputs) {

@@ -629,7 +629,7 @@ impl<G: AuthoritativeGame> Host<G> {
                 Some(ByeReason::TooFarBehind),
             );
         }
-        if self.tick % u64::from(self.cfg.snapshot_every) == 0 {
+        if self.tick.is_multiple_of(u64::from(self.cfg.snapshot_every)) {
             self.send_snapshots(now);
         }
     }

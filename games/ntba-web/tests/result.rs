@@ -20,7 +20,7 @@ fn summary_follows_the_score_and_result_names_the_winner() {
         g.step(&pads);
         ticks += 1;
         assert!(ticks < 60 * 60 * 20, "the match never ended");
-        if ticks % 600 == 0 {
+        if ticks.is_multiple_of(600) {
             let [h, a] = g.score();
             assert_eq!(front.summary(&g), Some(format!("HOME {h} - {a} AWAY")));
         }

@@ -80,7 +80,7 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
                 if mp.shooting && d < m!(1.6) && me.jump_t == 0 && mp.jump_t >= 2 {
                     it.shoot_press = true;
                 }
-                if d < STEAL_RADIUS && me.steal_cd == 0 && mix(g.tick, p) % 240 == 0 {
+                if d < STEAL_RADIUS && me.steal_cd == 0 && mix(g.tick, p).is_multiple_of(240) {
                     it.action_press = true;
                 }
             }
@@ -92,7 +92,7 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
                 g.defend_hoop(side)
             };
             let into = if hoop.x > COURT_LENGTH / 2 { -1 } else { 1 };
-            let lat = if p % 2 == 0 { -M } else { M };
+            let lat = if p.is_multiple_of(2) { -M } else { M };
             target = V2::new(hoop.x + m!(1.5) * into, hoop.y + lat);
         }
         BallMode::Loose => {
@@ -164,7 +164,7 @@ pub(crate) fn handler(g: &Ntba, p: u8, call: u8) -> Intent {
     let to_o = g.players[o as usize].pos - me.pos;
     it.mv = to_hoop;
     if open < m!(2) && to_hoop.dot(to_o) > Sq::ZERO {
-        let flip = if (g.tick / 90 + u32::from(p)) % 2 == 0 {
+        let flip = if (g.tick / 90 + u32::from(p)).is_multiple_of(2) {
             1
         } else {
             -1
@@ -497,7 +497,7 @@ impl Cpu {
         let ahead = to_t.dot(to_o);
         if od < m!(2) && ahead > Sq::ZERO {
             let perp = V2::new(-to_o.y, to_o.x).with_len(m!(2));
-            let flip = if (g.tick / 90 + u32::from(p)) % 2 == 0 {
+            let flip = if (g.tick / 90 + u32::from(p)).is_multiple_of(2) {
                 1
             } else {
                 -1

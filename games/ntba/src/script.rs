@@ -65,13 +65,13 @@ pub fn script_pad(t: u32, side: u8) -> Pad {
     if !stall && (t + s * 37) % 95 < 19 {
         b |= Pad::SHOOT;
     }
-    if !stall && (t + s * 13) % 105 == 0 {
+    if !stall && (t + s * 13).is_multiple_of(105) {
         b |= Pad::ACTION;
     }
-    if (t / 45 + s) % 3 == 0 {
+    if (t / 45 + s).is_multiple_of(3) {
         b |= Pad::TURBO;
     }
-    if (t + s * 29) % 131 == 0 {
+    if (t + s * 29).is_multiple_of(131) {
         b |= Pad::SWITCH;
     }
     Pad(b)

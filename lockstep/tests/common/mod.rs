@@ -118,7 +118,7 @@ impl Pads {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         let r = self.0 >> 32;
-        if r % self.3 == 0 {
+        if r.is_multiple_of(self.3) {
             self.2 = (r >> 8) as u8;
         }
         self.2

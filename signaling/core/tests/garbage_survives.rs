@@ -69,7 +69,7 @@ proptest! {
         let mut n = 0u64;
         for op in ops {
             match op {
-                Op::Admit => { n += 1; let _ = room.admit(if n % 2 == 0 { Role::Host } else { Role::Guest }, now); }
+                Op::Admit => { n += 1; let _ = room.admit(if n.is_multiple_of(2) { Role::Host } else { Role::Guest }, now); }
                 Op::Text(s, t) => { room.handle(Event::Text { socket: SocketId(s), text: &t }, now); }
                 Op::Binary(s, len) => { room.handle(Event::Binary { socket: SocketId(s), len }, now); }
                 Op::Close(s) => { room.handle(Event::Closed { socket: SocketId(s) }, now); }

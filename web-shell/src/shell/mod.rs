@@ -540,7 +540,7 @@ impl Shell {
             t.ms.push(ms);
             self.match_view.frames = Some(t.ms.len());
         }
-        if t.ms.len() % 60 == 0 {
+        if t.ms.len().is_multiple_of(60) {
             let n = t.ms.len() as f64;
             let mean = t.ms.iter().sum::<f64>() / n;
             let mut sorted = t.ms.clone();

@@ -133,7 +133,7 @@ impl World {
                         clock: self.now.0 as f64,
                     },
                 ));
-                if self.now.0 % 100 == 0 {
+                if self.now.0.is_multiple_of(100) {
                     self.queue.push_back((p, Input::Tick));
                 }
             }
