@@ -193,6 +193,15 @@ ensure_cxx() {
     fi
 }
 
+# What every browser stage needs: the wasm target and the wasm-bindgen CLI
+# to build the page, the npm packages (playwright-core) and Chromium.
+ensure_browser_tools() {
+    ensure_wasm_target
+    ensure_wasm_bindgen
+    ensure_node_modules
+    ensure_chromium
+}
+
 # Runs a command in a network namespace that holds only the loopback
 # interface, so nothing a test starts can reach beyond this machine.
 in_loopback_netns() {

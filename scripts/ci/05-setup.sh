@@ -203,33 +203,33 @@ refused
 STUB_FAIL=npm run "npm packages absent, npm ci fails" "$ALL" -- 'true' -- ensure_node_modules
 refused
 
-# ensure_chromium
-run "chromium absent" "$ALL" -- 'true' -- ensure_chromium
-ok; called "apt-get install -y -qq --no-install-recommends chromium"; holds '[ -x chromium/chromium ]'
-run "chromium present" "$ALL" -- 'mkdir -p chromium; fake_tool chromium/chromium Chromium 1' -- ensure_chromium
-ok; not_called
-run "chromium absent, no apt-get" "cargo rustup npm python3" -- 'true' -- ensure_chromium
-refused
-STUB_FAIL=apt-get run "chromium absent, apt-get fails" "$ALL" -- 'true' -- ensure_chromium
-refused
+# The helpers that install one Debian package: absent (the package is
+# installed and the tool is there afterwards), present (no install), no
+# apt-get, apt-get failing.
+# `apt_cases FUNC PACKAGE TOOL`: TOOL is the path, in the box, the helper checks.
+apt_cases() {
+    local fn=$1 pkg=$2 tool=$3
+    run "$fn: absent" "$ALL" -- 'true' -- "$fn"
+    ok; called "apt-get install -y -qq --no-install-recommends $pkg"; holds "[ -x $tool ]"
+    run "$fn: present" "$ALL" -- "mkdir -p \"\$(dirname $tool)\"; fake_tool $tool $pkg 1" -- "$fn"
+    ok; not_called
+    run "$fn: absent, no apt-get" "cargo rustup npm python3" -- 'true' -- "$fn"
+    refused
+    STUB_FAIL=apt-get run "$fn: absent, apt-get fails" "$ALL" -- 'true' -- "$fn"
+    refused
+}
+apt_cases ensure_chromium chromium chromium/chromium
+apt_cases ensure_firefox firefox-esr firefox/firefox-esr
+apt_cases ensure_cxx g++ installed/c++
 
-# ensure_firefox
-run "firefox absent" "$ALL" -- 'true' -- ensure_firefox
-ok; called "apt-get install -y -qq --no-install-recommends firefox-esr"; holds '[ -x firefox/firefox-esr ]'
-run "firefox present" "$ALL" -- 'mkdir -p firefox; fake_tool firefox/firefox-esr Firefox 153' -- ensure_firefox
+# ensure_browser_tools: everything a browser stage needs, from nothing.
+run "browser tools absent" "$ALL" -- 'true' -- ensure_browser_tools
+ok; called "rustup target add wasm32-unknown-unknown"; called "cargo install wasm-bindgen-cli --version $WANT_WASM_BINDGEN"
+called "npm ci --no-audit"; called "apt-get install -y -qq --no-install-recommends chromium"
+run "browser tools present" "$ALL" -- "echo wasm32-unknown-unknown >state/targets; fake_tool cargo/bin/wasm-bindgen wasm-bindgen $WANT_WASM_BINDGEN
+    mkdir -p repo/node_modules/playwright-core chromium; touch repo/node_modules/playwright-core/package.json repo/node_modules/.package-lock.json
+    fake_tool chromium/chromium Chromium 1" -- ensure_browser_tools
 ok; not_called
-run "firefox absent, no apt-get" "cargo rustup npm python3" -- 'true' -- ensure_firefox
-refused
-STUB_FAIL=apt-get run "firefox absent, apt-get fails" "$ALL" -- 'true' -- ensure_firefox
-refused
-
-# ensure_cxx
-run "c++ absent" "$ALL" -- 'true' -- ensure_cxx
-ok; called "apt-get install -y -qq --no-install-recommends g++"; holds '[ -x installed/c++ ]'
-run "c++ present" "$ALL" -- 'fake_tool installed/c++ c++ 12' -- ensure_cxx
-ok; not_called
-run "c++ absent, no apt-get" "cargo rustup npm python3" -- 'true' -- ensure_cxx
-refused
 
 # ensure_pip and ensure_wasmtime_py
 run "pip absent" "$ALL" -- 'true' -- ensure_pip
@@ -249,7 +249,7 @@ refused
 
 # Every ensure_* helper has a case above.
 for fn in $(grep -oE '^ensure_[a-z_]+' scripts/lib.sh | sort -u); do
-    if grep -qE "^run .* -- $fn( |$)" "$0" || grep -qE "^STUB_FAIL=[a-z-]+ run .* -- $fn( |$)" "$0"; then
+    if grep -qE "^(STUB_FAIL=[a-z-]+ )?run .* -- $fn( |$)|^apt_cases $fn " "$0"; then
         pass
     else
         fail "$fn in scripts/lib.sh has no case in scripts/ci/05-setup.sh"

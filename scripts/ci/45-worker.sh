@@ -167,10 +167,7 @@ if [ "${1:-}" = --serve-and-check ]; then
     exit "$status"
 fi
 
-ensure_wasm_target
-ensure_wasm_bindgen
-ensure_node_modules
-ensure_chromium
+ensure_browser_tools
 
 log "building the Worker (wasm)"
 signaling/worker/build.sh

@@ -10,10 +10,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
-ensure_wasm_target
-ensure_wasm_bindgen
-ensure_node_modules
-ensure_chromium
+ensure_browser_tools
 
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 WEB_OUT="$TARGET_DIR/web"

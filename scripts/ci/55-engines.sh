@@ -19,10 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
-ensure_wasm_target
-ensure_wasm_bindgen
-ensure_node_modules
-ensure_chromium
+ensure_browser_tools
 ensure_firefox
 ensure_wasmtime_py
 NODE="$ROOT/node_modules/.bin/node"

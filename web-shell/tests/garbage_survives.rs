@@ -10,22 +10,8 @@ use web_shell::lobby::{LobbyClient, LobbyConfig, Output};
 use web_shell::protocol::{LobbyServerMsg, PeerMsg, Signal};
 use web_shell::text;
 
-/// xorshift64*: a fixed, seeded sequence (no OS randomness in tests).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
+mod rng;
+use rng::Rng;
 
 const IDS: [&str; 4] = [
     "AAAAAAAAAAAA",

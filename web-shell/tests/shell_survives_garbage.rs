@@ -13,22 +13,8 @@ use web_shell::shell::{
     SocketId,
 };
 
-/// xorshift64*: a fixed, seeded sequence.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
+mod rng;
+use rng::Rng;
 
 const IDS: [&str; 3] = ["AAAAAAAAAAAA", "zzzzzzzzzzzz", "bad id"];
 const FRAMES: [&str; 14] = [
