@@ -92,6 +92,9 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("room_refusals", |c| Box::pin(room_refusals(c))),
     ("room_size_cap", |c| Box::pin(room_size_cap(c))),
     ("room_count_cap", |c| Box::pin(room_count_cap(c))),
+    ("room_count_survives_reconnect", |c| {
+        Box::pin(room_count_survives_reconnect(c))
+    }),
     ("room_ttl", |c| Box::pin(room_ttl(c))),
     ("lobby_presence", |c| Box::pin(lobby_presence(c))),
     ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
@@ -464,6 +467,47 @@ async fn room_count_cap(c: &Ctx) -> Result<Option<String>, String> {
     host.send(r#"{"type":"bogus"}"#).await?;
     host.expect_error("host still served").await?;
     host.close().await;
+    Ok(None)
+}
+
+/// The 100-message cap counts a side's messages over the room's whole life:
+/// reconnecting as the same role does not start a fresh allowance.
+async fn room_count_survives_reconnect(c: &Ctx) -> Result<Option<String>, String> {
+    let code = c.create_room().await?;
+    let mut host = c.room_ws(&code, "host").await?;
+    // With no guest, every relay is answered with an error; all count.
+    for _ in 0..60 {
+        host.send(r#"{"type":"ice"}"#).await?;
+        host.expect_error("no guest yet").await?;
+    }
+    host.close().await;
+    // The role frees once the room has seen the close: a 409 meanwhile is
+    // retried until the deadline.
+    let t = Instant::now();
+    let mut host = loop {
+        match c
+            .target
+            .ws(&format!("/rooms/{code}/ws?role=host"), c.origin())
+            .await
+        {
+            Ok(ws) => break ws,
+            Err(_) if t.elapsed() < c.config.deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => return Err(format!("host could not reconnect: {e:?}")),
+        }
+    };
+    for _ in 0..40 {
+        host.send(r#"{"type":"ice"}"#).await?;
+        host.expect_error("no guest yet, after reconnecting")
+            .await?;
+    }
+    host.send(r#"{"type":"ice"}"#).await?;
+    host.expect_close(
+        1008,
+        "the 101st message of the host role, across two sockets",
+    )
+    .await?;
     Ok(None)
 }
 

@@ -86,6 +86,24 @@ pub struct RoomMeta {
     /// When it expires.
     #[serde(with = "crate::millis_serde")]
     pub expires_at: Millis,
+    /// Messages the host role has sent on sockets that have since closed.
+    /// The cap counts a role over the room's whole life, so a side that
+    /// reconnects carries on from here. It changes when a socket leaves:
+    /// a Durable Object stores the meta again then.
+    #[serde(default)]
+    pub host_messages: u32,
+    /// The same for the guest role.
+    #[serde(default)]
+    pub guest_messages: u32,
+}
+
+impl RoomMeta {
+    fn spent(&self, role: Role) -> u32 {
+        match role {
+            Role::Host => self.host_messages,
+            Role::Guest => self.guest_messages,
+        }
+    }
 }
 
 /// What the room knows about one socket (its WebSocket attachment).
@@ -125,7 +143,8 @@ type RoomAction = Action<RoomAttachment>;
 ///   close 1008; `offer`/`answer`/`ice` → relayed verbatim to the other side
 ///   (`error` if it is absent); `done` → both sockets closed with 1000 and
 ///   [`Action::Finished`]; anything else → `error`. Binary frames → `error`.
-/// * A closed socket frees its role, which may be taken again.
+/// * A closed socket frees its role, which may be taken again; the message
+///   count goes on from what the role sent before (kept in [`RoomMeta`]).
 /// * The alarm at `expires_at` closes everything with 1000 and finishes.
 #[derive(Debug)]
 pub struct Room {
@@ -147,6 +166,8 @@ impl Room {
             code,
             created_at: now,
             expires_at: now + Millis(limits.ttl_ms),
+            host_messages: 0,
+            guest_messages: 0,
         };
         let mut room = Room::restore(meta, limits, []);
         let mut out = vec![RoomAction::Log(
@@ -249,7 +270,7 @@ impl Room {
         let attachment = RoomAttachment {
             socket,
             role,
-            messages: 0,
+            messages: self.meta.spent(role),
         };
         match role {
             Role::Host => self.host = Some(attachment),
@@ -429,11 +450,20 @@ impl Room {
         }
     }
 
+    /// Frees `role`, keeping the count of what it sent in the meta.
     fn clear(&mut self, role: Role) -> Option<RoomAttachment> {
-        match role {
+        let gone = match role {
             Role::Host => self.host.take(),
             Role::Guest => self.guest.take(),
+        };
+        if let Some(att) = gone {
+            let spent = match role {
+                Role::Host => &mut self.meta.host_messages,
+                Role::Guest => &mut self.meta.guest_messages,
+            };
+            *spent = (*spent).max(att.messages);
         }
+        gone
     }
 
     /// Announces the expiry alarm once per machine instance (again after a

@@ -163,6 +163,7 @@ impl RoomObject {
             return Ok(());
         }
         let now = host::now();
+        let before = self.with_room_ref(|room| room.meta().clone());
         let actions = self.with_room(|room| match message {
             WebSocketIncomingMessage::String(text) => {
                 room.handle(Event::Text { socket, text }, now)
@@ -175,6 +176,7 @@ impl RoomObject {
                 now,
             ),
         });
+        self.store_meta_if_changed(before, &logger).await;
         self.carry_out(actions, &logger).await;
         Ok(())
     }
@@ -307,8 +309,10 @@ impl RoomObject {
         let _ = host::store_attachment(ws, CLOSED_ATTACHMENT.to_owned());
         match loaded {
             Ok(true) => {
+                let before = self.with_room_ref(|room| room.meta().clone());
                 let actions =
                     self.with_room(|room| room.handle(Event::Closed { socket }, host::now()));
+                self.store_meta_if_changed(before, &logger).await;
                 self.carry_out(actions, &logger).await;
             }
             Ok(false) => {}
@@ -323,6 +327,27 @@ impl RoomObject {
         f: impl FnOnce(&mut Room) -> Vec<signaling_core::Action<RoomAttachment>>,
     ) -> Vec<signaling_core::Action<RoomAttachment>> {
         self.room.borrow_mut().as_mut().map(f).unwrap_or_default()
+    }
+
+    /// Stores the room's meta again when an event changed it (a side that
+    /// left hands its message count to the meta, so that a reconnect
+    /// carries on from it even after hibernation).
+    async fn store_meta_if_changed(&self, before: Option<RoomMeta>, logger: &Logger) {
+        let after = self.with_room_ref(|room| room.meta().clone());
+        let (Some(before), Some(after)) = (before, after) else {
+            return;
+        };
+        if before == after {
+            return;
+        }
+        match serde_json::to_string(&after) {
+            Ok(meta) => {
+                if let Err(e) = self.state.storage().put(META_KEY, meta).await {
+                    logger.failure("storage.put_failed", &e);
+                }
+            }
+            Err(_) => logger.record(&LogRecord::new(Level::Error, "room.meta_unwritable")),
+        }
     }
 
     fn with_room_ref<T>(&self, f: impl FnOnce(&Room) -> T) -> Option<T> {
