@@ -100,6 +100,9 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
     ("lobby_size_cap", |c| Box::pin(lobby_size_cap(c))),
     ("lobby_rate_cap", |c| Box::pin(lobby_rate_cap(c))),
+    ("lobby_replies_charged_to_sender", |c| {
+        Box::pin(lobby_replies_charged_to_sender(c))
+    }),
     ("lobby_full_and_busy", |c| Box::pin(lobby_full_and_busy(c))),
     ("lobby_hello_timeout", |c| Box::pin(lobby_hello_timeout(c))),
     ("rate_limit", |c| Box::pin(rate_limit(c))),
@@ -792,6 +795,41 @@ async fn lobby_rate_cap(c: &Ctx) -> Result<Option<String>, String> {
     let v = wait_for(&mut watcher, "left", |v| v["id"] == id.as_str()).await?;
     ensure(v["id"] == id.as_str(), || "left".into())?;
     watcher.close().await;
+    Ok(None)
+}
+
+/// A player who answers another's handshake messages is not charged for the
+/// answers: the one who started the exchange pays. Here a pushy player sends
+/// 301 signals, and the victim answers each with two (602 frames, over the
+/// lobby's 600 a minute); the victim must stay, and the pusher, who paid for
+/// 301 frames, too.
+async fn lobby_replies_charged_to_sender(c: &Ctx) -> Result<Option<String>, String> {
+    let (pusher_id, victim_id) = (c.id(), c.id());
+    let (mut pusher, _) = c.player(&pusher_id, "pusher").await?;
+    let (mut victim, _) = c.player(&victim_id, "victim").await?;
+    pusher.expect_type("joined").await?;
+    let to = |id: &str, n: u32| json!({"type":"signal","to":id,"data":{"n":n}}).to_string();
+    for n in 0..301 {
+        pusher.send(&to(&victim_id, n)).await?;
+        let got = victim.expect_type("signal").await?;
+        ensure(got["data"]["n"] == n, || format!("relay {n}: {got}"))?;
+        for _ in 0..2 {
+            victim.send(&to(&pusher_id, n)).await?;
+            let back = pusher.expect_type("signal").await.map_err(|e| {
+                format!("answer to signal {n} did not arrive (victim kicked?): {e}")
+            })?;
+            ensure(back["from"] == victim_id.as_str(), || format!("{back}"))?;
+        }
+    }
+    // Both are still served.
+    victim.send(r#"{"type":"status","status":"lobby"}"#).await?;
+    pusher
+        .expect_type("status")
+        .await
+        .map_err(|e| format!("the victim was closed for answering: {e}"))?;
+    victim.close().await;
+    wait_for(&mut pusher, "left", |v| v["id"] == victim_id.as_str()).await?;
+    pusher.close().await;
     Ok(None)
 }
 

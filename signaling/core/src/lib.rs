@@ -88,7 +88,9 @@ mod rate;
 mod room;
 
 pub use ice::{ice_servers_json, TurnServer};
-pub use lobby::{Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player};
+pub use lobby::{
+    Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, MAX_REPLY_CREDIT, REPLIES_PER_SIGNAL,
+};
 pub use log::{Level, LogRecord, LogValue};
 pub use origin::AllowedOrigins;
 pub use rate::{MinuteWindow, RateLimiter};

@@ -89,7 +89,24 @@ pub struct LobbyAttachment {
     pub player: Option<Player>,
     /// Its messages in the current one-minute window.
     pub window: MinuteWindow,
+    /// Answers it may still send free of charge, by the player they go to:
+    /// each `signal` relayed to this socket from a player lets it send
+    /// [`REPLIES_PER_SIGNAL`] signals back to that player without using its
+    /// own rate window (at most [`MAX_REPLY_CREDIT`] banked per player; a
+    /// free answer earns the other side nothing). So
+    /// the player who starts a handshake pays for the answers it provokes,
+    /// and flooding someone with offers cannot get them closed for
+    /// answering. Entries of players who left are removed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reply_credit: BTreeMap<PeerId, u16>,
 }
+
+/// Signals a player may send back, free, for each one relayed to it (an
+/// answer and a few ICE candidates per offer or candidate).
+pub const REPLIES_PER_SIGNAL: u16 = 4;
+
+/// Most free answers banked toward one player.
+pub const MAX_REPLY_CREDIT: u16 = 32;
 
 impl LobbyAttachment {
     /// As JSON text (for hosts that store attachments as strings).
@@ -240,6 +257,7 @@ impl Lobby {
             opened_at: now,
             player: None,
             window: MinuteWindow::new(),
+            reply_credit: BTreeMap::new(),
         };
         self.sockets.insert(socket, attachment.clone());
         let mut out = vec![
@@ -305,26 +323,41 @@ impl Lobby {
             self.drop_socket(socket, Some((close_code::TOO_BIG, "message too big")), out);
             return;
         }
-        if !att.window.try_take(limits.messages_per_minute, now) {
+        let request = text.map(LobbyRequest::parse);
+        // An answer to a player who signalled this socket is paid for by
+        // that player (see `LobbyAttachment::reply_credit`).
+        let free = match &request {
+            Some(Ok(LobbyRequest::Signal { to, .. })) if att.player.is_some() => {
+                match PeerId::parse(to).and_then(|to| att.reply_credit.get_mut(&to)) {
+                    Some(credit) if *credit > 0 => {
+                        *credit -= 1;
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        if !free && !att.window.try_take(limits.messages_per_minute, now) {
             self.drop_socket(socket, Some((close_code::POLICY, "too many messages")), out);
             return;
         }
-        if limits.messages_per_minute != 0 {
+        if free || limits.messages_per_minute != 0 {
             out.push(LobbyAction::Persist {
                 socket,
                 attachment: att.clone(),
             });
         }
-        let Some(text) = text else {
+        let Some(request) = request else {
             self.reply_error(socket, "binary frames are not accepted", out);
             return;
         };
         let joined = att.player.is_some();
-        match LobbyRequest::parse(text) {
+        match request {
             Ok(LobbyRequest::Hello { id, nick }) => self.on_hello(socket, id, nick, out),
             Ok(LobbyRequest::Status(status)) if joined => self.on_status(socket, status, out),
             Ok(LobbyRequest::Signal { to, data }) if joined => {
-                self.on_signal(socket, &to, data, out)
+                self.on_signal(socket, &to, data, !free, out)
             }
             Ok(LobbyRequest::Status(_) | LobbyRequest::Signal { .. }) => {
                 self.reply_error(socket, "say hello first", out)
@@ -403,18 +436,36 @@ impl Lobby {
         socket: SocketId,
         to: &str,
         data: &RawValue,
+        paid: bool,
         out: &mut Vec<LobbyAction>,
     ) {
         let Some(target) = self.player_socket(to).filter(|t| *t != socket) else {
             return self.reply_error(socket, "no such player in the lobby", out);
         };
-        let Some(from) = self.sockets.get(&socket).and_then(|a| a.player.as_ref()) else {
+        let Some(from) = self
+            .sockets
+            .get(&socket)
+            .and_then(|a| a.player.as_ref())
+            .map(|p| p.id.clone())
+        else {
             return;
         };
         out.push(LobbyAction::Send {
             socket: target,
-            text: lobby_server::signal(&from.id, data),
+            text: lobby_server::signal(&from, data),
         });
+        // Only a signal its sender paid for earns answers: a free answer
+        // earning free answers back would let two players talk for nothing.
+        if let Some(t) = self.sockets.get_mut(&target).filter(|_| paid) {
+            let credit = t.reply_credit.entry(from).or_insert(0);
+            *credit = credit
+                .saturating_add(REPLIES_PER_SIGNAL)
+                .min(MAX_REPLY_CREDIT);
+            out.push(LobbyAction::Persist {
+                socket: target,
+                attachment: t.clone(),
+            });
+        }
         out.push(LobbyAction::Log(
             LogRecord::new(Level::Debug, "lobby.signal").with("bytes", data.get().len()),
         ));
@@ -472,6 +523,14 @@ impl Lobby {
             ));
         }
         if let Some(p) = att.player {
+            for other in self.sockets.values_mut() {
+                if other.reply_credit.remove(&p.id).is_some() {
+                    out.push(LobbyAction::Persist {
+                        socket: other.socket,
+                        attachment: other.clone(),
+                    });
+                }
+            }
             let text = lobby_server::left(&p.id);
             self.broadcast_except(socket, &text, out);
             out.push(LobbyAction::Log(
