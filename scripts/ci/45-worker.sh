@@ -82,7 +82,7 @@ if [ "${1:-}" = --serve-and-check ]; then
         turn_port="$(free_port)"
         turn_key_id="$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
         turn_token="$(python3 -c 'import secrets; print(secrets.token_urlsafe(36))')"
-        turn_ttl=7200
+        turn_ttl=1800
         stun_url=stun:stun.example.test:3478
         (umask 077 && printf 'TURN_KEY_ID=%s\nTURN_KEY_API_TOKEN=%s\n' "$turn_key_id" "$turn_token" >"$state/turn.dev.vars")
         set -- "$@" --env-file "$state/turn.dev.vars" \

@@ -933,6 +933,11 @@ async fn rate_limit(c: &Ctx) -> Result<Option<String>, String> {
             200 => continue,
             429 => {
                 r.expect_error(429, "rate-limited request")?;
+                // The budget covers every route: /ice (which may mint TURN
+                // credentials) is refused too.
+                c.get("/ice")
+                    .await?
+                    .expect_error(429, "GET /ice once the budget is spent")?;
                 return Ok(None);
             }
             s => return Err(format!("request {i}: unexpected {s} {}", r.body)),

@@ -79,6 +79,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod defaults;
 mod ice;
 mod lobby;
 mod log;

@@ -32,11 +32,11 @@ pub struct LobbyLimits {
 impl Default for LobbyLimits {
     fn default() -> Self {
         LobbyLimits {
-            max_players: 16,
-            max_sockets: 32,
-            hello_timeout_ms: 10_000,
-            max_message_bytes: 8 * 1024,
-            messages_per_minute: 600,
+            max_players: signaling_protocol::limits::MAX_PLAYERS,
+            max_sockets: crate::defaults::LOBBY_MAX_SOCKETS,
+            hello_timeout_ms: crate::defaults::HELLO_TIMEOUT_MS,
+            max_message_bytes: signaling_protocol::limits::MAX_MESSAGE_BYTES,
+            messages_per_minute: crate::defaults::LOBBY_MESSAGES_PER_MINUTE,
         }
     }
 }

@@ -22,9 +22,9 @@ pub struct RoomLimits {
 impl Default for RoomLimits {
     fn default() -> Self {
         RoomLimits {
-            ttl_ms: 600_000,
-            max_message_bytes: 8 * 1024,
-            max_messages: 100,
+            ttl_ms: signaling_protocol::limits::ROOM_TTL_MS,
+            max_message_bytes: signaling_protocol::limits::MAX_MESSAGE_BYTES,
+            max_messages: signaling_protocol::limits::ROOM_MAX_MESSAGES,
         }
     }
 }

@@ -71,13 +71,13 @@ impl Default for Config {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8787)),
             allowed_origins: AllowedOrigins::Any,
-            rate_limit_per_minute: 600,
+            rate_limit_per_minute: signaling_core::defaults::HTTP_REQUESTS_PER_MINUTE,
             stun_urls: vec![DEFAULT_STUN_URL.to_owned()],
             turn: None,
             static_dir: None,
             room: RoomLimits::default(),
             lobby: LobbyLimits::default(),
-            max_rooms: 10_000,
+            max_rooms: signaling_core::defaults::MAX_ROOMS,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
         }

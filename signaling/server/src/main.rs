@@ -5,7 +5,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::Parser;
-use signaling_core::{AllowedOrigins, Level, LobbyLimits, LogRecord, RoomLimits, DEFAULT_STUN_URL};
+use signaling_core::{
+    defaults, AllowedOrigins, Level, LobbyLimits, LogRecord, RoomLimits, DEFAULT_STUN_URL,
+};
 use signaling_server::{io_error_kind, Config, Server, TurnConfig};
 
 /// The NtBA signalling service as one local process: rooms, the lobby,
@@ -30,11 +32,11 @@ struct Args {
     #[arg(long, default_value = "*")]
     allowed_origins: String,
     /// How long a room lives after POST /rooms, in seconds.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = defaults::ROOM_TTL_SECONDS)]
     room_ttl_seconds: u64,
     /// Requests per client IP per minute over all API routes (bursts up to
     /// that many); 0 turns the limit off.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = defaults::HTTP_REQUESTS_PER_MINUTE)]
     rate_limit_per_minute: u32,
     /// Comma-separated STUN URLs returned by /ice; an empty string for none
     /// (as browser tests on loopback need).
@@ -45,19 +47,19 @@ struct Args {
     #[arg(long = "static", value_name = "DIR")]
     static_dir: Option<PathBuf>,
     /// Milliseconds a lobby socket has to say hello before it is closed.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = defaults::HELLO_TIMEOUT_MS)]
     hello_timeout_ms: u64,
     /// Players on the lobby roster.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = signaling_core::protocol::limits::MAX_PLAYERS)]
     max_players: usize,
     /// Open lobby sockets; further upgrades get 503.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = defaults::LOBBY_MAX_SOCKETS)]
     max_lobby_sockets: usize,
     /// Lobby messages per socket per minute; 0 turns the limit off.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = defaults::LOBBY_MESSAGES_PER_MINUTE)]
     lobby_messages_per_minute: u32,
     /// Rooms alive at once; further POST /rooms get 503.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = defaults::MAX_ROOMS)]
     max_rooms: usize,
     /// Least severe log level written: debug, info, warn or error.
     #[arg(long, default_value = "info", value_parser = parse_level)]
@@ -139,4 +141,30 @@ async fn main() -> std::process::ExitCode {
 /// error, whatever `--log-level` says (the process is about to exit).
 fn fatal(record: LogRecord) {
     eprintln!("{}", record.to_json_line());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_default_to_the_services_one_set() {
+        let args = Args::parse_from(["signaling-server"]);
+        assert_eq!(args.room_ttl_seconds, defaults::ROOM_TTL_SECONDS);
+        assert_eq!(
+            args.hello_timeout_ms,
+            LobbyLimits::default().hello_timeout_ms
+        );
+        assert_eq!(args.max_players, LobbyLimits::default().max_players);
+        assert_eq!(args.max_lobby_sockets, LobbyLimits::default().max_sockets);
+        assert_eq!(
+            args.lobby_messages_per_minute,
+            LobbyLimits::default().messages_per_minute
+        );
+        assert_eq!(
+            args.rate_limit_per_minute,
+            defaults::HTTP_REQUESTS_PER_MINUTE
+        );
+        assert_eq!(args.max_rooms, defaults::MAX_ROOMS);
+    }
 }

@@ -52,7 +52,7 @@ impl TurnConfig {
         Some(TurnConfig {
             urls,
             shared_secret,
-            ttl_seconds: 3600,
+            ttl_seconds: signaling_core::defaults::TURN_TTL_SECONDS,
         })
     }
 
@@ -93,7 +93,7 @@ mod tests {
         let t = TurnConfig {
             urls: vec!["turn:turn.example:3478".into()],
             shared_secret: "north".into(),
-            ttl_seconds: 3600,
+            ttl_seconds: signaling_core::defaults::TURN_TTL_SECONDS,
         };
         let c = t.credentials_at(1_000_000);
         assert_eq!(c.username, "1003600:ntba");

@@ -6,7 +6,7 @@
 //! does not parse is not fatal: the default is used and a warning names the
 //! variable (never its value, which could be a secret).
 
-use signaling_core::{AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
+use signaling_core::{defaults, AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
 
 /// Everything the Worker and its Durable Objects read from the environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub struct Config {
     /// ignored (and named in [`Config::ignored`]).
     pub turn_api_base: String,
     /// `TURN_TTL_SECONDS`: lifetime of the TURN credentials `/ice` hands out
-    /// (default 86 400, at most 172 800).
+    /// (default and most 3 600, least 60: `signaling_core::defaults`).
     pub turn_ttl_seconds: u64,
     /// `LOG_LEVEL`: `debug`, `info` (default), `warn` or `error`.
     pub log_level: Level,
@@ -65,9 +65,6 @@ impl std::fmt::Debug for TurnKey {
 /// Cloudflare's Realtime API, which mints TURN credentials.
 pub const DEFAULT_TURN_API_BASE: &str = "https://rtc.live.cloudflare.com";
 
-/// Longest TURN credential lifetime Cloudflare accepts (48 hours).
-const MAX_TURN_TTL_SECONDS: u64 = 172_800;
-
 impl Config {
     /// Reads the settings through `lookup`, which returns a variable's
     /// value or `None` when it is not set.
@@ -85,9 +82,19 @@ impl Config {
                 },
             }
         };
-        let room_ttl = seconds("ROOM_TTL_SECONDS", 600, 1, 86_400);
-        let hello_timeout = seconds("HELLO_TIMEOUT_SECONDS", 10, 1, 3_600);
-        let turn_ttl_seconds = seconds("TURN_TTL_SECONDS", 86_400, 60, MAX_TURN_TTL_SECONDS);
+        let room_ttl = seconds("ROOM_TTL_SECONDS", defaults::ROOM_TTL_SECONDS, 1, 86_400);
+        let hello_timeout = seconds(
+            "HELLO_TIMEOUT_SECONDS",
+            defaults::HELLO_TIMEOUT_MS / 1000,
+            1,
+            3_600,
+        );
+        let turn_ttl_seconds = seconds(
+            "TURN_TTL_SECONDS",
+            defaults::TURN_TTL_SECONDS,
+            defaults::MIN_TURN_TTL_SECONDS,
+            defaults::TURN_TTL_SECONDS,
+        );
 
         let log_level = match lookup("LOG_LEVEL") {
             None => Level::Info,
@@ -312,6 +319,30 @@ mod tests {
     }
 
     #[test]
+    fn defaults_are_the_services_one_set() {
+        let c = read(&[]);
+        assert_eq!(c.room_ttl_seconds(), defaults::ROOM_TTL_SECONDS);
+        assert_eq!(c.lobby.hello_timeout_ms, defaults::HELLO_TIMEOUT_MS);
+        assert_eq!(c.turn_ttl_seconds, defaults::TURN_TTL_SECONDS);
+        // The per-IP limit is a binding, configured in wrangler.toml.
+        let toml = include_str!("../wrangler.toml");
+        let production = toml.split("[env.").next().unwrap_or_default();
+        let want = format!(
+            "simple = {{ limit = {}, period = 60 }}",
+            defaults::HTTP_REQUESTS_PER_MINUTE
+        );
+        assert!(production.contains(&want), "wrangler.toml lacks {want}");
+    }
+
+    #[test]
+    fn turn_credentials_live_at_most_an_hour() {
+        assert_eq!(read(&[("TURN_TTL_SECONDS", "600")]).turn_ttl_seconds, 600);
+        let c = read(&[("TURN_TTL_SECONDS", "86400")]);
+        assert_eq!(c.turn_ttl_seconds, defaults::TURN_TTL_SECONDS);
+        assert_eq!(c.ignored, vec!["TURN_TTL_SECONDS"]);
+    }
+
+    #[test]
     fn bad_values_fall_back_and_are_named() {
         let c = read(&[
             ("ROOM_TTL_SECONDS", "ten"),
@@ -321,7 +352,7 @@ mod tests {
         ]);
         assert_eq!(c.room.ttl_ms, 600_000);
         assert_eq!(c.lobby.hello_timeout_ms, 10_000);
-        assert_eq!(c.turn_ttl_seconds, 86_400);
+        assert_eq!(c.turn_ttl_seconds, defaults::TURN_TTL_SECONDS);
         assert_eq!(c.log_level, Level::Info);
         assert_eq!(
             c.ignored,

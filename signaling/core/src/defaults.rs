@@ -1,0 +1,38 @@
+//! The service's default settings, one set for both hosts.
+//!
+//! The embedded server's flags and the Worker's variables default to these
+//! values, and each host's tests check that they do, so the two hosts
+//! cannot drift apart. Limits that are part of the contract with the page
+//! (message size, roster size, room lifetime and message count) come from
+//! `signaling-protocol`.
+
+use signaling_protocol::limits;
+
+/// How long a room lives after `POST /rooms`, in seconds.
+pub const ROOM_TTL_SECONDS: u64 = limits::ROOM_TTL_MS / 1000;
+
+/// Time a lobby socket has to say hello, in milliseconds.
+pub const HELLO_TIMEOUT_MS: u64 = 10_000;
+
+/// Lobby messages per socket per minute.
+pub const LOBBY_MESSAGES_PER_MINUTE: u32 = 600;
+
+/// Open lobby sockets, joined or not.
+pub const LOBBY_MAX_SOCKETS: usize = 32;
+
+/// Lifetime of the TURN credentials `/ice` hands out, in seconds, and the
+/// longest either host accepts: a leaked credential is useful for an hour
+/// at most.
+pub const TURN_TTL_SECONDS: u64 = 3_600;
+
+/// Shortest TURN credential lifetime a host accepts, in seconds.
+pub const MIN_TURN_TTL_SECONDS: u64 = 60;
+
+/// HTTP requests (upgrades included) per client IP per minute, over every
+/// route. The Worker's rate-limit binding in `signaling/worker/wrangler.toml`
+/// is set to the same number.
+pub const HTTP_REQUESTS_PER_MINUTE: u32 = 600;
+
+/// Rooms alive at once on the embedded server; further `POST /rooms` get
+/// 503.
+pub const MAX_ROOMS: usize = 10_000;
