@@ -21,11 +21,15 @@ use crate::hosting::{Hosted, Out, Shared, Target, OUTBOX_LEN};
 
 type Ctx = Arc<Shared>;
 
-/// Largest WebSocket message read at all: 1 MiB, as on Cloudflare
-/// Workers. Anything between the machines' own caps (8 KiB) and this is
-/// read and refused by them with 1009; anything larger is refused with 1009
-/// here without being read (see [`run_socket`]).
-const MAX_WS_MESSAGE: usize = 1024 * 1024;
+/// Largest WebSocket message read at all: the machines' own message limit
+/// (8 KiB by default). A longer message is refused with 1009 as soon as its
+/// frame header announces the length, without being read or buffered (see
+/// [`run_socket`]), so a socket never holds more than one limit's worth.
+fn max_ws_message(shared: &Shared) -> usize {
+    let lobby = shared.config.lobby.max_message_bytes;
+    let room = shared.config.room.max_message_bytes;
+    lobby.max(room)
+}
 
 pub(crate) fn router(shared: Ctx) -> Router {
     let api = Router::new()
@@ -326,9 +330,10 @@ fn accept(
 ) -> Response {
     let on_fail = shared.clone();
     let failed_target = target.clone();
+    let cap = max_ws_message(&shared);
     upgrade
-        .max_message_size(MAX_WS_MESSAGE)
-        .max_frame_size(MAX_WS_MESSAGE)
+        .max_message_size(cap)
+        .max_frame_size(cap)
         .on_failed_upgrade(move |_| on_fail.socket_gone(failed_target, socket))
         .on_upgrade(move |ws| run_socket(shared, target, socket, ws, rx))
 }
@@ -369,7 +374,8 @@ async fn run_socket(
         let _ = sink.close().await;
         let _ = done_tx.send(());
     });
-    // Ends with true when the client sent a message over MAX_WS_MESSAGE.
+    // Ends with true when the client sent a message over the read cap.
+    let cap = max_ws_message(&shared);
     let reader = async {
         while let Some(msg) = stream.next().await {
             match msg {
@@ -399,7 +405,7 @@ async fn run_socket(
                         target.clone(),
                         Event::Binary {
                             socket,
-                            len: MAX_WS_MESSAGE + 1,
+                            len: cap + 1,
                         },
                     );
                     return true;
