@@ -25,6 +25,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod conn;
 mod hosting;
 mod routes;
 mod turn;
@@ -64,6 +65,15 @@ pub struct Config {
     /// How long a client has to answer the server's close frame (or a
     /// socket dropped as too slow has to go) before the connection is cut.
     pub close_grace: std::time::Duration,
+    /// Open connections in all (default 1024); more are closed unanswered.
+    /// 0 turns the cap off.
+    pub max_connections: usize,
+    /// Open connections from one client address, an IPv6 address counting
+    /// by its /64 (default 64). 0 turns the cap off.
+    pub max_connections_per_ip: usize,
+    /// Time a new connection has to send its first request's headers
+    /// (default 10 s); zero turns the deadline off.
+    pub header_timeout: std::time::Duration,
 }
 
 impl Default for Config {
@@ -80,9 +90,19 @@ impl Default for Config {
             max_rooms: signaling_core::defaults::MAX_ROOMS,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_ip: DEFAULT_MAX_CONNECTIONS_PER_IP,
+            header_timeout: std::time::Duration::from_millis(DEFAULT_HEADER_TIMEOUT_MS),
         }
     }
 }
+
+/// Default of [`Config::max_connections`].
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+/// Default of [`Config::max_connections_per_ip`].
+pub const DEFAULT_MAX_CONNECTIONS_PER_IP: usize = 64;
+/// Default of [`Config::header_timeout`], in milliseconds.
+pub const DEFAULT_HEADER_TIMEOUT_MS: u64 = 10_000;
 
 /// A fixed word for an I/O error's kind (`addr_in_use`,
 /// `permission_denied`, ...), for log records: never the error's text,
@@ -95,6 +115,7 @@ pub fn io_error_kind(e: &std::io::Error) -> &'static str {
 /// A bound server, ready to run.
 pub struct Server {
     listener: TcpListener,
+    limits: conn::ConnLimits,
     app: axum::Router,
     addr: SocketAddr,
 }
@@ -105,10 +126,16 @@ impl Server {
     pub async fn bind(config: Config) -> std::io::Result<Server> {
         let listener = TcpListener::bind(config.listen).await?;
         let addr = listener.local_addr()?;
+        let limits = conn::ConnLimits {
+            max_connections: config.max_connections,
+            max_per_ip: config.max_connections_per_ip,
+            header_timeout: config.header_timeout,
+        };
         let state = Arc::new(hosting::Shared::new(config));
         let app = routes::router(state);
         Ok(Server {
             listener,
+            limits,
             app,
             addr,
         })
@@ -123,11 +150,10 @@ impl Server {
     /// Serves until the process ends.
     pub async fn run(self) -> std::io::Result<()> {
         use axum::serve::ListenerExt as _;
-        // Signalling is many tiny messages; do not let Nagle's algorithm
-        // hold them back waiting for ACKs.
-        let listener = self.listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
+        // The caps and the header deadline apply as connections are
+        // accepted (see `conn`); the empty tap lets handlers read the
+        // client's address.
+        let listener = conn::CappedListener::new(self.listener, self.limits).tap_io(|_| {});
         axum::serve(
             listener,
             self.app.into_make_service_with_connect_info::<SocketAddr>(),

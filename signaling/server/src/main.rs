@@ -61,6 +61,17 @@ struct Args {
     /// Rooms alive at once; further POST /rooms get 503.
     #[arg(long, default_value_t = defaults::MAX_ROOMS)]
     max_rooms: usize,
+    /// Open connections in all; more are closed unanswered. 0: no cap.
+    #[arg(long, default_value_t = signaling_server::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Open connections from one client address (an IPv6 address counts
+    /// by its /64); more are closed unanswered. 0: no cap.
+    #[arg(long, default_value_t = signaling_server::DEFAULT_MAX_CONNECTIONS_PER_IP)]
+    max_connections_per_ip: usize,
+    /// Milliseconds a new connection has to send its first request's
+    /// headers. 0: no deadline.
+    #[arg(long, default_value_t = signaling_server::DEFAULT_HEADER_TIMEOUT_MS)]
+    header_timeout_ms: u64,
     /// Least severe log level written: debug, info, warn or error.
     #[arg(long, default_value = "info", value_parser = parse_level)]
     log_level: Level,
@@ -100,6 +111,9 @@ async fn main() -> std::process::ExitCode {
             ..LobbyLimits::default()
         },
         max_rooms: args.max_rooms,
+        max_connections: args.max_connections,
+        max_connections_per_ip: args.max_connections_per_ip,
+        header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
         log_level: args.log_level,
         ..Config::default()
     };
