@@ -36,3 +36,9 @@ pub const HTTP_REQUESTS_PER_MINUTE: u32 = 600;
 /// Rooms alive at once on the embedded server; further `POST /rooms` get
 /// 503.
 pub const MAX_ROOMS: usize = 10_000;
+
+/// Live rooms created from one client address (an IPv6 address counting by
+/// its /64) on the embedded server; the next `POST /rooms` from it gets 429.
+/// A player makes one room per challenge and a room lives 10 minutes, so a
+/// household rarely holds more than a few.
+pub const MAX_ROOMS_PER_IP: usize = 20;

@@ -30,6 +30,9 @@ pub(crate) type Outbox = mpsc::Sender<Out>;
 pub(crate) struct Hosted<M> {
     pub machine: M,
     pub outs: HashMap<SocketId, Outbox>,
+    /// Rooms: the address (IPv6: its /64) that created it, for the per-IP
+    /// cap on live rooms. Kept in memory only, never logged.
+    pub owner: Option<std::net::IpAddr>,
 }
 
 /// Which machine an alarm or socket belongs to.
@@ -60,6 +63,7 @@ impl Shared {
                 lobby: Hosted {
                     machine: Lobby::new(config.lobby),
                     outs: HashMap::new(),
+                    owner: None,
                 },
                 rooms: HashMap::new(),
                 rate: RateLimiter::new(config.rate_limit_per_minute),

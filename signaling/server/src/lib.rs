@@ -65,6 +65,10 @@ pub struct Config {
     /// How long a client has to answer the server's close frame (or a
     /// socket dropped as too slow has to go) before the connection is cut.
     pub close_grace: std::time::Duration,
+    /// Live rooms created from one client address, an IPv6 address counting
+    /// by its /64 (default [`signaling_core::defaults::MAX_ROOMS_PER_IP`]);
+    /// the next `POST /rooms` from it gets 429. 0 turns the cap off.
+    pub max_rooms_per_ip: usize,
     /// Open connections in all (default 1024); more are closed unanswered.
     /// 0 turns the cap off.
     pub max_connections: usize,
@@ -90,6 +94,7 @@ impl Default for Config {
             max_rooms: signaling_core::defaults::MAX_ROOMS,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
+            max_rooms_per_ip: signaling_core::defaults::MAX_ROOMS_PER_IP,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_connections_per_ip: DEFAULT_MAX_CONNECTIONS_PER_IP,
             header_timeout: std::time::Duration::from_millis(DEFAULT_HEADER_TIMEOUT_MS),

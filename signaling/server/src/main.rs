@@ -61,6 +61,10 @@ struct Args {
     /// Rooms alive at once; further POST /rooms get 503.
     #[arg(long, default_value_t = defaults::MAX_ROOMS)]
     max_rooms: usize,
+    /// Live rooms created from one client address (an IPv6 address counts
+    /// by its /64); the next POST /rooms gets 429. 0: no cap.
+    #[arg(long, default_value_t = defaults::MAX_ROOMS_PER_IP)]
+    max_rooms_per_ip: usize,
     /// Open connections in all; more are closed unanswered. 0: no cap.
     #[arg(long, default_value_t = signaling_server::DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
@@ -111,6 +115,7 @@ async fn main() -> std::process::ExitCode {
             ..LobbyLimits::default()
         },
         max_rooms: args.max_rooms,
+        max_rooms_per_ip: args.max_rooms_per_ip,
         max_connections: args.max_connections,
         max_connections_per_ip: args.max_connections_per_ip,
         header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
@@ -180,5 +185,6 @@ mod tests {
             defaults::HTTP_REQUESTS_PER_MINUTE
         );
         assert_eq!(args.max_rooms, defaults::MAX_ROOMS);
+        assert_eq!(args.max_rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
     }
 }

@@ -202,9 +202,29 @@ async fn ice(State(shared): State<Ctx>) -> Response {
     )
 }
 
-async fn create_room(State(shared): State<Ctx>) -> Response {
+async fn create_room(
+    State(shared): State<Ctx>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+) -> Response {
     let now = shared.now();
+    let owner = crate::conn::ip_key(peer.ip());
     let mut st = shared.lock();
+    let per_ip = shared.config.max_rooms_per_ip;
+    if per_ip != 0
+        && st
+            .rooms
+            .values()
+            .filter(|h| h.owner == Some(owner) && !h.machine.is_expired(now))
+            .count()
+            >= per_ip
+    {
+        drop(st);
+        shared.log(LogRecord::new(Level::Warn, "room.too_many_from_client"));
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many open rooms from your address; try again when one ends",
+        );
+    }
     if st.rooms.len() >= shared.config.max_rooms {
         drop(st);
         shared.log(LogRecord::new(Level::Warn, "room.too_many"));
@@ -231,6 +251,7 @@ async fn create_room(State(shared): State<Ctx>) -> Response {
         Hosted {
             machine: room,
             outs: Default::default(),
+            owner: Some(owner),
         },
     );
     shared.apply(&mut st, Target::Room(code.clone()), actions);
