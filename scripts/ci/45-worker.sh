@@ -30,7 +30,7 @@
 # First, `wrangler deploy --dry-run` bundles the production configuration
 # (no upload) and prints its size. The Worker then runs with `--env ci` from
 # signaling/worker/wrangler.toml: room
-# TTL 3 s, hello timeout 1 s, no STUN, origin http://allowed.test, and a
+# TTL 3 s, hello timeout 3 s, no STUN, origin http://allowed.test, and a
 # per-IP limit of 300 requests per 60 s.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -138,7 +138,7 @@ if [ "${1:-}" = --serve-and-check ]; then
         if [ "$status" = 0 ]; then
             "$SUITE" --base-url "$base" \
                 --origin http://allowed.test --forbidden-origin http://refused.test \
-                --room-ttl-seconds 3 --hello-timeout-ms 1000 \
+                --room-ttl-seconds 3 --hello-timeout-ms 3000 \
                 --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
         fi
         if [ "$status" = 0 ]; then
