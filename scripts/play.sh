@@ -141,8 +141,8 @@ readable() {
             lobby.left) printf '  %s  a player left the lobby (%s online)\n' "$(date +%H:%M:%S)" "$(field players "$line")" ;;
             lobby.status)
                 case "$(field status "$line")" in
-                    in-match) printf '  %s  a player is in a match\n' "$(date +%H:%M:%S)" ;;
-                    *) printf '  %s  a player is back in the lobby\n' "$(date +%H:%M:%S)" ;;
+                    in-match) printf '  %s  a player went into a match\n' "$(date +%H:%M:%S)" ;;
+                    *) printf '  %s  a player'"'"'s match ended (back in the lobby)\n' "$(date +%H:%M:%S)" ;;
                 esac
                 ;;
             room.created) printf '  %s  a challenge was accepted: setting up a match\n' "$(date +%H:%M:%S)" ;;

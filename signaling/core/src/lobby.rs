@@ -424,6 +424,13 @@ impl Lobby {
         let Some(player) = att.player.as_mut() else {
             return;
         };
+        if player.status != status {
+            // Info, so an operator (and play.sh's terminal) sees matches start
+            // and end; the player is not named.
+            out.push(LobbyAction::Log(
+                LogRecord::new(Level::Info, "lobby.status").with("status", status.as_str()),
+            ));
+        }
         player.status = status;
         let text = lobby_server::status(&player.id, status);
         let attachment = att.clone();
