@@ -107,7 +107,7 @@ impl PlayerAction {
     }
 }
 
-/// Something that happened, for [`Shell::handle`].
+/// Something that happened, for [`Shell::handle`](super::Shell::handle).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
     /// A button, form or setting.
@@ -152,22 +152,22 @@ pub enum Input {
 /// A part of the page to redraw from the shell's views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
-    /// The screens and their small texts ([`Shell::screen_view`]).
+    /// The screens and their small texts ([`Shell::screen_view`](super::Shell::screen_view)).
     Screen,
-    /// The lobby ([`Shell::lobby_view`]).
+    /// The lobby ([`Shell::lobby_view`](super::Shell::lobby_view)).
     Lobby,
-    /// Local play's texts ([`Shell::local_view`]).
+    /// Local play's texts ([`Shell::local_view`](super::Shell::local_view)).
     Local,
-    /// The match's status and attributes ([`Shell::match_view`]).
+    /// The match's status and attributes ([`Shell::match_view`](super::Shell::match_view)).
     Match,
 }
 
-/// Something for the page to do, from [`Shell::poll_output`].
+/// Something for the page to do, from [`Shell::poll_output`](super::Shell::poll_output).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {
     /// Redraw this part of the page.
     Render(Part),
-    /// Draw the game canvas with [`Shell::paint`].
+    /// Draw the game canvas with [`Shell::paint`](super::Shell::paint).
     Paint,
     /// Add a chat line (insert as text only).
     Chat {
