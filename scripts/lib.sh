@@ -118,7 +118,7 @@ ensure_wasm_bindgen() {
     have="$(tool_version wasm-bindgen)"
     if [ "$have" != "$want" ]; then
         require_tool cargo "Install Rust with rustup (https://rustup.rs), then run this again."
-        log "installing wasm-bindgen-cli $want (found '${have:-none}'; about 4 minutes on two cores, once)"
+        log "installing wasm-bindgen-cli $want (found '${have:-none}'; about 3 minutes on two idle cores, once)"
         cargo install wasm-bindgen-cli --version "$want" --force ||
             die "could not install wasm-bindgen-cli $want (see above); try \`cargo install wasm-bindgen-cli --version $want\` yourself."
         have="$(tool_version wasm-bindgen)"

@@ -85,9 +85,9 @@ mkdir -p "$PLAY_DIR"
 if [ ! -f "$PLAY_DIR/ready" ]; then
     cat <<'TXT'
 First run: this sets up what is missing (the wasm32 Rust target, the
-wasm-bindgen CLI and binaryen; about 4 minutes for the CLI on two cores),
-then builds the NtBA page and the signalling server (about 3 minutes on two
-cores). Later runs rebuild only what changed and start in seconds.
+wasm-bindgen CLI and binaryen; about 3 minutes for the CLI on two idle
+cores), then builds the NtBA page and the signalling server (about 2 more
+minutes). Later runs rebuild only what changed and start in seconds.
 TXT
 else
     echo "Starting NtBA (rebuilding only what changed)."

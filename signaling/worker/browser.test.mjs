@@ -1,8 +1,9 @@
 // The game page in real headless Chromium, using the signalling Worker on the
 // real Workers runtime (`wrangler dev`) from another origin, as in a
 // deployment: the page is served by a plain static file server on one port and
-// talks to the Worker on another (`?signal=`), so every `fetch` to the Worker
-// is a cross-origin request that needs the Worker's CORS answers.
+// talks to the Worker on another, named by the page's config.js as a
+// deployment does (docs/deploy.md), so every `fetch` to the Worker is a
+// cross-origin request that needs the Worker's CORS answers.
 //
 // Run by scripts/ci/45-worker.sh, which starts wrangler with ALLOWED_ORIGINS
 // set to the static server's origin and passes:
@@ -70,11 +71,12 @@ after(async () => {
   await new Promise((resolve) => (staticServer ? staticServer.close(resolve) : resolve()));
 });
 
-const pageUrl = (host) => `http://${host}:${STATIC_PORT}/?signal=${encodeURIComponent(WORKER_URL)}`;
+const pageUrl = (host) => `http://${host}:${STATIC_PORT}/`;
+const asDeployed = { signalingUrl: WORKER_URL };
 
 test('two players meet in the Worker\'s lobby, chat, and play a match through a Worker room', async () => {
-  const ada = await openPage(browser, pageUrl('127.0.0.1'));
-  const dana = await openPage(browser, pageUrl('127.0.0.1'));
+  const ada = await openPage(browser, pageUrl('127.0.0.1'), asDeployed);
+  const dana = await openPage(browser, pageUrl('127.0.0.1'), asDeployed);
   pages.push(ada, dana);
   await joinLobby(ada, 'Ada');
   await joinLobby(dana, 'דנה');
@@ -102,7 +104,7 @@ test('two players meet in the Worker\'s lobby, chat, and play a match through a 
 test('a page from an origin the Worker does not allow cannot reach the lobby', async () => {
   // Same files, but the page's origin is http://localhost:<port>, which is
   // not in ALLOWED_ORIGINS: the Worker answers 403 and the page says so.
-  const stranger = await openPage(browser, pageUrl('localhost'));
+  const stranger = await openPage(browser, pageUrl('localhost'), asDeployed);
   await stranger.locator('#btn-online').click({ timeout: DEADLINE });
   await stranger.locator('#name').fill('Stranger');
   await stranger.locator('#join').click();
