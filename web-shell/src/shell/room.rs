@@ -9,9 +9,14 @@
 //! room. When both data channels are open the side sends `done`, closes the
 //! room socket and hands the peer connection to the match. The peer
 //! connection has its connect deadline (25 s by default) from when it is
-//! created; a link that fails, closes or runs out of time first, a room
-//! socket that closes first, or a session description the browser cannot
-//! make, each ends the attempt.
+//! created; a link that fails, closes or runs out of time first, or a
+//! session description the browser cannot make, each ends the attempt.
+//!
+//! The first side whose channels open sends `done`, and the service then
+//! closes the room for both. The other side's channels may open a moment
+//! later, so once offer and answer have crossed, a room socket that closes
+//! only means no more candidates will come: the peer connection keeps its
+//! deadline. Before that, a closed room socket ends the attempt.
 //!
 //! Calling contract: call the method for what happened, then drain
 //! [`RoomLink::poll`] and carry out each [`RoomOutput`] in order. Call
@@ -114,7 +119,14 @@ enum Phase {
     /// guest to join).
     Joined,
     /// The peer connection exists and must open by `deadline`.
-    Linking { deadline: Millis },
+    /// `described`: offer and answer have crossed (the host applied the
+    /// answer, the guest made it). `socket_open`: the room socket is still
+    /// open.
+    Linking {
+        deadline: Millis,
+        described: bool,
+        socket_open: bool,
+    },
     /// Handed over, failed or closed: nothing more happens.
     Finished,
 }
@@ -182,7 +194,7 @@ impl RoomLink {
     #[must_use]
     pub fn deadline(&self) -> Option<Millis> {
         match self.phase {
-            Phase::Linking { deadline } => Some(deadline),
+            Phase::Linking { deadline, .. } => Some(deadline),
             _ => None,
         }
     }
@@ -237,6 +249,8 @@ impl RoomLink {
         if matches!(self.phase, Phase::Opening(_) | Phase::Joined) {
             self.phase = Phase::Linking {
                 deadline: now + self.connect_timeout,
+                described: false,
+                socket_open: true,
             };
             self.out.push_back(RoomOutput::CreatePeer);
         }
@@ -272,7 +286,10 @@ impl RoomLink {
                     kind: SignalKind::Answer(sdp),
                     ..
                 }),
-            ) if self.linking() => self.out.push_back(RoomOutput::ApplyAnswer(sdp)),
+            ) if self.linking() => {
+                self.mark_described();
+                self.out.push_back(RoomOutput::ApplyAnswer(sdp));
+            }
             (
                 _,
                 RoomServerMsg::Signal(Signal {
@@ -304,7 +321,10 @@ impl RoomLink {
             Some(sdp) => {
                 let kind = match self.role {
                     Role::Host => SignalKind::Offer(sdp),
-                    Role::Guest => SignalKind::Answer(sdp),
+                    Role::Guest => {
+                        self.mark_described();
+                        SignalKind::Answer(sdp)
+                    }
                 };
                 self.out
                     .push_back(RoomOutput::Send(room_out::signal(&Signal {
@@ -319,9 +339,24 @@ impl RoomLink {
         }
     }
 
-    /// Our peer connection found a candidate: relay it.
+    fn mark_described(&mut self) {
+        if let Phase::Linking { described, .. } = &mut self.phase {
+            *described = true;
+        }
+    }
+
+    fn socket_open(&self) -> bool {
+        match self.phase {
+            Phase::Linking { socket_open, .. } => socket_open,
+            Phase::Opening(_) | Phase::Joined => true,
+            _ => false,
+        }
+    }
+
+    /// Our peer connection found a candidate: relay it while the room
+    /// socket is open (after it closed, the other side has its channels).
     pub fn local_candidate(&mut self, c: Candidate) {
-        if self.linking() {
+        if self.linking() && self.socket_open() {
             self.out
                 .push_back(RoomOutput::Send(room_out::signal(&c.into_signal(1))));
         }
@@ -331,8 +366,10 @@ impl RoomLink {
     /// connection goes to the match.
     pub fn link_opened(&mut self) {
         if self.linking() {
-            self.out.push_back(RoomOutput::Send(room_out::done()));
-            self.out.push_back(RoomOutput::CloseSocket);
+            if self.socket_open() {
+                self.out.push_back(RoomOutput::Send(room_out::done()));
+                self.out.push_back(RoomOutput::CloseSocket);
+            }
             self.out.push_back(RoomOutput::Opened(self.role));
             self.phase = Phase::Finished;
         }
@@ -346,11 +383,23 @@ impl RoomLink {
         }
     }
 
-    /// The room socket closed (or could not be opened). Before the match
-    /// connection opened, that ends the attempt.
+    /// The room socket closed (or could not be opened). Before offer and
+    /// answer have crossed, that ends the attempt; after, the peer
+    /// connection keeps its deadline (the other side most likely has its
+    /// channels open and ended the room).
     pub fn socket_closed(&mut self) {
-        match self.phase {
+        match &mut self.phase {
             Phase::Finished => {}
+            Phase::Linking {
+                described: true,
+                socket_open,
+                ..
+            } => {
+                if *socket_open {
+                    log::info!("room: the room closed; waiting for the match connection");
+                    *socket_open = false;
+                }
+            }
             // The host's socket never opened: the room is not usable.
             Phase::Opening(_) if self.role == Role::Host => self.fail(Failure::Room),
             _ => {
@@ -380,13 +429,11 @@ impl RoomLink {
     }
 
     fn release(&mut self) {
-        if matches!(self.phase, Phase::Joined | Phase::Linking { .. }) {
+        let open = self.socket_open();
+        if open && matches!(self.phase, Phase::Joined | Phase::Linking { .. }) {
             self.out.push_back(RoomOutput::Send(room_out::done()));
         }
-        if matches!(
-            self.phase,
-            Phase::Opening(_) | Phase::Joined | Phase::Linking { .. }
-        ) {
+        if open {
             self.out.push_back(RoomOutput::CloseSocket);
         }
         if self.linking() {
@@ -585,6 +632,96 @@ mod tests {
                 RoomOutput::ClosePeer,
                 RoomOutput::Failed(Failure::Connection)
             ]
+        );
+    }
+
+    /// Both sides with offer and answer crossed, up to the moment the
+    /// first one's channels open.
+    fn described_pair() -> (RoomLink, RoomLink) {
+        let mut host = RoomLink::host(T);
+        host.room_fetched(Some(code()));
+        host.socket_opened(Millis(0));
+        let mut guest = RoomLink::guest(code(), T);
+        guest.ice_ready();
+        guest.socket_opened(Millis(0));
+        host.socket_text(Millis(1), r#"{"type":"peer-joined"}"#);
+        host.local_description(Some("v=offer".into()));
+        guest.socket_text(Millis(2), &relayed(SignalKind::Offer("v=offer".into())));
+        guest.local_description(Some("v=answer".into()));
+        host.socket_text(Millis(3), &relayed(SignalKind::Answer("v=answer".into())));
+        drain(&mut host);
+        drain(&mut guest);
+        (host, guest)
+    }
+
+    #[test]
+    fn the_room_closing_after_the_other_side_opened_does_not_end_the_attempt() {
+        let (mut host, mut guest) = described_pair();
+        // The host's channels open first; its `done` ends the room, which
+        // closes the guest's socket before the guest's channels open.
+        host.link_opened();
+        assert_eq!(
+            drain(&mut host).last(),
+            Some(&RoomOutput::Opened(Role::Host))
+        );
+        guest.socket_closed();
+        assert!(
+            drain(&mut guest).is_empty(),
+            "still waiting for the channels"
+        );
+        assert!(guest.linking());
+        // No candidate goes to a closed socket.
+        guest.local_candidate(cand(2));
+        assert!(drain(&mut guest).is_empty());
+        guest.link_opened();
+        assert_eq!(drain(&mut guest), vec![RoomOutput::Opened(Role::Guest)]);
+
+        // The same the other way round, for the host.
+        let (mut host, mut guest) = described_pair();
+        guest.link_opened();
+        drain(&mut guest);
+        host.socket_closed();
+        assert!(drain(&mut host).is_empty());
+        host.link_opened();
+        assert_eq!(drain(&mut host), vec![RoomOutput::Opened(Role::Host)]);
+
+        // The deadline still holds, and nothing goes to the closed socket.
+        let (_, mut guest) = described_pair();
+        guest.socket_closed();
+        guest.tick(T);
+        assert_eq!(
+            drain(&mut guest),
+            vec![
+                RoomOutput::ClosePeer,
+                RoomOutput::Failed(Failure::Connection)
+            ]
+        );
+        // So does a failed link.
+        let (mut host, _) = described_pair();
+        host.socket_closed();
+        host.link_closed();
+        assert_eq!(
+            drain(&mut host),
+            vec![
+                RoomOutput::ClosePeer,
+                RoomOutput::Failed(Failure::Connection)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_room_closing_before_the_answer_ends_the_attempt() {
+        // The host has sent its offer but has no answer yet.
+        let mut h = RoomLink::host(T);
+        h.room_fetched(Some(code()));
+        h.socket_opened(Millis(0));
+        h.socket_text(Millis(1), r#"{"type":"peer-joined"}"#);
+        h.local_description(Some("v=offer".into()));
+        drain(&mut h);
+        h.socket_closed();
+        assert_eq!(
+            drain(&mut h).last(),
+            Some(&RoomOutput::Failed(Failure::Connection))
         );
     }
 
