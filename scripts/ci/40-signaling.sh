@@ -14,6 +14,7 @@ bin="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
 out="$(mktemp)"; err="$(mktemp)"
 "$bin/signaling-server" --listen 127.0.0.1:0 --allowed-origins http://good.test \
     --room-ttl-seconds 3 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
+    --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
     --stun-urls '' --log-level debug >"$out" 2>"$err" &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$out" "$err"; }
@@ -35,7 +36,7 @@ log "signaling-server at $url"
 
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
     --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
-    --rate-limit-per-minute 600
+    --rate-limit-per-minute 600 --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4
 
 # Every log line (debug included) is a JSON record with a level, and none
 # names a test nickname, a payload or an address.

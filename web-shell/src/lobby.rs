@@ -17,6 +17,7 @@ use crate::protocol::{lobby_out, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, 
 use crate::rate::{ReceiveLimiter, SendLimiter};
 use crate::text::{self, ChatError};
 use lockstep::Millis;
+use signaling_protocol::heartbeat;
 use std::collections::{BTreeMap, VecDeque};
 
 /// Other players the roster holds: one lobby of the service
@@ -344,6 +345,9 @@ pub struct LobbyClient {
     signal_limiter: SendLimiter,
     /// Handshake messages over the budget, oldest first.
     signal_queue: VecDeque<(PeerId, Signal)>,
+    /// When the next heartbeat is due on the welcomed presence socket: the
+    /// service drops a socket it hears nothing from for its idle timeout.
+    next_heartbeat: Millis,
     out: VecDeque<Output>,
 }
 
@@ -365,6 +369,7 @@ impl LobbyClient {
             send_limiter: SendLimiter::chat(),
             signal_limiter: SendLimiter::new(SIGNALS_PER_MINUTE as usize, Millis(60_000)),
             signal_queue: VecDeque::new(),
+            next_heartbeat: Millis(0),
             out: VecDeque::new(),
         }
     }
@@ -523,6 +528,7 @@ impl LobbyClient {
                     self.me = Some(you);
                 }
                 self.conn = Connection::Online;
+                self.next_heartbeat = now + Millis(heartbeat::INTERVAL_MS);
                 self.attempt_failed = false;
                 self.backoff.reset();
                 if self.challenge.in_match {
@@ -541,6 +547,7 @@ impl LobbyClient {
                 }
             }
             LobbyServerMsg::Signal { from, data } => self.signal_in(now, from, data),
+            LobbyServerMsg::Pong => {}
             LobbyServerMsg::Full => {
                 self.drop_everyone(now);
                 // Full is an answer, not a failure: a Retry from here says
@@ -829,6 +836,11 @@ impl LobbyClient {
         }
         if self.conn == Connection::Online {
             self.flush_signals(now);
+            if now >= self.next_heartbeat {
+                self.out
+                    .push_back(Output::ToServer(heartbeat::PING.to_owned()));
+                self.next_heartbeat = now + Millis(heartbeat::INTERVAL_MS);
+            }
         }
         let mut changed = false;
         for id in self.order.clone() {
@@ -859,6 +871,7 @@ impl LobbyClient {
         let retry = match self.conn {
             Connection::Retrying { at, .. } => Some(at),
             Connection::Connecting { deadline, .. } => Some(deadline),
+            Connection::Online => Some(self.next_heartbeat),
             _ => None,
         };
         let pairs = self
@@ -1146,7 +1159,7 @@ mod tests {
         let sent = |c: &mut LobbyClient| {
             drain(c)
                 .iter()
-                .filter(|o| matches!(o, Output::ToServer(_)))
+                .filter(|o| matches!(o, Output::ToServer(t) if t != heartbeat::PING))
                 .count()
         };
         assert_eq!(sent(&mut c), budget);
@@ -1191,7 +1204,14 @@ mod tests {
             ]
         );
         c.tick(Millis(40_000));
-        assert_eq!(drain(&mut c), vec![Output::ClosePeer(id('B'))]);
+        // The heartbeat fell due meanwhile and goes out first.
+        assert_eq!(
+            drain(&mut c),
+            vec![
+                Output::ToServer(heartbeat::PING.into()),
+                Output::ClosePeer(id('B'))
+            ]
+        );
         assert_eq!(c.roster()[0].link, "can't reach for chat or challenges");
     }
 
@@ -1235,6 +1255,42 @@ mod tests {
         // Backoff starts over after a welcome.
         c.socket_closed(Millis(5000));
         assert!(c.wants_connect(Millis(6000)));
+    }
+
+    #[test]
+    fn a_welcomed_page_sends_a_heartbeat_every_interval() {
+        let beat = heartbeat::INTERVAL_MS;
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('A'));
+        c.socket_open();
+        drain(&mut c);
+        // No heartbeat before the welcome (the hello timeout covers that).
+        c.tick(Millis(2 * beat));
+        assert!(!drain(&mut c).contains(&Output::ToServer(heartbeat::PING.into())));
+        c.server_text(Millis(100), &welcome('A', &[]));
+        drain(&mut c);
+        assert_eq!(c.next_timeout(), Some(Millis(100 + beat)));
+        c.tick(Millis(99 + beat));
+        assert!(drain(&mut c).is_empty());
+        c.tick(Millis(100 + beat));
+        assert_eq!(
+            drain(&mut c),
+            vec![Output::ToServer(heartbeat::PING.into())]
+        );
+        // A late tick (a throttled background tab) sends one, not several.
+        c.tick(Millis(100 + 4 * beat));
+        assert_eq!(
+            drain(&mut c),
+            vec![Output::ToServer(heartbeat::PING.into())]
+        );
+        assert_eq!(c.next_timeout(), Some(Millis(100 + 5 * beat)));
+        // The answer is read and ignored; none is sent once the socket closed.
+        c.server_text(Millis(100 + 4 * beat), heartbeat::PONG);
+        assert!(drain(&mut c).is_empty());
+        c.socket_closed(Millis(100 + 4 * beat));
+        drain(&mut c);
+        c.tick(Millis(100 + 5 * beat));
+        assert!(!drain(&mut c).contains(&Output::ToServer(heartbeat::PING.into())));
     }
 
     #[test]
@@ -1600,7 +1656,11 @@ mod tests {
         c.start(Millis(23_000), id('C'));
         c.socket_open();
         c.server_text(Millis(23_500), &welcome('C', &[]));
-        assert_eq!(c.next_timeout(), None);
+        // Only the heartbeat is due now.
+        assert_eq!(
+            c.next_timeout(),
+            Some(Millis(23_500 + heartbeat::INTERVAL_MS))
+        );
         c.tick(Millis(40_000));
         assert_eq!(c.connection(), Connection::Online);
         // A connection that had worked and then hangs on reconnecting

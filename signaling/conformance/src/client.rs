@@ -1,6 +1,7 @@
 //! Minimal HTTP and WebSocket clients for the suite, with deadlines on every
 //! wait.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -9,7 +10,7 @@ use hyper::body::Bytes;
 use hyper::Request;
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::timeout;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -27,6 +28,9 @@ pub struct Target {
     pub prefix: String,
     /// How long any single wait may take.
     pub deadline: Duration,
+    /// The local address to connect from, when not the system's choice
+    /// (see [`Target::from_address`]).
+    pub source: Option<IpAddr>,
 }
 
 /// An HTTP answer.
@@ -88,7 +92,60 @@ impl Target {
             authority,
             prefix: prefix.to_owned(),
             deadline,
+            source: None,
         })
+    }
+
+    /// The same service, reached from another local address (a loopback
+    /// address such as `127.0.0.7`, to stand for another client of a host
+    /// on loopback). Each request also carries that address in
+    /// `CF-Connecting-IP`, which is where the Worker reads its client's
+    /// address: Cloudflare's edge sets it in production, and `wrangler dev`
+    /// keeps one the client sent. The embedded server ignores the header
+    /// and sees the connection's own source address.
+    #[must_use]
+    pub fn from_address(&self, source: IpAddr) -> Target {
+        Target {
+            source: Some(source),
+            ..self.clone()
+        }
+    }
+
+    /// True when the service is on an IPv4 loopback address, so that the
+    /// suite can reach it from other loopback addresses.
+    #[must_use]
+    pub fn is_loopback_v4(&self) -> bool {
+        self.authority
+            .rsplit_once(':')
+            .and_then(|(host, _)| host.parse::<std::net::Ipv4Addr>().ok())
+            .is_some_and(|ip| ip.is_loopback())
+    }
+
+    /// A TCP connection to the service, from [`Target::source`] if set.
+    async fn connect(&self) -> Result<TcpStream, String> {
+        let tcp = match self.source {
+            None => TcpStream::connect(&self.authority).await,
+            Some(source) => {
+                let remote: SocketAddr = tokio::net::lookup_host(&self.authority)
+                    .await
+                    .map_err(|e| format!("resolve {}: {e}", self.authority))?
+                    .find(|a| a.is_ipv4() == source.is_ipv4())
+                    .ok_or_else(|| format!("{} has no address like {source}", self.authority))?;
+                let socket = if source.is_ipv4() {
+                    TcpSocket::new_v4()
+                } else {
+                    TcpSocket::new_v6()
+                }
+                .map_err(|e| format!("socket: {e}"))?;
+                socket
+                    .bind(SocketAddr::new(source, 0))
+                    .map_err(|e| format!("bind {source}: {e}"))?;
+                socket.connect(remote).await
+            }
+        }
+        .map_err(|e| format!("connect {}: {e}", self.authority))?;
+        let _ = tcp.set_nodelay(true);
+        Ok(tcp)
     }
 
     /// One HTTP/1.1 request on a fresh connection.
@@ -110,10 +167,7 @@ impl Target {
         headers: &[(&str, &str)],
     ) -> Result<HttpReply, String> {
         let fut = async {
-            let tcp = TcpStream::connect(&self.authority)
-                .await
-                .map_err(|e| format!("connect {}: {e}", self.authority))?;
-            let _ = tcp.set_nodelay(true);
+            let tcp = self.connect().await?;
             let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
                 .await
                 .map_err(|e| format!("HTTP handshake: {e}"))?;
@@ -128,6 +182,9 @@ impl Target {
             }
             for (k, v) in headers {
                 req = req.header(*k, *v);
+            }
+            if let Some(source) = self.source {
+                req = req.header("cf-connecting-ip", source.to_string());
             }
             let req = req
                 .body(Empty::<Bytes>::new())
@@ -172,7 +229,23 @@ impl Target {
                 .map_err(|e| WsOpenError::Other(format!("bad origin: {e}")))?;
             req.headers_mut().insert("origin", v);
         }
-        let fut = tokio_tungstenite::connect_async_with_config(req, None, true);
+        if let Some(source) = self.source {
+            let v = HeaderValue::from_str(&source.to_string())
+                .map_err(|e| WsOpenError::Other(format!("bad address: {e}")))?;
+            req.headers_mut().insert("cf-connecting-ip", v);
+        }
+        let tcp = match timeout(self.deadline, self.connect()).await {
+            Ok(Ok(tcp)) => tcp,
+            Ok(Err(e)) => return Err(WsOpenError::Other(e)),
+            Err(_) => {
+                return Err(WsOpenError::Other(format!(
+                    "{path}: no connection within {:?}",
+                    self.deadline
+                )))
+            }
+        };
+        let fut =
+            tokio_tungstenite::client_async_with_config(req, MaybeTlsStream::Plain(tcp), None);
         match timeout(self.deadline, fut).await {
             Err(_) => Err(WsOpenError::Other(format!(
                 "{path}: no upgrade within {:?}",

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use client::{Frame, Target, Ws};
+use signaling_protocol::heartbeat;
 
 /// What the suite needs to know about the host under test.
 #[derive(Clone, Debug)]
@@ -48,6 +49,16 @@ pub struct SuiteConfig {
     pub deadline: Duration,
     /// Run only the checks whose names contain one of these (all if empty).
     pub only: Vec<String>,
+    /// The host's idle timeout for welcomed lobby sockets; `None` skips
+    /// that check (for hosts with the expiry off, or a timeout too long to
+    /// wait for). Must be longer than the hello timeout plus a second: the
+    /// other checks hold welcomed sockets silent that long.
+    pub lobby_idle_timeout: Option<Duration>,
+    /// The host's cap on open lobby sockets per client address; 0 skips
+    /// that check. It needs a host on a loopback address, where the suite
+    /// can connect from other local addresses (`127.0.0.x`) to stand for
+    /// other clients.
+    pub lobby_sockets_per_ip: usize,
 }
 
 impl SuiteConfig {
@@ -64,6 +75,8 @@ impl SuiteConfig {
             rate_limit_per_minute: 0,
             deadline: Duration::from_secs(10),
             only: Vec::new(),
+            lobby_idle_timeout: None,
+            lobby_sockets_per_ip: 0,
         }
     }
 }
@@ -105,6 +118,11 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     }),
     ("lobby_full_and_busy", |c| Box::pin(lobby_full_and_busy(c))),
     ("lobby_hello_timeout", |c| Box::pin(lobby_hello_timeout(c))),
+    ("heartbeat", |c| Box::pin(heartbeat(c))),
+    ("lobby_idle_expiry", |c| Box::pin(lobby_idle_expiry(c))),
+    ("lobby_sockets_per_ip", |c| {
+        Box::pin(lobby_sockets_per_ip(c))
+    }),
     ("rate_limit", |c| Box::pin(rate_limit(c))),
 ];
 
@@ -115,6 +133,7 @@ pub async fn run(config: &SuiteConfig) -> Result<Vec<CheckResult>, String> {
         config: config.clone(),
         ids: AtomicU32::new(0),
         run_tag: run_tag(),
+        next_source: AtomicU32::new(0),
     };
     let mut results = Vec::new();
     for (name, check) in CHECKS {
@@ -138,6 +157,9 @@ pub struct Ctx {
     config: SuiteConfig,
     ids: AtomicU32,
     run_tag: String,
+    /// Rotates the local addresses lobby sockets come from (see
+    /// [`Ctx::lobby_target`]).
+    next_source: AtomicU32,
 }
 
 /// Five characters that differ between runs, so that ids from an earlier
@@ -199,8 +221,23 @@ impl Ctx {
         Ok((host, guest))
     }
 
+    /// Where a new lobby socket connects from. A host on loopback sees
+    /// each one come from its own address in `127.0.0.2`–`127.0.0.250`
+    /// (in turn), so that the checks which hold many sockets at once are
+    /// not stopped by the host's cap on sockets per address; that cap has
+    /// its own check, from addresses outside this range.
+    fn lobby_target(&self) -> client::Target {
+        if !self.target.is_loopback_v4() {
+            return self.target.clone();
+        }
+        let n = self.next_source.fetch_add(1, Ordering::Relaxed) % 249;
+        let last = u8::try_from(n + 2).unwrap_or(2);
+        self.target
+            .from_address(std::net::IpAddr::from([127, 0, 0, last]))
+    }
+
     async fn lobby_ws(&self) -> Result<Ws, String> {
-        self.target.ws_ok("/lobby/ws", self.origin()).await
+        self.lobby_target().ws_ok("/lobby/ws", self.origin()).await
     }
 
     /// A lobby socket that said hello; returns it with its welcome.
@@ -947,4 +984,145 @@ async fn rate_limit(c: &Ctx) -> Result<Option<String>, String> {
         "{} requests in a row were all allowed (limit {limit}/min)",
         limit + 1
     ))
+}
+
+/// A frame that must be exactly the heartbeat's answer.
+async fn expect_pong(ws: &mut Ws, what: &str) -> Result<(), String> {
+    let t = ws.text().await.map_err(|e| format!("{what}: {e}"))?;
+    ensure(t == heartbeat::PONG, || {
+        format!("{what}: expected {} exactly, got {t}", heartbeat::PONG)
+    })
+}
+
+async fn heartbeat(c: &Ctx) -> Result<Option<String>, String> {
+    // On the lobby, before and after hello.
+    let mut ws = c.lobby_ws().await?;
+    ws.send(heartbeat::PING).await?;
+    expect_pong(&mut ws, "lobby ping before hello").await?;
+    ws.send(&hello(&c.id(), "beat")).await?;
+    ws.expect_type("welcome").await?;
+    for i in 0..3 {
+        ws.send(heartbeat::PING).await?;
+        expect_pong(&mut ws, &format!("lobby ping {i} after hello")).await?;
+    }
+    ws.close().await;
+    // On a room: answered, not relayed to the other side.
+    let (mut host, mut guest) = c.room_pair().await?;
+    host.send(heartbeat::PING).await?;
+    expect_pong(&mut host, "room ping").await?;
+    host.send(r#"{"type":"ice","candidate":null}"#).await?;
+    let t = guest.text().await?;
+    ensure(t.contains("\"ice\""), || {
+        format!("the guest should see the host's ice, not its ping; got {t}")
+    })?;
+    host.close().await;
+    guest.close().await;
+    Ok(None)
+}
+
+async fn lobby_idle_expiry(c: &Ctx) -> Result<Option<String>, String> {
+    let Some(idle) = c.config.lobby_idle_timeout else {
+        return Ok(Some("no idle timeout given".into()));
+    };
+    let ghost_id = c.id();
+    let (mut watcher, _) = c.player(&c.id(), "watcher").await?;
+    let (mut ghost, _) = c.player(&ghost_id, "ghost").await?;
+    wait_for(&mut watcher, "joined", |v| {
+        v["player"]["id"] == ghost_id.as_str()
+    })
+    .await?;
+    let t = Instant::now();
+    // The watcher sends nothing but heartbeats, a third of the timeout
+    // apart, until the silent ghost is closed.
+    let beat = idle / 3;
+    let until = idle + c.config.deadline;
+    let closed = loop {
+        ensure(t.elapsed() < until, || {
+            format!(
+                "a silent welcomed socket was still open after {:?}",
+                t.elapsed()
+            )
+        })?;
+        watcher.send(heartbeat::PING).await?;
+        expect_pong(&mut watcher, "watcher heartbeat").await?;
+        match ghost.next_within(beat).await {
+            Err(_) => continue,
+            Ok(frame) => break frame,
+        }
+    };
+    let waited = t.elapsed();
+    ensure(closed == client::Frame::Closed(Some(1008)), || {
+        format!("the silent socket: expected close 1008, got {closed:?}")
+    })?;
+    ensure(waited + Duration::from_millis(500) >= idle, || {
+        format!("closed after {waited:?}, before the idle timeout of {idle:?}")
+    })?;
+    // Everyone else is told it left; the heartbeating watcher is still in.
+    wait_for(&mut watcher, "left", |v| v["id"] == ghost_id.as_str()).await?;
+    watcher
+        .send(&json!({"type":"signal","to":c.id(),"data":1}).to_string())
+        .await?;
+    watcher
+        .expect_error("signal from the heartbeating watcher")
+        .await?;
+    watcher.close().await;
+    Ok(None)
+}
+
+async fn lobby_sockets_per_ip(c: &Ctx) -> Result<Option<String>, String> {
+    let cap = c.config.lobby_sockets_per_ip;
+    if cap == 0 {
+        return Ok(Some("no per-address cap given".into()));
+    }
+    if !c.target.is_loopback_v4() {
+        return Ok(Some("needs a host on a loopback address".into()));
+    }
+    // Two addresses outside the range the other checks rotate through.
+    let one = c
+        .target
+        .from_address(std::net::IpAddr::from([127, 0, 1, 1]));
+    let two = c
+        .target
+        .from_address(std::net::IpAddr::from([127, 0, 1, 2]));
+    let mut held = Vec::new();
+    for i in 0..cap {
+        held.push(
+            one.ws_ok("/lobby/ws", c.origin())
+                .await
+                .map_err(|e| format!("socket {} of {cap} from one address: {e}", i + 1))?,
+        );
+    }
+    one.ws_refused("/lobby/ws", c.origin(), 429).await?;
+    // Welcomed or not, they count: a hello changes nothing.
+    held[0].send(&hello(&c.id(), "capped")).await?;
+    held[0].expect_type("welcome").await?;
+    one.ws_refused("/lobby/ws", c.origin(), 429).await?;
+    // Another address is not affected.
+    let mut other = two.ws_ok("/lobby/ws", c.origin()).await?;
+    other.close().await;
+    // A socket that closes frees its place (the host may take a moment to
+    // see the close: ask again until the deadline).
+    let mut first = held.remove(0);
+    first.close().await;
+    let t = Instant::now();
+    let again = loop {
+        match one.ws("/lobby/ws", c.origin()).await {
+            Ok(ws) => break ws,
+            Err(client::WsOpenError::Refused(r)) if r.status == 429 => {
+                ensure(t.elapsed() < c.config.deadline, || {
+                    "a closed socket's place was not freed".into()
+                })?;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(client::WsOpenError::Refused(r)) => {
+                return Err(format!("reopening: {} {}", r.status, r.body))
+            }
+            Err(client::WsOpenError::Other(e)) => return Err(e),
+        }
+    };
+    held.push(again);
+    for mut ws in held {
+        ws.close().await;
+    }
+    Ok(None)
 }

@@ -42,6 +42,15 @@ struct Args {
     /// Run only checks whose names contain this (repeatable).
     #[arg(long)]
     only: Vec<String>,
+    /// The host's idle timeout for welcomed lobby sockets, in
+    /// milliseconds; 0 skips that check. It must exceed the hello timeout
+    /// by more than a second.
+    #[arg(long, default_value_t = 0)]
+    lobby_idle_timeout_ms: u64,
+    /// The host's cap on open lobby sockets per client address; 0 skips
+    /// that check (which needs a host on a loopback address).
+    #[arg(long, default_value_t = 0)]
+    max_lobby_sockets_per_ip: usize,
 }
 
 #[tokio::main]
@@ -57,6 +66,9 @@ async fn main() -> ExitCode {
         rate_limit_per_minute: a.rate_limit_per_minute,
         deadline: Duration::from_secs(a.deadline_seconds),
         only: a.only,
+        lobby_idle_timeout: (a.lobby_idle_timeout_ms != 0)
+            .then(|| Duration::from_millis(a.lobby_idle_timeout_ms)),
+        lobby_sockets_per_ip: a.max_lobby_sockets_per_ip,
     };
     let results = match run(&config).await {
         Ok(r) => r,

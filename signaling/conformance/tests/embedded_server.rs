@@ -20,6 +20,8 @@ async fn embedded_server_passes_the_conformance_suite() {
         },
         lobby: LobbyLimits {
             hello_timeout_ms: 1_000,
+            idle_timeout_ms: 3_000,
+            max_sockets_per_address: 4,
             ..LobbyLimits::default()
         },
         ..Config::default()
@@ -31,6 +33,8 @@ async fn embedded_server_passes_the_conformance_suite() {
         room_ttl_seconds: 3,
         hello_timeout: Duration::from_millis(1_000),
         rate_limit_per_minute: 600,
+        lobby_idle_timeout: Some(Duration::from_millis(3_000)),
+        lobby_sockets_per_ip: 4,
         ..SuiteConfig::new(&format!("http://{addr}"))
     };
     let results = run(&suite).await.expect("valid base URL");

@@ -14,6 +14,19 @@ pub const ROOM_TTL_SECONDS: u64 = limits::ROOM_TTL_MS / 1000;
 /// Time a lobby socket has to say hello, in milliseconds.
 pub const HELLO_TIMEOUT_MS: u64 = 10_000;
 
+/// How long a welcomed lobby socket may stay silent (no frame at all,
+/// heartbeats included) before it is closed, in milliseconds: several of
+/// the page's heartbeat intervals
+/// (`signaling_protocol::heartbeat::INTERVAL_MS`), and more than the minute
+/// to which a browser may slow a hidden tab's timers.
+pub const LOBBY_IDLE_TIMEOUT_MS: u64 = 90_000;
+
+/// Open lobby sockets from one client address (an IPv6 address counting by
+/// its /64); the next upgrade from it gets 429. Half the roster, so that
+/// one address cannot fill the lobby alone, while a household or a small
+/// LAN party behind one address still fits.
+pub const LOBBY_SOCKETS_PER_IP: usize = 8;
+
 /// Lobby messages per socket per minute.
 pub const LOBBY_MESSAGES_PER_MINUTE: u32 = 600;
 

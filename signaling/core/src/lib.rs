@@ -79,6 +79,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod address;
 pub mod defaults;
 mod ice;
 mod lobby;
@@ -88,6 +89,7 @@ mod origin;
 mod rate;
 mod room;
 
+pub use address::address_key;
 pub use ice::{ice_servers_json, TurnServer};
 pub use lobby::{
     Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, MAX_REPLY_CREDIT, REPLIES_PER_SIGNAL,
@@ -215,7 +217,8 @@ pub enum Action<A> {
 pub mod close_code {
     /// Normal closure: the room ended (`done` or TTL).
     pub const NORMAL: u16 = 1000;
-    /// Policy violation: message count or rate exceeded, or no hello in time.
+    /// Policy violation: message count or rate exceeded, no hello in time,
+    /// or a welcomed lobby socket silent for the idle timeout.
     pub const POLICY: u16 = 1008;
     /// Message too big.
     pub const TOO_BIG: u16 = 1009;

@@ -1,10 +1,13 @@
 //! The global lobby: who is online, and relaying handshakes between them.
 
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use signaling_protocol::{lobby_server, LobbyRequest, PeerId, PlayerStatus, RosterEntry};
+use signaling_protocol::{
+    heartbeat, lobby_server, LobbyRequest, PeerId, PlayerStatus, RosterEntry,
+};
 
 use crate::log::{Level, LogRecord};
 use crate::msg::to_json;
@@ -27,6 +30,14 @@ pub struct LobbyLimits {
     /// [`MinuteWindow`]); the next message in a full window closes the
     /// socket with 1008. 0 turns the check off.
     pub messages_per_minute: u32,
+    /// How long a welcomed socket may send nothing at all (heartbeats
+    /// count, see [`Lobby::heard_from`]), in ms (default 90 000); then it
+    /// is closed with 1008 and leaves the roster. 0 turns the expiry off.
+    pub idle_timeout_ms: u64,
+    /// Open sockets from one client address, an IPv6 address counting by
+    /// its /64 (default 8); the next upgrade from it gets HTTP 429. 0 turns
+    /// the cap off. Only sockets admitted with an address count.
+    pub max_sockets_per_address: usize,
 }
 
 impl Default for LobbyLimits {
@@ -37,6 +48,8 @@ impl Default for LobbyLimits {
             hello_timeout_ms: crate::defaults::HELLO_TIMEOUT_MS,
             max_message_bytes: signaling_protocol::limits::MAX_MESSAGE_BYTES,
             messages_per_minute: crate::defaults::LOBBY_MESSAGES_PER_MINUTE,
+            idle_timeout_ms: crate::defaults::LOBBY_IDLE_TIMEOUT_MS,
+            max_sockets_per_address: crate::defaults::LOBBY_SOCKETS_PER_IP,
         }
     }
 }
@@ -46,21 +59,37 @@ impl Default for LobbyLimits {
 pub enum LobbyRefusal {
     /// Already [`LobbyLimits::max_sockets`] sockets open: 503.
     TooManySockets,
+    /// Already [`LobbyLimits::max_sockets_per_address`] sockets open from
+    /// this client's address: 429.
+    TooManyFromAddress,
 }
 
 impl LobbyRefusal {
     /// The HTTP status to answer with.
     #[must_use]
     pub fn status(self) -> u16 {
-        503
+        match self {
+            LobbyRefusal::TooManySockets => 503,
+            LobbyRefusal::TooManyFromAddress => 429,
+        }
     }
 
     /// The `error` text of the JSON body.
     #[must_use]
     pub fn reason(self) -> &'static str {
-        "the lobby has too many open connections; try again soon"
+        match self {
+            LobbyRefusal::TooManySockets => {
+                "the lobby has too many open connections; try again soon"
+            }
+            LobbyRefusal::TooManyFromAddress => {
+                "too many lobby connections from your address; close one first"
+            }
+        }
     }
 }
+
+/// The close reason of a welcomed socket that stayed silent too long.
+const IDLE_REASON: &str = "no heartbeat in time";
 
 /// A player on the roster.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,6 +128,16 @@ pub struct LobbyAttachment {
     /// answering. Entries of players who left are removed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reply_credit: BTreeMap<PeerId, u16>,
+    /// When the lobby last received a frame on this socket, in ms (0 before
+    /// the first); the idle timeout counts from the later of this and
+    /// [`LobbyAttachment::opened_at`].
+    #[serde(default)]
+    pub heard_ms: u64,
+    /// The client's address key ([`crate::address_key`]) for the per-address
+    /// cap, when the host gave one. It lives only as long as the socket and
+    /// is never logged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<IpAddr>,
 }
 
 /// Signals a player may send back, free, for each one relayed to it (an
@@ -109,6 +148,12 @@ pub const REPLIES_PER_SIGNAL: u16 = 4;
 pub const MAX_REPLY_CREDIT: u16 = 32;
 
 impl LobbyAttachment {
+    /// When the socket was last heard from (or opened).
+    #[must_use]
+    pub fn last_heard(&self) -> Millis {
+        Millis(self.heard_ms.max(self.opened_at.0))
+    }
+
     /// As JSON text (for hosts that store attachments as strings).
     #[must_use]
     pub fn to_json(&self) -> String {
@@ -136,8 +181,12 @@ impl Player {
 
 /// The lobby state machine (see the crate docs for the calling contract).
 ///
-/// * `admit`: 503 ([`LobbyRefusal`]) when `max_sockets` are open; otherwise
-///   the socket gets `hello_timeout_ms` to say hello or is closed with 1008.
+/// * `admit`: 503 ([`LobbyRefusal`]) when `max_sockets` are open, 429 when
+///   the client's address holds `max_sockets_per_address`; otherwise the
+///   socket gets `hello_timeout_ms` to say hello or is closed with 1008.
+/// * A welcomed socket from which nothing arrives for `idle_timeout_ms`
+///   (heartbeats count) is closed with 1008 and leaves the roster.
+/// * `ping` (before or after hello) is answered with `pong`.
 /// * Every frame first passes the size cap (close 1009) and the per-socket
 ///   rate (close 1008).
 /// * `hello {id, nick}`: refused with `error` (the socket stays, unjoined,
@@ -236,20 +285,65 @@ impl Lobby {
         self.sockets.get(&socket)
     }
 
-    /// When the next hello deadline falls, if any socket is waiting.
+    /// When a socket's deadline falls: its hello deadline before it is
+    /// welcomed, its idle deadline after (none with the idle timeout off).
+    fn deadline_of(&self, a: &LobbyAttachment) -> Option<Millis> {
+        match (&a.player, self.limits.idle_timeout_ms) {
+            (None, _) => Some(a.opened_at + Millis(self.limits.hello_timeout_ms)),
+            (Some(_), 0) => None,
+            (Some(_), idle) => Some(a.last_heard() + Millis(idle)),
+        }
+    }
+
+    /// When the next deadline falls (a hello or an idle timeout), if any.
     #[must_use]
     pub fn next_deadline(&self) -> Option<Millis> {
         self.sockets
             .values()
-            .filter(|a| a.player.is_none())
-            .map(|a| a.opened_at + Millis(self.limits.hello_timeout_ms))
+            .filter_map(|a| self.deadline_of(a))
             .min()
     }
 
-    /// Admits a new socket (before the upgrade). See the type docs.
+    /// Tells the lobby that `socket` was heard from at `at` by a path that
+    /// bypassed it: a heartbeat the host's runtime answered on its own (a
+    /// Durable Object's WebSocket auto-response). It only moves the idle
+    /// deadline later; call it for every socket before delivering
+    /// [`Event::Alarm`]. Nothing needs storing: the runtime keeps the time.
+    pub fn heard_from(&mut self, socket: SocketId, at: Millis) {
+        if let Some(a) = self.sockets.get_mut(&socket) {
+            a.heard_ms = a.heard_ms.max(at.0);
+        }
+    }
+
+    /// Admits a new socket (before the upgrade) without an address: the
+    /// per-address cap does not apply to it. See the type docs.
     pub fn admit(&mut self, now: Millis) -> Result<(SocketId, Vec<LobbyAction>), LobbyRefusal> {
+        self.admit_from(now, None)
+    }
+
+    /// Admits a new socket from a client address (which is counted by
+    /// [`crate::address_key`]): 503 when the lobby holds
+    /// [`LobbyLimits::max_sockets`], 429 when that address already holds
+    /// [`LobbyLimits::max_sockets_per_address`].
+    pub fn admit_from(
+        &mut self,
+        now: Millis,
+        address: Option<IpAddr>,
+    ) -> Result<(SocketId, Vec<LobbyAction>), LobbyRefusal> {
         if self.sockets.len() >= self.limits.max_sockets {
             return Err(LobbyRefusal::TooManySockets);
+        }
+        let address = address.map(crate::address_key);
+        let per_address = self.limits.max_sockets_per_address;
+        if let Some(key) = address.filter(|_| per_address != 0) {
+            let held = self
+                .sockets
+                .values()
+                .filter(|a| a.address == Some(key))
+                .count();
+            if held >= per_address {
+                return Err(LobbyRefusal::TooManyFromAddress);
+            }
         }
         let socket = SocketId::allocate(&mut self.next_socket, now);
         let attachment = LobbyAttachment {
@@ -258,6 +352,8 @@ impl Lobby {
             player: None,
             window: MinuteWindow::new(),
             reply_credit: BTreeMap::new(),
+            heard_ms: now.0,
+            address,
         };
         self.sockets.insert(socket, attachment.clone());
         let mut out = vec![
@@ -287,19 +383,21 @@ impl Lobby {
                 // The host's timer is spent: re-announce whatever is next,
                 // even if it did not change (the alarm may have come early).
                 self.alarm = None;
-                let timeout = self.limits.hello_timeout_ms;
-                let late: Vec<SocketId> = self
+                let late: Vec<(SocketId, &'static str)> = self
                     .sockets
                     .values()
-                    .filter(|a| a.player.is_none() && now >= a.opened_at + Millis(timeout))
-                    .map(|a| a.socket)
+                    .filter(|a| self.deadline_of(a).is_some_and(|at| now >= at))
+                    .map(|a| {
+                        let why = if a.player.is_none() {
+                            "no hello in time"
+                        } else {
+                            IDLE_REASON
+                        };
+                        (a.socket, why)
+                    })
                     .collect();
-                for socket in late {
-                    self.drop_socket(
-                        socket,
-                        Some((close_code::POLICY, "no hello in time")),
-                        &mut out,
-                    );
+                for (socket, why) in late {
+                    self.drop_socket(socket, Some((close_code::POLICY, why)), &mut out);
                 }
             }
         }
@@ -319,6 +417,7 @@ impl Lobby {
         let Some(att) = self.sockets.get_mut(&socket) else {
             return;
         };
+        att.heard_ms = att.heard_ms.max(now.0);
         if len > limits.max_message_bytes {
             self.drop_socket(socket, Some((close_code::TOO_BIG, "message too big")), out);
             return;
@@ -342,18 +441,21 @@ impl Lobby {
             self.drop_socket(socket, Some((close_code::POLICY, "too many messages")), out);
             return;
         }
-        if free || limits.messages_per_minute != 0 {
-            out.push(LobbyAction::Persist {
-                socket,
-                attachment: att.clone(),
-            });
-        }
+        // The rate window, the credit or the time last heard changed.
+        out.push(LobbyAction::Persist {
+            socket,
+            attachment: att.clone(),
+        });
         let Some(request) = request else {
             self.reply_error(socket, "binary frames are not accepted", out);
             return;
         };
         let joined = att.player.is_some();
         match request {
+            Ok(LobbyRequest::Ping) => out.push(LobbyAction::Send {
+                socket,
+                text: heartbeat::PONG.to_owned(),
+            }),
             Ok(LobbyRequest::Hello { id, nick }) => self.on_hello(socket, id, nick, out),
             Ok(LobbyRequest::Status(status)) if joined => self.on_status(socket, status, out),
             Ok(LobbyRequest::Signal { to, data }) if joined => {
@@ -523,8 +625,15 @@ impl Lobby {
                 code,
                 reason,
             });
+            // A silent welcomed socket is most often a page that went away
+            // without closing (a lost network): normal life, not abuse.
+            let level = if reason == IDLE_REASON {
+                Level::Info
+            } else {
+                Level::Warn
+            };
             out.push(LobbyAction::Log(
-                LogRecord::new(Level::Warn, "lobby.kicked")
+                LogRecord::new(level, "lobby.kicked")
                     .with("reason", reason)
                     .with("close", code),
             ));
@@ -550,7 +659,7 @@ impl Lobby {
         }
     }
 
-    /// Announces the earliest hello deadline when it changed.
+    /// Announces the earliest deadline when it changed.
     fn arm(&mut self, out: &mut Vec<LobbyAction>) {
         let next = self.next_deadline();
         if next != self.alarm {

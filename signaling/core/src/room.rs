@@ -387,6 +387,10 @@ impl Room {
                 }
             }
             Ok(RoomRequest::Done) => self.finish(close_code::NORMAL, "done", "room.done", out),
+            Ok(RoomRequest::Ping) => out.push(RoomAction::Send {
+                socket,
+                text: signaling_protocol::heartbeat::PONG.to_owned(),
+            }),
             Err(e) => out.push(RoomAction::Send {
                 socket,
                 text: room_server::error(e.reason()),

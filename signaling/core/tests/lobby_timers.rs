@@ -7,7 +7,11 @@ use signaling_core::{close_code, Event, Lobby, LobbyAttachment, LobbyLimits, Mil
 
 #[test]
 fn silent_sockets_are_closed_after_ten_seconds_and_players_are_not() {
-    let mut lobby = Lobby::new(LobbyLimits::default());
+    // With the idle timeout off, a welcomed player never times out.
+    let mut lobby = Lobby::new(LobbyLimits {
+        idle_timeout_ms: 0,
+        ..LobbyLimits::default()
+    });
     let mut h = FakeHost::<LobbyAttachment>::default();
     let (quiet, a) = lobby.admit(Millis(1_000)).unwrap();
     h.apply(a);

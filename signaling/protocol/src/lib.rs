@@ -15,6 +15,7 @@
 //!   data relayed by rooms and the lobby, roles and the HTTP bodies of
 //!   `POST /rooms` and refusals.
 //! * [`peer`]: chat and challenge messages between lobby players.
+//! * [`heartbeat`]: the fixed ping and pong that keep a lobby socket alive.
 //! * [`limits`]: the sizes and counts of the contract.
 //! * [`query_param`]: how every host and the page read a query string.
 //!
@@ -44,6 +45,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod heartbeat;
 pub mod id;
 mod json;
 pub mod limits;

@@ -2,8 +2,8 @@
 //!
 //! | direction | frames |
 //! | --- | --- |
-//! | page → lobby | `hello {id, nick}`, `status {status}`, `signal {to, data}` ([`lobby_out`], read by [`LobbyRequest::parse`]) |
-//! | lobby → page | `welcome {you, roster}`, `joined {player}`, `left {id}`, `status {id, status}`, `signal {from, data}`, `full`, `error {reason}` ([`lobby_server`], read by [`LobbyServerMsg::parse`]) |
+//! | page → lobby | `hello {id, nick}`, `status {status}`, `signal {to, data}`, `ping` ([`lobby_out`], read by [`LobbyRequest::parse`]) |
+//! | lobby → page | `welcome {you, roster}`, `joined {player}`, `left {id}`, `status {id, status}`, `signal {from, data}`, `full`, `error {reason}`, `pong` ([`lobby_server`], read by [`LobbyServerMsg::parse`]) |
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -110,6 +110,8 @@ pub enum LobbyServerMsg {
     Full,
     /// The lobby refused something we sent.
     Error(String),
+    /// The answer to our heartbeat ([`crate::heartbeat::PONG`]).
+    Pong,
 }
 
 impl LobbyServerMsg {
@@ -129,6 +131,7 @@ impl LobbyServerMsg {
                 ("signal", &["from", "data"], &[]),
                 ("full", &[], &[]),
                 ("error", &["reason"], &[]),
+                ("pong", &[], &[]),
             ],
         )?;
         Ok(match kind {
@@ -153,6 +156,7 @@ impl LobbyServerMsg {
                 data: m["data"].clone(),
             },
             "full" => LobbyServerMsg::Full,
+            "pong" => LobbyServerMsg::Pong,
             _ => LobbyServerMsg::Error(string(m, "reason")?.to_owned()),
         })
     }
@@ -278,6 +282,8 @@ pub enum LobbyRequest<'a> {
         /// The payload, untouched, to relay byte for byte.
         data: &'a RawValue,
     },
+    /// `ping`: a heartbeat, answered with [`crate::heartbeat::PONG`].
+    Ping,
 }
 
 impl<'a> LobbyRequest<'a> {
@@ -305,6 +311,7 @@ impl<'a> LobbyRequest<'a> {
                 (Some(to), Some(data)) => Ok(LobbyRequest::Signal { to, data }),
                 _ => Err(RequestError::BadSignal),
             },
+            Some("ping") => Ok(LobbyRequest::Ping),
             Some(_) => Err(RequestError::UnsupportedType),
             None => Err(RequestError::NotAnObject),
         }
@@ -451,6 +458,14 @@ mod tests {
                 .is_err()
         );
         assert!(LobbyServerMsg::parse("not json").is_err());
+        assert_eq!(
+            LobbyServerMsg::parse(crate::heartbeat::PONG).unwrap(),
+            LobbyServerMsg::Pong
+        );
+        assert!(matches!(
+            LobbyRequest::parse(crate::heartbeat::PING),
+            Ok(LobbyRequest::Ping)
+        ));
     }
 
     #[test]

@@ -242,6 +242,9 @@ pub enum RoomRequest {
     Relay,
     /// `done`: the match channels are open; end the room.
     Done,
+    /// `ping`: a heartbeat, answered with [`crate::heartbeat::PONG`] and
+    /// not relayed.
+    Ping,
 }
 
 impl RoomRequest {
@@ -255,6 +258,7 @@ impl RoomRequest {
         match kind.as_str() {
             "offer" | "answer" | "ice" => Ok(RoomRequest::Relay),
             "done" => Ok(RoomRequest::Done),
+            "ping" => Ok(RoomRequest::Ping),
             _ => Err(RequestError::UnsupportedType),
         }
     }

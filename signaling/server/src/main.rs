@@ -58,6 +58,14 @@ struct Args {
     /// Lobby messages per socket per minute; 0 turns the limit off.
     #[arg(long, default_value_t = defaults::LOBBY_MESSAGES_PER_MINUTE)]
     lobby_messages_per_minute: u32,
+    /// Milliseconds a welcomed lobby socket may stay silent (heartbeats
+    /// count) before it is closed with 1008. 0: no idle expiry.
+    #[arg(long, default_value_t = defaults::LOBBY_IDLE_TIMEOUT_MS)]
+    lobby_idle_timeout_ms: u64,
+    /// Open lobby sockets from one client address (an IPv6 address counts
+    /// by its /64); further upgrades from it get 429. 0: no cap.
+    #[arg(long, default_value_t = defaults::LOBBY_SOCKETS_PER_IP)]
+    max_lobby_sockets_per_ip: usize,
     /// Rooms alive at once; further POST /rooms get 503.
     #[arg(long, default_value_t = defaults::MAX_ROOMS)]
     max_rooms: usize,
@@ -112,6 +120,8 @@ async fn main() -> std::process::ExitCode {
             max_sockets: args.max_lobby_sockets,
             hello_timeout_ms: args.hello_timeout_ms,
             messages_per_minute: args.lobby_messages_per_minute,
+            idle_timeout_ms: args.lobby_idle_timeout_ms,
+            max_sockets_per_address: args.max_lobby_sockets_per_ip,
             ..LobbyLimits::default()
         },
         max_rooms: args.max_rooms,
@@ -186,5 +196,13 @@ mod tests {
         );
         assert_eq!(args.max_rooms, defaults::MAX_ROOMS);
         assert_eq!(args.max_rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
+        assert_eq!(
+            args.lobby_idle_timeout_ms,
+            LobbyLimits::default().idle_timeout_ms
+        );
+        assert_eq!(
+            args.max_lobby_sockets_per_ip,
+            LobbyLimits::default().max_sockets_per_address
+        );
     }
 }

@@ -12,7 +12,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
-use signaling_core::{ice_servers_json, role_from_query, Event, Level, LogRecord, Room, SocketId};
+use signaling_core::{
+    ice_servers_json, role_from_query, Event, Level, LobbyRefusal, LogRecord, Room, SocketId,
+};
 use signaling_protocol::{error_body, RoomCode, RoomCreated};
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
@@ -312,17 +314,25 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     accept(shared, target, socket, upgrade, rx)
 }
 
-async fn lobby_ws(State(shared): State<Ctx>, upgrade: Upgrade) -> Response {
+async fn lobby_ws(
+    State(shared): State<Ctx>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    upgrade: Upgrade,
+) -> Response {
     let Ok(upgrade) = upgrade else {
         return not_an_upgrade();
     };
     let now = shared.now();
     let mut st = shared.lock();
-    let (socket, actions) = match st.lobby.machine.admit(now) {
+    let (socket, actions) = match st.lobby.machine.admit_from(now, Some(peer.ip())) {
         Ok(ok) => ok,
         Err(refusal) => {
             drop(st);
-            shared.log(LogRecord::new(Level::Warn, "lobby.busy"));
+            let event = match refusal {
+                LobbyRefusal::TooManySockets => "lobby.busy",
+                LobbyRefusal::TooManyFromAddress => "lobby.too_many_from_client",
+            };
+            shared.log(LogRecord::new(Level::Warn, event));
             return refuse(refusal.status(), refusal.reason());
         }
     };
