@@ -30,8 +30,9 @@
 # First, `wrangler deploy --dry-run` bundles the production configuration
 # (no upload) and prints its size. The Worker then runs with `--env ci` from
 # signaling/worker/wrangler.toml: room
-# TTL 3 s, hello timeout 3 s, no STUN, origin http://allowed.test, and a
-# per-IP limit of 300 requests per 60 s.
+# TTL 3 s, hello timeout 3 s, no STUN, origin http://allowed.test, 4 lobby
+# sockets per address, and a per-IP limit of 300 requests per 60 s; the two
+# conformance runs shorten the lobby idle timeout to 10 s.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -139,6 +140,7 @@ if [ "${1:-}" = --serve-and-check ]; then
             "$SUITE" --base-url "$base" \
                 --origin http://allowed.test --forbidden-origin http://refused.test \
                 --room-ttl-seconds 3 --hello-timeout-ms 3000 \
+                --lobby-idle-timeout-ms 10000 --max-lobby-sockets-per-ip 4 \
                 --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
         fi
         if [ "$status" = 0 ]; then
@@ -196,8 +198,8 @@ if in_loopback_netns true 2>/dev/null; then netns=in_loopback_netns; else netns=
 rm -rf "$dry"
 
 log "TURN credentials for /ice through a stand-in API, then conformance on wrangler dev (logging at debug level)"
-run --turn --var LOG_LEVEL:debug
+run --turn --var LOG_LEVEL:debug --var LOBBY_IDLE_TIMEOUT_SECONDS:10
 log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event (and a TURN_API_BASE to refuse)"
-run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1
+run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1 --var LOBBY_IDLE_TIMEOUT_SECONDS:10
 log "the game page in Chromium, through the Worker, from another origin"
 run --browser

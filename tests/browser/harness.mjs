@@ -24,7 +24,7 @@ export const DEADLINE = 30_000;
 export async function startServer(listen = '127.0.0.1:0', extraArgs = []) {
   if (!SERVER_BIN) throw new Error('set SIGNALING_SERVER to the signaling-server binary');
   const args = ['--listen', listen, '--allowed-origins', '*', '--stun-urls', '',
-    '--rate-limit-per-minute', '0', '--static', WEB_DIR, ...extraArgs];
+    '--rate-limit-per-minute', '0', '--max-lobby-sockets-per-ip', '0', '--static', WEB_DIR, ...extraArgs];
   const proc = spawn(SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });

@@ -18,7 +18,9 @@ pub struct Config {
     pub allowed_origins: AllowedOrigins,
     /// `ROOM_TTL_SECONDS` (default 600) and the fixed room caps.
     pub room: RoomLimits,
-    /// `HELLO_TIMEOUT_SECONDS` (default 10) and the fixed lobby caps.
+    /// `HELLO_TIMEOUT_SECONDS` (default 10), `LOBBY_IDLE_TIMEOUT_SECONDS`
+    /// (default 90, 0 off, at most 3 600), `LOBBY_SOCKETS_PER_IP` (default
+    /// 8, 0 off, at most 1 000) and the fixed lobby caps.
     pub lobby: LobbyLimits,
     /// `STUN_URLS`: comma-separated; unset means Cloudflare's free STUN
     /// server, an empty value means none.
@@ -88,6 +90,18 @@ impl Config {
             defaults::HELLO_TIMEOUT_MS / 1000,
             1,
             3_600,
+        );
+        let idle_timeout = seconds(
+            "LOBBY_IDLE_TIMEOUT_SECONDS",
+            defaults::LOBBY_IDLE_TIMEOUT_MS / 1000,
+            0,
+            3_600,
+        );
+        let sockets_per_ip = seconds(
+            "LOBBY_SOCKETS_PER_IP",
+            defaults::LOBBY_SOCKETS_PER_IP as u64,
+            0,
+            1_000,
         );
         let turn_ttl_seconds = seconds(
             "TURN_TTL_SECONDS",
@@ -160,6 +174,9 @@ impl Config {
             },
             lobby: LobbyLimits {
                 hello_timeout_ms: hello_timeout * 1000,
+                idle_timeout_ms: idle_timeout * 1000,
+                max_sockets_per_address: usize::try_from(sockets_per_ip)
+                    .unwrap_or(defaults::LOBBY_SOCKETS_PER_IP),
                 ..LobbyLimits::default()
             },
             stun_urls,
@@ -311,6 +328,32 @@ mod tests {
         assert_eq!(c.log_level, Level::Debug);
         assert!(c.rebuild_each_event);
         assert!(c.ignored.is_empty());
+    }
+
+    #[test]
+    fn lobby_idle_timeout_and_per_address_cap_are_read_and_zero_turns_them_off() {
+        let c = read(&[
+            ("LOBBY_IDLE_TIMEOUT_SECONDS", "12"),
+            ("LOBBY_SOCKETS_PER_IP", "3"),
+        ]);
+        assert_eq!(c.lobby.idle_timeout_ms, 12_000);
+        assert_eq!(c.lobby.max_sockets_per_address, 3);
+        let off = read(&[
+            ("LOBBY_IDLE_TIMEOUT_SECONDS", "0"),
+            ("LOBBY_SOCKETS_PER_IP", "0"),
+        ]);
+        assert_eq!(off.lobby.idle_timeout_ms, 0);
+        assert_eq!(off.lobby.max_sockets_per_address, 0);
+        assert!(off.ignored.is_empty());
+        let bad = read(&[
+            ("LOBBY_IDLE_TIMEOUT_SECONDS", "-1"),
+            ("LOBBY_SOCKETS_PER_IP", "many"),
+        ]);
+        assert_eq!(bad.lobby, LobbyLimits::default());
+        assert_eq!(
+            bad.ignored,
+            vec!["LOBBY_IDLE_TIMEOUT_SECONDS", "LOBBY_SOCKETS_PER_IP"]
+        );
     }
 
     #[test]

@@ -5,8 +5,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use signaling_core::{Action, Level, LobbyAttachment, LogRecord, Millis, RoomAttachment, SocketId};
-use signaling_protocol::error_body;
-use worker::wasm_bindgen::{self, prelude::wasm_bindgen, JsValue};
+use signaling_protocol::{error_body, heartbeat};
+use worker::wasm_bindgen::{self, prelude::wasm_bindgen, JsCast, JsValue};
+use worker::worker_sys::{DurableObjectState, WebSocketRequestResponsePair};
 use worker::{js_sys, Date, Env, Response, Result, ScheduledTime, State, WebSocket};
 
 use crate::config::Config;
@@ -123,6 +124,56 @@ pub fn json_response(status: u16, body: String) -> Result<Response> {
 /// An HTTP error with the JSON body `{"error": reason}`.
 pub fn error_response(status: u16, reason: &str) -> Result<Response> {
     json_response(status, error_body(reason))
+}
+
+/// Registers the heartbeat ([`heartbeat::PING`] → [`heartbeat::PONG`]) as
+/// the object's WebSocket auto-response: the runtime then answers a ping on
+/// any of the object's sockets itself, without waking the object or
+/// counting a Durable Object request, and remembers when it last did
+/// ([`last_heartbeat`]). Called from each object's constructor.
+pub fn answer_heartbeats(raw: &DurableObjectState, logger: &Logger) {
+    let set = WebSocketRequestResponsePair::new(heartbeat::PING, heartbeat::PONG)
+        .and_then(|pair| raw.set_websocket_auto_response(&pair));
+    if let Err(e) = set {
+        logger.failure("socket.auto_response_failed", &worker::Error::from(e));
+    }
+}
+
+/// When the runtime last answered a heartbeat on `ws` by itself (see
+/// [`answer_heartbeats`]), if it ever did. The `worker` crate has no
+/// binding for `getWebSocketAutoResponseTimestamp`, so it is called by
+/// name.
+#[must_use]
+pub fn last_heartbeat(raw: &DurableObjectState, ws: &WebSocket) -> Option<Millis> {
+    let state: &JsValue = raw.as_ref();
+    let get = js_sys::Reflect::get(
+        state,
+        &JsValue::from_str("getWebSocketAutoResponseTimestamp"),
+    )
+    .ok()?
+    .dyn_into::<js_sys::Function>()
+    .ok()?;
+    let socket: &JsValue = ws.as_ref().as_ref();
+    let at = get
+        .call1(state, socket)
+        .ok()?
+        .dyn_into::<js_sys::Date>()
+        .ok()?;
+    let ms = at.get_time();
+    (ms.is_finite() && ms >= 0.0).then_some(Millis(ms as u64))
+}
+
+/// The client's address, as Cloudflare's edge gives it in
+/// `CF-Connecting-IP` (`wrangler dev` sets it from the connection, unless
+/// the client sent one). Used only as the key of per-address caps: never
+/// logged. `None` when missing or unreadable.
+#[must_use]
+pub fn client_address(req: &worker::Request) -> Option<std::net::IpAddr> {
+    req.headers()
+        .get("CF-Connecting-IP")
+        .ok()
+        .flatten()
+        .and_then(|text| text.trim().parse().ok())
 }
 
 /// The tag a socket is accepted with, so it can be found again by id after

@@ -5,7 +5,10 @@
 //! budgets all live in the sockets' attachments, which the runtime keeps
 //! across hibernation. The machine is in memory while the object is awake;
 //! after hibernation the first event rebuilds it from the attachments with
-//! [`Lobby::restore`]. The hello timeout runs on the object's alarm.
+//! [`Lobby::restore`]. The hello and idle timeouts run on the object's
+//! alarm. Heartbeats are answered by the runtime (see
+//! [`host::answer_heartbeats`]); the alarm asks it when it last answered
+//! each socket before expiring any.
 
 // `#[durable_object]` generates undocumented JavaScript bindings (the
 // constructor and event methods); everything written here is documented.
@@ -14,6 +17,8 @@
 use std::cell::RefCell;
 
 use signaling_core::{Action, Event, Level, Lobby, LobbyAttachment, LogRecord};
+use worker::wasm_bindgen::JsCast;
+use worker::worker_sys::DurableObjectState;
 use worker::{
     durable_object, DurableObject, Env, Request, Response, Result, State, WebSocket,
     WebSocketIncomingMessage, WebSocketPair,
@@ -30,6 +35,9 @@ pub const LOBBY_NAME: &str = "lobby";
 #[durable_object]
 pub struct LobbyObject {
     state: State,
+    /// The same state as the runtime's object, for the calls the `worker`
+    /// crate does not wrap (the heartbeat's auto-response time).
+    raw: DurableObjectState,
     env: Env,
     /// The machine, while the object is awake.
     lobby: RefCell<Option<Lobby>>,
@@ -37,8 +45,13 @@ pub struct LobbyObject {
 
 impl DurableObject for LobbyObject {
     fn new(state: State, env: Env) -> Self {
+        let raw = state._inner();
+        host::answer_heartbeats(&raw, &Logger::new(&host::config(&env)));
         LobbyObject {
-            state,
+            // The binding type has no `Clone` of its own; this is the same
+            // object.
+            state: State::from(raw.clone().unchecked_into::<DurableObjectState>()),
+            raw,
             env,
             lobby: RefCell::new(None),
         }
@@ -55,7 +68,21 @@ impl DurableObject for LobbyObject {
         let config = host::config(&self.env);
         let logger = Logger::new(&config);
         self.load(&config, &logger);
-        let actions = self.with_lobby(|lobby| lobby.handle(Event::Alarm, host::now()));
+        // Heartbeats the runtime answered on its own never reached the
+        // machine: tell it when each socket was last heard that way.
+        let heard: Vec<_> = self
+            .state
+            .get_websockets()
+            .iter()
+            .filter_map(|ws| Some((socket_of(ws)?, host::last_heartbeat(&self.raw, ws)?)))
+            .collect();
+        let now = host::now();
+        let actions = self.with_lobby(|lobby| {
+            for (socket, at) in heard {
+                lobby.heard_from(socket, at);
+            }
+            lobby.handle(Event::Alarm, now)
+        });
         host::perform(&self.state, actions, &logger).await;
         self.after_event(&config);
         Response::empty()
@@ -132,10 +159,11 @@ impl LobbyObject {
             .lobby
             .borrow_mut()
             .as_mut()
-            .map(|lobby| lobby.admit(now));
+            .map(|lobby| lobby.admit_from(now, host::client_address(&req)));
         let (socket, actions) = match admitted {
             Some(Ok(admitted)) => admitted,
             Some(Err(refusal)) => {
+                // The client's address is only the cap's key: not logged.
                 logger.record(
                     &LogRecord::new(Level::Warn, "lobby.refused_socket")
                         .with("status", refusal.status()),

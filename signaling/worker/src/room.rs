@@ -49,8 +49,10 @@ pub struct RoomObject {
 
 impl DurableObject for RoomObject {
     fn new(state: State, env: Env) -> Self {
+        let raw = state._inner();
+        host::answer_heartbeats(&raw, &Logger::new(&host::config(&env)));
         RoomObject {
-            state,
+            state: State::from(raw),
             env,
             room: RefCell::new(None),
         }
