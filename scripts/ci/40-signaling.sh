@@ -4,6 +4,9 @@
 # `signaling-conformance` binary against it with the same short timers.
 # (cargo test already runs the suite in-process; this checks the CLI, the
 # first-line contract and the process as the play command starts it.)
+# Then a second server with no --allowed-origins runs the origin checks: the
+# default list (signaling_core::defaults::ALLOWED_ORIGINS, the Worker's too)
+# refuses a foreign page and allows the server's own origin.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -11,28 +14,33 @@ cd "$ROOT"
 cargo build --locked -p signaling-server -p signaling-conformance
 bin="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
 
-out="$(mktemp)"; err="$(mktemp)"
-"$bin/signaling-server" --listen 127.0.0.1:0 --allowed-origins http://good.test \
-    --room-ttl-seconds 3 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
-    --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
-    --stun-urls '' --log-level debug >"$out" 2>"$err" &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$out" "$err"; }
+start_server() {
+    : >"$out"
+    "$bin/signaling-server" --listen 127.0.0.1:0 "$@" >"$out" 2>"$err" &
+    pid=$!
+    # Wait (up to 20 s) for the first line, which carries the real port.
+    for _ in $(seq 200); do
+        [ -s "$out" ] && break
+        kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; echo "signaling-server exited early" >&2; exit 1; }
+        sleep 0.1
+    done
+    line="$(head -n 1 "$out")"
+    case "$line" in
+        "listening on http://127.0.0.1:"*) ;;
+        *) echo "unexpected first line: '$line'" >&2; exit 1 ;;
+    esac
+    url="${line#listening on }"
+    log "signaling-server at $url"
+}
+
+out="$(mktemp)"; err="$(mktemp)"; pid=
+cleanup() { [ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -f "$out" "$err"; }
 trap cleanup EXIT
 
-# Wait (up to 20 s) for the first line, which carries the real port.
-for _ in $(seq 200); do
-    [ -s "$out" ] && break
-    kill -0 "$pid" 2>/dev/null || { cat "$err" >&2; echo "signaling-server exited early" >&2; exit 1; }
-    sleep 0.1
-done
-line="$(head -n 1 "$out")"
-case "$line" in
-    "listening on http://127.0.0.1:"*) ;;
-    *) echo "unexpected first line: '$line'" >&2; exit 1 ;;
-esac
-url="${line#listening on }"
-log "signaling-server at $url"
+start_server --allowed-origins http://good.test \
+    --room-ttl-seconds 3 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
+    --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
+    --stun-urls '' --log-level debug
 
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
     --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
@@ -42,3 +50,8 @@ log "signaling-server at $url"
 # names a test nickname, a payload or an address.
 python3 signaling/conformance/check-logs.py "$err" \
     --require http.request --require lobby.joined --require lobby.kicked --require room.created
+
+log "the default origin list, on a server started without --allowed-origins"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+start_server --stun-urls ''
+"$bin/signaling-conformance" --base-url "$url" --forbidden-origin http://evil.test --only origin

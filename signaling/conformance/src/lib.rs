@@ -100,6 +100,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("health", |c| Box::pin(health(c))),
     ("ice", |c| Box::pin(ice(c))),
     ("origin_refused", |c| Box::pin(origin_refused(c))),
+    ("own_origin_allowed", |c| Box::pin(own_origin_allowed(c))),
     ("room_create", |c| Box::pin(room_create(c))),
     ("room_pairing_verbatim", |c| Box::pin(room_pairing(c))),
     ("room_refusals", |c| Box::pin(room_refusals(c))),
@@ -1140,5 +1141,23 @@ async fn lobby_sockets_per_ip(c: &Ctx) -> Result<Option<String>, String> {
     for mut ws in held {
         ws.close().await;
     }
+    Ok(None)
+}
+
+/// A page the service serves itself comes from the service's own origin,
+/// which every host allows whatever its list says.
+async fn own_origin_allowed(c: &Ctx) -> Result<Option<String>, String> {
+    let own = format!("http://{}", c.target.authority);
+    let r = c.target.http("GET", "/health", Some(&own)).await?;
+    ensure(r.status == 200, || {
+        format!(
+            "GET /health from the service's own origin: {} {}",
+            r.status, r.body
+        )
+    })?;
+    let mut ws = c.lobby_target().ws_ok("/lobby/ws", Some(&own)).await?;
+    ws.send(heartbeat::PING).await?;
+    expect_pong(&mut ws, "lobby socket from the own origin").await?;
+    ws.close().await;
     Ok(None)
 }

@@ -41,6 +41,12 @@ pub const TURN_TTL_SECONDS: u64 = 3_600;
 /// Shortest TURN credential lifetime a host accepts, in seconds.
 pub const MIN_TURN_TTL_SECONDS: u64 = 60;
 
+/// Page origins allowed to use the service besides its own (comma-separated,
+/// `*` for any): none. A page the service serves itself (the embedded
+/// server's `--static`) is on its own origin and always allowed; a page
+/// served from elsewhere must be named by the operator.
+pub const ALLOWED_ORIGINS: &str = "";
+
 /// HTTP requests (upgrades included) per client IP per minute, over every
 /// route. The Worker's rate-limit binding in `signaling/worker/wrangler.toml`
 /// is set to the same number.

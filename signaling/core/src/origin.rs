@@ -5,8 +5,11 @@
 /// A request **without** an `Origin` header is allowed: browsers send one on
 /// every WebSocket upgrade and cross-origin request, so its absence means a
 /// same-origin GET or a non-browser client (which could send any header it
-/// liked anyway). A present `Origin` must be on the list, unless the list is
-/// `*`.
+/// liked anyway). A request from the service's own origin is allowed too
+/// (a page the service serves itself, see [`AllowedOrigins::allows_at`]).
+/// Any other `Origin` must be on the list, unless the list is `*`. The
+/// default list, the same on both hosts, is
+/// [`crate::defaults::ALLOWED_ORIGINS`]: empty.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AllowedOrigins {
     /// Any origin (`*`).
@@ -35,7 +38,24 @@ impl AllowedOrigins {
         AllowedOrigins::List(origins)
     }
 
-    /// Whether a request with this `Origin` header (if any) is allowed.
+    /// Whether a request with this `Origin` header (if any), made to the
+    /// service at `own` (its own origin, `scheme://host[:port]` as the
+    /// request addressed it), is allowed: its own origin always is.
+    #[must_use]
+    pub fn allows_at(&self, origin: Option<&str>, own: Option<&str>) -> bool {
+        let same = |a: &str, b: &str| {
+            a.trim()
+                .trim_end_matches('/')
+                .eq_ignore_ascii_case(b.trim().trim_end_matches('/'))
+        };
+        match (origin, own) {
+            (Some(o), Some(own)) if same(o, own) => true,
+            _ => self.allows(origin),
+        }
+    }
+
+    /// Whether a request with this `Origin` header (if any) is allowed by
+    /// the list alone.
     #[must_use]
     pub fn allows(&self, origin: Option<&str>) -> bool {
         match (self, origin) {
@@ -45,5 +65,25 @@ impl AllowedOrigins {
                 list.iter().any(|allowed| allowed.eq_ignore_ascii_case(o))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_own_origin_is_always_allowed_and_nothing_else_by_default() {
+        let default = AllowedOrigins::parse(crate::defaults::ALLOWED_ORIGINS);
+        let own = Some("http://127.0.0.1:8787");
+        assert!(default.allows_at(None, own));
+        assert!(default.allows_at(Some("http://127.0.0.1:8787"), own));
+        assert!(default.allows_at(Some("HTTP://127.0.0.1:8787/"), own));
+        assert!(!default.allows_at(Some("http://127.0.0.1:8788"), own));
+        assert!(!default.allows_at(Some("https://evil.example"), own));
+        assert!(!default.allows_at(Some("http://127.0.0.1:8787"), None));
+        let listed = AllowedOrigins::parse("https://game.example");
+        assert!(listed.allows_at(Some("https://game.example"), own));
+        assert!(AllowedOrigins::Any.allows_at(Some("https://x.example"), own));
     }
 }

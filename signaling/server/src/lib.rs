@@ -84,7 +84,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8787)),
-            allowed_origins: AllowedOrigins::Any,
+            allowed_origins: AllowedOrigins::parse(signaling_core::defaults::ALLOWED_ORIGINS),
             rate_limit_per_minute: signaling_core::defaults::HTTP_REQUESTS_PER_MINUTE,
             stun_urls: vec![DEFAULT_STUN_URL.to_owned()],
             turn: None,

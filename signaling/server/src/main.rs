@@ -26,10 +26,11 @@ struct Args {
     /// Address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:8787")]
     listen: SocketAddr,
-    /// Comma-separated origins allowed to call the service (e.g.
-    /// https://game.example,http://127.0.0.1:8080); `*` allows any.
-    /// Requests without an Origin header are always allowed.
-    #[arg(long, default_value = "*")]
+    /// Comma-separated origins allowed to call the service besides its own
+    /// (e.g. https://game.example,http://127.0.0.1:8080); `*` allows any.
+    /// Requests without an Origin header, or from the server's own origin
+    /// (a page it serves with --static), are always allowed.
+    #[arg(long, default_value = defaults::ALLOWED_ORIGINS)]
     allowed_origins: String,
     /// How long a room lives after POST /rooms, in seconds.
     #[arg(long, default_value_t = defaults::ROOM_TTL_SECONDS)]
@@ -196,6 +197,7 @@ mod tests {
         );
         assert_eq!(args.max_rooms, defaults::MAX_ROOMS);
         assert_eq!(args.max_rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
+        assert_eq!(args.allowed_origins, defaults::ALLOWED_ORIGINS);
         assert_eq!(
             args.lobby_idle_timeout_ms,
             LobbyLimits::default().idle_timeout_ms

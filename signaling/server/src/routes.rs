@@ -135,7 +135,17 @@ async fn guard(
         .headers()
         .get(header::ORIGIN)
         .map(|v| v.to_str().unwrap_or("\u{0}invalid").to_owned());
-    if !shared.config.allowed_origins.allows(origin.as_deref()) {
+    // The server's own origin, as the request addressed it (plain HTTP).
+    let own = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(|host| format!("http://{host}"));
+    if !shared
+        .config
+        .allowed_origins
+        .allows_at(origin.as_deref(), own.as_deref())
+    {
         shared.log(LogRecord::new(Level::Warn, "http.forbidden_origin").with("route", route));
         return error(StatusCode::FORBIDDEN, "origin not allowed");
     }

@@ -44,6 +44,10 @@ pub struct Config {
     /// conformance suite runs once this way in CI, so the whole contract is
     /// checked across "hibernations". Costs CPU only; off by default.
     pub rebuild_each_event: bool,
+    /// `RATE_LIMITER_OFF=1`: no per-IP request limit. Without it, a
+    /// missing or failing `RATE_LIMITER` binding refuses every request with
+    /// 503 rather than letting floods through.
+    pub rate_limiter_off: bool,
     /// Variables that were set but could not be read (their names only).
     pub ignored: Vec<&'static str>,
 }
@@ -118,7 +122,9 @@ impl Config {
             }),
         };
 
-        let allowed_origins = AllowedOrigins::parse(&lookup("ALLOWED_ORIGINS").unwrap_or_default());
+        let allowed_origins = AllowedOrigins::parse(
+            &lookup("ALLOWED_ORIGINS").unwrap_or_else(|| defaults::ALLOWED_ORIGINS.to_owned()),
+        );
 
         let stun_urls = match lookup("STUN_URLS") {
             None => vec![DEFAULT_STUN_URL.to_owned()],
@@ -165,6 +171,7 @@ impl Config {
         };
 
         let rebuild_each_event = lookup("REBUILD_EACH_EVENT").is_some_and(|v| v.trim() == "1");
+        let rate_limiter_off = lookup("RATE_LIMITER_OFF").is_some_and(|v| v.trim() == "1");
 
         Config {
             allowed_origins,
@@ -185,6 +192,7 @@ impl Config {
             turn_ttl_seconds,
             log_level,
             rebuild_each_event,
+            rate_limiter_off,
             ignored,
         }
     }
@@ -296,10 +304,15 @@ mod tests {
         assert_eq!(c.turn_api_base, DEFAULT_TURN_API_BASE);
         assert_eq!(c.log_level, Level::Info);
         assert!(!c.rebuild_each_event);
+        assert!(!c.rate_limiter_off, "the limiter is on unless turned off");
         assert!(c.ignored.is_empty());
         // Closed by default: only requests without an Origin pass.
         assert!(c.allowed_origins.allows(None));
         assert!(!c.allowed_origins.allows(Some("https://example.com")));
+        assert_eq!(
+            c.allowed_origins,
+            AllowedOrigins::parse(defaults::ALLOWED_ORIGINS)
+        );
     }
 
     #[test]

@@ -47,8 +47,8 @@ use crate::route::Route;
 pub const ROOMS_BINDING: &str = "ROOMS";
 /// Binding name of the lobby object's namespace.
 pub const LOBBY_BINDING: &str = "LOBBY";
-/// Binding name of the Workers rate limiter (optional: without it there is
-/// no per-IP limit, as in a bare `wrangler dev`).
+/// Binding name of the Workers rate limiter (required: without it every
+/// request gets 503, unless `RATE_LIMITER_OFF=1`).
 pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
 
 /// How many fresh codes `POST /rooms` tries before giving up. A clash needs
@@ -76,20 +76,41 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
     let path = req.path();
     let route = route::route(req.method().as_ref(), &path);
 
-    if !config.allowed_origins.allows(origin.as_deref()) {
+    let own = req.url().ok().map(|u| u.origin().ascii_serialization());
+    if !config
+        .allowed_origins
+        .allows_at(origin.as_deref(), own.as_deref())
+    {
         logger.record(
             &LogRecord::new(Level::Warn, "http.origin_refused").with("route", route_name(&route)),
         );
         return error_response(403, "origin not allowed");
     }
-    if !within_rate_limit(&req, env, logger).await {
-        logger.record(
-            &LogRecord::new(Level::Warn, "http.rate_limited").with("route", route_name(&route)),
-        );
-        return with_cors(
-            error_response(429, "too many requests; slow down"),
-            origin.as_deref(),
-        );
+    let verdict = if config.rate_limiter_off {
+        RateVerdict::Allowed
+    } else {
+        rate_limit(&req, env, logger).await
+    };
+    match verdict {
+        RateVerdict::Allowed => {}
+        RateVerdict::Limited => {
+            logger.record(
+                &LogRecord::new(Level::Warn, "http.rate_limited").with("route", route_name(&route)),
+            );
+            return with_cors(
+                error_response(429, "too many requests; slow down"),
+                origin.as_deref(),
+            );
+        }
+        RateVerdict::Unavailable => {
+            return with_cors(
+                error_response(
+                    503,
+                    "the service cannot check its request limit; try again soon",
+                ),
+                origin.as_deref(),
+            );
+        }
     }
 
     let response = match &route {
@@ -163,19 +184,47 @@ fn route_name(route: &Route) -> &'static str {
     }
 }
 
+/// What the per-IP limit says about a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateVerdict {
+    /// Within the limit.
+    Allowed,
+    /// Over it: 429.
+    Limited,
+    /// The limit could not be checked (no binding, or the limiter failed):
+    /// 503. The limiter fails closed, so that a broken or missing binding
+    /// cannot open the service to floods; an operator who wants no limit
+    /// says so with `RATE_LIMITER_OFF=1`.
+    Unavailable,
+}
+
+impl RateVerdict {
+    /// The verdict for a limiter's answer: `None` when there is no
+    /// limiter, `Some(Err(()))` when it failed, `Some(Ok(success))`
+    /// otherwise.
+    #[must_use]
+    pub fn from_outcome(outcome: Option<std::result::Result<bool, ()>>) -> RateVerdict {
+        match outcome {
+            Some(Ok(true)) => RateVerdict::Allowed,
+            Some(Ok(false)) => RateVerdict::Limited,
+            Some(Err(())) | None => RateVerdict::Unavailable,
+        }
+    }
+}
+
 /// Counts the request against its client's address with the Workers
 /// rate-limit binding. The address is only ever the limiter's key: never
 /// logged, never stored by us. Without the binding, or if the limiter
-/// itself fails, the request passes (failing open keeps the game usable;
-/// the failure is logged).
-async fn within_rate_limit(req: &Request, env: &Env, logger: &Logger) -> bool {
-    let binding = worker::js_sys::Reflect::get(env.as_ref(), &RATE_LIMIT_BINDING.into());
-    let Ok(binding) = binding else {
-        return true;
+/// itself fails, the request is refused ([`RateVerdict::Unavailable`]) and
+/// an error is logged.
+async fn rate_limit(req: &Request, env: &Env, logger: &Logger) -> RateVerdict {
+    let binding = worker::js_sys::Reflect::get(env.as_ref(), &RATE_LIMIT_BINDING.into())
+        .ok()
+        .filter(|b| !b.is_undefined() && !b.is_null());
+    let Some(binding) = binding else {
+        logger.record(&LogRecord::new(Level::Error, "http.rate_limiter_missing"));
+        return RateVerdict::from_outcome(None);
     };
-    if binding.is_undefined() || binding.is_null() {
-        return true;
-    }
     // The binding's JavaScript class name differs between the local runtime
     // and production, so it is not checked (the `worker` crate's own
     // accessor insists on one name).
@@ -186,13 +235,14 @@ async fn within_rate_limit(req: &Request, env: &Env, logger: &Logger) -> bool {
         .ok()
         .flatten()
         .unwrap_or_else(|| "unknown".to_owned());
-    match limiter.limit(key).await {
-        Ok(outcome) => outcome.success,
+    let outcome = match limiter.limit(key).await {
+        Ok(outcome) => Ok(outcome.success),
         Err(e) => {
             logger.failure("http.rate_limiter_failed", &e);
-            true
+            Err(())
         }
-    }
+    };
+    RateVerdict::from_outcome(Some(outcome))
 }
 
 /// `POST /rooms`: draw a code without bias from the runtime's CSPRNG and
@@ -278,4 +328,26 @@ fn with_cors(response: Result<Response>, origin: Option<&str>) -> Result<Respons
         headers.append("Vary", "Origin")?;
     }
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RateVerdict;
+
+    #[test]
+    fn the_limiter_fails_closed() {
+        assert_eq!(
+            RateVerdict::from_outcome(Some(Ok(true))),
+            RateVerdict::Allowed
+        );
+        assert_eq!(
+            RateVerdict::from_outcome(Some(Ok(false))),
+            RateVerdict::Limited
+        );
+        assert_eq!(
+            RateVerdict::from_outcome(Some(Err(()))),
+            RateVerdict::Unavailable
+        );
+        assert_eq!(RateVerdict::from_outcome(None), RateVerdict::Unavailable);
+    }
 }
