@@ -44,7 +44,8 @@ start_server --allowed-origins http://good.test \
 
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
     --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
-    --rate-limit-per-minute 600 --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4
+    --rate-limit-per-minute 600 --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
+    --max-rooms-per-ip 20
 
 # Every log line (debug included) is a JSON record with a level, and none
 # names a test nickname, a payload or an address.

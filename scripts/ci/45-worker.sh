@@ -140,7 +140,7 @@ if [ "${1:-}" = --serve-and-check ]; then
             "$SUITE" --base-url "$base" \
                 --origin http://allowed.test --forbidden-origin http://refused.test \
                 --room-ttl-seconds 3 --hello-timeout-ms 3000 \
-                --lobby-idle-timeout-ms 10000 --max-lobby-sockets-per-ip 4 \
+                --lobby-idle-timeout-ms 10000 --max-lobby-sockets-per-ip 4 --max-rooms-per-ip 20 \
                 --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
         fi
         if [ "$status" = 0 ]; then

@@ -59,6 +59,9 @@ pub struct SuiteConfig {
     /// can connect from other local addresses (`127.0.0.x`) to stand for
     /// other clients.
     pub lobby_sockets_per_ip: usize,
+    /// The host's cap on live rooms created from one client address; 0
+    /// skips that check (which, like the lobby's, needs a loopback host).
+    pub rooms_per_ip: usize,
 }
 
 impl SuiteConfig {
@@ -77,6 +80,7 @@ impl SuiteConfig {
             only: Vec::new(),
             lobby_idle_timeout: None,
             lobby_sockets_per_ip: 0,
+            rooms_per_ip: 0,
         }
     }
 }
@@ -124,6 +128,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("lobby_sockets_per_ip", |c| {
         Box::pin(lobby_sockets_per_ip(c))
     }),
+    ("rooms_per_ip", |c| Box::pin(rooms_per_ip(c))),
     ("rate_limit", |c| Box::pin(rate_limit(c))),
 ];
 
@@ -1159,5 +1164,70 @@ async fn own_origin_allowed(c: &Ctx) -> Result<Option<String>, String> {
     ws.send(heartbeat::PING).await?;
     expect_pong(&mut ws, "lobby socket from the own origin").await?;
     ws.close().await;
+    Ok(None)
+}
+
+async fn rooms_per_ip(c: &Ctx) -> Result<Option<String>, String> {
+    let cap = c.config.rooms_per_ip;
+    if cap == 0 {
+        return Ok(Some("no per-address room cap given".into()));
+    }
+    if !c.target.is_loopback_v4() {
+        return Ok(Some("needs a host on a loopback address".into()));
+    }
+    let one = c
+        .target
+        .from_address(std::net::IpAddr::from([127, 0, 1, 3]));
+    let two = c
+        .target
+        .from_address(std::net::IpAddr::from([127, 0, 1, 4]));
+    let create = |t: &client::Target| {
+        let t = t.clone();
+        async move { t.http("POST", "/rooms", c.origin()).await }
+    };
+    let mut codes = Vec::new();
+    for i in 0..cap {
+        let r = create(&one).await?;
+        ensure(r.status == 200, || {
+            format!(
+                "room {} of {cap} from one address: {} {}",
+                i + 1,
+                r.status,
+                r.body
+            )
+        })?;
+        codes.push(r.json()?["code"].as_str().unwrap_or("").to_owned());
+    }
+    create(&one)
+        .await?
+        .expect_error(429, "one room more than the cap from one address")?;
+    let r = create(&two).await?;
+    ensure(r.status == 200, || {
+        format!("a room from another address: {} {}", r.status, r.body)
+    })?;
+    // A room that ends gives its place back (the host may take a moment:
+    // ask again until the deadline).
+    let mut host = c.room_ws(&codes[0], "host").await?;
+    let guest = c.room_ws(&codes[0], "guest").await?;
+    host.expect_type("peer-joined").await?;
+    host.send(r#"{"type":"done"}"#).await?;
+    host.expect_close(1000, "done").await?;
+    drop(guest);
+    let t = Instant::now();
+    loop {
+        let r = create(&one).await?;
+        match r.status {
+            200 => break,
+            429 if t.elapsed() < c.config.deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            _ => {
+                return Err(format!(
+                    "after one of its rooms ended, the address got {} {}",
+                    r.status, r.body
+                ))
+            }
+        }
+    }
     Ok(None)
 }

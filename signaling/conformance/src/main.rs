@@ -51,6 +51,10 @@ struct Args {
     /// that check (which needs a host on a loopback address).
     #[arg(long, default_value_t = 0)]
     max_lobby_sockets_per_ip: usize,
+    /// The host's cap on live rooms created from one client address; 0
+    /// skips that check (which needs a host on a loopback address).
+    #[arg(long, default_value_t = 0)]
+    max_rooms_per_ip: usize,
 }
 
 #[tokio::main]
@@ -69,6 +73,7 @@ async fn main() -> ExitCode {
         lobby_idle_timeout: (a.lobby_idle_timeout_ms != 0)
             .then(|| Duration::from_millis(a.lobby_idle_timeout_ms)),
         lobby_sockets_per_ip: a.max_lobby_sockets_per_ip,
+        rooms_per_ip: a.max_rooms_per_ip,
     };
     let results = match run(&config).await {
         Ok(r) => r,

@@ -35,6 +35,7 @@ async fn embedded_server_passes_the_conformance_suite() {
         rate_limit_per_minute: 600,
         lobby_idle_timeout: Some(Duration::from_millis(3_000)),
         lobby_sockets_per_ip: 4,
+        rooms_per_ip: signaling_core::defaults::MAX_ROOMS_PER_IP,
         ..SuiteConfig::new(&format!("http://{addr}"))
     };
     let results = run(&suite).await.expect("valid base URL");

@@ -44,6 +44,10 @@ pub struct Config {
     /// conformance suite runs once this way in CI, so the whole contract is
     /// checked across "hibernations". Costs CPU only; off by default.
     pub rebuild_each_event: bool,
+    /// `ROOMS_PER_IP`: live rooms created from one client address, an
+    /// IPv6 address counting by its /64 (default 20, 0 off, at most
+    /// 10 000); the next `POST /rooms` gets 429.
+    pub rooms_per_ip: usize,
     /// `RATE_LIMITER_OFF=1`: no per-IP request limit. Without it, a
     /// missing or failing `RATE_LIMITER` binding refuses every request with
     /// 503 rather than letting floods through.
@@ -107,6 +111,7 @@ impl Config {
             0,
             1_000,
         );
+        let rooms_per_ip = seconds("ROOMS_PER_IP", defaults::MAX_ROOMS_PER_IP as u64, 0, 10_000);
         let turn_ttl_seconds = seconds(
             "TURN_TTL_SECONDS",
             defaults::TURN_TTL_SECONDS,
@@ -193,6 +198,7 @@ impl Config {
             log_level,
             rebuild_each_event,
             rate_limiter_off,
+            rooms_per_ip: usize::try_from(rooms_per_ip).unwrap_or(defaults::MAX_ROOMS_PER_IP),
             ignored,
         }
     }
@@ -305,6 +311,8 @@ mod tests {
         assert_eq!(c.log_level, Level::Info);
         assert!(!c.rebuild_each_event);
         assert!(!c.rate_limiter_off, "the limiter is on unless turned off");
+        assert_eq!(c.rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
+        assert_eq!(read(&[("ROOMS_PER_IP", "0")]).rooms_per_ip, 0);
         assert!(c.ignored.is_empty());
         // Closed by default: only requests without an Origin pass.
         assert!(c.allowed_origins.allows(None));

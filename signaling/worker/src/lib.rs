@@ -28,11 +28,13 @@
 pub mod config;
 pub mod host;
 pub mod lobby;
+pub mod owner;
 pub mod room;
 pub mod route;
 pub mod turn;
 
 pub use lobby::LobbyObject;
+pub use owner::AddressRoomsObject;
 pub use room::RoomObject;
 
 use signaling_core::{ice_servers_json, parse_role, Level, LogRecord};
@@ -47,6 +49,9 @@ use crate::route::Route;
 pub const ROOMS_BINDING: &str = "ROOMS";
 /// Binding name of the lobby object's namespace.
 pub const LOBBY_BINDING: &str = "LOBBY";
+/// Binding name of the per-address room ledgers' namespace
+/// ([`AddressRoomsObject`]).
+pub const OWNERS_BINDING: &str = "OWNERS";
 /// Binding name of the Workers rate limiter (required: without it every
 /// request gets 503, unless `RATE_LIMITER_OFF=1`).
 pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
@@ -116,7 +121,7 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
     let response = match &route {
         Route::Health => json_response(200, "{\"ok\":true}".to_owned()),
         Route::Ice => ice(config, logger).await,
-        Route::CreateRoom => create_room(env, config, logger).await,
+        Route::CreateRoom => create_room(env, config, logger, host::client_address(&req)).await,
         Route::RoomSocket(code) => {
             // A bad role is refused here, before the room's object is woken.
             let url = req.url()?;
@@ -245,21 +250,84 @@ async fn rate_limit(req: &Request, env: &Env, logger: &Logger) -> RateVerdict {
     RateVerdict::from_outcome(Some(outcome))
 }
 
+/// An internal POST to a Durable Object.
+async fn post(stub: &worker::Stub, url: &str) -> Result<Response> {
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post);
+    stub.fetch_with_request(Request::new_with_init(url, &init)?)
+        .await
+}
+
 /// `POST /rooms`: draw a code without bias from the runtime's CSPRNG and
 /// have that room's object create it; draw again on the (rare) clash.
-async fn create_room(env: &Env, config: &Config, logger: &Logger) -> Result<Response> {
+/// With a per-address cap (`ROOMS_PER_IP`), a place is first reserved in
+/// the client address's ledger ([`owner`]): 429 when it is full.
+async fn create_room(
+    env: &Env,
+    config: &Config,
+    logger: &Logger,
+    client: Option<std::net::IpAddr>,
+) -> Result<Response> {
     let rooms = env.durable_object(ROOMS_BINDING)?;
+    // The ledger of the client's address, named by its key; an address
+    // the edge did not give shares one ledger with the others like it.
+    // The ledger of the client's address, named by its key; an address
+    // the edge did not give shares one ledger with the others like it.
+    let owners = match config.rooms_per_ip {
+        0 => None,
+        _ => Some(env.durable_object(OWNERS_BINDING)?),
+    };
+    let key = client.map_or_else(
+        || "unknown".to_owned(),
+        |ip| signaling_core::address_key(ip).to_string(),
+    );
+    let ledger = owners
+        .as_ref()
+        .map(|owners| owners.id_from_name(&key))
+        .transpose()?;
     for _ in 0..CREATE_ATTEMPTS {
         let mut bytes = [0u8; 32];
         host::random_bytes(&mut bytes)?;
         let Some(code) = RoomCode::from_random_bytes(&bytes) else {
             continue;
         };
+        let mut owner_query = String::new();
+        if let Some(id) = &ledger {
+            let expires = host::now().0 + config.room.ttl_ms;
+            let cap = config.rooms_per_ip;
+            let url = format!("https://owner/reserve?code={code}&expires={expires}&cap={cap}");
+            let answer = post(&id.get_stub()?, &url).await?;
+            match answer.status_code() {
+                201 => owner_query = format!("?owner={id}"),
+                429 => {
+                    return error_response(
+                        429,
+                        "too many open rooms from your address; try again when one ends",
+                    )
+                }
+                status => {
+                    logger.record(
+                        &LogRecord::new(Level::Error, "room.ledger_failed").with("status", status),
+                    );
+                    return error_response(500, "could not create a room");
+                }
+            }
+        }
         let stub = rooms.id_from_name(code.as_str())?.get_stub()?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post);
-        let internal = Request::new_with_init(&format!("https://room/rooms/{code}/create"), &init)?;
-        let answer = stub.fetch_with_request(internal).await?;
+        let answer = post(
+            &stub,
+            &format!("https://room/rooms/{code}/create{owner_query}"),
+        )
+        .await?;
+        if answer.status_code() != 201 {
+            if let Some(id) = &ledger {
+                post(
+                    &id.get_stub()?,
+                    &format!("https://owner/release?code={code}"),
+                )
+                .await?;
+            }
+        }
         match answer.status_code() {
             201 => {
                 return json_response(

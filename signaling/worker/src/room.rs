@@ -37,6 +37,8 @@ use crate::route::query_param;
 
 /// Storage key of the room's [`RoomMeta`] (JSON text).
 const META_KEY: &str = "meta";
+/// Storage key of the id of the creator's room ledger ([`crate::owner`]).
+const OWNER_KEY: &str = "owner";
 
 /// The room's Durable Object.
 #[durable_object]
@@ -124,7 +126,10 @@ impl RoomObject {
             _ => None,
         };
         match (req.method(), code) {
-            (Method::Post, Some((code, "create"))) => self.create(code, config, &logger).await,
+            (Method::Post, Some((code, "create"))) => {
+                let owner = query_param(url.query().unwrap_or(""), "owner").map(str::to_owned);
+                self.create(code, owner, config, &logger).await
+            }
             (Method::Get, Some((code, "ws"))) => {
                 let role = query_param(url.query().unwrap_or(""), "role");
                 self.join(&req, code, role, config, &logger).await
@@ -193,7 +198,13 @@ impl RoomObject {
 
     /// `POST /rooms` reached this object: create the room unless the code
     /// is live.
-    async fn create(&self, code: RoomCode, config: &Config, logger: &Logger) -> Result<Response> {
+    async fn create(
+        &self,
+        code: RoomCode,
+        owner: Option<String>,
+        config: &Config,
+        logger: &Logger,
+    ) -> Result<Response> {
         if self.load(config, logger).await? {
             return error_response(409, "room code in use");
         }
@@ -201,6 +212,11 @@ impl RoomObject {
         let meta = serde_json::to_string(&room.meta())
             .map_err(|e| worker::Error::RustError(e.to_string()))?;
         self.state.storage().put(META_KEY, meta).await?;
+        if let Some(owner) = owner {
+            // The id of the creator's ledger (a hash, not an address), to
+            // give its place back when the room ends.
+            self.state.storage().put(OWNER_KEY, owner).await?;
+        }
         *self.room.borrow_mut() = Some(room);
         self.carry_out(actions, logger).await;
         json_response(201, "{}".to_owned())
@@ -364,14 +380,44 @@ impl RoomObject {
         logger: &Logger,
     ) {
         if host::perform(&self.state, actions, logger).await {
+            let code = self.with_room_ref(|r| r.meta().code.clone());
             *self.room.borrow_mut() = None;
             let storage = self.state.storage();
+            self.release_place(code, logger).await;
             if let Err(e) = storage.delete_alarm().await {
                 logger.failure("storage.delete_alarm_failed", &e);
             }
             if let Err(e) = storage.delete_all().await {
                 logger.failure("storage.delete_failed", &e);
             }
+        }
+    }
+}
+
+impl RoomObject {
+    /// Gives the room's place back to its creator's ledger, if it has one.
+    async fn release_place(&self, code: Option<RoomCode>, logger: &Logger) {
+        let Some(code) = code else {
+            return;
+        };
+        let owner: Option<String> = self.state.storage().get(OWNER_KEY).await.ok().flatten();
+        let Some(owner) = owner else {
+            return;
+        };
+        let released = async {
+            let stub = self
+                .env
+                .durable_object(crate::OWNERS_BINDING)?
+                .id_from_string(&owner)?
+                .get_stub()?;
+            let mut init = worker::RequestInit::new();
+            init.with_method(Method::Post);
+            let url = format!("https://owner/release?code={code}");
+            stub.fetch_with_request(Request::new_with_init(&url, &init)?)
+                .await
+        };
+        if let Err(e) = released.await {
+            logger.failure("room.release_failed", &e);
         }
     }
 }
