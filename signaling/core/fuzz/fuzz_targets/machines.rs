@@ -1,0 +1,308 @@
+//! The core's lobby and room machines driven by a script of arbitrary
+//! events: never a panic, and the rules hold after every step.
+//!
+//! The first byte picks the machine (bit 0: room, else lobby). The rest is
+//! read as steps, each a control byte and its operands: admit a socket
+//! (from one of four addresses, or as host or guest), a frame of raw bytes,
+//! a well-formed frame from a small set (hello with one of a few ids and
+//! names, signal, status, ping, offer, done), a binary frame, a socket
+//! closing, time passing with the alarm firing, and (lobby) a heartbeat the
+//! host's runtime answered. Well-formed templates get the fuzzer to deep
+//! states at once; raw bytes cover the rest.
+//!
+//! Checked after every step: frames go only to open sockets, never after
+//! the machine closed them; the roster and the socket table stay within
+//! their caps, per address too; and every open socket's state equals what
+//! the machine last asked the host to store (so a Durable Object that
+//! hibernates now rebuilds exactly this machine), which the script also
+//! does now and then, carrying on with the rebuilt machine.
+#![no_main]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::IpAddr;
+
+use libfuzzer_sys::fuzz_target;
+use signaling_core::{
+    Action, Event, Lobby, LobbyAttachment, LobbyLimits, Millis, Role, Room, RoomCode, RoomLimits,
+    SocketId,
+};
+
+/// Reads operands off the script; missing bytes read as zero.
+struct Script<'a>(&'a [u8]);
+
+impl Script<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+
+    fn bytes(&mut self, n: usize) -> &[u8] {
+        let n = n.min(self.0.len());
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        head
+    }
+
+    fn done(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What a host knows: the open sockets and their stored state.
+struct Host<A> {
+    open: BTreeSet<SocketId>,
+    stored: BTreeMap<SocketId, A>,
+    finished: bool,
+}
+
+impl<A> Host<A> {
+    fn new() -> Self {
+        Host {
+            open: BTreeSet::new(),
+            stored: BTreeMap::new(),
+            finished: false,
+        }
+    }
+
+    fn apply(&mut self, actions: Vec<Action<A>>) {
+        for a in actions {
+            match a {
+                Action::Send { socket, text } => {
+                    assert!(self.open.contains(&socket), "a frame to a socket not open");
+                    assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+                }
+                Action::Close { socket, code, .. } => {
+                    assert!(self.open.remove(&socket), "closed a socket not open");
+                    assert!(matches!(code, 1000 | 1008 | 1009));
+                    self.stored.remove(&socket);
+                }
+                Action::Persist { socket, attachment } => {
+                    assert!(self.open.contains(&socket), "stored a socket not open");
+                    self.stored.insert(socket, attachment);
+                }
+                Action::SetAlarm(_) | Action::Log(_) => {}
+                Action::Finished => self.finished = true,
+            }
+        }
+    }
+
+    /// The socket the script names by one byte, among the open ones (or a
+    /// socket never seen, now and then).
+    fn pick(&self, b: u8) -> SocketId {
+        let open: Vec<_> = self.open.iter().copied().collect();
+        if open.is_empty() || b == 255 {
+            SocketId(u64::MAX - u64::from(b))
+        } else {
+            open[usize::from(b) % open.len()]
+        }
+    }
+}
+
+const IDS: [&str; 5] = [
+    "AAAAAAAAAAAA",
+    "BBBBBBBBBBBB",
+    "CCCCCCCCCCCC",
+    "DDDDDDDDDDDD",
+    "bad-id",
+];
+const NICKS: [&str; 6] = ["Ann", " Bo ", "דנה", "", "x\u{202e}y", "\u{2800}"];
+
+fn template(kind: u8, a: u8) -> String {
+    let id = IDS[usize::from(a) % IDS.len()];
+    match kind % 8 {
+        0 => format!(
+            r#"{{"type":"hello","id":"{id}","nick":"{}"}}"#,
+            NICKS[usize::from(a / 8) % NICKS.len()]
+        ),
+        1 => format!(r#"{{"type":"signal","to":"{id}","data":{{"type":"offer","sdp":"v=0"}}}}"#),
+        2 => r#"{"type":"status","status":"in-match"}"#.to_owned(),
+        3 => signaling_protocol::heartbeat::PING.to_owned(),
+        4 => r#"{"type":"offer","attempt":1,"sdp":"v=0"}"#.to_owned(),
+        5 => r#"{"type":"done"}"#.to_owned(),
+        6 => r#"{"type":"ice","candidate":null}"#.to_owned(),
+        _ => r#"{"type":"status","status":"lobby"}"#.to_owned(),
+    }
+}
+
+fn lobby(mut s: Script<'_>) {
+    let limits = LobbyLimits {
+        max_players: 4,
+        max_sockets: 8,
+        hello_timeout_ms: 5_000,
+        max_message_bytes: 512,
+        messages_per_minute: 40,
+        idle_timeout_ms: 20_000,
+        max_sockets_per_address: 3,
+    };
+    let mut lobby = Lobby::new(limits);
+    let mut host = Host::<LobbyAttachment>::new();
+    let mut now = 0u64;
+    while !s.done() {
+        let c = s.byte();
+        match c % 9 {
+            0 => {
+                let a = s.byte();
+                let address = (a % 5 != 4).then(|| IpAddr::from([192, 0, 2, a % 4]));
+                if let Ok((socket, actions)) = lobby.admit_from(Millis(now), address) {
+                    host.open.insert(socket);
+                    host.apply(actions);
+                }
+            }
+            1 => {
+                let socket = host.pick(s.byte());
+                let n = usize::from(s.byte());
+                let text = String::from_utf8_lossy(s.bytes(n)).into_owned();
+                host.apply(lobby.handle(
+                    Event::Text {
+                        socket,
+                        text: &text,
+                    },
+                    Millis(now),
+                ));
+            }
+            2 => {
+                let socket = host.pick(s.byte());
+                let (k, a) = (s.byte(), s.byte());
+                let text = template(k, a);
+                host.apply(lobby.handle(
+                    Event::Text {
+                        socket,
+                        text: &text,
+                    },
+                    Millis(now),
+                ));
+            }
+            3 => {
+                let socket = host.pick(s.byte());
+                let len = usize::from(s.byte()) * 8;
+                host.apply(lobby.handle(Event::Binary { socket, len }, Millis(now)));
+            }
+            4 => {
+                let socket = host.pick(s.byte());
+                host.apply(lobby.handle(Event::Closed { socket }, Millis(now)));
+                host.open.remove(&socket);
+                host.stored.remove(&socket);
+            }
+            5 => {
+                now += u64::from(s.byte()) * 250;
+                host.apply(lobby.handle(Event::Alarm, Millis(now)));
+            }
+            6 => {
+                let socket = host.pick(s.byte());
+                lobby.heard_from(socket, Millis(now));
+            }
+            7 => {
+                // Hibernation: rebuild from what was stored, carry on.
+                lobby = Lobby::restore(limits, host.stored.values().cloned());
+            }
+            _ => {
+                now += u64::from(s.byte());
+            }
+        }
+        check_lobby(&lobby, &host, limits);
+    }
+}
+
+fn check_lobby(lobby: &Lobby, host: &Host<LobbyAttachment>, limits: LobbyLimits) {
+    assert!(lobby.roster().len() <= limits.max_players);
+    assert!(lobby.socket_count() <= limits.max_sockets);
+    assert_eq!(lobby.socket_count(), host.open.len());
+    let mut per_address = BTreeMap::new();
+    for socket in &host.open {
+        let live = lobby.attachment(*socket).expect("an open socket is known");
+        let stored = host.stored.get(socket).expect("an open socket was stored");
+        // The time last heard may move without being stored: a host whose
+        // runtime answers heartbeats reports them again after waking.
+        let mut live = live.clone();
+        live.heard_ms = stored.heard_ms;
+        assert_eq!(&live, stored, "stored state differs from the machine's");
+        if let Some(a) = live.address {
+            *per_address.entry(a).or_insert(0usize) += 1;
+        }
+    }
+    assert!(per_address
+        .values()
+        .all(|n| *n <= limits.max_sockets_per_address));
+}
+
+fn room(mut s: Script<'_>) {
+    let limits = RoomLimits {
+        ttl_ms: 30_000,
+        max_message_bytes: 512,
+        max_messages: 12,
+    };
+    let code = RoomCode::parse("K7M2QX").expect("a valid code");
+    let (mut room, actions) = Room::new(code, limits, Millis(0));
+    let mut host = Host::new();
+    host.apply(actions);
+    let mut now = 0u64;
+    while !s.done() && !host.finished {
+        let c = s.byte();
+        match c % 6 {
+            0 => {
+                let role = if s.byte() & 1 == 0 {
+                    Role::Host
+                } else {
+                    Role::Guest
+                };
+                if let Ok((socket, actions)) = room.admit(role, Millis(now)) {
+                    host.open.insert(socket);
+                    host.apply(actions);
+                }
+            }
+            1 => {
+                let socket = host.pick(s.byte());
+                let n = usize::from(s.byte());
+                let text = String::from_utf8_lossy(s.bytes(n)).into_owned();
+                host.apply(room.handle(
+                    Event::Text {
+                        socket,
+                        text: &text,
+                    },
+                    Millis(now),
+                ));
+            }
+            2 => {
+                let socket = host.pick(s.byte());
+                let (k, a) = (s.byte(), s.byte());
+                let text = template(k, a);
+                host.apply(room.handle(
+                    Event::Text {
+                        socket,
+                        text: &text,
+                    },
+                    Millis(now),
+                ));
+            }
+            3 => {
+                let socket = host.pick(s.byte());
+                let len = usize::from(s.byte()) * 8;
+                host.apply(room.handle(Event::Binary { socket, len }, Millis(now)));
+            }
+            4 => {
+                let socket = host.pick(s.byte());
+                host.apply(room.handle(Event::Closed { socket }, Millis(now)));
+                host.open.remove(&socket);
+            }
+            _ => {
+                now += u64::from(s.byte()) * 250;
+                host.apply(room.handle(Event::Alarm, Millis(now)));
+            }
+        }
+        assert!(host.open.len() <= 2, "a room holds a host and a guest");
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut s = Script(data);
+    if s.byte() & 1 == 0 {
+        lobby(s);
+    } else {
+        room(s);
+    }
+});
