@@ -42,9 +42,20 @@ pub struct HttpReply {
     pub body: String,
     /// `Access-Control-Allow-Origin`, if sent.
     pub allow_origin: Option<String>,
+    /// Every header, names in lower case.
+    pub headers: Vec<(String, String)>,
 }
 
 impl HttpReply {
+    /// A header's value, if sent (the name in lower case).
+    #[must_use]
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The body as JSON.
     pub fn json(&self) -> Result<Value, String> {
         serde_json::from_str(&self.body)
@@ -199,6 +210,16 @@ impl Target {
                 .get("access-control-allow-origin")
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned);
+            let headers = resp
+                .headers()
+                .iter()
+                .map(|(n, v)| {
+                    (
+                        n.as_str().to_owned(),
+                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                    )
+                })
+                .collect();
             let body = resp
                 .into_body()
                 .collect()
@@ -209,6 +230,7 @@ impl Target {
                 status,
                 body: String::from_utf8_lossy(&body).into_owned(),
                 allow_origin,
+                headers,
             })
         };
         timeout(self.deadline, fut)
@@ -268,6 +290,7 @@ impl Target {
                         status,
                         body,
                         allow_origin: None,
+                        headers: Vec::new(),
                     }));
                 }
                 // tungstenite keeps only the body bytes that arrived with the

@@ -105,6 +105,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("ice", |c| Box::pin(ice(c))),
     ("origin_refused", |c| Box::pin(origin_refused(c))),
     ("own_origin_allowed", |c| Box::pin(own_origin_allowed(c))),
+    ("security_headers", |c| Box::pin(security_headers(c))),
     ("room_create", |c| Box::pin(room_create(c))),
     ("room_pairing_verbatim", |c| Box::pin(room_pairing(c))),
     ("room_refusals", |c| Box::pin(room_refusals(c))),
@@ -1228,6 +1229,37 @@ async fn rooms_per_ip(c: &Ctx) -> Result<Option<String>, String> {
                 ))
             }
         }
+    }
+    Ok(None)
+}
+
+/// Every answer says what it is and may not be framed, sniffed or used to
+/// leak its address: the service's security headers on a success, an
+/// error and a preflight.
+async fn security_headers(c: &Ctx) -> Result<Option<String>, String> {
+    let preflight = c.target.http("OPTIONS", "/ice", c.origin()).await?;
+    for (what, r) in [
+        ("GET /health", c.get("/health").await?),
+        ("GET /nowhere", c.get("/nowhere/at/all").await?),
+        ("OPTIONS /ice", preflight),
+    ] {
+        let csp = r.header("content-security-policy").unwrap_or("");
+        ensure(csp.contains("frame-ancestors 'none'"), || {
+            format!("{what}: Content-Security-Policy without frame-ancestors 'none': {csp:?}")
+        })?;
+        ensure(
+            r.header("x-content-type-options") == Some("nosniff"),
+            || {
+                format!(
+                    "{what}: X-Content-Type-Options is {:?}",
+                    r.header("x-content-type-options")
+                )
+            },
+        )?;
+        ensure(
+            r.header("referrer-policy").is_some_and(|v| !v.is_empty()),
+            || format!("{what}: no Referrer-Policy"),
+        )?;
     }
     Ok(None)
 }

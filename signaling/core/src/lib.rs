@@ -81,6 +81,7 @@
 
 mod address;
 pub mod defaults;
+pub mod headers;
 mod ice;
 mod lobby;
 mod log;

@@ -51,13 +51,21 @@ pub(crate) struct State {
 /// State shared by every request and socket task.
 pub(crate) struct Shared {
     pub config: Config,
+    /// The `Content-Security-Policy` of the static files, when serving a
+    /// folder: the page's policy with the inline scripts of its HTML
+    /// files (read once, at start) allowed by hash.
+    pub page_policy: Option<String>,
     start: Instant,
     state: Mutex<State>,
 }
 
 impl Shared {
     pub fn new(config: Config) -> Shared {
+        let page_policy = config.static_dir.as_deref().map(|dir| {
+            signaling_core::headers::page_policy(&crate::page::inline_script_hashes(dir))
+        });
         Shared {
+            page_policy,
             start: Instant::now(),
             state: Mutex::new(State {
                 lobby: Hosted {

@@ -27,6 +27,7 @@
 
 mod conn;
 mod hosting;
+mod page;
 mod routes;
 mod turn;
 

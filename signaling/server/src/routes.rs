@@ -131,6 +131,35 @@ async fn guard(
     next: Next,
 ) -> Response {
     let route = route_name(req.uri().path());
+    let mut resp = check_and_run(&shared, peer, route, req, next).await;
+    // The security headers, on every answer: the page's policy on the
+    // static files, the API's (which allows nothing) on the rest.
+    let policy = match (&shared.page_policy, route) {
+        (Some(page), "other") => page.as_str(),
+        _ => signaling_core::headers::API_POLICY,
+    };
+    let h = resp.headers_mut();
+    for (name, value) in signaling_core::headers::API_HEADERS {
+        let value = if name == "Content-Security-Policy" {
+            policy
+        } else {
+            value
+        };
+        if let Ok(v) = HeaderValue::from_str(value) {
+            h.insert(name, v);
+        }
+    }
+    resp
+}
+
+/// The origin and rate checks, then the route itself (see [`guard`]).
+async fn check_and_run(
+    shared: &Ctx,
+    peer: SocketAddr,
+    route: &'static str,
+    req: Request,
+    next: Next,
+) -> Response {
     let origin = req
         .headers()
         .get(header::ORIGIN)

@@ -112,13 +112,17 @@ fn write_line(level: Level, line: &str) {
     }
 }
 
-/// A JSON response with this status.
+/// A JSON response with this status, and the service's security headers
+/// ([`signaling_core::headers::API_HEADERS`]).
 pub fn json_response(status: u16, body: String) -> Result<Response> {
-    Ok(Response::builder()
+    let mut builder = Response::builder()
         .with_status(status)
         .with_header("Content-Type", "application/json")?
-        .with_header("Cache-Control", "no-store")?
-        .fixed(body.into_bytes()))
+        .with_header("Cache-Control", "no-store")?;
+    for (name, value) in signaling_core::headers::API_HEADERS {
+        builder = builder.with_header(name, value)?;
+    }
+    Ok(builder.fixed(body.into_bytes()))
 }
 
 /// An HTTP error with the JSON body `{"error": reason}`.

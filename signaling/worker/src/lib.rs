@@ -383,6 +383,9 @@ fn preflight() -> Result<Response> {
     headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")?;
     headers.set("Access-Control-Allow-Headers", "Content-Type")?;
     headers.set("Access-Control-Max-Age", "600")?;
+    for (name, value) in signaling_core::headers::API_HEADERS {
+        headers.set(name, value)?;
+    }
     Ok(Response::empty()?.with_status(204).with_headers(headers))
 }
 
