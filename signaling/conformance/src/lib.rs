@@ -117,6 +117,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("room_ttl", |c| Box::pin(room_ttl(c))),
     ("lobby_presence", |c| Box::pin(lobby_presence(c))),
     ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
+    ("lobby_names", |c| Box::pin(lobby_names(c))),
     ("lobby_size_cap", |c| Box::pin(lobby_size_cap(c))),
     ("lobby_rate_cap", |c| Box::pin(lobby_rate_cap(c))),
     ("lobby_replies_charged_to_sender", |c| {
@@ -1261,5 +1262,34 @@ async fn security_headers(c: &Ctx) -> Result<Option<String>, String> {
             || format!("{what}: no Referrer-Policy"),
         )?;
     }
+    Ok(None)
+}
+
+/// The name rule the page uses too: no `#` (it would fake the id tag shown
+/// after a name) and nothing that shows as blank; a mark on a letter is
+/// fine.
+async fn lobby_names(c: &Ctx) -> Result<Option<String>, String> {
+    let mut ws = c.lobby_ws().await?;
+    for bad in [
+        "Alice#Xy7",
+        "\u{2800}",
+        "\u{0301}\u{0308}",
+        " \u{2800} \u{200D} ",
+    ] {
+        ws.send(&hello(&c.id(), bad)).await?;
+        ws.expect_error(&format!("hello with the name {bad:?}"))
+            .await?;
+    }
+    ws.send(&hello(&c.id(), "Zoe\u{0301}")).await?;
+    let welcome = ws.expect_type("welcome").await?;
+    let me = welcome["you"].as_str().unwrap_or("").to_owned();
+    let shown = welcome["roster"]
+        .as_array()
+        .and_then(|r| r.iter().find(|p| p["id"] == me.as_str()))
+        .map(|p| p["nick"].clone());
+    ensure(shown == Some(json!("Zoe\u{0301}")), || {
+        format!("the accepted name came back as {shown:?}")
+    })?;
+    ws.close().await;
     Ok(None)
 }

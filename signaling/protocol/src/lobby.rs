@@ -247,7 +247,7 @@ impl RequestError {
             RequestError::UnsupportedType => "unsupported message type",
             RequestError::BadId => "id must be 12 characters from A-Z, a-z, 0-9",
             RequestError::BadNick => {
-                "nick must be 1 to 20 characters without control or bidi override characters"
+                "nick must be 1 to 20 characters, not blank, without #, control or bidi override characters"
             }
             RequestError::BadStatus => "status must be lobby or in-match",
             RequestError::BadSignal => "signal needs a string to and a data field",

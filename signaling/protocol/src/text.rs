@@ -89,6 +89,49 @@ pub fn is_forbidden_char(c: char) -> bool {
     c.is_control() || is_bidi_control(c) || is_invisible_format(c)
 }
 
+/// `true` for characters that draw nothing on their own: the generic
+/// combining marks (U+0300..U+036F, U+1AB0..U+1AFF, U+1DC0..U+1DFF,
+/// U+20D0..U+20FF, U+FE20..U+FE2F) and the Cyrillic, Hebrew and Arabic
+/// ones, variation selectors, the joiners and direction marks a name may
+/// carry (U+200C, U+200D, U+200E, U+200F, U+061C), tag characters, and the
+/// Braille pattern blank U+2800, which draws as an empty cell. A name made
+/// only of these and spaces looks blank, so [`clean_name`] refuses it.
+#[must_use]
+pub fn draws_nothing(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{0483}'..='\u{0489}'
+            | '\u{0591}'..='\u{05BD}'
+            | '\u{05BF}'
+            | '\u{05C1}'..='\u{05C2}'
+            | '\u{05C4}'..='\u{05C5}'
+            | '\u{05C7}'
+            | '\u{0610}'..='\u{061A}'
+            | '\u{061C}'
+            | '\u{064B}'..='\u{065F}'
+            | '\u{0670}'
+            | '\u{06D6}'..='\u{06DC}'
+            | '\u{06DF}'..='\u{06E4}'
+            | '\u{06E7}'..='\u{06E8}'
+            | '\u{06EA}'..='\u{06ED}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{200C}'..='\u{200F}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{2800}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FE20}'..='\u{FE2F}'
+            | '\u{E0020}'..='\u{E007F}'
+            | '\u{E0100}'..='\u{E01EF}'
+    )
+}
+
+/// The character that separates a name from its id tag when players are
+/// shown (`name#ABC`, see [`display_name`]); a name may not contain it, so
+/// that nobody can type a tag of their own into their name.
+pub const TAG_SEPARATOR: char = '#';
+
 /// Why a name was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameError {
@@ -98,6 +141,10 @@ pub enum NameError {
     TooLong,
     /// A control, bidi-override or invisible format character.
     ForbiddenCharacter,
+    /// A [`TAG_SEPARATOR`] (`#`).
+    TagSeparator,
+    /// Nothing in it draws anything ([`draws_nothing`] and spaces only).
+    Blank,
 }
 
 impl fmt::Display for NameError {
@@ -106,13 +153,17 @@ impl fmt::Display for NameError {
             NameError::Empty => "Pick a name of 1 to 20 characters.",
             NameError::TooLong => "Names are at most 20 characters.",
             NameError::ForbiddenCharacter => "That name has characters that are not allowed.",
+            NameError::TagSeparator => "Names cannot contain #.",
+            NameError::Blank => "That name would show as blank.",
         })
     }
 }
 
 /// Trims surrounding whitespace and checks the rules for names: 1 to 20
 /// characters, no control, bidi-override or invisible format characters
-/// (see [`is_forbidden_char`] and [`is_tag`]). Letters of any script (Hebrew
+/// (see [`is_forbidden_char`] and [`is_tag`]), no `#` ([`TAG_SEPARATOR`]),
+/// and at least one character that draws something (not only spaces and
+/// [`draws_nothing`] characters). Letters of any script (Hebrew
 /// included), digits, emoji (with their joiners and flag tags) and inner
 /// spaces are fine. The lobby checks every `hello` with this function.
 ///
@@ -124,11 +175,15 @@ pub fn clean_name(raw: &str) -> Result<String, NameError> {
         if is_forbidden_char(c) || (is_tag(c) && !tag_allowed_after(prev)) {
             return Err(NameError::ForbiddenCharacter);
         }
+        if c == TAG_SEPARATOR {
+            return Err(NameError::TagSeparator);
+        }
         prev = Some(c);
     }
     match name.chars().count() {
         0 => Err(NameError::Empty),
         n if n > NAME_MAX_CHARS => Err(NameError::TooLong),
+        _ if name.chars().all(|c| c.is_whitespace() || draws_nothing(c)) => Err(NameError::Blank),
         _ => Ok(name.to_owned()),
     }
 }
@@ -308,6 +363,35 @@ mod tests {
             clean_chat("שלום\u{200F} עולם").unwrap(),
             "שלום\u{200F} עולם"
         );
+    }
+
+    #[test]
+    fn names_with_a_hash_or_that_draw_nothing_are_refused() {
+        assert_eq!(clean_name("Alice#Xy7"), Err(NameError::TagSeparator));
+        assert_eq!(clean_name("#"), Err(NameError::TagSeparator));
+        for blank in [
+            "\u{2800}",
+            "\u{2800} \u{2800}",
+            "\u{0301}",
+            "\u{0301}\u{0308}\u{20DD}",
+            "\u{05B7}",
+            "\u{200D}\u{200C}",
+            "\u{FE0F}",
+            "\u{200E}\u{0301}",
+        ] {
+            assert_eq!(clean_name(blank), Err(NameError::Blank), "{blank:?}");
+        }
+        // A mark on a letter, a Braille pattern that is not blank, a
+        // Hebrew word with points, and an emoji with its selector draw.
+        for ok in [
+            "e\u{0301}",
+            "\u{2801}",
+            "שָׁלוֹם",
+            "\u{2764}\u{FE0F}",
+            "A\u{2800}B",
+        ] {
+            assert_eq!(clean_name(ok).as_deref(), Ok(ok), "{ok:?}");
+        }
     }
 
     #[test]
