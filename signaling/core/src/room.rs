@@ -170,11 +170,21 @@ impl Room {
             guest_messages: 0,
         };
         let mut room = Room::restore(meta, limits, []);
-        let mut out = vec![RoomAction::Log(
-            LogRecord::new(Level::Info, "room.created")
-                .with("code", &room.meta.code)
-                .with("ttl_ms", limits.ttl_ms),
-        )];
+        // A code lets anyone into its room while it lives, so it is logged
+        // only at debug, once, next to the creation time that the room's
+        // other records carry to tell rooms apart.
+        let mut out = vec![
+            RoomAction::Log(
+                LogRecord::new(Level::Info, "room.created")
+                    .with("room", room.meta.created_at.0)
+                    .with("ttl_ms", limits.ttl_ms),
+            ),
+            RoomAction::Log(
+                LogRecord::new(Level::Debug, "room.code")
+                    .with("room", room.meta.created_at.0)
+                    .with("code", &room.meta.code),
+            ),
+        ];
         room.arm(&mut out);
         (room, out)
     }
@@ -280,7 +290,7 @@ impl Room {
             RoomAction::Persist { socket, attachment },
             RoomAction::Log(
                 LogRecord::new(Level::Info, "room.joined")
-                    .with("code", &self.meta.code)
+                    .with("room", self.meta.created_at.0)
                     .with("role", role.as_str()),
             ),
         ];
@@ -310,7 +320,7 @@ impl Room {
                     self.clear(role);
                     out.push(RoomAction::Log(
                         LogRecord::new(Level::Info, "room.left")
-                            .with("code", &self.meta.code)
+                            .with("room", self.meta.created_at.0)
                             .with("role", role.as_str()),
                     ));
                 }
@@ -407,7 +417,7 @@ impl Room {
             });
             out.push(RoomAction::Log(
                 LogRecord::new(Level::Warn, "room.kicked")
-                    .with("code", &self.meta.code)
+                    .with("room", self.meta.created_at.0)
                     .with("role", role.as_str())
                     .with("close", code),
             ));
@@ -432,7 +442,7 @@ impl Room {
         }
         self.finished = true;
         out.push(RoomAction::Log(
-            LogRecord::new(Level::Info, event).with("code", &self.meta.code),
+            LogRecord::new(Level::Info, event).with("room", self.meta.created_at.0),
         ));
         out.push(RoomAction::Finished);
     }
