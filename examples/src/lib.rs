@@ -445,6 +445,8 @@ struct Peer<G: DeterministicGame, B> {
     /// is taken over whenever it moved by one tick).
     follow: Option<(u32, G)>,
     follow_errors: u32,
+    /// The inputs of one confirmed tick, reused from tick to tick.
+    inputs: Vec<G::Input>,
     target: Option<(u32, u64)>,
     reached_target_at: Option<Millis>,
     rtt: RttSummary,
@@ -460,6 +462,7 @@ impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
             side,
             follow: None,
             follow_errors: 0,
+            inputs: Vec::new(),
             target: None,
             reached_target_at: None,
             rtt: RttSummary::default(),
@@ -506,19 +509,18 @@ impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
             },
         };
         // One tick: take the session's state. Several: replay them from the
-        // confirmed inputs, then check the result against the session's.
-        let log = (c > t + 1).then(|| self.session.input_log());
+        // session's confirmed inputs, then check the result against the
+        // session's state.
+        let replay = c > t + 1;
         while t < c {
-            match &log {
-                None => g = confirmed.clone(),
-                Some(log) => match log.tick_inputs(t) {
-                    Some(inputs) => g.step(inputs),
-                    None => {
-                        self.follow_errors += 1;
-                        g = confirmed.clone();
-                        t = c - 1;
-                    }
-                },
+            if !replay {
+                g = confirmed.clone();
+            } else if self.session.confirmed_inputs(t, &mut self.inputs) {
+                g.step(&self.inputs);
+            } else {
+                self.follow_errors += 1;
+                g = confirmed.clone();
+                t = c - 1;
             }
             t += 1;
             obs.confirmed(self.side, &g, t);

@@ -601,6 +601,23 @@ impl<G: DeterministicGame> Session<G> {
         stats
     }
 
+    /// The inputs every player's game stepped with at confirmed tick
+    /// `tick` (the tick count before it; below
+    /// [`confirmed_tick`](Self::confirmed_tick)), written into `out` in
+    /// player order, replacing what it held: what a driver following the
+    /// confirmed state steps its own copy with, without copying the whole
+    /// [`input_log`](Self::input_log). Returns `false` (and leaves `out`
+    /// empty) for a tick that is not confirmed yet.
+    pub fn confirmed_inputs(&self, tick: u32, out: &mut Vec<G::Input>) -> bool {
+        match self.phase.timeline() {
+            Some(t) => t.confirmed_inputs(tick, out),
+            None => {
+                out.clear();
+                false
+            }
+        }
+    }
+
     /// Every confirmed tick so far (see
     /// [`confirmed_tick`](Self::confirmed_tick); every simulated tick in
     /// lock-step), as an exportable [`InputLog`].

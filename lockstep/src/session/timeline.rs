@@ -403,6 +403,25 @@ impl<G: DeterministicGame> Timeline<G> {
         self.last_hashed
     }
 
+    /// Writes the inputs of confirmed tick `tick` (ticks run before it)
+    /// into `out`, one per player in player order, replacing what it
+    /// held. `false` (and `out` left empty) for a tick not confirmed yet.
+    pub(crate) fn confirmed_inputs(&self, tick: u32, out: &mut Vec<G::Input>) -> bool {
+        out.clear();
+        if tick >= self.confirmed {
+            return false;
+        }
+        let t = tick as usize;
+        let (Some(&l), Some(&r)) = (self.local.get(t), self.remote.get(t)) else {
+            // Unreachable: a confirmed tick ran on both inputs.
+            debug_assert!(false, "confirmed tick {t} without both inputs");
+            return false;
+        };
+        let pair = if self.side == 0 { [l, r] } else { [r, l] };
+        out.extend_from_slice(&pair);
+        true
+    }
+
     /// Every confirmed tick so far as an exportable [`InputLog`], both
     /// players' inputs in player order.
     pub(crate) fn input_log(&self, seed: u64, delay: u8) -> InputLog<G::Input> {
