@@ -41,7 +41,7 @@ fn run(mode: Mode, delay: u8, interval: u8) -> (Pair<Tiny, Tiny>, [SessionStats;
     assert_eq!(p.host.outcome(), None);
     p.assert_same_state_at(3600, 600);
     assert!(p.assert_in_sync() >= if mode == Mode::LockStep { 3600 } else { 600 });
-    assert!(p.host_seen.hash_matches >= 56);
+    assert!(p.host.seen.hash_matches >= 56);
     let stats = [p.host.stats(), p.guest.stats()];
     (p, stats)
 }
