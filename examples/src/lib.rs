@@ -38,9 +38,9 @@ use std::fmt;
 use dots::Dots;
 use lockstep::{
     DeterministicGame, Event, InputLog, LogDecodeError, Millis, Outcome, ReplayError, Session,
-    SessionConfig, SessionStats, Transport,
+    SessionConfig, SessionStats,
 };
-use netsim::{LinkConfig, PathStats, SimEndpoint};
+use netsim::{LinkConfig, PathStats};
 
 pub use args::ArgError;
 
@@ -354,86 +354,9 @@ pub fn tick_goal<G>(ticks: u32) -> (impl Fn(&G, u32) -> bool, Millis) {
     (move |_: &G, t: u32| t >= ticks, cap)
 }
 
-/// Two transports joined by some link, with the link's notion of time.
-pub trait Link {
-    /// The transport type of both ends.
-    type End: Transport;
-    /// Both ends: the host's, then the guest's.
-    fn ends(&mut self) -> (&mut Self::End, &mut Self::End);
-    /// Moves the link's clock to `now` (a no-op for a link without delay).
-    fn advance_to(&mut self, now: Millis);
-    /// When the next datagram will arrive at either end, if one is on its
-    /// way and not deliverable yet.
-    fn next_arrival(&self) -> Option<Millis>;
-}
-
-/// The loopback pair as a [`Link`]: no delay, so no clock.
-#[derive(Debug)]
-pub struct LoopbackLink(
-    pub loopback::LoopbackEndpoint,
-    pub loopback::LoopbackEndpoint,
-);
-
-impl LoopbackLink {
-    /// A fresh loopback pair.
-    #[must_use]
-    pub fn new() -> Self {
-        let (a, b) = loopback::pair();
-        LoopbackLink(a, b)
-    }
-}
-
-impl Default for LoopbackLink {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Link for LoopbackLink {
-    type End = loopback::LoopbackEndpoint;
-    fn ends(&mut self) -> (&mut Self::End, &mut Self::End) {
-        (&mut self.0, &mut self.1)
-    }
-    fn advance_to(&mut self, _now: Millis) {}
-    fn next_arrival(&self) -> Option<Millis> {
-        None
-    }
-}
-
-/// The simulated network as a [`Link`].
-#[derive(Debug)]
-pub struct SimLink(pub SimEndpoint, pub SimEndpoint);
-
-impl SimLink {
-    /// A simulated link with these conditions and this network seed.
-    #[must_use]
-    pub fn new(cfg: LinkConfig, seed: u64) -> Self {
-        let (a, b) = netsim::pair(cfg, seed);
-        SimLink(a, b)
-    }
-
-    /// What happened to the traffic so far: host to guest, guest to host.
-    #[must_use]
-    pub fn stats(&self) -> [PathStats; 2] {
-        [self.0.outgoing_stats(), self.1.outgoing_stats()]
-    }
-}
-
-impl Link for SimLink {
-    type End = SimEndpoint;
-    fn ends(&mut self) -> (&mut Self::End, &mut Self::End) {
-        (&mut self.0, &mut self.1)
-    }
-    fn advance_to(&mut self, now: Millis) {
-        self.0.advance_to(now);
-    }
-    fn next_arrival(&self) -> Option<Millis> {
-        [self.0.poll_timeout(), self.1.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
-    }
-}
+// The links (netsim's simulated one and the loopback) are the engine's
+// test driver's, shared with the scenario tests and the benchmarks.
+pub use lockstep_testing::{Link, LoopbackLink, SimLink};
 
 /// One peer under the driver: its session, its bot and what it saw.
 struct Peer<G: DeterministicGame, B> {

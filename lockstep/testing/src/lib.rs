@@ -80,6 +80,12 @@ impl SimLink {
         let (a, b) = netsim::pair(cfg, seed);
         SimLink(a, b)
     }
+
+    /// What happened to the traffic so far: from end 0 to end 1, and back.
+    #[must_use]
+    pub fn stats(&self) -> [netsim::PathStats; 2] {
+        [self.0.outgoing_stats(), self.1.outgoing_stats()]
+    }
 }
 
 impl Link for SimLink {
