@@ -78,3 +78,64 @@ impl Deadlines {
         [silence, start, progress].into_iter().flatten().min()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> SessionConfig {
+        SessionConfig::guest()
+            .timeout(Millis(5000))
+            .handshake_timeout(Millis(10_000))
+            .progress_timeout(Millis(15_000))
+    }
+
+    #[test]
+    fn silence_counts_from_the_last_datagram() {
+        let mut d = Deadlines::default();
+        assert_eq!(d.next(&cfg(), false), None);
+        assert_eq!(d.expired(Millis(100), &cfg(), false), None);
+        d.heard(Millis(3000));
+        assert_eq!(d.next(&cfg(), false), Some(Millis(8000)));
+        assert_eq!(d.expired(Millis(7999), &cfg(), false), None);
+        assert_eq!(
+            d.expired(Millis(8000), &cfg(), false),
+            Some(Expired::Silence(Millis(5000)))
+        );
+        // A datagram stamped earlier than the last does not move it back.
+        d.heard(Millis(2000));
+        assert_eq!(d.next(&cfg(), false), Some(Millis(8000)));
+    }
+
+    #[test]
+    fn the_handshake_deadline_counts_from_the_first_call_and_only_before_the_start() {
+        let mut d = Deadlines::default();
+        assert_eq!(d.expired(Millis(1000), &cfg(), true), None);
+        for t in (1000..11_000).step_by(1000) {
+            d.heard(Millis(t));
+        }
+        assert_eq!(d.next(&cfg(), true), Some(Millis(11_000)));
+        assert_eq!(
+            d.expired(Millis(11_000), &cfg(), true),
+            Some(Expired::Handshake(Millis(10_000)))
+        );
+        assert_eq!(d.expired(Millis(11_000), &cfg(), false), None);
+    }
+
+    #[test]
+    fn progress_counts_from_the_first_stalled_frame_until_progress() {
+        let mut d = Deadlines::default();
+        d.heard(Millis(0));
+        d.stalled(Millis(100));
+        d.stalled(Millis(200));
+        for t in (0..16_000).step_by(1000) {
+            d.heard(Millis(t));
+        }
+        assert_eq!(
+            d.expired(Millis(15_100), &cfg(), false),
+            Some(Expired::Progress(Millis(15_000)))
+        );
+        d.progressed();
+        assert_eq!(d.expired(Millis(15_100), &cfg(), false), None);
+    }
+}

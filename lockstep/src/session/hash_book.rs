@@ -133,3 +133,64 @@ fn compare(tick: u32, local: u64, remote: u64) -> Comparison {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(tick: u32, hash: u64) -> HashReport {
+        HashReport { tick, hash }
+    }
+
+    #[test]
+    fn a_peer_hash_that_comes_first_is_compared_when_ours_is_recorded() {
+        let mut book = HashBook::default();
+        assert_eq!(book.record_remote(report(60, 7), 60, 100, 0), Ok(None));
+        assert_eq!(book.record_local(60, 7), Some(Comparison::Matched(60)));
+        assert_eq!(book.record_remote(report(120, 8), 60, 200, 60), Ok(None));
+        assert_eq!(
+            book.record_local(120, 9),
+            Some(Comparison::Differ {
+                tick: 120,
+                local: 9,
+                remote: 8
+            })
+        );
+    }
+
+    #[test]
+    fn our_hash_that_comes_first_is_compared_when_the_peers_arrives_and_then_dropped() {
+        let mut book = HashBook::default();
+        assert_eq!(book.record_local(60, 5), None);
+        assert_eq!(book.record_local(120, 6), None);
+        assert_eq!(book.local_hash(60), Some(5));
+        assert_eq!(
+            book.record_remote(report(60, 5), 60, 200, 120),
+            Ok(Some(Comparison::Matched(60)))
+        );
+        // Compared: no longer kept; the later one is.
+        assert_eq!(book.local_hash(60), None);
+        assert_eq!(book.local_hash(120), Some(6));
+    }
+
+    #[test]
+    fn bad_peer_hashes_are_refused_and_change_nothing() {
+        let mut book = HashBook::default();
+        assert_eq!(
+            book.record_remote(report(61, 1), 60, 1000, 0),
+            Err(Violation::BadHashTick { tick: 61 })
+        );
+        assert_eq!(
+            book.record_remote(report(600, 1), 60, 100, 0),
+            Err(Violation::TooFarAhead { tick: 600 })
+        );
+        assert_eq!(book.record_remote(report(60, 1), 60, 100, 0), Ok(None));
+        // The same tick again, or an earlier one, is not a later multiple.
+        assert_eq!(
+            book.record_remote(report(60, 1), 60, 100, 0),
+            Err(Violation::BadHashTick { tick: 60 })
+        );
+        // The refusals left the accepted hash waiting for ours.
+        assert_eq!(book.record_local(60, 1), Some(Comparison::Matched(60)));
+    }
+}

@@ -138,3 +138,50 @@ impl Pinger {
         self.losses.count_ones()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_trip_leaves_out_the_time_the_pong_was_held() {
+        let mut p = Pinger::default();
+        p.start(30);
+        let id = p.match_ping(Millis(1000), 30, None).expect("due at once");
+        assert_eq!(p.match_ping(Millis(1001), 30, None), None, "not due again");
+        assert_eq!(
+            p.on_pong(Millis(1150), Pong { id, held_ms: 30 }),
+            Some(Millis(120))
+        );
+        // Answered once: a second pong for it is unknown.
+        assert_eq!(p.on_pong(Millis(1160), Pong { id, held_ms: 0 }), None);
+        assert_eq!(p.losses(), 0);
+    }
+
+    #[test]
+    fn pings_unanswered_past_the_expiry_count_as_lost() {
+        let mut p = Pinger::default();
+        p.start(1);
+        let mut now = 0;
+        for _ in 0..4 {
+            p.frame();
+            assert!(p.match_ping(Millis(now), 1, None).is_some());
+            now += 600;
+        }
+        // Sent at 0, 600, 1200 and 1800 with no pong: the ping sent at
+        // 1200 finds the first a second old (lost), the one at 1800 the
+        // second.
+        assert_eq!(p.losses(), 2);
+        p.frame();
+        assert!(p.match_ping(Millis(now), 1, None).is_some());
+        assert_eq!(p.losses(), 3);
+    }
+
+    #[test]
+    fn the_pong_owed_says_how_long_it_waited() {
+        let mut p = Pinger::default();
+        p.owe_pong(9, Millis(100));
+        assert_eq!(p.take_pong(Millis(133)), Some(Pong { id: 9, held_ms: 33 }));
+        assert_eq!(p.take_pong(Millis(150)), None);
+    }
+}

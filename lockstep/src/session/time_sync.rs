@@ -147,3 +147,56 @@ impl TimeSync {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    fn peer(remote_inputs: u32) -> PeerView {
+        PeerView {
+            remote_inputs,
+            delay: 2,
+            travel: 0,
+            surely_held: 1000,
+            window: 8,
+        }
+    }
+
+    #[test]
+    fn a_side_running_ahead_skips_at_most_one_frame_in_twenty() {
+        let mut ts = TimeSync::default();
+        let mut skips = Vec::new();
+        for frame in 0..60u32 {
+            // Our tick runs 4 ahead of the peer's newest input minus the
+            // delay, and the inputs keep arriving (the peer is not late).
+            let tick = 100 + frame;
+            ts.heard_inputs();
+            ts.update(tick, peer(tick - 4 + 2));
+            if ts.skip(tick, peer(tick - 4 + 2)) {
+                skips.push(frame);
+            }
+        }
+        assert!(!skips.is_empty());
+        assert!(skips.windows(2).all(|w| w[1] - w[0] >= SKIP_SPACING_FRAMES));
+    }
+
+    #[test]
+    fn no_skip_inside_the_dead_band_or_when_the_peer_sees_the_same_lead() {
+        let mut level = TimeSync::default();
+        let mut same_view = TimeSync::default();
+        same_view.remote_advantage(4);
+        for frame in 0..60u32 {
+            let tick = 100 + frame;
+            level.heard_inputs();
+            level.update(tick, peer(tick - 1 + 2));
+            assert!(!level.skip(tick, peer(tick - 1 + 2)), "1 tick ahead");
+            same_view.heard_inputs();
+            same_view.update(tick, peer(tick - 4 + 2));
+            assert!(!same_view.skip(tick, peer(tick - 4 + 2)), "an uneven link");
+        }
+        // The rounded advantage is reported once it differs from the last.
+        assert_eq!(level.report(), Some(1));
+        assert_eq!(level.report(), None);
+    }
+}

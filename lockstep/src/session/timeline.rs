@@ -27,9 +27,10 @@ pub(crate) trait Watch<G> {
     fn final_hash(&mut self, tick: u32, hash: u64);
 
     /// A final tick already passed to [`final_hash`](Self::final_hash) was
-    /// computed again and now hashes `hash`. Only a rollback into final
-    /// ticks does that, which a match never forces (the default ignores
-    /// it); a sync test forces it and compares.
+    /// computed again and now hashes `hash`: the state a rollback restores
+    /// (the last final one, reported before the rollback began), or the
+    /// final ticks a forced rollback re-simulates. A match has nothing to
+    /// do with it (the default ignores it); a sync test compares.
     fn final_again(&mut self, tick: u32, hash: u64) {
         let _ = (tick, hash);
     }
@@ -447,5 +448,154 @@ impl<G: DeterministicGame> Timeline<G> {
             final_hash,
             inputs,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game whose state depends on every input and their order.
+    #[derive(Clone, Debug)]
+    struct Mix(u64);
+
+    impl DeterministicGame for Mix {
+        type Input = u8;
+        const BUILD_ID: u64 = 0x7e57;
+        fn new(seed: u64, _: u8) -> Self {
+            Mix(seed)
+        }
+        fn step(&mut self, i: &[u8]) {
+            self.0 = self.0.rotate_left(9) ^ (u64::from(i[0]) << 8 | u64::from(i[1]));
+        }
+        fn state_hash(&self) -> u64 {
+            self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+    }
+
+    /// What the timeline reported.
+    #[derive(Default)]
+    struct Record {
+        new_ticks: Vec<u32>,
+        resimulated: Vec<u32>,
+        finals: Vec<(u32, u64)>,
+        again: Vec<(u32, u64)>,
+    }
+
+    impl Watch<Mix> for Record {
+        fn stepped(&mut self, tick: u32, _: &Mix, resim: bool) {
+            if resim {
+                self.resimulated.push(tick);
+            } else {
+                self.new_ticks.push(tick);
+            }
+        }
+        fn final_hash(&mut self, tick: u32, hash: u64) {
+            self.finals.push((tick, hash));
+        }
+        fn final_again(&mut self, tick: u32, hash: u64) {
+            self.again.push((tick, hash));
+        }
+        fn stopped(&self) -> bool {
+            false
+        }
+    }
+
+    /// The state after `ticks` ticks of these inputs, stepped straight.
+    fn straight(seed: u64, local: &[u8], remote: &[u8], ticks: u32) -> Mix {
+        let mut g = Mix::new(seed, 2);
+        for t in 0..ticks as usize {
+            g.step(&[local[t], remote[t]]);
+        }
+        g
+    }
+
+    #[test]
+    fn lock_step_runs_a_tick_only_on_both_inputs_and_every_tick_is_final() {
+        let mut tl = Timeline::<Mix>::new(3, 0, 2, 0, 2);
+        let mut rec = Record::default();
+        assert!(tl.needs_local(2));
+        for pad in [1, 2, 3] {
+            tl.push_local(pad);
+        }
+        // The delay's two default inputs run; then the peer's are missing.
+        assert!(tl.can_run() && tl.step(&mut rec));
+        assert!(tl.can_run() && tl.step(&mut rec));
+        assert!(!tl.can_run());
+        tl.extend_remote(&[9]);
+        assert!(tl.can_run() && tl.step(&mut rec));
+        assert_eq!((tl.tick(), tl.confirmed_tick()), (3, 3));
+        assert_eq!(rec.new_ticks, [1, 2, 3]);
+        let want = straight(3, &[0, 0, 1], &[0, 0, 9], 2).state_hash();
+        assert_eq!(rec.finals, [(2, want)]);
+        assert_eq!(tl.stats(), TimelineStats::default());
+    }
+
+    #[test]
+    fn a_wrong_guess_is_rolled_back_and_the_state_is_the_straight_one() {
+        let local = [1u8, 2, 3, 4, 5, 6, 7, 8];
+        let remote = [5u8, 5, 6, 6, 6, 7, 7, 7];
+        let mut tl = Timeline::<Mix>::new(11, 1, 0, 4, 1);
+        let mut rec = Record::default();
+        // The first two remote inputs arrive in time; the rest later.
+        tl.extend_remote(&remote[..2]);
+        for &pad in &local[..6] {
+            tl.reconcile(&mut rec);
+            tl.push_local(pad);
+            assert!(tl.can_run());
+            tl.step(&mut rec);
+        }
+        // Ticks 2..6 ran on a repeat of 5; the real input is 6 from tick 2.
+        assert_eq!((tl.tick(), tl.confirmed_tick()), (6, 2));
+        assert_eq!(tl.stats().predicted_ticks, 4);
+        tl.extend_remote(&remote[2..6]);
+        tl.reconcile(&mut rec);
+        assert_eq!(tl.stats().rollbacks, 1);
+        assert_eq!(tl.stats().max_rollback, 4);
+        assert_eq!(rec.resimulated, [3, 4, 5, 6]);
+        assert_eq!(tl.confirmed_tick(), 6);
+        // Side 1: the local player is player 1.
+        let want = straight(11, &remote, &local, 6);
+        assert_eq!(tl.game().state_hash(), want.state_hash());
+        // Every final tick reported once, in order, with its true hash.
+        let ticks: Vec<u32> = rec.finals.iter().map(|&(t, _)| t).collect();
+        assert_eq!(ticks, [1, 2, 3, 4, 5, 6]);
+        for &(t, h) in &rec.finals {
+            assert_eq!(h, straight(11, &remote, &local, t).state_hash(), "tick {t}");
+        }
+        // The state restored (before tick 2, final) was reported again,
+        // with the same hash.
+        assert_eq!(rec.again.len(), 1);
+        assert!(rec.finals.contains(&rec.again[0]));
+        // The confirmed inputs are the real ones, in player order.
+        let mut buf = Vec::new();
+        assert!(tl.confirmed_inputs(3, &mut buf));
+        assert_eq!(buf, [remote[3], local[3]]);
+        assert!(!tl.confirmed_inputs(6, &mut buf));
+    }
+
+    #[test]
+    fn a_forced_rollback_into_kept_final_states_reports_them_again() {
+        let mut tl = Timeline::<Mix>::new(5, 0, 0, 3, 1).keep_states(3);
+        let mut rec = Record::default();
+        for pad in 0..6u8 {
+            tl.extend_remote(&[pad ^ 1]);
+            tl.reconcile(&mut rec);
+            tl.push_local(pad);
+            tl.step(&mut rec);
+        }
+        let before = tl.game().state_hash();
+        let expected = tl.hashes_after(3);
+        assert!(tl.roll_back_to(3, &mut rec));
+        assert_eq!(tl.game().state_hash(), before);
+        assert_eq!(rec.resimulated, [4, 5, 6]);
+        // Ticks 3 to 6 were final already: each reported again, same hash.
+        let again: Vec<u32> = rec.again.iter().map(|&(t, _)| t).collect();
+        assert_eq!(again, [3, 4, 5, 6]);
+        for (t, h) in expected {
+            assert!(rec.again.contains(&(t, h)), "tick {t}");
+        }
+        // Nothing older than three ticks is kept.
+        assert!(!tl.roll_back_to(2, &mut rec));
     }
 }
