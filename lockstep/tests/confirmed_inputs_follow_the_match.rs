@@ -22,7 +22,7 @@ fn following_confirmed_inputs_reaches_the_confirmed_state() {
         let mut copies = [0, 1].map(|_| (0u32, common::Tiny::new(0x5eed, 2)));
         let mut buf = Vec::new();
         let mut jumps = 0;
-        while p.frame < 3000 && p.host.confirmed_tick().min(p.guest.confirmed_tick()) < 1200 {
+        while p.frame() < 3000 && p.host.confirmed_tick().min(p.guest.confirmed_tick()) < 1200 {
             p.step_frame();
             for (i, (t, g)) in copies.iter_mut().enumerate() {
                 let s = if i == 0 { &p.host } else { &p.guest };

@@ -31,7 +31,7 @@ fn a_hash_that_beats_the_hosts_start_is_kept_and_compared() {
                 1000 + seed,
             );
             // Watch the guest's first hash cross before the host starts.
-            while !p.host.is_running() && p.frame < 600 && p.host.outcome().is_none() {
+            while !p.host.is_running() && p.frame() < 600 && p.host.outcome().is_none() {
                 p.step_frame();
             }
             let guest_ran_first = p

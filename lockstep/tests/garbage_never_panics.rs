@@ -359,7 +359,7 @@ fn the_accused_peer_ends_with_rejected_by_peer() {
         let now = p.now();
         p.guest
             .handle_datagram(now, Channel::Unreliable, &[0xff, 0xff]);
-        let (host, guest) = p.run_until_both_end(p.frame + 10);
+        let (host, guest) = p.run_until_both_end(p.frame() + 10);
         assert!(matches!(
             guest,
             Some(Outcome::InvalidData {

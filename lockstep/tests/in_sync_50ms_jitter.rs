@@ -25,7 +25,7 @@ fn in_sync_for_3600_ticks_at_50ms_with_jitter() {
             }
         }
         // With 6 ticks (100 ms) of delay the link barely stalls.
-        assert!(p.frame < 3600 + 200, "{} frames", p.frame);
+        assert!(p.frame() < 3600 + 200, "{} frames", p.frame());
         if mode == Mode::Rollback {
             for s in [p.host.stats(), p.guest.stats()] {
                 assert!(s.rollbacks > 100, "{s:?}");

@@ -21,7 +21,7 @@ fn in_sync_for_3600_ticks_with_5_percent_loss() {
             p.host_net().outgoing_stats().lost > 100,
             "loss was simulated"
         );
-        assert!(p.frame < 3600 * 2, "{} frames", p.frame);
+        assert!(p.frame() < 3600 * 2, "{} frames", p.frame());
         if mode == Mode::Rollback {
             assert!(p.host.stats().resimulated_ticks > 0);
         }

@@ -12,7 +12,7 @@ fn host_quits() {
         let now = p.now();
         p.host.quit(now);
         assert_eq!(
-            p.run_until_both_end(p.frame + 120),
+            p.run_until_both_end(p.frame() + 120),
             (Some(Outcome::LocalQuit), Some(Outcome::RemoteQuit))
         );
     });
@@ -28,7 +28,7 @@ fn guest_quits_and_closes_the_transport() {
         p.pump_guest(now);
         p.link_mut().1.close();
         assert_eq!(
-            p.run_until_both_end(p.frame + 120),
+            p.run_until_both_end(p.frame() + 120),
             (Some(Outcome::RemoteQuit), Some(Outcome::LocalQuit))
         );
     });

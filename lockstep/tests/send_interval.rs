@@ -57,7 +57,7 @@ fn every_second_frame_halves_the_packets() {
             let rate = |s: &SessionStats, frames: u64| {
                 (s.unreliable_packets + s.reliable_packets) as f64 * 60.0 / frames as f64
             };
-            let (ra, rb) = (rate(a, every.frame), rate(b, half.frame));
+            let (ra, rb) = (rate(a, every.frame()), rate(b, half.frame()));
             eprintln!(
                 "{mode:?} side {i}: {ra:.1} then {rb:.1} packets/s; stalls {} then {}; re-simulated {} then {} in {} then {} rollbacks, longest {} then {}",
                 a.stalled_frames, b.stalled_frames, a.resimulated_ticks, b.resimulated_ticks,

@@ -12,7 +12,7 @@ fn five_seconds_of_silence_both_ways_is_timeout_on_both_sides() {
         let mut p = running_pair(mode, 45);
         p.host_net().sever_both();
         let cut = p.now();
-        let outcomes = p.run_until_both_end(p.frame + 60 * 7);
+        let outcomes = p.run_until_both_end(p.frame() + 60 * 7);
         assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
         let waited = p.now().saturating_since(cut);
         // The last datagram may have been in flight for up to 60 ms.
@@ -30,7 +30,7 @@ fn silence_one_way_is_timeout_on_both_sides() {
         // The host hears the guest, but the guest hears nothing: the guest
         // times out and its Bye(Timeout) reaches the host.
         p.host_net().sever(Direction::Outgoing);
-        let outcomes = p.run_until_both_end(p.frame + 60 * 7);
+        let outcomes = p.run_until_both_end(p.frame() + 60 * 7);
         assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
     });
 }

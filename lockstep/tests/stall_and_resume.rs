@@ -39,7 +39,7 @@ fn no_tick_while_the_peer_is_silent_then_normal_pace() {
 
         // The guest comes back.
         p.guest.runs = true;
-        let resumed_at = p.frame;
+        let resumed_at = p.frame();
         let ticks_at = (p.host.tick(), p.guest.tick());
         p.run_frames(300);
         let host_gain = p.host.tick() - ticks_at.0;

@@ -103,8 +103,6 @@ pub struct Pair<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u
     pub guest: Player<B, Pads>,
     /// The link: end 0 is the host's, end 1 the guest's.
     pub net: Net<SimLink>,
-    /// Frames advanced so far.
-    pub frame: u64,
 }
 
 impl Pair<Tiny, Tiny> {
@@ -140,7 +138,6 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
                 Pads::new(net_seed.wrapping_mul(5).wrapping_add(1)),
             ),
             net,
-            frame: 0,
         }
     }
 
@@ -172,6 +169,11 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
         self.guest.session.pump(now, &mut link.1);
     }
 
+    /// Frames advanced so far.
+    pub fn frame(&self) -> u64 {
+        self.net.frame
+    }
+
     pub fn now(&self) -> Millis {
         self.host_net().now()
     }
@@ -181,7 +183,6 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     pub fn step_frame(&mut self) {
         self.net
             .step_frame(&mut [&mut self.host as &mut dyn Member, &mut self.guest]);
-        self.frame = self.net.frame;
     }
 
     /// Where the pair stands, for a failed assertion's message: both
@@ -193,7 +194,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
             self.guest.tick(),
             self.host.confirmed_tick(),
             self.guest.confirmed_tick(),
-            self.frame,
+            self.net.frame,
             self.host.outcome(),
             self.guest.outcome()
         )
@@ -204,7 +205,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     /// In rollback the present tick may rest on predictions: to compare
     /// final states, use [`run_to_confirmed`](Self::run_to_confirmed).
     pub fn run_to_tick(&mut self, ticks: u32, max_frames: u64) -> bool {
-        while self.frame < max_frames {
+        while self.net.frame < max_frames {
             if self.host.tick() >= ticks && self.guest.tick() >= ticks {
                 return true;
             }
@@ -220,7 +221,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     /// every misprediction corrected) has reached `ticks` (or one has
     /// ended), at most `max_frames`. Returns whether both got there.
     pub fn run_to_confirmed(&mut self, ticks: u32, max_frames: u64) -> bool {
-        while self.frame < max_frames {
+        while self.net.frame < max_frames {
             if self.host.confirmed_tick() >= ticks && self.guest.confirmed_tick() >= ticks {
                 return true;
             }
@@ -253,8 +254,8 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
             self.guest.confirmed_tick()
         );
         let matched = |seen: &Seen| seen.events.contains(&Event::HashMatched(tick));
-        let limit = self.frame + extra_frames;
-        while self.frame < limit && !(matched(&self.host.seen) && matched(&self.guest.seen)) {
+        let limit = self.net.frame + extra_frames;
+        while self.net.frame < limit && !(matched(&self.host.seen) && matched(&self.guest.seen)) {
             self.step_frame();
         }
         assert!(
@@ -301,7 +302,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
 
     /// Runs frames until both sessions have ended, at most `max_frames`.
     pub fn run_until_both_end(&mut self, max_frames: u64) -> (Option<Outcome>, Option<Outcome>) {
-        while self.frame < max_frames
+        while self.net.frame < max_frames
             && (self.host.outcome().is_none() || self.guest.outcome().is_none())
         {
             self.step_frame();
@@ -359,7 +360,7 @@ pub fn assert_in_sync_for_3600_ticks_in(
     let compared = p.assert_in_sync();
     eprintln!(
         "frames {} stalled {}/{} compared {compared} host {:?}",
-        p.frame,
+        p.frame(),
         p.host.stats().stalled_frames,
         p.guest.stats().stalled_frames,
         p.host.stats()
