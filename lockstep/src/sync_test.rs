@@ -48,7 +48,7 @@
 //! }
 //! assert!(t.resimulated_ticks() > 4000);
 //! // Player 1's input changes every tick: the repeat-last guess is always
-//! // wrong, and the session corrected it as in a match.
+//! // wrong, and the timeline corrected it as in a match.
 //! assert!(t.mispredictions() > 500);
 //! ```
 
@@ -175,7 +175,7 @@ impl<G: DeterministicGame> SyncTest<G> {
 
     /// How many ticks each check rolls back: 1 to 60 (the largest
     /// prediction window; default 8, the default window). It is the
-    /// session's prediction window, and player 1's inputs arrive half of it
+    /// timeline's prediction window, and player 1's inputs arrive half of it
     /// late. Starts the test afresh: call it on a new `SyncTest`.
     #[must_use]
     pub fn check_distance(mut self, ticks: u32) -> Self {
@@ -197,13 +197,13 @@ impl<G: DeterministicGame> SyncTest<G> {
         self
     }
 
-    /// How late player 1's inputs reach the session, in ticks.
+    /// How late player 1's inputs reach the timeline, in ticks.
     fn lag(&self) -> usize {
         (self.distance / 2) as usize
     }
 
     /// Runs one frame with one input per player: player 1's input from
-    /// half the check distance ago reaches the session, the session
+    /// half the check distance ago reaches the timeline, the timeline
     /// corrects any wrong guess and runs one new tick, then, when a check
     /// is due, rolls back and re-simulates (see the module documentation).
     ///
@@ -239,7 +239,7 @@ impl<G: DeterministicGame> SyncTest<G> {
         Ok(())
     }
 
-    /// The game as the session has it now, as [`Session::game`](crate::Session::game) would
+    /// The game as the timeline has it now, as [`Session::game`](crate::Session::game) would
     /// show it: its last ticks rest on guesses of player 1's input.
     #[must_use]
     pub fn game(&self) -> &G {
@@ -263,7 +263,7 @@ impl<G: DeterministicGame> SyncTest<G> {
         self.timeline.tick()
     }
 
-    /// Ticks whose every input has reached the session.
+    /// Ticks whose every input has reached the timeline.
     #[must_use]
     pub fn confirmed_tick(&self) -> u32 {
         self.timeline.confirmed_tick()
@@ -287,7 +287,7 @@ impl<G: DeterministicGame> SyncTest<G> {
         self.timeline.stats().predicted_ticks
     }
 
-    /// Wrong guesses the session corrected (rollbacks as in a match, not
+    /// Wrong guesses the timeline corrected (rollbacks as in a match, not
     /// counting the forced ones).
     #[must_use]
     pub fn mispredictions(&self) -> u64 {
