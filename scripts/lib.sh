@@ -99,6 +99,13 @@ locked_wasm_bindgen_version() {
         "$ROOT/Cargo.lock"
 }
 
+# The value of a pinned hex constant `NAME: TYPE = 0x...;` in a Rust source,
+# underscores removed (e.g. `pinned_const games/ntba/src/lib.rs GOLDEN_HASH`),
+# or nothing when the file does not spell it that way.
+pinned_const() {
+    sed -n "s/^ *pub const $2: u[0-9]* = \(0x[0-9a-f_]*\);\$/\1/p; s/^ *const $2: u[0-9]* = \(0x[0-9a-f_]*\);\$/\1/p" "$ROOT/$1" | tr -d _
+}
+
 # The version a tool prints as the second word of `TOOL --version` (or of
 # `cargo fuzz --version`), or nothing when it is absent or prints nothing.
 tool_version() {
