@@ -791,7 +791,14 @@ pub fn describe_outcome(outcome: Option<&Outcome>) -> String {
             tick,
             local,
             remote,
-        }) => format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there"),
+            parts,
+        }) if parts.differing.is_empty() => {
+            format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there")
+        }
+        Some(Outcome::Desync { tick, parts, .. }) => format!(
+            "DESYNC at tick {tick}: {} differ",
+            lockstep::parts::in_words(&parts.differing)
+        ),
         Some(Outcome::VersionMismatch { .. }) => "different game version".to_string(),
         Some(Outcome::InvalidData { violation }) => format!("invalid data: {violation}"),
         Some(other) => format!("{other:?}"),

@@ -7,6 +7,7 @@ use core::fmt;
 
 use crate::game::DeterministicGame;
 use crate::input_log::InputLog;
+use crate::parts::{hashes_of, DesyncParts, PartHashes, PartsExchange, StatePart};
 use crate::sync_test::SyncTestError;
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
@@ -441,6 +442,13 @@ pub enum Violation {
     },
     /// The peer ended the match saying *we* sent invalid data.
     RejectedByPeer,
+    /// Part hashes for a tick this side is not waiting on (it sends its
+    /// own only after finding that tick's hashes differ, which the peer
+    /// finds too, first).
+    UnexpectedParts {
+        /// The tick.
+        tick: u32,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -468,6 +476,12 @@ impl fmt::Display for Violation {
             Violation::BadHashTick { tick } => write!(f, "state hash for unexpected tick {tick}"),
             Violation::UnknownDesyncTick { tick } => {
                 write!(f, "desync reported for unhashed tick {tick}")
+            }
+            Violation::UnexpectedParts { tick } => {
+                write!(
+                    f,
+                    "part hashes for tick {tick}, which was not found to differ"
+                )
             }
             Violation::RejectedByPeer => write!(f, "the peer rejected data we sent"),
         }
@@ -517,6 +531,10 @@ pub enum Outcome {
         local: u64,
         /// The peer's hash at that tick.
         remote: u64,
+        /// Both sides' part hashes at that tick and the names of the parts
+        /// that differ, for a game that describes its parts (see
+        /// [`crate::parts`]); empty otherwise.
+        parts: DesyncParts,
     },
     /// Different protocol version or game build; refused before any tick.
     VersionMismatch {
@@ -768,6 +786,9 @@ pub struct Session<G: DeterministicGame> {
     stats: SessionStats,
     /// Sync-test mode only (no peer; see [`crate::sync_test`]).
     sync: Option<SyncCheck>,
+    /// Part hashes of the hashed ticks, and a desync waiting for the
+    /// peer's (see [`crate::parts`]).
+    parts: PartsExchange,
 }
 
 /// A state saved before a tick that ran on a predicted remote input (or,
@@ -933,6 +954,7 @@ impl<G: DeterministicGame> Session<G> {
             events: VecDeque::new(),
             stats: SessionStats::default(),
             sync: None,
+            parts: PartsExchange::default(),
         }
     }
 
@@ -1006,6 +1028,8 @@ impl<G: DeterministicGame> Session<G> {
             Message::Ping(id) => self.on_ping(now, id),
             Message::Pong(p) => self.on_pong(now, p),
             Message::Bye(r) => self.on_bye(r),
+            // The peer's part hashes after a desync (parts.rs).
+            Message::Parts(p) => self.on_parts(p),
         }
     }
 
@@ -1050,6 +1074,10 @@ impl<G: DeterministicGame> Session<G> {
             Phase::Ended => return Frame::Ended,
             Phase::Handshake => return Frame::Waiting,
             Phase::Running => {}
+        }
+        // A desync waits for the peer's part hashes: nothing runs (parts.rs).
+        if self.parts.waiting() {
+            return Frame::Waiting;
         }
         self.stats.frames += 1;
         if self.window > 0 {
@@ -1126,7 +1154,12 @@ impl<G: DeterministicGame> Session<G> {
             _ => None,
         };
         let progress = self.waiting_since.map(|t| t + self.cfg.progress_timeout);
-        [silence, handshake, progress].into_iter().flatten().min()
+        // The end of a desync's wait for the peer's part hashes (parts.rs).
+        let parts = self.parts.deadline(self.cfg.timeout);
+        [silence, handshake, progress, parts]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Receives everything `transport` holds, feeds its link state, checks
@@ -1437,6 +1470,18 @@ impl<G: DeterministicGame> Session<G> {
         }
         let began = *self.began.get_or_insert(now);
         let heard = *self.last_heard.get_or_insert(now);
+        // A desync whose part hashes did not come in time ends without
+        // them (parts.rs); the wait is shorter than the silence timeout.
+        if self
+            .parts
+            .deadline(self.cfg.timeout)
+            .is_some_and(|d| now >= d)
+        {
+            if let Some((outcome, bye)) = self.parts.give_up() {
+                self.end(outcome, Some(bye));
+                return;
+            }
+        }
         if now.saturating_since(heard) >= self.cfg.timeout {
             log::info!(
                 "no datagram from the peer for {} ms",
@@ -1721,6 +1766,13 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     fn on_bye(&mut self, reason: ByeReason) {
+        // The peer ended a desync this side waits on the parts of: end it
+        // without the peer's parts (parts.rs).
+        if matches!(reason, ByeReason::Desync { .. }) {
+            if let Some((outcome, _)) = self.parts.give_up() {
+                return self.end(outcome, None);
+            }
+        }
         match reason {
             ByeReason::Quit => self.end(Outcome::RemoteQuit, None),
             ByeReason::Timeout => self.end(Outcome::Timeout, None),
@@ -1749,6 +1801,7 @@ impl<G: DeterministicGame> Session<G> {
                             tick,
                             local,
                             remote: hash,
+                            parts: DesyncParts::default(),
                         },
                         None,
                     );
@@ -1782,22 +1835,44 @@ impl<G: DeterministicGame> Session<G> {
         {
             self.local_hashes.pop_front();
         }
+        // Their parts go with them (parts.rs).
+        self.parts.forget_upto(self.last_remote_hash_tick);
     }
 
     fn compare_hashes(&mut self, tick: u32, local: u64, remote: u64) {
+        if self.parts.waiting() {
+            // A desync already waits for the peer's parts (parts.rs).
+            return;
+        }
         if local == remote {
             log::debug!("state hashes agree at tick {tick}");
             self.events.push_back(Event::HashMatched(tick));
         } else {
             log::error!("desync at tick {tick}: local {local:#018x}, remote {remote:#018x}");
+            // With parts, send ours and wait for the peer's (parts.rs).
+            let since = self.last_heard.unwrap_or_default();
+            if let Some(msg) = self.parts.begin(tick, local, remote, since) {
+                self.send(&Message::Parts(msg));
+                return;
+            }
             self.end(
                 Outcome::Desync {
                     tick,
                     local,
                     remote,
+                    parts: DesyncParts::default(),
                 },
                 Some(ByeReason::Desync { tick, hash: local }),
             );
+        }
+    }
+
+    /// The peer's part hashes of the desync tick: end, naming the parts
+    /// that differ (parts.rs).
+    fn on_parts(&mut self, p: PartHashes) {
+        match self.parts.receive(p) {
+            Ok((outcome, bye)) => self.end(outcome, Some(bye)),
+            Err(tick) => self.violation(Violation::UnexpectedParts { tick }),
         }
     }
 
@@ -1863,8 +1938,8 @@ impl<G: DeterministicGame> Session<G> {
             // this re-simulation began): final.
             self.confirmed = self.tick;
             if self.tick.is_multiple_of(u32::from(self.hash_interval)) {
-                let hash = game.state_hash();
-                self.record_hash(self.tick, hash);
+                let (hash, parts) = hashes_of(game);
+                self.record_hash(self.tick, hash, parts);
             }
         }
         true
@@ -1926,15 +2001,15 @@ impl<G: DeterministicGame> Session<G> {
         let mut next = self.last_hashed + interval;
         while next <= upto && self.phase != Phase::Ended {
             let hash = if next == self.tick {
-                self.game.as_ref().map(G::state_hash)
+                self.game.as_ref().map(hashes_of)
             } else {
                 self.saved
                     .iter()
                     .find(|s| s.tick == next)
-                    .map(|s| s.state.state_hash())
+                    .map(|s| hashes_of(&s.state))
             };
             match hash {
-                Some(h) => self.record_hash(next, h),
+                Some((h, parts)) => self.record_hash(next, h, parts),
                 None => {
                     // Unreachable: a tick past the last one hashed that was
                     // not final when it ran was predicted, so it was saved.
@@ -1962,8 +2037,8 @@ impl<G: DeterministicGame> Session<G> {
         // The restored state itself may be final and due a hash (the
         // entry that held it is gone).
         if self.tick.is_multiple_of(u32::from(self.hash_interval)) && self.tick as usize <= known {
-            if let Some(h) = self.game.as_ref().map(G::state_hash) {
-                self.record_hash(self.tick, h);
+            if let Some((h, parts)) = self.game.as_ref().map(hashes_of) {
+                self.record_hash(self.tick, h, parts);
             }
         }
         // Re-simulate to the present even if a hash compared on the way
@@ -1978,7 +2053,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Keeps this side's hash of final tick `tick`, sends it and compares
     /// it with the peer's if that arrived first.
-    fn record_hash(&mut self, tick: u32, hash: u64) {
+    fn record_hash(&mut self, tick: u32, hash: u64, parts: Vec<StatePart>) {
         if self.phase == Phase::Ended {
             // A re-simulation finishing after the end: nothing to compare.
             return;
@@ -2010,6 +2085,11 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         self.local_hashes.push_back((tick, hash));
+        // The parts of the same state, kept for a desync (parts.rs; a sync
+        // test has no peer to compare them with).
+        if self.sync.is_none() {
+            self.parts.keep(tick, parts, LOCAL_HASHES_KEPT);
+        }
         self.send(&Message::Hash(HashReport { tick, hash }));
         while let Some(&(rt, rh)) = self.remote_hashes.front() {
             if rt > tick {
