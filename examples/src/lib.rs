@@ -13,6 +13,8 @@
 //!
 //! - [`basketball`]: NtBA, CPU against CPU, on either link (examples
 //!   `ntba_loopback` and `ntba_simulated`).
+//! - [`desync_report`]: replays a desync report with this build and says
+//!   what diverged (example `desync_report`).
 //!
 //! [`play`] is the driver all of them share, generic over the game (a
 //! [`Bot`] per side plays it, an [`Observer`] watches). It is an example of
@@ -31,6 +33,7 @@
 
 pub mod args;
 pub mod basketball;
+pub mod desync_report;
 pub mod simulated;
 
 use std::fmt;
