@@ -582,7 +582,8 @@ pub enum Event {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Frame {
-    /// Still waiting for the peer's Hello.
+    /// Still waiting for the peer's Hello (or, after a desync, for the
+    /// peer's part hashes: see [`crate::parts`]).
     Waiting,
     /// Ran one tick; the tick count is now the value.
     Ticked(u32),

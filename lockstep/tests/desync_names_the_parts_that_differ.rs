@@ -3,7 +3,8 @@
 //! simulated link, and both outcomes name exactly that part, in lock-step
 //! and in rollback, on a lossy link. A peer whose game names no parts
 //! sends none: the waiting side ends when its `Bye(Desync)` comes, naming
-//! none.
+//! none. Parts that never come (a direct link that drops the peer's
+//! reliable datagrams from its Parts on) end the wait at its deadline.
 mod common;
 
 use common::{Pair, Trio, TRIO_PARTS};
@@ -110,4 +111,54 @@ fn a_peer_without_parts_ends_both_sides_naming_none() {
         assert!(host_parts.remote.is_empty() && host_parts.differing.is_empty());
         assert_eq!(guest_parts, DesyncParts::default());
     });
+}
+
+/// Part hashes that never come: the link drops everything the guest sends
+/// on the reliable channel once its hashes differ. The host still ends
+/// with a desync (not a timeout), naming none, once its wait is over: half
+/// its silence timeout, without a tick meanwhile.
+#[test]
+fn a_wait_for_parts_that_never_come_ends_naming_none() {
+    use lockstep::wire::Message;
+    use lockstep::{Channel, Frame, Session};
+    let cfg = SessionConfig::host(9, 2).timeout(Millis(3000));
+    let mut host = Session::<Trio<0, 0>>::new(cfg).expect("valid config");
+    let mut guest = Session::<Trio<301, 2>>::new(SessionConfig::guest()).expect("valid config");
+    let mut cut = false;
+    let (mut waited_from, mut ended_at) = (None, None);
+    for frame in 0..2000u64 {
+        let now = Millis(frame * 1000 / 60);
+        host.handle_timeout(now);
+        if host.advance_frame(now, || 1) == Frame::Waiting && host.tick() > 0 {
+            waited_from.get_or_insert((now, host.tick()));
+        }
+        guest.advance_frame(now, || 2);
+        while let Some((ch, b)) = host.poll_transmit() {
+            guest.handle_datagram(now, ch, &b);
+        }
+        while let Some((ch, b)) = guest.poll_transmit() {
+            // The guest's Parts: from then on its reliable channel is dead.
+            cut |= matches!(Message::<u8>::decode(&b), Ok(Message::Parts(_)));
+            if !(cut && ch == Channel::Reliable) {
+                host.handle_datagram(now, ch, &b);
+            }
+        }
+        if host.outcome().is_some() {
+            ended_at = Some(now);
+            break;
+        }
+    }
+    assert!(cut, "the guest sent its parts");
+    let (_, parts) = desync_parts(host.outcome().cloned(), 301);
+    assert_eq!(parts.local.len(), 3);
+    assert!(parts.remote.is_empty() && parts.differing.is_empty());
+    let (Some((from, tick)), Some(end)) = (waited_from, ended_at) else {
+        panic!("the host waited and ended: {waited_from:?} {ended_at:?}");
+    };
+    let waited = end.0 - from.0;
+    assert!(
+        (1500 - 17..=1500 + 17).contains(&waited),
+        "waited {waited} ms"
+    );
+    assert_eq!(host.tick(), tick, "no tick ran while waiting");
 }
