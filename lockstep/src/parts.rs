@@ -34,8 +34,8 @@ use crate::wire::{ByeReason, DecodeError};
 
 pub mod report;
 
-/// The most parts a game may describe. Parts past this are not exchanged
-/// (the session logs it once per desync) and the decoder refuses a
+/// The most parts a game may describe. Parts past this are not kept or
+/// exchanged (the session logs it once a match) and the decoder refuses a
 /// [`PartHashes`] message with more.
 pub const MAX_PARTS: usize = 64;
 
@@ -253,6 +253,8 @@ struct Pending {
 pub(crate) struct PartsExchange {
     kept: VecDeque<(u32, Vec<StatePart>)>,
     pending: Option<Pending>,
+    /// Whether the game's too many parts were logged (once a match).
+    warned: bool,
 }
 
 impl PartsExchange {
@@ -263,13 +265,13 @@ impl PartsExchange {
         if parts.is_empty() {
             return;
         }
-        if parts.len() > MAX_PARTS {
+        if parts.len() > MAX_PARTS && !core::mem::replace(&mut self.warned, true) {
             log::warn!(
                 "the game describes {} state parts; only the first {MAX_PARTS} are compared",
                 parts.len()
             );
-            parts.truncate(MAX_PARTS);
         }
+        parts.truncate(MAX_PARTS);
         if self.kept.len() >= cap {
             self.kept.pop_front();
         }
@@ -502,6 +504,16 @@ mod tests {
         assert_eq!(parts.differing, vec!["b"]);
         assert_eq!(parts.remote, vec![3, 5]);
         assert!(!x.waiting());
+    }
+
+    #[test]
+    fn parts_past_the_cap_are_not_kept() {
+        let mut x = PartsExchange::default();
+        x.keep(60, vec![part("a", 1); MAX_PARTS + 3], 8);
+        x.keep(120, vec![part("a", 1); MAX_PARTS + 3], 8);
+        assert!(x.warned);
+        let msg = x.begin(120, 1, 2, Millis(0)).expect("kept");
+        assert_eq!(msg.hashes.len(), MAX_PARTS);
     }
 
     #[test]
