@@ -13,6 +13,8 @@
 //!
 //! - [`basketball`]: NtBA, CPU against CPU, on either link (examples
 //!   `ntba_loopback` and `ntba_simulated`).
+//! - [`desync_report`]: replays a desync report with this build and says
+//!   what diverged (example `desync_report`).
 //!
 //! [`play`] is the driver all of them share, generic over the game (a
 //! [`Bot`] per side plays it, an [`Observer`] watches). It is an example of
@@ -31,6 +33,7 @@
 
 pub mod args;
 pub mod basketball;
+pub mod desync_report;
 pub mod simulated;
 
 use std::fmt;
@@ -716,7 +719,14 @@ pub fn describe_outcome(outcome: Option<&Outcome>) -> String {
             tick,
             local,
             remote,
-        }) => format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there"),
+            parts,
+        }) if parts.differing.is_empty() => {
+            format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there")
+        }
+        Some(Outcome::Desync { tick, parts, .. }) => format!(
+            "DESYNC at tick {tick}: {} differ",
+            lockstep::parts::in_words(&parts.differing)
+        ),
         Some(Outcome::VersionMismatch { .. }) => "different game version".to_string(),
         Some(Outcome::InvalidData { violation }) => format!("invalid data: {violation}"),
         Some(other) => format!("{other:?}"),

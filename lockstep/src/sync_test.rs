@@ -53,9 +53,11 @@
 //! ```
 
 use alloc::collections::VecDeque;
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::game::DeterministicGame;
+use crate::parts::StatePart;
 use crate::session::timeline::{Timeline, Watch};
 use crate::wire::MAX_PREDICTION_WINDOW;
 
@@ -441,7 +443,7 @@ impl<G: DeterministicGame> Watch<G> for SyncWatch {
         }
     }
 
-    fn final_hash(&mut self, tick: u32, hash: u64) {
+    fn final_hash(&mut self, tick: u32, hash: u64, _parts: Vec<StatePart>) {
         if self.first.len() >= FIRST_HASHES_KEPT {
             self.first.pop_front();
         }

@@ -15,7 +15,7 @@ use crate::wire::HashReport;
 /// bound (34 s of play at a hash every tick, far more at longer intervals)
 /// is only reached by a reliable channel stuck that long, and the hashes
 /// it drops then are not compared (logged at WARN).
-const LOCAL_HASHES_KEPT: usize = 2048;
+pub(super) const LOCAL_HASHES_KEPT: usize = 2048;
 
 /// Two hashes of one tick, compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +46,11 @@ pub(super) struct HashBook {
 }
 
 impl HashBook {
+    /// The peer's last hashed tick (0 before the first).
+    pub(super) fn last_remote_tick(&self) -> u32 {
+        self.last_remote_tick
+    }
+
     /// This side's hash of `tick`, if it is still kept.
     pub(super) fn local_hash(&self, tick: u32) -> Option<u64> {
         self.local

@@ -34,7 +34,8 @@
 //! * `timeline.rs`: the game, both players' inputs by tick, the states saved
 //!   before guessed ticks, and the rollback that corrects a wrong guess
 //!   (phase `Running`; [`crate::SyncTest`] drives the same code);
-//! * `hash_book.rs`: both sides' hashes of final ticks until compared;
+//! * `hash_book.rs`: both sides' hashes of final ticks until compared
+//!   (with [`crate::parts`], the part hashes that name what differs);
 //! * `time_sync.rs`: the frame advantage and the skipped frames of rollback;
 //! * `sender.rs`: the outgoing queue and the per-frame Inputs packet;
 //! * `ping.rs`: round trips, lost pings and the pong owed;
@@ -47,6 +48,7 @@ use core::fmt;
 
 use crate::game::DeterministicGame;
 use crate::input_log::InputLog;
+use crate::parts::{DesyncParts, PartHashes, PartsExchange, StatePart};
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
@@ -73,7 +75,7 @@ pub use outcome::{Event, Frame, Outcome, SessionStats, Version, Violation};
 
 use deadlines::{Deadlines, Expired};
 use handshake::{Handshake, HelloRefused, Params};
-use hash_book::{Comparison, HashBook};
+use hash_book::{Comparison, HashBook, LOCAL_HASHES_KEPT};
 use ping::Pinger;
 use sender::{Extras, Outbox, Sender};
 use time_sync::{travel_ticks, PeerView, TimeSync};
@@ -99,6 +101,8 @@ struct Running<G: DeterministicGame> {
     params: Params,
     timeline: Timeline<G>,
     hashes: HashBook,
+    /// The part hashes of final ticks, and a desync waiting for the peer's.
+    parts: PartsExchange,
     time_sync: TimeSync,
     sender: Sender,
 }
@@ -142,6 +146,7 @@ impl<G: DeterministicGame> Phase<G> {
 /// final ticks' hashes are sent to the peer and compared with its own.
 struct MatchWatch<'a> {
     hashes: &'a mut HashBook,
+    parts: &'a mut PartsExchange,
     out: &'a mut Outbox,
     events: &'a mut VecDeque<Event>,
     /// The first pair of hashes found to differ: the match ends.
@@ -155,9 +160,11 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
         }
     }
 
-    fn final_hash(&mut self, tick: u32, hash: u64) {
+    fn final_hash(&mut self, tick: u32, hash: u64, parts: Vec<StatePart>) {
         self.out
             .send(&Message::<G::Input>::Hash(HashReport { tick, hash }));
+        // The parts of the same state, kept in case this tick differs.
+        self.parts.keep(tick, parts, LOCAL_HASHES_KEPT);
         match self.hashes.record_local(tick, hash) {
             Some(Comparison::Matched(t)) => {
                 log::debug!("state hashes agree at tick {t}");
@@ -167,9 +174,15 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
                 tick,
                 local,
                 remote,
-            }) => self.desync = Some((tick, local, remote)),
+            }) => {
+                // The differing tick's parts stay for the exchange.
+                self.desync = Some((tick, local, remote));
+                return;
+            }
             None => {}
         }
+        // Parts of ticks the peer's hashes have caught up with are done.
+        self.parts.forget_upto(self.hashes.last_remote_tick());
     }
 
     fn stopped(&self) -> bool {
@@ -342,10 +355,11 @@ impl<G: DeterministicGame> Session<G> {
         match msg {
             Message::Hello(h) => self.on_hello(h),
             Message::Inputs(m) => self.on_inputs(now, m),
-            Message::Hash(h) => self.on_hash(h),
+            Message::Hash(h) => self.on_hash(now, h),
             Message::Ping(id) => self.on_ping(now, id),
             Message::Pong(p) => self.on_pong(now, p),
             Message::Bye(r) => self.on_bye(r),
+            Message::Parts(p) => self.on_parts(p),
         }
     }
 
@@ -405,25 +419,30 @@ impl<G: DeterministicGame> Session<G> {
 
     /// One frame of the running match (see [`advance_frame`](Self::advance_frame)).
     fn running_frame(&mut self, now: Millis, mut sample: impl FnMut() -> G::Input) -> Frame {
-        self.stats.frames += 1;
         let Phase::Running(run) = &mut self.phase else {
             // Unreachable: the caller matched the phase.
             debug_assert!(false, "running frame outside the match");
             return Frame::Waiting;
         };
+        // A desync waits for the peer's part hashes: nothing runs.
+        if run.parts.waiting() {
+            return Frame::Waiting;
+        }
+        self.stats.frames += 1;
         let window = run.params.window;
         if window > 0 {
             // Correct any misprediction the inputs received since the last
             // frame revealed, before anything new runs.
             let mut watch = MatchWatch {
                 hashes: &mut run.hashes,
+                parts: &mut run.parts,
                 out: &mut self.out,
                 events: &mut self.events,
                 desync: None,
             };
             run.timeline.reconcile(&mut watch);
             if let Some(desync) = watch.desync {
-                self.end_in_desync(desync);
+                self.end_in_desync(now, desync);
                 return Frame::Ended;
             }
         }
@@ -446,13 +465,14 @@ impl<G: DeterministicGame> Session<G> {
         } else if can_run {
             let mut watch = MatchWatch {
                 hashes: &mut run.hashes,
+                parts: &mut run.parts,
                 out: &mut self.out,
                 events: &mut self.events,
                 desync: None,
             };
             run.timeline.step(&mut watch);
             if let Some(desync) = watch.desync {
-                self.end_in_desync(desync);
+                self.end_in_desync(now, desync);
                 return Frame::Ended;
             }
             Frame::Ticked(run.timeline.tick())
@@ -492,10 +512,17 @@ impl<G: DeterministicGame> Session<G> {
     /// time.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
-        match self.phase {
+        match &self.phase {
             Phase::Ended(_) => None,
             Phase::Handshake(_) => self.deadlines.next(&self.cfg, true),
-            Phase::Running(_) => self.deadlines.next(&self.cfg, false),
+            Phase::Running(run) => [
+                self.deadlines.next(&self.cfg, false),
+                // The end of a desync's wait for the peer's part hashes.
+                run.parts.deadline(self.cfg.timeout),
+            ]
+            .into_iter()
+            .flatten()
+            .min(),
         }
     }
 
@@ -668,16 +695,40 @@ impl<G: DeterministicGame> Session<G> {
         self.events.push_back(Event::Ended(outcome));
     }
 
-    fn end_in_desync(&mut self, (tick, local, remote): (u32, u64, u64)) {
+    /// The hashes of `tick` differ. With the parts of that tick, this
+    /// side sends its part hashes and waits for the peer's before it ends
+    /// (see [`crate::parts`]); without, it ends at once.
+    fn end_in_desync(&mut self, now: Millis, (tick, local, remote): (u32, u64, u64)) {
         log::error!("desync at tick {tick}: local {local:#018x}, remote {remote:#018x}");
+        if let Phase::Running(run) = &mut self.phase {
+            if let Some(msg) = run.parts.begin(tick, local, remote, now) {
+                self.out.send(&Message::<G::Input>::Parts(msg));
+                return;
+            }
+        }
         self.end(
             Outcome::Desync {
                 tick,
                 local,
                 remote,
+                parts: DesyncParts::default(),
             },
             Some(ByeReason::Desync { tick, hash: local }),
         );
+    }
+
+    /// The peer's part hashes of the desync tick: the match ends, naming
+    /// the parts that differ.
+    fn on_parts(&mut self, p: PartHashes) {
+        let tick = p.tick;
+        let received = match &mut self.phase {
+            Phase::Running(run) => run.parts.receive(p),
+            _ => Err(tick),
+        };
+        match received {
+            Ok((outcome, bye)) => self.end(outcome, Some(bye)),
+            Err(tick) => self.violation(Violation::UnexpectedParts { tick }),
+        }
     }
 
     fn violation(&mut self, violation: Violation) {
@@ -711,10 +762,25 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     fn check_timeout(&mut self, now: Millis) {
-        let handshake = match &self.phase {
+        let handshake = match &mut self.phase {
             Phase::Ended(_) => return,
             Phase::Handshake(_) => true,
-            Phase::Running(_) => false,
+            Phase::Running(run) => {
+                // A desync whose part hashes did not come in time ends
+                // without them (the wait is shorter than the silence
+                // timeout).
+                if run
+                    .parts
+                    .deadline(self.cfg.timeout)
+                    .is_some_and(|d| now >= d)
+                {
+                    if let Some((outcome, bye)) = run.parts.give_up() {
+                        self.end(outcome, Some(bye));
+                        return;
+                    }
+                }
+                false
+            }
         };
         match self.deadlines.expired(now, &self.cfg, handshake) {
             None => {}
@@ -784,6 +850,7 @@ impl<G: DeterministicGame> Session<G> {
                 params.hash_interval,
             ),
             hashes,
+            parts: PartsExchange::default(),
             time_sync: TimeSync::default(),
             sender: Sender::new(params.delay),
         });
@@ -883,27 +950,42 @@ impl<G: DeterministicGame> Session<G> {
         self.events.push_back(Event::RoundTrip(rtt));
     }
 
-    fn on_hash(&mut self, h: HashReport) {
+    fn on_hash(&mut self, now: Millis, h: HashReport) {
         // The peer can hash a tick only once it has both Hellos. A host
         // that picks its delay from the round trip starts half a round
         // trip after sending its Hello, so the guest (whose Hello came
         // first on this ordered channel) may already be hashing: keep its
         // hashes for comparison, as during the match.
-        let (book, params, tick, last_hashed) = match &mut self.phase {
+        let (book, mut parts, params, tick, last_hashed) = match &mut self.phase {
             Phase::Running(run) => (
                 &mut run.hashes,
+                Some(&mut run.parts),
                 run.params,
                 run.timeline.tick(),
                 run.timeline.last_hashed(),
             ),
-            Phase::Handshake(hs) if hs.hellos_exchanged() => (&mut hs.hashes, hs.params, 0, 0),
+            Phase::Handshake(hs) if hs.hellos_exchanged() => {
+                (&mut hs.hashes, None, hs.params, 0, 0)
+            }
             _ => {
                 self.violation(Violation::HashBeforeHello);
                 return;
             }
         };
         let limit = ahead_limit(tick, params);
-        match book.record_remote(h, params.hash_interval, limit, last_hashed) {
+        let compared = book.record_remote(h, params.hash_interval, limit, last_hashed);
+        let last_remote = book.last_remote_tick();
+        if let Some(parts) = parts.as_mut() {
+            if parts.waiting() {
+                // A desync already waits for the peer's part hashes.
+                return;
+            }
+            if !matches!(compared, Ok(Some(Comparison::Differ { .. }))) {
+                // Parts of ticks compared equal are done.
+                parts.forget_upto(last_remote);
+            }
+        }
+        match compared {
             Err(v) => self.violation(v),
             Ok(None) => {}
             Ok(Some(Comparison::Matched(t))) => {
@@ -914,11 +996,21 @@ impl<G: DeterministicGame> Session<G> {
                 tick,
                 local,
                 remote,
-            })) => self.end_in_desync((tick, local, remote)),
+            })) => self.end_in_desync(now, (tick, local, remote)),
         }
     }
 
     fn on_bye(&mut self, reason: ByeReason) {
+        // The peer ended a desync this side waits on the parts of: end it
+        // without the peer's parts.
+        if matches!(reason, ByeReason::Desync { .. }) {
+            if let Phase::Running(run) = &mut self.phase {
+                if let Some((outcome, _)) = run.parts.give_up() {
+                    self.end(outcome, None);
+                    return;
+                }
+            }
+        }
         match reason {
             ByeReason::Quit => self.end(Outcome::RemoteQuit, None),
             ByeReason::Timeout => self.end(Outcome::Timeout, None),
@@ -960,6 +1052,7 @@ impl<G: DeterministicGame> Session<G> {
                                 tick,
                                 local,
                                 remote: hash,
+                                parts: DesyncParts::default(),
                             },
                             None,
                         );

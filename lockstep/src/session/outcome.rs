@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use crate::parts::DesyncParts;
 use crate::time::Millis;
 use crate::transport::Channel;
 use crate::wire::DecodeError;
@@ -75,6 +76,13 @@ pub enum Violation {
     },
     /// The peer ended the match saying *we* sent invalid data.
     RejectedByPeer,
+    /// Part hashes for a tick this side is not waiting on (it sends its
+    /// own only after finding that tick's hashes differ, which the peer
+    /// finds too, first).
+    UnexpectedParts {
+        /// The tick.
+        tick: u32,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -102,6 +110,12 @@ impl fmt::Display for Violation {
             Violation::BadHashTick { tick } => write!(f, "state hash for unexpected tick {tick}"),
             Violation::UnknownDesyncTick { tick } => {
                 write!(f, "desync reported for unhashed tick {tick}")
+            }
+            Violation::UnexpectedParts { tick } => {
+                write!(
+                    f,
+                    "part hashes for tick {tick}, which was not found to differ"
+                )
             }
             Violation::RejectedByPeer => write!(f, "the peer rejected data we sent"),
         }
@@ -151,6 +165,10 @@ pub enum Outcome {
         local: u64,
         /// The peer's hash at that tick.
         remote: u64,
+        /// Both sides' part hashes at that tick and the names of the parts
+        /// that differ, for a game that describes its parts (see
+        /// [`crate::parts`]); empty otherwise.
+        parts: DesyncParts,
     },
     /// Different protocol version or game build; refused before any tick.
     VersionMismatch {
@@ -198,7 +216,8 @@ pub enum Event {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Frame {
-    /// Still waiting for the peer's Hello.
+    /// Still waiting for the peer's Hello (or, after a desync, for the
+    /// peer's part hashes: see [`crate::parts`]).
     Waiting,
     /// Ran one tick; the tick count is now the value.
     Ticked(u32),

@@ -13,6 +13,7 @@ use alloc::vec::Vec;
 
 use crate::game::DeterministicGame;
 use crate::input_log::InputLog;
+use crate::parts::{hashes_of, StatePart};
 
 /// What the driver of a [`Timeline`] hears from it, in the order things
 /// happen.
@@ -23,8 +24,10 @@ pub(crate) trait Watch<G> {
 
     /// The state after `tick` ticks is final (every input known, every
     /// guess before it corrected) and `tick` is due a hash: `hash` is its
-    /// state hash. Called once per tick, in ascending order.
-    fn final_hash(&mut self, tick: u32, hash: u64);
+    /// state hash and `parts` the hashes of its named parts (empty for a
+    /// game that names none; see [`crate::parts`]). Called once per tick,
+    /// in ascending order.
+    fn final_hash(&mut self, tick: u32, hash: u64, parts: Vec<StatePart>);
 
     /// A final tick already passed to [`final_hash`](Self::final_hash) was
     /// computed again and now hashes `hash`: the state a rollback restores
@@ -253,8 +256,8 @@ impl<G: DeterministicGame> Timeline<G> {
             // re-simulation began): final.
             self.confirmed = self.tick;
             if self.tick.is_multiple_of(self.hash_interval) {
-                let hash = self.game.state_hash();
-                self.record(self.tick, hash, watch);
+                let hashes = hashes_of(&self.game);
+                self.record(self.tick, hashes, watch);
             }
         }
         true
@@ -311,12 +314,12 @@ impl<G: DeterministicGame> Timeline<G> {
     fn hash_final_ticks(&mut self, upto: u32, watch: &mut impl Watch<G>) {
         let mut next = self.last_hashed + self.hash_interval;
         while next <= upto && !watch.stopped() {
-            let hash = if next == self.tick {
-                Some(self.game.state_hash())
+            let hashes = if next == self.tick {
+                Some(hashes_of(&self.game))
             } else {
-                self.saved_state(next).map(G::state_hash)
+                self.saved_state(next).map(hashes_of)
             };
-            match hash {
+            match hashes {
                 Some(h) => self.record(next, h, watch),
                 None => {
                     // Unreachable: a tick past the last one hashed that was
@@ -372,8 +375,8 @@ impl<G: DeterministicGame> Timeline<G> {
         // The restored state itself may be final and due a hash (the
         // entry that held it is gone).
         if self.tick.is_multiple_of(self.hash_interval) && self.tick as usize <= known {
-            let hash = self.game.state_hash();
-            self.record(self.tick, hash, watch);
+            let hashes = hashes_of(&self.game);
+            self.record(self.tick, hashes, watch);
         }
         // Re-simulate to the present even if a hash reported on the way
         // stops the watch: the present state and tick must never move back
@@ -387,7 +390,12 @@ impl<G: DeterministicGame> Timeline<G> {
 
     /// Hands final tick `tick`'s hash to the watch: the first time as
     /// [`Watch::final_hash`], again as [`Watch::final_again`].
-    fn record(&mut self, tick: u32, hash: u64, watch: &mut impl Watch<G>) {
+    fn record(
+        &mut self,
+        tick: u32,
+        (hash, parts): (u64, Vec<StatePart>),
+        watch: &mut impl Watch<G>,
+    ) {
         if watch.stopped() {
             return;
         }
@@ -396,7 +404,7 @@ impl<G: DeterministicGame> Timeline<G> {
             return;
         }
         self.last_hashed = tick;
-        watch.final_hash(tick, hash);
+        watch.final_hash(tick, hash, parts);
     }
 
     /// The last final tick handed to the watch (0 before the first).
@@ -490,7 +498,7 @@ mod tests {
                 self.new_ticks.push(tick);
             }
         }
-        fn final_hash(&mut self, tick: u32, hash: u64) {
+        fn final_hash(&mut self, tick: u32, hash: u64, _parts: Vec<StatePart>) {
             self.finals.push((tick, hash));
         }
         fn final_again(&mut self, tick: u32, hash: u64) {

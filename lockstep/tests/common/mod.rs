@@ -3,6 +3,7 @@
 //! `lockstep-testing` (the driver the examples and benchmarks share).
 #![allow(dead_code)] // each test file uses a different part of this module
 
+use lockstep::parts::StatePart;
 use lockstep::{
     DeterministicGame, Event, Fnv1a, InputLog, Millis, Outcome, Session, SessionConfig,
 };
@@ -74,6 +75,69 @@ impl<const AT: u32> DeterministicGame for TinyDesyncAt<AT> {
     }
     fn state_hash(&self) -> u64 {
         self.0.state_hash()
+    }
+}
+
+/// A game of three parts: two counters mixed by the inputs and a turn
+/// that flips every tick. After tick `AT` (never when 0) the part numbered
+/// `PART` is nudged: a desync injected into one part of one peer.
+#[derive(Clone, Debug)]
+pub struct Trio<const AT: u32, const PART: u8> {
+    left: u64,
+    right: u64,
+    turn: u8,
+    ticks: u32,
+}
+
+/// The names of `Trio`'s parts, in order.
+pub const TRIO_PARTS: [&str; 3] = ["the left counter", "the right counter", "the turn"];
+
+impl<const AT: u32, const PART: u8> DeterministicGame for Trio<AT, PART> {
+    type Input = u8;
+    const BUILD_ID: u64 = 0x7210_0001;
+
+    fn new(seed: u64, _players: u8) -> Self {
+        Trio {
+            left: seed,
+            right: !seed,
+            turn: 0,
+            ticks: 0,
+        }
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        let i = |n: usize| u64::from(inputs.get(n).copied().unwrap_or(0));
+        self.left = self.left.rotate_left(5) ^ i(0).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.right = self.right.rotate_left(3) ^ i(1).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.turn ^= 1;
+        self.ticks += 1;
+        if self.ticks == AT {
+            match PART {
+                0 => self.left ^= 1,
+                1 => self.right ^= 1,
+                _ => self.turn ^= 1,
+            }
+        }
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = Fnv1a::new();
+        h.write_u64(self.left);
+        h.write_u64(self.right);
+        h.write_u8(self.turn);
+        h.write_u32(self.ticks);
+        h.finish()
+    }
+
+    fn state_parts(&self) -> Vec<StatePart> {
+        vec![
+            StatePart::hashed(TRIO_PARTS[0], |h| h.write_u64(self.left)),
+            StatePart::hashed(TRIO_PARTS[1], |h| h.write_u64(self.right)),
+            StatePart::hashed(TRIO_PARTS[2], |h| {
+                h.write_u8(self.turn);
+                h.write_u32(self.ticks);
+            }),
+        ]
     }
 }
 
