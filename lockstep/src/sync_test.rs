@@ -11,8 +11,9 @@
 //! inputs, the saved states and the restore-and-re-simulate step), with no
 //! peer.
 //!
-//! * Player 0's input goes in at once; player 1's reaches the timeline half
-//!   the check distance later, as a packet would, so the newest ticks run
+//! * Player 0's input goes in at once; every other player's reaches the
+//!   timeline half the check distance later, as a packet would, so the
+//!   newest ticks run
 //!   on the game's own guesses
 //!   ([`predict_input`](crate::DeterministicGame::predict_input)) and a
 //!   wrong guess is corrected as in a match (restore the state saved before
@@ -58,7 +59,7 @@ use core::fmt;
 
 use crate::game::DeterministicGame;
 use crate::parts::StatePart;
-use crate::session::timeline::{Timeline, Watch};
+use crate::session::timeline::{Timeline, Watch, MAX_PLAYERS};
 use crate::wire::MAX_PREDICTION_WINDOW;
 
 /// Default number of ticks a [`SyncTest`] rolls back.
@@ -95,7 +96,7 @@ pub enum SyncTestError {
         /// The player count.
         players: u8,
     },
-    /// The session plays two players; the test was made for another
+    /// A sync test plays 2 to 8 players; the test was made for another
     /// count.
     UnsupportedPlayers {
         /// The player count asked for.
@@ -118,7 +119,7 @@ impl fmt::Display for SyncTestError {
                 write!(f, "{given} inputs for {players} players")
             }
             SyncTestError::UnsupportedPlayers { players } => {
-                write!(f, "the session plays 2 players, not {players}")
+                write!(f, "a sync test plays 2 to 8 players, not {players}")
             }
         }
     }
@@ -137,8 +138,9 @@ pub struct SyncTest<G: DeterministicGame> {
     players: u8,
     distance: u32,
     every: u32,
-    /// Player 1's inputs on their way to the timeline, oldest first.
-    in_flight: VecDeque<G::Input>,
+    /// The other players' inputs on their way to the timeline, oldest
+    /// first (player 0's entry unused).
+    in_flight: VecDeque<[G::Input; MAX_PLAYERS]>,
     checks: u64,
     resimulated: u64,
 }
@@ -155,13 +157,13 @@ impl<G: DeterministicGame> fmt::Debug for SyncTest<G> {
 }
 
 impl<G: DeterministicGame> SyncTest<G> {
-    /// A game from `seed` for `players` players (the session plays 2; any
-    /// other count makes [`advance`](Self::advance) fail with
+    /// A game from `seed` for `players` players (2 to 8; any other count
+    /// makes [`advance`](Self::advance) fail with
     /// [`SyncTestError::UnsupportedPlayers`]), rolled back
     /// [`DEFAULT_CHECK_DISTANCE`] ticks on every tick.
     #[must_use]
     pub fn new(seed: u64, players: u8) -> Self {
-        let (timeline, watch) = start(seed, DEFAULT_CHECK_DISTANCE as u8);
+        let (timeline, watch) = start(seed, players, DEFAULT_CHECK_DISTANCE as u8);
         SyncTest {
             timeline,
             watch,
@@ -177,14 +179,14 @@ impl<G: DeterministicGame> SyncTest<G> {
 
     /// How many ticks each check rolls back: 1 to 60 (the largest
     /// prediction window; default 8, the default window). It is the
-    /// timeline's prediction window, and player 1's inputs arrive half of it
+    /// timeline's prediction window, and the other players' inputs arrive half of it
     /// late. Starts the test afresh: call it on a new `SyncTest`.
     #[must_use]
     pub fn check_distance(mut self, ticks: u32) -> Self {
         self.distance = ticks.clamp(1, u32::from(MAX_PREDICTION_WINDOW));
         // Cannot truncate: clamped to at most 60 just above.
         let window = u8::try_from(self.distance).unwrap_or(MAX_PREDICTION_WINDOW);
-        (self.timeline, self.watch) = start(self.seed, window);
+        (self.timeline, self.watch) = start(self.seed, self.players, window);
         self.in_flight.clear();
         self.checks = 0;
         self.resimulated = 0;
@@ -199,12 +201,12 @@ impl<G: DeterministicGame> SyncTest<G> {
         self
     }
 
-    /// How late player 1's inputs reach the timeline, in ticks.
+    /// How late the other players' inputs reach the timeline, in ticks.
     fn lag(&self) -> usize {
         (self.distance / 2) as usize
     }
 
-    /// Runs one frame with one input per player: player 1's input from
+    /// Runs one frame with one input per player: the others' inputs from
     /// half the check distance ago reaches the timeline, the timeline
     /// corrects any wrong guess and runs one new tick, then, when a check
     /// is due, rolls back and re-simulates (see the module documentation).
@@ -220,12 +222,16 @@ impl<G: DeterministicGame> SyncTest<G> {
                 players: self.players,
             });
         }
-        let [local, remote] = *inputs else {
+        let (&[local, ..], 2..=MAX_PLAYERS) = (inputs, inputs.len()) else {
             return Err(SyncTestError::UnsupportedPlayers {
                 players: self.players,
             });
         };
-        self.in_flight.push_back(remote);
+        let mut others = [G::Input::default(); MAX_PLAYERS];
+        for (slot, &input) in others.iter_mut().zip(inputs).skip(1) {
+            *slot = input;
+        }
+        self.in_flight.push_back(others);
         let revealed = if self.in_flight.len() > self.lag() {
             self.in_flight.pop_front()
         } else {
@@ -242,7 +248,7 @@ impl<G: DeterministicGame> SyncTest<G> {
     }
 
     /// The game as the timeline has it now, as [`Session::game`](crate::Session::game) would
-    /// show it: its last ticks rest on guesses of player 1's input.
+    /// show it: its last ticks rest on guesses of the other players' inputs.
     #[must_use]
     pub fn game(&self) -> &G {
         self.timeline.game()
@@ -283,7 +289,7 @@ impl<G: DeterministicGame> SyncTest<G> {
         self.resimulated
     }
 
-    /// Ticks first run on a guess of player 1's input.
+    /// Ticks first run on a guess of another player's input.
     #[must_use]
     pub fn predicted_ticks(&self) -> u64 {
         self.timeline.stats().predicted_ticks
@@ -310,11 +316,15 @@ impl<G: DeterministicGame> SyncTest<G> {
     fn frame(
         &mut self,
         local: G::Input,
-        revealed: Option<G::Input>,
+        revealed: Option<[G::Input; MAX_PLAYERS]>,
         check: bool,
     ) -> Result<u32, SyncTestError> {
-        if let Some(r) = revealed {
-            self.timeline.extend_remote(&[r]);
+        if let Some(others) = revealed {
+            for slot in 1..self.timeline.players() {
+                if let Some(&input) = others.get(slot) {
+                    self.timeline.extend_inputs(slot, &[input]);
+                }
+            }
         }
         self.timeline.reconcile(&mut self.watch);
         if self.timeline.needs_local(0) {
@@ -371,9 +381,10 @@ const FIRST_HASHES_KEPT: usize = 2048;
 /// states of the last `window` ticks for the forced rollbacks; and a
 /// watch that holds the start state's hash (the record a forced
 /// re-simulation must reproduce begins there).
-fn start<G: DeterministicGame>(seed: u64, window: u8) -> (Timeline<G>, SyncWatch) {
+fn start<G: DeterministicGame>(seed: u64, players: u8, window: u8) -> (Timeline<G>, SyncWatch) {
     let window = window.min(MAX_PREDICTION_WINDOW);
-    let timeline = Timeline::<G>::new(seed, 0, 0, window, 1).keep_states(u32::from(window));
+    let timeline =
+        Timeline::<G>::new(seed, players, 0, 0, window, 1).keep_states(u32::from(window));
     let mut watch = SyncWatch::new();
     watch.first.push_back((0, timeline.game().state_hash()));
     (timeline, watch)
@@ -714,6 +725,49 @@ mod tests {
         assert!(t.mispredictions() >= 290, "{}", t.mispredictions());
     }
 
+    /// `Good` for any number of players: every input mixed in.
+    #[derive(Clone)]
+    struct Many(u64);
+    impl DeterministicGame for Many {
+        type Input = u8;
+        const BUILD_ID: u64 = 6;
+        fn new(seed: u64, players: u8) -> Self {
+            Many(seed ^ u64::from(players))
+        }
+        fn step(&mut self, i: &[u8]) {
+            for (n, &p) in i.iter().enumerate() {
+                self.0 = self.0.rotate_left(5) ^ (u64::from(p) << (n % 8 * 8));
+            }
+        }
+        fn state_hash(&self) -> u64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn every_player_count_from_2_to_8_is_checked_and_an_impure_game_fails() {
+        for players in 2..=8u8 {
+            let mut t = SyncTest::<Many>::new(3, players);
+            let n = usize::from(players);
+            for tick in 0..300u32 {
+                let inputs: Vec<u8> = (0..n).map(|p| (tick / (p as u32 + 1) % 7) as u8).collect();
+                assert_eq!(t.advance(&inputs), Ok(()), "{players} players, tick {tick}");
+            }
+            assert_eq!(t.checks(), 300 - 7, "{players} players");
+            assert!(t.mispredictions() > 50, "{players} players");
+            // The final state is the straight run of the same inputs.
+            let mut g = Many::new(3, players);
+            for tick in 0..t.confirmed_tick() {
+                let inputs: Vec<u8> = (0..n).map(|p| (tick / (p as u32 + 1) % 7) as u8).collect();
+                g.step(&inputs);
+            }
+            assert_eq!(t.confirmed_game().state_hash(), g.state_hash());
+            let mut t = SyncTest::<Impure>::new(3, players);
+            let failed = (0..100u8).any(|i| t.advance(&std::vec![i; n]).is_err());
+            assert!(failed, "{players} players: the impure game passed");
+        }
+    }
+
     #[test]
     fn wrong_input_counts_are_refused() {
         let mut t = SyncTest::<Good>::new(1, 2);
@@ -725,12 +779,15 @@ mod tests {
             })
         );
         assert_eq!(t.tick(), 0);
-        let mut t = SyncTest::<Good>::new(1, 3);
-        assert_eq!(
-            t.advance(&[1, 2, 3]),
-            Err(SyncTestError::UnsupportedPlayers { players: 3 })
-        );
-        assert_eq!(t.tick(), 0);
+        for players in [1, 9] {
+            let mut t = SyncTest::<Good>::new(1, players);
+            let inputs = std::vec![0; usize::from(players)];
+            assert_eq!(
+                t.advance(&inputs),
+                Err(SyncTestError::UnsupportedPlayers { players })
+            );
+            assert_eq!(t.tick(), 0);
+        }
     }
 
     #[test]

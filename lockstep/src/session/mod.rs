@@ -844,6 +844,7 @@ impl<G: DeterministicGame> Session<G> {
             params,
             timeline: Timeline::new(
                 params.seed,
+                2,
                 self.side,
                 params.delay,
                 params.window,
@@ -880,7 +881,10 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::AckBeyondSent { ack: m.ack, sent });
             return;
         }
-        let have = run.timeline.remote().len() as u32;
+        let have = run
+            .timeline
+            .inputs_of(peer_slot(usize::from(self.side)))
+            .len() as u32;
         if m.first_tick > have {
             self.violation(Violation::InputGap {
                 expected: have,
@@ -896,7 +900,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         let overlap = (have - m.first_tick) as usize;
         let start = m.first_tick as usize;
-        let remote = run.timeline.remote();
+        let remote = run.timeline.inputs_of(peer_slot(usize::from(self.side)));
         let conflict = m
             .pads
             .iter()
@@ -910,7 +914,8 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if let Some(new) = m.pads.get(overlap..).filter(|p| !p.is_empty()) {
-            run.timeline.extend_remote(new);
+            run.timeline
+                .extend_inputs(peer_slot(usize::from(self.side)), new);
             run.time_sync.heard_inputs();
             self.deadlines.progressed();
         }
@@ -1091,7 +1096,10 @@ impl<G: DeterministicGame> Session<G> {
             None
         };
         let extras = Extras {
-            ack: run.timeline.remote().len() as u32,
+            ack: run
+                .timeline
+                .inputs_of(peer_slot(usize::from(self.side)))
+                .len() as u32,
             ping,
             pong,
             advantage,
@@ -1102,10 +1110,16 @@ impl<G: DeterministicGame> Session<G> {
     }
 }
 
+/// The peer's player number in a two-player match where this side plays
+/// `slot`.
+fn peer_slot(slot: usize) -> usize {
+    usize::from(slot == 0)
+}
+
 /// What this side knows of the peer's progress in a running match.
 fn peer_view<G: DeterministicGame>(run: &Running<G>, last_rtt: Option<Millis>) -> PeerView {
     PeerView {
-        remote_inputs: run.timeline.remote().len() as u32,
+        remote_inputs: run.timeline.inputs_of(peer_slot(run.timeline.slot())).len() as u32,
         delay: run.params.delay,
         travel: travel_ticks(last_rtt),
         surely_held: run.sender.surely_held(),

@@ -57,28 +57,32 @@ pub(crate) struct TimelineStats {
     pub(crate) max_rollback: u32,
 }
 
-/// A state saved before a tick that ran on a predicted remote input (or
-/// before any tick, when the timeline keeps states behind the present).
+/// The most players a timeline steps.
+pub(crate) const MAX_PLAYERS: usize = 8;
+
+/// A state saved before a tick that ran on a predicted input (or before
+/// any tick, when the timeline keeps states behind the present).
 #[derive(Clone)]
 struct Saved<G: DeterministicGame> {
     tick: u32,
     state: G,
-    /// The remote input the tick ran on: the guess, or the real input
-    /// when it was known.
-    predicted: G::Input,
+    /// Every player's input the tick ran on: a guess, or the real input
+    /// when it was known (in player order; unused entries past the
+    /// player count).
+    ran_on: [G::Input; MAX_PLAYERS],
 }
 
-/// The game and the inputs that drive it, for one two-player match.
+/// The game and the inputs that drive it: every player's inputs by tick,
+/// this side's among them.
 pub(crate) struct Timeline<G: DeterministicGame> {
     game: G,
     /// Ticks simulated so far (the present).
     tick: u32,
-    /// This side's player number: the order of the two inputs for `step`.
-    side: u8,
-    /// Local inputs by tick (ticks below the delay are the default input).
-    local: Vec<G::Input>,
-    /// Remote inputs by tick, received without a gap.
-    remote: Vec<G::Input>,
+    /// This side's player number.
+    slot: usize,
+    /// Every player's inputs by tick, in player order, each received
+    /// without a gap (ticks below the delay are the default input).
+    inputs: Vec<Vec<G::Input>>,
     /// How many ticks may run past the newest remote input on guesses
     /// (0 = lock-step).
     window: u8,
@@ -101,16 +105,25 @@ pub(crate) struct Timeline<G: DeterministicGame> {
 }
 
 impl<G: DeterministicGame> Timeline<G> {
-    /// The start of a match from `seed`: the first `delay` ticks of both
-    /// players are the default input.
-    pub(crate) fn new(seed: u64, side: u8, delay: u8, window: u8, hash_interval: u16) -> Self {
+    /// The start of a match of `players` players (2 to [`MAX_PLAYERS`])
+    /// from `seed`, this side playing `slot`: the first `delay` ticks of
+    /// every player are the default input.
+    pub(crate) fn new(
+        seed: u64,
+        players: u8,
+        slot: u8,
+        delay: u8,
+        window: u8,
+        hash_interval: u16,
+    ) -> Self {
         let d = usize::from(delay);
+        let players = usize::from(players).clamp(2, MAX_PLAYERS);
         Timeline {
-            game: G::new(seed, 2),
+            // Cannot truncate: at most MAX_PLAYERS.
+            game: G::new(seed, players as u8),
             tick: 0,
-            side,
-            local: vec![G::Input::default(); d],
-            remote: vec![G::Input::default(); d],
+            slot: usize::from(slot).min(players - 1),
+            inputs: vec![vec![G::Input::default(); d]; players],
             window,
             hash_interval: u32::from(hash_interval.max(1)),
             keep: 0,
@@ -167,12 +180,34 @@ impl<G: DeterministicGame> Timeline<G> {
 
     /// Every local input held, by tick.
     pub(crate) fn local(&self) -> &[G::Input] {
-        &self.local
+        self.inputs_of(self.slot)
     }
 
-    /// Every remote input received, by tick.
-    pub(crate) fn remote(&self) -> &[G::Input] {
-        &self.remote
+    /// Player `slot`'s inputs held, by tick (none for a slot past the
+    /// player count).
+    pub(crate) fn inputs_of(&self, slot: usize) -> &[G::Input] {
+        self.inputs.get(slot).map_or(&[], Vec::as_slice)
+    }
+
+    /// This side's player number.
+    pub(crate) fn slot(&self) -> usize {
+        self.slot
+    }
+
+    /// How many players the timeline steps.
+    pub(crate) fn players(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// Ticks for which every other player's input is known.
+    fn known(&self) -> usize {
+        self.inputs
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != self.slot)
+            .map(|(_, i)| i.len())
+            .min()
+            .unwrap_or(0)
     }
 
     /// Counters of guessing and correcting.
@@ -183,26 +218,30 @@ impl<G: DeterministicGame> Timeline<G> {
     /// Whether the local input for the tick `delay` ahead of the present is
     /// still missing (the pad must be sampled).
     pub(crate) fn needs_local(&self, delay: u8) -> bool {
-        self.local.len() <= self.tick as usize + usize::from(delay)
+        self.local().len() <= self.tick as usize + usize::from(delay)
     }
 
     /// Whether the present tick can run now: its local input is held and
-    /// its remote input is known or within the prediction window.
+    /// every other player's input is known or within the prediction
+    /// window.
     pub(crate) fn can_run(&self) -> bool {
         let t = self.tick as usize;
-        t < self.local.len() && t < self.remote.len() + usize::from(self.window)
+        t < self.local().len() && t < self.known() + usize::from(self.window)
     }
 
     // ----- feeding ----------------------------------------------------------
 
     /// Appends this side's next input.
     pub(crate) fn push_local(&mut self, pad: G::Input) {
-        self.local.push(pad);
+        self.extend_inputs(self.slot, &[pad]);
     }
 
-    /// Appends remote inputs that follow the last one held without a gap.
-    pub(crate) fn extend_remote(&mut self, pads: &[G::Input]) {
-        self.remote.extend_from_slice(pads);
+    /// Appends player `slot`'s inputs that follow the last one held
+    /// without a gap (nothing for a slot past the player count).
+    pub(crate) fn extend_inputs(&mut self, slot: usize, pads: &[G::Input]) {
+        if let Some(i) = self.inputs.get_mut(slot) {
+            i.extend_from_slice(pads);
+        }
     }
 
     // ----- running ----------------------------------------------------------
@@ -218,39 +257,44 @@ impl<G: DeterministicGame> Timeline<G> {
     /// tick ran (always, when the caller checked the local input exists).
     fn run_tick(&mut self, resim: bool, watch: &mut impl Watch<G>) -> bool {
         let t = self.tick as usize;
-        let Some(&l) = self.local.get(t) else {
+        if self.local().len() <= t {
             // Unreachable: every caller runs only ticks whose local input
             // is held (the driver checks `can_run`; a re-simulation
             // replays ticks that ran before).
             debug_assert!(false, "no local input for tick {t}");
             return false;
-        };
-        let (r, guessed) = match self.remote.get(t) {
-            Some(&r) => (r, false),
-            None => {
-                let last = self.remote.last().copied().unwrap_or_default();
-                let ahead = (t + 1 - self.remote.len()) as u32;
-                (G::predict_input(last, ahead), true)
-            }
-        };
+        }
+        let mut ran_on = [G::Input::default(); MAX_PLAYERS];
+        let mut guessed = false;
+        for (input, known) in ran_on.iter_mut().zip(&self.inputs) {
+            *input = match known.get(t) {
+                Some(&i) => i,
+                None => {
+                    guessed = true;
+                    let last = known.last().copied().unwrap_or_default();
+                    let ahead = (t + 1 - known.len()) as u32;
+                    G::predict_input(last, ahead)
+                }
+            };
+        }
         if guessed || self.keep > 0 {
             self.saved.push_back(Saved {
                 tick: self.tick,
                 state: self.game.clone(),
-                predicted: r,
+                ran_on,
             });
             if guessed && !resim {
                 self.stats.predicted_ticks += 1;
             }
         }
-        let inputs = if self.side == 0 { [l, r] } else { [r, l] };
-        self.game.step(&inputs);
+        let players = self.players();
+        self.game.step(ran_on.get(..players).unwrap_or(&ran_on));
         self.tick += 1;
         if resim {
             self.stats.resimulated_ticks += 1;
         }
         watch.stepped(self.tick, &self.game, resim);
-        if self.tick as usize <= self.remote.len() {
+        if self.tick as usize <= self.known() {
             // Every input so far is known, and every guess before this
             // tick was checked (at the start of the frame, or before this
             // re-simulation began): final.
@@ -270,12 +314,17 @@ impl<G: DeterministicGame> Timeline<G> {
     /// saved states no longer needed. Returns early (with nothing more
     /// reported) once the watch stops.
     pub(crate) fn reconcile(&mut self, watch: &mut impl Watch<G>) {
-        let known = self.remote.len();
+        let known = self.known();
         // Everything before `known` is final once any wrong guess before
-        // it is corrected.
+        // it is corrected. A guess is wrong as soon as that player's real
+        // input for its tick is in, whatever the others' are.
         let final_tick = (known as u32).min(self.tick);
         let wrong = self.saved.iter().position(|s| {
-            (s.tick as usize) < known && self.remote.get(s.tick as usize) != Some(&s.predicted)
+            let t = s.tick as usize;
+            self.inputs
+                .iter()
+                .zip(&s.ran_on)
+                .any(|(real, ran)| real.get(t).is_some_and(|r| r != ran))
         });
         if let Some(i) = wrong {
             let from = self.saved.get(i).map_or(self.tick, |s| s.tick);
@@ -364,7 +413,7 @@ impl<G: DeterministicGame> Timeline<G> {
     /// later one) and re-simulates to the present tick, guessing again
     /// past the newest remote input.
     fn roll_back(&mut self, i: usize, watch: &mut impl Watch<G>) {
-        let known = self.remote.len();
+        let known = self.known();
         let present = self.tick;
         let mut dropped = self.saved.drain(i..);
         if let Some(first) = dropped.next() {
@@ -421,13 +470,15 @@ impl<G: DeterministicGame> Timeline<G> {
             return false;
         }
         let t = tick as usize;
-        let (Some(&l), Some(&r)) = (self.local.get(t), self.remote.get(t)) else {
-            // Unreachable: a confirmed tick ran on both inputs.
-            debug_assert!(false, "confirmed tick {t} without both inputs");
-            return false;
-        };
-        let pair = if self.side == 0 { [l, r] } else { [r, l] };
-        out.extend_from_slice(&pair);
+        for player in &self.inputs {
+            let Some(&i) = player.get(t) else {
+                // Unreachable: a confirmed tick ran on every input.
+                debug_assert!(false, "confirmed tick {t} without every input");
+                out.clear();
+                return false;
+            };
+            out.push(i);
+        }
         true
     }
 
@@ -435,23 +486,24 @@ impl<G: DeterministicGame> Timeline<G> {
     /// players' inputs in player order.
     pub(crate) fn input_log(&self, seed: u64, delay: u8) -> InputLog<G::Input> {
         let ticks = self.confirmed as usize;
-        let mut inputs = Vec::with_capacity(ticks * 2);
+        let players = self.players();
+        let mut inputs = Vec::with_capacity(ticks * players);
+        let mut tick = Vec::with_capacity(players);
         for t in 0..ticks {
-            let (Some(&l), Some(&r)) = (self.local.get(t), self.remote.get(t)) else {
-                // Unreachable: a confirmed tick ran on both inputs.
-                debug_assert!(false, "confirmed tick {t} without both inputs");
+            if !self.confirmed_inputs(t as u32, &mut tick) {
                 break;
-            };
-            let pair = if self.side == 0 { [l, r] } else { [r, l] };
-            inputs.extend_from_slice(&pair);
+            }
+            inputs.extend_from_slice(&tick);
         }
+        // Cannot truncate: at most MAX_PLAYERS.
+        let players = players as u8;
         let final_hash = self
             .confirmed_game()
-            .map_or_else(|| G::new(seed, 2).state_hash(), G::state_hash);
+            .map_or_else(|| G::new(seed, players).state_hash(), G::state_hash);
         InputLog {
             build: G::BUILD_ID,
             seed,
-            players: 2,
+            players,
             input_delay: delay,
             final_hash,
             inputs,
@@ -520,7 +572,7 @@ mod tests {
 
     #[test]
     fn lock_step_runs_a_tick_only_on_both_inputs_and_every_tick_is_final() {
-        let mut tl = Timeline::<Mix>::new(3, 0, 2, 0, 2);
+        let mut tl = Timeline::<Mix>::new(3, 2, 0, 2, 0, 2);
         let mut rec = Record::default();
         assert!(tl.needs_local(2));
         for pad in [1, 2, 3] {
@@ -530,7 +582,7 @@ mod tests {
         assert!(tl.can_run() && tl.step(&mut rec));
         assert!(tl.can_run() && tl.step(&mut rec));
         assert!(!tl.can_run());
-        tl.extend_remote(&[9]);
+        tl.extend_inputs(1, &[9]);
         assert!(tl.can_run() && tl.step(&mut rec));
         assert_eq!((tl.tick(), tl.confirmed_tick()), (3, 3));
         assert_eq!(rec.new_ticks, [1, 2, 3]);
@@ -543,10 +595,10 @@ mod tests {
     fn a_wrong_guess_is_rolled_back_and_the_state_is_the_straight_one() {
         let local = [1u8, 2, 3, 4, 5, 6, 7, 8];
         let remote = [5u8, 5, 6, 6, 6, 7, 7, 7];
-        let mut tl = Timeline::<Mix>::new(11, 1, 0, 4, 1);
+        let mut tl = Timeline::<Mix>::new(11, 2, 1, 0, 4, 1);
         let mut rec = Record::default();
         // The first two remote inputs arrive in time; the rest later.
-        tl.extend_remote(&remote[..2]);
+        tl.extend_inputs(0, &remote[..2]);
         for &pad in &local[..6] {
             tl.reconcile(&mut rec);
             tl.push_local(pad);
@@ -556,7 +608,7 @@ mod tests {
         // Ticks 2..6 ran on a repeat of 5; the real input is 6 from tick 2.
         assert_eq!((tl.tick(), tl.confirmed_tick()), (6, 2));
         assert_eq!(tl.stats().predicted_ticks, 4);
-        tl.extend_remote(&remote[2..6]);
+        tl.extend_inputs(0, &remote[2..6]);
         tl.reconcile(&mut rec);
         assert_eq!(tl.stats().rollbacks, 1);
         assert_eq!(tl.stats().max_rollback, 4);
@@ -584,10 +636,10 @@ mod tests {
 
     #[test]
     fn a_forced_rollback_into_kept_final_states_reports_them_again() {
-        let mut tl = Timeline::<Mix>::new(5, 0, 0, 3, 1).keep_states(3);
+        let mut tl = Timeline::<Mix>::new(5, 2, 0, 0, 3, 1).keep_states(3);
         let mut rec = Record::default();
         for pad in 0..6u8 {
-            tl.extend_remote(&[pad ^ 1]);
+            tl.extend_inputs(1, &[pad ^ 1]);
             tl.reconcile(&mut rec);
             tl.push_local(pad);
             tl.step(&mut rec);
