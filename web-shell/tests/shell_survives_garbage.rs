@@ -176,7 +176,6 @@ fn the_shell_survives_any_sequence_of_inputs() {
             origin: "http://service.test".into(),
             has_webrtc: true,
             has_random: true,
-            match_connect_ms: 25_000,
             ..PageFacts::default()
         };
         let mut bytes = Rng(seed);

@@ -23,8 +23,6 @@ pub struct PageFacts {
     pub has_random: bool,
     /// The remembered netcode setting.
     pub netcode: Option<String>,
-    /// The match connection timer's default (ms).
-    pub match_connect_ms: u64,
 }
 
 /// The shell's settings.
@@ -104,7 +102,7 @@ impl ShellConfig {
                 },
                 connect_timeout: ms("lobby_connect_ms", 10_000),
             },
-            match_connect: ms("match_connect_ms", page.match_connect_ms),
+            match_connect: ms("match_connect_ms", super::room::MATCH_CONNECT_TIMEOUT.0),
             local_speed: local_speed_option(&page.search),
             online_note,
             signal_refused,
@@ -126,7 +124,6 @@ mod tests {
             has_webrtc: true,
             has_random: true,
             netcode: None,
-            match_connect_ms: 25_000,
         }
     }
 

@@ -27,6 +27,11 @@ use crate::protocol::{room_out, RoomServerMsg, Signal, SignalKind};
 use lockstep::Millis;
 use std::collections::VecDeque;
 
+/// How long a match's peer connection may take to open, from its creation
+/// (the host's when the guest joins, the guest's when its room socket
+/// opens).
+pub const MATCH_CONNECT_TIMEOUT: Millis = Millis(25_000);
+
 /// One trickled ICE candidate, in the fields `RTCIceCandidateInit` uses.
 /// An empty `candidate` ends the trickle.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -283,7 +283,7 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
     log::set_max_level(log::LevelFilter::Info);
     let window = web_sys::window().ok_or("no window")?;
     let dom = Dom::new(window.document().ok_or("no document")?);
-    let facts = platform::page_facts(webrtc_transport::MATCH_CONNECT_TIMEOUT_MS);
+    let facts = platform::page_facts();
     let shell = Shell::new(
         front,
         ShellConfig::from_page(&facts),

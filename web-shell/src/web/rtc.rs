@@ -30,7 +30,7 @@ impl Rtc {
         let ice = js_sys::JSON::parse(ice_servers).unwrap_or_else(|_| js_sys::Array::new().into());
         // Every change wakes the page, so events are fed promptly.
         let notify = Rc::new(|| dispatch(|_| {}));
-        match WebRtcTransport::new(&ice, None, notify) {
+        match WebRtcTransport::new(&ice, notify) {
             Ok(transport) => {
                 self.links.insert(
                     link,

@@ -75,7 +75,6 @@ impl World {
                     origin: "http://service.test".into(),
                     has_webrtc: true,
                     has_random: true,
-                    match_connect_ms: 25_000,
                     ..PageFacts::default()
                 };
                 let shell = Shell::new(
