@@ -3,8 +3,9 @@
 //! input log.
 
 use super::driver::{FrameReport, MatchDriver};
-use super::view::{LocalView, LogOffer, MatchView};
+use super::view::{LocalView, LogOffer, MatchView, ReplayView};
 use crate::front_end::{FrontEnd, LocalOption, Painter};
+use crate::replay::{clock_text, Control, Playback, Refusal};
 use lockstep::{Channel, DeterministicGame, InputLog, Millis, SessionConfig};
 
 /// What the shell asks of the game, whatever its type.
@@ -34,12 +35,24 @@ pub(crate) trait GameSlot {
     /// The state hash after `tick` ticks of the last finished match,
     /// replayed from its input log.
     fn log_hash_at(&self, log: &LogOffer, tick: u32) -> Option<u64>;
+    /// The input log of the local game so far.
+    fn local_log(&self) -> Option<LogOffer>;
+    /// Opens a recording to watch (replacing any other).
+    fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal>;
+    fn close_replay(&mut self);
+    fn replay_control(&mut self, c: Control);
+    /// One frame of the replay; `true` when the state shown changed.
+    fn replay_frame(&mut self) -> bool;
+    fn replay_view(&self) -> Option<ReplayView>;
 }
 
 pub(crate) struct Slot<F: FrontEnd> {
     front: F,
     local: Option<F::Game>,
+    /// Every tick's inputs of the local game, for its replay.
+    local_log: Option<InputLog<<F::Game as DeterministicGame>::Input>>,
     online: Option<MatchDriver<F::Game>>,
+    replay: Option<Playback<F::Game>>,
 }
 
 impl<F: FrontEnd> Slot<F> {
@@ -47,7 +60,9 @@ impl<F: FrontEnd> Slot<F> {
         Slot {
             front,
             local: None,
+            local_log: None,
             online: None,
+            replay: None,
         }
     }
 }
@@ -68,11 +83,22 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn start_local(&mut self, seed: u64, choices: &[usize]) {
         if self.local.is_none() {
             self.front.start_local(choices);
-            self.local = Some(F::Game::new(seed, self.front.local_players()));
+            let players = self.front.local_players();
+            let game = F::Game::new(seed, players);
+            self.local_log = Some(InputLog {
+                build: self.front.build_id(),
+                seed,
+                players,
+                input_delay: 0,
+                final_hash: game.state_hash(),
+                inputs: Vec::new(),
+            });
+            self.local = Some(game);
         }
     }
     fn stop_local(&mut self) {
         self.local = None;
+        self.local_log = None;
     }
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView {
         let Some(game) = self.local.as_mut() else {
@@ -85,6 +111,10 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             }
             let inputs = self.front.local_inputs(game, held);
             game.step(&inputs);
+            if let Some(log) = self.local_log.as_mut() {
+                log.inputs.extend_from_slice(&inputs);
+                log.final_hash = game.state_hash();
+            }
             result = self.front.result(game);
         }
         LocalView {
@@ -135,7 +165,9 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         self.online = None;
     }
     fn paint(&mut self, painter: &mut dyn Painter) {
-        if let Some(g) = &self.local {
+        if let Some(r) = &self.replay {
+            self.front.draw(r.game(), painter);
+        } else if let Some(g) = &self.local {
             self.front.draw(g, painter);
         } else if let Some(g) = self.online.as_ref().and_then(MatchDriver::game) {
             self.front.draw(g, painter);
@@ -152,5 +184,57 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             g.step(log.tick_inputs(t)?);
         }
         Some(g.state_hash())
+    }
+    fn local_log(&self) -> Option<LogOffer> {
+        let log = self.local_log.as_ref()?;
+        match log.to_bytes() {
+            Ok(bytes) => Some(LogOffer {
+                bytes,
+                file_name: format!(
+                    "{}-local-{:016x}.log",
+                    self.front.name().to_lowercase(),
+                    log.seed
+                ),
+                ticks: log.ticks(),
+                hash: log.final_hash,
+            }),
+            Err(e) => {
+                log::warn!("could not encode the local game's input log: {e}");
+                None
+            }
+        }
+    }
+    fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal> {
+        let front = &self.front;
+        let p = Playback::open(bytes, front.build_id(), |g| front.score(g))?;
+        self.replay = Some(p);
+        Ok(())
+    }
+    fn close_replay(&mut self) {
+        self.replay = None;
+    }
+    fn replay_control(&mut self, c: Control) {
+        if let Some(r) = self.replay.as_mut() {
+            r.control(c);
+        }
+    }
+    fn replay_frame(&mut self) -> bool {
+        self.replay.as_mut().is_some_and(Playback::frame)
+    }
+    fn replay_view(&self) -> Option<ReplayView> {
+        let r = self.replay.as_ref()?;
+        Some(ReplayView {
+            ticks: r.ticks(),
+            tick: r.tick(),
+            hash: r.game().state_hash(),
+            summary: self.front.summary(r.game()),
+            playing: r.playing(),
+            speed: r.speed(),
+            marks: r
+                .marks()
+                .iter()
+                .map(|m| (m.tick, format!("{} · {}", clock_text(m.tick), m.score)))
+                .collect(),
+        })
     }
 }

@@ -75,6 +75,16 @@ pub enum Action {
     Player(PlayerAction, String),
     /// The netcode setting changed ("lockstep" or "rollback").
     Netcode(String),
+    /// Result or local play: watch the game just played.
+    WatchReplay,
+    /// A replay control: the element's id and its value (the timeline's
+    /// position, the speed picked, or a score button's `data-tick`).
+    Replay {
+        /// `replay-play`, `replay-speed`, `replay-seek` or `replay-mark`.
+        control: String,
+        /// The element's value (empty for the play button).
+        value: String,
+    },
 }
 
 /// A button next to a player.
@@ -147,6 +157,9 @@ pub enum Input {
     /// A fetch answered with this body, or failed (`None`: an error status,
     /// a network error, or no answer within its timeout).
     Fetched(FetchId, Option<String>),
+    /// A file picked to watch as a replay: its bytes, or why they were not
+    /// read (over [`crate::replay::MAX_FILE_BYTES`], or unreadable).
+    ReplayFile(Result<Vec<u8>, crate::replay::Refusal>),
 }
 
 /// A part of the page to redraw from the shell's views.
@@ -160,6 +173,8 @@ pub enum Part {
     Local,
     /// The match's status and attributes ([`Shell::match_view`](super::Shell::match_view)).
     Match,
+    /// The replay's controls and attributes ([`Shell::replay_view`](super::Shell::replay_view)).
+    Replay,
 }
 
 /// Something for the page to do, from [`Shell::poll_output`](super::Shell::poll_output).

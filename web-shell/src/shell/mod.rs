@@ -43,7 +43,7 @@ use game::{GameSlot, Slot};
 use lockstep::{Channel, Millis, SessionConfig};
 use room::{Candidate, Failure, Role, RoomLink, RoomOutput};
 use std::collections::VecDeque;
-use view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ScreenView};
+use view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ReplayView, ScreenView};
 
 /// How long a `GET /ice` may take before the page falls back.
 pub const ICE_FETCH_TIMEOUT: Millis = Millis(5_000);
@@ -118,7 +118,9 @@ pub struct Shell {
     /// When this page pressed Accept, until the match's first tick.
     accepted_at: Option<Millis>,
     last_log: Option<LogOffer>,
-    dirty: [bool; 4],
+    /// Why the last file opened as a replay was refused.
+    replay_error: Option<String>,
+    dirty: [bool; 5],
     out: VecDeque<Output>,
 }
 
@@ -158,7 +160,8 @@ impl Shell {
             last_opponent: None,
             accepted_at: None,
             last_log: None,
-            dirty: [true; 4],
+            replay_error: None,
+            dirty: [true; 5],
             out: VecDeque::new(),
         };
         s.flush_dirty();
@@ -195,6 +198,7 @@ impl Shell {
             Input::SocketClosed(id) => self.socket_closed(now, id),
             Input::Rtc { link, tag, event } => self.rtc(now, link, tag, event),
             Input::Fetched(id, body) => self.fetched(now, id, body),
+            Input::ReplayFile(file) => self.replay_file(now, file),
         }
         self.pump(now);
     }
@@ -234,7 +238,20 @@ impl Shell {
             name_error: self.name_error.clone(),
             chat_error: self.chat_error,
             name_row: self.client.is_none(),
+            replay_ready: match self.screens.screen() {
+                Screen::Result { .. } => self.last_log.is_some(),
+                // Any time: watching ends the local game.
+                Screen::LocalPlay => true,
+                _ => false,
+            },
+            replay_error: self.replay_error.clone(),
         }
+    }
+
+    /// The replay being watched.
+    #[must_use]
+    pub fn replay_view(&self) -> Option<ReplayView> {
+        self.game.replay_view()
     }
 
     /// The lobby, once a name was given.
@@ -324,9 +341,15 @@ impl Shell {
     }
 
     fn flush_dirty(&mut self) {
-        for (i, part) in [Part::Screen, Part::Lobby, Part::Local, Part::Match]
-            .into_iter()
-            .enumerate()
+        for (i, part) in [
+            Part::Screen,
+            Part::Lobby,
+            Part::Local,
+            Part::Match,
+            Part::Replay,
+        ]
+        .into_iter()
+        .enumerate()
         {
             if std::mem::take(&mut self.dirty[i]) {
                 self.out.push_back(Output::Render(part));
@@ -373,6 +396,8 @@ impl Shell {
                 self.render(Part::Screen);
             }
             Action::Player(what, id) => self.player_action(now, what, &id),
+            Action::WatchReplay => self.watch_last_game(now),
+            Action::Replay { control, value } => self.replay_control(&control, &value),
             Action::Netcode(v) => {
                 self.cfg.lockstep = v == "lockstep";
                 self.out.push_back(Output::Store {
@@ -381,6 +406,61 @@ impl Shell {
                 });
             }
         }
+    }
+
+    /// Watches the game just played: the match on the result screen, or
+    /// the local game once it is over.
+    fn watch_last_game(&mut self, now: Millis) {
+        let log = match self.screens.screen() {
+            Screen::Result { .. } => self.last_log.clone(),
+            Screen::LocalPlay => self.game.local_log(),
+            _ => None,
+        };
+        let Some(log) = log else { return };
+        match self.game.open_replay(&log.bytes) {
+            Ok(()) => self.screen_event(now, ScreenEvent::WatchReplay, &[]),
+            // This page recorded it with this build: a bug if it happens.
+            Err(e) => log::error!("replay: the game just played did not open ({e:?})"),
+        }
+    }
+
+    /// A file picked on the title screen to watch.
+    fn replay_file(&mut self, now: Millis, file: Result<Vec<u8>, crate::replay::Refusal>) {
+        if !matches!(self.screens.screen(), Screen::Title { .. }) {
+            return;
+        }
+        match file.and_then(|bytes| self.game.open_replay(&bytes)) {
+            Ok(()) => {
+                self.replay_error = None;
+                self.screen_event(now, ScreenEvent::WatchReplay, &[]);
+            }
+            Err(e) => {
+                log::info!("replay: refused a file ({e:?})");
+                self.replay_error = Some(e.message(self.game.name()));
+            }
+        }
+        self.render(Part::Screen);
+    }
+
+    /// A replay control: which one, and its element's value.
+    fn replay_control(&mut self, control: &str, value: &str) {
+        use crate::replay::Control;
+        if !matches!(self.screens.screen(), Screen::Replay { .. }) {
+            return;
+        }
+        let c = match control {
+            "replay-play" => Some(Control::PlayPause),
+            "replay-speed" => value.parse().ok().map(Control::Speed),
+            "replay-seek" | "replay-mark" => value.parse().ok().map(Control::Seek),
+            _ => None,
+        };
+        let Some(c) = c else {
+            log::warn!("replay: ignored a control the page does not have");
+            return;
+        };
+        self.game.replay_control(c);
+        self.render(Part::Replay);
+        self.out.push_back(Output::Paint);
     }
 
     fn player_action(&mut self, now: Millis, what: PlayerAction, id: &str) {
@@ -423,6 +503,13 @@ impl Shell {
         if matches!(s, Screen::Title { .. }) {
             self.leave_lobby(now);
         }
+        if !matches!(s, Screen::Replay { .. }) {
+            self.game.close_replay();
+        }
+        if matches!(s, Screen::Replay { .. }) {
+            self.out.push_back(Output::Paint);
+        }
+        self.render(Part::Replay);
         self.render(Part::Screen);
         self.render(Part::Local);
         self.render(Part::Lobby);
@@ -500,6 +587,12 @@ impl Shell {
                 if v != self.local {
                     self.local = v;
                     self.dirty[Part::Local as usize] = true;
+                }
+                self.out.push_back(Output::Paint);
+            }
+            Screen::Replay { .. } => {
+                if self.game.replay_frame() {
+                    self.render(Part::Replay);
                 }
                 self.out.push_back(Output::Paint);
             }

@@ -89,6 +89,7 @@ impl App {
                 Part::Lobby => self.dom.render_lobby(self.shell.lobby_view().as_ref()),
                 Part::Local => self.dom.render_local(self.shell.local_view()),
                 Part::Match => self.dom.render_match(self.shell.match_view()),
+                Part::Replay => self.dom.render_replay(self.shell.replay_view().as_ref()),
             },
             Output::Paint => {
                 if let Some(mut p) = self.dom.painter() {
@@ -165,7 +166,7 @@ fn typing(k: &KeyboardEvent) -> bool {
 fn wire(dom: &Dom) -> Vec<Handler> {
     let mut handlers = Vec::new();
     type ActionOf = fn(&Dom, &Shell) -> Action;
-    let buttons: [(&str, ActionOf); 9] = [
+    let buttons: [(&str, ActionOf); 12] = [
         ("btn-local", |d, s| {
             Action::ChooseLocal(d.local_choices(s.local_options().len()))
         }),
@@ -179,6 +180,9 @@ fn wire(dom: &Dom) -> Vec<Handler> {
         }),
         ("leave", |_, _| Action::Leave),
         ("continue", |_, _| Action::Continue),
+        ("watch-replay", |_, _| Action::WatchReplay),
+        ("local-watch", |_, _| Action::WatchReplay),
+        ("replay-back", |_, _| Action::Back),
     ];
     for (id, action) in buttons {
         if let Some(el) = dom.el(id) {
@@ -231,6 +235,55 @@ fn wire(dom: &Dom) -> Vec<Handler> {
             }
         });
     }
+    // The replay's controls carry a data-control: buttons on click, the
+    // timeline as it moves, the speed when picked.
+    if let Some(replay) = dom.el("replay-controls") {
+        for (event, tag) in [
+            ("click", "BUTTON"),
+            ("input", "INPUT"),
+            ("change", "SELECT"),
+        ] {
+            on(&replay, event, &mut handlers, move |ev: JsValue| {
+                let Some(el) = ev
+                    .dyn_ref::<web_sys::Event>()
+                    .and_then(web_sys::Event::target)
+                    .and_then(|t| t.dyn_into::<Element>().ok())
+                    .filter(|e| e.tag_name() == tag)
+                else {
+                    return;
+                };
+                let Some(control) = el.get_attribute("data-control") else {
+                    return;
+                };
+                let value = match el.dyn_ref::<web_sys::HtmlInputElement>() {
+                    Some(i) => i.value(),
+                    None => el
+                        .dyn_ref::<web_sys::HtmlSelectElement>()
+                        .map(web_sys::HtmlSelectElement::value)
+                        .or_else(|| el.get_attribute("value"))
+                        .unwrap_or_default(),
+                };
+                dispatch(move |a| a.feed(Input::Action(Action::Replay { control, value })));
+            });
+        }
+    }
+    if let Some(input) = dom.el("replay-file") {
+        on(&input, "change", &mut handlers, |ev: JsValue| {
+            let Some(i) = ev
+                .dyn_ref::<web_sys::Event>()
+                .and_then(web_sys::Event::target)
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let file = i.files().and_then(|f| f.get(0));
+            // The same file may be picked again.
+            i.set_value("");
+            if let Some(file) = file {
+                spawn_local(read_replay(file));
+            }
+        });
+    }
     if let Some(body) = dom.doc.body() {
         for (event, down) in [("keydown", true), ("keyup", false)] {
             on(&body, event, &mut handlers, move |ev: JsValue| {
@@ -258,6 +311,20 @@ fn wire(dom: &Dom) -> Vec<Handler> {
         }
     }
     handlers
+}
+
+/// Reads a file picked as a replay (unless it is over the size cap) and
+/// feeds it to the shell.
+async fn read_replay(file: web_sys::File) {
+    let file_result = if file.size() > crate::replay::MAX_FILE_BYTES as f64 {
+        Err(crate::replay::Refusal::TooLarge)
+    } else {
+        match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+            Ok(buf) => Ok(js_sys::Uint8Array::new(&buf).to_vec()),
+            Err(_) => Err(crate::replay::Refusal::Unreadable),
+        }
+    };
+    dispatch(move |a| a.feed(Input::ReplayFile(file_result)));
 }
 
 /// The state hash after `tick` ticks of the last finished online match,

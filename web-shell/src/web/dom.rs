@@ -6,8 +6,8 @@ use crate::id::PeerId;
 use crate::lobby::{NoticePart, PlayerView};
 use crate::screens::Screen;
 use crate::shell::view::{
-    roster_items, status_text, LobbyView, LocalView, LogOffer, MatchView, NoticeView, RosterItem,
-    ScreenView,
+    roster_items, status_text, LobbyView, LocalView, LogOffer, MatchView, NoticeView, ReplayView,
+    RosterItem, ScreenView,
 };
 use js_sys::Array;
 use wasm_bindgen::JsCast;
@@ -20,6 +20,7 @@ pub struct Dom {
     pub doc: Document,
     last_roster: Vec<PlayerView>,
     last_notices: Vec<(Vec<NoticePart>, Option<PeerId>)>,
+    last_marks: Vec<(u32, String)>,
     log_url: Option<String>,
 }
 
@@ -29,6 +30,7 @@ impl Dom {
             doc,
             last_roster: Vec::new(),
             last_notices: Vec::new(),
+            last_marks: Vec::new(),
             log_url: None,
         }
     }
@@ -136,6 +138,35 @@ impl Dom {
         self.set_text("online-note", v.online_note.unwrap_or(""));
         self.set_text("name-error", &v.name_error);
         self.set_text("chat-error", v.chat_error);
+        self.set_text("replay-error", v.replay_error.as_deref().unwrap_or(""));
+        self.show("replay-error", v.replay_error.is_some());
+    }
+
+    pub fn render_replay(&mut self, v: Option<&ReplayView>) {
+        let Some(v) = v else { return };
+        for (name, value) in v.attributes() {
+            self.set_attr("replay", name, Some(&value));
+        }
+        self.set_text("replay-play", v.play_label());
+        self.set_text("replay-time", &v.time_text());
+        self.set_attr("replay-seek", "max", Some(&v.ticks.to_string()));
+        self.set_input_value("replay-seek", &v.tick.to_string());
+        self.set_select("replay-speed", &v.speed.to_string());
+        if v.marks == self.last_marks {
+            return;
+        }
+        let Some(list) = self.el("replay-marks") else {
+            return;
+        };
+        list.set_text_content(None);
+        for (tick, label) in &v.marks {
+            if let Some(b) = self.make("button", "mark", label) {
+                let _ = b.set_attribute("data-control", "replay-mark");
+                let _ = b.set_attribute("value", &tick.to_string());
+                let _ = list.append_child(&b);
+            }
+        }
+        self.last_marks.clone_from(&v.marks);
     }
 
     pub fn render_local(&self, v: &LocalView) {
