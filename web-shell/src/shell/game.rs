@@ -19,9 +19,11 @@ pub(crate) trait GameSlot {
     fn stop_local(&mut self);
     /// Runs `steps` ticks of local play (fewer once the game is over).
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView;
-    /// Starts an online match; `false` if the session refused `cfg`.
-    fn start_match(&mut self, cfg: SessionConfig, now: Millis) -> bool;
-    fn in_match(&self) -> bool;
+    /// Starts an online match over the match link of attempt `tag`;
+    /// `false` if the session refused `cfg`.
+    fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool;
+    /// The attempt whose link the running match plays over.
+    fn match_tag(&self) -> Option<u32>;
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]);
     fn match_link_lost(&mut self, now: Millis);
     /// One match frame. When it reports the end, drain the last transmits
@@ -51,7 +53,8 @@ pub(crate) struct Slot<F: FrontEnd> {
     local: Option<F::Game>,
     /// Every tick's inputs of the local game, for its replay.
     local_log: Option<InputLog<<F::Game as DeterministicGame>::Input>>,
-    online: Option<MatchDriver<F::Game>>,
+    /// The running match, with the attempt whose link it plays over.
+    online: Option<(u32, MatchDriver<F::Game>)>,
     replay: Option<Playback<F::Game>>,
 }
 
@@ -122,10 +125,10 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             result,
         }
     }
-    fn start_match(&mut self, cfg: SessionConfig, now: Millis) -> bool {
+    fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
         match MatchDriver::new(cfg, now) {
             Ok(m) => {
-                self.online = Some(m);
+                self.online = Some((tag, m));
                 true
             }
             Err(e) => {
@@ -134,30 +137,30 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             }
         }
     }
-    fn in_match(&self) -> bool {
-        self.online.is_some()
+    fn match_tag(&self) -> Option<u32> {
+        self.online.as_ref().map(|(tag, _)| *tag)
     }
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
-        if let Some(m) = self.online.as_mut() {
+        if let Some((_, m)) = self.online.as_mut() {
             m.datagram(now, channel, bytes);
         }
     }
     fn match_link_lost(&mut self, now: Millis) {
-        if let Some(m) = self.online.as_mut() {
+        if let Some((_, m)) = self.online.as_mut() {
             m.link_lost(now);
         }
     }
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
-        let Some(m) = self.online.as_mut() else {
+        let Some((_, m)) = self.online.as_mut() else {
             return FrameReport::default();
         };
         m.frame(now, &mut self.front, held, view)
     }
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
-        self.online.as_mut()?.poll_transmit()
+        self.online.as_mut()?.1.poll_transmit()
     }
     fn quit_match(&mut self, now: Millis) {
-        if let Some(m) = self.online.as_mut() {
+        if let Some((_, m)) = self.online.as_mut() {
             m.quit(now);
         }
     }
@@ -169,7 +172,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             self.front.draw(r.game(), painter);
         } else if let Some(g) = &self.local {
             self.front.draw(g, painter);
-        } else if let Some(g) = self.online.as_ref().and_then(MatchDriver::game) {
+        } else if let Some(g) = self.online.as_ref().and_then(|(_, m)| m.game()) {
             self.front.draw(g, painter);
         }
     }

@@ -13,9 +13,10 @@
 //! tests play two shells against each other instead.
 //!
 //! Which fact lives where: whether this page is in a match is the
-//! challenge reducer's (our lobby status); the session of that match is
-//! the driver's, which exists exactly while the match screen shows (both
-//! are asserted after every input); the
+//! challenge reducer's (our lobby status), and the shell asks it
+//! (`Shell::in_match`): the match driver (with the attempt whose link it
+//! plays over) exists and the match screen shows exactly while it says so
+//! (asserted after every input); the
 //! room being set up is the [`room::RoomLink`]'s, and the side this page
 //! plays is the session's (reported once, when the match starts).
 
@@ -105,8 +106,6 @@ pub struct Shell {
     /// The match attempt being set up, with its number.
     room: Option<(u32, RoomLink)>,
     room_gen: u32,
-    /// The number of the attempt whose link the match plays over.
-    match_link: Option<u32>,
     held: Vec<String>,
     frames: FrameClock,
     frame_times: FrameTimes,
@@ -150,7 +149,6 @@ impl Shell {
             ice: Ice::default(),
             room: None,
             room_gen: 0,
-            match_link: None,
             held: Vec::new(),
             frames: FrameClock::default(),
             frame_times: FrameTimes::default(),
@@ -538,9 +536,12 @@ impl Shell {
         self.client = None;
         self.close_presence();
         self.close_room(now);
-        if self.match_link.take().is_some() {
+        if self.game.match_tag().is_some() {
             self.game.drop_match();
             self.out.push_back(Output::ClosePeer(LinkId::Match));
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
         }
     }
 
@@ -609,7 +610,6 @@ impl Shell {
                 self.render(Part::Match);
                 if let Some(end) = report.ended {
                     self.game.drop_match();
-                    self.match_link = None;
                     self.out.push_back(Output::ClosePeer(LinkId::Match));
                     if let Some(c) = self.client.as_mut() {
                         c.match_ended(now);
@@ -756,7 +756,7 @@ impl Shell {
                         RtcEvent::Closed => room.link_closed(),
                         RtcEvent::Data(..) => {}
                     }
-                } else if self.match_link == Some(tag) {
+                } else if self.game.match_tag() == Some(tag) {
                     match event {
                         RtcEvent::Data(channel, bytes) => {
                             self.game.match_datagram(now, channel, &bytes);
@@ -927,7 +927,13 @@ impl Shell {
                     if let Some(c) = self.client.as_mut() {
                         c.match_connected(now);
                     }
-                    self.start_match(now, role, gen);
+                    // The challenge rules say whether this is a match of
+                    // ours (it may have been cancelled meanwhile).
+                    if self.in_match() {
+                        self.start_match(now, role, gen);
+                    } else {
+                        self.out.push_back(Output::ClosePeer(LinkId::Match));
+                    }
                 }
                 RoomOutput::Failed(why) => {
                     self.room = None;
@@ -964,11 +970,13 @@ impl Shell {
             ..MatchView::default()
         };
         self.render(Part::Match);
-        if !self.game.start_match(cfg, now) {
+        if !self.game.start_match(cfg, now, tag) {
             self.out.push_back(Output::ClosePeer(LinkId::Match));
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
             return;
         }
-        self.match_link = Some(tag);
         // A match is only set up from the lobby screen (leaving it closes
         // the room), so the match screen follows.
         let shown = self.screens.screen() == &Screen::Lobby;
@@ -977,7 +985,6 @@ impl Shell {
             self.screen_event(now, ScreenEvent::MatchStarted, &[]);
         } else {
             self.game.drop_match();
-            self.match_link = None;
             self.out.push_back(Output::ClosePeer(LinkId::Match));
         }
     }
@@ -1090,15 +1097,24 @@ impl Shell {
         while self.drain_room(now) | self.drain_lobby(now) {}
         self.flush_dirty();
         debug_assert_eq!(
-            self.game.in_match(),
-            self.match_link.is_some(),
-            "the match's session and its link go together"
+            self.game.match_tag().is_some(),
+            self.in_match(),
+            "a match's session runs exactly while the lobby status says in a match"
         );
         debug_assert_eq!(
-            self.game.in_match(),
             self.screens.screen() == &Screen::Match,
-            "a match runs exactly while the match screen shows"
+            self.in_match(),
+            "the match screen shows exactly while the lobby status says in a match"
         );
+    }
+
+    /// Whether this page is in a match: the one owner of that fact is the
+    /// challenge reducer (it is our lobby status, and makes us busy); the
+    /// match driver, its link and the match screen follow it.
+    fn in_match(&self) -> bool {
+        self.client
+            .as_ref()
+            .is_some_and(|c| c.challenges().in_match)
     }
 
     // ----- randomness --------------------------------------------------------
