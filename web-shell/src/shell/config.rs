@@ -23,6 +23,8 @@ pub struct PageFacts {
     pub has_random: bool,
     /// The remembered netcode setting.
     pub netcode: Option<String>,
+    /// The remembered name.
+    pub name: Option<String>,
 }
 
 /// The shell's settings.
@@ -46,6 +48,8 @@ pub struct ShellConfig {
     pub signal_refused: bool,
     /// Matches hosted here run lock-step rather than rollback.
     pub lockstep: bool,
+    /// The name remembered from the last visit, to fill in.
+    pub stored_name: Option<String>,
 }
 
 impl ShellConfig {
@@ -107,6 +111,7 @@ impl ShellConfig {
             online_note,
             signal_refused,
             lockstep: page.netcode.as_deref() == Some("lockstep"),
+            stored_name: page.name.clone(),
         }
     }
 }
@@ -124,6 +129,7 @@ mod tests {
             has_webrtc: true,
             has_random: true,
             netcode: None,
+            name: None,
         }
     }
 

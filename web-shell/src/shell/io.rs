@@ -1,6 +1,7 @@
 //! What goes into the shell and what comes out: the [`Input`] and
 //! [`Output`] enums and the ids they carry.
 
+use super::page::Patch;
 use super::room::Candidate;
 use super::view::LogOffer;
 use crate::id::PeerId;
@@ -164,7 +165,7 @@ pub enum Input {
 
 /// A part of the page to redraw from the shell's views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     /// The screens and their small texts ([`Shell::screen_view`](super::Shell::screen_view)).
     Screen,
     /// The lobby ([`Shell::lobby_view`](super::Shell::lobby_view)).
@@ -180,8 +181,10 @@ pub enum Part {
 /// Something for the page to do, from [`Shell::poll_output`](super::Shell::poll_output).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {
-    /// Redraw this part of the page.
-    Render(Part),
+    /// Change the page (in order): the views as [`Patch`]es, written by
+    /// [`page`](super::page) when a part of the page changed, and once at
+    /// start-up.
+    Page(Vec<Patch>),
     /// Draw the game canvas with [`Shell::paint`](super::Shell::paint).
     Paint,
     /// Add a chat line (insert as text only).
@@ -195,8 +198,6 @@ pub enum Output {
         /// The cleaned text.
         text: String,
     },
-    /// Empty the chat input (the line was sent).
-    ClearChatInput,
     /// Open a WebSocket; report [`Input::SocketOpened`], text and
     /// [`Input::SocketClosed`] (also when it cannot be opened).
     OpenSocket {

@@ -24,13 +24,13 @@ mod config;
 pub mod driver;
 mod game;
 mod io;
+pub mod page;
 pub mod room;
 pub mod view;
 
 pub use config::{PageFacts, ShellConfig};
-pub use io::{
-    Action, FetchId, Input, LinkId, Output, Part, PlayerAction, Random, RtcEvent, SocketId,
-};
+use io::Part;
+pub use io::{Action, FetchId, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId};
 
 use crate::front_end::{FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
@@ -119,6 +119,8 @@ pub struct Shell {
     last_log: Option<LogOffer>,
     /// Why the last file opened as a replay was refused.
     replay_error: Option<String>,
+    /// What the page last showed of its lists.
+    written: page::Written,
     dirty: [bool; 5],
     out: VecDeque<Output>,
 }
@@ -159,9 +161,22 @@ impl Shell {
             accepted_at: None,
             last_log: None,
             replay_error: None,
+            written: page::Written::default(),
             dirty: [true; 5],
             out: VecDeque::new(),
         };
+        let start = page::start(
+            s.game.name(),
+            s.game.build_id(),
+            s.game.local_options(),
+            s.cfg.stored_name.as_deref(),
+            if s.cfg.lockstep {
+                "lockstep"
+            } else {
+                "rollback"
+            },
+        );
+        s.out.push_back(Output::Page(start));
         s.flush_dirty();
         s
     }
@@ -334,6 +349,23 @@ impl Shell {
 
     // ----- inputs ------------------------------------------------------------
 
+    /// What changed on the page for `part`.
+    fn patches(&mut self, part: Part) -> Vec<page::Patch> {
+        match part {
+            Part::Screen => page::screen(&self.screen_view()),
+            Part::Lobby => self
+                .lobby_view()
+                .map(|v| page::lobby(&v, &mut self.written))
+                .unwrap_or_default(),
+            Part::Local => page::local(&self.local),
+            Part::Match => page::match_(&self.match_view),
+            Part::Replay => self
+                .replay_view()
+                .map(|v| page::replay(&v, &mut self.written))
+                .unwrap_or_default(),
+        }
+    }
+
     fn render(&mut self, part: Part) {
         self.dirty[part as usize] = true;
     }
@@ -350,7 +382,10 @@ impl Shell {
         .enumerate()
         {
             if std::mem::take(&mut self.dirty[i]) {
-                self.out.push_back(Output::Render(part));
+                let patches = self.patches(part);
+                if !patches.is_empty() {
+                    self.out.push_back(Output::Page(patches));
+                }
             }
         }
     }
@@ -383,7 +418,10 @@ impl Shell {
                 };
                 match c.send_chat(now, &raw) {
                     Ok(()) => {
-                        self.out.push_back(Output::ClearChatInput);
+                        self.out.push_back(Output::Page(vec![page::Patch::Value(
+                            "chat-input",
+                            String::new(),
+                        )]));
                         self.chat_error = "";
                     }
                     Err(ChatError::RateLimited) => {
@@ -415,11 +453,24 @@ impl Shell {
             _ => None,
         };
         let Some(log) = log else { return };
-        match self.game.open_replay(&log.bytes) {
-            Ok(()) => self.screen_event(now, ScreenEvent::WatchReplay, &[]),
+        if let Err(e) = self.show_replay(now, &log.bytes) {
             // This page recorded it with this build: a bug if it happens.
-            Err(e) => log::error!("replay: the game just played did not open ({e:?})"),
+            log::error!("replay: the game just played did not open ({e:?})");
         }
+    }
+
+    /// Opens `bytes` and shows the replay screen.
+    fn show_replay(&mut self, now: Millis, bytes: &[u8]) -> Result<(), crate::replay::Refusal> {
+        self.game.open_replay(bytes)?;
+        self.screen_event(now, ScreenEvent::WatchReplay, &[]);
+        debug_assert!(
+            matches!(self.screens.screen(), Screen::Replay { .. }),
+            "a replay is only opened where one can be watched"
+        );
+        if !matches!(self.screens.screen(), Screen::Replay { .. }) {
+            self.game.close_replay();
+        }
+        Ok(())
     }
 
     /// A file picked on the title screen to watch.
@@ -427,11 +478,8 @@ impl Shell {
         if !matches!(self.screens.screen(), Screen::Title { .. }) {
             return;
         }
-        match file.and_then(|bytes| self.game.open_replay(&bytes)) {
-            Ok(()) => {
-                self.replay_error = None;
-                self.screen_event(now, ScreenEvent::WatchReplay, &[]);
-            }
+        match file.and_then(|bytes| self.show_replay(now, &bytes)) {
+            Ok(()) => self.replay_error = None,
             Err(e) => {
                 log::info!("replay: refused a file ({e:?})");
                 self.replay_error = Some(e.message(self.game.name()));

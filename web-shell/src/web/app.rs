@@ -10,7 +10,7 @@ use super::net::{self, Net};
 use super::platform::{self, clock, now, ConsoleLog};
 use super::rtc::Rtc;
 use crate::front_end::FrontEnd;
-use crate::shell::{Action, Input, Output, Part, PlayerAction, Shell, ShellConfig};
+use crate::shell::{page, Action, Input, Output, PlayerAction, Shell, ShellConfig};
 use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -84,13 +84,11 @@ impl App {
 
     fn carry_out(&mut self, out: Output) {
         match out {
-            Output::Render(part) => match part {
-                Part::Screen => self.dom.render_screen(&self.shell.screen_view()),
-                Part::Lobby => self.dom.render_lobby(self.shell.lobby_view().as_ref()),
-                Part::Local => self.dom.render_local(self.shell.local_view()),
-                Part::Match => self.dom.render_match(self.shell.match_view()),
-                Part::Replay => self.dom.render_replay(self.shell.replay_view().as_ref()),
-            },
+            Output::Page(patches) => {
+                for p in &patches {
+                    self.dom.apply(p);
+                }
+            }
             Output::Paint => {
                 if let Some(mut p) = self.dom.painter() {
                     self.shell.paint(&mut p);
@@ -101,8 +99,7 @@ impl App {
                 rtl,
                 name,
                 text,
-            } => self.dom.add_chat(mine, rtl, &name, &text),
-            Output::ClearChatInput => self.dom.set_input_value("chat-input", ""),
+            } => self.dom.apply(&page::chat_line(mine, rtl, &name, &text)),
             Output::OpenSocket { id, url } => {
                 if !self.net.open(id, &url) {
                     self.inbox.push_back(Input::SocketClosed(id));
@@ -356,16 +353,6 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
         ShellConfig::from_page(&facts),
         Box::new(platform::random),
     );
-    dom.set_text("game-name", shell.game_name());
-    dom.doc.set_title(shell.game_name());
-    dom.set_text("build", &format!("build {:016x}", shell.build_id()));
-    if let Some(name) = platform::stored("netplay.name") {
-        dom.set_input_value("name", &name);
-    }
-    dom.build_local_options(shell.local_options());
-    if matches!(facts.netcode.as_deref(), Some("lockstep" | "rollback")) {
-        dom.set_select("netcode", facts.netcode.as_deref().unwrap_or_default());
-    }
     let handlers = wire(&dom);
     let mut app = App {
         shell,

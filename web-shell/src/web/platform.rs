@@ -79,6 +79,7 @@ pub fn page_facts() -> PageFacts {
         has_webrtc: has("RTCPeerConnection") && has("WebSocket"),
         has_random: random(&mut [0u8; 1]),
         netcode: stored("netplay.netcode"),
+        name: stored("netplay.name"),
         search,
     }
 }

@@ -445,9 +445,8 @@ impl World {
                 }
                 Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
                 Output::AddCandidate { .. }
-                | Output::Render(_)
+                | Output::Page(_)
                 | Output::Paint
-                | Output::ClearChatInput
                 | Output::Store { .. }
                 | Output::OfferLog(_) => {}
             }
