@@ -158,6 +158,9 @@ pub enum Input {
     /// A fetch answered with this body, or failed (`None`: an error status,
     /// a network error, or no answer within its timeout).
     Fetched(FetchId, Option<String>),
+    /// An event of the page the shell listens to
+    /// ([`Shell::listeners`](super::Shell::listeners)).
+    Dom(super::page::DomEvent),
     /// A file picked to watch as a replay: its bytes, or why they were not
     /// read (over [`crate::replay::MAX_FILE_BYTES`], or unreadable).
     ReplayFile(Result<Vec<u8>, crate::replay::Refusal>),

@@ -121,6 +121,8 @@ pub struct Shell {
     replay_error: Option<String>,
     /// What the page last showed of its lists.
     written: page::Written,
+    /// The page's events the shell listens to.
+    listeners: Vec<page::Listener>,
     dirty: [bool; 5],
     out: VecDeque<Output>,
 }
@@ -162,9 +164,11 @@ impl Shell {
             last_log: None,
             replay_error: None,
             written: page::Written::default(),
+            listeners: Vec::new(),
             dirty: [true; 5],
             out: VecDeque::new(),
         };
+        s.listeners = page::listeners(s.game.local_options().len());
         let start = page::start(
             s.game.name(),
             s.game.build_id(),
@@ -212,6 +216,11 @@ impl Shell {
             Input::Rtc { link, tag, event } => self.rtc(now, link, tag, event),
             Input::Fetched(id, body) => self.fetched(now, id, body),
             Input::ReplayFile(file) => self.replay_file(now, file),
+            Input::Dom(e) => {
+                if let Some(a) = page::action_of(&self.listeners, e) {
+                    self.action(now, a);
+                }
+            }
         }
         self.pump(now);
     }
@@ -259,6 +268,12 @@ impl Shell {
             },
             replay_error: self.replay_error.clone(),
         }
+    }
+
+    /// The page's events to listen to; report each as [`Input::Dom`].
+    #[must_use]
+    pub fn listeners(&self) -> &[page::Listener] {
+        &self.listeners
     }
 
     /// The replay being watched.

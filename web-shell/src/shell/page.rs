@@ -349,6 +349,123 @@ pub fn log_link(url: &str, log: &super::view::LogOffer) -> Vec<Patch> {
     ]
 }
 
+/// An event of the page the shell listens to: on element `el`, browser
+/// event `event`; the page reads the values of the `reads` fields with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listener {
+    /// The element's id.
+    pub el: &'static str,
+    /// The browser event (`click`, `submit`, `input`, `change`).
+    pub event: &'static str,
+    /// Keep the browser's own action (a form's submission, a link's
+    /// navigation) from happening.
+    pub prevent_default: bool,
+    /// The ids of the fields whose values go with the event.
+    pub reads: Vec<String>,
+}
+
+/// What the page reports of one listened event: which [`Listener`], the
+/// values of its `reads`, and the element the event happened on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DomEvent {
+    /// The listener's index in [`listeners`].
+    pub listener: usize,
+    /// The values of the listener's `reads`, in order.
+    pub values: Vec<String>,
+    /// The target's tag name, upper case (`BUTTON`, `INPUT`…).
+    pub tag: String,
+    /// The target's `data-action`, `data-id` and `data-control`.
+    pub data_action: Option<String>,
+    /// See `data_action`.
+    pub data_id: Option<String>,
+    /// See `data_action`.
+    pub data_control: Option<String>,
+    /// The target's value (an input's or select's, else its `value`
+    /// attribute).
+    pub value: Option<String>,
+}
+
+/// The events of the page the shell listens to, for a game with
+/// `local_options` local-play choosers.
+#[must_use]
+pub fn listeners(local_options: usize) -> Vec<Listener> {
+    let l = |el, event, prevent_default, reads: &[&str]| Listener {
+        el,
+        event,
+        prevent_default,
+        reads: reads.iter().map(|r| (*r).to_owned()).collect(),
+    };
+    let mut v = vec![l("btn-local", "click", true, &[])];
+    v[0].reads = (0..local_options)
+        .map(|i| format!("local-opt-{i}"))
+        .collect();
+    v.extend([
+        l("btn-online", "click", true, &[]),
+        l("local-back", "click", true, &[]),
+        l("lobby-back", "click", true, &[]),
+        l("replay-back", "click", true, &[]),
+        l("join", "click", true, &["name"]),
+        l("retry", "click", true, &[]),
+        l("chat-send", "click", true, &["chat-input"]),
+        l("chat-form", "submit", true, &["chat-input"]),
+        l("leave", "click", true, &[]),
+        l("continue", "click", true, &[]),
+        l("watch-replay", "click", true, &[]),
+        l("local-watch", "click", true, &[]),
+        l("netcode", "change", false, &["netcode"]),
+        // Buttons in the roster and the notices (Try again) carry a
+        // data-action and the player's data-id.
+        l("notices", "click", false, &[]),
+        l("roster", "click", false, &[]),
+        // The replay's controls carry a data-control: buttons on click,
+        // the timeline as it moves, the speed when picked.
+        l("replay-controls", "click", false, &[]),
+        l("replay-controls", "input", false, &[]),
+        l("replay-controls", "change", false, &[]),
+    ]);
+    v
+}
+
+/// The shell's action for an event of the page, if it means one.
+#[must_use]
+pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
+    use super::{Action, PlayerAction};
+    let listener = listeners.get(e.listener)?;
+    let first = || e.values.first().cloned().unwrap_or_default();
+    Some(match (listener.el, listener.event) {
+        ("btn-local", _) => {
+            Action::ChooseLocal(e.values.iter().map(|v| v.parse().unwrap_or(0)).collect())
+        }
+        ("btn-online", _) => Action::ChooseOnline,
+        ("local-back" | "lobby-back" | "replay-back", _) => Action::Back,
+        ("join", _) => Action::Join(first()),
+        ("retry", _) => Action::Retry,
+        ("chat-send" | "chat-form", _) => Action::SendChat(first()),
+        ("leave", _) => Action::Leave,
+        ("continue", _) => Action::Continue,
+        ("watch-replay" | "local-watch", _) => Action::WatchReplay,
+        ("netcode", _) => Action::Netcode(first()),
+        ("notices" | "roster", _) => {
+            Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
+        }
+        ("replay-controls", event) => {
+            let tag = match event {
+                "click" => "BUTTON",
+                "input" => "INPUT",
+                _ => "SELECT",
+            };
+            if e.tag != tag {
+                return None;
+            }
+            Action::Replay {
+                control: e.data_control?,
+                value: e.value.unwrap_or_default(),
+            }
+        }
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,6 +488,82 @@ mod tests {
             accept_enabled: true,
             our_challenge: None,
         }
+    }
+
+    #[test]
+    fn each_listened_event_means_its_action() {
+        use crate::shell::{Action, PlayerAction};
+        let ls = listeners(2);
+        let at = |el: &str, event: &str| {
+            ls.iter()
+                .position(|l| l.el == el && l.event == event)
+                .unwrap()
+        };
+        let ev = |el, event, values: &[&str]| DomEvent {
+            listener: at(el, event),
+            values: values.iter().map(|v| (*v).to_owned()).collect(),
+            ..DomEvent::default()
+        };
+        assert_eq!(
+            ls[at("btn-local", "click")].reads,
+            ["local-opt-0", "local-opt-1"]
+        );
+        assert_eq!(
+            action_of(&ls, ev("btn-local", "click", &["1", "x"])),
+            Some(Action::ChooseLocal(vec![1, 0]))
+        );
+        assert_eq!(
+            action_of(&ls, ev("chat-form", "submit", &["hi"])),
+            Some(Action::SendChat("hi".into()))
+        );
+        assert_eq!(
+            action_of(&ls, ev("replay-back", "click", &[])),
+            Some(Action::Back)
+        );
+        // A roster button names what it does and whom.
+        let mut b = ev("roster", "click", &[]);
+        assert_eq!(
+            action_of(&ls, b.clone()),
+            None,
+            "a click beside the buttons"
+        );
+        b.data_action = Some("accept".into());
+        b.data_id = Some("AAAAAAAAAAAA".into());
+        assert_eq!(
+            action_of(&ls, b.clone()),
+            Some(Action::Player(PlayerAction::Accept, "AAAAAAAAAAAA".into()))
+        );
+        b.data_action = Some("launch".into());
+        assert_eq!(action_of(&ls, b), None);
+        // The replay's controls: each on its own event only.
+        let mut c = ev("replay-controls", "input", &[]);
+        c.tag = "INPUT".into();
+        c.data_control = Some("replay-seek".into());
+        c.value = Some("120".into());
+        assert_eq!(
+            action_of(&ls, c.clone()),
+            Some(Action::Replay {
+                control: "replay-seek".into(),
+                value: "120".into()
+            })
+        );
+        c.listener = at("replay-controls", "click");
+        assert_eq!(
+            action_of(&ls, c),
+            None,
+            "a click on the timeline is not a seek"
+        );
+        // An unknown listener.
+        assert_eq!(
+            action_of(
+                &ls,
+                DomEvent {
+                    listener: 99,
+                    ..DomEvent::default()
+                }
+            ),
+            None
+        );
     }
 
     #[test]

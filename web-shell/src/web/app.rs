@@ -10,7 +10,8 @@ use super::net::{self, Net};
 use super::platform::{self, clock, now, ConsoleLog};
 use super::rtc::Rtc;
 use crate::front_end::FrontEnd;
-use crate::shell::{page, Action, Input, Output, PlayerAction, Shell, ShellConfig};
+use crate::shell::page::{self, DomEvent, Listener};
+use crate::shell::{Input, Output, Shell, ShellConfig};
 use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -159,110 +160,37 @@ fn typing(k: &KeyboardEvent) -> bool {
         .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// Hooks the page's buttons, forms and keys to the shell's inputs.
-fn wire(dom: &Dom) -> Vec<Handler> {
+/// Hooks the page's events the shell listens to, the replay file picker
+/// and the keys to the shell's inputs.
+fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
     let mut handlers = Vec::new();
-    type ActionOf = fn(&Dom, &Shell) -> Action;
-    let buttons: [(&str, ActionOf); 12] = [
-        ("btn-local", |d, s| {
-            Action::ChooseLocal(d.local_choices(s.local_options().len()))
-        }),
-        ("btn-online", |_, _| Action::ChooseOnline),
-        ("local-back", |_, _| Action::Back),
-        ("lobby-back", |_, _| Action::Back),
-        ("join", |d, _| Action::Join(d.input_value("name"))),
-        ("retry", |_, _| Action::Retry),
-        ("chat-send", |d, _| {
-            Action::SendChat(d.input_value("chat-input"))
-        }),
-        ("leave", |_, _| Action::Leave),
-        ("continue", |_, _| Action::Continue),
-        ("watch-replay", |_, _| Action::WatchReplay),
-        ("local-watch", |_, _| Action::WatchReplay),
-        ("replay-back", |_, _| Action::Back),
-    ];
-    for (id, action) in buttons {
-        if let Some(el) = dom.el(id) {
-            on(&el, "click", &mut handlers, move |ev: JsValue| {
-                if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
-                    e.prevent_default();
-                }
-                dispatch(move |a| a.feed(Input::Action(action(&a.dom, &a.shell))));
-            });
-        }
-    }
-    if let Some(form) = dom.el("chat-form") {
-        on(&form, "submit", &mut handlers, |ev: JsValue| {
-            if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
+    for (i, l) in listeners.iter().enumerate() {
+        let Some(el) = dom.el(l.el) else { continue };
+        let (prevent, reads) = (l.prevent_default, l.reads.clone());
+        on(&el, l.event, &mut handlers, move |ev: JsValue| {
+            let Some(e) = ev.dyn_ref::<web_sys::Event>() else {
+                return;
+            };
+            if prevent {
                 e.prevent_default();
             }
-            dispatch(|a| {
-                let text = a.dom.input_value("chat-input");
-                a.feed(Input::Action(Action::SendChat(text)));
+            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
+            let attr = |name| target.as_ref().and_then(|t| t.get_attribute(name));
+            let mut event = DomEvent {
+                listener: i,
+                values: Vec::new(),
+                tag: target.as_ref().map(Element::tag_name).unwrap_or_default(),
+                data_action: attr("data-action"),
+                data_id: attr("data-id"),
+                data_control: attr("data-control"),
+                value: target.as_ref().and_then(Dom::value_of),
+            };
+            let reads = reads.clone();
+            dispatch(move |a| {
+                event.values = reads.iter().map(|r| a.dom.input_value(r)).collect();
+                a.feed(Input::Dom(event));
             });
         });
-    }
-    if let Some(sel) = dom.el("netcode") {
-        on(&sel, "change", &mut handlers, |_| {
-            dispatch(|a| {
-                let v = a.dom.input_value("netcode");
-                a.feed(Input::Action(Action::Netcode(v)));
-            });
-        });
-    }
-    // Buttons in the roster and in the notices (Try again) carry a
-    // data-action and the player's data-id; one delegated handler each.
-    for list in ["notices", "roster"]
-        .into_iter()
-        .filter_map(|id| dom.el(id))
-    {
-        on(&list, "click", &mut handlers, |ev: JsValue| {
-            let target = ev
-                .dyn_ref::<web_sys::Event>()
-                .and_then(web_sys::Event::target)
-                .and_then(|t| t.dyn_into::<Element>().ok());
-            let Some(b) = target else { return };
-            if let (Some(action), Some(id)) = (
-                b.get_attribute("data-action")
-                    .as_deref()
-                    .and_then(PlayerAction::parse),
-                b.get_attribute("data-id"),
-            ) {
-                dispatch(move |a| a.feed(Input::Action(Action::Player(action, id))));
-            }
-        });
-    }
-    // The replay's controls carry a data-control: buttons on click, the
-    // timeline as it moves, the speed when picked.
-    if let Some(replay) = dom.el("replay-controls") {
-        for (event, tag) in [
-            ("click", "BUTTON"),
-            ("input", "INPUT"),
-            ("change", "SELECT"),
-        ] {
-            on(&replay, event, &mut handlers, move |ev: JsValue| {
-                let Some(el) = ev
-                    .dyn_ref::<web_sys::Event>()
-                    .and_then(web_sys::Event::target)
-                    .and_then(|t| t.dyn_into::<Element>().ok())
-                    .filter(|e| e.tag_name() == tag)
-                else {
-                    return;
-                };
-                let Some(control) = el.get_attribute("data-control") else {
-                    return;
-                };
-                let value = match el.dyn_ref::<web_sys::HtmlInputElement>() {
-                    Some(i) => i.value(),
-                    None => el
-                        .dyn_ref::<web_sys::HtmlSelectElement>()
-                        .map(web_sys::HtmlSelectElement::value)
-                        .or_else(|| el.get_attribute("value"))
-                        .unwrap_or_default(),
-                };
-                dispatch(move |a| a.feed(Input::Action(Action::Replay { control, value })));
-            });
-        }
     }
     if let Some(input) = dom.el("replay-file") {
         on(&input, "change", &mut handlers, |ev: JsValue| {
@@ -353,7 +281,7 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
         ShellConfig::from_page(&facts),
         Box::new(platform::random),
     );
-    let handlers = wire(&dom);
+    let handlers = wire(&dom, shell.listeners());
     let mut app = App {
         shell,
         dom,

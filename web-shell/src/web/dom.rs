@@ -27,17 +27,22 @@ impl Dom {
         self.doc.get_element_by_id(id)
     }
 
-    /// The value of an `<input>` or `<select>`.
+    /// The value of the `<input>` or `<select>` with this id.
     pub fn input_value(&self, id: &str) -> String {
-        let Some(e) = self.el(id) else {
-            return String::new();
-        };
-        if let Some(s) = e.dyn_ref::<HtmlSelectElement>() {
-            return s.value();
-        }
-        e.dyn_into::<HtmlInputElement>()
-            .map(|i| i.value())
+        self.el(id)
+            .and_then(|e| Dom::value_of(&e))
             .unwrap_or_default()
+    }
+
+    /// An input's or select's value, else the element's `value` attribute.
+    pub fn value_of(e: &Element) -> Option<String> {
+        if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
+            return Some(i.value());
+        }
+        if let Some(s) = e.dyn_ref::<HtmlSelectElement>() {
+            return Some(s.value());
+        }
+        e.get_attribute("value")
     }
 
     /// Carries out one change the shell asked for.
@@ -142,17 +147,6 @@ impl Dom {
             self.apply(&p);
         }
         self.log_url = Some(url);
-    }
-
-    /// The index picked in each of `n` local-play choosers (0 when missing).
-    pub fn local_choices(&self, n: usize) -> Vec<usize> {
-        (0..n)
-            .map(|i| {
-                self.input_value(&format!("local-opt-{i}"))
-                    .parse()
-                    .unwrap_or(0)
-            })
-            .collect()
     }
 
     /// The canvas sized for this frame (sharp on high-density screens: a
