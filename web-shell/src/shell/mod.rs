@@ -798,7 +798,7 @@ impl Shell {
                         }
                     }
                     RtcEvent::Candidate(cand) => {
-                        c.send_signal(now, &id, &cand.into_signal(attempt))
+                        c.send_signal(now, &id, &room::candidate_signal(cand, attempt))
                     }
                     RtcEvent::Open => c.peer_open(&id, attempt),
                     RtcEvent::Closed => c.peer_closed(now, &id, attempt),
