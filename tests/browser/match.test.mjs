@@ -205,6 +205,8 @@ async function checkReplay(page, ticks, finalHash) {
   await page.locator('#replay-play').click();
   await page.locator('#replay[data-playing="0"]').waitFor({ timeout: DEADLINE });
   assert.equal(await page.locator('#replay-play').textContent(), 'Play');
+  await seekTo(page, markTick);
+  await page.screenshot({ path: path.join(OUT, 'replay.png'), fullPage: true });
   await page.locator('#replay-back').click();
   await page.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
 }

@@ -134,7 +134,11 @@ fn a_local_game_plays_back_as_it_was_shown() {
         if rng.below(6) == 0 {
             let code = (*rng.pick(&keys)).to_owned();
             let down = rng.below(2) == 0;
-            page.feed(Input::Key { code, down });
+            page.feed(Input::Key {
+                code,
+                down,
+                typing: false,
+            });
         }
         page.frame();
     }

@@ -170,6 +170,7 @@ fn input(r: &mut Rng, seen: &Seen) -> Input {
         1 => Input::Key {
             code: r.pick(&["ArrowUp", "KeyW", "Space"]).to_string(),
             down: r.below(2) == 0,
+            typing: r.below(4) == 0,
         },
         2 => Input::Tick,
         3 => Input::Frame {

@@ -129,6 +129,10 @@ pub enum Input {
         code: String,
         /// Pressed (`true`) or released.
         down: bool,
+        /// It was typed into a text field (chat, name): a press there is
+        /// not playing, and is ignored; a release still counts, so a key
+        /// held into a field is let go.
+        typing: bool,
     },
     /// The lobby and connection timers' tick (every 100 ms or sooner).
     Tick,

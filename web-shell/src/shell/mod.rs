@@ -194,8 +194,10 @@ impl Shell {
     pub fn handle(&mut self, now: Millis, input: Input) {
         match input {
             Input::Action(a) => self.action(now, a),
-            Input::Key { code, down } => {
-                if down {
+            Input::Key { code, down, typing } => {
+                if down && typing {
+                    // Typing in a text field is not playing.
+                } else if down {
                     if !self.held.contains(&code) {
                         self.held.push(code);
                     }
@@ -326,20 +328,16 @@ impl Shell {
     }
 
     /// Whether the page should keep the browser from acting on this key
-    /// press: a game runs, the key is one of the game's, and no modifier
-    /// is held (Ctrl+F and the like stay the browser's).
+    /// event (so a game's keys do not scroll the page or open quick find):
+    /// never while typing in a text field; a press while a game runs, of
+    /// one of the game's keys, with no modifier held (Ctrl+F and the like
+    /// stay the browser's); a release of one of the game's keys.
     #[must_use]
-    pub fn captures_key_down(&self, code: &str, modifier: bool) -> bool {
-        !modifier
-            && matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match)
-            && self.game.is_game_key(code)
-    }
-
-    /// Whether the page should keep the browser from acting on this key
-    /// release: the key is one of the game's.
-    #[must_use]
-    pub fn captures_key_up(&self, code: &str) -> bool {
-        self.game.is_game_key(code)
+    pub fn captures_key(&self, code: &str, down: bool, typing: bool, modifier: bool) -> bool {
+        if typing || !self.game.is_game_key(code) {
+            return false;
+        }
+        !down || (!modifier && matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match))
     }
 
     /// Whether a frame is due at `clock` (so the frame timer can skip early

@@ -215,23 +215,12 @@ fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
                 let Some(k) = ev.dyn_ref::<KeyboardEvent>() else {
                     return;
                 };
-                // Typing in a text field (chat, name) is not playing.
-                if down && typing(k) {
-                    return;
-                }
-                let code = k.code();
-                // While a game runs, its keys must not scroll the page or
-                // open quick find.
+                let (code, typing) = (k.code(), typing(k));
                 let modifier = k.ctrl_key() || k.meta_key() || k.alt_key();
-                let keep = if down {
-                    query(|a| a.shell.captures_key_down(&code, modifier))
-                } else {
-                    query(|a| !typing(k) && a.shell.captures_key_up(&code))
-                };
-                if keep == Some(true) {
+                if query(|a| a.shell.captures_key(&code, down, typing, modifier)) == Some(true) {
                     k.prevent_default();
                 }
-                dispatch(move |a| a.feed(Input::Key { code, down }));
+                dispatch(move |a| a.feed(Input::Key { code, down, typing }));
             });
         }
     }
