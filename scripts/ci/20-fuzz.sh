@@ -2,7 +2,8 @@
 # Short fuzz runs (libFuzzer via cargo-fuzz), FUZZ_SECONDS per target
 # (default 30): the lockstep wire decoder and a session fed arbitrary peer
 # bytes (lockstep/fuzz), and the host-authoritative model's decoders, delta
-# codec and machines (authority/fuzz). A crash leaves its input in the fuzz
+# codec and machines (authority/fuzz), and what a lobby peer can send the
+# web shell over the mesh (web-shell/fuzz). A crash leaves its input in the fuzz
 # crate's artifacts/ folder.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -12,8 +13,8 @@ ensure_cxx
 cd "$ROOT"
 
 # Each fuzz crate (its own workspace) with its targets.
-FUZZ_CRATES=(lockstep/fuzz authority/fuzz)
-declare -A TARGETS=([lockstep/fuzz]="decode session" [authority/fuzz]="decode machines")
+FUZZ_CRATES=(lockstep/fuzz authority/fuzz web-shell/fuzz)
+declare -A TARGETS=([lockstep/fuzz]="decode session" [authority/fuzz]="decode machines" [web-shell/fuzz]="peer_message")
 
 # Lint the fuzz targets (stage 10 does not see their workspaces). A check
 # links nothing: pointing libfuzzer-sys at a library path that is never used
