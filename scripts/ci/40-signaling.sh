@@ -14,7 +14,9 @@ bin="${CARGO_TARGET_DIR:-$ROOT/target}/debug"
 out="$(mktemp)"; err="$(mktemp)"
 "$bin/signaling-server" --listen 127.0.0.1:0 --allowed-origins http://good.test \
     --room-ttl-seconds 3 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
-    --stun-urls '' --log-level debug >"$out" 2>"$err" &
+    --stun-urls '' --log-level debug \
+    --relay-ttl-seconds 3 \
+    >"$out" 2>"$err" &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$out" "$err"; }
 trap cleanup EXIT
@@ -35,9 +37,11 @@ log "signaling-server at $url"
 
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
     --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
-    --rate-limit-per-minute 600
+    --rate-limit-per-minute 600 \
+    --relay-ttl-seconds 3
 
 # Every log line (debug included) is a JSON record with a level, and none
 # names a test nickname, a payload or an address.
 python3 signaling/conformance/check-logs.py "$err" \
-    --require http.request --require lobby.joined --require lobby.kicked --require room.created
+    --require http.request --require lobby.joined --require lobby.kicked --require room.created \
+    --require relay.paired --require relay.kicked --require relay.expired

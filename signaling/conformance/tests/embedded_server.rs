@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use signaling_conformance::{run, SuiteConfig};
-use signaling_core::{AllowedOrigins, LobbyLimits, RoomLimits};
+use signaling_core::{AllowedOrigins, LobbyLimits, RelayLimits, RoomLimits};
 use signaling_server::{Config, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -22,6 +22,10 @@ async fn embedded_server_passes_the_conformance_suite() {
             hello_timeout_ms: 1_000,
             ..LobbyLimits::default()
         },
+        relay: RelayLimits {
+            ttl_ms: 3_000,
+            ..RelayLimits::default()
+        },
         ..Config::default()
     };
     let addr = Server::bind(config).await.expect("bind port 0").spawn();
@@ -31,6 +35,7 @@ async fn embedded_server_passes_the_conformance_suite() {
         room_ttl_seconds: 3,
         hello_timeout: Duration::from_millis(1_000),
         rate_limit_per_minute: 600,
+        relay_ttl_seconds: 3,
         ..SuiteConfig::new(&format!("http://{addr}"))
     };
     let results = run(&suite).await.expect("valid base URL");

@@ -15,6 +15,8 @@
 //!   data relayed by rooms and the lobby, roles and the HTTP bodies of
 //!   `POST /rooms` and refusals.
 //! * [`peer`]: chat and challenge messages between lobby players.
+//! * [`relay`]: the match relay's tickets and route, for matches that
+//!   cannot connect directly.
 //! * [`limits`]: the sizes and counts of the contract.
 //! * [`query_param`]: how every host and the page read a query string.
 //!
@@ -50,6 +52,7 @@ pub mod limits;
 pub mod lobby;
 pub mod peer;
 mod query;
+pub mod relay;
 pub mod room;
 pub mod text;
 
@@ -59,6 +62,7 @@ pub use lobby::{
 };
 pub use peer::{DeclineReason, PeerMsg};
 pub use query::query_param;
+pub use relay::{relay_out, relay_path, relay_server, RelayTicket, RelayTicketMsg};
 pub use room::{
     error_body, room_out, room_server, Role, RoomCreated, RoomRequest, RoomServerMsg, Signal,
     SignalKind,
