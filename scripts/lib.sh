@@ -99,6 +99,13 @@ locked_wasm_bindgen_version() {
         "$ROOT/Cargo.lock"
 }
 
+# The value of a pinned hex constant `NAME: TYPE = 0x...;` in a Rust source,
+# underscores removed (e.g. `pinned_const games/ntba/src/lib.rs GOLDEN_HASH`),
+# or nothing when the file does not spell it that way.
+pinned_const() {
+    sed -n "s/^ *pub const $2: u[0-9]* = \(0x[0-9a-f_]*\);\$/\1/p; s/^ *const $2: u[0-9]* = \(0x[0-9a-f_]*\);\$/\1/p" "$ROOT/$1" | tr -d _
+}
+
 # The version a tool prints as the second word of `TOOL --version` (or of
 # `cargo fuzz --version`), or nothing when it is absent or prints nothing.
 tool_version() {
@@ -229,19 +236,35 @@ ensure_wasmtime_py() {
     fi
 }
 
+# Installs the cargo subcommand `cargo SUB`, from crate CRATE, at exactly
+# VERSION unless `cargo SUB --version` already says VERSION; MINUTES is what the first
+# install roughly takes, for the log line. Extra arguments go to
+# `cargo install`.
+install_pinned_cargo_subcommand() {
+    local sub=$1 crate=$2 want=$3 minutes=$4 have=""
+    shift 4
+    if command -v cargo >/dev/null 2>&1; then
+        have="$(cargo "$sub" --version 2>/dev/null | awk 'NR == 1 { print $2 }' || true)"
+    fi
+    if [ "$have" != "$want" ]; then
+        require_tool cargo "Install Rust with rustup (https://rustup.rs), then run this again."
+        log "installing $crate $want (found '${have:-none}'; about $minutes minutes, once)"
+        cargo install "$crate" --version "$want" --force "$@" ||
+            die "could not install $crate $want (see above); try \`cargo install $crate --version $want\` yourself."
+    fi
+}
+
 # cargo-fuzz, for the short fuzz runs of scripts/ci/20-fuzz.sh. It drives
 # libFuzzer through nightly-only rustc flags; the stage allows them on the
 # stable toolchain with RUSTC_BOOTSTRAP=1, so no nightly is needed.
 CARGO_FUZZ_VERSION=0.13.2
 ensure_cargo_fuzz() {
-    local have=""
-    if command -v cargo >/dev/null 2>&1; then
-        have="$(cargo fuzz --version 2>/dev/null | awk 'NR == 1 { print $2 }' || true)"
-    fi
-    if [ "$have" != "$CARGO_FUZZ_VERSION" ]; then
-        require_tool cargo "Install Rust with rustup (https://rustup.rs), then run this again."
-        log "installing cargo-fuzz $CARGO_FUZZ_VERSION (found '${have:-none}'; about 2 minutes, once)"
-        cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --force ||
-            die "could not install cargo-fuzz $CARGO_FUZZ_VERSION (see above); try \`cargo install cargo-fuzz --version $CARGO_FUZZ_VERSION\` yourself."
-    fi
+    install_pinned_cargo_subcommand fuzz cargo-fuzz "$CARGO_FUZZ_VERSION" 2
+}
+
+# cargo-deny, for the dependency checks of the Rust stage (deny.toml); its
+# own lock file is kept (--locked).
+CARGO_DENY_VERSION=0.20.2
+ensure_cargo_deny() {
+    install_pinned_cargo_subcommand deny cargo-deny "$CARGO_DENY_VERSION" 4 --locked
 }

@@ -441,6 +441,34 @@ impl Reader<'_> {
         self.patch_with(op, base, depth)
     }
 
+    /// `base`, an object, with the fields `mask` marks rebuilt by `change`
+    /// and the others kept as they are (each paid for from the budget).
+    fn rebuild_fields(
+        &mut self,
+        base: &Value,
+        mask: u64,
+        mut change: impl FnMut(&mut Self, &Value) -> Result<Value, PatchError>,
+    ) -> Result<Value, PatchError> {
+        self.spend(1)?;
+        let Value::Object(map) = base else {
+            return Err(PatchError::Unexpected);
+        };
+        if mask == 0 || map.len() > MASK_FIELDS || (map.len() < 64 && mask >> map.len() != 0) {
+            return Err(PatchError::OutOfRange);
+        }
+        let mut out = Map::new();
+        for (i, (k, v)) in map.iter().enumerate() {
+            let nv = if mask & (1 << i) != 0 {
+                change(self, v)?
+            } else {
+                self.spend(size_of_tree(v, self.budget)?)?;
+                v.clone()
+            };
+            out.insert(k.clone(), nv);
+        }
+        Ok(Value::Object(out))
+    }
+
     /// A patch against `base` whose first operation, `op`, was read.
     fn patch_with(&mut self, op: Op, base: &Value, depth: usize) -> Result<Value, PatchError> {
         if depth > MAX_DEPTH {
@@ -459,54 +487,17 @@ impl Reader<'_> {
                 self.spend(1)?;
                 add_step(base, step)
             }
-            Op::Fields(mask) => {
-                self.spend(1)?;
-                let Value::Object(map) = base else {
-                    return Err(PatchError::Unexpected);
-                };
-                if mask == 0
-                    || map.len() > MASK_FIELDS
-                    || (map.len() < 64 && mask >> map.len() != 0)
-                {
-                    return Err(PatchError::OutOfRange);
-                }
-                let mut out = Map::new();
-                for (i, (k, v)) in map.iter().enumerate() {
-                    let nv = if mask & (1 << i) != 0 {
-                        self.patch(v, depth + 1)?
-                    } else {
-                        self.spend(size_of_tree(v, self.budget)?)?;
-                        v.clone()
-                    };
-                    out.insert(k.clone(), nv);
-                }
-                Ok(Value::Object(out))
-            }
+            Op::Fields(mask) => self.rebuild_fields(base, mask, |p, v| p.patch(v, depth + 1)),
             Op::Steps(mask, steps) => {
-                self.spend(1)?;
-                let Value::Object(map) = base else {
-                    return Err(PatchError::Unexpected);
-                };
-                if mask == 0
-                    || map.len() > MASK_FIELDS
-                    || (map.len() < 64 && mask >> map.len() != 0)
-                    || mask.count_ones() as usize != steps.len()
-                {
+                let mut steps = steps.iter();
+                let out = self.rebuild_fields(base, mask, |_, v| {
+                    add_step(v, *steps.next().ok_or(PatchError::OutOfRange)?)
+                })?;
+                // One step per marked field, no more.
+                if steps.next().is_some() {
                     return Err(PatchError::OutOfRange);
                 }
-                let mut steps = steps.iter();
-                let mut out = Map::new();
-                for (i, (k, v)) in map.iter().enumerate() {
-                    let nv = if mask & (1 << i) != 0 {
-                        let step = *steps.next().ok_or(PatchError::OutOfRange)?;
-                        add_step(v, step)?
-                    } else {
-                        self.spend(size_of_tree(v, self.budget)?)?;
-                        v.clone()
-                    };
-                    out.insert(k.clone(), nv);
-                }
-                Ok(Value::Object(out))
+                Ok(out)
             }
             Op::Items(n) => {
                 self.spend(1)?;

@@ -112,10 +112,10 @@ pub mod guest;
 pub mod host;
 pub mod interp;
 pub mod predict;
-mod rng;
+pub mod rng;
 pub mod wire;
 
-pub use drive::{pump_guest, HostLinks};
+pub use drive::{exchange_in_memory, pump_guest, HostLinks, Way};
 pub use game::{AuthoritativeGame, Predict, Recipients, Seat};
 pub use guest::{EndReason, Guest, GuestEvent, GuestStats};
 pub use host::{

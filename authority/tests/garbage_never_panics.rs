@@ -21,7 +21,8 @@ use arena::{Arena, Control};
 use authority::delta::{self, Op};
 use authority::wire::{ToGuest, ToHost, PROTOCOL};
 use authority::{
-    AuthoritativeGame, Guest, Host, HostConfig, HostEvent, LeaveReason, LinkId, Millis,
+    exchange_in_memory, AuthoritativeGame, Guest, Host, HostConfig, HostEvent, LeaveReason, LinkId,
+    Millis, Way,
 };
 use lockstep::Channel;
 use proptest::prelude::*;
@@ -44,15 +45,11 @@ fn seated_host() -> (Host<Arena>, LinkId, Vec<Vec<u8>>) {
                 fire: true,
             });
         }
-        guest.handle_timeout(now);
-        while let Some((ch, bytes)) = guest.poll_transmit() {
-            host.handle_datagram(now, link, ch, &bytes);
-            sent.push(bytes);
-        }
-        host.handle_timeout(now);
-        while let Some(tx) = host.poll_transmit() {
-            guest.handle_datagram(now, tx.channel, &tx.bytes);
-        }
+        exchange_in_memory(&mut host, link, &mut guest, now, |way, bytes| {
+            if way == Way::ToHost {
+                sent.push(bytes.to_vec());
+            }
+        });
         while host.poll_event().is_some() {}
         while guest.poll_event().is_some() {}
     }
@@ -75,15 +72,11 @@ fn seated_guest() -> (Guest<Arena>, Vec<Vec<u8>>) {
             turn: 1,
             fire: true,
         });
-        guest.handle_timeout(now);
-        while let Some((ch, bytes)) = guest.poll_transmit() {
-            host.handle_datagram(now, link, ch, &bytes);
-        }
-        host.handle_timeout(now);
-        while let Some(tx) = host.poll_transmit() {
-            guest.handle_datagram(now, tx.channel, &tx.bytes);
-            received.push(tx.bytes);
-        }
+        exchange_in_memory(&mut host, link, &mut guest, now, |way, bytes| {
+            if way == Way::ToGuest {
+                received.push(bytes.to_vec());
+            }
+        });
         while host.poll_event().is_some() {}
         while guest.poll_event().is_some() {}
     }

@@ -13,6 +13,8 @@
 //!
 //! - [`basketball`]: NtBA, CPU against CPU, on either link (examples
 //!   `ntba_loopback` and `ntba_simulated`).
+//! - [`desync_report`]: replays a desync report with this build and says
+//!   what diverged (example `desync_report`).
 //!
 //! [`play`] is the driver all of them share, generic over the game (a
 //! [`Bot`] per side plays it, an [`Observer`] watches). It is an example of
@@ -31,6 +33,7 @@
 
 pub mod args;
 pub mod basketball;
+pub mod desync_report;
 pub mod simulated;
 
 use std::fmt;
@@ -38,9 +41,9 @@ use std::fmt;
 use dots::Dots;
 use lockstep::{
     DeterministicGame, Event, InputLog, LogDecodeError, Millis, Outcome, ReplayError, Session,
-    SessionConfig, SessionStats, Transport,
+    SessionConfig, SessionStats,
 };
-use netsim::{LinkConfig, PathStats, SimEndpoint};
+use netsim::{LinkConfig, PathStats};
 
 pub use args::ArgError;
 
@@ -354,86 +357,9 @@ pub fn tick_goal<G>(ticks: u32) -> (impl Fn(&G, u32) -> bool, Millis) {
     (move |_: &G, t: u32| t >= ticks, cap)
 }
 
-/// Two transports joined by some link, with the link's notion of time.
-pub trait Link {
-    /// The transport type of both ends.
-    type End: Transport;
-    /// Both ends: the host's, then the guest's.
-    fn ends(&mut self) -> (&mut Self::End, &mut Self::End);
-    /// Moves the link's clock to `now` (a no-op for a link without delay).
-    fn advance_to(&mut self, now: Millis);
-    /// When the next datagram will arrive at either end, if one is on its
-    /// way and not deliverable yet.
-    fn next_arrival(&self) -> Option<Millis>;
-}
-
-/// The loopback pair as a [`Link`]: no delay, so no clock.
-#[derive(Debug)]
-pub struct LoopbackLink(
-    pub loopback::LoopbackEndpoint,
-    pub loopback::LoopbackEndpoint,
-);
-
-impl LoopbackLink {
-    /// A fresh loopback pair.
-    #[must_use]
-    pub fn new() -> Self {
-        let (a, b) = loopback::pair();
-        LoopbackLink(a, b)
-    }
-}
-
-impl Default for LoopbackLink {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Link for LoopbackLink {
-    type End = loopback::LoopbackEndpoint;
-    fn ends(&mut self) -> (&mut Self::End, &mut Self::End) {
-        (&mut self.0, &mut self.1)
-    }
-    fn advance_to(&mut self, _now: Millis) {}
-    fn next_arrival(&self) -> Option<Millis> {
-        None
-    }
-}
-
-/// The simulated network as a [`Link`].
-#[derive(Debug)]
-pub struct SimLink(pub SimEndpoint, pub SimEndpoint);
-
-impl SimLink {
-    /// A simulated link with these conditions and this network seed.
-    #[must_use]
-    pub fn new(cfg: LinkConfig, seed: u64) -> Self {
-        let (a, b) = netsim::pair(cfg, seed);
-        SimLink(a, b)
-    }
-
-    /// What happened to the traffic so far: host to guest, guest to host.
-    #[must_use]
-    pub fn stats(&self) -> [PathStats; 2] {
-        [self.0.outgoing_stats(), self.1.outgoing_stats()]
-    }
-}
-
-impl Link for SimLink {
-    type End = SimEndpoint;
-    fn ends(&mut self) -> (&mut Self::End, &mut Self::End) {
-        (&mut self.0, &mut self.1)
-    }
-    fn advance_to(&mut self, now: Millis) {
-        self.0.advance_to(now);
-    }
-    fn next_arrival(&self) -> Option<Millis> {
-        [self.0.poll_timeout(), self.1.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
-    }
-}
+// The links (netsim's simulated one and the loopback) are the engine's
+// test driver's, shared with the scenario tests and the benchmarks.
+pub use lockstep_testing::{Link, LoopbackLink, SimLink};
 
 /// One peer under the driver: its session, its bot and what it saw.
 struct Peer<G: DeterministicGame, B> {
@@ -445,6 +371,8 @@ struct Peer<G: DeterministicGame, B> {
     /// is taken over whenever it moved by one tick).
     follow: Option<(u32, G)>,
     follow_errors: u32,
+    /// The inputs of one confirmed tick, reused from tick to tick.
+    inputs: Vec<G::Input>,
     target: Option<(u32, u64)>,
     reached_target_at: Option<Millis>,
     rtt: RttSummary,
@@ -460,6 +388,7 @@ impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
             side,
             follow: None,
             follow_errors: 0,
+            inputs: Vec::new(),
             target: None,
             reached_target_at: None,
             rtt: RttSummary::default(),
@@ -506,19 +435,18 @@ impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
             },
         };
         // One tick: take the session's state. Several: replay them from the
-        // confirmed inputs, then check the result against the session's.
-        let log = (c > t + 1).then(|| self.session.input_log());
+        // session's confirmed inputs, then check the result against the
+        // session's state.
+        let replay = c > t + 1;
         while t < c {
-            match &log {
-                None => g = confirmed.clone(),
-                Some(log) => match log.tick_inputs(t) {
-                    Some(inputs) => g.step(inputs),
-                    None => {
-                        self.follow_errors += 1;
-                        g = confirmed.clone();
-                        t = c - 1;
-                    }
-                },
+            if !replay {
+                g = confirmed.clone();
+            } else if self.session.confirmed_inputs(t, &mut self.inputs) {
+                g.step(&self.inputs);
+            } else {
+                self.follow_errors += 1;
+                g = confirmed.clone();
+                t = c - 1;
             }
             t += 1;
             obs.confirmed(self.side, &g, t);
@@ -791,7 +719,14 @@ pub fn describe_outcome(outcome: Option<&Outcome>) -> String {
             tick,
             local,
             remote,
-        }) => format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there"),
+            parts,
+        }) if parts.differing.is_empty() => {
+            format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there")
+        }
+        Some(Outcome::Desync { tick, parts, .. }) => format!(
+            "DESYNC at tick {tick}: {} differ",
+            lockstep::parts::in_words(&parts.differing)
+        ),
         Some(Outcome::VersionMismatch { .. }) => "different game version".to_string(),
         Some(Outcome::InvalidData { violation }) => format!("invalid data: {violation}"),
         Some(other) => format!("{other:?}"),

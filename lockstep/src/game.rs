@@ -1,7 +1,10 @@
 //! The one trait a game implements to get netplay.
 
+use alloc::vec::Vec;
 use core::fmt::Debug;
 use serde::{de::DeserializeOwned, Serialize};
+
+use crate::parts::StatePart;
 
 /// A game whose simulation is exactly reproducible.
 ///
@@ -49,5 +52,22 @@ pub trait DeterministicGame: Clone {
     fn predict_input(last: Self::Input, ticks_ahead: u32) -> Self::Input {
         let _ = ticks_ahead;
         last
+    }
+
+    /// The state described as named parts, each with its own hash, so that
+    /// a desync can say what diverged (see [`crate::parts`]).
+    ///
+    /// Return the same names in the same order for every state, at most
+    /// [`MAX_PARTS`](crate::parts::MAX_PARTS) of them, each at most
+    /// [`MAX_PART_NAME`](crate::parts::MAX_PART_NAME) bytes of printable
+    /// ASCII, phrased to read in a sentence ("the ball", "Away player 2").
+    /// Together the parts should cover every field
+    /// [`state_hash`](Self::state_hash) covers, hashed the same canonical
+    /// way; a part hash never replaces the whole-state hash.
+    ///
+    /// The default describes no part: a desync then names nothing, and
+    /// ends the match at once, as it always did.
+    fn state_parts(&self) -> Vec<StatePart> {
+        Vec::new()
     }
 }

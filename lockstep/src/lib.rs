@@ -11,7 +11,8 @@
 //!
 //! Modules: [`session`] (the state machine), [`wire`] (the messages and
 //! their strict codec), [`input_log`] (recorded matches and replay),
-//! [`sync_test`] (rollback safety without a network),
+//! [`sync_test`] (rollback safety without a network), [`parts`] (named
+//! parts of a state, what a desync names, and the desync report),
 //! [`hash`] (FNV-1a over canonical bytes), [`game`], [`transport`], [`time`].
 //!
 //! # Quick start
@@ -116,6 +117,7 @@ extern crate std;
 pub mod game;
 pub mod hash;
 pub mod input_log;
+pub mod parts;
 pub mod session;
 pub mod sync_test;
 pub mod time;
@@ -125,6 +127,8 @@ pub mod wire;
 pub use game::DeterministicGame;
 pub use hash::Fnv1a;
 pub use input_log::{InputLog, LogDecodeError, ReplayError};
+pub use parts::report::DesyncReport;
+pub use parts::{DesyncParts, StatePart};
 pub use session::{
     delay_for_round_trips, ConfigError, Event, Frame, Outcome, Role, Session, SessionConfig,
     SessionStats, Version, Violation,

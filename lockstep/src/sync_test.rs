@@ -6,17 +6,21 @@
 //! original, no global or thread-local state), and if stepping is a pure
 //! function of the state and the inputs (no clock, no OS randomness, no
 //! hash-map iteration order). [`SyncTest`] checks exactly that, on one
-//! machine, through the same code a match runs: it drives a real
-//! [`Session`] in rollback mode with no peer.
+//! machine, through the same code a match runs: it drives the timeline a
+//! [`Session`](crate::Session) in rollback mode runs (the game, the
+//! inputs, the saved states and the restore-and-re-simulate step), with no
+//! peer.
 //!
-//! * Player 0's input goes in at once; player 1's reaches the session half
-//!   the check distance later, as a packet would, so the newest ticks run
+//! * Player 0's input goes in at once; every other player's reaches the
+//!   timeline half the check distance later, as a packet would, so the
+//!   newest ticks run
 //!   on the game's own guesses
 //!   ([`predict_input`](crate::DeterministicGame::predict_input)) and a
 //!   wrong guess is corrected as in a match (restore the state saved before
 //!   it, re-simulate to the present).
-//! * Every frame is the session's own `advance_frame`, and it hashes every
-//!   tick once it is final, as the in-band desync check does.
+//! * Every frame runs as a match's frame does (wrong guesses corrected,
+//!   then one new tick), and every tick is hashed once it is final, as
+//!   the in-band desync check does.
 //! * Then, every `every` ticks, it forces a rollback of `distance` ticks
 //!   whatever the guesses were, through the same restore-and-re-simulate
 //!   code: the copy restored must still hash as that tick did when it
@@ -45,15 +49,17 @@
 //! }
 //! assert!(t.resimulated_ticks() > 4000);
 //! // Player 1's input changes every tick: the repeat-last guess is always
-//! // wrong, and the session corrected it as in a match.
+//! // wrong, and the timeline corrected it as in a match.
 //! assert!(t.mispredictions() > 500);
 //! ```
 
 use alloc::collections::VecDeque;
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::game::DeterministicGame;
-use crate::session::Session;
+use crate::parts::StatePart;
+use crate::session::timeline::{Timeline, Watch, MAX_PLAYERS};
 use crate::wire::MAX_PREDICTION_WINDOW;
 
 /// Default number of ticks a [`SyncTest`] rolls back.
@@ -90,7 +96,7 @@ pub enum SyncTestError {
         /// The player count.
         players: u8,
     },
-    /// The session plays two players; the test was made for another
+    /// A sync test plays 2 to 8 players; the test was made for another
     /// count.
     UnsupportedPlayers {
         /// The player count asked for.
@@ -113,7 +119,7 @@ impl fmt::Display for SyncTestError {
                 write!(f, "{given} inputs for {players} players")
             }
             SyncTestError::UnsupportedPlayers { players } => {
-                write!(f, "the session plays 2 players, not {players}")
+                write!(f, "a sync test plays 2 to 8 players, not {players}")
             }
         }
     }
@@ -121,18 +127,20 @@ impl fmt::Display for SyncTestError {
 
 impl core::error::Error for SyncTestError {}
 
-/// Runs a game in a [`Session`] with no peer that rolls back and
+/// Runs a game on a match's timeline, with no peer, that rolls back and
 /// re-simulates all the time, checking that every re-simulation
 /// reproduces the hashes of the run before (see the
 /// [module documentation](self)).
 pub struct SyncTest<G: DeterministicGame> {
-    session: Session<G>,
+    timeline: Timeline<G>,
+    watch: SyncWatch,
     seed: u64,
     players: u8,
     distance: u32,
     every: u32,
-    /// Player 1's inputs on their way to the session, oldest first.
-    in_flight: VecDeque<G::Input>,
+    /// The other players' inputs on their way to the timeline, oldest
+    /// first (player 0's entry unused).
+    in_flight: VecDeque<[G::Input; MAX_PLAYERS]>,
     checks: u64,
     resimulated: u64,
 }
@@ -149,14 +157,16 @@ impl<G: DeterministicGame> fmt::Debug for SyncTest<G> {
 }
 
 impl<G: DeterministicGame> SyncTest<G> {
-    /// A game from `seed` for `players` players (the session plays 2; any
-    /// other count makes [`advance`](Self::advance) fail with
+    /// A game from `seed` for `players` players (2 to 8; any other count
+    /// makes [`advance`](Self::advance) fail with
     /// [`SyncTestError::UnsupportedPlayers`]), rolled back
     /// [`DEFAULT_CHECK_DISTANCE`] ticks on every tick.
     #[must_use]
     pub fn new(seed: u64, players: u8) -> Self {
+        let (timeline, watch) = start(seed, players, DEFAULT_CHECK_DISTANCE as u8);
         SyncTest {
-            session: Session::sync_test(seed, DEFAULT_CHECK_DISTANCE as u8),
+            timeline,
+            watch,
             seed,
             players,
             distance: DEFAULT_CHECK_DISTANCE,
@@ -169,14 +179,14 @@ impl<G: DeterministicGame> SyncTest<G> {
 
     /// How many ticks each check rolls back: 1 to 60 (the largest
     /// prediction window; default 8, the default window). It is the
-    /// session's prediction window, and player 1's inputs arrive half of it
+    /// timeline's prediction window, and the other players' inputs arrive half of it
     /// late. Starts the test afresh: call it on a new `SyncTest`.
     #[must_use]
     pub fn check_distance(mut self, ticks: u32) -> Self {
         self.distance = ticks.clamp(1, u32::from(MAX_PREDICTION_WINDOW));
         // Cannot truncate: clamped to at most 60 just above.
         let window = u8::try_from(self.distance).unwrap_or(MAX_PREDICTION_WINDOW);
-        self.session = Session::sync_test(self.seed, window);
+        (self.timeline, self.watch) = start(self.seed, self.players, window);
         self.in_flight.clear();
         self.checks = 0;
         self.resimulated = 0;
@@ -191,13 +201,13 @@ impl<G: DeterministicGame> SyncTest<G> {
         self
     }
 
-    /// How late player 1's inputs reach the session, in ticks.
+    /// How late the other players' inputs reach the timeline, in ticks.
     fn lag(&self) -> usize {
         (self.distance / 2) as usize
     }
 
-    /// Runs one frame with one input per player: player 1's input from
-    /// half the check distance ago reaches the session, the session
+    /// Runs one frame with one input per player: the others' inputs from
+    /// half the check distance ago reaches the timeline, the timeline
     /// corrects any wrong guess and runs one new tick, then, when a check
     /// is due, rolls back and re-simulates (see the module documentation).
     ///
@@ -212,12 +222,16 @@ impl<G: DeterministicGame> SyncTest<G> {
                 players: self.players,
             });
         }
-        let [local, remote] = *inputs else {
+        let (&[local, ..], 2..=MAX_PLAYERS) = (inputs, inputs.len()) else {
             return Err(SyncTestError::UnsupportedPlayers {
                 players: self.players,
             });
         };
-        self.in_flight.push_back(remote);
+        let mut others = [G::Input::default(); MAX_PLAYERS];
+        for (slot, &input) in others.iter_mut().zip(inputs).skip(1) {
+            *slot = input;
+        }
+        self.in_flight.push_back(others);
         let revealed = if self.in_flight.len() > self.lag() {
             self.in_flight.pop_front()
         } else {
@@ -225,7 +239,7 @@ impl<G: DeterministicGame> SyncTest<G> {
         };
         let after = self.tick() + 1;
         let check = after.is_multiple_of(self.every) && after >= self.distance;
-        let resimulated = self.session.sync_test_frame(local, revealed, check)?;
+        let resimulated = self.frame(local, revealed, check)?;
         if resimulated > 0 {
             self.checks += 1;
             self.resimulated += u64::from(resimulated);
@@ -233,38 +247,34 @@ impl<G: DeterministicGame> SyncTest<G> {
         Ok(())
     }
 
-    /// The game as the session has it now, as [`Session::game`] would
-    /// show it: its last ticks rest on guesses of player 1's input.
+    /// The game as the timeline has it now, as [`Session::game`](crate::Session::game) would
+    /// show it: its last ticks rest on guesses of the other players' inputs.
     #[must_use]
     pub fn game(&self) -> &G {
-        // Cannot fail: a sync-test session starts when it is created and
-        // nothing ends it, so it always holds a game.
-        self.session
-            .game()
-            .expect("a sync-test session always holds a game")
+        self.timeline.game()
     }
 
     /// The game after [`confirmed_tick`](Self::confirmed_tick) ticks, on
     /// the real inputs only.
     #[must_use]
     pub fn confirmed_game(&self) -> &G {
-        // Cannot fail: a sync-test session holds its confirmed state (the
-        // present, or a saved copy it keeps while guesses are pending).
-        self.session
+        // Cannot fail: the timeline holds its confirmed state (the present,
+        // or a saved copy it keeps while guesses are pending).
+        self.timeline
             .confirmed_game()
-            .expect("a sync-test session holds its confirmed state")
+            .expect("the timeline holds its confirmed state")
     }
 
     /// Ticks run.
     #[must_use]
     pub fn tick(&self) -> u32 {
-        self.session.tick()
+        self.timeline.tick()
     }
 
-    /// Ticks whose every input has reached the session.
+    /// Ticks whose every input has reached the timeline.
     #[must_use]
     pub fn confirmed_tick(&self) -> u32 {
-        self.session.confirmed_tick()
+        self.timeline.confirmed_tick()
     }
 
     /// Forced rollbacks checked so far.
@@ -279,17 +289,188 @@ impl<G: DeterministicGame> SyncTest<G> {
         self.resimulated
     }
 
-    /// Ticks first run on a guess of player 1's input.
+    /// Ticks first run on a guess of another player's input.
     #[must_use]
     pub fn predicted_ticks(&self) -> u64 {
-        self.session.stats().predicted_ticks
+        self.timeline.stats().predicted_ticks
     }
 
-    /// Wrong guesses the session corrected (rollbacks as in a match, not
+    /// Wrong guesses the timeline corrected (rollbacks as in a match, not
     /// counting the forced ones).
     #[must_use]
     pub fn mispredictions(&self) -> u64 {
-        self.session.stats().rollbacks
+        self.timeline.stats().rollbacks
+    }
+
+    /// One frame of a match. `revealed` is the remote player's next input,
+    /// arriving now as a packet would bring it (a few ticks late, so the
+    /// ticks after it run on the game's own guesses); `local` is this
+    /// side's pad. The frame runs as a match's frame runs it: wrong
+    /// guesses corrected, then one new tick. With `check`, it then rolls
+    /// back `window` ticks whatever the guesses were, through the same
+    /// restore-and-re-simulate code, and compares every re-simulated tick
+    /// with the hash it had just before (and every final one with the hash
+    /// recorded when it first became final).
+    ///
+    /// Returns the ticks re-simulated by the check.
+    fn frame(
+        &mut self,
+        local: G::Input,
+        revealed: Option<[G::Input; MAX_PLAYERS]>,
+        check: bool,
+    ) -> Result<u32, SyncTestError> {
+        if let Some(others) = revealed {
+            for slot in 1..self.timeline.players() {
+                if let Some(&input) = others.get(slot) {
+                    self.timeline.extend_inputs(slot, &[input]);
+                }
+            }
+        }
+        self.timeline.reconcile(&mut self.watch);
+        if self.timeline.needs_local(0) {
+            self.timeline.push_local(local);
+        }
+        if self.timeline.can_run() {
+            self.timeline.step(&mut self.watch);
+        } else {
+            // Unreachable: inputs are revealed less than `window` ticks
+            // late, so the window never runs out.
+            debug_assert!(false, "sync test: frame without a tick");
+            log::error!("sync test: frame without a tick");
+        }
+        self.watch.take_failure()?;
+        let window = u32::from(self.timeline.window());
+        if !check || self.timeline.tick() < window {
+            return Ok(0);
+        }
+        let start = self.timeline.tick() - window;
+        let Some(saved) = self.timeline.saved_state(start) else {
+            // Unreachable: the timeline keeps `window` states behind the
+            // present.
+            debug_assert!(false, "sync test: no state held for tick {start}");
+            log::error!("sync test: no state held for tick {start}");
+            return Ok(0);
+        };
+        // The copy about to be restored must still hash as the state did
+        // when its tick became final (a copy sharing state with the game,
+        // an `Rc` say, has changed since).
+        if let Some(first) = self.watch.first_hash(start) {
+            let now = saved.state_hash();
+            if now != first {
+                return Err(SyncTestError::SavedStateChanged {
+                    tick: start,
+                    saved: first,
+                    now,
+                });
+            }
+        }
+        self.watch.expect = self.timeline.hashes_after(start);
+        self.timeline.roll_back_to(start, &mut self.watch);
+        self.watch.expect.clear();
+        self.watch.take_failure()?;
+        Ok(window)
+    }
+}
+
+/// The hashes of final ticks kept to compare a re-simulation with (far
+/// more than the largest check distance).
+const FIRST_HASHES_KEPT: usize = 2048;
+
+/// A match's timeline from `seed` with no input delay and a prediction
+/// window of `window` ticks, hashing every final tick and keeping the
+/// states of the last `window` ticks for the forced rollbacks; and a
+/// watch that holds the start state's hash (the record a forced
+/// re-simulation must reproduce begins there).
+fn start<G: DeterministicGame>(seed: u64, players: u8, window: u8) -> (Timeline<G>, SyncWatch) {
+    let window = window.min(MAX_PREDICTION_WINDOW);
+    let timeline =
+        Timeline::<G>::new(seed, players, 0, 0, window, 1).keep_states(u32::from(window));
+    let mut watch = SyncWatch::new();
+    watch.first.push_back((0, timeline.game().state_hash()));
+    (timeline, watch)
+}
+
+/// What a sync test hears from the timeline: the hash of every final tick
+/// when it first became final, compared with later computations of it,
+/// and, during a forced rollback, every re-simulated tick compared with
+/// the hash it had just before.
+#[derive(Debug)]
+struct SyncWatch {
+    /// The hash of each final tick when it first became final (tick count
+    /// after it, oldest first), the start state's included.
+    first: VecDeque<(u32, u64)>,
+    /// The hash after each tick the forced re-simulation runs, as the
+    /// timeline had it just before (oldest first).
+    expect: VecDeque<(u32, u64)>,
+    /// The first difference, until [`take_failure`](Self::take_failure).
+    failure: Option<SyncTestError>,
+}
+
+impl SyncWatch {
+    fn new() -> Self {
+        SyncWatch {
+            first: VecDeque::new(),
+            expect: VecDeque::new(),
+            failure: None,
+        }
+    }
+
+    fn fail(&mut self, e: SyncTestError) {
+        if self.failure.is_none() {
+            self.failure = Some(e);
+        }
+    }
+
+    fn take_failure(&mut self) -> Result<(), SyncTestError> {
+        match self.failure.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The hash `tick` had when it first became final, if still kept.
+    fn first_hash(&self, tick: u32) -> Option<u64> {
+        self.first
+            .binary_search_by_key(&tick, |&(t, _)| t)
+            .ok()
+            .and_then(|i| self.first.get(i))
+            .map(|&(_, h)| h)
+    }
+}
+
+impl<G: DeterministicGame> Watch<G> for SyncWatch {
+    fn stepped(&mut self, tick: u32, state: &G, _resim: bool) {
+        while self.expect.front().is_some_and(|&(t, _)| t < tick) {
+            self.expect.pop_front();
+        }
+        if let Some(&(t, first)) = self.expect.front() {
+            if t == tick {
+                self.expect.pop_front();
+                let again = state.state_hash();
+                if first != again {
+                    self.fail(SyncTestError::Diverged { tick, first, again });
+                }
+            }
+        }
+    }
+
+    fn final_hash(&mut self, tick: u32, hash: u64, _parts: Vec<StatePart>) {
+        if self.first.len() >= FIRST_HASHES_KEPT {
+            self.first.pop_front();
+        }
+        self.first.push_back((tick, hash));
+    }
+
+    fn final_again(&mut self, tick: u32, again: u64) {
+        if let Some(first) = self.first_hash(tick) {
+            if first != again {
+                self.fail(SyncTestError::Diverged { tick, first, again });
+            }
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        false
     }
 }
 
@@ -544,6 +725,49 @@ mod tests {
         assert!(t.mispredictions() >= 290, "{}", t.mispredictions());
     }
 
+    /// `Good` for any number of players: every input mixed in.
+    #[derive(Clone)]
+    struct Many(u64);
+    impl DeterministicGame for Many {
+        type Input = u8;
+        const BUILD_ID: u64 = 6;
+        fn new(seed: u64, players: u8) -> Self {
+            Many(seed ^ u64::from(players))
+        }
+        fn step(&mut self, i: &[u8]) {
+            for (n, &p) in i.iter().enumerate() {
+                self.0 = self.0.rotate_left(5) ^ (u64::from(p) << (n % 8 * 8));
+            }
+        }
+        fn state_hash(&self) -> u64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn every_player_count_from_2_to_8_is_checked_and_an_impure_game_fails() {
+        for players in 2..=8u8 {
+            let mut t = SyncTest::<Many>::new(3, players);
+            let n = usize::from(players);
+            for tick in 0..300u32 {
+                let inputs: Vec<u8> = (0..n).map(|p| (tick / (p as u32 + 1) % 7) as u8).collect();
+                assert_eq!(t.advance(&inputs), Ok(()), "{players} players, tick {tick}");
+            }
+            assert_eq!(t.checks(), 300 - 7, "{players} players");
+            assert!(t.mispredictions() > 50, "{players} players");
+            // The final state is the straight run of the same inputs.
+            let mut g = Many::new(3, players);
+            for tick in 0..t.confirmed_tick() {
+                let inputs: Vec<u8> = (0..n).map(|p| (tick / (p as u32 + 1) % 7) as u8).collect();
+                g.step(&inputs);
+            }
+            assert_eq!(t.confirmed_game().state_hash(), g.state_hash());
+            let mut t = SyncTest::<Impure>::new(3, players);
+            let failed = (0..100u8).any(|i| t.advance(&std::vec![i; n]).is_err());
+            assert!(failed, "{players} players: the impure game passed");
+        }
+    }
+
     #[test]
     fn wrong_input_counts_are_refused() {
         let mut t = SyncTest::<Good>::new(1, 2);
@@ -555,12 +779,15 @@ mod tests {
             })
         );
         assert_eq!(t.tick(), 0);
-        let mut t = SyncTest::<Good>::new(1, 3);
-        assert_eq!(
-            t.advance(&[1, 2, 3]),
-            Err(SyncTestError::UnsupportedPlayers { players: 3 })
-        );
-        assert_eq!(t.tick(), 0);
+        for players in [1, 9] {
+            let mut t = SyncTest::<Good>::new(1, players);
+            let inputs = std::vec![0; usize::from(players)];
+            assert_eq!(
+                t.advance(&inputs),
+                Err(SyncTestError::UnsupportedPlayers { players })
+            );
+            assert_eq!(t.tick(), 0);
+        }
     }
 
     #[test]

@@ -26,6 +26,7 @@ use core::marker::PhantomData;
 use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::parts::{PartHashes, PartsWire};
 use crate::transport::Channel;
 
 /// The version of this wire protocol, first field of [`Hello`]. Peers with
@@ -162,6 +163,9 @@ pub enum Message<I> {
     Pong(Pong),
     /// End of the match (reliable).
     Bye(ByeReason),
+    /// The sender's part hashes of a tick whose state hashes differ
+    /// (reliable, before its `Bye`; see [`crate::parts`]).
+    Parts(PartHashes),
 }
 
 impl<I> Message<I> {
@@ -170,7 +174,10 @@ impl<I> Message<I> {
     #[must_use]
     pub fn channel(&self) -> Channel {
         match self {
-            Message::Hello(_) | Message::Hash(_) | Message::Bye(_) => Channel::Reliable,
+            // Part hashes go with the hashes, on the reliable channel.
+            Message::Hello(_) | Message::Hash(_) | Message::Bye(_) | Message::Parts(_) => {
+                Channel::Reliable
+            }
             Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) => Channel::Unreliable,
         }
     }
@@ -248,7 +255,9 @@ const TAG_HELLO: u32 = 0;
 const TAG_INPUTS: u32 = 1;
 const TAG_INPUTS_EXT: u32 = 2;
 const TAG_INPUTS_ADV: u32 = 7;
-const TAG_COUNT: u32 = 8;
+/// Part hashes after a desync (see [`crate::parts`]).
+const TAG_PARTS: u32 = 8;
+const TAG_COUNT: u32 = 9;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -293,6 +302,9 @@ enum Wire<P> {
     /// Inputs with the sender's frame advantage (rollback mode, only when
     /// it changed): a tag of its own so lock-step traffic is unchanged.
     InputsAdv(InputsWire<P>, Option<u16>, Option<(u16, u16)>, i8),
+    /// Part hashes of a desync tick: the codec and its cap are in
+    /// `parts.rs`.
+    Parts(PartsWire),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -466,6 +478,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 }
             }
             Message::Hash(h) => Wire::Hash(h.tick, h.hash.to_le_bytes()),
+            Message::Parts(p) => Wire::Parts(PartsWire::from_message(p)),
             Message::Ping(id) => Wire::Ping(*id),
             Message::Pong(p) => Wire::Pong(p.id, p.held_ms),
             Message::Bye(r) => Wire::Bye(match *r {
@@ -516,6 +529,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 return Err(DecodeError::RunTooLong(count));
             }
         }
+        if tag == TAG_PARTS {
+            // Refuse an oversized list before reading it (parts.rs).
+            crate::parts::check_part_count(bytes)?;
+        }
         let (wire, rest) =
             postcard::take_from_bytes::<Wire<Pads<I>>>(bytes).map_err(|e| map_postcard(&e))?;
         if !rest.is_empty() {
@@ -561,6 +578,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     hash: u64::from_le_bytes(hash),
                 })
             }
+            Wire::Parts(p) => Message::Parts(p.into_message()?),
             Wire::Ping(id) => Message::Ping(id),
             Wire::Pong(id, held_ms) => Message::Pong(Pong { id, held_ms }),
             Wire::Bye(b) => Message::Bye(match b {
@@ -674,6 +692,10 @@ mod tests {
             M::Bye(ByeReason::Timeout),
             M::Bye(ByeReason::HandshakeTimeout),
             M::Bye(ByeReason::NoProgress),
+            M::Parts(PartHashes {
+                tick: 60,
+                hashes: vec![0, u64::MAX, 42],
+            }),
         ]
     }
 
@@ -780,7 +802,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[8]), Err(DecodeError::UnknownTag(8)));
+        assert_eq!(M::decode(&[9]), Err(DecodeError::UnknownTag(9)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 9]), Err(DecodeError::BadValue("field")));
@@ -939,7 +961,7 @@ mod tests {
     fn channels() {
         for m in samples() {
             let expect = match m {
-                M::Hello(_) | M::Hash(_) | M::Bye(_) => Channel::Reliable,
+                M::Hello(_) | M::Hash(_) | M::Bye(_) | M::Parts(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

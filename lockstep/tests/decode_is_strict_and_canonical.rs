@@ -10,6 +10,7 @@
 //! `pinned_cases` below, where the case then runs on every test run.
 //! `PROPTEST_RNG_SEED=<n>` replays one fixed sequence of cases locally.
 
+use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Message, Pong, MAX_RUN};
 use proptest::prelude::*;
 
@@ -81,6 +82,11 @@ fn message() -> impl Strategy<Value = M> {
         Just(ByeReason::Timeout),
     ]
     .prop_map(M::Bye);
+    let parts = (
+        1u32..,
+        proptest::collection::vec(any::<u64>(), 0..=MAX_PARTS),
+    )
+        .prop_map(|(tick, hashes)| M::Parts(PartHashes { tick, hashes }));
     prop_oneof![
         hello,
         inputs,
@@ -88,6 +94,7 @@ fn message() -> impl Strategy<Value = M> {
         any::<u16>().prop_map(M::Ping),
         (any::<u16>(), any::<u16>()).prop_map(|(id, held_ms)| M::Pong(Pong { id, held_ms })),
         bye,
+        parts,
     ]
 }
 

@@ -92,8 +92,8 @@ fn both_sides_agree_on_a_delay_from_the_measured_round_trip() {
                 p.host.stats(),
                 p.guest.stats()
             );
-            let host = started_delay(&p.host_seen.events);
-            let guest = started_delay(&p.guest_seen.events);
+            let host = started_delay(&p.host.seen.events);
+            let guest = started_delay(&p.guest.seen.events);
             assert_eq!(host, guest, "both sides use the host's choice");
             let d = host.unwrap_or(0);
             let range = if mode == Mode::LockStep {
@@ -105,11 +105,12 @@ fn both_sides_agree_on_a_delay_from_the_measured_round_trip() {
             // Measured before the first tick: the round trips were seen
             // before the match started.
             let first_start = p
-                .host_seen
+                .host
+                .seen
                 .events
                 .iter()
                 .position(|e| matches!(e, Event::Started { .. }));
-            let rtts_before = p.host_seen.events[..first_start.unwrap_or(0)]
+            let rtts_before = p.host.seen.events[..first_start.unwrap_or(0)]
                 .iter()
                 .filter(|e| matches!(e, Event::RoundTrip(_)))
                 .count();
@@ -170,7 +171,7 @@ fn the_host_sends_no_hello_before_measuring() {
     // measuring after 6 frames.
     p.run_frames(6);
     assert!(!p.host.is_running() && !p.guest.is_running());
-    assert!(p.host_seen.frames.iter().all(|f| *f == Frame::Waiting));
+    assert!(p.host.seen.frames.iter().all(|f| *f == Frame::Waiting));
     assert!(p.run_to_tick(60, 400));
 }
 

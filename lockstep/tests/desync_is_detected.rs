@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Pair, Tiny, TinyDesyncAt};
-use lockstep::{Millis, Outcome, SessionConfig};
+use lockstep::{DesyncParts, Millis, Outcome, SessionConfig};
 use netsim::LinkConfig;
 
 fn check(hash_interval: u16, at: u32, outcomes: (Option<Outcome>, Option<Outcome>)) {
@@ -14,6 +14,7 @@ fn check(hash_interval: u16, at: u32, outcomes: (Option<Outcome>, Option<Outcome
         tick,
         local,
         remote,
+        parts,
     } = host
     else {
         panic!("host: {host:?}");
@@ -24,12 +25,15 @@ fn check(hash_interval: u16, at: u32, outcomes: (Option<Outcome>, Option<Outcome
     );
     assert_eq!(tick % u32::from(hash_interval), 0);
     assert_ne!(local, remote);
+    // Tiny describes no parts: the desync names none, as before parts.
+    assert_eq!(parts, DesyncParts::default());
     assert_eq!(
         guest,
         Outcome::Desync {
             tick,
             local: remote,
-            remote: local
+            remote: local,
+            parts: DesyncParts::default(),
         }
     );
 }

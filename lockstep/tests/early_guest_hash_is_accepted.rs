@@ -31,11 +31,12 @@ fn a_hash_that_beats_the_hosts_start_is_kept_and_compared() {
                 1000 + seed,
             );
             // Watch the guest's first hash cross before the host starts.
-            while !p.host.is_running() && p.frame < 600 && p.host.outcome().is_none() {
+            while !p.host.is_running() && p.frame() < 600 && p.host.outcome().is_none() {
                 p.step_frame();
             }
             let guest_ran_first = p
-                .guest_seen
+                .guest
+                .seen
                 .events
                 .iter()
                 .any(|e| matches!(e, Event::Ticked(_)));
@@ -52,7 +53,7 @@ fn a_hash_that_beats_the_hosts_start_is_kept_and_compared() {
             // Every tick's hash was compared on both sides, the first ones
             // included.
             assert!(
-                p.host_seen.events.contains(&Event::HashMatched(1)),
+                p.host.seen.events.contains(&Event::HashMatched(1)),
                 "seed {seed}: the host compared tick 1"
             );
             p.assert_same_state_at(120, 120);

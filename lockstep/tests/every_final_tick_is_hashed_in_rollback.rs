@@ -42,8 +42,8 @@ fn a_hash_every_tick_compares_every_tick() {
         p.run_frames(30);
         assert!(p.host.stats().rollbacks > 3, "{:?}", p.host.stats());
         for (side, events) in [
-            ("host", &p.host_seen.events),
-            ("guest", &p.guest_seen.events),
+            ("host", &p.host.seen.events),
+            ("guest", &p.guest.seen.events),
         ] {
             let seen = matched(events);
             let missing: Vec<u32> = (1..=600).filter(|t| !seen.contains(t)).collect();

@@ -21,6 +21,7 @@
 mod common;
 
 use common::{Mode, Pair, Tiny};
+use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{peek_hello_protocol, ByeReason, HashReport, Hello, Inputs, Message, MAX_RUN};
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
@@ -359,7 +360,7 @@ fn the_accused_peer_ends_with_rejected_by_peer() {
         let now = p.now();
         p.guest
             .handle_datagram(now, Channel::Unreliable, &[0xff, 0xff]);
-        let (host, guest) = p.run_until_both_end(p.frame + 10);
+        let (host, guest) = p.run_until_both_end(p.frame() + 10);
         assert!(matches!(
             guest,
             Some(Outcome::InvalidData {
@@ -544,6 +545,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             // No phase here has hashed a tick yet.
             ByeReason::Desync { tick, .. } => invalid(Violation::UnknownDesyncTick { tick }),
         },
+        // Part hashes come only after a desync both sides found; no phase
+        // here has found one.
+        M::Parts(p) => invalid(Violation::UnexpectedParts { tick: p.tick }),
     }
 }
 
@@ -625,6 +629,14 @@ fn every_kind_of_datagram_in_every_phase() {
         encode(&M::Ping(1)),
         encode(&M::Pong(lockstep::wire::Pong { id: 0, held_ms: 2 })),
         encode(&M::Pong(lockstep::wire::Pong { id: 99, held_ms: 2 })),
+        encode(&M::Parts(PartHashes {
+            tick: 60,
+            hashes: vec![1, 2, 3],
+        })),
+        vec![8, 60, 65],            // 65 part hashes announced: over the cap
+        vec![8, 60, 0xff, 0xff, 3], // an absurd part count
+        vec![8, 0, 0],              // part hashes of tick 0
+        vec![8, 60, 2, 1, 2, 3],    // part hashes cut short
     ];
     for reason in [
         ByeReason::Quit,
@@ -656,7 +668,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..6,
+        0u8..7,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -693,6 +705,10 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     id: (a % 4) as u16,
                     held_ms: b as u16,
                 }),
+                5 => M::Parts(PartHashes {
+                    tick: (a % 4 + 1) * 30,
+                    hashes: pads.iter().map(|&p| u64::from(p) * u64::from(b)).collect(),
+                }),
                 _ => M::Bye(match a % 7 {
                     0 => ByeReason::Quit,
                     1 => ByeReason::Timeout,
@@ -707,7 +723,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
         });
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
-        (0u8..9, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
+        (0u8..10, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
             rest.insert(0, tag);
             rest
         }),
@@ -728,7 +744,7 @@ proptest! {
     /// Valid messages with random fields, in random order: no panic.
     #[test]
     fn random_valid_messages_never_panic(msgs in proptest::collection::vec(
-        (0u8..6, any::<u32>(), any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=MAX_RUN), any::<u16>()),
+        (0u8..7, any::<u32>(), any::<u32>(), proptest::collection::vec(any::<u8>(), 0..=MAX_RUN), any::<u16>()),
         1..20), rollback in any::<bool>()) {
         let mut s = running_host_in(if rollback { Mode::Rollback } else { Mode::LockStep });
         for (i, (kind, a, b, pads, id)) in msgs.into_iter().enumerate() {
@@ -740,6 +756,7 @@ proptest! {
                 2 => M::Ping(id),
                 3 => M::Pong(lockstep::wire::Pong { id, held_ms: b as u16 }),
                 4 => M::Bye(ByeReason::Desync { tick: a, hash: 0 }),
+                5 => M::Parts(PartHashes { tick: a.max(1), hashes: pads.iter().take(MAX_PARTS).map(|&p| u64::from(p)).collect() }),
                 _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None, advantage: None }),
             };
             let bytes = encode(&m);

@@ -31,7 +31,7 @@ fn guest_adopts_seed_delay_and_hash_interval() {
             .cloned()
     };
     assert_eq!(
-        started(&p.guest_seen.events),
+        started(&p.guest.seen.events),
         Some(Event::Started {
             side: 1,
             seed: 0xc0ffee,
@@ -41,12 +41,13 @@ fn guest_adopts_seed_delay_and_hash_interval() {
     // Hashes every 30 ticks on both sides: 300 / 30 = 10 checks, minus the
     // last one possibly in flight.
     assert!(
-        p.guest_seen.hash_matches >= 9,
+        p.guest.seen.hash_matches >= 9,
         "{}",
-        p.guest_seen.hash_matches
+        p.guest.seen.hash_matches
     );
     assert!(p
-        .guest_seen
+        .guest
+        .seen
         .events
         .iter()
         .all(|e| !matches!(e, Event::HashMatched(t) if t % 30 != 0)));
@@ -64,12 +65,13 @@ fn nothing_ticks_before_both_hellos() {
     p.run_frames(6);
     assert_eq!((p.host.tick(), p.guest.tick()), (0, 0));
     assert!(p
-        .host_seen
+        .host
+        .seen
         .frames
         .iter()
         .all(|f| *f == lockstep::Frame::Waiting));
     assert_eq!(
-        p.host_pads.sampled(),
+        p.host.pads.sampled(),
         0,
         "no pad is sampled before the start"
     );

@@ -30,11 +30,12 @@ fn half_the_packets_lost_each_way_still_starts() {
             assert_eq!(p.guest.outcome(), None, "seed {seed}");
             // The delay came from round trips measured before the start.
             let started = p
-                .host_seen
+                .host
+                .seen
                 .events
                 .iter()
                 .position(|e| matches!(e, Event::Started { .. }));
-            let rtts = p.host_seen.events[..started.unwrap_or(0)]
+            let rtts = p.host.seen.events[..started.unwrap_or(0)]
                 .iter()
                 .filter(|e| matches!(e, Event::RoundTrip(_)))
                 .count();

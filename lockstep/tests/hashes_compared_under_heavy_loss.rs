@@ -30,8 +30,8 @@ fn every_tick_is_compared_at_forty_percent_loss() {
         assert_eq!(p.host.outcome(), None);
         assert_eq!(p.guest.outcome(), None);
         for (side, events) in [
-            ("host", &p.host_seen.events),
-            ("guest", &p.guest_seen.events),
+            ("host", &p.host.seen.events),
+            ("guest", &p.guest.seen.events),
         ] {
             let compared: std::collections::BTreeSet<u32> = events
                 .iter()

@@ -29,9 +29,9 @@ fn pair(
         link,
         seed,
     );
-    p.host_pads = Pads::changing_one_in(seed.wrapping_mul(3), odds);
-    p.guest_pads = Pads::changing_one_in(seed.wrapping_mul(5).wrapping_add(1), odds);
-    let pads = [p.host_pads.clone(), p.guest_pads.clone()];
+    p.host.pads = Pads::changing_one_in(seed.wrapping_mul(3), odds);
+    p.guest.pads = Pads::changing_one_in(seed.wrapping_mul(5).wrapping_add(1), odds);
+    let pads = [p.host.pads.clone(), p.guest.pads.clone()];
     (p, pads)
 }
 
@@ -47,7 +47,7 @@ fn assert_no_input_lost(p: &Pair<Tiny, Tiny>, pads: &[Pads; 2], delay: u8) -> us
             let want = if t < u32::from(delay) {
                 0
             } else {
-                source.next()
+                source.sample()
             };
             for log in &logs {
                 let got = log.tick_inputs(t).map(|i| i[side]);
@@ -84,7 +84,7 @@ proptest! {
         // which differs between sides when inputs arrive in bursts: the
         // in-band hash checks (every 60 ticks) and the logs compare all.
         p.assert_in_sync();
-        prop_assert!(p.host_seen.hash_matches >= 8 && p.guest_seen.hash_matches >= 8);
+        prop_assert!(p.host.seen.hash_matches >= 8 && p.guest.seen.hash_matches >= 8);
         prop_assert!(assert_no_input_lost(&p, &pads, delay) >= 2 * 600);
     }
 }
@@ -107,7 +107,7 @@ fn play(window: u8, hold: u8, odds: u64, loss: u8) -> [SessionStats; 2] {
     assert_eq!(p.host.outcome(), None);
     p.assert_same_state_at(3600, 600);
     p.assert_in_sync();
-    assert!(p.host_seen.hash_matches >= 56 && p.guest_seen.hash_matches >= 56);
+    assert!(p.host.seen.hash_matches >= 56 && p.guest.seen.hash_matches >= 56);
     assert!(assert_no_input_lost(&p, &pads, delay) >= 2 * 3500);
     [p.host.stats(), p.guest.stats()]
 }

@@ -19,7 +19,7 @@ fn in_sync_for_3600_ticks_at_100ms_with_25_percent_loss() {
         let p = common::assert_in_sync_for_3600_ticks_in(mode, link, 4, 6);
         // About a quarter of what the host sent was lost (rollback sends
         // fewer packets: it holds back those with nothing urgent).
-        let out = p.host_net.outgoing_stats();
+        let out = p.host_net().outgoing_stats();
         assert!(out.lost * 5 > out.sent.total().packets, "{out:?}");
         let (h, g) = (p.host.stats(), p.guest.stats());
         eprintln!("{mode:?}: host {h:?}\nguest {g:?}");

@@ -18,14 +18,14 @@ fn in_sync_for_3600_ticks_at_50ms_with_jitter() {
     common::in_both_modes(|mode| {
         let delay = if mode == Mode::LockStep { 6 } else { 2 };
         let p = common::assert_in_sync_for_3600_ticks_in(mode, link, 2, delay);
-        for seen in [&p.host_seen, &p.guest_seen] {
+        for seen in [&p.host.seen, &p.guest.seen] {
             assert!(seen.round_trips.len() >= 100, "{}", seen.round_trips.len());
             for rtt in &seen.round_trips {
                 assert!((70..=130).contains(&rtt.0), "round trip {rtt:?}");
             }
         }
         // With 6 ticks (100 ms) of delay the link barely stalls.
-        assert!(p.frame < 3600 + 200, "{} frames", p.frame);
+        assert!(p.frame() < 3600 + 200, "{} frames", p.frame());
         if mode == Mode::Rollback {
             for s in [p.host.stats(), p.guest.stats()] {
                 assert!(s.rollbacks > 100, "{s:?}");

@@ -17,8 +17,11 @@ fn in_sync_for_3600_ticks_with_5_percent_loss() {
     common::in_both_modes(|mode| {
         let delay = if mode == Mode::LockStep { 6 } else { 2 };
         let p = common::assert_in_sync_for_3600_ticks_in(mode, link, 3, delay);
-        assert!(p.host_net.outgoing_stats().lost > 100, "loss was simulated");
-        assert!(p.frame < 3600 * 2, "{} frames", p.frame);
+        assert!(
+            p.host_net().outgoing_stats().lost > 100,
+            "loss was simulated"
+        );
+        assert!(p.frame() < 3600 * 2, "{} frames", p.frame());
         if mode == Mode::Rollback {
             assert!(p.host.stats().resimulated_ticks > 0);
         }

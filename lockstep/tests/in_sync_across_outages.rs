@@ -45,12 +45,12 @@ fn check_outage(
     let mut p = Pair::tiny_in(mode, link, seed, seed ^ 0x55, delay);
     p.run_frames(cut_at);
     if one_way {
-        p.guest_net.sever(netsim::Direction::Outgoing);
+        p.guest_net().sever(netsim::Direction::Outgoing);
     } else {
-        p.host_net.sever_both();
+        p.host_net().sever_both();
     }
     p.run_frames(cut_for);
-    p.host_net.heal_both();
+    p.host_net().heal_both();
     let reached = p.run_to_tick(600, 600 * 40);
     assert!(reached, "{}", p.progress());
     // Rollback records the confirmed state, which moves in steps that land
@@ -60,9 +60,9 @@ fn check_outage(
     if rollback {
         p.assert_in_sync();
         assert!(
-            p.host_seen.hash_matches >= 5,
+            p.host.seen.hash_matches >= 5,
             "{}",
-            p.host_seen.hash_matches
+            p.host.seen.hash_matches
         );
     } else {
         assert!(p.assert_in_sync() >= 600);

@@ -19,7 +19,7 @@ fn in_sync_for_3600_ticks_with_duplication_and_reordering() {
     common::in_both_modes(|mode| {
         let delay = if mode == Mode::LockStep { 4 } else { 1 };
         let p = common::assert_in_sync_for_3600_ticks_in(mode, link, 5, delay);
-        let stats = p.host_net.outgoing_stats();
+        let stats = p.host_net().outgoing_stats();
         assert!(stats.duplicated > 100 && stats.reordered > 100, "{stats:?}");
     });
 }

@@ -12,7 +12,7 @@ fn in_sync_for_3600_ticks_without_latency() {
         assert_eq!(p.host.stats().stalled_frames, 0);
         assert_eq!(p.guest.stats().stalled_frames, 0);
         // One frame for the handshake, then one tick per frame.
-        assert!(p.frame <= 3600 + 2, "{} frames", p.frame);
+        assert!(p.frame() <= 3600 + 2, "{} frames", p.frame());
         for s in [p.host.stats(), p.guest.stats()] {
             assert_eq!(s.resimulated_ticks, 0);
             assert_eq!(s.skipped_frames, 0);

@@ -83,9 +83,9 @@ fn check(p: &mut Pair<Tiny, Tiny>, s: Settings) -> Result<(), TestCaseError> {
     p.assert_in_sync();
     let hashed = target / u32::from(s.hash_interval);
     prop_assert!(
-        p.host_seen.hash_matches >= hashed * 3 / 4,
+        p.host.seen.hash_matches >= hashed * 3 / 4,
         "{} of {hashed} hashes compared",
-        p.host_seen.hash_matches
+        p.host.seen.hash_matches
     );
     Ok(())
 }

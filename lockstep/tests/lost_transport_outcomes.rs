@@ -8,9 +8,9 @@ use lockstep::{Outcome, Transport};
 fn a_failed_transport_is_transport_lost_on_both_sides() {
     common::in_both_modes(|mode| {
         let mut p = running_pair(mode, 43);
-        p.host_net.fail_link();
+        p.host_net().fail_link();
         assert_eq!(
-            p.run_until_both_end(p.frame + 5),
+            p.run_until_both_end(p.frame() + 5),
             (Some(Outcome::TransportLost), Some(Outcome::TransportLost))
         );
     });
@@ -20,11 +20,11 @@ fn a_failed_transport_is_transport_lost_on_both_sides() {
 fn a_closed_transport_without_bye_is_transport_lost() {
     common::in_both_modes(|mode| {
         let mut p = running_pair(mode, 44);
-        p.host_net.close();
+        p.link_mut().0.close();
         // The host sees its own transport closed (its driver closed it
         // without quitting first); the guest sees the close arrive.
         assert_eq!(
-            p.run_until_both_end(p.frame + 60),
+            p.run_until_both_end(p.frame() + 60),
             (Some(Outcome::TransportLost), Some(Outcome::TransportLost))
         );
     });

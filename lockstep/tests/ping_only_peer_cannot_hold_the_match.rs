@@ -18,19 +18,20 @@ type M = Message<u8>;
 /// the host ends or `frames` have passed. Returns how long after its
 /// first stall the host ended.
 fn guest_only_pings(p: &mut Pair<Tiny, Tiny>, frames: u64) -> Option<Millis> {
-    p.guest_runs = false;
+    p.guest.runs = false;
     let mut first_stall = None;
     for n in 0..frames {
         if n % 20 == 0 {
             // Cannot fail: u8 inputs and in-range fields always encode.
             let ping = M::Ping(n as u16).encode().expect("encodes");
             // Cannot fail: the link is open and the datagram small.
-            p.guest_net
+            p.link_mut()
+                .1
                 .send(Channel::Unreliable, &ping)
                 .expect("link open");
         }
         p.step_frame();
-        if first_stall.is_none() && matches!(p.host_seen.frames.last(), Some(Frame::Stalled(_))) {
+        if first_stall.is_none() && matches!(p.host.seen.frames.last(), Some(Frame::Stalled(_))) {
             first_stall = Some(p.now());
         }
         if p.host.outcome().is_some() {
@@ -70,7 +71,7 @@ fn stalls_shorter_than_the_progress_timeout_are_survived() {
         // 12 s of pings only: the host stalls but waits.
         assert_eq!(guest_only_pings(&mut p, 60 * 12), None);
         assert_eq!(p.host.outcome(), None);
-        p.guest_runs = true;
+        p.guest.runs = true;
         let t = p.host.tick();
         p.run_frames(600);
         assert_eq!(p.host.outcome(), None, "{}", p.progress());

@@ -9,9 +9,10 @@ use lockstep::{Outcome, Transport};
 fn host_quits() {
     common::in_both_modes(|mode| {
         let mut p = running_pair(mode, 41);
-        p.host.quit(p.now());
+        let now = p.now();
+        p.host.quit(now);
         assert_eq!(
-            p.run_until_both_end(p.frame + 120),
+            p.run_until_both_end(p.frame() + 120),
             (Some(Outcome::LocalQuit), Some(Outcome::RemoteQuit))
         );
     });
@@ -21,13 +22,13 @@ fn host_quits() {
 fn guest_quits_and_closes_the_transport() {
     common::in_both_modes(|mode| {
         let mut p = running_pair(mode, 42);
-        p.guest.quit(p.now());
-        // The driver sends the Bye, then closes its end.
         let now = p.now();
-        p.guest.pump(now, &mut p.guest_net);
-        p.guest_net.close();
+        p.guest.quit(now);
+        // The driver sends the Bye, then closes its end.
+        p.pump_guest(now);
+        p.link_mut().1.close();
         assert_eq!(
-            p.run_until_both_end(p.frame + 120),
+            p.run_until_both_end(p.frame() + 120),
             (Some(Outcome::RemoteQuit), Some(Outcome::LocalQuit))
         );
     });

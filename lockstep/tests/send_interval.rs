@@ -41,7 +41,7 @@ fn run(mode: Mode, delay: u8, interval: u8) -> (Pair<Tiny, Tiny>, [SessionStats;
     assert_eq!(p.host.outcome(), None);
     p.assert_same_state_at(3600, 600);
     assert!(p.assert_in_sync() >= if mode == Mode::LockStep { 3600 } else { 600 });
-    assert!(p.host_seen.hash_matches >= 56);
+    assert!(p.host.seen.hash_matches >= 56);
     let stats = [p.host.stats(), p.guest.stats()];
     (p, stats)
 }
@@ -57,7 +57,7 @@ fn every_second_frame_halves_the_packets() {
             let rate = |s: &SessionStats, frames: u64| {
                 (s.unreliable_packets + s.reliable_packets) as f64 * 60.0 / frames as f64
             };
-            let (ra, rb) = (rate(a, every.frame), rate(b, half.frame));
+            let (ra, rb) = (rate(a, every.frame()), rate(b, half.frame()));
             eprintln!(
                 "{mode:?} side {i}: {ra:.1} then {rb:.1} packets/s; stalls {} then {}; re-simulated {} then {} in {} then {} rollbacks, longest {} then {}",
                 a.stalled_frames, b.stalled_frames, a.resimulated_ticks, b.resimulated_ticks,

@@ -10,9 +10,9 @@ use netsim::Direction;
 fn five_seconds_of_silence_both_ways_is_timeout_on_both_sides() {
     common::in_both_modes(|mode| {
         let mut p = running_pair(mode, 45);
-        p.host_net.sever_both();
+        p.host_net().sever_both();
         let cut = p.now();
-        let outcomes = p.run_until_both_end(p.frame + 60 * 7);
+        let outcomes = p.run_until_both_end(p.frame() + 60 * 7);
         assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
         let waited = p.now().saturating_since(cut);
         // The last datagram may have been in flight for up to 60 ms.
@@ -29,8 +29,8 @@ fn silence_one_way_is_timeout_on_both_sides() {
         let mut p = running_pair(mode, 46);
         // The host hears the guest, but the guest hears nothing: the guest
         // times out and its Bye(Timeout) reaches the host.
-        p.host_net.sever(Direction::Outgoing);
-        let outcomes = p.run_until_both_end(p.frame + 60 * 7);
+        p.host_net().sever(Direction::Outgoing);
+        let outcomes = p.run_until_both_end(p.frame() + 60 * 7);
         assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
     });
 }
@@ -39,9 +39,9 @@ fn silence_one_way_is_timeout_on_both_sides() {
 fn silence_shorter_than_the_timeout_is_survived() {
     common::in_both_modes(|mode| {
         let mut p = running_pair(mode, 47);
-        p.host_net.sever_both();
+        p.host_net().sever_both();
         p.run_frames(60 * 4); // 4 s
-        p.host_net.heal_both();
+        p.host_net().heal_both();
         let t = p.host.tick();
         p.run_frames(300);
         assert_eq!(p.host.outcome(), None);
@@ -62,15 +62,15 @@ fn a_peer_that_never_says_hello_times_out() {
             48,
         );
         // The host never hears the guest; the guest hears the host.
-        p.host_net.sever(Direction::Incoming);
+        p.host_net().sever(Direction::Incoming);
         let outcomes = p.run_until_both_end(60 * 7);
         assert_eq!(outcomes, (Some(Outcome::Timeout), Some(Outcome::Timeout)));
         // The host never started: 5 s after its first call it gave up.
         assert_eq!(p.host.tick(), 0);
-        assert!(!p.host_seen.started);
+        assert!(!p.host.seen.started);
         // The guest did start (the host's Hello reached it), then heard
         // the Bye one trip after the host's timeout, long before its own.
-        assert!(p.guest_seen.started);
+        assert!(p.guest.seen.started);
         let ended = p.now();
         assert!(
             ended >= Millis(5000) && ended <= Millis(5300),
@@ -78,7 +78,7 @@ fn a_peer_that_never_says_hello_times_out() {
         );
         // It answered nothing: only its Hello went out on the reliable
         // channel, no Bye of its own.
-        let sent = p.guest_net.outgoing_stats().sent.get(Channel::Reliable);
+        let sent = p.guest_net().outgoing_stats().sent.get(Channel::Reliable);
         assert_eq!(sent.packets, 1);
     });
 }

@@ -22,24 +22,24 @@ fn no_tick_while_the_peer_is_silent_then_normal_pace() {
 
         // The guest's tab freezes for two seconds (under the 5 s timeout): it
         // sends nothing, so the host runs out of guest inputs and stalls.
-        p.guest_runs = false;
+        p.guest.runs = false;
         p.run_frames(30); // inputs already in flight and the delay drain
         let host_tick = p.host.tick();
-        let frames_before = p.host_seen.frames.len();
+        let frames_before = p.host.seen.frames.len();
         p.run_frames(90);
         assert_eq!(p.host.tick(), host_tick, "no tick runs without the peer");
-        assert!(p.host_seen.frames[frames_before..]
+        assert!(p.host.seen.frames[frames_before..]
             .iter()
             .all(|f| *f == Frame::Stalled(host_tick)));
         // A stall never samples new local inputs, so the delay does not grow:
         // the host holds inputs up to `tick + delay` and no further.
         let stats = p.host.stats();
         assert!(stats.stalled_frames >= 90);
-        assert_eq!(p.host_pads.sampled(), u64::from(host_tick) + 1);
+        assert_eq!(p.host.pads.sampled(), u64::from(host_tick) + 1);
 
         // The guest comes back.
-        p.guest_runs = true;
-        let resumed_at = p.frame;
+        p.guest.runs = true;
+        let resumed_at = p.frame();
         let ticks_at = (p.host.tick(), p.guest.tick());
         p.run_frames(300);
         let host_gain = p.host.tick() - ticks_at.0;
@@ -58,7 +58,7 @@ fn no_tick_while_the_peer_is_silent_then_normal_pace() {
         // Settled pace: the last 200 frames are all ticks (in rollback, the
         // host ran the window ahead during the stall, so time sync may let a
         // frame pass now and then, never two within 20).
-        let tail = &p.host_seen.frames[p.host_seen.frames.len() - 200..];
+        let tail = &p.host.seen.frames[p.host.seen.frames.len() - 200..];
         assert!(
             tail.iter().all(|f| matches!(f, Frame::Ticked(_))
                 || (mode == Mode::Rollback && matches!(f, Frame::Skipped(_)))),
@@ -74,7 +74,7 @@ fn no_tick_while_the_peer_is_silent_then_normal_pace() {
         assert_eq!(p.guest.outcome(), None);
         assert!(p.assert_in_sync() > 600);
         // Still exactly `delay` ticks of input queued after a tick ran.
-        assert_eq!(p.host_pads.sampled(), u64::from(p.host.tick()));
+        assert_eq!(p.host.pads.sampled(), u64::from(p.host.tick()));
     });
 }
 
@@ -83,12 +83,12 @@ fn a_severed_link_stalls_both_sides_and_healing_resumes() {
     common::in_both_modes(|mode| {
         let mut p = Pair::tiny_in(mode, link(), 12, 7, 6);
         assert!(p.run_to_tick(300, 1000));
-        p.host_net.sever_both();
+        p.host_net().sever_both();
         p.run_frames(30);
         let ticks = (p.host.tick(), p.guest.tick());
         p.run_frames(150); // 2.5 s
         assert_eq!((p.host.tick(), p.guest.tick()), ticks);
-        p.host_net.heal_both();
+        p.host_net().heal_both();
         let ticks = (p.host.tick(), p.guest.tick());
         p.run_frames(300);
         assert!(p.host.tick() - ticks.0 >= 280 && p.host.tick() - ticks.0 <= 300);

@@ -31,9 +31,9 @@ fn the_side_ahead_slows_gently_until_level() {
     let mut p = Pair::tiny_in(Mode::Rollback, link(), 3, 8, 2);
     // The guest's player starts 10 frames late: the host runs ahead on
     // predictions of the guest's inputs.
-    p.guest_runs = false;
+    p.guest.runs = false;
     p.run_frames(10);
-    p.guest_runs = true;
+    p.guest.runs = true;
     p.run_frames(120);
     let early = p.host.stats();
     p.run_frames(1200);
@@ -42,8 +42,8 @@ fn the_side_ahead_slows_gently_until_level() {
     let late = p.host.stats();
 
     // The host skipped frames, the guest (behind) hardly any.
-    let host_skips = skips(&p.host_seen.frames);
-    let guest_skips = skips(&p.guest_seen.frames);
+    let host_skips = skips(&p.host.seen.frames);
+    let guest_skips = skips(&p.guest.seen.frames);
     assert!(host_skips.len() >= 3, "host skipped {host_skips:?}");
     assert!(guest_skips.len() < host_skips.len(), "{guest_skips:?}");
     // Never two skips within 20 frames: a hitch, never a freeze.
@@ -73,11 +73,11 @@ fn the_side_ahead_slows_gently_until_level() {
 #[test]
 fn lock_step_never_skips() {
     let mut p = Pair::tiny_in(Mode::LockStep, link(), 4, 8, 4);
-    p.guest_runs = false;
+    p.guest.runs = false;
     p.run_frames(10);
-    p.guest_runs = true;
+    p.guest.runs = true;
     p.run_frames(600);
-    assert!(skips(&p.host_seen.frames).is_empty());
-    assert!(skips(&p.guest_seen.frames).is_empty());
+    assert!(skips(&p.host.seen.frames).is_empty());
+    assert!(skips(&p.guest.seen.frames).is_empty());
     assert_eq!(p.host.stats().skipped_frames, 0);
 }

@@ -39,8 +39,8 @@ fn the_side_holding_long_does_not_run_ahead() {
                 );
                 // Players who hold their buttons (a change about every
                 // 40 frames), so the guest does hold its packets back.
-                p.host_pads = Pads::changing_one_in(seed, 40);
-                p.guest_pads = Pads::changing_one_in(seed + 99, 40);
+                p.host.pads = Pads::changing_one_in(seed, 40);
+                p.guest.pads = Pads::changing_one_in(seed + 99, 40);
                 p.run_frames(1800);
                 let sent_before = p.guest.stats().unreliable_packets;
                 let mut lead_sum = 0i64;

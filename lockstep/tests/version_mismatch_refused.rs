@@ -54,7 +54,7 @@ fn different_build_ids_refuse_to_play() {
         );
         assert_eq!((p.host.tick(), p.guest.tick()), (0, 0));
         assert!(p.host.game().is_none() && p.guest.game().is_none());
-        assert!(!p.host_seen.started && !p.guest_seen.started);
+        assert!(!p.host.seen.started && !p.guest.seen.started);
     });
 }
 

@@ -36,6 +36,7 @@ pass() {
 WANT_WASM_BINDGEN="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)"
 [ -n "$WANT_WASM_BINDGEN" ] || { echo "Cargo.lock names no wasm-bindgen" >&2; exit 1; }
 WANT_CARGO_FUZZ="$(sed -n 's/^CARGO_FUZZ_VERSION=//p' scripts/lib.sh)"
+WANT_CARGO_DENY="$(sed -n 's/^CARGO_DENY_VERSION=//p' scripts/lib.sh)"
 
 # Basic utilities the helpers may use, and nothing else.
 mkdir -p "$SANDBOX/base"
@@ -62,10 +63,10 @@ stub cargo '
 case "$1 $2" in
   "install wasm-bindgen-cli") v=""; while [ $# -gt 0 ]; do [ "$1" = --version ] && v=$2; shift; done
      mkdir -p "$CARGO_HOME/bin"; fake_tool "$CARGO_HOME/bin/wasm-bindgen" wasm-bindgen "$v" ;;
-  "install cargo-fuzz") v=""; while [ $# -gt 0 ]; do [ "$1" = --version ] && v=$2; shift; done
-     mkdir -p "$CARGO_HOME/bin"; fake_tool "$CARGO_HOME/bin/cargo-fuzz" cargo-fuzz "$v" ;;
-  "fuzz --version") [ -x "$CARGO_HOME/bin/cargo-fuzz" ] || { echo "error: no such command: fuzz" >&2; exit 101; }
-     exec "$CARGO_HOME/bin/cargo-fuzz" --version ;;
+  "install cargo-"*) c=$2; v=""; while [ $# -gt 0 ]; do [ "$1" = --version ] && v=$2; shift; done
+     mkdir -p "$CARGO_HOME/bin"; fake_tool "$CARGO_HOME/bin/$c" "$c" "$v" ;;
+  *" --version") [ -x "$CARGO_HOME/bin/cargo-$1" ] || { echo "error: no such command: $1" >&2; exit 101; }
+     exec "$CARGO_HOME/bin/cargo-$1" --version ;;
 esac'
 stub rustup '
 case "$1 $2" in
@@ -163,17 +164,25 @@ refused
 STUB_FAIL=cargo run "wasm-bindgen absent, cargo install fails" "$ALL" -- 'true' -- ensure_wasm_bindgen
 refused
 
-# ensure_cargo_fuzz
-run "cargo-fuzz absent" "$ALL" -- 'true' -- ensure_cargo_fuzz
-ok; called "cargo install cargo-fuzz --version $WANT_CARGO_FUZZ"
-run "cargo-fuzz wrong version" "$ALL" -- "fake_tool cargo/bin/cargo-fuzz cargo-fuzz 0.11.0" -- ensure_cargo_fuzz
-ok; called "cargo install cargo-fuzz --version $WANT_CARGO_FUZZ"
-run "cargo-fuzz right version" "$ALL" -- "fake_tool cargo/bin/cargo-fuzz cargo-fuzz $WANT_CARGO_FUZZ" -- ensure_cargo_fuzz
-ok; not_called
-run "cargo-fuzz absent, no cargo" "rustup npm apt-get python3" -- 'true' -- ensure_cargo_fuzz
-refused
-STUB_FAIL=cargo run "cargo-fuzz absent, cargo install fails" "$ALL" -- 'true' -- ensure_cargo_fuzz
-refused
+# The helpers that install a cargo subcommand at a pinned version: absent,
+# wrong version (both installed at the right one), right version (no
+# install), no cargo, cargo install failing.
+# `cargo_cases FUNC CRATE VERSION`
+cargo_cases() {
+    local fn=$1 crate=$2 want=$3
+    run "$fn: absent" "$ALL" -- 'true' -- "$fn"
+    ok; called "cargo install $crate --version $want"; holds "[ \"\$(cargo/bin/$crate --version)\" = '$crate $want' ]"
+    run "$fn: wrong version" "$ALL" -- "fake_tool cargo/bin/$crate $crate 0.0.1" -- "$fn"
+    ok; called "cargo install $crate --version $want"
+    run "$fn: right version" "$ALL" -- "fake_tool cargo/bin/$crate $crate $want" -- "$fn"
+    ok; not_called
+    run "$fn: absent, no cargo" "rustup npm apt-get python3" -- 'true' -- "$fn"
+    refused
+    STUB_FAIL=cargo run "$fn: absent, cargo install fails" "$ALL" -- 'true' -- "$fn"
+    refused
+}
+cargo_cases ensure_cargo_fuzz cargo-fuzz "$WANT_CARGO_FUZZ"
+cargo_cases ensure_cargo_deny cargo-deny "$WANT_CARGO_DENY"
 
 # ensure_npm
 run "npm absent" "cargo rustup apt-get python3" -- 'true' -- ensure_npm
@@ -249,7 +258,7 @@ refused
 
 # Every ensure_* helper has a case above.
 for fn in $(grep -oE '^ensure_[a-z_]+' scripts/lib.sh | sort -u); do
-    if grep -qE "^(STUB_FAIL=[a-z-]+ )?run .* -- $fn( |$)|^apt_cases $fn " "$0"; then
+    if grep -qE "^(STUB_FAIL=[a-z-]+ )?run .* -- $fn( |$)|^(apt|cargo)_cases $fn " "$0"; then
         pass
     else
         fail "$fn in scripts/lib.sh has no case in scripts/ci/05-setup.sh"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Formatting, lints (host and wasm32), tests and docs of the whole workspace.
+# Formatting, lints (host and wasm32), tests and docs of the whole workspace,
+# and the dependency rules of deny.toml (licences, bans, duplicate versions,
+# sources).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 ensure_wasm_target
+ensure_cargo_deny
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -12,3 +15,6 @@ WASM_CRATES=(-p lockstep -p ntba -p webrtc-transport -p web-shell -p ntba-web -p
 cargo clippy --target wasm32-unknown-unknown --locked "${WASM_CRATES[@]}" -- -D warnings
 cargo test --workspace --locked
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+# Advisories are left out: they need the RustSec database, which CI cannot
+# fetch (docs/toolchain.md).
+cargo deny --locked check licenses bans sources

@@ -2,9 +2,10 @@
 # Short fuzz runs (libFuzzer via cargo-fuzz), FUZZ_SECONDS per target
 # (default 30): the lockstep wire decoder and a session fed arbitrary peer
 # bytes (lockstep/fuzz), the host-authoritative model's decoders, delta
-# codec and machines (authority/fuzz), and the signalling contract's parsers
+# codec and machines (authority/fuzz), the signalling contract's parsers
 # and the core's lobby and room machines driven by scripts of events
-# (signaling/core/fuzz). A crash leaves its input in the fuzz
+# (signaling/core/fuzz), and what a lobby peer can send the web shell over
+# the mesh (web-shell/fuzz). A crash leaves its input in the fuzz
 # crate's artifacts/ folder.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -14,9 +15,9 @@ ensure_cxx
 cd "$ROOT"
 
 # Each fuzz crate (its own workspace) with its targets.
-FUZZ_CRATES=(lockstep/fuzz authority/fuzz signaling/core/fuzz)
+FUZZ_CRATES=(lockstep/fuzz authority/fuzz signaling/core/fuzz web-shell/fuzz)
 declare -A TARGETS=([lockstep/fuzz]="decode session" [authority/fuzz]="decode machines"
-    [signaling/core/fuzz]="parse machines")
+    [signaling/core/fuzz]="parse machines" [web-shell/fuzz]="peer_message")
 
 # Lint the fuzz targets (stage 10 does not see their workspaces). A check
 # links nothing: pointing libfuzzer-sys at a library path that is never used

@@ -3,9 +3,9 @@
 # wasm32-unknown-unknown and make Node and wasmtime replay the golden script
 # and the two golden matches and hash the rules' numbers; they must produce
 # exactly GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH and RULES_HASH pinned in
-# games/ntba/src/lib.rs (GOLDEN_HASH also folds the three- and four-person
-# scripts, so a difference there shows as a GOLDEN_HASH mismatch) (which the native test golden_hash_is_the_build_id
-# checks in stage 10). The module is
+# games/ntba/src/lib.rs, which the native test golden_hash_is_the_build_id
+# checks in stage 10 (GOLDEN_HASH also folds the three- and four-person
+# scripts, so a difference there shows as a GOLDEN_HASH mismatch). The module is
 # built twice: with --release, and with the profile the browser page ships
 # (wasm-release: opt-level s, LTO, panic=abort), so the build players run is
 # the one checked. Prints the wasm benchmark figures too (Node, --release),
@@ -18,7 +18,7 @@ ensure_node_modules
 ensure_wasmtime_py
 
 pinned() {
-    sed -n "s/^pub const $1: u64 = \(0x[0-9a-f_]*\);\$/\1/p" games/ntba/src/lib.rs | tr -d _
+    pinned_const games/ntba/src/lib.rs "$1"
 }
 golden="$(pinned GOLDEN_HASH)"
 script="$(pinned SCRIPT_HASH)"

@@ -45,12 +45,13 @@ start_server --allowed-origins http://good.test \
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
     --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
     --rate-limit-per-minute 600 --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
-    --max-rooms-per-ip 20
+    --max-rooms-per-ip 20 --relay-ttl-seconds 3
 
 # Every log line (debug included) is a JSON record with a level, and none
 # names a test nickname, a payload or an address.
 python3 signaling/conformance/check-logs.py "$err" \
-    --require http.request --require lobby.joined --require lobby.kicked --require room.created
+    --require http.request --require lobby.joined --require lobby.kicked --require room.created \
+    --require relay.paired --require relay.kicked --require relay.expired
 
 log "the default origin list, on a server started without --allowed-origins"
 kill "$pid"; wait "$pid" 2>/dev/null || true

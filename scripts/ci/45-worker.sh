@@ -123,6 +123,7 @@ if [ "${1:-}" = --serve-and-check ]; then
             node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?
     else
         required=(--require http.request --require lobby.joined --require lobby.kicked --require room.created)
+        required+=(--require relay.paired --require relay.kicked --require relay.expired)
         if [ "$bad_base" = yes ]; then
             required+=(--require config.ignored)
         fi
@@ -141,7 +142,8 @@ if [ "${1:-}" = --serve-and-check ]; then
                 --origin http://allowed.test --forbidden-origin http://refused.test \
                 --room-ttl-seconds 3 --hello-timeout-ms 3000 \
                 --lobby-idle-timeout-ms 10000 --max-lobby-sockets-per-ip 4 --max-rooms-per-ip 20 \
-                --rate-limit-per-minute 600 --deadline-seconds 20 || status=$?
+                --rate-limit-per-minute 600 --deadline-seconds 20 \
+                --relay-ttl-seconds 3 || status=$?
         fi
         if [ "$status" = 0 ]; then
             python3 signaling/conformance/check-logs.py "$state/wrangler.log" --wrangler \

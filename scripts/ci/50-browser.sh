@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The web shell in real headless Chromium: build the wasm page, start the
-# embedded signalling server serving it, and run the lobby scenarios of
-# issue 5 (the six it names and the extras, 13 in all; tests/browser/) with
-# isolated browser contexts and real WebRTC.
+# embedded signalling server serving it, and run the 13 lobby scenarios
+# (tests/browser/lobby.test.mjs) with isolated browser contexts and real WebRTC.
 # Server and browsers run in a network namespace that holds only `lo`, so no
 # test traffic can leave the machine; /ice serves no STUN servers.
 #   scripts/ci/50-browser.sh               run the scenarios

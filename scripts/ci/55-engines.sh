@@ -38,14 +38,14 @@ done
 
 # The pinned values, as the Rust sources spell them.
 ntba_pinned() {
-    sed -n "s/^pub const $1: u64 = \(0x[0-9a-f_]*\);\$/\1/p" games/ntba/src/lib.rs | tr -d _
+    pinned_const games/ntba/src/lib.rs "$1"
 }
 ntba_golden="$(ntba_pinned GOLDEN_HASH)"
 ntba_script="$(ntba_pinned SCRIPT_HASH)"
 ntba_matches="$(ntba_pinned MATCH_HASH)"
 ntba_rules="$(ntba_pinned RULES_HASH)"
 ntba_ticks="$(cat games/ntba/src/*.rs | sed -n 's/^pub const GOLDEN_TICKS: u32 = \([0-9_]*\);$/\1/p' | tr -d _)"
-dots_build_id="$(sed -n 's/^    const BUILD_ID: u64 = \(0x[0-9a-f_]*\);$/\1/p' games/dots/src/lib.rs | tr -d _)"
+dots_build_id="$(pinned_const games/dots/src/lib.rs BUILD_ID)"
 for v in ntba_golden ntba_script ntba_matches ntba_rules ntba_ticks dots_build_id; do
     if [ -z "${!v}" ]; then
         echo "could not read $v from the games' sources (games/ntba/src, games/dots/src/lib.rs)" >&2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# NtBA online, end to end (issue 6):
+# NtBA online, end to end:
 #  1. two wasm instances of NtBA in Node, each running a lockstep session,
 #     joined by the project's simulated link (the netsim crate built for
 #     wasm32: loss, duplication, reordering, reliable resends) in virtual
@@ -8,7 +8,8 @@
 #     signalling server) in real headless Chromium: a match over real WebRTC
 #     with scripted keys, leave, a page closed mid-match, local play against
 #     the CPU to the end screen, no direct path and Try again, a page of
-#     another build refused (tests/browser/match.test.mjs);
+#     another build refused, the match and a local game watched as
+#     replays, saved logs opened and refused (tests/browser/match.test.mjs);
 #  3. the input log downloaded from the page replayed natively
 #     (example ntba_replay) to the final hash the page recorded.
 # Browsers and server run in a loopback-only network namespace.

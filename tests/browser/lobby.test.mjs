@@ -1,4 +1,4 @@
-// The six Chromium scenarios of issue 5 (1-6), in order, plus extras (5b, 6b-6g), against the real embedded
+// The lobby's Chromium scenarios (1-6, plus 5b and 6b-6g), against the real embedded
 // signalling server and real WebRTC between isolated browser contexts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

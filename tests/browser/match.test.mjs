@@ -1,4 +1,4 @@
-// NtBA online in real headless Chromium (issue 6): two isolated browser
+// NtBA online in real headless Chromium: two isolated browser
 // contexts against the play setup (the embedded signalling server serving the
 // NtBA page), real WebRTC, scripted keys on both sides. Runs only with
 // NTBA_MATCH=1 and WEB_DIR pointing at the NtBA page (scripts/ci/60-match.sh;
@@ -9,7 +9,7 @@
 // printed, never asserted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
@@ -131,6 +131,86 @@ async function startMatch(a, b, aName, bName) {
   for (const p of [a, b]) await p.locator('#canvas').click();
 }
 
+/** Moves the replay's timeline of `page` to `tick`, as a drag does. */
+async function seekTo(page, tick) {
+  await page.evaluate((t) => {
+    const s = document.querySelector('#replay-seek');
+    s.value = String(t);
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  }, tick);
+  await page.waitForFunction((t) => document.querySelector('#replay').dataset.tick === String(t), tick, { timeout: DEADLINE, polling: 20 });
+  return page.$eval('#replay', (r) => ({ ...r.dataset }));
+}
+
+/**
+ * Watches the match just played on `page` (its result screen, with the
+ * live record window.__live): the first score button jumps to a basket,
+ * where the score and hash equal the live match's; so do they at other
+ * ticks the live page showed; the end is the log's final hash; it plays
+ * and pauses; Back returns to the result.
+ */
+async function checkReplay(page, ticks, finalHash) {
+  const live = await page.evaluate(() => { window.__liveObs.disconnect(); return window.__live; });
+  await page.locator('#watch-replay').click();
+  await page.locator('#replay').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.equal(await attr(page, '#replay', 'data-ticks'), String(ticks));
+  assert.equal(await attr(page, '#replay', 'data-tick'), '0');
+  assert.equal(await attr(page, '#replay', 'data-playing'), '0');
+  // A basket: the first score button.
+  const mark = page.locator('#replay-marks .mark').first();
+  await mark.waitFor({ timeout: DEADLINE });
+  const markTick = Number(await mark.getAttribute('value'));
+  assert.match(await mark.textContent(), /^\d+:\d\d · HOME \d+ - \d+ AWAY$/);
+  await mark.click();
+  await page.waitForFunction((t) => document.querySelector('#replay').dataset.tick === String(t), markTick, { timeout: DEADLINE });
+  const atMark = await page.$eval('#replay', (r) => ({ ...r.dataset }));
+  assert.notEqual(atMark.summary, 'HOME 0 - 0 AWAY', 'the first score button shows a basket');
+  const before = await seekTo(page, markTick - 1);
+  assert.notEqual(before.summary, atMark.summary, 'the score changed at the button\'s tick');
+  if (live[markTick]) {
+    assert.deepEqual({ hash: atMark.hash, score: atMark.summary }, live[markTick], `the basket's tick ${markTick}`);
+  }
+  // The first tick the live page showed with that basket, and a spread of
+  // others: the replay shows the same score and hash there.
+  const shown = Object.keys(live).map(Number).sort((a, b) => a - b);
+  const firstWithBasket = shown.find((t) => t >= markTick);
+  assert.ok(firstWithBasket !== undefined, 'the live page showed the basket');
+  assert.equal(live[firstWithBasket].score, atMark.summary, 'the live page showed the same score after the basket');
+  const picks = [firstWithBasket, ...[0.1, 0.35, 0.6, 0.95].map((f) => shown[Math.floor(f * (shown.length - 1))])];
+  for (const t of picks) {
+    const at = await seekTo(page, t);
+    assert.deepEqual({ hash: at.hash, score: at.summary }, live[t], `replay and live match at tick ${t}`);
+  }
+  // Seek to the end: the log's final hash. The time the page took is a
+  // figure, printed.
+  await seekTo(page, 0);
+  const seekMs = await page.evaluate(async (end) => {
+    const s = document.querySelector('#replay-seek');
+    const r = document.querySelector('#replay');
+    const t0 = performance.now();
+    s.value = String(end);
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+    while (r.dataset.tick !== String(end)) await new Promise((ok) => setTimeout(ok, 0));
+    return performance.now() - t0;
+  }, ticks);
+  assert.equal(await attr(page, '#replay', 'data-hash'), finalHash, 'the end of the replay is the log\'s final hash');
+  console.log(`replay figures: ${JSON.stringify({ ticks, seek_to_end_ms: Number(seekMs.toFixed(1)), live_ticks_compared: picks.length })}`);
+  // Play at 8x from the start, pause, back to the result.
+  await seekTo(page, 0);
+  await page.locator('#replay-speed').selectOption('5');
+  await page.locator('#replay-play').click();
+  await page.waitForFunction(() => Number(document.querySelector('#replay').dataset.tick) >= 240, null, { timeout: DEADLINE, polling: 50 });
+  assert.equal(await attr(page, '#replay', 'data-speed'), '8×');
+  assert.equal(await page.locator('#replay-play').textContent(), 'Pause');
+  await page.locator('#replay-play').click();
+  await page.locator('#replay[data-playing="0"]').waitFor({ timeout: DEADLINE });
+  assert.equal(await page.locator('#replay-play').textContent(), 'Play');
+  await seekTo(page, markTick);
+  await page.screenshot({ path: path.join(OUT, 'replay.png'), fullPage: true });
+  await page.locator('#replay-back').click();
+  await page.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
+}
+
 /** The state of a page's match, from its data attributes. */
 async function matchState(page) {
   return page.$eval('#match', (m) => ({ ...m.dataset }));
@@ -161,6 +241,17 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
       && /^\d+$/.test(document.querySelector('#match').dataset.ping ?? ''), null, { timeout: DEADLINE, polling: 100 });
   }
 
+  // Every confirmed tick Ada's page shows, with its hash and score, for the
+  // replay below (a frame may confirm more than one tick, so some are
+  // missing).
+  await ada.evaluate(() => {
+    const m = document.querySelector('#match');
+    window.__live = {};
+    window.__liveObs = new MutationObserver(() => {
+      if (m.dataset.tick) window.__live[m.dataset.tick] = { hash: m.dataset.hash, score: m.dataset.confirmedSummary };
+    });
+    window.__liveObs.observe(m, { attributes: true, attributeFilter: ['data-tick', 'data-hash', 'data-confirmed-summary'] });
+  });
   const drivers = [driveKeys(ada, 0), driveKeys(bo, 1)];
   // 600 confirmed ticks on both, and a basket somewhere.
   await waitAttrAtLeast(ada, 'tick', 600, PLAY_DEADLINE);
@@ -250,6 +341,7 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   const logPath = path.join(OUT, 'match.log');
   await download.saveAs(logPath);
   writeFileSync(path.join(OUT, 'match.expect'), `${ta} ${await attr(ada, '#result', 'data-log-hash')} ${hashes[600]}\n`);
+  await checkReplay(ada, ta, await attr(ada, '#result', 'data-log-hash'));
 
   for (const p of [ada, bo]) {
     await p.locator('#continue').click();
@@ -344,7 +436,15 @@ test('3. local play against the CPU to the end screen (shortened with ?local_spe
   assert.match(result, /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/);
   assert.equal(await solo.locator('#local-status').textContent(), result);
   console.log(`local match vs CPU (Hard): ${result}`);
-  await solo.locator('#local-back').click();
+  // The local game watched again: at its end, the final score shown live.
+  const finalScore = await attr(solo, '#local', 'data-summary');
+  await solo.locator('#local-watch').click();
+  await solo.locator('#replay').waitFor({ state: 'visible', timeout: DEADLINE });
+  const localTicks = Number(await attr(solo, '#replay', 'data-ticks'));
+  assert.ok(localTicks > 0, 'the local game was recorded');
+  assert.equal((await seekTo(solo, localTicks)).summary, finalScore, 'the replay ends on the final score');
+  assert.ok(await solo.locator('#replay-marks .mark').count() > 0, 'a button for each score');
+  await solo.locator('#replay-back').click();
   await solo.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
 });
 
@@ -503,4 +603,38 @@ test('7. a whole online match: the final buzzer, the result on both pages, back 
     await p.locator('#continue').click();
     await p.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
   }
+});
+
+test('8. a saved input log opens on the title screen; another build\'s, a truncated and a garbage file are refused', { skip: !enabled }, async () => {
+  // Test 1's log, downloaded from the page.
+  const log = readFileSync(path.join(OUT, 'match.log'));
+  const [ticks, finalHash] = readFileSync(path.join(OUT, 'match.expect'), 'utf8').trim().split(' ');
+  pages.viewer = await openPage(browser, server.url);
+  pages.demoViewer = await openPage(browser, `${server.url}/demo/`);
+  const { viewer, demoViewer } = pages;
+  await viewer.waitForFunction(() => document.querySelector('#game-name').textContent === 'NtBA');
+  await demoViewer.waitForFunction(() => document.querySelector('#game-name').textContent === 'Dots (demo)');
+  const open = (page, name, buffer) => page.locator('#replay-file')
+    .setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
+  const refused = async (page, text) => {
+    await page.locator('#replay-error', { hasText: text }).waitFor({ timeout: DEADLINE });
+    assert.ok(await page.locator('#title').isVisible(), 'still on the title screen');
+    assert.ok(await page.locator('#replay').isHidden());
+  };
+  // The NtBA log in the demo's page: another build.
+  await open(demoViewer, 'ntba.log', log);
+  await refused(demoViewer, 'That replay was recorded with another version of Dots (demo)');
+  // Cut in half, and bytes that are no log.
+  await open(viewer, 'cut.log', log.subarray(0, Math.floor(log.length / 2)));
+  await refused(viewer, 'That replay file is damaged or incomplete.');
+  await open(viewer, 'garbage.log', Buffer.from('\x89PNG\r\n\x1a\n this is not a replay'.repeat(20)));
+  await refused(viewer, 'That file is not a NtBA replay.');
+  // The whole log opens: the message goes, the replay ends on its hash.
+  await open(viewer, 'match.log', log);
+  await viewer.locator('#replay').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.ok(await viewer.locator('#replay-error').isHidden());
+  assert.equal(await attr(viewer, '#replay', 'data-ticks'), ticks);
+  assert.equal((await seekTo(viewer, Number(ticks))).hash, finalHash);
+  await viewer.locator('#replay-back').click();
+  await viewer.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
 });

@@ -201,6 +201,14 @@ pub trait FrontEnd {
         None
     }
 
+    /// The score of `game` as the game words it, or `None` for a game
+    /// without one. A replay offers a jump to each tick where it changes.
+    /// By default the [`summary`](Self::summary): a game whose summary is
+    /// its score needs nothing more.
+    fn score(&self, game: &Self::Game) -> Option<String> {
+        self.summary(game)
+    }
+
     /// The result once the game itself is over (for example "Home wins
     /// 31-28."), or `None` while it goes on (the default: a game that never
     /// ends by itself). The shell shows it as the result of a local game or

@@ -28,6 +28,8 @@ pub mod options;
 pub mod play;
 pub mod protocol;
 pub mod rate;
+pub mod relay;
+pub mod replay;
 pub mod screens;
 pub mod shell;
 pub mod text;

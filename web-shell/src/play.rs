@@ -214,6 +214,7 @@ mod tests {
                     tick: 60,
                     local: 1,
                     remote: 2,
+                    parts: Default::default(),
                 },
                 "The two games went out of sync, so the match was stopped.",
             ),

@@ -17,6 +17,12 @@ pub enum Screen {
     Lobby,
     /// An online match is being played.
     Match,
+    /// A recorded match is being watched; Back returns to `back` (the
+    /// title, or the result of the match just played).
+    Replay {
+        /// The screen Back returns to.
+        back: Box<Screen>,
+    },
     /// A match ended; `message` says how.
     Result {
         /// What happened, for the player.
@@ -41,6 +47,9 @@ pub enum ScreenEvent {
     Ended(String),
     /// Continue on the result screen.
     Continue,
+    /// Watch a replay: a file opened on the title screen, or the game just
+    /// played (from the result screen, or local play once it is over).
+    WatchReplay,
 }
 
 /// The screen machine.
@@ -95,6 +104,17 @@ impl Screens {
                 message: "You left the online match.".to_owned(),
                 online: true,
             },
+            (Screen::Title { .. } | Screen::LocalPlay, ScreenEvent::WatchReplay) => {
+                Screen::Replay {
+                    back: Box::new(title),
+                }
+            }
+            (Screen::Result { .. }, ScreenEvent::WatchReplay) => Screen::Replay {
+                back: Box::new(self.screen.clone()),
+            },
+            (Screen::Replay { back }, ScreenEvent::Back | ScreenEvent::Continue) => {
+                (**back).clone()
+            }
             (Screen::Result { online: true, .. }, ScreenEvent::Continue | ScreenEvent::Back) => {
                 Screen::Lobby
             }
@@ -145,6 +165,39 @@ mod tests {
         assert!(s.handle(ScreenEvent::ChooseLocal));
         assert!(s.handle(ScreenEvent::Back));
         assert_eq!(s.screen(), &Screen::Title { online: true });
+    }
+
+    #[test]
+    fn a_replay_returns_to_where_it_was_opened() {
+        let mut s = Screens::new(true);
+        // From the title (a file).
+        assert!(s.handle(ScreenEvent::WatchReplay));
+        assert!(matches!(s.screen(), Screen::Replay { .. }));
+        assert!(!s.handle(ScreenEvent::ChooseLocal), "no game from a replay");
+        assert!(s.handle(ScreenEvent::Back));
+        assert_eq!(s.screen(), &Screen::Title { online: true });
+        // From a finished local game: back to the title.
+        s.handle(ScreenEvent::ChooseLocal);
+        assert!(s.handle(ScreenEvent::WatchReplay));
+        assert!(s.handle(ScreenEvent::Back));
+        assert_eq!(s.screen(), &Screen::Title { online: true });
+        // From a match's result: back to that result.
+        s.handle(ScreenEvent::ChooseOnline);
+        s.handle(ScreenEvent::MatchStarted);
+        s.handle(ScreenEvent::Ended("Over.".into()));
+        let result = s.screen().clone();
+        assert!(s.handle(ScreenEvent::WatchReplay));
+        assert!(
+            !s.handle(ScreenEvent::MatchStarted),
+            "no match from a replay"
+        );
+        assert!(s.handle(ScreenEvent::Back));
+        assert_eq!(s.screen(), &result);
+        // Not from the lobby or a match.
+        s.handle(ScreenEvent::Continue);
+        assert!(!s.handle(ScreenEvent::WatchReplay));
+        s.handle(ScreenEvent::MatchStarted);
+        assert!(!s.handle(ScreenEvent::WatchReplay));
     }
 
     #[test]

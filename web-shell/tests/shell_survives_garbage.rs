@@ -3,7 +3,8 @@
 //! rules (its match session and match link go together; it asserts that
 //! after every input). Seeded inputs: valid and garbage socket frames,
 //! fetch bodies, peer connection events with current and stale attempts,
-//! buttons, keys and timers, 20,000 steps per seed.
+//! buttons, keys and timers, replay files (valid, cut, changed, another
+//! build's, random) and replay controls, 20,000 steps per seed.
 
 use lockstep::{Channel, Millis};
 use web_shell::front_end::demo::DotsFrontEnd;
@@ -92,8 +93,59 @@ fn link(r: &mut Rng) -> LinkId {
     }
 }
 
+/// A replay file: a short valid recording of the demo, the same cut or
+/// with a byte changed, another build's, or random bytes.
+fn replay_file(r: &mut Rng) -> Result<Vec<u8>, web_shell::replay::Refusal> {
+    use lockstep::{DeterministicGame, InputLog};
+    use web_shell::front_end::demo::Dots;
+    let build = if r.below(4) == 0 { 1 } else { Dots::BUILD_ID };
+    let mut g = Dots::new(3, 2);
+    let inputs: Vec<u8> = (0..2 * r.below(400)).map(|_| r.below(16) as u8).collect();
+    for pair in inputs.chunks(2) {
+        g.step(pair);
+    }
+    let log = InputLog {
+        build,
+        seed: 3,
+        players: 2,
+        input_delay: 0,
+        final_hash: g.state_hash(),
+        inputs,
+    };
+    let mut bytes = log.to_bytes().unwrap();
+    match r.below(5) {
+        0 => bytes.truncate(r.below(bytes.len() as u64) as usize),
+        1 => {
+            let i = r.below(bytes.len() as u64) as usize;
+            bytes[i] ^= 1 << r.below(8);
+        }
+        2 => bytes = (0..r.below(200)).map(|_| r.next() as u8).collect(),
+        3 if r.below(4) == 0 => return Err(web_shell::replay::Refusal::TooLarge),
+        _ => {}
+    }
+    Ok(bytes)
+}
+
 fn input(r: &mut Rng, seen: &Seen) -> Input {
-    match r.below(12) {
+    match r.below(14) {
+        12 => Input::ReplayFile(replay_file(r)),
+        13 => Input::Action(match r.below(3) {
+            0 => Action::WatchReplay,
+            _ => Action::Replay {
+                control: r
+                    .pick(&[
+                        "replay-play",
+                        "replay-speed",
+                        "replay-seek",
+                        "replay-mark",
+                        "x",
+                    ])
+                    .to_string(),
+                value: r
+                    .pick(&["", "0", "5", "9", "150", "-1", "99999999999", "1e3"])
+                    .to_string(),
+            },
+        }),
         0 => Input::Action(match r.below(10) {
             0 => Action::ChooseOnline,
             1 => Action::Join(r.pick(&["Ada", "", "\u{202e}x"]).to_string()),
@@ -118,6 +170,7 @@ fn input(r: &mut Rng, seen: &Seen) -> Input {
         1 => Input::Key {
             code: r.pick(&["ArrowUp", "KeyW", "Space"]).to_string(),
             down: r.below(2) == 0,
+            typing: r.below(4) == 0,
         },
         2 => Input::Tick,
         3 => Input::Frame {
@@ -176,7 +229,6 @@ fn the_shell_survives_any_sequence_of_inputs() {
             origin: "http://service.test".into(),
             has_webrtc: true,
             has_random: true,
-            match_connect_ms: 25_000,
             ..PageFacts::default()
         };
         let mut bytes = Rng(seed);
@@ -191,6 +243,7 @@ fn the_shell_survives_any_sequence_of_inputs() {
         let mut now = Millis(0);
         let mut sent = 0usize;
         let mut seen = Seen::default();
+        let mut replays = 0usize;
         for _ in 0..20_000 {
             now = now + Millis(r.below(300));
             shell.handle(now, input(&mut r, &seen));
@@ -215,7 +268,20 @@ fn the_shell_survives_any_sequence_of_inputs() {
             seen.forget_old();
             // The views can always be built.
             let _ = (shell.screen_view(), shell.lobby_view(), shell.match_view());
+            // A replay shows only while its screen does, within its log.
+            let replay = shell.replay_view();
+            let on_replay = matches!(
+                shell.screen_view().screen,
+                web_shell::screens::Screen::Replay { .. }
+            );
+            assert_eq!(replay.is_some(), on_replay);
+            if let Some(v) = replay {
+                assert!(v.tick <= v.ticks);
+                assert!(v.marks.iter().all(|(t, _)| *t <= v.ticks));
+                replays += 1;
+            }
         }
         assert!(sent > 0, "seed {seed}: the walk reached the service");
+        assert!(replays > 0, "seed {seed}: the walk watched a replay");
     }
 }

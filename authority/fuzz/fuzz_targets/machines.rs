@@ -4,7 +4,7 @@
 #![no_main]
 
 use arena::{Arena, Control};
-use authority::{Guest, Host, HostConfig, Millis};
+use authority::{exchange_in_memory, Guest, Host, HostConfig, Millis};
 use libfuzzer_sys::fuzz_target;
 use lockstep::Channel;
 
@@ -17,14 +17,7 @@ fuzz_target!(|data: &[u8]| {
     // Seat the guest over a perfect in-memory link.
     for _ in 0..20 {
         now = now + Millis(10);
-        guest.handle_timeout(now);
-        while let Some((ch, bytes)) = guest.poll_transmit() {
-            host.handle_datagram(now, link, ch, &bytes);
-        }
-        host.handle_timeout(now);
-        while let Some(tx) = host.poll_transmit() {
-            guest.handle_datagram(now, tx.channel, &tx.bytes);
-        }
+        exchange_in_memory(&mut host, link, &mut guest, now, |_, _| {});
     }
     guest.command(&Control { thrust: true, turn: 1, fire: true });
     let mut rest = data;

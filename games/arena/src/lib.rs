@@ -365,33 +365,8 @@ impl ArenaSnapshot {
     }
 }
 
-/// A small seeded generator (spawn points, bots): SplitMix64.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// Seeded.
-    #[must_use]
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A float in `0..1`.
-    pub fn unit(&mut self) -> f32 {
-        #[allow(clippy::cast_precision_loss)]
-        let v = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        v
-    }
-}
+/// The seeded generator for spawn points and bots.
+pub use authority::rng::SplitMix64 as Rng;
 
 /// The host's game.
 #[derive(Debug, Clone)]

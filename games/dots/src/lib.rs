@@ -10,7 +10,7 @@
 //! PRNG, a hash over canonical bytes, a pinned build id) and to give the
 //! examples, the benchmarks and `docs/writing-a-game.md` something real to
 //! run. The game code is the part between the two `---` comments, well under
-//! 60 lines.
+//! 60 lines; the optional named parts a desync reports come after it.
 //!
 //! ```
 //! use dots::{Dots, RIGHT, DOWN};
@@ -26,7 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
-use lockstep::{DeterministicGame, Fnv1a};
+use lockstep::{DeterministicGame, Fnv1a, StatePart};
 
 // --- game code ---
 
@@ -112,11 +112,38 @@ impl DeterministicGame for Dots {
         }
         h.finish()
     }
+
+    // --- end of game code ---
+    // Optional extras, beyond what netplay needs:
+
+    /// Named parts let a desync say what diverged ([`Dots::parts`]).
+    fn state_parts(&self) -> Vec<StatePart> {
+        self.parts()
+    }
 }
 
-// --- end of game code ---
+/// The names of the first eight players' dots, as a desync names them.
+pub const PLAYER_NAMES: [&str; 8] = [
+    "player 1", "player 2", "player 3", "player 4", "player 5", "player 6", "player 7", "player 8",
+];
 
 impl Dots {
+    /// The state's named parts, hashed like `state_hash` (what
+    /// [`DeterministicGame::state_parts`] gives the engine, so that a
+    /// desync says what diverged): "the coin", then "player 1" … "player
+    /// 8" (dots past the eighth are not named).
+    #[must_use]
+    pub fn parts(&self) -> Vec<StatePart> {
+        let coin = StatePart::hashed("the coin", |h| h.write_u64(self.rng));
+        let dots = self.players.iter().zip(PLAYER_NAMES).map(|(p, name)| {
+            StatePart::hashed(name, |h| {
+                h.write_bytes(&[p.x, p.y]);
+                h.write_u32(p.score);
+            })
+        });
+        core::iter::once(coin).chain(dots).collect()
+    }
+
     /// Every player's dot, in player order.
     #[must_use]
     pub fn players(&self) -> &[Player] {
@@ -157,4 +184,36 @@ pub fn golden_hash() -> u64 {
         game.step(&[scripted_input(tick, 0), scripted_input(tick, 1)]);
     }
     game.state_hash()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep::parts::differing_parts;
+
+    /// A changed field of one part names that part, and only it.
+    #[test]
+    fn a_desync_in_each_part_is_named() {
+        let mut base = Dots::new(GOLDEN_SEED, 3);
+        for tick in 0..500 {
+            base.step(&[0, 1, 2].map(|p| scripted_input(tick, p)));
+        }
+        let before = base.state_parts();
+        let names: Vec<&str> = before.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["the coin", "player 1", "player 2", "player 3"]);
+        type Change = (&'static str, fn(&mut Dots));
+        let changes: [Change; 4] = [
+            ("the coin", |g| g.rng ^= 1),
+            ("player 1", |g| g.players[0].x ^= 1),
+            ("player 2", |g| g.players[1].score += 1),
+            ("player 3", |g| g.players[2].y ^= 1),
+        ];
+        for (part, change) in changes {
+            let mut g = base.clone();
+            change(&mut g);
+            assert_ne!(g.state_hash(), base.state_hash(), "{part}");
+            let after: Vec<u64> = g.state_parts().iter().map(|p| p.hash).collect();
+            assert_eq!(differing_parts(&before, &after), vec![part]);
+        }
+    }
 }

@@ -14,12 +14,12 @@ use crate::sim::{seed_with_teams, Ball, BallMode, Ntba, Player};
 use crate::view::{Action, Event, Phase, TeamStats};
 use lockstep::DeterministicGame;
 
-type Change = (String, Box<dyn Fn(&mut Ntba)>);
+pub(crate) type Change = (String, Box<dyn Fn(&mut Ntba)>);
 /// A team statistic's name and where it lives.
 type StatField = (&'static str, fn(&mut TeamStats) -> &mut u16);
 
 /// A mid-match state with one event recorded in the tick.
-fn base() -> Ntba {
+pub(crate) fn base() -> Ntba {
     let mut g = Ntba::new(GOLDEN_SEED, 2);
     for t in 0..1_234 {
         g.step(&[script_pad(t, 0), script_pad(t, 1)]);
@@ -68,7 +68,7 @@ fn nudge(v: V2, axis: u8) -> V2 {
     }
 }
 
-fn changes() -> Vec<Change> {
+pub(crate) fn changes() -> Vec<Change> {
     let mut c: Vec<Change> = Vec::new();
     let mut add = |name: String, f: Box<dyn Fn(&mut Ntba)>| c.push((name, f));
 
@@ -333,7 +333,7 @@ fn changes() -> Vec<Change> {
 }
 
 /// A mid-match state for four people on the teams of the golden script.
-fn people_base() -> Ntba {
+pub(crate) fn people_base() -> Ntba {
     let mut g = Ntba::new(seed_with_teams(GOLDEN_SEED, PEOPLE4_TEAMS), 4);
     let sides = [0u8, 1, 1, 0];
     for t in 0..1_234 {
@@ -349,7 +349,7 @@ fn people_base() -> Ntba {
 
 /// The fields only three or four people use (two people leave them alone,
 /// so they are hashed only then).
-fn people_changes() -> Vec<Change> {
+pub(crate) fn people_changes() -> Vec<Change> {
     let mut c: Vec<Change> = Vec::new();
     for i in 0..4usize {
         c.push((

@@ -53,6 +53,7 @@ mod ai;
 mod consts;
 mod math;
 mod pad;
+mod parts;
 mod rng;
 mod script;
 mod sim;
@@ -61,6 +62,8 @@ mod view_lengths;
 
 #[cfg(test)]
 mod hash_tests;
+#[cfg(test)]
+mod parts_tests;
 #[cfg(test)]
 mod people_tests;
 #[cfg(test)]
@@ -74,6 +77,9 @@ pub use consts::{
     TICKS_PER_SECOND,
 };
 pub use pad::Pad;
+pub use parts::{
+    desync_message, BALL, CLOCKS, CONTROLS, EVENTS, PART_NAMES, PLAYERS, RANDOM, RESTART, SCORE,
+};
 pub use rng::Rng;
 pub use script::{
     combine, golden_hash, match_hash, people_hash, people_script_hash, people_script_pad,
@@ -135,5 +141,11 @@ impl DeterministicGame for Ntba {
         let mut h = Fnv1a::new();
         self.hash_into(&mut h);
         h.finish()
+    }
+
+    /// The clocks, the score, the ball, each court player, the restart,
+    /// the controls, the random generator and the events ([`Ntba::parts`]).
+    fn state_parts(&self) -> Vec<lockstep::StatePart> {
+        self.parts()
     }
 }

@@ -1267,41 +1267,9 @@ impl Ntba {
         h.write_u64(self.rng.state());
         h.write_u32(self.tick);
         for pl in &self.players {
-            h.write_i32(pl.pos.x.to_bits());
-            h.write_i32(pl.pos.y.to_bits());
-            h.write_i32(pl.vel.x.to_bits());
-            h.write_i32(pl.vel.y.to_bits());
-            h.write_i32(pl.z.to_bits());
-            h.write_u8(pl.jump_t);
-            h.write_bool(pl.shooting);
-            h.write_u8(pl.facing);
-            h.write_u16(pl.stamina);
-            h.write_u8(pl.steal_cd);
-            h.write_u8(pl.swipe_t);
-            h.write_u8(pl.throw_t);
-            h.write_u8(pl.action as u8);
-            h.write_u16(pl.anim);
+            pl.hash_into(h);
         }
-        let b = &self.ball;
-        h.write_u8(b.mode as u8);
-        h.write_u8(b.owner);
-        h.write_u8(b.receiver);
-        for v in [b.pos, b.vel, b.from, b.to] {
-            h.write_i32(v.x.to_bits());
-            h.write_i32(v.y.to_bits());
-        }
-        h.write_i32(b.z.to_bits());
-        h.write_i32(b.vz.to_bits());
-        h.write_i32(b.from_z.to_bits());
-        h.write_i32(b.to_z.to_bits());
-        h.write_u16(b.t);
-        h.write_u16(b.dur);
-        h.write_i32(b.arc.to_bits());
-        h.write_u8(b.points);
-        h.write_bool(b.made);
-        h.write_u8(b.tried);
-        h.write_bool(b.rim);
-        h.write_u8(b.grab_cd);
+        self.ball.hash_into(h);
         h.write_u16(self.score[0]);
         h.write_u16(self.score[1]);
         h.write_u8(self.period);
@@ -1327,15 +1295,70 @@ impl Ntba {
             h.write_u8(self.prev_pad[3].0);
         }
         h.write_u8(self.winner.map_or(0xff, |s| s));
+        self.hash_events_into(h);
+        self.hash_stats_into(h);
+    }
+
+    /// The events of this tick, count first (part of [`hash_into`](Self::hash_into)).
+    pub(crate) fn hash_events_into(&self, h: &mut Fnv1a) {
         h.write_u8(self.n_events);
         for e in &self.events[..self.n_events as usize] {
             h.write_bytes(&e.to_bytes());
         }
+    }
+
+    /// Both teams' running totals (part of [`hash_into`](Self::hash_into)).
+    pub(crate) fn hash_stats_into(&self, h: &mut Fnv1a) {
         for s in &self.stats {
             for v in s.to_array() {
                 h.write_u16(v);
             }
         }
+    }
+}
+
+impl Player {
+    /// Every field, in a fixed order (part of [`Ntba::hash_into`]).
+    pub(crate) fn hash_into(&self, h: &mut Fnv1a) {
+        h.write_i32(self.pos.x.to_bits());
+        h.write_i32(self.pos.y.to_bits());
+        h.write_i32(self.vel.x.to_bits());
+        h.write_i32(self.vel.y.to_bits());
+        h.write_i32(self.z.to_bits());
+        h.write_u8(self.jump_t);
+        h.write_bool(self.shooting);
+        h.write_u8(self.facing);
+        h.write_u16(self.stamina);
+        h.write_u8(self.steal_cd);
+        h.write_u8(self.swipe_t);
+        h.write_u8(self.throw_t);
+        h.write_u8(self.action as u8);
+        h.write_u16(self.anim);
+    }
+}
+
+impl Ball {
+    /// Every field, in a fixed order (part of [`Ntba::hash_into`]).
+    pub(crate) fn hash_into(&self, h: &mut Fnv1a) {
+        h.write_u8(self.mode as u8);
+        h.write_u8(self.owner);
+        h.write_u8(self.receiver);
+        for v in [self.pos, self.vel, self.from, self.to] {
+            h.write_i32(v.x.to_bits());
+            h.write_i32(v.y.to_bits());
+        }
+        h.write_i32(self.z.to_bits());
+        h.write_i32(self.vz.to_bits());
+        h.write_i32(self.from_z.to_bits());
+        h.write_i32(self.to_z.to_bits());
+        h.write_u16(self.t);
+        h.write_u16(self.dur);
+        h.write_i32(self.arc.to_bits());
+        h.write_u8(self.points);
+        h.write_bool(self.made);
+        h.write_u8(self.tried);
+        h.write_bool(self.rim);
+        h.write_u8(self.grab_cd);
     }
 }
 

@@ -1,13 +1,17 @@
-//! Shared pieces of the scenario tests: a tiny deterministic game and a
-//! driver that runs two sessions over the simulated network in virtual time.
+//! Shared pieces of the scenario tests: a tiny deterministic game, and a
+//! pair of sessions over the simulated network driven in virtual time by
+//! `lockstep-testing` (the driver the examples and benchmarks share).
 #![allow(dead_code)] // each test file uses a different part of this module
 
-use std::collections::BTreeMap;
-
+use lockstep::parts::StatePart;
 use lockstep::{
-    DeterministicGame, Event, Fnv1a, Frame, InputLog, Millis, Outcome, Session, SessionConfig,
+    DeterministicGame, Event, Fnv1a, InputLog, Millis, Outcome, Session, SessionConfig,
 };
+use lockstep_testing::{Member, Net, Player, SimLink};
 use netsim::{LinkConfig, SimEndpoint};
+
+#[allow(unused_imports)] // each test file uses some of them
+pub use lockstep_testing::{frame_time, in_both_modes, Mode, Pads, Seen, MODES};
 
 /// A tiny game: a mixing accumulator per player plus a tick counter.
 /// Integers only; every field is hashed.
@@ -74,6 +78,69 @@ impl<const AT: u32> DeterministicGame for TinyDesyncAt<AT> {
     }
 }
 
+/// A game of three parts: two counters mixed by the inputs and a turn
+/// that flips every tick. After tick `AT` (never when 0) the part numbered
+/// `PART` is nudged: a desync injected into one part of one peer.
+#[derive(Clone, Debug)]
+pub struct Trio<const AT: u32, const PART: u8> {
+    left: u64,
+    right: u64,
+    turn: u8,
+    ticks: u32,
+}
+
+/// The names of `Trio`'s parts, in order.
+pub const TRIO_PARTS: [&str; 3] = ["the left counter", "the right counter", "the turn"];
+
+impl<const AT: u32, const PART: u8> DeterministicGame for Trio<AT, PART> {
+    type Input = u8;
+    const BUILD_ID: u64 = 0x7210_0001;
+
+    fn new(seed: u64, _players: u8) -> Self {
+        Trio {
+            left: seed,
+            right: !seed,
+            turn: 0,
+            ticks: 0,
+        }
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        let i = |n: usize| u64::from(inputs.get(n).copied().unwrap_or(0));
+        self.left = self.left.rotate_left(5) ^ i(0).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.right = self.right.rotate_left(3) ^ i(1).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.turn ^= 1;
+        self.ticks += 1;
+        if self.ticks == AT {
+            match PART {
+                0 => self.left ^= 1,
+                1 => self.right ^= 1,
+                _ => self.turn ^= 1,
+            }
+        }
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = Fnv1a::new();
+        h.write_u64(self.left);
+        h.write_u64(self.right);
+        h.write_u8(self.turn);
+        h.write_u32(self.ticks);
+        h.finish()
+    }
+
+    fn state_parts(&self) -> Vec<StatePart> {
+        vec![
+            StatePart::hashed(TRIO_PARTS[0], |h| h.write_u64(self.left)),
+            StatePart::hashed(TRIO_PARTS[1], |h| h.write_u64(self.right)),
+            StatePart::hashed(TRIO_PARTS[2], |h| {
+                h.write_u8(self.turn);
+                h.write_u32(self.ticks);
+            }),
+        ]
+    }
+}
+
 /// `Tiny` under another build id (a different game version).
 #[derive(Clone, Debug)]
 pub struct TinyOtherBuild(pub Tiny);
@@ -92,126 +159,14 @@ impl DeterministicGame for TinyOtherBuild {
     }
 }
 
-/// A seeded pad source: each time it is sampled, the pad changes to a new
-/// pseudo-random byte with probability 1/3 and is held otherwise (players
-/// hold buttons), so both run encodings are exercised.
-#[derive(Clone, Debug)]
-pub struct Pads(u64, u64, u8, u64);
-
-impl Pads {
-    pub fn new(seed: u64) -> Self {
-        Pads(seed ^ 0x5151_5151, 0, 0, 3)
-    }
-    /// The same, but the pad changes with probability 1/`odds` per sample
-    /// (a human player changes far less often than one frame in three).
-    pub fn changing_one_in(seed: u64, odds: u64) -> Self {
-        Pads(seed ^ 0x5151_5151, 0, 0, odds.max(1))
-    }
-    /// How many pads were sampled.
-    pub fn sampled(&self) -> u64 {
-        self.1
-    }
-    pub fn next(&mut self) -> u8 {
-        self.1 += 1;
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let r = self.0 >> 32;
-        if r.is_multiple_of(self.3) {
-            self.2 = (r >> 8) as u8;
-        }
-        self.2
-    }
-}
-
-/// The two ways a session plays: every scenario runs in both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Prediction window 0: a tick runs only when both inputs are known.
-    LockStep,
-    /// Prediction window 8: missing remote inputs are predicted.
-    Rollback,
-}
-
-/// Both modes, lock-step first.
-pub const MODES: [Mode; 2] = [Mode::LockStep, Mode::Rollback];
-
-impl Mode {
-    /// `cfg` in this mode.
-    pub fn cfg(self, cfg: SessionConfig) -> SessionConfig {
-        match self {
-            Mode::LockStep => cfg,
-            Mode::Rollback => cfg.rollback(),
-        }
-    }
-}
-
-/// Runs `f` in both modes, saying which one runs (shown on failure).
-pub fn in_both_modes(mut f: impl FnMut(Mode)) {
-    for mode in MODES {
-        eprintln!("--- mode {mode:?}");
-        f(mode);
-    }
-}
-
-/// Virtual time of frame `n` at 60 frames per second.
-pub fn frame_time(n: u64) -> Millis {
-    Millis(n * 1000 / 60)
-}
-
-/// Everything one side saw.
-#[derive(Debug, Default)]
-pub struct Seen {
-    /// State hash after every tick, by tick.
-    pub hashes: BTreeMap<u32, u64>,
-    pub events: Vec<Event>,
-    pub frames: Vec<Frame>,
-    pub hash_matches: u32,
-    pub round_trips: Vec<Millis>,
-    pub started: bool,
-}
-
-impl Seen {
-    pub fn record<G: DeterministicGame>(&mut self, s: &mut Session<G>) {
-        while let Some(e) = s.poll_event() {
-            match &e {
-                Event::HashMatched(_) => self.hash_matches += 1,
-                Event::RoundTrip(rtt) => self.round_trips.push(*rtt),
-                Event::Started { .. } => self.started = true,
-                _ => {}
-            }
-            self.events.push(e);
-        }
-        // The state of the last final tick (in lock-step, the present: one
-        // tick per frame at most, recorded after every frame, so every
-        // tick; in rollback, the confirmed state, which moves in steps).
-        let c = s.confirmed_tick();
-        if c > 0 && !self.hashes.contains_key(&c) {
-            if let Some(g) = s.confirmed_game() {
-                self.hashes.insert(c, g.state_hash());
-            }
-        }
-    }
-}
-
 /// Two sessions (host plays `A`, guest plays `B`) over a simulated link,
-/// driven frame by frame in virtual time.
+/// driven frame by frame in virtual time. `host` and `guest` deref to
+/// their sessions; each holds its pads, what it saw and whether it runs.
 pub struct Pair<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> {
-    pub host: Session<A>,
-    pub guest: Session<B>,
-    pub host_net: SimEndpoint,
-    pub guest_net: SimEndpoint,
-    pub host_pads: Pads,
-    pub guest_pads: Pads,
-    pub host_seen: Seen,
-    pub guest_seen: Seen,
-    /// Frames advanced so far.
-    pub frame: u64,
-    /// When false, the host's session gets no frames (its player's tab is
-    /// frozen); the same for the guest.
-    pub host_runs: bool,
-    pub guest_runs: bool,
+    pub host: Player<A, Pads>,
+    pub guest: Player<B, Pads>,
+    /// The link: end 0 is the host's, end 1 the guest's.
+    pub net: Net<SimLink>,
 }
 
 impl Pair<Tiny, Tiny> {
@@ -233,66 +188,65 @@ impl Pair<Tiny, Tiny> {
 
 impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A, B> {
     pub fn new(host: SessionConfig, guest: SessionConfig, link: LinkConfig, net_seed: u64) -> Self {
-        let (host_net, guest_net) = netsim::pair(link, net_seed);
+        let mut net = Net::new();
+        net.join(0, 1, SimLink::new(link, net_seed));
         Pair {
-            // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
-            host: Session::new(host).expect("valid host config"),
-            // Cannot fail: the configuration is valid (non-zero intervals and timeout).
-            guest: Session::new(guest).expect("valid guest config"),
-            host_net,
-            guest_net,
-            host_pads: Pads::new(net_seed.wrapping_mul(3)),
-            guest_pads: Pads::new(net_seed.wrapping_mul(5).wrapping_add(1)),
-            host_seen: Seen::default(),
-            guest_seen: Seen::default(),
-            frame: 0,
-            host_runs: true,
-            guest_runs: true,
+            host: Player::new(
+                // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
+                Session::new(host).expect("valid host config"),
+                Pads::new(net_seed.wrapping_mul(3)),
+            ),
+            guest: Player::new(
+                // Cannot fail: the configuration is valid (non-zero intervals and timeout).
+                Session::new(guest).expect("valid guest config"),
+                Pads::new(net_seed.wrapping_mul(5).wrapping_add(1)),
+            ),
+            net,
         }
     }
 
-    pub fn now(&self) -> Millis {
-        self.host_net.now()
+    /// The host's end of the link.
+    pub fn host_net(&self) -> &SimEndpoint {
+        &self.link().0
     }
 
-    fn pump_both(&mut self, now: Millis) {
-        self.host.pump(now, &mut self.host_net);
-        self.guest.pump(now, &mut self.guest_net);
-        self.host_seen.record(&mut self.host);
-        self.guest_seen.record(&mut self.guest);
+    /// The guest's end of the link.
+    pub fn guest_net(&self) -> &SimEndpoint {
+        &self.link().1
+    }
+
+    fn link(&self) -> &SimLink {
+        // Cannot fail: `new` joined members 0 and 1.
+        self.net.link(0, 1).expect("the pair's link")
+    }
+
+    /// Both ends of the link, to change them (close one, say).
+    pub fn link_mut(&mut self) -> &mut SimLink {
+        // Cannot fail: `new` joined members 0 and 1.
+        self.net.link_mut(0, 1).expect("the pair's link")
+    }
+
+    /// Pumps the guest's session over its end of the link now.
+    pub fn pump_guest(&mut self, now: Millis) {
+        // Cannot fail: `new` joined members 0 and 1.
+        let link = self.net.link_mut(0, 1).expect("the pair's link");
+        self.guest.session.pump(now, &mut link.1);
+    }
+
+    /// Frames advanced so far.
+    pub fn frame(&self) -> u64 {
+        self.net.frame
+    }
+
+    pub fn now(&self) -> Millis {
+        self.host_net().now()
     }
 
     /// Runs one 60 Hz frame: delivers every datagram due before the frame
     /// at its arrival time, then advances both sessions and sends.
     pub fn step_frame(&mut self) {
-        let t = frame_time(self.frame);
-        loop {
-            let next = [self.host_net.poll_timeout(), self.guest_net.poll_timeout()]
-                .into_iter()
-                .flatten()
-                .min();
-            match next {
-                Some(at) if at <= t => {
-                    self.host_net.advance_to(at);
-                    self.pump_both(at);
-                }
-                _ => break,
-            }
-        }
-        self.host_net.advance_to(t);
-        self.pump_both(t);
-        if self.host_runs {
-            let pads = &mut self.host_pads;
-            let f = self.host.advance_frame(t, || pads.next());
-            self.host_seen.frames.push(f);
-        }
-        if self.guest_runs {
-            let pads = &mut self.guest_pads;
-            let f = self.guest.advance_frame(t, || pads.next());
-            self.guest_seen.frames.push(f);
-        }
-        self.pump_both(t);
-        self.frame += 1;
+        self.net
+            .step_frame(&mut [&mut self.host as &mut dyn Member, &mut self.guest]);
     }
 
     /// Where the pair stands, for a failed assertion's message: both
@@ -304,7 +258,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
             self.guest.tick(),
             self.host.confirmed_tick(),
             self.guest.confirmed_tick(),
-            self.frame,
+            self.net.frame,
             self.host.outcome(),
             self.guest.outcome()
         )
@@ -315,7 +269,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     /// In rollback the present tick may rest on predictions: to compare
     /// final states, use [`run_to_confirmed`](Self::run_to_confirmed).
     pub fn run_to_tick(&mut self, ticks: u32, max_frames: u64) -> bool {
-        while self.frame < max_frames {
+        while self.net.frame < max_frames {
             if self.host.tick() >= ticks && self.guest.tick() >= ticks {
                 return true;
             }
@@ -331,7 +285,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     /// every misprediction corrected) has reached `ticks` (or one has
     /// ended), at most `max_frames`. Returns whether both got there.
     pub fn run_to_confirmed(&mut self, ticks: u32, max_frames: u64) -> bool {
-        while self.frame < max_frames {
+        while self.net.frame < max_frames {
             if self.host.confirmed_tick() >= ticks && self.guest.confirmed_tick() >= ticks {
                 return true;
             }
@@ -364,12 +318,12 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
             self.guest.confirmed_tick()
         );
         let matched = |seen: &Seen| seen.events.contains(&Event::HashMatched(tick));
-        let limit = self.frame + extra_frames;
-        while self.frame < limit && !(matched(&self.host_seen) && matched(&self.guest_seen)) {
+        let limit = self.net.frame + extra_frames;
+        while self.net.frame < limit && !(matched(&self.host.seen) && matched(&self.guest.seen)) {
             self.step_frame();
         }
         assert!(
-            matched(&self.host_seen) && matched(&self.guest_seen),
+            matched(&self.host.seen) && matched(&self.guest.seen),
             "no hash check at tick {tick} within {extra_frames} frames: {:?} / {:?}",
             self.host.outcome(),
             self.guest.outcome()
@@ -412,7 +366,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
 
     /// Runs frames until both sessions have ended, at most `max_frames`.
     pub fn run_until_both_end(&mut self, max_frames: u64) -> (Option<Outcome>, Option<Outcome>) {
-        while self.frame < max_frames
+        while self.net.frame < max_frames
             && (self.host.outcome().is_none() || self.guest.outcome().is_none())
         {
             self.step_frame();
@@ -425,8 +379,8 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     /// compared by state.
     pub fn assert_in_sync(&self) -> usize {
         let mut compared = 0;
-        for (t, h) in &self.host_seen.hashes {
-            if let Some(g) = self.guest_seen.hashes.get(t) {
+        for (t, h) in &self.host.seen.hashes {
+            if let Some(g) = self.guest.seen.hashes.get(t) {
                 assert_eq!(h, g, "hashes differ at tick {t}");
                 compared += 1;
             }
@@ -470,7 +424,7 @@ pub fn assert_in_sync_for_3600_ticks_in(
     let compared = p.assert_in_sync();
     eprintln!(
         "frames {} stalled {}/{} compared {compared} host {:?}",
-        p.frame,
+        p.frame(),
         p.host.stats().stalled_frames,
         p.guest.stats().stalled_frames,
         p.host.stats()
@@ -481,14 +435,14 @@ pub fn assert_in_sync_for_3600_ticks_in(
     // flight (in rollback, hashes wait for their tick to be final too).
     let hashes = if mode == Mode::LockStep { 58 } else { 56 };
     assert!(
-        p.host_seen.hash_matches >= hashes,
+        p.host.seen.hash_matches >= hashes,
         "{}",
-        p.host_seen.hash_matches
+        p.host.seen.hash_matches
     );
     assert!(
-        p.guest_seen.hash_matches >= hashes,
+        p.guest.seen.hash_matches >= hashes,
         "{}",
-        p.guest_seen.hash_matches
+        p.guest.seen.hash_matches
     );
     p
 }

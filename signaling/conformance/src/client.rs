@@ -368,6 +368,17 @@ pub enum Frame {
     Closed(Option<u16>),
 }
 
+/// Something received on a WebSocket, binary frames included.
+#[derive(Debug, PartialEq)]
+pub enum AnyFrame {
+    /// A text frame.
+    Text(String),
+    /// A binary frame.
+    Binary(Vec<u8>),
+    /// The server closed the socket (code, or `None` without a close frame).
+    Closed(Option<u16>),
+}
+
 /// A connected WebSocket.
 pub struct Ws {
     stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -411,6 +422,39 @@ impl Ws {
         timeout(wait, fut)
             .await
             .map_err(|_| format!("{}: nothing received within {wait:?}", self.path))
+    }
+
+    /// The next frame of either kind, or the close (relay sockets carry
+    /// binary frames).
+    pub async fn next_any(&mut self) -> Result<AnyFrame, String> {
+        let fut = async {
+            loop {
+                match self.stream.next().await {
+                    None => return AnyFrame::Closed(None),
+                    Some(Ok(Message::Text(t))) => return AnyFrame::Text(t.as_str().to_owned()),
+                    Some(Ok(Message::Binary(b))) => return AnyFrame::Binary(b.to_vec()),
+                    Some(Ok(Message::Close(f))) => {
+                        return AnyFrame::Closed(f.map(|f| u16::from(f.code)))
+                    }
+                    Some(Ok(_)) => continue,
+                    Some(Err(_)) => return AnyFrame::Closed(None),
+                }
+            }
+        };
+        timeout(self.deadline, fut)
+            .await
+            .map_err(|_| format!("{}: nothing received within {:?}", self.path, self.deadline))
+    }
+
+    /// The next frame, which must be binary.
+    pub async fn binary(&mut self) -> Result<Vec<u8>, String> {
+        match self.next_any().await? {
+            AnyFrame::Binary(b) => Ok(b),
+            other => Err(format!(
+                "{}: expected a binary frame, got {other:?}",
+                self.path
+            )),
+        }
     }
 
     /// The next text frame or the close.

@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod client;
+mod relay;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -45,6 +46,11 @@ pub struct SuiteConfig {
     /// The host's per-IP limit per minute; 0 skips the 429 check (it runs
     /// last, because afterwards this client is limited for a while).
     pub rate_limit_per_minute: u32,
+    /// The host's relay lifetime in seconds (its TTL check waits only when
+    /// this is at most `max_ttl_wait`).
+    pub relay_ttl_seconds: u64,
+    /// The host's relay byte rate per socket per second; 0 skips the check.
+    pub relay_bytes_per_second: u32,
     /// Longest wait for any single answer.
     pub deadline: Duration,
     /// Run only the checks whose names contain one of these (all if empty).
@@ -76,6 +82,8 @@ impl SuiteConfig {
             max_ttl_wait: Duration::from_secs(30),
             hello_timeout: Duration::from_secs(10),
             rate_limit_per_minute: 0,
+            relay_ttl_seconds: signaling_core::defaults::RELAY_TTL_SECONDS,
+            relay_bytes_per_second: signaling_core::defaults::RELAY_BYTES_PER_SECOND,
             deadline: Duration::from_secs(10),
             only: Vec::new(),
             lobby_idle_timeout: None,
@@ -115,6 +123,16 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
         Box::pin(room_count_survives_reconnect(c))
     }),
     ("room_ttl", |c| Box::pin(room_ttl(c))),
+    ("relay_pairing_verbatim", |c| {
+        Box::pin(relay::relay_pairing_verbatim(c))
+    }),
+    ("relay_refusals", |c| Box::pin(relay::relay_refusals(c))),
+    ("relay_size_cap", |c| Box::pin(relay::relay_size_cap(c))),
+    ("relay_rate_cap", |c| Box::pin(relay::relay_rate_cap(c))),
+    ("relay_text_refused", |c| {
+        Box::pin(relay::relay_text_refused(c))
+    }),
+    ("relay_ttl", |c| Box::pin(relay::relay_ttl(c))),
     ("lobby_presence", |c| Box::pin(lobby_presence(c))),
     ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
     ("lobby_names", |c| Box::pin(lobby_names(c))),

@@ -36,6 +36,13 @@ struct Args {
     /// (which runs last).
     #[arg(long, default_value_t = 0)]
     rate_limit_per_minute: u32,
+    /// The host's relay lifetime in seconds (waited for only when at most
+    /// --max-ttl-wait-seconds).
+    #[arg(long, default_value_t = signaling_core::defaults::RELAY_TTL_SECONDS)]
+    relay_ttl_seconds: u64,
+    /// The host's relay bytes per socket per second; 0 skips that check.
+    #[arg(long, default_value_t = signaling_core::defaults::RELAY_BYTES_PER_SECOND)]
+    relay_bytes_per_second: u32,
     /// Longest wait for any single answer, in seconds.
     #[arg(long, default_value_t = 10)]
     deadline_seconds: u64,
@@ -68,6 +75,8 @@ async fn main() -> ExitCode {
         max_ttl_wait: Duration::from_secs(a.max_ttl_wait_seconds),
         hello_timeout: Duration::from_millis(a.hello_timeout_ms),
         rate_limit_per_minute: a.rate_limit_per_minute,
+        relay_ttl_seconds: a.relay_ttl_seconds,
+        relay_bytes_per_second: a.relay_bytes_per_second,
         deadline: Duration::from_secs(a.deadline_seconds),
         only: a.only,
         lobby_idle_timeout: (a.lobby_idle_timeout_ms != 0)

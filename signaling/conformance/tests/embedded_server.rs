@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use signaling_conformance::{run, SuiteConfig};
-use signaling_core::{AllowedOrigins, LobbyLimits, RoomLimits};
+use signaling_core::{AllowedOrigins, LobbyLimits, RelayLimits, RoomLimits};
 use signaling_server::{Config, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -24,6 +24,10 @@ async fn embedded_server_passes_the_conformance_suite() {
             max_sockets_per_address: 4,
             ..LobbyLimits::default()
         },
+        relay: RelayLimits {
+            ttl_ms: 3_000,
+            ..RelayLimits::default()
+        },
         ..Config::default()
     };
     let addr = Server::bind(config).await.expect("bind port 0").spawn();
@@ -36,6 +40,7 @@ async fn embedded_server_passes_the_conformance_suite() {
         lobby_idle_timeout: Some(Duration::from_millis(3_000)),
         lobby_sockets_per_ip: 4,
         rooms_per_ip: signaling_core::defaults::MAX_ROOMS_PER_IP,
+        relay_ttl_seconds: 3,
         ..SuiteConfig::new(&format!("http://{addr}"))
     };
     let results = run(&suite).await.expect("valid base URL");

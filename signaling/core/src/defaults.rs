@@ -61,3 +61,12 @@ pub const MAX_ROOMS: usize = 10_000;
 /// A player makes one room per challenge and a room lives 10 minutes, so a
 /// household rarely holds more than a few.
 pub const MAX_ROOMS_PER_IP: usize = 20;
+
+/// How long a match relay lives after its first socket, in seconds: far
+/// longer than a match, so only an abandoned relay ever reaches it.
+pub const RELAY_TTL_SECONDS: u64 = 1_800;
+
+/// Bytes one relay socket may send per second. A lock-step match sends a
+/// few kilobytes a second; a host-authoritative one with snapshots some
+/// tens.
+pub const RELAY_BYTES_PER_SECOND: u32 = 128 * 1024;

@@ -1,7 +1,8 @@
 //! The signalling service's logic, written once and hosted twice.
 //!
 //! This crate has no I/O and no clock. It holds the two state machines of the
-//! service — one [`Room`] per room code and one global [`Lobby`] — plus the
+//! service — one [`Room`] per room code and one global [`Lobby`] — and the
+//! match [`Relay`] (one per relayed room, see [`Relay`]'s module), plus the
 //! pieces every host needs around them: [`RoomCode`] generation, the
 //! [`AllowedOrigins`] check, a per-key [`RateLimiter`], the `/ice` body, and
 //! structured [`LogRecord`]s. Two hosts drive it: the Cloudflare Worker (a
@@ -88,6 +89,7 @@ mod log;
 mod msg;
 mod origin;
 mod rate;
+mod relay;
 mod room;
 
 pub use address::address_key;
@@ -98,6 +100,10 @@ pub use lobby::{
 pub use log::{Level, LogRecord, LogValue};
 pub use origin::AllowedOrigins;
 pub use rate::{MinuteWindow, RateLimiter};
+pub use relay::{
+    check_ticket, issue_ticket, Relay, RelayAction, RelayAttachment, RelayEvent, RelayKey,
+    RelayLimits, RelayMeta, RelayRefusal,
+};
 pub use room::{
     parse_role, role_from_query, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal,
 };
@@ -216,8 +222,10 @@ pub enum Action<A> {
 
 /// The WebSocket close codes the machines use.
 pub mod close_code {
-    /// Normal closure: the room ended (`done` or TTL).
+    /// Normal closure: the room ended (`done` or TTL), or the relay did.
     pub const NORMAL: u16 = 1000;
+    /// Unsupported data: a text frame on a relay socket.
+    pub const UNSUPPORTED: u16 = 1003;
     /// Policy violation: message count or rate exceeded, no hello in time,
     /// or a welcomed lobby socket silent for the idle timeout.
     pub const POLICY: u16 = 1008;

@@ -17,6 +17,9 @@ pub struct RoomLimits {
     /// Messages each socket may send (default 100); the next closes it with
     /// 1008.
     pub max_messages: u32,
+    /// The key the room signs its members' relay tickets with; `None`
+    /// (the default) answers a `relay-ticket` request with an `error`.
+    pub relay_key: Option<crate::RelayKey>,
 }
 
 impl Default for RoomLimits {
@@ -25,6 +28,7 @@ impl Default for RoomLimits {
             ttl_ms: signaling_protocol::limits::ROOM_TTL_MS,
             max_message_bytes: signaling_protocol::limits::MAX_MESSAGE_BYTES,
             max_messages: signaling_protocol::limits::ROOM_MAX_MESSAGES,
+            relay_key: None,
         }
     }
 }
@@ -142,7 +146,9 @@ type RoomAction = Action<RoomAttachment>;
 /// * Text frames: over the size cap → close 1009; over the count cap →
 ///   close 1008; `offer`/`answer`/`ice` → relayed verbatim to the other side
 ///   (`error` if it is absent); `done` → both sockets closed with 1000 and
-///   [`Action::Finished`]; anything else → `error`. Binary frames → `error`.
+///   [`Action::Finished`]; `relay-ticket` → this side's signed ticket for
+///   the match relay (with [`RoomLimits::relay_key`], else `error`);
+///   anything else → `error`. Binary frames → `error`.
 /// * A closed socket frees its role, which may be taken again; the message
 ///   count goes on from what the role sent before (kept in [`RoomMeta`]).
 /// * The alarm at `expires_at` closes everything with 1000 and finishes.
@@ -401,6 +407,24 @@ impl Room {
                 socket,
                 text: signaling_protocol::heartbeat::PONG.to_owned(),
             }),
+            Ok(RoomRequest::RelayTicket) => {
+                let text = match &self.limits.relay_key {
+                    Some(key) => {
+                        let ticket = crate::issue_ticket(key, &self.meta.code, role, now);
+                        out.push(RoomAction::Log(
+                            LogRecord::new(Level::Info, "room.relay_ticket")
+                                .with("code", &self.meta.code)
+                                .with("role", role.as_str()),
+                        ));
+                        signaling_protocol::relay_server::ticket(
+                            &ticket,
+                            signaling_protocol::limits::RELAY_TICKET_TTL_MS / 1000,
+                        )
+                    }
+                    None => room_server::error("this service has no relay"),
+                };
+                out.push(RoomAction::Send { socket, text });
+            }
             Err(e) => out.push(RoomAction::Send {
                 socket,
                 text: room_server::error(e.reason()),

@@ -16,6 +16,8 @@
 //!   `POST /rooms` and refusals.
 //! * [`peer`]: chat and challenge messages between lobby players.
 //! * [`heartbeat`]: the fixed ping and pong that keep a lobby socket alive.
+//! * [`relay`]: the match relay's tickets and route, for matches that
+//!   cannot connect directly.
 //! * [`limits`]: the sizes and counts of the contract.
 //! * [`query_param`]: how every host and the page read a query string.
 //!
@@ -52,6 +54,7 @@ pub mod limits;
 pub mod lobby;
 pub mod peer;
 mod query;
+pub mod relay;
 pub mod room;
 pub mod text;
 
@@ -61,6 +64,7 @@ pub use lobby::{
 };
 pub use peer::{DeclineReason, PeerMsg};
 pub use query::query_param;
+pub use relay::{relay_out, relay_path, relay_server, RelayTicket, RelayTicketMsg};
 pub use room::{
     error_body, room_out, room_server, Role, RoomCreated, RoomRequest, RoomServerMsg, Signal,
     SignalKind,

@@ -36,3 +36,16 @@ pub const SDP_MID_MAX_BYTES: usize = 64;
 /// The STUN server `/ice` lists by default, and the one the page falls back
 /// to when `/ice` cannot be fetched.
 pub const DEFAULT_STUN_URL: &str = "stun:stun.cloudflare.com:3478";
+
+/// Largest datagram a page sends through the match relay, in bytes: the
+/// same 16 KiB every transport carries.
+pub const RELAY_MAX_DATAGRAM: usize = 16 * 1024;
+
+/// Largest relay frame, in bytes: a datagram and the page's one-byte
+/// channel tag. The service closes a relay socket that sends more with
+/// 1009.
+pub const RELAY_MAX_FRAME_BYTES: usize = RELAY_MAX_DATAGRAM + 1;
+
+/// How long a relay ticket opens relay sockets after the room issued it,
+/// in milliseconds.
+pub const RELAY_TICKET_TTL_MS: u64 = 60_000;

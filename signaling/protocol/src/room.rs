@@ -3,8 +3,8 @@
 //!
 //! | direction | frames |
 //! | --- | --- |
-//! | page → room | `offer`, `answer`, `ice` ([`Signal`], relayed verbatim), `done` ([`room_out`], read by [`RoomRequest::parse`]) |
-//! | room → page | `peer-joined`, `error {reason}` ([`room_server`]), the other side's `offer`/`answer`/`ice`; all read by [`Signal::parse_room`] |
+//! | page → room | `offer`, `answer`, `ice` ([`Signal`], relayed verbatim), `done` ([`room_out`]), `relay-ticket` ([`crate::relay_out`]); all read by [`RoomRequest::parse`] |
+//! | room → page | `peer-joined`, `error {reason}` ([`room_server`]), `relay-ticket {ticket, ttl}` ([`crate::relay_server`]), the other side's `offer`/`answer`/`ice`; all read by [`Signal::parse_room`] |
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -198,6 +198,9 @@ impl Signal {
                     .to_owned(),
             )),
             Some("done") => Ok(RoomServerMsg::Done),
+            Some(crate::relay::TICKET_TYPE) => {
+                crate::relay::RelayTicketMsg::parse(text).map(RoomServerMsg::RelayTicket)
+            }
             Some(_) => Signal::from_value(value).map(RoomServerMsg::Signal),
             None => Err(MessageError::Malformed),
         }
@@ -215,6 +218,8 @@ pub enum RoomServerMsg {
     Done,
     /// The room refused something.
     Error(String),
+    /// This side's relay ticket, asked for with `relay-ticket`.
+    RelayTicket(crate::relay::RelayTicketMsg),
 }
 
 /// Frames the page sends to a room.
@@ -245,6 +250,9 @@ pub enum RoomRequest {
     /// `ping`: a heartbeat, answered with [`crate::heartbeat::PONG`] and
     /// not relayed.
     Ping,
+    /// `relay-ticket`: send this side its ticket for the match relay
+    /// (see [`crate::relay`]).
+    RelayTicket,
 }
 
 impl RoomRequest {
@@ -259,6 +267,7 @@ impl RoomRequest {
             "offer" | "answer" | "ice" => Ok(RoomRequest::Relay),
             "done" => Ok(RoomRequest::Done),
             "ping" => Ok(RoomRequest::Ping),
+            crate::relay::TICKET_TYPE => Ok(RoomRequest::RelayTicket),
             _ => Err(RequestError::UnsupportedType),
         }
     }

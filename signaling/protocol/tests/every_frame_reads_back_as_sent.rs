@@ -113,6 +113,23 @@ fn room_frames_read_back_on_both_sides() {
 }
 
 #[test]
+fn relay_frames_read_back_on_both_sides() {
+    use signaling_protocol::{relay_out, relay_server, RelayTicket, RelayTicketMsg, Role};
+    assert_eq!(
+        RoomRequest::parse(&relay_out::ticket_request()),
+        Ok(RoomRequest::RelayTicket)
+    );
+    let ticket = RelayTicket::new(Role::Host, 42, "ab".repeat(16)).unwrap();
+    assert_eq!(
+        Signal::parse_room(&relay_server::ticket(&ticket, 60)).unwrap(),
+        RoomServerMsg::RelayTicket(RelayTicketMsg { ticket, ttl: 60 })
+    );
+    // A ticket answer with a malformed ticket or an extra field is refused.
+    assert!(Signal::parse_room(r#"{"type":"relay-ticket","ticket":"host.1.x","ttl":60}"#).is_err());
+    assert!(Signal::parse_room(&relay_server::paired()).is_err());
+}
+
+#[test]
 fn the_service_refuses_what_no_page_sends() {
     assert_eq!(RoomRequest::parse("[1]"), Err(RequestError::NotAnObject));
     assert_eq!(

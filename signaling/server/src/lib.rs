@@ -8,6 +8,7 @@
 //! | `POST /rooms` | create a room, `{"code":"K7M2QX","ttl":600}` |
 //! | `GET /rooms/<code>/ws?role=host\|guest` | WebSocket into the room |
 //! | `GET /lobby/ws` | WebSocket into the lobby |
+//! | `GET /relay/<code>/ws?ticket=...` | the match relay of a room's two sides |
 //! | `GET /ice` | `{"iceServers":[...]}` |
 //! | `GET /health` | liveness |
 //! | anything else | a file under `--static DIR`, when given |
@@ -28,6 +29,7 @@
 mod conn;
 mod hosting;
 mod page;
+mod relay;
 mod routes;
 mod turn;
 
@@ -35,7 +37,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use signaling_core::{AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
+use signaling_core::{
+    AllowedOrigins, Level, LobbyLimits, RelayKey, RelayLimits, RoomLimits, DEFAULT_STUN_URL,
+};
 use tokio::net::TcpListener;
 
 pub use turn::TurnConfig;
@@ -59,6 +63,10 @@ pub struct Config {
     pub room: RoomLimits,
     /// Lobby limits (players, sockets, hello timeout, size, rate).
     pub lobby: LobbyLimits,
+    /// Match relay limits (TTL, frame size, byte rate). The rooms' relay
+    /// key, `room.relay_key`, is drawn at random by [`Server::bind`] when
+    /// not set.
+    pub relay: RelayLimits,
     /// Rooms alive at once; further `POST /rooms` get 503.
     pub max_rooms: usize,
     /// Least severe log level written.
@@ -92,6 +100,7 @@ impl Default for Config {
             static_dir: None,
             room: RoomLimits::default(),
             lobby: LobbyLimits::default(),
+            relay: RelayLimits::default(),
             max_rooms: signaling_core::defaults::MAX_ROOMS,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
@@ -129,7 +138,12 @@ pub struct Server {
 impl Server {
     /// Binds the listening socket (so the real port is known) and builds the
     /// routes.
-    pub async fn bind(config: Config) -> std::io::Result<Server> {
+    pub async fn bind(mut config: Config) -> std::io::Result<Server> {
+        if config.room.relay_key.is_none() {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key).map_err(std::io::Error::other)?;
+            config.room.relay_key = Some(RelayKey::from_bytes(key));
+        }
         let listener = TcpListener::bind(config.listen).await?;
         let addr = listener.local_addr()?;
         let limits = conn::ConnLimits {

@@ -85,6 +85,12 @@ struct Args {
     /// headers. 0: no deadline.
     #[arg(long, default_value_t = signaling_server::DEFAULT_HEADER_TIMEOUT_MS)]
     header_timeout_ms: u64,
+    /// How long a match relay lives after its first socket, in seconds.
+    #[arg(long, default_value_t = defaults::RELAY_TTL_SECONDS)]
+    relay_ttl_seconds: u64,
+    /// Bytes one relay socket may send per second; 0 turns the limit off.
+    #[arg(long, default_value_t = defaults::RELAY_BYTES_PER_SECOND)]
+    relay_bytes_per_second: u32,
     /// Least severe log level written: debug, info, warn or error.
     #[arg(long, default_value = "info", value_parser = parse_level)]
     log_level: Level,
@@ -124,6 +130,11 @@ async fn main() -> std::process::ExitCode {
             idle_timeout_ms: args.lobby_idle_timeout_ms,
             max_sockets_per_address: args.max_lobby_sockets_per_ip,
             ..LobbyLimits::default()
+        },
+        relay: signaling_core::RelayLimits {
+            ttl_ms: args.relay_ttl_seconds.saturating_mul(1000),
+            bytes_per_second: args.relay_bytes_per_second,
+            ..signaling_core::RelayLimits::default()
         },
         max_rooms: args.max_rooms,
         max_rooms_per_ip: args.max_rooms_per_ip,
@@ -206,5 +217,8 @@ mod tests {
             args.max_lobby_sockets_per_ip,
             LobbyLimits::default().max_sockets_per_address
         );
+        let relay = signaling_core::RelayLimits::default();
+        assert_eq!(args.relay_ttl_seconds * 1000, relay.ttl_ms);
+        assert_eq!(args.relay_bytes_per_second, relay.bytes_per_second);
     }
 }

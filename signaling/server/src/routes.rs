@@ -40,6 +40,11 @@ pub(crate) fn router(shared: Ctx) -> Router {
         .route("/lobby/ws", get(lobby_ws))
         .route("/ice", get(ice).options(preflight))
         .route("/health", get(health).options(preflight))
+        .route("/relay/{code}/ws", get(crate::relay::relay_ws))
+        .layer(axum::Extension(crate::relay::Hub::new(
+            shared.config.room.relay_key,
+            shared.config.relay,
+        )))
         .method_not_allowed_fallback(method_not_allowed);
     let app = match &shared.config.static_dir {
         Some(dir) => {
@@ -117,6 +122,7 @@ fn route_name(path: &str) -> &'static str {
         "/ice" => "ice",
         "/health" => "health",
         p if p.starts_with("/rooms/") => "room_ws",
+        p if p.starts_with("/relay/") => "relay_ws",
         _ => "other",
     }
 }
@@ -504,7 +510,7 @@ async fn run_socket(
 
 /// True for the WebSocket layer's refusal of a message or frame over the
 /// configured maximum size.
-fn is_too_big(e: &axum::Error) -> bool {
+pub(crate) fn is_too_big(e: &axum::Error) -> bool {
     use std::error::Error as _;
     use tokio_tungstenite::tungstenite::Error as WsError;
     matches!(

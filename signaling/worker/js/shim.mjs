@@ -2,7 +2,7 @@
 // ../build/index.js (written by build.sh with the wasm-bindgen CLI).
 //
 // The Rust side exports a `fetch(request, env, ctx)` function and one class per
-// Durable Object (RoomObject, LobbyObject, AddressRoomsObject). This file gives the Workers
+// Durable Object (RoomObject, LobbyObject, AddressRoomsObject, RelayObject). This file gives the Workers
 // runtime what it looks for: a default-exported entrypoint class and
 // Durable Object classes deriving from `DurableObject`.
 //
@@ -67,6 +67,7 @@ function hostDurableObject(RustClass) {
 export class RoomObject extends hostDurableObject(rust.RoomObject) {}
 export class LobbyObject extends hostDurableObject(rust.LobbyObject) {}
 export class AddressRoomsObject extends hostDurableObject(rust.AddressRoomsObject) {}
+export class RelayObject extends hostDurableObject(rust.RelayObject) {}
 
 export default class Signaling extends WorkerEntrypoint {
   fetch(request) {

@@ -6,7 +6,10 @@
 //! does not parse is not fatal: the default is used and a warning names the
 //! variable (never its value, which could be a secret).
 
-use signaling_core::{defaults, AllowedOrigins, Level, LobbyLimits, RoomLimits, DEFAULT_STUN_URL};
+use signaling_core::{
+    defaults, AllowedOrigins, Level, LobbyLimits, RelayKey, RelayLimits, RoomLimits,
+    DEFAULT_STUN_URL,
+};
 
 /// Everything the Worker and its Durable Objects read from the environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +25,10 @@ pub struct Config {
     /// (default 90, 0 off, at most 3 600), `LOBBY_SOCKETS_PER_IP` (default
     /// 8, 0 off, at most 1 000) and the fixed lobby caps.
     pub lobby: LobbyLimits,
+    /// `RELAY_TTL_SECONDS` (default 1800) and the fixed relay caps. The
+    /// relay key is `room.relay_key`, from the secret `RELAY_KEY` (unset:
+    /// no relay, and rooms say so when asked for a ticket).
+    pub relay: RelayLimits,
     /// `STUN_URLS`: comma-separated; unset means Cloudflare's free STUN
     /// server, an empty value means none.
     pub stun_urls: Vec<String>,
@@ -119,6 +126,8 @@ impl Config {
             defaults::TURN_TTL_SECONDS,
         );
 
+        let relay_ttl = seconds("RELAY_TTL_SECONDS", defaults::RELAY_TTL_SECONDS, 1, 86_400);
+
         let log_level = match lookup("LOG_LEVEL") {
             None => Level::Info,
             Some(text) => Level::parse(text.trim()).unwrap_or_else(|| {
@@ -182,7 +191,12 @@ impl Config {
             allowed_origins,
             room: RoomLimits {
                 ttl_ms: room_ttl * 1000,
+                relay_key: lookup("RELAY_KEY").and_then(|k| RelayKey::from_secret(&k)),
                 ..RoomLimits::default()
+            },
+            relay: RelayLimits {
+                ttl_ms: relay_ttl * 1000,
+                ..RelayLimits::default()
             },
             lobby: LobbyLimits {
                 hello_timeout_ms: hello_timeout * 1000,
@@ -374,6 +388,21 @@ mod tests {
         assert_eq!(
             bad.ignored,
             vec!["LOBBY_IDLE_TIMEOUT_SECONDS", "LOBBY_SOCKETS_PER_IP"]
+        );
+    }
+
+    #[test]
+    fn relay_key_and_lifetime_are_read() {
+        let c = read(&[]);
+        assert_eq!(c.room.relay_key, None);
+        assert_eq!(c.relay, RelayLimits::default());
+        let c = read(&[("RELAY_KEY", "s3cret words"), ("RELAY_TTL_SECONDS", "3")]);
+        assert_eq!(c.room.relay_key, RelayKey::from_secret("s3cret words"));
+        assert_eq!(c.relay.ttl_ms, 3_000);
+        assert!(!format!("{c:?}").contains("s3cret"));
+        assert_eq!(
+            read(&[("RELAY_TTL_SECONDS", "0")]).ignored,
+            ["RELAY_TTL_SECONDS"]
         );
     }
 

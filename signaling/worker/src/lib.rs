@@ -9,6 +9,7 @@
 //! | `POST /rooms` | here: draws a code, asks that room's object to create it |
 //! | `GET /rooms/<code>/ws?role=host\|guest` | the room's Durable Object ([`RoomObject`], `idFromName(code)`) |
 //! | `GET /lobby/ws` | the one [`LobbyObject`] (`idFromName("lobby")`) |
+//! | `GET /relay/<code>/ws?ticket=...` | that room's [`RelayObject`] (`idFromName(code)`) |
 //! | `GET /ice` | here: STUN URLs, plus TURN credentials when configured |
 //! | `GET /health` | here |
 //!
@@ -29,12 +30,14 @@ pub mod config;
 pub mod host;
 pub mod lobby;
 pub mod owner;
+pub mod relay;
 pub mod room;
 pub mod route;
 pub mod turn;
 
 pub use lobby::LobbyObject;
 pub use owner::AddressRoomsObject;
+pub use relay::RelayObject;
 pub use room::RoomObject;
 
 use signaling_core::{ice_servers_json, parse_role, Level, LogRecord};
@@ -47,6 +50,8 @@ use crate::route::Route;
 
 /// Binding name of the room objects' namespace.
 pub const ROOMS_BINDING: &str = "ROOMS";
+/// Binding name of the relay objects' namespace.
+pub const RELAYS_BINDING: &str = "RELAYS";
 /// Binding name of the lobby object's namespace.
 pub const LOBBY_BINDING: &str = "LOBBY";
 /// Binding name of the per-address room ledgers' namespace
@@ -160,6 +165,12 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
                 Ok(_) => error_response(404, "room not found"),
             }
         }
+        Route::RelaySocket(code) => {
+            let answer = relay::forward(req, env, code).await?;
+            log_request(logger, &route, answer.status_code());
+            return Ok(answer);
+        }
+        Route::UnknownRelay => error_response(404, "no relay at this address"),
         Route::NotFound => error_response(404, "no such route"),
     }?;
     log_request(logger, &route, response.status_code());
@@ -184,6 +195,7 @@ fn route_name(route: &Route) -> &'static str {
         Route::CreateRoom => "create-room",
         Route::RoomSocket(_) | Route::UnknownRoom => "room-ws",
         Route::LobbySocket => "lobby-ws",
+        Route::RelaySocket(_) | Route::UnknownRelay => "relay-ws",
         Route::Preflight => "preflight",
         Route::WrongMethod(_) | Route::NotFound => "other",
     }

@@ -24,6 +24,10 @@ pub enum Route {
     WrongMethod(&'static str),
     /// `/rooms/<not a code>/ws`: answered like an unknown room (404).
     UnknownRoom,
+    /// `GET /relay/<code>/ws`; the relay's Durable Object checks the ticket.
+    RelaySocket(RoomCode),
+    /// `/relay/<not a code>/ws` (404).
+    UnknownRelay,
     /// Anything else (404).
     NotFound,
 }
@@ -37,7 +41,9 @@ pub fn route(method: &str, path: &str) -> Route {
         "/ice" => Some((Route::Ice, "GET", "GET, OPTIONS", true)),
         "/rooms" => Some((Route::CreateRoom, "POST", "POST, OPTIONS", true)),
         "/lobby/ws" => Some((Route::LobbySocket, "GET", "GET", false)),
-        _ => room_socket_path(path).map(|r| (r, "GET", "GET", false)),
+        _ => room_socket_path(path)
+            .or_else(|| crate::relay::relay_socket_path(path))
+            .map(|r| (r, "GET", "GET", false)),
     };
     let Some((route, wanted, allow, preflight)) = known else {
         return Route::NotFound;

@@ -3,7 +3,7 @@
 use crate::link::{check_size, Dropped, Incoming, LinkCore};
 use crate::{IceCandidate, MAX_DATAGRAM};
 use js_sys::{Reflect, Uint8Array};
-use lockstep::{Channel, LinkState, Millis, Transport, TransportError};
+use lockstep::{Channel, LinkState, Transport, TransportError};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -30,7 +30,6 @@ pub struct WebRtcTransport {
     pc: RtcPeerConnection,
     channels: [RtcDataChannel; 2],
     shared: Rc<RefCell<Shared>>,
-    deadline: Option<Millis>,
     _handlers: Vec<Handler>,
 }
 
@@ -56,13 +55,9 @@ fn channel_init(id: u16, reliable: bool) -> RtcDataChannelInit {
 impl WebRtcTransport {
     /// Creates the connection and its two channels. `ice_servers` is the
     /// `iceServers` array from the signalling service's `/ice` (an empty
-    /// array on loopback tests). `deadline`: when the link counts as failed
-    /// if it has not opened by then (checked in [`tick`](Self::tick)).
-    pub fn new(
-        ice_servers: &JsValue,
-        deadline: Option<Millis>,
-        notify: Notify,
-    ) -> Result<WebRtcTransport, JsValue> {
+    /// array on loopback tests). How long the link may take to open is the
+    /// caller's rule: it closes a link that took too long.
+    pub fn new(ice_servers: &JsValue, notify: Notify) -> Result<WebRtcTransport, JsValue> {
         let config = RtcConfiguration::new();
         config.set_ice_servers(ice_servers);
         let pc = RtcPeerConnection::new_with_configuration(&config)?;
@@ -164,7 +159,6 @@ impl WebRtcTransport {
             pc,
             channels: [reliable, fast],
             shared,
-            deadline,
             _handlers: handlers,
         })
     }
@@ -181,16 +175,6 @@ impl WebRtcTransport {
     /// The next local ICE candidate to relay to the other side.
     pub fn poll_local_ice(&mut self) -> Option<IceCandidate> {
         self.shared.borrow_mut().next_local_candidate()
-    }
-
-    /// Applies the connection timer: a link still connecting at its deadline
-    /// fails.
-    pub fn tick(&mut self, now: Millis) {
-        if self.shared.borrow().past_deadline(now, self.deadline) {
-            log::info!("webrtc: no connection before the deadline");
-            self.shared.borrow_mut().failed();
-            self.pc.close();
-        }
     }
 }
 

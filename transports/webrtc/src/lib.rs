@@ -12,8 +12,9 @@
 //! The link is [`Connecting`](lockstep::LinkState::Connecting) until both
 //! channels are open, then [`Open`](lockstep::LinkState::Open); it becomes
 //! [`Closed`](lockstep::LinkState::Closed) when a channel or the connection
-//! closes and [`Failed`](lockstep::LinkState::Failed) when ICE fails or the
-//! connection timer (25 s for matches) runs out before it opened.
+//! closes and [`Failed`](lockstep::LinkState::Failed) when ICE fails. How
+//! long a link may take to open is the caller's rule (the web shell's room
+//! link and mesh each keep their own timer).
 //!
 //! The handshake is trickle ICE: the offering side calls
 //! `Handshake::create_offer`, the answering side
@@ -38,10 +39,6 @@ pub use browser::*;
 /// Largest datagram accepted by `send`: 16 KiB, the size every browser's
 /// SCTP stack delivers in one message.
 pub const MAX_DATAGRAM: usize = 16 * 1024;
-
-/// How long a match connection may take to open (25 s from when
-/// the guest joins, host side, or from when the guest connects).
-pub const MATCH_CONNECT_TIMEOUT_MS: u64 = 25_000;
 
 /// One trickled ICE candidate, in the fields `RTCIceCandidateInit` uses. An
 /// empty `candidate` marks the end of the trickle.

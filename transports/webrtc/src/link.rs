@@ -7,7 +7,7 @@
 //! arrived, a remote candidate was relayed, the remote description was set.
 
 use crate::{IceCandidate, MAX_DATAGRAM};
-use lockstep::{Channel, LinkState, Millis};
+use lockstep::{Channel, LinkState};
 use std::collections::VecDeque;
 
 /// Most remote candidates held back before the remote description is set.
@@ -91,16 +91,9 @@ impl LinkCore {
         self.closed = true;
     }
 
-    /// ICE failed, or the connection timer ran out.
+    /// ICE failed.
     pub fn failed(&mut self) {
         self.failed = true;
-    }
-
-    /// `true` if the link is still connecting at `now` with its `deadline`
-    /// passed: the caller marks it failed and closes the connection.
-    #[must_use]
-    pub fn past_deadline(&self, now: Millis, deadline: Option<Millis>) -> bool {
-        deadline.is_some_and(|d| now >= d) && self.state() == LinkState::Connecting
     }
 
     /// A message arrived on `channel`; over [`MAX_DATAGRAM`] it is dropped.
@@ -187,17 +180,6 @@ mod tests {
         l.closed();
         l.channel_opened(0);
         assert_eq!(l.state(), LinkState::Closed);
-    }
-
-    #[test]
-    fn the_deadline_only_fails_a_link_still_connecting() {
-        let mut l = LinkCore::new();
-        assert!(!l.past_deadline(Millis(u64::MAX), None));
-        assert!(!l.past_deadline(Millis(24_999), Some(Millis(25_000))));
-        assert!(l.past_deadline(Millis(25_000), Some(Millis(25_000))));
-        l.channel_opened(0);
-        l.channel_opened(1);
-        assert!(!l.past_deadline(Millis(30_000), Some(Millis(25_000))));
     }
 
     #[test]

@@ -23,8 +23,8 @@ pub struct PageFacts {
     pub has_random: bool,
     /// The remembered netcode setting.
     pub netcode: Option<String>,
-    /// The match connection timer's default (ms).
-    pub match_connect_ms: u64,
+    /// The remembered name.
+    pub name: Option<String>,
 }
 
 /// The shell's settings.
@@ -48,6 +48,8 @@ pub struct ShellConfig {
     pub signal_refused: bool,
     /// Matches hosted here run lock-step rather than rollback.
     pub lockstep: bool,
+    /// The name remembered from the last visit, to fill in.
+    pub stored_name: Option<String>,
 }
 
 impl ShellConfig {
@@ -104,11 +106,12 @@ impl ShellConfig {
                 },
                 connect_timeout: ms("lobby_connect_ms", 10_000),
             },
-            match_connect: ms("match_connect_ms", page.match_connect_ms),
+            match_connect: ms("match_connect_ms", super::room::MATCH_CONNECT_TIMEOUT.0),
             local_speed: local_speed_option(&page.search),
             online_note,
             signal_refused,
             lockstep: page.netcode.as_deref() == Some("lockstep"),
+            stored_name: page.name.clone(),
         }
     }
 }
@@ -126,7 +129,7 @@ mod tests {
             has_webrtc: true,
             has_random: true,
             netcode: None,
-            match_connect_ms: 25_000,
+            name: None,
         }
     }
 

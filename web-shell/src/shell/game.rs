@@ -3,8 +3,9 @@
 //! input log.
 
 use super::driver::{FrameReport, MatchDriver};
-use super::view::{LocalView, LogOffer, MatchView};
+use super::view::{LocalView, LogOffer, MatchView, ReplayView};
 use crate::front_end::{FrontEnd, LocalOption, Painter};
+use crate::replay::{clock_text, Control, Playback, Refusal};
 use lockstep::{Channel, DeterministicGame, InputLog, Millis, SessionConfig};
 
 /// What the shell asks of the game, whatever its type.
@@ -18,9 +19,11 @@ pub(crate) trait GameSlot {
     fn stop_local(&mut self);
     /// Runs `steps` ticks of local play (fewer once the game is over).
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView;
-    /// Starts an online match; `false` if the session refused `cfg`.
-    fn start_match(&mut self, cfg: SessionConfig, now: Millis) -> bool;
-    fn in_match(&self) -> bool;
+    /// Starts an online match over the match link of attempt `tag`;
+    /// `false` if the session refused `cfg`.
+    fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool;
+    /// The attempt whose link the running match plays over.
+    fn match_tag(&self) -> Option<u32>;
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]);
     fn match_link_lost(&mut self, now: Millis);
     /// One match frame. When it reports the end, drain the last transmits
@@ -34,12 +37,25 @@ pub(crate) trait GameSlot {
     /// The state hash after `tick` ticks of the last finished match,
     /// replayed from its input log.
     fn log_hash_at(&self, log: &LogOffer, tick: u32) -> Option<u64>;
+    /// The input log of the local game so far.
+    fn local_log(&self) -> Option<LogOffer>;
+    /// Opens a recording to watch (replacing any other).
+    fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal>;
+    fn close_replay(&mut self);
+    fn replay_control(&mut self, c: Control);
+    /// One frame of the replay; `true` when the state shown changed.
+    fn replay_frame(&mut self) -> bool;
+    fn replay_view(&self) -> Option<ReplayView>;
 }
 
 pub(crate) struct Slot<F: FrontEnd> {
     front: F,
     local: Option<F::Game>,
-    online: Option<MatchDriver<F::Game>>,
+    /// Every tick's inputs of the local game, for its replay.
+    local_log: Option<InputLog<<F::Game as DeterministicGame>::Input>>,
+    /// The running match, with the attempt whose link it plays over.
+    online: Option<(u32, MatchDriver<F::Game>)>,
+    replay: Option<Playback<F::Game>>,
 }
 
 impl<F: FrontEnd> Slot<F> {
@@ -47,7 +63,9 @@ impl<F: FrontEnd> Slot<F> {
         Slot {
             front,
             local: None,
+            local_log: None,
             online: None,
+            replay: None,
         }
     }
 }
@@ -68,11 +86,22 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn start_local(&mut self, seed: u64, choices: &[usize]) {
         if self.local.is_none() {
             self.front.start_local(choices);
-            self.local = Some(F::Game::new(seed, self.front.local_players()));
+            let players = self.front.local_players();
+            let game = F::Game::new(seed, players);
+            self.local_log = Some(InputLog {
+                build: self.front.build_id(),
+                seed,
+                players,
+                input_delay: 0,
+                final_hash: game.state_hash(),
+                inputs: Vec::new(),
+            });
+            self.local = Some(game);
         }
     }
     fn stop_local(&mut self) {
         self.local = None;
+        self.local_log = None;
     }
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView {
         let Some(game) = self.local.as_mut() else {
@@ -85,6 +114,10 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             }
             let inputs = self.front.local_inputs(game, held);
             game.step(&inputs);
+            if let Some(log) = self.local_log.as_mut() {
+                log.inputs.extend_from_slice(&inputs);
+                log.final_hash = game.state_hash();
+            }
             result = self.front.result(game);
         }
         LocalView {
@@ -92,10 +125,10 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             result,
         }
     }
-    fn start_match(&mut self, cfg: SessionConfig, now: Millis) -> bool {
+    fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
         match MatchDriver::new(cfg, now) {
             Ok(m) => {
-                self.online = Some(m);
+                self.online = Some((tag, m));
                 true
             }
             Err(e) => {
@@ -104,30 +137,30 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             }
         }
     }
-    fn in_match(&self) -> bool {
-        self.online.is_some()
+    fn match_tag(&self) -> Option<u32> {
+        self.online.as_ref().map(|(tag, _)| *tag)
     }
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
-        if let Some(m) = self.online.as_mut() {
+        if let Some((_, m)) = self.online.as_mut() {
             m.datagram(now, channel, bytes);
         }
     }
     fn match_link_lost(&mut self, now: Millis) {
-        if let Some(m) = self.online.as_mut() {
+        if let Some((_, m)) = self.online.as_mut() {
             m.link_lost(now);
         }
     }
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
-        let Some(m) = self.online.as_mut() else {
+        let Some((_, m)) = self.online.as_mut() else {
             return FrameReport::default();
         };
         m.frame(now, &mut self.front, held, view)
     }
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
-        self.online.as_mut()?.poll_transmit()
+        self.online.as_mut()?.1.poll_transmit()
     }
     fn quit_match(&mut self, now: Millis) {
-        if let Some(m) = self.online.as_mut() {
+        if let Some((_, m)) = self.online.as_mut() {
             m.quit(now);
         }
     }
@@ -135,9 +168,11 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         self.online = None;
     }
     fn paint(&mut self, painter: &mut dyn Painter) {
-        if let Some(g) = &self.local {
+        if let Some(r) = &self.replay {
+            self.front.draw(r.game(), painter);
+        } else if let Some(g) = &self.local {
             self.front.draw(g, painter);
-        } else if let Some(g) = self.online.as_ref().and_then(MatchDriver::game) {
+        } else if let Some(g) = self.online.as_ref().and_then(|(_, m)| m.game()) {
             self.front.draw(g, painter);
         }
     }
@@ -152,5 +187,57 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             g.step(log.tick_inputs(t)?);
         }
         Some(g.state_hash())
+    }
+    fn local_log(&self) -> Option<LogOffer> {
+        let log = self.local_log.as_ref()?;
+        match log.to_bytes() {
+            Ok(bytes) => Some(LogOffer {
+                bytes,
+                file_name: format!(
+                    "{}-local-{:016x}.log",
+                    self.front.name().to_lowercase(),
+                    log.seed
+                ),
+                ticks: log.ticks(),
+                hash: log.final_hash,
+            }),
+            Err(e) => {
+                log::warn!("could not encode the local game's input log: {e}");
+                None
+            }
+        }
+    }
+    fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal> {
+        let front = &self.front;
+        let p = Playback::open(bytes, front.build_id(), |g| front.score(g))?;
+        self.replay = Some(p);
+        Ok(())
+    }
+    fn close_replay(&mut self) {
+        self.replay = None;
+    }
+    fn replay_control(&mut self, c: Control) {
+        if let Some(r) = self.replay.as_mut() {
+            r.control(c);
+        }
+    }
+    fn replay_frame(&mut self) -> bool {
+        self.replay.as_mut().is_some_and(Playback::frame)
+    }
+    fn replay_view(&self) -> Option<ReplayView> {
+        let r = self.replay.as_ref()?;
+        Some(ReplayView {
+            ticks: r.ticks(),
+            tick: r.tick(),
+            hash: r.game().state_hash(),
+            summary: self.front.summary(r.game()),
+            playing: r.playing(),
+            speed: r.speed(),
+            marks: r
+                .marks()
+                .iter()
+                .map(|m| (m.tick, format!("{} · {}", clock_text(m.tick), m.score)))
+                .collect(),
+        })
     }
 }

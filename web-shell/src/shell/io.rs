@@ -1,6 +1,7 @@
 //! What goes into the shell and what comes out: the [`Input`] and
 //! [`Output`] enums and the ids they carry.
 
+use super::page::Patch;
 use super::room::Candidate;
 use super::view::LogOffer;
 use crate::id::PeerId;
@@ -75,6 +76,16 @@ pub enum Action {
     Player(PlayerAction, String),
     /// The netcode setting changed ("lockstep" or "rollback").
     Netcode(String),
+    /// Result or local play: watch the game just played.
+    WatchReplay,
+    /// A replay control: the element's id and its value (the timeline's
+    /// position, the speed picked, or a score button's `data-tick`).
+    Replay {
+        /// `replay-play`, `replay-speed`, `replay-seek` or `replay-mark`.
+        control: String,
+        /// The element's value (empty for the play button).
+        value: String,
+    },
 }
 
 /// A button next to a player.
@@ -118,6 +129,10 @@ pub enum Input {
         code: String,
         /// Pressed (`true`) or released.
         down: bool,
+        /// It was typed into a text field (chat, name): a press there is
+        /// not playing, and is ignored; a release still counts, so a key
+        /// held into a field is let go.
+        typing: bool,
     },
     /// The lobby and connection timers' tick (every 100 ms or sooner).
     Tick,
@@ -147,11 +162,17 @@ pub enum Input {
     /// A fetch answered with this body, or failed (`None`: an error status,
     /// a network error, or no answer within its timeout).
     Fetched(FetchId, Option<String>),
+    /// An event of the page the shell listens to
+    /// ([`Shell::listeners`](super::Shell::listeners)).
+    Dom(super::page::DomEvent),
+    /// A file picked to watch as a replay: its bytes, or why they were not
+    /// read (over [`crate::replay::MAX_FILE_BYTES`], or unreadable).
+    ReplayFile(Result<Vec<u8>, crate::replay::Refusal>),
 }
 
 /// A part of the page to redraw from the shell's views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     /// The screens and their small texts ([`Shell::screen_view`](super::Shell::screen_view)).
     Screen,
     /// The lobby ([`Shell::lobby_view`](super::Shell::lobby_view)).
@@ -160,13 +181,17 @@ pub enum Part {
     Local,
     /// The match's status and attributes ([`Shell::match_view`](super::Shell::match_view)).
     Match,
+    /// The replay's controls and attributes ([`Shell::replay_view`](super::Shell::replay_view)).
+    Replay,
 }
 
 /// Something for the page to do, from [`Shell::poll_output`](super::Shell::poll_output).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {
-    /// Redraw this part of the page.
-    Render(Part),
+    /// Change the page (in order): the views as [`Patch`]es, written by
+    /// [`page`](super::page) when a part of the page changed, and once at
+    /// start-up.
+    Page(Vec<Patch>),
     /// Draw the game canvas with [`Shell::paint`](super::Shell::paint).
     Paint,
     /// Add a chat line (insert as text only).
@@ -180,8 +205,6 @@ pub enum Output {
         /// The cleaned text.
         text: String,
     },
-    /// Empty the chat input (the line was sent).
-    ClearChatInput,
     /// Open a WebSocket; report [`Input::SocketOpened`], text and
     /// [`Input::SocketClosed`] (also when it cannot be opened).
     OpenSocket {

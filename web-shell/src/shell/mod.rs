@@ -13,9 +13,10 @@
 //! tests play two shells against each other instead.
 //!
 //! Which fact lives where: whether this page is in a match is the
-//! challenge reducer's (our lobby status); the session of that match is
-//! the driver's, which exists exactly while the match screen shows (both
-//! are asserted after every input); the
+//! challenge reducer's (our lobby status), and the shell asks it
+//! (`Shell::in_match`): the match driver (with the attempt whose link it
+//! plays over) exists and the match screen shows exactly while it says so
+//! (asserted after every input); the
 //! room being set up is the [`room::RoomLink`]'s, and the side this page
 //! plays is the session's (reported once, when the match starts).
 
@@ -23,13 +24,13 @@ mod config;
 pub mod driver;
 mod game;
 mod io;
+pub mod page;
 pub mod room;
 pub mod view;
 
 pub use config::{PageFacts, ShellConfig};
-pub use io::{
-    Action, FetchId, Input, LinkId, Output, Part, PlayerAction, Random, RtcEvent, SocketId,
-};
+use io::Part;
+pub use io::{Action, FetchId, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId};
 
 use crate::front_end::{FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
@@ -43,7 +44,7 @@ use game::{GameSlot, Slot};
 use lockstep::{Channel, Millis, SessionConfig};
 use room::{Candidate, Failure, Role, RoomLink, RoomOutput};
 use std::collections::VecDeque;
-use view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ScreenView};
+use view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ReplayView, ScreenView};
 
 /// How long a `GET /ice` may take before the page falls back.
 pub const ICE_FETCH_TIMEOUT: Millis = Millis(5_000);
@@ -105,8 +106,6 @@ pub struct Shell {
     /// The match attempt being set up, with its number.
     room: Option<(u32, RoomLink)>,
     room_gen: u32,
-    /// The number of the attempt whose link the match plays over.
-    match_link: Option<u32>,
     held: Vec<String>,
     frames: FrameClock,
     frame_times: FrameTimes,
@@ -118,7 +117,13 @@ pub struct Shell {
     /// When this page pressed Accept, until the match's first tick.
     accepted_at: Option<Millis>,
     last_log: Option<LogOffer>,
-    dirty: [bool; 4],
+    /// Why the last file opened as a replay was refused.
+    replay_error: Option<String>,
+    /// What the page last showed of its lists.
+    written: page::Written,
+    /// The page's events the shell listens to.
+    listeners: Vec<page::Listener>,
+    dirty: [bool; 5],
     out: VecDeque<Output>,
 }
 
@@ -148,7 +153,6 @@ impl Shell {
             ice: Ice::default(),
             room: None,
             room_gen: 0,
-            match_link: None,
             held: Vec::new(),
             frames: FrameClock::default(),
             frame_times: FrameTimes::default(),
@@ -158,9 +162,25 @@ impl Shell {
             last_opponent: None,
             accepted_at: None,
             last_log: None,
-            dirty: [true; 4],
+            replay_error: None,
+            written: page::Written::default(),
+            listeners: Vec::new(),
+            dirty: [true; 5],
             out: VecDeque::new(),
         };
+        s.listeners = page::listeners(s.game.local_options().len());
+        let start = page::start(
+            s.game.name(),
+            s.game.build_id(),
+            s.game.local_options(),
+            s.cfg.stored_name.as_deref(),
+            if s.cfg.lockstep {
+                "lockstep"
+            } else {
+                "rollback"
+            },
+        );
+        s.out.push_back(Output::Page(start));
         s.flush_dirty();
         s
     }
@@ -174,8 +194,10 @@ impl Shell {
     pub fn handle(&mut self, now: Millis, input: Input) {
         match input {
             Input::Action(a) => self.action(now, a),
-            Input::Key { code, down } => {
-                if down {
+            Input::Key { code, down, typing } => {
+                if down && typing {
+                    // Typing in a text field is not playing.
+                } else if down {
                     if !self.held.contains(&code) {
                         self.held.push(code);
                     }
@@ -195,6 +217,12 @@ impl Shell {
             Input::SocketClosed(id) => self.socket_closed(now, id),
             Input::Rtc { link, tag, event } => self.rtc(now, link, tag, event),
             Input::Fetched(id, body) => self.fetched(now, id, body),
+            Input::ReplayFile(file) => self.replay_file(now, file),
+            Input::Dom(e) => {
+                if let Some(a) = page::action_of(&self.listeners, e) {
+                    self.action(now, a);
+                }
+            }
         }
         self.pump(now);
     }
@@ -234,7 +262,26 @@ impl Shell {
             name_error: self.name_error.clone(),
             chat_error: self.chat_error,
             name_row: self.client.is_none(),
+            replay_ready: match self.screens.screen() {
+                Screen::Result { .. } => self.last_log.is_some(),
+                // Any time: watching ends the local game.
+                Screen::LocalPlay => true,
+                _ => false,
+            },
+            replay_error: self.replay_error.clone(),
         }
+    }
+
+    /// The page's events to listen to; report each as [`Input::Dom`].
+    #[must_use]
+    pub fn listeners(&self) -> &[page::Listener] {
+        &self.listeners
+    }
+
+    /// The replay being watched.
+    #[must_use]
+    pub fn replay_view(&self) -> Option<ReplayView> {
+        self.game.replay_view()
     }
 
     /// The lobby, once a name was given.
@@ -281,20 +328,16 @@ impl Shell {
     }
 
     /// Whether the page should keep the browser from acting on this key
-    /// press: a game runs, the key is one of the game's, and no modifier
-    /// is held (Ctrl+F and the like stay the browser's).
+    /// event (so a game's keys do not scroll the page or open quick find):
+    /// never while typing in a text field; a press while a game runs, of
+    /// one of the game's keys, with no modifier held (Ctrl+F and the like
+    /// stay the browser's); a release of one of the game's keys.
     #[must_use]
-    pub fn captures_key_down(&self, code: &str, modifier: bool) -> bool {
-        !modifier
-            && matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match)
-            && self.game.is_game_key(code)
-    }
-
-    /// Whether the page should keep the browser from acting on this key
-    /// release: the key is one of the game's.
-    #[must_use]
-    pub fn captures_key_up(&self, code: &str) -> bool {
-        self.game.is_game_key(code)
+    pub fn captures_key(&self, code: &str, down: bool, typing: bool, modifier: bool) -> bool {
+        if typing || !self.game.is_game_key(code) {
+            return false;
+        }
+        !down || (!modifier && matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match))
     }
 
     /// Whether a frame is due at `clock` (so the frame timer can skip early
@@ -319,17 +362,43 @@ impl Shell {
 
     // ----- inputs ------------------------------------------------------------
 
+    /// What changed on the page for `part`.
+    fn patches(&mut self, part: Part) -> Vec<page::Patch> {
+        match part {
+            Part::Screen => page::screen(&self.screen_view()),
+            Part::Lobby => self
+                .lobby_view()
+                .map(|v| page::lobby(&v, &mut self.written))
+                .unwrap_or_default(),
+            Part::Local => page::local(&self.local),
+            Part::Match => page::match_(&self.match_view),
+            Part::Replay => self
+                .replay_view()
+                .map(|v| page::replay(&v, &mut self.written))
+                .unwrap_or_default(),
+        }
+    }
+
     fn render(&mut self, part: Part) {
         self.dirty[part as usize] = true;
     }
 
     fn flush_dirty(&mut self) {
-        for (i, part) in [Part::Screen, Part::Lobby, Part::Local, Part::Match]
-            .into_iter()
-            .enumerate()
+        for (i, part) in [
+            Part::Screen,
+            Part::Lobby,
+            Part::Local,
+            Part::Match,
+            Part::Replay,
+        ]
+        .into_iter()
+        .enumerate()
         {
             if std::mem::take(&mut self.dirty[i]) {
-                self.out.push_back(Output::Render(part));
+                let patches = self.patches(part);
+                if !patches.is_empty() {
+                    self.out.push_back(Output::Page(patches));
+                }
             }
         }
     }
@@ -362,7 +431,10 @@ impl Shell {
                 };
                 match c.send_chat(now, &raw) {
                     Ok(()) => {
-                        self.out.push_back(Output::ClearChatInput);
+                        self.out.push_back(Output::Page(vec![page::Patch::Value(
+                            "chat-input",
+                            String::new(),
+                        )]));
                         self.chat_error = "";
                     }
                     Err(ChatError::RateLimited) => {
@@ -373,6 +445,8 @@ impl Shell {
                 self.render(Part::Screen);
             }
             Action::Player(what, id) => self.player_action(now, what, &id),
+            Action::WatchReplay => self.watch_last_game(now),
+            Action::Replay { control, value } => self.replay_control(&control, &value),
             Action::Netcode(v) => {
                 self.cfg.lockstep = v == "lockstep";
                 self.out.push_back(Output::Store {
@@ -381,6 +455,71 @@ impl Shell {
                 });
             }
         }
+    }
+
+    /// Watches the game just played: the match on the result screen, or
+    /// the local game once it is over.
+    fn watch_last_game(&mut self, now: Millis) {
+        let log = match self.screens.screen() {
+            Screen::Result { .. } => self.last_log.clone(),
+            Screen::LocalPlay => self.game.local_log(),
+            _ => None,
+        };
+        let Some(log) = log else { return };
+        if let Err(e) = self.show_replay(now, &log.bytes) {
+            // This page recorded it with this build: a bug if it happens.
+            log::error!("replay: the game just played did not open ({e:?})");
+        }
+    }
+
+    /// Opens `bytes` and shows the replay screen.
+    fn show_replay(&mut self, now: Millis, bytes: &[u8]) -> Result<(), crate::replay::Refusal> {
+        self.game.open_replay(bytes)?;
+        self.screen_event(now, ScreenEvent::WatchReplay, &[]);
+        debug_assert!(
+            matches!(self.screens.screen(), Screen::Replay { .. }),
+            "a replay is only opened where one can be watched"
+        );
+        if !matches!(self.screens.screen(), Screen::Replay { .. }) {
+            self.game.close_replay();
+        }
+        Ok(())
+    }
+
+    /// A file picked on the title screen to watch.
+    fn replay_file(&mut self, now: Millis, file: Result<Vec<u8>, crate::replay::Refusal>) {
+        if !matches!(self.screens.screen(), Screen::Title { .. }) {
+            return;
+        }
+        match file.and_then(|bytes| self.show_replay(now, &bytes)) {
+            Ok(()) => self.replay_error = None,
+            Err(e) => {
+                log::info!("replay: refused a file ({e:?})");
+                self.replay_error = Some(e.message(self.game.name()));
+            }
+        }
+        self.render(Part::Screen);
+    }
+
+    /// A replay control: which one, and its element's value.
+    fn replay_control(&mut self, control: &str, value: &str) {
+        use crate::replay::Control;
+        if !matches!(self.screens.screen(), Screen::Replay { .. }) {
+            return;
+        }
+        let c = match control {
+            "replay-play" => Some(Control::PlayPause),
+            "replay-speed" => value.parse().ok().map(Control::Speed),
+            "replay-seek" | "replay-mark" => value.parse().ok().map(Control::Seek),
+            _ => None,
+        };
+        let Some(c) = c else {
+            log::warn!("replay: ignored a control the page does not have");
+            return;
+        };
+        self.game.replay_control(c);
+        self.render(Part::Replay);
+        self.out.push_back(Output::Paint);
     }
 
     fn player_action(&mut self, now: Millis, what: PlayerAction, id: &str) {
@@ -423,6 +562,13 @@ impl Shell {
         if matches!(s, Screen::Title { .. }) {
             self.leave_lobby(now);
         }
+        if !matches!(s, Screen::Replay { .. }) {
+            self.game.close_replay();
+        }
+        if matches!(s, Screen::Replay { .. }) {
+            self.out.push_back(Output::Paint);
+        }
+        self.render(Part::Replay);
         self.render(Part::Screen);
         self.render(Part::Local);
         self.render(Part::Lobby);
@@ -451,9 +597,12 @@ impl Shell {
         self.client = None;
         self.close_presence();
         self.close_room(now);
-        if self.match_link.take().is_some() {
+        if self.game.match_tag().is_some() {
             self.game.drop_match();
             self.out.push_back(Output::ClosePeer(LinkId::Match));
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
         }
     }
 
@@ -503,6 +652,12 @@ impl Shell {
                 }
                 self.out.push_back(Output::Paint);
             }
+            Screen::Replay { .. } => {
+                if self.game.replay_frame() {
+                    self.render(Part::Replay);
+                }
+                self.out.push_back(Output::Paint);
+            }
             Screen::Match => {
                 let report = self.game.match_frame(now, &held, &mut self.match_view);
                 self.send_match_transmits();
@@ -516,7 +671,6 @@ impl Shell {
                 self.render(Part::Match);
                 if let Some(end) = report.ended {
                     self.game.drop_match();
-                    self.match_link = None;
                     self.out.push_back(Output::ClosePeer(LinkId::Match));
                     if let Some(c) = self.client.as_mut() {
                         c.match_ended(now);
@@ -642,7 +796,7 @@ impl Shell {
                         }
                     }
                     RtcEvent::Candidate(cand) => {
-                        c.send_signal(now, &id, &cand.into_signal(attempt))
+                        c.send_signal(now, &id, &room::candidate_signal(cand, attempt))
                     }
                     RtcEvent::Open => c.peer_open(&id, attempt),
                     RtcEvent::Closed => c.peer_closed(now, &id, attempt),
@@ -663,7 +817,7 @@ impl Shell {
                         RtcEvent::Closed => room.link_closed(),
                         RtcEvent::Data(..) => {}
                     }
-                } else if self.match_link == Some(tag) {
+                } else if self.game.match_tag() == Some(tag) {
                     match event {
                         RtcEvent::Data(channel, bytes) => {
                             self.game.match_datagram(now, channel, &bytes);
@@ -834,7 +988,13 @@ impl Shell {
                     if let Some(c) = self.client.as_mut() {
                         c.match_connected(now);
                     }
-                    self.start_match(now, role, gen);
+                    // The challenge rules say whether this is a match of
+                    // ours (it may have been cancelled meanwhile).
+                    if self.in_match() {
+                        self.start_match(now, role, gen);
+                    } else {
+                        self.out.push_back(Output::ClosePeer(LinkId::Match));
+                    }
                 }
                 RoomOutput::Failed(why) => {
                     self.room = None;
@@ -871,11 +1031,13 @@ impl Shell {
             ..MatchView::default()
         };
         self.render(Part::Match);
-        if !self.game.start_match(cfg, now) {
+        if !self.game.start_match(cfg, now, tag) {
             self.out.push_back(Output::ClosePeer(LinkId::Match));
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
             return;
         }
-        self.match_link = Some(tag);
         // A match is only set up from the lobby screen (leaving it closes
         // the room), so the match screen follows.
         let shown = self.screens.screen() == &Screen::Lobby;
@@ -884,7 +1046,6 @@ impl Shell {
             self.screen_event(now, ScreenEvent::MatchStarted, &[]);
         } else {
             self.game.drop_match();
-            self.match_link = None;
             self.out.push_back(Output::ClosePeer(LinkId::Match));
         }
     }
@@ -997,15 +1158,24 @@ impl Shell {
         while self.drain_room(now) | self.drain_lobby(now) {}
         self.flush_dirty();
         debug_assert_eq!(
-            self.game.in_match(),
-            self.match_link.is_some(),
-            "the match's session and its link go together"
+            self.game.match_tag().is_some(),
+            self.in_match(),
+            "a match's session runs exactly while the lobby status says in a match"
         );
         debug_assert_eq!(
-            self.game.in_match(),
             self.screens.screen() == &Screen::Match,
-            "a match runs exactly while the match screen shows"
+            self.in_match(),
+            "the match screen shows exactly while the lobby status says in a match"
         );
+    }
+
+    /// Whether this page is in a match: the one owner of that fact is the
+    /// challenge reducer (it is our lobby status, and makes us busy); the
+    /// match driver, its link and the match screen follow it.
+    fn in_match(&self) -> bool {
+        self.client
+            .as_ref()
+            .is_some_and(|c| c.challenges().in_match)
     }
 
     // ----- randomness --------------------------------------------------------

@@ -27,30 +27,25 @@ use crate::protocol::{room_out, RoomServerMsg, Signal, SignalKind};
 use lockstep::Millis;
 use std::collections::VecDeque;
 
-/// One trickled ICE candidate, in the fields `RTCIceCandidateInit` uses.
-/// An empty `candidate` ends the trickle.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    /// The candidate line.
-    pub candidate: String,
-    /// The media stream id.
-    pub sdp_mid: Option<String>,
-    /// The media line index.
-    pub sdp_m_line_index: Option<u16>,
-}
+/// How long a match's peer connection may take to open, from its creation
+/// (the host's when the guest joins, the guest's when its room socket
+/// opens).
+pub const MATCH_CONNECT_TIMEOUT: Millis = Millis(25_000);
 
-impl Candidate {
-    /// The candidate as relayed handshake data.
-    #[must_use]
-    pub fn into_signal(self, attempt: u8) -> Signal {
-        Signal {
-            attempt,
-            kind: SignalKind::Ice {
-                candidate: self.candidate,
-                sdp_mid: self.sdp_mid,
-                sdp_m_line_index: self.sdp_m_line_index,
-            },
-        }
+/// One trickled ICE candidate: the transport's own type, so the page
+/// passes candidates between the browser and the shell as they are.
+pub use webrtc_transport::IceCandidate as Candidate;
+
+/// `c` as relayed handshake data of `attempt`.
+#[must_use]
+pub fn candidate_signal(c: Candidate, attempt: u8) -> Signal {
+    Signal {
+        attempt,
+        kind: SignalKind::Ice {
+            candidate: c.candidate,
+            sdp_mid: c.sdp_mid,
+            sdp_m_line_index: c.sdp_m_line_index,
+        },
     }
 }
 
@@ -358,7 +353,7 @@ impl RoomLink {
     pub fn local_candidate(&mut self, c: Candidate) {
         if self.linking() && self.socket_open() {
             self.out
-                .push_back(RoomOutput::Send(room_out::signal(&c.into_signal(1))));
+                .push_back(RoomOutput::Send(room_out::signal(&candidate_signal(c, 1))));
         }
     }
 

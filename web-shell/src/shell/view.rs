@@ -163,14 +163,20 @@ pub struct ScreenView {
     pub chat_error: &'static str,
     /// The lobby's name row is shown (no name given yet, or left).
     pub name_row: bool,
+    /// The game just played can be watched again (a match on the result
+    /// screen; local play at any time, which ends it).
+    pub replay_ready: bool,
+    /// Why the file last opened as a replay was refused (title screen).
+    pub replay_error: Option<String>,
 }
 
 impl ScreenView {
     /// Each element of the page that shows or hides with the screen, and
     /// whether it shows.
     #[must_use]
-    pub fn shown(&self) -> [(&'static str, bool); 10] {
+    pub fn shown(&self) -> [(&'static str, bool); 14] {
         let s = &self.screen;
+        let replay = matches!(s, Screen::Replay { .. });
         [
             ("title", matches!(s, Screen::Title { .. })),
             ("btn-online", matches!(s, Screen::Title { online: true })),
@@ -178,7 +184,17 @@ impl ScreenView {
             ("lobby", *s == Screen::Lobby),
             ("match", *s == Screen::Match),
             ("result", matches!(s, Screen::Result { .. })),
-            ("canvas", matches!(s, Screen::LocalPlay | Screen::Match)),
+            ("replay", replay),
+            ("replay-controls", replay),
+            (
+                "canvas",
+                replay || matches!(s, Screen::LocalPlay | Screen::Match),
+            ),
+            (
+                "watch-replay",
+                self.replay_ready && matches!(s, Screen::Result { .. }),
+            ),
+            ("local-watch", self.replay_ready && *s == Screen::LocalPlay),
             ("online-note", self.online_note.is_some()),
             ("name-row", self.name_row),
             ("lobby-main", !self.name_row),
@@ -229,6 +245,61 @@ pub fn status_text(s: crate::protocol::PlayerStatus) -> &'static str {
     }
 }
 
+/// A replay being watched: the controls and the `data-*` attributes of
+/// `#replay` that tests read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReplayView {
+    /// `data-ticks`: ticks in the recording (the timeline's end).
+    pub ticks: u32,
+    /// `data-tick`: ticks played (the timeline's position).
+    pub tick: u32,
+    /// `data-hash`: the state hash after `tick` ticks.
+    pub hash: u64,
+    /// `data-summary`: the front end's line about the state shown.
+    pub summary: Option<String>,
+    /// `data-playing`, and the play button's label.
+    pub playing: bool,
+    /// The speed, an index into [`crate::replay::SPEEDS`].
+    pub speed: usize,
+    /// A jump to each score: the tick and its label ("0:45 · HOME 2 - 0").
+    pub marks: Vec<(u32, String)>,
+}
+
+impl ReplayView {
+    /// The `data-*` attributes of `#replay`.
+    #[must_use]
+    pub fn attributes(&self) -> [(&'static str, String); 6] {
+        [
+            ("data-ticks", self.ticks.to_string()),
+            ("data-tick", self.tick.to_string()),
+            ("data-hash", format!("{:016x}", self.hash)),
+            ("data-summary", self.summary.clone().unwrap_or_default()),
+            ("data-playing", u8::from(self.playing).to_string()),
+            (
+                "data-speed",
+                crate::replay::SPEED_LABELS[self.speed].to_owned(),
+            ),
+        ]
+    }
+
+    /// The play button's label.
+    #[must_use]
+    pub fn play_label(&self) -> &'static str {
+        if self.playing {
+            "Pause"
+        } else {
+            "Play"
+        }
+    }
+
+    /// The time shown beside the timeline: "1:23 / 5:00".
+    #[must_use]
+    pub fn time_text(&self) -> String {
+        use crate::replay::clock_text;
+        format!("{} / {}", clock_text(self.tick), clock_text(self.ticks))
+    }
+}
+
 /// The input log of the last finished match, offered for download on the
 /// result screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -255,6 +326,8 @@ mod tests {
             name_error: String::new(),
             chat_error: "",
             name_row,
+            replay_ready: false,
+            replay_error: None,
         };
         v.shown()
             .into_iter()

@@ -10,7 +10,8 @@ use super::net::{self, Net};
 use super::platform::{self, clock, now, ConsoleLog};
 use super::rtc::Rtc;
 use crate::front_end::FrontEnd;
-use crate::shell::{Action, Input, Output, Part, PlayerAction, Shell, ShellConfig};
+use crate::shell::page::{self, DomEvent, Listener};
+use crate::shell::{Input, Output, Shell, ShellConfig};
 use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -84,12 +85,11 @@ impl App {
 
     fn carry_out(&mut self, out: Output) {
         match out {
-            Output::Render(part) => match part {
-                Part::Screen => self.dom.render_screen(&self.shell.screen_view()),
-                Part::Lobby => self.dom.render_lobby(self.shell.lobby_view().as_ref()),
-                Part::Local => self.dom.render_local(self.shell.local_view()),
-                Part::Match => self.dom.render_match(self.shell.match_view()),
-            },
+            Output::Page(patches) => {
+                for p in &patches {
+                    self.dom.apply(p);
+                }
+            }
             Output::Paint => {
                 if let Some(mut p) = self.dom.painter() {
                     self.shell.paint(&mut p);
@@ -100,8 +100,7 @@ impl App {
                 rtl,
                 name,
                 text,
-            } => self.dom.add_chat(mine, rtl, &name, &text),
-            Output::ClearChatInput => self.dom.set_input_value("chat-input", ""),
+            } => self.dom.apply(&page::chat_line(mine, rtl, &name, &text)),
             Output::OpenSocket { id, url } => {
                 if !self.net.open(id, &url) {
                     self.inbox.push_back(Input::SocketClosed(id));
@@ -161,73 +160,52 @@ fn typing(k: &KeyboardEvent) -> bool {
         .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// Hooks the page's buttons, forms and keys to the shell's inputs.
-fn wire(dom: &Dom) -> Vec<Handler> {
+/// Hooks the page's events the shell listens to, the replay file picker
+/// and the keys to the shell's inputs.
+fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
     let mut handlers = Vec::new();
-    type ActionOf = fn(&Dom, &Shell) -> Action;
-    let buttons: [(&str, ActionOf); 9] = [
-        ("btn-local", |d, s| {
-            Action::ChooseLocal(d.local_choices(s.local_options().len()))
-        }),
-        ("btn-online", |_, _| Action::ChooseOnline),
-        ("local-back", |_, _| Action::Back),
-        ("lobby-back", |_, _| Action::Back),
-        ("join", |d, _| Action::Join(d.input_value("name"))),
-        ("retry", |_, _| Action::Retry),
-        ("chat-send", |d, _| {
-            Action::SendChat(d.input_value("chat-input"))
-        }),
-        ("leave", |_, _| Action::Leave),
-        ("continue", |_, _| Action::Continue),
-    ];
-    for (id, action) in buttons {
-        if let Some(el) = dom.el(id) {
-            on(&el, "click", &mut handlers, move |ev: JsValue| {
-                if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
-                    e.prevent_default();
-                }
-                dispatch(move |a| a.feed(Input::Action(action(&a.dom, &a.shell))));
-            });
-        }
-    }
-    if let Some(form) = dom.el("chat-form") {
-        on(&form, "submit", &mut handlers, |ev: JsValue| {
-            if let Some(e) = ev.dyn_ref::<web_sys::Event>() {
+    for (i, l) in listeners.iter().enumerate() {
+        let Some(el) = dom.el(l.el) else { continue };
+        let (prevent, reads) = (l.prevent_default, l.reads.clone());
+        on(&el, l.event, &mut handlers, move |ev: JsValue| {
+            let Some(e) = ev.dyn_ref::<web_sys::Event>() else {
+                return;
+            };
+            if prevent {
                 e.prevent_default();
             }
-            dispatch(|a| {
-                let text = a.dom.input_value("chat-input");
-                a.feed(Input::Action(Action::SendChat(text)));
+            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
+            let attr = |name| target.as_ref().and_then(|t| t.get_attribute(name));
+            let mut event = DomEvent {
+                listener: i,
+                values: Vec::new(),
+                tag: target.as_ref().map(Element::tag_name).unwrap_or_default(),
+                data_action: attr("data-action"),
+                data_id: attr("data-id"),
+                data_control: attr("data-control"),
+                value: target.as_ref().and_then(Dom::value_of),
+            };
+            let reads = reads.clone();
+            dispatch(move |a| {
+                event.values = reads.iter().map(|r| a.dom.input_value(r)).collect();
+                a.feed(Input::Dom(event));
             });
         });
     }
-    if let Some(sel) = dom.el("netcode") {
-        on(&sel, "change", &mut handlers, |_| {
-            dispatch(|a| {
-                let v = a.dom.input_value("netcode");
-                a.feed(Input::Action(Action::Netcode(v)));
-            });
-        });
-    }
-    // Buttons in the roster and in the notices (Try again) carry a
-    // data-action and the player's data-id; one delegated handler each.
-    for list in ["notices", "roster"]
-        .into_iter()
-        .filter_map(|id| dom.el(id))
-    {
-        on(&list, "click", &mut handlers, |ev: JsValue| {
-            let target = ev
+    if let Some(input) = dom.el("replay-file") {
+        on(&input, "change", &mut handlers, |ev: JsValue| {
+            let Some(i) = ev
                 .dyn_ref::<web_sys::Event>()
                 .and_then(web_sys::Event::target)
-                .and_then(|t| t.dyn_into::<Element>().ok());
-            let Some(b) = target else { return };
-            if let (Some(action), Some(id)) = (
-                b.get_attribute("data-action")
-                    .as_deref()
-                    .and_then(PlayerAction::parse),
-                b.get_attribute("data-id"),
-            ) {
-                dispatch(move |a| a.feed(Input::Action(Action::Player(action, id))));
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let file = i.files().and_then(|f| f.get(0));
+            // The same file may be picked again.
+            i.set_value("");
+            if let Some(file) = file {
+                spawn_local(read_replay(file));
             }
         });
     }
@@ -237,27 +215,30 @@ fn wire(dom: &Dom) -> Vec<Handler> {
                 let Some(k) = ev.dyn_ref::<KeyboardEvent>() else {
                     return;
                 };
-                // Typing in a text field (chat, name) is not playing.
-                if down && typing(k) {
-                    return;
-                }
-                let code = k.code();
-                // While a game runs, its keys must not scroll the page or
-                // open quick find.
+                let (code, typing) = (k.code(), typing(k));
                 let modifier = k.ctrl_key() || k.meta_key() || k.alt_key();
-                let keep = if down {
-                    query(|a| a.shell.captures_key_down(&code, modifier))
-                } else {
-                    query(|a| !typing(k) && a.shell.captures_key_up(&code))
-                };
-                if keep == Some(true) {
+                if query(|a| a.shell.captures_key(&code, down, typing, modifier)) == Some(true) {
                     k.prevent_default();
                 }
-                dispatch(move |a| a.feed(Input::Key { code, down }));
+                dispatch(move |a| a.feed(Input::Key { code, down, typing }));
             });
         }
     }
     handlers
+}
+
+/// Reads a file picked as a replay (unless it is over the size cap) and
+/// feeds it to the shell.
+async fn read_replay(file: web_sys::File) {
+    let file_result = if file.size() > crate::replay::MAX_FILE_BYTES as f64 {
+        Err(crate::replay::Refusal::TooLarge)
+    } else {
+        match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+            Ok(buf) => Ok(js_sys::Uint8Array::new(&buf).to_vec()),
+            Err(_) => Err(crate::replay::Refusal::Unreadable),
+        }
+    };
+    dispatch(move |a| a.feed(Input::ReplayFile(file_result)));
 }
 
 /// The state hash after `tick` ticks of the last finished online match,
@@ -283,23 +264,13 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
     log::set_max_level(log::LevelFilter::Info);
     let window = web_sys::window().ok_or("no window")?;
     let dom = Dom::new(window.document().ok_or("no document")?);
-    let facts = platform::page_facts(webrtc_transport::MATCH_CONNECT_TIMEOUT_MS);
+    let facts = platform::page_facts();
     let shell = Shell::new(
         front,
         ShellConfig::from_page(&facts),
         Box::new(platform::random),
     );
-    dom.set_text("game-name", shell.game_name());
-    dom.doc.set_title(shell.game_name());
-    dom.set_text("build", &format!("build {:016x}", shell.build_id()));
-    if let Some(name) = platform::stored("netplay.name") {
-        dom.set_input_value("name", &name);
-    }
-    dom.build_local_options(shell.local_options());
-    if matches!(facts.netcode.as_deref(), Some("lockstep" | "rollback")) {
-        dom.set_select("netcode", facts.netcode.as_deref().unwrap_or_default());
-    }
-    let handlers = wire(&dom);
+    let handlers = wire(&dom, shell.listeners());
     let mut app = App {
         shell,
         dom,

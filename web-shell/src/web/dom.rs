@@ -1,279 +1,127 @@
-//! The page's elements: small DOM helpers, the canvas painter, and the
-//! shell's views written to the DOM (each in one place).
+//! The page's elements: the shell's [`Patch`]es applied to the DOM, the
+//! values of its fields read back, the input log offered for download,
+//! and the canvas painter.
 
-use crate::front_end::{Align, LocalOption, Painter};
-use crate::id::PeerId;
-use crate::lobby::{NoticePart, PlayerView};
-use crate::screens::Screen;
-use crate::shell::view::{
-    roster_items, status_text, LobbyView, LocalView, LogOffer, MatchView, NoticeView, RosterItem,
-    ScreenView,
-};
+use crate::front_end::{Align, Painter};
+use crate::shell::page::{Node, Patch};
+use crate::shell::view::LogOffer;
 use js_sys::Array;
 use wasm_bindgen::JsCast;
 use web_sys::{
     CanvasRenderingContext2d, Document, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement,
+    HtmlSelectElement,
 };
 
-/// The document, and what was last drawn where redrawing costs.
+/// The document, and the object URL of the log offered for download.
 pub struct Dom {
     pub doc: Document,
-    last_roster: Vec<PlayerView>,
-    last_notices: Vec<(Vec<NoticePart>, Option<PeerId>)>,
     log_url: Option<String>,
 }
 
 impl Dom {
     pub fn new(doc: Document) -> Dom {
-        Dom {
-            doc,
-            last_roster: Vec::new(),
-            last_notices: Vec::new(),
-            log_url: None,
-        }
+        Dom { doc, log_url: None }
     }
 
     pub fn el(&self, id: &str) -> Option<Element> {
         self.doc.get_element_by_id(id)
     }
 
-    pub fn set_text(&self, id: &str, text: &str) {
-        if let Some(e) = self.el(id) {
-            e.set_text_content(Some(text));
-        }
-    }
-
-    pub fn show(&self, id: &str, shown: bool) {
-        if let Some(e) = self.el(id).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
-            e.set_hidden(!shown);
-        }
-    }
-
-    /// The value of an `<input>` or `<select>`.
+    /// The value of the `<input>` or `<select>` with this id.
     pub fn input_value(&self, id: &str) -> String {
-        let Some(e) = self.el(id) else {
-            return String::new();
-        };
-        if let Some(s) = e.dyn_ref::<web_sys::HtmlSelectElement>() {
-            return s.value();
-        }
-        e.dyn_into::<HtmlInputElement>()
-            .map(|i| i.value())
+        self.el(id)
+            .and_then(|e| Dom::value_of(&e))
             .unwrap_or_default()
     }
 
-    pub fn set_input_value(&self, id: &str, v: &str) {
-        if let Some(i) = self
-            .el(id)
-            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
-        {
-            i.set_value(v);
+    /// An input's or select's value, else the element's `value` attribute.
+    pub fn value_of(e: &Element) -> Option<String> {
+        if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
+            return Some(i.value());
         }
+        if let Some(s) = e.dyn_ref::<HtmlSelectElement>() {
+            return Some(s.value());
+        }
+        e.get_attribute("value")
     }
 
-    pub fn set_select(&self, id: &str, v: &str) {
-        if let Some(s) = self
-            .el(id)
-            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        {
-            s.set_value(v);
-        }
-    }
-
-    /// Sets an attribute, or removes it for `None`.
-    pub fn set_attr(&self, id: &str, name: &str, value: Option<&str>) {
-        if let Some(e) = self.el(id) {
-            let _ = match value {
-                Some(v) => e.set_attribute(name, v),
-                None => e.remove_attribute(name),
-            };
-        }
-    }
-
-    /// Creates `<tag>` holding `text` as a text node (never markup).
-    fn make(&self, tag: &str, class: &str, text: &str) -> Option<Element> {
-        let e = self.doc.create_element(tag).ok()?;
-        if !class.is_empty() {
-            e.set_class_name(class);
-        }
-        if !text.is_empty() {
-            e.set_text_content(Some(text));
-        }
-        Some(e)
-    }
-
-    /// `name#ABC` as `<tag class><bdi>name</bdi>#ABC</tag>`: the name is
-    /// isolated, so a right-to-left name cannot pull the `#ABC` tag to its
-    /// other side. All text nodes, never markup.
-    fn display_name(&self, tag: &str, class: &str, display: &str) -> Option<Element> {
-        let (nick, id_tag) = display.rsplit_once('#').unwrap_or((display, ""));
-        let e = self.make(tag, class, "")?;
-        let bdi = self.make("bdi", "", nick)?;
-        let _ = e.append_child(&bdi);
-        let _ = e.append_child(&self.doc.create_text_node(&format!("#{id_tag}")));
-        Some(e)
-    }
-
-    fn button(&self, label: &str, action: &str, id: &PeerId, enabled: bool) -> Option<Element> {
-        let b = self.make("button", action, label)?;
-        let _ = b.set_attribute("data-action", action);
-        let _ = b.set_attribute("data-id", id.as_str());
-        if !enabled {
-            let _ = b.set_attribute("disabled", "");
-        }
-        Some(b)
-    }
-
-    // ----- the views ---------------------------------------------------------
-
-    pub fn render_screen(&self, v: &ScreenView) {
-        for (id, shown) in v.shown() {
-            self.show(id, shown);
-        }
-        if let Screen::Result { message, .. } = &v.screen {
-            self.set_text("result-text", message);
-        }
-        self.set_text("online-note", v.online_note.unwrap_or(""));
-        self.set_text("name-error", &v.name_error);
-        self.set_text("chat-error", v.chat_error);
-    }
-
-    pub fn render_local(&self, v: &LocalView) {
-        let result = v.result.as_deref();
-        self.set_text("local-status", result.unwrap_or(""));
-        self.set_attr("local", "data-result", Some(result.unwrap_or("")));
-        if let Some(s) = &v.summary {
-            self.set_attr("local", "data-summary", Some(s));
-        }
-    }
-
-    pub fn render_match(&self, v: &MatchView) {
-        for (name, value) in v.attributes() {
-            self.set_attr("match", name, value.as_deref());
-        }
-        self.show("match-waiting", v.waiting);
-        self.set_text("match-status", &v.status);
-    }
-
-    pub fn render_lobby(&mut self, v: Option<&LobbyView>) {
-        let Some(v) = v else { return };
-        let conn = v.connection;
-        self.show("banner", conn.banner().is_some());
-        self.set_text("banner-text", conn.banner().unwrap_or(""));
-        self.show("retry", conn.retry_shown());
-        self.set_attr("lobby", "data-connection", Some(v.connection_attr()));
-        if let (Some(me), Some(name)) = (self.el("me"), self.display_name("span", "", &v.me)) {
-            me.set_text_content(Some("You are "));
-            let _ = me.append_child(&name);
-        }
-        self.render_notices(&v.notices);
-        self.render_roster(&v.roster);
-    }
-
-    fn render_notices(&mut self, notices: &[NoticeView]) {
-        let shown: Vec<(Vec<NoticePart>, Option<PeerId>)> = notices
-            .iter()
-            .map(|n| (n.notice.parts(), n.try_again.clone()))
-            .collect();
-        if shown == self.last_notices {
+    /// Carries out one change the shell asked for.
+    pub fn apply(&self, patch: &Patch) {
+        if let Patch::Title(t) = patch {
+            self.doc.set_title(t);
             return;
         }
-        let Some(box_) = self.el("notices") else {
-            return;
+        let id = match patch {
+            Patch::Title(_) => return,
+            Patch::Text(id, _)
+            | Patch::Shown(id, _)
+            | Patch::Attr(id, ..)
+            | Patch::Value(id, _)
+            | Patch::Children(id, _)
+            | Patch::Append(id, ..) => id,
         };
-        box_.set_text_content(None);
-        for (parts, try_again) in &shown {
-            let Some(p) = self.make("p", "notice", "") else {
-                continue;
-            };
-            let _ = p.set_attribute("dir", "auto");
-            // Our words as text nodes; a player's name as the roster shows
-            // it and the service's words in a `<bdi>`, so text from others
-            // cannot reorder the sentence around it.
-            for part in parts {
-                let node: Option<web_sys::Node> = match part {
-                    NoticePart::Text(t) => Some(self.doc.create_text_node(t).into()),
-                    NoticePart::Name(n) => self.display_name("span", "name", n).map(Into::into),
-                    NoticePart::Isolated(t) => self.make("bdi", "", t).map(Into::into),
-                };
-                if let Some(node) = node {
-                    let _ = p.append_child(&node);
+        let Some(e) = self.el(id) else { return };
+        match patch {
+            Patch::Title(_) => {}
+            Patch::Text(_, t) => e.set_text_content(Some(t)),
+            Patch::Shown(_, shown) => {
+                if let Some(h) = e.dyn_ref::<HtmlElement>() {
+                    h.set_hidden(!shown);
                 }
             }
-            if let Some(b) = try_again
-                .as_ref()
-                .and_then(|id| self.button("Try again", "challenge", id, true))
-            {
-                let _ = b.set_attribute("class", "try-again");
-                let _ = p.append_child(&self.doc.create_text_node(" "));
-                let _ = p.append_child(&b);
+            Patch::Attr(_, name, value) => {
+                let _ = match value {
+                    Some(v) => e.set_attribute(name, v),
+                    None => e.remove_attribute(name),
+                };
             }
-            let _ = box_.append_child(&p);
+            Patch::Value(_, v) => {
+                if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
+                    i.set_value(v);
+                } else if let Some(s) = e.dyn_ref::<HtmlSelectElement>() {
+                    s.set_value(v);
+                }
+            }
+            Patch::Children(_, nodes) => {
+                e.set_text_content(None);
+                for n in nodes {
+                    self.append(&e, n);
+                }
+            }
+            Patch::Append(_, node, keep) => {
+                self.append(&e, node);
+                while e.child_element_count() > *keep {
+                    if let Some(first) = e.first_element_child() {
+                        first.remove();
+                    }
+                }
+                if let Some(h) = e.dyn_ref::<HtmlElement>() {
+                    h.set_scroll_top(h.scroll_height());
+                }
+            }
         }
-        self.last_notices = shown;
     }
 
-    fn render_roster(&mut self, roster: &[PlayerView]) {
-        let Some(list) = self.el("roster") else {
-            return;
+    /// Builds `node` (text as text nodes, never markup) into `parent`.
+    fn append(&self, parent: &Element, node: &Node) {
+        let built: Option<web_sys::Node> = match node {
+            Node::Text(t) => Some(self.doc.create_text_node(t).into()),
+            Node::El {
+                tag,
+                attrs,
+                children,
+            } => self.doc.create_element(tag).ok().map(|e| {
+                for (name, value) in attrs {
+                    let _ = e.set_attribute(name, value);
+                }
+                for c in children {
+                    self.append(&e, c);
+                }
+                e.into()
+            }),
         };
-        // Rebuild only on a real change, so buttons are not replaced under the pointer.
-        if roster == self.last_roster && list.child_element_count() as usize == roster.len() {
-            return;
-        }
-        list.set_text_content(None);
-        for p in roster {
-            let Some(li) = self.make("li", "player", "") else {
-                continue;
-            };
-            let _ = li.set_attribute("data-id", p.id.as_str());
-            let _ = li.set_attribute("data-status", status_text(p.status));
-            let _ = li.set_attribute("data-link", p.link);
-            let name = self.display_name("span", "name", &p.display);
-            let items = roster_items(p).into_iter().map(|item| match item {
-                RosterItem::Text(class, text) => self.make("span", class, text),
-                RosterItem::Button(label, action, on) => self.button(label, action, &p.id, on),
-            });
-            for part in std::iter::once(name).chain(items).flatten() {
-                let _ = li.append_child(&part);
-            }
-            let _ = list.append_child(&li);
-        }
-        self.last_roster = roster.to_vec();
-    }
-
-    /// Adds a chat line: the sender and the text in their own `dir="auto"`
-    /// blocks, as text only.
-    pub fn add_chat(&self, mine: bool, rtl: bool, name: &str, text: &str) {
-        let Some(log) = self.el("chat-log") else {
-            return;
-        };
-        let class = match (mine, rtl) {
-            (true, true) => "chat-msg mine rtl",
-            (true, false) => "chat-msg mine",
-            (false, true) => "chat-msg rtl",
-            (false, false) => "chat-msg",
-        };
-        let Some(line) = self.make("div", class, "") else {
-            return;
-        };
-        if let (Some(who), Some(body)) = (
-            self.display_name("div", "who", name),
-            self.make("div", "text", text),
-        ) {
-            let _ = body.set_attribute("dir", "auto");
-            let _ = line.append_child(&who);
-            let _ = line.append_child(&body);
-        }
-        let _ = log.append_child(&line);
-        // No history: keep the last 200 lines on screen.
-        while log.child_element_count() > 200 {
-            if let Some(first) = log.first_element_child() {
-                first.remove();
-            }
-        }
-        if let Some(h) = log.dyn_ref::<HtmlElement>() {
-            h.set_scroll_top(h.scroll_height());
+        if let Some(b) = built {
+            let _ = parent.append_child(&b);
         }
     }
 
@@ -283,7 +131,7 @@ impl Dom {
             let _ = web_sys::Url::revoke_object_url(&url);
         }
         let Some(log) = log else {
-            self.show("log-link", false);
+            self.apply(&Patch::Shown("log-link", false));
             return;
         };
         let parts = Array::of1(&js_sys::Uint8Array::from(log.bytes.as_slice()));
@@ -295,54 +143,10 @@ impl Dom {
             log::warn!("could not offer the input log for download");
             return;
         };
-        self.set_attr("log-link", "href", Some(&url));
-        self.set_attr("log-link", "download", Some(&log.file_name));
-        self.set_attr("result", "data-log-ticks", Some(&log.ticks.to_string()));
-        self.set_attr(
-            "result",
-            "data-log-hash",
-            Some(&format!("{:016x}", log.hash)),
-        );
-        self.show("log-link", true);
-        self.log_url = Some(url);
-    }
-
-    /// Fills the local-play chooser on the title screen (one `<select>`
-    /// per option).
-    pub fn build_local_options(&self, options: &[LocalOption]) {
-        let Some(box_) = self.el("local-options") else {
-            return;
-        };
-        for (i, opt) in options.iter().enumerate() {
-            let id = format!("local-opt-{i}");
-            let (Some(label), Some(select)) = (
-                self.make("label", "", opt.label),
-                self.make("select", "", ""),
-            ) else {
-                continue;
-            };
-            let _ = label.set_attribute("for", &id);
-            let _ = select.set_attribute("id", &id);
-            for (v, choice) in opt.choices.iter().enumerate() {
-                if let Some(o) = self.make("option", "", choice) {
-                    let _ = o.set_attribute("value", &v.to_string());
-                    let _ = select.append_child(&o);
-                }
-            }
-            let _ = box_.append_child(&label);
-            let _ = box_.append_child(&select);
+        for p in crate::shell::page::log_link(&url, log) {
+            self.apply(&p);
         }
-    }
-
-    /// The index picked in each of `n` local-play choosers (0 when missing).
-    pub fn local_choices(&self, n: usize) -> Vec<usize> {
-        (0..n)
-            .map(|i| {
-                self.input_value(&format!("local-opt-{i}"))
-                    .parse()
-                    .unwrap_or(0)
-            })
-            .collect()
+        self.log_url = Some(url);
     }
 
     /// The canvas sized for this frame (sharp on high-density screens: a

@@ -48,7 +48,7 @@ pub fn store(key: &str, value: &str) {
 }
 
 /// The page's address, configuration and browser features.
-pub fn page_facts(match_connect_ms: u64) -> PageFacts {
+pub fn page_facts() -> PageFacts {
     let window = web_sys::window();
     let location = window.as_ref().map(web_sys::Window::location);
     let search = location
@@ -79,7 +79,7 @@ pub fn page_facts(match_connect_ms: u64) -> PageFacts {
         has_webrtc: has("RTCPeerConnection") && has("WebSocket"),
         has_random: random(&mut [0u8; 1]),
         netcode: stored("netplay.netcode"),
-        match_connect_ms,
+        name: stored("netplay.name"),
         search,
     }
 }

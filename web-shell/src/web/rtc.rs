@@ -8,7 +8,7 @@ use lockstep::{Channel, LinkState, Transport};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
-use webrtc_transport::{Handshake, IceCandidate, WebRtcTransport};
+use webrtc_transport::{Handshake, WebRtcTransport};
 
 struct Link {
     tag: u32,
@@ -30,7 +30,7 @@ impl Rtc {
         let ice = js_sys::JSON::parse(ice_servers).unwrap_or_else(|_| js_sys::Array::new().into());
         // Every change wakes the page, so events are fed promptly.
         let notify = Rc::new(|| dispatch(|_| {}));
-        match WebRtcTransport::new(&ice, None, notify) {
+        match WebRtcTransport::new(&ice, notify) {
             Ok(transport) => {
                 self.links.insert(
                     link,
@@ -87,11 +87,7 @@ impl Rtc {
     /// Adds a candidate the other side relayed.
     pub fn add_candidate(&self, link: &LinkId, tag: u32, c: Candidate) {
         if let Some(hs) = self.handshake(link, tag) {
-            hs.add_remote_ice(IceCandidate {
-                candidate: c.candidate,
-                sdp_mid: c.sdp_mid,
-                sdp_m_line_index: c.sdp_m_line_index,
-            });
+            hs.add_remote_ice(c);
         }
     }
 
@@ -120,11 +116,7 @@ impl Rtc {
         for (link, l) in &mut self.links {
             let mut ev = |event| inputs.push(rtc_input(link.clone(), l.tag, event));
             while let Some(c) = l.transport.poll_local_ice() {
-                ev(RtcEvent::Candidate(Candidate {
-                    candidate: c.candidate,
-                    sdp_mid: c.sdp_mid,
-                    sdp_m_line_index: c.sdp_m_line_index,
-                }));
+                ev(RtcEvent::Candidate(c));
             }
             while let Some((channel, bytes)) = l.transport.recv() {
                 ev(RtcEvent::Data(channel, bytes));

@@ -75,7 +75,6 @@ impl World {
                     origin: "http://service.test".into(),
                     has_webrtc: true,
                     has_random: true,
-                    match_connect_ms: 25_000,
                     ..PageFacts::default()
                 };
                 let shell = Shell::new(
@@ -446,9 +445,8 @@ impl World {
                 }
                 Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
                 Output::AddCandidate { .. }
-                | Output::Render(_)
+                | Output::Page(_)
                 | Output::Paint
-                | Output::ClearChatInput
                 | Output::Store { .. }
                 | Output::OfferLog(_) => {}
             }

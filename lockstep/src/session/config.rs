@@ -1,0 +1,318 @@
+//! How a session is set up: its role, its settings and their defaults, and
+//! the mistakes in a configuration that [`Session::new`](super::Session::new)
+//! refuses.
+
+use core::fmt;
+
+use crate::time::Millis;
+use crate::wire::{MAX_INPUT_DELAY, MAX_PREDICTION_WINDOW};
+
+// Only the documentation links to these.
+#[cfg(doc)]
+use super::{delay_for_round_trips, Outcome, Session};
+#[cfg(doc)]
+use crate::game::DeterministicGame;
+
+/// Default ticks between state hashes.
+pub const DEFAULT_HASH_INTERVAL: u16 = 60;
+/// Default frames between pings.
+pub const DEFAULT_PING_INTERVAL_FRAMES: u16 = 30;
+/// Default silence after which the session ends with [`Outcome::Timeout`].
+pub const DEFAULT_TIMEOUT: Millis = Millis(5000);
+/// Default time from the session's first call to the first tick, after
+/// which it ends with [`Outcome::HandshakeTimeout`].
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Millis = Millis(10_000);
+/// Default time this side may wait on the peer's next input, stalled,
+/// before it ends with [`Outcome::NoProgress`].
+pub const DEFAULT_PROGRESS_TIMEOUT: Millis = Millis(15_000);
+/// The prediction window [`SessionConfig::rollback`] picks: how many ticks
+/// a side may run ahead of the peer's inputs on predictions.
+pub const DEFAULT_PREDICTION_WINDOW: u8 = 8;
+/// The most frames in a row that a session in rollback mode holds back
+/// its Inputs packet while it carries nothing the peer needs at once (see
+/// [`SessionConfig::max_hold_frames`]).
+pub const DEFAULT_MAX_HOLD_FRAMES: u8 = 2;
+/// The largest [`SessionConfig::max_hold_frames`] (a quarter of a second).
+pub const MAX_HOLD_FRAMES: u8 = 15;
+/// Round trips measured before the host picks the input delay, when it
+/// picks it from the round trip.
+pub const HANDSHAKE_PINGS: usize = 5;
+
+/// Which end of the match this session plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Side 0: picks the seed and the input delay (and the hash interval).
+    Host {
+        /// The match seed, passed to `DeterministicGame::new`.
+        seed: u64,
+        /// Ticks between sampling a local input and applying it.
+        input_delay: u8,
+    },
+    /// Side 1: adopts the host's seed, input delay and hash interval from
+    /// its Hello.
+    Guest,
+}
+
+/// Settings of a [`Session`], built with `host`/`guest` and the chainable
+/// setters, checked by [`Session::new`](super::Session::new).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub struct SessionConfig {
+    pub(super) role: Role,
+    pub(super) hash_interval: u16,
+    pub(super) ping_interval_frames: u16,
+    pub(super) timeout: Millis,
+    pub(super) handshake_timeout: Millis,
+    pub(super) progress_timeout: Millis,
+    pub(super) prediction_window: u8,
+    pub(super) delay_from_rtt: bool,
+    pub(super) send_interval_frames: u8,
+    pub(super) max_hold_frames: u8,
+}
+
+impl SessionConfig {
+    /// The host (side 0) of a match with this seed and input delay (ticks,
+    /// at most [`MAX_INPUT_DELAY`]; 6 ticks = 100 ms is a good default on
+    /// the internet). A delay of 0 is allowed, but then every tick waits for
+    /// the peer's input sampled in the same frame, so even a perfect link
+    /// runs at half speed: use at least 1.
+    pub fn host(seed: u64, input_delay: u8) -> Self {
+        SessionConfig {
+            role: Role::Host { seed, input_delay },
+            hash_interval: DEFAULT_HASH_INTERVAL,
+            ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
+            timeout: DEFAULT_TIMEOUT,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            progress_timeout: DEFAULT_PROGRESS_TIMEOUT,
+            prediction_window: 0,
+            delay_from_rtt: false,
+            send_interval_frames: 1,
+            max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
+        }
+    }
+
+    /// The guest (side 1): seed, input delay and hash interval come from the
+    /// host.
+    pub fn guest() -> Self {
+        SessionConfig {
+            role: Role::Guest,
+            hash_interval: DEFAULT_HASH_INTERVAL,
+            ping_interval_frames: DEFAULT_PING_INTERVAL_FRAMES,
+            timeout: DEFAULT_TIMEOUT,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            progress_timeout: DEFAULT_PROGRESS_TIMEOUT,
+            prediction_window: 0,
+            delay_from_rtt: false,
+            send_interval_frames: 1,
+            max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
+        }
+    }
+
+    /// Ticks between state hashes (default 60). Only the host's value
+    /// counts; the guest adopts it. Must not be 0.
+    pub fn hash_interval(mut self, ticks: u16) -> Self {
+        self.hash_interval = ticks;
+        self
+    }
+
+    /// Frames between pings (default 30). Must not be 0. Keep it well
+    /// under the timeout: while a side has no input to send, pings are
+    /// what keeps the peer from timing it out.
+    pub fn ping_interval_frames(mut self, frames: u16) -> Self {
+        self.ping_interval_frames = frames;
+        self
+    }
+
+    /// Silence (no datagram from the peer) after which the match ends with
+    /// [`Outcome::Timeout`] (default 5 s). Must not be 0.
+    pub fn timeout(mut self, timeout: Millis) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How long the handshake may take, from the session's first call (any
+    /// method given the time) to the start of the match, before it ends
+    /// with [`Outcome::HandshakeTimeout`] (default 10 s). Must not be 0.
+    /// Both sides keep talking while they wait (pings), so the silence
+    /// timeout does not end a handshake that is only slow; this bounds
+    /// one that cannot finish: a link too poor for the Hellos or the
+    /// host's round-trip measure to get through, or a peer that never
+    /// sends its Hello.
+    pub fn handshake_timeout(mut self, timeout: Millis) -> Self {
+        self.handshake_timeout = timeout;
+        self
+    }
+
+    /// How long this side may stall waiting for the peer's next input
+    /// while the peer is still heard (it answers pings, say) before the
+    /// match ends with [`Outcome::NoProgress`] (default 15 s). Must not be
+    /// 0. Any new input from the peer, or any tick, starts the wait over.
+    pub fn progress_timeout(mut self, timeout: Millis) -> Self {
+        self.progress_timeout = timeout;
+        self
+    }
+
+    /// How many ticks this side may simulate ahead of the peer's inputs,
+    /// on predicted inputs (at most [`MAX_PREDICTION_WINDOW`]). 0, the
+    /// default, is lock-step: a tick runs only when both inputs are known.
+    /// Above 0 is rollback: a missing remote input is predicted (see
+    /// [`DeterministicGame::predict_input`]), and when the real one differs
+    /// the session restores the last correct state and re-simulates to the
+    /// present within the same frame. Only the host's value counts; the
+    /// guest adopts it from the host's Hello.
+    pub fn prediction_window(mut self, ticks: u8) -> Self {
+        self.prediction_window = ticks;
+        self
+    }
+
+    /// Rollback mode with the default window of
+    /// [`DEFAULT_PREDICTION_WINDOW`] ticks: `prediction_window(8)`.
+    pub fn rollback(self) -> Self {
+        self.prediction_window(DEFAULT_PREDICTION_WINDOW)
+    }
+
+    /// The host measures the round trip during the handshake
+    /// ([`HANDSHAKE_PINGS`] round trips before the first tick) and picks the input
+    /// delay from it (see [`delay_for_round_trips`]), instead of the fixed
+    /// delay given to [`host`](Self::host). The guest adopts the result from
+    /// the host's Hello as usual. No effect on a guest.
+    pub fn input_delay_from_rtt(mut self) -> Self {
+        self.delay_from_rtt = true;
+        self
+    }
+
+    /// Frames between two Inputs packets (default 1: one per frame; must
+    /// not be 0). 2 halves the packet rate for up to one frame (16.7 ms) of
+    /// extra age on each input: lock-step needs a delay covering it (or it
+    /// stalls more), rollback predicts up to a tick further. Nothing else
+    /// changes: every packet still carries every unacknowledged input, and
+    /// pings and pongs wait for the next packet (the pong says how long).
+    /// Each side's own choice; the peer need not use the same.
+    pub fn send_interval_frames(mut self, frames: u8) -> Self {
+        self.send_interval_frames = frames;
+        self
+    }
+
+    /// Rollback mode: the most frames in a row this side may hold back
+    /// its Inputs packet while it carries nothing the peer needs at once
+    /// (default [`DEFAULT_MAX_HOLD_FRAMES`]; 0 sends one every frame).
+    ///
+    /// A packet goes out at once when it carries a pad that differs from
+    /// the one before it and the peer has not acknowledged it yet (the
+    /// peer's repeat-last guess would be wrong), when it acknowledges such
+    /// a change from the peer (so the peer stops resending it), or when
+    /// the peer's prediction window could run out before the next packet.
+    /// Otherwise the new pads equal the last one the peer knows, which it
+    /// predicts anyway: holding them costs no re-simulation, and they, the
+    /// acknowledgement, pings, pongs and the frame advantage ride on the
+    /// next packet, at most this many frames later. Lock-step (window 0)
+    /// always sends every frame, as does a side whose
+    /// [`send_interval_frames`](Self::send_interval_frames) is above 1.
+    /// Each side's own choice; the wire is unchanged.
+    /// Values above [`MAX_HOLD_FRAMES`] count as that.
+    pub fn max_hold_frames(mut self, frames: u8) -> Self {
+        self.max_hold_frames = frames.min(MAX_HOLD_FRAMES);
+        self
+    }
+
+    /// The role this configuration plays.
+    #[must_use]
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// The prediction window asked for (0 = lock-step).
+    #[must_use]
+    pub fn window(&self) -> u8 {
+        self.prediction_window
+    }
+
+    pub(super) fn validate(&self) -> Result<(), ConfigError> {
+        if let Role::Host { input_delay, .. } = self.role {
+            if input_delay > MAX_INPUT_DELAY {
+                return Err(ConfigError::InputDelayTooLarge {
+                    delay: input_delay,
+                    max: MAX_INPUT_DELAY,
+                });
+            }
+        }
+        if self.prediction_window > MAX_PREDICTION_WINDOW {
+            return Err(ConfigError::PredictionWindowTooLarge {
+                window: self.prediction_window,
+                max: MAX_PREDICTION_WINDOW,
+            });
+        }
+        if self.hash_interval == 0 {
+            return Err(ConfigError::ZeroHashInterval);
+        }
+        if self.ping_interval_frames == 0 {
+            return Err(ConfigError::ZeroPingInterval);
+        }
+        if self.send_interval_frames == 0 {
+            return Err(ConfigError::ZeroSendInterval);
+        }
+        if self.timeout == Millis::ZERO
+            || self.handshake_timeout == Millis::ZERO
+            || self.progress_timeout == Millis::ZERO
+        {
+            return Err(ConfigError::ZeroTimeout);
+        }
+        Ok(())
+    }
+}
+
+/// A [`SessionConfig`] or game the session cannot work with (a mistake in
+/// the calling program, not in anything a peer sent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The input delay is over [`MAX_INPUT_DELAY`].
+    InputDelayTooLarge {
+        /// The delay asked for.
+        delay: u8,
+        /// The largest allowed.
+        max: u8,
+    },
+    /// The prediction window is over [`MAX_PREDICTION_WINDOW`].
+    PredictionWindowTooLarge {
+        /// The window asked for.
+        window: u8,
+        /// The largest allowed.
+        max: u8,
+    },
+    /// A hash interval of 0.
+    ZeroHashInterval,
+    /// A ping interval of 0.
+    ZeroPingInterval,
+    /// A send interval of 0.
+    ZeroSendInterval,
+    /// A timeout of 0 (silence, handshake or progress).
+    ZeroTimeout,
+    /// The game's input type does not serialize with postcard.
+    InputNotEncodable(postcard::Error),
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::InputDelayTooLarge { delay, max } => {
+                write!(f, "input delay {delay} is over the maximum of {max} ticks")
+            }
+            ConfigError::PredictionWindowTooLarge { window, max } => {
+                write!(
+                    f,
+                    "prediction window {window} is over the maximum of {max} ticks"
+                )
+            }
+            ConfigError::ZeroHashInterval => write!(f, "hash interval must not be 0"),
+            ConfigError::ZeroPingInterval => write!(f, "ping interval must not be 0"),
+            ConfigError::ZeroSendInterval => write!(f, "send interval must not be 0"),
+            ConfigError::ZeroTimeout => write!(f, "timeout must not be 0"),
+            ConfigError::InputNotEncodable(e) => {
+                write!(f, "the game's input type cannot be encoded: {e}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ConfigError {}

@@ -1,0 +1,269 @@
+//! What a session reports: events, what a frame did, how a match ended,
+//! what the peer did wrong, and counters.
+
+use core::fmt;
+
+use crate::parts::DesyncParts;
+use crate::time::Millis;
+use crate::transport::Channel;
+use crate::wire::DecodeError;
+
+// Only the documentation links to it.
+#[cfg(doc)]
+use super::SessionConfig;
+
+/// What the peer did wrong, in [`Outcome::InvalidData`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Violation {
+    /// A datagram failed strict decoding.
+    Malformed {
+        /// The channel it came on.
+        channel: Channel,
+        /// Why it was rejected.
+        error: DecodeError,
+    },
+    /// A message arrived on the channel it must not use.
+    WrongChannel {
+        /// The channel it came on.
+        received_on: Channel,
+    },
+    /// A second Hello.
+    UnexpectedHello,
+    /// The peer's Hello claims our own side.
+    SideConflict {
+        /// The side the peer claimed.
+        remote_side: u8,
+    },
+    /// A state hash before the Hellos were exchanged (before the peer's
+    /// Hello, or before this side sent its own).
+    HashBeforeHello,
+    /// An input for a tick differs from the one received earlier.
+    ConflictingInput {
+        /// The tick.
+        tick: u32,
+    },
+    /// A run of inputs starts after the first one missing (honest peers
+    /// always resend from our acknowledgement).
+    InputGap {
+        /// The first tick still missing.
+        expected: u32,
+        /// The tick the run started at.
+        first: u32,
+    },
+    /// Inputs or a hash for ticks further ahead than an honest peer can be.
+    TooFarAhead {
+        /// The tick reached.
+        tick: u32,
+    },
+    /// An acknowledgement of inputs never sent.
+    AckBeyondSent {
+        /// The ack received.
+        ack: u32,
+        /// How many inputs were sent.
+        sent: u32,
+    },
+    /// A state hash for a tick that is not a later multiple of the interval.
+    BadHashTick {
+        /// The tick.
+        tick: u32,
+    },
+    /// A `Bye(Desync)` for a tick this side never hashed, or whose two
+    /// hashes it already compared and found equal.
+    UnknownDesyncTick {
+        /// The tick.
+        tick: u32,
+    },
+    /// The peer ended the match saying *we* sent invalid data.
+    RejectedByPeer,
+    /// Part hashes for a tick this side is not waiting on (it sends its
+    /// own only after finding that tick's hashes differ, which the peer
+    /// finds too, first).
+    UnexpectedParts {
+        /// The tick.
+        tick: u32,
+    },
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::Malformed { channel, error } => {
+                write!(f, "malformed datagram on {channel:?}: {error}")
+            }
+            Violation::WrongChannel { received_on } => {
+                write!(f, "message on the wrong channel ({received_on:?})")
+            }
+            Violation::UnexpectedHello => write!(f, "second Hello"),
+            Violation::SideConflict { remote_side } => {
+                write!(f, "peer claims our side {remote_side}")
+            }
+            Violation::HashBeforeHello => write!(f, "state hash before Hello"),
+            Violation::ConflictingInput { tick } => write!(f, "conflicting input for tick {tick}"),
+            Violation::InputGap { expected, first } => {
+                write!(f, "inputs start at tick {first}, {expected} still missing")
+            }
+            Violation::TooFarAhead { tick } => write!(f, "tick {tick} is too far ahead"),
+            Violation::AckBeyondSent { ack, sent } => {
+                write!(f, "ack {ack} beyond the {sent} inputs sent")
+            }
+            Violation::BadHashTick { tick } => write!(f, "state hash for unexpected tick {tick}"),
+            Violation::UnknownDesyncTick { tick } => {
+                write!(f, "desync reported for unhashed tick {tick}")
+            }
+            Violation::UnexpectedParts { tick } => {
+                write!(
+                    f,
+                    "part hashes for tick {tick}, which was not found to differ"
+                )
+            }
+            Violation::RejectedByPeer => write!(f, "the peer rejected data we sent"),
+        }
+    }
+}
+
+/// A protocol version and game build, as compared in Hello.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Version {
+    /// Wire protocol version.
+    pub protocol: u32,
+    /// Game build id; `None` when the peer's Hello could not be read past
+    /// its protocol version.
+    pub build: Option<u64>,
+}
+
+/// How a match ended. Each has its own message for the player (see
+/// `docs/engine.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// This side called [`Session::quit`](super::Session::quit).
+    LocalQuit,
+    /// The peer quit.
+    RemoteQuit,
+    /// The transport reported the link closed or failed.
+    TransportLost,
+    /// Nothing arrived from the peer for the configured timeout, or the peer
+    /// said the same of us.
+    Timeout,
+    /// The match did not start within the handshake timeout although the
+    /// peer was heard (see [`SessionConfig::handshake_timeout`]), or the
+    /// peer said the same: the link loses too much for the Hellos (or the
+    /// host's round-trip measure) to get through, or the peer never sent
+    /// its Hello.
+    HandshakeTimeout,
+    /// This side waited for the peer's next input for the progress
+    /// timeout while still hearing from it (see
+    /// [`SessionConfig::progress_timeout`]), or the peer said the same of
+    /// us: the peer's game stopped advancing, or sends only pings.
+    NoProgress,
+    /// The state hashes differ at `tick`.
+    Desync {
+        /// The first tick found to differ.
+        tick: u32,
+        /// This side's hash at that tick.
+        local: u64,
+        /// The peer's hash at that tick.
+        remote: u64,
+        /// Both sides' part hashes at that tick and the names of the parts
+        /// that differ, for a game that describes its parts (see
+        /// [`crate::parts`]); empty otherwise.
+        parts: DesyncParts,
+    },
+    /// Different protocol version or game build; refused before any tick.
+    VersionMismatch {
+        /// This side's version.
+        local: Version,
+        /// The peer's version, if its Hello arrived.
+        remote: Option<Version>,
+    },
+    /// The peer sent something this side refuses (or said we did).
+    InvalidData {
+        /// What was wrong.
+        violation: Violation,
+    },
+}
+
+/// Something that happened, drained with [`Session::poll_event`](super::Session::poll_event).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event {
+    /// Both Hellos were accepted: the match runs with these parameters.
+    Started {
+        /// This side (0 host, 1 guest).
+        side: u8,
+        /// The match seed.
+        seed: u64,
+        /// The input delay in ticks.
+        input_delay: u8,
+    },
+    /// One new tick ran; the value is the tick count after it. In rollback
+    /// mode it may rest on predicted remote inputs (re-simulated ticks
+    /// raise no event; see [`SessionStats::resimulated_ticks`]).
+    Ticked(u32),
+    /// A frame passed without a tick: the peer's input for this tick (the
+    /// value) is missing.
+    Stalled(u32),
+    /// Both sides' hashes at this tick were compared and are equal.
+    HashMatched(u32),
+    /// A round trip was measured.
+    RoundTrip(Millis),
+    /// The match is over; no further event follows.
+    Ended(Outcome),
+}
+
+/// What [`Session::advance_frame`](super::Session::advance_frame) did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Frame {
+    /// Still waiting for the peer's Hello (or, after a desync, for the
+    /// peer's part hashes: see [`crate::parts`]).
+    Waiting,
+    /// Ran one tick; the tick count is now the value.
+    Ticked(u32),
+    /// Could not run the tick (the value): the peer's input is missing (or,
+    /// in rollback mode, the prediction window is used up).
+    Stalled(u32),
+    /// Rollback mode only: this side runs ahead of the peer and let one
+    /// frame pass without a tick (the value) so the peer can catch up
+    /// (time synchronisation; at most one frame in
+    /// 20, so it never shows as a freeze).
+    Skipped(u32),
+    /// The match is over (see [`Session::outcome`](super::Session::outcome)).
+    Ended,
+}
+
+/// Counters, for diagnostics and benchmarks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SessionStats {
+    /// Frames advanced since the match started.
+    pub frames: u64,
+    /// Of those, frames that could not run a tick.
+    pub stalled_frames: u64,
+    /// Datagrams queued on the reliable channel.
+    pub reliable_packets: u64,
+    /// Payload bytes queued on the reliable channel.
+    pub reliable_bytes: u64,
+    /// Datagrams queued on the unreliable channel.
+    pub unreliable_packets: u64,
+    /// Payload bytes queued on the unreliable channel.
+    pub unreliable_bytes: u64,
+    /// Datagrams received.
+    pub received_packets: u64,
+    /// Payload bytes received.
+    pub received_bytes: u64,
+    /// The last round trip measured.
+    pub last_rtt: Option<Millis>,
+    /// Rollback mode: ticks first simulated on a predicted remote input.
+    pub predicted_ticks: u64,
+    /// Rollback mode: mispredictions corrected (each restores a saved
+    /// state and re-simulates to the present).
+    pub rollbacks: u64,
+    /// Rollback mode: ticks simulated again after a misprediction.
+    pub resimulated_ticks: u64,
+    /// Rollback mode: the longest single re-simulation, in ticks.
+    pub max_rollback: u32,
+    /// Rollback mode: frames let pass without a tick to let the peer
+    /// catch up (time synchronisation), not counted in `stalled_frames`.
+    pub skipped_frames: u64,
+}

@@ -1,0 +1,456 @@
+//! One driver for lockstep sessions in virtual time.
+//!
+//! Every scenario test, example and benchmark of the engine plays sessions
+//! against each other over a simulated link ([`netsim`]) or the perfect
+//! [`loopback`], frame by frame, with the clock jumping from one arrival
+//! to the next. This crate is that loop, written once:
+//!
+//! * a [`Link`] joins two members: [`SimLink`] (latency, jitter, loss...
+//!   on a virtual clock) or [`LoopbackLink`] (no delay);
+//! * a [`Member`] is whatever plays one end: usually a [`Player`], a
+//!   session of any game with its pad source and what it saw;
+//! * a [`Net`] holds the links, each naming the two members it joins, and
+//!   [`Net::step_frame`] runs one 60 Hz frame for every member.
+//!
+//! The sessions play two players today, so each member holds one link;
+//! the net already takes any number of members and links.
+//!
+//! ```
+//! use lockstep::{DeterministicGame, Fnv1a, Millis, Session, SessionConfig};
+//! use lockstep_testing::{LinkConfig, Member, Net, Pads, Player, SimLink};
+//!
+//! #[derive(Clone)]
+//! struct Sum(u64);
+//! impl DeterministicGame for Sum {
+//!     type Input = u8;
+//!     const BUILD_ID: u64 = 9;
+//!     fn new(seed: u64, _: u8) -> Self { Sum(seed) }
+//!     fn step(&mut self, i: &[u8]) { self.0 = self.0.wrapping_mul(31) + u64::from(i[0]) + 7 * u64::from(i[1]) }
+//!     fn state_hash(&self) -> u64 { let mut h = Fnv1a::new(); h.write_u64(self.0); h.finish() }
+//! }
+//!
+//! // Cannot fail: both configurations are valid.
+//! let host = Session::<Sum>::new(SessionConfig::host(1, 4)).expect("valid");
+//! let guest = Session::<Sum>::new(SessionConfig::guest()).expect("valid");
+//! let mut players = [Player::new(host, Pads::new(1)), Player::new(guest, Pads::new(2))];
+//! let link = LinkConfig { latency: Millis(30), loss_percent: 5, ..LinkConfig::default() };
+//! let mut net = Net::new();
+//! net.join(0, 1, SimLink::new(link, 7));
+//! let [a, b] = &mut players;
+//! for _ in 0..600 {
+//!     net.step_frame(&mut [a as &mut dyn Member, b]);
+//! }
+//! assert!(a.session.confirmed_tick() > 500);
+//! assert_eq!(a.seen.hash_at(480), b.seen.hash_at(480));
+//! ```
+
+use std::collections::BTreeMap;
+use std::ops::{Deref, DerefMut};
+
+use lockstep::{DeterministicGame, Event, Frame, Millis, Session, SessionConfig, Transport};
+pub use netsim::{LinkConfig, SimEndpoint};
+
+/// Virtual time of frame `n` at 60 frames per second.
+#[must_use]
+pub fn frame_time(n: u64) -> Millis {
+    Millis(n * 1000 / 60)
+}
+
+// ----- links ------------------------------------------------------------------
+
+/// A link between two members, with its own clock (if it has delay).
+pub trait Link {
+    /// End 0 and end 1.
+    fn ends(&mut self) -> (&mut dyn Transport, &mut dyn Transport);
+    /// Moves the link's clock to `now` (a no-op for a link without delay).
+    fn advance_to(&mut self, now: Millis);
+    /// When the next datagram arrives at either end, if one is on its way
+    /// and not deliverable yet.
+    fn next_arrival(&self) -> Option<Millis>;
+}
+
+/// A simulated link: both ends of a [`netsim::pair`].
+#[derive(Debug)]
+pub struct SimLink(pub SimEndpoint, pub SimEndpoint);
+
+impl SimLink {
+    /// A fresh link with these conditions and this network seed.
+    #[must_use]
+    pub fn new(cfg: LinkConfig, seed: u64) -> Self {
+        let (a, b) = netsim::pair(cfg, seed);
+        SimLink(a, b)
+    }
+
+    /// What happened to the traffic so far: from end 0 to end 1, and back.
+    #[must_use]
+    pub fn stats(&self) -> [netsim::PathStats; 2] {
+        [self.0.outgoing_stats(), self.1.outgoing_stats()]
+    }
+}
+
+impl Link for SimLink {
+    fn ends(&mut self) -> (&mut dyn Transport, &mut dyn Transport) {
+        (&mut self.0, &mut self.1)
+    }
+    fn advance_to(&mut self, now: Millis) {
+        // Both ends share one clock.
+        self.0.advance_to(now);
+    }
+    fn next_arrival(&self) -> Option<Millis> {
+        [self.0.poll_timeout(), self.1.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+}
+
+/// The perfect in-process link: no delay, no loss, so no clock.
+#[derive(Debug)]
+pub struct LoopbackLink(
+    pub loopback::LoopbackEndpoint,
+    pub loopback::LoopbackEndpoint,
+);
+
+impl LoopbackLink {
+    /// A fresh loopback pair.
+    #[must_use]
+    pub fn new() -> Self {
+        let (a, b) = loopback::pair();
+        LoopbackLink(a, b)
+    }
+}
+
+impl Default for LoopbackLink {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Link for LoopbackLink {
+    fn ends(&mut self) -> (&mut dyn Transport, &mut dyn Transport) {
+        (&mut self.0, &mut self.1)
+    }
+    fn advance_to(&mut self, _now: Millis) {}
+    fn next_arrival(&self) -> Option<Millis> {
+        None
+    }
+}
+
+// ----- members ----------------------------------------------------------------
+
+/// One end of the simulated match: what the driver feeds and advances.
+pub trait Member {
+    /// Feeds what `end` received, checks deadlines and sends what is
+    /// queued (a session's `pump`), then takes note of what happened.
+    fn pump(&mut self, now: Millis, end: &mut dyn Transport);
+    /// One display frame at `now`.
+    fn frame(&mut self, now: Millis);
+}
+
+/// Where a player's pads come from. The game is the session's present
+/// state, for a bot that looks at it.
+pub trait PadSource<G: DeterministicGame> {
+    /// Whether [`next_pad`](Self::next_pad) looks at the game (else it is
+    /// passed `None`, and the game is not copied for it).
+    const LOOKS: bool = false;
+    /// The next pad.
+    fn next_pad(&mut self, game: Option<&G>) -> G::Input;
+}
+
+/// A seeded pad source: each time it is sampled, the pad changes to a new
+/// pseudo-random byte with probability 1/`odds` (1/3 by default) and is
+/// held otherwise (players hold buttons).
+#[derive(Clone, Debug)]
+pub struct Pads {
+    state: u64,
+    sampled: u64,
+    pad: u8,
+    odds: u64,
+}
+
+impl Pads {
+    /// Changes one sample in three.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Pads::changing_one_in(seed, 3)
+    }
+
+    /// Changes one sample in `odds` (a human player changes far less often
+    /// than one frame in three).
+    #[must_use]
+    pub fn changing_one_in(seed: u64, odds: u64) -> Self {
+        Pads {
+            state: seed ^ 0x5151_5151,
+            sampled: 0,
+            pad: 0,
+            odds: odds.max(1),
+        }
+    }
+
+    /// How many pads were sampled.
+    #[must_use]
+    pub fn sampled(&self) -> u64 {
+        self.sampled
+    }
+
+    /// The next pad.
+    pub fn sample(&mut self) -> u8 {
+        self.sampled += 1;
+        self.state = self
+            .state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let r = self.state >> 32;
+        if r.is_multiple_of(self.odds) {
+            self.pad = (r >> 8) as u8;
+        }
+        self.pad
+    }
+}
+
+impl<G: DeterministicGame<Input = u8>> PadSource<G> for Pads {
+    fn next_pad(&mut self, _game: Option<&G>) -> u8 {
+        self.sample()
+    }
+}
+
+/// Everything one member saw.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// The confirmed state's hash, by tick, recorded after every pump (in
+    /// lock-step every tick; in rollback the confirmed tick moves in
+    /// steps).
+    pub hashes: BTreeMap<u32, u64>,
+    /// Every event, in order.
+    pub events: Vec<Event>,
+    /// What every frame did.
+    pub frames: Vec<Frame>,
+    /// Hash checks that agreed.
+    pub hash_matches: u32,
+    /// Round trips measured.
+    pub round_trips: Vec<Millis>,
+    /// Whether the match started.
+    pub started: bool,
+}
+
+impl Seen {
+    /// Drains `s`'s events and records its confirmed state's hash.
+    pub fn record<G: DeterministicGame>(&mut self, s: &mut Session<G>) {
+        while let Some(e) = s.poll_event() {
+            match &e {
+                Event::HashMatched(_) => self.hash_matches += 1,
+                Event::RoundTrip(rtt) => self.round_trips.push(*rtt),
+                Event::Started { .. } => self.started = true,
+                _ => {}
+            }
+            self.events.push(e);
+        }
+        let c = s.confirmed_tick();
+        if c > 0 && !self.hashes.contains_key(&c) {
+            if let Some(g) = s.confirmed_game() {
+                self.hashes.insert(c, g.state_hash());
+            }
+        }
+    }
+
+    /// The confirmed state's hash at `tick`, if it was recorded.
+    #[must_use]
+    pub fn hash_at(&self, tick: u32) -> Option<u64> {
+        self.hashes.get(&tick).copied()
+    }
+}
+
+/// A session of game `G` played by pad source `P`, with what it saw.
+/// Derefs to the session.
+pub struct Player<G: DeterministicGame, P> {
+    /// The session.
+    pub session: Session<G>,
+    /// Where its pads come from.
+    pub pads: P,
+    /// What it saw.
+    pub seen: Seen,
+    /// When false the session gets no frames (its player's tab is frozen);
+    /// it is still pumped.
+    pub runs: bool,
+}
+
+impl<G: DeterministicGame, P: PadSource<G>> Player<G, P> {
+    /// A running player.
+    pub fn new(session: Session<G>, pads: P) -> Self {
+        Player {
+            session,
+            pads,
+            seen: Seen::default(),
+            runs: true,
+        }
+    }
+}
+
+impl<G: DeterministicGame, P> Deref for Player<G, P> {
+    type Target = Session<G>;
+    fn deref(&self) -> &Session<G> {
+        &self.session
+    }
+}
+
+impl<G: DeterministicGame, P> DerefMut for Player<G, P> {
+    fn deref_mut(&mut self) -> &mut Session<G> {
+        &mut self.session
+    }
+}
+
+impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
+    fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
+        self.session.pump(now, end);
+        self.seen.record(&mut self.session);
+    }
+
+    fn frame(&mut self, now: Millis) {
+        if !self.runs {
+            return;
+        }
+        let Player { session, pads, .. } = self;
+        let view = if P::LOOKS {
+            session.game().cloned()
+        } else {
+            None
+        };
+        let f = session.advance_frame(now, || pads.next_pad(view.as_ref()));
+        self.seen.frames.push(f);
+    }
+}
+
+// ----- the net ----------------------------------------------------------------
+
+/// A link and the two members it joins (indices into the members passed
+/// to [`Net::step_frame`]).
+struct Joined<L> {
+    ends: [usize; 2],
+    link: L,
+}
+
+/// Links between members, and the frame count.
+pub struct Net<L: Link = SimLink> {
+    links: Vec<Joined<L>>,
+    /// Frames run so far.
+    pub frame: u64,
+}
+
+impl<L: Link> Default for Net<L> {
+    fn default() -> Self {
+        Net::new()
+    }
+}
+
+impl<L: Link> Net<L> {
+    /// A net with no links.
+    #[must_use]
+    pub fn new() -> Self {
+        Net {
+            links: Vec::new(),
+            frame: 0,
+        }
+    }
+
+    /// Joins member `a` (end 0) and member `b` (end 1) with `link`.
+    pub fn join(&mut self, a: usize, b: usize, link: L) -> &mut Self {
+        self.links.push(Joined { ends: [a, b], link });
+        self
+    }
+
+    /// The link joining `a` and `b` (either way round), if any.
+    #[must_use]
+    pub fn link(&self, a: usize, b: usize) -> Option<&L> {
+        self.links
+            .iter()
+            .find(|j| j.ends == [a, b] || j.ends == [b, a])
+            .map(|j| &j.link)
+    }
+
+    /// The same, to change it (close an end, say).
+    pub fn link_mut(&mut self, a: usize, b: usize) -> Option<&mut L> {
+        self.links
+            .iter_mut()
+            .find(|j| j.ends == [a, b] || j.ends == [b, a])
+            .map(|j| &mut j.link)
+    }
+
+    /// Pumps every member over each of its links, at `now`.
+    fn pump_all(&mut self, now: Millis, members: &mut [&mut dyn Member]) {
+        for j in &mut self.links {
+            let (e0, e1) = j.link.ends();
+            if let Some(m) = members.get_mut(j.ends[0]) {
+                m.pump(now, e0);
+            }
+            if let Some(m) = members.get_mut(j.ends[1]) {
+                m.pump(now, e1);
+            }
+        }
+    }
+
+    /// The earliest arrival on any link.
+    fn next_arrival(&self) -> Option<Millis> {
+        self.links
+            .iter()
+            .filter_map(|j| j.link.next_arrival())
+            .min()
+    }
+
+    /// Runs one 60 Hz frame (frame [`frame`](Self::frame), at
+    /// [`frame_time`]): delivers every datagram due before it at its
+    /// arrival time (every link's clock moves there and every member is
+    /// pumped, so sessions see datagrams, and measure round trips, when
+    /// they arrive), then advances every member once and sends what the
+    /// frame produced.
+    pub fn step_frame(&mut self, members: &mut [&mut dyn Member]) {
+        let t = frame_time(self.frame);
+        while let Some(at) = self.next_arrival().filter(|&at| at <= t) {
+            self.advance_to(at);
+            self.pump_all(at, members);
+        }
+        self.advance_to(t);
+        self.pump_all(t, members);
+        for m in members.iter_mut() {
+            m.frame(t);
+        }
+        self.pump_all(t, members);
+        self.frame += 1;
+    }
+
+    /// Moves every link's clock to `now`.
+    fn advance_to(&mut self, now: Millis) {
+        for j in &mut self.links {
+            j.link.advance_to(now);
+        }
+    }
+}
+
+/// The two ways a session plays: every scenario runs in both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Prediction window 0: a tick runs only when both inputs are known.
+    LockStep,
+    /// Prediction window 8: missing remote inputs are predicted.
+    Rollback,
+}
+
+/// Both modes, lock-step first.
+pub const MODES: [Mode; 2] = [Mode::LockStep, Mode::Rollback];
+
+impl Mode {
+    /// `cfg` in this mode.
+    pub fn cfg(self, cfg: SessionConfig) -> SessionConfig {
+        match self {
+            Mode::LockStep => cfg,
+            Mode::Rollback => cfg.rollback(),
+        }
+    }
+}
+
+/// Runs `f` in both modes, saying which one runs (shown on failure).
+pub fn in_both_modes(mut f: impl FnMut(Mode)) {
+    for mode in MODES {
+        eprintln!("--- mode {mode:?}");
+        f(mode);
+    }
+}

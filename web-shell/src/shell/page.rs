@@ -1,0 +1,707 @@
+//! The page's elements as data: each view becomes a list of [`Patch`]es
+//! (set a text, show or hide, set an attribute, replace an element's
+//! children with a tree of [`Node`]s), and the browser glue applies them
+//! without deciding anything. The markup rules live here, tested
+//! natively: a player's name in a `<bdi>` so a right-to-left name cannot
+//! reorder what is around it, text always as text nodes, `dir="auto"` on
+//! every line others wrote, lists rebuilt only when they changed (so a
+//! button is not replaced under the pointer).
+
+use super::view::{
+    roster_items, status_text, LobbyView, LocalView, MatchView, NoticeView, ReplayView, RosterItem,
+    ScreenView,
+};
+use crate::front_end::LocalOption;
+use crate::id::PeerId;
+use crate::lobby::{NoticePart, PlayerView};
+use crate::screens::Screen;
+
+/// A piece of markup: a text node, or an element with its attributes
+/// (`class` among them) and children.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// Text, never markup.
+    Text(String),
+    /// `<tag attrs…>children</tag>`.
+    El {
+        /// The tag name.
+        tag: &'static str,
+        /// Attributes in order.
+        attrs: Vec<(&'static str, String)>,
+        /// Children in order.
+        children: Vec<Node>,
+    },
+}
+
+impl Node {
+    /// `<tag class="class">text</tag>` (no class attribute when empty, no
+    /// text node when empty).
+    fn el(tag: &'static str, class: &str, text: &str) -> Node {
+        let mut attrs = Vec::new();
+        if !class.is_empty() {
+            attrs.push(("class", class.to_owned()));
+        }
+        let children = if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![Node::Text(text.to_owned())]
+        };
+        Node::El {
+            tag,
+            attrs,
+            children,
+        }
+    }
+
+    fn attr(mut self, name: &'static str, value: &str) -> Node {
+        if let Node::El { attrs, .. } = &mut self {
+            attrs.push((name, value.to_owned()));
+        }
+        self
+    }
+
+    fn child(mut self, node: Node) -> Node {
+        if let Node::El { children, .. } = &mut self {
+            children.push(node);
+        }
+        self
+    }
+}
+
+/// One change to the page, to an element found by its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Patch {
+    /// The document's title.
+    Title(String),
+    /// An element's text.
+    Text(&'static str, String),
+    /// Shows (`true`) or hides an element.
+    Shown(&'static str, bool),
+    /// Sets an attribute, or removes it (`None`).
+    Attr(&'static str, &'static str, Option<String>),
+    /// The value of an `<input>` or `<select>`.
+    Value(&'static str, String),
+    /// Replaces an element's children.
+    Children(&'static str, Vec<Node>),
+    /// Appends a child, keeps only the last `keep` children, and scrolls
+    /// to the end.
+    Append(&'static str, Node, u32),
+}
+
+/// Chat lines kept on screen (there is no history).
+pub const CHAT_LINES_KEPT: u32 = 200;
+
+/// `name#ABC` as `<tag class><bdi>name</bdi>#ABC</tag>`: the name is
+/// isolated, so a right-to-left name cannot pull the `#ABC` tag to its
+/// other side.
+fn display_name(tag: &'static str, class: &str, display: &str) -> Node {
+    let (nick, id_tag) = display.rsplit_once('#').unwrap_or((display, ""));
+    Node::el(tag, class, "")
+        .child(Node::el("bdi", "", nick))
+        .child(Node::Text(format!("#{id_tag}")))
+}
+
+/// A button next to a player: `data-action` names what it does.
+fn player_button(label: &str, action: &str, id: &PeerId, enabled: bool) -> Node {
+    let b = Node::el("button", action, label)
+        .attr("data-action", action)
+        .attr("data-id", id.as_str());
+    if enabled {
+        b
+    } else {
+        b.attr("disabled", "")
+    }
+}
+
+/// What was last written where rebuilding costs (and would replace
+/// buttons under the pointer).
+#[derive(Debug, Default)]
+pub struct Written {
+    roster: Option<Vec<PlayerView>>,
+    notices: Option<Vec<(Vec<NoticePart>, Option<PeerId>)>>,
+    marks: Option<Vec<(u32, String)>>,
+}
+
+/// What the page shows once, at start-up: the game's name (and the tab's
+/// title), its build, the local-play choices, the remembered name and
+/// netcode.
+#[must_use]
+pub fn start(
+    name: &str,
+    build: u64,
+    options: &[LocalOption],
+    stored_name: Option<&str>,
+    netcode: &str,
+) -> Vec<Patch> {
+    let mut nodes = Vec::new();
+    for (i, opt) in options.iter().enumerate() {
+        let id = format!("local-opt-{i}");
+        nodes.push(Node::el("label", "", opt.label).attr("for", &id));
+        let mut select = Node::el("select", "", "").attr("id", &id);
+        for (v, choice) in opt.choices.iter().enumerate() {
+            select = select.child(Node::el("option", "", choice).attr("value", &v.to_string()));
+        }
+        nodes.push(select);
+    }
+    let mut patches = vec![
+        Patch::Text("game-name", name.to_owned()),
+        Patch::Title(name.to_owned()),
+        Patch::Text("build", format!("build {build:016x}")),
+        Patch::Children("local-options", nodes),
+        Patch::Value("netcode", netcode.to_owned()),
+    ];
+    if let Some(n) = stored_name {
+        patches.push(Patch::Value("name", n.to_owned()));
+    }
+    patches
+}
+
+/// The screens and their small texts.
+#[must_use]
+pub fn screen(v: &ScreenView) -> Vec<Patch> {
+    let mut p: Vec<Patch> = v
+        .shown()
+        .into_iter()
+        .map(|(id, shown)| Patch::Shown(id, shown))
+        .collect();
+    if let Screen::Result { message, .. } = &v.screen {
+        p.push(Patch::Text("result-text", message.clone()));
+    }
+    p.extend([
+        Patch::Text("online-note", v.online_note.unwrap_or("").to_owned()),
+        Patch::Text("name-error", v.name_error.clone()),
+        Patch::Text("chat-error", v.chat_error.to_owned()),
+        Patch::Text("replay-error", v.replay_error.clone().unwrap_or_default()),
+        Patch::Shown("replay-error", v.replay_error.is_some()),
+    ]);
+    p
+}
+
+/// Local play's status line and attributes.
+#[must_use]
+pub fn local(v: &LocalView) -> Vec<Patch> {
+    let result = v.result.clone().unwrap_or_default();
+    let mut p = vec![
+        Patch::Text("local-status", result.clone()),
+        Patch::Attr("local", "data-result", Some(result)),
+    ];
+    if let Some(s) = &v.summary {
+        p.push(Patch::Attr("local", "data-summary", Some(s.clone())));
+    }
+    p
+}
+
+/// The match's status line and attributes.
+#[must_use]
+pub fn match_(v: &MatchView) -> Vec<Patch> {
+    let mut p: Vec<Patch> = v
+        .attributes()
+        .into_iter()
+        .map(|(name, value)| Patch::Attr("match", name, value))
+        .collect();
+    p.push(Patch::Shown("match-waiting", v.waiting));
+    p.push(Patch::Text("match-status", v.status.clone()));
+    p
+}
+
+/// The lobby: banner, who we are, the notices and the roster (each list
+/// only when it changed).
+pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
+    let conn = v.connection;
+    let mut p = vec![
+        Patch::Shown("banner", conn.banner().is_some()),
+        Patch::Text("banner-text", conn.banner().unwrap_or("").to_owned()),
+        Patch::Shown("retry", conn.retry_shown()),
+        Patch::Attr(
+            "lobby",
+            "data-connection",
+            Some(v.connection_attr().to_owned()),
+        ),
+        Patch::Children(
+            "me",
+            vec![
+                Node::Text("You are ".to_owned()),
+                display_name("span", "", &v.me),
+            ],
+        ),
+    ];
+    let notices: Vec<_> = v
+        .notices
+        .iter()
+        .map(|n| (n.notice.parts(), n.try_again.clone()))
+        .collect();
+    if written.notices.as_ref() != Some(&notices) {
+        p.push(Patch::Children(
+            "notices",
+            v.notices.iter().map(notice).collect(),
+        ));
+        written.notices = Some(notices);
+    }
+    if written.roster.as_ref() != Some(&v.roster) {
+        p.push(Patch::Children(
+            "roster",
+            v.roster.iter().map(roster_entry).collect(),
+        ));
+        written.roster = Some(v.roster.clone());
+    }
+    p
+}
+
+/// A notice: our words as text, a player's name as the roster shows it,
+/// the service's words in a `<bdi>`, and Try again where it applies.
+fn notice(n: &NoticeView) -> Node {
+    let mut line = Node::el("p", "notice", "").attr("dir", "auto");
+    for part in n.notice.parts() {
+        line = line.child(match part {
+            NoticePart::Text(t) => Node::Text(t),
+            NoticePart::Name(name) => display_name("span", "name", &name),
+            NoticePart::Isolated(t) => Node::el("bdi", "", &t),
+        });
+    }
+    if let Some(id) = &n.try_again {
+        let mut b = player_button("Try again", "challenge", id, true);
+        if let Node::El { attrs, .. } = &mut b {
+            attrs[0].1 = "try-again".to_owned();
+        }
+        line = line.child(Node::Text(" ".to_owned())).child(b);
+    }
+    line
+}
+
+/// A roster entry: the name, status, link, and the buttons that apply.
+fn roster_entry(p: &PlayerView) -> Node {
+    let mut li = Node::el("li", "player", "")
+        .attr("data-id", p.id.as_str())
+        .attr("data-status", status_text(p.status))
+        .attr("data-link", p.link)
+        .child(display_name("span", "name", &p.display));
+    for item in roster_items(p) {
+        li = li.child(match item {
+            RosterItem::Text(class, text) => Node::el("span", class, text),
+            RosterItem::Button(label, action, on) => player_button(label, action, &p.id, on),
+        });
+    }
+    li
+}
+
+/// A chat line: the sender and the text in their own blocks, the text
+/// `dir="auto"`, the line marked as ours and as right-to-left where so.
+#[must_use]
+pub fn chat_line(mine: bool, rtl: bool, name: &str, text: &str) -> Patch {
+    let class = match (mine, rtl) {
+        (true, true) => "chat-msg mine rtl",
+        (true, false) => "chat-msg mine",
+        (false, true) => "chat-msg rtl",
+        (false, false) => "chat-msg",
+    };
+    let line = Node::el("div", class, "")
+        .child(display_name("div", "who", name))
+        .child(Node::el("div", "text", text).attr("dir", "auto"));
+    Patch::Append("chat-log", line, CHAT_LINES_KEPT)
+}
+
+/// The replay's controls and attributes (the score buttons only when they
+/// changed).
+pub fn replay(v: &ReplayView, written: &mut Written) -> Vec<Patch> {
+    let mut p: Vec<Patch> = v
+        .attributes()
+        .into_iter()
+        .map(|(name, value)| Patch::Attr("replay", name, Some(value)))
+        .collect();
+    p.extend([
+        Patch::Text("replay-play", v.play_label().to_owned()),
+        Patch::Text("replay-time", v.time_text()),
+        Patch::Attr("replay-seek", "max", Some(v.ticks.to_string())),
+        Patch::Value("replay-seek", v.tick.to_string()),
+        Patch::Value("replay-speed", v.speed.to_string()),
+    ]);
+    if written.marks.as_ref() != Some(&v.marks) {
+        let marks = v
+            .marks
+            .iter()
+            .map(|(tick, label)| {
+                Node::el("button", "mark", label)
+                    .attr("data-control", "replay-mark")
+                    .attr("value", &tick.to_string())
+            })
+            .collect();
+        p.push(Patch::Children("replay-marks", marks));
+        written.marks = Some(v.marks.clone());
+    }
+    p
+}
+
+/// The result screen's download link for an input log at `url` (an
+/// object URL the page made of its bytes), and the log's figures as
+/// `#result`'s `data-log-ticks` and `data-log-hash`.
+#[must_use]
+pub fn log_link(url: &str, log: &super::view::LogOffer) -> Vec<Patch> {
+    vec![
+        Patch::Attr("log-link", "href", Some(url.to_owned())),
+        Patch::Attr("log-link", "download", Some(log.file_name.clone())),
+        Patch::Attr("result", "data-log-ticks", Some(log.ticks.to_string())),
+        Patch::Attr(
+            "result",
+            "data-log-hash",
+            Some(format!("{:016x}", log.hash)),
+        ),
+        Patch::Shown("log-link", true),
+    ]
+}
+
+/// An event of the page the shell listens to: on element `el`, browser
+/// event `event`; the page reads the values of the `reads` fields with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listener {
+    /// The element's id.
+    pub el: &'static str,
+    /// The browser event (`click`, `submit`, `input`, `change`).
+    pub event: &'static str,
+    /// Keep the browser's own action (a form's submission, a link's
+    /// navigation) from happening.
+    pub prevent_default: bool,
+    /// The ids of the fields whose values go with the event.
+    pub reads: Vec<String>,
+}
+
+/// What the page reports of one listened event: which [`Listener`], the
+/// values of its `reads`, and the element the event happened on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DomEvent {
+    /// The listener's index in [`listeners`].
+    pub listener: usize,
+    /// The values of the listener's `reads`, in order.
+    pub values: Vec<String>,
+    /// The target's tag name, upper case (`BUTTON`, `INPUT`…).
+    pub tag: String,
+    /// The target's `data-action`, `data-id` and `data-control`.
+    pub data_action: Option<String>,
+    /// See `data_action`.
+    pub data_id: Option<String>,
+    /// See `data_action`.
+    pub data_control: Option<String>,
+    /// The target's value (an input's or select's, else its `value`
+    /// attribute).
+    pub value: Option<String>,
+}
+
+/// The events of the page the shell listens to, for a game with
+/// `local_options` local-play choosers.
+#[must_use]
+pub fn listeners(local_options: usize) -> Vec<Listener> {
+    let l = |el, event, prevent_default, reads: &[&str]| Listener {
+        el,
+        event,
+        prevent_default,
+        reads: reads.iter().map(|r| (*r).to_owned()).collect(),
+    };
+    let mut v = vec![l("btn-local", "click", true, &[])];
+    v[0].reads = (0..local_options)
+        .map(|i| format!("local-opt-{i}"))
+        .collect();
+    v.extend([
+        l("btn-online", "click", true, &[]),
+        l("local-back", "click", true, &[]),
+        l("lobby-back", "click", true, &[]),
+        l("replay-back", "click", true, &[]),
+        l("join", "click", true, &["name"]),
+        l("retry", "click", true, &[]),
+        l("chat-send", "click", true, &["chat-input"]),
+        l("chat-form", "submit", true, &["chat-input"]),
+        l("leave", "click", true, &[]),
+        l("continue", "click", true, &[]),
+        l("watch-replay", "click", true, &[]),
+        l("local-watch", "click", true, &[]),
+        l("netcode", "change", false, &["netcode"]),
+        // Buttons in the roster and the notices (Try again) carry a
+        // data-action and the player's data-id.
+        l("notices", "click", false, &[]),
+        l("roster", "click", false, &[]),
+        // The replay's controls carry a data-control: buttons on click,
+        // the timeline as it moves, the speed when picked.
+        l("replay-controls", "click", false, &[]),
+        l("replay-controls", "input", false, &[]),
+        l("replay-controls", "change", false, &[]),
+    ]);
+    v
+}
+
+/// The shell's action for an event of the page, if it means one.
+#[must_use]
+pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
+    use super::{Action, PlayerAction};
+    let listener = listeners.get(e.listener)?;
+    let first = || e.values.first().cloned().unwrap_or_default();
+    Some(match (listener.el, listener.event) {
+        ("btn-local", _) => {
+            Action::ChooseLocal(e.values.iter().map(|v| v.parse().unwrap_or(0)).collect())
+        }
+        ("btn-online", _) => Action::ChooseOnline,
+        ("local-back" | "lobby-back" | "replay-back", _) => Action::Back,
+        ("join", _) => Action::Join(first()),
+        ("retry", _) => Action::Retry,
+        ("chat-send" | "chat-form", _) => Action::SendChat(first()),
+        ("leave", _) => Action::Leave,
+        ("continue", _) => Action::Continue,
+        ("watch-replay" | "local-watch", _) => Action::WatchReplay,
+        ("netcode", _) => Action::Netcode(first()),
+        ("notices" | "roster", _) => {
+            Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
+        }
+        ("replay-controls", event) => {
+            let tag = match event {
+                "click" => "BUTTON",
+                "input" => "INPUT",
+                _ => "SELECT",
+            };
+            if e.tag != tag {
+                return None;
+            }
+            Action::Replay {
+                control: e.data_control?,
+                value: e.value.unwrap_or_default(),
+            }
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lobby::Connection;
+    use crate::protocol::PlayerStatus;
+
+    fn text(s: &str) -> Node {
+        Node::Text(s.to_owned())
+    }
+
+    fn player(id: &str, display: &str) -> PlayerView {
+        PlayerView {
+            id: PeerId::parse(id).unwrap(),
+            display: display.into(),
+            status: PlayerStatus::Lobby,
+            link: "connected",
+            muted: false,
+            can_challenge: true,
+            challenged_us: false,
+            accept_enabled: true,
+            our_challenge: None,
+        }
+    }
+
+    #[test]
+    fn each_listened_event_means_its_action() {
+        use crate::shell::{Action, PlayerAction};
+        let ls = listeners(2);
+        let at = |el: &str, event: &str| {
+            ls.iter()
+                .position(|l| l.el == el && l.event == event)
+                .unwrap()
+        };
+        let ev = |el, event, values: &[&str]| DomEvent {
+            listener: at(el, event),
+            values: values.iter().map(|v| (*v).to_owned()).collect(),
+            ..DomEvent::default()
+        };
+        assert_eq!(
+            ls[at("btn-local", "click")].reads,
+            ["local-opt-0", "local-opt-1"]
+        );
+        assert_eq!(
+            action_of(&ls, ev("btn-local", "click", &["1", "x"])),
+            Some(Action::ChooseLocal(vec![1, 0]))
+        );
+        assert_eq!(
+            action_of(&ls, ev("chat-form", "submit", &["hi"])),
+            Some(Action::SendChat("hi".into()))
+        );
+        assert_eq!(
+            action_of(&ls, ev("replay-back", "click", &[])),
+            Some(Action::Back)
+        );
+        // A roster button names what it does and whom.
+        let mut b = ev("roster", "click", &[]);
+        assert_eq!(
+            action_of(&ls, b.clone()),
+            None,
+            "a click beside the buttons"
+        );
+        b.data_action = Some("accept".into());
+        b.data_id = Some("AAAAAAAAAAAA".into());
+        assert_eq!(
+            action_of(&ls, b.clone()),
+            Some(Action::Player(PlayerAction::Accept, "AAAAAAAAAAAA".into()))
+        );
+        b.data_action = Some("launch".into());
+        assert_eq!(action_of(&ls, b), None);
+        // The replay's controls: each on its own event only.
+        let mut c = ev("replay-controls", "input", &[]);
+        c.tag = "INPUT".into();
+        c.data_control = Some("replay-seek".into());
+        c.value = Some("120".into());
+        assert_eq!(
+            action_of(&ls, c.clone()),
+            Some(Action::Replay {
+                control: "replay-seek".into(),
+                value: "120".into()
+            })
+        );
+        c.listener = at("replay-controls", "click");
+        assert_eq!(
+            action_of(&ls, c),
+            None,
+            "a click on the timeline is not a seek"
+        );
+        // An unknown listener.
+        assert_eq!(
+            action_of(
+                &ls,
+                DomEvent {
+                    listener: 99,
+                    ..DomEvent::default()
+                }
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_name_is_isolated_from_its_tag() {
+        assert_eq!(
+            display_name("span", "name", "דנה#ABC"),
+            Node::El {
+                tag: "span",
+                attrs: vec![("class", "name".into())],
+                children: vec![
+                    Node::El {
+                        tag: "bdi",
+                        attrs: vec![],
+                        children: vec![text("דנה")]
+                    },
+                    text("#ABC")
+                ]
+            }
+        );
+    }
+
+    #[test]
+    fn a_chat_line_is_text_in_its_own_blocks() {
+        let Patch::Append(id, line, keep) = chat_line(false, true, "a#AAA", "<b>hi</b>") else {
+            panic!("a chat line is appended");
+        };
+        assert_eq!((id, keep), ("chat-log", 200));
+        let Node::El {
+            attrs, children, ..
+        } = line
+        else {
+            panic!()
+        };
+        assert_eq!(attrs, vec![("class", "chat-msg rtl".to_owned())]);
+        assert_eq!(
+            children[1],
+            Node::El {
+                tag: "div",
+                attrs: vec![("class", "text".into()), ("dir", "auto".into())],
+                children: vec![text("<b>hi</b>")]
+            }
+        );
+    }
+
+    #[test]
+    fn the_roster_is_rebuilt_only_when_it_changed() {
+        let mut w = Written::default();
+        let mut v = LobbyView {
+            connection: Connection::Online,
+            me: "me#MMM".into(),
+            roster: vec![player("AAAAAAAAAAAA", "a#AAA")],
+            notices: vec![],
+        };
+        let rebuilt = |p: &[Patch], id: &str| {
+            p.iter()
+                .any(|p| matches!(p, Patch::Children(i, _) if *i == id))
+        };
+        let first = lobby(&v, &mut w);
+        assert!(rebuilt(&first, "roster") && rebuilt(&first, "notices"));
+        let again = lobby(&v, &mut w);
+        assert!(!rebuilt(&again, "roster") && !rebuilt(&again, "notices"));
+        v.roster[0].muted = true;
+        let changed = lobby(&v, &mut w);
+        assert!(rebuilt(&changed, "roster") && !rebuilt(&changed, "notices"));
+        // The entry: its attributes, the name, then the items with their
+        // buttons naming the player.
+        let Some(Patch::Children(_, entries)) = changed
+            .iter()
+            .find(|p| matches!(p, Patch::Children("roster", _)))
+        else {
+            panic!()
+        };
+        let Node::El {
+            tag,
+            attrs,
+            children,
+        } = &entries[0]
+        else {
+            panic!()
+        };
+        assert_eq!(*tag, "li");
+        assert_eq!(
+            attrs,
+            &vec![
+                ("class", "player".to_owned()),
+                ("data-id", "AAAAAAAAAAAA".into()),
+                ("data-status", "in the lobby".into()),
+                ("data-link", "connected".into())
+            ]
+        );
+        assert_eq!(children[0], display_name("span", "name", "a#AAA"));
+        assert_eq!(
+            children[3],
+            player_button("Unmute", "mute", &v.roster[0].id, true)
+        );
+    }
+
+    #[test]
+    fn each_screen_patch_names_an_element() {
+        let v = ScreenView {
+            screen: Screen::Result {
+                message: "Over.".into(),
+                online: true,
+            },
+            online_note: None,
+            name_error: String::new(),
+            chat_error: "",
+            name_row: false,
+            replay_ready: true,
+            replay_error: None,
+        };
+        let p = screen(&v);
+        assert!(p.contains(&Patch::Shown("result", true)));
+        assert!(p.contains(&Patch::Shown("watch-replay", true)));
+        assert!(p.contains(&Patch::Text("result-text", "Over.".into())));
+        assert!(p.contains(&Patch::Shown("replay-error", false)));
+    }
+
+    #[test]
+    fn the_start_builds_one_chooser_per_local_option() {
+        let opts = [LocalOption {
+            label: "Players",
+            choices: &["2", "1"],
+        }];
+        let p = start("Dots", 0xAB, &opts, Some("Ada"), "rollback");
+        assert!(p.contains(&Patch::Title("Dots".into())));
+        assert!(p.contains(&Patch::Text("build", "build 00000000000000ab".into())));
+        assert!(p.contains(&Patch::Value("name", "Ada".into())));
+        let Some(Patch::Children(_, nodes)) = p
+            .iter()
+            .find(|p| matches!(p, Patch::Children("local-options", _)))
+        else {
+            panic!()
+        };
+        assert_eq!(nodes.len(), 2);
+        assert_eq!(
+            nodes[0],
+            Node::el("label", "", "Players").attr("for", "local-opt-0")
+        );
+    }
+}
