@@ -41,8 +41,9 @@ use std::fmt;
 use dots::Dots;
 use lockstep::{
     DeterministicGame, Event, InputLog, LogDecodeError, Millis, Outcome, ReplayError, Session,
-    SessionConfig, SessionStats,
+    SessionConfig, SessionStats, Transport,
 };
+use lockstep_testing::{Member, Net, Schedule, Wake};
 use netsim::{LinkConfig, PathStats};
 
 pub use args::ArgError;
@@ -58,12 +59,9 @@ pub struct WritingAGameDoc;
 /// (see the [`basketball`] module).
 pub type Game = Dots;
 
-/// How long one 60 Hz frame lasts, as a function of the frame number
-/// (integer milliseconds, without drift: frame 60 starts at exactly 1000).
-#[must_use]
-pub fn frame_time(frame: u64) -> Millis {
-    Millis(frame * 1000 / 60)
-}
+/// When 60 Hz frame `n` starts (integer milliseconds, without drift:
+/// frame 60 starts at exactly 1000); the driver's own.
+pub use lockstep_testing::frame_time;
 
 /// What to play, and how the sessions play it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -480,12 +478,28 @@ impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
     }
 }
 
+impl<G: DeterministicGame, B: Bot<G>> Member for Peer<G, B> {
+    fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
+        self.session.pump(now, end);
+    }
+
+    fn frame(&mut self, now: Millis) {
+        self.advance_frame(now);
+    }
+
+    fn poll_timeout(&self) -> Option<Millis> {
+        self.session.poll_timeout()
+    }
+}
+
 /// Plays one match of any game between a host and a guest over `link`, in
 /// virtual time, and reports what happened.
 ///
-/// Every 60 Hz frame both sessions advance once; between frames the clock
-/// jumps to each datagram's arrival time, so the sessions see datagrams (and
-/// measure round trips) at the moment they arrive. Each peer's confirmed
+/// The engine's test driver ([`lockstep_testing::Net`], on its
+/// [`Schedule::Deadlines`] schedule) runs the sessions: every 60 Hz frame
+/// both advance once; between frames the clock jumps to each datagram's
+/// arrival and to each session's own deadline, so the sessions see
+/// datagrams (and measure round trips) at the moment they arrive. Each peer's confirmed
 /// ticks are followed one by one (see [`Observer::confirmed`]); when both
 /// peers have confirmed a state that meets `goal`, the host quits and the
 /// guest learns of it over the link. The run also stops if both sessions
@@ -506,49 +520,23 @@ where
     let [host_bot, guest_bot] = bots;
     let mut host = Peer::new(host_cfg, host_bot, 0);
     let mut guest = Peer::new(guest_cfg, guest_bot, 1);
-    let mut frame = 0u64;
-    let mut now = Millis::ZERO;
+    // The driver wakes the sessions at every arrival and every deadline of
+    // theirs, as a browser's timers would, and runs 60 frames a second.
+    let mut net = Net::with_schedule(Schedule::Deadlines);
+    net.join(0, 1, link);
     let mut quit_sent = false;
     let mut played = None;
 
     loop {
-        let next_frame = frame_time(frame);
-        // The next moment anything happens: a frame, an arrival, a session
-        // deadline.
-        let mut t = next_frame;
-        for deadline in [
-            link.next_arrival(),
-            host.session.poll_timeout(),
-            guest.session.poll_timeout(),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            t = t.min(deadline);
-        }
-        now = now.max(t);
-        link.advance_to(now);
-
-        let (a, b) = link.ends();
-        host.session.pump(now, a);
-        guest.session.pump(now, b);
-        if now >= next_frame {
-            host.advance_frame(now);
-            guest.advance_frame(now);
-            frame += 1;
-        }
-        // Send what the frame produced; the loopback delivers at once, so
-        // the host also hears the guest's reply within the same frame.
-        host.session.pump(now, a);
-        guest.session.pump(now, b);
-        host.session.pump(now, a);
+        let wake = net.step(&mut [&mut host, &mut guest]);
+        let now = net.now();
         host.drain_events(now, goal, observer);
         guest.drain_events(now, goal, observer);
 
-        if now >= next_frame {
+        if let Wake::Frame(_) = wake {
             observer.frame(&Progress {
                 now,
-                frame,
+                frame: net.frame,
                 ticks: [host.session.tick(), guest.session.tick()],
                 stalled: [
                     host.session.stats().stalled_frames,
@@ -567,7 +555,7 @@ where
         if both_there && !quit_sent {
             played = Some(now);
             host.session.quit(now);
-            host.session.pump(now, a);
+            net.pump(&mut [&mut host, &mut guest]);
             quit_sent = true;
         }
         let ended = [&host.session, &guest.session]
@@ -581,14 +569,18 @@ where
             break;
         }
     }
-    let (a, b) = link.ends();
-    a.close();
-    b.close();
+    let now = net.now();
+    let frames = net.frame;
+    if let Some(link) = net.link_mut(0, 1) {
+        let (a, b) = link.ends();
+        a.close();
+        b.close();
+    }
     MatchReport {
         config: *cfg,
         played: played.unwrap_or(now),
         stopped: now,
-        frames: frame,
+        frames,
         host: host.report(),
         guest: guest.report(),
         link: None,

@@ -4,7 +4,7 @@
 //! the parts the peers disagreed on, with values; the guest's report shows
 //! this build parting ways with the writer at exactly that tick.
 
-use lockstep::{DesyncReport, DeterministicGame, Millis, Outcome, Session, SessionConfig};
+use lockstep::{DesyncReport, DeterministicGame, Outcome, Session, SessionConfig};
 use lockstep_examples::desync_report::explain;
 use ntba::{Ntba, Pad};
 
@@ -37,31 +37,36 @@ impl DeterministicGame for MisreadPad {
     }
 }
 
-/// Plays until both sides end; the datagrams cross within each frame.
-fn desync() -> (Session<Ntba>, Session<MisreadPad>) {
-    let mut host = Session::<Ntba>::new(SessionConfig::host(3, 2)).expect("valid config");
-    let mut guest = Session::<MisreadPad>::new(SessionConfig::guest()).expect("valid config");
-    for frame in 0..3000u64 {
-        let now = Millis(frame * 1000 / 60);
-        let t = host.tick();
-        host.advance_frame(now, || ntba::script_pad(t, 0));
-        let t = guest.tick();
-        guest.advance_frame(now, || ntba::script_pad(t, 1));
-        for _ in 0..4 {
-            while let Some((ch, b)) = host.poll_transmit() {
-                guest.handle_datagram(now, ch, &b);
-            }
-            while let Some((ch, b)) = guest.poll_transmit() {
-                host.handle_datagram(now, ch, &b);
-            }
-        }
-        while host.poll_event().is_some() {}
-        while guest.poll_event().is_some() {}
-        if host.outcome().is_some() && guest.outcome().is_some() {
-            break;
-        }
+/// The input script's pad for `side`, at the tick the game has reached.
+struct Script(u8);
+
+impl lockstep_testing::PadSource<Ntba> for Script {
+    const LOOKS: bool = true;
+    fn next_pad(&mut self, game: Option<&Ntba>) -> Pad {
+        ntba::script_pad(game.map_or(0, Ntba::tick), self.0)
     }
-    (host, guest)
+}
+
+impl lockstep_testing::PadSource<MisreadPad> for Script {
+    const LOOKS: bool = true;
+    fn next_pad(&mut self, game: Option<&MisreadPad>) -> Pad {
+        ntba::script_pad(game.map_or(0, |g| g.0.tick()), self.0)
+    }
+}
+
+/// Plays until both sides end, on the engine's test driver over the
+/// loopback: the datagrams cross within each frame.
+fn desync() -> (Session<Ntba>, Session<MisreadPad>) {
+    use lockstep_testing::{LoopbackLink, Net, Player, Schedule};
+    let host = Session::<Ntba>::new(SessionConfig::host(3, 2)).expect("valid config");
+    let guest = Session::<MisreadPad>::new(SessionConfig::guest()).expect("valid config");
+    let (mut host, mut guest) = (Player::new(host, Script(0)), Player::new(guest, Script(1)));
+    let mut net = Net::with_schedule(Schedule::Deadlines);
+    net.join(0, 1, LoopbackLink::new());
+    while net.frame < 3000 && !(host.outcome().is_some() && guest.outcome().is_some()) {
+        net.step_frame(&mut [&mut host, &mut guest]);
+    }
+    (host.session, guest.session)
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! worst case) and a pad that changes on one frame in eight (a busy human).
 //!
 //! Two sessions of a trivial game play 3,600 ticks over `netsim` in virtual
-//! time. Only the session calls are timed (`handle_datagram`,
+//! time, run by the engine's test driver (`lockstep-testing`). Only the session calls are timed (`handle_datagram`,
 //! `advance_frame`, `poll_transmit`, `poll_event`), never the simulated
 //! network, and the game's `step` is a few integer operations. Each
 //! scenario runs 7 times; the CPU figure is the best run.
@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use lockstep::{
     Channel, DeterministicGame, Millis, Session, SessionConfig, SessionStats, Transport,
 };
-use netsim::{LinkConfig, SimEndpoint};
+use lockstep_testing::{LinkConfig, Member, Net, SimLink};
 
 #[derive(Clone)]
 struct Trivial(u64);
@@ -57,7 +57,6 @@ enum PadModel {
 
 struct Side {
     session: Session<Trivial>,
-    net: SimEndpoint,
     pad: u64,
     pad_now: u8,
     model: PadModel,
@@ -67,11 +66,10 @@ struct Side {
 }
 
 impl Side {
-    fn new(cfg: SessionConfig, net: SimEndpoint, pad: u64, model: PadModel) -> Self {
+    fn new(cfg: SessionConfig, pad: u64, model: PadModel) -> Self {
         Side {
             // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
             session: Session::new(cfg).expect("valid config"),
-            net,
             pad,
             pad_now: 0,
             model,
@@ -81,38 +79,53 @@ impl Side {
         }
     }
 
-    /// Receives from the network (untimed), then feeds the session and,
-    /// on a frame, advances it (timed), then sends (untimed).
-    fn turn(&mut self, now: Millis, frame: bool) {
-        while let Some(d) = self.net.recv() {
-            self.inbox.push(d);
-        }
-        let link = self.net.state();
-        let (pad, pad_now, model) = (&mut self.pad, &mut self.pad_now, self.model);
-        let start = Instant::now();
-        for (ch, bytes) in self.inbox.drain(..) {
-            self.session.handle_datagram(now, ch, &bytes);
-        }
-        self.session.handle_link_state(now, link);
-        if frame {
-            black_box(self.session.advance_frame(now, || {
-                *pad = pad.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                if model == PadModel::Random || (*pad >> 32) % 8 == 0 {
-                    *pad_now = (*pad >> 59) as u8; // a 5-button pad
-                }
-                *pad_now
-            }));
-        }
+    /// The session's outgoing datagrams and events, drained (timed by the
+    /// caller).
+    fn drain(&mut self) {
         while let Some(t) = self.session.poll_transmit() {
             self.outbox.push(t);
         }
         while let Some(e) = self.session.poll_event() {
             black_box(e);
         }
+    }
+}
+
+/// The test driver runs the two sides: at every arrival and at every frame
+/// each side is pumped, and at every frame it advances once.
+impl Member for Side {
+    /// Receives from the network (untimed), feeds the session (timed),
+    /// then sends what it produced, this frame's included (untimed).
+    fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
+        while let Some(d) = end.recv() {
+            self.inbox.push(d);
+        }
+        let link = end.state();
+        let start = Instant::now();
+        for (ch, bytes) in self.inbox.drain(..) {
+            self.session.handle_datagram(now, ch, &bytes);
+        }
+        self.session.handle_link_state(now, link);
+        self.drain();
         self.busy += start.elapsed();
         for (ch, bytes) in self.outbox.drain(..) {
-            let _ = self.net.send(ch, &bytes);
+            let _ = end.send(ch, &bytes);
         }
+    }
+
+    /// Advances the session (timed).
+    fn frame(&mut self, now: Millis) {
+        let (pad, pad_now, model) = (&mut self.pad, &mut self.pad_now, self.model);
+        let start = Instant::now();
+        black_box(self.session.advance_frame(now, || {
+            *pad = pad.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            if model == PadModel::Random || (*pad >> 32) % 8 == 0 {
+                *pad_now = (*pad >> 59) as u8; // a 5-button pad
+            }
+            *pad_now
+        }));
+        self.drain();
+        self.busy += start.elapsed();
     }
 }
 
@@ -141,7 +154,8 @@ fn run(
     ticks: u32,
     model: PadModel,
 ) -> Row {
-    let (a, b) = netsim::pair(link, 2024);
+    let mut net = Net::new();
+    net.join(0, 1, SimLink::new(link, 2024));
     let host = SessionConfig::host(7, delay)
         .prediction_window(window)
         .send_interval_frames(interval)
@@ -149,27 +163,10 @@ fn run(
     let guest = SessionConfig::guest()
         .send_interval_frames(interval)
         .max_hold_frames(hold);
-    let mut sides = [Side::new(host, a, 1, model), Side::new(guest, b, 2, model)];
-    let mut frame = 0u64;
-    while sides.iter().any(|s| s.session.tick() < ticks) && frame < u64::from(ticks) * 10 {
-        let t = Millis(frame * 1000 / 60);
-        // Deliveries due before this frame, at their arrival times.
-        while let Some(at) = [sides[0].net.poll_timeout(), sides[1].net.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
-            .filter(|&at| at <= t)
-        {
-            sides[0].net.advance_to(at);
-            for s in &mut sides {
-                s.turn(at, false);
-            }
-        }
-        sides[0].net.advance_to(t);
-        for s in &mut sides {
-            s.turn(t, true);
-        }
-        frame += 1;
+    let mut sides = [Side::new(host, 1, model), Side::new(guest, 2, model)];
+    while sides.iter().any(|s| s.session.tick() < ticks) && net.frame < u64::from(ticks) * 10 {
+        let [h, g] = &mut sides;
+        net.step_frame(&mut [h, g]);
         assert!(
             sides.iter().all(|s| s.session.outcome().is_none()),
             "{name}: ended early"
@@ -183,7 +180,7 @@ fn run(
         window,
         interval,
         hold,
-        frames: frame,
+        frames: net.frame,
         ticks,
         stats: [sides[0].session.stats(), sides[1].session.stats()],
         held_bytes_per_sec: 0.0,

@@ -1,9 +1,11 @@
-//! Our side: two `lockstep::Session`s over one `netsim` link.
+//! Our side: two `lockstep::Session`s over one `netsim` link, run by the
+//! engine's test driver on its frame-only schedule (each peer in turn reads
+//! what arrived, runs its frame and sends, as GGRS's harness does).
 
 use std::time::Instant;
 
-use lockstep::{Channel, Event, Frame, Millis, Session, SessionConfig, Transport};
-use netsim::SimEndpoint;
+use lockstep::{Channel, Event, Frame, LinkState, Millis, Session, SessionConfig, Transport};
+use lockstep_testing::{Member, Net, Schedule, SimLink};
 
 use crate::game::{self, BenchGame, Timed};
 use crate::{Contender, PeerFigures, RunSettings};
@@ -25,7 +27,11 @@ fn session_config(
 
 struct Peer<G: BenchGame> {
     session: Session<Timed<G>>,
-    net: SimEndpoint,
+    /// The link's state as last read from this peer's end.
+    link: LinkState,
+    /// Whether the session ran in the last frame (its traffic is counted
+    /// from the end of its first running frame).
+    running: bool,
     side: u8,
     bot: G::Bot,
     sampled: u32,
@@ -34,14 +40,26 @@ struct Peer<G: BenchGame> {
     fig: PeerFigures,
 }
 
-impl<G: BenchGame> Peer<G> {
-    fn frame(&mut self, now: Millis) {
-        self.fig.frames += 1;
-        // The link, untimed: take what has arrived.
-        while let Some(d) = self.net.recv() {
+impl<G: BenchGame> Peer<G> {}
+
+impl<G: BenchGame> Member for Peer<G> {
+    /// The link, untimed: before the frame, take what has arrived; after
+    /// it, send what the session produced.
+    fn pump(&mut self, _now: Millis, end: &mut dyn Transport) {
+        for (channel, bytes) in self.outbox.drain(..) {
+            if let Err(e) = end.send(channel, &bytes) {
+                self.fig.problems.push(format!("send refused: {e}"));
+            }
+        }
+        while let Some(d) = end.recv() {
             self.inbox.push(d);
         }
-        let link = self.net.state();
+        self.link = end.state();
+    }
+
+    fn frame(&mut self, now: Millis) {
+        self.fig.frames += 1;
+        let link = self.link;
         // The player, untimed: its pad for the next input, in case the
         // session asks for one (it keeps the bot's state only if it does).
         let mut bot = self.bot.clone();
@@ -77,9 +95,7 @@ impl<G: BenchGame> Peer<G> {
         let (excluded, sections, steps) = game::leave(&mut self.fig.log);
         self.fig.add_session_time(elapsed, excluded, sections);
         self.fig.steps += steps;
-        if self.session.is_running() {
-            self.fig.mark_running(now, &self.net.outgoing_stats());
-        }
+        self.running = self.session.is_running();
 
         match frame {
             Frame::Stalled(_) => self.fig.stalled += 1,
@@ -94,16 +110,12 @@ impl<G: BenchGame> Peer<G> {
             self.bot = bot;
             self.sampled += 1;
         }
-        // The link, untimed: send what the session produced.
-        for (channel, bytes) in self.outbox.drain(..) {
-            if let Err(e) = self.net.send(channel, &bytes) {
-                self.fig.problems.push(format!("send refused: {e}"));
-            }
-        }
     }
+}
 
-    fn finish(mut self, end: Millis) -> PeerFigures {
-        self.fig.finish_traffic(end, &self.net.outgoing_stats());
+impl<G: BenchGame> Peer<G> {
+    fn finish(mut self, end: Millis, outgoing: &netsim::PathStats) -> PeerFigures {
+        self.fig.finish_traffic(end, outgoing);
         self.fig.ticks = self.session.tick();
         self.fig.confirmed = self.session.confirmed_tick();
         self.fig.resimulated = self.session.stats().resimulated_ticks;
@@ -123,6 +135,7 @@ impl<G: BenchGame> Peer<G> {
 
 /// Host and guest of our session, each with its end of a fresh link.
 pub(crate) struct OursPair<G: BenchGame> {
+    net: Net<SimLink>,
     host: Peer<G>,
     guest: Peer<G>,
 }
@@ -134,7 +147,8 @@ impl<G: BenchGame> OursPair<G> {
         send_interval: u8,
         max_hold: u8,
     ) -> Result<Self, String> {
-        let (a, b) = netsim::pair(settings.link, settings.net_seed);
+        let mut net = Net::with_schedule(Schedule::FrameOnly);
+        net.join(0, 1, SimLink::new(settings.link, settings.net_seed));
         let host_cfg = session_config(
             SessionConfig::host(settings.match_seed, settings.input_delay),
             window,
@@ -142,10 +156,11 @@ impl<G: BenchGame> OursPair<G> {
             max_hold,
         );
         let guest_cfg = session_config(SessionConfig::guest(), window, send_interval, max_hold);
-        let peer = |cfg: SessionConfig, net: SimEndpoint, side: u8| -> Result<Peer<G>, String> {
+        let peer = |cfg: SessionConfig, side: u8| -> Result<Peer<G>, String> {
             Ok(Peer {
                 session: Session::new(cfg).map_err(|e| e.to_string())?,
-                net,
+                link: LinkState::Connecting,
+                running: false,
                 side,
                 bot: G::bot(settings.match_seed, side, settings.scripted_ntba),
                 sampled: 0,
@@ -155,17 +170,31 @@ impl<G: BenchGame> OursPair<G> {
             })
         };
         Ok(OursPair {
-            host: peer(host_cfg, a, 0)?,
-            guest: peer(guest_cfg, b, 1)?,
+            net,
+            host: peer(host_cfg, 0)?,
+            guest: peer(guest_cfg, 1)?,
         })
+    }
+}
+
+impl<G: BenchGame> OursPair<G> {
+    /// What the link carried from the host and from the guest.
+    fn outgoing(&self) -> [netsim::PathStats; 2] {
+        self.net.link(0, 1).map(SimLink::stats).unwrap_or_default()
     }
 }
 
 impl<G: BenchGame> Contender for OursPair<G> {
     fn frame(&mut self, now: Millis) {
-        self.host.net.advance_to(now);
-        self.host.frame(now);
-        self.guest.frame(now);
+        self.net
+            .step_frame_at(now, &mut [&mut self.host, &mut self.guest]);
+        // A peer's traffic counts from the end of its first running frame.
+        let stats = self.outgoing();
+        for (peer, stats) in [&mut self.host, &mut self.guest].into_iter().zip(&stats) {
+            if peer.running {
+                peer.fig.mark_running(now, stats);
+            }
+        }
     }
 
     fn confirmed(&self) -> u32 {
@@ -175,6 +204,7 @@ impl<G: BenchGame> Contender for OursPair<G> {
 
     fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2] {
         let me = *self;
-        [me.host.finish(end), me.guest.finish(end)]
+        let [host, guest] = me.outgoing();
+        [me.host.finish(end, &host), me.guest.finish(end, &guest)]
     }
 }

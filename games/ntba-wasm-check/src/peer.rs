@@ -9,8 +9,8 @@
 //! [`peer_receive`], and reads an outgoing one from there after
 //! [`peer_transmit`]. Times are milliseconds of the host's (virtual) clock.
 //!
-//! The module also follows the confirmed ticks with a second game fed from
-//! the session's input log, and keeps the state hash after the target tick
+//! The module also follows the confirmed ticks with a second game fed with
+//! the session's confirmed inputs, tick by tick, and keeps the state hash after the target tick
 //! given to [`peer_start`], so two instances can be compared on exactly
 //! the same tick.
 
@@ -33,6 +33,8 @@ struct Peer {
     target_hash: Option<u64>,
     /// Times the followed game disagreed with the session's confirmed game.
     follow_errors: u32,
+    /// The inputs of one confirmed tick, reused from tick to tick.
+    inputs: Vec<Pad>,
 }
 
 thread_local! {
@@ -72,6 +74,7 @@ pub extern "C" fn peer_start(host: u32, seed: u64, window: u32, target: u32) -> 
         target,
         target_hash: None,
         follow_errors: 0,
+        inputs: Vec::new(),
     };
     PEER.with(|p| *p.borrow_mut() = Some(peer));
     1
@@ -226,8 +229,8 @@ pub extern "C" fn peer_outcome() -> i32 {
 }
 
 impl Peer {
-    /// Steps the followed game over the newly confirmed ticks, from the
-    /// session's input log, recording the hash after the target tick and
+    /// Steps the followed game over the newly confirmed ticks, with the
+    /// session's confirmed inputs of each tick, recording the hash after the target tick and
     /// checking it against the session's confirmed game.
     fn follow_confirmed(&mut self) {
         let c = self.session.confirmed_tick();
@@ -240,16 +243,18 @@ impl Peer {
             };
             self.follow = Some(Ntba::new(seed, 2));
         }
-        let log = self.session.input_log();
         let Some(g) = self.follow.as_mut() else {
             return;
         };
         while self.follow_tick < c {
-            let Some(inputs) = log.tick_inputs(self.follow_tick) else {
+            if !self
+                .session
+                .confirmed_inputs(self.follow_tick, &mut self.inputs)
+            {
                 self.follow_errors += 1;
                 return;
-            };
-            g.step(inputs);
+            }
+            g.step(&self.inputs);
             self.follow_tick += 1;
             if self.follow_tick == self.target {
                 self.target_hash = Some(g.state_hash());

@@ -1,8 +1,8 @@
 //! NtBA is rollback-safe: lockstep's SyncTest rolls it back and re-simulates
 //! it on every tick (8 ticks back, the default prediction window) through
 //! a CPU-against-CPU match, and every re-simulation reproduces the first
-//! run; a longer rollback every 30 ticks covers a whole half-second. The
-//! same rollback every tick is checked by hand for three and four people.
+//! run; a longer rollback every 30 ticks covers a whole half-second. Three-
+//! and four-person matches go through the same check.
 
 use lockstep::SyncTest;
 use ntba::{Cpu, Ntba};
@@ -31,39 +31,45 @@ fn ntba_survives_long_rollbacks() {
 
 #[test]
 fn ntba_for_three_and_four_people_survives_a_rollback_every_tick() {
-    // SyncTest drives two players; with three and four people the same
-    // check is done here: every tick, go back to the state 8 ticks ago,
-    // replay the same pads and compare each re-simulated tick's hash with
-    // the first run's. One CPU per pad slot; with three people the AI plays
-    // the fourth court player inside the simulation.
-    use lockstep::DeterministicGame;
-    const BACK: usize = 8;
+    // One CPU per pad slot; with three people the AI plays the fourth court
+    // player inside the simulation.
     for people in [3u8, 4] {
-        let mut g = Ntba::new(ntba::seed_with_teams(43, [1, 0, 1, 0]), people);
+        let mut t = SyncTest::<Ntba>::new(ntba::seed_with_teams(43, [1, 0, 1, 0]), people);
         let mut cpus: Vec<Cpu> = (0..u64::from(people)).map(|s| Cpu::new(s + 50)).collect();
-        let mut saved = vec![g.clone()];
-        let (mut pads_log, mut hashes) = (Vec::new(), Vec::new());
-        for tick in 0..3_600usize {
+        for tick in 0..3_600u32 {
             let pads: Vec<_> = cpus
                 .iter_mut()
                 .enumerate()
-                .map(|(s, c)| c.pad_for_slot(&g, s as u8))
+                .map(|(s, c)| c.pad_for_slot(t.game(), s as u8))
                 .collect();
-            g.step(&pads);
-            pads_log.push(pads);
-            hashes.push(g.state_hash());
-            saved.push(g.clone());
-            if tick + 1 >= BACK {
-                let from = tick + 1 - BACK;
-                let mut r = saved[from].clone();
-                for t in from..=tick {
-                    r.step(&pads_log[t]);
-                    assert_eq!(r.state_hash(), hashes[t], "{people} people, tick {t}");
-                }
-                assert_eq!(r, g);
-            }
+            assert_eq!(t.advance(&pads), Ok(()), "{people} people, tick {tick}");
         }
-        assert_eq!(g.people(), people);
-        assert_ne!(g.score(), [0, 0], "{people} people: nobody scored");
+        assert_eq!(t.checks(), 3_600 - 7, "{people} people");
+        assert!(
+            t.mispredictions() > 0,
+            "{people} people: every guess was right"
+        );
+        assert_eq!(t.game().people(), people);
+        assert_ne!(t.game().score(), [0, 0], "{people} people: nobody scored");
     }
+}
+
+/// The figures docs/engine.md quotes, for a 3,600-tick CPU match with the
+/// defaults: printed with `cargo test --release -p ntba --test sync_test --
+/// --nocapture sync_test_figures`.
+#[test]
+fn sync_test_figures() {
+    let start = std::time::Instant::now();
+    let t = play(SyncTest::new(41, 2), 41, 3_600);
+    let took = start.elapsed();
+    assert_eq!(t.predicted_ticks(), 3_600);
+    assert!(t.mispredictions() > 0 && t.mispredictions() < 3_600);
+    eprintln!(
+        "predicted {} ticks, {} wrong guesses, {} checks, {} ticks re-simulated, {} ms",
+        t.predicted_ticks(),
+        t.mispredictions(),
+        t.checks(),
+        t.resimulated_ticks(),
+        took.as_millis()
+    );
 }

@@ -10,7 +10,9 @@
 //! * a [`Member`] is whatever plays one end: usually a [`Player`], a
 //!   session of any game with its pad source and what it saw;
 //! * a [`Net`] holds the links, each naming the two members it joins, and
-//!   [`Net::step_frame`] runs one 60 Hz frame for every member.
+//!   [`Net::step_frame`] runs one 60 Hz frame for every member, in the
+//!   order its [`Schedule`] says (datagrams read on arrival, or also at
+//!   each session's deadlines, or only at frame time).
 //!
 //! The sessions play two players today, so each member holds one link;
 //! the net already takes any number of members and links.
@@ -67,6 +69,20 @@ pub trait Link {
     /// When the next datagram arrives at either end, if one is on its way
     /// and not deliverable yet.
     fn next_arrival(&self) -> Option<Millis>;
+}
+
+/// A link borrowed from the caller, who keeps it (to read its counters
+/// after the match, say).
+impl<L: Link + ?Sized> Link for &mut L {
+    fn ends(&mut self) -> (&mut dyn Transport, &mut dyn Transport) {
+        (**self).ends()
+    }
+    fn advance_to(&mut self, now: Millis) {
+        (**self).advance_to(now);
+    }
+    fn next_arrival(&self) -> Option<Millis> {
+        (**self).next_arrival()
+    }
 }
 
 /// A simulated link: both ends of a [`netsim::pair`].
@@ -145,6 +161,11 @@ pub trait Member {
     fn pump(&mut self, now: Millis, end: &mut dyn Transport);
     /// One display frame at `now`.
     fn frame(&mut self, now: Millis);
+    /// When the member next wants to be pumped without a datagram (a
+    /// session's `poll_timeout`). Only [`Schedule::Deadlines`] asks.
+    fn poll_timeout(&self) -> Option<Millis> {
+        None
+    }
 }
 
 /// Where a player's pads come from. The game is the session's present
@@ -318,9 +339,47 @@ impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
         let f = session.advance_frame(now, || pads.next_pad(view.as_ref()));
         self.seen.frames.push(f);
     }
+
+    fn poll_timeout(&self) -> Option<Millis> {
+        self.session.poll_timeout()
+    }
 }
 
 // ----- the net ----------------------------------------------------------------
+
+/// In which order the driver pumps members, delivers datagrams and runs
+/// frames. Every schedule runs one frame per member at each 60 Hz frame
+/// time; they differ in what happens between frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// Between frames the clock jumps to each datagram's arrival and every
+    /// member is pumped there, so sessions see datagrams (and measure round
+    /// trips) when they arrive. At a frame: pump everyone, run everyone's
+    /// frame, pump everyone to send what the frames produced.
+    #[default]
+    Arrivals,
+    /// As a real host with timers: the clock also stops at every member's
+    /// own deadline ([`Member::poll_timeout`]: a resend, a ping, a
+    /// timeout), and every wake ends by pumping every member twice, so
+    /// that over a link without delay a reply to what was just sent is
+    /// heard at the same moment.
+    Deadlines,
+    /// Datagrams are read only at frame time, one member after the other:
+    /// each is pumped (what arrived is read), runs its frame and is pumped
+    /// again (what it produced is sent) before the next member's turn. This
+    /// is how GGRS's own examples drive their sessions.
+    FrameOnly,
+}
+
+/// What one [`Net::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wake {
+    /// Members were pumped at this time between frames (an arrival or a
+    /// deadline).
+    Between(Millis),
+    /// A frame ran at this time.
+    Frame(Millis),
+}
 
 /// A link and the two members it joins (indices into the members passed
 /// to [`Net::step_frame`]).
@@ -329,9 +388,11 @@ struct Joined<L> {
     link: L,
 }
 
-/// Links between members, and the frame count.
+/// Links between members, the schedule, the clock and the frame count.
 pub struct Net<L: Link = SimLink> {
     links: Vec<Joined<L>>,
+    schedule: Schedule,
+    now: Millis,
     /// Frames run so far.
     pub frame: u64,
 }
@@ -343,11 +404,19 @@ impl<L: Link> Default for Net<L> {
 }
 
 impl<L: Link> Net<L> {
-    /// A net with no links.
+    /// A net with no links, on the [`Schedule::Arrivals`] schedule.
     #[must_use]
     pub fn new() -> Self {
+        Net::with_schedule(Schedule::default())
+    }
+
+    /// A net with no links, on `schedule`.
+    #[must_use]
+    pub fn with_schedule(schedule: Schedule) -> Self {
         Net {
             links: Vec::new(),
+            schedule,
+            now: Millis::ZERO,
             frame: 0,
         }
     }
@@ -375,6 +444,20 @@ impl<L: Link> Net<L> {
             .map(|j| &mut j.link)
     }
 
+    /// The driver's clock: the time of the last wake.
+    #[must_use]
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    /// Pumps every member over each of its links at the present time, for
+    /// whatever a caller did to a member between steps (a quit, say) to
+    /// reach the link at once.
+    pub fn pump(&mut self, members: &mut [&mut dyn Member]) {
+        let now = self.now;
+        self.pump_all(now, members);
+    }
+
     /// Pumps every member over each of its links, at `now`.
     fn pump_all(&mut self, now: Millis, members: &mut [&mut dyn Member]) {
         for j in &mut self.links {
@@ -388,6 +471,19 @@ impl<L: Link> Net<L> {
         }
     }
 
+    /// Pumps member `i` over each of its links, at `now`.
+    fn pump_one(&mut self, i: usize, now: Millis, member: &mut dyn Member) {
+        for j in &mut self.links {
+            let (e0, e1) = j.link.ends();
+            if j.ends[0] == i {
+                member.pump(now, e0);
+            }
+            if j.ends[1] == i {
+                member.pump(now, e1);
+            }
+        }
+    }
+
     /// The earliest arrival on any link.
     fn next_arrival(&self) -> Option<Millis> {
         self.links
@@ -396,24 +492,89 @@ impl<L: Link> Net<L> {
             .min()
     }
 
-    /// Runs one 60 Hz frame (frame [`frame`](Self::frame), at
-    /// [`frame_time`]): delivers every datagram due before it at its
-    /// arrival time (every link's clock moves there and every member is
-    /// pumped, so sessions see datagrams, and measure round trips, when
-    /// they arrive), then advances every member once and sends what the
-    /// frame produced.
-    pub fn step_frame(&mut self, members: &mut [&mut dyn Member]) {
+    /// The next moment something other than a frame happens, if before
+    /// (or, for an arrival on [`Schedule::Arrivals`], at) frame time `t`.
+    fn next_between(&self, t: Millis, members: &[&mut dyn Member]) -> Option<Millis> {
+        match self.schedule {
+            Schedule::Arrivals => self.next_arrival().filter(|&at| at <= t),
+            Schedule::Deadlines => members
+                .iter()
+                .filter_map(|m| m.poll_timeout())
+                .chain(self.next_arrival())
+                .min()
+                .filter(|&at| at < t),
+            Schedule::FrameOnly => None,
+        }
+    }
+
+    /// Runs the next wake of the schedule: pumps at the next arrival or
+    /// deadline before the next frame time ([`frame_time`] of
+    /// [`frame`](Self::frame)), or runs that frame. The clock never goes
+    /// back (a deadline already past is served now).
+    pub fn step(&mut self, members: &mut [&mut dyn Member]) -> Wake {
         let t = frame_time(self.frame);
-        while let Some(at) = self.next_arrival().filter(|&at| at <= t) {
-            self.advance_to(at);
+        match self.next_between(t, members) {
+            Some(at) => Wake::Between(self.wake_between(at, members)),
+            None => {
+                let t = t.max(self.now);
+                self.run_frame(t, members);
+                Wake::Frame(t)
+            }
+        }
+    }
+
+    /// Runs one 60 Hz frame (frame [`frame`](Self::frame), at
+    /// [`frame_time`]), after every wake of the schedule before it.
+    pub fn step_frame(&mut self, members: &mut [&mut dyn Member]) {
+        while let Wake::Between(_) = self.step(members) {}
+    }
+
+    /// Runs one frame at `t` (a wall clock's time, say: frames that came
+    /// late are not caught up), after every wake of the schedule before it.
+    pub fn step_frame_at(&mut self, t: Millis, members: &mut [&mut dyn Member]) {
+        while let Some(at) = self.next_between(t, members) {
+            self.wake_between(at, members);
+        }
+        self.run_frame(t.max(self.now), members);
+    }
+
+    /// A wake between frames at `at` (or now, if `at` is past): every
+    /// link's clock moves there and every member is pumped. Returns the
+    /// time.
+    fn wake_between(&mut self, at: Millis, members: &mut [&mut dyn Member]) -> Millis {
+        let at = at.max(self.now);
+        self.now = at;
+        self.advance_to(at);
+        self.pump_all(at, members);
+        if self.schedule == Schedule::Deadlines {
             self.pump_all(at, members);
         }
+        at
+    }
+
+    /// The frame itself, at `t`, in the schedule's order.
+    fn run_frame(&mut self, t: Millis, members: &mut [&mut dyn Member]) {
+        self.now = t;
         self.advance_to(t);
-        self.pump_all(t, members);
-        for m in members.iter_mut() {
-            m.frame(t);
+        match self.schedule {
+            Schedule::Arrivals | Schedule::Deadlines => {
+                self.pump_all(t, members);
+                for m in members.iter_mut() {
+                    m.frame(t);
+                }
+                self.pump_all(t, members);
+                if self.schedule == Schedule::Deadlines {
+                    self.pump_all(t, members);
+                }
+            }
+            Schedule::FrameOnly => {
+                for (i, m) in members.iter_mut().enumerate() {
+                    self.pump_one(i, t, *m);
+                    m.frame(t);
+                    self.pump_one(i, t, *m);
+                }
+            }
         }
-        self.pump_all(t, members);
         self.frame += 1;
     }
 
@@ -452,5 +613,110 @@ pub fn in_both_modes(mut f: impl FnMut(Mode)) {
     for mode in MODES {
         eprintln!("--- mode {mode:?}");
         f(mode);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep::Channel;
+
+    /// Sends one datagram after each of its frames; records when it was
+    /// pumped, when it read a datagram and when its frames ran.
+    #[derive(Default)]
+    struct Recorder {
+        deadline: Option<Millis>,
+        to_send: u32,
+        pumped: Vec<Millis>,
+        received: Vec<Millis>,
+        frames: Vec<Millis>,
+    }
+
+    impl Member for Recorder {
+        fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
+            self.pumped.push(now);
+            if self.deadline.is_some_and(|d| d <= now) {
+                self.deadline = None;
+            }
+            while end.recv().is_some() {
+                self.received.push(now);
+            }
+            for _ in 0..std::mem::take(&mut self.to_send) {
+                end.send(Channel::Unreliable, b"x").expect("link open");
+            }
+        }
+        fn frame(&mut self, now: Millis) {
+            self.frames.push(now);
+            self.to_send += 1;
+        }
+        fn poll_timeout(&self) -> Option<Millis> {
+            self.deadline
+        }
+    }
+
+    fn run(schedule: Schedule, frames: u64) -> [Recorder; 2] {
+        let link = LinkConfig {
+            latency: Millis(7),
+            ..LinkConfig::default()
+        };
+        let mut net = Net::with_schedule(schedule);
+        net.join(0, 1, SimLink::new(link, 1));
+        let mut a = Recorder {
+            deadline: Some(Millis(5)),
+            ..Recorder::default()
+        };
+        let mut b = Recorder::default();
+        for _ in 0..frames {
+            net.step_frame(&mut [&mut a, &mut b]);
+        }
+        assert_eq!(net.frame, frames);
+        [a, b]
+    }
+
+    fn is_frame_time(t: Millis) -> bool {
+        (0..100).any(|n| frame_time(n) == t)
+    }
+
+    #[test]
+    fn arrivals_are_read_when_they_arrive() {
+        let [a, b] = run(Schedule::Arrivals, 10);
+        assert_eq!(a.frames.len(), 10);
+        // Frame n sends at frame_time(n); it lands 7 ms later, between frames.
+        assert_eq!(b.received.first(), Some(&Millis(7)));
+        assert!(b.received.iter().all(|&t| !is_frame_time(t)));
+        // No wake for a deadline on this schedule.
+        assert!(!a.pumped.contains(&Millis(5)));
+    }
+
+    #[test]
+    fn deadlines_wake_the_member_and_every_wake_pumps_twice() {
+        let [a, b] = run(Schedule::Deadlines, 10);
+        assert_eq!(a.pumped.iter().filter(|&&t| t == Millis(5)).count(), 2);
+        assert_eq!(b.received.first(), Some(&Millis(7)));
+        assert_eq!(a.received.len(), 9);
+    }
+
+    #[test]
+    fn frame_only_reads_datagrams_at_frame_time_member_by_member() {
+        let [a, b] = run(Schedule::FrameOnly, 10);
+        assert!(a.pumped.iter().chain(&b.pumped).all(|&t| is_frame_time(t)));
+        // Sent at frame 0 (0 ms), arrived at 7 ms, read at frame 1 (16 ms).
+        assert_eq!(b.received.first(), Some(&frame_time(1)));
+        assert_eq!(b.received.len(), 9);
+        assert_eq!(a.frames, b.frames);
+    }
+
+    #[test]
+    fn a_frame_at_a_given_time_is_not_caught_up() {
+        let mut net = Net::with_schedule(Schedule::FrameOnly);
+        net.join(0, 1, LoopbackLink::new());
+        let (mut a, mut b) = (Recorder::default(), Recorder::default());
+        net.step_frame_at(Millis(100), &mut [&mut a, &mut b]);
+        net.step_frame_at(Millis(40), &mut [&mut a, &mut b]);
+        // The clock never goes back, and over the loopback the guest reads
+        // the host's datagram in the host's own frame.
+        assert_eq!(a.frames, vec![Millis(100), Millis(100)]);
+        assert_eq!(b.received, vec![Millis(100), Millis(100)]);
+        assert_eq!(net.now(), Millis(100));
     }
 }
