@@ -653,8 +653,9 @@ test('9. no direct path for the match: both pages switch to the relay and play i
   const { ed, flo } = pages;
   await joinLobby(ed, 'Ed');
   await joinLobby(flo, 'Flo');
-  await waitConnected(ed, 1);
-  await waitConnected(flo, 1);
+  // Pages of earlier scenarios are still in the lobby: wait for this pair.
+  await entry(ed, 'Flo').and(ed.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await entry(flo, 'Ed').and(flo.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
   await flo.context().clearPermissions();
   const asked = Date.now();
   await startMatch(ed, flo, 'Ed', 'Flo');
