@@ -7,7 +7,8 @@
 #  2. the play setup (the NtBA page built in release, served by the embedded
 #     signalling server) in real headless Chromium: a match over real WebRTC
 #     with scripted keys, leave, a page closed mid-match, local play against
-#     the CPU to the end screen, no direct path and Try again, a page of
+#     the CPU to the end screen, no direct path and Try again, no direct
+#     path and the match played through the relay, a page of
 #     another build refused, the match and a local game watched as
 #     replays, saved logs opened and refused (tests/browser/match.test.mjs);
 #  3. the input log downloaded from the page replayed natively

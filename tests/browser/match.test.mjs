@@ -638,3 +638,52 @@ test('8. a saved input log opens on the title screen; another build\'s, a trunca
   await viewer.locator('#replay-back').click();
   await viewer.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
 });
+
+test('9. no direct path for the match: both pages switch to the relay and play it in sync', { skip: !enabled }, async () => {
+  // As in scenario 4, the guest's page loses its media permissions once
+  // the mesh formed, so its match connection gathers no usable candidate;
+  // the match timer keeps its 25 s, so after the 5 s relay deadline both
+  // pages ask their room for a ticket and meet on the embedded server's
+  // relay. (A page launched with --webrtc-ip-handling-policy=
+  // disable_non_proxied_udp gathers no candidate at all, but then its lobby
+  // mesh cannot form either, and challenges travel over the mesh; the
+  // --force- spelling of that switch is ignored by this Chromium.)
+  pages.ed = await openPage(browser, server.url);
+  pages.flo = await openPage(browser, server.url);
+  const { ed, flo } = pages;
+  await joinLobby(ed, 'Ed');
+  await joinLobby(flo, 'Flo');
+  // Pages of earlier scenarios are still in the lobby: wait for this pair.
+  await entry(ed, 'Flo').and(ed.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await entry(flo, 'Ed').and(flo.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await flo.context().clearPermissions();
+  const asked = Date.now();
+  await startMatch(ed, flo, 'Ed', 'Flo');
+  const setupMs = Date.now() - asked;
+  assert.ok(setupMs >= 5_000, `the direct path had its 5 s first (${setupMs} ms)`);
+  for (const p of [ed, flo]) {
+    assert.equal(await attr(p, '#match', 'data-path'), 'relayed');
+    await p.waitForFunction(() => /· ping \d+ ms \(relayed\)$/.test(document.querySelector('#match-status').textContent),
+      null, { timeout: DEADLINE, polling: 100 });
+  }
+  const drivers = [driveKeys(ed, 0), driveKeys(flo, 1)];
+  await waitAttrAtLeast(ed, 'tick', 300, PLAY_DEADLINE);
+  await waitAttrAtLeast(flo, 'tick', 300, PLAY_DEADLINE);
+  await Promise.all(drivers.map((d) => d.stop()));
+  const pings = [Number(await attr(ed, '#match', 'data-ping')), Number(await attr(flo, '#match', 'data-ping'))];
+  console.log(`relayed match figures: ${JSON.stringify({ accept_to_relayed_match_ms: setupMs, ping_ms_host: pings[0], ping_ms_guest: pings[1] })}`);
+
+  await ed.locator('#leave').click();
+  await ed.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await flo.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  const te = await num(ed, '#result', 'data-log-ticks');
+  const tf = await num(flo, '#result', 'data-log-ticks');
+  const common = Math.min(te, tf);
+  assert.ok(common >= 300, `both confirmed at least 300 ticks (${te}, ${tf})`);
+  const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
+  const he = await ed.evaluate(hashAt, common);
+  assert.ok(he, `a hash at tick ${common}`);
+  assert.equal(he, await flo.evaluate(hashAt, common), `same state hash at tick ${common}`);
+  if (te === tf) assert.equal(await attr(ed, '#result', 'data-log-hash'), await attr(flo, '#result', 'data-log-hash'));
+  console.log(`relayed match: ${common} common ticks, same hash ${he}`);
+});

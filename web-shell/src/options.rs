@@ -2,7 +2,8 @@
 //!
 //! Tests shorten the timers through the query string (`?mesh_ms=1000`,
 //! `?answer_ms=`, `?connect_ms=`, `?match_connect_ms=`, `?lobby_connect_ms=`)
-//! and speed up local play (`?local_speed=40`). Anyone can send a player a
+//! and speed up local play (`?local_speed=40`); `?relay=1` sends matches
+//! through the signalling service's relay without trying a direct path. Anyone can send a player a
 //! link, so every value is checked here: a number that does not parse keeps
 //! the default, a timer is held between [`MIN_OPTION_MS`] and
 //! [`MAX_OPTION_MS`] (so no timer arithmetic can overflow, and no timer
@@ -54,6 +55,14 @@ pub fn local_speed_option(search: &str) -> u32 {
         .map_or(1, |n| {
             u32::try_from(n.clamp(1, u64::from(MAX_LOCAL_SPEED))).unwrap_or(MAX_LOCAL_SPEED)
         })
+}
+
+/// `?relay=1`: send matches through the signalling service's relay from
+/// the start. Only the exact value `1` turns it on; anything else (absent,
+/// `0`, `yes`, empty) leaves the direct path first.
+#[must_use]
+pub fn relay_option(search: &str) -> bool {
+    query_param(search, "relay").as_deref() == Some("1")
 }
 
 /// The parts of a signalling address: lower-case scheme (`http` or
@@ -111,6 +120,25 @@ mod tests {
         assert_eq!(query_param("?x=1&x=2", "x").as_deref(), Some("1"));
         assert_eq!(query_param(q, "mesh"), None);
         assert_eq!(query_param("", "mesh_ms"), None);
+    }
+
+    #[test]
+    fn the_relay_option_is_on_only_for_1() {
+        assert!(relay_option("?relay=1"));
+        assert!(relay_option("?mesh_ms=5&relay=1"));
+        for q in [
+            "",
+            "?relay",
+            "?relay=",
+            "?relay=0",
+            "?relay=yes",
+            "?relay=11",
+            "?relay=1x",
+            "?relay=0&relay=1",
+            "?relay=%31",
+        ] {
+            assert!(!relay_option(q), "{q}");
+        }
     }
 
     #[test]

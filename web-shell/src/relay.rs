@@ -286,12 +286,18 @@ mod browser {
     }
 
     impl RelayTransport {
-        /// Opens the relay socket at `url` (`ws[s]://.../relay/<code>/ws?ticket=...`).
-        pub fn open(url: &str) -> Result<RelayTransport, wasm_bindgen::JsValue> {
+        /// Opens the relay socket at `url` (`ws[s]://.../relay/<code>/ws?ticket=...`);
+        /// `notify` runs after every socket event, so the page can read
+        /// what changed at once.
+        pub fn open(
+            url: &str,
+            notify: Rc<dyn Fn()>,
+        ) -> Result<RelayTransport, wasm_bindgen::JsValue> {
             let ws = WebSocket::new(url)?;
             ws.set_binary_type(BinaryType::Arraybuffer);
             let link = Rc::new(RefCell::new(RelayLink::new()));
             let l = link.clone();
+            let n = notify.clone();
             let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                 let data = e.data();
                 if let Some(text) = data.as_string() {
@@ -306,14 +312,18 @@ mod browser {
                             .on_binary(&js_sys::Uint8Array::new(&buf).to_vec());
                     }
                 }
+                n();
             });
             let l = link.clone();
+            let n = notify.clone();
             let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |e: CloseEvent| {
                 l.borrow_mut().on_closed(e.code());
+                n();
             });
             let l = link.clone();
             let on_error = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
                 l.borrow_mut().on_error();
+                notify();
             });
             ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
             ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));

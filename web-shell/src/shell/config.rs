@@ -46,6 +46,9 @@ pub struct ShellConfig {
     /// `?signal=` named a service other than this page's origin or the
     /// configured one, and was ignored.
     pub signal_refused: bool,
+    /// `?relay=1`: matches skip the direct path and go through the
+    /// signalling service's relay at once (for testing the relay).
+    pub force_relay: bool,
     /// Matches hosted here run lock-step rather than rollback.
     pub lockstep: bool,
     /// The name remembered from the last visit, to fill in.
@@ -110,6 +113,7 @@ impl ShellConfig {
             local_speed: local_speed_option(&page.search),
             online_note,
             signal_refused,
+            force_relay: crate::options::relay_option(&page.search),
             lockstep: page.netcode.as_deref() == Some("lockstep"),
             stored_name: page.name.clone(),
         }

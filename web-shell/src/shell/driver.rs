@@ -231,8 +231,15 @@ impl<G: DeterministicGame> MatchDriver<G> {
             view.mode = Some(if window == 0 { "lockstep" } else { "rollback" });
             view.delay = Some(delay);
             view.ping = self.ping;
+            // A relayed match says so next to its round trip, which then
+            // includes the service's hop.
+            let relayed = if view.path == Some("relayed") {
+                " (relayed)"
+            } else {
+                ""
+            };
             view.status = format!(
-                "You play {side} · {mode} · input delay {delay} {} ({} ms) · ping {ping}",
+                "You play {side} · {mode} · input delay {delay} {} ({} ms) · ping {ping}{relayed}",
                 ticks(delay),
                 u32::from(delay) * 50 / 3
             );

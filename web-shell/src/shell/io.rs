@@ -286,6 +286,17 @@ pub enum Output {
         /// The datagram.
         bytes: Vec<u8>,
     },
+    /// Open the match's relay socket at `url` in place of its peer
+    /// connection (closing any), as attempt `tag`: report its pairing as
+    /// [`RtcEvent::Open`], its datagrams as [`RtcEvent::Data`] and its end
+    /// (or a socket that cannot be opened) as [`RtcEvent::Closed`] of
+    /// [`LinkId::Match`].
+    OpenRelay {
+        /// Its attempt.
+        tag: u32,
+        /// The address (`ws(s)://.../relay/CODE/ws?ticket=...`).
+        url: String,
+    },
     /// Close the connection.
     ClosePeer(LinkId),
     /// Close every lobby mesh connection.

@@ -42,7 +42,7 @@ use crate::screens::{Screen, ScreenEvent, Screens};
 use crate::text::{self, ChatError};
 use game::{GameSlot, Slot};
 use lockstep::{Channel, Millis, SessionConfig};
-use room::{Candidate, Failure, Role, RoomLink, RoomOutput};
+use room::{Candidate, Failure, Path, Role, RoomLink, RoomOutput};
 use std::collections::VecDeque;
 use view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ReplayView, ScreenView};
 
@@ -903,7 +903,10 @@ impl Shell {
     fn create_room(&mut self, now: Millis) {
         self.close_room(now);
         self.room_gen += 1;
-        self.room = Some((self.room_gen, RoomLink::host(self.cfg.match_connect)));
+        self.room = Some((
+            self.room_gen,
+            self.room_link(RoomLink::host(self.cfg.match_connect)),
+        ));
         // Fresh ICE servers for the match link, made once the guest joins
         // (several round trips from now).
         self.refresh_ice(now, AfterIce::Nothing);
@@ -912,10 +915,19 @@ impl Shell {
     fn join_room(&mut self, now: Millis, code: RoomCode) {
         self.close_room(now);
         self.room_gen += 1;
-        self.room = Some((self.room_gen, RoomLink::guest(code, self.cfg.match_connect)));
+        let link = self.room_link(RoomLink::guest(code, self.cfg.match_connect));
+        self.room = Some((self.room_gen, link));
         // The guest makes its match link as soon as the room socket opens,
         // so fresh ICE servers come first.
         self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
+    }
+
+    fn room_link(&self, link: RoomLink) -> RoomLink {
+        if self.cfg.force_relay {
+            link.relay_at_once()
+        } else {
+            link
+        }
     }
 
     fn close_room(&mut self, now: Millis) {
@@ -978,12 +990,16 @@ impl Shell {
                     candidate,
                 }),
                 RoomOutput::ClosePeer => self.out.push_back(Output::ClosePeer(link)),
+                RoomOutput::OpenRelay(path) => self.out.push_back(Output::OpenRelay {
+                    tag,
+                    url: format!("{}{path}", self.cfg.ws_base),
+                }),
                 RoomOutput::Ready(code) => {
                     if let Some(c) = self.client.as_mut() {
                         c.room_created(now, code);
                     }
                 }
-                RoomOutput::Opened(role) => {
+                RoomOutput::Opened(role, path) => {
                     self.room = None;
                     if let Some(c) = self.client.as_mut() {
                         c.match_connected(now);
@@ -991,7 +1007,7 @@ impl Shell {
                     // The challenge rules say whether this is a match of
                     // ours (it may have been cancelled meanwhile).
                     if self.in_match() {
-                        self.start_match(now, role, gen);
+                        self.start_match(now, role, gen, path);
                     } else {
                         self.out.push_back(Output::ClosePeer(LinkId::Match));
                     }
@@ -1009,7 +1025,7 @@ impl Shell {
         }
     }
 
-    fn start_match(&mut self, now: Millis, role: Role, tag: u32) {
+    fn start_match(&mut self, now: Millis, role: Role, tag: u32, path: Path) {
         // The host decides (the guest adopts its Hello): rollback unless
         // this page's settings pick lock-step; the input delay from the
         // round trip measured in the handshake (6 ticks if unmeasured).
@@ -1028,6 +1044,10 @@ impl Shell {
         self.match_view = MatchView {
             state: Some("connected"),
             status: "Connected. Starting…".to_owned(),
+            path: Some(match path {
+                Path::Direct => "direct",
+                Path::Relayed => "relayed",
+            }),
             ..MatchView::default()
         };
         self.render(Part::Match);

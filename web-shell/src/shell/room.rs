@@ -9,8 +9,23 @@
 //! room. When both data channels are open the side sends `done`, closes the
 //! room socket and hands the peer connection to the match. The peer
 //! connection has its connect deadline (25 s by default) from when it is
-//! created; a link that fails, closes or runs out of time first, or a
+//! created; a relay that fails, closes or runs out of time first, or a
 //! session description the browser cannot make, each ends the attempt.
+//!
+//! **The relay.** When no direct path opens within [`RELAY_AFTER`] (5 s)
+//! of the peer connection's creation, or the peer connection fails first,
+//! the side gives up on the direct path: it closes the peer connection,
+//! asks the room for a relay ticket (`{"type":"relay-ticket"}`) and opens
+//! the relay socket with it ([`RoomOutput::OpenRelay`]). The other side
+//! does the same on its own timer (or as soon as its connection fails).
+//! When the relay reports both sides paired (reported as
+//! [`RoomLink::link_opened`], as for the peer connection), the side sends
+//! `done` and hands the relay to the match. The connect deadline still
+//! holds. With [`RoomLink::relay_at_once`] (the page's `?relay=1`) no peer
+//! connection is made: the side asks for its ticket at once. Once a side
+//! has its ticket the other one has asked too (or will, on its own timer),
+//! so a room that closes after that (the other side paired first and sent
+//! `done`) changes nothing; before it, it ends the attempt.
 //!
 //! The first side whose channels open sends `done`, and the service then
 //! closes the room for both. The other side's channels may open a moment
@@ -25,12 +40,28 @@
 use crate::id::RoomCode;
 use crate::protocol::{room_out, RoomServerMsg, Signal, SignalKind};
 use lockstep::Millis;
+use signaling_protocol::{relay_out, relay_path};
 use std::collections::VecDeque;
 
 /// How long a match's peer connection may take to open, from its creation
 /// (the host's when the guest joins, the guest's when its room socket
 /// opens).
 pub const MATCH_CONNECT_TIMEOUT: Millis = Millis(25_000);
+
+/// How long a match's peer connection may take to open, from its creation,
+/// before the side switches to the relay. Long enough for a direct path
+/// across the internet (a few round trips of ICE checks), short enough that
+/// a player barely waits when none can form.
+pub const RELAY_AFTER: Millis = Millis(5_000);
+
+/// What carries a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Path {
+    /// A WebRTC peer connection between the two pages.
+    Direct,
+    /// The signalling service's relay socket.
+    Relayed,
+}
 
 /// One trickled ICE candidate: the transport's own type, so the page
 /// passes candidates between the browser and the shell as they are.
@@ -90,14 +121,20 @@ pub enum RoomOutput {
     ApplyAnswer(String),
     /// Add a candidate the other side relayed.
     AddCandidate(Candidate),
-    /// Close the peer connection.
+    /// Close the match link (the peer connection, or the relay socket).
     ClosePeer,
+    /// Open the match's relay socket at this path of the service
+    /// (`/relay/CODE/ws?ticket=...`), in place of the peer connection;
+    /// report its pairing with [`RoomLink::link_opened`] and its end with
+    /// [`RoomLink::link_closed`].
+    OpenRelay(String),
     /// The host's room exists and its socket is open: tell the challenge
     /// rules (the challenge goes out now).
     Ready(RoomCode),
-    /// Both data channels are open: the peer connection now belongs to the
-    /// match, which this page starts as host or guest.
-    Opened(Role),
+    /// The match link is open (both data channels, or the relay paired):
+    /// it now belongs to the match, which this page starts as host or
+    /// guest.
+    Opened(Role, Path),
     /// The attempt ended without a match.
     Failed(Failure),
 }
@@ -119,7 +156,15 @@ enum Phase {
     /// open.
     Linking {
         deadline: Millis,
+        relay_at: Millis,
         described: bool,
+        socket_open: bool,
+    },
+    /// The side gave up on the direct path and asked for a relay ticket
+    /// (`ticket`: it arrived and the relay socket is opening).
+    Relaying {
+        deadline: Millis,
+        ticket: bool,
         socket_open: bool,
     },
     /// Handed over, failed or closed: nothing more happens.
@@ -132,6 +177,8 @@ pub struct RoomLink {
     role: Role,
     phase: Phase,
     connect_timeout: Millis,
+    code: Option<RoomCode>,
+    force_relay: bool,
     out: VecDeque<RoomOutput>,
 }
 
@@ -144,6 +191,8 @@ impl RoomLink {
             role: Role::Host,
             phase: Phase::Creating,
             connect_timeout,
+            code: None,
+            force_relay: false,
             out: VecDeque::new(),
         };
         r.out.push_back(RoomOutput::FetchRoom);
@@ -156,10 +205,20 @@ impl RoomLink {
     pub fn guest(code: RoomCode, connect_timeout: Millis) -> RoomLink {
         RoomLink {
             role: Role::Guest,
-            phase: Phase::WaitingIce(code),
+            phase: Phase::WaitingIce(code.clone()),
             connect_timeout,
+            code: Some(code),
+            force_relay: false,
             out: VecDeque::new(),
         }
+    }
+
+    /// Skips the direct path: the match goes through the relay from the
+    /// start (for testing the relay; the page's `?relay=1`).
+    #[must_use]
+    pub fn relay_at_once(mut self) -> RoomLink {
+        self.force_relay = true;
+        self
     }
 
     /// The next thing to do.
@@ -189,7 +248,7 @@ impl RoomLink {
     #[must_use]
     pub fn deadline(&self) -> Option<Millis> {
         match self.phase {
-            Phase::Linking { deadline, .. } => Some(deadline),
+            Phase::Linking { deadline, .. } | Phase::Relaying { deadline, .. } => Some(deadline),
             _ => None,
         }
     }
@@ -202,6 +261,7 @@ impl RoomLink {
         self.out.push_back(RoomOutput::OpenSocket(format!(
             "/rooms/{code}/ws?role={role}"
         )));
+        self.code = Some(code.clone());
         self.phase = Phase::Opening(code);
     }
 
@@ -241,14 +301,56 @@ impl RoomLink {
     }
 
     fn create_peer(&mut self, now: Millis) {
-        if matches!(self.phase, Phase::Opening(_) | Phase::Joined) {
-            self.phase = Phase::Linking {
-                deadline: now + self.connect_timeout,
-                described: false,
-                socket_open: true,
-            };
-            self.out.push_back(RoomOutput::CreatePeer);
+        if !matches!(self.phase, Phase::Opening(_) | Phase::Joined) {
+            return;
         }
+        let deadline = now + self.connect_timeout;
+        if self.force_relay {
+            self.ask_ticket(deadline);
+            return;
+        }
+        self.phase = Phase::Linking {
+            deadline,
+            relay_at: now + RELAY_AFTER,
+            described: false,
+            socket_open: true,
+        };
+        self.out.push_back(RoomOutput::CreatePeer);
+    }
+
+    fn ask_ticket(&mut self, deadline: Millis) {
+        self.phase = Phase::Relaying {
+            deadline,
+            ticket: false,
+            socket_open: true,
+        };
+        self.out
+            .push_back(RoomOutput::Send(relay_out::ticket_request()));
+    }
+
+    /// Gives up on the direct path: the peer connection closes and the
+    /// relay ticket is asked for. Only while the room socket is open (the
+    /// ticket comes through it); `false` otherwise.
+    fn switch_to_relay(&mut self) -> bool {
+        let Phase::Linking {
+            deadline,
+            socket_open: true,
+            ..
+        } = self.phase
+        else {
+            return false;
+        };
+        log::info!("room: no direct path; switching to the relay");
+        self.out.push_back(RoomOutput::ClosePeer);
+        self.ask_ticket(deadline);
+        true
+    }
+
+    /// `true` while the relay ticket is awaited or the relay socket is
+    /// opening.
+    #[must_use]
+    pub fn relaying(&self) -> bool {
+        matches!(self.phase, Phase::Relaying { .. })
     }
 
     /// A text frame from the room socket.
@@ -266,7 +368,10 @@ impl RoomLink {
         match (self.role, msg) {
             (Role::Host, RoomServerMsg::PeerJoined) if self.phase == Phase::Joined => {
                 self.create_peer(now);
-                self.out.push_back(RoomOutput::MakeOffer);
+                // No offer when the relay is used from the start.
+                if self.linking() {
+                    self.out.push_back(RoomOutput::MakeOffer);
+                }
             }
             (
                 Role::Guest,
@@ -301,6 +406,22 @@ impl RoomLink {
                 sdp_mid,
                 sdp_m_line_index,
             })),
+            (_, RoomServerMsg::RelayTicket(msg))
+                if matches!(self.phase, Phase::Relaying { ticket: false, .. }) =>
+            {
+                if let (Some(code), Phase::Relaying { ticket, .. }) = (&self.code, &mut self.phase)
+                {
+                    *ticket = true;
+                    self.out
+                        .push_back(RoomOutput::OpenRelay(relay_path(code, &msg.ticket)));
+                }
+            }
+            (_, RoomServerMsg::Error(_))
+                if matches!(self.phase, Phase::Relaying { ticket: false, .. }) =>
+            {
+                log::warn!("room: the service refused a relay ticket");
+                self.fail(Failure::Connection);
+            }
             (_, RoomServerMsg::Error(_)) => log::warn!("room: the server refused a message"),
             _ => log::info!("room: ignored an out-of-place message"),
         }
@@ -342,7 +463,7 @@ impl RoomLink {
 
     fn socket_open(&self) -> bool {
         match self.phase {
-            Phase::Linking { socket_open, .. } => socket_open,
+            Phase::Linking { socket_open, .. } | Phase::Relaying { socket_open, .. } => socket_open,
             Phase::Opening(_) | Phase::Joined => true,
             _ => false,
         }
@@ -357,22 +478,30 @@ impl RoomLink {
         }
     }
 
-    /// Both data channels opened: `done` ends the room, and the peer
-    /// connection goes to the match.
+    /// The match link opened (both data channels, or the relay paired):
+    /// `done` ends the room, and the link goes to the match.
     pub fn link_opened(&mut self) {
-        if self.linking() {
-            if self.socket_open() {
-                self.out.push_back(RoomOutput::Send(room_out::done()));
-                self.out.push_back(RoomOutput::CloseSocket);
-            }
-            self.out.push_back(RoomOutput::Opened(self.role));
-            self.phase = Phase::Finished;
+        let path = match self.phase {
+            Phase::Linking { .. } => Path::Direct,
+            Phase::Relaying { ticket: true, .. } => Path::Relayed,
+            _ => return,
+        };
+        if self.socket_open() {
+            self.out.push_back(RoomOutput::Send(room_out::done()));
+            self.out.push_back(RoomOutput::CloseSocket);
         }
+        self.out.push_back(RoomOutput::Opened(self.role, path));
+        self.phase = Phase::Finished;
     }
 
-    /// The peer connection closed or failed before it opened.
+    /// The match link closed or failed before it opened: a peer connection
+    /// gives way to the relay (while the room socket is open), a relay
+    /// ends the attempt.
     pub fn link_closed(&mut self) {
-        if self.linking() {
+        if self.linking() && self.switch_to_relay() {
+            return;
+        }
+        if self.linking() || matches!(self.phase, Phase::Relaying { ticket: true, .. }) {
             log::info!("room: the match connection failed");
             self.fail(Failure::Connection);
         }
@@ -385,6 +514,16 @@ impl RoomLink {
     pub fn socket_closed(&mut self) {
         match &mut self.phase {
             Phase::Finished => {}
+            Phase::Relaying {
+                ticket: true,
+                socket_open,
+                ..
+            } => {
+                if *socket_open {
+                    log::info!("room: the room closed; waiting for the relay");
+                    *socket_open = false;
+                }
+            }
             Phase::Linking {
                 described: true,
                 socket_open,
@@ -406,6 +545,11 @@ impl RoomLink {
 
     /// Time passed: a peer connection still connecting at its deadline fails.
     pub fn tick(&mut self, now: Millis) {
+        if let Phase::Linking { relay_at, .. } = self.phase {
+            if now >= relay_at {
+                self.switch_to_relay();
+            }
+        }
         if self.deadline().is_some_and(|d| now >= d) {
             log::info!("room: no match connection before the deadline");
             self.fail(Failure::Connection);
@@ -425,13 +569,18 @@ impl RoomLink {
 
     fn release(&mut self) {
         let open = self.socket_open();
-        if open && matches!(self.phase, Phase::Joined | Phase::Linking { .. }) {
+        if open
+            && matches!(
+                self.phase,
+                Phase::Joined | Phase::Linking { .. } | Phase::Relaying { .. }
+            )
+        {
             self.out.push_back(RoomOutput::Send(room_out::done()));
         }
         if open {
             self.out.push_back(RoomOutput::CloseSocket);
         }
-        if self.linking() {
+        if self.linking() || self.relaying() {
             self.out.push_back(RoomOutput::ClosePeer);
         }
     }
@@ -464,6 +613,20 @@ mod tests {
             sdp_mid: Some("0".into()),
             sdp_m_line_index: Some(0),
         }
+    }
+
+    /// The room's answer to a ticket request for `side`.
+    fn ticket_msg(side: &str) -> String {
+        let t = signaling_protocol::RelayTicket::parse(&format!(
+            "{side}.1733100000000.0123456789abcdef0123456789abcdef"
+        ))
+        .unwrap();
+        signaling_protocol::relay_server::ticket(&t, 60)
+    }
+    fn relay_of(side: &str) -> RoomOutput {
+        RoomOutput::OpenRelay(format!(
+            "/relay/K7M2QX/ws?ticket={side}.1733100000000.0123456789abcdef0123456789abcdef"
+        ))
     }
 
     /// The room relays handshake data verbatim.
@@ -540,7 +703,7 @@ mod tests {
                 vec![
                     RoomOutput::Send(room_out::done()),
                     RoomOutput::CloseSocket,
-                    RoomOutput::Opened(role)
+                    RoomOutput::Opened(role, Path::Direct)
                 ]
             );
             assert!(side.finished());
@@ -557,6 +720,17 @@ mod tests {
         guest.ice_ready();
         guest.socket_opened(Millis(0));
         drain(&mut guest);
+        guest.tick(Millis(4_999));
+        assert!(drain(&mut guest).is_empty());
+        // No direct path by then: the relay is tried.
+        guest.tick(Millis(5_000));
+        assert_eq!(
+            drain(&mut guest),
+            vec![
+                RoomOutput::ClosePeer,
+                RoomOutput::Send(relay_out::ticket_request())
+            ]
+        );
         guest.tick(Millis(24_999));
         assert!(drain(&mut guest).is_empty());
         guest.tick(Millis(25_000));
@@ -612,11 +786,21 @@ mod tests {
             drain(&mut g).last(),
             Some(&RoomOutput::Failed(Failure::Connection))
         );
-        // ICE failed.
+        // ICE failed, and then the relay did too.
         let mut h = RoomLink::host(T);
         h.room_fetched(Some(code()));
         h.socket_opened(Millis(0));
         h.socket_text(Millis(1), r#"{"type":"peer-joined"}"#);
+        drain(&mut h);
+        h.link_closed();
+        assert_eq!(
+            drain(&mut h),
+            vec![
+                RoomOutput::ClosePeer,
+                RoomOutput::Send(relay_out::ticket_request())
+            ]
+        );
+        h.socket_text(Millis(2), &ticket_msg("host"));
         drain(&mut h);
         h.link_closed();
         assert_eq!(
@@ -657,7 +841,7 @@ mod tests {
         host.link_opened();
         assert_eq!(
             drain(&mut host).last(),
-            Some(&RoomOutput::Opened(Role::Host))
+            Some(&RoomOutput::Opened(Role::Host, Path::Direct))
         );
         guest.socket_closed();
         assert!(
@@ -669,7 +853,10 @@ mod tests {
         guest.local_candidate(cand(2));
         assert!(drain(&mut guest).is_empty());
         guest.link_opened();
-        assert_eq!(drain(&mut guest), vec![RoomOutput::Opened(Role::Guest)]);
+        assert_eq!(
+            drain(&mut guest),
+            vec![RoomOutput::Opened(Role::Guest, Path::Direct)]
+        );
 
         // The same the other way round, for the host.
         let (mut host, mut guest) = described_pair();
@@ -678,7 +865,10 @@ mod tests {
         host.socket_closed();
         assert!(drain(&mut host).is_empty());
         host.link_opened();
-        assert_eq!(drain(&mut host), vec![RoomOutput::Opened(Role::Host)]);
+        assert_eq!(
+            drain(&mut host),
+            vec![RoomOutput::Opened(Role::Host, Path::Direct)]
+        );
 
         // The deadline still holds, and nothing goes to the closed socket.
         let (_, mut guest) = described_pair();
@@ -763,5 +953,164 @@ mod tests {
         drain(&mut g);
         g.socket_text(Millis(1), r#"{"type":"peer-joined"}"#);
         assert!(drain(&mut g).is_empty());
+    }
+
+    #[test]
+    fn no_direct_path_in_time_moves_both_sides_to_the_relay() {
+        let (mut host, mut guest) = described_pair();
+        // The guest made its peer connection at 0, the host at 1.
+        guest.tick(RELAY_AFTER);
+        host.tick(RELAY_AFTER);
+        assert!(
+            drain(&mut host).is_empty(),
+            "the host's timer is 1 ms later"
+        );
+        assert_eq!(
+            drain(&mut guest),
+            vec![
+                RoomOutput::ClosePeer,
+                RoomOutput::Send(relay_out::ticket_request())
+            ]
+        );
+        // A late candidate or channel of the closed connection is ignored.
+        guest.local_candidate(cand(3));
+        guest.link_opened();
+        assert!(drain(&mut guest).is_empty());
+        host.tick(RELAY_AFTER + Millis(1));
+        assert_eq!(
+            drain(&mut host),
+            vec![
+                RoomOutput::ClosePeer,
+                RoomOutput::Send(relay_out::ticket_request())
+            ]
+        );
+        // The tickets come back on each side's room socket.
+        guest.socket_text(Millis(5_010), &ticket_msg("guest"));
+        assert_eq!(drain(&mut guest), vec![relay_of("guest")]);
+        host.socket_text(Millis(5_020), &ticket_msg("host"));
+        assert_eq!(drain(&mut host), vec![relay_of("host")]);
+        // A second ticket is out of place.
+        host.socket_text(Millis(5_030), &ticket_msg("host"));
+        assert!(drain(&mut host).is_empty());
+        // Paired: the host's `done` ends the room, which the guest then
+        // sees close before its own paired arrives.
+        host.link_opened();
+        assert_eq!(
+            drain(&mut host),
+            vec![
+                RoomOutput::Send(room_out::done()),
+                RoomOutput::CloseSocket,
+                RoomOutput::Opened(Role::Host, Path::Relayed)
+            ]
+        );
+        guest.socket_closed();
+        assert!(drain(&mut guest).is_empty());
+        guest.link_opened();
+        assert_eq!(
+            drain(&mut guest),
+            vec![RoomOutput::Opened(Role::Guest, Path::Relayed)]
+        );
+    }
+
+    #[test]
+    fn the_relay_option_skips_the_peer_connection() {
+        let mut g = RoomLink::guest(code(), T).relay_at_once();
+        g.ice_ready();
+        drain(&mut g);
+        g.socket_opened(Millis(0));
+        assert_eq!(
+            drain(&mut g),
+            vec![RoomOutput::Send(relay_out::ticket_request())]
+        );
+        assert_eq!(g.deadline(), Some(T));
+        let mut h = RoomLink::host(T).relay_at_once();
+        h.room_fetched(Some(code()));
+        h.socket_opened(Millis(0));
+        drain(&mut h);
+        h.socket_text(Millis(7), r#"{"type":"peer-joined"}"#);
+        assert_eq!(
+            drain(&mut h),
+            vec![RoomOutput::Send(relay_out::ticket_request())]
+        );
+        // An offer never goes out: there is no peer connection.
+        h.local_description(Some("v=offer".into()));
+        assert!(drain(&mut h).is_empty());
+    }
+
+    #[test]
+    fn every_way_the_relay_fails() {
+        let relaying = || {
+            let mut g = RoomLink::guest(code(), T).relay_at_once();
+            g.ice_ready();
+            g.socket_opened(Millis(0));
+            drain(&mut g);
+            g
+        };
+        // The service has no relay.
+        let mut g = relaying();
+        g.socket_text(
+            Millis(1),
+            r#"{"type":"error","reason":"this service has no relay"}"#,
+        );
+        assert_eq!(
+            drain(&mut g),
+            vec![
+                RoomOutput::Send(room_out::done()),
+                RoomOutput::CloseSocket,
+                RoomOutput::ClosePeer,
+                RoomOutput::Failed(Failure::Connection)
+            ]
+        );
+        // The room closed before the ticket came.
+        let mut g = relaying();
+        g.socket_closed();
+        assert_eq!(
+            drain(&mut g).last(),
+            Some(&RoomOutput::Failed(Failure::Connection))
+        );
+        // A malformed or forged-looking ticket is dropped; the deadline
+        // then ends the attempt.
+        let mut g = relaying();
+        for bad in [
+            r#"{"type":"relay-ticket","ticket":"host.1.zz","ttl":60}"#,
+            r#"{"type":"relay-ticket","ticket":"x","ttl":60,"more":1}"#,
+            "{]",
+        ] {
+            g.socket_text(Millis(1), bad);
+        }
+        assert!(drain(&mut g).is_empty());
+        g.tick(T);
+        assert_eq!(
+            drain(&mut g).last(),
+            Some(&RoomOutput::Failed(Failure::Connection))
+        );
+        // The relay socket closed before pairing.
+        let mut g = relaying();
+        g.socket_text(Millis(1), &ticket_msg("guest"));
+        drain(&mut g);
+        g.link_closed();
+        assert_eq!(
+            drain(&mut g),
+            vec![
+                RoomOutput::Send(room_out::done()),
+                RoomOutput::CloseSocket,
+                RoomOutput::ClosePeer,
+                RoomOutput::Failed(Failure::Connection)
+            ]
+        );
+        // A relay that never pairs runs into the deadline, also after the
+        // room closed.
+        let mut g = relaying();
+        g.socket_text(Millis(1), &ticket_msg("guest"));
+        g.socket_closed();
+        drain(&mut g);
+        g.tick(T);
+        assert_eq!(
+            drain(&mut g),
+            vec![
+                RoomOutput::ClosePeer,
+                RoomOutput::Failed(Failure::Connection)
+            ]
+        );
     }
 }

@@ -43,6 +43,9 @@ pub struct MatchView {
     pub frames: Option<usize>,
     /// `data-frame-ms`: "count mean median p95" of the time per frame (ms).
     pub frame_ms: Option<String>,
+    /// `data-path`: "direct" or "relayed" (the match goes through the
+    /// signalling service's relay), once the match link is open.
+    pub path: Option<&'static str>,
     /// The status line.
     pub status: String,
 }
@@ -82,6 +85,7 @@ impl MatchView {
             ),
             ("data-frames", s(self.frames.as_ref().map(|v| v as _))),
             ("data-frame-ms", self.frame_ms.clone()),
+            ("data-path", self.path.map(str::to_owned)),
         ]
     }
 }

@@ -133,6 +133,15 @@ impl App {
                 bytes,
             } => self.rtc.send(&link, channel, &bytes),
             Output::ClosePeer(link) => self.rtc.close(&link),
+            Output::OpenRelay { tag, url } => {
+                if !self.rtc.open_relay(tag, &url) {
+                    self.inbox.push_back(Input::Rtc {
+                        link: crate::shell::LinkId::Match,
+                        tag,
+                        event: crate::shell::RtcEvent::Closed,
+                    });
+                }
+            }
             Output::CloseMesh => self.rtc.close_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
             Output::OfferLog(log) => self.dom.offer_log(log.as_ref()),

@@ -1,5 +1,7 @@
 //! Peer connections, carried out for the shell: the lobby mesh and the
-//! match link, each a [`WebRtcTransport`].
+//! match link, each a [`WebRtcTransport`]; or, for a match with no direct
+//! path, the match link as a [`RelayTransport`] over the signalling
+//! service's relay, reported with the same events.
 
 use super::app::dispatch;
 use crate::shell::room::Candidate;
@@ -10,9 +12,26 @@ use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
 use webrtc_transport::{Handshake, WebRtcTransport};
 
+use crate::relay::RelayTransport;
+
+/// What carries a link.
+enum Carrier {
+    Rtc(WebRtcTransport),
+    Relay(RelayTransport),
+}
+
+impl Carrier {
+    fn transport(&mut self) -> &mut dyn Transport {
+        match self {
+            Carrier::Rtc(t) => t,
+            Carrier::Relay(t) => t,
+        }
+    }
+}
+
 struct Link {
     tag: u32,
-    transport: WebRtcTransport,
+    transport: Carrier,
     reported_open: bool,
     reported_closed: bool,
 }
@@ -36,7 +55,7 @@ impl Rtc {
                     link,
                     Link {
                         tag,
-                        transport,
+                        transport: Carrier::Rtc(transport),
                         reported_open: false,
                         reported_closed: false,
                     },
@@ -48,7 +67,35 @@ impl Rtc {
 
     fn handshake(&self, link: &LinkId, tag: u32) -> Option<Handshake> {
         let l = self.links.get(link).filter(|l| l.tag == tag)?;
-        Some(l.transport.handshake())
+        match &l.transport {
+            Carrier::Rtc(t) => Some(t.handshake()),
+            Carrier::Relay(_) => None,
+        }
+    }
+
+    /// Opens the match's relay socket as attempt `tag`, in place of its
+    /// peer connection; `false` if the browser refused to open it.
+    pub fn open_relay(&mut self, tag: u32, url: &str) -> bool {
+        self.links.remove(&LinkId::Match);
+        let notify = Rc::new(|| dispatch(|_| {}));
+        match RelayTransport::open(url, notify) {
+            Ok(t) => {
+                self.links.insert(
+                    LinkId::Match,
+                    Link {
+                        tag,
+                        transport: Carrier::Relay(t),
+                        reported_open: false,
+                        reported_closed: false,
+                    },
+                );
+                true
+            }
+            Err(_) => {
+                log::warn!("could not open the relay socket");
+                false
+            }
+        }
     }
 
     /// Makes an offer; the result comes back as [`RtcEvent::Offer`].
@@ -94,7 +141,7 @@ impl Rtc {
     /// Sends a datagram.
     pub fn send(&mut self, link: &LinkId, channel: Channel, bytes: &[u8]) {
         if let Some(l) = self.links.get_mut(link) {
-            if let Err(e) = l.transport.send(channel, bytes) {
+            if let Err(e) = l.transport.transport().send(channel, bytes) {
                 log::info!("could not send to a peer: {e}");
             }
         }
@@ -115,13 +162,16 @@ impl Rtc {
         let mut inputs = Vec::new();
         for (link, l) in &mut self.links {
             let mut ev = |event| inputs.push(rtc_input(link.clone(), l.tag, event));
-            while let Some(c) = l.transport.poll_local_ice() {
-                ev(RtcEvent::Candidate(c));
+            if let Carrier::Rtc(t) = &mut l.transport {
+                while let Some(c) = t.poll_local_ice() {
+                    ev(RtcEvent::Candidate(c));
+                }
             }
-            while let Some((channel, bytes)) = l.transport.recv() {
+            let t = l.transport.transport();
+            while let Some((channel, bytes)) = t.recv() {
                 ev(RtcEvent::Data(channel, bytes));
             }
-            let st = l.transport.state();
+            let st = t.state();
             if st == LinkState::Open && !l.reported_open {
                 l.reported_open = true;
                 ev(RtcEvent::Open);

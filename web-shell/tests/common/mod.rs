@@ -3,7 +3,9 @@
 //! virtual time. What a browser and the service would do, no more: the
 //! service keeps a roster and relays, rooms pair a host and a guest, and a
 //! peer connection opens once an offer and its answer have been applied
-//! (unless a page has no direct path).
+//! (unless a page has no direct path), and a room's relay pairs the two
+//! pages that opened it with their tickets and passes datagrams between
+//! them.
 
 #![allow(dead_code)]
 
@@ -63,6 +65,10 @@ pub struct World {
     rooms: u32,
     /// Offers made: the offer text names (page, link).
     offers: Vec<(usize, LinkId)>,
+    /// The pages on each room's relay.
+    relays: BTreeMap<String, Vec<usize>>,
+    /// Relay sockets opened, over the whole run.
+    pub relays_opened: usize,
 }
 
 impl World {
@@ -97,6 +103,8 @@ impl World {
             sockets: BTreeMap::new(),
             rooms: 0,
             offers: Vec::new(),
+            relays: BTreeMap::new(),
+            relays_opened: 0,
         };
         for p in 0..n {
             w.drain(p);
@@ -281,8 +289,18 @@ impl World {
                 }
                 other => panic!("unexpected lobby message {other:?}"),
             },
-            Sock::Room { code, .. } => {
+            Sock::Room { code, host } => {
                 if v["type"] == "done" {
+                    return;
+                }
+                if v["type"] == "relay-ticket" {
+                    let side = if host { "host" } else { "guest" };
+                    let t = signaling_protocol::RelayTicket::parse(&format!(
+                        "{side}.99.00112233445566778899aabbccddeeff"
+                    ))
+                    .unwrap();
+                    let answer = signaling_protocol::relay_server::ticket(&t, 60);
+                    self.send_text(p, id, answer);
                     return;
                 }
                 let other = self.sockets.iter().find_map(|(k, s)| match s {
@@ -318,6 +336,36 @@ impl World {
             self.sockets.insert((p, id), Sock::Room { code, host });
         }
         self.queue.push_front((p, Input::SocketOpened(id)));
+    }
+
+    /// A relay socket of page `p` at `url`, as the match link: paired
+    /// (both open) once the other page of the room is on it too.
+    fn open_relay(&mut self, p: usize, tag: u32, url: &str) {
+        let rest = url.split("/relay/").nth(1).unwrap();
+        let code = rest[..6].to_owned();
+        assert!(rest.contains("?ticket="), "a relay socket needs a ticket");
+        self.relays_opened += 1;
+        self.close_conn(p, &LinkId::Match);
+        self.pages[p].conns.insert(
+            LinkId::Match,
+            Conn {
+                tag,
+                peer: None,
+                open: false,
+            },
+        );
+        let on = self.relays.entry(code).or_default();
+        on.retain(|&q| q != p);
+        on.push(p);
+        if let [a, b] = on[..] {
+            for (x, y) in [(a, b), (b, a)] {
+                if let Some(c) = self.pages[x].conns.get_mut(&LinkId::Match) {
+                    c.peer = Some((y, LinkId::Match));
+                    c.open = true;
+                }
+                self.rtc(x, &LinkId::Match, RtcEvent::Open);
+            }
+        }
     }
 
     fn rtc(&mut self, p: usize, link: &LinkId, event: RtcEvent) {
@@ -432,6 +480,7 @@ impl World {
                     }
                 }
                 Output::ClosePeer(link) => self.close_conn(p, &link),
+                Output::OpenRelay { tag, url } => self.open_relay(p, tag, &url),
                 Output::CloseMesh => {
                     let mesh: Vec<LinkId> = self.pages[p]
                         .conns
