@@ -733,10 +733,32 @@ impl<G: DeterministicGame> Session<G> {
 
     fn violation(&mut self, violation: Violation) {
         log::warn!("invalid data from the peer: {violation}");
+        // A desync found here already ends the match: it stays the outcome
+        // (without the peer's parts), whatever the peer sends while this
+        // side waits for them.
+        if self.give_up_parts(true) {
+            return;
+        }
         self.end(
             Outcome::InvalidData { violation },
             Some(ByeReason::InvalidData),
         );
+    }
+
+    /// Ends a desync that waits for the peer's part hashes without them
+    /// (telling the peer with its `Bye` when `tell`). `false` when no desync
+    /// waits.
+    fn give_up_parts(&mut self, tell: bool) -> bool {
+        let Phase::Running(run) = &mut self.phase else {
+            return false;
+        };
+        match run.parts.give_up() {
+            Some((outcome, bye)) => {
+                self.end(outcome, tell.then_some(bye));
+                true
+            }
+            None => false,
+        }
     }
 
     fn local_version() -> Version {
@@ -1006,15 +1028,10 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     fn on_bye(&mut self, reason: ByeReason) {
-        // The peer ended a desync this side waits on the parts of: end it
-        // without the peer's parts.
-        if matches!(reason, ByeReason::Desync { .. }) {
-            if let Phase::Running(run) = &mut self.phase {
-                if let Some((outcome, _)) = run.parts.give_up() {
-                    self.end(outcome, None);
-                    return;
-                }
-            }
+        // The peer ended the match while this side waits for its part
+        // hashes: the desync found here is the outcome, without them.
+        if self.give_up_parts(false) {
+            return;
         }
         match reason {
             ByeReason::Quit => self.end(Outcome::RemoteQuit, None),
