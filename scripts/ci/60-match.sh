@@ -12,7 +12,9 @@
 #     another build refused, the match and a local game watched as
 #     replays, saved logs opened and refused (tests/browser/match.test.mjs);
 #  3. the input log downloaded from the page replayed natively
-#     (example ntba_replay) to the final hash the page recorded.
+#     (example ntba_replay) to the final hash the page recorded, and the
+#     desync report downloaded from the page read by the native tool
+#     (example desync_report), which must find the part the test forged.
 # Browsers and server run in a loopback-only network namespace.
 #   scripts/ci/60-match.sh               run it
 #   scripts/ci/60-match.sh --screenshot  also refresh docs/match.png
@@ -43,10 +45,10 @@ rm -rf "$WEB_OUT/demo"
 cp -r "$TARGET_DIR/demo-web" "$WEB_OUT/demo"
 log "building signaling-server and the replay example"
 cargo build --locked -p signaling-server
-cargo build --locked --release -p lockstep-examples --example ntba_replay
+cargo build --locked --release -p lockstep-examples --example ntba_replay --example desync_report
 out="$TARGET_DIR/browser"
 mkdir -p "$out"
-rm -f "$out/match.log" "$out/match.expect"
+rm -f "$out/match.log" "$out/match.expect" "$out/desync.report"
 shot="$out/match.png"
 full=0
 for arg in "$@"; do
@@ -182,3 +184,15 @@ if grep -q 'HOME 0 - 0 AWAY' <<<"$replay"; then
     exit 1
 fi
 log "the native replay reached the pages' hashes (tick 600 and the final tick $ticks) and a score"
+
+log "reading the downloaded desync report natively"
+report="$("$TARGET_DIR/release/examples/desync_report" "$out/desync.report")"
+printf '%s\n' "$report"
+# Scenario 6 forged the ball's part hash on both pages: the report names it,
+# and this build (the pages' own) agrees with the writer at every tick.
+if ! grep -qx "the peers' parts that differ: the ball" <<<"$report" ||
+    ! grep -q "this build's state equals the writer's after every tick" <<<"$report"; then
+    echo "the native tool did not find the forged ball in the page's desync report" >&2
+    exit 1
+fi
+log "the native tool read the page's desync report: the ball, the same build throughout"

@@ -503,7 +503,8 @@ test('5. a page of another build is refused in the handshake, with the message o
 // Pages whose WebRTC objects a test can reach: every peer connection that
 // opens a data channel is kept in window.__pcs, and while window.__garble is
 // set every data channel send carries 32 bytes of 0xff instead; while
-// window.__flipHash is set the state hashes it reports are wrong.
+// window.__flipHash is set the state hashes it reports are wrong, and so
+// is the ball's hash among the part hashes it sends after a desync.
 const reachable = () => {
   window.__pcs = [];
   const create = RTCPeerConnection.prototype.createDataChannel;
@@ -517,9 +518,11 @@ const reachable = () => {
     if (window.__flipHash && this.id === 0 && typeof data !== 'string') {
       // The reliable channel carries the state hash reports, which end with
       // the hash's 8 raw bytes: change the last one (on a copy: the page's
-      // bytes may be a view of its wasm memory).
+      // bytes may be a view of its wasm memory). The part hashes (longer
+      // than 80 bytes) end with NtBA's 11 parts' hashes, 8 raw bytes each:
+      // change a byte of the third, the ball's.
       const b = new Uint8Array(data);
-      b[b.length - 1] ^= 0xff;
+      b[b.length > 80 ? b.length - 9 * 8 : b.length - 1] ^= 0xff;
       return send.call(this, b);
     }
     return send.call(this, data);
@@ -560,23 +563,44 @@ test('6. a connection that closes, a peer that sends garbage, a peer whose hashe
   await eve.evaluate(() => { window.__garble = false; });
   for (const p of [eve, fay]) await p.locator('#continue').click();
 
-  // Eve's page reports wrong state hashes: Fay's session sees two games
-  // that differ, and stops the match. Each page logs the desync as an
-  // error, and nothing else.
+  // Both pages report wrong state hashes (as in a real desync, each sees
+  // the other's game differ) and a wrong ball hash: each stops the match,
+  // says when in the game's time and that the ball differs, and
+  // offers the desync report. Each page logs the desync as an error, and
+  // nothing else.
   assertNoErrorLogs(eve);
   assertNoErrorLogs(fay);
   const hash = '0x[0-9a-f]{16}';
-  fay.allowErrors = [new RegExp(`^desync at tick \\d+: local ${hash}, remote ${hash}$`)];
-  eve.allowErrors = [new RegExp(`^desync reported by the peer at tick \\d+: local ${hash}, remote ${hash}$`)];
+  for (const p of [eve, fay]) {
+    p.allowErrors = [
+      new RegExp(`^desync at tick \\d+: local ${hash}, remote ${hash}$`),
+      /^desync at tick \d+: the ball differ$/,
+    ];
+  }
   await startMatch(eve, fay, 'Eve', 'Fay');
-  await eve.evaluate(() => { window.__flipHash = true; });
-  await fay.locator('#result-text', { hasText: 'The two games went out of sync, so the match was stopped.' })
-    .waitFor({ timeout: DEADLINE });
-  console.log(`wrong hashes: Eve's page said "${await eve.locator('#result-text').textContent()}"`);
+  await waitAttrAtLeast(fay, 'tick', 60);
+  await Promise.all([eve, fay].map((p) => p.evaluate(() => { window.__flipHash = true; })));
+  const worded = /^The two games went out of sync at \d:\d\d in the first half: the ball differs\.$/;
+  for (const p of [eve, fay]) {
+    await p.locator('#result-text', { hasText: worded }).waitFor({ timeout: DEADLINE })
+      .catch(async (e) => { throw new Error(`the page said "${await p.locator('#result-text').textContent()}": ${e.message}`); });
+    await p.locator('#report-link').waitFor({ state: 'visible', timeout: DEADLINE });
+  }
+  console.log(`wrong hashes: Fay's page said "${await fay.locator('#result-text').textContent()}"`);
+  // The report downloads: a desync report file of the tick the page shows.
+  const tick = await attr(fay, '#result', 'data-report-tick');
+  assert.match(tick, /^\d+$/);
+  const [download] = await Promise.all([fay.waitForEvent('download'), fay.locator('#report-link').click()]);
+  assert.match(download.suggestedFilename(), new RegExp(`^ntba-desync-[0-9a-f]{16}-${tick}\\.report$`));
+  const reportPath = path.join(OUT, 'desync.report');
+  await download.saveAs(reportPath);
+  assert.equal(readFileSync(reportPath).subarray(0, 4).toString('latin1'), 'LSDR');
   // Console events arrive beside the DOM: wait for the line, then count it.
-  const desyncLines = () => fay.errorLogs.filter((m) => fay.allowErrors[0].test(m)).length;
-  for (const until = Date.now() + DEADLINE; desyncLines() === 0 && Date.now() < until;) await fay.waitForTimeout(100);
-  assert.equal(desyncLines(), 1, "Fay's page logged the desync once");
+  for (const p of [eve, fay]) {
+    const desyncLines = () => p.errorLogs.filter((m) => p.allowErrors[0].test(m)).length;
+    for (const until = Date.now() + DEADLINE; desyncLines() === 0 && Date.now() < until;) await p.waitForTimeout(100);
+    assert.equal(desyncLines(), 1, 'each page logged the desync once');
+  }
 });
 
 // A whole online match to the final buzzer takes about 4.5 minutes, too long

@@ -216,6 +216,24 @@ pub trait FrontEnd {
     fn result(&self, _game: &Self::Game) -> Option<String> {
         None
     }
+
+    /// What the result screen says when the two games went out of sync:
+    /// `game_at_tick` is this page's game at the first diverging tick (so
+    /// the message can say when, in the game's words), `differing` the
+    /// names of the state parts whose hashes differ
+    /// ([`DeterministicGame::state_parts`]; empty when the game describes
+    /// none or the peer's part hashes never came). By default the same
+    /// sentence for every desync, naming nothing.
+    fn desync_message(&self, _game_at_tick: &Self::Game, _differing: &[&str]) -> String {
+        crate::play::DESYNC_MESSAGE.to_owned()
+    }
+
+    /// The value of the state part `name` of `game` in words a developer
+    /// reads, written into the desync report beside the part's hash; `None`
+    /// (the default) where the game does not print it.
+    fn describe_part(&self, _game: &Self::Game, _name: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A tiny built-in demo game so the screens work before a real game is

@@ -64,6 +64,10 @@ pub fn waiting(stalled_frames: u32) -> bool {
     stalled_frames >= WAITING_AFTER_FRAMES
 }
 
+/// What the player reads after a desync, unless the game's front end says
+/// more ([`FrontEnd::desync_message`](crate::front_end::FrontEnd::desync_message)).
+pub const DESYNC_MESSAGE: &str = "The two games went out of sync, so the match was stopped.";
+
 /// What the player reads for each way the session can end.
 #[must_use]
 pub fn outcome_message(o: &Outcome) -> &'static str {
@@ -72,7 +76,7 @@ pub fn outcome_message(o: &Outcome) -> &'static str {
         Outcome::RemoteQuit => "The other player left the match.",
         Outcome::TransportLost => "The connection to the other player was lost.",
         Outcome::Timeout => "The other player stopped responding.",
-        Outcome::Desync { .. } => "The two games went out of sync, so the match was stopped.",
+        Outcome::Desync { .. } => DESYNC_MESSAGE,
         Outcome::VersionMismatch { .. } => {
             "The other player is running a different version of the game. Reload both pages and try again."
         }

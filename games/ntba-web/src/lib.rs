@@ -309,6 +309,17 @@ impl FrontEnd for NtbaFrontEnd {
         Some(format!("{who} wins {home}-{away}{how}."))
     }
 
+    /// When, as the scoreboard read, and which parts differ: "The two games
+    /// went out of sync at 1:23 in the first half: the ball and Away player
+    /// 2 differ."
+    fn desync_message(&self, game_at_tick: &Ntba, differing: &[&str]) -> String {
+        ntba::desync_message(game_at_tick, differing)
+    }
+
+    fn describe_part(&self, game: &Ntba, name: &str) -> Option<String> {
+        game.describe_part(name)
+    }
+
     fn online_input(&mut self, held: &[&str]) -> Pad {
         self.page_keys(held);
         if !matches!(self.mode, Mode::Online(_)) {

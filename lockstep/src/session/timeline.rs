@@ -369,7 +369,14 @@ impl<G: DeterministicGame> Timeline<G> {
                 self.saved_state(next).map(hashes_of)
             };
             match hashes {
-                Some(h) => self.record(next, h, watch),
+                Some(h) => {
+                    // The tick is final: it counts as confirmed now, not
+                    // only at the end of the frame, so that a desync found
+                    // here (which stops the frame) leaves an input log
+                    // that reaches the diverging tick.
+                    self.confirmed = self.confirmed.max(next);
+                    self.record(next, h, watch);
+                }
                 None => {
                     // Unreachable: a tick past the last one hashed that was
                     // not final when it ran was predicted, so it was saved.

@@ -6,7 +6,10 @@
 //! them), notices when the game itself is over and, after
 //! [`RESULT_HOLD_MS`] of showing the final state, leaves the match by
 //! itself; it fills the [`MatchView`] and, at the end, says how the match
-//! ended and keeps its input log.
+//! ended and keeps its input log. After a desync it also writes the desync
+//! report (both players' inputs to the diverging tick, the part hashes, the
+//! build id) and lets the front end word the message from the game at that
+//! tick and the parts that differ.
 //!
 //! Calling contract: feed [`datagram`](MatchDriver::datagram) and
 //! [`link_lost`](MatchDriver::link_lost) as the link reports them, call
@@ -17,8 +20,8 @@ use super::view::{LogOffer, MatchView};
 use crate::front_end::FrontEnd;
 use crate::play::{self, RESULT_HOLD_MS};
 use lockstep::{
-    Channel, ConfigError, DeterministicGame, Event, Frame, LinkState, Millis, Outcome, Session,
-    SessionConfig,
+    Channel, ConfigError, DesyncReport, DeterministicGame, Event, Frame, LinkState, Millis,
+    Outcome, Session, SessionConfig,
 };
 
 pub use crate::play::WAITING_AFTER_FRAMES;
@@ -41,6 +44,9 @@ pub struct MatchEnd {
     pub message: String,
     /// The input log, when it could be encoded.
     pub log: Option<LogOffer>,
+    /// After a desync, the desync report (its `ticks` are the diverging
+    /// tick, its `hash` this side's state hash there).
+    pub report: Option<LogOffer>,
 }
 
 /// One online match. See the module documentation.
@@ -140,7 +146,11 @@ impl<G: DeterministicGame> MatchDriver<G> {
             }
         }
         if let Some(outcome) = ended {
-            let message = play::end_message(self.over.as_ref().map(|(_, r)| r.as_str()), &outcome);
+            let report_offer = self.desync_report(front, &outcome);
+            let message = match &report_offer {
+                Some((_, words)) => words.clone(),
+                None => play::end_message(self.over.as_ref().map(|(_, r)| r.as_str()), &outcome),
+            };
             log::info!(
                 "match ended after {} confirmed ticks: {message}",
                 self.session.confirmed_tick()
@@ -151,6 +161,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
                 outcome,
                 message,
                 log: self.log(front.name()),
+                report: report_offer.map(|(offer, _)| offer),
             });
         }
         report
@@ -244,6 +255,44 @@ impl<G: DeterministicGame> MatchDriver<G> {
                 u32::from(delay) * 50 / 3
             );
         }
+    }
+
+    /// After a desync, the desync report offered for download and the
+    /// front end's message for it, worded from the game replayed to the
+    /// diverging tick; `None` for any other ending, or when no report can
+    /// be written (the message is then the plain one).
+    fn desync_report<F: FrontEnd<Game = G>>(
+        &self,
+        front: &F,
+        outcome: &Outcome,
+    ) -> Option<(LogOffer, String)> {
+        let Outcome::Desync { parts, .. } = outcome else {
+            return None;
+        };
+        let log = self.session.input_log();
+        let side = self.session.side().unwrap_or(0);
+        let report =
+            DesyncReport::write::<G>(&log, side, outcome, |g, name| front.describe_part(g, name))
+                .map_err(|e| log::warn!("could not write the desync report: {e}"))
+                .ok()?;
+        let bytes = report
+            .to_bytes()
+            .map_err(|e| log::warn!("could not encode the desync report: {e}"))
+            .ok()?;
+        let at = report.replay::<G>().game;
+        let words = front.desync_message(&at, &parts.differing);
+        let offer = LogOffer {
+            bytes,
+            file_name: format!(
+                "{}-desync-{:016x}-{}.report",
+                front.name().to_lowercase(),
+                log.seed,
+                report.tick()
+            ),
+            ticks: report.tick(),
+            hash: report.local_hash(),
+        };
+        Some((offer, words))
     }
 
     fn log(&self, game_name: &str) -> Option<LogOffer> {
@@ -445,7 +494,8 @@ mod tests {
         );
     }
 
-    /// Dots under another build id, and Dots whose simulation differs.
+    /// Dots under another build id, and Dots whose simulation differs
+    /// (after tick 30, in a part of its own: "the skew").
     #[derive(Debug, Clone, PartialEq, Eq)]
     struct Other<const BUILD: u64, const SKEW: u8>(Dots);
     impl<const BUILD: u64, const SKEW: u8> DeterministicGame for Other<BUILD, SKEW> {
@@ -460,8 +510,24 @@ mod tests {
         fn state_hash(&self) -> u64 {
             let mut h = Fnv1a::new();
             h.write_u64(self.0.state_hash());
-            h.write_u8(if self.0.tick > 30 { SKEW } else { 0 });
+            h.write_u8(self.skew());
             h.finish()
+        }
+        fn state_parts(&self) -> Vec<lockstep::parts::StatePart> {
+            use lockstep::parts::StatePart;
+            vec![
+                StatePart::hashed("the dots", |h| h.write_u64(self.0.state_hash())),
+                StatePart::hashed("the skew", |h| h.write_u8(self.skew())),
+            ]
+        }
+    }
+    impl<const BUILD: u64, const SKEW: u8> Other<BUILD, SKEW> {
+        fn skew(&self) -> u8 {
+            if self.0.tick > 30 {
+                SKEW
+            } else {
+                0
+            }
         }
     }
     #[derive(Default)]
@@ -502,11 +568,98 @@ mod tests {
         let (ea, eb) = p.until_both_end(600);
         for e in [&ea, &eb] {
             assert!(matches!(e.outcome, Outcome::Desync { .. }), "{e:?}");
+            // This front end words nothing: the plain sentence, though
+            // the parts were named; the report is offered all the same.
+            let Outcome::Desync { parts, .. } = &e.outcome else {
+                unreachable!()
+            };
+            assert_eq!(parts.differing, ["the skew"]);
             assert_eq!(
                 e.message,
                 "The two games went out of sync, so the match was stopped."
             );
+            assert!(e.report.is_some());
         }
+    }
+
+    /// A front end that words a desync (when, and what differs) and
+    /// prints the parts for the report.
+    #[derive(Default)]
+    struct Wordy<const SKEW: u8>;
+    impl<const SKEW: u8> FrontEnd for Wordy<SKEW> {
+        type Game = Other<1, SKEW>;
+        fn name(&self) -> &'static str {
+            "Wordy"
+        }
+        fn draw(&mut self, _: &Self::Game, _: &mut dyn Painter) {}
+        fn input(&self, _: &[&str], _: u8) -> u8 {
+            0
+        }
+        fn is_game_key(&self, _: &str) -> bool {
+            false
+        }
+        fn desync_message(&self, g: &Self::Game, differing: &[&str]) -> String {
+            format!(
+                "Out of sync at tick {}; what differs: {}.",
+                g.0.tick,
+                lockstep::parts::in_words(differing)
+            )
+        }
+        fn describe_part(&self, g: &Self::Game, name: &str) -> Option<String> {
+            (name == "the skew").then(|| format!("skew {}", g.skew()))
+        }
+    }
+
+    #[test]
+    fn a_desync_is_worded_by_the_front_end_and_offers_its_report() {
+        let cfg = host().hash_interval(10);
+        let mut p = Pair::new(Wordy::<0>, Wordy::<1>, cfg);
+        let (ea, eb) = p.until_both_end(600);
+        for (e, side, skew) in [(&ea, 0, 0), (&eb, 1, 1)] {
+            let Outcome::Desync { tick, parts, .. } = &e.outcome else {
+                panic!("not a desync: {e:?}");
+            };
+            assert_eq!(parts.differing, ["the skew"]);
+            // The message is the front end's, from the game at the tick.
+            assert_eq!(
+                e.message,
+                format!("Out of sync at tick {tick}; what differs: the skew.")
+            );
+            // The report: a file of its own, beside the input log.
+            let offer = e.report.as_ref().expect("a desync report is offered");
+            assert_eq!(
+                offer.file_name,
+                format!("wordy-desync-{:016x}-{tick}.report", 7)
+            );
+            assert_eq!(offer.ticks, *tick);
+            assert!(e.log.is_some());
+            let report = DesyncReport::<u8>::from_bytes(&offer.bytes).expect("the report reads");
+            assert_eq!(report.tick(), *tick);
+            assert_eq!(report.side, side);
+            assert_eq!(report.differing(), ["the skew"]);
+            let value = report.parts.iter().find(|p| p.name == "the skew");
+            assert_eq!(
+                value.and_then(|p| p.value.clone()),
+                Some(format!("skew {skew}"))
+            );
+            assert_eq!(offer.hash, report.local_hash());
+        }
+        // Each side's report replays to its own hash with its own build,
+        // and the other build parts ways with it after tick 30.
+        let ra = DesyncReport::<u8>::from_bytes(&ea.report.unwrap().bytes).unwrap();
+        assert_eq!(ra.replay::<Other<1, 0>>().first_diverging_tick, None);
+        assert_eq!(ra.replay::<Other<1, 1>>().first_diverging_tick, Some(31));
+    }
+
+    #[test]
+    fn no_report_after_any_other_ending() {
+        let mut p = Pair::new(Wordy::<0>, Wordy::<0>, host());
+        p.run(40);
+        p.a.quit(p.now);
+        p.carry();
+        let (ea, eb) = p.until_both_end(10);
+        assert!(ea.report.is_none() && eb.report.is_none());
+        assert_eq!(ea.message, "You left the online match.");
     }
 
     /// Dots that is over after 60 ticks, with a result line.

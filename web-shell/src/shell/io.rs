@@ -310,6 +310,9 @@ pub enum Output {
     },
     /// Offer the last match's input log for download (or hide the link).
     OfferLog(Option<LogOffer>),
+    /// Offer the last match's desync report for download (or hide the
+    /// link: every match end sends one or the other).
+    OfferReport(Option<LogOffer>),
 }
 
 /// Randomness, passed in: fills the buffer, or returns `false` when the

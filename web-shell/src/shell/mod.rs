@@ -678,6 +678,7 @@ impl Shell {
                     self.accepted_at = None;
                     self.last_log.clone_from(&end.log);
                     self.out.push_back(Output::OfferLog(end.log));
+                    self.out.push_back(Output::OfferReport(end.report));
                     self.screen_event(now, ScreenEvent::Ended(end.message), &[]);
                 }
             }

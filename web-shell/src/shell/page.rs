@@ -349,6 +349,19 @@ pub fn log_link(url: &str, log: &super::view::LogOffer) -> Vec<Patch> {
     ]
 }
 
+/// The result screen's download link for a desync report at `url` (an
+/// object URL the page made of its bytes), and the diverging tick as
+/// `#result`'s `data-report-tick`.
+#[must_use]
+pub fn report_link(url: &str, report: &super::view::LogOffer) -> Vec<Patch> {
+    vec![
+        Patch::Attr("report-link", "href", Some(url.to_owned())),
+        Patch::Attr("report-link", "download", Some(report.file_name.clone())),
+        Patch::Attr("result", "data-report-tick", Some(report.ticks.to_string())),
+        Patch::Shown("report-link", true),
+    ]
+}
+
 /// An event of the page the shell listens to: on element `el`, browser
 /// event `event`; the page reads the values of the `reads` fields with it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -145,6 +145,7 @@ impl App {
             Output::CloseMesh => self.rtc.close_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
             Output::OfferLog(log) => self.dom.offer_log(log.as_ref()),
+            Output::OfferReport(r) => self.dom.offer_report(r.as_ref()),
         }
     }
 

@@ -12,15 +12,20 @@ use web_sys::{
     HtmlSelectElement,
 };
 
-/// The document, and the object URL of the log offered for download.
+/// The document, and the object URLs of the files offered for download.
 pub struct Dom {
     pub doc: Document,
     log_url: Option<String>,
+    report_url: Option<String>,
 }
 
 impl Dom {
     pub fn new(doc: Document) -> Dom {
-        Dom { doc, log_url: None }
+        Dom {
+            doc,
+            log_url: None,
+            report_url: None,
+        }
     }
 
     pub fn el(&self, id: &str) -> Option<Element> {
@@ -127,26 +132,47 @@ impl Dom {
 
     /// Offers the last match's input log for download on the result screen.
     pub fn offer_log(&mut self, log: Option<&LogOffer>) {
-        if let Some(url) = self.log_url.take() {
+        let old = self.log_url.take();
+        self.log_url = self.offer("log-link", old, log, crate::shell::page::log_link);
+    }
+
+    /// Offers the last match's desync report for download on the result
+    /// screen (or hides the link after any other ending).
+    pub fn offer_report(&mut self, report: Option<&LogOffer>) {
+        let old = self.report_url.take();
+        self.report_url = self.offer("report-link", old, report, crate::shell::page::report_link);
+    }
+
+    /// Revokes the `old` object URL of the link `link`, then offers `file`
+    /// there through `patches` (or hides the link); the new object URL.
+    fn offer(
+        &self,
+        link: &'static str,
+        old: Option<String>,
+        file: Option<&LogOffer>,
+        patches: fn(&str, &LogOffer) -> Vec<Patch>,
+    ) -> Option<String> {
+        if let Some(url) = old {
             let _ = web_sys::Url::revoke_object_url(&url);
         }
-        let Some(log) = log else {
-            self.apply(&Patch::Shown("log-link", false));
-            return;
+        let Some(file) = file else {
+            self.apply(&Patch::Shown(link, false));
+            return None;
         };
-        let parts = Array::of1(&js_sys::Uint8Array::from(log.bytes.as_slice()));
+        let parts = Array::of1(&js_sys::Uint8Array::from(file.bytes.as_slice()));
         let opts = web_sys::BlobPropertyBag::new();
         opts.set_type("application/octet-stream");
         let url = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
             .and_then(|b| web_sys::Url::create_object_url_with_blob(&b));
         let Ok(url) = url else {
-            log::warn!("could not offer the input log for download");
-            return;
+            log::warn!("could not offer a file for download on {link}");
+            self.apply(&Patch::Shown(link, false));
+            return None;
         };
-        for p in crate::shell::page::log_link(&url, log) {
+        for p in patches(&url, file) {
             self.apply(&p);
         }
-        self.log_url = Some(url);
+        Some(url)
     }
 
     /// The canvas sized for this frame (sharp on high-density screens: a

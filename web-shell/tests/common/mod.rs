@@ -47,6 +47,11 @@ pub struct Page {
     /// This page gathers no candidates: its peer connections never open.
     pub no_direct_path: bool,
     pub chat: Vec<(String, String)>,
+    /// While set, every state hash report this page sends on the match
+    /// link carries a wrong hash (the peer sees a game that differs).
+    pub flip_hash: bool,
+    /// The last desync report offer (`None` after any other ending).
+    pub report: Option<web_shell::shell::view::LogOffer>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -92,6 +97,8 @@ impl World {
                     shell,
                     no_direct_path: false,
                     chat: Vec::new(),
+                    flip_hash: false,
+                    report: None,
                     conns: BTreeMap::new(),
                 }
             })
@@ -468,8 +475,15 @@ impl World {
                 Output::SendPeer {
                     link,
                     channel,
-                    bytes,
+                    mut bytes,
                 } => {
+                    if self.pages[p].flip_hash && link == LinkId::Match {
+                        use lockstep::wire::Message;
+                        if let Ok(Message::Hash(mut r)) = Message::<u8>::decode(&bytes) {
+                            r.hash ^= 0xff;
+                            bytes = Message::<u8>::Hash(r).encode().unwrap();
+                        }
+                    }
                     let peer = self.pages[p]
                         .conns
                         .get(&link)
@@ -493,6 +507,7 @@ impl World {
                     }
                 }
                 Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
+                Output::OfferReport(r) => self.pages[p].report = r,
                 Output::AddCandidate { .. }
                 | Output::Page(_)
                 | Output::Paint
