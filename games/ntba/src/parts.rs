@@ -189,10 +189,16 @@ pub fn desync_message<S: AsRef<str>>(game_at_tick: &Ntba, differing: &[S]) -> St
     let when = game_at_tick.game_time_in_words();
     match differing {
         [] => format!("The two games went out of sync {when}, so the match was stopped."),
-        [one] => format!(
-            "The two games went out of sync {when}: {} differs.",
-            one.as_ref()
-        ),
+        [one] => {
+            // "the clocks", "the controls" and "the events" are plural.
+            let one = one.as_ref();
+            let verb = if one.ends_with('s') {
+                "differ"
+            } else {
+                "differs"
+            };
+            format!("The two games went out of sync {when}: {one} {verb}.")
+        }
         many => format!(
             "The two games went out of sync {when}: {} differ.",
             in_words(many)

@@ -178,3 +178,16 @@ fn game_time_reads_like_the_scoreboard() {
         "The two games went out of sync after the final buzzer, so the match was stopped."
     );
 }
+
+#[test]
+fn the_message_agrees_in_number_with_one_part() {
+    let g = Ntba::new(1, 2);
+    let one = |name: &str| crate::desync_message(&g, &[name]);
+    assert!(one(crate::parts::BALL).ends_with(": the ball differs."));
+    assert!(one(crate::parts::CLOCKS).ends_with(": the clocks differ."));
+    assert!(one(crate::parts::EVENTS).ends_with(": the events differ."));
+    assert!(
+        crate::desync_message(&g, &[crate::parts::BALL, crate::parts::SCORE])
+            .ends_with(": the ball and the score differ.")
+    );
+}
