@@ -114,7 +114,7 @@ const NICKS: [&str; 6] = ["Ann", " Bo ", "דנה", "", "x\u{202e}y", "\u{2800}"]
 
 fn template(kind: u8, a: u8) -> String {
     let id = IDS[usize::from(a) % IDS.len()];
-    match kind % 8 {
+    match kind % 9 {
         0 => format!(
             r#"{{"type":"hello","id":"{id}","nick":"{}"}}"#,
             NICKS[usize::from(a / 8) % NICKS.len()]
@@ -125,6 +125,7 @@ fn template(kind: u8, a: u8) -> String {
         4 => r#"{"type":"offer","attempt":1,"sdp":"v=0"}"#.to_owned(),
         5 => r#"{"type":"done"}"#.to_owned(),
         6 => r#"{"type":"ice","candidate":null}"#.to_owned(),
+        7 => signaling_protocol::relay_out::ticket_request(),
         _ => r#"{"type":"status","status":"lobby"}"#.to_owned(),
     }
 }
@@ -235,6 +236,8 @@ fn room(mut s: Script<'_>) {
         ttl_ms: 30_000,
         max_message_bytes: 512,
         max_messages: 12,
+        // A key, so that ticket requests are answered with tickets.
+        relay_key: signaling_core::RelayKey::from_secret("fuzzing key"),
     };
     let code = RoomCode::parse("K7M2QX").expect("a valid code");
     let (mut room, actions) = Room::new(code, limits, Millis(0));
