@@ -107,6 +107,28 @@ struct Running<G: DeterministicGame> {
     sender: Sender,
 }
 
+impl<G: DeterministicGame> Running<G> {
+    /// Runs `f` on the timeline under the match's watch (final ticks'
+    /// hashes sent, compared and their parts kept); returns the first pair
+    /// of hashes found to differ, if any.
+    fn watched(
+        &mut self,
+        out: &mut Outbox,
+        events: &mut VecDeque<Event>,
+        f: impl FnOnce(&mut Timeline<G>, &mut MatchWatch<'_>),
+    ) -> Option<(u32, u64, u64)> {
+        let mut watch = MatchWatch {
+            hashes: &mut self.hashes,
+            parts: &mut self.parts,
+            out,
+            events,
+            desync: None,
+        };
+        f(&mut self.timeline, &mut watch);
+        watch.desync
+    }
+}
+
 /// What an ended match keeps: how it ended and the last states reached.
 struct Ended<G: DeterministicGame> {
     outcome: Outcome,
@@ -433,15 +455,8 @@ impl<G: DeterministicGame> Session<G> {
         if window > 0 {
             // Correct any misprediction the inputs received since the last
             // frame revealed, before anything new runs.
-            let mut watch = MatchWatch {
-                hashes: &mut run.hashes,
-                parts: &mut run.parts,
-                out: &mut self.out,
-                events: &mut self.events,
-                desync: None,
-            };
-            run.timeline.reconcile(&mut watch);
-            if let Some(desync) = watch.desync {
+            let found = run.watched(&mut self.out, &mut self.events, |t, w| t.reconcile(w));
+            if let Some(desync) = found {
                 self.end_in_desync(now, desync);
                 return Frame::Ended;
             }
@@ -463,15 +478,10 @@ impl<G: DeterministicGame> Session<G> {
             self.stats.skipped_frames += 1;
             Frame::Skipped(run.timeline.tick())
         } else if can_run {
-            let mut watch = MatchWatch {
-                hashes: &mut run.hashes,
-                parts: &mut run.parts,
-                out: &mut self.out,
-                events: &mut self.events,
-                desync: None,
-            };
-            run.timeline.step(&mut watch);
-            if let Some(desync) = watch.desync {
+            let found = run.watched(&mut self.out, &mut self.events, |t, w| {
+                t.step(w);
+            });
+            if let Some(desync) = found {
                 self.end_in_desync(now, desync);
                 return Frame::Ended;
             }
