@@ -40,7 +40,7 @@ trap cleanup EXIT
 start_server --allowed-origins http://good.test \
     --room-ttl-seconds 3 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
     --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
-    --stun-urls '' --log-level debug
+    --relay-ttl-seconds 3 --stun-urls '' --log-level debug
 
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
     --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
