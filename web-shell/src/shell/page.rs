@@ -418,6 +418,9 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         l("lobby-back", "click", true, &[]),
         l("replay-back", "click", true, &[]),
         l("join", "click", true, &["name"]),
+        // Enter in the name field submits its form (no inline handler: the
+        // page's Content-Security-Policy forbids them).
+        l("name-row", "submit", true, &["name"]),
         l("retry", "click", true, &[]),
         l("chat-send", "click", true, &["chat-input"]),
         l("chat-form", "submit", true, &["chat-input"]),
@@ -451,7 +454,7 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         }
         ("btn-online", _) => Action::ChooseOnline,
         ("local-back" | "lobby-back" | "replay-back", _) => Action::Back,
-        ("join", _) => Action::Join(first()),
+        ("join" | "name-row", _) => Action::Join(first()),
         ("retry", _) => Action::Retry,
         ("chat-send" | "chat-form", _) => Action::SendChat(first()),
         ("leave", _) => Action::Leave,
@@ -528,6 +531,11 @@ mod tests {
         assert_eq!(
             action_of(&ls, ev("chat-form", "submit", &["hi"])),
             Some(Action::SendChat("hi".into()))
+        );
+        // Enter in the name field joins, as the button does.
+        assert_eq!(
+            action_of(&ls, ev("name-row", "submit", &["Ada"])),
+            Some(Action::Join("Ada".into()))
         );
         assert_eq!(
             action_of(&ls, ev("replay-back", "click", &[])),
