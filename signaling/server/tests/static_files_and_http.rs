@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+mod common;
+
 use signaling_core::AllowedOrigins;
 use signaling_server::{Config, Server, TurnConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -11,24 +13,10 @@ use tokio::net::TcpStream;
 /// One raw HTTP/1.1 request (Connection: close); returns status line,
 /// headers (lower-cased) and body.
 async fn request(addr: std::net::SocketAddr, head: &str) -> (u16, String, Vec<u8>) {
-    let fut = async {
-        let mut tcp = TcpStream::connect(addr).await.expect("connect");
-        let req = format!("{head}\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-        tcp.write_all(req.as_bytes()).await.expect("write");
-        let mut buf = Vec::new();
-        tcp.read_to_end(&mut buf).await.expect("read");
-        buf
-    };
-    let buf = tokio::time::timeout(Duration::from_secs(10), fut)
-        .await
-        .expect("answer in time");
-    let split = buf
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("header end");
-    let head = String::from_utf8_lossy(&buf[..split]).to_lowercase();
+    let (head, body) = common::raw_request(addr, head).await;
+    let head = head.to_lowercase();
     let status = head[9..12].parse().expect("status code");
-    (status, head, buf[split + 4..].to_vec())
+    (status, head, body)
 }
 
 async fn start(config: Config) -> std::net::SocketAddr {

@@ -4,32 +4,17 @@
 //! no type sniffing and no referrer; the API answers with a policy that
 //! allows nothing. (Stages 50 and 60 run the real page under it.)
 
-use std::time::Duration;
+mod common;
 
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 use signaling_server::{Config, Server};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 /// One GET; returns the response head as sent (case kept).
 async fn head_of(addr: std::net::SocketAddr, path: &str) -> String {
-    let fut = async {
-        let mut tcp = TcpStream::connect(addr).await.expect("connect");
-        let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-        tcp.write_all(req.as_bytes()).await.expect("write");
-        let mut buf = Vec::new();
-        tcp.read_to_end(&mut buf).await.expect("read");
-        buf
-    };
-    let buf = tokio::time::timeout(Duration::from_secs(10), fut)
+    common::raw_request(addr, &format!("GET {path} HTTP/1.1"))
         .await
-        .expect("answer in time");
-    let end = buf
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("header end");
-    String::from_utf8_lossy(&buf[..end]).into_owned()
+        .0
 }
 
 fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
