@@ -65,6 +65,11 @@ require_tool() {
 require_rust() {
     require_tool cargo "Install Rust with rustup (https://rustup.rs), then run this again."
     require_tool rustup "The wasm32 target is added with rustup; install Rust with rustup (https://rustup.rs)."
+    # rustup's proxies are there but may have no toolchain to run (an empty
+    # or other RUSTUP_HOME): say so in one line rather than with rustup's
+    # backtrace later.
+    cargo --version >/dev/null 2>&1 ||
+        die "cargo is installed but has no toolchain to run (RUSTUP_HOME=${RUSTUP_HOME:-~/.rustup}): run \`rustup default stable\`, then run this again."
 }
 
 # Installs Debian packages: `apt_install WHAT PACKAGE...` (WHAT names them in

@@ -142,6 +142,12 @@ holds() { if (cd "$SANDBOX/box" && BOX="$SANDBOX/box" bash -c "$1"); then pass; 
 ALL="cargo rustup npm apt-get python3 sudo"
 WB="$SANDBOX/box/cargo/bin/wasm-bindgen"
 
+# require_rust: rustup's proxies without a toolchain to run (cargo fails)
+STUB_FAIL=cargo run "cargo without a toolchain" "$ALL" -- 'true' -- require_rust
+refused
+run "cargo with a toolchain" "$ALL" -- 'true' -- require_rust
+ok; not_called
+
 # ensure_wasm_target
 run "wasm target absent" "$ALL" -- 'true' -- ensure_wasm_target
 ok; called "rustup target add wasm32-unknown-unknown"; holds 'grep -qx wasm32-unknown-unknown state/targets'
