@@ -72,6 +72,25 @@ require_rust() {
         die "cargo is installed but has no toolchain to run (RUSTUP_HOME=${RUSTUP_HOME:-~/.rustup}): run \`rustup default stable\`, then run this again."
 }
 
+# Stops before a long run when the disk is too full for it, rather than in
+# the middle of a build: `require_free_space DIR GIB` wants GIB GiB free on
+# the file system that holds DIR (created if missing). Without a working
+# `df` it says so and goes on.
+require_free_space() {
+    local dir=$1 want=$2 free_kib
+    mkdir -p "$dir"
+    free_kib="$(df -Pk "$dir" 2>/dev/null | awk 'NR == 2 { print $4 }')" || free_kib=""
+    case "$free_kib" in
+        '' | *[!0-9]*)
+            log "could not read the free space under $dir; going on"
+            return 0
+            ;;
+    esac
+    if [ "$free_kib" -lt $((want * 1024 * 1024)) ]; then
+        die "only $((free_kib / 1024 / 1024)) GiB free on the disk that holds $dir, and this run needs about $want GiB there: free some space (\`cargo clean\` in other checkouts, for one), then run this again."
+    fi
+}
+
 # Installs Debian packages: `apt_install WHAT PACKAGE...` (WHAT names them in
 # messages).
 apt_install() {

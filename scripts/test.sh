@@ -7,6 +7,16 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
+# A whole run from a clean checkout leaves about FULL_RUN_GIB GiB of build
+# output (docs/toolchain.md); what an earlier run left counts towards it.
+FULL_RUN_GIB=10
+target="${CARGO_TARGET_DIR:-$ROOT/target}"
+built_gib=0
+[ -d "$target" ] && built_gib=$(($(du -sk "$target" | cut -f1) / 1024 / 1024))
+need=$((FULL_RUN_GIB - built_gib))
+[ "$need" -ge 1 ] || need=1
+require_free_space "$target" "$need"
+
 start=$SECONDS
 for stage in scripts/ci/[0-9]*.sh; do
     name="$(basename "$stage" .sh)"

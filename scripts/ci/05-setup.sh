@@ -148,6 +148,15 @@ refused
 run "cargo with a toolchain" "$ALL" -- 'true' -- require_rust
 ok; not_called
 
+# require_free_space: df reports the free KiB of the disk (a stub here)
+DF='mkdir -p ../installed && printf "#!/bin/bash\necho \"Filesystem 1024-blocks Used Available Capacity Mounted\"\necho \"/dev/x 100 50 %s 50%%%% /\"\n" '
+run "disk too full" "$ALL" -- "$DF 1048576 >installed/df && chmod +x installed/df" -- require_free_space target 2
+refused
+run "disk with room" "$ALL" -- "$DF 3145728 >installed/df && chmod +x installed/df" -- require_free_space target 2
+ok; holds '[ -d repo/target ]'
+run "no df" "$ALL" -- 'true' -- require_free_space target 2
+ok
+
 # ensure_wasm_target
 run "wasm target absent" "$ALL" -- 'true' -- ensure_wasm_target
 ok; called "rustup target add wasm32-unknown-unknown"; holds 'grep -qx wasm32-unknown-unknown state/targets'
