@@ -213,8 +213,8 @@ fn compare(out: &mut String, ours: &RunResult, theirs: &RunResult, alike: Option
 /// The header of [`mesh_row`]'s markdown table.
 #[must_use]
 pub fn mesh_header() -> String {
-    "| players | scenario | mode, input delay | engine | running from ms (last player) | ticks (fewest) | stalled frames per player, mean / worst | re-simulated ticks per player, mean / worst | packets/s per player, mean / worst | payload B/s per player, mean / worst | payload + 48 B/packet, B/s per player, mean / worst | session µs/tick, mean / worst | RTT ms (longest) | in sync |\n\
-     |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    "| players | scenario | mode, input delay | engine | running from ms (last player) | ticks (fewest) | stalled frames per minute, mean / worst player | skipped frames per minute, mean / worst | re-simulated ticks per minute, mean / worst | packets/s per player, mean / worst | payload B/s per player, mean / worst | payload + 48 B/packet, B/s per player, mean / worst | session µs/tick, mean / worst | RTT ms (longest) | in sync |\n\
+     |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         .to_string()
 }
 
@@ -230,7 +230,9 @@ fn mesh_engine(m: &MeshResult) -> String {
 }
 
 /// One markdown row of the larger matches: per player, the mean over all
-/// players and the worst one's value.
+/// players and the worst one's value. Counts are per minute of each
+/// player's running time (GGRS's handshake takes longer, so its players
+/// run for less of the run).
 #[must_use]
 pub fn mesh_row(m: &MeshResult) -> String {
     let head = format!(
@@ -244,7 +246,9 @@ pub fn mesh_row(m: &MeshResult) -> String {
     let run = match &m.run {
         Ok(run) => run,
         Err(why) => {
-            return format!("{head} not measured: {why} | – | – | – | – | – | – | – | – | – |\n");
+            return format!(
+                "{head} not measured: {why} | – | – | – | – | – | – | – | – | – | – |\n"
+            );
         }
     };
     let two = |f: fn(&RunResult, usize) -> f64, decimals: usize| {
@@ -253,11 +257,11 @@ pub fn mesh_row(m: &MeshResult) -> String {
                 format!("{mean:.*} / {worst:.*}", decimals, decimals)
             })
     };
-    let count = |f: fn(&PeerFigures) -> u64| {
-        let values: Vec<u64> = run.peers.iter().map(f).collect();
-        let worst = values.iter().copied().max().unwrap_or(0);
-        let mean = values.iter().sum::<u64>() as f64 / values.len().max(1) as f64;
-        format!("{mean:.1} / {worst}")
+    let per_minute = |f: fn(&PeerFigures) -> u64| {
+        m.mean_and_worst(|r, i| r.per_minute(i, f(&r.peers[i])))
+            .map_or("–".to_string(), |(mean, worst)| {
+                format!("{mean:.1} / {worst:.1}")
+            })
     };
     let started = if run.peers.iter().all(|p| p.started_ms.is_some()) {
         let last = run.peers.iter().filter_map(|p| p.started_ms).max();
@@ -268,9 +272,10 @@ pub fn mesh_row(m: &MeshResult) -> String {
     let ticks = run.peers.iter().map(|p| p.ticks).min().unwrap_or(0);
     let rtt = run.peers.iter().filter_map(|p| p.rtt_ms).max();
     format!(
-        "{head} {started} | {ticks} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-        count(|p| p.stalled),
-        count(|p| p.resimulated),
+        "{head} {started} | {ticks} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        per_minute(|p| p.stalled),
+        per_minute(|p| p.skipped),
+        per_minute(|p| p.resimulated),
         two(RunResult::packets_per_second, 1),
         two(RunResult::payload_per_second, 0),
         two(RunResult::wire_per_second, 0),
@@ -416,5 +421,51 @@ mod tests {
         assert!(rows
             .iter()
             .all(|r| cells(r) == cells(header.lines().next().unwrap())));
+    }
+
+    #[test]
+    fn mesh_rows_give_per_minute_means_and_the_worst_player_in_every_column() {
+        use crate::mesh::{MeshResult, Mode, Side};
+        let mut r = run(Engine::Ggrs { window: 9 }, 0);
+        // Four players, a minute each; stalls 10 to 40.
+        r.peers = (0..4u8)
+            .map(|side| {
+                let mut p = r.peers[0].clone();
+                p.side = side;
+                p.stalled = 10 * u64::from(side + 1);
+                p
+            })
+            .collect();
+        let measured = MeshResult {
+            scenario: SCENARIOS[1],
+            players: 4,
+            mode: Mode::Rollback,
+            side: Side::Ggrs,
+            input_delay: 2,
+            window: 9,
+            run: Ok(r),
+        };
+        let row = mesh_row(&measured);
+        assert!(row.contains("| 25.0 / 40.0 |"), "{row}");
+        assert!(
+            row.contains("GGRS (max_prediction 9: predicts ≤ 8)"),
+            "{row}"
+        );
+        let waiting = MeshResult {
+            side: Side::Ours,
+            window: 8,
+            run: Err("waiting"),
+            ..measured.clone()
+        };
+        let row_waiting = mesh_row(&waiting);
+        assert!(
+            row_waiting.contains("not measured: waiting"),
+            "{row_waiting}"
+        );
+        let cells = |line: &str| line.matches('|').count();
+        let header = mesh_header();
+        let width = cells(header.lines().next().unwrap());
+        assert_eq!(cells(&row), width, "{row}");
+        assert_eq!(cells(&row_waiting), width, "{row_waiting}");
     }
 }
