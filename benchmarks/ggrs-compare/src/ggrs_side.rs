@@ -7,9 +7,10 @@
 //! sends everything on one unreliable path; [`NetsimSocket`] maps that to
 //! netsim's unreliable channel of the link to the addressed peer, encoding
 //! messages with bincode exactly as GGRS's own UDP socket does, so the
-//! sizes counted are GGRS's real datagram sizes. GGRS reads the wall clock itself (for its resend timers, quality
-//! reports and time synchronisation), so this side only makes sense in real
-//! time: the harness moves netsim's clock to the elapsed wall-clock time.
+//! sizes counted are GGRS's real datagram sizes. GGRS reads the wall clock
+//! itself (for its resend timers, quality reports and time
+//! synchronisation), so this side only makes sense in real time: the
+//! harness moves netsim's clock to the elapsed wall-clock time.
 
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -518,16 +519,13 @@ impl<G: BenchGame> GgrsSpectated<G> {
 
     /// What the host has sent so far to the guest and to the spectators.
     fn host_sent(&self) -> (Sent, Sent) {
-        let (guest, spectators): (Vec<_>, Vec<_>) =
-            self.host.links.iter().partition(|(peer, _)| *peer == 1);
-        let sum = |links: Vec<&(u8, End)>| {
-            let stats: Vec<_> = links
-                .iter()
-                .map(|(_, e)| e.borrow().outgoing_stats())
-                .collect();
-            Sent::sum(&stats)
-        };
-        (sum(guest), sum(spectators))
+        let (guest, spectators): (Vec<_>, Vec<_>) = self
+            .host
+            .links
+            .iter()
+            .cloned()
+            .partition(|(peer, _)| *peer == 1);
+        (sent_over(&guest), sent_over(&spectators))
     }
 
     pub(crate) fn finish(self, end: Millis) -> SpectatedFigures {
