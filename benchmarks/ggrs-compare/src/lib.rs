@@ -22,6 +22,10 @@
 //! and prints a table and the issue-7 targets; `docs/benchmarks.md`
 //! ("Against GGRS") records the figures and the command.
 //!
+//! [`mesh`] does the same for matches of more than two players (every
+//! player linked to every other) and for a host with spectators
+//! (`cargo run --release -p ggrs-compare -- mesh`).
+//!
 //! ```no_run
 //! use ggrs_compare::{run_scenario, GameKind, RunSettings, DEFAULT_ENGINES, SCENARIOS};
 //! use std::time::Duration;
@@ -37,7 +41,9 @@
 
 pub mod game;
 mod ggrs_side;
+pub mod mesh;
 mod ours;
+mod ours_mesh;
 pub mod report;
 
 use std::fmt;
@@ -264,7 +270,8 @@ impl RunSettings {
 /// What one peer did during a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PeerFigures {
-    /// 0 for the host (side 0), 1 for the guest.
+    /// The player's slot: 0 for the host, 1 for the guest, 2 and up for
+    /// the other players of a larger match.
     pub side: u8,
     /// Frames the harness ran (including the handshake).
     pub frames: u64,
@@ -358,19 +365,18 @@ impl PeerFigures {
         }
     }
 
-    /// Notes the first frame on which the session runs, and what the link
-    /// had carried from this peer until then (`stats`: the link's
-    /// outgoing statistics at this end).
-    fn mark_running(&mut self, now: Millis, stats: &PathStats) {
+    /// Notes the first frame on which the session runs, and what the links
+    /// had carried from this peer until then (`sent`: from the links'
+    /// outgoing statistics at this peer's ends).
+    fn mark_running(&mut self, now: Millis, sent: Sent) {
         if self.started_ms.is_none() {
             self.started_ms = Some(now.0);
-            self.baseline = Sent::of(stats);
+            self.baseline = sent;
         }
     }
 
-    /// Records the link's totals at the end of the run.
-    fn finish_traffic(&mut self, end: Millis, stats: &PathStats) {
-        let sent = Sent::of(stats);
+    /// Records the links' totals at the end of the run.
+    fn finish_traffic(&mut self, end: Millis, sent: Sent) {
         self.ended_ms = end.0;
         self.total_packets = sent.packets;
         self.total_bytes = sent.bytes;
@@ -405,14 +411,15 @@ impl PeerFigures {
 /// retransmission of a reliable one (netsim's `sent` counts a datagram
 /// once, however many attempts it took).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Sent {
-    packets: u64,
-    bytes: u64,
-    resent: u64,
+pub(crate) struct Sent {
+    pub(crate) packets: u64,
+    pub(crate) bytes: u64,
+    pub(crate) resent: u64,
 }
 
 impl Sent {
-    fn of(stats: &PathStats) -> Sent {
+    /// What one end sent (`stats`: its outgoing statistics).
+    pub(crate) fn of(stats: &PathStats) -> Sent {
         let sent = stats.sent.total();
         Sent {
             packets: sent.packets + stats.retransmissions,
@@ -420,16 +427,50 @@ impl Sent {
             resent: stats.retransmissions,
         }
     }
+
+    /// What several ends sent in all (a member of a larger match has one
+    /// end per link).
+    pub(crate) fn sum<'a>(stats: impl IntoIterator<Item = &'a PathStats>) -> Sent {
+        stats
+            .into_iter()
+            .map(Sent::of)
+            .fold(Sent::default(), |a, b| Sent {
+                packets: a.packets + b.packets,
+                bytes: a.bytes + b.bytes,
+                resent: a.resent + b.resent,
+            })
+    }
+
+    /// What was sent since `earlier`.
+    pub(crate) fn since(self, earlier: Sent) -> Sent {
+        Sent {
+            packets: self.packets.saturating_sub(earlier.packets),
+            bytes: self.bytes.saturating_sub(earlier.bytes),
+            resent: self.resent.saturating_sub(earlier.resent),
+        }
+    }
+}
+
+/// The seed of the link joining members `a` and `b` (`a < b`; slots of
+/// up to 32 members), from the run's link seed: the link between 0 and 1
+/// keeps the run's seed itself, so a two-player match plays over the same
+/// link whichever harness builds it, and every other link gets its own
+/// stream. Both engines' links are built from it, so the same pair of
+/// members meets the same losses and delays in either engine.
+#[must_use]
+pub fn link_seed(net_seed: u64, a: u8, b: u8) -> u64 {
+    let (a, b) = (u64::from(a.min(b)), u64::from(a.max(b)));
+    net_seed.wrapping_add(0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(a * 32 + b - 1))
 }
 
 /// A timed section longer than this (1 ms) is counted as preempted and
 /// left out of the session time.
 const PREEMPTED_NANOS: u64 = 1_000_000;
 
-/// Whether the two peers simulated the same game.
+/// Whether the peers simulated the same game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SyncCheck {
-    /// Every tick both have confirmed has the same state hash on both.
+    /// Every tick all have confirmed has the same state hash on all.
     Agreed {
         /// Ticks compared.
         ticks: u32,
@@ -448,12 +489,18 @@ impl SyncCheck {
         matches!(self, SyncCheck::Agreed { ticks } if *ticks > 0)
     }
 
-    fn of(peers: &[PeerFigures; 2]) -> SyncCheck {
-        let [a, b] = peers;
-        let n = (a.confirmed.min(b.confirmed) as usize)
-            .min(a.log.len())
-            .min(b.log.len());
-        match (0..n).find(|&i| a.log[i] != b.log[i]) {
+    /// Compares every peer's hash log with the first peer's over the
+    /// ticks all of them have confirmed.
+    pub(crate) fn of(peers: &[PeerFigures]) -> SyncCheck {
+        let n = peers
+            .iter()
+            .map(|p| (p.confirmed as usize).min(p.log.len()))
+            .min()
+            .unwrap_or(0);
+        let Some((first, others)) = peers.split_first() else {
+            return SyncCheck::Agreed { ticks: 0 };
+        };
+        match (0..n).find(|&i| others.iter().any(|p| p.log[i] != first.log[i])) {
             Some(i) => SyncCheck::Diverged { tick: i as u32 + 1 },
             None => SyncCheck::Agreed { ticks: n as u32 },
         }
@@ -477,8 +524,9 @@ pub struct RunResult {
     /// Cost of one clock read in nanoseconds, subtracted once per timed
     /// section.
     pub clock_nanos: f64,
-    /// Host, then guest.
-    pub peers: [PeerFigures; 2],
+    /// Host, then guest (then the other players of a larger match, by
+    /// slot).
+    pub peers: Vec<PeerFigures>,
     /// Whether they agreed.
     pub sync: SyncCheck,
 }
@@ -537,14 +585,20 @@ impl RunResult {
     }
 }
 
-/// One engine's pair of peers under the frame loop.
-trait Contender {
+/// Whatever the frame loop ([`play`]) runs: one engine's members of one
+/// match.
+pub(crate) trait Runner {
     /// Runs one 60 Hz frame at wall-clock time `now` (from the start).
     fn frame(&mut self, now: Millis);
-    /// The ticks both peers have confirmed so far (the lower of the two).
+    /// The ticks every member has confirmed so far (the lowest).
     fn confirmed(&self) -> u32;
-    /// The figures of host and guest, the run having ended at `end`.
-    fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2];
+}
+
+/// One engine's players of one match (a pair, or a larger mesh).
+pub(crate) trait Contender: Runner {
+    /// The figures of every player by slot (host, guest, then the
+    /// others), the run having ended at `end`.
+    fn finish(self: Box<Self>, end: Millis) -> Vec<PeerFigures>;
 }
 
 /// GGRS 0.13's input queue holds this many frames and `assert!`s (panics)
@@ -629,10 +683,10 @@ fn contender(
             max_hold,
         )?),
         (GameKind::Dots, Engine::Ggrs { window }) => Box::new(
-            ggrs_side::GgrsPair::<dots::Dots>::new(settings, usize::from(window))?,
+            ggrs_side::GgrsMesh::<dots::Dots>::new(settings, usize::from(window), 2)?,
         ),
         (GameKind::Ntba, Engine::Ggrs { window }) => Box::new(
-            ggrs_side::GgrsPair::<ntba::Ntba>::new(settings, usize::from(window))?,
+            ggrs_side::GgrsMesh::<ntba::Ntba>::new(settings, usize::from(window), 2)?,
         ),
     })
 }
@@ -681,12 +735,9 @@ fn wait_until(deadline: Instant) {
 }
 
 /// Plays `scenario` for `settings.duration` of wall-clock time with every
-/// game × engine combination at once, in one 60 Hz frame loop (each
-/// combination on its own link with the same conditions and seed), and
-/// returns one result per combination, games outer, engines inner.
-///
-/// A frame that starts late is not made up for: like a browser's animation
-/// frames, the loop goes on from the current time (no catch-up bursts).
+/// game × engine combination at once, in one 60 Hz frame loop ([`play`];
+/// each combination on its own link with the same conditions and seed),
+/// and returns one result per combination, games outer, engines inner.
 ///
 /// With [`RunSettings::until_confirmed`] the run ends as soon as every
 /// row's two peers have confirmed that many ticks, or at the deadline.
@@ -707,26 +758,77 @@ pub fn run_scenario(
     };
     check_settings(engines, &settings)?;
     let clock_nanos = calibrate_clock();
-    let mut runs = Vec::new();
+    let mut labels = Vec::new();
+    let mut rows = Vec::new();
     for &game in games {
         for &engine in engines {
-            runs.push((game, engine, contender(game, engine, &settings)?));
+            rows.push(contender(game, engine, &settings)?);
+            labels.push((game, engine));
         }
     }
 
+    let played = play(&mut rows, settings.duration, settings.until_confirmed);
+    let (seconds, end) = (played.seconds(), played.end());
+
+    let mut results = Vec::new();
+    for ((game, engine), c) in labels.into_iter().zip(rows) {
+        let peers = c.finish(end);
+        let sync = SyncCheck::of(&peers);
+        results.push(RunResult {
+            scenario: *scenario,
+            game,
+            engine,
+            seconds,
+            frames: played.frames,
+            clock_nanos,
+            peers,
+            sync,
+        });
+    }
+    Ok(results)
+}
+
+/// What [`play`] did: frames run and the wall-clock time at the end.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Played {
+    pub(crate) frames: u64,
+    pub(crate) elapsed: Duration,
+}
+
+impl Played {
+    pub(crate) fn seconds(self) -> f64 {
+        self.elapsed.as_secs_f64()
+    }
+
+    pub(crate) fn end(self) -> Millis {
+        Millis(self.elapsed.as_millis() as u64)
+    }
+}
+
+/// The real-time frame loop every run shares: a 60 Hz frame for every row
+/// (in a new shuffled order each frame) until `duration` has passed, or
+/// until every row has confirmed `until_confirmed` ticks.
+///
+/// A frame that starts late is not made up for: like a browser's animation
+/// frames, the loop goes on from the current time (no catch-up bursts).
+pub(crate) fn play<R: Runner + ?Sized>(
+    rows: &mut [Box<R>],
+    duration: Duration,
+    until_confirmed: Option<u32>,
+) -> Played {
     let start = Instant::now();
     let mut next = start;
-    let mut order: Vec<usize> = (0..runs.len()).collect();
+    let mut order: Vec<usize> = (0..rows.len()).collect();
     let mut frames = 0u64;
     let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
     loop {
         wait_until(next);
         let elapsed = start.elapsed();
-        if elapsed >= settings.duration {
+        if elapsed >= duration {
             break;
         }
-        if let Some(goal) = settings.until_confirmed {
-            if runs.iter().all(|r| r.2.confirmed() >= goal) {
+        if let Some(goal) = until_confirmed {
+            if rows.iter().all(|r| r.confirmed() >= goal) {
                 break;
             }
         }
@@ -736,7 +838,7 @@ pub fn run_scenario(
         // is always first, or always follows its own twin (warm code).
         shuffle(&mut order, &mut rng);
         for &i in &order {
-            runs[i].2.frame(now_ms);
+            rows[i].frame(now_ms);
         }
         frames += 1;
         next += FRAME;
@@ -747,27 +849,10 @@ pub fn run_scenario(
             next = now;
         }
     }
-    let end = start.elapsed();
-    let seconds = end.as_secs_f64();
-    let end = Millis(end.as_millis() as u64);
-
-    Ok(runs
-        .into_iter()
-        .map(|(game, engine, c)| {
-            let peers = c.finish(end);
-            let sync = SyncCheck::of(&peers);
-            RunResult {
-                scenario: *scenario,
-                game,
-                engine,
-                seconds,
-                frames,
-                clock_nanos,
-                peers,
-                sync,
-            }
-        })
-        .collect())
+    Played {
+        frames,
+        elapsed: start.elapsed(),
+    }
 }
 
 #[cfg(test)]
@@ -779,6 +864,7 @@ mod tests {
     }
 
     fn result(peers: [PeerFigures; 2]) -> RunResult {
+        let peers = peers.to_vec();
         let sync = SyncCheck::of(&peers);
         RunResult {
             scenario: SCENARIOS[0],
@@ -817,10 +903,10 @@ mod tests {
     fn rates_count_only_the_running_time_and_its_traffic() {
         let mut a = peer(0);
         // 10 packets (100 bytes) of handshake, then running from 2 s to 6 s.
-        a.mark_running(Millis(2000), &stats(10, 0, 0, 10));
+        a.mark_running(Millis(2000), Sent::of(&stats(10, 0, 0, 10)));
         // Only the first frame running counts as the start.
-        a.mark_running(Millis(3000), &stats(70, 0, 0, 10));
-        a.finish_traffic(Millis(6000), &stats(250, 0, 0, 10));
+        a.mark_running(Millis(3000), Sent::of(&stats(70, 0, 0, 10)));
+        a.finish_traffic(Millis(6000), Sent::of(&stats(250, 0, 0, 10)));
         let r = result([a, peer(1)]);
         assert_eq!(r.peers[0].total_packets, 250);
         assert_eq!(r.packets_per_second(0), 60.0); // 240 packets in 4 s
@@ -834,9 +920,9 @@ mod tests {
     fn retransmissions_of_reliable_datagrams_count_as_packets_sent() {
         let mut a = peer(0);
         // Handshake: one reliable datagram resent once, not counted.
-        a.mark_running(Millis(0), &stats(4, 1, 1, 10));
+        a.mark_running(Millis(0), Sent::of(&stats(4, 1, 1, 10)));
         // Running: 200 unreliable and 10 reliable datagrams, 30 resends.
-        a.finish_traffic(Millis(4000), &stats(204, 11, 31, 10));
+        a.finish_traffic(Millis(4000), Sent::of(&stats(204, 11, 31, 10)));
         assert_eq!(a.resent, 30);
         assert_eq!(a.packets, 200 + 10 + 30);
         assert_eq!(a.bytes, 10 * (200 + 10 + 30));
@@ -881,5 +967,40 @@ mod tests {
         // Nothing confirmed is not a pass.
         a.confirmed = 0;
         assert!(!SyncCheck::of(&[a.clone(), a]).is_ok());
+    }
+
+    #[test]
+    fn sync_over_more_peers_finds_the_first_tick_any_of_them_differs() {
+        let peers: Vec<PeerFigures> = (0..4)
+            .map(|side| {
+                let mut p = peer(side);
+                p.log = vec![1, 2, 3, 4, 5];
+                p.confirmed = 5;
+                p
+            })
+            .collect();
+        assert_eq!(SyncCheck::of(&peers), SyncCheck::Agreed { ticks: 5 });
+        // The fewest confirmed ticks among all bound the comparison.
+        let mut fewer = peers.clone();
+        fewer[2].confirmed = 3;
+        fewer[3].log[4] = 9;
+        assert_eq!(SyncCheck::of(&fewer), SyncCheck::Agreed { ticks: 3 });
+        // A difference in the last peer only is found.
+        let mut wrong = peers;
+        wrong[3].log[1] = 7;
+        assert_eq!(SyncCheck::of(&wrong), SyncCheck::Diverged { tick: 2 });
+    }
+
+    #[test]
+    fn link_seeds_keep_the_pair_seed_and_differ_for_every_other_link() {
+        assert_eq!(link_seed(42, 0, 1), 42);
+        assert_eq!(link_seed(42, 1, 0), 42);
+        let mut seeds: Vec<u64> = (0..18u8)
+            .flat_map(|a| (a + 1..18).map(move |b| link_seed(42, a, b)))
+            .collect();
+        let all = seeds.len();
+        seeds.sort_unstable();
+        seeds.dedup();
+        assert_eq!(seeds.len(), all);
     }
 }

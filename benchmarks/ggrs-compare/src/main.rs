@@ -3,12 +3,15 @@
 //! ```sh
 //! cargo run --release -p ggrs-compare              # every scenario, both games, 12 s each
 //! cargo run --release -p ggrs-compare -- --seconds 20 --scenarios b,d --games ntba --delay 2
+//! cargo run --release -p ggrs-compare -- mesh     # 2, 4, 8 players; spectators (see mesh_main.rs)
 //! ```
 //!
 //! Prints, ready to paste into `docs/benchmarks.md`: the command, the
 //! machine's load average before and after, a markdown table (every
 //! per-peer cell is `host / guest`), any problem a peer reported, and a
 //! markdown table of the issue-7 targets for each of our rows.
+
+mod mesh_main;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -20,7 +23,8 @@ use ggrs_compare::{
 };
 
 const USAGE: &str = "\
-usage: ggrs-compare [--seconds S] [--scenarios a,b,c,d] [--games dots,ntba]
+usage: ggrs-compare mesh ...          (the larger matches and spectators; mesh --help)
+       ggrs-compare [--seconds S] [--scenarios a,b,c,d] [--games dots,ntba]
                     [--engines ours:0,ours:8,ggrs:8] [--delay TICKS] [--seed N]
                     [--net-seed N] [--ggrs-desync FRAMES] [--ntba-pads cpu|script]
 
@@ -161,6 +165,9 @@ fn load_average() -> String {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "mesh") {
+        return mesh_main::main(&args[1..]);
+    }
     let o = match parse(args.iter().cloned()) {
         Ok(o) => o,
         Err(e) => {

@@ -8,7 +8,7 @@ use lockstep::{Channel, Event, Frame, LinkState, Millis, Session, SessionConfig,
 use lockstep_testing::{Member, Net, Schedule, SimLink};
 
 use crate::game::{self, BenchGame, Timed};
-use crate::{Contender, PeerFigures, RunSettings};
+use crate::{Contender, PeerFigures, RunSettings, Runner, Sent};
 
 /// The one place where a row's settings reach our session's
 /// configuration: the prediction window (0 is lock-step, above 0 rollback;
@@ -115,7 +115,7 @@ impl<G: BenchGame> Member for Peer<G> {
 
 impl<G: BenchGame> Peer<G> {
     fn finish(mut self, end: Millis, outgoing: &netsim::PathStats) -> PeerFigures {
-        self.fig.finish_traffic(end, outgoing);
+        self.fig.finish_traffic(end, Sent::of(outgoing));
         self.fig.ticks = self.session.tick();
         self.fig.confirmed = self.session.confirmed_tick();
         self.fig.resimulated = self.session.stats().resimulated_ticks;
@@ -184,7 +184,7 @@ impl<G: BenchGame> OursPair<G> {
     }
 }
 
-impl<G: BenchGame> Contender for OursPair<G> {
+impl<G: BenchGame> Runner for OursPair<G> {
     fn frame(&mut self, now: Millis) {
         self.net
             .step_frame_at(now, &mut [&mut self.host, &mut self.guest]);
@@ -192,7 +192,7 @@ impl<G: BenchGame> Contender for OursPair<G> {
         let stats = self.outgoing();
         for (peer, stats) in [&mut self.host, &mut self.guest].into_iter().zip(&stats) {
             if peer.running {
-                peer.fig.mark_running(now, stats);
+                peer.fig.mark_running(now, Sent::of(stats));
             }
         }
     }
@@ -201,10 +201,12 @@ impl<G: BenchGame> Contender for OursPair<G> {
         let host = self.host.session.confirmed_tick();
         host.min(self.guest.session.confirmed_tick())
     }
+}
 
-    fn finish(self: Box<Self>, end: Millis) -> [PeerFigures; 2] {
+impl<G: BenchGame> Contender for OursPair<G> {
+    fn finish(self: Box<Self>, end: Millis) -> Vec<PeerFigures> {
         let me = *self;
         let [host, guest] = me.outgoing();
-        [me.host.finish(end, &host), me.guest.finish(end, &guest)]
+        vec![me.host.finish(end, &host), me.guest.finish(end, &guest)]
     }
 }

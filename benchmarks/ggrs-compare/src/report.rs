@@ -1,18 +1,22 @@
-//! The printed table and the issue-7 targets.
+//! The printed tables: the two-player comparison and its issue-7
+//! targets, the larger matches and the spectators.
 
 use std::fmt::Write as _;
 
-use crate::{Engine, RunResult, SyncCheck};
+use crate::mesh::{MeshResult, Side, SpectatorResult};
+use crate::{Engine, PeerFigures, RunResult, SyncCheck};
 
-fn pair<T: std::fmt::Display>(a: T, b: T) -> String {
-    format!("{a} / {b}")
+/// Every peer's value, host first, separated by " / ".
+fn each<T: std::fmt::Display>(peers: &[PeerFigures], f: impl Fn(&PeerFigures) -> T) -> String {
+    let cells: Vec<String> = peers.iter().map(|p| f(p).to_string()).collect();
+    cells.join(" / ")
 }
 
 fn rate(r: &RunResult, f: impl Fn(&RunResult, usize) -> f64, decimals: usize) -> String {
-    pair(
-        format!("{:.*}", decimals, f(r, 0)),
-        format!("{:.*}", decimals, f(r, 1)),
-    )
+    let cells: Vec<String> = (0..r.peers.len())
+        .map(|i| format!("{:.*}", decimals, f(r, i)))
+        .collect();
+    cells.join(" / ")
 }
 
 /// The header of [`table_row`]'s markdown table.
@@ -23,34 +27,37 @@ pub fn table_header() -> String {
         .to_string()
 }
 
-/// One markdown table row: every per-peer cell is `host / guest`.
-#[must_use]
-pub fn table_row(r: &RunResult) -> String {
-    let [h, g] = &r.peers;
-    let rtt = |p: &crate::PeerFigures| p.rtt_ms.map_or("-".to_string(), |v| v.to_string());
-    let sync = match r.sync {
+fn sync_cell(sync: SyncCheck) -> String {
+    match sync {
         SyncCheck::Agreed { ticks } if ticks > 0 => format!("yes ({ticks} ticks)"),
         SyncCheck::Agreed { .. } => "nothing confirmed".to_string(),
         SyncCheck::Diverged { tick } => format!("NO, from tick {tick}"),
-    };
-    let from = |p: &crate::PeerFigures| p.started_ms.map_or("never".to_string(), |v| v.to_string());
+    }
+}
+
+/// One markdown table row: every per-peer cell is `host / guest`.
+#[must_use]
+pub fn table_row(r: &RunResult) -> String {
+    let p = &r.peers;
+    let rtt = |p: &PeerFigures| p.rtt_ms.map_or("-".to_string(), |v| v.to_string());
+    let from = |p: &PeerFigures| p.started_ms.map_or("never".to_string(), |v| v.to_string());
     format!(
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
         r.scenario.label,
         r.game.name(),
         r.engine,
-        pair(from(h), from(g)),
-        pair(h.ticks, g.ticks),
-        pair(h.stalled, g.stalled),
-        pair(h.skipped, g.skipped),
-        pair(h.resimulated, g.resimulated),
+        each(p, from),
+        each(p, |p| p.ticks),
+        each(p, |p| p.stalled),
+        each(p, |p| p.skipped),
+        each(p, |p| p.resimulated),
         rate(r, RunResult::packets_per_second, 1),
-        pair(h.resent, g.resent),
+        each(p, |p| p.resent),
         rate(r, RunResult::payload_per_second, 0),
         rate(r, RunResult::wire_per_second, 0),
         rate(r, RunResult::session_micros_per_tick, 2),
-        pair(rtt(h), rtt(g)),
-        sync,
+        each(p, rtt),
+        sync_cell(r.sync),
     )
 }
 
@@ -87,8 +94,10 @@ pub fn problems(r: &RunResult) -> String {
     out
 }
 
+/// The mean of `f` over every peer of `r`.
 fn mean(r: &RunResult, f: impl Fn(&RunResult, usize) -> f64) -> f64 {
-    (f(r, 0) + f(r, 1)) / 2.0
+    let n = r.peers.len();
+    (0..n).map(|i| f(r, i)).sum::<f64>() / n.max(1) as f64
 }
 
 fn verdict(met: bool) -> &'static str {
@@ -201,6 +210,148 @@ fn compare(out: &mut String, ours: &RunResult, theirs: &RunResult, alike: Option
     );
 }
 
+/// The header of [`mesh_row`]'s markdown table.
+#[must_use]
+pub fn mesh_header() -> String {
+    "| players | scenario | mode, input delay | engine | running from ms (last player) | ticks (fewest) | stalled frames per minute, mean / worst player | skipped frames per minute, mean / worst | re-simulated ticks per minute, mean / worst | packets/s per player, mean / worst | payload B/s per player, mean / worst | payload + 48 B/packet, B/s per player, mean / worst | session µs/tick, mean / worst | RTT ms (longest) | in sync |\n\
+     |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        .to_string()
+}
+
+/// The engine of a mesh row as the table names it, with the setting that
+/// gives its prediction limit.
+fn mesh_engine(m: &MeshResult) -> String {
+    match (m.side, m.window) {
+        (Side::Ours, 0) => "ours (prediction window 0)".to_string(),
+        (Side::Ours, w) => format!("ours (prediction window {w}: predicts ≤ {w})"),
+        (Side::Ggrs, 0) => "GGRS (max_prediction 0)".to_string(),
+        (Side::Ggrs, w) => format!("GGRS (max_prediction {w}: predicts ≤ {})", w - 1),
+    }
+}
+
+/// One markdown row of the larger matches: per player, the mean over all
+/// players and the worst one's value. Counts are per minute of each
+/// player's running time (GGRS's handshake takes longer, so its players
+/// run for less of the run).
+#[must_use]
+pub fn mesh_row(m: &MeshResult) -> String {
+    let head = format!(
+        "| {} | {} | {}, {} | {} |",
+        m.players,
+        m.scenario.label,
+        m.mode,
+        m.input_delay,
+        mesh_engine(m)
+    );
+    let run = match &m.run {
+        Ok(run) => run,
+        Err(why) => {
+            return format!(
+                "{head} not measured: {why} | – | – | – | – | – | – | – | – | – | – |\n"
+            );
+        }
+    };
+    let two = |f: fn(&RunResult, usize) -> f64, decimals: usize| {
+        m.mean_and_worst(f)
+            .map_or("–".to_string(), |(mean, worst)| {
+                format!("{mean:.*} / {worst:.*}", decimals, decimals)
+            })
+    };
+    let per_minute = |f: fn(&PeerFigures) -> u64| {
+        m.mean_and_worst(|r, i| r.per_minute(i, f(&r.peers[i])))
+            .map_or("–".to_string(), |(mean, worst)| {
+                format!("{mean:.1} / {worst:.1}")
+            })
+    };
+    let started = if run.peers.iter().all(|p| p.started_ms.is_some()) {
+        let last = run.peers.iter().filter_map(|p| p.started_ms).max();
+        last.map_or("–".to_string(), |v| v.to_string())
+    } else {
+        "never (a player)".to_string()
+    };
+    let ticks = run.peers.iter().map(|p| p.ticks).min().unwrap_or(0);
+    let rtt = run.peers.iter().filter_map(|p| p.rtt_ms).max();
+    format!(
+        "{head} {started} | {ticks} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        per_minute(|p| p.stalled),
+        per_minute(|p| p.skipped),
+        per_minute(|p| p.resimulated),
+        two(RunResult::packets_per_second, 1),
+        two(RunResult::payload_per_second, 0),
+        two(RunResult::wire_per_second, 0),
+        two(RunResult::session_micros_per_tick, 2),
+        rtt.map_or("–".to_string(), |v| v.to_string()),
+        sync_cell(run.sync),
+    )
+}
+
+/// Problems the players of a mesh row reported, one markdown list item
+/// each; empty when there were none.
+#[must_use]
+pub fn mesh_problems(m: &MeshResult) -> String {
+    let mut out = String::new();
+    if let Ok(run) = &m.run {
+        for p in &run.peers {
+            for problem in &p.problems {
+                let _ = writeln!(
+                    out,
+                    "- {} players, {}, {}, {}: player {}: {problem}",
+                    m.players,
+                    m.scenario.label,
+                    m.mode,
+                    mesh_engine(m),
+                    p.side
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The header of [`spectators_row`]'s markdown table.
+#[must_use]
+pub fn spectators_header() -> String {
+    "| scenario | spectators | host to each spectator, packets/s | payload B/s | payload + 48 B/packet, B/s | host to the guest, payload + 48 B/packet, B/s | host upload in all, payload + 48 B/packet, B/s | ticks: fewest of a spectator / host | frames a spectator waited (most) | spectators in sync |\n\
+     |---|---|---|---|---|---|---|---|---|---|\n"
+        .to_string()
+}
+
+/// One markdown row of the spectator table.
+#[must_use]
+pub fn spectators_row(s: &SpectatorResult) -> String {
+    let fewest = s.watchers.iter().map(|w| w.ticks).min().unwrap_or(0);
+    let host_ticks = s.players.first().map_or(0, |h| h.ticks);
+    let waited = s.watchers.iter().map(|w| w.stalled).max().unwrap_or(0);
+    format!(
+        "| {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {fewest} / {host_ticks} | {waited} | {} |\n",
+        s.scenario.label,
+        s.spectators,
+        s.packets_per_spectator(),
+        s.payload_per_spectator(),
+        s.wire_per_spectator(),
+        s.wire_to_guest(),
+        s.host_wire(),
+        sync_cell(s.sync),
+    )
+}
+
+/// Problems the host, the guest or a spectator reported, one markdown
+/// list item each.
+#[must_use]
+pub fn spectators_problems(s: &SpectatorResult) -> String {
+    let mut out = String::new();
+    for p in s.players.iter().chain(&s.watchers) {
+        for problem in &p.problems {
+            let _ = writeln!(
+                out,
+                "- {}, {} spectators: member {}: {problem}",
+                s.scenario.label, s.spectators, p.side
+            );
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,7 +366,7 @@ mod tests {
             p.resimulated = resimulated;
             p
         };
-        let peers = [peer(0), peer(1)];
+        let peers = vec![peer(0), peer(1)];
         RunResult {
             scenario: SCENARIOS[1],
             game: GameKind::Dots,
@@ -270,5 +421,51 @@ mod tests {
         assert!(rows
             .iter()
             .all(|r| cells(r) == cells(header.lines().next().unwrap())));
+    }
+
+    #[test]
+    fn mesh_rows_give_per_minute_means_and_the_worst_player_in_every_column() {
+        use crate::mesh::{MeshResult, Mode, Side};
+        let mut r = run(Engine::Ggrs { window: 9 }, 0);
+        // Four players, a minute each; stalls 10 to 40.
+        r.peers = (0..4u8)
+            .map(|side| {
+                let mut p = r.peers[0].clone();
+                p.side = side;
+                p.stalled = 10 * u64::from(side + 1);
+                p
+            })
+            .collect();
+        let measured = MeshResult {
+            scenario: SCENARIOS[1],
+            players: 4,
+            mode: Mode::Rollback,
+            side: Side::Ggrs,
+            input_delay: 2,
+            window: 9,
+            run: Ok(r),
+        };
+        let row = mesh_row(&measured);
+        assert!(row.contains("| 25.0 / 40.0 |"), "{row}");
+        assert!(
+            row.contains("GGRS (max_prediction 9: predicts ≤ 8)"),
+            "{row}"
+        );
+        let waiting = MeshResult {
+            side: Side::Ours,
+            window: 8,
+            run: Err("waiting"),
+            ..measured.clone()
+        };
+        let row_waiting = mesh_row(&waiting);
+        assert!(
+            row_waiting.contains("not measured: waiting"),
+            "{row_waiting}"
+        );
+        let cells = |line: &str| line.matches('|').count();
+        let header = mesh_header();
+        let width = cells(header.lines().next().unwrap());
+        assert_eq!(cells(&row), width, "{row}");
+        assert_eq!(cells(&row_waiting), width, "{row_waiting}");
     }
 }
