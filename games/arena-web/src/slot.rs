@@ -79,6 +79,8 @@ pub struct ProbeShip {
     pub x: f32,
     /// Position (metres).
     pub y: f32,
+    /// Heading (radians).
+    pub a: f32,
     /// Hit points.
     pub hp: u8,
 }
@@ -141,6 +143,7 @@ fn probe_ships(scene: &Scene) -> Vec<ProbeShip> {
             id: s.id,
             x: s.pos[0],
             y: s.pos[1],
+            a: s.angle,
             hp: s.hp,
         })
         .collect()
