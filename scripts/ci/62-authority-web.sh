@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Host-authoritative games in real headless Chromium: the arena page
-# (games/arena-web) built in release and served by the embedded signalling
-# server; two pages meet in the lobby and play the arena over real WebRTC,
-# the host's simulation in a Web Worker, and every ship each page draws is
-# compared with the host's state (tests/browser/arena.test.mjs). Server and
-# browsers run in a loopback-only network namespace.
+# Games that are not lock-step, in real headless Chromium, each page built
+# in release and served by the embedded signalling server; two pages meet
+# in the lobby and play over real WebRTC:
+#  1. the arena (games/arena-web), host-authoritative: the host's
+#     simulation in a Web Worker, and every ship each page draws compared
+#     with the host's state (tests/browser/arena.test.mjs);
+#  2. Battleship (games/battleship-web), hidden-state: a game to the end,
+#     every message each page sent checked for cells of its fleet the other
+#     had not hit (tests/browser/battleship.test.mjs).
+# Server and browsers run in a loopback-only network namespace.
 #   scripts/ci/62-authority-web.sh
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -24,3 +28,12 @@ in_loopback_netns env \
     WEB_DIR="$TARGET_DIR/arena-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-reporter=spec tests/browser/arena.test.mjs
+
+WEB_OUT="$TARGET_DIR/battleship-web" WEB_CRATE=battleship-web scripts/build-web.sh
+log "Battleship in headless Chromium (loopback-only network namespace)"
+in_loopback_netns env \
+    BATTLESHIP_WEB=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/battleship-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-reporter=spec tests/browser/battleship.test.mjs
