@@ -7,7 +7,10 @@
 #     with the host's state (tests/browser/arena.test.mjs);
 #  2. Battleship (games/battleship-web), hidden-state: a game to the end,
 #     every message each page sent checked for cells of its fleet the other
-#     had not hit (tests/browser/battleship.test.mjs).
+#     had not hit (tests/browser/battleship.test.mjs);
+#  3. the arcade (games/arcade-web): both games on one page behind a hub;
+#     arena, then Battleship to the end, then the arena again, over the one
+#     peer connection of the match (tests/browser/arcade.test.mjs).
 # Server and browsers run in a loopback-only network namespace.
 #   scripts/ci/62-authority-web.sh
 set -euo pipefail
@@ -37,3 +40,12 @@ in_loopback_netns env \
     WEB_DIR="$TARGET_DIR/battleship-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-reporter=spec tests/browser/battleship.test.mjs
+
+WEB_OUT="$TARGET_DIR/arcade-web" WEB_CRATE=arcade-web scripts/build-web.sh
+log "the arcade (both games behind a hub) in headless Chromium (loopback-only network namespace)"
+in_loopback_netns env \
+    ARCADE_WEB=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/arcade-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-reporter=spec tests/browser/arcade.test.mjs

@@ -27,3 +27,5 @@ pub mod slot;
 
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+pub use web::page_slot;

@@ -27,11 +27,19 @@ thread_local! {
 
 /// The page's entry point. In the host's worker (no window) it does
 /// nothing: the worker script calls [`worker_main`].
+#[cfg(feature = "page")]
 #[wasm_bindgen(start)]
 pub fn start() -> Result<(), JsValue> {
     if web_sys::window().is_none() {
         return Ok(());
     }
+    web_shell::run_game(Box::new(page_slot()))
+}
+
+/// The arena's slot for a page: its host in a worker, what it shows in
+/// the `arenaProbe` export.
+#[must_use]
+pub fn page_slot() -> ArenaSlot {
     let probe = PROBE.with(Rc::clone);
     let make: crate::slot::MakeRunner = Box::new(|| match WorkerHost::spawn() {
         Ok(w) => Some(Box::new(w) as Box<dyn HostRunner>),
@@ -40,7 +48,7 @@ pub fn start() -> Result<(), JsValue> {
             None
         }
     });
-    web_shell::run_game(Box::new(ArenaSlot::new(make, probe)))
+    ArenaSlot::new(make, probe)
 }
 
 /// What the page shows now, as JSON (see `arena_web::slot::Probe`): for

@@ -26,10 +26,18 @@ fn random() -> u64 {
 }
 
 /// The page's entry point.
+#[cfg(feature = "page")]
 #[wasm_bindgen(start)]
 pub fn start() -> Result<(), JsValue> {
+    web_shell::run_game(Box::new(page_slot()))
+}
+
+/// Battleship's slot for a page: fleets from the browser's random
+/// numbers, what it shows in the `battleshipProbe` export.
+#[must_use]
+pub fn page_slot() -> BattleshipSlot {
     let probe = PROBE.with(Rc::clone);
-    web_shell::run_game(Box::new(BattleshipSlot::new(Box::new(random), probe)))
+    BattleshipSlot::new(Box::new(random), probe)
 }
 
 /// What the page shows and knows now, as JSON (see
