@@ -5,22 +5,26 @@
 // the guest: it interpolates the host's snapshots and predicts its own
 // ship. Both players steer and fire with the keyboard for a while; each
 // page's drawn ships are compared with the host's own state at the same
-// host tick. Runs only with ARENA_WEB=1 and WEB_DIR pointing at the arena
-// page (scripts/ci/62-authority-web.sh).
+// host tick. Runs only with ARENA_WEB=1 and WEB_DIR pointing at a page
+// whose first game is the arena: the arena's own page, or the arcade page
+// that stage 62 builds (scripts/ci/62-authority-web.sh).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
 
 const enabled = process.env.ARENA_WEB === '1';
-const PLAY_MS = Number(process.env.ARENA_PLAY_MS || 40_000);
+const PLAY_MS = Number(process.env.ARENA_PLAY_MS || 30_000);
 // Interpolated ships against the host's state at the same host tick
 // (metres): positions travel in decimetres, and a straight blend between
 // snapshots two ticks apart cuts a turning ship's curve by a little. The
 // same bound as the native test view_follows_the_host.
 const INTERPOLATION_BOUND = 0.5;
 // The guest's own ship, predicted, against the host's at the tick the
-// prediction stands for: the arena's snap distance (games/arena).
+// prediction stands for: the arena's snap distance (games/arena), except
+// within a second after an event the guest could not foresee moved it (a
+// hit's knockback, a bump, a respawn).
 const PREDICTION_BOUND = 3.0;
+const UNFORESEEN_TICKS = 30;
 
 let server;
 let browser;
@@ -108,7 +112,7 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
   await joinLobby(bo, 'Bo');
   await waitConnected(ada, 1);
   await waitConnected(bo, 1);
-  assert.equal(await ada.locator('#game-name').textContent(), 'Arena');
+  assert.ok(['Arena', 'Arcade'].includes(await ada.locator('#game-name').textContent()));
 
   const challenge = entry(ada, 'Bo').locator('button[data-action="challenge"]');
   await challenge.click({ timeout: DEADLINE });
@@ -136,6 +140,8 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
   let worst = 0;
   let worstOwn = 0;
   const predicted = [];
+  // Snapshot ticks at which an event moved the guest's ship.
+  const movedAt = [];
   let first = null;
   while (Date.now() - start < PLAY_MS) {
     const [host, guest] = await Promise.all([probe(ada), probe(bo)]);
@@ -153,6 +159,7 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
         compared += 1;
       }
       if (guest.own) predicted.push(guest.own);
+      if (guest.moved_at !== null && movedAt.at(-1) !== guest.moved_at) movedAt.push(guest.moved_at);
     }
     // The host page draws its own state: the newest tick of its history.
     const newest = host.history.at(-1);
@@ -161,6 +168,7 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
       const own = predicted[i];
       if (own.tick > newest.tick) continue;
       predicted.splice(i, 1);
+      if (movedAt.some((e) => Math.abs(own.tick - e) <= UNFORESEEN_TICKS)) continue;
       const h = hostAt(host, guest.seat, own.tick);
       if (!h) continue;
       const d = Math.hypot(own.x - h[0], own.y - h[1]);
@@ -175,8 +183,8 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
   console.log(`arena: ${host.tick - first} host ticks in ${PLAY_MS} ms; ${compared} interpolated and ${ownCompared} predicted positions compared; `
     + `worst ${worst.toFixed(3)} m and ${worstOwn.toFixed(3)} m; guest delay ${guest.delay_ms} ms, ${guest.events} events, `
     + `${guest.corrections} corrections (${guest.snapped} snapped, ${guest.unexplained_snaps} without an event)`);
-  assert.ok(compared >= 60, `enough interpolated comparisons (${compared})`);
-  assert.ok(ownCompared >= 60, `enough predicted comparisons (${ownCompared})`);
+  assert.ok(compared >= 40, `enough interpolated comparisons (${compared})`);
+  assert.ok(ownCompared >= 40, `enough predicted comparisons (${ownCompared})`);
   assert.ok(host.tick - first >= PLAY_MS / 33 * 0.8, 'the host ticked at about 30 Hz');
   assert.ok(guest.delay_ms >= 40 && guest.delay_ms <= 250, 'the interpolation delay within its bounds');
   assert.equal(guest.unexplained_snaps, 0, 'no snapped correction without an event to explain it');

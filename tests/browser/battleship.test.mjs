@@ -58,7 +58,12 @@ const probe = (page) => page.evaluate(async () => JSON.parse((await import('/pkg
  * a cell is two bytes). A shot names the receiver's board, not the
  * sender's.
  */
-function ownCellsNamed(m) {
+function ownCellsNamed(raw, arcade) {
+  // The arcade's hub messages carry no game data; a game datagram is
+  // `1, generation, message`, and Battleship is the second game played.
+  if (arcade && raw[0] === 0) return [];
+  if (arcade) assert.deepEqual(raw.slice(0, 2), [1, 1], 'a Battleship datagram of the second game');
+  const m = arcade ? raw.slice(2) : raw;
   if (m[0] === 0) {
     assert.equal(m.length, 3, 'a shot is three bytes');
     return [];
@@ -97,7 +102,9 @@ test('Battleship between two Chromium pages: a game to the end, no unhit ship ce
   await joinLobby(bo, 'Bo');
   await waitConnected(ada, 1);
   await waitConnected(bo, 1);
-  assert.equal(await ada.locator('#game-name').textContent(), 'Battleship');
+  const name = await ada.locator('#game-name').textContent();
+  assert.ok(['Battleship', 'Arcade'].includes(name));
+  const arcade = name === 'Arcade';
   await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
   await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
   try {
@@ -108,10 +115,23 @@ test('Battleship between two Chromium pages: a game to the end, no unhit ship ce
     throw e;
   }
   for (const p of [ada, bo]) await p.locator('#canvas').click();
+  const sentBefore = await Promise.all([ada, bo].map((p) => p.evaluate(() => window.__sent.length)));
+  if (arcade) {
+    // The arena runs first: both pick Battleship.
+    for (const p of [ada, bo]) {
+      await p.keyboard.down('Digit2');
+      await p.waitForTimeout(60);
+      await p.keyboard.up('Digit2');
+    }
+    const until = Date.now() + DEADLINE;
+    while ((await probe(bo)).side !== 1 || (await probe(ada)).side !== 0) {
+      assert.ok(Date.now() < until, 'Battleship starts on both pages');
+      await ada.waitForTimeout(50);
+    }
+  }
   const first = await probe(ada);
   assert.equal(first.side, 0, 'the challenger fires first');
   assert.equal(first.my_turn, true);
-  const sentBefore = await Promise.all([ada, bo].map((p) => p.evaluate(() => window.__sent.length)));
 
   const start = Date.now();
   let timer;
@@ -136,19 +156,23 @@ test('Battleship between two Chromium pages: a game to the end, no unhit ship ce
   // Nothing either page sent names a cell of its own board the other had
   // not fired at: the fleet's unhit cells never left the page.
   for (const [page, me, i] of [[ada, a, 0], [bo, b, 1]]) {
-    const sent = (await page.evaluate(() => window.__sent)).slice(sentBefore[i]);
+    let sent = (await page.evaluate(() => window.__sent)).slice(sentBefore[i]);
+    // On the arcade page the arena's datagrams (generation 0) come first.
+    if (arcade) sent = sent.filter((m) => !(m[0] === 1 && m[1] === 0));
     assert.ok(sent.length >= me.shot_at.length, 'a result for every shot received');
     const shot = new Set(me.shot_at.map(String));
     for (const m of sent) {
-      for (const c of ownCellsNamed(m)) assert.ok(shot.has(String(c)), `a message names ${c}, never fired at`);
+      for (const c of ownCellsNamed(m, arcade)) assert.ok(shot.has(String(c)), `a message names ${c}, never fired at`);
     }
     const unhit = me.fleet.filter((c) => !shot.has(String(c)));
     if (me.ended === 'won') assert.ok(unhit.length > 0, 'the winner kept some of its fleet hidden');
   }
 
-  // The result stays up, then both matches end by themselves.
+  // The result stays up, then both matches end by themselves (on the
+  // arcade page, both players stay on its hub with the result).
   const wonPage = winner === 'Ada' ? ada : bo;
   const lostPage = winner === 'Ada' ? bo : ada;
-  await wonPage.locator('#result-text', { hasText: 'You sank the whole fleet: you won!' }).waitFor({ timeout: DEADLINE });
-  await lostPage.locator('#result-text', { hasText: 'Your fleet was sunk: you lost.' }).waitFor({ timeout: DEADLINE });
+  const where = arcade ? '#match-status' : '#result-text';
+  await wonPage.locator(where, { hasText: 'You sank the whole fleet: you won!' }).waitFor({ timeout: DEADLINE });
+  await lostPage.locator(where, { hasText: 'Your fleet was sunk: you lost.' }).waitFor({ timeout: DEADLINE });
 });

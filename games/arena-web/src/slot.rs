@@ -133,6 +133,10 @@ pub struct Probe {
     pub snapped: u32,
     /// Snapped corrections after which no event explained the jump.
     pub unexplained_snaps: u32,
+    /// The newest snapshot tick at which an event (a hit, a bump, a
+    /// respawn) moved this guest's own ship in a way it could not
+    /// foresee.
+    pub moved_at: Option<u64>,
 }
 
 fn probe_ships(scene: &Scene) -> Vec<ProbeShip> {
@@ -362,25 +366,13 @@ impl ArenaSlot {
         while let Some(e) = g.guest.poll_event() {
             match e {
                 GuestEvent::Welcomed { .. } => {}
-                GuestEvent::Snapshot(tick) => {
-                    ticked = true;
-                    if let Some(c) = g.predictor.rebase(now, &g.guest) {
-                        p.corrections += 1;
-                        if c.snapped {
-                            p.snapped += 1;
-                            // A jump the guest could foresee is a bug; one
-                            // after a hit, a bump or a respawn is not.
-                            if g.moved_at.is_none_or(|t| t + 30 < tick) {
-                                p.unexplained_snaps += 1;
-                            }
-                        }
-                    }
-                }
+                GuestEvent::Snapshot(_) => ticked = true,
                 GuestEvent::Event(ev) => {
                     p.events += 1;
                     if let (Some(seat), Some((tick, _, _))) = (g.guest.seat(), g.guest.latest()) {
                         if ev.moves(seat) {
                             g.moved_at = Some(tick);
+                            p.moved_at = Some(tick);
                         }
                     }
                 }
@@ -401,6 +393,23 @@ impl ArenaSlot {
                         EndReason::LinkClosed => (Outcome::TransportLost, None),
                         EndReason::HostSilent => (Outcome::Timeout, None),
                     });
+                }
+            }
+        }
+        // Rebased after the message's events are in: a correction that
+        // snaps is explained by an event that came with it.
+        if ticked {
+            if let (Some(c), Some((tick, _, _))) =
+                (g.predictor.rebase(now, &g.guest), g.guest.latest())
+            {
+                p.corrections += 1;
+                if c.snapped {
+                    p.snapped += 1;
+                    // A jump the guest could foresee is a bug; one after
+                    // a hit, a bump or a respawn is not.
+                    if g.moved_at.is_none_or(|t| t + 30 < tick) {
+                        p.unexplained_snaps += 1;
+                    }
                 }
             }
         }
