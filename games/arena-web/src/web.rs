@@ -125,6 +125,28 @@ impl Drop for WorkerHost {
     }
 }
 
+/// The worker's log lines, on its console (the page's logger lives in the
+/// page's instance of the module, not in this one).
+struct WorkerLog;
+
+impl log::Log for WorkerLog {
+    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
+        m.level() <= log::Level::Info
+    }
+    fn log(&self, r: &log::Record<'_>) {
+        if !self.enabled(r.metadata()) {
+            return;
+        }
+        let line = JsValue::from_str(&format!("[host worker] {}", r.args()));
+        match r.level() {
+            log::Level::Error => web_sys::console::error_1(&line),
+            log::Level::Warn => web_sys::console::warn_1(&line),
+            _ => web_sys::console::info_1(&line),
+        }
+    }
+    fn flush(&self) {}
+}
+
 /// The worker's end: the host itself. `worker.js` passes it every message
 /// from the page and calls [`tick`](WorkerMain::tick) every few
 /// milliseconds.
@@ -142,6 +164,9 @@ pub struct WorkerMain {
 #[wasm_bindgen(js_name = workerMain)]
 pub fn worker_main() -> Result<WorkerMain, JsValue> {
     let scope = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>()?;
+    if log::set_logger(&WorkerLog).is_ok() {
+        log::set_max_level(log::LevelFilter::Info);
+    }
     Ok(WorkerMain {
         host: HostWorker::new(),
         scope,
