@@ -153,6 +153,8 @@ pub enum LeaveReason {
     InvalidData,
     /// It stopped acknowledging events for too long.
     TooFarBehind,
+    /// The host closed the match ([`Host::close`]).
+    Closed,
 }
 
 /// Something the host's caller should know.
@@ -302,6 +304,20 @@ impl<G: AuthoritativeGame> Host<G> {
     /// A command from the host's own player (seat 0), applied next tick.
     pub fn local_command(&mut self, command: G::Command) {
         self.local_commands.push_back(command);
+    }
+
+    /// Ends the match for every guest: each seated one gets
+    /// `Bye(Closed)` and its link is closed (drain
+    /// [`poll_transmit`](Self::poll_transmit) before
+    /// [`poll_close`](Self::poll_close)); links still waiting for their
+    /// Hello are closed. Seats held for a rejoin are freed.
+    pub fn close(&mut self) {
+        let seats: Vec<Seat> = self.slots.keys().copied().collect();
+        for seat in seats {
+            self.remove_seat(seat, LeaveReason::Closed, Some(ByeReason::Closed));
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.closes.extend(pending.into_keys());
     }
 
     /// A guest's link opened; returns its id.

@@ -1,6 +1,16 @@
 //! The plugged-in game with its type erased, so the rest of the shell is
 //! not generic: local play, the online match, drawing, the last match's
 //! input log.
+//!
+//! [`GameSlot`] is the shell's whole view of a game. A lock-step game
+//! implements [`FrontEnd`] and gets its slot from the shell (a private
+//! `Slot` that runs the `lockstep` session through the match driver). A
+//! game on another sync model (the host-authoritative `authority` crate,
+//! a hidden-state game) implements `GameSlot` itself, with its own match
+//! driver behind `start_match` .. `drop_match`, and hands it to
+//! [`Shell::with_game`](super::Shell::with_game): the lobby, challenges,
+//! room link and match link are the same; only what runs over the link
+//! differs.
 
 use super::driver::{FrameReport, MatchDriver};
 use super::view::{LocalView, LogOffer, MatchView, ReplayView};
@@ -8,14 +18,27 @@ use crate::front_end::{FrontEnd, LocalOption, Painter};
 use crate::replay::{clock_text, Control, Playback, Refusal};
 use lockstep::{Channel, DeterministicGame, InputLog, Millis, SessionConfig};
 
-/// What the shell asks of the game, whatever its type.
-pub(crate) trait GameSlot {
+/// What the shell asks of the game, whatever its type or sync model.
+///
+/// The shell calls these from one place at a time. Online, the order is:
+/// `start_match` once the match link is open; then, for the match's
+/// life, `match_datagram` and `match_link_lost` as the link reports them
+/// and `match_frame` once per 60 Hz frame, each followed by draining
+/// `poll_match_transmit` onto the link; `quit_match` when the person
+/// leaves (the end is reported by a later `match_frame`); `drop_match`
+/// after the end was reported (or when the shell abandons the match).
+pub trait GameSlot {
+    /// The game's name (title screen, tab title, file names).
     fn name(&self) -> &'static str;
+    /// Peers must show the same build id to play each other.
     fn build_id(&self) -> u64;
+    /// The choices offered for local play.
     fn local_options(&self) -> &'static [LocalOption];
+    /// Whether the page keeps this key from the browser during play.
     fn is_game_key(&self, code: &str) -> bool;
     /// Starts local play (unless it runs already).
     fn start_local(&mut self, seed: u64, choices: &[usize]);
+    /// Ends local play.
     fn stop_local(&mut self);
     /// Runs `steps` ticks of local play (fewer once the game is over).
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView;
@@ -24,13 +47,18 @@ pub(crate) trait GameSlot {
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool;
     /// The attempt whose link the running match plays over.
     fn match_tag(&self) -> Option<u32>;
+    /// A datagram from the match link.
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]);
+    /// The match link closed or failed.
     fn match_link_lost(&mut self, now: Millis);
     /// One match frame. When it reports the end, drain the last transmits
     /// (a Bye), then drop the match.
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport;
+    /// The next datagram for the match link.
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)>;
+    /// The person leaves the match.
     fn quit_match(&mut self, now: Millis);
+    /// Forgets the match (its end was reported, or the shell gave it up).
     fn drop_match(&mut self);
     /// Draws the local game, or else the match's present game.
     fn paint(&mut self, painter: &mut dyn Painter);
@@ -40,11 +68,18 @@ pub(crate) trait GameSlot {
     /// The input log of the local game so far.
     fn local_log(&self) -> Option<LogOffer>;
     /// Opens a recording to watch (replacing any other).
+    ///
+    /// # Errors
+    ///
+    /// Why the file cannot be watched.
     fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal>;
+    /// Stops watching.
     fn close_replay(&mut self);
+    /// A replay control was used.
     fn replay_control(&mut self, c: Control);
     /// One frame of the replay; `true` when the state shown changed.
     fn replay_frame(&mut self) -> bool;
+    /// What the replay screen shows, while watching.
     fn replay_view(&self) -> Option<ReplayView>;
 }
 

@@ -22,7 +22,7 @@
 
 mod config;
 pub mod driver;
-mod game;
+pub mod game;
 mod io;
 pub mod page;
 pub mod room;
@@ -40,7 +40,8 @@ use crate::play::FrameClock;
 use crate::protocol::{Signal, SignalKind};
 use crate::screens::{Screen, ScreenEvent, Screens};
 use crate::text::{self, ChatError};
-use game::{GameSlot, Slot};
+pub use game::GameSlot;
+use game::Slot;
 use lockstep::{Channel, Millis, SessionConfig};
 use room::{Candidate, Failure, Path, Role, RoomLink, RoomOutput};
 use std::collections::VecDeque;
@@ -140,10 +141,16 @@ impl std::fmt::Debug for Shell {
 impl Shell {
     /// A shell for `front`, on the title screen.
     pub fn new<F: FrontEnd + 'static>(front: F, cfg: ShellConfig, random: Random) -> Shell {
+        Shell::with_game(Box::new(Slot::new(front)), cfg, random)
+    }
+
+    /// A shell for a game that brings its own [`GameSlot`] (a game on
+    /// another sync model than lock-step), on the title screen.
+    pub fn with_game(game: Box<dyn GameSlot>, cfg: ShellConfig, random: Random) -> Shell {
         let mut s = Shell {
             screens: Screens::new(cfg.online_note.is_none()),
             cfg,
-            game: Box::new(Slot::new(front)),
+            game,
             random,
             client: None,
             name_error: String::new(),

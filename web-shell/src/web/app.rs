@@ -10,8 +10,9 @@ use super::net::{self, Net};
 use super::platform::{self, clock, now, ConsoleLog};
 use super::rtc::Rtc;
 use crate::front_end::FrontEnd;
+use crate::shell::game::Slot;
 use crate::shell::page::{self, DomEvent, Listener};
-use crate::shell::{Input, Output, Shell, ShellConfig};
+use crate::shell::{GameSlot, Input, Output, Shell, ShellConfig};
 use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -270,13 +271,23 @@ pub fn match_hash_at(tick: u32) -> Option<String> {
 ///
 /// When the page has no window or document, or a timer cannot be set.
 pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
+    run_game(Box::new(Slot::new(front)))
+}
+
+/// Runs the shell with a game that brings its own [`GameSlot`] (see
+/// [`Shell::with_game`]); otherwise as [`run`].
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
     let _ = log::set_logger(&ConsoleLog);
     log::set_max_level(log::LevelFilter::Info);
     let window = web_sys::window().ok_or("no window")?;
     let dom = Dom::new(window.document().ok_or("no document")?);
     let facts = platform::page_facts();
-    let shell = Shell::new(
-        front,
+    let shell = Shell::with_game(
+        game,
         ShellConfig::from_page(&facts),
         Box::new(platform::random),
     );

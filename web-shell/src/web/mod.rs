@@ -14,4 +14,4 @@ mod net;
 mod platform;
 mod rtc;
 
-pub use app::run;
+pub use app::{run, run_game};

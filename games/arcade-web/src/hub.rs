@@ -1,0 +1,493 @@
+//! The hub: several games behind one game slot, and the choice of the next
+//! game over the match link that is already open.
+//!
+//! Every datagram on the match link starts with a namespace byte:
+//!
+//! | first bytes | what follows | channel |
+//! | --- | --- | --- |
+//! | `0` | a hub message ([`HubMsg`], postcard) | reliable |
+//! | `1`, generation | a datagram of the game being played | the game's |
+//!
+//! The generation counts the games played over the link (from 0). A game
+//! datagram of another generation (a late snapshot of the game before) is
+//! dropped, so a game never sees its predecessor's bytes.
+//!
+//! The room's host decides what runs: it starts game 0 of the list at
+//! once and says so (`Play { game: 0, generation: 0 }`); the guest starts
+//! a game only when told. Either player may propose the next game at any
+//! time (digit keys: `1` for the first game, `2` for the second…), and the
+//! other agrees by proposing the same one; the host then stops the game
+//! being played (if any) and starts the new one under the next generation,
+//! and the guest follows its `Play`. A game that ends by itself (a fleet
+//! sunk) leaves both players on the hub with its result, waiting for the
+//! next choice; a player who leaves, or a lost link, ends the match for
+//! both.
+
+use std::collections::VecDeque;
+
+use lockstep::{Channel, Millis, Outcome, Role, SessionConfig};
+use serde::{Deserialize, Serialize};
+use web_shell::front_end::{LocalOption, Painter};
+use web_shell::play;
+use web_shell::replay::{Control, Refusal};
+use web_shell::shell::driver::{FrameReport, MatchEnd};
+use web_shell::shell::view::{LocalView, LogOffer, MatchView, ReplayView};
+use web_shell::shell::GameSlot;
+
+/// Namespace byte of hub messages.
+pub const HUB: u8 = 0;
+/// Namespace byte of game datagrams.
+pub const GAME: u8 = 1;
+/// Largest hub message.
+pub const MAX_HUB_MESSAGE: usize = 64;
+
+/// What the hubs of the two pages tell each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HubMsg {
+    /// From the host: game `game` of the list starts now, its datagrams
+    /// marked with `generation`.
+    Play {
+        /// Index in the list of games.
+        game: u8,
+        /// The generation its datagrams carry.
+        generation: u8,
+    },
+    /// Let us play game `game` next (agreed when both sides propose it).
+    Propose {
+        /// Index in the list of games.
+        game: u8,
+    },
+    /// The sender leaves the match.
+    Leave,
+}
+
+impl HubMsg {
+    /// The datagram: the namespace byte and the message.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = vec![HUB];
+        // Plain integers always encode.
+        out.extend(postcard::to_allocvec(self).unwrap_or_default());
+        out
+    }
+
+    /// Decodes the body of a hub datagram (after the namespace byte),
+    /// strictly.
+    #[must_use]
+    pub fn decode(body: &[u8]) -> Option<HubMsg> {
+        if body.len() > MAX_HUB_MESSAGE {
+            return None;
+        }
+        match postcard::take_from_bytes::<HubMsg>(body) {
+            Ok((m, [])) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+/// What the hub is doing over the link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The guest, before the host's first `Play`.
+    Waiting,
+    /// Game `game` runs under `generation`.
+    Playing { game: u8, generation: u8 },
+    /// The last game ended by itself; the next is to be chosen.
+    Between { generation: u8 },
+}
+
+struct Online {
+    tag: u32,
+    host: bool,
+    seed: u64,
+    phase: Phase,
+    ours: Option<u8>,
+    theirs: Option<u8>,
+    /// The last game's result, shown between games.
+    result: Option<String>,
+    held: Vec<String>,
+    out: VecDeque<(Channel, Vec<u8>)>,
+    end: Option<(Outcome, String)>,
+    /// The game's own end was asked for by leaving: report it as ours.
+    leaving: bool,
+}
+
+/// Several games behind one slot. See the module documentation.
+pub struct HubSlot {
+    games: Vec<Box<dyn GameSlot>>,
+    options: &'static [LocalOption],
+    /// The game of local play, and of drawing when no match runs.
+    shown: usize,
+    online: Option<Online>,
+}
+
+impl HubSlot {
+    /// A hub over `games` (at least one; at most nine, one digit key
+    /// each).
+    ///
+    /// # Panics
+    ///
+    /// With no game, or more than nine: a mistake in the page's code.
+    #[must_use]
+    pub fn new(games: Vec<Box<dyn GameSlot>>) -> HubSlot {
+        assert!(
+            (1..=9).contains(&games.len()),
+            "a hub carries one to nine games"
+        );
+        // Made once per page: the shell keeps the options for its life.
+        let names: &'static [&'static str] = Box::leak(
+            games
+                .iter()
+                .map(|g| g.name())
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        );
+        let options: &'static [LocalOption] = Box::leak(Box::new([LocalOption {
+            label: "Game",
+            choices: names,
+        }]));
+        HubSlot {
+            games,
+            options,
+            shown: 0,
+            online: None,
+        }
+    }
+
+    /// The game being played online, if any.
+    #[must_use]
+    pub fn playing(&self) -> Option<(u8, u8)> {
+        match self.online.as_ref()?.phase {
+            Phase::Playing { game, generation } => Some((game, generation)),
+            _ => None,
+        }
+    }
+
+    fn game_count(&self) -> u8 {
+        u8::try_from(self.games.len()).unwrap_or(9)
+    }
+
+    /// Starts game `game` under `generation` on this side.
+    fn start_game(&mut self, now: Millis, game: u8, generation: u8) {
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        if let Phase::Playing { game: old, .. } = o.phase {
+            self.games[usize::from(old)].drop_match();
+        }
+        let cfg = if o.host {
+            SessionConfig::host(o.seed.wrapping_add(u64::from(generation)), 6)
+        } else {
+            SessionConfig::guest()
+        };
+        o.ours = None;
+        o.theirs = None;
+        o.result = None;
+        self.shown = usize::from(game);
+        if self.games[usize::from(game)].start_match(cfg, now, o.tag) {
+            o.phase = Phase::Playing { game, generation };
+        } else {
+            o.end = Some((
+                Outcome::LocalQuit,
+                "The game could not be started.".to_owned(),
+            ));
+        }
+    }
+
+    fn generation(phase: Phase) -> Option<u8> {
+        match phase {
+            Phase::Waiting => None,
+            Phase::Playing { generation, .. } | Phase::Between { generation } => Some(generation),
+        }
+    }
+
+    /// The host starts the agreed game, if both sides proposed the same.
+    fn agree(&mut self, now: Millis) {
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        if !o.host || o.ours.is_none() || o.ours != o.theirs {
+            return;
+        }
+        let game = o.ours.unwrap_or(0);
+        let generation = Self::generation(o.phase).map_or(0, |g| g.wrapping_add(1));
+        o.out.push_back((
+            Channel::Reliable,
+            HubMsg::Play { game, generation }.encode(),
+        ));
+        self.start_game(now, game, generation);
+    }
+
+    fn hub_message(&mut self, now: Millis, msg: HubMsg) {
+        let count = self.game_count();
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        match msg {
+            HubMsg::Play { game, generation } if !o.host && game < count => {
+                if Self::generation(o.phase).is_some_and(|g| g == generation) {
+                    log::warn!("hub: a Play for the generation already running, ignored");
+                    return;
+                }
+                self.start_game(now, game, generation);
+            }
+            HubMsg::Propose { game } if game < count => {
+                o.theirs = Some(game);
+                self.agree(now);
+            }
+            HubMsg::Leave => {
+                o.end.get_or_insert((
+                    Outcome::RemoteQuit,
+                    play::outcome_message(&Outcome::RemoteQuit).to_owned(),
+                ));
+            }
+            other => {
+                log::warn!("hub: a message this side does not accept ({other:?})");
+            }
+        }
+    }
+
+    /// The digit keys pressed since the last frame: a proposal.
+    fn proposals(o: &mut Online, held: &[&str], count: u8) -> Option<u8> {
+        let mut pick = None;
+        for k in held {
+            if o.held.iter().any(|h| h == k) {
+                continue;
+            }
+            if let Some(d) = k.strip_prefix("Digit").and_then(|d| d.parse::<u8>().ok()) {
+                if (1..=count).contains(&d) {
+                    pick = Some(d - 1);
+                }
+            }
+        }
+        o.held = held.iter().map(|k| (*k).to_owned()).collect();
+        pick
+    }
+}
+
+impl GameSlot for HubSlot {
+    fn name(&self) -> &'static str {
+        "Arcade"
+    }
+    fn build_id(&self) -> u64 {
+        // Pages must carry the same games in the same order.
+        self.games.iter().fold(0xA4CA_DE00_0000_0001, |h: u64, g| {
+            h.rotate_left(13) ^ g.build_id()
+        })
+    }
+    fn local_options(&self) -> &'static [LocalOption] {
+        self.options
+    }
+    fn is_game_key(&self, code: &str) -> bool {
+        code.strip_prefix("Digit")
+            .and_then(|d| d.parse::<u8>().ok())
+            .is_some_and(|d| (1..=self.game_count()).contains(&d))
+            || self.games.iter().any(|g| g.is_game_key(code))
+    }
+    fn start_local(&mut self, seed: u64, choices: &[usize]) {
+        self.shown = choices
+            .first()
+            .copied()
+            .unwrap_or(0)
+            .min(self.games.len() - 1);
+        self.games[self.shown].start_local(seed, &[]);
+    }
+    fn stop_local(&mut self) {
+        self.games[self.shown].stop_local();
+    }
+    fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView {
+        self.games[self.shown].local_frame(held, steps)
+    }
+    fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
+        let (host, seed) = match cfg.role() {
+            Role::Host { seed, .. } => (true, seed),
+            Role::Guest => (false, 0),
+        };
+        self.online = Some(Online {
+            tag,
+            host,
+            seed,
+            phase: Phase::Waiting,
+            ours: None,
+            theirs: None,
+            result: None,
+            held: Vec::new(),
+            out: VecDeque::new(),
+            end: None,
+            leaving: false,
+        });
+        if host {
+            if let Some(o) = self.online.as_mut() {
+                o.out.push_back((
+                    Channel::Reliable,
+                    HubMsg::Play {
+                        game: 0,
+                        generation: 0,
+                    }
+                    .encode(),
+                ));
+            }
+            self.start_game(now, 0, 0);
+        }
+        true
+    }
+    fn match_tag(&self) -> Option<u32> {
+        self.online.as_ref().map(|o| o.tag)
+    }
+    fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
+        match bytes {
+            [HUB, body @ ..] if channel == Channel::Reliable => match HubMsg::decode(body) {
+                Some(m) => self.hub_message(now, m),
+                None => log::warn!("hub: a hub message that does not decode, dropped"),
+            },
+            [GAME, generation, body @ ..] => {
+                if let Some((game, g)) = self.playing() {
+                    if g == *generation {
+                        self.games[usize::from(game)].match_datagram(now, channel, body);
+                    }
+                }
+            }
+            _ => log::warn!("hub: a datagram of no namespace, dropped"),
+        }
+    }
+    fn match_link_lost(&mut self, now: Millis) {
+        if let Some((game, _)) = self.playing() {
+            self.games[usize::from(game)].match_link_lost(now);
+        }
+        if let Some(o) = self.online.as_mut() {
+            o.end.get_or_insert((
+                Outcome::TransportLost,
+                play::outcome_message(&Outcome::TransportLost).to_owned(),
+            ));
+        }
+    }
+    fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
+        let count = self.game_count();
+        let Some(o) = self.online.as_mut() else {
+            return FrameReport::default();
+        };
+        if let Some(pick) = Self::proposals(o, held, count) {
+            if o.ours != Some(pick) {
+                o.ours = Some(pick);
+                o.out
+                    .push_back((Channel::Reliable, HubMsg::Propose { game: pick }.encode()));
+                self.agree(now);
+            }
+        }
+        let Some(o) = self.online.as_mut() else {
+            return FrameReport::default();
+        };
+        let mut report = FrameReport::default();
+        if let Phase::Playing { game, generation } = o.phase {
+            let g = &mut self.games[usize::from(game)];
+            report = g.match_frame(now, held, view);
+            while let Some((ch, bytes)) = g.poll_match_transmit() {
+                let mut d = Vec::with_capacity(bytes.len() + 2);
+                d.extend_from_slice(&[GAME, generation]);
+                d.extend_from_slice(&bytes);
+                o.out.push_back((ch, d));
+            }
+            if let Some(end) = report.ended.take() {
+                g.drop_match();
+                // A game that ended by itself (not by leaving, not by a
+                // lost link) leaves the players on the hub.
+                let by_itself = !o.leaving
+                    && matches!(end.outcome, Outcome::LocalQuit | Outcome::RemoteQuit)
+                    && o.end.is_none();
+                if by_itself {
+                    o.phase = Phase::Between { generation };
+                    o.result = Some(end.message);
+                } else {
+                    o.end.get_or_insert((end.outcome, end.message));
+                }
+            }
+        }
+        let names: Vec<String> = self
+            .games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| format!("{} {}", i + 1, g.name()))
+            .collect();
+        let choose = format!("next game: press {}", names.join(", "));
+        match (o.phase, &o.result) {
+            (Phase::Between { .. }, result) => {
+                view.state = Some("running");
+                view.waiting = true;
+                view.status = format!("{} · {choose}", result.as_deref().unwrap_or("Game over"));
+            }
+            (Phase::Waiting, _) => view.status = "Waiting for the host's game…".to_owned(),
+            (Phase::Playing { .. }, _) => {}
+        }
+        if let Some(t) = o.theirs.filter(|t| Some(*t) != o.ours) {
+            let name = self.games[usize::from(t)].name();
+            view.status = format!(
+                "{} · The other player proposes {name}: press {} to agree",
+                view.status,
+                t + 1
+            );
+        }
+        if let Some(o) = self.online.as_ref() {
+            if let Some((outcome, message)) = o.end.clone() {
+                return FrameReport {
+                    ticked: report.ticked,
+                    ended: Some(MatchEnd {
+                        outcome,
+                        message,
+                        log: None,
+                        report: None,
+                    }),
+                };
+            }
+        }
+        report
+    }
+    fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
+        self.online.as_mut()?.out.pop_front()
+    }
+    fn quit_match(&mut self, now: Millis) {
+        let playing = self.playing();
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        o.out.push_back((Channel::Reliable, HubMsg::Leave.encode()));
+        match playing {
+            Some((game, _)) => {
+                // The game says its own goodbye; its end ends the match.
+                o.leaving = true;
+                self.games[usize::from(game)].quit_match(now);
+            }
+            None => {
+                o.end.get_or_insert((
+                    Outcome::LocalQuit,
+                    play::outcome_message(&Outcome::LocalQuit).to_owned(),
+                ));
+            }
+        }
+    }
+    fn drop_match(&mut self) {
+        if let Some((game, _)) = self.playing() {
+            self.games[usize::from(game)].drop_match();
+        }
+        self.online = None;
+    }
+    fn paint(&mut self, painter: &mut dyn Painter) {
+        self.games[self.shown].paint(painter);
+    }
+    fn log_hash_at(&self, _log: &LogOffer, _tick: u32) -> Option<u64> {
+        None
+    }
+    fn local_log(&self) -> Option<LogOffer> {
+        None
+    }
+    fn open_replay(&mut self, _bytes: &[u8]) -> Result<(), Refusal> {
+        Err(Refusal::NotALog)
+    }
+    fn close_replay(&mut self) {}
+    fn replay_control(&mut self, _c: Control) {}
+    fn replay_frame(&mut self) -> bool {
+        false
+    }
+    fn replay_view(&self) -> Option<ReplayView> {
+        None
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Games that are not lock-step, in real headless Chromium. One page is
+# built (in release): the arcade (games/arcade-web), which carries the arena
+# and Battleship behind a hub, served by the embedded signalling server.
+# In each scenario two pages meet in the lobby and play over real WebRTC:
+#  1. the arena (the arcade's first game), host-authoritative: the host's
+#     simulation in a Web Worker, and every ship each page draws compared
+#     with the host's state (tests/browser/arena.test.mjs);
+#  2. Battleship, hidden-state: a game to the end, every message each page
+#     sent checked for cells of its fleet the other had not hit
+#     (tests/browser/battleship.test.mjs);
+#  3. switching: arena, then Battleship to the end, then the arena again,
+#     over the one peer connection of the match (tests/browser/arcade.test.mjs).
+# The same tests run against the games' own pages (WEB_CRATE=arena-web or
+# battleship-web scripts/build-web.sh, then WEB_DIR=...).
+# Server and browsers run in a loopback-only network namespace.
+#   scripts/ci/62-authority-web.sh
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+ensure_browser_tools
+NODE="$ROOT/node_modules/.bin/node"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+
+WEB_OUT="$TARGET_DIR/arcade-web" WEB_CRATE=arcade-web scripts/build-web.sh
+log "building signaling-server"
+cargo build --locked -p signaling-server
+
+log "the arena, Battleship and switching games in headless Chromium (loopback-only network namespace)"
+in_loopback_netns env \
+    ARENA_WEB=1 \
+    BATTLESHIP_WEB=1 \
+    ARCADE_WEB=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/arcade-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-concurrency=1 --test-reporter=spec \
+    tests/browser/arena.test.mjs tests/browser/battleship.test.mjs tests/browser/arcade.test.mjs

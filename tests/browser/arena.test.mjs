@@ -1,0 +1,206 @@
+// The arena (games/arena-web) in real headless Chromium: two pages meet in
+// the lobby, one challenges, the other accepts, and the match link the
+// shell opens carries a host-authoritative match. The challenger's page
+// hosts: its simulation runs in a dedicated Web Worker. The other page is
+// the guest: it interpolates the host's snapshots and predicts its own
+// ship. Both players steer and fire with the keyboard for a while; each
+// page's drawn ships are compared with the host's own state at the same
+// host tick. Runs only with ARENA_WEB=1 and WEB_DIR pointing at a page
+// whose first game is the arena: the arena's own page, or the arcade page
+// that stage 62 builds (scripts/ci/62-authority-web.sh).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
+
+const enabled = process.env.ARENA_WEB === '1';
+const PLAY_MS = Number(process.env.ARENA_PLAY_MS || 30_000);
+// Interpolated ships against the host's state at the same host tick
+// (metres): positions travel in decimetres, and a straight blend between
+// snapshots two ticks apart cuts a turning ship's curve by a little. The
+// same bound as the native test view_follows_the_host.
+const INTERPOLATION_BOUND = 0.5;
+// The guest's own ship, predicted, against the host's at the tick the
+// prediction stands for: the arena's snap distance (games/arena), except
+// within a second after an event the guest could not foresee moved it (a
+// hit's knockback, a bump, a respawn).
+const PREDICTION_BOUND = 3.0;
+const UNFORESEEN_TICKS = 30;
+
+let server;
+let browser;
+const pages = [];
+
+before(async () => {
+  if (!enabled) return;
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (!enabled) return;
+  await browser?.close();
+  await server?.stop();
+  for (const p of pages) {
+    assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
+    assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
+    assert.deepEqual(unexpectedErrorLogs(p), [], 'no console errors');
+  }
+});
+
+const probe = (page) => page.evaluate(async () => JSON.parse((await import('/pkg/web_shell.js')).arenaProbe()));
+
+/** Where the host had ship `id` at fractional tick `t`, if alive then. */
+function hostAt(host, id, t) {
+  const at = (tick) => host.history.find((h) => h.tick === tick)?.ships.find((s) => s.id === id && s.hp > 0);
+  const lo = Math.floor(t);
+  const a = at(lo);
+  if (!a) return null;
+  const b = at(lo + 1) ?? a;
+  const f = t - lo;
+  return [a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f];
+}
+
+/**
+ * Plays `page`'s ship from what the page draws (its probe): turns toward
+ * the other ship, thrusts while far from it, fires when roughly aimed, and
+ * now and then breaks off for a while, all with the keyboard. Runs until
+ * stop().
+ */
+function driveKeys(page, seed) {
+  let running = true;
+  let x = seed;
+  const rand = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
+  const held = new Set();
+  let breakOff = 0;
+  const done = (async () => {
+    while (running) {
+      const p = await probe(page).catch(() => null);
+      const me = p?.ships.find((s) => s.id === p.seat);
+      const other = p?.ships.find((s) => s.id !== p.seat);
+      const want = new Set();
+      if (me && other) {
+        if (breakOff > 0) {
+          breakOff -= 1;
+          want.add('ArrowUp');
+          want.add('ArrowLeft');
+        } else {
+          const bearing = Math.atan2(other.y - me.y, other.x - me.x);
+          let diff = bearing - me.a;
+          while (diff > Math.PI) diff -= 2 * Math.PI;
+          while (diff < -Math.PI) diff += 2 * Math.PI;
+          if (diff > 0.15) want.add('ArrowRight');
+          if (diff < -0.15) want.add('ArrowLeft');
+          if (Math.hypot(other.x - me.x, other.y - me.y) > 12) want.add('ArrowUp');
+          if (Math.abs(diff) < 0.35) want.add('Space');
+          if (rand() < 0.02) breakOff = 10;
+        }
+      }
+      for (const k of [...held]) if (!want.has(k)) { await page.keyboard.up(k).catch(() => {}); held.delete(k); }
+      for (const k of want) if (!held.has(k)) { await page.keyboard.down(k).catch(() => {}); held.add(k); }
+      await page.waitForTimeout(60);
+    }
+    for (const k of held) await page.keyboard.up(k).catch(() => {});
+  })();
+  return { stop: async () => { running = false; await done; } };
+}
+
+test('the arena between two Chromium pages: the host in a worker, every ship drawn where the host had it', { skip: !enabled }, async () => {
+  const ada = await openPage(browser, server.url);
+  const bo = await openPage(browser, server.url);
+  pages.push(ada, bo);
+  await joinLobby(ada, 'Ada');
+  await joinLobby(bo, 'Bo');
+  await waitConnected(ada, 1);
+  await waitConnected(bo, 1);
+  assert.ok(['Arena', 'Arcade'].includes(await ada.locator('#game-name').textContent()));
+
+  const challenge = entry(ada, 'Bo').locator('button[data-action="challenge"]');
+  await challenge.click({ timeout: DEADLINE });
+  const accept = entry(bo, 'Ada').locator('button[data-action="accept"]');
+  await accept.click({ timeout: DEADLINE });
+  try {
+    for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    console.log(await describePage(ada, 'Ada'));
+    console.log(await describePage(bo, 'Bo'));
+    throw e;
+  }
+  await ada.locator('#match-status', { hasText: 'You play Amber (host)' }).waitFor({ timeout: DEADLINE }).catch(() => {});
+  // The host's simulation runs in the worker the host page started; the
+  // guest's page has none.
+  assert.equal(ada.workers().length, 1, 'the host page runs one worker');
+  assert.match(ada.workers()[0].url(), /\/worker\.js$/);
+  assert.equal(bo.workers().length, 0, 'the guest page runs no worker');
+  for (const p of [ada, bo]) await p.locator('#canvas').click();
+
+  const drivers = [driveKeys(ada, 11), driveKeys(bo, 23)];
+  const start = Date.now();
+  let compared = 0;
+  let ownCompared = 0;
+  let worst = 0;
+  let worstOwn = 0;
+  const predicted = [];
+  // Snapshot ticks at which an event moved the guest's ship.
+  const movedAt = [];
+  let first = null;
+  while (Date.now() - start < PLAY_MS) {
+    const [host, guest] = await Promise.all([probe(ada), probe(bo)]);
+    assert.equal(host.role, 'host');
+    assert.equal(guest.role, 'guest');
+    first ??= host.tick;
+    if (guest.tick !== null && guest.seat !== null) {
+      for (const s of guest.ships) {
+        if (s.id === guest.seat || s.hp === 0) continue;
+        const h = hostAt(host, s.id, guest.tick);
+        if (!h) continue;
+        const d = Math.hypot(s.x - h[0], s.y - h[1]);
+        worst = Math.max(worst, d);
+        assert.ok(d <= INTERPOLATION_BOUND, `ship ${s.id} drawn ${d.toFixed(3)} m from the host's at tick ${guest.tick}`);
+        compared += 1;
+      }
+      if (guest.own) predicted.push(guest.own);
+      if (guest.moved_at !== null && movedAt.at(-1) !== guest.moved_at) movedAt.push(guest.moved_at);
+    }
+    // The host page draws its own state: the newest tick of its history.
+    const newest = host.history.at(-1);
+    assert.equal(host.tick, newest.tick, 'the host page draws the newest state of its worker');
+    for (let i = predicted.length - 1; i >= 0; i -= 1) {
+      const own = predicted[i];
+      if (own.tick > newest.tick) continue;
+      predicted.splice(i, 1);
+      if (movedAt.some((e) => Math.abs(own.tick - e) <= UNFORESEEN_TICKS)) continue;
+      const h = hostAt(host, guest.seat, own.tick);
+      if (!h) continue;
+      const d = Math.hypot(own.x - h[0], own.y - h[1]);
+      worstOwn = Math.max(worstOwn, d);
+      assert.ok(d <= PREDICTION_BOUND, `own ship predicted ${d.toFixed(3)} m from the host's at tick ${own.tick}`);
+      ownCompared += 1;
+    }
+    await ada.waitForTimeout(50);
+  }
+  for (const d of drivers) await d.stop();
+  const [host, guest] = await Promise.all([probe(ada), probe(bo)]);
+  console.log(`arena: ${host.tick - first} host ticks in ${PLAY_MS} ms; ${compared} interpolated and ${ownCompared} predicted positions compared; `
+    + `worst ${worst.toFixed(3)} m and ${worstOwn.toFixed(3)} m; guest delay ${guest.delay_ms} ms, ${guest.events} events, `
+    + `${guest.corrections} corrections (${guest.snapped} snapped, ${guest.unexplained_snaps} without an event)`);
+  assert.ok(compared >= 40, `enough interpolated comparisons (${compared})`);
+  assert.ok(ownCompared >= 40, `enough predicted comparisons (${ownCompared})`);
+  assert.ok(host.tick - first >= PLAY_MS / 33 * 0.8, 'the host ticked at about 30 Hz');
+  assert.ok(guest.delay_ms >= 40 && guest.delay_ms <= 250, 'the interpolation delay within its bounds');
+  assert.equal(guest.unexplained_snaps, 0, 'no snapped correction without an event to explain it');
+  assert.ok(guest.events > 0, 'hits, bumps or respawns reached the guest as events');
+  // Both players' keys moved their ships (the host's through its worker).
+  for (const id of [0, guest.seat]) {
+    const xs = host.history.map((h) => h.ships.find((s) => s.id === id)).filter(Boolean);
+    const travelled = xs.slice(1).reduce((d, s, i) => d + Math.hypot(s.x - xs[i].x, s.y - xs[i].y), 0);
+    assert.ok(travelled > 5, `ship ${id} moved in the last ${xs.length} ticks (${travelled.toFixed(1)} m)`);
+  }
+
+  // The guest leaves: both pages say why, and the host's worker is gone.
+  await bo.locator('#leave').click();
+  await bo.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await ada.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  const until = Date.now() + DEADLINE;
+  while (ada.workers().length > 0 && Date.now() < until) await ada.waitForTimeout(50);
+  assert.equal(ada.workers().length, 0, 'the host page stopped its worker');
+});
