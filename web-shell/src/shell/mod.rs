@@ -30,8 +30,11 @@ pub mod view;
 
 pub use config::{PageFacts, ShellConfig};
 use io::Part;
-pub use io::{Action, FetchId, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId};
+pub use io::{
+    Action, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId,
+};
 
+use crate::canvas::{self, DrawList, Drawing};
 use crate::front_end::{FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
 use crate::lobby::{self, LobbyClient};
@@ -325,6 +328,20 @@ impl Shell {
     /// Draws the game being played.
     pub fn paint(&mut self, painter: &mut dyn Painter) {
         self.game.paint(painter);
+    }
+
+    /// The game being played as canvas calls, for a canvas laid out
+    /// `css_width` CSS pixels wide on a screen of `pixel_ratio` device
+    /// pixels per CSS pixel (see [`crate::canvas`]).
+    #[must_use]
+    pub fn drawing(&mut self, css_width: f64, pixel_ratio: f64) -> Drawing {
+        let size = canvas::canvas_size(css_width, pixel_ratio);
+        let mut list = DrawList::new(size.css);
+        self.game.paint(&mut list);
+        Drawing {
+            size,
+            ops: list.into_ops(),
+        }
     }
 
     /// Whether the page should keep the browser from acting on this key
@@ -677,8 +694,11 @@ impl Shell {
                     }
                     self.accepted_at = None;
                     self.last_log.clone_from(&end.log);
-                    self.out.push_back(Output::OfferLog(end.log));
-                    self.out.push_back(Output::OfferReport(end.report));
+                    for (link, file) in [(FileLink::Log, end.log), (FileLink::Report, end.report)] {
+                        self.out
+                            .push_back(Output::Page(page::file_link(link, file.as_ref())));
+                        self.out.push_back(Output::Offer { link, file });
+                    }
                     self.screen_event(now, ScreenEvent::Ended(end.message), &[]);
                 }
             }

@@ -331,35 +331,41 @@ pub fn replay(v: &ReplayView, written: &mut Written) -> Vec<Patch> {
     p
 }
 
-/// The result screen's download link for an input log at `url` (an
-/// object URL the page made of its bytes), and the log's figures as
-/// `#result`'s `data-log-ticks` and `data-log-hash`.
+/// The result screen's download link for `file` (all but its `href`,
+/// the object URL the page makes of the bytes), or the link hidden. With
+/// an input log, its figures as `#result`'s `data-log-ticks` and
+/// `data-log-hash`; with a desync report, the diverging tick as
+/// `data-report-tick`.
 #[must_use]
-pub fn log_link(url: &str, log: &super::view::LogOffer) -> Vec<Patch> {
-    vec![
-        Patch::Attr("log-link", "href", Some(url.to_owned())),
-        Patch::Attr("log-link", "download", Some(log.file_name.clone())),
-        Patch::Attr("result", "data-log-ticks", Some(log.ticks.to_string())),
-        Patch::Attr(
-            "result",
-            "data-log-hash",
-            Some(format!("{:016x}", log.hash)),
-        ),
-        Patch::Shown("log-link", true),
-    ]
-}
-
-/// The result screen's download link for a desync report at `url` (an
-/// object URL the page made of its bytes), and the diverging tick as
-/// `#result`'s `data-report-tick`.
-#[must_use]
-pub fn report_link(url: &str, report: &super::view::LogOffer) -> Vec<Patch> {
-    vec![
-        Patch::Attr("report-link", "href", Some(url.to_owned())),
-        Patch::Attr("report-link", "download", Some(report.file_name.clone())),
-        Patch::Attr("result", "data-report-tick", Some(report.ticks.to_string())),
-        Patch::Shown("report-link", true),
-    ]
+pub fn file_link(link: super::FileLink, file: Option<&super::view::LogOffer>) -> Vec<Patch> {
+    let id = link.id();
+    let Some(f) = file else {
+        return vec![Patch::Shown(id, false)];
+    };
+    let mut p = vec![Patch::Attr(id, "download", Some(f.file_name.clone()))];
+    match link {
+        super::FileLink::Log => {
+            p.push(Patch::Attr(
+                "result",
+                "data-log-ticks",
+                Some(f.ticks.to_string()),
+            ));
+            p.push(Patch::Attr(
+                "result",
+                "data-log-hash",
+                Some(format!("{:016x}", f.hash)),
+            ));
+        }
+        super::FileLink::Report => {
+            p.push(Patch::Attr(
+                "result",
+                "data-report-tick",
+                Some(f.ticks.to_string()),
+            ));
+        }
+    }
+    p.push(Patch::Shown(id, true));
+    p
 }
 
 /// An event of the page the shell listens to: on element `el`, browser
@@ -442,6 +448,13 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
     v
 }
 
+/// Whether a key event whose target has this tag name (as the DOM
+/// reports it, upper case) is typing in a text field rather than playing.
+#[must_use]
+pub fn typing_in(tag: &str) -> bool {
+    matches!(tag, "INPUT" | "TEXTAREA" | "SELECT")
+}
+
 /// The shell's action for an event of the page, if it means one.
 #[must_use]
 pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
@@ -490,6 +503,46 @@ mod tests {
 
     fn text(s: &str) -> Node {
         Node::Text(s.to_owned())
+    }
+
+    #[test]
+    fn keys_typed_into_fields_are_typing() {
+        for tag in ["INPUT", "TEXTAREA", "SELECT"] {
+            assert!(typing_in(tag), "{tag}");
+        }
+        for tag in ["BODY", "CANVAS", "BUTTON", "input", ""] {
+            assert!(!typing_in(tag), "{tag}");
+        }
+    }
+
+    #[test]
+    fn a_file_link_carries_its_figures_or_hides() {
+        let f = super::super::view::LogOffer {
+            bytes: vec![1, 2],
+            file_name: "m.log".into(),
+            ticks: 42,
+            hash: 0xab,
+        };
+        let log = file_link(super::super::FileLink::Log, Some(&f));
+        assert!(log.contains(&Patch::Attr("log-link", "download", Some("m.log".into()))));
+        assert!(log.contains(&Patch::Attr("result", "data-log-ticks", Some("42".into()))));
+        assert!(log.contains(&Patch::Attr(
+            "result",
+            "data-log-hash",
+            Some("00000000000000ab".into())
+        )));
+        assert_eq!(log.last(), Some(&Patch::Shown("log-link", true)));
+        let report = file_link(super::super::FileLink::Report, Some(&f));
+        assert!(report.contains(&Patch::Attr(
+            "result",
+            "data-report-tick",
+            Some("42".into())
+        )));
+        assert_eq!(report.last(), Some(&Patch::Shown("report-link", true)));
+        assert_eq!(
+            file_link(super::super::FileLink::Report, None),
+            vec![Patch::Shown("report-link", false)]
+        );
     }
 
     fn player(id: &str, display: &str) -> PlayerView {
