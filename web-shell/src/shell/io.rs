@@ -78,6 +78,8 @@ pub enum Action {
     Netcode(String),
     /// Result or local play: watch the game just played.
     WatchReplay,
+    /// Local play, a match or a replay: show the court full screen.
+    FullScreen,
     /// A replay control: the element's id and its value (the timeline's
     /// position, the speed picked, or a score button's `data-tick`).
     Replay {
@@ -309,6 +311,8 @@ pub enum Output {
         /// The value.
         value: String,
     },
+    /// Show the game canvas full screen (the browser's Escape leaves).
+    FullScreen,
     /// Offer a file of the last match for download at its link (or
     /// withdraw it): make an object URL of its bytes and set it as the
     /// link's `href` (the rest of the link comes as patches just before;

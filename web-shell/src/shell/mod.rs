@@ -463,6 +463,11 @@ impl Shell {
             }
             Action::Player(what, id) => self.player_action(now, what, &id),
             Action::WatchReplay => self.watch_last_game(now),
+            Action::FullScreen => {
+                if self.screen_view().court() {
+                    self.out.push_back(Output::FullScreen);
+                }
+            }
             Action::Replay { control, value } => self.replay_control(&control, &value),
             Action::Netcode(v) => {
                 self.cfg.lockstep = v == "lockstep";

@@ -173,6 +173,8 @@ pub fn screen(v: &ScreenView) -> Vec<Patch> {
         Patch::Text("chat-error", v.chat_error.to_owned()),
         Patch::Text("replay-error", v.replay_error.clone().unwrap_or_default()),
         Patch::Shown("replay-error", v.replay_error.is_some()),
+        // The page's column widens to the window while the court shows.
+        Patch::Attr("page", "data-court", v.court().then(String::new)),
     ]);
     p
 }
@@ -434,6 +436,7 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         l("continue", "click", true, &[]),
         l("watch-replay", "click", true, &[]),
         l("local-watch", "click", true, &[]),
+        l("fullscreen", "click", true, &[]),
         l("netcode", "change", false, &["netcode"]),
         // Buttons in the roster and the notices (Try again) carry a
         // data-action and the player's data-id.
@@ -473,6 +476,7 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("leave", _) => Action::Leave,
         ("continue", _) => Action::Continue,
         ("watch-replay" | "local-watch", _) => Action::WatchReplay,
+        ("fullscreen", _) => Action::FullScreen,
         ("netcode", _) => Action::Netcode(first()),
         ("notices" | "roster", _) => {
             Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)

@@ -175,12 +175,23 @@ pub struct ScreenView {
 }
 
 impl ScreenView {
+    /// Whether the game canvas shows (local play, a match, a replay): the
+    /// page then gives it the whole window, with a full-screen button.
+    #[must_use]
+    pub fn court(&self) -> bool {
+        matches!(
+            self.screen,
+            Screen::Replay { .. } | Screen::LocalPlay | Screen::Match
+        )
+    }
+
     /// Each element of the page that shows or hides with the screen, and
     /// whether it shows.
     #[must_use]
-    pub fn shown(&self) -> [(&'static str, bool); 14] {
+    pub fn shown(&self) -> [(&'static str, bool); 15] {
         let s = &self.screen;
         let replay = matches!(s, Screen::Replay { .. });
+        let court = self.court();
         [
             ("title", matches!(s, Screen::Title { .. })),
             ("btn-online", matches!(s, Screen::Title { online: true })),
@@ -190,10 +201,8 @@ impl ScreenView {
             ("result", matches!(s, Screen::Result { .. })),
             ("replay", replay),
             ("replay-controls", replay),
-            (
-                "canvas",
-                replay || matches!(s, Screen::LocalPlay | Screen::Match),
-            ),
+            ("canvas", court),
+            ("fullscreen", court),
             (
                 "watch-replay",
                 self.replay_ready && matches!(s, Screen::Result { .. }),
@@ -352,12 +361,21 @@ mod tests {
         );
         assert_eq!(
             screen(Screen::LocalPlay, true),
-            ["local", "canvas", "name-row"]
+            ["local", "canvas", "fullscreen", "name-row"]
         );
         assert_eq!(screen(Screen::Lobby, false), ["lobby", "lobby-main"]);
         assert_eq!(
             screen(Screen::Match, false),
-            ["match", "canvas", "lobby-main"]
+            ["match", "canvas", "fullscreen", "lobby-main"]
+        );
+        assert_eq!(
+            screen(
+                Screen::Replay {
+                    back: Box::new(Screen::Title { online: true })
+                },
+                true
+            )[..4],
+            ["replay", "replay-controls", "canvas", "fullscreen"]
         );
     }
 

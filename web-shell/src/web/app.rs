@@ -145,6 +145,7 @@ impl App {
             }
             Output::CloseMesh => self.rtc.close_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
+            Output::FullScreen => self.dom.full_screen(),
             Output::Offer { link, file } => self.dom.offer(link, file.as_ref()),
         }
     }

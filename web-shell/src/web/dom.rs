@@ -151,6 +151,13 @@ impl Dom {
         self.urls.insert(link, url);
     }
 
+    /// Asks the browser to show the canvas full screen.
+    pub fn full_screen(&self) {
+        if let Some(Err(_)) = self.el("canvas").map(|c| c.request_fullscreen()) {
+            log::info!("full screen was refused");
+        }
+    }
+
     /// The game canvas and its 2D context.
     pub fn canvas(&self) -> Option<Canvas> {
         let el = self.el("canvas")?.dyn_into::<HtmlCanvasElement>().ok()?;

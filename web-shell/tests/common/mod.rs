@@ -514,6 +514,7 @@ impl World {
                 Output::AddCandidate { .. }
                 | Output::Page(_)
                 | Output::Paint
+                | Output::FullScreen
                 | Output::Store { .. }
                 | Output::Offer { .. } => {}
             }
