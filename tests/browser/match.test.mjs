@@ -435,6 +435,7 @@ test('3. local play against the CPU to the end screen (shortened with ?local_spe
   const result = await attr(solo, '#local', 'data-result');
   assert.match(result, /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/);
   assert.equal(await solo.locator('#local-status').textContent(), result);
+  assert.ok(await solo.locator('#local-again').isVisible(), 'Play again at the end of a local game');
   console.log(`local match vs CPU (Hard): ${result}`);
   // The local game watched again: at its end, the final score shown live.
   const finalScore = await attr(solo, '#local', 'data-summary');
@@ -750,4 +751,41 @@ test('10. the court fills its column at 1280x800, 1920x1080 and 390x844, at 16:9
   await p.waitForFunction(() => document.fullscreenElement === null, null, { timeout: DEADLINE, polling: 100 });
   await p.locator('#local-back').click();
   await p.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
+});
+
+test('11. the online result keeps the court with the final score and box score; Play again challenges the same player', { skip: !enabled }, async () => {
+  pages.gus = await openPage(browser, server.url);
+  pages.hal = await openPage(browser, server.url);
+  const { gus, hal } = pages;
+  await joinLobby(gus, 'Gus');
+  await joinLobby(hal, 'Hal');
+  await entry(gus, 'Hal').and(gus.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await entry(hal, 'Gus').and(hal.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await startMatch(gus, hal, 'Gus', 'Hal');
+  await waitAttrAtLeast(gus, 'tick', 120, PLAY_DEADLINE);
+  await gus.locator('#leave').click();
+  for (const p of [gus, hal]) {
+    await p.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
+    await p.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
+    await p.locator('#play-again').waitFor({ state: 'visible', timeout: DEADLINE });
+    assert.equal(await p.locator('#continue').textContent(), 'Back to the lobby');
+    // The result's line and buttons above the picture, and the picture
+    // drawn (the final state: not a blank canvas).
+    const drawn = await p.evaluate(() => {
+      const c = document.querySelector('#canvas');
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const colours = new Set();
+      for (let i = 0; i < px.length && colours.size < 50; i += 4 * 97) colours.add(px[i] << 16 | px[i + 1] << 8 | px[i + 2]);
+      return { above: document.querySelector('#result').getBoundingClientRect().bottom <= c.getBoundingClientRect().top, colours: colours.size };
+    });
+    assert.ok(drawn.above, 'the result sits above the court');
+    assert.ok(drawn.colours >= 10, `the final state is drawn (${drawn.colours} colours)`);
+  }
+  // Hal plays again: back in the lobby, challenging Gus.
+  await hal.locator('#play-again').click();
+  await hal.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.equal(await hal.locator('#canvas').isVisible(), false, 'the picture is gone in the lobby');
+  await gus.locator('#continue').click();
+  await entry(gus, 'Hal').locator('button[data-action="decline"]').waitFor({ timeout: DEADLINE });
+  await entry(gus, 'Hal').locator('button[data-action="decline"]').click();
 });

@@ -209,6 +209,14 @@ pub trait FrontEnd {
         self.summary(game)
     }
 
+    /// Draws the last state of an online match under its result screen
+    /// (the final score and whatever the game tells of the match, such as a
+    /// box score), whether the game came to its end or the match stopped
+    /// early. By default the same picture as [`draw`](Self::draw).
+    fn draw_result(&mut self, game: &Self::Game, painter: &mut dyn Painter) {
+        self.draw(game, painter);
+    }
+
     /// The result once the game itself is over (for example "Home wins
     /// 31-28."), or `None` while it goes on (the default: a game that never
     /// ends by itself). The shell shows it as the result of a local game or

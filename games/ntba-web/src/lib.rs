@@ -227,6 +227,12 @@ impl FrontEnd for NtbaFrontEnd {
         draw::frame(painter, game, &self.fx, &self.labels());
     }
 
+    /// The court as the match left it, under the final score and the box
+    /// score (no sound: the match is over).
+    fn draw_result(&mut self, game: &Ntba, painter: &mut dyn Painter) {
+        draw::result(painter, game, &self.fx, &self.labels());
+    }
+
     /// Player 0 is Home on the left of the keyboard, player 1 Away on the
     /// right (see [`keys`]).
     fn input(&self, held: &[&str], player: u8) -> Pad {

@@ -32,7 +32,15 @@ pub(crate) trait GameSlot {
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)>;
     fn quit_match(&mut self, now: Millis);
     fn drop_match(&mut self);
-    /// Draws the local game, or else the match's present game.
+    /// Whether the last online match's final state is kept to be shown
+    /// under its result.
+    fn has_result(&self) -> bool;
+    /// Forgets the last online match's final state.
+    fn forget_result(&mut self);
+    /// Starts the local game again, with the choices it was started with.
+    fn restart_local(&mut self, seed: u64);
+    /// Draws the local game, or else the match's present game, or else the
+    /// last match's final state (as its result).
     fn paint(&mut self, painter: &mut dyn Painter);
     /// The state hash after `tick` ticks of the last finished match,
     /// replayed from its input log.
@@ -56,6 +64,10 @@ pub(crate) struct Slot<F: FrontEnd> {
     /// The running match, with the attempt whose link it plays over.
     online: Option<(u32, MatchDriver<F::Game>)>,
     replay: Option<Playback<F::Game>>,
+    /// The last match's confirmed game when it ended, for its result.
+    finished: Option<F::Game>,
+    /// The choices local play was last started with.
+    choices: Vec<usize>,
 }
 
 impl<F: FrontEnd> Slot<F> {
@@ -66,6 +78,8 @@ impl<F: FrontEnd> Slot<F> {
             local_log: None,
             online: None,
             replay: None,
+            finished: None,
+            choices: Vec::new(),
         }
     }
 }
@@ -85,6 +99,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn start_local(&mut self, seed: u64, choices: &[usize]) {
         if self.local.is_none() {
+            self.choices = choices.to_vec();
             self.front.start_local(choices);
             let players = self.front.local_players();
             let game = F::Game::new(seed, players);
@@ -165,7 +180,20 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         }
     }
     fn drop_match(&mut self) {
-        self.online = None;
+        if let Some((_, m)) = self.online.take() {
+            self.finished = m.session().confirmed_game().cloned();
+        }
+    }
+    fn has_result(&self) -> bool {
+        self.finished.is_some()
+    }
+    fn forget_result(&mut self) {
+        self.finished = None;
+    }
+    fn restart_local(&mut self, seed: u64) {
+        let choices = std::mem::take(&mut self.choices);
+        self.stop_local();
+        self.start_local(seed, &choices);
     }
     fn paint(&mut self, painter: &mut dyn Painter) {
         if let Some(r) = &self.replay {
@@ -174,6 +202,8 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             self.front.draw(g, painter);
         } else if let Some(g) = self.online.as_ref().and_then(|(_, m)| m.game()) {
             self.front.draw(g, painter);
+        } else if let Some(g) = &self.finished {
+            self.front.draw_result(g, painter);
         }
     }
     fn log_hash_at(&self, last: &LogOffer, tick: u32) -> Option<u64> {

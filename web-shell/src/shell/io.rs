@@ -80,6 +80,9 @@ pub enum Action {
     WatchReplay,
     /// Local play, a match or a replay: show the court full screen.
     FullScreen,
+    /// Local play: start the game again. A match's result: back to the
+    /// lobby, challenging the same player again.
+    PlayAgain,
     /// A replay control: the element's id and its value (the timeline's
     /// position, the speed picked, or a score button's `data-tick`).
     Replay {

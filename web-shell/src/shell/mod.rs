@@ -272,6 +272,7 @@ impl Shell {
                 _ => false,
             },
             replay_error: self.replay_error.clone(),
+            result_court: self.game.has_result(),
         }
     }
 
@@ -463,6 +464,7 @@ impl Shell {
             }
             Action::Player(what, id) => self.player_action(now, what, &id),
             Action::WatchReplay => self.watch_last_game(now),
+            Action::PlayAgain => self.play_again(now),
             Action::FullScreen => {
                 if self.screen_view().court() {
                     self.out.push_back(Output::FullScreen);
@@ -544,6 +546,30 @@ impl Shell {
         self.out.push_back(Output::Paint);
     }
 
+    /// Play again: local play starts over with the same choices; after an
+    /// online match, back to the lobby with a new challenge to the same
+    /// player (who answers it as any challenge).
+    fn play_again(&mut self, now: Millis) {
+        match self.screens.screen() {
+            Screen::LocalPlay => {
+                let seed = self.random_seed();
+                self.game.restart_local(seed);
+                self.local = LocalView::default();
+                self.render(Part::Local);
+                self.render(Part::Screen);
+                self.out.push_back(Output::Paint);
+            }
+            Screen::Result { online: true, .. } => {
+                let opponent = self.last_opponent.clone();
+                self.screen_event(now, ScreenEvent::Continue, &[]);
+                if let Some(id) = opponent {
+                    self.player_action(now, PlayerAction::Challenge, id.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn player_action(&mut self, now: Millis, what: PlayerAction, id: &str) {
         // The roster and its notices are on the lobby screen only.
         if self.screens.screen() != &Screen::Lobby {
@@ -587,7 +613,12 @@ impl Shell {
         if !matches!(s, Screen::Replay { .. }) {
             self.game.close_replay();
         }
-        if matches!(s, Screen::Replay { .. }) {
+        if !matches!(s, Screen::Result { .. } | Screen::Replay { .. }) {
+            self.game.forget_result();
+        }
+        if matches!(s, Screen::Replay { .. })
+            || (matches!(s, Screen::Result { .. }) && self.game.has_result())
+        {
             self.out.push_back(Output::Paint);
         }
         self.render(Part::Replay);

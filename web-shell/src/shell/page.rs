@@ -185,6 +185,7 @@ pub fn local(v: &LocalView) -> Vec<Patch> {
     let result = v.result.clone().unwrap_or_default();
     let mut p = vec![
         Patch::Text("local-status", result.clone()),
+        Patch::Shown("local-again", v.result.is_some()),
         Patch::Attr("local", "data-result", Some(result)),
     ];
     if let Some(s) = &v.summary {
@@ -437,6 +438,8 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         l("watch-replay", "click", true, &[]),
         l("local-watch", "click", true, &[]),
         l("fullscreen", "click", true, &[]),
+        l("play-again", "click", true, &[]),
+        l("local-again", "click", true, &[]),
         l("netcode", "change", false, &["netcode"]),
         // Buttons in the roster and the notices (Try again) carry a
         // data-action and the player's data-id.
@@ -477,6 +480,7 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("continue", _) => Action::Continue,
         ("watch-replay" | "local-watch", _) => Action::WatchReplay,
         ("fullscreen", _) => Action::FullScreen,
+        ("play-again" | "local-again", _) => Action::PlayAgain,
         ("netcode", _) => Action::Netcode(first()),
         ("notices" | "roster", _) => {
             Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
@@ -752,9 +756,14 @@ mod tests {
             name_row: false,
             replay_ready: true,
             replay_error: None,
+            result_court: true,
         };
         let p = screen(&v);
         assert!(p.contains(&Patch::Shown("result", true)));
+        // The final picture under the result, and Play again.
+        assert!(p.contains(&Patch::Shown("canvas", true)));
+        assert!(p.contains(&Patch::Shown("play-again", true)));
+        assert!(p.contains(&Patch::Attr("page", "data-court", Some(String::new()))));
         assert!(p.contains(&Patch::Shown("watch-replay", true)));
         assert!(p.contains(&Patch::Text("result-text", "Over.".into())));
         assert!(p.contains(&Patch::Shown("replay-error", false)));

@@ -172,6 +172,8 @@ pub struct ScreenView {
     pub replay_ready: bool,
     /// Why the file last opened as a replay was refused (title screen).
     pub replay_error: Option<String>,
+    /// The last match's final state is drawn under its result.
+    pub result_court: bool,
 }
 
 impl ScreenView {
@@ -179,16 +181,17 @@ impl ScreenView {
     /// page then gives it the whole window, with a full-screen button.
     #[must_use]
     pub fn court(&self) -> bool {
-        matches!(
-            self.screen,
-            Screen::Replay { .. } | Screen::LocalPlay | Screen::Match
-        )
+        match self.screen {
+            Screen::Replay { .. } | Screen::LocalPlay | Screen::Match => true,
+            Screen::Result { .. } => self.result_court,
+            _ => false,
+        }
     }
 
     /// Each element of the page that shows or hides with the screen, and
     /// whether it shows.
     #[must_use]
-    pub fn shown(&self) -> [(&'static str, bool); 15] {
+    pub fn shown(&self) -> [(&'static str, bool); 16] {
         let s = &self.screen;
         let replay = matches!(s, Screen::Replay { .. });
         let court = self.court();
@@ -199,6 +202,10 @@ impl ScreenView {
             ("lobby", *s == Screen::Lobby),
             ("match", *s == Screen::Match),
             ("result", matches!(s, Screen::Result { .. })),
+            (
+                "play-again",
+                matches!(s, Screen::Result { online: true, .. }),
+            ),
             ("replay", replay),
             ("replay-controls", replay),
             ("canvas", court),
@@ -341,6 +348,7 @@ mod tests {
             name_row,
             replay_ready: false,
             replay_error: None,
+            result_court: false,
         };
         v.shown()
             .into_iter()
