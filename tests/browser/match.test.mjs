@@ -763,6 +763,15 @@ test('11. the online result keeps the court with the final score and box score; 
   await entry(hal, 'Gus').and(hal.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
   await startMatch(gus, hal, 'Gus', 'Hal');
   await waitAttrAtLeast(gus, 'tick', 120, PLAY_DEADLINE);
+  // The connection in words a player reads; the details one click away.
+  for (const p of [gus, hal]) {
+    await p.waitForFunction(() => /^Connection: (good|fair|poor) · ping \d+ ms$/.test(document.querySelector('#match-quality').textContent)
+      && ['good', 'fair', 'poor'].includes(document.querySelector('#match').dataset.quality), null, { timeout: DEADLINE, polling: 100 });
+    assert.equal(await p.locator('#match-status').isVisible(), false, 'the details are folded');
+    await p.locator('#match-details summary').click();
+    assert.ok(await p.locator('#match-status').isVisible(), 'one click shows them');
+    assert.match(await p.locator('#match-status').textContent(), /^You play (Home|Away) \((host|guest)\) · rollback/);
+  }
   await gus.locator('#leave').click();
   for (const p of [gus, hal]) {
     await p.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
@@ -788,4 +797,70 @@ test('11. the online result keeps the court with the final score and box score; 
   await gus.locator('#continue').click();
   await entry(gus, 'Hal').locator('button[data-action="decline"]').waitFor({ timeout: DEADLINE });
   await entry(gus, 'Hal').locator('button[data-action="decline"]').click();
+});
+
+test('12. the title says what the game is, its controls and how to play; the build id stays, small', { skip: !enabled }, async () => {
+  pages.title = await openPage(browser, server.url);
+  const p = pages.title;
+  await p.locator('#tagline').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.match(await p.locator('#tagline').textContent(), /^Arcade 2-on-2 basketball\./);
+  const controls = await p.locator('#controls tr').allTextContents();
+  assert.ok(controls.length >= 5 && controls.some((c) => c.startsWith('Space')), `controls: ${controls}`);
+  assert.ok(await p.locator('#how-to-play li').count() >= 3);
+  assert.match(await p.locator('#build').textContent(), /^build [0-9a-f]{16}$/);
+  const sizes = await p.evaluate(() => [document.querySelector('#build'), document.querySelector('#tagline')]
+    .map((e) => parseFloat(getComputedStyle(e).fontSize)));
+  assert.ok(sizes[0] < sizes[1], `the build id is smaller than the tagline (${sizes})`);
+});
+
+test('13. Escape pauses local play and goes on again', { skip: !enabled }, async () => {
+  pages.pause = await openPage(browser, server.url);
+  const p = pages.pause;
+  await p.locator('#btn-local').click();
+  await p.locator('#canvas').click();
+  await p.waitForFunction(() => /^HOME \d+ - \d+ AWAY$/.test(document.querySelector('#local').dataset.summary ?? ''), null, { timeout: DEADLINE, polling: 100 });
+  await p.keyboard.press('Escape');
+  await p.locator('#local[data-paused="1"]').waitFor({ timeout: DEADLINE });
+  await p.locator('#local-paused').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.equal(await p.locator('#local-pause').textContent(), 'Resume');
+  // Paused, the canvas stands still.
+  const picture = () => p.evaluate(() => document.querySelector('#canvas').toDataURL());
+  const before = await picture();
+  // Thirty display frames: a running game moves in that time.
+  await p.evaluate(() => new Promise((done) => {
+    let n = 0;
+    const f = () => (++n >= 30 ? done() : requestAnimationFrame(f));
+    requestAnimationFrame(f);
+  }));
+  assert.equal(await picture(), before, 'nothing moves while paused');
+  await p.keyboard.press('Escape');
+  await p.locator('#local[data-paused="0"]').waitFor({ timeout: DEADLINE });
+  await p.waitForFunction((b) => document.querySelector('#canvas').toDataURL() !== b, before, { timeout: DEADLINE, polling: 100 });
+  // The Pause button does the same.
+  await p.locator('#local-pause').click();
+  await p.locator('#local[data-paused="1"]').waitFor({ timeout: DEADLINE });
+  await p.locator('#local-pause').click();
+  await p.locator('#local[data-paused="0"]').waitFor({ timeout: DEADLINE });
+  await p.locator('#local-back').click();
+});
+
+test('14. alone in the lobby: the empty roster says what to do, and the chat box has a label', { skip: !enabled }, async () => {
+  // Its own server: the other scenarios' players stay in the shared lobby.
+  const alone = await startServer();
+  try {
+    pages.alone = await openPage(browser, alone.url);
+    const p = pages.alone;
+    await joinLobby(p, 'Ida');
+    await p.locator('#roster-empty').waitFor({ state: 'visible', timeout: DEADLINE });
+    assert.match(await p.locator('#roster-empty').textContent(), /^Nobody else is here yet\./);
+    assert.equal(await p.locator('label[for="chat-input"]').textContent(), 'Chat');
+    pages.other = await openPage(browser, alone.url);
+    await joinLobby(pages.other, 'Jo');
+    await entry(p, 'Jo').waitFor({ timeout: DEADLINE });
+    await p.locator('#roster-empty').waitFor({ state: 'hidden', timeout: DEADLINE });
+  } finally {
+    await pages.alone?.context().close();
+    await pages.other?.context().close();
+    await alone.stop();
+  }
 });

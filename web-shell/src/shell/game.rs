@@ -12,6 +12,7 @@ use lockstep::{Channel, DeterministicGame, InputLog, Millis, SessionConfig};
 pub(crate) trait GameSlot {
     fn name(&self) -> &'static str;
     fn build_id(&self) -> u64;
+    fn about(&self) -> crate::front_end::About;
     fn local_options(&self) -> &'static [LocalOption];
     fn is_game_key(&self, code: &str) -> bool;
     /// Starts local play (unless it runs already).
@@ -91,6 +92,9 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn build_id(&self) -> u64 {
         self.front.build_id()
     }
+    fn about(&self) -> crate::front_end::About {
+        self.front.about()
+    }
     fn local_options(&self) -> &'static [LocalOption] {
         self.front.local_options()
     }
@@ -138,6 +142,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         LocalView {
             summary: self.front.summary(game),
             result,
+            paused: false,
         }
     }
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {

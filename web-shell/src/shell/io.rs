@@ -80,6 +80,8 @@ pub enum Action {
     WatchReplay,
     /// Local play, a match or a replay: show the court full screen.
     FullScreen,
+    /// Local play: pause, or go on (as Escape does).
+    Pause,
     /// Local play: start the game again. A match's result: back to the
     /// lobby, challenging the same player again.
     PlayAgain,

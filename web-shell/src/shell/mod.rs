@@ -56,6 +56,10 @@ pub const ICE_FETCH_TIMEOUT: Millis = Millis(5_000);
 /// has no timer of its own until the room exists).
 pub const ROOM_FETCH_TIMEOUT: Millis = Millis(10_000);
 
+/// The key that pauses local play and goes on again
+/// (`KeyboardEvent.code`).
+pub const PAUSE_KEY: &str = "Escape";
+
 /// Notices kept on screen.
 const NOTICES_SHOWN: usize = 5;
 
@@ -184,6 +188,7 @@ impl Shell {
             },
         );
         s.out.push_back(Output::Page(start));
+        s.out.push_back(Output::Page(page::about(&s.game.about())));
         s.flush_dirty();
         s
     }
@@ -201,6 +206,10 @@ impl Shell {
                 if down && typing {
                     // Typing in a text field is not playing.
                 } else if down {
+                    // Escape pauses local play, and goes on again.
+                    if code == PAUSE_KEY && !self.held.contains(&code) {
+                        self.toggle_pause();
+                    }
                     if !self.held.contains(&code) {
                         self.held.push(code);
                     }
@@ -465,6 +474,7 @@ impl Shell {
             Action::Player(what, id) => self.player_action(now, what, &id),
             Action::WatchReplay => self.watch_last_game(now),
             Action::PlayAgain => self.play_again(now),
+            Action::Pause => self.toggle_pause(),
             Action::FullScreen => {
                 if self.screen_view().court() {
                     self.out.push_back(Output::FullScreen);
@@ -544,6 +554,14 @@ impl Shell {
         self.game.replay_control(c);
         self.render(Part::Replay);
         self.out.push_back(Output::Paint);
+    }
+
+    /// Pauses local play, or goes on; a finished game has nothing to pause.
+    fn toggle_pause(&mut self) {
+        if self.screens.screen() == &Screen::LocalPlay && self.local.result.is_none() {
+            self.local.paused = !self.local.paused;
+            self.render(Part::Local);
+        }
     }
 
     /// Play again: local play starts over with the same choices; after an
@@ -698,10 +716,12 @@ impl Shell {
         let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
         match self.screens.screen() {
             Screen::LocalPlay => {
-                let v = self.game.local_frame(&held, self.cfg.local_speed);
-                if v != self.local {
-                    self.local = v;
-                    self.dirty[Part::Local as usize] = true;
+                if !self.local.paused {
+                    let v = self.game.local_frame(&held, self.cfg.local_speed);
+                    if v != self.local {
+                        self.local = v;
+                        self.dirty[Part::Local as usize] = true;
+                    }
                 }
                 self.out.push_back(Output::Paint);
             }

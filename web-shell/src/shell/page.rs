@@ -156,6 +156,35 @@ pub fn start(
     patches
 }
 
+/// The title page's words about the game: what it is, a table of its
+/// controls and a list of how to play, each hidden when the game says
+/// nothing.
+#[must_use]
+pub fn about(a: &crate::front_end::About) -> Vec<Patch> {
+    let controls = a
+        .controls
+        .iter()
+        .map(|(keys, what)| {
+            Node::el("tr", "", "")
+                .child(Node::el("th", "", keys))
+                .child(Node::el("td", "", what))
+        })
+        .collect();
+    let how = a
+        .how_to_play
+        .iter()
+        .map(|line| Node::el("li", "", line))
+        .collect();
+    vec![
+        Patch::Text("tagline", a.tagline.to_owned()),
+        Patch::Shown("tagline", !a.tagline.is_empty()),
+        Patch::Children("controls", controls),
+        Patch::Shown("about-controls", !a.controls.is_empty()),
+        Patch::Children("how-to-play", how),
+        Patch::Shown("about-how", !a.how_to_play.is_empty()),
+    ]
+}
+
 /// The screens and their small texts.
 #[must_use]
 pub fn screen(v: &ScreenView) -> Vec<Patch> {
@@ -186,6 +215,13 @@ pub fn local(v: &LocalView) -> Vec<Patch> {
     let mut p = vec![
         Patch::Text("local-status", result.clone()),
         Patch::Shown("local-again", v.result.is_some()),
+        Patch::Shown("local-paused", v.paused),
+        Patch::Shown("local-pause", v.result.is_none()),
+        Patch::Text(
+            "local-pause",
+            if v.paused { "Resume" } else { "Pause" }.to_owned(),
+        ),
+        Patch::Attr("local", "data-paused", Some(u8::from(v.paused).to_string())),
         Patch::Attr("local", "data-result", Some(result)),
     ];
     if let Some(s) = &v.summary {
@@ -204,6 +240,7 @@ pub fn match_(v: &MatchView) -> Vec<Patch> {
         .collect();
     p.push(Patch::Shown("match-waiting", v.waiting));
     p.push(Patch::Text("match-status", v.status.clone()));
+    p.push(Patch::Text("match-quality", v.connection_line()));
     p
 }
 
@@ -226,6 +263,12 @@ pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
                 Node::Text("You are ".to_owned()),
                 display_name("span", "", &v.me),
             ],
+        ),
+        // Alone in a connected lobby: say what to do rather than show an
+        // empty list.
+        Patch::Shown(
+            "roster-empty",
+            v.roster.is_empty() && v.connection_attr() == "online",
         ),
     ];
     let notices: Vec<_> = v
@@ -440,6 +483,7 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         l("fullscreen", "click", true, &[]),
         l("play-again", "click", true, &[]),
         l("local-again", "click", true, &[]),
+        l("local-pause", "click", true, &[]),
         l("netcode", "change", false, &["netcode"]),
         // Buttons in the roster and the notices (Try again) carry a
         // data-action and the player's data-id.
@@ -481,6 +525,7 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("watch-replay" | "local-watch", _) => Action::WatchReplay,
         ("fullscreen", _) => Action::FullScreen,
         ("play-again" | "local-again", _) => Action::PlayAgain,
+        ("local-pause", _) => Action::Pause,
         ("netcode", _) => Action::Netcode(first()),
         ("notices" | "roster", _) => {
             Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
@@ -511,6 +556,42 @@ mod tests {
 
     fn text(s: &str) -> Node {
         Node::Text(s.to_owned())
+    }
+
+    #[test]
+    fn the_title_says_what_the_game_says_about_itself() {
+        let a = crate::front_end::About {
+            tagline: "A game.",
+            controls: &[("Space", "jump")],
+            how_to_play: &["Jump.", "Land."],
+        };
+        let p = about(&a);
+        assert!(p.contains(&Patch::Text("tagline", "A game.".into())));
+        assert!(p.contains(&Patch::Shown("about-controls", true)));
+        let Some(Patch::Children(_, rows)) = p
+            .iter()
+            .find(|x| matches!(x, Patch::Children("controls", _)))
+        else {
+            panic!("no controls table");
+        };
+        assert_eq!(
+            rows,
+            &vec![Node::el("tr", "", "")
+                .child(Node::el("th", "", "Space"))
+                .child(Node::el("td", "", "jump"))]
+        );
+        let Some(Patch::Children(_, lines)) = p
+            .iter()
+            .find(|x| matches!(x, Patch::Children("how-to-play", _)))
+        else {
+            panic!("no how-to-play list");
+        };
+        assert_eq!(lines.len(), 2);
+        // A game that says nothing: every part hidden.
+        let none = about(&crate::front_end::About::default());
+        for id in ["tagline", "about-controls", "about-how"] {
+            assert!(none.contains(&Patch::Shown(id, false)), "{id}");
+        }
     }
 
     #[test]

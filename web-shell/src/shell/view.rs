@@ -46,11 +46,34 @@ pub struct MatchView {
     /// `data-path`: "direct" or "relayed" (the match goes through the
     /// signalling service's relay), once the match link is open.
     pub path: Option<&'static str>,
-    /// The status line.
+    /// `data-quality` and the connection line: good, fair or poor, once
+    /// the first round trip was measured.
+    pub quality: Option<crate::quality::Quality>,
+    /// The details line (side, netcode, input delay, ping), shown one
+    /// click away.
     pub status: String,
 }
 
 impl MatchView {
+    /// The connection line a player reads: the quality in one word and
+    /// the round trip ("Connection: good · ping 33 ms"), and whether the
+    /// match goes through the relay.
+    #[must_use]
+    pub fn connection_line(&self) -> String {
+        let Some(q) = self.quality else {
+            return "Connection: measuring…".to_owned();
+        };
+        let ping = self
+            .ping
+            .map_or(String::new(), |p| format!(" · ping {p} ms"));
+        let relayed = if self.path == Some("relayed") {
+            " · relayed"
+        } else {
+            ""
+        };
+        format!("Connection: {}{ping}{relayed}", q.word())
+    }
+
     /// The `data-*` attributes of `#match`, by name; `None` means absent.
     #[must_use]
     pub fn attributes(&self) -> Vec<(&'static str, Option<String>)> {
@@ -86,6 +109,7 @@ impl MatchView {
             ("data-frames", s(self.frames.as_ref().map(|v| v as _))),
             ("data-frame-ms", self.frame_ms.clone()),
             ("data-path", self.path.map(str::to_owned)),
+            ("data-quality", self.quality.map(|q| q.word().to_owned())),
         ]
     }
 }
@@ -97,6 +121,9 @@ pub struct LocalView {
     pub summary: Option<String>,
     /// `#local[data-result]` and the status line.
     pub result: Option<String>,
+    /// `#local[data-paused]`: the game stands still (Escape or Pause; again
+    /// to go on).
+    pub paused: bool,
 }
 
 /// A notice in the lobby, typed until shown.
@@ -355,6 +382,25 @@ mod tests {
             .filter(|(_, shown)| *shown)
             .map(|(id, _)| id)
             .collect()
+    }
+
+    #[test]
+    fn the_connection_line_says_the_quality_and_the_ping() {
+        use crate::quality::Quality;
+        let mut v = MatchView::default();
+        assert_eq!(v.connection_line(), "Connection: measuring…");
+        v.quality = Some(Quality::Good);
+        v.ping = Some(33);
+        assert_eq!(v.connection_line(), "Connection: good · ping 33 ms");
+        v.quality = Some(Quality::Poor);
+        v.path = Some("relayed");
+        assert_eq!(
+            v.connection_line(),
+            "Connection: poor · ping 33 ms · relayed"
+        );
+        assert!(v
+            .attributes()
+            .contains(&("data-quality", Some("poor".to_owned()))));
     }
 
     #[test]
