@@ -753,7 +753,7 @@ test('10. the court fills its column at 1280x800, 1920x1080 and 390x844, at 16:9
   await p.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
 });
 
-test('11. the online result keeps the court with the final score and box score; Play again challenges the same player', { skip: !enabled }, async () => {
+test('11. the online result keeps the court with the final score and box score; Play again challenges the same player, shown in a prompt with the time left', { skip: !enabled }, async () => {
   pages.gus = await openPage(browser, server.url);
   pages.hal = await openPage(browser, server.url);
   const { gus, hal } = pages;
@@ -796,7 +796,20 @@ test('11. the online result keeps the court with the final score and box score; 
   assert.equal(await hal.locator('#canvas').isVisible(), false, 'the picture is gone in the lobby');
   await gus.locator('#continue').click();
   await entry(gus, 'Hal').locator('button[data-action="decline"]').waitFor({ timeout: DEADLINE });
-  await entry(gus, 'Hal').locator('button[data-action="decline"]').click();
+  // The challenge cannot be missed: a prompt above the roster, counting
+  // down the time left to answer.
+  const prompt = gus.locator('#challenge-prompt .prompt');
+  await prompt.waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.match(await prompt.locator('.prompt-line').textContent(), /^Hal#\S+ challenges you to a match!$/);
+  const left = async () => Number(/^(\d+) s left to answer$/.exec(await prompt.locator('.time-left').textContent())?.[1]);
+  const first = await left();
+  assert.ok(first >= 20 && first <= 30, `time left ${first}`);
+  await gus.waitForFunction((f) => {
+    const m = /^(\d+) s left/.exec(document.querySelector('#challenge-prompt .time-left')?.textContent ?? '');
+    return m && Number(m[1]) < f;
+  }, first, { timeout: DEADLINE, polling: 100 });
+  await prompt.locator('button[data-action="decline"]').click();
+  await gus.locator('#challenge-prompt').waitFor({ state: 'hidden', timeout: DEADLINE });
 });
 
 test('12. the title says what the game is, its controls and how to play; the build id stays, small', { skip: !enabled }, async () => {

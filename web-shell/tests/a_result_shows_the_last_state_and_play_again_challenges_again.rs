@@ -71,7 +71,14 @@ fn a_result_shows_the_last_state_and_play_again_challenges_again() {
             .lobby_view()
             .is_some_and(|v| v.roster[0].challenged_us)
     });
+    // The prompt counts the time left to answer down.
+    let left = |w: &World| w.pages[1].shell.lobby_view().unwrap().prompts[0].seconds_left;
+    let first = left(&w);
+    assert!((29..=30).contains(&first), "{first}");
+    w.run(2_000);
+    assert_eq!(left(&w), first - 2);
     w.press(1, PlayerAction::Accept, 0);
+    assert!(w.pages[1].shell.lobby_view().unwrap().prompts.is_empty());
     w.until(5_000, "the second match runs", |w| {
         (0..2)
             .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(10))

@@ -132,6 +132,9 @@ pub struct Shell {
     listeners: Vec<page::Listener>,
     dirty: [bool; 5],
     out: VecDeque<Output>,
+    /// The time of the input being handled (for the time left to answer a
+    /// challenge, in the lobby's view).
+    now: Millis,
 }
 
 impl std::fmt::Debug for Shell {
@@ -174,6 +177,7 @@ impl Shell {
             listeners: Vec::new(),
             dirty: [true; 5],
             out: VecDeque::new(),
+            now: Millis(0),
         };
         s.listeners = page::listeners(s.game.local_options().len());
         let start = page::start(
@@ -200,6 +204,7 @@ impl Shell {
 
     /// Feeds one input at `now`. Drain the outputs afterwards.
     pub fn handle(&mut self, now: Millis, input: Input) {
+        self.now = now;
         match input {
             Input::Action(a) => self.action(now, a),
             Input::Key { code, down, typing } => {
@@ -301,7 +306,21 @@ impl Shell {
     #[must_use]
     pub fn lobby_view(&self) -> Option<LobbyView> {
         let c = self.client.as_ref()?;
+        let roster = c.roster();
+        let prompts = roster
+            .iter()
+            .filter_map(|p| {
+                let deadline = c.incoming_deadline(&p.id)?;
+                Some(view::ChallengePrompt {
+                    id: p.id.clone(),
+                    display: p.display.clone(),
+                    seconds_left: deadline.0.saturating_sub(self.now.0).div_ceil(1000),
+                    accept_enabled: p.accept_enabled,
+                })
+            })
+            .collect();
         Some(LobbyView {
+            prompts,
             connection: c.connection(),
             me: c.my_display(),
             roster: c.roster(),
@@ -703,6 +722,14 @@ impl Shell {
         if self.client.as_ref().is_some_and(|c| c.wants_connect(now)) {
             self.connect_presence(now);
             self.refresh_ice(now, AfterIce::Nothing);
+        }
+        // The time left to answer a challenge counts down on the page.
+        if self
+            .client
+            .as_ref()
+            .is_some_and(|c| c.roster().iter().any(|p| p.challenged_us))
+        {
+            self.render(Part::Lobby);
         }
         if let Some(c) = self.client.as_mut() {
             c.tick(now);

@@ -118,6 +118,7 @@ fn player_button(label: &str, action: &str, id: &PeerId, enabled: bool) -> Node 
 #[derive(Debug, Default)]
 pub struct Written {
     roster: Option<Vec<PlayerView>>,
+    prompts: Option<Vec<super::view::ChallengePrompt>>,
     notices: Option<Vec<(Vec<NoticePart>, Option<PeerId>)>>,
     marks: Option<Vec<(u32, String)>>,
 }
@@ -283,6 +284,14 @@ pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
         ));
         written.notices = Some(notices);
     }
+    if written.prompts.as_ref() != Some(&v.prompts) {
+        p.push(Patch::Shown("challenge-prompt", !v.prompts.is_empty()));
+        p.push(Patch::Children(
+            "challenge-prompt",
+            v.prompts.iter().map(prompt).collect(),
+        ));
+        written.prompts = Some(v.prompts.clone());
+    }
     if written.roster.as_ref() != Some(&v.roster) {
         p.push(Patch::Children(
             "roster",
@@ -312,6 +321,21 @@ fn notice(n: &NoticeView) -> Node {
         line = line.child(Node::Text(" ".to_owned())).child(b);
     }
     line
+}
+
+/// A challenge waiting for our answer: who, the time left, Accept and
+/// Decline.
+fn prompt(c: &super::view::ChallengePrompt) -> Node {
+    Node::el("div", "prompt", "")
+        .attr("role", "alert")
+        .child(
+            Node::el("p", "prompt-line", "")
+                .child(display_name("strong", "", &c.display))
+                .child(Node::Text(" challenges you to a match!".to_owned())),
+        )
+        .child(Node::el("p", "time-left", &c.time_left()))
+        .child(player_button("Accept", "accept", &c.id, c.accept_enabled))
+        .child(player_button("Decline", "decline", &c.id, true))
 }
 
 /// A roster entry: the name, status, link, and the buttons that apply.
@@ -489,6 +513,7 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         // data-action and the player's data-id.
         l("notices", "click", false, &[]),
         l("roster", "click", false, &[]),
+        l("challenge-prompt", "click", false, &[]),
         // The replay's controls carry a data-control: buttons on click,
         // the timeline as it moves, the speed when picked.
         l("replay-controls", "click", false, &[]),
@@ -527,7 +552,7 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("play-again" | "local-again", _) => Action::PlayAgain,
         ("local-pause", _) => Action::Pause,
         ("netcode", _) => Action::Netcode(first()),
-        ("notices" | "roster", _) => {
+        ("notices" | "roster" | "challenge-prompt", _) => {
             Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
         }
         ("replay-controls", event) => {
@@ -772,6 +797,56 @@ mod tests {
     }
 
     #[test]
+    fn a_challenge_waiting_for_us_is_a_prompt_with_the_time_left() {
+        let mut w = Written::default();
+        let id = PeerId::parse("BBBBBBBBBBBB").unwrap();
+        let mut v = LobbyView {
+            connection: Connection::Online,
+            me: "me#MMM".into(),
+            roster: vec![],
+            notices: vec![],
+            prompts: vec![],
+        };
+        // Alone: the empty roster's hint, no prompt.
+        let alone = lobby(&v, &mut w);
+        assert!(alone.contains(&Patch::Shown("roster-empty", true)));
+        assert!(alone.contains(&Patch::Shown("challenge-prompt", false)));
+        v.roster = vec![player("BBBBBBBBBBBB", "Bo#BBB")];
+        v.prompts = vec![super::super::view::ChallengePrompt {
+            id: id.clone(),
+            display: "Bo#BBB".into(),
+            seconds_left: 23,
+            accept_enabled: true,
+        }];
+        let p = lobby(&v, &mut w);
+        assert!(p.contains(&Patch::Shown("roster-empty", false)));
+        assert!(p.contains(&Patch::Shown("challenge-prompt", true)));
+        let Some(Patch::Children(_, prompts)) = p
+            .iter()
+            .find(|p| matches!(p, Patch::Children("challenge-prompt", _)))
+        else {
+            panic!("no prompt")
+        };
+        let Node::El { children, .. } = &prompts[0] else {
+            panic!()
+        };
+        assert_eq!(
+            children[1],
+            Node::el("p", "time-left", "23 s left to answer")
+        );
+        assert_eq!(children[2], player_button("Accept", "accept", &id, true));
+        assert_eq!(children[3], player_button("Decline", "decline", &id, true));
+        // Unchanged: not rebuilt; a second less: rebuilt.
+        assert!(!lobby(&v, &mut w)
+            .iter()
+            .any(|p| matches!(p, Patch::Children("challenge-prompt", _))));
+        v.prompts[0].seconds_left = 22;
+        assert!(lobby(&v, &mut w)
+            .iter()
+            .any(|p| matches!(p, Patch::Children("challenge-prompt", _))));
+    }
+
+    #[test]
     fn the_roster_is_rebuilt_only_when_it_changed() {
         let mut w = Written::default();
         let mut v = LobbyView {
@@ -779,6 +854,7 @@ mod tests {
             me: "me#MMM".into(),
             roster: vec![player("AAAAAAAAAAAA", "a#AAA")],
             notices: vec![],
+            prompts: vec![],
         };
         let rebuilt = |p: &[Patch], id: &str| {
             p.iter()

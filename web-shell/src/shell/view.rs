@@ -166,6 +166,30 @@ pub struct LobbyView {
     pub roster: Vec<PlayerView>,
     /// The last notices, oldest first.
     pub notices: Vec<NoticeView>,
+    /// The challenges waiting for our answer, in roster order, each with
+    /// the time left to answer.
+    pub prompts: Vec<ChallengePrompt>,
+}
+
+/// A challenge waiting for our answer, shown where it cannot be missed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengePrompt {
+    /// The challenger.
+    pub id: PeerId,
+    /// The challenger's `name#ABC`.
+    pub display: String,
+    /// Whole seconds left to answer, rounded up.
+    pub seconds_left: u64,
+    /// Accept can be pressed (not while we host a challenge of our own).
+    pub accept_enabled: bool,
+}
+
+impl ChallengePrompt {
+    /// "23 s left to answer".
+    #[must_use]
+    pub fn time_left(&self) -> String {
+        format!("{} s left to answer", self.seconds_left)
+    }
 }
 
 impl LobbyView {
