@@ -716,6 +716,8 @@ test('9. no direct path for the match: both pages switch to the relay and play i
 test('10. the court fills its column at 1280x800, 1920x1080 and 390x844, at 16:9, and goes full screen', { skip: !enabled }, async () => {
   pages.sizes = await openPage(browser, server.url);
   const p = pages.sizes;
+  // The shell has started once the local-play chooser is there.
+  await p.locator('#local-opt-0').waitFor({ timeout: DEADLINE });
   await p.locator('#btn-local').click();
   await p.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
   for (const [width, height] of [[1280, 800], [1920, 1080], [390, 844]]) {
@@ -829,6 +831,8 @@ test('12. the title says what the game is, its controls and how to play; the bui
 test('13. Escape pauses local play and goes on again', { skip: !enabled }, async () => {
   pages.pause = await openPage(browser, server.url);
   const p = pages.pause;
+  // The shell has started once the local-play chooser is there.
+  await p.locator('#local-opt-0').waitFor({ timeout: DEADLINE });
   await p.locator('#btn-local').click();
   await p.locator('#canvas').click();
   await p.waitForFunction(() => /^HOME \d+ - \d+ AWAY$/.test(document.querySelector('#local').dataset.summary ?? ''), null, { timeout: DEADLINE, polling: 100 });
