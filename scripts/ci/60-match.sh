@@ -10,7 +10,8 @@
 #     the CPU to the end screen, no direct path and Try again, no direct
 #     path and the match played through the relay, a page of
 #     another build refused, the match and a local game watched as
-#     replays, saved logs opened and refused (tests/browser/match.test.mjs);
+#     replays, saved logs opened and refused, the court filling the window
+#     at three sizes and full screen (tests/browser/match.test.mjs);
 #  3. the input log downloaded from the page replayed natively
 #     (example ntba_replay) to the final hash the page recorded, and the
 #     desync report downloaded from the page read by the native tool

@@ -15,6 +15,15 @@
 //        [--jitter MS] [--loss PERCENT] [--dup PERCENT] [--reorder PERCENT]
 //        [--reorder-ms MS] [--retransmit-ms MS] [--ticks N] [--seed N]
 //        [--lockstep]
+//
+// Why this loop is JavaScript and not the engine's test driver
+// (lockstep/testing): the driver holds every session and link in one
+// program and one memory, and steps them in one call. Here each peer is a
+// wasm instance of its own, with its own memory, as two browsers are, and
+// the link is a third; only bytes cross between them. What moves the bytes
+// and the clock has to sit outside all three modules, in the host, so it
+// is this script; it keeps the driver's schedule (60 frames a second,
+// each datagram delivered at the millisecond it arrives).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);

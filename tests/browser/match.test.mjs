@@ -435,6 +435,7 @@ test('3. local play against the CPU to the end screen (shortened with ?local_spe
   const result = await attr(solo, '#local', 'data-result');
   assert.match(result, /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/);
   assert.equal(await solo.locator('#local-status').textContent(), result);
+  assert.ok(await solo.locator('#local-again').isVisible(), 'Play again at the end of a local game');
   console.log(`local match vs CPU (Hard): ${result}`);
   // The local game watched again: at its end, the final score shown live.
   const finalScore = await attr(solo, '#local', 'data-summary');
@@ -710,4 +711,173 @@ test('9. no direct path for the match: both pages switch to the relay and play i
   assert.equal(he, await flo.evaluate(hashAt, common), `same state hash at tick ${common}`);
   if (te === tf) assert.equal(await attr(ed, '#result', 'data-log-hash'), await attr(flo, '#result', 'data-log-hash'));
   console.log(`relayed match: ${common} common ticks, same hash ${he}`);
+});
+
+test('10. the court fills its column at 1280x800, 1920x1080 and 390x844, at 16:9, and goes full screen', { skip: !enabled }, async () => {
+  pages.sizes = await openPage(browser, server.url);
+  const p = pages.sizes;
+  // The shell has started once the local-play chooser is there.
+  await p.locator('#local-opt-0').waitFor({ timeout: DEADLINE });
+  await p.locator('#btn-local').click();
+  await p.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
+  for (const [width, height] of [[1280, 800], [1920, 1080], [390, 844]]) {
+    await p.setViewportSize({ width, height });
+    // The canvas's box and the court's (the space the page gives it), once
+    // the shell has sized the backing store to the new layout.
+    await p.waitForFunction(() => {
+      const c = document.querySelector('#canvas');
+      return c.clientWidth > 0 && c.width === Math.round(c.clientWidth * devicePixelRatio);
+    }, null, { timeout: DEADLINE, polling: 100 });
+    const m = await p.evaluate(() => {
+      const box = (el) => { const r = el.getBoundingClientRect(); return { l: r.left, t: r.top, w: r.width, h: r.height }; };
+      const court = document.querySelector('#court');
+      return { canvas: box(document.querySelector('#canvas')), court: box(court), vw: innerWidth, vh: innerHeight,
+        scroll: document.scrollingElement.scrollHeight };
+    });
+    const { canvas: c, court } = m;
+    const at = `${width}x${height}: ${JSON.stringify(m)}`;
+    assert.ok(Math.abs(c.h - c.w * 9 / 16) <= 1, `16:9 at ${at}`);
+    // It fills the court: its whole width, or its whole height.
+    assert.ok(Math.abs(c.w - court.w) <= 1 || Math.abs(c.h - court.h) <= 1, `fills the court at ${at}`);
+    assert.ok(c.l >= court.l - 0.5 && c.l + c.w <= court.l + court.w + 0.5 && c.t + c.h <= court.t + court.h + 0.5, `inside the court at ${at}`);
+    // The court is the page's column: the window's width but for the
+    // padding, down to the window's bottom, and nothing scrolls.
+    assert.ok(court.w >= width - 40, `the court spans the window at ${at}`);
+    assert.ok(court.t + court.h <= height && court.t + court.h >= height - 20, `the court reaches the bottom at ${at}`);
+    assert.ok(m.scroll <= height, `nothing to scroll at ${at}`);
+  }
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await p.locator('#fullscreen').click();
+  await p.waitForFunction(() => document.fullscreenElement?.id === 'canvas', null, { timeout: DEADLINE, polling: 100 });
+  await p.evaluate(() => document.exitFullscreen());
+  await p.waitForFunction(() => document.fullscreenElement === null, null, { timeout: DEADLINE, polling: 100 });
+  await p.locator('#local-back').click();
+  await p.locator('#title').waitFor({ state: 'visible', timeout: DEADLINE });
+});
+
+test('11. the online result keeps the court with the final score and box score; Play again challenges the same player, shown in a prompt with the time left', { skip: !enabled }, async () => {
+  pages.gus = await openPage(browser, server.url);
+  pages.hal = await openPage(browser, server.url);
+  const { gus, hal } = pages;
+  await joinLobby(gus, 'Gus');
+  await joinLobby(hal, 'Hal');
+  await entry(gus, 'Hal').and(gus.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await entry(hal, 'Gus').and(hal.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await startMatch(gus, hal, 'Gus', 'Hal');
+  await waitAttrAtLeast(gus, 'tick', 120, PLAY_DEADLINE);
+  // The connection in words a player reads; the details one click away.
+  for (const p of [gus, hal]) {
+    await p.waitForFunction(() => /^Connection: (good|fair|poor) · ping \d+ ms$/.test(document.querySelector('#match-quality').textContent)
+      && ['good', 'fair', 'poor'].includes(document.querySelector('#match').dataset.quality), null, { timeout: DEADLINE, polling: 100 });
+    assert.equal(await p.locator('#match-status').isVisible(), false, 'the details are folded');
+    await p.locator('#match-details summary').click();
+    assert.ok(await p.locator('#match-status').isVisible(), 'one click shows them');
+    assert.match(await p.locator('#match-status').textContent(), /^You play (Home|Away) \((host|guest)\) · rollback/);
+  }
+  await gus.locator('#leave').click();
+  for (const p of [gus, hal]) {
+    await p.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
+    await p.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
+    await p.locator('#play-again').waitFor({ state: 'visible', timeout: DEADLINE });
+    assert.equal(await p.locator('#continue').textContent(), 'Back to the lobby');
+    // The result's line and buttons above the picture, and the picture
+    // drawn (the final state: not a blank canvas).
+    const drawn = await p.evaluate(() => {
+      const c = document.querySelector('#canvas');
+      const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      const colours = new Set();
+      for (let i = 0; i < px.length && colours.size < 50; i += 4 * 97) colours.add(px[i] << 16 | px[i + 1] << 8 | px[i + 2]);
+      return { above: document.querySelector('#result').getBoundingClientRect().bottom <= c.getBoundingClientRect().top, colours: colours.size };
+    });
+    assert.ok(drawn.above, 'the result sits above the court');
+    assert.ok(drawn.colours >= 10, `the final state is drawn (${drawn.colours} colours)`);
+  }
+  // Hal plays again: back in the lobby, challenging Gus.
+  await hal.locator('#play-again').click();
+  await hal.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.equal(await hal.locator('#canvas').isVisible(), false, 'the picture is gone in the lobby');
+  await gus.locator('#continue').click();
+  await entry(gus, 'Hal').locator('button[data-action="decline"]').waitFor({ timeout: DEADLINE });
+  // The challenge cannot be missed: a prompt above the roster, counting
+  // down the time left to answer.
+  const prompt = gus.locator('#challenge-prompt .prompt');
+  await prompt.waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.match(await prompt.locator('.prompt-line').textContent(), /^Hal#\S+ challenges you to a match!$/);
+  const left = async () => Number(/^(\d+) s left to answer$/.exec(await prompt.locator('.time-left').textContent())?.[1]);
+  const first = await left();
+  assert.ok(first >= 20 && first <= 30, `time left ${first}`);
+  await gus.waitForFunction((f) => {
+    const m = /^(\d+) s left/.exec(document.querySelector('#challenge-prompt .time-left')?.textContent ?? '');
+    return m && Number(m[1]) < f;
+  }, first, { timeout: DEADLINE, polling: 100 });
+  await prompt.locator('button[data-action="decline"]').click();
+  await gus.locator('#challenge-prompt').waitFor({ state: 'hidden', timeout: DEADLINE });
+});
+
+test('12. the title says what the game is, its controls and how to play; the build id stays, small', { skip: !enabled }, async () => {
+  pages.title = await openPage(browser, server.url);
+  const p = pages.title;
+  await p.locator('#tagline').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.match(await p.locator('#tagline').textContent(), /^Arcade 2-on-2 basketball\./);
+  const controls = await p.locator('#controls tr').allTextContents();
+  assert.ok(controls.length >= 5 && controls.some((c) => c.startsWith('Space')), `controls: ${controls}`);
+  assert.ok(await p.locator('#how-to-play li').count() >= 3);
+  assert.match(await p.locator('#build').textContent(), /^build [0-9a-f]{16}$/);
+  const sizes = await p.evaluate(() => [document.querySelector('#build'), document.querySelector('#tagline')]
+    .map((e) => parseFloat(getComputedStyle(e).fontSize)));
+  assert.ok(sizes[0] < sizes[1], `the build id is smaller than the tagline (${sizes})`);
+});
+
+test('13. Escape pauses local play and goes on again', { skip: !enabled }, async () => {
+  pages.pause = await openPage(browser, server.url);
+  const p = pages.pause;
+  // The shell has started once the local-play chooser is there.
+  await p.locator('#local-opt-0').waitFor({ timeout: DEADLINE });
+  await p.locator('#btn-local').click();
+  await p.locator('#canvas').click();
+  await p.waitForFunction(() => /^HOME \d+ - \d+ AWAY$/.test(document.querySelector('#local').dataset.summary ?? ''), null, { timeout: DEADLINE, polling: 100 });
+  await p.keyboard.press('Escape');
+  await p.locator('#local[data-paused="1"]').waitFor({ timeout: DEADLINE });
+  await p.locator('#local-paused').waitFor({ state: 'visible', timeout: DEADLINE });
+  assert.equal(await p.locator('#local-pause').textContent(), 'Resume');
+  // Paused, the canvas stands still.
+  const picture = () => p.evaluate(() => document.querySelector('#canvas').toDataURL());
+  const before = await picture();
+  // Thirty display frames: a running game moves in that time.
+  await p.evaluate(() => new Promise((done) => {
+    let n = 0;
+    const f = () => (++n >= 30 ? done() : requestAnimationFrame(f));
+    requestAnimationFrame(f);
+  }));
+  assert.equal(await picture(), before, 'nothing moves while paused');
+  await p.keyboard.press('Escape');
+  await p.locator('#local[data-paused="0"]').waitFor({ timeout: DEADLINE });
+  await p.waitForFunction((b) => document.querySelector('#canvas').toDataURL() !== b, before, { timeout: DEADLINE, polling: 100 });
+  // The Pause button does the same.
+  await p.locator('#local-pause').click();
+  await p.locator('#local[data-paused="1"]').waitFor({ timeout: DEADLINE });
+  await p.locator('#local-pause').click();
+  await p.locator('#local[data-paused="0"]').waitFor({ timeout: DEADLINE });
+  await p.locator('#local-back').click();
+});
+
+test('14. alone in the lobby: the empty roster says what to do, and the chat box has a label', { skip: !enabled }, async () => {
+  // Its own server: the other scenarios' players stay in the shared lobby.
+  const alone = await startServer();
+  try {
+    pages.alone = await openPage(browser, alone.url);
+    const p = pages.alone;
+    await joinLobby(p, 'Ida');
+    await p.locator('#roster-empty').waitFor({ state: 'visible', timeout: DEADLINE });
+    assert.match(await p.locator('#roster-empty').textContent(), /^Nobody else is here yet\./);
+    assert.equal(await p.locator('label[for="chat-input"]').textContent(), 'Chat');
+    pages.other = await openPage(browser, alone.url);
+    await joinLobby(pages.other, 'Jo');
+    await entry(p, 'Jo').waitFor({ timeout: DEADLINE });
+    await p.locator('#roster-empty').waitFor({ state: 'hidden', timeout: DEADLINE });
+  } finally {
+    await pages.alone?.context().close();
+    await pages.other?.context().close();
+    await alone.stop();
+  }
 });

@@ -109,6 +109,17 @@ pub enum Align {
     Right,
 }
 
+/// What the title page says about a game before anyone plays it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct About {
+    /// What the game is, in one line ("Arcade 2-on-2 basketball...").
+    pub tagline: &'static str,
+    /// The controls: the keys, and what they do.
+    pub controls: &'static [(&'static str, &'static str)],
+    /// How to play, a few short lines.
+    pub how_to_play: &'static [&'static str],
+}
+
 /// One choice offered before a local game (for example "Players: 1 or 2").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocalOption {
@@ -131,6 +142,12 @@ pub trait FrontEnd {
 
     /// The game's name, for the title screen.
     fn name(&self) -> &'static str;
+
+    /// What the title page says about the game: what it is, its controls
+    /// and how to play. Empty by default (the title shows the name only).
+    fn about(&self) -> About {
+        About::default()
+    }
 
     /// The build id peers compare; by default the simulation's golden hash.
     fn build_id(&self) -> u64 {
@@ -207,6 +224,14 @@ pub trait FrontEnd {
     /// its score needs nothing more.
     fn score(&self, game: &Self::Game) -> Option<String> {
         self.summary(game)
+    }
+
+    /// Draws the last state of an online match under its result screen
+    /// (the final score and whatever the game tells of the match, such as a
+    /// box score), whether the game came to its end or the match stopped
+    /// early. By default the same picture as [`draw`](Self::draw).
+    fn draw_result(&mut self, game: &Self::Game, painter: &mut dyn Painter) {
+        self.draw(game, painter);
     }
 
     /// The result once the game itself is over (for example "Home wins

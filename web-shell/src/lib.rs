@@ -6,7 +6,8 @@
 //! reconnect backoff ([`backoff`]), the game canvas's size ([`canvas`]), the
 //! page's address options ([`options`]), the challenge reducer
 //! ([`challenge`]), the screen machine ([`screens`]), the match's frame
-//! schedule and messages ([`play`]), the lobby client ([`lobby`]), and the
+//! schedule and messages ([`play`]), the connection quality shown to a
+//! player ([`quality`]), the lobby client ([`lobby`]), and the
 //! sans-IO [`shell::Shell`] that owns them all with the room link and the
 //! match driver: one `Input` in, `Output`s out. A game plugs in through
 //! [`front_end::FrontEnd`].
@@ -27,6 +28,7 @@ pub mod mesh;
 pub mod options;
 pub mod play;
 pub mod protocol;
+pub mod quality;
 pub mod rate;
 pub mod relay;
 pub mod replay;

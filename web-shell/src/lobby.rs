@@ -934,6 +934,13 @@ impl LobbyClient {
         }
     }
 
+    /// When the challenge `from` sent us lapses, if it is waiting for our
+    /// answer.
+    #[must_use]
+    pub fn incoming_deadline(&self, from: &PeerId) -> Option<Millis> {
+        self.challenge.incoming_from(from).map(|c| c.deadline)
+    }
+
     /// The roster as the page shows it, in join order.
     #[must_use]
     pub fn roster(&self) -> Vec<PlayerView> {

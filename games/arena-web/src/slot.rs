@@ -508,6 +508,7 @@ impl GameSlot for ArenaSlot {
         LocalView {
             summary: Some(self.scene.summary()),
             result: None,
+            paused: false,
         }
     }
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {

@@ -373,6 +373,7 @@ impl GameSlot for BattleshipSlot {
         LocalView {
             summary: Some(Self::summary(&l.me)),
             result: l.me.ended().map(|e| Self::result_text(e).to_owned()),
+            paused: false,
         }
     }
     fn start_match(&mut self, cfg: SessionConfig, _now: Millis, tag: u32) -> bool {

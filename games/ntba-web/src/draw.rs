@@ -77,6 +77,17 @@ fn m(units: i32) -> f64 {
 
 /// Draws one frame of `g`.
 pub fn frame(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels) {
+    picture(p, g, fx, labels, false);
+}
+
+/// Draws `g` as the result of an online match: the court as it was left,
+/// under the final score and the box score, whether the game reached its
+/// end or the match stopped early.
+pub fn result(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels) {
+    picture(p, g, fx, labels, true);
+}
+
+fn picture(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels, result: bool) {
     let (w, h) = p.size();
     let l = Layout::new(w, h);
     p.set_alpha(1.0);
@@ -88,8 +99,9 @@ pub fn frame(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels) {
     scoreboard(p, &l, g, fx, labels);
     help(p, &l, labels);
     match g.clocks().phase {
-        Phase::Break => break_banner(p, &l, g),
         Phase::Over => end_screen(p, &l, g),
+        _ if result => end_screen(p, &l, g),
+        Phase::Break => break_banner(p, &l, g),
         _ => {}
     }
     p.set_alpha(1.0);
@@ -788,13 +800,16 @@ fn end_screen(p: &mut dyn Painter, l: &Layout, g: &Ntba) {
     let cx = l.w / 2.0;
     let h = l.h;
     p.set_font((h * 0.04).max(9.0), true, Align::Center);
-    p.text(cx, h * 0.22, "FINAL", DIM_TEXT);
+    let over = g.clocks().phase == Phase::Over;
+    let head = if over { "FINAL" } else { "MATCH STOPPED" };
+    p.text(cx, h * 0.22, head, DIM_TEXT);
     let (title, colour) = match g.winner() {
         Some(w) => (
             format!("{} WINS!", TEAMS[usize::from(w & 1)].name),
             TEAMS[usize::from(w & 1)].light,
         ),
-        None => ("GAME OVER".to_owned(), "#ffffff"),
+        None if over => ("GAME OVER".to_owned(), "#ffffff"),
+        None => ("NO RESULT".to_owned(), "#ffffff"),
     };
     p.set_font((h * 0.1).max(16.0), true, Align::Center);
     p.text(cx, h * 0.34, &title, colour);

@@ -39,9 +39,39 @@ pub mod record;
 pub mod sound;
 
 use ntba::{Cpu, Level, Ntba, Pad};
-use web_shell::front_end::{FrontEnd, LocalOption, Painter};
+use web_shell::front_end::{About, FrontEnd, LocalOption, Painter};
 
 use crate::draw::Labels;
+
+/// What the title page says about NtBA.
+pub const ABOUT: About = About {
+    tagline: "Arcade 2-on-2 basketball. Play the CPU, a friend on the same keyboard, \
+              or anyone in the online lobby.",
+    controls: &[
+        ("Arrows or WASD", "move"),
+        (
+            "Space",
+            "jump and shoot: hold, let go at the top of the jump",
+        ),
+        ("X", "pass; on defence, steal"),
+        ("Shift", "turbo (it tires you)"),
+        ("C", "switch to your team-mate"),
+        ("Esc", "pause (local play)"),
+        (
+            "2 / 1",
+            "a friend takes Away on the arrows / the CPU takes it back",
+        ),
+        ("0", "sound on or off"),
+    ],
+    how_to_play: &[
+        "Two teams of two, Home against Away, over two halves of two minutes.",
+        "Shoot from beyond the arc for three points, from inside it for two.",
+        "Let go of shoot at the top of your jump: a well-timed release goes in \
+         more often, and a defender close by makes it harder.",
+        "The shot clock gives you 14 seconds to shoot. Level at the end? \
+         Thirty-second overtimes, and the third is sudden death.",
+    ],
+};
 use crate::effects::Effects;
 
 /// Who is at the keyboard.
@@ -216,6 +246,10 @@ impl FrontEnd for NtbaFrontEnd {
         "NtBA"
     }
 
+    fn about(&self) -> About {
+        ABOUT
+    }
+
     fn draw(&mut self, game: &Ntba, painter: &mut dyn Painter) {
         self.fx.observe(game);
         #[cfg(target_arch = "wasm32")]
@@ -225,6 +259,12 @@ impl FrontEnd for NtbaFrontEnd {
             }
         }
         draw::frame(painter, game, &self.fx, &self.labels());
+    }
+
+    /// The court as the match left it, under the final score and the box
+    /// score (no sound: the match is over).
+    fn draw_result(&mut self, game: &Ntba, painter: &mut dyn Painter) {
+        draw::result(painter, game, &self.fx, &self.labels());
     }
 
     /// Player 0 is Home on the left of the keyboard, player 1 Away on the

@@ -61,6 +61,8 @@ pub struct MatchDriver<G: DeterministicGame> {
     /// When the session was made (for the time to the first tick).
     created: Millis,
     first_tick: bool,
+    /// Stalls and rollbacks of the last seconds, for the quality shown.
+    quality: crate::quality::QualityMeter,
 }
 
 impl<G: DeterministicGame> MatchDriver<G> {
@@ -77,6 +79,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
             over: None,
             created: now,
             first_tick: false,
+            quality: crate::quality::QualityMeter::default(),
         })
     }
 
@@ -216,6 +219,8 @@ impl<G: DeterministicGame> MatchDriver<G> {
             }
         }
         let st = s.stats();
+        self.quality.frame(st.stalled_frames, st.resimulated_ticks);
+        view.quality = self.quality.quality(self.ping);
         view.stats = Some(format!(
             "frames {} stalled {} skipped {} rollbacks {} resimulated {} max_rollback {}",
             st.frames,

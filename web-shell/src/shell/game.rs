@@ -32,6 +32,15 @@ pub trait GameSlot {
     fn name(&self) -> &'static str;
     /// Peers must show the same build id to play each other.
     fn build_id(&self) -> u64;
+    /// What the title page says about the game: what it is, its controls,
+    /// how to play. The default says nothing beyond the name.
+    fn about(&self) -> crate::front_end::About {
+        crate::front_end::About {
+            tagline: "",
+            controls: &[],
+            how_to_play: &[],
+        }
+    }
     /// The choices offered for local play.
     fn local_options(&self) -> &'static [LocalOption];
     /// Whether the page keeps this key from the browser during play.
@@ -60,7 +69,20 @@ pub trait GameSlot {
     fn quit_match(&mut self, now: Millis);
     /// Forgets the match (its end was reported, or the shell gave it up).
     fn drop_match(&mut self);
-    /// Draws the local game, or else the match's present game.
+    /// Whether the last online match's final state is kept to be shown
+    /// under its result. The default keeps none.
+    fn has_result(&self) -> bool {
+        false
+    }
+    /// Forgets the last online match's final state.
+    fn forget_result(&mut self) {}
+    /// Starts the local game again, with the choices it was started with.
+    /// The default suits a game that offers no local choices.
+    fn restart_local(&mut self, seed: u64) {
+        self.start_local(seed, &[]);
+    }
+    /// Draws the local game, or else the match's present game, or else the
+    /// last match's final state (as its result).
     fn paint(&mut self, painter: &mut dyn Painter);
     /// The state hash after `tick` ticks of the last finished match,
     /// replayed from its input log.
@@ -91,6 +113,10 @@ pub(crate) struct Slot<F: FrontEnd> {
     /// The running match, with the attempt whose link it plays over.
     online: Option<(u32, MatchDriver<F::Game>)>,
     replay: Option<Playback<F::Game>>,
+    /// The last match's confirmed game when it ended, for its result.
+    finished: Option<F::Game>,
+    /// The choices local play was last started with.
+    choices: Vec<usize>,
 }
 
 impl<F: FrontEnd> Slot<F> {
@@ -101,6 +127,8 @@ impl<F: FrontEnd> Slot<F> {
             local_log: None,
             online: None,
             replay: None,
+            finished: None,
+            choices: Vec::new(),
         }
     }
 }
@@ -112,6 +140,9 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn build_id(&self) -> u64 {
         self.front.build_id()
     }
+    fn about(&self) -> crate::front_end::About {
+        self.front.about()
+    }
     fn local_options(&self) -> &'static [LocalOption] {
         self.front.local_options()
     }
@@ -120,6 +151,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn start_local(&mut self, seed: u64, choices: &[usize]) {
         if self.local.is_none() {
+            self.choices = choices.to_vec();
             self.front.start_local(choices);
             let players = self.front.local_players();
             let game = F::Game::new(seed, players);
@@ -158,6 +190,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         LocalView {
             summary: self.front.summary(game),
             result,
+            paused: false,
         }
     }
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
@@ -200,7 +233,20 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         }
     }
     fn drop_match(&mut self) {
-        self.online = None;
+        if let Some((_, m)) = self.online.take() {
+            self.finished = m.session().confirmed_game().cloned();
+        }
+    }
+    fn has_result(&self) -> bool {
+        self.finished.is_some()
+    }
+    fn forget_result(&mut self) {
+        self.finished = None;
+    }
+    fn restart_local(&mut self, seed: u64) {
+        let choices = std::mem::take(&mut self.choices);
+        self.stop_local();
+        self.start_local(seed, &choices);
     }
     fn paint(&mut self, painter: &mut dyn Painter) {
         if let Some(r) = &self.replay {
@@ -209,6 +255,8 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             self.front.draw(g, painter);
         } else if let Some(g) = self.online.as_ref().and_then(|(_, m)| m.game()) {
             self.front.draw(g, painter);
+        } else if let Some(g) = &self.finished {
+            self.front.draw_result(g, painter);
         }
     }
     fn log_hash_at(&self, last: &LogOffer, tick: u32) -> Option<u64> {

@@ -78,6 +78,13 @@ pub enum Action {
     Netcode(String),
     /// Result or local play: watch the game just played.
     WatchReplay,
+    /// Local play, a match or a replay: show the court full screen.
+    FullScreen,
+    /// Local play: pause, or go on (as Escape does).
+    Pause,
+    /// Local play: start the game again. A match's result: back to the
+    /// lobby, challenging the same player again.
+    PlayAgain,
     /// A replay control: the element's id and its value (the timeline's
     /// position, the speed picked, or a score button's `data-tick`).
     Replay {
@@ -192,7 +199,8 @@ pub enum Output {
     /// [`page`](super::page) when a part of the page changed, and once at
     /// start-up.
     Page(Vec<Patch>),
-    /// Draw the game canvas with [`Shell::paint`](super::Shell::paint).
+    /// Draw the game canvas: size it, then carry out the calls of
+    /// [`Shell::drawing`](super::Shell::drawing).
     Paint,
     /// Add a chat line (insert as text only).
     Chat {
@@ -308,11 +316,39 @@ pub enum Output {
         /// The value.
         value: String,
     },
-    /// Offer the last match's input log for download (or hide the link).
-    OfferLog(Option<LogOffer>),
-    /// Offer the last match's desync report for download (or hide the
-    /// link: every match end sends one or the other).
-    OfferReport(Option<LogOffer>),
+    /// Show the game canvas full screen (the browser's Escape leaves).
+    FullScreen,
+    /// Offer a file of the last match for download at its link (or
+    /// withdraw it): make an object URL of its bytes and set it as the
+    /// link's `href` (the rest of the link comes as patches just before;
+    /// a page that cannot make the URL hides the link). Every match end
+    /// sends one for each [`FileLink`].
+    Offer {
+        /// Which link.
+        link: FileLink,
+        /// The file, or none (revoke the last URL).
+        file: Option<LogOffer>,
+    },
+}
+
+/// A file the result screen offers for download.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FileLink {
+    /// The match's input log.
+    Log,
+    /// The desync report.
+    Report,
+}
+
+impl FileLink {
+    /// The id of the link's element.
+    #[must_use]
+    pub fn id(self) -> &'static str {
+        match self {
+            FileLink::Log => "log-link",
+            FileLink::Report => "report-link",
+        }
+    }
 }
 
 /// Randomness, passed in: fills the buffer, or returns `false` when the

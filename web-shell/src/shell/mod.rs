@@ -30,8 +30,11 @@ pub mod view;
 
 pub use config::{PageFacts, ShellConfig};
 use io::Part;
-pub use io::{Action, FetchId, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId};
+pub use io::{
+    Action, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId,
+};
 
+use crate::canvas::{self, DrawList, Drawing};
 use crate::front_end::{FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
 use crate::lobby::{self, LobbyClient};
@@ -53,6 +56,10 @@ pub const ICE_FETCH_TIMEOUT: Millis = Millis(5_000);
 /// How long `POST /rooms` may take before the challenge fails (its phase
 /// has no timer of its own until the room exists).
 pub const ROOM_FETCH_TIMEOUT: Millis = Millis(10_000);
+
+/// The key that pauses local play and goes on again
+/// (`KeyboardEvent.code`).
+pub const PAUSE_KEY: &str = "Escape";
 
 /// Notices kept on screen.
 const NOTICES_SHOWN: usize = 5;
@@ -126,6 +133,9 @@ pub struct Shell {
     listeners: Vec<page::Listener>,
     dirty: [bool; 5],
     out: VecDeque<Output>,
+    /// The time of the input being handled (for the time left to answer a
+    /// challenge, in the lobby's view).
+    now: Millis,
 }
 
 impl std::fmt::Debug for Shell {
@@ -174,6 +184,7 @@ impl Shell {
             listeners: Vec::new(),
             dirty: [true; 5],
             out: VecDeque::new(),
+            now: Millis(0),
         };
         s.listeners = page::listeners(s.game.local_options().len());
         let start = page::start(
@@ -188,6 +199,7 @@ impl Shell {
             },
         );
         s.out.push_back(Output::Page(start));
+        s.out.push_back(Output::Page(page::about(&s.game.about())));
         s.flush_dirty();
         s
     }
@@ -199,12 +211,17 @@ impl Shell {
 
     /// Feeds one input at `now`. Drain the outputs afterwards.
     pub fn handle(&mut self, now: Millis, input: Input) {
+        self.now = now;
         match input {
             Input::Action(a) => self.action(now, a),
             Input::Key { code, down, typing } => {
                 if down && typing {
                     // Typing in a text field is not playing.
                 } else if down {
+                    // Escape pauses local play, and goes on again.
+                    if code == PAUSE_KEY && !self.held.contains(&code) {
+                        self.toggle_pause();
+                    }
                     if !self.held.contains(&code) {
                         self.held.push(code);
                     }
@@ -276,6 +293,7 @@ impl Shell {
                 _ => false,
             },
             replay_error: self.replay_error.clone(),
+            result_court: self.game.has_result(),
         }
     }
 
@@ -295,7 +313,21 @@ impl Shell {
     #[must_use]
     pub fn lobby_view(&self) -> Option<LobbyView> {
         let c = self.client.as_ref()?;
+        let roster = c.roster();
+        let prompts = roster
+            .iter()
+            .filter_map(|p| {
+                let deadline = c.incoming_deadline(&p.id)?;
+                Some(view::ChallengePrompt {
+                    id: p.id.clone(),
+                    display: p.display.clone(),
+                    seconds_left: deadline.0.saturating_sub(self.now.0).div_ceil(1000),
+                    accept_enabled: p.accept_enabled,
+                })
+            })
+            .collect();
         Some(LobbyView {
+            prompts,
             connection: c.connection(),
             me: c.my_display(),
             roster: c.roster(),
@@ -332,6 +364,20 @@ impl Shell {
     /// Draws the game being played.
     pub fn paint(&mut self, painter: &mut dyn Painter) {
         self.game.paint(painter);
+    }
+
+    /// The game being played as canvas calls, for a canvas laid out
+    /// `css_width` CSS pixels wide on a screen of `pixel_ratio` device
+    /// pixels per CSS pixel (see [`crate::canvas`]).
+    #[must_use]
+    pub fn drawing(&mut self, css_width: f64, pixel_ratio: f64) -> Drawing {
+        let size = canvas::canvas_size(css_width, pixel_ratio);
+        let mut list = DrawList::new(size.css);
+        self.game.paint(&mut list);
+        Drawing {
+            size,
+            ops: list.into_ops(),
+        }
     }
 
     /// Whether the page should keep the browser from acting on this key
@@ -453,6 +499,13 @@ impl Shell {
             }
             Action::Player(what, id) => self.player_action(now, what, &id),
             Action::WatchReplay => self.watch_last_game(now),
+            Action::PlayAgain => self.play_again(now),
+            Action::Pause => self.toggle_pause(),
+            Action::FullScreen => {
+                if self.screen_view().court() {
+                    self.out.push_back(Output::FullScreen);
+                }
+            }
             Action::Replay { control, value } => self.replay_control(&control, &value),
             Action::Netcode(v) => {
                 self.cfg.lockstep = v == "lockstep";
@@ -529,6 +582,38 @@ impl Shell {
         self.out.push_back(Output::Paint);
     }
 
+    /// Pauses local play, or goes on; a finished game has nothing to pause.
+    fn toggle_pause(&mut self) {
+        if self.screens.screen() == &Screen::LocalPlay && self.local.result.is_none() {
+            self.local.paused = !self.local.paused;
+            self.render(Part::Local);
+        }
+    }
+
+    /// Play again: local play starts over with the same choices; after an
+    /// online match, back to the lobby with a new challenge to the same
+    /// player (who answers it as any challenge).
+    fn play_again(&mut self, now: Millis) {
+        match self.screens.screen() {
+            Screen::LocalPlay => {
+                let seed = self.random_seed();
+                self.game.restart_local(seed);
+                self.local = LocalView::default();
+                self.render(Part::Local);
+                self.render(Part::Screen);
+                self.out.push_back(Output::Paint);
+            }
+            Screen::Result { online: true, .. } => {
+                let opponent = self.last_opponent.clone();
+                self.screen_event(now, ScreenEvent::Continue, &[]);
+                if let Some(id) = opponent {
+                    self.player_action(now, PlayerAction::Challenge, id.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn player_action(&mut self, now: Millis, what: PlayerAction, id: &str) {
         // The roster and its notices are on the lobby screen only.
         if self.screens.screen() != &Screen::Lobby {
@@ -572,7 +657,12 @@ impl Shell {
         if !matches!(s, Screen::Replay { .. }) {
             self.game.close_replay();
         }
-        if matches!(s, Screen::Replay { .. }) {
+        if !matches!(s, Screen::Result { .. } | Screen::Replay { .. }) {
+            self.game.forget_result();
+        }
+        if matches!(s, Screen::Replay { .. })
+            || (matches!(s, Screen::Result { .. }) && self.game.has_result())
+        {
             self.out.push_back(Output::Paint);
         }
         self.render(Part::Replay);
@@ -640,6 +730,14 @@ impl Shell {
             self.connect_presence(now);
             self.refresh_ice(now, AfterIce::Nothing);
         }
+        // The time left to answer a challenge counts down on the page.
+        if self
+            .client
+            .as_ref()
+            .is_some_and(|c| c.roster().iter().any(|p| p.challenged_us))
+        {
+            self.render(Part::Lobby);
+        }
         if let Some(c) = self.client.as_mut() {
             c.tick(now);
         }
@@ -652,10 +750,12 @@ impl Shell {
         let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
         match self.screens.screen() {
             Screen::LocalPlay => {
-                let v = self.game.local_frame(&held, self.cfg.local_speed);
-                if v != self.local {
-                    self.local = v;
-                    self.dirty[Part::Local as usize] = true;
+                if !self.local.paused {
+                    let v = self.game.local_frame(&held, self.cfg.local_speed);
+                    if v != self.local {
+                        self.local = v;
+                        self.dirty[Part::Local as usize] = true;
+                    }
                 }
                 self.out.push_back(Output::Paint);
             }
@@ -684,8 +784,11 @@ impl Shell {
                     }
                     self.accepted_at = None;
                     self.last_log.clone_from(&end.log);
-                    self.out.push_back(Output::OfferLog(end.log));
-                    self.out.push_back(Output::OfferReport(end.report));
+                    for (link, file) in [(FileLink::Log, end.log), (FileLink::Report, end.report)] {
+                        self.out
+                            .push_back(Output::Page(page::file_link(link, file.as_ref())));
+                        self.out.push_back(Output::Offer { link, file });
+                    }
                     self.screen_event(now, ScreenEvent::Ended(end.message), &[]);
                 }
             }

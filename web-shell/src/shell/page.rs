@@ -118,6 +118,7 @@ fn player_button(label: &str, action: &str, id: &PeerId, enabled: bool) -> Node 
 #[derive(Debug, Default)]
 pub struct Written {
     roster: Option<Vec<PlayerView>>,
+    prompts: Option<Vec<super::view::ChallengePrompt>>,
     notices: Option<Vec<(Vec<NoticePart>, Option<PeerId>)>>,
     marks: Option<Vec<(u32, String)>>,
 }
@@ -156,6 +157,35 @@ pub fn start(
     patches
 }
 
+/// The title page's words about the game: what it is, a table of its
+/// controls and a list of how to play, each hidden when the game says
+/// nothing.
+#[must_use]
+pub fn about(a: &crate::front_end::About) -> Vec<Patch> {
+    let controls = a
+        .controls
+        .iter()
+        .map(|(keys, what)| {
+            Node::el("tr", "", "")
+                .child(Node::el("th", "", keys))
+                .child(Node::el("td", "", what))
+        })
+        .collect();
+    let how = a
+        .how_to_play
+        .iter()
+        .map(|line| Node::el("li", "", line))
+        .collect();
+    vec![
+        Patch::Text("tagline", a.tagline.to_owned()),
+        Patch::Shown("tagline", !a.tagline.is_empty()),
+        Patch::Children("controls", controls),
+        Patch::Shown("about-controls", !a.controls.is_empty()),
+        Patch::Children("how-to-play", how),
+        Patch::Shown("about-how", !a.how_to_play.is_empty()),
+    ]
+}
+
 /// The screens and their small texts.
 #[must_use]
 pub fn screen(v: &ScreenView) -> Vec<Patch> {
@@ -173,6 +203,8 @@ pub fn screen(v: &ScreenView) -> Vec<Patch> {
         Patch::Text("chat-error", v.chat_error.to_owned()),
         Patch::Text("replay-error", v.replay_error.clone().unwrap_or_default()),
         Patch::Shown("replay-error", v.replay_error.is_some()),
+        // The page's column widens to the window while the court shows.
+        Patch::Attr("page", "data-court", v.court().then(String::new)),
     ]);
     p
 }
@@ -183,6 +215,14 @@ pub fn local(v: &LocalView) -> Vec<Patch> {
     let result = v.result.clone().unwrap_or_default();
     let mut p = vec![
         Patch::Text("local-status", result.clone()),
+        Patch::Shown("local-again", v.result.is_some()),
+        Patch::Shown("local-paused", v.paused),
+        Patch::Shown("local-pause", v.result.is_none()),
+        Patch::Text(
+            "local-pause",
+            if v.paused { "Resume" } else { "Pause" }.to_owned(),
+        ),
+        Patch::Attr("local", "data-paused", Some(u8::from(v.paused).to_string())),
         Patch::Attr("local", "data-result", Some(result)),
     ];
     if let Some(s) = &v.summary {
@@ -201,6 +241,7 @@ pub fn match_(v: &MatchView) -> Vec<Patch> {
         .collect();
     p.push(Patch::Shown("match-waiting", v.waiting));
     p.push(Patch::Text("match-status", v.status.clone()));
+    p.push(Patch::Text("match-quality", v.connection_line()));
     p
 }
 
@@ -224,6 +265,12 @@ pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
                 display_name("span", "", &v.me),
             ],
         ),
+        // Alone in a connected lobby: say what to do rather than show an
+        // empty list.
+        Patch::Shown(
+            "roster-empty",
+            v.roster.is_empty() && v.connection_attr() == "online",
+        ),
     ];
     let notices: Vec<_> = v
         .notices
@@ -236,6 +283,14 @@ pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
             v.notices.iter().map(notice).collect(),
         ));
         written.notices = Some(notices);
+    }
+    if written.prompts.as_ref() != Some(&v.prompts) {
+        p.push(Patch::Shown("challenge-prompt", !v.prompts.is_empty()));
+        p.push(Patch::Children(
+            "challenge-prompt",
+            v.prompts.iter().map(prompt).collect(),
+        ));
+        written.prompts = Some(v.prompts.clone());
     }
     if written.roster.as_ref() != Some(&v.roster) {
         p.push(Patch::Children(
@@ -266,6 +321,21 @@ fn notice(n: &NoticeView) -> Node {
         line = line.child(Node::Text(" ".to_owned())).child(b);
     }
     line
+}
+
+/// A challenge waiting for our answer: who, the time left, Accept and
+/// Decline.
+fn prompt(c: &super::view::ChallengePrompt) -> Node {
+    Node::el("div", "prompt", "")
+        .attr("role", "alert")
+        .child(
+            Node::el("p", "prompt-line", "")
+                .child(display_name("strong", "", &c.display))
+                .child(Node::Text(" challenges you to a match!".to_owned())),
+        )
+        .child(Node::el("p", "time-left", &c.time_left()))
+        .child(player_button("Accept", "accept", &c.id, c.accept_enabled))
+        .child(player_button("Decline", "decline", &c.id, true))
 }
 
 /// A roster entry: the name, status, link, and the buttons that apply.
@@ -331,35 +401,41 @@ pub fn replay(v: &ReplayView, written: &mut Written) -> Vec<Patch> {
     p
 }
 
-/// The result screen's download link for an input log at `url` (an
-/// object URL the page made of its bytes), and the log's figures as
-/// `#result`'s `data-log-ticks` and `data-log-hash`.
+/// The result screen's download link for `file` (all but its `href`,
+/// the object URL the page makes of the bytes), or the link hidden. With
+/// an input log, its figures as `#result`'s `data-log-ticks` and
+/// `data-log-hash`; with a desync report, the diverging tick as
+/// `data-report-tick`.
 #[must_use]
-pub fn log_link(url: &str, log: &super::view::LogOffer) -> Vec<Patch> {
-    vec![
-        Patch::Attr("log-link", "href", Some(url.to_owned())),
-        Patch::Attr("log-link", "download", Some(log.file_name.clone())),
-        Patch::Attr("result", "data-log-ticks", Some(log.ticks.to_string())),
-        Patch::Attr(
-            "result",
-            "data-log-hash",
-            Some(format!("{:016x}", log.hash)),
-        ),
-        Patch::Shown("log-link", true),
-    ]
-}
-
-/// The result screen's download link for a desync report at `url` (an
-/// object URL the page made of its bytes), and the diverging tick as
-/// `#result`'s `data-report-tick`.
-#[must_use]
-pub fn report_link(url: &str, report: &super::view::LogOffer) -> Vec<Patch> {
-    vec![
-        Patch::Attr("report-link", "href", Some(url.to_owned())),
-        Patch::Attr("report-link", "download", Some(report.file_name.clone())),
-        Patch::Attr("result", "data-report-tick", Some(report.ticks.to_string())),
-        Patch::Shown("report-link", true),
-    ]
+pub fn file_link(link: super::FileLink, file: Option<&super::view::LogOffer>) -> Vec<Patch> {
+    let id = link.id();
+    let Some(f) = file else {
+        return vec![Patch::Shown(id, false)];
+    };
+    let mut p = vec![Patch::Attr(id, "download", Some(f.file_name.clone()))];
+    match link {
+        super::FileLink::Log => {
+            p.push(Patch::Attr(
+                "result",
+                "data-log-ticks",
+                Some(f.ticks.to_string()),
+            ));
+            p.push(Patch::Attr(
+                "result",
+                "data-log-hash",
+                Some(format!("{:016x}", f.hash)),
+            ));
+        }
+        super::FileLink::Report => {
+            p.push(Patch::Attr(
+                "result",
+                "data-report-tick",
+                Some(f.ticks.to_string()),
+            ));
+        }
+    }
+    p.push(Patch::Shown(id, true));
+    p
 }
 
 /// An event of the page the shell listens to: on element `el`, browser
@@ -428,11 +504,16 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         l("continue", "click", true, &[]),
         l("watch-replay", "click", true, &[]),
         l("local-watch", "click", true, &[]),
+        l("fullscreen", "click", true, &[]),
+        l("play-again", "click", true, &[]),
+        l("local-again", "click", true, &[]),
+        l("local-pause", "click", true, &[]),
         l("netcode", "change", false, &["netcode"]),
         // Buttons in the roster and the notices (Try again) carry a
         // data-action and the player's data-id.
         l("notices", "click", false, &[]),
         l("roster", "click", false, &[]),
+        l("challenge-prompt", "click", false, &[]),
         // The replay's controls carry a data-control: buttons on click,
         // the timeline as it moves, the speed when picked.
         l("replay-controls", "click", false, &[]),
@@ -440,6 +521,13 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         l("replay-controls", "change", false, &[]),
     ]);
     v
+}
+
+/// Whether a key event whose target has this tag name (as the DOM
+/// reports it, upper case) is typing in a text field rather than playing.
+#[must_use]
+pub fn typing_in(tag: &str) -> bool {
+    matches!(tag, "INPUT" | "TEXTAREA" | "SELECT")
 }
 
 /// The shell's action for an event of the page, if it means one.
@@ -460,8 +548,11 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("leave", _) => Action::Leave,
         ("continue", _) => Action::Continue,
         ("watch-replay" | "local-watch", _) => Action::WatchReplay,
+        ("fullscreen", _) => Action::FullScreen,
+        ("play-again" | "local-again", _) => Action::PlayAgain,
+        ("local-pause", _) => Action::Pause,
         ("netcode", _) => Action::Netcode(first()),
-        ("notices" | "roster", _) => {
+        ("notices" | "roster" | "challenge-prompt", _) => {
             Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
         }
         ("replay-controls", event) => {
@@ -490,6 +581,82 @@ mod tests {
 
     fn text(s: &str) -> Node {
         Node::Text(s.to_owned())
+    }
+
+    #[test]
+    fn the_title_says_what_the_game_says_about_itself() {
+        let a = crate::front_end::About {
+            tagline: "A game.",
+            controls: &[("Space", "jump")],
+            how_to_play: &["Jump.", "Land."],
+        };
+        let p = about(&a);
+        assert!(p.contains(&Patch::Text("tagline", "A game.".into())));
+        assert!(p.contains(&Patch::Shown("about-controls", true)));
+        let Some(Patch::Children(_, rows)) = p
+            .iter()
+            .find(|x| matches!(x, Patch::Children("controls", _)))
+        else {
+            panic!("no controls table");
+        };
+        assert_eq!(
+            rows,
+            &vec![Node::el("tr", "", "")
+                .child(Node::el("th", "", "Space"))
+                .child(Node::el("td", "", "jump"))]
+        );
+        let Some(Patch::Children(_, lines)) = p
+            .iter()
+            .find(|x| matches!(x, Patch::Children("how-to-play", _)))
+        else {
+            panic!("no how-to-play list");
+        };
+        assert_eq!(lines.len(), 2);
+        // A game that says nothing: every part hidden.
+        let none = about(&crate::front_end::About::default());
+        for id in ["tagline", "about-controls", "about-how"] {
+            assert!(none.contains(&Patch::Shown(id, false)), "{id}");
+        }
+    }
+
+    #[test]
+    fn keys_typed_into_fields_are_typing() {
+        for tag in ["INPUT", "TEXTAREA", "SELECT"] {
+            assert!(typing_in(tag), "{tag}");
+        }
+        for tag in ["BODY", "CANVAS", "BUTTON", "input", ""] {
+            assert!(!typing_in(tag), "{tag}");
+        }
+    }
+
+    #[test]
+    fn a_file_link_carries_its_figures_or_hides() {
+        let f = super::super::view::LogOffer {
+            bytes: vec![1, 2],
+            file_name: "m.log".into(),
+            ticks: 42,
+            hash: 0xab,
+        };
+        let log = file_link(super::super::FileLink::Log, Some(&f));
+        assert!(log.contains(&Patch::Attr("log-link", "download", Some("m.log".into()))));
+        assert!(log.contains(&Patch::Attr("result", "data-log-ticks", Some("42".into()))));
+        assert!(log.contains(&Patch::Attr(
+            "result",
+            "data-log-hash",
+            Some("00000000000000ab".into())
+        )));
+        assert_eq!(log.last(), Some(&Patch::Shown("log-link", true)));
+        let report = file_link(super::super::FileLink::Report, Some(&f));
+        assert!(report.contains(&Patch::Attr(
+            "result",
+            "data-report-tick",
+            Some("42".into())
+        )));
+        assert_eq!(report.last(), Some(&Patch::Shown("report-link", true)));
+        assert_eq!(
+            file_link(super::super::FileLink::Report, None),
+            vec![Patch::Shown("report-link", false)]
+        );
     }
 
     fn player(id: &str, display: &str) -> PlayerView {
@@ -630,6 +797,56 @@ mod tests {
     }
 
     #[test]
+    fn a_challenge_waiting_for_us_is_a_prompt_with_the_time_left() {
+        let mut w = Written::default();
+        let id = PeerId::parse("BBBBBBBBBBBB").unwrap();
+        let mut v = LobbyView {
+            connection: Connection::Online,
+            me: "me#MMM".into(),
+            roster: vec![],
+            notices: vec![],
+            prompts: vec![],
+        };
+        // Alone: the empty roster's hint, no prompt.
+        let alone = lobby(&v, &mut w);
+        assert!(alone.contains(&Patch::Shown("roster-empty", true)));
+        assert!(alone.contains(&Patch::Shown("challenge-prompt", false)));
+        v.roster = vec![player("BBBBBBBBBBBB", "Bo#BBB")];
+        v.prompts = vec![super::super::view::ChallengePrompt {
+            id: id.clone(),
+            display: "Bo#BBB".into(),
+            seconds_left: 23,
+            accept_enabled: true,
+        }];
+        let p = lobby(&v, &mut w);
+        assert!(p.contains(&Patch::Shown("roster-empty", false)));
+        assert!(p.contains(&Patch::Shown("challenge-prompt", true)));
+        let Some(Patch::Children(_, prompts)) = p
+            .iter()
+            .find(|p| matches!(p, Patch::Children("challenge-prompt", _)))
+        else {
+            panic!("no prompt")
+        };
+        let Node::El { children, .. } = &prompts[0] else {
+            panic!()
+        };
+        assert_eq!(
+            children[1],
+            Node::el("p", "time-left", "23 s left to answer")
+        );
+        assert_eq!(children[2], player_button("Accept", "accept", &id, true));
+        assert_eq!(children[3], player_button("Decline", "decline", &id, true));
+        // Unchanged: not rebuilt; a second less: rebuilt.
+        assert!(!lobby(&v, &mut w)
+            .iter()
+            .any(|p| matches!(p, Patch::Children("challenge-prompt", _))));
+        v.prompts[0].seconds_left = 22;
+        assert!(lobby(&v, &mut w)
+            .iter()
+            .any(|p| matches!(p, Patch::Children("challenge-prompt", _))));
+    }
+
+    #[test]
     fn the_roster_is_rebuilt_only_when_it_changed() {
         let mut w = Written::default();
         let mut v = LobbyView {
@@ -637,6 +854,7 @@ mod tests {
             me: "me#MMM".into(),
             roster: vec![player("AAAAAAAAAAAA", "a#AAA")],
             notices: vec![],
+            prompts: vec![],
         };
         let rebuilt = |p: &[Patch], id: &str| {
             p.iter()
@@ -695,9 +913,14 @@ mod tests {
             name_row: false,
             replay_ready: true,
             replay_error: None,
+            result_court: true,
         };
         let p = screen(&v);
         assert!(p.contains(&Patch::Shown("result", true)));
+        // The final picture under the result, and Play again.
+        assert!(p.contains(&Patch::Shown("canvas", true)));
+        assert!(p.contains(&Patch::Shown("play-again", true)));
+        assert!(p.contains(&Patch::Attr("page", "data-court", Some(String::new()))));
         assert!(p.contains(&Patch::Shown("watch-replay", true)));
         assert!(p.contains(&Patch::Text("result-text", "Over.".into())));
         assert!(p.contains(&Patch::Shown("replay-error", false)));

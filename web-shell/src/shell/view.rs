@@ -46,11 +46,34 @@ pub struct MatchView {
     /// `data-path`: "direct" or "relayed" (the match goes through the
     /// signalling service's relay), once the match link is open.
     pub path: Option<&'static str>,
-    /// The status line.
+    /// `data-quality` and the connection line: good, fair or poor, once
+    /// the first round trip was measured.
+    pub quality: Option<crate::quality::Quality>,
+    /// The details line (side, netcode, input delay, ping), shown one
+    /// click away.
     pub status: String,
 }
 
 impl MatchView {
+    /// The connection line a player reads: the quality in one word and
+    /// the round trip ("Connection: good · ping 33 ms"), and whether the
+    /// match goes through the relay.
+    #[must_use]
+    pub fn connection_line(&self) -> String {
+        let Some(q) = self.quality else {
+            return "Connection: measuring…".to_owned();
+        };
+        let ping = self
+            .ping
+            .map_or(String::new(), |p| format!(" · ping {p} ms"));
+        let relayed = if self.path == Some("relayed") {
+            " · relayed"
+        } else {
+            ""
+        };
+        format!("Connection: {}{ping}{relayed}", q.word())
+    }
+
     /// The `data-*` attributes of `#match`, by name; `None` means absent.
     #[must_use]
     pub fn attributes(&self) -> Vec<(&'static str, Option<String>)> {
@@ -86,6 +109,7 @@ impl MatchView {
             ("data-frames", s(self.frames.as_ref().map(|v| v as _))),
             ("data-frame-ms", self.frame_ms.clone()),
             ("data-path", self.path.map(str::to_owned)),
+            ("data-quality", self.quality.map(|q| q.word().to_owned())),
         ]
     }
 }
@@ -97,6 +121,9 @@ pub struct LocalView {
     pub summary: Option<String>,
     /// `#local[data-result]` and the status line.
     pub result: Option<String>,
+    /// `#local[data-paused]`: the game stands still (Escape or Pause; again
+    /// to go on).
+    pub paused: bool,
 }
 
 /// A notice in the lobby, typed until shown.
@@ -139,6 +166,30 @@ pub struct LobbyView {
     pub roster: Vec<PlayerView>,
     /// The last notices, oldest first.
     pub notices: Vec<NoticeView>,
+    /// The challenges waiting for our answer, in roster order, each with
+    /// the time left to answer.
+    pub prompts: Vec<ChallengePrompt>,
+}
+
+/// A challenge waiting for our answer, shown where it cannot be missed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengePrompt {
+    /// The challenger.
+    pub id: PeerId,
+    /// The challenger's `name#ABC`.
+    pub display: String,
+    /// Whole seconds left to answer, rounded up.
+    pub seconds_left: u64,
+    /// Accept can be pressed (not while we host a challenge of our own).
+    pub accept_enabled: bool,
+}
+
+impl ChallengePrompt {
+    /// "23 s left to answer".
+    #[must_use]
+    pub fn time_left(&self) -> String {
+        format!("{} s left to answer", self.seconds_left)
+    }
 }
 
 impl LobbyView {
@@ -172,15 +223,29 @@ pub struct ScreenView {
     pub replay_ready: bool,
     /// Why the file last opened as a replay was refused (title screen).
     pub replay_error: Option<String>,
+    /// The last match's final state is drawn under its result.
+    pub result_court: bool,
 }
 
 impl ScreenView {
+    /// Whether the game canvas shows (local play, a match, a replay): the
+    /// page then gives it the whole window, with a full-screen button.
+    #[must_use]
+    pub fn court(&self) -> bool {
+        match self.screen {
+            Screen::Replay { .. } | Screen::LocalPlay | Screen::Match => true,
+            Screen::Result { .. } => self.result_court,
+            _ => false,
+        }
+    }
+
     /// Each element of the page that shows or hides with the screen, and
     /// whether it shows.
     #[must_use]
-    pub fn shown(&self) -> [(&'static str, bool); 14] {
+    pub fn shown(&self) -> [(&'static str, bool); 16] {
         let s = &self.screen;
         let replay = matches!(s, Screen::Replay { .. });
+        let court = self.court();
         [
             ("title", matches!(s, Screen::Title { .. })),
             ("btn-online", matches!(s, Screen::Title { online: true })),
@@ -188,12 +253,14 @@ impl ScreenView {
             ("lobby", *s == Screen::Lobby),
             ("match", *s == Screen::Match),
             ("result", matches!(s, Screen::Result { .. })),
+            (
+                "play-again",
+                matches!(s, Screen::Result { online: true, .. }),
+            ),
             ("replay", replay),
             ("replay-controls", replay),
-            (
-                "canvas",
-                replay || matches!(s, Screen::LocalPlay | Screen::Match),
-            ),
+            ("canvas", court),
+            ("fullscreen", court),
             (
                 "watch-replay",
                 self.replay_ready && matches!(s, Screen::Result { .. }),
@@ -332,12 +399,32 @@ mod tests {
             name_row,
             replay_ready: false,
             replay_error: None,
+            result_court: false,
         };
         v.shown()
             .into_iter()
             .filter(|(_, shown)| *shown)
             .map(|(id, _)| id)
             .collect()
+    }
+
+    #[test]
+    fn the_connection_line_says_the_quality_and_the_ping() {
+        use crate::quality::Quality;
+        let mut v = MatchView::default();
+        assert_eq!(v.connection_line(), "Connection: measuring…");
+        v.quality = Some(Quality::Good);
+        v.ping = Some(33);
+        assert_eq!(v.connection_line(), "Connection: good · ping 33 ms");
+        v.quality = Some(Quality::Poor);
+        v.path = Some("relayed");
+        assert_eq!(
+            v.connection_line(),
+            "Connection: poor · ping 33 ms · relayed"
+        );
+        assert!(v
+            .attributes()
+            .contains(&("data-quality", Some("poor".to_owned()))));
     }
 
     #[test]
@@ -352,12 +439,21 @@ mod tests {
         );
         assert_eq!(
             screen(Screen::LocalPlay, true),
-            ["local", "canvas", "name-row"]
+            ["local", "canvas", "fullscreen", "name-row"]
         );
         assert_eq!(screen(Screen::Lobby, false), ["lobby", "lobby-main"]);
         assert_eq!(
             screen(Screen::Match, false),
-            ["match", "canvas", "lobby-main"]
+            ["match", "canvas", "fullscreen", "lobby-main"]
+        );
+        assert_eq!(
+            screen(
+                Screen::Replay {
+                    back: Box::new(Screen::Title { online: true })
+                },
+                true
+            )[..4],
+            ["replay", "replay-controls", "canvas", "fullscreen"]
         );
     }
 

@@ -92,8 +92,9 @@ impl App {
                 }
             }
             Output::Paint => {
-                if let Some(mut p) = self.dom.painter() {
-                    self.shell.paint(&mut p);
+                if let Some(canvas) = self.dom.canvas() {
+                    let (width, ratio) = canvas.layout();
+                    canvas.draw(&self.shell.drawing(width, ratio));
                 }
             }
             Output::Chat {
@@ -145,8 +146,8 @@ impl App {
             }
             Output::CloseMesh => self.rtc.close_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
-            Output::OfferLog(log) => self.dom.offer_log(log.as_ref()),
-            Output::OfferReport(r) => self.dom.offer_report(r.as_ref()),
+            Output::FullScreen => self.dom.full_screen(),
+            Output::Offer { link, file } => self.dom.offer(link, file.as_ref()),
         }
     }
 
@@ -162,13 +163,6 @@ fn on(el: &Element, event: &str, handlers: &mut Vec<Handler>, f: impl FnMut(JsVa
     let h = Closure::<dyn FnMut(JsValue)>::new(f);
     let _ = el.add_event_listener_with_callback(event, h.as_ref().unchecked_ref());
     handlers.push(h);
-}
-
-/// Whether a key event comes from typing in a text field.
-fn typing(k: &KeyboardEvent) -> bool {
-    k.target()
-        .and_then(|t| t.dyn_into::<Element>().ok())
-        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
 /// Hooks the page's events the shell listens to, the replay file picker
@@ -226,7 +220,9 @@ fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
                 let Some(k) = ev.dyn_ref::<KeyboardEvent>() else {
                     return;
                 };
-                let (code, typing) = (k.code(), typing(k));
+                let target = k.target().and_then(|t| t.dyn_into::<Element>().ok());
+                let typing = target.is_some_and(|e| page::typing_in(&e.tag_name()));
+                let code = k.code();
                 let modifier = k.ctrl_key() || k.meta_key() || k.alt_key();
                 if query(|a| a.shell.captures_key(&code, down, typing, modifier)) == Some(true) {
                     k.prevent_default();

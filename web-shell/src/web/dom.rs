@@ -1,11 +1,13 @@
 //! The page's elements: the shell's [`Patch`]es applied to the DOM, the
 //! values of its fields read back, the input log offered for download,
-//! and the canvas painter.
+//! and the canvas's draw calls carried out.
 
-use crate::front_end::{Align, Painter};
+use crate::canvas::{DrawOp, Drawing};
 use crate::shell::page::{Node, Patch};
 use crate::shell::view::LogOffer;
+use crate::shell::FileLink;
 use js_sys::Array;
+use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use web_sys::{
     CanvasRenderingContext2d, Document, Element, HtmlCanvasElement, HtmlElement, HtmlInputElement,
@@ -15,16 +17,14 @@ use web_sys::{
 /// The document, and the object URLs of the files offered for download.
 pub struct Dom {
     pub doc: Document,
-    log_url: Option<String>,
-    report_url: Option<String>,
+    urls: BTreeMap<FileLink, String>,
 }
 
 impl Dom {
     pub fn new(doc: Document) -> Dom {
         Dom {
             doc,
-            log_url: None,
-            report_url: None,
+            urls: BTreeMap::new(),
         }
     }
 
@@ -130,159 +130,94 @@ impl Dom {
         }
     }
 
-    /// Offers the last match's input log for download on the result screen.
-    pub fn offer_log(&mut self, log: Option<&LogOffer>) {
-        let old = self.log_url.take();
-        self.log_url = self.offer("log-link", old, log, crate::shell::page::log_link);
-    }
-
-    /// Offers the last match's desync report for download on the result
-    /// screen (or hides the link after any other ending).
-    pub fn offer_report(&mut self, report: Option<&LogOffer>) {
-        let old = self.report_url.take();
-        self.report_url = self.offer("report-link", old, report, crate::shell::page::report_link);
-    }
-
-    /// Revokes the `old` object URL of the link `link`, then offers `file`
-    /// there through `patches` (or hides the link); the new object URL.
-    fn offer(
-        &self,
-        link: &'static str,
-        old: Option<String>,
-        file: Option<&LogOffer>,
-        patches: fn(&str, &LogOffer) -> Vec<Patch>,
-    ) -> Option<String> {
-        if let Some(url) = old {
+    /// Offers `file` for download at `link` (an object URL of its bytes as
+    /// the link's `href`), revoking the link's last URL; with no file, only
+    /// revokes.
+    pub fn offer(&mut self, link: FileLink, file: Option<&LogOffer>) {
+        if let Some(url) = self.urls.remove(&link) {
             let _ = web_sys::Url::revoke_object_url(&url);
         }
-        let Some(file) = file else {
-            self.apply(&Patch::Shown(link, false));
-            return None;
-        };
+        let Some(file) = file else { return };
         let parts = Array::of1(&js_sys::Uint8Array::from(file.bytes.as_slice()));
         let opts = web_sys::BlobPropertyBag::new();
         opts.set_type("application/octet-stream");
         let url = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
             .and_then(|b| web_sys::Url::create_object_url_with_blob(&b));
         let Ok(url) = url else {
-            log::warn!("could not offer a file for download on {link}");
-            self.apply(&Patch::Shown(link, false));
-            return None;
+            log::warn!("could not offer a file for download on {}", link.id());
+            return self.apply(&Patch::Shown(link.id(), false));
         };
-        for p in patches(&url, file) {
-            self.apply(&p);
-        }
-        Some(url)
+        self.apply(&Patch::Attr(link.id(), "href", Some(url.clone())));
+        self.urls.insert(link, url);
     }
 
-    /// The canvas sized for this frame (sharp on high-density screens: a
-    /// backing store of device pixels, the context scaled so the front end
-    /// draws in CSS pixels), as a painter.
-    pub fn painter(&self) -> Option<CanvasPainter> {
-        let canvas = self.el("canvas")?.dyn_into::<HtmlCanvasElement>().ok()?;
-        let ctx = canvas
-            .get_context("2d")
-            .ok()
-            .flatten()?
-            .dyn_into::<CanvasRenderingContext2d>()
-            .ok()?;
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let size = crate::canvas::canvas_size(f64::from(canvas.client_width()), ratio);
-        if (canvas.width(), canvas.height()) != size.backing {
-            canvas.set_width(size.backing.0);
-            canvas.set_height(size.backing.1);
+    /// Asks the browser to show the canvas full screen.
+    pub fn full_screen(&self) {
+        if let Some(Err(_)) = self.el("canvas").map(|c| c.request_fullscreen()) {
+            log::info!("full screen was refused");
         }
-        let _ = ctx.set_transform(size.scale, 0.0, 0.0, size.scale, 0.0, 0.0);
-        Some(CanvasPainter {
-            ctx,
-            w: size.css.0,
-            h: size.css.1,
-        })
+    }
+
+    /// The game canvas and its 2D context.
+    pub fn canvas(&self) -> Option<Canvas> {
+        let el = self.el("canvas")?.dyn_into::<HtmlCanvasElement>().ok()?;
+        let ctx = el.get_context("2d").ok().flatten()?.dyn_into().ok()?;
+        Some(Canvas { el, ctx })
     }
 }
 
-/// [`Painter`] over a 2D canvas context.
-pub struct CanvasPainter {
+/// The game canvas.
+pub struct Canvas {
+    el: HtmlCanvasElement,
     ctx: CanvasRenderingContext2d,
-    w: f64,
-    h: f64,
 }
 
-impl Painter for CanvasPainter {
-    fn size(&self) -> (f64, f64) {
-        (self.w, self.h)
+impl Canvas {
+    /// The laid-out width in CSS pixels and the screen's pixel ratio.
+    pub fn layout(&self) -> (f64, f64) {
+        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        (f64::from(self.el.client_width()), ratio)
     }
-    fn clear(&mut self, colour: &str) {
-        self.rect(0.0, 0.0, self.w, self.h, colour);
-    }
-    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, colour: &str) {
-        self.ctx.set_fill_style_str(colour);
-        self.ctx.fill_rect(x, y, w, h);
-    }
-    fn circle(&mut self, x: f64, y: f64, r: f64, colour: &str) {
-        self.ctx.set_fill_style_str(colour);
-        self.ctx.begin_path();
-        let _ = self.ctx.arc(x, y, r, 0.0, std::f64::consts::TAU);
-        self.ctx.fill();
-    }
-    fn text(&mut self, x: f64, y: f64, text: &str, colour: &str) {
-        self.ctx.set_fill_style_str(colour);
-        let _ = self.ctx.fill_text(text, x, y);
-    }
-    fn line(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, width: f64, colour: &str) {
-        self.stroke_style(colour, width, "round");
-        self.ctx.move_to(x0, y0);
-        self.ctx.line_to(x1, y1);
-        self.ctx.stroke();
-    }
-    fn ellipse(&mut self, x: f64, y: f64, rx: f64, ry: f64, colour: &str) {
-        self.ctx.set_fill_style_str(colour);
-        self.ctx.begin_path();
-        let _ = self
-            .ctx
-            .ellipse(x, y, rx, ry, 0.0, 0.0, std::f64::consts::TAU);
-        self.ctx.fill();
-    }
-    fn arc(&mut self, x: f64, y: f64, rx: f64, ry: f64, a: f64, b: f64, width: f64, colour: &str) {
-        self.stroke_style(colour, width, "butt");
-        let _ = self.ctx.ellipse(x, y, rx, ry, 0.0, a, b);
-        self.ctx.stroke();
-    }
-    fn polygon(&mut self, points: &[(f64, f64)], colour: &str) {
-        let Some(&(x0, y0)) = points.first() else {
-            return;
-        };
-        self.ctx.set_fill_style_str(colour);
-        self.ctx.begin_path();
-        self.ctx.move_to(x0, y0);
-        for &(x, y) in &points[1..] {
-            self.ctx.line_to(x, y);
+
+    /// Sizes the backing store and scales the context as `d` says, then
+    /// makes its calls.
+    pub fn draw(&self, d: &Drawing) {
+        let (c, s) = (&self.ctx, d.size.scale);
+        if (self.el.width(), self.el.height()) != d.size.backing {
+            self.el.set_width(d.size.backing.0);
+            self.el.set_height(d.size.backing.1);
         }
-        self.ctx.close_path();
-        self.ctx.fill();
-    }
-    fn set_alpha(&mut self, alpha: f64) {
-        self.ctx.set_global_alpha(alpha.clamp(0.0, 1.0));
-    }
-    fn set_font(&mut self, size: f64, bold: bool, align: Align) {
-        let weight = if bold { "bold " } else { "" };
-        self.ctx.set_font(&format!(
-            "{weight}{:.0}px system-ui, sans-serif",
-            size.max(1.0)
-        ));
-        self.ctx.set_text_align(match align {
-            Align::Left => "left",
-            Align::Center => "center",
-            Align::Right => "right",
-        });
-    }
-}
-
-impl CanvasPainter {
-    fn stroke_style(&self, colour: &str, width: f64, cap: &str) {
-        self.ctx.set_stroke_style_str(colour);
-        self.ctx.set_line_width(width);
-        self.ctx.set_line_cap(cap);
-        self.ctx.begin_path();
+        let _ = c.set_transform(s, 0.0, 0.0, s, 0.0, 0.0);
+        for op in &d.ops {
+            match op {
+                DrawOp::FillStyle(colour) => c.set_fill_style_str(colour),
+                DrawOp::StrokeStyle { colour, width, cap } => {
+                    c.set_stroke_style_str(colour);
+                    c.set_line_width(*width);
+                    c.set_line_cap(cap);
+                }
+                DrawOp::Alpha(a) => c.set_global_alpha(*a),
+                DrawOp::Font { font, align } => {
+                    c.set_font(font);
+                    c.set_text_align(align);
+                }
+                DrawOp::FillRect(x, y, w, h) => c.fill_rect(*x, *y, *w, *h),
+                DrawOp::FillText(x, y, t) => drop(c.fill_text(t, *x, *y)),
+                DrawOp::BeginPath => c.begin_path(),
+                DrawOp::MoveTo(x, y) => c.move_to(*x, *y),
+                DrawOp::LineTo(x, y) => c.line_to(*x, *y),
+                &DrawOp::Ellipse {
+                    x,
+                    y,
+                    rx,
+                    ry,
+                    start,
+                    end,
+                } => drop(c.ellipse(x, y, rx, ry, 0.0, start, end)),
+                DrawOp::ClosePath => c.close_path(),
+                DrawOp::Fill => c.fill(),
+                DrawOp::Stroke => c.stroke(),
+            }
+        }
     }
 }

@@ -16,8 +16,8 @@ use web_shell::front_end::demo::DotsFrontEnd;
 use web_shell::id::PeerId;
 use web_shell::screens::Screen;
 use web_shell::shell::{
-    Action, FetchId, Input, LinkId, Output, PageFacts, PlayerAction, RtcEvent, Shell, ShellConfig,
-    SocketId,
+    Action, FetchId, FileLink, Input, LinkId, Output, PageFacts, PlayerAction, RtcEvent, Shell,
+    ShellConfig, SocketId,
 };
 
 /// xorshift64*: a fixed, seeded sequence.
@@ -507,12 +507,16 @@ impl World {
                     }
                 }
                 Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
-                Output::OfferReport(r) => self.pages[p].report = r,
+                Output::Offer {
+                    link: FileLink::Report,
+                    file,
+                } => self.pages[p].report = file,
                 Output::AddCandidate { .. }
                 | Output::Page(_)
                 | Output::Paint
+                | Output::FullScreen
                 | Output::Store { .. }
-                | Output::OfferLog(_) => {}
+                | Output::Offer { .. } => {}
             }
         }
     }
