@@ -22,7 +22,7 @@
 //! [`Transport`]; with a transport, [`Session::pump`] does the shuttling).
 //!
 //! ```
-//! use lockstep::{DeterministicGame, Event, Fnv1a, Millis, Session, SessionConfig};
+//! use lockstep::{DeterministicGame, Event, Fnv1a, LinkState, Millis, PeerId, Session, SessionConfig};
 //!
 //! // The game: a running sum of both players' inputs. Integers only.
 //! #[derive(Clone)]
@@ -51,17 +51,24 @@
 //! // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
 //! let mut guest = Session::<Sum>::new(SessionConfig::guest()).expect("valid config");
 //!
+//! // Each side names its link to the other (here by the other's slot) and
+//! // says when it opens: the Hellos are queued then.
+//! let (to_guest, to_host) = (PeerId(1), PeerId(0));
+//! host.handle_link_state(Millis(0), to_guest, LinkState::Open);
+//! guest.handle_link_state(Millis(0), to_host, LinkState::Open);
+//!
 //! for frame in 0..600u64 {
 //!     let now = Millis(frame * 1000 / 60); // the caller's clock, passed in
 //!     // Once per frame: each side samples its pad only if it needs one.
 //!     host.advance_frame(now, || (frame % 3) as u8);
 //!     guest.advance_frame(now, || 1);
 //!     // After every call, drain what the sessions want to send ...
-//!     while let Some((channel, bytes)) = host.poll_transmit() {
-//!         guest.handle_datagram(now, channel, &bytes);
+//!     // (each datagram names the link it goes on; there is one here).
+//!     while let Some((_link, channel, bytes)) = host.poll_transmit() {
+//!         guest.handle_datagram(now, to_host, channel, &bytes);
 //!     }
-//!     while let Some((channel, bytes)) = guest.poll_transmit() {
-//!         host.handle_datagram(now, channel, &bytes);
+//!     while let Some((_link, channel, bytes)) = guest.poll_transmit() {
+//!         host.handle_datagram(now, to_guest, channel, &bytes);
 //!     }
 //!     // ... and what happened.
 //!     while let Some(event) = host.poll_event() {
@@ -130,8 +137,8 @@ pub use input_log::{InputLog, LogDecodeError, ReplayError};
 pub use parts::report::DesyncReport;
 pub use parts::{DesyncParts, StatePart};
 pub use session::{
-    delay_for_round_trips, ConfigError, Event, Frame, Outcome, Role, Session, SessionConfig,
-    SessionStats, Version, Violation,
+    delay_for_round_trips, ConfigError, Event, Frame, Outcome, PeerId, Role, Session,
+    SessionConfig, SessionStats, Version, Violation,
 };
 pub use sync_test::{SyncTest, SyncTestError};
 pub use time::Millis;

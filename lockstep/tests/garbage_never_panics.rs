@@ -27,6 +27,8 @@ use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
     Version, Violation, PROTOCOL_VERSION,
 };
+use lockstep::{LinkState, PeerId};
+use lockstep_testing::member_id;
 use netsim::LinkConfig;
 use proptest::prelude::*;
 
@@ -70,7 +72,7 @@ fn running_host_in(mode: Mode) -> Session<Tiny> {
     let cfg = mode.cfg(SessionConfig::host(9, DELAY as u8));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(cfg).expect("valid config");
-    s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
+    s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &guest_hello());
     assert!(s.is_running());
     drain(&mut s);
     s
@@ -89,11 +91,11 @@ fn measuring_host_in(mode: Mode) -> Session<Tiny> {
         s.poll_transmit().is_none(),
         "no Hello before the round trip"
     );
-    s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
+    s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &guest_hello());
     let mut pings = 0;
     for now in [16, 33] {
         assert_eq!(s.advance_frame(Millis(now), || 1), Frame::Waiting);
-        while let Some((ch, bytes)) = s.poll_transmit() {
+        while let Some((_, ch, bytes)) = s.poll_transmit() {
             assert_eq!(ch, Channel::Unreliable);
             assert!(matches!(M::decode(&bytes), Ok(M::Ping(_))));
             pings += 1;
@@ -123,7 +125,7 @@ fn hash(tick: u32) -> Vec<u8> {
 /// The reason of the last Bye the session queued, draining its datagrams.
 fn sent_bye(s: &mut Session<Tiny>) -> Option<ByeReason> {
     let mut bye = None;
-    while let Some((ch, b)) = s.poll_transmit() {
+    while let Some((_, ch, b)) = s.poll_transmit() {
         if let (Channel::Reliable, Ok(M::Bye(r))) = (ch, M::decode(&b)) {
             bye = Some(r);
         }
@@ -146,13 +148,13 @@ fn first_refused_tick(mode: Mode) -> u32 {
 fn violation_of(mode: Mode, channel: Channel, bytes: &[u8]) -> Violation {
     let mut s = running_host_in(mode);
     assert_eq!(s.advance_frame(Millis(16), || 1), Frame::Ticked(1));
-    s.handle_datagram(Millis(20), channel, bytes);
+    s.handle_datagram(Millis(20), PeerId(0), channel, bytes);
     let Some(Outcome::InvalidData { violation }) = s.outcome().cloned() else {
         panic!("not ended with InvalidData: {:?}", s.outcome());
     };
     assert_eq!(sent_bye(&mut s), Some(ByeReason::InvalidData));
     // Further garbage and calls change nothing and do not panic.
-    s.handle_datagram(Millis(30), channel, bytes);
+    s.handle_datagram(Millis(30), PeerId(0), channel, bytes);
     s.advance_frame(Millis(33), || 1);
     assert!(matches!(s.outcome(), Some(Outcome::InvalidData { .. })));
     assert_eq!(s.poll_transmit(), None, "one Bye only");
@@ -266,7 +268,12 @@ fn the_too_far_ahead_limit_includes_the_prediction_window() {
         let mut s = running_host_in(mode);
         s.advance_frame(Millis(16), || 1);
         let n = (refused - 1 - DELAY) as usize;
-        s.handle_datagram(Millis(20), Channel::Unreliable, &inputs(4, 4, vec![3; n]));
+        s.handle_datagram(
+            Millis(20),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 4, vec![3; n]),
+        );
         assert_eq!(s.outcome(), None, "{n} inputs from tick 4");
         // ... one more is a flood.
         assert_eq!(
@@ -285,12 +292,27 @@ fn the_too_far_ahead_limit_includes_the_prediction_window() {
 fn conflicting_resent_input_is_refused() {
     common::in_both_modes(|mode| {
         let mut s = running_host_in(mode);
-        s.handle_datagram(Millis(1), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
+        s.handle_datagram(
+            Millis(1),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 4, vec![1, 2]),
+        );
         assert_eq!(s.outcome(), None);
         // The same again (a duplicate) is fine; a different value is not.
-        s.handle_datagram(Millis(2), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
+        s.handle_datagram(
+            Millis(2),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 4, vec![1, 2]),
+        );
         assert_eq!(s.outcome(), None);
-        s.handle_datagram(Millis(3), Channel::Unreliable, &inputs(4, 5, vec![3]));
+        s.handle_datagram(
+            Millis(3),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 5, vec![3]),
+        );
         assert_eq!(
             s.outcome(),
             Some(&Outcome::InvalidData {
@@ -309,11 +331,12 @@ fn side_conflicts_and_early_hashes_are_refused() {
         let mut host = Session::<Tiny>::new(host_cfg(1)).expect("valid config");
         // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
         let mut other_host = Session::<Tiny>::new(host_cfg(2)).expect("valid config");
-        let (ch, hello) = other_host
+        other_host.handle_link_state(Millis(0), PeerId(0), LinkState::Open);
+        let (_, ch, hello) = other_host
             .poll_transmit()
-            // Cannot fail: Session::new always queues the Hello, so there is one to take.
-            .expect("a new session queues its Hello");
-        host.handle_datagram(Millis(0), ch, &hello);
+            // Cannot fail: an open link always gets the Hello, so there is one to take.
+            .expect("an open link gets its Hello");
+        host.handle_datagram(Millis(0), PeerId(1), ch, &hello);
         assert_eq!(
             host.outcome(),
             Some(&Outcome::InvalidData {
@@ -323,7 +346,7 @@ fn side_conflicts_and_early_hashes_are_refused() {
         assert!(!host.is_running() && host.game().is_none());
         // Cannot fail: the configuration is valid (non-zero intervals and timeout).
         let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");
-        s.handle_datagram(Millis(0), Channel::Reliable, &hash(60));
+        s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &hash(60));
         assert_eq!(
             s.outcome(),
             Some(&Outcome::InvalidData {
@@ -338,14 +361,25 @@ fn inputs_before_hello_are_dropped_and_pings_answered() {
     common::in_both_modes(|mode| {
         // Cannot fail: the configuration is valid (non-zero intervals and timeout).
         let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");
+        s.handle_link_state(Millis(0), PeerId(0), LinkState::Open);
         drain(&mut s);
-        s.handle_datagram(Millis(0), Channel::Unreliable, &inputs(6, 6, vec![1, 2]));
-        s.handle_datagram(Millis(0), Channel::Unreliable, &encode(&M::Ping(3)));
+        s.handle_datagram(
+            Millis(0),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(6, 6, vec![1, 2]),
+        );
+        s.handle_datagram(
+            Millis(0),
+            PeerId(0),
+            Channel::Unreliable,
+            &encode(&M::Ping(3)),
+        );
         assert_eq!(s.outcome(), None);
         // The ping is answered at once: a host that picks its delay from
         // the round trip pings before it sends its Hello.
         assert!(matches!(
-            s.poll_transmit().map(|(_, b)| M::decode(&b)),
+            s.poll_transmit().map(|(_, _, b)| M::decode(&b)),
             Some(Ok(M::Pong(_)))
         ));
     });
@@ -359,7 +393,7 @@ fn the_accused_peer_ends_with_rejected_by_peer() {
         // The guest receives garbage as if from the host.
         let now = p.now();
         p.guest
-            .handle_datagram(now, Channel::Unreliable, &[0xff, 0xff]);
+            .handle_datagram(now, member_id(0), Channel::Unreliable, &[0xff, 0xff]);
         let (host, guest) = p.run_until_both_end(p.frame() + 10);
         assert!(matches!(
             guest,
@@ -564,7 +598,7 @@ fn check_datagram(bytes: &[u8], reliable: bool) {
     for (phase, mut s) in every_phase() {
         let want = expected(phase, ch, bytes);
         let before = s.outcome().cloned();
-        s.handle_datagram(Millis(100), ch, bytes);
+        s.handle_datagram(Millis(100), PeerId(0), ch, bytes);
         s.advance_frame(Millis(116), || 0);
         s.handle_timeout(Millis(117));
         let bye = sent_bye(&mut s);
@@ -760,7 +794,7 @@ proptest! {
                 _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None, advantage: None }),
             };
             let bytes = encode(&m);
-            s.handle_datagram(Millis(i as u64), m.channel(), &bytes);
+            s.handle_datagram(Millis(i as u64), PeerId(0), m.channel(), &bytes);
             s.advance_frame(Millis(i as u64), || 1);
         }
         while s.poll_transmit().is_some() {}

@@ -14,8 +14,7 @@
 //!   order its [`Schedule`] says (datagrams read on arrival, or also at
 //!   each session's deadlines, or only at frame time).
 //!
-//! The sessions play two players today, so each member holds one link;
-//! the net already takes any number of members and links.
+//! A member names its link to member `i` [`member_id`]`(i)`.
 //!
 //! ```
 //! use lockstep::{DeterministicGame, Fnv1a, Millis, Session, SessionConfig};
@@ -49,7 +48,9 @@
 use std::collections::BTreeMap;
 use std::ops::{Deref, DerefMut};
 
-use lockstep::{DeterministicGame, Event, Frame, Millis, Session, SessionConfig, Transport};
+use lockstep::{
+    DeterministicGame, Event, Frame, Millis, PeerId, Session, SessionConfig, Transport,
+};
 pub use netsim::{LinkConfig, SimEndpoint};
 
 /// Virtual time of frame `n` at 60 frames per second.
@@ -156,9 +157,11 @@ impl Link for LoopbackLink {
 
 /// One end of the simulated match: what the driver feeds and advances.
 pub trait Member {
-    /// Feeds what `end` received, checks deadlines and sends what is
-    /// queued (a session's `pump`), then takes note of what happened.
-    fn pump(&mut self, now: Millis, end: &mut dyn Transport);
+    /// Feeds what `end` (its link to member `peer`, named by that
+    /// member's index in the net) received, checks deadlines and sends
+    /// what is queued for it (a session's `pump`), then takes note of what
+    /// happened.
+    fn pump(&mut self, now: Millis, peer: PeerId, end: &mut dyn Transport);
     /// One display frame at `now`.
     fn frame(&mut self, now: Millis);
     /// When the member next wants to be pumped without a datagram (a
@@ -321,8 +324,8 @@ impl<G: DeterministicGame, P> DerefMut for Player<G, P> {
 }
 
 impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
-    fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
-        self.session.pump(now, end);
+    fn pump(&mut self, now: Millis, peer: PeerId, end: &mut dyn Transport) {
+        self.session.pump(now, peer, end);
         self.seen.record(&mut self.session);
     }
 
@@ -346,6 +349,12 @@ impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
 }
 
 // ----- the net ----------------------------------------------------------------
+
+/// How a member names its link to member `i`: by `i` (members are few).
+#[must_use]
+pub fn member_id(i: usize) -> PeerId {
+    PeerId(u16::try_from(i).unwrap_or(u16::MAX))
+}
 
 /// In which order the driver pumps members, delivers datagrams and runs
 /// frames. Every schedule runs one frame per member at each 60 Hz frame
@@ -462,11 +471,12 @@ impl<L: Link> Net<L> {
     fn pump_all(&mut self, now: Millis, members: &mut [&mut dyn Member]) {
         for j in &mut self.links {
             let (e0, e1) = j.link.ends();
-            if let Some(m) = members.get_mut(j.ends[0]) {
-                m.pump(now, e0);
+            let [a, b] = j.ends;
+            if let Some(m) = members.get_mut(a) {
+                m.pump(now, member_id(b), e0);
             }
-            if let Some(m) = members.get_mut(j.ends[1]) {
-                m.pump(now, e1);
+            if let Some(m) = members.get_mut(b) {
+                m.pump(now, member_id(a), e1);
             }
         }
     }
@@ -475,11 +485,12 @@ impl<L: Link> Net<L> {
     fn pump_one(&mut self, i: usize, now: Millis, member: &mut dyn Member) {
         for j in &mut self.links {
             let (e0, e1) = j.link.ends();
-            if j.ends[0] == i {
-                member.pump(now, e0);
+            let [a, b] = j.ends;
+            if a == i {
+                member.pump(now, member_id(b), e0);
             }
-            if j.ends[1] == i {
-                member.pump(now, e1);
+            if b == i {
+                member.pump(now, member_id(a), e1);
             }
         }
     }
@@ -633,7 +644,7 @@ mod tests {
     }
 
     impl Member for Recorder {
-        fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
+        fn pump(&mut self, now: Millis, _peer: PeerId, end: &mut dyn Transport) {
             self.pumped.push(now);
             if self.deadline.is_some_and(|d| d <= now) {
                 self.deadline = None;

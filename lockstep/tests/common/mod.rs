@@ -7,7 +7,7 @@ use lockstep::parts::StatePart;
 use lockstep::{
     DeterministicGame, Event, Fnv1a, InputLog, Millis, Outcome, Session, SessionConfig,
 };
-use lockstep_testing::{Member, Net, Player, SimLink};
+use lockstep_testing::{member_id, Member, Net, Player, SimLink};
 use netsim::{LinkConfig, SimEndpoint};
 
 #[allow(unused_imports)] // each test file uses some of them
@@ -230,7 +230,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     pub fn pump_guest(&mut self, now: Millis) {
         // Cannot fail: `new` joined members 0 and 1.
         let link = self.net.link_mut(0, 1).expect("the pair's link");
-        self.guest.session.pump(now, &mut link.1);
+        self.guest.session.pump(now, member_id(0), &mut link.1);
     }
 
     /// Frames advanced so far.
@@ -463,4 +463,15 @@ pub fn running_pair(mode: Mode, seed: u64) -> Pair<Tiny, Tiny> {
     let mut p = Pair::tiny_in(mode, outcome_link(), seed, seed, 6);
     assert!(p.run_to_tick(300, 1000));
     p
+}
+
+/// Opens the link between a hand-driven host and guest at time 0: the
+/// host names it `PeerId(1)` and the guest `PeerId(0)` (each by the
+/// other's slot), as [`lockstep_testing::Net`] does. Each queues its Hello.
+pub fn open_link<A: DeterministicGame, B: DeterministicGame>(
+    host: &mut Session<A>,
+    guest: &mut Session<B>,
+) {
+    host.handle_link_state(Millis(0), lockstep::PeerId(1), lockstep::LinkState::Open);
+    guest.handle_link_state(Millis(0), lockstep::PeerId(0), lockstep::LinkState::Open);
 }
