@@ -712,6 +712,7 @@ pub fn describe_outcome(outcome: Option<&Outcome>) -> String {
             local,
             remote,
             parts,
+            ..
         }) if parts.differing.is_empty() => {
             format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there")
         }

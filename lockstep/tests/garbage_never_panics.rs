@@ -22,7 +22,9 @@ mod common;
 
 use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
-use lockstep::wire::{peek_hello_protocol, ByeReason, HashReport, Hello, Inputs, Message, MAX_RUN};
+use lockstep::wire::{
+    peek_hello_protocol, ByeReason, HashReport, Hello, Inputs, Member, Message, MAX_RUN,
+};
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
     Version, Violation, PROTOCOL_VERSION,
@@ -51,6 +53,9 @@ fn guest_hello() -> Vec<u8> {
         input_delay: 0,
         hash_interval: 60,
         prediction_window: 0,
+        players: 0,
+        slot: 0,
+        match_id: 0,
     }))
 }
 
@@ -518,9 +523,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             };
             if remote != tiny_version() {
                 mismatch(remote)
-            } else if h.side == 1 {
-                invalid(Violation::SideConflict { remote_side: 1 })
             } else {
+                // The host's Hello starts the match; another guest's
+                // waits for its introduction.
                 Expect::Nothing
             }
         }
@@ -558,6 +563,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             Some(_) => Expect::Nothing,
         },
         M::Ping(_) | M::Pong(_) => Expect::Nothing,
+        // Only between guests, after their Hellos: this fresh guest has
+        // heard no Hello, the others are a host or running.
+        M::Member(_) => invalid(Violation::UnexpectedMember),
         M::Bye(reason) => match reason {
             ByeReason::Quit => Expect::Ends(Outcome::RemoteQuit, None),
             ByeReason::Timeout => Expect::Ends(Outcome::Timeout, None),
@@ -631,7 +639,8 @@ fn check_datagram(bytes: &[u8], reliable: bool) {
 /// random cases below rarely build a valid message by chance).
 #[test]
 fn every_kind_of_datagram_in_every_phase() {
-    let hello = |protocol, build, side| {
+    let hello = |protocol, build, side: u8| {
+        let host = side == 0;
         encode(&M::Hello(Hello {
             protocol,
             build,
@@ -640,6 +649,9 @@ fn every_kind_of_datagram_in_every_phase() {
             input_delay: 3,
             hash_interval: 60,
             prediction_window: 0,
+            players: if host { 2 } else { 0 },
+            slot: u8::from(host),
+            match_id: if host { 7 } else { 0 },
         }))
     };
     let id = Tiny::BUILD_ID;
@@ -649,7 +661,11 @@ fn every_kind_of_datagram_in_every_phase() {
         vec![0, 9, 1],                      // future Hello layout
         vec![0, PROTOCOL_VERSION as u8, 1], // our version, cut short
         hello(PROTOCOL_VERSION, id, 0),     // accepted by a guest
-        hello(PROTOCOL_VERSION, id, 1),     // side conflict for a guest
+        hello(PROTOCOL_VERSION, id, 1),     // another guest: waits for its Member
+        encode(&M::Member(Member {
+            slot: 2,
+            match_id: 7,
+        })), // never before a Hello
         hello(PROTOCOL_VERSION + 1, id, 0), // version mismatch
         hello(PROTOCOL_VERSION, id ^ 1, 0), // build mismatch
         inputs(4, 4, vec![1, 2]),           // fine
@@ -721,6 +737,13 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     input_delay: (b % 61) as u8,
                     hash_interval: (b % 200 + 1) as u16,
                     prediction_window: (a % 61) as u8,
+                    players: if a / 2 % 2 == 0 { 2 } else { 0 },
+                    slot: u8::from(a / 2 % 2 == 0),
+                    match_id: if a / 2 % 2 == 0 { u64::from(b) } else { 0 },
+                }),
+                6 if a % 5 == 0 => M::Member(Member {
+                    slot: (b % 7 + 1) as u8,
+                    match_id: u64::from(a),
                 }),
                 1 => M::Inputs(Inputs {
                     ack: a % 8,

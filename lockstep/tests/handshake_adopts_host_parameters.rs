@@ -125,6 +125,9 @@ fn the_guests_hello_carries_no_match_parameters() {
         input_delay: 0,
         hash_interval: 45,
         prediction_window: 0,
+        players: 0,
+        slot: 0,
+        match_id: 0,
     };
     assert_eq!(Message::<u8>::decode(&bytes), Ok(Message::Hello(hello)));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).

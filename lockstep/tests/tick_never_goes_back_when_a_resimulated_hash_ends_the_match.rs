@@ -47,6 +47,9 @@ fn an_end_during_resimulation_leaves_the_present_state() {
             input_delay: 2,
             hash_interval: 1,
             prediction_window: 8,
+            players: 2,
+            slot: 1,
+            match_id: 7,
         }),
     );
     let mut frame = 0u64;

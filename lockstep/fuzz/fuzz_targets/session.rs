@@ -74,6 +74,10 @@ fuzz_target!(|data: &[u8]| {
             input_delay: mode % 8,
             hash_interval: 2,
             prediction_window: window,
+            // A host's Hello gives the fuzzed guest slot 1 of 2.
+            players: if peer_side == 0 { 2 } else { 0 },
+            slot: u8::from(peer_side == 0),
+            match_id: 0,
         });
         s.handle_datagram(
             Millis(0),

@@ -239,6 +239,7 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
             local,
             remote,
             parts,
+            ..
         } = outcome
         else {
             return Err(WriteError::NotADesync);

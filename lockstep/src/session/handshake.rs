@@ -10,6 +10,7 @@ use super::config::{Role, SessionConfig, HANDSHAKE_PINGS};
 use super::outcome::Version;
 use super::peer::Peer;
 use super::time_sync::MS_PER_3_TICKS;
+use crate::hash::Fnv1a;
 use crate::time::Millis;
 use crate::wire::{Hello, Message, MAX_INPUT_DELAY, PROTOCOL_VERSION};
 
@@ -24,6 +25,25 @@ pub(super) struct Params {
     pub(super) hash_interval: u16,
     /// The prediction window (0 = lock-step).
     pub(super) window: u8,
+    /// Players in the match (0 while a guest does not know it yet).
+    pub(super) players: u8,
+    /// The match id (see [`match_id`]; 0 while a guest does not know it).
+    pub(super) match_id: u64,
+}
+
+/// The id the host gives its match: a digest of its parameters, which
+/// guests show each other so that a link between members of two matches
+/// is refused. (Two matches with the same parameters share it; the seed
+/// the host picks makes that unlikely.)
+pub(super) fn match_id(p: &Params, build: u64) -> u64 {
+    let mut h = Fnv1a::new();
+    h.write_u64(build);
+    h.write_u64(p.seed);
+    h.write_u8(p.delay);
+    h.write_u16(p.hash_interval);
+    h.write_u8(p.window);
+    h.write_u8(p.players);
+    h.finish()
 }
 
 /// Why a Hello was refused.
@@ -33,8 +53,11 @@ pub(super) enum HelloRefused {
     Unexpected,
     /// Another protocol version or game build.
     Mismatch(Version),
-    /// The peer claims our own side.
+    /// The peer claims our own side (two hosts on one link, or a second
+    /// host).
     SideConflict(u8),
+    /// The host gives this side a slot beyond its player count.
+    BadSlot(u8),
 }
 
 /// What the handshake needs until the match starts (each peer's Hello and
@@ -45,22 +68,32 @@ pub(super) struct Handshake {
     pub(super) params: Params,
     /// Delay from the round trip: when the host starts (after its Hello).
     start_at: Option<Millis>,
+    /// This side's slot: the host's 0 at once, a guest's from the host's
+    /// Hello.
+    pub(super) own_slot: Option<u8>,
 }
 
 impl Handshake {
-    pub(super) fn new(cfg: &SessionConfig) -> Self {
-        let (seed, delay) = match cfg.role {
-            Role::Host { seed, input_delay } => (seed, input_delay),
-            Role::Guest => (0, 0),
+    pub(super) fn new(cfg: &SessionConfig, build: u64) -> Self {
+        let (seed, delay, players, own_slot) = match cfg.role {
+            Role::Host { seed, input_delay } => (seed, input_delay, cfg.players, Some(0)),
+            Role::Guest => (0, 0, 0, None),
         };
+        let mut params = Params {
+            seed,
+            delay,
+            hash_interval: cfg.hash_interval,
+            window: cfg.prediction_window,
+            players,
+            match_id: 0,
+        };
+        if own_slot.is_some() {
+            params.match_id = match_id(&params, build);
+        }
         Handshake {
-            params: Params {
-                seed,
-                delay,
-                hash_interval: cfg.hash_interval,
-                window: cfg.prediction_window,
-            },
+            params,
             start_at: None,
+            own_slot,
         }
     }
 
@@ -69,29 +102,29 @@ impl Handshake {
         cfg.delay_from_rtt && side == 0 && self.start_at.is_none()
     }
 
-    /// Whether both Hellos have been exchanged (the host measuring round
-    /// trips sent its Hello and waits to start).
-    pub(super) fn hellos_exchanged(&self) -> bool {
-        self.start_at.is_some()
-    }
-
-    /// This side's Hello, naming the game's build id.
-    pub(super) fn hello<I>(&self, cfg: &SessionConfig, side: u8, build: u64) -> Message<I> {
+    /// This side's Hello to the peer in slot `to` (the host's names it),
+    /// naming the game's build id.
+    pub(super) fn hello<I>(&self, cfg: &SessionConfig, side: u8, build: u64, to: u8) -> Message<I> {
         let host = side == 0;
+        let p = &self.params;
         Message::Hello(Hello {
             protocol: PROTOCOL_VERSION,
             build,
-            seed: self.params.seed,
-            side,
-            input_delay: self.params.delay,
+            seed: if host { p.seed } else { 0 },
+            side: u8::from(!host),
+            input_delay: if host { p.delay } else { 0 },
             hash_interval: cfg.hash_interval,
-            prediction_window: if host { self.params.window } else { 0 },
+            prediction_window: if host { p.window } else { 0 },
+            players: if host { p.players } else { 0 },
+            slot: if host { to } else { 0 },
+            match_id: if host { p.match_id } else { 0 },
         })
     }
 
-    /// `peer`'s Hello. `Ok(true)`: this peer's Hello was the last one
-    /// missing and the match may start now; `Ok(false)`: not yet (other
-    /// Hellos missing, or the host still measures the round trip).
+    /// `peer`'s Hello. `Ok(true)`: the match may start once every peer is
+    /// ready; `Ok(false)`: the host still measures the round trip. The
+    /// host's Hello gives a guest its slot and the match (see
+    /// [`own_slot`](Self::own_slot)).
     pub(super) fn on_hello(
         &mut self,
         h: Hello,
@@ -111,16 +144,23 @@ impl Handshake {
             return Err(HelloRefused::Mismatch(remote));
         }
         peer.hello = Some(remote);
-        if h.side == side {
-            return Err(HelloRefused::SideConflict(h.side));
-        }
-        peer.slot = Some(h.side);
-        if cfg.role == Role::Guest {
+        if h.side == 0 {
+            // From the host: this side must be a guest without a host yet.
+            if side == 0 || self.own_slot.is_some() {
+                return Err(HelloRefused::SideConflict(0));
+            }
+            if h.slot >= h.players {
+                return Err(HelloRefused::BadSlot(h.slot));
+            }
+            peer.slot = Some(0);
+            self.own_slot = Some(h.slot);
             self.params = Params {
                 seed: h.seed,
                 delay: h.input_delay,
                 hash_interval: h.hash_interval,
                 window: h.prediction_window,
+                players: h.players,
+                match_id: h.match_id,
             };
         }
         // A host measuring the round trip starts once it has sent its own
@@ -204,10 +244,11 @@ impl Handshake {
             log::info!("round trips to {} of {:?} ms", p.id, ms);
         }
         self.params.delay = delay;
+        self.params.match_id = match_id(&self.params, build);
         log::info!("input delay {delay} ticks from the round trips");
         self.start_at = Some(now + Millis(mid_max / 2));
-        let hello = self.hello::<I>(cfg, side, build);
         for p in peers.iter_mut() {
+            let hello = self.hello::<I>(cfg, side, build, p.slot.unwrap_or(0));
             p.out.send(&hello);
         }
         mid_max / 2 == 0

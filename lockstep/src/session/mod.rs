@@ -49,6 +49,7 @@
 //! * `outcome.rs`: what the session reports (events, frames, outcomes).
 
 use alloc::collections::VecDeque;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -58,7 +59,8 @@ use crate::parts::{DesyncParts, PartHashes, PartsExchange, StatePart};
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
-    peek_hello_protocol, ByeReason, HashReport, Inputs, Message, Pong, PROTOCOL_VERSION,
+    peek_hello_protocol, ByeReason, HashReport, Inputs, Member, Message, Pong, MAX_PLAYERS,
+    PROTOCOL_VERSION,
 };
 
 mod config;
@@ -135,13 +137,15 @@ impl<G: DeterministicGame> Running<G> {
     }
 }
 
-/// A peer (index) whose hash of `tick` differs from ours.
-#[derive(Debug, Clone, Copy)]
+/// A peer (index) whose hash of `tick` differs from ours, and the slots
+/// of every peer found to differ at that tick.
+#[derive(Debug, Clone)]
 struct Differ {
     peer: usize,
     tick: u32,
     local: u64,
     remote: u64,
+    slots: Vec<u8>,
 }
 
 /// What an ended match keeps: how it ended and the last states reached.
@@ -215,17 +219,28 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
                     local,
                     remote,
                 }) => {
-                    // The differing tick's parts stay for the exchange.
-                    self.desync = Some(Differ {
-                        peer: i,
-                        tick,
-                        local,
-                        remote,
-                    });
-                    return;
+                    // Every peer that differs at this tick is named; the
+                    // first one found gets the part exchange.
+                    let slot = p.slot.unwrap_or(0);
+                    match &mut self.desync {
+                        Some(d) => d.slots.push(slot),
+                        None => {
+                            self.desync = Some(Differ {
+                                peer: i,
+                                tick,
+                                local,
+                                remote,
+                                slots: vec![slot],
+                            });
+                        }
+                    }
                 }
                 None => {}
             }
+        }
+        if self.desync.is_some() {
+            // The differing tick's parts stay for the exchange.
+            return;
         }
         // Parts of ticks every peer's hashes have caught up with are done.
         self.parts.forget_upto(compared_by_all(self.peers));
@@ -358,7 +373,7 @@ impl<G: DeterministicGame> Session<G> {
             Role::Host { .. } => 0,
             Role::Guest => 1,
         };
-        let handshake = Handshake::new(&cfg);
+        let handshake = Handshake::new(&cfg, G::BUILD_ID);
         Ok(Session {
             cfg,
             side,
@@ -370,9 +385,9 @@ impl<G: DeterministicGame> Session<G> {
         })
     }
 
-    /// Players in the match.
+    /// Players in the match (0 while a guest waits for the host's Hello).
     fn players(&self) -> u8 {
-        2
+        self.phase.params().players
     }
 
     /// The index of link `id` among the peers, adding it (its link just
@@ -386,14 +401,32 @@ impl<G: DeterministicGame> Session<G> {
             log::warn!("{id} opened after the start: ignored");
             return None;
         };
-        if self.peers.len() + 1 >= usize::from(self.players()) {
+        let room = match hs.params.players {
+            0 => MAX_PLAYERS - 1,
+            n => n - 1,
+        };
+        if self.peers.len() >= usize::from(room) {
             log::warn!("{id} opened beyond the match's players: ignored");
             return None;
         }
         let mut peer = Peer::new(id, now);
+        if self.side == 0 {
+            // The host gives the link the lowest free slot.
+            peer.slot =
+                (1..hs.params.players).find(|&k| self.peers.iter().all(|p| p.slot != Some(k)));
+        }
         if !hs.probing(&self.cfg, self.side) {
+            let to = peer.slot.unwrap_or(0);
             peer.out
-                .send(&hs.hello::<G::Input>(&self.cfg, self.side, G::BUILD_ID));
+                .send(&hs.hello::<G::Input>(&self.cfg, self.side, G::BUILD_ID, to));
+        }
+        if let (Some(slot), true) = (hs.own_slot, self.side != 0) {
+            // A guest that knows the match introduces itself to a link
+            // opened later (necessarily another guest's).
+            peer.out.send(&Message::<G::Input>::Member(Member {
+                slot,
+                match_id: hs.params.match_id,
+            }));
         }
         self.peers.push(peer);
         Some(self.peers.len() - 1)
@@ -458,6 +491,7 @@ impl<G: DeterministicGame> Session<G> {
             Message::Pong(p) => self.on_pong(now, pi, p),
             Message::Bye(r) => self.on_bye(pi, r),
             Message::Parts(p) => self.on_parts(pi, p),
+            Message::Member(m) => self.on_member(pi, m),
         }
     }
 
@@ -527,10 +561,18 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// Whether every remote player's link is open and its Hello in.
+    /// Whether this side knows its slot and every other player's link is
+    /// open, with its Hello in and its slot known.
     fn all_hellos(&self) -> bool {
-        self.peers.len() + 1 == usize::from(self.players())
-            && self.peers.iter().all(|p| p.hello.is_some())
+        let Phase::Handshake(hs) = &self.phase else {
+            return false;
+        };
+        hs.own_slot.is_some()
+            && self.peers.len() + 1 == usize::from(hs.params.players)
+            && self
+                .peers
+                .iter()
+                .all(|p| p.hello.is_some() && p.slot.is_some())
     }
 
     /// One frame of the running match (see [`advance_frame`](Self::advance_frame)).
@@ -818,9 +860,10 @@ impl<G: DeterministicGame> Session<G> {
             None => InputLog {
                 build: G::BUILD_ID,
                 seed: p.seed,
-                players: self.players(),
+                // A guest that has not heard the host yet counts two.
+                players: self.players().max(2),
                 input_delay: p.delay,
-                final_hash: G::new(p.seed, self.players()).state_hash(),
+                final_hash: G::new(p.seed, self.players().max(2)).state_hash(),
                 inputs: Vec::new(),
             },
         }
@@ -840,16 +883,26 @@ impl<G: DeterministicGame> Session<G> {
             .min_by_key(|&(_, t)| t)
     }
 
-    /// Ends the match with `outcome`, telling every peer with `bye` first.
+    /// Ends the match with `outcome`, telling every peer with `bye` first
+    /// (a desync's `Bye` goes only to the players whose hash differs:
+    /// those that agree with this side find the difference themselves, in
+    /// the hash the differing player sent them, and name the right slot).
     /// The phase's last states stay readable.
     fn end(&mut self, outcome: Outcome, bye: Option<ByeReason>) {
         if self.is_ended() {
             return;
         }
         if let Some(reason) = bye {
+            let only = match (&outcome, reason) {
+                (Outcome::Desync { slots, .. }, ByeReason::Desync { .. }) => Some(slots.as_slice()),
+                _ => None,
+            };
             let msg = Message::<G::Input>::Bye(reason);
             for p in &mut self.peers {
-                p.out.send(&msg);
+                let told = only.is_none_or(|s| p.slot.is_some_and(|k| s.contains(&k)));
+                if told {
+                    p.out.send(&msg);
+                }
             }
         }
         log::info!("match ended at tick {}: {outcome:?}", self.tick());
@@ -878,10 +931,11 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             local,
             remote,
+            slots,
         } = d;
         log::error!("desync at tick {tick}: local {local:#018x}, remote {remote:#018x}");
         if let Phase::Running(run) = &mut self.phase {
-            if let Some(msg) = run.parts.begin(tick, local, remote, now) {
+            if let Some(msg) = run.parts.begin(tick, local, remote, now, &slots) {
                 if let Some(p) = self.peers.get_mut(peer) {
                     p.out.send(&Message::<G::Input>::Parts(msg));
                 }
@@ -895,6 +949,7 @@ impl<G: DeterministicGame> Session<G> {
                 local,
                 remote,
                 parts: DesyncParts::default(),
+                slots,
             },
             Some(ByeReason::Desync { tick, hash: local }),
         );
@@ -1029,18 +1084,107 @@ impl<G: DeterministicGame> Session<G> {
         let Some(peer) = self.peers.get_mut(pi) else {
             return;
         };
+        let had_host = hs.own_slot.is_some();
         match hs.on_hello(h, Self::local_version(), &self.cfg, self.side, peer) {
-            Ok(true) => {
-                if self.all_hellos() {
+            Ok(startable) => {
+                if !had_host && self.side != 0 {
+                    if let Err(v) = self.joined() {
+                        self.violation(v);
+                        return;
+                    }
+                }
+                if startable && self.all_hellos() {
                     self.start();
                 }
             }
-            Ok(false) => {}
+            Err(HelloRefused::BadSlot(slot)) => self.violation(Violation::SlotClaimed { slot }),
             Err(HelloRefused::Unexpected) => self.violation(Violation::UnexpectedHello),
             Err(HelloRefused::Mismatch(remote)) => self.version_mismatch(remote),
             Err(HelloRefused::SideConflict(remote_side)) => {
                 self.violation(Violation::SideConflict { remote_side });
             }
+        }
+    }
+
+    /// A guest just learned its slot and the match from the host's Hello:
+    /// it introduces itself to every other link and checks the
+    /// introductions that came before.
+    fn joined(&mut self) -> Result<(), Violation> {
+        let Phase::Handshake(hs) = &self.phase else {
+            return Ok(());
+        };
+        let Some(slot) = hs.own_slot else {
+            return Ok(());
+        };
+        let params = hs.params;
+        self.side = slot;
+        let member = Message::<G::Input>::Member(Member {
+            slot,
+            match_id: params.match_id,
+        });
+        for p in &mut self.peers {
+            if p.slot != Some(0) {
+                p.out.send(&member);
+            }
+        }
+        for i in 0..self.peers.len() {
+            let pending = self.peers.get_mut(i).and_then(|p| p.member.take());
+            if let Some(m) = pending {
+                self.admit(i, m, params)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks another guest's introduction on link `pi` and gives the
+    /// link its slot.
+    fn admit(&mut self, pi: usize, m: Member, params: Params) -> Result<(), Violation> {
+        if m.match_id != params.match_id {
+            return Err(Violation::OtherMatch);
+        }
+        let taken = m.slot == self.side
+            || m.slot >= params.players
+            || self
+                .peers
+                .iter()
+                .enumerate()
+                .any(|(i, p)| i != pi && p.slot == Some(m.slot));
+        if taken {
+            return Err(Violation::SlotClaimed { slot: m.slot });
+        }
+        if let Some(p) = self.peers.get_mut(pi) {
+            p.slot = Some(m.slot);
+        }
+        Ok(())
+    }
+
+    /// Another guest's introduction (see [`Member`]).
+    fn on_member(&mut self, pi: usize, m: Member) {
+        let Phase::Handshake(hs) = &self.phase else {
+            self.violation(Violation::UnexpectedMember);
+            return;
+        };
+        let (known, params) = (hs.own_slot.is_some(), hs.params);
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
+        // Only between guests, once per link, after the link's Hello.
+        if self.side == 0 || peer.hello.is_none() || peer.slot.is_some() || peer.member.is_some() {
+            self.violation(Violation::UnexpectedMember);
+            return;
+        }
+        if !known {
+            // The host's Hello has not come yet: checked when it does.
+            peer.member = Some(m);
+            return;
+        }
+        match self.admit(pi, m, params) {
+            Ok(()) => {
+                if self.all_hellos() {
+                    self.start();
+                }
+            }
+            Err(v) => self.violation(v),
         }
     }
 
@@ -1057,7 +1201,7 @@ impl<G: DeterministicGame> Session<G> {
             params,
             timeline: Timeline::new(
                 params.seed,
-                self.players(),
+                params.players,
                 self.side,
                 params.delay,
                 params.window,
@@ -1193,7 +1337,13 @@ impl<G: DeterministicGame> Session<G> {
                 run.timeline.tick(),
                 run.timeline.last_hashed(),
             ),
-            Phase::Handshake(hs) if hs.hellos_exchanged() => (None, hs.params, 0, 0),
+            // A peer that started before this side hashes early.
+            Phase::Handshake(hs)
+                if !hs.probing(&self.cfg, self.side)
+                    && self.peers.get(pi).is_some_and(|p| p.hello.is_some()) =>
+            {
+                (None, hs.params, 0, 0)
+            }
             _ => {
                 self.violation(Violation::HashBeforeHello);
                 return;
@@ -1228,15 +1378,24 @@ impl<G: DeterministicGame> Session<G> {
                 tick,
                 local,
                 remote,
-            })) => self.end_in_desync(
-                now,
-                Differ {
-                    peer: pi,
-                    tick,
-                    local,
-                    remote,
-                },
-            ),
+            })) => {
+                let slots = self
+                    .peers
+                    .get(pi)
+                    .and_then(|p| p.slot)
+                    .into_iter()
+                    .collect();
+                self.end_in_desync(
+                    now,
+                    Differ {
+                        peer: pi,
+                        tick,
+                        local,
+                        remote,
+                        slots,
+                    },
+                );
+            }
         }
     }
 
@@ -1287,6 +1446,12 @@ impl<G: DeterministicGame> Session<G> {
                                 local,
                                 remote: hash,
                                 parts: DesyncParts::default(),
+                                slots: self
+                                    .peers
+                                    .get(pi)
+                                    .and_then(|p| p.slot)
+                                    .into_iter()
+                                    .collect(),
                             },
                             None,
                         );

@@ -16,6 +16,7 @@ use super::ping::Pinger;
 use super::sender::{Outbox, Sender};
 use super::time_sync::TimeSync;
 use crate::time::Millis;
+use crate::wire::Member;
 
 /// The caller's name for one link (one remote member): any number the
 /// caller picks when the link opens, unique among the session's links.
@@ -42,6 +43,9 @@ pub(super) struct Peer {
     pub(super) slot: Option<u8>,
     /// The remote's version, once its Hello arrived.
     pub(super) hello: Option<Version>,
+    /// Another guest's introduction that came before the host's Hello
+    /// (checked when it comes).
+    pub(super) member: Option<Member>,
     /// Round trips measured before the start (the host picking the input
     /// delay from them).
     pub(super) rtt_samples: Vec<Millis>,
@@ -68,6 +72,7 @@ impl Peer {
             id,
             slot: None,
             hello: None,
+            member: None,
             rtt_samples: Vec::new(),
             pinger: Pinger::default(),
             last_rtt: None,

@@ -597,6 +597,112 @@ impl<L: Link> Net<L> {
     }
 }
 
+// ----- a mesh of players ------------------------------------------------------
+
+/// A match of `n` players in one line: member 0 hosts with `host`, the
+/// others join with `guest`, every pair of members is joined by its own
+/// [`SimLink`] with the same conditions (a full mesh; each link's network
+/// seed differs), and each player's pads are seeded apart. The host gives
+/// the links slots in the order they open, which is member order, so
+/// member `i` plays slot `i`.
+pub struct Mesh<G: DeterministicGame> {
+    /// The links.
+    pub net: Net<SimLink>,
+    /// The players, host first.
+    pub players: Vec<Player<G, Pads>>,
+}
+
+impl<G: DeterministicGame<Input = u8>> Mesh<G> {
+    /// `n` players (see the type's documentation).
+    ///
+    /// # Panics
+    ///
+    /// If a configuration is refused (a mistake in the test).
+    #[must_use]
+    pub fn new(
+        n: u8,
+        host: SessionConfig,
+        guest: SessionConfig,
+        link: LinkConfig,
+        seed: u64,
+    ) -> Self {
+        let mut net = Net::new();
+        let mut pair = 0u64;
+        for a in 0..usize::from(n) {
+            for b in a + 1..usize::from(n) {
+                pair += 1;
+                net.join(
+                    a,
+                    b,
+                    SimLink::new(link, seed.wrapping_mul(97).wrapping_add(pair)),
+                );
+            }
+        }
+        let players = (0..u64::from(n))
+            .map(|i| {
+                let cfg = if i == 0 { host.players(n) } else { guest };
+                // Cannot fail unless the test passed a bad configuration.
+                let session = Session::new(cfg).expect("a valid configuration");
+                Player::new(session, Pads::new(seed.wrapping_mul(31).wrapping_add(i)))
+            })
+            .collect();
+        Mesh { net, players }
+    }
+
+    /// Runs one frame for every player.
+    pub fn step_frame(&mut self) {
+        let mut members: Vec<&mut dyn Member> = self
+            .players
+            .iter_mut()
+            .map(|p| p as &mut dyn Member)
+            .collect();
+        self.net.step_frame(&mut members);
+    }
+
+    /// Runs frames until every player's confirmed tick reaches `ticks`
+    /// (or one has ended), at most `max_frames` in all. Returns whether
+    /// all got there.
+    pub fn run_to_confirmed(&mut self, ticks: u32, max_frames: u64) -> bool {
+        while self.net.frame < max_frames {
+            if self.players.iter().all(|p| p.confirmed_tick() >= ticks) {
+                return true;
+            }
+            if self.players.iter().any(|p| p.outcome().is_some()) {
+                return false;
+            }
+            self.step_frame();
+        }
+        false
+    }
+
+    /// Runs frames until every player has ended, at most `max_frames` in
+    /// all; returns the outcomes in member order.
+    pub fn run_until_all_end(&mut self, max_frames: u64) -> Vec<Option<lockstep::Outcome>> {
+        while self.net.frame < max_frames && self.players.iter().any(|p| p.outcome().is_none()) {
+            self.step_frame();
+        }
+        self.players.iter().map(|p| p.outcome().cloned()).collect()
+    }
+
+    /// Where every player stands, for a failed assertion's message.
+    #[must_use]
+    pub fn progress(&self) -> String {
+        let each: Vec<String> = self
+            .players
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} (confirmed {}) {:?}",
+                    p.tick(),
+                    p.confirmed_tick(),
+                    p.outcome()
+                )
+            })
+            .collect();
+        format!("after {} frames: {}", self.net.frame, each.join(" / "))
+    }
+}
+
 /// The two ways a session plays: every scenario runs in both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
