@@ -626,7 +626,25 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
         link: LinkConfig,
         seed: u64,
     ) -> Self {
-        let mut net = Net::new();
+        Mesh::with_schedule(Schedule::default(), n, host, guest, link, seed)
+    }
+
+    /// The same, on `schedule` ([`Schedule::FrameOnly`] wakes the players
+    /// only at frame times: far fewer wakes in a large mesh).
+    ///
+    /// # Panics
+    ///
+    /// If a configuration is refused (a mistake in the test).
+    #[must_use]
+    pub fn with_schedule(
+        schedule: Schedule,
+        n: u8,
+        host: SessionConfig,
+        guest: SessionConfig,
+        link: LinkConfig,
+        seed: u64,
+    ) -> Self {
+        let mut net = Net::with_schedule(schedule);
         let mut pair = 0u64;
         for a in 0..usize::from(n) {
             for b in a + 1..usize::from(n) {
