@@ -85,7 +85,7 @@ pub use peer::PeerId;
 
 use deadlines::{Deadlines, Expired};
 use handshake::{Handshake, HelloRefused, Params};
-use hash_book::{Comparison, LOCAL_HASHES_KEPT};
+use hash_book::{Comparison, LocalHashes, LOCAL_HASHES_KEPT};
 use peer::Peer;
 use sender::Extras;
 use time_sync::{travel_ticks, PeerView};
@@ -110,6 +110,8 @@ enum Phase<G: DeterministicGame> {
 struct Running<G: DeterministicGame> {
     params: Params,
     timeline: Timeline<G>,
+    /// This side's hashes of final ticks, until every peer's came.
+    local: LocalHashes,
     /// The part hashes of final ticks, and a desync waiting for a peer's.
     parts: PartsExchange,
     /// The peer (index) whose part hashes a desync waits for.
@@ -128,6 +130,7 @@ impl<G: DeterministicGame> Running<G> {
     ) -> Option<Differ> {
         let mut watch = MatchWatch {
             peers,
+            local: &mut self.local,
             parts: &mut self.parts,
             events,
             desync: None,
@@ -188,6 +191,7 @@ impl<G: DeterministicGame> Phase<G> {
 /// one's.
 struct MatchWatch<'a> {
     peers: &'a mut [Peer],
+    local: &'a mut LocalHashes,
     parts: &'a mut PartsExchange,
     events: &'a mut VecDeque<Event>,
     /// The first peer whose hash differs from ours: the match ends.
@@ -208,6 +212,7 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
         }
         // The parts of the same state, kept in case this tick differs.
         self.parts.keep(tick, parts, LOCAL_HASHES_KEPT);
+        self.local.record(tick, hash);
         for (i, p) in self.peers.iter_mut().enumerate() {
             match p.hashes.record_local(tick, hash) {
                 Some(Comparison::Matched(t)) => {
@@ -238,12 +243,16 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
                 None => {}
             }
         }
+        // Our hashes of ticks every peer's hashes have caught up with are
+        // done.
+        let done = compared_by_all(self.peers);
+        self.local.forget_upto(done);
         if self.desync.is_some() {
             // The differing tick's parts stay for the exchange.
             return;
         }
-        // Parts of ticks every peer's hashes have caught up with are done.
-        self.parts.forget_upto(compared_by_all(self.peers));
+        // So are their parts.
+        self.parts.forget_upto(done);
     }
 
     fn stopped(&self) -> bool {
@@ -1207,6 +1216,7 @@ impl<G: DeterministicGame> Session<G> {
                 params.window,
                 params.hash_interval,
             ),
+            local: LocalHashes::default(),
             parts: PartsExchange::default(),
             parts_with: None,
         });
@@ -1330,9 +1340,10 @@ impl<G: DeterministicGame> Session<G> {
         // trip after sending its Hello, so a guest (whose Hello came
         // first on this ordered channel) may already be hashing: keep its
         // hashes for comparison, as during the match.
-        let (mut parts, params, tick, last_hashed) = match &mut self.phase {
+        let none_yet = LocalHashes::default();
+        let (mut running, params, tick, last_hashed) = match &mut self.phase {
             Phase::Running(run) => (
-                Some(&mut run.parts),
+                Some((&mut run.parts, &mut run.local)),
                 run.params,
                 run.timeline.tick(),
                 run.timeline.last_hashed(),
@@ -1353,17 +1364,20 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let limit = ahead_limit(tick, params);
+        let ours = running.as_ref().map_or(&none_yet, |(_, local)| &**local);
         let compared = peer
             .hashes
-            .record_remote(h, params.hash_interval, limit, last_hashed);
+            .record_remote(h, params.hash_interval, limit, last_hashed, ours);
         let last_remote = compared_by_all(&self.peers);
-        if let Some(parts) = parts.as_mut() {
+        if let Some((parts, local)) = running.as_mut() {
             if parts.waiting() {
                 // A desync already waits for a peer's part hashes.
                 return;
             }
             if !matches!(compared, Ok(Some(Comparison::Differ { .. }))) {
-                // Parts of ticks compared equal by every peer are done.
+                // Our hashes, and their parts, of ticks compared by every
+                // peer are done.
+                local.forget_upto(last_remote);
                 parts.forget_upto(last_remote);
             }
         }
@@ -1432,8 +1446,8 @@ impl<G: DeterministicGame> Session<G> {
             }
             ByeReason::Desync { tick, hash } => {
                 let local = match &self.phase {
-                    Phase::Ended(_) => None,
-                    _ => self.peers.get(pi).and_then(|p| p.hashes.local_hash(tick)),
+                    Phase::Running(run) => run.local.get(tick),
+                    _ => None,
                 };
                 match local {
                     Some(local) => {
