@@ -1,10 +1,11 @@
 //! `lockstep`: a sans-IO engine for deterministic peer-to-peer netplay.
 //!
 //! A game implements [`DeterministicGame`]; a transport implements
-//! [`Transport`]. A [`Session`] plays one two-player match in delay-based
-//! lock-step: both peers run the same simulation and exchange only inputs,
-//! each tick runs when both inputs for it are known, and state hashes catch
-//! any divergence. The engine never reads a clock, never draws randomness and
+//! [`Transport`]. A [`Session`] plays one side of a match of 2 to 8 players
+//! in delay-based lock-step: every player runs the same simulation and
+//! sends only its inputs, to every other player over its own link, each
+//! tick runs when every input for it is known, and state hashes catch any
+//! divergence. The engine never reads a clock, never draws randomness and
 //! never touches a socket: time arrives as [`Millis`], seeds arrive as numbers
 //! and bytes arrive through method calls. That keeps every behaviour
 //! reproducible in tests that run minutes of network time in milliseconds.
