@@ -82,6 +82,7 @@ fn main() {
             differing: local.iter().map(|p| p.name).collect(),
             local,
         },
+        slots: vec![1],
     };
     let start = Instant::now();
     let report = DesyncReport::write::<Ntba>(&log, 0, &outcome, |g, name| g.describe_part(name))

@@ -40,8 +40,8 @@ use std::fmt;
 
 use dots::Dots;
 use lockstep::{
-    DeterministicGame, Event, InputLog, LogDecodeError, Millis, Outcome, ReplayError, Session,
-    SessionConfig, SessionStats, Transport,
+    DeterministicGame, Event, InputLog, LogDecodeError, Millis, Outcome, PeerId, ReplayError,
+    Session, SessionConfig, SessionStats, Transport,
 };
 use lockstep_testing::{Member, Net, Schedule, Wake};
 use netsim::{LinkConfig, PathStats};
@@ -479,8 +479,8 @@ impl<G: DeterministicGame, B: Bot<G>> Peer<G, B> {
 }
 
 impl<G: DeterministicGame, B: Bot<G>> Member for Peer<G, B> {
-    fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
-        self.session.pump(now, end);
+    fn pump(&mut self, now: Millis, peer: PeerId, end: &mut dyn Transport) {
+        self.session.pump(now, peer, end);
     }
 
     fn frame(&mut self, now: Millis) {
@@ -712,6 +712,7 @@ pub fn describe_outcome(outcome: Option<&Outcome>) -> String {
             local,
             remote,
             parts,
+            ..
         }) if parts.differing.is_empty() => {
             format!("DESYNC at tick {tick}: {local:#018x} here, {remote:#018x} there")
         }

@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use lockstep::{
-    Channel, DeterministicGame, Millis, Session, SessionConfig, SessionStats, Transport,
+    Channel, DeterministicGame, Millis, PeerId, Session, SessionConfig, SessionStats, Transport,
 };
 use lockstep_testing::{LinkConfig, Member, Net, SimLink};
 
@@ -82,8 +82,8 @@ impl Side {
     /// The session's outgoing datagrams and events, drained (timed by the
     /// caller).
     fn drain(&mut self) {
-        while let Some(t) = self.session.poll_transmit() {
-            self.outbox.push(t);
+        while let Some((_, ch, bytes)) = self.session.poll_transmit() {
+            self.outbox.push((ch, bytes));
         }
         while let Some(e) = self.session.poll_event() {
             black_box(e);
@@ -96,16 +96,16 @@ impl Side {
 impl Member for Side {
     /// Receives from the network (untimed), feeds the session (timed),
     /// then sends what it produced, this frame's included (untimed).
-    fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
+    fn pump(&mut self, now: Millis, peer: PeerId, end: &mut dyn Transport) {
         while let Some(d) = end.recv() {
             self.inbox.push(d);
         }
         let link = end.state();
         let start = Instant::now();
         for (ch, bytes) in self.inbox.drain(..) {
-            self.session.handle_datagram(now, ch, &bytes);
+            self.session.handle_datagram(now, peer, ch, &bytes);
         }
-        self.session.handle_link_state(now, link);
+        self.session.handle_link_state(now, peer, link);
         self.drain();
         self.busy += start.elapsed();
         for (ch, bytes) in self.outbox.drain(..) {

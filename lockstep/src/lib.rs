@@ -1,10 +1,11 @@
 //! `lockstep`: a sans-IO engine for deterministic peer-to-peer netplay.
 //!
 //! A game implements [`DeterministicGame`]; a transport implements
-//! [`Transport`]. A [`Session`] plays one two-player match in delay-based
-//! lock-step: both peers run the same simulation and exchange only inputs,
-//! each tick runs when both inputs for it are known, and state hashes catch
-//! any divergence. The engine never reads a clock, never draws randomness and
+//! [`Transport`]. A [`Session`] plays one side of a match of 2 to 8 players
+//! in delay-based lock-step: every player runs the same simulation and
+//! sends only its inputs, to every other player over its own link, each
+//! tick runs when every input for it is known, and state hashes catch any
+//! divergence. The engine never reads a clock, never draws randomness and
 //! never touches a socket: time arrives as [`Millis`], seeds arrive as numbers
 //! and bytes arrive through method calls. That keeps every behaviour
 //! reproducible in tests that run minutes of network time in milliseconds.
@@ -22,7 +23,7 @@
 //! [`Transport`]; with a transport, [`Session::pump`] does the shuttling).
 //!
 //! ```
-//! use lockstep::{DeterministicGame, Event, Fnv1a, Millis, Session, SessionConfig};
+//! use lockstep::{DeterministicGame, Event, Fnv1a, LinkState, Millis, PeerId, Session, SessionConfig};
 //!
 //! // The game: a running sum of both players' inputs. Integers only.
 //! #[derive(Clone)]
@@ -51,17 +52,24 @@
 //! // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
 //! let mut guest = Session::<Sum>::new(SessionConfig::guest()).expect("valid config");
 //!
+//! // Each side names its link to the other (here by the other's slot) and
+//! // says when it opens: the Hellos are queued then.
+//! let (to_guest, to_host) = (PeerId(1), PeerId(0));
+//! host.handle_link_state(Millis(0), to_guest, LinkState::Open);
+//! guest.handle_link_state(Millis(0), to_host, LinkState::Open);
+//!
 //! for frame in 0..600u64 {
 //!     let now = Millis(frame * 1000 / 60); // the caller's clock, passed in
 //!     // Once per frame: each side samples its pad only if it needs one.
 //!     host.advance_frame(now, || (frame % 3) as u8);
 //!     guest.advance_frame(now, || 1);
 //!     // After every call, drain what the sessions want to send ...
-//!     while let Some((channel, bytes)) = host.poll_transmit() {
-//!         guest.handle_datagram(now, channel, &bytes);
+//!     // (each datagram names the link it goes on; there is one here).
+//!     while let Some((_link, channel, bytes)) = host.poll_transmit() {
+//!         guest.handle_datagram(now, to_host, channel, &bytes);
 //!     }
-//!     while let Some((channel, bytes)) = guest.poll_transmit() {
-//!         host.handle_datagram(now, channel, &bytes);
+//!     while let Some((_link, channel, bytes)) = guest.poll_transmit() {
+//!         host.handle_datagram(now, to_guest, channel, &bytes);
 //!     }
 //!     // ... and what happened.
 //!     while let Some(event) = host.poll_event() {
@@ -130,8 +138,8 @@ pub use input_log::{InputLog, LogDecodeError, ReplayError};
 pub use parts::report::DesyncReport;
 pub use parts::{DesyncParts, StatePart};
 pub use session::{
-    delay_for_round_trips, ConfigError, Event, Frame, Outcome, Role, Session, SessionConfig,
-    SessionStats, Version, Violation,
+    delay_for_round_trips, ConfigError, Event, Frame, Outcome, PeerId, Role, Session,
+    SessionConfig, SessionStats, Version, Violation,
 };
 pub use sync_test::{SyncTest, SyncTestError};
 pub use time::Millis;

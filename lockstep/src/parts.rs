@@ -243,6 +243,8 @@ struct Pending {
     local: u64,
     remote: u64,
     parts: Vec<StatePart>,
+    /// The slots whose hash differs from ours.
+    slots: Vec<u8>,
     /// When the wait began.
     since: Millis,
 }
@@ -300,6 +302,7 @@ impl PartsExchange {
         local: u64,
         remote: u64,
         now: Millis,
+        slots: &[u8],
     ) -> Option<PartHashes> {
         let i = self.kept.iter().position(|&(t, _)| t == tick)?;
         let (_, parts) = self.kept.remove(i)?;
@@ -313,6 +316,7 @@ impl PartsExchange {
             local,
             remote,
             parts,
+            slots: slots.to_vec(),
             since: now,
         });
         Some(msg)
@@ -363,6 +367,7 @@ impl PartsExchange {
                 remote: remote_parts,
                 differing,
             },
+            slots: p.slots,
         };
         let bye = ByeReason::Desync {
             tick: p.tick,
@@ -472,7 +477,7 @@ mod tests {
         let mut x = PartsExchange::default();
         x.keep(60, vec![part("a", 1), part("b", 2)], 8);
         x.keep(120, vec![part("a", 3), part("b", 4)], 8);
-        let msg = x.begin(120, 10, 11, Millis(500)).expect("parts kept");
+        let msg = x.begin(120, 10, 11, Millis(500), &[1]).expect("parts kept");
         assert_eq!(msg.hashes, vec![3, 4]);
         assert!(x.waiting());
         assert_eq!(x.deadline(Millis(5000)), Some(Millis(2500)));
@@ -512,7 +517,7 @@ mod tests {
         x.keep(60, vec![part("a", 1); MAX_PARTS + 3], 8);
         x.keep(120, vec![part("a", 1); MAX_PARTS + 3], 8);
         assert!(x.warned);
-        let msg = x.begin(120, 1, 2, Millis(0)).expect("kept");
+        let msg = x.begin(120, 1, 2, Millis(0), &[1]).expect("kept");
         assert_eq!(msg.hashes.len(), MAX_PARTS);
     }
 
@@ -521,16 +526,16 @@ mod tests {
         let mut x = PartsExchange::default();
         // A game without parts keeps nothing: the session ends at once.
         x.keep(60, Vec::new(), 8);
-        assert_eq!(x.begin(60, 1, 2, Millis(0)), None);
+        assert_eq!(x.begin(60, 1, 2, Millis(0), &[1]), None);
         // Compared ticks are forgotten.
         x.keep(60, vec![part("a", 1)], 8);
         x.forget_upto(60);
-        assert_eq!(x.begin(60, 1, 2, Millis(0)), None);
+        assert_eq!(x.begin(60, 1, 2, Millis(0), &[1]), None);
         // The cap drops the oldest.
         x.keep(60, vec![part("a", 1)], 1);
         x.keep(120, vec![part("a", 2)], 1);
-        assert_eq!(x.begin(60, 1, 2, Millis(0)), None);
-        assert!(x.begin(120, 1, 2, Millis(0)).is_some());
+        assert_eq!(x.begin(60, 1, 2, Millis(0), &[1]), None);
+        assert!(x.begin(120, 1, 2, Millis(0), &[1]).is_some());
         let (outcome, _) = x.give_up().expect("waiting");
         assert!(
             matches!(&outcome, Outcome::Desync { parts, .. } if parts.differing.is_empty() && parts.local.len() == 1)

@@ -1,5 +1,5 @@
-//! The wire protocol between two sessions: messages, their channels and a
-//! strict codec.
+//! The wire protocol between the sessions of a match (one link per pair of
+//! players): messages, their channels and a strict codec.
 //!
 //! Every datagram is exactly one [`Message`], encoded with postcard: a
 //! varint tag, then the fields in order (unsigned integers as LEB128
@@ -10,7 +10,8 @@
 //! Decoding is strict, because the bytes come from another machine:
 //!
 //! * unknown tags, truncation and trailing bytes are errors;
-//! * values outside their range (a side other than 0 or 1, an input delay
+//! * values outside their range (a side other than 0 or 1, a player count
+//!   or slot outside 2..=8, an input delay
 //!   over [`MAX_INPUT_DELAY`], a hash interval of 0, a run of more than
 //!   [`MAX_RUN`] inputs, ticks that overflow) are errors;
 //! * the encoding must be canonical: the decoded message is encoded again
@@ -34,8 +35,14 @@ use crate::transport::Channel;
 ///
 /// Version 2 added the prediction window to [`Hello`] and the frame
 /// advantage to [`Inputs`] (rollback mode); version 3 the
-/// [`ByeReason`]s `HandshakeTimeout` and `NoProgress`.
-pub const PROTOCOL_VERSION: u32 = 3;
+/// [`ByeReason`]s `HandshakeTimeout` and `NoProgress`; version 4 matches
+/// of 2 to 8 players (the host's [`Hello`] names the player count, the
+/// receiver's slot and the match id; [`Member`] introduces guests to each
+/// other).
+pub const PROTOCOL_VERSION: u32 = 4;
+
+/// The most players in a match.
+pub const MAX_PLAYERS: u8 = 8;
 
 /// The most inputs one [`Inputs`] message may carry.
 pub const MAX_RUN: usize = 128;
@@ -55,9 +62,12 @@ pub const MAX_PREDICTION_WINDOW: u8 = 60;
 /// `docs/protocol.md`).
 ///
 /// The host fills in the seed, input delay, hash interval and prediction
-/// window; the guest sends zeros for the seed, delay and window and its own
-/// configured hash interval, which the host ignores. The guest adopts the
-/// host's values.
+/// window, the player count, the slot it gives the receiver and the match
+/// id; a guest sends zeros for the seed, delay, window, players, slot and
+/// match id and its own configured hash interval, which the host ignores.
+/// The guest adopts the host's values. A guest sends its Hello on every
+/// link (it does not know which one leads to the host); between two
+/// guests, [`Member`] follows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hello {
     /// [`PROTOCOL_VERSION`] of the sender. Always the first field after the
@@ -78,6 +88,25 @@ pub struct Hello {
     /// predictions (host), or 0 (guest). 0 is lock-step; at most
     /// [`MAX_PREDICTION_WINDOW`].
     pub prediction_window: u8,
+    /// Players in the match, 2 to [`MAX_PLAYERS`] (host), or 0 (guest).
+    pub players: u8,
+    /// The receiver's slot, 1 to `players - 1` (host), or 0 (guest).
+    pub slot: u8,
+    /// The match id (host): a digest of the match's parameters that guests
+    /// show each other in [`Member`]; 0 (guest).
+    pub match_id: u64,
+}
+
+/// A guest's introduction to another guest, after both Hellos on their
+/// link (reliable): its slot and the match id the host gave it. The
+/// receiver refuses another match's id and a slot that is its own, the
+/// host's, beyond the player count or already held by another link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Member {
+    /// The sender's slot, 1 to [`MAX_PLAYERS`]` - 1`.
+    pub slot: u8,
+    /// The match id from the host's Hello.
+    pub match_id: u64,
 }
 
 /// An answer to a [`Message::Ping`], possibly riding on an [`Inputs`].
@@ -166,6 +195,8 @@ pub enum Message<I> {
     /// The sender's part hashes of a tick whose state hashes differ
     /// (reliable, before its `Bye`; see [`crate::parts`]).
     Parts(PartHashes),
+    /// A guest's slot and match id, to another guest (reliable).
+    Member(Member),
 }
 
 impl<I> Message<I> {
@@ -175,9 +206,11 @@ impl<I> Message<I> {
     pub fn channel(&self) -> Channel {
         match self {
             // Part hashes go with the hashes, on the reliable channel.
-            Message::Hello(_) | Message::Hash(_) | Message::Bye(_) | Message::Parts(_) => {
-                Channel::Reliable
-            }
+            Message::Hello(_)
+            | Message::Hash(_)
+            | Message::Bye(_)
+            | Message::Parts(_)
+            | Message::Member(_) => Channel::Reliable,
             Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) => Channel::Unreliable,
         }
     }
@@ -257,7 +290,7 @@ const TAG_INPUTS_EXT: u32 = 2;
 const TAG_INPUTS_ADV: u32 = 7;
 /// Part hashes after a desync (see [`crate::parts`]).
 const TAG_PARTS: u32 = 8;
-const TAG_COUNT: u32 = 9;
+const TAG_COUNT: u32 = 10;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -268,6 +301,9 @@ struct HelloWire {
     input_delay: u8,
     hash_interval: u16,
     prediction_window: u8,
+    players: u8,
+    slot: u8,
+    match_id: [u8; 8],
 }
 
 #[derive(Serialize, Deserialize)]
@@ -305,6 +341,8 @@ enum Wire<P> {
     /// Part hashes of a desync tick: the codec and its cap are in
     /// `parts.rs`.
     Parts(PartsWire),
+    /// A guest's slot and the match id.
+    Member(u8, [u8; 8]),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -458,7 +496,11 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 input_delay: h.input_delay,
                 hash_interval: h.hash_interval,
                 prediction_window: h.prediction_window,
+                players: h.players,
+                slot: h.slot,
+                match_id: h.match_id.to_le_bytes(),
             }),
+            Message::Member(m) => Wire::Member(m.slot, m.match_id.to_le_bytes()),
             Message::Inputs(m) => {
                 if m.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(m.pads.len()));
@@ -552,6 +594,19 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 if h.prediction_window > MAX_PREDICTION_WINDOW {
                     return Err(DecodeError::BadValue("prediction window"));
                 }
+                let match_id = u64::from_le_bytes(h.match_id);
+                if h.side == 0 {
+                    // The host names the match: 2 to 8 players, a guest's slot.
+                    if !(2..=MAX_PLAYERS).contains(&h.players) {
+                        return Err(DecodeError::BadValue("players"));
+                    }
+                    if h.slot == 0 || h.slot >= h.players {
+                        return Err(DecodeError::BadValue("slot"));
+                    }
+                } else if h.players != 0 || h.slot != 0 || match_id != 0 {
+                    // A guest knows none of these yet.
+                    return Err(DecodeError::BadValue("players"));
+                }
                 Message::Hello(Hello {
                     protocol: h.protocol,
                     build: u64::from_le_bytes(h.build),
@@ -560,6 +615,18 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     input_delay: h.input_delay,
                     hash_interval: h.hash_interval,
                     prediction_window: h.prediction_window,
+                    players: h.players,
+                    slot: h.slot,
+                    match_id,
+                })
+            }
+            Wire::Member(slot, match_id) => {
+                if slot == 0 || slot >= MAX_PLAYERS {
+                    return Err(DecodeError::BadValue("slot"));
+                }
+                Message::Member(Member {
+                    slot,
+                    match_id: u64::from_le_bytes(match_id),
                 })
             }
             Wire::Inputs(iw) => Message::Inputs(inputs_from_wire(iw, None, None, None)?),
@@ -648,6 +715,13 @@ mod tests {
                 input_delay: MAX_INPUT_DELAY,
                 hash_interval: 60,
                 prediction_window: MAX_PREDICTION_WINDOW,
+                players: 0,
+                slot: 0,
+                match_id: 0,
+            }),
+            M::Member(Member {
+                slot: 7,
+                match_id: u64::MAX,
             }),
             M::Inputs(Inputs {
                 ack: 10,
@@ -751,14 +825,71 @@ mod tests {
             input_delay: 6,
             hash_interval: 60,
             prediction_window: 8,
+            players: 2,
+            slot: 1,
+            match_id: 7,
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
         assert_eq!(
             b,
-            [0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60, 8]
+            [
+                0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60, 8, 2, 1, 7, 0, 0,
+                0, 0, 0, 0, 0
+            ]
         );
         assert_eq!(peek_hello_protocol(&b), Some(2));
+    }
+
+    #[test]
+    fn member_layout_is_documented() {
+        let m = M::Member(Member {
+            slot: 3,
+            match_id: 0x0102,
+        });
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+        let b = m.encode().expect("valid messages encode");
+        assert_eq!(b, [9, 3, 2, 1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(M::decode(&b), Ok(m));
+        // Slot 0 is the host's, 8 is beyond the largest match.
+        for slot in [0, 8] {
+            assert_eq!(
+                M::decode(&[9, slot, 2, 1, 0, 0, 0, 0, 0, 0]),
+                Err(DecodeError::BadValue("slot"))
+            );
+        }
+    }
+
+    #[test]
+    fn a_hello_names_a_match_only_from_the_host() {
+        let hello = |side, players, slot, match_id| {
+            M::Hello(Hello {
+                protocol: 4,
+                build: 0,
+                seed: 0,
+                side,
+                input_delay: 1,
+                hash_interval: 60,
+                prediction_window: 0,
+                players,
+                slot,
+                match_id,
+            })
+            .encode()
+            // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+            .expect("valid messages encode")
+        };
+        assert!(M::decode(&hello(0, 8, 7, 1)).is_ok());
+        assert!(M::decode(&hello(1, 0, 0, 0)).is_ok());
+        let players = Err(DecodeError::BadValue("players"));
+        let slot = Err(DecodeError::BadValue("slot"));
+        assert_eq!(M::decode(&hello(0, 1, 0, 1)), players);
+        assert_eq!(M::decode(&hello(0, 9, 1, 1)), players);
+        assert_eq!(M::decode(&hello(0, 3, 0, 1)), slot);
+        assert_eq!(M::decode(&hello(0, 3, 3, 1)), slot);
+        assert_eq!(M::decode(&hello(1, 2, 0, 0)), players);
+        assert_eq!(M::decode(&hello(1, 0, 1, 0)), players);
+        assert_eq!(M::decode(&hello(1, 0, 0, 5)), players);
     }
 
     #[test]
@@ -802,7 +933,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[9]), Err(DecodeError::UnknownTag(9)));
+        assert_eq!(M::decode(&[10]), Err(DecodeError::UnknownTag(10)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 9]), Err(DecodeError::BadValue("field")));
@@ -837,6 +968,9 @@ mod tests {
                 input_delay: delay,
                 hash_interval: interval,
                 prediction_window: window,
+                players: if side == 0 { 2 } else { 0 },
+                slot: u8::from(side == 0),
+                match_id: 0,
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -961,7 +1095,9 @@ mod tests {
     fn channels() {
         for m in samples() {
             let expect = match m {
-                M::Hello(_) | M::Hash(_) | M::Bye(_) | M::Parts(_) => Channel::Reliable,
+                M::Hello(_) | M::Hash(_) | M::Bye(_) | M::Parts(_) | M::Member(_) => {
+                    Channel::Reliable
+                }
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

@@ -7,6 +7,7 @@ mod common;
 
 use common::Trio;
 use lockstep::wire::{ByeReason, Message};
+use lockstep::PeerId;
 use lockstep::{Frame, Millis, Outcome, Session, SessionConfig};
 
 /// Runs a host and a guest (whose game drifts in one part at tick 301)
@@ -15,25 +16,26 @@ use lockstep::{Frame, Millis, Outcome, Session, SessionConfig};
 fn host_outcome_when_the_guest_sends(instead: &[u8]) -> Option<Outcome> {
     let mut host = Session::<Trio<0, 0>>::new(SessionConfig::host(9, 2)).expect("valid config");
     let mut guest = Session::<Trio<301, 2>>::new(SessionConfig::guest()).expect("valid config");
+    common::open_link(&mut host, &mut guest);
     let mut replaced = false;
     for frame in 0..2000u64 {
         let now = Millis(frame * 1000 / 60);
         host.handle_timeout(now);
         let waiting = host.advance_frame(now, || 1) == Frame::Waiting && host.tick() > 0;
         guest.advance_frame(now, || 2);
-        while let Some((ch, b)) = host.poll_transmit() {
-            guest.handle_datagram(now, ch, &b);
+        while let Some((_, ch, b)) = host.poll_transmit() {
+            guest.handle_datagram(now, PeerId(0), ch, &b);
         }
-        while let Some((ch, b)) = guest.poll_transmit() {
+        while let Some((_, ch, b)) = guest.poll_transmit() {
             if matches!(Message::<u8>::decode(&b), Ok(Message::Parts(_))) {
                 assert!(
                     waiting || host.outcome().is_none(),
                     "the host found the desync first"
                 );
                 replaced = true;
-                host.handle_datagram(now, ch, instead);
+                host.handle_datagram(now, PeerId(1), ch, instead);
             } else {
-                host.handle_datagram(now, ch, &b);
+                host.handle_datagram(now, PeerId(1), ch, &b);
             }
         }
         if host.outcome().is_some() {

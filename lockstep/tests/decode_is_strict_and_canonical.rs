@@ -11,7 +11,7 @@
 //! `PROPTEST_RNG_SEED=<n>` replays one fixed sequence of cases locally.
 
 use lockstep::parts::{PartHashes, MAX_PARTS};
-use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Message, Pong, MAX_RUN};
+use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Member, Message, Pong, MAX_RUN};
 use proptest::prelude::*;
 
 type M = Message<u16>;
@@ -41,9 +41,16 @@ fn message() -> impl Strategy<Value = M> {
         0u8..=60,
         1u16..,
         0u8..=60,
+        (2u8..=8, any::<u8>(), any::<u64>()),
     )
         .prop_map(
-            |(protocol, build, seed, side, input_delay, hash_interval, prediction_window)| {
+            |(protocol, build, seed, side, input_delay, hash_interval, prediction_window, m)| {
+                // A host's Hello names the match and the receiver's slot; a
+                // guest's leaves them 0.
+                let (players, slot, match_id) = match side {
+                    0 => (m.0, 1 + m.1 % (m.0 - 1), m.2),
+                    _ => (0, 0, 0),
+                };
                 M::Hello(Hello {
                     protocol,
                     build,
@@ -52,9 +59,14 @@ fn message() -> impl Strategy<Value = M> {
                     input_delay,
                     hash_interval,
                     prediction_window,
+                    players,
+                    slot,
+                    match_id,
                 })
             },
         );
+    let member =
+        (1u8..8, any::<u64>()).prop_map(|(slot, match_id)| M::Member(Member { slot, match_id }));
     let inputs = (
         0u32..1_000_000,
         -1000i32..1000,
@@ -95,6 +107,7 @@ fn message() -> impl Strategy<Value = M> {
         (any::<u16>(), any::<u16>()).prop_map(|(id, held_ms)| M::Pong(Pong { id, held_ms })),
         bye,
         parts,
+        member,
     ]
 }
 

@@ -8,6 +8,7 @@ mod common;
 
 use common::{Mode, Pair, Tiny};
 use lockstep::session::{delay_for_round_trips, HANDSHAKE_PINGS};
+use lockstep::PeerId;
 use lockstep::{Event, Frame, Millis, SessionConfig, SessionStats};
 use netsim::LinkConfig;
 
@@ -194,13 +195,13 @@ fn a_guest_that_comes_late_does_not_inflate_the_delay() {
             // Cannot fail: the default guest configuration is valid.
             guest = Some(lockstep::Session::new(SessionConfig::guest()).expect("valid config"));
         }
-        host.pump(now, &mut host_net);
+        host.pump(now, PeerId(1), &mut host_net);
         host.advance_frame(now, || 1);
-        host.pump(now, &mut host_net);
+        host.pump(now, PeerId(1), &mut host_net);
         if let Some(g) = guest.as_mut() {
-            g.pump(now, &mut guest_net);
+            g.pump(now, PeerId(0), &mut guest_net);
             g.advance_frame(now, || 2);
-            g.pump(now, &mut guest_net);
+            g.pump(now, PeerId(0), &mut guest_net);
             while let Some(e) = g.poll_event() {
                 if let Event::Started { input_delay, .. } = e {
                     delays.push(input_delay);

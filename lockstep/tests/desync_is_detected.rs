@@ -15,6 +15,7 @@ fn check(hash_interval: u16, at: u32, outcomes: (Option<Outcome>, Option<Outcome
         local,
         remote,
         parts,
+        slots,
     } = host
     else {
         panic!("host: {host:?}");
@@ -27,6 +28,8 @@ fn check(hash_interval: u16, at: u32, outcomes: (Option<Outcome>, Option<Outcome
     assert_ne!(local, remote);
     // Tiny describes no parts: the desync names none, as before parts.
     assert_eq!(parts, DesyncParts::default());
+    // The host names the guest's slot, and the guest the host's.
+    assert_eq!(slots, vec![1]);
     assert_eq!(
         guest,
         Outcome::Desync {
@@ -34,6 +37,7 @@ fn check(hash_interval: u16, at: u32, outcomes: (Option<Outcome>, Option<Outcome
             local: remote,
             remote: local,
             parts: DesyncParts::default(),
+            slots: vec![0],
         }
     );
 }

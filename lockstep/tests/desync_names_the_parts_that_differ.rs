@@ -9,6 +9,7 @@ mod common;
 
 use common::{Pair, Trio, TRIO_PARTS};
 use lockstep::parts::StatePart;
+use lockstep::PeerId;
 use lockstep::{DesyncParts, DeterministicGame, Millis, Outcome, SessionConfig};
 use netsim::LinkConfig;
 
@@ -124,6 +125,7 @@ fn a_wait_for_parts_that_never_come_ends_naming_none() {
     let cfg = SessionConfig::host(9, 2).timeout(Millis(3000));
     let mut host = Session::<Trio<0, 0>>::new(cfg).expect("valid config");
     let mut guest = Session::<Trio<301, 2>>::new(SessionConfig::guest()).expect("valid config");
+    common::open_link(&mut host, &mut guest);
     let mut cut = false;
     let (mut waited_from, mut ended_at) = (None, None);
     for frame in 0..2000u64 {
@@ -133,14 +135,14 @@ fn a_wait_for_parts_that_never_come_ends_naming_none() {
             waited_from.get_or_insert((now, host.tick()));
         }
         guest.advance_frame(now, || 2);
-        while let Some((ch, b)) = host.poll_transmit() {
-            guest.handle_datagram(now, ch, &b);
+        while let Some((_, ch, b)) = host.poll_transmit() {
+            guest.handle_datagram(now, PeerId(0), ch, &b);
         }
-        while let Some((ch, b)) = guest.poll_transmit() {
+        while let Some((_, ch, b)) = guest.poll_transmit() {
             // The guest's Parts: from then on its reliable channel is dead.
             cut |= matches!(Message::<u8>::decode(&b), Ok(Message::Parts(_)));
             if !(cut && ch == Channel::Reliable) {
-                host.handle_datagram(now, ch, &b);
+                host.handle_datagram(now, PeerId(1), ch, &b);
             }
         }
         if host.outcome().is_some() {

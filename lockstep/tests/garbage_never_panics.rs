@@ -22,11 +22,15 @@ mod common;
 
 use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
-use lockstep::wire::{peek_hello_protocol, ByeReason, HashReport, Hello, Inputs, Message, MAX_RUN};
+use lockstep::wire::{
+    peek_hello_protocol, ByeReason, HashReport, Hello, Inputs, Member, Message, MAX_RUN,
+};
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
     Version, Violation, PROTOCOL_VERSION,
 };
+use lockstep::{LinkState, PeerId};
+use lockstep_testing::member_id;
 use netsim::LinkConfig;
 use proptest::prelude::*;
 
@@ -49,6 +53,9 @@ fn guest_hello() -> Vec<u8> {
         input_delay: 0,
         hash_interval: 60,
         prediction_window: 0,
+        players: 0,
+        slot: 0,
+        match_id: 0,
     }))
 }
 
@@ -70,7 +77,7 @@ fn running_host_in(mode: Mode) -> Session<Tiny> {
     let cfg = mode.cfg(SessionConfig::host(9, DELAY as u8));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(cfg).expect("valid config");
-    s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
+    s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &guest_hello());
     assert!(s.is_running());
     drain(&mut s);
     s
@@ -89,11 +96,11 @@ fn measuring_host_in(mode: Mode) -> Session<Tiny> {
         s.poll_transmit().is_none(),
         "no Hello before the round trip"
     );
-    s.handle_datagram(Millis(0), Channel::Reliable, &guest_hello());
+    s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &guest_hello());
     let mut pings = 0;
     for now in [16, 33] {
         assert_eq!(s.advance_frame(Millis(now), || 1), Frame::Waiting);
-        while let Some((ch, bytes)) = s.poll_transmit() {
+        while let Some((_, ch, bytes)) = s.poll_transmit() {
             assert_eq!(ch, Channel::Unreliable);
             assert!(matches!(M::decode(&bytes), Ok(M::Ping(_))));
             pings += 1;
@@ -123,7 +130,7 @@ fn hash(tick: u32) -> Vec<u8> {
 /// The reason of the last Bye the session queued, draining its datagrams.
 fn sent_bye(s: &mut Session<Tiny>) -> Option<ByeReason> {
     let mut bye = None;
-    while let Some((ch, b)) = s.poll_transmit() {
+    while let Some((_, ch, b)) = s.poll_transmit() {
         if let (Channel::Reliable, Ok(M::Bye(r))) = (ch, M::decode(&b)) {
             bye = Some(r);
         }
@@ -146,13 +153,13 @@ fn first_refused_tick(mode: Mode) -> u32 {
 fn violation_of(mode: Mode, channel: Channel, bytes: &[u8]) -> Violation {
     let mut s = running_host_in(mode);
     assert_eq!(s.advance_frame(Millis(16), || 1), Frame::Ticked(1));
-    s.handle_datagram(Millis(20), channel, bytes);
+    s.handle_datagram(Millis(20), PeerId(0), channel, bytes);
     let Some(Outcome::InvalidData { violation }) = s.outcome().cloned() else {
         panic!("not ended with InvalidData: {:?}", s.outcome());
     };
     assert_eq!(sent_bye(&mut s), Some(ByeReason::InvalidData));
     // Further garbage and calls change nothing and do not panic.
-    s.handle_datagram(Millis(30), channel, bytes);
+    s.handle_datagram(Millis(30), PeerId(0), channel, bytes);
     s.advance_frame(Millis(33), || 1);
     assert!(matches!(s.outcome(), Some(Outcome::InvalidData { .. })));
     assert_eq!(s.poll_transmit(), None, "one Bye only");
@@ -266,7 +273,12 @@ fn the_too_far_ahead_limit_includes_the_prediction_window() {
         let mut s = running_host_in(mode);
         s.advance_frame(Millis(16), || 1);
         let n = (refused - 1 - DELAY) as usize;
-        s.handle_datagram(Millis(20), Channel::Unreliable, &inputs(4, 4, vec![3; n]));
+        s.handle_datagram(
+            Millis(20),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 4, vec![3; n]),
+        );
         assert_eq!(s.outcome(), None, "{n} inputs from tick 4");
         // ... one more is a flood.
         assert_eq!(
@@ -285,12 +297,27 @@ fn the_too_far_ahead_limit_includes_the_prediction_window() {
 fn conflicting_resent_input_is_refused() {
     common::in_both_modes(|mode| {
         let mut s = running_host_in(mode);
-        s.handle_datagram(Millis(1), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
+        s.handle_datagram(
+            Millis(1),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 4, vec![1, 2]),
+        );
         assert_eq!(s.outcome(), None);
         // The same again (a duplicate) is fine; a different value is not.
-        s.handle_datagram(Millis(2), Channel::Unreliable, &inputs(4, 4, vec![1, 2]));
+        s.handle_datagram(
+            Millis(2),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 4, vec![1, 2]),
+        );
         assert_eq!(s.outcome(), None);
-        s.handle_datagram(Millis(3), Channel::Unreliable, &inputs(4, 5, vec![3]));
+        s.handle_datagram(
+            Millis(3),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(4, 5, vec![3]),
+        );
         assert_eq!(
             s.outcome(),
             Some(&Outcome::InvalidData {
@@ -309,11 +336,12 @@ fn side_conflicts_and_early_hashes_are_refused() {
         let mut host = Session::<Tiny>::new(host_cfg(1)).expect("valid config");
         // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
         let mut other_host = Session::<Tiny>::new(host_cfg(2)).expect("valid config");
-        let (ch, hello) = other_host
+        other_host.handle_link_state(Millis(0), PeerId(0), LinkState::Open);
+        let (_, ch, hello) = other_host
             .poll_transmit()
-            // Cannot fail: Session::new always queues the Hello, so there is one to take.
-            .expect("a new session queues its Hello");
-        host.handle_datagram(Millis(0), ch, &hello);
+            // Cannot fail: an open link always gets the Hello, so there is one to take.
+            .expect("an open link gets its Hello");
+        host.handle_datagram(Millis(0), PeerId(1), ch, &hello);
         assert_eq!(
             host.outcome(),
             Some(&Outcome::InvalidData {
@@ -323,7 +351,7 @@ fn side_conflicts_and_early_hashes_are_refused() {
         assert!(!host.is_running() && host.game().is_none());
         // Cannot fail: the configuration is valid (non-zero intervals and timeout).
         let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");
-        s.handle_datagram(Millis(0), Channel::Reliable, &hash(60));
+        s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &hash(60));
         assert_eq!(
             s.outcome(),
             Some(&Outcome::InvalidData {
@@ -338,14 +366,25 @@ fn inputs_before_hello_are_dropped_and_pings_answered() {
     common::in_both_modes(|mode| {
         // Cannot fail: the configuration is valid (non-zero intervals and timeout).
         let mut s = Session::<Tiny>::new(mode.cfg(SessionConfig::guest())).expect("valid config");
+        s.handle_link_state(Millis(0), PeerId(0), LinkState::Open);
         drain(&mut s);
-        s.handle_datagram(Millis(0), Channel::Unreliable, &inputs(6, 6, vec![1, 2]));
-        s.handle_datagram(Millis(0), Channel::Unreliable, &encode(&M::Ping(3)));
+        s.handle_datagram(
+            Millis(0),
+            PeerId(0),
+            Channel::Unreliable,
+            &inputs(6, 6, vec![1, 2]),
+        );
+        s.handle_datagram(
+            Millis(0),
+            PeerId(0),
+            Channel::Unreliable,
+            &encode(&M::Ping(3)),
+        );
         assert_eq!(s.outcome(), None);
         // The ping is answered at once: a host that picks its delay from
         // the round trip pings before it sends its Hello.
         assert!(matches!(
-            s.poll_transmit().map(|(_, b)| M::decode(&b)),
+            s.poll_transmit().map(|(_, _, b)| M::decode(&b)),
             Some(Ok(M::Pong(_)))
         ));
     });
@@ -359,7 +398,7 @@ fn the_accused_peer_ends_with_rejected_by_peer() {
         // The guest receives garbage as if from the host.
         let now = p.now();
         p.guest
-            .handle_datagram(now, Channel::Unreliable, &[0xff, 0xff]);
+            .handle_datagram(now, member_id(0), Channel::Unreliable, &[0xff, 0xff]);
         let (host, guest) = p.run_until_both_end(p.frame() + 10);
         assert!(matches!(
             guest,
@@ -484,9 +523,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             };
             if remote != tiny_version() {
                 mismatch(remote)
-            } else if h.side == 1 {
-                invalid(Violation::SideConflict { remote_side: 1 })
             } else {
+                // The host's Hello starts the match; another guest's
+                // waits for its introduction.
                 Expect::Nothing
             }
         }
@@ -524,6 +563,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             Some(_) => Expect::Nothing,
         },
         M::Ping(_) | M::Pong(_) => Expect::Nothing,
+        // Only between guests, after their Hellos: this fresh guest has
+        // heard no Hello, the others are a host or running.
+        M::Member(_) => invalid(Violation::UnexpectedMember),
         M::Bye(reason) => match reason {
             ByeReason::Quit => Expect::Ends(Outcome::RemoteQuit, None),
             ByeReason::Timeout => Expect::Ends(Outcome::Timeout, None),
@@ -564,7 +606,7 @@ fn check_datagram(bytes: &[u8], reliable: bool) {
     for (phase, mut s) in every_phase() {
         let want = expected(phase, ch, bytes);
         let before = s.outcome().cloned();
-        s.handle_datagram(Millis(100), ch, bytes);
+        s.handle_datagram(Millis(100), PeerId(0), ch, bytes);
         s.advance_frame(Millis(116), || 0);
         s.handle_timeout(Millis(117));
         let bye = sent_bye(&mut s);
@@ -597,7 +639,8 @@ fn check_datagram(bytes: &[u8], reliable: bool) {
 /// random cases below rarely build a valid message by chance).
 #[test]
 fn every_kind_of_datagram_in_every_phase() {
-    let hello = |protocol, build, side| {
+    let hello = |protocol, build, side: u8| {
+        let host = side == 0;
         encode(&M::Hello(Hello {
             protocol,
             build,
@@ -606,6 +649,9 @@ fn every_kind_of_datagram_in_every_phase() {
             input_delay: 3,
             hash_interval: 60,
             prediction_window: 0,
+            players: if host { 2 } else { 0 },
+            slot: u8::from(host),
+            match_id: if host { 7 } else { 0 },
         }))
     };
     let id = Tiny::BUILD_ID;
@@ -615,7 +661,11 @@ fn every_kind_of_datagram_in_every_phase() {
         vec![0, 9, 1],                      // future Hello layout
         vec![0, PROTOCOL_VERSION as u8, 1], // our version, cut short
         hello(PROTOCOL_VERSION, id, 0),     // accepted by a guest
-        hello(PROTOCOL_VERSION, id, 1),     // side conflict for a guest
+        hello(PROTOCOL_VERSION, id, 1),     // another guest: waits for its Member
+        encode(&M::Member(Member {
+            slot: 2,
+            match_id: 7,
+        })), // never before a Hello
         hello(PROTOCOL_VERSION + 1, id, 0), // version mismatch
         hello(PROTOCOL_VERSION, id ^ 1, 0), // build mismatch
         inputs(4, 4, vec![1, 2]),           // fine
@@ -687,6 +737,13 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     input_delay: (b % 61) as u8,
                     hash_interval: (b % 200 + 1) as u16,
                     prediction_window: (a % 61) as u8,
+                    players: if a / 2 % 2 == 0 { 2 } else { 0 },
+                    slot: u8::from(a / 2 % 2 == 0),
+                    match_id: if a / 2 % 2 == 0 { u64::from(b) } else { 0 },
+                }),
+                6 if a % 5 == 0 => M::Member(Member {
+                    slot: (b % 7 + 1) as u8,
+                    match_id: u64::from(a),
                 }),
                 1 => M::Inputs(Inputs {
                     ack: a % 8,
@@ -760,7 +817,7 @@ proptest! {
                 _ => M::Inputs(Inputs { ack: 4, first_tick: 4 + (i as u32), pads: vec![1], ping: None, pong: None, advantage: None }),
             };
             let bytes = encode(&m);
-            s.handle_datagram(Millis(i as u64), m.channel(), &bytes);
+            s.handle_datagram(Millis(i as u64), PeerId(0), m.channel(), &bytes);
             s.advance_frame(Millis(i as u64), || 1);
         }
         while s.poll_transmit().is_some() {}

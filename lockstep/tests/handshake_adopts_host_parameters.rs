@@ -4,6 +4,7 @@
 mod common;
 
 use common::Pair;
+use lockstep::PeerId;
 use lockstep::{Event, Millis, SessionConfig};
 use netsim::LinkConfig;
 
@@ -110,10 +111,11 @@ fn the_guests_hello_carries_no_match_parameters() {
     let guest_cfg = SessionConfig::guest().hash_interval(45).rollback();
     // Cannot fail: the configuration is valid (non-zero intervals and timeout).
     let mut guest = Session::<common::Tiny>::new(guest_cfg).expect("valid config");
-    let (ch, bytes) = guest
+    guest.handle_link_state(Millis(0), PeerId(0), lockstep::LinkState::Open);
+    let (_, ch, bytes) = guest
         .poll_transmit()
-        // Cannot fail: Session::new always queues the Hello, so there is one to take.
-        .expect("a new session queues its Hello");
+        // Cannot fail: an open link always gets the Hello, so there is one to take.
+        .expect("an open link gets its Hello");
     assert_eq!(ch, Channel::Reliable);
     let hello = Hello {
         protocol: PROTOCOL_VERSION,
@@ -123,11 +125,14 @@ fn the_guests_hello_carries_no_match_parameters() {
         input_delay: 0,
         hash_interval: 45,
         prediction_window: 0,
+        players: 0,
+        slot: 0,
+        match_id: 0,
     };
     assert_eq!(Message::<u8>::decode(&bytes), Ok(Message::Hello(hello)));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut host = Session::<common::Tiny>::new(SessionConfig::host(1, 2)).expect("valid config");
-    host.handle_datagram(Millis(0), ch, &bytes);
+    host.handle_datagram(Millis(0), PeerId(1), ch, &bytes);
     assert!(host.is_running());
     while host.poll_transmit().is_some() {}
     // The host runs 60 ticks on inputs 0 from the guest and sends its first
@@ -146,9 +151,9 @@ fn the_guests_hello_carries_no_match_parameters() {
         // Cannot fail: well-formed messages with u8 inputs always encode.
         let b = inputs.encode().expect("valid messages encode");
         let now = Millis(u64::from(frame) * 16);
-        host.handle_datagram(now, Channel::Unreliable, &b);
+        host.handle_datagram(now, PeerId(1), Channel::Unreliable, &b);
         host.advance_frame(now, || 0);
-        while let Some((_, out)) = host.poll_transmit() {
+        while let Some((_, _, out)) = host.poll_transmit() {
             if let Ok(Message::Hash(h)) = Message::<u8>::decode(&out) {
                 hashes.push(h.tick);
             }

@@ -10,6 +10,7 @@ mod common;
 use common::{frame_time, in_both_modes, Tiny};
 use lockstep::session::DEFAULT_HANDSHAKE_TIMEOUT;
 use lockstep::wire::Message;
+use lockstep::PeerId;
 use lockstep::{Millis, Outcome, Session, SessionConfig, Transport};
 use netsim::LinkConfig;
 
@@ -31,19 +32,20 @@ fn no_round_trip_means_handshake_timeout_on_both_sides() {
                 .expect("valid config");
         // Cannot fail: the default guest configuration is valid.
         let mut guest = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
+        guest.handle_link_state(Millis(0), PeerId(0), lockstep::LinkState::Open);
         let mut pongs_dropped = 0;
         for frame in 0..60 * 20u64 {
             let now = frame_time(frame);
             host_net.advance_to(now);
-            host.pump(now, &mut host_net);
+            host.pump(now, PeerId(1), &mut host_net);
             host.advance_frame(now, || 1);
-            host.pump(now, &mut host_net);
+            host.pump(now, PeerId(1), &mut host_net);
             while let Some((ch, bytes)) = guest_net.recv() {
-                guest.handle_datagram(now, ch, &bytes);
+                guest.handle_datagram(now, PeerId(0), ch, &bytes);
             }
             guest.handle_timeout(now);
             guest.advance_frame(now, || 2);
-            while let Some((ch, bytes)) = guest.poll_transmit() {
+            while let Some((_, ch, bytes)) = guest.poll_transmit() {
                 if matches!(M::decode(&bytes), Ok(M::Pong(_))) {
                     pongs_dropped += 1;
                     continue;

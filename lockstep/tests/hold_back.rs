@@ -9,6 +9,7 @@ mod common;
 
 use common::{Pads, Pair, Tiny};
 use lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
+use lockstep::PeerId;
 use lockstep::{Millis, SessionConfig, SessionStats};
 use netsim::LinkConfig;
 use proptest::prelude::*;
@@ -178,18 +179,19 @@ fn host_sends(window: u8, frames: u64, pad: impl Fn(u64) -> u8) -> Vec<bool> {
         .expect("valid config");
     // Cannot fail: the default guest configuration is valid.
     let mut guest = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
+    common::open_link(&mut host, &mut guest);
     let mut sent = Vec::new();
     for f in 0..frames {
         let now = Millis(f * 16);
         host.advance_frame(now, || pad(f));
         guest.advance_frame(now, || 3);
         let mut inputs = false;
-        while let Some((ch, bytes)) = host.poll_transmit() {
+        while let Some((_, ch, bytes)) = host.poll_transmit() {
             inputs |= ch == Channel::Unreliable;
-            guest.handle_datagram(now, ch, &bytes);
+            guest.handle_datagram(now, PeerId(0), ch, &bytes);
         }
-        while let Some((ch, bytes)) = guest.poll_transmit() {
-            host.handle_datagram(now, ch, &bytes);
+        while let Some((_, ch, bytes)) = guest.poll_transmit() {
+            host.handle_datagram(now, PeerId(1), ch, &bytes);
         }
         if host.is_running() && f > 5 {
             sent.push(inputs);

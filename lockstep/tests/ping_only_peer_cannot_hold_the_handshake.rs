@@ -9,6 +9,7 @@ mod common;
 use common::{frame_time, in_both_modes, Tiny};
 use lockstep::session::DEFAULT_HANDSHAKE_TIMEOUT;
 use lockstep::wire::{ByeReason, Message};
+use lockstep::PeerId;
 use lockstep::{Millis, Outcome, Session, SessionConfig, Transport};
 use netsim::LinkConfig;
 
@@ -38,9 +39,9 @@ fn against_a_pinger(cfg: SessionConfig) -> (Option<Outcome>, Millis, Option<ByeR
                 .send(lockstep::Channel::Unreliable, &ping)
                 .expect("link open");
         }
-        s.pump(now, &mut net);
+        s.pump(now, PeerId(0), &mut net);
         s.advance_frame(now, || 1);
-        s.pump(now, &mut net);
+        s.pump(now, PeerId(0), &mut net);
         while let Some((_, bytes)) = pinger.recv() {
             if let Ok(M::Bye(r)) = M::decode(&bytes) {
                 bye = Some(r);
@@ -93,7 +94,7 @@ fn the_deadline_is_a_setting_and_a_bye_ends_the_peer_too() {
     let bye = M::Bye(ByeReason::HandshakeTimeout)
         .encode()
         .expect("encodes");
-    s.handle_datagram(Millis(5), lockstep::Channel::Reliable, &bye);
+    s.handle_datagram(Millis(5), PeerId(0), lockstep::Channel::Reliable, &bye);
     assert_eq!(s.outcome(), Some(&Outcome::HandshakeTimeout));
     // A zero deadline is a configuration mistake.
     assert!(Session::<Tiny>::new(SessionConfig::guest().handshake_timeout(Millis(0))).is_err());

@@ -4,6 +4,7 @@
 mod common;
 
 use common::Tiny;
+use lockstep::PeerId;
 use lockstep::{DeterministicGame, Millis, Outcome, Session, SessionConfig, Transport};
 
 #[test]
@@ -16,8 +17,8 @@ fn two_sessions_over_the_loopback() {
     let mut frames = 0u64;
     while host.tick() < 600 || guest.tick() < 600 {
         let now = common::frame_time(frames);
-        host.pump(now, &mut a);
-        guest.pump(now, &mut b);
+        host.pump(now, PeerId(1), &mut a);
+        guest.pump(now, PeerId(0), &mut b);
         // The guest starts a frame earlier (it hears the host's Hello
         // first): stop each side at tick 600 to compare the same tick.
         if host.tick() < 600 {
@@ -26,8 +27,8 @@ fn two_sessions_over_the_loopback() {
         if guest.tick() < 600 {
             guest.advance_frame(now, || 2);
         }
-        host.pump(now, &mut a);
-        guest.pump(now, &mut b);
+        host.pump(now, PeerId(1), &mut a);
+        guest.pump(now, PeerId(0), &mut b);
         frames += 1;
         assert!(frames < 700, "one tick per frame after the handshake");
     }
@@ -44,6 +45,6 @@ fn two_sessions_over_the_loopback() {
 
     // The guest's end closes; the host learns it at its next pump.
     b.close();
-    host.pump(Millis(20_000), &mut a);
+    host.pump(Millis(20_000), PeerId(1), &mut a);
     assert_eq!(host.outcome(), Some(&Outcome::TransportLost));
 }

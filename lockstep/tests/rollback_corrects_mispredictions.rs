@@ -7,17 +7,20 @@
 mod common;
 
 use common::Tiny;
+use lockstep::PeerId;
 use lockstep::{Channel, DeterministicGame, Frame, Millis, Session, SessionConfig};
 
 type Held = Vec<(Channel, Vec<u8>)>;
 
 fn drain(s: &mut Session<Tiny>) -> Held {
-    std::iter::from_fn(|| s.poll_transmit()).collect()
+    std::iter::from_fn(|| s.poll_transmit().map(|(_, ch, b)| (ch, b))).collect()
 }
 
 fn deliver(to: &mut Session<Tiny>, now: Millis, held: Held) {
+    // Each side names the link by the other's slot.
+    let from = PeerId(u16::from(to.side() == Some(0)));
     for (ch, bytes) in held {
-        to.handle_datagram(now, ch, &bytes);
+        to.handle_datagram(now, from, ch, &bytes);
     }
 }
 
@@ -44,6 +47,7 @@ fn a_misprediction_is_corrected_within_the_next_frame() {
     // Cannot fail: the default guest configuration is valid.
     let mut guest =
         Session::<Tiny>::new(SessionConfig::guest().max_hold_frames(0)).expect("valid config");
+    common::open_link(&mut host, &mut guest);
     let t0 = Millis(0);
     let (h, g) = (drain(&mut host), drain(&mut guest));
     deliver(&mut guest, t0, h);

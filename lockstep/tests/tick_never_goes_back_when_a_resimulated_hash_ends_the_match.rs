@@ -13,6 +13,7 @@ mod common;
 
 use common::Tiny;
 use lockstep::wire::{HashReport, Hello, Inputs, Message};
+use lockstep::PeerId;
 use lockstep::{
     DeterministicGame, Millis, Outcome, Session, SessionConfig, Transport, PROTOCOL_VERSION,
 };
@@ -46,6 +47,9 @@ fn an_end_during_resimulation_leaves_the_present_state() {
             input_delay: 2,
             hash_interval: 1,
             prediction_window: 8,
+            players: 2,
+            slot: 1,
+            match_id: 7,
         }),
     );
     let mut frame = 0u64;
@@ -53,9 +57,9 @@ fn an_end_during_resimulation_leaves_the_present_state() {
         let now = common::frame_time(frame);
         frame += 1;
         host_net.advance_to(now);
-        guest.pump(now, &mut guest_net);
+        guest.pump(now, PeerId(0), &mut guest_net);
         guest.advance_frame(now, || 0);
-        guest.pump(now, &mut guest_net);
+        guest.pump(now, PeerId(0), &mut guest_net);
         while host_net.recv().is_some() {}
     };
     // The guest starts and runs ticks 0 and 1 (the delay) and then its

@@ -7,6 +7,7 @@ mod common;
 
 use common::{frame_time, Mode, Pair, Tiny, TinyOtherBuild};
 use lockstep::wire::{ByeReason, Hello, Message};
+use lockstep::PeerId;
 use lockstep::{
     Channel, DeterministicGame, Event, LinkState, Millis, Outcome, Session, SessionConfig,
     Transport, TransportError, Version, PROTOCOL_VERSION,
@@ -67,6 +68,9 @@ fn hello(protocol: u32, side: u8) -> Vec<u8> {
         input_delay: 6,
         hash_interval: 60,
         prediction_window: 0,
+        players: if side == 0 { 2 } else { 0 },
+        slot: u8::from(side == 0),
+        match_id: 0,
     })
     .encode()
     // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -76,7 +80,7 @@ fn hello(protocol: u32, side: u8) -> Vec<u8> {
 /// `true` if the session queued a `Bye(VersionMismatch)` for its peer.
 fn says_version_mismatch(s: &mut Session<Tiny>) -> bool {
     let mut found = false;
-    while let Some((ch, bytes)) = s.poll_transmit() {
+    while let Some((_, ch, bytes)) = s.poll_transmit() {
         if ch == Channel::Reliable
             && Message::<u8>::decode(&bytes) == Ok(Message::Bye(ByeReason::VersionMismatch))
         {
@@ -93,6 +97,7 @@ fn a_different_protocol_version_is_refused_by_host_and_guest() {
         let mut s = Session::<Tiny>::new(cfg).expect("valid config");
         s.handle_datagram(
             Millis(10),
+            PeerId(0),
             Channel::Reliable,
             &hello(PROTOCOL_VERSION + 1, peer_side),
         );
@@ -116,7 +121,7 @@ fn a_future_hello_layout_is_still_a_version_mismatch() {
     // Protocol 9 with a Hello this version cannot parse.
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
-    s.handle_datagram(Millis(0), Channel::Reliable, &[0, 9, 0xff, 0xff]);
+    s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &[0, 9, 0xff, 0xff]);
     assert_eq!(
         s.outcome(),
         Some(&Outcome::VersionMismatch {
@@ -135,12 +140,17 @@ fn the_peer_of_a_refusing_side_ends_with_version_mismatch_too() {
     // The peer's Hello was accepted, then it says it refuses ours.
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::host(1, 6)).expect("valid config");
-    s.handle_datagram(Millis(0), Channel::Reliable, &hello(PROTOCOL_VERSION, 1));
+    s.handle_datagram(
+        Millis(0),
+        PeerId(0),
+        Channel::Reliable,
+        &hello(PROTOCOL_VERSION, 1),
+    );
     let bye = Message::<u8>::Bye(ByeReason::VersionMismatch)
         .encode()
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         .expect("valid messages encode");
-    s.handle_datagram(Millis(0), Channel::Reliable, &bye);
+    s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &bye);
     assert!(matches!(s.outcome(), Some(Outcome::VersionMismatch { .. })));
 }
 
@@ -236,7 +246,7 @@ fn play_shifted(mode: Mode, shifted_host: bool, incoming: bool) -> Played {
     let mut pump =
         |at: Millis, sessions: &mut [Session<Tiny>; 2], nets: &mut [ShiftedProtocol; 2]| {
             for ((s, n), ev) in sessions.iter_mut().zip(nets.iter_mut()).zip(&mut events) {
-                s.pump(at, n);
+                s.pump(at, PeerId(0), n);
                 while let Some(e) = s.poll_event() {
                     ev.push(e);
                 }

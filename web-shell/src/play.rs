@@ -219,6 +219,7 @@ mod tests {
                     local: 1,
                     remote: 2,
                     parts: Default::default(),
+                    slots: vec![1],
                 },
                 "The two games went out of sync, so the match was stopped.",
             ),

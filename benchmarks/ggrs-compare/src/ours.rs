@@ -4,7 +4,9 @@
 
 use std::time::Instant;
 
-use lockstep::{Channel, Event, Frame, LinkState, Millis, Session, SessionConfig, Transport};
+use lockstep::{
+    Channel, Event, Frame, LinkState, Millis, PeerId, Session, SessionConfig, Transport,
+};
 use lockstep_testing::{Member, Net, Schedule, SimLink};
 
 use crate::game::{self, BenchGame, Timed};
@@ -24,6 +26,9 @@ fn session_config(
         .send_interval_frames(send_interval)
         .max_hold_frames(max_hold)
 }
+
+/// How each of our two sessions names its one link (any name will do).
+const LINK: PeerId = PeerId(0);
 
 struct Peer<G: BenchGame> {
     session: Session<Timed<G>>,
@@ -45,7 +50,7 @@ impl<G: BenchGame> Peer<G> {}
 impl<G: BenchGame> Member for Peer<G> {
     /// The link, untimed: before the frame, take what has arrived; after
     /// it, send what the session produced.
-    fn pump(&mut self, _now: Millis, end: &mut dyn Transport) {
+    fn pump(&mut self, _now: Millis, _peer: PeerId, end: &mut dyn Transport) {
         for (channel, bytes) in self.outbox.drain(..) {
             if let Err(e) = end.send(channel, &bytes) {
                 self.fig.problems.push(format!("send refused: {e}"));
@@ -73,15 +78,15 @@ impl<G: BenchGame> Member for Peer<G> {
         game::enter(&mut self.fig.log);
         let t0 = Instant::now();
         for (channel, bytes) in self.inbox.drain(..) {
-            self.session.handle_datagram(now, channel, &bytes);
+            self.session.handle_datagram(now, LINK, channel, &bytes);
         }
-        self.session.handle_link_state(now, link);
+        self.session.handle_link_state(now, LINK, link);
         let frame = self.session.advance_frame(now, || {
             used = true;
             pad
         });
-        while let Some(d) = self.session.poll_transmit() {
-            self.outbox.push(d);
+        while let Some((_, channel, bytes)) = self.session.poll_transmit() {
+            self.outbox.push((channel, bytes));
         }
         let mut ended = None;
         while let Some(event) = self.session.poll_event() {

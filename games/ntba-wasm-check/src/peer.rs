@@ -16,11 +16,16 @@
 
 use std::cell::RefCell;
 
-use lockstep::{Channel, DeterministicGame, Millis, Outcome, Session, SessionConfig};
+use lockstep::{
+    Channel, DeterministicGame, LinkState, Millis, Outcome, PeerId, Session, SessionConfig,
+};
 use ntba::{Cpu, Level, Ntba, Pad};
 
 /// Size of the datagram buffer shared with the host.
 const BUFFER: usize = 64 * 1024;
+
+/// How the session names its one link (to the other peer).
+const LINK: PeerId = PeerId(0);
 
 struct Peer {
     session: Session<Ntba>,
@@ -61,9 +66,11 @@ pub extern "C" fn peer_start(host: u32, seed: u64, window: u32, target: u32) -> 
     } else {
         SessionConfig::guest()
     };
-    let Ok(session) = Session::<Ntba>::new(cfg) else {
+    let Ok(mut session) = Session::<Ntba>::new(cfg) else {
         return 0;
     };
+    // The one link is open from the start: its Hello is queued now.
+    session.handle_link_state(Millis(0), LINK, LinkState::Open);
     let side = u8::from(host != 1);
     let peer = Peer {
         session,
@@ -101,7 +108,9 @@ pub extern "C" fn peer_receive(now: u64, channel: u32, len: u32) {
         let b = b.borrow();
         b[..(len as usize).min(BUFFER)].to_vec()
     });
-    with_peer((), |p| p.session.handle_datagram(Millis(now), ch, &bytes));
+    with_peer((), |p| {
+        p.session.handle_datagram(Millis(now), LINK, ch, &bytes)
+    });
 }
 
 /// Runs one 60 Hz frame at `now`: the CPU picks the pad from the present
@@ -125,7 +134,7 @@ pub extern "C" fn peer_frame(now: u64) {
 #[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn peer_transmit() -> i32 {
-    let next = with_peer(None, |p| p.session.poll_transmit());
+    let next = with_peer(None, |p| p.session.poll_transmit_to(LINK));
     let Some((ch, bytes)) = next else {
         return -1;
     };

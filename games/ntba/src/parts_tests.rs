@@ -9,6 +9,7 @@ use crate::script::script_pad;
 use crate::sim::Ntba;
 use crate::view::Phase;
 use lockstep::parts::differing_parts;
+use lockstep::PeerId;
 use lockstep::{DeterministicGame, Millis, Outcome, Session, SessionConfig};
 
 /// The part a field of `hash_tests`' change list belongs to, from the
@@ -114,6 +115,9 @@ fn a_desync_in_one_field_is_named_by_both_sessions() {
     let mut host = Session::<Ntba>::new(SessionConfig::host(5, 2)).expect("valid config");
     let mut guest =
         Session::<AwayTwoNudgedAt<700>>::new(SessionConfig::guest()).expect("valid config");
+    // Each names its link by the other's slot.
+    host.handle_link_state(Millis(0), PeerId(1), lockstep::LinkState::Open);
+    guest.handle_link_state(Millis(0), PeerId(0), lockstep::LinkState::Open);
     let mut frame = 0u64;
     while (host.outcome().is_none() || guest.outcome().is_none()) && frame < 2000 {
         // Datagrams cross within the frame (a perfect link).
@@ -123,11 +127,11 @@ fn a_desync_in_one_field_is_named_by_both_sessions() {
         let t = guest.tick();
         guest.advance_frame(now, || script_pad(t, 1));
         for _ in 0..4 {
-            while let Some((ch, b)) = host.poll_transmit() {
-                guest.handle_datagram(now, ch, &b);
+            while let Some((_, ch, b)) = host.poll_transmit() {
+                guest.handle_datagram(now, PeerId(0), ch, &b);
             }
-            while let Some((ch, b)) = guest.poll_transmit() {
-                host.handle_datagram(now, ch, &b);
+            while let Some((_, ch, b)) = guest.poll_transmit() {
+                host.handle_datagram(now, PeerId(1), ch, &b);
             }
         }
         while host.poll_event().is_some() {}

@@ -15,7 +15,12 @@
 
 use libfuzzer_sys::fuzz_target;
 use lockstep::wire::{Hello, Message};
-use lockstep::{Channel, DeterministicGame, Millis, Session, SessionConfig, PROTOCOL_VERSION};
+use lockstep::{
+    Channel, DeterministicGame, LinkState, Millis, PeerId, Session, SessionConfig, PROTOCOL_VERSION,
+};
+
+/// The one link the fuzzed session has.
+const PEER: PeerId = PeerId(0);
 
 #[derive(Clone)]
 struct Game(u64);
@@ -58,6 +63,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Game>::new(cfg).expect("valid config");
+    s.handle_link_state(Millis(0), PEER, LinkState::Open);
     let mut now = 0u64;
     if mode & 0x80 == 0 {
         let hello = Message::<u8>::Hello(Hello {
@@ -68,9 +74,14 @@ fuzz_target!(|data: &[u8]| {
             input_delay: mode % 8,
             hash_interval: 2,
             prediction_window: window,
+            // A host's Hello gives the fuzzed guest slot 1 of 2.
+            players: if peer_side == 0 { 2 } else { 0 },
+            slot: u8::from(peer_side == 0),
+            match_id: 0,
         });
         s.handle_datagram(
             Millis(0),
+            PEER,
             Channel::Reliable,
             // Cannot fail: u8 inputs and in-range fields always encode.
             &hello.encode().expect("encodes"),
@@ -90,7 +101,7 @@ fuzz_target!(|data: &[u8]| {
                 } else {
                     Channel::Unreliable
                 };
-                s.handle_datagram(Millis(now), ch, &tail[..n]);
+                s.handle_datagram(Millis(now), PEER, ch, &tail[..n]);
                 rest = &tail[n..];
             }
             2 => {

@@ -62,10 +62,10 @@ pub struct ReportPart {
 /// A desync report (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DesyncReport<I> {
-    /// Both players' inputs up to the desync tick; its `final_hash` is
+    /// Every player's inputs up to the desync tick; its `final_hash` is
     /// the writer's state hash at that tick.
     pub log: InputLog<I>,
-    /// The writer's side (0 host, 1 guest).
+    /// The writer's slot (0 host, 1 and up the guests).
     pub side: u8,
     /// The peer's state hash at the desync tick.
     pub remote_hash: u64,
@@ -113,9 +113,9 @@ pub enum ReportDecodeError {
     TrailingBytes(usize),
     /// The embedded input log does not decode.
     Log(LogDecodeError),
-    /// The parts, trace or side do not fit the log (a side other than 0
-    /// or 1, more than two players, a trace that is neither empty nor one
-    /// hash per tick, too many ticks, a bad part name).
+    /// The parts, trace or side do not fit the log (a player count
+    /// outside 2 to 8, a side (slot) not below it, a trace that is neither
+    /// empty nor one hash per tick, too many ticks, a bad part name).
     Inconsistent(&'static str),
     /// The bytes decode, but not to the canonical encoding of the report.
     NonCanonical,
@@ -239,6 +239,7 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
             local,
             remote,
             parts,
+            ..
         } = outcome
         else {
             return Err(WriteError::NotADesync);
@@ -357,11 +358,11 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
         }
         let log = InputLog::<I>::from_bytes(&wire.log.0).map_err(ReportDecodeError::Log)?;
         let ticks = log.ticks();
-        if wire.side > 1 {
-            return Err(ReportDecodeError::Inconsistent("side"));
-        }
-        if log.players > 2 {
+        if !(2..=crate::wire::MAX_PLAYERS).contains(&log.players) {
             return Err(ReportDecodeError::Inconsistent("players"));
+        }
+        if wire.side >= log.players {
+            return Err(ReportDecodeError::Inconsistent("side"));
         }
         if ticks == 0 || ticks > MAX_REPORT_TICKS {
             return Err(ReportDecodeError::Inconsistent("ticks"));
@@ -524,12 +525,19 @@ mod tests {
         );
         assert_eq!(
             bad(&|r| {
-                r.log.players = 3;
-                r.log.inputs = vec![0; 6];
+                r.log.players = 9;
+                r.log.inputs = vec![0; 18];
                 r.trace = vec![0; 2];
             }),
             Err(inconsistent("players"))
         );
+        // Three players are fine; the writer's slot must be one of them.
+        assert!(bad(&|r| {
+            r.log.players = 3;
+            r.log.inputs = vec![0; 6];
+            r.trace = vec![0; 2];
+        })
+        .is_ok());
         // Over the cap of parts: refused before reading them.
         let mut r = sample();
         r.parts = vec![r.parts[0].clone(); MAX_PARTS + 1];

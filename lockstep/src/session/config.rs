@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crate::time::Millis;
-use crate::wire::{MAX_INPUT_DELAY, MAX_PREDICTION_WINDOW};
+use crate::wire::{MAX_INPUT_DELAY, MAX_PLAYERS, MAX_PREDICTION_WINDOW};
 
 // Only the documentation links to these.
 #[cfg(doc)]
@@ -68,6 +68,8 @@ pub struct SessionConfig {
     pub(super) delay_from_rtt: bool,
     pub(super) send_interval_frames: u8,
     pub(super) max_hold_frames: u8,
+    /// Host: players in the match (this side included).
+    pub(super) players: u8,
 }
 
 impl SessionConfig {
@@ -88,6 +90,7 @@ impl SessionConfig {
             delay_from_rtt: false,
             send_interval_frames: 1,
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
+            players: 2,
         }
     }
 
@@ -105,6 +108,7 @@ impl SessionConfig {
             delay_from_rtt: false,
             send_interval_frames: 1,
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
+            players: 2,
         }
     }
 
@@ -215,6 +219,15 @@ impl SessionConfig {
         self
     }
 
+    /// Host: players in the match, this side included (2 to 8; 2 by
+    /// default). The host gives the others slots 1 and up in the order
+    /// their links open; a guest learns the count from the host's Hello
+    /// (its own setting is ignored).
+    pub fn players(mut self, players: u8) -> Self {
+        self.players = players;
+        self
+    }
+
     /// The role this configuration plays.
     #[must_use]
     pub fn role(&self) -> Role {
@@ -257,6 +270,12 @@ impl SessionConfig {
         {
             return Err(ConfigError::ZeroTimeout);
         }
+        if !(2..=MAX_PLAYERS).contains(&self.players) {
+            return Err(ConfigError::Players {
+                players: self.players,
+                max: MAX_PLAYERS,
+            });
+        }
         Ok(())
     }
 }
@@ -288,6 +307,13 @@ pub enum ConfigError {
     ZeroSendInterval,
     /// A timeout of 0 (silence, handshake or progress).
     ZeroTimeout,
+    /// The player count is outside 2 to the maximum.
+    Players {
+        /// The count asked for.
+        players: u8,
+        /// The most players in a match.
+        max: u8,
+    },
     /// The game's input type does not serialize with postcard.
     InputNotEncodable(postcard::Error),
 }
@@ -308,6 +334,9 @@ impl fmt::Display for ConfigError {
             ConfigError::ZeroPingInterval => write!(f, "ping interval must not be 0"),
             ConfigError::ZeroSendInterval => write!(f, "send interval must not be 0"),
             ConfigError::ZeroTimeout => write!(f, "timeout must not be 0"),
+            ConfigError::Players { players, max } => {
+                write!(f, "{players} players: a match has 2 to {max}")
+            }
             ConfigError::InputNotEncodable(e) => {
                 write!(f, "the game's input type cannot be encoded: {e}")
             }

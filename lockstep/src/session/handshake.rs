@@ -7,11 +7,10 @@ use alloc::vec::Vec;
 use serde::{de::DeserializeOwned, Serialize};
 
 use super::config::{Role, SessionConfig, HANDSHAKE_PINGS};
-use super::hash_book::HashBook;
 use super::outcome::Version;
-use super::ping::Pinger;
-use super::sender::Outbox;
+use super::peer::Peer;
 use super::time_sync::MS_PER_3_TICKS;
+use crate::hash::Fnv1a;
 use crate::time::Millis;
 use crate::wire::{Hello, Message, MAX_INPUT_DELAY, PROTOCOL_VERSION};
 
@@ -26,6 +25,25 @@ pub(super) struct Params {
     pub(super) hash_interval: u16,
     /// The prediction window (0 = lock-step).
     pub(super) window: u8,
+    /// Players in the match (0 while a guest does not know it yet).
+    pub(super) players: u8,
+    /// The match id (see [`match_id`]; 0 while a guest does not know it).
+    pub(super) match_id: u64,
+}
+
+/// The id the host gives its match: a digest of its parameters, which
+/// guests show each other so that a link between members of two matches
+/// is refused. (Two matches with the same parameters share it; the seed
+/// the host picks makes that unlikely.)
+pub(super) fn match_id(p: &Params, build: u64) -> u64 {
+    let mut h = Fnv1a::new();
+    h.write_u64(build);
+    h.write_u64(p.seed);
+    h.write_u8(p.delay);
+    h.write_u16(p.hash_interval);
+    h.write_u8(p.window);
+    h.write_u8(p.players);
+    h.finish()
 }
 
 /// Why a Hello was refused.
@@ -35,44 +53,47 @@ pub(super) enum HelloRefused {
     Unexpected,
     /// Another protocol version or game build.
     Mismatch(Version),
-    /// The peer claims our own side.
+    /// The peer claims our own side (two hosts on one link, or a second
+    /// host).
     SideConflict(u8),
+    /// The host gives this side a slot beyond its player count.
+    BadSlot(u8),
 }
 
-/// What the handshake needs until the match starts.
+/// What the handshake needs until the match starts (each peer's Hello and
+/// round trips are the peer's own: see `peer.rs`).
 #[derive(Debug)]
 pub(super) struct Handshake {
     /// The parameters so far (a guest's change with the host's Hello).
     pub(super) params: Params,
-    /// The peer's version, once its Hello arrived.
-    pub(super) remote_version: Option<Version>,
-    /// Delay from the round trip: round trips measured.
-    rtt_samples: Vec<Millis>,
     /// Delay from the round trip: when the host starts (after its Hello).
     start_at: Option<Millis>,
-    /// Hashes the guest sends between the host's Hello and the host's
-    /// start (a host measuring round trips starts half a round trip after
-    /// its Hello); carried into the match and compared there.
-    pub(super) hashes: HashBook,
+    /// This side's slot: the host's 0 at once, a guest's from the host's
+    /// Hello.
+    pub(super) own_slot: Option<u8>,
 }
 
 impl Handshake {
-    pub(super) fn new(cfg: &SessionConfig) -> Self {
-        let (seed, delay) = match cfg.role {
-            Role::Host { seed, input_delay } => (seed, input_delay),
-            Role::Guest => (0, 0),
+    pub(super) fn new(cfg: &SessionConfig, build: u64) -> Self {
+        let (seed, delay, players, own_slot) = match cfg.role {
+            Role::Host { seed, input_delay } => (seed, input_delay, cfg.players, Some(0)),
+            Role::Guest => (0, 0, 0, None),
         };
+        let mut params = Params {
+            seed,
+            delay,
+            hash_interval: cfg.hash_interval,
+            window: cfg.prediction_window,
+            players,
+            match_id: 0,
+        };
+        if own_slot.is_some() {
+            params.match_id = match_id(&params, build);
+        }
         Handshake {
-            params: Params {
-                seed,
-                delay,
-                hash_interval: cfg.hash_interval,
-                window: cfg.prediction_window,
-            },
-            remote_version: None,
-            rtt_samples: Vec::new(),
+            params,
             start_at: None,
-            hashes: HashBook::default(),
+            own_slot,
         }
     }
 
@@ -81,41 +102,38 @@ impl Handshake {
         cfg.delay_from_rtt && side == 0 && self.start_at.is_none()
     }
 
-    /// Whether both Hellos have been exchanged (the host measuring round
-    /// trips sent its Hello and waits to start).
-    pub(super) fn hellos_exchanged(&self) -> bool {
-        self.start_at.is_some()
-    }
-
-    /// Round trips measured so far.
-    pub(super) fn samples(&self) -> usize {
-        self.rtt_samples.len()
-    }
-
-    /// This side's Hello, naming the game's build id.
-    pub(super) fn hello<I>(&self, cfg: &SessionConfig, side: u8, build: u64) -> Message<I> {
+    /// This side's Hello to the peer in slot `to` (the host's names it),
+    /// naming the game's build id.
+    pub(super) fn hello<I>(&self, cfg: &SessionConfig, side: u8, build: u64, to: u8) -> Message<I> {
         let host = side == 0;
+        let p = &self.params;
         Message::Hello(Hello {
             protocol: PROTOCOL_VERSION,
             build,
-            seed: self.params.seed,
-            side,
-            input_delay: self.params.delay,
+            seed: if host { p.seed } else { 0 },
+            side: u8::from(!host),
+            input_delay: if host { p.delay } else { 0 },
             hash_interval: cfg.hash_interval,
-            prediction_window: if host { self.params.window } else { 0 },
+            prediction_window: if host { p.window } else { 0 },
+            players: if host { p.players } else { 0 },
+            slot: if host { to } else { 0 },
+            match_id: if host { p.match_id } else { 0 },
         })
     }
 
-    /// The peer's Hello. `Ok(true)`: the match starts now; `Ok(false)`:
-    /// the host still measures the round trip.
+    /// `peer`'s Hello. `Ok(true)`: the match may start once every peer is
+    /// ready; `Ok(false)`: the host still measures the round trip. The
+    /// host's Hello gives a guest its slot and the match (see
+    /// [`own_slot`](Self::own_slot)).
     pub(super) fn on_hello(
         &mut self,
         h: Hello,
         local: Version,
         cfg: &SessionConfig,
         side: u8,
+        peer: &mut Peer,
     ) -> Result<bool, HelloRefused> {
-        if self.remote_version.is_some() {
+        if peer.hello.is_some() {
             return Err(HelloRefused::Unexpected);
         }
         let remote = Version {
@@ -125,16 +143,24 @@ impl Handshake {
         if remote != local {
             return Err(HelloRefused::Mismatch(remote));
         }
-        self.remote_version = Some(remote);
-        if h.side == side {
-            return Err(HelloRefused::SideConflict(h.side));
-        }
-        if cfg.role == Role::Guest {
+        peer.hello = Some(remote);
+        if h.side == 0 {
+            // From the host: this side must be a guest without a host yet.
+            if side == 0 || self.own_slot.is_some() {
+                return Err(HelloRefused::SideConflict(0));
+            }
+            if h.slot >= h.players {
+                return Err(HelloRefused::BadSlot(h.slot));
+            }
+            peer.slot = Some(0);
+            self.own_slot = Some(h.slot);
             self.params = Params {
                 seed: h.seed,
                 delay: h.input_delay,
                 hash_interval: h.hash_interval,
                 window: h.prediction_window,
+                players: h.players,
+                match_id: h.match_id,
             };
         }
         // A host measuring the round trip starts once it has sent its own
@@ -142,68 +168,90 @@ impl Handshake {
         Ok(!self.probing(cfg, side))
     }
 
-    /// A round trip was measured: kept while the host measures.
-    pub(super) fn on_round_trip(&mut self, rtt: Millis, cfg: &SessionConfig, side: u8) {
-        if self.probing(cfg, side) && self.rtt_samples.len() < HANDSHAKE_PINGS {
-            self.rtt_samples.push(rtt);
+    /// A round trip to `peer` was measured: kept while the host measures.
+    pub(super) fn on_round_trip(
+        &self,
+        rtt: Millis,
+        cfg: &SessionConfig,
+        side: u8,
+        peer: &mut Peer,
+    ) {
+        if self.probing(cfg, side) && peer.rtt_samples.len() < HANDSHAKE_PINGS {
+            peer.rtt_samples.push(rtt);
         }
     }
 
     /// One frame of the handshake; `true` when the match starts now.
     ///
-    /// Every side but a measuring host sends a Ping every ping interval,
-    /// so the peer keeps hearing it while it waits for the peer's Hello
-    /// (the peer answers, or lets the pong ride on its inputs once it
-    /// runs).
+    /// Every side but a measuring host sends each peer a Ping every ping
+    /// interval, so the peer keeps hearing it while it waits for the
+    /// peer's Hello (the peer answers, or lets the pong ride on its inputs
+    /// once it runs).
     ///
-    /// The host that picks its delay from the round trip sends nothing
-    /// until the guest's Hello is in (so the guest's session exists and
-    /// answers at once: no ping waits in a queue to inflate the measure),
-    /// then pings every frame until [`HANDSHAKE_PINGS`] pongs came back
-    /// (on a lossy link more pings go out, never a pause), then sends its
-    /// Hello and starts half a round trip later, about when the guest
-    /// receives it.
+    /// The host that picks its delay from the round trip sends nothing to
+    /// a peer until that peer's Hello is in (so the peer's session exists
+    /// and answers at once: no ping waits in a queue to inflate the
+    /// measure), then pings it every frame until [`HANDSHAKE_PINGS`] pongs
+    /// came back (on a lossy link more pings go out, never a pause). Once
+    /// every peer is measured it picks the delay for the worst of them,
+    /// sends its Hello to all and starts half the worst median round trip
+    /// later, about when the slowest peer receives it.
     pub(super) fn frame<I>(
         &mut self,
         now: Millis,
         cfg: &SessionConfig,
         side: u8,
         build: u64,
-        pinger: &mut Pinger,
-        out: &mut Outbox,
+        peers: &mut [Peer],
+        ready: bool,
     ) -> bool
     where
         I: Serialize + DeserializeOwned + Clone + PartialEq,
     {
-        pinger.frame();
+        for p in peers.iter_mut() {
+            p.pinger.frame();
+        }
         if let Some(at) = self.start_at {
             return now >= at;
         }
         if !self.probing(cfg, side) {
-            if let Some(id) = pinger.handshake_ping(now, cfg.ping_interval_frames) {
-                out.send(&Message::<I>::Ping(id));
+            for p in peers.iter_mut() {
+                if let Some(id) = p.pinger.handshake_ping(now, cfg.ping_interval_frames) {
+                    p.out.send(&Message::<I>::Ping(id));
+                }
             }
             return false;
         }
-        if self.remote_version.is_none() {
+        let mut measured = ready;
+        for p in peers.iter_mut() {
+            if p.hello.is_some() && p.rtt_samples.len() < HANDSHAKE_PINGS {
+                let id = p.pinger.probe_ping(now);
+                p.out.send(&Message::<I>::Ping(id));
+                measured = false;
+            }
+        }
+        if !measured {
             return false;
         }
-        if self.rtt_samples.len() < HANDSHAKE_PINGS {
-            out.send(&Message::<I>::Ping(pinger.probe_ping(now)));
-            return false;
+        let mut mid_max = 0;
+        let mut delay = 1;
+        for p in peers.iter() {
+            delay = delay.max(delay_for_round_trips(&p.rtt_samples, self.params.window));
+            let mut ms: Vec<u64> = p.rtt_samples.iter().map(|m| m.0).collect();
+            ms.sort_unstable();
+            let mid = ms.get(ms.len() / 2).copied().unwrap_or(0);
+            mid_max = mid_max.max(mid);
+            log::info!("round trips to {} of {:?} ms", p.id, ms);
         }
-        self.params.delay = delay_for_round_trips(&self.rtt_samples, self.params.window);
-        let mut ms: Vec<u64> = self.rtt_samples.iter().map(|m| m.0).collect();
-        ms.sort_unstable();
-        let mid = ms.get(ms.len() / 2).copied().unwrap_or(0);
-        log::info!(
-            "input delay {} ticks from round trips of {:?} ms",
-            self.params.delay,
-            ms
-        );
-        self.start_at = Some(now + Millis(mid / 2));
-        out.send(&self.hello::<I>(cfg, side, build));
-        mid / 2 == 0
+        self.params.delay = delay;
+        self.params.match_id = match_id(&self.params, build);
+        log::info!("input delay {delay} ticks from the round trips");
+        self.start_at = Some(now + Millis(mid_max / 2));
+        for p in peers.iter_mut() {
+            let hello = self.hello::<I>(cfg, side, build, p.slot.unwrap_or(0));
+            p.out.send(&hello);
+        }
+        mid_max / 2 == 0
     }
 }
 

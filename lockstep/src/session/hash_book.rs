@@ -1,5 +1,6 @@
-//! The hash book: this side's state hashes of final ticks and the peer's,
-//! kept until both of a tick are in and compared.
+//! The hash books: this side's state hashes of final ticks (one book for
+//! the match) and each peer's (one book per peer), kept until both of a
+//! tick are in and compared.
 
 use alloc::collections::VecDeque;
 
@@ -33,42 +34,59 @@ pub(super) enum Comparison {
     },
 }
 
-/// Both sides' hashes of final ticks, until compared.
+/// This side's hashes of final ticks (ascending), one book for the whole
+/// match: each is kept until every peer's hashes have reached its tick.
+#[derive(Debug, Default)]
+pub(super) struct LocalHashes {
+    kept: VecDeque<(u32, u64)>,
+}
+
+impl LocalHashes {
+    /// Our hash of `tick`, if still kept.
+    pub(super) fn get(&self, tick: u32) -> Option<u64> {
+        self.kept
+            .binary_search_by_key(&tick, |&(t, _)| t)
+            .ok()
+            .and_then(|i| self.kept.get(i))
+            .map(|&(_, h)| h)
+    }
+
+    /// Keeps our hash of final tick `tick` (ticks ascending).
+    pub(super) fn record(&mut self, tick: u32, hash: u64) {
+        if self.kept.len() >= LOCAL_HASHES_KEPT {
+            if let Some((old, _)) = self.kept.pop_front() {
+                log::warn!("hash of tick {old} dropped before every peer's arrived");
+            }
+        }
+        self.kept.push_back((tick, hash));
+    }
+
+    /// Forgets our hashes up to `tick`: every peer's hash of them came.
+    pub(super) fn forget_upto(&mut self, tick: u32) {
+        while self.kept.front().is_some_and(|&(t, _)| t <= tick) {
+            self.kept.pop_front();
+        }
+    }
+}
+
+/// One peer's hashes of final ticks, until compared with ours.
 #[derive(Debug, Default)]
 pub(super) struct HashBook {
-    /// This side's hashes (ascending ticks), kept until the peer's hashes
-    /// reach their tick.
-    local: VecDeque<(u32, u64)>,
-    /// The peer's hashes of ticks this side has not hashed yet.
+    /// The peer's hashes of ticks we have not hashed yet (ascending).
     remote: VecDeque<(u32, u64)>,
-    /// The peer's last hashed tick (0 before the first).
+    /// The last tick the peer sent a hash for (0 before the first).
     last_remote_tick: u32,
 }
 
 impl HashBook {
-    /// The peer's last hashed tick (0 before the first).
+    /// The last tick the peer sent a hash for.
     pub(super) fn last_remote_tick(&self) -> u32 {
         self.last_remote_tick
     }
 
-    /// This side's hash of `tick`, if it is still kept.
-    pub(super) fn local_hash(&self, tick: u32) -> Option<u64> {
-        self.local
-            .binary_search_by_key(&tick, |&(t, _)| t)
-            .ok()
-            .and_then(|i| self.local.get(i))
-            .map(|&(_, h)| h)
-    }
-
-    /// Keeps this side's hash of final tick `tick` (which the caller sends
-    /// to the peer) and compares it with the peer's if that came first.
+    /// We hashed final tick `tick` (recorded in the local book too): the
+    /// comparison with the peer's hash of it, if that came first.
     pub(super) fn record_local(&mut self, tick: u32, hash: u64) -> Option<Comparison> {
-        if self.local.len() >= LOCAL_HASHES_KEPT {
-            if let Some((old, _)) = self.local.pop_front() {
-                log::warn!("hash of tick {old} dropped before the peer's arrived");
-            }
-        }
-        self.local.push_back((tick, hash));
         let mut compared = None;
         while let Some(&(rt, rh)) = self.remote.front() {
             if rt > tick {
@@ -79,20 +97,19 @@ impl HashBook {
                 compared = Some(compare(rt, hash, rh));
             }
         }
-        self.drop_compared();
         compared
     }
 
-    /// The peer's hash of `h.tick`. It must be a later multiple of
-    /// `interval` than the peer's last and no further than `ahead_limit`;
-    /// `last_hashed` is this side's last hashed tick. Compared at once if
-    /// this side has hashed that tick, kept until it does otherwise.
+    /// The peer's hash `h`: refused if its tick is not a later multiple of
+    /// `interval` or is beyond `ahead_limit`; compared at once with ours
+    /// when we have hashed its tick (`last_hashed` or before), else kept.
     pub(super) fn record_remote(
         &mut self,
         h: HashReport,
         interval: u16,
         ahead_limit: u32,
         last_hashed: u32,
+        local: &LocalHashes,
     ) -> Result<Option<Comparison>, Violation> {
         if !h.tick.is_multiple_of(u32::from(interval)) || h.tick <= self.last_remote_tick {
             return Err(Violation::BadHashTick { tick: h.tick });
@@ -103,27 +120,14 @@ impl HashBook {
         self.last_remote_tick = h.tick;
         let mut compared = None;
         if h.tick <= last_hashed {
-            match self.local_hash(h.tick) {
-                Some(local) => compared = Some(compare(h.tick, local, h.hash)),
+            match local.get(h.tick) {
+                Some(ours) => compared = Some(compare(h.tick, ours, h.hash)),
                 None => log::warn!("peer hash for tick {} no longer held", h.tick),
             }
         } else {
             self.remote.push_back((h.tick, h.hash));
         }
-        self.drop_compared();
         Ok(compared)
-    }
-
-    /// Drops the local hashes the peer's hashes have caught up with: each
-    /// was compared when the later of the two arrived.
-    fn drop_compared(&mut self) {
-        while self
-            .local
-            .front()
-            .is_some_and(|&(t, _)| t <= self.last_remote_tick)
-        {
-            self.local.pop_front();
-        }
     }
 }
 
@@ -150,9 +154,16 @@ mod tests {
     #[test]
     fn a_peer_hash_that_comes_first_is_compared_when_ours_is_recorded() {
         let mut book = HashBook::default();
-        assert_eq!(book.record_remote(report(60, 7), 60, 100, 0), Ok(None));
+        let ours = LocalHashes::default();
+        assert_eq!(
+            book.record_remote(report(60, 7), 60, 100, 0, &ours),
+            Ok(None)
+        );
         assert_eq!(book.record_local(60, 7), Some(Comparison::Matched(60)));
-        assert_eq!(book.record_remote(report(120, 8), 60, 200, 60), Ok(None));
+        assert_eq!(
+            book.record_remote(report(120, 8), 60, 200, 60, &ours),
+            Ok(None)
+        );
         assert_eq!(
             book.record_local(120, 9),
             Some(Comparison::Differ {
@@ -166,33 +177,41 @@ mod tests {
     #[test]
     fn our_hash_that_comes_first_is_compared_when_the_peers_arrives_and_then_dropped() {
         let mut book = HashBook::default();
-        assert_eq!(book.record_local(60, 5), None);
-        assert_eq!(book.record_local(120, 6), None);
-        assert_eq!(book.local_hash(60), Some(5));
+        let mut ours = LocalHashes::default();
+        for (t, h) in [(60, 5), (120, 6)] {
+            ours.record(t, h);
+            assert_eq!(book.record_local(t, h), None);
+        }
+        assert_eq!(ours.get(60), Some(5));
         assert_eq!(
-            book.record_remote(report(60, 5), 60, 200, 120),
+            book.record_remote(report(60, 5), 60, 200, 120, &ours),
             Ok(Some(Comparison::Matched(60)))
         );
-        // Compared: no longer kept; the later one is.
-        assert_eq!(book.local_hash(60), None);
-        assert_eq!(book.local_hash(120), Some(6));
+        // Compared by every peer: no longer kept; the later one is.
+        ours.forget_upto(book.last_remote_tick());
+        assert_eq!(ours.get(60), None);
+        assert_eq!(ours.get(120), Some(6));
     }
 
     #[test]
     fn bad_peer_hashes_are_refused_and_change_nothing() {
         let mut book = HashBook::default();
+        let ours = LocalHashes::default();
         assert_eq!(
-            book.record_remote(report(61, 1), 60, 1000, 0),
+            book.record_remote(report(61, 1), 60, 1000, 0, &ours),
             Err(Violation::BadHashTick { tick: 61 })
         );
         assert_eq!(
-            book.record_remote(report(600, 1), 60, 100, 0),
+            book.record_remote(report(600, 1), 60, 100, 0, &ours),
             Err(Violation::TooFarAhead { tick: 600 })
         );
-        assert_eq!(book.record_remote(report(60, 1), 60, 100, 0), Ok(None));
+        assert_eq!(
+            book.record_remote(report(60, 1), 60, 100, 0, &ours),
+            Ok(None)
+        );
         // The same tick again, or an earlier one, is not a later multiple.
         assert_eq!(
-            book.record_remote(report(60, 1), 60, 100, 0),
+            book.record_remote(report(60, 1), 60, 100, 0, &ours),
             Err(Violation::BadHashTick { tick: 60 })
         );
         // The refusals left the accepted hash waiting for ours.

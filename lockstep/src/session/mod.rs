@@ -1,4 +1,5 @@
-//! The session: a sans-IO state machine for one two-player match.
+//! The session: a sans-IO state machine for one match of 2 to 8 players,
+//! one link to each remote player.
 //!
 //! # Calling contract
 //!
@@ -6,10 +7,12 @@
 //! method takes the current time as [`Millis`] (times must not go
 //! backwards; a smaller one counts as no time passing), and the caller:
 //!
-//! 1. creates the session with [`Session::new`] once the transport is open
-//!    (its Hello is queued at once);
+//! 1. creates the session with [`Session::new`], and tells it of each link
+//!    that opens with [`Session::handle_link_state`] (the link's
+//!    [`PeerId`] is the caller's choice; its Hello is queued then);
 //! 2. feeds every received datagram to [`Session::handle_datagram`] and
-//!    every change of the link to [`Session::handle_link_state`];
+//!    every change of a link to [`Session::handle_link_state`], naming
+//!    the link;
 //! 3. calls [`Session::advance_frame`] once per display frame (60 Hz),
 //!    never more to catch up after a pause, and
 //!    [`Session::handle_timeout`] between frames when
@@ -26,9 +29,12 @@
 //!
 //! The session owns the parts below, one job each, and passes each what it
 //! needs from the others; the phase (an enum) carries the parts that
-//! exist only in it:
+//! exist only in it, and each remote player has a [`peer::Peer`] with the
+//! parts that concern its link alone (its Hello, pings, outgoing queue and
+//! input stream, its hashes and its frame advantage):
 //!
 //! * `config.rs`: the settings, their defaults and checks;
+//! * `peer.rs`: one remote player and its link;
 //! * `handshake.rs`: Hellos, the host's parameters, the round trips the
 //!   host measures to pick the input delay (phase `Handshake`);
 //! * `timeline.rs`: the game, both players' inputs by tick, the states saved
@@ -43,6 +49,7 @@
 //! * `outcome.rs`: what the session reports (events, frames, outcomes).
 
 use alloc::collections::VecDeque;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -52,7 +59,8 @@ use crate::parts::{DesyncParts, PartHashes, PartsExchange, StatePart};
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
-    peek_hello_protocol, ByeReason, HashReport, Inputs, Message, Pong, PROTOCOL_VERSION,
+    peek_hello_protocol, ByeReason, HashReport, Inputs, Member, Message, Pong, MAX_PLAYERS,
+    PROTOCOL_VERSION,
 };
 
 mod config;
@@ -60,6 +68,7 @@ mod deadlines;
 mod handshake;
 mod hash_book;
 mod outcome;
+mod peer;
 mod ping;
 mod sender;
 mod time_sync;
@@ -72,13 +81,14 @@ pub use config::{
 };
 pub use handshake::delay_for_round_trips;
 pub use outcome::{Event, Frame, Outcome, SessionStats, Version, Violation};
+pub use peer::PeerId;
 
 use deadlines::{Deadlines, Expired};
 use handshake::{Handshake, HelloRefused, Params};
-use hash_book::{Comparison, HashBook, LOCAL_HASHES_KEPT};
-use ping::Pinger;
-use sender::{Extras, Outbox, Sender};
-use time_sync::{travel_ticks, PeerView, TimeSync};
+use hash_book::{Comparison, LocalHashes, LOCAL_HASHES_KEPT};
+use peer::Peer;
+use sender::Extras;
+use time_sync::{travel_ticks, PeerView};
 use timeline::{Timeline, Watch};
 
 /// How far (in ticks) beyond the proven bound a peer's inputs or hashes may
@@ -96,37 +106,49 @@ enum Phase<G: DeterministicGame> {
     Ended(Ended<G>),
 }
 
-/// The parts of a running match.
+/// The parts of a running match shared by every peer.
 struct Running<G: DeterministicGame> {
     params: Params,
     timeline: Timeline<G>,
-    hashes: HashBook,
-    /// The part hashes of final ticks, and a desync waiting for the peer's.
+    /// This side's hashes of final ticks, until every peer's came.
+    local: LocalHashes,
+    /// The part hashes of final ticks, and a desync waiting for a peer's.
     parts: PartsExchange,
-    time_sync: TimeSync,
-    sender: Sender,
+    /// The peer (index) whose part hashes a desync waits for.
+    parts_with: Option<usize>,
 }
 
 impl<G: DeterministicGame> Running<G> {
     /// Runs `f` on the timeline under the match's watch (final ticks'
-    /// hashes sent, compared and their parts kept); returns the first pair
-    /// of hashes found to differ, if any.
+    /// hashes sent, compared and their parts kept); returns the first
+    /// peer whose hash was found to differ from ours, and the hashes.
     fn watched(
         &mut self,
-        out: &mut Outbox,
+        peers: &mut [Peer],
         events: &mut VecDeque<Event>,
         f: impl FnOnce(&mut Timeline<G>, &mut MatchWatch<'_>),
-    ) -> Option<(u32, u64, u64)> {
+    ) -> Option<Differ> {
         let mut watch = MatchWatch {
-            hashes: &mut self.hashes,
+            peers,
+            local: &mut self.local,
             parts: &mut self.parts,
-            out,
             events,
             desync: None,
         };
         f(&mut self.timeline, &mut watch);
         watch.desync
     }
+}
+
+/// A peer (index) whose hash of `tick` differs from ours, and the slots
+/// of every peer found to differ at that tick.
+#[derive(Debug, Clone)]
+struct Differ {
+    peer: usize,
+    tick: u32,
+    local: u64,
+    remote: u64,
+    slots: Vec<u8>,
 }
 
 /// What an ended match keeps: how it ended and the last states reached.
@@ -165,14 +187,15 @@ impl<G: DeterministicGame> Phase<G> {
 }
 
 /// The session's [`Watch`] on its timeline: new ticks become events, and
-/// final ticks' hashes are sent to the peer and compared with its own.
+/// final ticks' hashes are sent to every peer and compared with each
+/// one's.
 struct MatchWatch<'a> {
-    hashes: &'a mut HashBook,
+    peers: &'a mut [Peer],
+    local: &'a mut LocalHashes,
     parts: &'a mut PartsExchange,
-    out: &'a mut Outbox,
     events: &'a mut VecDeque<Event>,
-    /// The first pair of hashes found to differ: the match ends.
-    desync: Option<(u32, u64, u64)>,
+    /// The first peer whose hash differs from ours: the match ends.
+    desync: Option<Differ>,
 }
 
 impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
@@ -183,28 +206,53 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
     }
 
     fn final_hash(&mut self, tick: u32, hash: u64, parts: Vec<StatePart>) {
-        self.out
-            .send(&Message::<G::Input>::Hash(HashReport { tick, hash }));
+        let report = Message::<G::Input>::Hash(HashReport { tick, hash });
+        for p in self.peers.iter_mut() {
+            p.out.send(&report);
+        }
         // The parts of the same state, kept in case this tick differs.
         self.parts.keep(tick, parts, LOCAL_HASHES_KEPT);
-        match self.hashes.record_local(tick, hash) {
-            Some(Comparison::Matched(t)) => {
-                log::debug!("state hashes agree at tick {t}");
-                self.events.push_back(Event::HashMatched(t));
+        self.local.record(tick, hash);
+        for (i, p) in self.peers.iter_mut().enumerate() {
+            match p.hashes.record_local(tick, hash) {
+                Some(Comparison::Matched(t)) => {
+                    log::debug!("state hashes agree with {} at tick {t}", p.id);
+                    self.events.push_back(Event::HashMatched(t));
+                }
+                Some(Comparison::Differ {
+                    tick,
+                    local,
+                    remote,
+                }) => {
+                    // Every peer that differs at this tick is named; the
+                    // first one found gets the part exchange.
+                    let slot = p.slot.unwrap_or(0);
+                    match &mut self.desync {
+                        Some(d) => d.slots.push(slot),
+                        None => {
+                            self.desync = Some(Differ {
+                                peer: i,
+                                tick,
+                                local,
+                                remote,
+                                slots: vec![slot],
+                            });
+                        }
+                    }
+                }
+                None => {}
             }
-            Some(Comparison::Differ {
-                tick,
-                local,
-                remote,
-            }) => {
-                // The differing tick's parts stay for the exchange.
-                self.desync = Some((tick, local, remote));
-                return;
-            }
-            None => {}
         }
-        // Parts of ticks the peer's hashes have caught up with are done.
-        self.parts.forget_upto(self.hashes.last_remote_tick());
+        // Our hashes of ticks every peer's hashes have caught up with are
+        // done.
+        let done = compared_by_all(self.peers);
+        self.local.forget_upto(done);
+        if self.desync.is_some() {
+            // The differing tick's parts stay for the exchange.
+            return;
+        }
+        // So are their parts.
+        self.parts.forget_upto(done);
     }
 
     fn stopped(&self) -> bool {
@@ -212,21 +260,36 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
     }
 }
 
-/// One side of a two-player lock-step match, sans-IO.
+/// The last tick whose hash every peer has sent.
+fn compared_by_all(peers: &[Peer]) -> u32 {
+    peers
+        .iter()
+        .map(|p| p.hashes.last_remote_tick())
+        .min()
+        .unwrap_or(0)
+}
+
+/// One member of a lock-step match of 2 to 8 players, sans-IO.
 ///
 /// The session never reads a clock and never touches a socket. The caller
 /// feeds it what happened (datagrams, link changes, the passing of frames,
 /// the local player leaving) with the current time in [`Millis`], and takes
-/// out what it produced: datagrams to send, events, and the time it wants
-/// to be called by at the latest.
+/// out what it produced: datagrams to send and the link to send each on,
+/// events, and the time it wants to be called by at the latest.
+///
+/// Each remote player is reached over its own link (a [`Transport`]), and
+/// the caller names each link with a [`PeerId`] of its choice.
 ///
 /// # Calling contract
 ///
-/// 1. Create the session with [`Session::new`] once the transport is
-///    [`Open`](LinkState::Open) (its Hello is queued at once).
-/// 2. Feed every received datagram to [`handle_datagram`](Self::handle_datagram)
-///    and every change of the link state to
-///    [`handle_link_state`](Self::handle_link_state).
+/// 1. Create the session with [`Session::new`]. When a link to a remote
+///    player is [`Open`](LinkState::Open), say so with
+///    [`handle_link_state`](Self::handle_link_state) (its Hello is queued
+///    then; [`pump`](Self::pump) does it for you).
+/// 2. Feed every datagram received on a link to
+///    [`handle_datagram`](Self::handle_datagram) and every change of a
+///    link's state to [`handle_link_state`](Self::handle_link_state),
+///    with the link's [`PeerId`].
 /// 3. Call [`advance_frame`](Self::advance_frame) once per display frame
 ///    (60 Hz), never more to catch up after a pause: it samples the local
 ///    pad only when a new input is needed, runs at most one tick and sends
@@ -234,12 +297,12 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
 ///    [`handle_timeout`](Self::handle_timeout) if
 ///    [`poll_timeout`](Self::poll_timeout)'s deadline passes.
 /// 4. After **every** call above (and after [`quit`](Self::quit)), drain
-///    [`poll_transmit`](Self::poll_transmit) into the transport, then
+///    [`poll_transmit`](Self::poll_transmit) into the links it names, then
 ///    [`poll_event`](Self::poll_event), until both return `None`.
-///    [`pump`](Self::pump) does steps 2 and 4's sending for any
-///    [`Transport`].
+///    [`pump`](Self::pump) does steps 2 and 4's sending for one link over
+///    any [`Transport`]; call it for each link.
 /// 5. When [`Event::Ended`] arrives the match is over: keep draining
-///    `poll_transmit` (a `Bye` may be queued) before closing the transport.
+///    `poll_transmit` (a `Bye` may be queued) before closing the links.
 ///    Later calls change nothing.
 ///
 /// Every method takes the current time; times must not go backwards (a
@@ -247,8 +310,8 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
 ///
 /// # Panics
 ///
-/// Never, whatever the peer sends or in whatever order methods are called
-/// (a panic would be a bug in this crate). Bad data from the peer ends the
+/// Never, whatever the peers send or in whatever order methods are called
+/// (a panic would be a bug in this crate). Bad data from a peer ends the
 /// match with [`Outcome::InvalidData`]: see `docs/engine.md`.
 ///
 /// # Example
@@ -266,13 +329,17 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
 /// let mut host = Session::<Counter>::new(SessionConfig::host(42, 2)).expect("valid config");
 /// // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
 /// let mut guest = Session::<Counter>::new(SessionConfig::guest()).expect("valid config");
+/// // Each side names its one link; here, by the other side's number.
+/// let (to_guest, to_host) = (PeerId(1), PeerId(0));
+/// host.handle_link_state(Millis(0), to_guest, LinkState::Open);
+/// guest.handle_link_state(Millis(0), to_host, LinkState::Open);
 /// for frame in 0..100u64 {
 ///     let now = Millis(frame * 16);
 ///     host.advance_frame(now, || 1);
 ///     guest.advance_frame(now, || 2);
 ///     // A perfect, instant link: hand each side's datagrams to the other.
-///     while let Some((ch, bytes)) = host.poll_transmit() { guest.handle_datagram(now, ch, &bytes) }
-///     while let Some((ch, bytes)) = guest.poll_transmit() { host.handle_datagram(now, ch, &bytes) }
+///     while let Some((_, ch, bytes)) = host.poll_transmit() { guest.handle_datagram(now, to_host, ch, &bytes) }
+///     while let Some((_, ch, bytes)) = guest.poll_transmit() { host.handle_datagram(now, to_guest, ch, &bytes) }
 /// }
 /// assert!(host.tick() > 90);
 /// assert_eq!(host.tick(), guest.tick());
@@ -280,12 +347,13 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
 /// ```
 pub struct Session<G: DeterministicGame> {
     cfg: SessionConfig,
-    /// This side: 0 host, 1 guest.
+    /// This side's slot: 0 host, 1 guest.
     side: u8,
     phase: Phase<G>,
-    pinger: Pinger,
+    /// The handshake's and the progress wait's clocks.
     deadlines: Deadlines,
-    out: Outbox,
+    /// The remote players, in the order their links opened.
+    peers: Vec<Peer>,
     events: VecDeque<Event>,
     /// The session's own counters (frames, stalls, received, round trip,
     /// skips); the parts' counters are added when read.
@@ -297,6 +365,7 @@ impl<G: DeterministicGame> fmt::Debug for Session<G> {
         f.debug_struct("Session")
             .field("phase", &self.phase.name())
             .field("side", &self.side)
+            .field("peers", &self.peers.len())
             .field("tick", &self.tick())
             .field("outcome", &self.outcome())
             .finish_non_exhaustive()
@@ -304,8 +373,8 @@ impl<G: DeterministicGame> fmt::Debug for Session<G> {
 }
 
 impl<G: DeterministicGame> Session<G> {
-    /// Checks the configuration (and that the game's input encodes), and
-    /// queues this side's Hello.
+    /// Checks the configuration (and that the game's input encodes). No
+    /// link yet: see [`handle_link_state`](Self::handle_link_state).
     pub fn new(cfg: SessionConfig) -> Result<Self, ConfigError> {
         cfg.validate()?;
         postcard::to_allocvec(&G::Input::default()).map_err(ConfigError::InputNotEncodable)?;
@@ -313,35 +382,78 @@ impl<G: DeterministicGame> Session<G> {
             Role::Host { .. } => 0,
             Role::Guest => 1,
         };
-        let handshake = Handshake::new(&cfg);
-        let mut out = Outbox::default();
-        if !handshake.probing(&cfg, side) {
-            out.send(&handshake.hello::<G::Input>(&cfg, side, G::BUILD_ID));
-        }
+        let handshake = Handshake::new(&cfg, G::BUILD_ID);
         Ok(Session {
             cfg,
             side,
             phase: Phase::Handshake(handshake),
-            pinger: Pinger::default(),
             deadlines: Deadlines::default(),
-            out,
+            peers: Vec::new(),
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
     }
 
+    /// Players in the match (0 while a guest waits for the host's Hello).
+    fn players(&self) -> u8 {
+        self.phase.params().players
+    }
+
+    /// The index of link `id` among the peers, adding it (its link just
+    /// opened, or its first datagram came) while the handshake expects
+    /// more links. `None` for a link the match has no room for.
+    fn peer_index(&mut self, now: Millis, id: PeerId) -> Option<usize> {
+        if let Some(i) = self.peers.iter().position(|p| p.id == id) {
+            return Some(i);
+        }
+        let Phase::Handshake(hs) = &self.phase else {
+            log::warn!("{id} opened after the start: ignored");
+            return None;
+        };
+        let room = match hs.params.players {
+            0 => MAX_PLAYERS - 1,
+            n => n - 1,
+        };
+        if self.peers.len() >= usize::from(room) {
+            log::warn!("{id} opened beyond the match's players: ignored");
+            return None;
+        }
+        let mut peer = Peer::new(id, now);
+        if self.side == 0 {
+            // The host gives the link the lowest free slot.
+            peer.slot =
+                (1..hs.params.players).find(|&k| self.peers.iter().all(|p| p.slot != Some(k)));
+        }
+        if !hs.probing(&self.cfg, self.side) {
+            let to = peer.slot.unwrap_or(0);
+            peer.out
+                .send(&hs.hello::<G::Input>(&self.cfg, self.side, G::BUILD_ID, to));
+        }
+        if let (Some(slot), true) = (hs.own_slot, self.side != 0) {
+            // A guest that knows the match introduces itself to a link
+            // opened later (necessarily another guest's).
+            peer.out.send(&Message::<G::Input>::Member(Member {
+                slot,
+                match_id: hs.params.match_id,
+            }));
+        }
+        self.peers.push(peer);
+        Some(self.peers.len() - 1)
+    }
+
     // ----- inputs ---------------------------------------------------------
 
-    /// Feeds one datagram received on `channel`.
+    /// Feeds one datagram received on `channel` of link `peer`.
     ///
     /// Any datagram counts as a sign of life. Inputs that arrive before
     /// the match starts are dropped (they are sent again); a Ping before
     /// the start is answered at once with a Pong (the host measures the
     /// round trip that way); pongs for unknown pings and anything after
-    /// the end are dropped (logged at debug). Anything that fails strict
-    /// decoding or breaks the protocol ends the match with
+    /// the end are dropped (logged at debug), and so is a datagram on a
+    /// link the match has no room for (logged at warn). Anything that
+    /// fails strict decoding or breaks the protocol ends the match with
     /// [`Outcome::InvalidData`] (see `docs/engine.md`).
-    pub fn handle_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
+    pub fn handle_datagram(&mut self, now: Millis, peer: PeerId, channel: Channel, bytes: &[u8]) {
         if self.is_ended() {
             log::debug!(
                 "{} byte datagram after the end of the match: dropped",
@@ -349,7 +461,13 @@ impl<G: DeterministicGame> Session<G> {
             );
             return;
         }
-        self.deadlines.heard(now);
+        self.deadlines.called(now);
+        let Some(pi) = self.peer_index(now, peer) else {
+            return;
+        };
+        if let Some(p) = self.peers.get_mut(pi) {
+            p.heard(now);
+        }
         self.stats.received_packets += 1;
         self.stats.received_bytes += bytes.len() as u64;
         let msg = match Message::<G::Input>::decode(bytes) {
@@ -375,23 +493,34 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         match msg {
-            Message::Hello(h) => self.on_hello(h),
-            Message::Inputs(m) => self.on_inputs(now, m),
-            Message::Hash(h) => self.on_hash(now, h),
-            Message::Ping(id) => self.on_ping(now, id),
-            Message::Pong(p) => self.on_pong(now, p),
-            Message::Bye(r) => self.on_bye(r),
-            Message::Parts(p) => self.on_parts(p),
+            Message::Hello(h) => self.on_hello(pi, h),
+            Message::Inputs(m) => self.on_inputs(now, pi, m),
+            Message::Hash(h) => self.on_hash(now, pi, h),
+            Message::Ping(id) => self.on_ping(now, pi, id),
+            Message::Pong(p) => self.on_pong(now, pi, p),
+            Message::Bye(r) => self.on_bye(pi, r),
+            Message::Parts(p) => self.on_parts(pi, p),
+            Message::Member(m) => self.on_member(pi, m),
         }
     }
 
-    /// Feeds a change of the transport's link state. `Closed` or `Failed`
-    /// ends the match with [`Outcome::TransportLost`] (after any `Bye`
-    /// already fed, which takes precedence).
-    pub fn handle_link_state(&mut self, now: Millis, state: LinkState) {
-        let _ = now;
-        if state.is_terminal() && !self.is_ended() {
-            log::info!("link {state:?}: transport lost");
+    /// Feeds a change of link `peer`'s state. [`Open`](LinkState::Open)
+    /// adds the link (queuing its Hello) while the handshake expects
+    /// more; `Closed` or `Failed` ends the match with
+    /// [`Outcome::TransportLost`] (after any `Bye` already fed, which takes
+    /// precedence).
+    pub fn handle_link_state(&mut self, now: Millis, peer: PeerId, state: LinkState) {
+        if self.is_ended() {
+            return;
+        }
+        self.deadlines.called(now);
+        let known = self.peers.iter().any(|p| p.id == peer);
+        if state == LinkState::Open && !known {
+            let _ = self.peer_index(now, peer);
+        } else if state.is_terminal() && (known || matches!(self.phase, Phase::Handshake(_))) {
+            // A link lost before the start (even one never seen open)
+            // leaves the match without one of its players.
+            log::info!("{peer} {state:?}: transport lost");
             self.end(Outcome::TransportLost, None);
         }
     }
@@ -405,7 +534,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// The local player leaves: sends `Bye(Quit)` and ends with
     /// [`Outcome::LocalQuit`]. Drain [`poll_transmit`](Self::poll_transmit)
-    /// afterwards so the peer learns of it.
+    /// afterwards so the peers learn of it.
     pub fn quit(&mut self, now: Millis) {
         let _ = now;
         self.end(Outcome::LocalQuit, Some(ByeReason::Quit));
@@ -413,20 +542,22 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Advances one display frame: samples the local pad through `sample`
     /// only when a new input is needed (at most once), runs at most one tick
-    /// when both inputs for it are known, and queues this frame's datagrams.
+    /// when every input for it is known (or may be predicted), and queues
+    /// this frame's datagrams.
     ///
     /// Call it once per frame and never more to catch up: after a stall the
     /// match resumes at normal pace.
     pub fn advance_frame(&mut self, now: Millis, sample: impl FnMut() -> G::Input) -> Frame {
         self.check_timeout(now);
+        let ready = self.all_hellos();
         if let Phase::Handshake(hs) = &mut self.phase {
             let start = hs.frame::<G::Input>(
                 now,
                 &self.cfg,
                 self.side,
                 G::BUILD_ID,
-                &mut self.pinger,
-                &mut self.out,
+                &mut self.peers,
+                ready,
             );
             if start {
                 self.start();
@@ -439,6 +570,20 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    /// Whether this side knows its slot and every other player's link is
+    /// open, with its Hello in and its slot known.
+    fn all_hellos(&self) -> bool {
+        let Phase::Handshake(hs) = &self.phase else {
+            return false;
+        };
+        hs.own_slot.is_some()
+            && self.peers.len() + 1 == usize::from(hs.params.players)
+            && self
+                .peers
+                .iter()
+                .all(|p| p.hello.is_some() && p.slot.is_some())
+    }
+
     /// One frame of the running match (see [`advance_frame`](Self::advance_frame)).
     fn running_frame(&mut self, now: Millis, mut sample: impl FnMut() -> G::Input) -> Frame {
         let Phase::Running(run) = &mut self.phase else {
@@ -446,7 +591,7 @@ impl<G: DeterministicGame> Session<G> {
             debug_assert!(false, "running frame outside the match");
             return Frame::Waiting;
         };
-        // A desync waits for the peer's part hashes: nothing runs.
+        // A desync waits for a peer's part hashes: nothing runs.
         if run.parts.waiting() {
             return Frame::Waiting;
         }
@@ -455,7 +600,7 @@ impl<G: DeterministicGame> Session<G> {
         if window > 0 {
             // Correct any misprediction the inputs received since the last
             // frame revealed, before anything new runs.
-            let found = run.watched(&mut self.out, &mut self.events, |t, w| t.reconcile(w));
+            let found = run.watched(&mut self.peers, &mut self.events, |t, w| t.reconcile(w));
             if let Some(desync) = found {
                 self.end_in_desync(now, desync);
                 return Frame::Ended;
@@ -465,7 +610,9 @@ impl<G: DeterministicGame> Session<G> {
         if run.timeline.needs_local(run.params.delay) {
             let pad = sample();
             if run.timeline.local().last() != Some(&pad) {
-                run.sender.pad_changed();
+                for p in &mut self.peers {
+                    p.sender.pad_changed();
+                }
             }
             run.timeline.push_local(pad);
         }
@@ -473,12 +620,24 @@ impl<G: DeterministicGame> Session<G> {
         if can_run {
             self.deadlines.progressed();
         }
-        let peer = peer_view(run, self.stats.last_rtt);
-        let frame = if can_run && window > 0 && run.time_sync.skip(run.timeline.tick(), peer) {
+        let tick = run.timeline.tick();
+        // Time sync: this side lets a frame pass when it runs ahead of any
+        // peer (so every player stays near the slowest).
+        let skip = can_run
+            && window > 0
+            && self
+                .peers
+                .iter()
+                .any(|p| p.time_sync.wants_skip(tick, peer_view(run, p)));
+        let frame = if skip {
+            log::debug!("time sync: frame skipped at tick {tick}");
+            for p in &mut self.peers {
+                p.time_sync.skipped();
+            }
             self.stats.skipped_frames += 1;
-            Frame::Skipped(run.timeline.tick())
+            Frame::Skipped(tick)
         } else if can_run {
-            let found = run.watched(&mut self.out, &mut self.events, |t, w| {
+            let found = run.watched(&mut self.peers, &mut self.events, |t, w| {
                 t.step(w);
             });
             if let Some(desync) = found {
@@ -487,26 +646,45 @@ impl<G: DeterministicGame> Session<G> {
             }
             Frame::Ticked(run.timeline.tick())
         } else {
-            let tick = run.timeline.tick();
             self.deadlines.stalled(now);
             self.stats.stalled_frames += 1;
             self.events.push_back(Event::Stalled(tick));
             Frame::Stalled(tick)
         };
         if window > 0 {
-            let peer = peer_view(run, self.stats.last_rtt);
-            run.time_sync.update(run.timeline.tick(), peer);
+            let tick = run.timeline.tick();
+            for i in 0..self.peers.len() {
+                let Some(p) = self.peers.get(i) else { continue };
+                let view = peer_view(run, p);
+                if let Some(p) = self.peers.get_mut(i) {
+                    p.time_sync.update(tick, view);
+                }
+            }
         }
-        self.pinger.frame();
+        for p in &mut self.peers {
+            p.pinger.frame();
+        }
         self.flush_unreliable(now);
         frame
     }
 
     // ----- outputs --------------------------------------------------------
 
-    /// The next datagram to send, and its channel.
-    pub fn poll_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
-        self.out.pop()
+    /// The next datagram to send, the link to send it on and its channel
+    /// (links in the order they opened; each link's datagrams in order).
+    pub fn poll_transmit(&mut self) -> Option<(PeerId, Channel, Vec<u8>)> {
+        self.peers.iter_mut().find_map(|p| {
+            let id = p.id;
+            p.out.pop().map(|(ch, bytes)| (id, ch, bytes))
+        })
+    }
+
+    /// The next datagram to send on link `peer`, and its channel.
+    pub fn poll_transmit_to(&mut self, peer: PeerId) -> Option<(Channel, Vec<u8>)> {
+        self.peers
+            .iter_mut()
+            .find(|p| p.id == peer)
+            .and_then(|p| p.out.pop())
     }
 
     /// The next event.
@@ -516,17 +694,18 @@ impl<G: DeterministicGame> Session<G> {
 
     /// The time by which [`handle_timeout`](Self::handle_timeout) (or any
     /// other call) must happen at the latest: the earliest of the silence
-    /// deadline, the handshake's deadline (before the start) and the
-    /// progress deadline (while stalled on the peer's input). `None`
-    /// once the match has ended, or before the first call that passed a
-    /// time.
+    /// deadline (of the peer heard least recently), the handshake's
+    /// deadline (before the start) and the progress deadline (while
+    /// stalled on a peer's input). `None` once the match has ended, or
+    /// before the first call that passed a time.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
+        let quietest = self.quietest().map(|(_, t)| t);
         match &self.phase {
             Phase::Ended(_) => None,
-            Phase::Handshake(_) => self.deadlines.next(&self.cfg, true),
+            Phase::Handshake(_) => self.deadlines.next(&self.cfg, true, quietest),
             Phase::Running(run) => [
-                self.deadlines.next(&self.cfg, false),
+                self.deadlines.next(&self.cfg, false, quietest),
                 // The end of a desync's wait for the peer's part hashes.
                 run.parts.deadline(self.cfg.timeout),
             ]
@@ -536,18 +715,19 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// Receives everything `transport` holds, feeds its link state, checks
-    /// the timeout and, while the link is open, sends every queued datagram.
-    /// Events are left for [`poll_event`](Self::poll_event).
-    pub fn pump<T: Transport + ?Sized>(&mut self, now: Millis, transport: &mut T) {
+    /// Serves link `peer` over `transport`: receives everything it holds,
+    /// feeds its link state, checks the timeout and, while the link is
+    /// open, sends every datagram queued for it. Call it for each link;
+    /// events are left for [`poll_event`](Self::poll_event).
+    pub fn pump<T: Transport + ?Sized>(&mut self, now: Millis, peer: PeerId, transport: &mut T) {
         while let Some((channel, bytes)) = transport.recv() {
-            self.handle_datagram(now, channel, &bytes);
+            self.handle_datagram(now, peer, channel, &bytes);
         }
         let state = transport.state();
-        self.handle_link_state(now, state);
+        self.handle_link_state(now, peer, state);
         self.check_timeout(now);
         if state == LinkState::Open {
-            while let Some((channel, bytes)) = self.poll_transmit() {
+            while let Some((channel, bytes)) = self.poll_transmit_to(peer) {
                 if let Err(e) = transport.send(channel, &bytes) {
                     log::warn!("transport refused a {} byte datagram: {e}", bytes.len());
                 }
@@ -590,7 +770,7 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// The prediction window in force (0 = lock-step), once the match has
-    /// started (the guest adopts the host's).
+    /// started (guests adopt the host's).
     #[must_use]
     pub fn prediction_window(&self) -> Option<u8> {
         self.phase.timeline().map(Timeline::window)
@@ -605,13 +785,23 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// This side: 0 for the host, 1 for the guest.
+    /// This side's player slot: 0 for the host, 1 for the guest.
     #[must_use]
     pub fn side(&self) -> Option<u8> {
         Some(self.side)
     }
 
-    /// `true` once both Hellos were accepted (and until the end).
+    /// The player slot of the remote on link `peer`, once its Hello
+    /// arrived.
+    #[must_use]
+    pub fn peer_slot(&self, peer: PeerId) -> Option<u8> {
+        self.peers
+            .iter()
+            .find(|p| p.id == peer)
+            .and_then(|p| p.slot)
+    }
+
+    /// `true` once every Hello was accepted (and until the end).
     #[must_use]
     pub fn is_running(&self) -> bool {
         matches!(self.phase, Phase::Running(_))
@@ -624,11 +814,13 @@ impl<G: DeterministicGame> Session<G> {
         self.phase.timeline().map(|_| (p.seed, p.delay))
     }
 
-    /// Counters.
+    /// Counters, summed over every link.
     #[must_use]
     pub fn stats(&self) -> SessionStats {
         let mut stats = self.stats;
-        self.out.count_into(&mut stats);
+        for p in &self.peers {
+            p.out.count_into(&mut stats);
+        }
         if let Some(t) = self.phase.timeline().map(Timeline::stats) {
             stats.predicted_ticks = t.predicted_ticks;
             stats.rollbacks = t.rollbacks;
@@ -636,6 +828,17 @@ impl<G: DeterministicGame> Session<G> {
             stats.max_rollback = t.max_rollback;
         }
         stats
+    }
+
+    /// The datagram and byte counts queued for link `peer` alone (the
+    /// other fields stay 0), if the session has that link.
+    #[must_use]
+    pub fn link_stats(&self, peer: PeerId) -> Option<SessionStats> {
+        let p = self.peers.iter().find(|p| p.id == peer)?;
+        let mut stats = SessionStats::default();
+        p.out.count_into(&mut stats);
+        stats.last_rtt = p.last_rtt;
+        Some(stats)
     }
 
     /// The inputs every player's game stepped with at confirmed tick
@@ -666,9 +869,10 @@ impl<G: DeterministicGame> Session<G> {
             None => InputLog {
                 build: G::BUILD_ID,
                 seed: p.seed,
-                players: 2,
+                // A guest that has not heard the host yet counts two.
+                players: self.players().max(2),
                 input_delay: p.delay,
-                final_hash: G::new(p.seed, 2).state_hash(),
+                final_hash: G::new(p.seed, self.players().max(2)).state_hash(),
                 inputs: Vec::new(),
             },
         }
@@ -680,14 +884,35 @@ impl<G: DeterministicGame> Session<G> {
         matches!(self.phase, Phase::Ended(_))
     }
 
-    /// Ends the match with `outcome`, telling the peer with `bye` first.
+    /// The peer heard least recently, and when.
+    fn quietest(&self) -> Option<(PeerId, Millis)> {
+        self.peers
+            .iter()
+            .map(|p| (p.id, p.last_heard))
+            .min_by_key(|&(_, t)| t)
+    }
+
+    /// Ends the match with `outcome`, telling every peer with `bye` first
+    /// (a desync's `Bye` goes only to the players whose hash differs:
+    /// those that agree with this side find the difference themselves, in
+    /// the hash the differing player sent them, and name the right slot).
     /// The phase's last states stay readable.
     fn end(&mut self, outcome: Outcome, bye: Option<ByeReason>) {
         if self.is_ended() {
             return;
         }
         if let Some(reason) = bye {
-            self.out.send(&Message::<G::Input>::Bye(reason));
+            let only = match (&outcome, reason) {
+                (Outcome::Desync { slots, .. }, ByeReason::Desync { .. }) => Some(slots.as_slice()),
+                _ => None,
+            };
+            let msg = Message::<G::Input>::Bye(reason);
+            for p in &mut self.peers {
+                let told = only.is_none_or(|s| p.slot.is_some_and(|k| s.contains(&k)));
+                if told {
+                    p.out.send(&msg);
+                }
+            }
         }
         log::info!("match ended at tick {}: {outcome:?}", self.tick());
         let params = self.phase.params();
@@ -705,14 +930,25 @@ impl<G: DeterministicGame> Session<G> {
         self.events.push_back(Event::Ended(outcome));
     }
 
-    /// The hashes of `tick` differ. With the parts of that tick, this
-    /// side sends its part hashes and waits for the peer's before it ends
-    /// (see [`crate::parts`]); without, it ends at once.
-    fn end_in_desync(&mut self, now: Millis, (tick, local, remote): (u32, u64, u64)) {
+    /// A peer's hash of a tick differs from ours. With the parts of that
+    /// tick, this side sends that peer its part hashes and waits for the
+    /// peer's before it ends (see [`crate::parts`]); without, it ends at
+    /// once.
+    fn end_in_desync(&mut self, now: Millis, d: Differ) {
+        let Differ {
+            peer,
+            tick,
+            local,
+            remote,
+            slots,
+        } = d;
         log::error!("desync at tick {tick}: local {local:#018x}, remote {remote:#018x}");
         if let Phase::Running(run) = &mut self.phase {
-            if let Some(msg) = run.parts.begin(tick, local, remote, now) {
-                self.out.send(&Message::<G::Input>::Parts(msg));
+            if let Some(msg) = run.parts.begin(tick, local, remote, now, &slots) {
+                if let Some(p) = self.peers.get_mut(peer) {
+                    p.out.send(&Message::<G::Input>::Parts(msg));
+                }
+                run.parts_with = Some(peer);
                 return;
             }
         }
@@ -722,17 +958,18 @@ impl<G: DeterministicGame> Session<G> {
                 local,
                 remote,
                 parts: DesyncParts::default(),
+                slots,
             },
             Some(ByeReason::Desync { tick, hash: local }),
         );
     }
 
-    /// The peer's part hashes of the desync tick: the match ends, naming
+    /// A peer's part hashes of the desync tick: the match ends, naming
     /// the parts that differ.
-    fn on_parts(&mut self, p: PartHashes) {
+    fn on_parts(&mut self, pi: usize, p: PartHashes) {
         let tick = p.tick;
         let received = match &mut self.phase {
-            Phase::Running(run) => run.parts.receive(p),
+            Phase::Running(run) if run.parts_with == Some(pi) => run.parts.receive(p),
             _ => Err(tick),
         };
         match received {
@@ -742,9 +979,9 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     fn violation(&mut self, violation: Violation) {
-        log::warn!("invalid data from the peer: {violation}");
+        log::warn!("invalid data from a peer: {violation}");
         // A desync found here already ends the match: it stays the outcome
-        // (without the peer's parts), whatever the peer sends while this
+        // (without the peer's parts), whatever a peer sends while this
         // side waits for them.
         if self.give_up_parts(true) {
             return;
@@ -755,8 +992,8 @@ impl<G: DeterministicGame> Session<G> {
         );
     }
 
-    /// Ends a desync that waits for the peer's part hashes without them
-    /// (telling the peer with its `Bye` when `tell`). `false` when no desync
+    /// Ends a desync that waits for a peer's part hashes without them
+    /// (telling the peers with a `Bye` when `tell`). `false` when no desync
     /// waits.
     fn give_up_parts(&mut self, tell: bool) -> bool {
         let Phase::Running(run) = &mut self.phase else {
@@ -814,30 +1051,32 @@ impl<G: DeterministicGame> Session<G> {
                 false
             }
         };
-        match self.deadlines.expired(now, &self.cfg, handshake) {
+        let quietest = self.quietest();
+        match self
+            .deadlines
+            .expired(now, &self.cfg, handshake, quietest.map(|(_, t)| t))
+        {
             None => {}
             Some(Expired::Silence(quiet)) => {
-                log::info!("no datagram from the peer for {} ms", quiet.0);
+                match quietest {
+                    Some((id, _)) => log::info!("no datagram on {id} for {} ms", quiet.0),
+                    None => log::info!("no link for {} ms", quiet.0),
+                }
                 self.end(Outcome::Timeout, Some(ByeReason::Timeout));
             }
             Some(Expired::Handshake(since)) => {
-                if let Phase::Handshake(hs) = &self.phase {
-                    log::info!(
-                        "no start {} ms into the handshake (peer's Hello {}, round trips measured {})",
-                        since.0,
-                        if hs.remote_version.is_some() {
-                            "received"
-                        } else {
-                            "missing"
-                        },
-                        hs.samples()
-                    );
-                }
+                log::info!(
+                    "no start {} ms into the handshake (links {}, Hellos received {}, round trips measured {})",
+                    since.0,
+                    self.peers.len(),
+                    self.peers.iter().filter(|p| p.hello.is_some()).count(),
+                    self.peers.iter().map(|p| p.rtt_samples.len()).sum::<usize>()
+                );
                 self.end(Outcome::HandshakeTimeout, Some(ByeReason::HandshakeTimeout));
             }
             Some(Expired::Progress(waited)) => {
                 log::info!(
-                    "no new input from the peer for {} ms at tick {}",
+                    "no new input from a peer for {} ms at tick {}",
                     waited.0,
                     self.tick()
                 );
@@ -846,14 +1085,28 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    fn on_hello(&mut self, h: crate::wire::Hello) {
+    fn on_hello(&mut self, pi: usize, h: crate::wire::Hello) {
         let Phase::Handshake(hs) = &mut self.phase else {
             self.violation(Violation::UnexpectedHello);
             return;
         };
-        match hs.on_hello(h, Self::local_version(), &self.cfg, self.side) {
-            Ok(true) => self.start(),
-            Ok(false) => {}
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
+        let had_host = hs.own_slot.is_some();
+        match hs.on_hello(h, Self::local_version(), &self.cfg, self.side, peer) {
+            Ok(startable) => {
+                if !had_host && self.side != 0 {
+                    if let Err(v) = self.joined() {
+                        self.violation(v);
+                        return;
+                    }
+                }
+                if startable && self.all_hellos() {
+                    self.start();
+                }
+            }
+            Err(HelloRefused::BadSlot(slot)) => self.violation(Violation::SlotClaimed { slot }),
             Err(HelloRefused::Unexpected) => self.violation(Violation::UnexpectedHello),
             Err(HelloRefused::Mismatch(remote)) => self.version_mismatch(remote),
             Err(HelloRefused::SideConflict(remote_side)) => {
@@ -862,7 +1115,89 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// Both Hellos are in (and the host's round trips measured): the match
+    /// A guest just learned its slot and the match from the host's Hello:
+    /// it introduces itself to every other link and checks the
+    /// introductions that came before.
+    fn joined(&mut self) -> Result<(), Violation> {
+        let Phase::Handshake(hs) = &self.phase else {
+            return Ok(());
+        };
+        let Some(slot) = hs.own_slot else {
+            return Ok(());
+        };
+        let params = hs.params;
+        self.side = slot;
+        let member = Message::<G::Input>::Member(Member {
+            slot,
+            match_id: params.match_id,
+        });
+        for p in &mut self.peers {
+            if p.slot != Some(0) {
+                p.out.send(&member);
+            }
+        }
+        for i in 0..self.peers.len() {
+            let pending = self.peers.get_mut(i).and_then(|p| p.member.take());
+            if let Some(m) = pending {
+                self.admit(i, m, params)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks another guest's introduction on link `pi` and gives the
+    /// link its slot.
+    fn admit(&mut self, pi: usize, m: Member, params: Params) -> Result<(), Violation> {
+        if m.match_id != params.match_id {
+            return Err(Violation::OtherMatch);
+        }
+        let taken = m.slot == self.side
+            || m.slot >= params.players
+            || self
+                .peers
+                .iter()
+                .enumerate()
+                .any(|(i, p)| i != pi && p.slot == Some(m.slot));
+        if taken {
+            return Err(Violation::SlotClaimed { slot: m.slot });
+        }
+        if let Some(p) = self.peers.get_mut(pi) {
+            p.slot = Some(m.slot);
+        }
+        Ok(())
+    }
+
+    /// Another guest's introduction (see [`Member`]).
+    fn on_member(&mut self, pi: usize, m: Member) {
+        let Phase::Handshake(hs) = &self.phase else {
+            self.violation(Violation::UnexpectedMember);
+            return;
+        };
+        let (known, params) = (hs.own_slot.is_some(), hs.params);
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
+        // Only between guests, once per link, after the link's Hello.
+        if self.side == 0 || peer.hello.is_none() || peer.slot.is_some() || peer.member.is_some() {
+            self.violation(Violation::UnexpectedMember);
+            return;
+        }
+        if !known {
+            // The host's Hello has not come yet: checked when it does.
+            peer.member = Some(m);
+            return;
+        }
+        match self.admit(pi, m, params) {
+            Ok(()) => {
+                if self.all_hellos() {
+                    self.start();
+                }
+            }
+            Err(v) => self.violation(v),
+        }
+    }
+
+    /// Every Hello is in (and the host's round trips measured): the match
     /// starts with the handshake's parameters.
     fn start(&mut self) {
         let Phase::Handshake(hs) = &mut self.phase else {
@@ -871,23 +1206,24 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let params = hs.params;
-        let hashes = core::mem::take(&mut hs.hashes);
         self.phase = Phase::Running(Running {
             params,
             timeline: Timeline::new(
                 params.seed,
-                2,
+                params.players,
                 self.side,
                 params.delay,
                 params.window,
                 params.hash_interval,
             ),
-            hashes,
+            local: LocalHashes::default(),
             parts: PartsExchange::default(),
-            time_sync: TimeSync::default(),
-            sender: Sender::new(params.delay),
+            parts_with: None,
         });
-        self.pinger.start(self.cfg.ping_interval_frames);
+        for p in &mut self.peers {
+            p.sender = sender::Sender::new(params.delay);
+            p.pinger.start(self.cfg.ping_interval_frames);
+        }
         log::info!(
             "match started: side {}, input delay {}, prediction window {}, hash every {} ticks",
             self.side,
@@ -902,9 +1238,17 @@ impl<G: DeterministicGame> Session<G> {
         });
     }
 
-    fn on_inputs(&mut self, now: Millis, m: Inputs<G::Input>) {
+    fn on_inputs(&mut self, now: Millis, pi: usize, m: Inputs<G::Input>) {
         let Phase::Running(run) = &mut self.phase else {
             log::debug!("inputs before the match started: dropped");
+            return;
+        };
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
+        let Some(slot) = peer.slot.map(usize::from) else {
+            // Unreachable: a match starts only with every peer's Hello.
+            debug_assert!(false, "a running peer without a slot");
             return;
         };
         // Validate everything before changing anything.
@@ -913,10 +1257,7 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::AckBeyondSent { ack: m.ack, sent });
             return;
         }
-        let have = run
-            .timeline
-            .inputs_of(peer_slot(usize::from(self.side)))
-            .len() as u32;
+        let have = run.timeline.inputs_of(slot).len() as u32;
         if m.first_tick > have {
             self.violation(Violation::InputGap {
                 expected: have,
@@ -932,7 +1273,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         let overlap = (have - m.first_tick) as usize;
         let start = m.first_tick as usize;
-        let remote = run.timeline.inputs_of(peer_slot(usize::from(self.side)));
+        let remote = run.timeline.inputs_of(slot);
         let conflict = m
             .pads
             .iter()
@@ -946,79 +1287,97 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if let Some(new) = m.pads.get(overlap..).filter(|p| !p.is_empty()) {
-            run.timeline
-                .extend_inputs(peer_slot(usize::from(self.side)), new);
-            run.time_sync.heard_inputs();
+            run.timeline.extend_inputs(slot, new);
+            peer.time_sync.heard_inputs();
             self.deadlines.progressed();
         }
-        run.sender.on_ack(m.ack);
+        peer.sender.on_ack(m.ack);
         if let Some(a) = m.advantage {
-            run.time_sync.remote_advantage(a);
+            peer.time_sync.remote_advantage(a);
         }
         if let Some(id) = m.ping {
-            self.on_ping(now, id);
+            self.on_ping(now, pi, id);
         }
         if let Some(p) = m.pong {
-            self.on_pong(now, p);
+            self.on_pong(now, pi, p);
         }
     }
 
-    fn on_ping(&mut self, now: Millis, id: u16) {
+    fn on_ping(&mut self, now: Millis, pi: usize, id: u16) {
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
         match self.phase {
-            Phase::Running(_) => self.pinger.owe_pong(id, now),
+            Phase::Running(_) => peer.pinger.owe_pong(id, now),
             // The host measures the round trip before the match: answer at
             // once (one pong per ping, nothing kept).
-            Phase::Handshake(_) => self
+            Phase::Handshake(_) => peer
                 .out
                 .send(&Message::<G::Input>::Pong(Pong { id, held_ms: 0 })),
             Phase::Ended(_) => {}
         }
     }
 
-    fn on_pong(&mut self, now: Millis, p: Pong) {
-        let Some(rtt) = self.pinger.on_pong(now, p) else {
+    fn on_pong(&mut self, now: Millis, pi: usize, p: Pong) {
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
+        let Some(rtt) = peer.pinger.on_pong(now, p) else {
             log::debug!("pong for an unknown ping: dropped");
             return;
         };
+        peer.last_rtt = Some(rtt);
         self.stats.last_rtt = Some(rtt);
         if let Phase::Handshake(hs) = &mut self.phase {
-            hs.on_round_trip(rtt, &self.cfg, self.side);
+            hs.on_round_trip(rtt, &self.cfg, self.side, peer);
         }
         self.events.push_back(Event::RoundTrip(rtt));
     }
 
-    fn on_hash(&mut self, now: Millis, h: HashReport) {
-        // The peer can hash a tick only once it has both Hellos. A host
+    fn on_hash(&mut self, now: Millis, pi: usize, h: HashReport) {
+        // A peer can hash a tick only once it has every Hello. A host
         // that picks its delay from the round trip starts half a round
-        // trip after sending its Hello, so the guest (whose Hello came
+        // trip after sending its Hello, so a guest (whose Hello came
         // first on this ordered channel) may already be hashing: keep its
         // hashes for comparison, as during the match.
-        let (book, mut parts, params, tick, last_hashed) = match &mut self.phase {
+        let none_yet = LocalHashes::default();
+        let (mut running, params, tick, last_hashed) = match &mut self.phase {
             Phase::Running(run) => (
-                &mut run.hashes,
-                Some(&mut run.parts),
+                Some((&mut run.parts, &mut run.local)),
                 run.params,
                 run.timeline.tick(),
                 run.timeline.last_hashed(),
             ),
-            Phase::Handshake(hs) if hs.hellos_exchanged() => {
-                (&mut hs.hashes, None, hs.params, 0, 0)
+            // A peer that started before this side hashes early.
+            Phase::Handshake(hs)
+                if !hs.probing(&self.cfg, self.side)
+                    && self.peers.get(pi).is_some_and(|p| p.hello.is_some()) =>
+            {
+                (None, hs.params, 0, 0)
             }
             _ => {
                 self.violation(Violation::HashBeforeHello);
                 return;
             }
         };
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
         let limit = ahead_limit(tick, params);
-        let compared = book.record_remote(h, params.hash_interval, limit, last_hashed);
-        let last_remote = book.last_remote_tick();
-        if let Some(parts) = parts.as_mut() {
+        let ours = running.as_ref().map_or(&none_yet, |(_, local)| &**local);
+        let compared = peer
+            .hashes
+            .record_remote(h, params.hash_interval, limit, last_hashed, ours);
+        let last_remote = compared_by_all(&self.peers);
+        if let Some((parts, local)) = running.as_mut() {
             if parts.waiting() {
-                // A desync already waits for the peer's part hashes.
+                // A desync already waits for a peer's part hashes.
                 return;
             }
             if !matches!(compared, Ok(Some(Comparison::Differ { .. }))) {
-                // Parts of ticks compared equal are done.
+                // Our hashes, and their parts, of ticks compared by every
+                // peer are done.
+                local.forget_upto(last_remote);
                 parts.forget_upto(last_remote);
             }
         }
@@ -1033,13 +1392,30 @@ impl<G: DeterministicGame> Session<G> {
                 tick,
                 local,
                 remote,
-            })) => self.end_in_desync(now, (tick, local, remote)),
+            })) => {
+                let slots = self
+                    .peers
+                    .get(pi)
+                    .and_then(|p| p.slot)
+                    .into_iter()
+                    .collect();
+                self.end_in_desync(
+                    now,
+                    Differ {
+                        peer: pi,
+                        tick,
+                        local,
+                        remote,
+                        slots,
+                    },
+                );
+            }
         }
     }
 
-    fn on_bye(&mut self, reason: ByeReason) {
-        // The peer ended the match while this side waits for its part
-        // hashes: the desync found here is the outcome, without them.
+    fn on_bye(&mut self, pi: usize, reason: ByeReason) {
+        // A peer ended the match while this side waits for part hashes:
+        // the desync found here is the outcome, without them.
         if self.give_up_parts(false) {
             return;
         }
@@ -1057,7 +1433,7 @@ impl<G: DeterministicGame> Session<G> {
             ByeReason::VersionMismatch => {
                 // A running match has the peer's version: our own.
                 let remote = match &self.phase {
-                    Phase::Handshake(hs) => hs.remote_version,
+                    Phase::Handshake(_) => self.peers.get(pi).and_then(|p| p.hello),
                     _ => Some(Self::local_version()),
                 };
                 self.end(
@@ -1070,14 +1446,13 @@ impl<G: DeterministicGame> Session<G> {
             }
             ByeReason::Desync { tick, hash } => {
                 let local = match &self.phase {
-                    Phase::Handshake(hs) => hs.hashes.local_hash(tick),
-                    Phase::Running(run) => run.hashes.local_hash(tick),
-                    Phase::Ended(_) => None,
+                    Phase::Running(run) => run.local.get(tick),
+                    _ => None,
                 };
                 match local {
                     Some(local) => {
                         log::error!(
-                            "desync reported by the peer at tick {tick}: local {local:#018x}, remote {hash:#018x}"
+                            "desync reported by a peer at tick {tick}: local {local:#018x}, remote {hash:#018x}"
                         );
                         self.end(
                             Outcome::Desync {
@@ -1085,6 +1460,12 @@ impl<G: DeterministicGame> Session<G> {
                                 local,
                                 remote: hash,
                                 parts: DesyncParts::default(),
+                                slots: self
+                                    .peers
+                                    .get(pi)
+                                    .and_then(|p| p.slot)
+                                    .into_iter()
+                                    .collect(),
                             },
                             None,
                         );
@@ -1095,61 +1476,54 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// Once per running frame, after the tick: this frame's Inputs packet,
-    /// unless it waits for the send interval or is held back.
+    /// Once per running frame, after the tick: this frame's Inputs packet
+    /// to each peer, unless it waits for the send interval or is held back.
     fn flush_unreliable(&mut self, now: Millis) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
         let window = run.params.window;
-        let lost = self.pinger.losses();
-        let travel = travel_ticks(self.stats.last_rtt);
-        let peer_tick = run
-            .time_sync
-            .peer_tick_estimate(peer_view(run, self.stats.last_rtt));
-        let due = run.sender.due(&self.cfg, window, |s| {
-            s.inputs_urgent(&self.cfg, lost, peer_tick, travel, window)
-        });
-        if !due {
-            return;
-        }
-        let ping = self
-            .pinger
-            .match_ping(now, self.cfg.ping_interval_frames, self.stats.last_rtt);
-        let pong = self.pinger.take_pong(now);
-        let advantage = if window > 0 {
-            run.time_sync.report()
-        } else {
-            None
-        };
-        let extras = Extras {
-            ack: run
-                .timeline
-                .inputs_of(peer_slot(usize::from(self.side)))
-                .len() as u32,
-            ping,
-            pong,
-            advantage,
-        };
-        if let Some(msg) = run.sender.packet(run.timeline.local(), extras) {
-            self.out.send(&msg);
+        for peer in &mut self.peers {
+            let view = peer_view(run, peer);
+            let lost = peer.pinger.losses();
+            let travel = travel_ticks(peer.last_rtt);
+            let peer_tick = peer.time_sync.peer_tick_estimate(view);
+            let due = peer.sender.due(&self.cfg, window, |s| {
+                s.inputs_urgent(&self.cfg, lost, peer_tick, travel, window)
+            });
+            if !due {
+                continue;
+            }
+            let ping = peer
+                .pinger
+                .match_ping(now, self.cfg.ping_interval_frames, peer.last_rtt);
+            let pong = peer.pinger.take_pong(now);
+            let advantage = if window > 0 {
+                peer.time_sync.report()
+            } else {
+                None
+            };
+            let extras = Extras {
+                ack: view.remote_inputs,
+                ping,
+                pong,
+                advantage,
+            };
+            if let Some(msg) = peer.sender.packet(run.timeline.local(), extras) {
+                peer.out.send(&msg);
+            }
         }
     }
 }
 
-/// The peer's player number in a two-player match where this side plays
-/// `slot`.
-fn peer_slot(slot: usize) -> usize {
-    usize::from(slot == 0)
-}
-
-/// What this side knows of the peer's progress in a running match.
-fn peer_view<G: DeterministicGame>(run: &Running<G>, last_rtt: Option<Millis>) -> PeerView {
+/// What this side knows of `peer`'s progress in a running match.
+fn peer_view<G: DeterministicGame>(run: &Running<G>, peer: &Peer) -> PeerView {
+    let slot = peer.slot.map_or(usize::MAX, usize::from);
     PeerView {
-        remote_inputs: run.timeline.inputs_of(peer_slot(run.timeline.slot())).len() as u32,
+        remote_inputs: run.timeline.inputs_of(slot).len() as u32,
         delay: run.params.delay,
-        travel: travel_ticks(last_rtt),
-        surely_held: run.sender.surely_held(),
+        travel: travel_ticks(peer.last_rtt),
+        surely_held: peer.sender.surely_held(),
         window: run.params.window,
     }
 }

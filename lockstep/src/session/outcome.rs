@@ -1,6 +1,7 @@
 //! What a session reports: events, what a frame did, how a match ended,
 //! what the peer did wrong, and counters.
 
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::parts::DesyncParts;
@@ -35,6 +36,17 @@ pub enum Violation {
         /// The side the peer claimed.
         remote_side: u8,
     },
+    /// A guest's [`Member`](crate::wire::Member) names another match.
+    OtherMatch,
+    /// A slot claimed that is not the sender's to claim: this side's own,
+    /// the host's, beyond the player count, or held by another link.
+    SlotClaimed {
+        /// The slot claimed.
+        slot: u8,
+    },
+    /// A [`Member`](crate::wire::Member) from or to the host, twice on one
+    /// link, or before the link's Hello.
+    UnexpectedMember,
     /// A state hash before the Hellos were exchanged (before the peer's
     /// Hello, or before this side sent its own).
     HashBeforeHello,
@@ -98,6 +110,9 @@ impl fmt::Display for Violation {
             Violation::SideConflict { remote_side } => {
                 write!(f, "peer claims our side {remote_side}")
             }
+            Violation::OtherMatch => write!(f, "a member of another match"),
+            Violation::SlotClaimed { slot } => write!(f, "slot {slot} claimed by the wrong link"),
+            Violation::UnexpectedMember => write!(f, "unexpected member introduction"),
             Violation::HashBeforeHello => write!(f, "state hash before Hello"),
             Violation::ConflictingInput { tick } => write!(f, "conflicting input for tick {tick}"),
             Violation::InputGap { expected, first } => {
@@ -169,6 +184,12 @@ pub enum Outcome {
         /// that differ, for a game that describes its parts (see
         /// [`crate::parts`]); empty otherwise.
         parts: DesyncParts,
+        /// The slots of the players whose hash of `tick` differs from this
+        /// side's, among those compared when the desync was found (the
+        /// other player in a two-player match). With three players or
+        /// more, the players that agree name the one that differs; the one
+        /// that differs names everyone it compared with.
+        slots: Vec<u8>,
     },
     /// Different protocol version or game build; refused before any tick.
     VersionMismatch {

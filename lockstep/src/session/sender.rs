@@ -76,12 +76,12 @@ impl Outbox {
         self.queue.pop_front()
     }
 
-    /// Writes the packet and byte counts into `stats`.
+    /// Adds the packet and byte counts to `stats`.
     pub(super) fn count_into(&self, stats: &mut SessionStats) {
-        stats.reliable_packets = self.reliable_packets;
-        stats.reliable_bytes = self.reliable_bytes;
-        stats.unreliable_packets = self.unreliable_packets;
-        stats.unreliable_bytes = self.unreliable_bytes;
+        stats.reliable_packets += self.reliable_packets;
+        stats.reliable_bytes += self.reliable_bytes;
+        stats.unreliable_packets += self.unreliable_packets;
+        stats.unreliable_bytes += self.unreliable_bytes;
     }
 }
 

@@ -121,12 +121,14 @@ impl TimeSync {
         }
     }
 
-    /// Whether to let this frame pass without a tick: this side runs ahead
-    /// of the peer by 1.5 ticks or more (its own view of its advantage
-    /// minus the peer's view reaches [`SKIP_THRESHOLD`]; half that
-    /// difference is how far it runs ahead, so that an uneven link cancels
-    /// out). At most once per [`SKIP_SPACING_FRAMES`].
-    pub(super) fn skip(&mut self, tick: u32, peer: PeerView) -> bool {
+    /// Whether to let this frame pass without a tick because of this peer:
+    /// this side runs ahead of it by 1.5 ticks or more (its own view of
+    /// its advantage minus the peer's view reaches [`SKIP_THRESHOLD`]; half
+    /// that difference is how far it runs ahead, so that an uneven link
+    /// cancels out). At most once per [`SKIP_SPACING_FRAMES`]. With
+    /// several peers, the session skips when any one asks, and tells them
+    /// all with [`skipped`](Self::skipped).
+    pub(super) fn wants_skip(&self, tick: u32, peer: PeerView) -> bool {
         if self.frames_since_skip < SKIP_SPACING_FRAMES {
             return false;
         }
@@ -137,14 +139,14 @@ impl TimeSync {
             .advantage_avg
             .min(self.local_advantage(tick, peer) * 256);
         let ahead = own - i32::from(self.remote_advantage) * 256;
-        if ahead >= SKIP_THRESHOLD * 256 {
-            self.frames_since_skip = 0;
-            // The skipped tick shifts this side's view by one at once.
-            self.advantage_avg -= 256;
-            log::debug!("time sync: frame skipped at tick {tick}");
-            return true;
-        }
-        false
+        ahead >= SKIP_THRESHOLD * 256
+    }
+
+    /// This side let a frame pass without a tick.
+    pub(super) fn skipped(&mut self) {
+        self.frames_since_skip = 0;
+        // The skipped tick shifts this side's view by one at once.
+        self.advantage_avg -= 256;
     }
 }
 
@@ -173,7 +175,8 @@ mod tests {
             let tick = 100 + frame;
             ts.heard_inputs();
             ts.update(tick, peer(tick - 4 + 2));
-            if ts.skip(tick, peer(tick - 4 + 2)) {
+            if ts.wants_skip(tick, peer(tick - 4 + 2)) {
+                ts.skipped();
                 skips.push(frame);
             }
         }
@@ -190,10 +193,13 @@ mod tests {
             let tick = 100 + frame;
             level.heard_inputs();
             level.update(tick, peer(tick - 1 + 2));
-            assert!(!level.skip(tick, peer(tick - 1 + 2)), "1 tick ahead");
+            assert!(!level.wants_skip(tick, peer(tick - 1 + 2)), "1 tick ahead");
             same_view.heard_inputs();
             same_view.update(tick, peer(tick - 4 + 2));
-            assert!(!same_view.skip(tick, peer(tick - 4 + 2)), "an uneven link");
+            assert!(
+                !same_view.wants_skip(tick, peer(tick - 4 + 2)),
+                "an uneven link"
+            );
         }
         // The rounded advantage is reported once it differs from the last.
         assert_eq!(level.report(), Some(1));

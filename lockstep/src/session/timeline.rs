@@ -189,11 +189,6 @@ impl<G: DeterministicGame> Timeline<G> {
         self.inputs.get(slot).map_or(&[], Vec::as_slice)
     }
 
-    /// This side's player number.
-    pub(crate) fn slot(&self) -> usize {
-        self.slot
-    }
-
     /// How many players the timeline steps.
     pub(crate) fn players(&self) -> usize {
         self.inputs.len()

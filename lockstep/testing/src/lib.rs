@@ -14,8 +14,7 @@
 //!   order its [`Schedule`] says (datagrams read on arrival, or also at
 //!   each session's deadlines, or only at frame time).
 //!
-//! The sessions play two players today, so each member holds one link;
-//! the net already takes any number of members and links.
+//! A member names its link to member `i` [`member_id`]`(i)`.
 //!
 //! ```
 //! use lockstep::{DeterministicGame, Fnv1a, Millis, Session, SessionConfig};
@@ -49,7 +48,9 @@
 use std::collections::BTreeMap;
 use std::ops::{Deref, DerefMut};
 
-use lockstep::{DeterministicGame, Event, Frame, Millis, Session, SessionConfig, Transport};
+use lockstep::{
+    DeterministicGame, Event, Frame, Millis, PeerId, Session, SessionConfig, Transport,
+};
 pub use netsim::{LinkConfig, SimEndpoint};
 
 /// Virtual time of frame `n` at 60 frames per second.
@@ -156,9 +157,11 @@ impl Link for LoopbackLink {
 
 /// One end of the simulated match: what the driver feeds and advances.
 pub trait Member {
-    /// Feeds what `end` received, checks deadlines and sends what is
-    /// queued (a session's `pump`), then takes note of what happened.
-    fn pump(&mut self, now: Millis, end: &mut dyn Transport);
+    /// Feeds what `end` (its link to member `peer`, named by that
+    /// member's index in the net) received, checks deadlines and sends
+    /// what is queued for it (a session's `pump`), then takes note of what
+    /// happened.
+    fn pump(&mut self, now: Millis, peer: PeerId, end: &mut dyn Transport);
     /// One display frame at `now`.
     fn frame(&mut self, now: Millis);
     /// When the member next wants to be pumped without a datagram (a
@@ -321,8 +324,8 @@ impl<G: DeterministicGame, P> DerefMut for Player<G, P> {
 }
 
 impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
-    fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
-        self.session.pump(now, end);
+    fn pump(&mut self, now: Millis, peer: PeerId, end: &mut dyn Transport) {
+        self.session.pump(now, peer, end);
         self.seen.record(&mut self.session);
     }
 
@@ -346,6 +349,12 @@ impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
 }
 
 // ----- the net ----------------------------------------------------------------
+
+/// How a member names its link to member `i`: by `i` (members are few).
+#[must_use]
+pub fn member_id(i: usize) -> PeerId {
+    PeerId(u16::try_from(i).unwrap_or(u16::MAX))
+}
 
 /// In which order the driver pumps members, delivers datagrams and runs
 /// frames. Every schedule runs one frame per member at each 60 Hz frame
@@ -462,11 +471,12 @@ impl<L: Link> Net<L> {
     fn pump_all(&mut self, now: Millis, members: &mut [&mut dyn Member]) {
         for j in &mut self.links {
             let (e0, e1) = j.link.ends();
-            if let Some(m) = members.get_mut(j.ends[0]) {
-                m.pump(now, e0);
+            let [a, b] = j.ends;
+            if let Some(m) = members.get_mut(a) {
+                m.pump(now, member_id(b), e0);
             }
-            if let Some(m) = members.get_mut(j.ends[1]) {
-                m.pump(now, e1);
+            if let Some(m) = members.get_mut(b) {
+                m.pump(now, member_id(a), e1);
             }
         }
     }
@@ -475,11 +485,12 @@ impl<L: Link> Net<L> {
     fn pump_one(&mut self, i: usize, now: Millis, member: &mut dyn Member) {
         for j in &mut self.links {
             let (e0, e1) = j.link.ends();
-            if j.ends[0] == i {
-                member.pump(now, e0);
+            let [a, b] = j.ends;
+            if a == i {
+                member.pump(now, member_id(b), e0);
             }
-            if j.ends[1] == i {
-                member.pump(now, e1);
+            if b == i {
+                member.pump(now, member_id(a), e1);
             }
         }
     }
@@ -586,6 +597,130 @@ impl<L: Link> Net<L> {
     }
 }
 
+// ----- a mesh of players ------------------------------------------------------
+
+/// A match of `n` players in one line: member 0 hosts with `host`, the
+/// others join with `guest`, every pair of members is joined by its own
+/// [`SimLink`] with the same conditions (a full mesh; each link's network
+/// seed differs), and each player's pads are seeded apart. The host gives
+/// the links slots in the order they open, which is member order, so
+/// member `i` plays slot `i`.
+pub struct Mesh<G: DeterministicGame> {
+    /// The links.
+    pub net: Net<SimLink>,
+    /// The players, host first.
+    pub players: Vec<Player<G, Pads>>,
+}
+
+impl<G: DeterministicGame<Input = u8>> Mesh<G> {
+    /// `n` players (see the type's documentation).
+    ///
+    /// # Panics
+    ///
+    /// If a configuration is refused (a mistake in the test).
+    #[must_use]
+    pub fn new(
+        n: u8,
+        host: SessionConfig,
+        guest: SessionConfig,
+        link: LinkConfig,
+        seed: u64,
+    ) -> Self {
+        Mesh::with_schedule(Schedule::default(), n, host, guest, link, seed)
+    }
+
+    /// The same, on `schedule` ([`Schedule::FrameOnly`] wakes the players
+    /// only at frame times: far fewer wakes in a large mesh).
+    ///
+    /// # Panics
+    ///
+    /// If a configuration is refused (a mistake in the test).
+    #[must_use]
+    pub fn with_schedule(
+        schedule: Schedule,
+        n: u8,
+        host: SessionConfig,
+        guest: SessionConfig,
+        link: LinkConfig,
+        seed: u64,
+    ) -> Self {
+        let mut net = Net::with_schedule(schedule);
+        let mut pair = 0u64;
+        for a in 0..usize::from(n) {
+            for b in a + 1..usize::from(n) {
+                pair += 1;
+                net.join(
+                    a,
+                    b,
+                    SimLink::new(link, seed.wrapping_mul(97).wrapping_add(pair)),
+                );
+            }
+        }
+        let players = (0..u64::from(n))
+            .map(|i| {
+                let cfg = if i == 0 { host.players(n) } else { guest };
+                // Cannot fail unless the test passed a bad configuration.
+                let session = Session::new(cfg).expect("a valid configuration");
+                Player::new(session, Pads::new(seed.wrapping_mul(31).wrapping_add(i)))
+            })
+            .collect();
+        Mesh { net, players }
+    }
+
+    /// Runs one frame for every player.
+    pub fn step_frame(&mut self) {
+        let mut members: Vec<&mut dyn Member> = self
+            .players
+            .iter_mut()
+            .map(|p| p as &mut dyn Member)
+            .collect();
+        self.net.step_frame(&mut members);
+    }
+
+    /// Runs frames until every player's confirmed tick reaches `ticks`
+    /// (or one has ended), at most `max_frames` in all. Returns whether
+    /// all got there.
+    pub fn run_to_confirmed(&mut self, ticks: u32, max_frames: u64) -> bool {
+        while self.net.frame < max_frames {
+            if self.players.iter().all(|p| p.confirmed_tick() >= ticks) {
+                return true;
+            }
+            if self.players.iter().any(|p| p.outcome().is_some()) {
+                return false;
+            }
+            self.step_frame();
+        }
+        false
+    }
+
+    /// Runs frames until every player has ended, at most `max_frames` in
+    /// all; returns the outcomes in member order.
+    pub fn run_until_all_end(&mut self, max_frames: u64) -> Vec<Option<lockstep::Outcome>> {
+        while self.net.frame < max_frames && self.players.iter().any(|p| p.outcome().is_none()) {
+            self.step_frame();
+        }
+        self.players.iter().map(|p| p.outcome().cloned()).collect()
+    }
+
+    /// Where every player stands, for a failed assertion's message.
+    #[must_use]
+    pub fn progress(&self) -> String {
+        let each: Vec<String> = self
+            .players
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} (confirmed {}) {:?}",
+                    p.tick(),
+                    p.confirmed_tick(),
+                    p.outcome()
+                )
+            })
+            .collect();
+        format!("after {} frames: {}", self.net.frame, each.join(" / "))
+    }
+}
+
 /// The two ways a session plays: every scenario runs in both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -633,7 +768,7 @@ mod tests {
     }
 
     impl Member for Recorder {
-        fn pump(&mut self, now: Millis, end: &mut dyn Transport) {
+        fn pump(&mut self, now: Millis, _peer: PeerId, end: &mut dyn Transport) {
             self.pumped.push(now);
             if self.deadline.is_some_and(|d| d <= now) {
                 self.deadline = None;

@@ -7,7 +7,7 @@ use lockstep::parts::StatePart;
 use lockstep::{
     DeterministicGame, Event, Fnv1a, InputLog, Millis, Outcome, Session, SessionConfig,
 };
-use lockstep_testing::{Member, Net, Player, SimLink};
+use lockstep_testing::{member_id, Member, Net, Player, SimLink};
 use netsim::{LinkConfig, SimEndpoint};
 
 #[allow(unused_imports)] // each test file uses some of them
@@ -230,7 +230,7 @@ impl<A: DeterministicGame<Input = u8>, B: DeterministicGame<Input = u8>> Pair<A,
     pub fn pump_guest(&mut self, now: Millis) {
         // Cannot fail: `new` joined members 0 and 1.
         let link = self.net.link_mut(0, 1).expect("the pair's link");
-        self.guest.session.pump(now, &mut link.1);
+        self.guest.session.pump(now, member_id(0), &mut link.1);
     }
 
     /// Frames advanced so far.
@@ -463,4 +463,154 @@ pub fn running_pair(mode: Mode, seed: u64) -> Pair<Tiny, Tiny> {
     let mut p = Pair::tiny_in(mode, outcome_link(), seed, seed, 6);
     assert!(p.run_to_tick(300, 1000));
     p
+}
+
+/// Opens the link between a hand-driven host and guest at time 0: the
+/// host names it `PeerId(1)` and the guest `PeerId(0)` (each by the
+/// other's slot), as [`lockstep_testing::Net`] does. Each queues its Hello.
+pub fn open_link<A: DeterministicGame, B: DeterministicGame>(
+    host: &mut Session<A>,
+    guest: &mut Session<B>,
+) {
+    host.handle_link_state(Millis(0), lockstep::PeerId(1), lockstep::LinkState::Open);
+    guest.handle_link_state(Millis(0), lockstep::PeerId(0), lockstep::LinkState::Open);
+}
+
+/// A game for matches of any size: one mixing accumulator over every
+/// player's input (each weighed by its slot) and a tick counter. Integers
+/// only; every field is hashed.
+#[derive(Clone, Debug)]
+pub struct Crowd {
+    acc: u64,
+    players: u8,
+    ticks: u32,
+}
+
+impl DeterministicGame for Crowd {
+    type Input = u8;
+    const BUILD_ID: u64 = 0xc20_0001;
+
+    fn new(seed: u64, players: u8) -> Self {
+        Crowd {
+            acc: seed,
+            players,
+            ticks: 0,
+        }
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        for (slot, &i) in (1u64..).zip(inputs) {
+            self.acc = self.acc.rotate_left(5)
+                ^ (u64::from(i) + 1).wrapping_mul(slot.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        }
+        self.ticks += 1;
+    }
+
+    fn state_hash(&self) -> u64 {
+        let mut h = Fnv1a::new();
+        h.write_u64(self.acc);
+        h.write_u8(self.players);
+        h.write_u32(self.ticks);
+        h.finish()
+    }
+}
+
+/// Runs a [`Crowd`] match of `n` players over a full mesh of `link`s in
+/// `mode` until every player has confirmed 3,600 ticks, and checks that
+/// every player recorded the same state at every final tick any two
+/// recorded, that the final inputs agree, that each one's input log
+/// replays to its own confirmed state, and that hashes were compared with
+/// every peer. Returns the mesh.
+pub fn assert_mesh_in_sync_for_3600_ticks(
+    n: u8,
+    mode: Mode,
+    link: LinkConfig,
+    net_seed: u64,
+    delay: u8,
+) -> lockstep_testing::Mesh<Crowd> {
+    let mut m = lockstep_testing::Mesh::<Crowd>::new(
+        n,
+        mode.cfg(SessionConfig::host(0xfeed ^ net_seed, delay)),
+        mode.cfg(SessionConfig::guest()),
+        link,
+        net_seed,
+    );
+    let reached = m.run_to_confirmed(3600, 3600 * 4);
+    assert!(reached, "stopped {}", m.progress());
+    // A few more frames for the last hashes to cross.
+    for _ in 0..120 {
+        m.step_frame();
+    }
+    for p in &m.players {
+        assert_eq!(p.outcome(), None, "{}", m.progress());
+        assert_eq!(
+            p.session.side().map(usize::from),
+            m.players.iter().position(|q| std::ptr::eq(q, p))
+        );
+    }
+    let host = &m.players[0];
+    let mut compared = 0;
+    for p in &m.players[1..] {
+        for (t, h) in &host.seen.hashes {
+            if let Some(g) = p.seen.hashes.get(t) {
+                assert_eq!(h, g, "hashes differ at tick {t}");
+                compared += 1;
+            }
+        }
+    }
+    let want = if mode == Mode::LockStep { 3600 } else { 600 };
+    assert!(
+        compared >= want * (usize::from(n) - 1),
+        "only {compared} ticks compared"
+    );
+    let logs: Vec<InputLog<u8>> = m.players.iter().map(|p| p.input_log()).collect();
+    let shortest = logs.iter().map(|l| l.inputs.len()).min().unwrap_or(0);
+    assert!(shortest >= 3600 * usize::from(n), "{shortest} final inputs");
+    for (i, log) in logs.iter().enumerate() {
+        assert_eq!(log.players, n);
+        assert_eq!(
+            log.inputs[..shortest],
+            logs[0].inputs[..shortest],
+            "player {i}'s inputs"
+        );
+        assert!(
+            log.replay::<Crowd>().is_ok(),
+            "player {i}: {:?}",
+            log.replay::<Crowd>()
+        );
+    }
+    // Every player compares every hash with each of its n - 1 peers.
+    for p in &m.players {
+        assert!(
+            p.seen.hash_matches >= 56 * (u32::from(n) - 1),
+            "{} hash checks",
+            p.seen.hash_matches
+        );
+    }
+    m
+}
+
+/// [`Crowd`], except that its state is nudged after tick `AT`: a desync
+/// injected into one player. Same build id and input.
+#[derive(Clone, Debug)]
+pub struct CrowdNudgedAt<const AT: u32>(pub Crowd);
+
+impl<const AT: u32> DeterministicGame for CrowdNudgedAt<AT> {
+    type Input = u8;
+    const BUILD_ID: u64 = Crowd::BUILD_ID;
+
+    fn new(seed: u64, players: u8) -> Self {
+        CrowdNudgedAt(Crowd::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+        if self.0.ticks == AT {
+            self.0.acc ^= 1;
+        }
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
 }

@@ -21,7 +21,7 @@ use crate::front_end::FrontEnd;
 use crate::play::{self, RESULT_HOLD_MS};
 use lockstep::{
     Channel, ConfigError, DesyncReport, DeterministicGame, Event, Frame, LinkState, Millis,
-    Outcome, Session, SessionConfig,
+    Outcome, PeerId, Session, SessionConfig,
 };
 
 pub use crate::play::WAITING_AFTER_FRAMES;
@@ -49,6 +49,10 @@ pub struct MatchEnd {
     pub report: Option<LogOffer>,
 }
 
+/// How the session names the match link: the shell plays two-player
+/// matches over one link.
+const MATCH_LINK: PeerId = PeerId(0);
+
 /// One online match. See the module documentation.
 #[derive(Debug)]
 pub struct MatchDriver<G: DeterministicGame> {
@@ -72,8 +76,12 @@ impl<G: DeterministicGame> MatchDriver<G> {
     ///
     /// When the session refuses the configuration.
     pub fn new(cfg: SessionConfig, now: Millis) -> Result<Self, ConfigError> {
+        let mut session = Session::new(cfg)?;
+        // The driver is made once the match link is open: its Hello is
+        // queued now.
+        session.handle_link_state(now, MATCH_LINK, LinkState::Open);
         Ok(MatchDriver {
-            session: Session::new(cfg)?,
+            session,
             ping: None,
             stalled: 0,
             over: None,
@@ -85,12 +93,14 @@ impl<G: DeterministicGame> MatchDriver<G> {
 
     /// A datagram from the match link.
     pub fn datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
-        self.session.handle_datagram(now, channel, bytes);
+        self.session
+            .handle_datagram(now, MATCH_LINK, channel, bytes);
     }
 
     /// The match link closed or failed.
     pub fn link_lost(&mut self, now: Millis) {
-        self.session.handle_link_state(now, LinkState::Closed);
+        self.session
+            .handle_link_state(now, MATCH_LINK, LinkState::Closed);
     }
 
     /// The person leaves the match (the Bye goes out with the next
@@ -101,7 +111,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
 
     /// The next datagram for the match link.
     pub fn poll_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
-        self.session.poll_transmit()
+        self.session.poll_transmit_to(MATCH_LINK)
     }
 
     /// The present game, once the match runs.

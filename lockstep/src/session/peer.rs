@@ -1,0 +1,91 @@
+//! What the session keeps for one remote player: the link's name, the
+//! player's slot, its Hello, the round trips to it, what was heard from it
+//! and when, the datagrams waiting for its link, our input stream towards
+//! it, its hashes and its frame advantage.
+//!
+//! Everything shared by the whole match (the timeline, this side's own
+//! hashes, the configuration) lives in the session; a two-player match is
+//! a session with one peer.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::hash_book::HashBook;
+use super::outcome::Version;
+use super::ping::Pinger;
+use super::sender::{Outbox, Sender};
+use super::time_sync::TimeSync;
+use crate::time::Millis;
+use crate::wire::Member;
+
+/// The caller's name for one link (one remote member): any number the
+/// caller picks when the link opens, unique among the session's links.
+/// The session names the link by it in
+/// [`poll_transmit`](super::Session::poll_transmit); the remote's player
+/// slot is learned in the handshake (see
+/// [`Session::peer_slot`](super::Session::peer_slot)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PeerId(pub u16);
+
+impl fmt::Display for PeerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "link {}", self.0)
+    }
+}
+
+/// One remote player, as the session knows it.
+#[derive(Debug)]
+pub(super) struct Peer {
+    /// The caller's name for the link.
+    pub(super) id: PeerId,
+    /// The remote's player slot, once known (from its Hello, or assigned
+    /// by this side when it hosts).
+    pub(super) slot: Option<u8>,
+    /// The remote's version, once its Hello arrived.
+    pub(super) hello: Option<Version>,
+    /// Another guest's introduction that came before the host's Hello
+    /// (checked when it comes).
+    pub(super) member: Option<Member>,
+    /// Round trips measured before the start (the host picking the input
+    /// delay from them).
+    pub(super) rtt_samples: Vec<Millis>,
+    /// Pings to it and the pong owed to it.
+    pub(super) pinger: Pinger,
+    /// The last round trip measured to it.
+    pub(super) last_rtt: Option<Millis>,
+    /// When it was last heard (or when its link opened).
+    pub(super) last_heard: Millis,
+    /// Datagrams waiting for its link.
+    pub(super) out: Outbox,
+    /// Its hashes of final ticks, compared with ours.
+    pub(super) hashes: HashBook,
+    /// Our input stream towards it (reset at the start).
+    pub(super) sender: Sender,
+    /// The frame advantage between it and us.
+    pub(super) time_sync: TimeSync,
+}
+
+impl Peer {
+    /// A link that opened at `now`.
+    pub(super) fn new(id: PeerId, now: Millis) -> Self {
+        Peer {
+            id,
+            slot: None,
+            hello: None,
+            member: None,
+            rtt_samples: Vec::new(),
+            pinger: Pinger::default(),
+            last_rtt: None,
+            last_heard: now,
+            out: Outbox::default(),
+            hashes: HashBook::default(),
+            sender: Sender::new(0),
+            time_sync: TimeSync::default(),
+        }
+    }
+
+    /// A datagram from it arrived at `now`.
+    pub(super) fn heard(&mut self, now: Millis) {
+        self.last_heard = self.last_heard.max(now);
+    }
+}
