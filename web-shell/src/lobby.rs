@@ -17,7 +17,7 @@ use crate::protocol::{lobby_out, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, 
 use crate::rate::{ReceiveLimiter, SendLimiter};
 use crate::text::{self, ChatError};
 use lockstep::Millis;
-use signaling_protocol::heartbeat;
+use signaling_protocol::{heartbeat, PlayerTag};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Other players the roster holds: one lobby of the service
@@ -281,6 +281,8 @@ pub struct Player {
     pub id: PeerId,
     /// The name.
     pub nick: String,
+    /// The tag the service gave them, shown after the name.
+    pub tag: PlayerTag,
     /// In the lobby or in a match.
     pub status: PlayerStatus,
     /// The mesh link.
@@ -294,7 +296,7 @@ impl Player {
     /// `name#ABC`.
     #[must_use]
     pub fn display(&self) -> String {
-        text::display_name(&self.nick, self.id.as_str())
+        text::display_name(&self.nick, self.tag.as_str())
     }
 }
 
@@ -329,6 +331,8 @@ pub struct LobbyClient {
     cfg: LobbyConfig,
     nick: String,
     me: Option<PeerId>,
+    /// The tag the service gave us in its `welcome` on this connection.
+    my_tag: Option<PlayerTag>,
     conn: Connection,
     /// An attempt to join failed since we were last in the roster.
     attempt_failed: bool,
@@ -359,6 +363,7 @@ impl LobbyClient {
             cfg,
             nick,
             me: None,
+            my_tag: None,
             conn: Connection::Idle,
             attempt_failed: false,
             backoff: Backoff::new(),
@@ -385,10 +390,14 @@ impl LobbyClient {
         self.me.as_ref()
     }
 
-    /// Our own `name#ABC`.
+    /// Our own `name#ABC`, with the tag the service gave us (the name
+    /// alone until it has).
     #[must_use]
     pub fn my_display(&self) -> String {
-        text::display_name(&self.nick, self.me.as_ref().map_or("", PeerId::as_str))
+        match &self.my_tag {
+            Some(tag) => text::display_name(&self.nick, tag.as_str()),
+            None => self.nick.clone(),
+        }
     }
 
     /// The connection state.
@@ -415,6 +424,7 @@ impl LobbyClient {
         let lost = self.lost();
         self.drop_everyone(now);
         self.me = Some(fresh_id.clone());
+        self.my_tag = None;
         self.conn = Connection::Connecting {
             lost,
             failed: self.attempt_failed,
@@ -527,6 +537,10 @@ impl LobbyClient {
                     log::warn!("lobby: welcome for another id; using it");
                     self.me = Some(you);
                 }
+                self.my_tag = roster
+                    .iter()
+                    .find(|p| Some(&p.id) == self.me.as_ref())
+                    .map(|p| p.tag.clone());
                 self.conn = Connection::Online;
                 self.next_heartbeat = now + Millis(heartbeat::INTERVAL_MS);
                 self.attempt_failed = false;
@@ -589,6 +603,7 @@ impl LobbyClient {
             Player {
                 id: id.clone(),
                 nick: entry.nick,
+                tag: entry.tag,
                 status: entry.status,
                 pair,
                 muted: false,
@@ -901,7 +916,7 @@ impl LobbyClient {
                     .find(|(gone, _)| gone == id)
                     .map(|(_, name)| name.clone())
             })
-            .unwrap_or_else(|| text::display_name("someone", id.as_str()))
+            .unwrap_or_else(|| "someone".to_owned())
     }
 
     fn reduce(&mut self, event: Event, now: Millis) {
@@ -986,6 +1001,11 @@ mod tests {
         PeerId::parse(&c.to_string().repeat(12)).unwrap()
     }
 
+    /// The tag the test service gives the player `id(c)`.
+    fn tag(c: char) -> String {
+        c.to_string().repeat(3)
+    }
+
     fn drain(c: &mut LobbyClient) -> Vec<Output> {
         std::iter::from_fn(|| c.poll_output())
             .filter(|o| *o != Output::Changed)
@@ -995,7 +1015,8 @@ mod tests {
     fn welcome(me: char, others: &[(char, &str)]) -> String {
         let roster: Vec<Value> = others
             .iter()
-            .map(|(c, s)| json!({"id": id(*c).as_str(), "nick": format!("n{c}"), "status": s}))
+            .map(|(c, s)| json!({"id": id(*c).as_str(), "nick": format!("n{c}"), "tag": tag(*c), "status": s}))
+            .chain([json!({"id": id(me).as_str(), "nick": "Me", "tag": tag(me), "status": "lobby"})])
             .collect();
         json!({"type": "welcome", "you": id(me).as_str(), "roster": roster}).to_string()
     }
@@ -1049,6 +1070,30 @@ mod tests {
         c.peer_open(&id('Z'), 1);
         assert_eq!(c.roster()[1].link, "connected");
         assert!(!c.roster()[1].can_challenge, "in a match");
+    }
+
+    #[test]
+    fn players_are_shown_with_the_tag_the_service_gave_them() {
+        let mut c = LobbyClient::new("Ann".into(), LobbyConfig::default());
+        c.start(Millis(0), id('M'));
+        c.socket_open();
+        assert_eq!(c.my_display(), "Ann", "no tag before the welcome");
+        let roster = json!([
+            {"id": id('A').as_str(), "nick": "Ann", "tag": "K7M", "status": "lobby"},
+            {"id": id('M').as_str(), "nick": "Ann", "tag": "Q2X", "status": "lobby"},
+        ]);
+        let welcome = json!({"type": "welcome", "you": id('M').as_str(), "roster": roster});
+        c.server_text(Millis(0), &welcome.to_string());
+        assert_eq!(c.my_display(), "Ann#Q2X");
+        assert_eq!(c.roster()[0].display, "Ann#K7M");
+        // A joined player without a well-formed tag is not shown at all.
+        let untagged = json!({"type": "joined", "player": {"id": id('B').as_str(), "nick": "Bo", "tag": "BB", "status": "lobby"}});
+        c.server_text(Millis(0), &untagged.to_string());
+        assert_eq!(c.roster().len(), 1);
+        // A new connection forgets the old tag until its welcome.
+        c.socket_closed(Millis(10));
+        c.start(Millis(2000), id('N'));
+        assert_eq!(c.my_display(), "Ann");
     }
 
     #[test]
@@ -1504,7 +1549,7 @@ mod tests {
     }
 
     fn joined(i: usize) -> String {
-        json!({"type":"joined","player":{"id": numbered(i).as_str(), "nick": format!("p{i}"), "status":"lobby"}})
+        json!({"type":"joined","player":{"id": numbered(i).as_str(), "nick": format!("p{i}"), "tag": "PPP", "status":"lobby"}})
             .to_string()
     }
 
@@ -1545,10 +1590,10 @@ mod tests {
             );
         }
         assert_eq!(c.gone.len(), MAX_GONE);
-        assert_eq!(c.name_of(&numbered(499)), "p499#P00");
+        assert_eq!(c.name_of(&numbered(499)), "p499#PPP");
         assert_eq!(
             c.name_of(&numbered(0)),
-            "someone#P00",
+            "someone",
             "the oldest was forgotten"
         );
     }

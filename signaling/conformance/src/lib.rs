@@ -136,6 +136,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("lobby_presence", |c| Box::pin(lobby_presence(c))),
     ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
     ("lobby_names", |c| Box::pin(lobby_names(c))),
+    ("lobby_tags", |c| Box::pin(lobby_tags(c))),
     ("lobby_size_cap", |c| Box::pin(lobby_size_cap(c))),
     ("lobby_rate_cap", |c| Box::pin(lobby_rate_cap(c))),
     ("lobby_replies_charged_to_sender", |c| {
@@ -624,8 +625,9 @@ async fn lobby_presence(c: &Ctx) -> Result<Option<String>, String> {
             .find(|p| p["id"] == id.as_str())
             .cloned()
             .unwrap_or(Value::Null);
+        let tag = me["tag"].as_str().unwrap_or_default().to_owned();
         ensure(
-            me == json!({"id": id, "nick": nicks[i], "status": "lobby"}),
+            me == json!({"id": id, "nick": nicks[i], "tag": tag, "status": "lobby"}),
             || format!("own roster entry: {me}"),
         )?;
         for (j, s) in socks.iter_mut().enumerate() {
@@ -634,7 +636,7 @@ async fn lobby_presence(c: &Ctx) -> Result<Option<String>, String> {
                 .await
                 .map_err(|e| format!("player {j} on join {i}: {e}"))?;
             ensure(
-                v["player"] == json!({"id": id, "nick": nicks[i], "status": "lobby"}),
+                v["player"] == json!({"id": id, "nick": nicks[i], "tag": tag, "status": "lobby"}),
                 || format!("joined: {v}"),
             )?;
         }
@@ -1309,5 +1311,52 @@ async fn lobby_names(c: &Ctx) -> Result<Option<String>, String> {
         format!("the accepted name came back as {shown:?}")
     })?;
     ws.close().await;
+    Ok(None)
+}
+
+/// The tag of player `id` in a welcome's roster, if it has a well-formed
+/// one: three characters of the room-code alphabet.
+fn roster_tag(welcome: &Value, id: &str) -> Option<String> {
+    let tag = welcome["roster"]
+        .as_array()?
+        .iter()
+        .find(|p| p["id"] == id)?["tag"]
+        .as_str()?;
+    signaling_protocol::PlayerTag::parse(tag).map(|t| t.as_str().to_owned())
+}
+
+/// The `#ABC` tag after a name is the service's: players with the same
+/// name (in any case) get different tags, everyone hears the same one,
+/// and a tag the client asks for in its hello is not given to it.
+async fn lobby_tags(c: &Ctx) -> Result<Option<String>, String> {
+    let first = c.id();
+    let (mut alice, welcome) = c.player(&first, "Alice").await?;
+    let tag = roster_tag(&welcome, &first)
+        .ok_or_else(|| format!("no tag of three code characters in {welcome}"))?;
+    let mut tags = vec![tag.clone()];
+    let mut held = Vec::new();
+    for nick in ["alice", "ALICE", "Alice"] {
+        let id = c.id();
+        let mut ws = c.lobby_ws().await?;
+        // Each newcomer asks for the first Alice's tag.
+        ws.send(&json!({"type":"hello","id":id,"nick":nick,"tag":tag}).to_string())
+            .await?;
+        let welcome = ws.expect_type("welcome").await?;
+        let mine = roster_tag(&welcome, &id)
+            .ok_or_else(|| format!("no tag of three code characters in {welcome}"))?;
+        ensure(!tags.contains(&mine), || {
+            format!("{nick} was shown with the tag {mine}, already taken: {tags:?}")
+        })?;
+        let joined = wait_for(&mut alice, "joined", |v| v["player"]["id"] == id.as_str()).await?;
+        ensure(joined["player"]["tag"] == mine.as_str(), || {
+            format!("joined carries another tag than the welcome ({mine}): {joined}")
+        })?;
+        tags.push(mine);
+        held.push(ws);
+    }
+    for mut ws in held {
+        ws.close().await;
+    }
+    alice.close().await;
     Ok(None)
 }

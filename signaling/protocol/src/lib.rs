@@ -58,7 +58,10 @@ pub mod relay;
 pub mod room;
 pub mod text;
 
-pub use id::{InvalidRoomCode, PeerId, RoomCode, ID_LEN, ROOM_CODE_ALPHABET, ROOM_CODE_LEN};
+pub use id::{
+    InvalidRoomCode, PeerId, PlayerTag, RoomCode, ID_LEN, ROOM_CODE_ALPHABET, ROOM_CODE_LEN,
+    TAG_LEN,
+};
 pub use lobby::{
     lobby_out, lobby_server, LobbyRequest, LobbyServerMsg, PlayerStatus, RequestError, RosterEntry,
 };

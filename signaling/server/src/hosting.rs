@@ -60,7 +60,9 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub fn new(config: Config) -> Shared {
+    /// The shared state of a server with `config`; `tag_key` (random
+    /// bytes) is the secret the lobby draws players' tags from.
+    pub fn new(config: Config, tag_key: [u8; 32]) -> Shared {
         let page_policy = config.static_dir.as_deref().map(|dir| {
             signaling_core::headers::page_policy(&crate::page::inline_script_hashes(dir))
         });
@@ -69,7 +71,7 @@ impl Shared {
             start: Instant::now(),
             state: Mutex::new(State {
                 lobby: Hosted {
-                    machine: Lobby::new(config.lobby),
+                    machine: Lobby::new(config.lobby).with_tag_key(tag_key),
                     outs: HashMap::new(),
                     owner: None,
                 },

@@ -144,6 +144,9 @@ impl Server {
             getrandom::fill(&mut key).map_err(std::io::Error::other)?;
             config.room.relay_key = Some(RelayKey::from_bytes(key));
         }
+        // The secret the lobby draws players' `#ABC` tags from.
+        let mut tag_key = [0u8; 32];
+        getrandom::fill(&mut tag_key).map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(config.listen).await?;
         let addr = listener.local_addr()?;
         let limits = conn::ConnLimits {
@@ -151,7 +154,7 @@ impl Server {
             max_per_ip: config.max_connections_per_ip,
             header_timeout: config.header_timeout,
         };
-        let state = Arc::new(hosting::Shared::new(config));
+        let state = Arc::new(hosting::Shared::new(config, tag_key));
         let app = routes::router(state);
         Ok(Server {
             listener,

@@ -252,12 +252,14 @@ impl World {
                 Some("hello") => {
                     let me = v["id"].as_str().unwrap().to_owned();
                     let nick = v["nick"].clone();
+                    let me_entry =
+                        json!({"id": me, "nick": nick, "tag": test_tag(&me), "status": "lobby"});
                     let roster: Vec<Value> = self
                         .sockets
                         .values()
                         .filter_map(|s| match s {
                             Sock::Lobby { id: Some(i) } => {
-                                Some(json!({"id": i, "nick": format!("n{}", &i[..3]), "status": "lobby"}))
+                                Some(json!({"id": i, "nick": format!("n{}", &i[..3]), "tag": test_tag(i), "status": "lobby"}))
                             }
                             _ => None,
                         })
@@ -271,11 +273,11 @@ impl World {
                     self.send_text(
                         p,
                         id,
-                        json!({"type": "welcome", "you": me, "roster": roster}).to_string(),
+                        json!({"type": "welcome", "you": me, "roster": roster.into_iter().chain([me_entry]).collect::<Vec<_>>()}).to_string(),
                     );
                     self.lobby_broadcast(
                         (p, id),
-                        &json!({"type": "joined", "player": {"id": me, "nick": nick, "status": "lobby"}}),
+                        &json!({"type": "joined", "player": {"id": me, "nick": nick, "tag": test_tag(&me), "status": "lobby"}}),
                     );
                 }
                 Some("signal") => {
@@ -516,4 +518,15 @@ impl World {
             }
         }
     }
+}
+
+/// The tag the fake service gives a player: three characters of the
+/// code alphabet picked by the first bytes of its id (unique enough for
+/// tests; the real lobby draws them, see `signaling_core::Lobby`).
+pub fn test_tag(id: &str) -> String {
+    let alphabet = signaling_protocol::ROOM_CODE_ALPHABET;
+    id.bytes()
+        .take(3)
+        .map(|b| char::from(alphabet[usize::from(b) % alphabet.len()]))
+        .collect()
 }
