@@ -58,6 +58,13 @@ pub struct LobbyConfig {
     /// runs out counts as failed: the socket is closed and the next one
     /// follows the backoff.
     pub connect_timeout: Millis,
+    /// How long the service has to answer a heartbeat (with its `pong`,
+    /// or any other frame) on a welcomed socket (10 s). Past it, the
+    /// service is taken for unreachable: a connection that died without a
+    /// close (a network that went away, a proxy that dropped it) never
+    /// reports itself, so the page closes the socket and reconnects with
+    /// its backoff, and the banner says the connection was lost.
+    pub pong_timeout: Millis,
 }
 
 impl Default for LobbyConfig {
@@ -66,6 +73,7 @@ impl Default for LobbyConfig {
             mesh: MeshConfig::default(),
             challenge: ChallengeConfig::default(),
             connect_timeout: Millis(10_000),
+            pong_timeout: Millis(10_000),
         }
     }
 }
@@ -206,6 +214,8 @@ pub enum LobbyNotice {
     /// The lobby refused our hello; the reason is the server's, cleaned
     /// like a chat line.
     Refused(String),
+    /// The service did not answer a heartbeat in time; we reconnect.
+    NoAnswer,
 }
 
 impl LobbyNotice {
@@ -217,6 +227,7 @@ impl LobbyNotice {
                 notice.text(|_| name.clone().unwrap_or_default())
             }
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
+            LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
         }
     }
 
@@ -248,9 +259,12 @@ impl LobbyNotice {
                 NoticePart::Text("The lobby refused to let us in: ".to_owned()),
                 NoticePart::Isolated(reason.clone()),
             ],
+            LobbyNotice::NoAnswer => vec![NoticePart::Text(NO_ANSWER.to_owned())],
         }
     }
 }
+
+const NO_ANSWER: &str = "The lobby stopped answering. Reconnecting…";
 
 /// One part of a notice's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -352,6 +366,10 @@ pub struct LobbyClient {
     /// When the next heartbeat is due on the welcomed presence socket: the
     /// service drops a socket it hears nothing from for its idle timeout.
     next_heartbeat: Millis,
+    /// Set when a heartbeat went out and nothing has come back since: the
+    /// service must be heard from by then (see
+    /// [`LobbyConfig::pong_timeout`]).
+    answer_due: Option<Millis>,
     out: VecDeque<Output>,
 }
 
@@ -375,6 +393,7 @@ impl LobbyClient {
             signal_limiter: SendLimiter::new(SIGNALS_PER_MINUTE as usize, Millis(60_000)),
             signal_queue: VecDeque::new(),
             next_heartbeat: Millis(0),
+            answer_due: None,
             out: VecDeque::new(),
         }
     }
@@ -425,6 +444,7 @@ impl LobbyClient {
         self.drop_everyone(now);
         self.me = Some(fresh_id.clone());
         self.my_tag = None;
+        self.answer_due = None;
         self.conn = Connection::Connecting {
             lost,
             failed: self.attempt_failed,
@@ -524,6 +544,8 @@ impl LobbyClient {
 
     /// A text frame from the presence socket.
     pub fn server_text(&mut self, now: Millis, text: &str) {
+        // Any frame at all shows the service is still there.
+        self.answer_due = None;
         let msg = match LobbyServerMsg::parse(text) {
             Ok(m) => m,
             Err(e) => {
@@ -849,12 +871,22 @@ impl LobbyClient {
                 self.attempt_failed(now, lost);
             }
         }
+        if self.conn == Connection::Online && self.answer_due.is_some_and(|due| now >= due) {
+            log::info!("lobby: no answer to the heartbeat in time; reconnecting");
+            self.answer_due = None;
+            self.drop_everyone(now);
+            self.out.push_back(Output::Notice(LobbyNotice::NoAnswer));
+            self.out.push_back(Output::Disconnect);
+            self.attempt_failed(now, true);
+        }
         if self.conn == Connection::Online {
             self.flush_signals(now);
             if now >= self.next_heartbeat {
                 self.out
                     .push_back(Output::ToServer(heartbeat::PING.to_owned()));
                 self.next_heartbeat = now + Millis(heartbeat::INTERVAL_MS);
+                // An earlier heartbeat still unanswered keeps its deadline.
+                self.answer_due.get_or_insert(now + self.cfg.pong_timeout);
             }
         }
         let mut changed = false;
@@ -886,7 +918,10 @@ impl LobbyClient {
         let retry = match self.conn {
             Connection::Retrying { at, .. } => Some(at),
             Connection::Connecting { deadline, .. } => Some(deadline),
-            Connection::Online => Some(self.next_heartbeat),
+            Connection::Online => Some(
+                self.answer_due
+                    .map_or(self.next_heartbeat, |due| due.min(self.next_heartbeat)),
+            ),
             _ => None,
         };
         let pairs = self
@@ -1210,6 +1245,8 @@ mod tests {
         assert_eq!(sent(&mut c), budget);
         c.tick(Millis(30_000));
         assert_eq!(sent(&mut c), 0, "nothing more within the minute");
+        // The service answers the heartbeat that went out meanwhile.
+        c.server_text(Millis(30_000), heartbeat::PONG);
         assert_eq!(c.next_timeout().map(|t| t.0 <= 60_000), Some(true));
         c.tick(Millis(60_000));
         assert_eq!(
@@ -1322,13 +1359,18 @@ mod tests {
             drain(&mut c),
             vec![Output::ToServer(heartbeat::PING.into())]
         );
+        c.server_text(Millis(150 + beat), heartbeat::PONG);
         // A late tick (a throttled background tab) sends one, not several.
         c.tick(Millis(100 + 4 * beat));
         assert_eq!(
             drain(&mut c),
             vec![Output::ToServer(heartbeat::PING.into())]
         );
-        assert_eq!(c.next_timeout(), Some(Millis(100 + 5 * beat)));
+        // Its answer is due before the next heartbeat.
+        assert_eq!(
+            c.next_timeout(),
+            Some(Millis(100 + 4 * beat) + LobbyConfig::default().pong_timeout)
+        );
         // The answer is read and ignored; none is sent once the socket closed.
         c.server_text(Millis(100 + 4 * beat), heartbeat::PONG);
         assert!(drain(&mut c).is_empty());
@@ -1336,6 +1378,54 @@ mod tests {
         drain(&mut c);
         c.tick(Millis(100 + 5 * beat));
         assert!(!drain(&mut c).contains(&Output::ToServer(heartbeat::PING.into())));
+    }
+
+    #[test]
+    fn an_unanswered_heartbeat_closes_the_socket_and_retries() {
+        let beat = heartbeat::INTERVAL_MS;
+        let wait = LobbyConfig::default().pong_timeout;
+        let mut c = online('A', &['B']);
+        let ping = Output::ToServer(heartbeat::PING.into());
+        // Answered by a pong, or by any other frame: no deadline stays.
+        c.tick(Millis(beat));
+        assert_eq!(drain(&mut c), vec![ping.clone()]);
+        assert_eq!(c.next_timeout(), Some(Millis(beat) + wait));
+        c.server_text(Millis(beat + 40), heartbeat::PONG);
+        c.tick(Millis(beat) + wait);
+        assert_eq!(c.connection(), Connection::Online);
+        c.tick(Millis(2 * beat));
+        drain(&mut c);
+        c.server_text(
+            Millis(2 * beat + 10),
+            r#"{"type":"status","id":"BBBBBBBBBBBB","status":"in-match"}"#,
+        );
+        c.tick(Millis(2 * beat) + wait);
+        assert_eq!(c.connection(), Connection::Online);
+        // Unanswered: one millisecond short of the wait nothing happens...
+        c.tick(Millis(3 * beat));
+        assert_eq!(drain(&mut c), vec![ping]);
+        c.tick(Millis(3 * beat) + wait - Millis(1));
+        assert_eq!(c.connection(), Connection::Online);
+        // ...and at the wait the socket is closed, the player told, and
+        // the next attempt follows the backoff.
+        let now = Millis(3 * beat) + wait;
+        c.tick(now);
+        let out = drain(&mut c);
+        assert!(
+            out.contains(&Output::Notice(LobbyNotice::NoAnswer)),
+            "{out:?}"
+        );
+        assert!(out.contains(&Output::Disconnect), "{out:?}");
+        assert!(out.contains(&Output::ClosePeer(id('B'))), "{out:?}");
+        assert_eq!(
+            c.connection().banner(),
+            Some("Lost the lobby connection - retrying…")
+        );
+        assert!(!c.wants_connect(now));
+        assert!(c.wants_connect(now + Millis(60_000)));
+        // The new attempt owes no answer: only its connect deadline runs.
+        c.start(now + Millis(60_000), id('C'));
+        assert_eq!(c.next_timeout(), Some(now + Millis(70_000)));
     }
 
     #[test]

@@ -74,6 +74,10 @@ pub struct World {
     relays: BTreeMap<String, Vec<usize>>,
     /// Relay sockets opened, over the whole run.
     pub relays_opened: usize,
+    /// While set, the service's end of every connection is gone without a
+    /// close: what pages send is lost and nothing comes back (a half-open
+    /// connection). New sockets still open.
+    pub service_silent: bool,
 }
 
 impl World {
@@ -112,6 +116,7 @@ impl World {
             offers: Vec::new(),
             relays: BTreeMap::new(),
             relays_opened: 0,
+            service_silent: false,
         };
         for p in 0..n {
             w.drain(p);
@@ -198,6 +203,9 @@ impl World {
     }
 
     fn send_text(&mut self, p: usize, id: SocketId, text: String) {
+        if self.service_silent {
+            return;
+        }
         self.queue.push_back((p, Input::SocketText(id, text)));
     }
 
@@ -243,6 +251,9 @@ impl World {
     }
 
     fn socket_text(&mut self, p: usize, id: SocketId, text: &str) {
+        if self.service_silent {
+            return;
+        }
         let Some(sock) = self.sockets.get(&(p, id)).cloned() else {
             return;
         };
@@ -295,6 +306,9 @@ impl World {
                     };
                     let msg = json!({"type": "status", "id": from, "status": v["status"]});
                     self.lobby_broadcast((p, id), &msg);
+                }
+                Some("ping") => {
+                    self.send_text(p, id, signaling_protocol::heartbeat::PONG.to_owned())
                 }
                 other => panic!("unexpected lobby message {other:?}"),
             },
