@@ -68,6 +68,10 @@ pub struct SuiteConfig {
     /// The host's cap on live rooms created from one client address; 0
     /// skips that check (which, like the lobby's, needs a loopback host).
     pub rooms_per_ip: usize,
+    /// The host's daily budget of WebSocket upgrades; 0 skips that check.
+    /// Run it alone (`--only daily_budget`) against a host started for it:
+    /// it spends the whole day's budget.
+    pub daily_upgrades: u64,
 }
 
 impl SuiteConfig {
@@ -89,6 +93,7 @@ impl SuiteConfig {
             lobby_idle_timeout: None,
             lobby_sockets_per_ip: 0,
             rooms_per_ip: 0,
+            daily_upgrades: 0,
         }
     }
 }
@@ -150,6 +155,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
         Box::pin(lobby_sockets_per_ip(c))
     }),
     ("rooms_per_ip", |c| Box::pin(rooms_per_ip(c))),
+    ("daily_budget", |c| Box::pin(daily_budget(c))),
     ("rate_limit", |c| Box::pin(rate_limit(c))),
 ];
 
@@ -1358,5 +1364,62 @@ async fn lobby_tags(c: &Ctx) -> Result<Option<String>, String> {
         ws.close().await;
     }
     alice.close().await;
+    Ok(None)
+}
+
+/// The daily budget of upgrades: once it is spent, lobby, room and relay
+/// upgrades get 503 with a reason that says so, while plain routes still
+/// answer. On a host started for this check, exactly the budget's
+/// upgrades go through first.
+async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
+    let budget = c.config.daily_upgrades;
+    if budget == 0 {
+        return Ok(Some("no daily upgrade budget given".into()));
+    }
+    let spent = |r: &client::HttpReply, what: &str| -> Result<(), String> {
+        r.expect_error(503, what)?;
+        ensure(r.body.contains("allowance"), || {
+            format!(
+                "{what}: the 503 does not say the allowance is spent: {}",
+                r.body
+            )
+        })
+    };
+    let mut opened = 0;
+    loop {
+        match c.lobby_target().ws("/lobby/ws", c.origin()).await {
+            Ok(mut ws) => {
+                ws.close().await;
+                opened += 1;
+                ensure(opened <= budget, || {
+                    format!("{opened} upgrades went through on a budget of {budget}")
+                })?;
+            }
+            Err(client::WsOpenError::Refused(r)) => {
+                spent(&r, "the lobby upgrade past the budget")?;
+                break;
+            }
+            Err(client::WsOpenError::Other(e)) => return Err(e),
+        }
+    }
+    // The other upgrades are refused the same way; plain routes answer.
+    let code = c.create_room().await?;
+    for path in [
+        format!("/rooms/{code}/ws?role=host"),
+        format!("/relay/{code}/ws?ticket=host.1.00"),
+    ] {
+        match c.target.ws(&path, c.origin()).await {
+            Ok(mut ws) => {
+                ws.close().await;
+                return Err(format!("{path}: upgraded after the budget was spent"));
+            }
+            Err(client::WsOpenError::Refused(r)) => spent(&r, &path)?,
+            Err(client::WsOpenError::Other(e)) => return Err(e),
+        }
+    }
+    let health = c.get("/health").await?;
+    ensure(health.status == 200, || {
+        format!("/health with the budget spent: {}", health.status)
+    })?;
     Ok(None)
 }

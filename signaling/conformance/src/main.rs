@@ -62,6 +62,11 @@ struct Args {
     /// skips that check (which needs a host on a loopback address).
     #[arg(long, default_value_t = 0)]
     max_rooms_per_ip: usize,
+    /// The host's daily budget of WebSocket upgrades; 0 skips that check.
+    /// It spends the budget: run it alone (`--only daily_budget`) against
+    /// a host started for it.
+    #[arg(long, default_value_t = 0)]
+    daily_upgrades: u64,
 }
 
 #[tokio::main]
@@ -83,6 +88,7 @@ async fn main() -> ExitCode {
             .then(|| Duration::from_millis(a.lobby_idle_timeout_ms)),
         lobby_sockets_per_ip: a.max_lobby_sockets_per_ip,
         rooms_per_ip: a.max_rooms_per_ip,
+        daily_upgrades: a.daily_upgrades,
     };
     let results = match run(&config).await {
         Ok(r) => r,

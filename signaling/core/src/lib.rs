@@ -81,6 +81,7 @@
 #![warn(missing_docs)]
 
 mod address;
+mod budget;
 pub mod defaults;
 pub mod headers;
 mod ice;
@@ -93,6 +94,7 @@ mod relay;
 mod room;
 
 pub use address::address_key;
+pub use budget::DailyBudget;
 pub use ice::{ice_servers_json, TurnServer};
 pub use lobby::{
     Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, MAX_REPLY_CREDIT, REPLIES_PER_SIGNAL,

@@ -46,6 +46,8 @@ pub(crate) struct State {
     pub lobby: Hosted<Lobby>,
     pub rooms: HashMap<RoomCode, Hosted<Room>>,
     pub rate: RateLimiter<IpAddr>,
+    /// WebSocket upgrades let through today ([`Config::daily_upgrades`]).
+    pub budget: signaling_core::DailyBudget,
 }
 
 /// State shared by every request and socket task.
@@ -77,9 +79,24 @@ impl Shared {
                 },
                 rooms: HashMap::new(),
                 rate: RateLimiter::new(config.rate_limit_per_minute),
+                budget: signaling_core::DailyBudget::default(),
             }),
             config,
         }
+    }
+
+    /// Counts one WebSocket upgrade against the day's budget: `false` when
+    /// it is spent. The day is the wall clock's (UTC), unlike the rest of
+    /// the server's time, which counts from its start.
+    pub fn take_daily_upgrade(&self) -> bool {
+        let allowance = self.config.daily_upgrades;
+        if allowance == 0 {
+            return true;
+        }
+        let unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        self.lock().budget.take(unix_ms, allowance)
     }
 
     /// Milliseconds since the server started.

@@ -69,6 +69,10 @@ pub struct Config {
     pub relay: RelayLimits,
     /// Rooms alive at once; further `POST /rooms` get 503.
     pub max_rooms: usize,
+    /// WebSocket upgrades (lobby, room, relay) accepted per UTC day over
+    /// all clients; past it they get 503 (0 = no budget). See
+    /// [`signaling_core::DailyBudget`].
+    pub daily_upgrades: u64,
     /// Least severe log level written.
     pub log_level: Level,
     /// How long a client has to answer the server's close frame (or a
@@ -102,6 +106,7 @@ impl Default for Config {
             lobby: LobbyLimits::default(),
             relay: RelayLimits::default(),
             max_rooms: signaling_core::defaults::MAX_ROOMS,
+            daily_upgrades: signaling_core::defaults::DAILY_UPGRADES,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
             max_rooms_per_ip: signaling_core::defaults::MAX_ROOMS_PER_IP,

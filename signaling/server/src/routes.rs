@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
+use signaling_core::DailyBudget;
 use signaling_core::{
     ice_servers_json, role_from_query, Event, Level, LobbyRefusal, LogRecord, Room, SocketId,
 };
@@ -195,6 +196,17 @@ async fn check_and_run(
             "too many requests; slow down",
         );
         // A page may read why it was refused, as the Worker lets it.
+        add_cors(&mut resp, origin.as_deref(), false);
+        return resp;
+    }
+    let is_upgrade = matches!(route, "lobby_ws" | "room_ws" | "relay_ws")
+        && req
+            .headers()
+            .get(header::UPGRADE)
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
+    if is_upgrade && !shared.take_daily_upgrade() {
+        shared.log(LogRecord::new(Level::Warn, "http.budget_spent").with("route", route));
+        let mut resp = error(StatusCode::SERVICE_UNAVAILABLE, DailyBudget::REASON);
         add_cors(&mut resp, origin.as_deref(), false);
         return resp;
     }
