@@ -72,6 +72,10 @@ pub struct SuiteConfig {
     /// Run it alone (`--only daily_budget`) against a host started for it:
     /// it spends the whole day's budget.
     pub daily_upgrades: u64,
+    /// How many lobbies the host's directory holds; below 2 skips the
+    /// directory check. Run it alone (`--only lobby_directory`) against an
+    /// idle host: it fills a lobby.
+    pub lobbies: usize,
 }
 
 impl SuiteConfig {
@@ -94,6 +98,7 @@ impl SuiteConfig {
             lobby_sockets_per_ip: 0,
             rooms_per_ip: 0,
             daily_upgrades: 0,
+            lobbies: 0,
         }
     }
 }
@@ -156,6 +161,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     }),
     ("rooms_per_ip", |c| Box::pin(rooms_per_ip(c))),
     ("daily_budget", |c| Box::pin(daily_budget(c))),
+    ("lobby_directory", |c| Box::pin(lobby_directory(c))),
     ("rate_limit", |c| Box::pin(rate_limit(c))),
 ];
 
@@ -1421,5 +1427,96 @@ async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
     ensure(health.status == 200, || {
         format!("/health with the budget spent: {}", health.status)
     })?;
+    Ok(None)
+}
+
+/// `GET /lobbies` on this host, read strictly.
+async fn directory(c: &Ctx) -> Result<signaling_protocol::LobbyDirectory, String> {
+    let r = c.get("/lobbies").await?;
+    ensure(r.status == 200, || {
+        format!("GET /lobbies: {} {}", r.status, r.body)
+    })?;
+    signaling_protocol::LobbyDirectory::parse(&r.body)
+        .map_err(|e| format!("GET /lobbies: {e:?} in {}", r.body))
+}
+
+/// The lobby directory: `GET /lobbies` lists every lobby with its fill; a
+/// newcomer is placed in a lobby with room, so the one after a full lobby
+/// is welcomed into another instead of hearing `full`; `?lobby=N` joins
+/// lobby N, and a lobby that does not exist is 404.
+async fn lobby_directory(c: &Ctx) -> Result<Option<String>, String> {
+    let lobbies = c.config.lobbies;
+    if lobbies < 2 {
+        return Ok(Some("no lobby directory given".into()));
+    }
+    let dir = directory(c).await?;
+    ensure(dir.lobbies.len() == lobbies, || {
+        format!(
+            "GET /lobbies lists {} lobbies, not {lobbies}",
+            dir.lobbies.len()
+        )
+    })?;
+    let capacity = dir.lobbies[0].capacity as usize;
+    ensure(
+        dir.lobbies
+            .iter()
+            .enumerate()
+            .all(|(n, l)| l.lobby as usize == n && l.players == 0),
+        || format!("an idle host's directory: {dir:?}"),
+    )?;
+    // A lobby's worth of players, and one more.
+    let mut held = Vec::new();
+    for i in 0..=capacity {
+        let (ws, welcome) = c.player(&c.id(), &format!("p{i}")).await?;
+        let seen = welcome["roster"].as_array().map_or(0, Vec::len);
+        let want = if i < capacity { i + 1 } else { 1 };
+        ensure(seen == want, || {
+            format!("newcomer {i} was welcomed with {seen} players, not {want}")
+        })?;
+        held.push(ws);
+    }
+    let mut fills: Vec<u32> = directory(c)
+        .await?
+        .lobbies
+        .iter()
+        .map(|l| l.players)
+        .collect();
+    fills.sort_unstable();
+    let mut want = vec![0; lobbies - 2];
+    want.extend([1, capacity as u32]);
+    ensure(fills == want, || {
+        format!("fills after {} players: {fills:?}", capacity + 1)
+    })?;
+    // An empty lobby, asked for by number.
+    let dir = directory(c).await?;
+    let empty = dir
+        .lobbies
+        .iter()
+        .find(|l| l.players == 0)
+        .map(|l| l.lobby)
+        .ok_or("no empty lobby left")?;
+    let mut ws = c
+        .lobby_target()
+        .ws_ok(&format!("/lobby/ws?lobby={empty}"), c.origin())
+        .await?;
+    ws.send(&hello(&c.id(), "alone")).await?;
+    let welcome = ws.expect_type("welcome").await?;
+    ensure(
+        welcome["roster"].as_array().map(Vec::len) == Some(1),
+        || format!("lobby {empty} asked for by number: {welcome}"),
+    )?;
+    let now = directory(c).await?;
+    ensure(now.lobbies[empty as usize].players == 1, || {
+        format!("lobby {empty} after its player joined: {now:?}")
+    })?;
+    held.push(ws);
+    for bad in [format!("{lobbies}"), "x".to_owned(), "-1".to_owned()] {
+        c.lobby_target()
+            .ws_refused(&format!("/lobby/ws?lobby={bad}"), c.origin(), 404)
+            .await?;
+    }
+    for mut ws in held {
+        ws.close().await;
+    }
     Ok(None)
 }

@@ -67,6 +67,11 @@ struct Args {
     /// a host started for it.
     #[arg(long, default_value_t = 0)]
     daily_upgrades: u64,
+    /// How many lobbies the host's directory holds; below 2 skips that
+    /// check. It fills a lobby: run it alone (`--only lobby_directory`)
+    /// against an idle host.
+    #[arg(long, default_value_t = 0)]
+    lobbies: usize,
 }
 
 #[tokio::main]
@@ -89,6 +94,7 @@ async fn main() -> ExitCode {
         lobby_sockets_per_ip: a.max_lobby_sockets_per_ip,
         rooms_per_ip: a.max_rooms_per_ip,
         daily_upgrades: a.daily_upgrades,
+        lobbies: a.lobbies,
     };
     let results = match run(&config).await {
         Ok(r) => r,

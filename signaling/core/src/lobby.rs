@@ -291,6 +291,27 @@ impl Lobby {
         self.sockets.len()
     }
 
+    /// Open sockets admitted from `address` (counted by
+    /// [`crate::address_key`], as the per-address cap counts them), for a
+    /// host that spreads one address's sockets over several lobbies.
+    #[must_use]
+    pub fn sockets_from(&self, address: IpAddr) -> usize {
+        let key = crate::address_key(address);
+        self.sockets
+            .values()
+            .filter(|a| a.address == Some(key))
+            .count()
+    }
+
+    /// Whether a newcomer would find room: fewer open sockets than
+    /// [`LobbyLimits::max_sockets`] and fewer players than
+    /// [`LobbyLimits::max_players`], counting sockets that have not said
+    /// hello yet as players to come.
+    #[must_use]
+    pub fn has_room(&self) -> bool {
+        self.sockets.len() < self.limits.max_sockets && self.sockets.len() < self.limits.max_players
+    }
+
     /// Players on the roster, in join order.
     #[must_use]
     pub fn roster(&self) -> Vec<&Player> {

@@ -63,7 +63,8 @@ pub use id::{
     TAG_LEN,
 };
 pub use lobby::{
-    lobby_out, lobby_server, LobbyRequest, LobbyServerMsg, PlayerStatus, RequestError, RosterEntry,
+    lobby_out, lobby_server, LobbyDirectory, LobbyFill, LobbyRequest, LobbyServerMsg, PlayerStatus,
+    RequestError, RosterEntry,
 };
 pub use peer::{DeclineReason, PeerMsg};
 pub use query::query_param;

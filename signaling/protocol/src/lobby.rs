@@ -491,3 +491,36 @@ mod tests {
         );
     }
 }
+
+/// One lobby in the directory (`GET /lobbies`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyFill {
+    /// The lobby's number: `GET /lobby/ws?lobby=N` joins it.
+    pub lobby: u32,
+    /// Players on its roster.
+    pub players: u32,
+    /// Players it holds at most.
+    pub capacity: u32,
+}
+
+/// The answer to `GET /lobbies`: every lobby of the service with its fill,
+/// by number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyDirectory {
+    /// The lobbies, by number.
+    pub lobbies: Vec<LobbyFill>,
+}
+
+impl LobbyDirectory {
+    /// As JSON.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Reads [`LobbyDirectory::to_json`]'s output strictly.
+    pub fn parse(text: &str) -> Result<LobbyDirectory, MessageError> {
+        serde_json::from_str(text).map_err(|_| MessageError::Malformed)
+    }
+}

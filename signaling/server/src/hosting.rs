@@ -38,12 +38,14 @@ pub(crate) struct Hosted<M> {
 /// Which machine an alarm or socket belongs to.
 #[derive(Clone, Debug)]
 pub(crate) enum Target {
-    Lobby,
+    /// A lobby, by its number in the directory.
+    Lobby(usize),
     Room(RoomCode),
 }
 
 pub(crate) struct State {
-    pub lobby: Hosted<Lobby>,
+    /// The lobbies of the directory ([`Config::lobbies`] of them).
+    pub lobbies: Vec<Hosted<Lobby>>,
     pub rooms: HashMap<RoomCode, Hosted<Room>>,
     pub rate: RateLimiter<IpAddr>,
     /// WebSocket upgrades let through today ([`Config::daily_upgrades`]).
@@ -72,11 +74,13 @@ impl Shared {
             page_policy,
             start: Instant::now(),
             state: Mutex::new(State {
-                lobby: Hosted {
-                    machine: Lobby::new(config.lobby).with_tag_key(tag_key),
-                    outs: HashMap::new(),
-                    owner: None,
-                },
+                lobbies: (0..config.lobbies.max(1))
+                    .map(|_| Hosted {
+                        machine: Lobby::new(config.lobby).with_tag_key(tag_key),
+                        outs: HashMap::new(),
+                        owner: None,
+                    })
+                    .collect(),
                 rooms: HashMap::new(),
                 rate: RateLimiter::new(config.rate_limit_per_minute),
                 budget: signaling_core::DailyBudget::default(),
@@ -127,8 +131,11 @@ impl Shared {
     pub fn deliver_locked(self: &Arc<Self>, st: &mut State, target: Target, event: Event<'_>) {
         let now = self.now();
         match target {
-            Target::Lobby => {
-                let actions = st.lobby.machine.handle(event, now);
+            Target::Lobby(n) => {
+                let Some(hosted) = st.lobbies.get_mut(n) else {
+                    return;
+                };
+                let actions = hosted.machine.handle(event, now);
                 self.apply(st, target, actions);
             }
             Target::Room(ref code) => {
@@ -147,8 +154,10 @@ impl Shared {
         let mut st = self.lock();
         self.deliver_locked(&mut st, target.clone(), Event::Closed { socket });
         match target {
-            Target::Lobby => {
-                st.lobby.outs.remove(&socket);
+            Target::Lobby(n) => {
+                if let Some(h) = st.lobbies.get_mut(n) {
+                    h.outs.remove(&socket);
+                }
             }
             Target::Room(code) => {
                 if let Some(h) = st.rooms.get_mut(&code) {
@@ -165,7 +174,10 @@ impl Shared {
         let mut slow = Vec::new();
         let mut finished = false;
         let outs = match target {
-            Target::Lobby => &mut st.lobby.outs,
+            Target::Lobby(n) => match st.lobbies.get_mut(n) {
+                Some(h) => &mut h.outs,
+                None => return,
+            },
             Target::Room(ref code) => match st.rooms.get_mut(code) {
                 Some(h) => &mut h.outs,
                 None => return,

@@ -69,6 +69,10 @@ pub struct Config {
     pub relay: RelayLimits,
     /// Rooms alive at once; further `POST /rooms` get 503.
     pub max_rooms: usize,
+    /// Lobbies in the directory, each with the `lobby` limits (at least
+    /// one). `GET /lobby/ws` places a newcomer in the fullest lobby with
+    /// room; `?lobby=N` asks for lobby `N`; `GET /lobbies` lists them.
+    pub lobbies: usize,
     /// WebSocket upgrades (lobby, room, relay) accepted per UTC day over
     /// all clients; past it they get 503 (0 = no budget). See
     /// [`signaling_core::DailyBudget`].
@@ -107,6 +111,7 @@ impl Default for Config {
             relay: RelayLimits::default(),
             max_rooms: signaling_core::defaults::MAX_ROOMS,
             daily_upgrades: signaling_core::defaults::DAILY_UPGRADES,
+            lobbies: signaling_core::defaults::LOBBIES,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
             max_rooms_per_ip: signaling_core::defaults::MAX_ROOMS_PER_IP,

@@ -14,9 +14,9 @@ use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use signaling_core::DailyBudget;
 use signaling_core::{
-    ice_servers_json, role_from_query, Event, Level, LobbyRefusal, LogRecord, Room, SocketId,
+    ice_servers_json, role_from_query, Event, Level, Lobby, LobbyRefusal, LogRecord, Room, SocketId,
 };
-use signaling_protocol::{error_body, RoomCode, RoomCreated};
+use signaling_protocol::{error_body, LobbyDirectory, LobbyFill, RoomCode, RoomCreated};
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
@@ -39,6 +39,7 @@ pub(crate) fn router(shared: Ctx) -> Router {
         .route("/rooms", post(create_room).options(preflight))
         .route("/rooms/{code}/ws", get(room_ws))
         .route("/lobby/ws", get(lobby_ws))
+        .route("/lobbies", get(lobbies).options(preflight))
         .route("/ice", get(ice).options(preflight))
         .route("/health", get(health).options(preflight))
         .route("/relay/{code}/ws", get(crate::relay::relay_ws))
@@ -120,6 +121,7 @@ fn route_name(path: &str) -> &'static str {
     match path {
         "/rooms" => "rooms",
         "/lobby/ws" => "lobby_ws",
+        "/lobbies" => "lobbies",
         "/ice" => "ice",
         "/health" => "health",
         p if p.starts_with("/rooms/") => "room_ws",
@@ -371,17 +373,72 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     accept(shared, target, socket, upgrade, rx)
 }
 
+/// `GET /lobbies`: every lobby with its players and capacity.
+async fn lobbies(State(shared): State<Ctx>) -> Response {
+    let st = shared.lock();
+    let capacity = u32::try_from(shared.config.lobby.max_players).unwrap_or(u32::MAX);
+    let directory = LobbyDirectory {
+        lobbies: st
+            .lobbies
+            .iter()
+            .enumerate()
+            .map(|(n, h)| LobbyFill {
+                lobby: u32::try_from(n).unwrap_or(u32::MAX),
+                players: u32::try_from(h.machine.roster().len()).unwrap_or(u32::MAX),
+                capacity,
+            })
+            .collect(),
+    };
+    drop(st);
+    json(StatusCode::OK, directory.to_json())
+}
+
+/// Where a newcomer without `?lobby=` goes: the lobby with the most open
+/// sockets that still has room, so that players meet rather than spread
+/// thin (the first lobby when all are full, which then refuses as usual).
+fn place(lobbies: &[Hosted<Lobby>]) -> usize {
+    lobbies
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.machine.has_room())
+        .max_by_key(|(n, h)| (h.machine.socket_count(), std::cmp::Reverse(*n)))
+        .map_or(0, |(n, _)| n)
+}
+
+/// `GET /lobby/ws[?lobby=N]`: into lobby `N` (404 when there is no such
+/// lobby), or, without it, the one [`place`] picks. The per-address cap
+/// counts the address's sockets in every lobby.
 async fn lobby_ws(
     State(shared): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
     upgrade: Upgrade,
 ) -> Response {
+    let asked = signaling_protocol::query_param(uri.query().unwrap_or(""), "lobby");
+    let now = shared.now();
+    let mut st = shared.lock();
+    let n = match asked {
+        None => place(&st.lobbies),
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) if n < st.lobbies.len() => n,
+            _ => return error(StatusCode::NOT_FOUND, "no such lobby"),
+        },
+    };
     let Ok(upgrade) = upgrade else {
         return not_an_upgrade();
     };
-    let now = shared.now();
-    let mut st = shared.lock();
-    let (socket, actions) = match st.lobby.machine.admit_from(now, Some(peer.ip())) {
+    let cap = shared.config.lobby.max_sockets_per_address;
+    let held: usize = st
+        .lobbies
+        .iter()
+        .map(|h| h.machine.sockets_from(peer.ip()))
+        .sum();
+    let admitted = if cap != 0 && held >= cap {
+        Err(LobbyRefusal::TooManyFromAddress)
+    } else {
+        st.lobbies[n].machine.admit_from(now, Some(peer.ip()))
+    };
+    let (socket, actions) = match admitted {
         Ok(ok) => ok,
         Err(refusal) => {
             drop(st);
@@ -394,10 +451,10 @@ async fn lobby_ws(
         }
     };
     let (tx, rx) = mpsc::channel(OUTBOX_LEN);
-    st.lobby.outs.insert(socket, tx);
-    shared.apply(&mut st, Target::Lobby, actions);
+    st.lobbies[n].outs.insert(socket, tx);
+    shared.apply(&mut st, Target::Lobby(n), actions);
     drop(st);
-    accept(shared, Target::Lobby, socket, upgrade, rx)
+    accept(shared, Target::Lobby(n), socket, upgrade, rx)
 }
 
 fn refuse(status: u16, reason: &str) -> Response {
