@@ -92,6 +92,7 @@ mod origin;
 mod rate;
 mod relay;
 mod room;
+mod seats;
 
 pub use address::address_key;
 pub use budget::DailyBudget;
