@@ -479,6 +479,10 @@ fn accept(
     upgrade
         .max_message_size(cap)
         .max_frame_size(cap)
+        // The WebSocket layer reads in chunks of 128 KiB by default, kept
+        // for the socket's whole life: most of a lobby socket's memory, for
+        // messages of at most 8 KiB. A chunk of the message cap is enough.
+        .read_buffer_size(cap)
         .on_failed_upgrade(move |_| on_fail.socket_gone(failed_target, socket))
         .on_upgrade(move |ws| run_socket(shared, target, socket, ws, rx))
 }
