@@ -57,3 +57,14 @@ log "the default origin list, on a server started without --allowed-origins"
 kill "$pid"; wait "$pid" 2>/dev/null || true
 start_server --stun-urls ''
 "$bin/signaling-conformance" --base-url "$url" --forbidden-origin http://evil.test --only origin
+
+log "the daily upgrade budget, on a server started with --daily-upgrades 5"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+start_server --stun-urls '' --daily-upgrades 5
+"$bin/signaling-conformance" --base-url "$url" --only daily_budget --daily-upgrades 5
+python3 signaling/conformance/check-logs.py "$err" --require http.budget_spent
+
+log "the lobby directory, on a server started with --lobbies 3"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+start_server --stun-urls '' --lobbies 3
+"$bin/signaling-conformance" --base-url "$url" --only lobby_directory --lobbies 3

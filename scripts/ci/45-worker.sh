@@ -22,6 +22,8 @@
 #      appear anywhere in wrangler's output. The second conformance run is
 #      given a TURN_API_BASE the Worker must refuse: a warning names the
 #      variable, never its value.
+#   4. the daily upgrade budget alone, on a Worker with DAILY_UPGRADES=5: the
+#      suite's daily_budget check, and an http.budget_spent record.
 #
 # Everything after the builds runs inside a network namespace that holds only
 # `lo` (when this machine allows one), with wrangler's telemetry off, so
@@ -67,6 +69,13 @@ if [ "${1:-}" = --serve-and-check ]; then
         bad_base_secret=not-a-real-password-$RANDOM$RANDOM
         shift
         set -- "$@" --var "TURN_API_BASE:http://ci:$bad_base_secret@turn-api.invalid"
+    fi
+    # The daily upgrade budget alone, on a Worker given a budget of five.
+    budget=no
+    if [ "${1:-}" = --budget ]; then
+        budget=yes
+        shift
+        set -- "$@" --var DAILY_UPGRADES:5
     fi
     if [ "${1:-}" = --browser ]; then
         browser=yes
@@ -118,7 +127,14 @@ if [ "${1:-}" = --serve-and-check ]; then
     log "wrangler dev ready after $((SECONDS - started)) s"
 
     status=0
-    if [ "$browser" = yes ]; then
+    if [ "$budget" = yes ]; then
+        "$SUITE" --base-url "$base" --origin http://allowed.test \
+            --deadline-seconds 20 --only daily_budget --daily-upgrades 5 || status=$?
+        if [ "$status" = 0 ]; then
+            python3 signaling/conformance/check-logs.py "$state/wrangler.log" --wrangler \
+                --require http.budget_spent || status=$?
+        fi
+    elif [ "$browser" = yes ]; then
         WORKER_URL="$base" STATIC_PORT="$static_port" WEB_DIR="$WEB_OUT" CHROMIUM_BIN="$CHROMIUM_BIN" \
             node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?
     else
@@ -203,5 +219,7 @@ log "TURN credentials for /ice through a stand-in API, then conformance on wrang
 run --turn --var LOG_LEVEL:debug --var LOBBY_IDLE_TIMEOUT_SECONDS:10
 log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event (and a TURN_API_BASE to refuse)"
 run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1 --var LOBBY_IDLE_TIMEOUT_SECONDS:10
+log "the daily upgrade budget on wrangler dev (DAILY_UPGRADES=5)"
+run --budget
 log "the game page in Chromium, through the Worker, from another origin"
 run --browser

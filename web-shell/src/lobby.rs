@@ -17,7 +17,7 @@ use crate::protocol::{lobby_out, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, 
 use crate::rate::{ReceiveLimiter, SendLimiter};
 use crate::text::{self, ChatError};
 use lockstep::Millis;
-use signaling_protocol::heartbeat;
+use signaling_protocol::{heartbeat, PlayerTag};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Other players the roster holds: one lobby of the service
@@ -58,6 +58,13 @@ pub struct LobbyConfig {
     /// runs out counts as failed: the socket is closed and the next one
     /// follows the backoff.
     pub connect_timeout: Millis,
+    /// How long the service has to answer a heartbeat (with its `pong`,
+    /// or any other frame) on a welcomed socket (10 s). Past it, the
+    /// service is taken for unreachable: a connection that died without a
+    /// close (a network that went away, a proxy that dropped it) never
+    /// reports itself, so the page closes the socket and reconnects with
+    /// its backoff, and the banner says the connection was lost.
+    pub pong_timeout: Millis,
 }
 
 impl Default for LobbyConfig {
@@ -66,6 +73,7 @@ impl Default for LobbyConfig {
             mesh: MeshConfig::default(),
             challenge: ChallengeConfig::default(),
             connect_timeout: Millis(10_000),
+            pong_timeout: Millis(10_000),
         }
     }
 }
@@ -206,6 +214,8 @@ pub enum LobbyNotice {
     /// The lobby refused our hello; the reason is the server's, cleaned
     /// like a chat line.
     Refused(String),
+    /// The service did not answer a heartbeat in time; we reconnect.
+    NoAnswer,
 }
 
 impl LobbyNotice {
@@ -217,6 +227,7 @@ impl LobbyNotice {
                 notice.text(|_| name.clone().unwrap_or_default())
             }
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
+            LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
         }
     }
 
@@ -248,9 +259,12 @@ impl LobbyNotice {
                 NoticePart::Text("The lobby refused to let us in: ".to_owned()),
                 NoticePart::Isolated(reason.clone()),
             ],
+            LobbyNotice::NoAnswer => vec![NoticePart::Text(NO_ANSWER.to_owned())],
         }
     }
 }
+
+const NO_ANSWER: &str = "The lobby stopped answering. Reconnecting…";
 
 /// One part of a notice's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,6 +295,8 @@ pub struct Player {
     pub id: PeerId,
     /// The name.
     pub nick: String,
+    /// The tag the service gave them, shown after the name.
+    pub tag: PlayerTag,
     /// In the lobby or in a match.
     pub status: PlayerStatus,
     /// The mesh link.
@@ -294,7 +310,7 @@ impl Player {
     /// `name#ABC`.
     #[must_use]
     pub fn display(&self) -> String {
-        text::display_name(&self.nick, self.id.as_str())
+        text::display_name(&self.nick, self.tag.as_str())
     }
 }
 
@@ -329,6 +345,8 @@ pub struct LobbyClient {
     cfg: LobbyConfig,
     nick: String,
     me: Option<PeerId>,
+    /// The tag the service gave us in its `welcome` on this connection.
+    my_tag: Option<PlayerTag>,
     conn: Connection,
     /// An attempt to join failed since we were last in the roster.
     attempt_failed: bool,
@@ -348,6 +366,10 @@ pub struct LobbyClient {
     /// When the next heartbeat is due on the welcomed presence socket: the
     /// service drops a socket it hears nothing from for its idle timeout.
     next_heartbeat: Millis,
+    /// Set when a heartbeat went out and nothing has come back since: the
+    /// service must be heard from by then (see
+    /// [`LobbyConfig::pong_timeout`]).
+    answer_due: Option<Millis>,
     out: VecDeque<Output>,
 }
 
@@ -359,6 +381,7 @@ impl LobbyClient {
             cfg,
             nick,
             me: None,
+            my_tag: None,
             conn: Connection::Idle,
             attempt_failed: false,
             backoff: Backoff::new(),
@@ -370,6 +393,7 @@ impl LobbyClient {
             signal_limiter: SendLimiter::new(SIGNALS_PER_MINUTE as usize, Millis(60_000)),
             signal_queue: VecDeque::new(),
             next_heartbeat: Millis(0),
+            answer_due: None,
             out: VecDeque::new(),
         }
     }
@@ -385,10 +409,14 @@ impl LobbyClient {
         self.me.as_ref()
     }
 
-    /// Our own `name#ABC`.
+    /// Our own `name#ABC`, with the tag the service gave us (the name
+    /// alone until it has).
     #[must_use]
     pub fn my_display(&self) -> String {
-        text::display_name(&self.nick, self.me.as_ref().map_or("", PeerId::as_str))
+        match &self.my_tag {
+            Some(tag) => text::display_name(&self.nick, tag.as_str()),
+            None => self.nick.clone(),
+        }
     }
 
     /// The connection state.
@@ -415,6 +443,8 @@ impl LobbyClient {
         let lost = self.lost();
         self.drop_everyone(now);
         self.me = Some(fresh_id.clone());
+        self.my_tag = None;
+        self.answer_due = None;
         self.conn = Connection::Connecting {
             lost,
             failed: self.attempt_failed,
@@ -514,6 +544,8 @@ impl LobbyClient {
 
     /// A text frame from the presence socket.
     pub fn server_text(&mut self, now: Millis, text: &str) {
+        // Any frame at all shows the service is still there.
+        self.answer_due = None;
         let msg = match LobbyServerMsg::parse(text) {
             Ok(m) => m,
             Err(e) => {
@@ -527,6 +559,10 @@ impl LobbyClient {
                     log::warn!("lobby: welcome for another id; using it");
                     self.me = Some(you);
                 }
+                self.my_tag = roster
+                    .iter()
+                    .find(|p| Some(&p.id) == self.me.as_ref())
+                    .map(|p| p.tag.clone());
                 self.conn = Connection::Online;
                 self.next_heartbeat = now + Millis(heartbeat::INTERVAL_MS);
                 self.attempt_failed = false;
@@ -589,6 +625,7 @@ impl LobbyClient {
             Player {
                 id: id.clone(),
                 nick: entry.nick,
+                tag: entry.tag,
                 status: entry.status,
                 pair,
                 muted: false,
@@ -834,12 +871,22 @@ impl LobbyClient {
                 self.attempt_failed(now, lost);
             }
         }
+        if self.conn == Connection::Online && self.answer_due.is_some_and(|due| now >= due) {
+            log::info!("lobby: no answer to the heartbeat in time; reconnecting");
+            self.answer_due = None;
+            self.drop_everyone(now);
+            self.out.push_back(Output::Notice(LobbyNotice::NoAnswer));
+            self.out.push_back(Output::Disconnect);
+            self.attempt_failed(now, true);
+        }
         if self.conn == Connection::Online {
             self.flush_signals(now);
             if now >= self.next_heartbeat {
                 self.out
                     .push_back(Output::ToServer(heartbeat::PING.to_owned()));
                 self.next_heartbeat = now + Millis(heartbeat::INTERVAL_MS);
+                // An earlier heartbeat still unanswered keeps its deadline.
+                self.answer_due.get_or_insert(now + self.cfg.pong_timeout);
             }
         }
         let mut changed = false;
@@ -871,7 +918,10 @@ impl LobbyClient {
         let retry = match self.conn {
             Connection::Retrying { at, .. } => Some(at),
             Connection::Connecting { deadline, .. } => Some(deadline),
-            Connection::Online => Some(self.next_heartbeat),
+            Connection::Online => Some(
+                self.answer_due
+                    .map_or(self.next_heartbeat, |due| due.min(self.next_heartbeat)),
+            ),
             _ => None,
         };
         let pairs = self
@@ -901,7 +951,7 @@ impl LobbyClient {
                     .find(|(gone, _)| gone == id)
                     .map(|(_, name)| name.clone())
             })
-            .unwrap_or_else(|| text::display_name("someone", id.as_str()))
+            .unwrap_or_else(|| "someone".to_owned())
     }
 
     fn reduce(&mut self, event: Event, now: Millis) {
@@ -993,6 +1043,11 @@ mod tests {
         PeerId::parse(&c.to_string().repeat(12)).unwrap()
     }
 
+    /// The tag the test service gives the player `id(c)`.
+    fn tag(c: char) -> String {
+        c.to_string().repeat(3)
+    }
+
     fn drain(c: &mut LobbyClient) -> Vec<Output> {
         std::iter::from_fn(|| c.poll_output())
             .filter(|o| *o != Output::Changed)
@@ -1002,7 +1057,8 @@ mod tests {
     fn welcome(me: char, others: &[(char, &str)]) -> String {
         let roster: Vec<Value> = others
             .iter()
-            .map(|(c, s)| json!({"id": id(*c).as_str(), "nick": format!("n{c}"), "status": s}))
+            .map(|(c, s)| json!({"id": id(*c).as_str(), "nick": format!("n{c}"), "tag": tag(*c), "status": s}))
+            .chain([json!({"id": id(me).as_str(), "nick": "Me", "tag": tag(me), "status": "lobby"})])
             .collect();
         json!({"type": "welcome", "you": id(me).as_str(), "roster": roster}).to_string()
     }
@@ -1056,6 +1112,30 @@ mod tests {
         c.peer_open(&id('Z'), 1);
         assert_eq!(c.roster()[1].link, "connected");
         assert!(!c.roster()[1].can_challenge, "in a match");
+    }
+
+    #[test]
+    fn players_are_shown_with_the_tag_the_service_gave_them() {
+        let mut c = LobbyClient::new("Ann".into(), LobbyConfig::default());
+        c.start(Millis(0), id('M'));
+        c.socket_open();
+        assert_eq!(c.my_display(), "Ann", "no tag before the welcome");
+        let roster = json!([
+            {"id": id('A').as_str(), "nick": "Ann", "tag": "K7M", "status": "lobby"},
+            {"id": id('M').as_str(), "nick": "Ann", "tag": "Q2X", "status": "lobby"},
+        ]);
+        let welcome = json!({"type": "welcome", "you": id('M').as_str(), "roster": roster});
+        c.server_text(Millis(0), &welcome.to_string());
+        assert_eq!(c.my_display(), "Ann#Q2X");
+        assert_eq!(c.roster()[0].display, "Ann#K7M");
+        // A joined player without a well-formed tag is not shown at all.
+        let untagged = json!({"type": "joined", "player": {"id": id('B').as_str(), "nick": "Bo", "tag": "BB", "status": "lobby"}});
+        c.server_text(Millis(0), &untagged.to_string());
+        assert_eq!(c.roster().len(), 1);
+        // A new connection forgets the old tag until its welcome.
+        c.socket_closed(Millis(10));
+        c.start(Millis(2000), id('N'));
+        assert_eq!(c.my_display(), "Ann");
     }
 
     #[test]
@@ -1172,6 +1252,8 @@ mod tests {
         assert_eq!(sent(&mut c), budget);
         c.tick(Millis(30_000));
         assert_eq!(sent(&mut c), 0, "nothing more within the minute");
+        // The service answers the heartbeat that went out meanwhile.
+        c.server_text(Millis(30_000), heartbeat::PONG);
         assert_eq!(c.next_timeout().map(|t| t.0 <= 60_000), Some(true));
         c.tick(Millis(60_000));
         assert_eq!(
@@ -1284,13 +1366,18 @@ mod tests {
             drain(&mut c),
             vec![Output::ToServer(heartbeat::PING.into())]
         );
+        c.server_text(Millis(150 + beat), heartbeat::PONG);
         // A late tick (a throttled background tab) sends one, not several.
         c.tick(Millis(100 + 4 * beat));
         assert_eq!(
             drain(&mut c),
             vec![Output::ToServer(heartbeat::PING.into())]
         );
-        assert_eq!(c.next_timeout(), Some(Millis(100 + 5 * beat)));
+        // Its answer is due before the next heartbeat.
+        assert_eq!(
+            c.next_timeout(),
+            Some(Millis(100 + 4 * beat) + LobbyConfig::default().pong_timeout)
+        );
         // The answer is read and ignored; none is sent once the socket closed.
         c.server_text(Millis(100 + 4 * beat), heartbeat::PONG);
         assert!(drain(&mut c).is_empty());
@@ -1298,6 +1385,54 @@ mod tests {
         drain(&mut c);
         c.tick(Millis(100 + 5 * beat));
         assert!(!drain(&mut c).contains(&Output::ToServer(heartbeat::PING.into())));
+    }
+
+    #[test]
+    fn an_unanswered_heartbeat_closes_the_socket_and_retries() {
+        let beat = heartbeat::INTERVAL_MS;
+        let wait = LobbyConfig::default().pong_timeout;
+        let mut c = online('A', &['B']);
+        let ping = Output::ToServer(heartbeat::PING.into());
+        // Answered by a pong, or by any other frame: no deadline stays.
+        c.tick(Millis(beat));
+        assert_eq!(drain(&mut c), vec![ping.clone()]);
+        assert_eq!(c.next_timeout(), Some(Millis(beat) + wait));
+        c.server_text(Millis(beat + 40), heartbeat::PONG);
+        c.tick(Millis(beat) + wait);
+        assert_eq!(c.connection(), Connection::Online);
+        c.tick(Millis(2 * beat));
+        drain(&mut c);
+        c.server_text(
+            Millis(2 * beat + 10),
+            r#"{"type":"status","id":"BBBBBBBBBBBB","status":"in-match"}"#,
+        );
+        c.tick(Millis(2 * beat) + wait);
+        assert_eq!(c.connection(), Connection::Online);
+        // Unanswered: one millisecond short of the wait nothing happens...
+        c.tick(Millis(3 * beat));
+        assert_eq!(drain(&mut c), vec![ping]);
+        c.tick(Millis(3 * beat) + wait - Millis(1));
+        assert_eq!(c.connection(), Connection::Online);
+        // ...and at the wait the socket is closed, the player told, and
+        // the next attempt follows the backoff.
+        let now = Millis(3 * beat) + wait;
+        c.tick(now);
+        let out = drain(&mut c);
+        assert!(
+            out.contains(&Output::Notice(LobbyNotice::NoAnswer)),
+            "{out:?}"
+        );
+        assert!(out.contains(&Output::Disconnect), "{out:?}");
+        assert!(out.contains(&Output::ClosePeer(id('B'))), "{out:?}");
+        assert_eq!(
+            c.connection().banner(),
+            Some("Lost the lobby connection - retrying…")
+        );
+        assert!(!c.wants_connect(now));
+        assert!(c.wants_connect(now + Millis(60_000)));
+        // The new attempt owes no answer: only its connect deadline runs.
+        c.start(now + Millis(60_000), id('C'));
+        assert_eq!(c.next_timeout(), Some(now + Millis(70_000)));
     }
 
     #[test]
@@ -1511,7 +1646,7 @@ mod tests {
     }
 
     fn joined(i: usize) -> String {
-        json!({"type":"joined","player":{"id": numbered(i).as_str(), "nick": format!("p{i}"), "status":"lobby"}})
+        json!({"type":"joined","player":{"id": numbered(i).as_str(), "nick": format!("p{i}"), "tag": "PPP", "status":"lobby"}})
             .to_string()
     }
 
@@ -1552,10 +1687,10 @@ mod tests {
             );
         }
         assert_eq!(c.gone.len(), MAX_GONE);
-        assert_eq!(c.name_of(&numbered(499)), "p499#P00");
+        assert_eq!(c.name_of(&numbered(499)), "p499#PPP");
         assert_eq!(
             c.name_of(&numbered(0)),
-            "someone#P00",
+            "someone",
             "the oldest was forgotten"
         );
     }

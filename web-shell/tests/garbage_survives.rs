@@ -48,8 +48,8 @@ const PIECES: [&str; 24] = [
 
 fn valid_messages() -> Vec<String> {
     let mut v = vec![
-        r#"{"type":"welcome","you":"MMMMMMMMMMMM","roster":[{"id":"AAAAAAAAAAAA","nick":"a","status":"lobby"},{"id":"zzzzzzzzzzzz","nick":"z","status":"in-match"}]}"#.to_owned(),
-        r#"{"type":"joined","player":{"id":"BBBBBBBBBBBB","nick":"דנה","status":"lobby"}}"#.to_owned(),
+        r#"{"type":"welcome","you":"MMMMMMMMMMMM","roster":[{"id":"AAAAAAAAAAAA","nick":"a","tag":"AAA","status":"lobby"},{"id":"zzzzzzzzzzzz","nick":"z","tag":"ZZZ","status":"in-match"}]}"#.to_owned(),
+        r#"{"type":"joined","player":{"id":"BBBBBBBBBBBB","nick":"דנה","tag":"BBB","status":"lobby"}}"#.to_owned(),
         r#"{"type":"left","id":"AAAAAAAAAAAA"}"#.to_owned(),
         r#"{"type":"status","id":"zzzzzzzzzzzz","status":"lobby"}"#.to_owned(),
         r#"{"type":"signal","from":"AAAAAAAAAAAA","data":{"type":"offer","sdp":"v=0","attempt":2}}"#.to_owned(),

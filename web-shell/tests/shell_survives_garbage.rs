@@ -19,8 +19,8 @@ use rng::Rng;
 
 const IDS: [&str; 3] = ["AAAAAAAAAAAA", "zzzzzzzzzzzz", "bad id"];
 const FRAMES: [&str; 14] = [
-    r#"{"type":"welcome","you":"MMMMMMMMMMMM","roster":[{"id":"AAAAAAAAAAAA","nick":"a","status":"lobby"},{"id":"zzzzzzzzzzzz","nick":"z","status":"in-match"}]}"#,
-    r#"{"type":"joined","player":{"id":"zzzzzzzzzzzz","nick":"z","status":"lobby"}}"#,
+    r#"{"type":"welcome","you":"MMMMMMMMMMMM","roster":[{"id":"AAAAAAAAAAAA","nick":"a","tag":"AAA","status":"lobby"},{"id":"zzzzzzzzzzzz","nick":"z","tag":"ZZZ","status":"in-match"}]}"#,
+    r#"{"type":"joined","player":{"id":"zzzzzzzzzzzz","nick":"z","tag":"ZZZ","status":"lobby"}}"#,
     r#"{"type":"left","id":"AAAAAAAAAAAA"}"#,
     r#"{"type":"signal","from":"AAAAAAAAAAAA","data":{"type":"offer","sdp":"v=0","attempt":1}}"#,
     r#"{"type":"signal","from":"zzzzzzzzzzzz","data":{"type":"answer","sdp":"v=0"}}"#,

@@ -68,6 +68,14 @@ pub struct SuiteConfig {
     /// The host's cap on live rooms created from one client address; 0
     /// skips that check (which, like the lobby's, needs a loopback host).
     pub rooms_per_ip: usize,
+    /// The host's daily budget of WebSocket upgrades; 0 skips that check.
+    /// Run it alone (`--only daily_budget`) against a host started for it:
+    /// it spends the whole day's budget.
+    pub daily_upgrades: u64,
+    /// How many lobbies the host's directory holds; below 2 skips the
+    /// directory check. Run it alone (`--only lobby_directory`) against an
+    /// idle host: it fills a lobby.
+    pub lobbies: usize,
 }
 
 impl SuiteConfig {
@@ -89,6 +97,8 @@ impl SuiteConfig {
             lobby_idle_timeout: None,
             lobby_sockets_per_ip: 0,
             rooms_per_ip: 0,
+            daily_upgrades: 0,
+            lobbies: 0,
         }
     }
 }
@@ -136,6 +146,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("lobby_presence", |c| Box::pin(lobby_presence(c))),
     ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
     ("lobby_names", |c| Box::pin(lobby_names(c))),
+    ("lobby_tags", |c| Box::pin(lobby_tags(c))),
     ("lobby_size_cap", |c| Box::pin(lobby_size_cap(c))),
     ("lobby_rate_cap", |c| Box::pin(lobby_rate_cap(c))),
     ("lobby_replies_charged_to_sender", |c| {
@@ -149,6 +160,8 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
         Box::pin(lobby_sockets_per_ip(c))
     }),
     ("rooms_per_ip", |c| Box::pin(rooms_per_ip(c))),
+    ("daily_budget", |c| Box::pin(daily_budget(c))),
+    ("lobby_directory", |c| Box::pin(lobby_directory(c))),
     ("rate_limit", |c| Box::pin(rate_limit(c))),
 ];
 
@@ -624,8 +637,9 @@ async fn lobby_presence(c: &Ctx) -> Result<Option<String>, String> {
             .find(|p| p["id"] == id.as_str())
             .cloned()
             .unwrap_or(Value::Null);
+        let tag = me["tag"].as_str().unwrap_or_default().to_owned();
         ensure(
-            me == json!({"id": id, "nick": nicks[i], "status": "lobby"}),
+            me == json!({"id": id, "nick": nicks[i], "tag": tag, "status": "lobby"}),
             || format!("own roster entry: {me}"),
         )?;
         for (j, s) in socks.iter_mut().enumerate() {
@@ -634,7 +648,7 @@ async fn lobby_presence(c: &Ctx) -> Result<Option<String>, String> {
                 .await
                 .map_err(|e| format!("player {j} on join {i}: {e}"))?;
             ensure(
-                v["player"] == json!({"id": id, "nick": nicks[i], "status": "lobby"}),
+                v["player"] == json!({"id": id, "nick": nicks[i], "tag": tag, "status": "lobby"}),
                 || format!("joined: {v}"),
             )?;
         }
@@ -1309,5 +1323,200 @@ async fn lobby_names(c: &Ctx) -> Result<Option<String>, String> {
         format!("the accepted name came back as {shown:?}")
     })?;
     ws.close().await;
+    Ok(None)
+}
+
+/// The tag of player `id` in a welcome's roster, if it has a well-formed
+/// one: three characters of the room-code alphabet.
+fn roster_tag(welcome: &Value, id: &str) -> Option<String> {
+    let tag = welcome["roster"]
+        .as_array()?
+        .iter()
+        .find(|p| p["id"] == id)?["tag"]
+        .as_str()?;
+    signaling_protocol::PlayerTag::parse(tag).map(|t| t.as_str().to_owned())
+}
+
+/// The `#ABC` tag after a name is the service's: players with the same
+/// name (in any case) get different tags, everyone hears the same one,
+/// and a tag the client asks for in its hello is not given to it.
+async fn lobby_tags(c: &Ctx) -> Result<Option<String>, String> {
+    let first = c.id();
+    let (mut alice, welcome) = c.player(&first, "Alice").await?;
+    let tag = roster_tag(&welcome, &first)
+        .ok_or_else(|| format!("no tag of three code characters in {welcome}"))?;
+    let mut tags = vec![tag.clone()];
+    let mut held = Vec::new();
+    for nick in ["alice", "ALICE", "Alice"] {
+        let id = c.id();
+        let mut ws = c.lobby_ws().await?;
+        // Each newcomer asks for the first Alice's tag.
+        ws.send(&json!({"type":"hello","id":id,"nick":nick,"tag":tag}).to_string())
+            .await?;
+        let welcome = ws.expect_type("welcome").await?;
+        let mine = roster_tag(&welcome, &id)
+            .ok_or_else(|| format!("no tag of three code characters in {welcome}"))?;
+        ensure(!tags.contains(&mine), || {
+            format!("{nick} was shown with the tag {mine}, already taken: {tags:?}")
+        })?;
+        let joined = wait_for(&mut alice, "joined", |v| v["player"]["id"] == id.as_str()).await?;
+        ensure(joined["player"]["tag"] == mine.as_str(), || {
+            format!("joined carries another tag than the welcome ({mine}): {joined}")
+        })?;
+        tags.push(mine);
+        held.push(ws);
+    }
+    for mut ws in held {
+        ws.close().await;
+    }
+    alice.close().await;
+    Ok(None)
+}
+
+/// The daily budget of upgrades: once it is spent, lobby, room and relay
+/// upgrades get 503 with a reason that says so, while plain routes still
+/// answer. On a host started for this check, exactly the budget's
+/// upgrades go through first.
+async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
+    let budget = c.config.daily_upgrades;
+    if budget == 0 {
+        return Ok(Some("no daily upgrade budget given".into()));
+    }
+    let spent = |r: &client::HttpReply, what: &str| -> Result<(), String> {
+        r.expect_error(503, what)?;
+        ensure(r.body.contains("allowance"), || {
+            format!(
+                "{what}: the 503 does not say the allowance is spent: {}",
+                r.body
+            )
+        })
+    };
+    let mut opened = 0;
+    loop {
+        match c.lobby_target().ws("/lobby/ws", c.origin()).await {
+            Ok(mut ws) => {
+                ws.close().await;
+                opened += 1;
+                ensure(opened <= budget, || {
+                    format!("{opened} upgrades went through on a budget of {budget}")
+                })?;
+            }
+            Err(client::WsOpenError::Refused(r)) => {
+                spent(&r, "the lobby upgrade past the budget")?;
+                break;
+            }
+            Err(client::WsOpenError::Other(e)) => return Err(e),
+        }
+    }
+    // The other upgrades are refused the same way; plain routes answer.
+    let code = c.create_room().await?;
+    for path in [
+        format!("/rooms/{code}/ws?role=host"),
+        format!("/relay/{code}/ws?ticket=host.1.00"),
+    ] {
+        match c.target.ws(&path, c.origin()).await {
+            Ok(mut ws) => {
+                ws.close().await;
+                return Err(format!("{path}: upgraded after the budget was spent"));
+            }
+            Err(client::WsOpenError::Refused(r)) => spent(&r, &path)?,
+            Err(client::WsOpenError::Other(e)) => return Err(e),
+        }
+    }
+    let health = c.get("/health").await?;
+    ensure(health.status == 200, || {
+        format!("/health with the budget spent: {}", health.status)
+    })?;
+    Ok(None)
+}
+
+/// `GET /lobbies` on this host, read strictly.
+async fn directory(c: &Ctx) -> Result<signaling_protocol::LobbyDirectory, String> {
+    let r = c.get("/lobbies").await?;
+    ensure(r.status == 200, || {
+        format!("GET /lobbies: {} {}", r.status, r.body)
+    })?;
+    signaling_protocol::LobbyDirectory::parse(&r.body)
+        .map_err(|e| format!("GET /lobbies: {e:?} in {}", r.body))
+}
+
+/// The lobby directory: `GET /lobbies` lists every lobby with its fill; a
+/// newcomer is placed in a lobby with room, so the one after a full lobby
+/// is welcomed into another instead of hearing `full`; `?lobby=N` joins
+/// lobby N, and a lobby that does not exist is 404.
+async fn lobby_directory(c: &Ctx) -> Result<Option<String>, String> {
+    let lobbies = c.config.lobbies;
+    if lobbies < 2 {
+        return Ok(Some("no lobby directory given".into()));
+    }
+    let dir = directory(c).await?;
+    ensure(dir.lobbies.len() == lobbies, || {
+        format!(
+            "GET /lobbies lists {} lobbies, not {lobbies}",
+            dir.lobbies.len()
+        )
+    })?;
+    let capacity = dir.lobbies[0].capacity as usize;
+    ensure(
+        dir.lobbies
+            .iter()
+            .enumerate()
+            .all(|(n, l)| l.lobby as usize == n && l.players == 0),
+        || format!("an idle host's directory: {dir:?}"),
+    )?;
+    // A lobby's worth of players, and one more.
+    let mut held = Vec::new();
+    for i in 0..=capacity {
+        let (ws, welcome) = c.player(&c.id(), &format!("p{i}")).await?;
+        let seen = welcome["roster"].as_array().map_or(0, Vec::len);
+        let want = if i < capacity { i + 1 } else { 1 };
+        ensure(seen == want, || {
+            format!("newcomer {i} was welcomed with {seen} players, not {want}")
+        })?;
+        held.push(ws);
+    }
+    let mut fills: Vec<u32> = directory(c)
+        .await?
+        .lobbies
+        .iter()
+        .map(|l| l.players)
+        .collect();
+    fills.sort_unstable();
+    let mut want = vec![0; lobbies - 2];
+    want.extend([1, capacity as u32]);
+    ensure(fills == want, || {
+        format!("fills after {} players: {fills:?}", capacity + 1)
+    })?;
+    // An empty lobby, asked for by number.
+    let dir = directory(c).await?;
+    let empty = dir
+        .lobbies
+        .iter()
+        .find(|l| l.players == 0)
+        .map(|l| l.lobby)
+        .ok_or("no empty lobby left")?;
+    let mut ws = c
+        .lobby_target()
+        .ws_ok(&format!("/lobby/ws?lobby={empty}"), c.origin())
+        .await?;
+    ws.send(&hello(&c.id(), "alone")).await?;
+    let welcome = ws.expect_type("welcome").await?;
+    ensure(
+        welcome["roster"].as_array().map(Vec::len) == Some(1),
+        || format!("lobby {empty} asked for by number: {welcome}"),
+    )?;
+    let now = directory(c).await?;
+    ensure(now.lobbies[empty as usize].players == 1, || {
+        format!("lobby {empty} after its player joined: {now:?}")
+    })?;
+    held.push(ws);
+    for bad in [format!("{lobbies}"), "x".to_owned(), "-1".to_owned()] {
+        c.lobby_target()
+            .ws_refused(&format!("/lobby/ws?lobby={bad}"), c.origin(), 404)
+            .await?;
+    }
+    for mut ws in held {
+        ws.close().await;
+    }
     Ok(None)
 }

@@ -62,6 +62,16 @@ struct Args {
     /// skips that check (which needs a host on a loopback address).
     #[arg(long, default_value_t = 0)]
     max_rooms_per_ip: usize,
+    /// The host's daily budget of WebSocket upgrades; 0 skips that check.
+    /// It spends the budget: run it alone (`--only daily_budget`) against
+    /// a host started for it.
+    #[arg(long, default_value_t = 0)]
+    daily_upgrades: u64,
+    /// How many lobbies the host's directory holds; below 2 skips that
+    /// check. It fills a lobby: run it alone (`--only lobby_directory`)
+    /// against an idle host.
+    #[arg(long, default_value_t = 0)]
+    lobbies: usize,
 }
 
 #[tokio::main]
@@ -83,6 +93,8 @@ async fn main() -> ExitCode {
             .then(|| Duration::from_millis(a.lobby_idle_timeout_ms)),
         lobby_sockets_per_ip: a.max_lobby_sockets_per_ip,
         rooms_per_ip: a.max_rooms_per_ip,
+        daily_upgrades: a.daily_upgrades,
+        lobbies: a.lobbies,
     };
     let results = match run(&config).await {
         Ok(r) => r,

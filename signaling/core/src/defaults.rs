@@ -70,3 +70,14 @@ pub const RELAY_TTL_SECONDS: u64 = 1_800;
 /// few kilobytes a second; a host-authoritative one with snapshots some
 /// tens.
 pub const RELAY_BYTES_PER_SECOND: u32 = 128 * 1024;
+
+/// New WebSocket connections (lobby, room and relay upgrades) the service
+/// accepts per UTC day, over all clients; 0 turns the budget off (the
+/// default on both hosts: a Workers Free deployment sets it, see
+/// `docs/deploy.md`). See [`crate::DailyBudget`].
+pub const DAILY_UPGRADES: u64 = 0;
+
+/// Lobbies the service holds, each of [`signaling_protocol::limits::MAX_PLAYERS`]
+/// players (see `docs/signaling.md`, the lobby directory). One by default,
+/// as before the directory; the embedded server's `--lobbies` raises it.
+pub const LOBBIES: usize = 1;

@@ -81,6 +81,7 @@
 #![warn(missing_docs)]
 
 mod address;
+mod budget;
 pub mod defaults;
 pub mod headers;
 mod ice;
@@ -91,8 +92,10 @@ mod origin;
 mod rate;
 mod relay;
 mod room;
+mod seats;
 
 pub use address::address_key;
+pub use budget::DailyBudget;
 pub use ice::{ice_servers_json, TurnServer};
 pub use lobby::{
     Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, MAX_REPLY_CREDIT, REPLIES_PER_SIGNAL,

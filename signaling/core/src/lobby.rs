@@ -3,10 +3,12 @@
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use sha2::Sha256;
 use signaling_protocol::{
-    heartbeat, lobby_server, LobbyRequest, PeerId, PlayerStatus, RosterEntry,
+    heartbeat, lobby_server, LobbyRequest, PeerId, PlayerStatus, PlayerTag, RosterEntry,
 };
 
 use crate::log::{Level, LogRecord};
@@ -91,6 +93,10 @@ impl LobbyRefusal {
 /// The close reason of a welcomed socket that stayed silent too long.
 const IDLE_REASON: &str = "no heartbeat in time";
 
+/// How many tags the lobby draws for a newcomer before it gives up on a
+/// name that every tag it drew is already shown with.
+const TAG_DRAWS: u32 = 64;
+
 /// A player on the roster.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
@@ -98,6 +104,8 @@ pub struct Player {
     pub id: PeerId,
     /// The cleaned nickname.
     pub nick: String,
+    /// The tag the lobby drew for the player (see [`Lobby::with_tag_key`]).
+    pub tag: PlayerTag,
     /// Lobby or in a match.
     pub status: PlayerStatus,
     /// Join order (roster order).
@@ -174,6 +182,7 @@ impl Player {
         RosterEntry {
             id: self.id.clone(),
             nick: self.nick.clone(),
+            tag: self.tag.clone(),
             status: self.status,
         }
     }
@@ -192,9 +201,10 @@ impl Player {
 /// * `hello {id, nick}`: refused with `error` (the socket stays, unjoined,
 ///   and may try again) for a second hello, a malformed id, an invalid nick
 ///   or an id already on the roster; answered with `full` when the roster
-///   has `max_players`. Accepted: `welcome {you, roster}` to the socket
-///   (everyone, itself included, in join order) and `joined {player}` to
-///   every other player.
+///   has `max_players`. Accepted: the player gets a tag that no player with
+///   the same name (ignoring case) shows, `welcome {you, roster}` goes to
+///   the socket (everyone, itself included, in join order) and
+///   `joined {player}` to every other player.
 /// * `status {status}` (`lobby` | `in-match`): `status {id, status}` to every
 ///   other player.
 /// * `signal {to, data}`: `signal {from, data}` to `to`, with `data`
@@ -205,6 +215,7 @@ impl Player {
 #[derive(Debug)]
 pub struct Lobby {
     limits: LobbyLimits,
+    tag_key: [u8; 32],
     sockets: BTreeMap<SocketId, LobbyAttachment>,
     next_socket: u64,
     next_seq: u64,
@@ -234,6 +245,7 @@ impl Lobby {
     ) -> Lobby {
         let mut lobby = Lobby {
             limits,
+            tag_key: [0; 32],
             sockets: BTreeMap::new(),
             next_socket: 0,
             next_seq: 0,
@@ -255,6 +267,18 @@ impl Lobby {
         lobby
     }
 
+    /// Sets the secret from which players' tags are drawn. A host passes
+    /// 32 bytes from its cryptographic random source, once per machine it
+    /// builds (a fresh key after a restore is fine: the tags of players
+    /// already on the roster are kept in their attachments). Without a key
+    /// (all zeros) tags are still unique per name, but anyone who guesses a
+    /// socket's id could work out its tag in advance.
+    #[must_use]
+    pub fn with_tag_key(mut self, key: [u8; 32]) -> Lobby {
+        self.tag_key = key;
+        self
+    }
+
     /// The limits in force.
     #[must_use]
     pub fn limits(&self) -> LobbyLimits {
@@ -265,6 +289,27 @@ impl Lobby {
     #[must_use]
     pub fn socket_count(&self) -> usize {
         self.sockets.len()
+    }
+
+    /// Open sockets admitted from `address` (counted by
+    /// [`crate::address_key`], as the per-address cap counts them), for a
+    /// host that spreads one address's sockets over several lobbies.
+    #[must_use]
+    pub fn sockets_from(&self, address: IpAddr) -> usize {
+        let key = crate::address_key(address);
+        self.sockets
+            .values()
+            .filter(|a| a.address == Some(key))
+            .count()
+    }
+
+    /// Whether a newcomer would find room: fewer open sockets than
+    /// [`LobbyLimits::max_sockets`] and fewer players than
+    /// [`LobbyLimits::max_players`], counting sockets that have not said
+    /// hello yet as players to come.
+    #[must_use]
+    pub fn has_room(&self) -> bool {
+        self.sockets.len() < self.limits.max_sockets && self.sockets.len() < self.limits.max_players
     }
 
     /// Players on the roster, in join order.
@@ -493,9 +538,13 @@ impl Lobby {
             ));
             return;
         }
+        let Some(tag) = self.draw_tag(socket, &nick) else {
+            return self.reply_error(socket, "too many players with that name", out);
+        };
         let player = Player {
             id,
             nick,
+            tag,
             status: PlayerStatus::Lobby,
             seq: self.next_seq,
         };
@@ -517,6 +566,31 @@ impl Lobby {
         out.push(LobbyAction::Log(
             LogRecord::new(Level::Info, "lobby.joined").with("players", roster.len()),
         ));
+    }
+
+    /// A tag for a newcomer named `nick` on `socket` that no player on the
+    /// roster whose name is the same, ignoring case, already shows, drawn
+    /// from HMAC-SHA256 under the tag key over the socket id and a counter.
+    /// The client has no say in it, so nobody can pick the tag of someone
+    /// else with the same name. `None` when every draw is taken.
+    fn draw_tag(&self, socket: SocketId, nick: &str) -> Option<PlayerTag> {
+        let folded = nick.to_lowercase();
+        let taken: Vec<&PlayerTag> = self
+            .sockets
+            .values()
+            .filter_map(|a| a.player.as_ref())
+            .filter(|p| p.nick.to_lowercase() == folded)
+            .map(|p| &p.tag)
+            .collect();
+        (0..TAG_DRAWS).find_map(|draw| {
+            let mut mac = Hmac::<Sha256>::new_from_slice(&self.tag_key)
+                .expect("HMAC takes keys of any length");
+            mac.update(b"player tag");
+            mac.update(&socket.0.to_le_bytes());
+            mac.update(&draw.to_le_bytes());
+            let bytes = mac.finalize().into_bytes();
+            PlayerTag::from_random_bytes(&bytes).filter(|tag| !taken.contains(&tag))
+        })
     }
 
     fn on_status(&mut self, socket: SocketId, status: PlayerStatus, out: &mut Vec<LobbyAction>) {

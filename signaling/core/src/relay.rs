@@ -32,6 +32,7 @@ use signaling_protocol::{RelayTicket, Role, RoomCode};
 
 use crate::log::{Level, LogRecord};
 use crate::msg::to_json;
+use crate::seats::{other_role, Seated, Seats};
 use crate::{close_code, Millis, SocketId};
 
 /// The key relay tickets are signed with. Its `Debug` never shows it.
@@ -212,6 +213,15 @@ pub struct RelayAttachment {
     pub window_bytes: u32,
 }
 
+impl Seated for RelayAttachment {
+    fn socket(&self) -> SocketId {
+        self.socket
+    }
+    fn role(&self) -> Role {
+        self.role
+    }
+}
+
 impl RelayAttachment {
     /// As JSON text (for hosts that store attachments as strings).
     #[must_use]
@@ -304,9 +314,7 @@ const RATE_WINDOW_MS: u64 = 1_000;
 pub struct Relay {
     meta: RelayMeta,
     limits: RelayLimits,
-    host: Option<RelayAttachment>,
-    guest: Option<RelayAttachment>,
-    next_socket: u64,
+    seats: Seats<RelayAttachment>,
     finished: bool,
     alarm_set: bool,
 }
@@ -339,26 +347,13 @@ impl Relay {
         limits: RelayLimits,
         attachments: impl IntoIterator<Item = RelayAttachment>,
     ) -> Relay {
-        let mut relay = Relay {
+        Relay {
             meta,
             limits,
-            host: None,
-            guest: None,
-            next_socket: 0,
+            seats: Seats::restore(attachments),
             finished: false,
             alarm_set: false,
-        };
-        for a in attachments {
-            if relay.side_of(a.socket).is_some() {
-                continue;
-            }
-            let slot = relay.slot(a.role);
-            if slot.is_none() {
-                *slot = Some(a);
-                relay.next_socket = relay.next_socket.max(a.socket.0.saturating_add(1));
-            }
         }
-        relay
     }
 
     /// The relay's facts.
@@ -376,10 +371,7 @@ impl Relay {
     /// The socket currently holding `role`, if any.
     #[must_use]
     pub fn socket(&self, role: Role) -> Option<SocketId> {
-        match role {
-            Role::Host => self.host.map(|a| a.socket),
-            Role::Guest => self.guest.map(|a| a.socket),
-        }
+        self.seats.get(role).map(|a| a.socket)
     }
 
     /// Admits a socket for `role` (whose ticket the host has checked).
@@ -394,14 +386,14 @@ impl Relay {
         if self.socket(role).is_some() {
             return Err(RelayRefusal::Occupied);
         }
-        let socket = SocketId::allocate(&mut self.next_socket, now);
+        let socket = SocketId::allocate(&mut self.seats.next_socket, now);
         let attachment = RelayAttachment {
             socket,
             role,
             window_start: now,
             window_bytes: 0,
         };
-        *self.slot(role) = Some(attachment);
+        *self.seats.seat(role) = Some(attachment);
         let mut out = vec![
             RelayAction::Persist { socket, attachment },
             RelayAction::Log(
@@ -410,7 +402,7 @@ impl Relay {
                     .with("role", role.as_str()),
             ),
         ];
-        if let (Some(host), Some(guest)) = (self.host, self.guest) {
+        if let Some((host, guest)) = self.seats.both() {
             for s in [host.socket, guest.socket] {
                 out.push(RelayAction::Send {
                     socket: s,
@@ -436,8 +428,8 @@ impl Relay {
                 self.on_frame(socket, len, text, now, &mut out);
             }
             RelayEvent::Closed { socket } => {
-                if let Some(role) = self.side_of(socket) {
-                    *self.slot(role) = None;
+                if let Some(role) = self.seats.role_of(socket) {
+                    *self.seats.seat(role) = None;
                     out.push(RelayAction::Log(
                         LogRecord::new(Level::Info, "relay.left")
                             .with("code", &self.meta.code)
@@ -466,7 +458,7 @@ impl Relay {
         now: Millis,
         out: &mut Vec<RelayAction>,
     ) {
-        let Some(role) = self.side_of(socket) else {
+        let Some(role) = self.seats.role_of(socket) else {
             return;
         };
         if now >= self.meta.expires_at {
@@ -484,7 +476,7 @@ impl Relay {
             return;
         }
         let limits = self.limits;
-        let Some(att) = self.slot(role).as_mut() else {
+        let Some(att) = self.seats.seat(role).as_mut() else {
             return;
         };
         if now.saturating_since(att.window_start).0 >= RATE_WINDOW_MS {
@@ -514,7 +506,7 @@ impl Relay {
     /// Closes a misbehaving side with `code`; the relay is then over for
     /// the other side too.
     fn kick(&mut self, role: Role, code: u16, reason: &'static str, out: &mut Vec<RelayAction>) {
-        if let Some(att) = self.slot(role).take() {
+        if let Some(att) = self.seats.seat(role).take() {
             out.push(RelayAction::Close {
                 socket: att.socket,
                 code,
@@ -533,7 +525,7 @@ impl Relay {
     /// Closes whatever is left with 1000 and ends the relay.
     fn finish(&mut self, reason: &'static str, event: &'static str, out: &mut Vec<RelayAction>) {
         for role in [Role::Host, Role::Guest] {
-            if let Some(att) = self.slot(role).take() {
+            if let Some(att) = self.seats.seat(role).take() {
                 out.push(RelayAction::Close {
                     socket: att.socket,
                     code: close_code::NORMAL,
@@ -548,34 +540,10 @@ impl Relay {
         out.push(RelayAction::Finished);
     }
 
-    fn side_of(&self, socket: SocketId) -> Option<Role> {
-        if self.host.is_some_and(|a| a.socket == socket) {
-            Some(Role::Host)
-        } else if self.guest.is_some_and(|a| a.socket == socket) {
-            Some(Role::Guest)
-        } else {
-            None
-        }
-    }
-
-    fn slot(&mut self, role: Role) -> &mut Option<RelayAttachment> {
-        match role {
-            Role::Host => &mut self.host,
-            Role::Guest => &mut self.guest,
-        }
-    }
-
     fn arm(&mut self, out: &mut Vec<RelayAction>) {
         if !self.alarm_set && !self.finished {
             self.alarm_set = true;
             out.push(RelayAction::SetAlarm(self.meta.expires_at));
         }
-    }
-}
-
-fn other_role(role: Role) -> Role {
-    match role {
-        Role::Host => Role::Guest,
-        Role::Guest => Role::Host,
     }
 }

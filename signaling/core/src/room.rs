@@ -5,6 +5,7 @@ use signaling_protocol::{query_param, room_server, Role, RoomCode, RoomRequest};
 
 use crate::log::{Level, LogRecord};
 use crate::msg::to_json;
+use crate::seats::{other_role, Seated, Seats};
 use crate::{close_code, Action, Event, Millis, SocketId};
 
 /// A room's limits.
@@ -121,6 +122,15 @@ pub struct RoomAttachment {
     pub messages: u32,
 }
 
+impl Seated for RoomAttachment {
+    fn socket(&self) -> SocketId {
+        self.socket
+    }
+    fn role(&self) -> Role {
+        self.role
+    }
+}
+
 impl RoomAttachment {
     /// As JSON text (for hosts that store attachments as strings).
     #[must_use]
@@ -156,9 +166,7 @@ type RoomAction = Action<RoomAttachment>;
 pub struct Room {
     meta: RoomMeta,
     limits: RoomLimits,
-    host: Option<RoomAttachment>,
-    guest: Option<RoomAttachment>,
-    next_socket: u64,
+    seats: Seats<RoomAttachment>,
     finished: bool,
     alarm_set: bool,
 }
@@ -208,29 +216,13 @@ impl Room {
         limits: RoomLimits,
         attachments: impl IntoIterator<Item = RoomAttachment>,
     ) -> Room {
-        let mut room = Room {
+        Room {
             meta,
             limits,
-            host: None,
-            guest: None,
-            next_socket: 0,
+            seats: Seats::restore(attachments),
             finished: false,
             alarm_set: false,
-        };
-        for a in attachments {
-            if room.slot_of(a.socket).is_some() {
-                continue;
-            }
-            let slot = match a.role {
-                Role::Host => &mut room.host,
-                Role::Guest => &mut room.guest,
-            };
-            if slot.is_none() {
-                *slot = Some(a);
-                room.next_socket = room.next_socket.max(a.socket.0.saturating_add(1));
-            }
         }
-        room
     }
 
     /// The room's facts.
@@ -260,10 +252,7 @@ impl Room {
     /// The socket currently holding `role`, if any.
     #[must_use]
     pub fn socket(&self, role: Role) -> Option<SocketId> {
-        match role {
-            Role::Host => self.host.map(|a| a.socket),
-            Role::Guest => self.guest.map(|a| a.socket),
-        }
+        self.seats.get(role).map(|a| a.socket)
     }
 
     /// Admits a socket as `role` (before the upgrade). See the type docs.
@@ -275,23 +264,16 @@ impl Room {
         if self.is_expired(now) {
             return Err(RoomRefusal::NotFound);
         }
-        let taken = match role {
-            Role::Host => self.host.is_some(),
-            Role::Guest => self.guest.is_some(),
-        };
-        if taken {
+        if self.seats.get(role).is_some() {
             return Err(RoomRefusal::Occupied);
         }
-        let socket = SocketId::allocate(&mut self.next_socket, now);
+        let socket = SocketId::allocate(&mut self.seats.next_socket, now);
         let attachment = RoomAttachment {
             socket,
             role,
             messages: self.meta.spent(role),
         };
-        match role {
-            Role::Host => self.host = Some(attachment),
-            Role::Guest => self.guest = Some(attachment),
-        }
+        *self.seats.seat(role) = Some(attachment);
         let mut out = vec![
             RoomAction::Persist { socket, attachment },
             RoomAction::Log(
@@ -300,7 +282,7 @@ impl Room {
                     .with("role", role.as_str()),
             ),
         ];
-        if let (Some(host), Some(_)) = (self.host, self.guest) {
+        if let Some((host, _)) = self.seats.both() {
             out.push(RoomAction::Send {
                 socket: host.socket,
                 text: room_server::peer_joined(),
@@ -322,7 +304,7 @@ impl Room {
             }
             Event::Binary { socket, len } => self.on_frame(socket, None, len, now, &mut out),
             Event::Closed { socket } => {
-                if let Some(role) = self.slot_of(socket) {
+                if let Some(role) = self.seats.role_of(socket) {
                     self.clear(role);
                     out.push(RoomAction::Log(
                         LogRecord::new(Level::Info, "room.left")
@@ -352,7 +334,7 @@ impl Room {
         now: Millis,
         out: &mut Vec<RoomAction>,
     ) {
-        let Some(role) = self.slot_of(socket) else {
+        let Some(role) = self.seats.role_of(socket) else {
             return;
         };
         if now >= self.meta.expires_at {
@@ -365,7 +347,7 @@ impl Room {
             return;
         }
         let limit = self.limits.max_messages;
-        let Some(att) = self.slot_mut(role) else {
+        let Some(att) = self.seats.seat(role).as_mut() else {
             return;
         };
         att.messages = att.messages.saturating_add(1);
@@ -387,10 +369,7 @@ impl Room {
         };
         match RoomRequest::parse(text) {
             Ok(RoomRequest::Relay) => {
-                let other = match role {
-                    Role::Host => self.guest,
-                    Role::Guest => self.host,
-                };
+                let other = self.seats.get(other_role(role));
                 match other {
                     Some(o) => out.push(RoomAction::Send {
                         socket: o.socket,
@@ -471,29 +450,9 @@ impl Room {
         out.push(RoomAction::Finished);
     }
 
-    fn slot_of(&self, socket: SocketId) -> Option<Role> {
-        if self.host.is_some_and(|a| a.socket == socket) {
-            Some(Role::Host)
-        } else if self.guest.is_some_and(|a| a.socket == socket) {
-            Some(Role::Guest)
-        } else {
-            None
-        }
-    }
-
-    fn slot_mut(&mut self, role: Role) -> Option<&mut RoomAttachment> {
-        match role {
-            Role::Host => self.host.as_mut(),
-            Role::Guest => self.guest.as_mut(),
-        }
-    }
-
     /// Frees `role`, keeping the count of what it sent in the meta.
     fn clear(&mut self, role: Role) -> Option<RoomAttachment> {
-        let gone = match role {
-            Role::Host => self.host.take(),
-            Role::Guest => self.guest.take(),
-        };
+        let gone = self.seats.seat(role).take();
         if let Some(att) = gone {
             let spent = match role {
                 Role::Host => &mut self.meta.host_messages,

@@ -43,11 +43,12 @@ fn four_players_see_each_other_join_change_status_signal_and_leave() {
             assert_eq!(entry["id"], ids[j].as_str(), "join order");
             assert_eq!(entry["status"], "lobby");
         }
+        let tag = roster[i]["tag"].as_str().unwrap();
         for &earlier in &socks {
             let joined = h.only(earlier);
             assert_eq!(
                 joined,
-                json!({"type":"joined","player":{"id":id,"nick":nick.trim(),"status":"lobby"}})
+                json!({"type":"joined","player":{"id":id,"nick":nick.trim(),"tag":tag,"status":"lobby"}})
             );
         }
         socks.push(s);

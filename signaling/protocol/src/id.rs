@@ -184,6 +184,71 @@ impl<'de> Deserialize<'de> for RoomCode {
     }
 }
 
+/// Characters in a player tag.
+pub const TAG_LEN: usize = 3;
+
+/// The tag the lobby gives a player for as long as it is on the roster:
+/// three characters of [`ROOM_CODE_ALPHABET`] (no look-alikes), shown after
+/// the name as `name#K7M` so that players with the same name can be told
+/// apart. The service draws it and makes it unique among players whose
+/// names are the same (ignoring case); a client cannot choose it.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PlayerTag([u8; TAG_LEN]);
+
+impl PlayerTag {
+    /// Draws a tag from random bytes, skipping bytes that would bias the
+    /// draw; `None` when `bytes` runs out first (hosts draw again).
+    #[must_use]
+    pub fn from_random_bytes(bytes: &[u8]) -> Option<PlayerTag> {
+        let mut tag = [0u8; TAG_LEN];
+        let mut it = bytes.iter().copied();
+        draw(ROOM_CODE_ALPHABET, &mut tag, || it.next()).then_some(PlayerTag(tag))
+    }
+
+    /// Reads a tag: exactly three characters of [`ROOM_CODE_ALPHABET`], as
+    /// written (the service sends upper case).
+    #[must_use]
+    pub fn parse(s: &str) -> Option<PlayerTag> {
+        let bytes: [u8; TAG_LEN] = s.as_bytes().try_into().ok()?;
+        bytes
+            .iter()
+            .all(|b| ROOM_CODE_ALPHABET.contains(b))
+            .then_some(PlayerTag(bytes))
+    }
+
+    /// The tag as text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Every byte comes from ROOM_CODE_ALPHABET, which is ASCII.
+        std::str::from_utf8(&self.0).unwrap_or("???")
+    }
+}
+
+impl fmt::Display for PlayerTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for PlayerTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PlayerTag({})", self.as_str())
+    }
+}
+
+impl Serialize for PlayerTag {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for PlayerTag {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        PlayerTag::parse(&s).ok_or_else(|| serde::de::Error::custom("not a player tag"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,5 +307,20 @@ mod tests {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(serde_json::from_str::<PeerId>(&json).unwrap(), id);
         assert!(serde_json::from_str::<PeerId>(r#""short""#).is_err());
+    }
+
+    #[test]
+    fn tags_are_three_characters_of_the_code_alphabet() {
+        let tag = PlayerTag::from_random_bytes(&[248, 0, 30, 1]).unwrap();
+        assert_eq!(tag.as_str(), "A9B");
+        assert_eq!(PlayerTag::parse("A9B"), Some(tag.clone()));
+        assert_eq!(PlayerTag::from_random_bytes(&[0, 255]), None);
+        for bad in ["", "AB", "ABCD", "a9b", "AB0", "ABI", "#AB"] {
+            assert_eq!(PlayerTag::parse(bad), None, "{bad:?}");
+        }
+        let json = serde_json::to_string(&tag).unwrap();
+        assert_eq!(json, r#""A9B""#);
+        assert_eq!(serde_json::from_str::<PlayerTag>(&json).unwrap(), tag);
+        assert!(serde_json::from_str::<PlayerTag>(r#""AB1""#).is_err());
     }
 }

@@ -58,9 +58,13 @@ pub mod relay;
 pub mod room;
 pub mod text;
 
-pub use id::{InvalidRoomCode, PeerId, RoomCode, ID_LEN, ROOM_CODE_ALPHABET, ROOM_CODE_LEN};
+pub use id::{
+    InvalidRoomCode, PeerId, PlayerTag, RoomCode, ID_LEN, ROOM_CODE_ALPHABET, ROOM_CODE_LEN,
+    TAG_LEN,
+};
 pub use lobby::{
-    lobby_out, lobby_server, LobbyRequest, LobbyServerMsg, PlayerStatus, RequestError, RosterEntry,
+    lobby_out, lobby_server, LobbyDirectory, LobbyFill, LobbyRequest, LobbyServerMsg, PlayerStatus,
+    RequestError, RosterEntry,
 };
 pub use peer::{DeclineReason, PeerMsg};
 pub use query::query_param;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::id::PeerId;
+use crate::id::{PeerId, PlayerTag};
 use crate::json::{parse_json, shaped, string, to_json, typed, ErrorMsg, Incoming, TypeOnly};
 use crate::limits::MAX_LOBBY_FRAME_BYTES;
 use crate::room::Signal;
@@ -61,18 +61,22 @@ pub struct RosterEntry {
     pub id: PeerId,
     /// The player's name, cleaned by [`clean_name`].
     pub nick: String,
+    /// The tag the lobby gave the player, shown as `nick#TAG`.
+    pub tag: PlayerTag,
     /// Lobby or in a match.
     pub status: PlayerStatus,
 }
 
 impl RosterEntry {
     fn from_value(v: &Value) -> Result<RosterEntry, MessageError> {
-        let p = shaped(v, &["id", "nick", "status"], &[])?;
+        let p = shaped(v, &["id", "nick", "tag", "status"], &[])?;
         let id = peer_id(string(p, "id")?)?;
         let nick = clean_name(string(p, "nick")?).map_err(|_| MessageError::BadValue)?;
+        let tag = PlayerTag::parse(string(p, "tag")?).ok_or(MessageError::BadValue)?;
         Ok(RosterEntry {
             id,
             nick,
+            tag,
             status: PlayerStatus::from_value(&p["status"])?,
         })
     }
@@ -433,13 +437,14 @@ mod tests {
     #[test]
     fn lobby_server_messages_parse() {
         let welcome = format!(
-            r#"{{"type":"welcome","you":"{A}","roster":[{{"id":"{B}","nick":"דנה","status":"in-match"}},{{"id":"bad","nick":"x","status":"lobby"}}]}}"#
+            r#"{{"type":"welcome","you":"{A}","roster":[{{"id":"{B}","nick":"דנה","tag":"K7M","status":"in-match"}},{{"id":"bad","nick":"x","tag":"K7M","status":"lobby"}},{{"id":"{A}","nick":"x","tag":"K7","status":"lobby"}}]}}"#
         );
         match LobbyServerMsg::parse(&welcome).unwrap() {
             LobbyServerMsg::Welcome { you, roster } => {
                 assert_eq!(you.as_str(), A);
                 assert_eq!(roster.len(), 1);
                 assert_eq!(roster[0].nick, "דנה");
+                assert_eq!(roster[0].tag.as_str(), "K7M");
                 assert_eq!(roster[0].status, PlayerStatus::InMatch);
             }
             other => panic!("{other:?}"),
@@ -484,5 +489,38 @@ mod tests {
             v,
             json!({"type":"signal","to":A,"data":{"type":"offer","attempt":2,"sdp":"v=0"}})
         );
+    }
+}
+
+/// One lobby in the directory (`GET /lobbies`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyFill {
+    /// The lobby's number: `GET /lobby/ws?lobby=N` joins it.
+    pub lobby: u32,
+    /// Players on its roster.
+    pub players: u32,
+    /// Players it holds at most.
+    pub capacity: u32,
+}
+
+/// The answer to `GET /lobbies`: every lobby of the service with its fill,
+/// by number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyDirectory {
+    /// The lobbies, by number.
+    pub lobbies: Vec<LobbyFill>,
+}
+
+impl LobbyDirectory {
+    /// As JSON.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Reads [`LobbyDirectory::to_json`]'s output strictly.
+    pub fn parse(text: &str) -> Result<LobbyDirectory, MessageError> {
+        serde_json::from_str(text).map_err(|_| MessageError::Malformed)
     }
 }

@@ -188,12 +188,11 @@ pub fn clean_name(raw: &str) -> Result<String, NameError> {
     }
 }
 
-/// How a player is shown to others: `name#ABC`, where `ABC` are the first
-/// three characters of the player's peer id, so that players with the same
-/// name can be told apart.
+/// How a player is shown to others: `name#ABC`, where `ABC` is the
+/// [`PlayerTag`](crate::PlayerTag) the lobby gave the player, so that
+/// players with the same name can be told apart.
 #[must_use]
-pub fn display_name(nick: &str, id: &str) -> String {
-    let tag: String = id.chars().take(3).collect();
+pub fn display_name(nick: &str, tag: &str) -> String {
     format!("{nick}#{tag}")
 }
 
@@ -395,9 +394,9 @@ mod tests {
     }
 
     #[test]
-    fn display_name_uses_first_three_characters_of_the_id() {
-        assert_eq!(display_name("Ada", "Xy7abcdefghi"), "Ada#Xy7");
-        assert_eq!(display_name("דנה", "ABCDEFGHIJKL"), "דנה#ABC");
+    fn display_name_puts_the_tag_after_the_name() {
+        assert_eq!(display_name("Ada", "XY7"), "Ada#XY7");
+        assert_eq!(display_name("דנה", "ABC"), "דנה#ABC");
     }
 
     #[test]

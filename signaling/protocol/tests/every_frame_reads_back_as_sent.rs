@@ -5,7 +5,8 @@
 use serde_json::value::RawValue;
 use signaling_protocol::{
     lobby_out, lobby_server, room_out, room_server, LobbyRequest, LobbyServerMsg, PeerId,
-    PlayerStatus, RequestError, RoomRequest, RoomServerMsg, RosterEntry, Signal, SignalKind,
+    PlayerStatus, PlayerTag, RequestError, RoomRequest, RoomServerMsg, RosterEntry, Signal,
+    SignalKind,
 };
 
 fn id(c: char) -> PeerId {
@@ -55,11 +56,13 @@ fn lobby_frames_read_back_on_the_page() {
     let ada = RosterEntry {
         id: id('A'),
         nick: "Ada".into(),
+        tag: PlayerTag::parse("ADA").unwrap(),
         status: PlayerStatus::Lobby,
     };
     let bo = RosterEntry {
         id: id('B'),
         nick: "Bo".into(),
+        tag: PlayerTag::parse("B22").unwrap(),
         status: PlayerStatus::InMatch,
     };
     let roster = vec![ada.clone(), bo.clone()];

@@ -38,14 +38,18 @@ pub(crate) struct Hosted<M> {
 /// Which machine an alarm or socket belongs to.
 #[derive(Clone, Debug)]
 pub(crate) enum Target {
-    Lobby,
+    /// A lobby, by its number in the directory.
+    Lobby(usize),
     Room(RoomCode),
 }
 
 pub(crate) struct State {
-    pub lobby: Hosted<Lobby>,
+    /// The lobbies of the directory ([`Config::lobbies`] of them).
+    pub lobbies: Vec<Hosted<Lobby>>,
     pub rooms: HashMap<RoomCode, Hosted<Room>>,
     pub rate: RateLimiter<IpAddr>,
+    /// WebSocket upgrades let through today ([`Config::daily_upgrades`]).
+    pub budget: signaling_core::DailyBudget,
 }
 
 /// State shared by every request and socket task.
@@ -60,7 +64,9 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub fn new(config: Config) -> Shared {
+    /// The shared state of a server with `config`; `tag_key` (random
+    /// bytes) is the secret the lobby draws players' tags from.
+    pub fn new(config: Config, tag_key: [u8; 32]) -> Shared {
         let page_policy = config.static_dir.as_deref().map(|dir| {
             signaling_core::headers::page_policy(&crate::page::inline_script_hashes(dir))
         });
@@ -68,16 +74,33 @@ impl Shared {
             page_policy,
             start: Instant::now(),
             state: Mutex::new(State {
-                lobby: Hosted {
-                    machine: Lobby::new(config.lobby),
-                    outs: HashMap::new(),
-                    owner: None,
-                },
+                lobbies: (0..config.lobbies.max(1))
+                    .map(|_| Hosted {
+                        machine: Lobby::new(config.lobby).with_tag_key(tag_key),
+                        outs: HashMap::new(),
+                        owner: None,
+                    })
+                    .collect(),
                 rooms: HashMap::new(),
                 rate: RateLimiter::new(config.rate_limit_per_minute),
+                budget: signaling_core::DailyBudget::default(),
             }),
             config,
         }
+    }
+
+    /// Counts one WebSocket upgrade against the day's budget: `false` when
+    /// it is spent. The day is the wall clock's (UTC), unlike the rest of
+    /// the server's time, which counts from its start.
+    pub fn take_daily_upgrade(&self) -> bool {
+        let allowance = self.config.daily_upgrades;
+        if allowance == 0 {
+            return true;
+        }
+        let unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        self.lock().budget.take(unix_ms, allowance)
     }
 
     /// Milliseconds since the server started.
@@ -108,8 +131,11 @@ impl Shared {
     pub fn deliver_locked(self: &Arc<Self>, st: &mut State, target: Target, event: Event<'_>) {
         let now = self.now();
         match target {
-            Target::Lobby => {
-                let actions = st.lobby.machine.handle(event, now);
+            Target::Lobby(n) => {
+                let Some(hosted) = st.lobbies.get_mut(n) else {
+                    return;
+                };
+                let actions = hosted.machine.handle(event, now);
                 self.apply(st, target, actions);
             }
             Target::Room(ref code) => {
@@ -128,8 +154,10 @@ impl Shared {
         let mut st = self.lock();
         self.deliver_locked(&mut st, target.clone(), Event::Closed { socket });
         match target {
-            Target::Lobby => {
-                st.lobby.outs.remove(&socket);
+            Target::Lobby(n) => {
+                if let Some(h) = st.lobbies.get_mut(n) {
+                    h.outs.remove(&socket);
+                }
             }
             Target::Room(code) => {
                 if let Some(h) = st.rooms.get_mut(&code) {
@@ -146,7 +174,10 @@ impl Shared {
         let mut slow = Vec::new();
         let mut finished = false;
         let outs = match target {
-            Target::Lobby => &mut st.lobby.outs,
+            Target::Lobby(n) => match st.lobbies.get_mut(n) {
+                Some(h) => &mut h.outs,
+                None => return,
+            },
             Target::Room(ref code) => match st.rooms.get_mut(code) {
                 Some(h) => &mut h.outs,
                 None => return,

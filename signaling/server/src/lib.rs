@@ -69,6 +69,14 @@ pub struct Config {
     pub relay: RelayLimits,
     /// Rooms alive at once; further `POST /rooms` get 503.
     pub max_rooms: usize,
+    /// Lobbies in the directory, each with the `lobby` limits (at least
+    /// one). `GET /lobby/ws` places a newcomer in the fullest lobby with
+    /// room; `?lobby=N` asks for lobby `N`; `GET /lobbies` lists them.
+    pub lobbies: usize,
+    /// WebSocket upgrades (lobby, room, relay) accepted per UTC day over
+    /// all clients; past it they get 503 (0 = no budget). See
+    /// [`signaling_core::DailyBudget`].
+    pub daily_upgrades: u64,
     /// Least severe log level written.
     pub log_level: Level,
     /// How long a client has to answer the server's close frame (or a
@@ -102,6 +110,8 @@ impl Default for Config {
             lobby: LobbyLimits::default(),
             relay: RelayLimits::default(),
             max_rooms: signaling_core::defaults::MAX_ROOMS,
+            daily_upgrades: signaling_core::defaults::DAILY_UPGRADES,
+            lobbies: signaling_core::defaults::LOBBIES,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
             max_rooms_per_ip: signaling_core::defaults::MAX_ROOMS_PER_IP,
@@ -144,6 +154,9 @@ impl Server {
             getrandom::fill(&mut key).map_err(std::io::Error::other)?;
             config.room.relay_key = Some(RelayKey::from_bytes(key));
         }
+        // The secret the lobby draws players' `#ABC` tags from.
+        let mut tag_key = [0u8; 32];
+        getrandom::fill(&mut tag_key).map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(config.listen).await?;
         let addr = listener.local_addr()?;
         let limits = conn::ConnLimits {
@@ -151,7 +164,7 @@ impl Server {
             max_per_ip: config.max_connections_per_ip,
             header_timeout: config.header_timeout,
         };
-        let state = Arc::new(hosting::Shared::new(config));
+        let state = Arc::new(hosting::Shared::new(config, tag_key));
         let app = routes::router(state);
         Ok(Server {
             listener,

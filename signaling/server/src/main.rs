@@ -70,6 +70,15 @@ struct Args {
     /// Rooms alive at once; further POST /rooms get 503.
     #[arg(long, default_value_t = defaults::MAX_ROOMS)]
     max_rooms: usize,
+    /// Lobbies in the directory, each holding --max-players players;
+    /// GET /lobby/ws places a newcomer in the fullest one with room.
+    #[arg(long, default_value_t = defaults::LOBBIES)]
+    lobbies: usize,
+    /// WebSocket upgrades (lobby, room, relay) accepted per UTC day, from
+    /// all clients together; further upgrades get 503 until midnight UTC.
+    /// 0: no budget.
+    #[arg(long, default_value_t = defaults::DAILY_UPGRADES)]
+    daily_upgrades: u64,
     /// Live rooms created from one client address (an IPv6 address counts
     /// by its /64); the next POST /rooms gets 429. 0: no cap.
     #[arg(long, default_value_t = defaults::MAX_ROOMS_PER_IP)]
@@ -138,6 +147,8 @@ async fn main() -> std::process::ExitCode {
         },
         max_rooms: args.max_rooms,
         max_rooms_per_ip: args.max_rooms_per_ip,
+        daily_upgrades: args.daily_upgrades,
+        lobbies: args.lobbies,
         max_connections: args.max_connections,
         max_connections_per_ip: args.max_connections_per_ip,
         header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
@@ -208,6 +219,8 @@ mod tests {
         );
         assert_eq!(args.max_rooms, defaults::MAX_ROOMS);
         assert_eq!(args.max_rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
+        assert_eq!(args.daily_upgrades, defaults::DAILY_UPGRADES);
+        assert_eq!(args.lobbies, defaults::LOBBIES);
         assert_eq!(args.allowed_origins, defaults::ALLOWED_ORIGINS);
         assert_eq!(
             args.lobby_idle_timeout_ms,

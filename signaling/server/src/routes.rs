@@ -12,10 +12,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
+use signaling_core::DailyBudget;
 use signaling_core::{
-    ice_servers_json, role_from_query, Event, Level, LobbyRefusal, LogRecord, Room, SocketId,
+    ice_servers_json, role_from_query, Event, Level, Lobby, LobbyRefusal, LogRecord, Room, SocketId,
 };
-use signaling_protocol::{error_body, RoomCode, RoomCreated};
+use signaling_protocol::{error_body, LobbyDirectory, LobbyFill, RoomCode, RoomCreated};
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
@@ -38,6 +39,7 @@ pub(crate) fn router(shared: Ctx) -> Router {
         .route("/rooms", post(create_room).options(preflight))
         .route("/rooms/{code}/ws", get(room_ws))
         .route("/lobby/ws", get(lobby_ws))
+        .route("/lobbies", get(lobbies).options(preflight))
         .route("/ice", get(ice).options(preflight))
         .route("/health", get(health).options(preflight))
         .route("/relay/{code}/ws", get(crate::relay::relay_ws))
@@ -119,6 +121,7 @@ fn route_name(path: &str) -> &'static str {
     match path {
         "/rooms" => "rooms",
         "/lobby/ws" => "lobby_ws",
+        "/lobbies" => "lobbies",
         "/ice" => "ice",
         "/health" => "health",
         p if p.starts_with("/rooms/") => "room_ws",
@@ -195,6 +198,17 @@ async fn check_and_run(
             "too many requests; slow down",
         );
         // A page may read why it was refused, as the Worker lets it.
+        add_cors(&mut resp, origin.as_deref(), false);
+        return resp;
+    }
+    let is_upgrade = matches!(route, "lobby_ws" | "room_ws" | "relay_ws")
+        && req
+            .headers()
+            .get(header::UPGRADE)
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
+    if is_upgrade && !shared.take_daily_upgrade() {
+        shared.log(LogRecord::new(Level::Warn, "http.budget_spent").with("route", route));
+        let mut resp = error(StatusCode::SERVICE_UNAVAILABLE, DailyBudget::REASON);
         add_cors(&mut resp, origin.as_deref(), false);
         return resp;
     }
@@ -359,17 +373,72 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     accept(shared, target, socket, upgrade, rx)
 }
 
+/// `GET /lobbies`: every lobby with its players and capacity.
+async fn lobbies(State(shared): State<Ctx>) -> Response {
+    let st = shared.lock();
+    let capacity = u32::try_from(shared.config.lobby.max_players).unwrap_or(u32::MAX);
+    let directory = LobbyDirectory {
+        lobbies: st
+            .lobbies
+            .iter()
+            .enumerate()
+            .map(|(n, h)| LobbyFill {
+                lobby: u32::try_from(n).unwrap_or(u32::MAX),
+                players: u32::try_from(h.machine.roster().len()).unwrap_or(u32::MAX),
+                capacity,
+            })
+            .collect(),
+    };
+    drop(st);
+    json(StatusCode::OK, directory.to_json())
+}
+
+/// Where a newcomer without `?lobby=` goes: the lobby with the most open
+/// sockets that still has room, so that players meet rather than spread
+/// thin (the first lobby when all are full, which then refuses as usual).
+fn place(lobbies: &[Hosted<Lobby>]) -> usize {
+    lobbies
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.machine.has_room())
+        .max_by_key(|(n, h)| (h.machine.socket_count(), std::cmp::Reverse(*n)))
+        .map_or(0, |(n, _)| n)
+}
+
+/// `GET /lobby/ws[?lobby=N]`: into lobby `N` (404 when there is no such
+/// lobby), or, without it, the one [`place`] picks. The per-address cap
+/// counts the address's sockets in every lobby.
 async fn lobby_ws(
     State(shared): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
     upgrade: Upgrade,
 ) -> Response {
+    let asked = signaling_protocol::query_param(uri.query().unwrap_or(""), "lobby");
+    let now = shared.now();
+    let mut st = shared.lock();
+    let n = match asked {
+        None => place(&st.lobbies),
+        Some(text) => match text.parse::<usize>() {
+            Ok(n) if n < st.lobbies.len() => n,
+            _ => return error(StatusCode::NOT_FOUND, "no such lobby"),
+        },
+    };
     let Ok(upgrade) = upgrade else {
         return not_an_upgrade();
     };
-    let now = shared.now();
-    let mut st = shared.lock();
-    let (socket, actions) = match st.lobby.machine.admit_from(now, Some(peer.ip())) {
+    let cap = shared.config.lobby.max_sockets_per_address;
+    let held: usize = st
+        .lobbies
+        .iter()
+        .map(|h| h.machine.sockets_from(peer.ip()))
+        .sum();
+    let admitted = if cap != 0 && held >= cap {
+        Err(LobbyRefusal::TooManyFromAddress)
+    } else {
+        st.lobbies[n].machine.admit_from(now, Some(peer.ip()))
+    };
+    let (socket, actions) = match admitted {
         Ok(ok) => ok,
         Err(refusal) => {
             drop(st);
@@ -382,10 +451,10 @@ async fn lobby_ws(
         }
     };
     let (tx, rx) = mpsc::channel(OUTBOX_LEN);
-    st.lobby.outs.insert(socket, tx);
-    shared.apply(&mut st, Target::Lobby, actions);
+    st.lobbies[n].outs.insert(socket, tx);
+    shared.apply(&mut st, Target::Lobby(n), actions);
     drop(st);
-    accept(shared, Target::Lobby, socket, upgrade, rx)
+    accept(shared, Target::Lobby(n), socket, upgrade, rx)
 }
 
 fn refuse(status: u16, reason: &str) -> Response {
@@ -410,6 +479,10 @@ fn accept(
     upgrade
         .max_message_size(cap)
         .max_frame_size(cap)
+        // The WebSocket layer reads in chunks of 128 KiB by default, kept
+        // for the socket's whole life: most of a lobby socket's memory, for
+        // messages of at most 8 KiB. A chunk of the message cap is enough.
+        .read_buffer_size(cap)
         .on_failed_upgrade(move |_| on_fail.socket_gone(failed_target, socket))
         .on_upgrade(move |ws| run_socket(shared, target, socket, ws, rx))
 }

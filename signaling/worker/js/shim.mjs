@@ -2,7 +2,8 @@
 // ../build/index.js (written by build.sh with the wasm-bindgen CLI).
 //
 // The Rust side exports a `fetch(request, env, ctx)` function and one class per
-// Durable Object (RoomObject, LobbyObject, AddressRoomsObject, RelayObject). This file gives the Workers
+// Durable Object (RoomObject, LobbyObject, AddressRoomsObject, RelayObject,
+// BudgetObject). This file gives the Workers
 // runtime what it looks for: a default-exported entrypoint class and
 // Durable Object classes deriving from `DurableObject`.
 //
@@ -68,6 +69,7 @@ export class RoomObject extends hostDurableObject(rust.RoomObject) {}
 export class LobbyObject extends hostDurableObject(rust.LobbyObject) {}
 export class AddressRoomsObject extends hostDurableObject(rust.AddressRoomsObject) {}
 export class RelayObject extends hostDurableObject(rust.RelayObject) {}
+export class BudgetObject extends hostDurableObject(rust.BudgetObject) {}
 
 export default class Signaling extends WorkerEntrypoint {
   fetch(request) {

@@ -55,6 +55,10 @@ pub struct Config {
     /// IPv6 address counting by its /64 (default 20, 0 off, at most
     /// 10 000); the next `POST /rooms` gets 429.
     pub rooms_per_ip: usize,
+    /// `DAILY_UPGRADES`: WebSocket upgrades (lobby, room, relay) accepted
+    /// per UTC day over all clients (default 0: no budget; at most 10
+    /// million); past it they get 503. See [`crate::budget`].
+    pub daily_upgrades: u64,
     /// `RATE_LIMITER_OFF=1`: no per-IP request limit. Without it, a
     /// missing or failing `RATE_LIMITER` binding refuses every request with
     /// 503 rather than letting floods through.
@@ -119,6 +123,7 @@ impl Config {
             1_000,
         );
         let rooms_per_ip = seconds("ROOMS_PER_IP", defaults::MAX_ROOMS_PER_IP as u64, 0, 10_000);
+        let daily_upgrades = seconds("DAILY_UPGRADES", defaults::DAILY_UPGRADES, 0, 10_000_000);
         let turn_ttl_seconds = seconds(
             "TURN_TTL_SECONDS",
             defaults::TURN_TTL_SECONDS,
@@ -213,6 +218,7 @@ impl Config {
             rebuild_each_event,
             rate_limiter_off,
             rooms_per_ip: usize::try_from(rooms_per_ip).unwrap_or(defaults::MAX_ROOMS_PER_IP),
+            daily_upgrades,
             ignored,
         }
     }
@@ -327,6 +333,12 @@ mod tests {
         assert!(!c.rate_limiter_off, "the limiter is on unless turned off");
         assert_eq!(c.rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
         assert_eq!(read(&[("ROOMS_PER_IP", "0")]).rooms_per_ip, 0);
+        assert_eq!(c.daily_upgrades, defaults::DAILY_UPGRADES);
+        assert_eq!(read(&[("DAILY_UPGRADES", "5000")]).daily_upgrades, 5_000);
+        assert_eq!(
+            read(&[("DAILY_UPGRADES", "-1")]).daily_upgrades,
+            defaults::DAILY_UPGRADES
+        );
         assert!(c.ignored.is_empty());
         // Closed by default: only requests without an Origin pass.
         assert!(c.allowed_origins.allows(None));

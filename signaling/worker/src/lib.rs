@@ -26,6 +26,7 @@
 //! unit-tested with `cargo test`.
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod config;
 pub mod host;
 pub mod lobby;
@@ -35,6 +36,7 @@ pub mod room;
 pub mod route;
 pub mod turn;
 
+pub use budget::BudgetObject;
 pub use lobby::LobbyObject;
 pub use owner::AddressRoomsObject;
 pub use relay::RelayObject;
@@ -57,6 +59,8 @@ pub const LOBBY_BINDING: &str = "LOBBY";
 /// Binding name of the per-address room ledgers' namespace
 /// ([`AddressRoomsObject`]).
 pub const OWNERS_BINDING: &str = "OWNERS";
+/// Binding name of the daily upgrade budget's namespace ([`BudgetObject`]).
+pub const BUDGET_BINDING: &str = "BUDGET";
 /// Binding name of the Workers rate limiter (required: without it every
 /// request gets 503, unless `RATE_LIMITER_OFF=1`).
 pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
@@ -120,6 +124,34 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
                 ),
                 origin.as_deref(),
             );
+        }
+    }
+
+    let is_upgrade = matches!(
+        route,
+        Route::RoomSocket(_) | Route::LobbySocket | Route::RelaySocket(_)
+    ) && room::is_websocket_upgrade(&req);
+    if is_upgrade && config.daily_upgrades != 0 {
+        let stub = env
+            .durable_object(BUDGET_BINDING)?
+            .id_from_name(budget::BUDGET_NAME)?
+            .get_stub()?;
+        let url = format!("https://budget/take?allowance={}", config.daily_upgrades);
+        let answer = post(&stub, &url).await?;
+        match answer.status_code() {
+            201 => {}
+            503 => {
+                return with_cors(
+                    error_response(503, signaling_core::DailyBudget::REASON),
+                    origin.as_deref(),
+                )
+            }
+            status => {
+                logger.record(
+                    &LogRecord::new(Level::Error, "http.budget_failed").with("status", status),
+                );
+                return error_response(500, "internal error");
+            }
         }
     }
 

@@ -212,7 +212,15 @@ impl LobbyObject {
                 (ws, a)
             })
             .collect();
-        let lobby = Lobby::restore(config.lobby, sockets.iter().filter_map(|(_, a)| a.clone()));
+        // The secret players' `#ABC` tags are drawn from; a fresh one each
+        // time the object wakes is fine (the roster's tags are in the
+        // attachments). Without randomness tags stay unique per name.
+        let mut tag_key = [0u8; 32];
+        if let Err(e) = host::random_bytes(&mut tag_key) {
+            logger.failure("lobby.no_randomness", &e);
+        }
+        let lobby = Lobby::restore(config.lobby, sockets.iter().filter_map(|(_, a)| a.clone()))
+            .with_tag_key(tag_key);
         for (ws, a) in &sockets {
             let kept = a
                 .as_ref()

@@ -108,6 +108,7 @@ impl ShellConfig {
                     connect_timeout: ms("connect_ms", 30_000),
                 },
                 connect_timeout: ms("lobby_connect_ms", 10_000),
+                pong_timeout: LobbyConfig::default().pong_timeout,
             },
             match_connect: ms("match_connect_ms", super::room::MATCH_CONNECT_TIMEOUT.0),
             local_speed: local_speed_option(&page.search),

@@ -74,6 +74,10 @@ pub struct World {
     relays: BTreeMap<String, Vec<usize>>,
     /// Relay sockets opened, over the whole run.
     pub relays_opened: usize,
+    /// While set, the service's end of every connection is gone without a
+    /// close: what pages send is lost and nothing comes back (a half-open
+    /// connection). New sockets still open.
+    pub service_silent: bool,
 }
 
 impl World {
@@ -112,6 +116,7 @@ impl World {
             offers: Vec::new(),
             relays: BTreeMap::new(),
             relays_opened: 0,
+            service_silent: false,
         };
         for p in 0..n {
             w.drain(p);
@@ -198,6 +203,9 @@ impl World {
     }
 
     fn send_text(&mut self, p: usize, id: SocketId, text: String) {
+        if self.service_silent {
+            return;
+        }
         self.queue.push_back((p, Input::SocketText(id, text)));
     }
 
@@ -243,6 +251,9 @@ impl World {
     }
 
     fn socket_text(&mut self, p: usize, id: SocketId, text: &str) {
+        if self.service_silent {
+            return;
+        }
         let Some(sock) = self.sockets.get(&(p, id)).cloned() else {
             return;
         };
@@ -252,12 +263,14 @@ impl World {
                 Some("hello") => {
                     let me = v["id"].as_str().unwrap().to_owned();
                     let nick = v["nick"].clone();
+                    let me_entry =
+                        json!({"id": me, "nick": nick, "tag": test_tag(&me), "status": "lobby"});
                     let roster: Vec<Value> = self
                         .sockets
                         .values()
                         .filter_map(|s| match s {
                             Sock::Lobby { id: Some(i) } => {
-                                Some(json!({"id": i, "nick": format!("n{}", &i[..3]), "status": "lobby"}))
+                                Some(json!({"id": i, "nick": format!("n{}", &i[..3]), "tag": test_tag(i), "status": "lobby"}))
                             }
                             _ => None,
                         })
@@ -271,11 +284,11 @@ impl World {
                     self.send_text(
                         p,
                         id,
-                        json!({"type": "welcome", "you": me, "roster": roster}).to_string(),
+                        json!({"type": "welcome", "you": me, "roster": roster.into_iter().chain([me_entry]).collect::<Vec<_>>()}).to_string(),
                     );
                     self.lobby_broadcast(
                         (p, id),
-                        &json!({"type": "joined", "player": {"id": me, "nick": nick, "status": "lobby"}}),
+                        &json!({"type": "joined", "player": {"id": me, "nick": nick, "tag": test_tag(&me), "status": "lobby"}}),
                     );
                 }
                 Some("signal") => {
@@ -293,6 +306,9 @@ impl World {
                     };
                     let msg = json!({"type": "status", "id": from, "status": v["status"]});
                     self.lobby_broadcast((p, id), &msg);
+                }
+                Some("ping") => {
+                    self.send_text(p, id, signaling_protocol::heartbeat::PONG.to_owned())
                 }
                 other => panic!("unexpected lobby message {other:?}"),
             },
@@ -520,4 +536,15 @@ impl World {
             }
         }
     }
+}
+
+/// The tag the fake service gives a player: three characters of the
+/// code alphabet picked by the first bytes of its id (unique enough for
+/// tests; the real lobby draws them, see `signaling_core::Lobby`).
+pub fn test_tag(id: &str) -> String {
+    let alphabet = signaling_protocol::ROOM_CODE_ALPHABET;
+    id.bytes()
+        .take(3)
+        .map(|b| char::from(alphabet[usize::from(b) % alphabet.len()]))
+        .collect()
 }
