@@ -350,6 +350,11 @@ impl GameSlot for HubSlot {
             _ => log::warn!("hub: a datagram of no namespace, dropped"),
         }
     }
+    fn match_backlog(&mut self, now: Millis, bytes: usize) {
+        if let Some((game, _)) = self.playing() {
+            self.games[usize::from(game)].match_backlog(now, bytes);
+        }
+    }
     fn match_link_lost(&mut self, now: Millis) {
         if let Some((game, _)) = self.playing() {
             self.games[usize::from(game)].match_link_lost(now);

@@ -556,6 +556,16 @@ impl GameSlot for ArenaSlot {
             None => {}
         }
     }
+    fn match_backlog(&mut self, now: Millis, bytes: usize) {
+        // Only the host sends snapshots; its worker skips them while the
+        // guest's link is congested.
+        if let Some((_, Online::Host(h))) = self.online.as_mut() {
+            h.runner.post(
+                now,
+                &ToWorker::Backlog(u64::try_from(bytes).unwrap_or(u64::MAX)),
+            );
+        }
+    }
     fn match_link_lost(&mut self, now: Millis) {
         match self.online.as_mut() {
             Some((_, Online::Host(h))) => {

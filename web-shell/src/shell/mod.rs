@@ -812,6 +812,7 @@ impl Shell {
                         Ok(s) => c.peer_text(now, &id, &s),
                         Err(_) => log::warn!("lobby: dropped a non-UTF-8 peer message"),
                     },
+                    RtcEvent::Backlog(_) => {}
                 }
             }
             LinkId::Match => {
@@ -823,7 +824,7 @@ impl Shell {
                         RtcEvent::Candidate(c) => room.local_candidate(c),
                         RtcEvent::Open => room.link_opened(),
                         RtcEvent::Closed => room.link_closed(),
-                        RtcEvent::Data(..) => {}
+                        RtcEvent::Data(..) | RtcEvent::Backlog(_) => {}
                     }
                 } else if self.game.match_tag() == Some(tag) {
                     match event {
@@ -833,6 +834,7 @@ impl Shell {
                             self.send_match_transmits();
                         }
                         RtcEvent::Closed => self.game.match_link_lost(now),
+                        RtcEvent::Backlog(bytes) => self.game.match_backlog(now, bytes),
                         _ => {}
                     }
                 }
