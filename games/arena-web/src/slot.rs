@@ -47,6 +47,13 @@ pub trait HostRunner {
     fn post(&mut self, now: Millis, msg: &ToWorker);
     /// The next message from the host, if one has arrived.
     fn poll(&mut self, now: Millis) -> Option<FromWorker>;
+    /// The next datagram for the guest, for a runner that keeps them apart
+    /// from [`poll`](Self::poll)'s messages so the page can send them the
+    /// moment they arrive rather than at its next frame. A runner that
+    /// hands its datagrams out through `poll` returns `None`.
+    fn poll_send(&mut self) -> Option<(Channel, Vec<u8>)> {
+        None
+    }
 }
 
 /// The host in-process: the same [`HostWorker`] a worker runs, called
@@ -587,7 +594,7 @@ impl GameSlot for ArenaSlot {
     }
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
         match self.online.as_mut()? {
-            (_, Online::Host(h)) => h.out.pop_front(),
+            (_, Online::Host(h)) => h.out.pop_front().or_else(|| h.runner.poll_send()),
             (_, Online::Guest(g)) => g.guest.poll_transmit(),
         }
     }

@@ -646,6 +646,9 @@ impl Shell {
         if let Some((_, room)) = self.room.as_mut() {
             room.tick(now);
         }
+        // A game may have datagrams between frames (a host's worker
+        // answers on its own time): they go out now, not a frame later.
+        self.send_match_transmits();
     }
 
     fn frame(&mut self, now: Millis) {
