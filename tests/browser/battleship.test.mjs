@@ -68,7 +68,11 @@ function ownCellsNamed(raw, arcade) {
     assert.equal(m.length, 3, 'a shot is three bytes');
     return [];
   }
-  assert.equal(m[0], 1, 'a message is a shot or a result');
+  if (m[0] === 2) {
+    assert.equal(m.length, 1, 'a goodbye is one byte');
+    return [];
+  }
+  assert.equal(m[0], 1, 'a message is a shot, a result or a goodbye');
   const cells = [[m[1], m[2]]];
   if (m[3] === 2) {
     const n = m[4];

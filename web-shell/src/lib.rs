@@ -39,4 +39,4 @@ pub mod text;
 #[cfg(target_arch = "wasm32")]
 mod web;
 #[cfg(target_arch = "wasm32")]
-pub use web::{run, run_game};
+pub use web::{run, run_game, wake};

@@ -85,6 +85,15 @@ impl HubMsg {
     }
 }
 
+/// A game's datagram on the link: the namespace, the generation, its
+/// bytes.
+fn game_datagram(generation: u8, bytes: &[u8]) -> Vec<u8> {
+    let mut d = Vec::with_capacity(bytes.len() + 2);
+    d.extend_from_slice(&[GAME, generation]);
+    d.extend_from_slice(bytes);
+    d
+}
+
 /// What the hub is doing over the link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -350,6 +359,11 @@ impl GameSlot for HubSlot {
             _ => log::warn!("hub: a datagram of no namespace, dropped"),
         }
     }
+    fn match_backlog(&mut self, now: Millis, bytes: usize) {
+        if let Some((game, _)) = self.playing() {
+            self.games[usize::from(game)].match_backlog(now, bytes);
+        }
+    }
     fn match_link_lost(&mut self, now: Millis) {
         if let Some((game, _)) = self.playing() {
             self.games[usize::from(game)].match_link_lost(now);
@@ -382,10 +396,7 @@ impl GameSlot for HubSlot {
             let g = &mut self.games[usize::from(game)];
             report = g.match_frame(now, held, view);
             while let Some((ch, bytes)) = g.poll_match_transmit() {
-                let mut d = Vec::with_capacity(bytes.len() + 2);
-                d.extend_from_slice(&[GAME, generation]);
-                d.extend_from_slice(&bytes);
-                o.out.push_back((ch, d));
+                o.out.push_back((ch, game_datagram(generation, &bytes)));
             }
             if let Some(end) = report.ended.take() {
                 g.drop_match();
@@ -442,7 +453,17 @@ impl GameSlot for HubSlot {
         report
     }
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
-        self.online.as_mut()?.out.pop_front()
+        let playing = self.playing();
+        let o = self.online.as_mut()?;
+        if let Some(t) = o.out.pop_front() {
+            return Some(t);
+        }
+        // What the game has between frames (the arena host's worker
+        // answers on its own time) goes out at once too, after everything
+        // queued before it.
+        let (game, generation) = playing?;
+        let (ch, bytes) = self.games[usize::from(game)].poll_match_transmit()?;
+        Some((ch, game_datagram(generation, &bytes)))
     }
     fn quit_match(&mut self, now: Millis) {
         let playing = self.playing();

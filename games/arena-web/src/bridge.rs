@@ -33,6 +33,8 @@ pub enum ToWorker {
     },
     /// The host player's controls changed.
     Control(Control),
+    /// The bytes the match link holds, queued to send.
+    Backlog(u64),
     /// The match link closed or failed.
     LinkLost,
     /// The host player leaves: say goodbye to the guest.
@@ -136,6 +138,7 @@ mod tests {
                 turn: -1,
                 fire: false,
             }),
+            ToWorker::Backlog(70_000),
             ToWorker::LinkLost,
             ToWorker::Quit,
         ];

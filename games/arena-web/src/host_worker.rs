@@ -91,6 +91,11 @@ impl HostWorker {
                     host.local_command(c);
                 }
             }
+            ToWorker::Backlog(bytes) => {
+                if let Some((host, link)) = self.host.as_mut() {
+                    host.handle_backlog(*link, usize::try_from(bytes).unwrap_or(usize::MAX));
+                }
+            }
             ToWorker::LinkLost => {
                 if let Some((host, link)) = self.host.as_mut() {
                     host.handle_link_closed(now, *link);

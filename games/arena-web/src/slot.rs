@@ -47,6 +47,13 @@ pub trait HostRunner {
     fn post(&mut self, now: Millis, msg: &ToWorker);
     /// The next message from the host, if one has arrived.
     fn poll(&mut self, now: Millis) -> Option<FromWorker>;
+    /// The next datagram for the guest, for a runner that keeps them apart
+    /// from [`poll`](Self::poll)'s messages so the page can send them the
+    /// moment they arrive rather than at its next frame. A runner that
+    /// hands its datagrams out through `poll` returns `None`.
+    fn poll_send(&mut self) -> Option<(Channel, Vec<u8>)> {
+        None
+    }
 }
 
 /// The host in-process: the same [`HostWorker`] a worker runs, called
@@ -557,6 +564,16 @@ impl GameSlot for ArenaSlot {
             None => {}
         }
     }
+    fn match_backlog(&mut self, now: Millis, bytes: usize) {
+        // Only the host sends snapshots; its worker skips them while the
+        // guest's link is congested.
+        if let Some((_, Online::Host(h))) = self.online.as_mut() {
+            h.runner.post(
+                now,
+                &ToWorker::Backlog(u64::try_from(bytes).unwrap_or(u64::MAX)),
+            );
+        }
+    }
     fn match_link_lost(&mut self, now: Millis) {
         match self.online.as_mut() {
             Some((_, Online::Host(h))) => {
@@ -578,7 +595,7 @@ impl GameSlot for ArenaSlot {
     }
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
         match self.online.as_mut()? {
-            (_, Online::Host(h)) => h.out.pop_front(),
+            (_, Online::Host(h)) => h.out.pop_front().or_else(|| h.runner.poll_send()),
             (_, Online::Guest(g)) => g.guest.poll_transmit(),
         }
     }

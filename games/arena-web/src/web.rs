@@ -11,6 +11,7 @@ use std::rc::Rc;
 
 use authority::Millis;
 use js_sys::{Array, ArrayBuffer, Uint8Array};
+use lockstep::Channel;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -76,10 +77,16 @@ fn post(target: &JsValue, bytes: &[u8], post: impl Fn(&JsValue, &JsValue) -> Res
     }
 }
 
+/// A datagram for the guest and its channel.
+type Datagram = (Channel, Vec<u8>);
+
 /// The page's end of the host's worker.
 struct WorkerHost {
     worker: Worker,
     inbox: Rc<RefCell<VecDeque<FromWorker>>>,
+    /// The datagrams for the guest, apart: the page sends them as they
+    /// arrive.
+    sends: Rc<RefCell<VecDeque<Datagram>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
 }
 
@@ -89,11 +96,23 @@ impl WorkerHost {
         opts.set_type(WorkerType::Module);
         let worker = Worker::new_with_options("worker.js", &opts)?;
         let inbox = Rc::new(RefCell::new(VecDeque::new()));
-        let to = Rc::clone(&inbox);
-        // Only queues: the slot reads the queue in its next match frame,
-        // so the worker never calls into the shell.
+        let sends = Rc::new(RefCell::new(VecDeque::new()));
+        let (to, to_sends) = (Rc::clone(&inbox), Rc::clone(&sends));
+        // Queues, never calls into the slot: the slot reads the inbox in
+        // its next match frame. A datagram for the guest wakes the page
+        // instead, whose shell takes it from the slot and sends it at once
+        // (the page's frame is up to 16 ms away).
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             match message_bytes(&e.data()).map(|b| bridge::decode::<FromWorker>(&b)) {
+                Some(Ok(FromWorker::Send { reliable, bytes })) => {
+                    let ch = if reliable {
+                        Channel::Reliable
+                    } else {
+                        Channel::Unreliable
+                    };
+                    to_sends.borrow_mut().push_back((ch, bytes));
+                    web_shell::wake();
+                }
                 Some(Ok(m)) => to.borrow_mut().push_back(m),
                 _ => log::warn!("arena: a message from the host's worker did not decode"),
             }
@@ -102,6 +121,7 @@ impl WorkerHost {
         Ok(WorkerHost {
             worker,
             inbox,
+            sends,
             _on_message: on_message,
         })
     }
@@ -116,6 +136,9 @@ impl HostRunner for WorkerHost {
     }
     fn poll(&mut self, _now: Millis) -> Option<FromWorker> {
         self.inbox.borrow_mut().pop_front()
+    }
+    fn poll_send(&mut self) -> Option<(Channel, Vec<u8>)> {
+        self.sends.borrow_mut().pop_front()
     }
 }
 

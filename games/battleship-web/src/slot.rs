@@ -42,7 +42,8 @@ pub struct Probe {
     pub my_turn: bool,
     /// Where the cursor is on the other board.
     pub cursor: [u8; 2],
-    /// "won", "lost" or "violation" once the game is over.
+    /// "won", "lost", "violation", "left" or "other left" once the game
+    /// is over.
     pub ended: Option<&'static str>,
     /// What this page knows of the other board: `[x, y, mark]` with mark
     /// 1 miss, 2 hit, 3 sunk.
@@ -66,6 +67,8 @@ fn probe_of(peer: &Peer, cursor: Cell, side: Option<u8>) -> Probe {
             End::Won => "won",
             End::Lost => "lost",
             End::Violation => "violation",
+            End::Left => "left",
+            End::OtherLeft => "other left",
         }),
         known: cells()
             .filter_map(|c| {
@@ -226,6 +229,8 @@ impl BattleshipSlot {
             End::Won => "You sank the whole fleet: you won!",
             End::Lost => "Your fleet was sunk: you lost.",
             End::Violation => "The other player broke the rules, so the match was stopped.",
+            End::Left => play::outcome_message(&Outcome::LocalQuit),
+            End::OtherLeft => play::outcome_message(&Outcome::RemoteQuit),
         }
     }
 
@@ -329,7 +334,7 @@ impl GameSlot for BattleshipSlot {
     fn build_id(&self) -> u64 {
         // The wire is the battleship crate's messages; a change to them
         // changes this.
-        0xBA77_1E54_0000_0001
+        0xBA77_1E54_0000_0002
     }
     fn local_options(&self) -> &'static [LocalOption] {
         &[]
@@ -437,6 +442,12 @@ impl GameSlot for BattleshipSlot {
                 report: None,
             }),
         };
+        if o.peer.ended() == Some(End::OtherLeft) {
+            return end(
+                Outcome::RemoteQuit,
+                play::outcome_message(&Outcome::RemoteQuit).to_owned(),
+            );
+        }
         let result = o.peer.ended().map(Self::result_text);
         if o.quit {
             return end(
@@ -465,6 +476,8 @@ impl GameSlot for BattleshipSlot {
     }
     fn quit_match(&mut self, _now: Millis) {
         if let Some((_, o)) = self.online.as_mut() {
+            // The goodbye goes out with the frame that reports the end.
+            o.peer.leave();
             o.quit = true;
         }
     }

@@ -4,74 +4,13 @@
 //! result stays up for the hold time, then both matches end by themselves;
 //! and neither page ever learned a cell of the other's fleet it had not
 //! hit.
-use std::cell::RefCell;
-use std::rc::Rc;
+mod common;
 
-use battleship_web::slot::{BattleshipSlot, Probe};
-use lockstep::{Millis, SessionConfig, Transport};
+use battleship_web::slot::Probe;
+use common::Page;
+use lockstep::{Millis, SessionConfig};
 use netsim::LinkConfig;
-use web_shell::shell::view::MatchView;
 use web_shell::shell::GameSlot;
-
-struct Page {
-    slot: BattleshipSlot,
-    probe: Rc<RefCell<Probe>>,
-    link: netsim::SimEndpoint,
-    view: MatchView,
-    ended: Option<String>,
-    frame: u32,
-}
-
-impl Page {
-    fn new(seed: u64, link: netsim::SimEndpoint) -> Page {
-        let probe = Rc::new(RefCell::new(Probe::default()));
-        let mut s = seed;
-        let random = Box::new(move || {
-            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            s
-        });
-        Page {
-            slot: BattleshipSlot::new(random, Rc::clone(&probe)),
-            probe,
-            link,
-            view: MatchView::default(),
-            ended: None,
-            frame: 0,
-        }
-    }
-
-    fn frame(&mut self, now: Millis) {
-        if self.ended.is_some() {
-            return;
-        }
-        while let Some((ch, b)) = self.link.recv() {
-            self.slot.match_datagram(now, ch, &b);
-        }
-        self.frame += 1;
-        // Space held two frames, then the right arrow two frames, and so
-        // on: one shot and one step along the board every eight frames.
-        let held: &[&str] = match self.frame % 8 {
-            0 | 1 => &["Space"],
-            4 | 5 => &["ArrowRight"],
-            _ => &[],
-        };
-        let my_turn = self.probe.borrow().my_turn;
-        let held = if my_turn || self.frame % 8 >= 4 {
-            held
-        } else {
-            // Wait for the turn with the cursor where it is.
-            &[]
-        };
-        let report = self.slot.match_frame(now, held, &mut self.view);
-        while let Some((ch, b)) = self.slot.poll_match_transmit() {
-            let _ = self.link.send(ch, &b);
-        }
-        if let Some(end) = report.ended {
-            self.ended = Some(end.message);
-            self.slot.drop_match();
-        }
-    }
-}
 
 #[test]
 fn a_game_to_the_end_reveals_only_hit_cells() {
@@ -106,7 +45,7 @@ fn a_game_to_the_end_reveals_only_hit_cells() {
     let mut results = [h.ended, g.ended];
     results.sort_unstable();
     assert_eq!(results, [Some("lost"), Some("won")]);
-    let messages = [host.ended.unwrap(), guest.ended.unwrap()];
+    let messages = [host.ended.unwrap().message, guest.ended.unwrap().message];
     assert!(messages.contains(&"You sank the whole fleet: you won!".to_owned()));
     assert!(messages.contains(&"Your fleet was sunk: you lost.".to_owned()));
     for (me, other) in [(&h, &g), (&g, &h)] {

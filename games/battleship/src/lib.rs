@@ -10,7 +10,9 @@
 //! - the owner of that board, the only peer that can, answers with the
 //!   outcome ([`Msg::Result`]): a miss, a hit, or a sunk ship, and only a
 //!   sunk ship reveals cells beyond the one fired at (its own, every one of
-//!   them hit by then); the last ship sunk ends the game.
+//!   them hit by then); the last ship sunk ends the game;
+//! - a player who leaves says goodbye ([`Msg::Leave`]), so the other side
+//!   can tell a departure from a lost link.
 //!
 //! [`Peer`] is the sans-IO machine of one side: [`Peer::fire`] on its turn,
 //! [`Peer::handle_datagram`] for what the other side sent,
@@ -219,6 +221,8 @@ pub enum Msg {
         /// What it did.
         outcome: Outcome,
     },
+    /// The sender leaves the game before its end. Legal at any turn.
+    Leave,
 }
 
 /// Why bytes did not decode.
@@ -251,6 +255,7 @@ impl Msg {
         }
         let ok = match &msg {
             Msg::Fire(c) => c.valid(),
+            Msg::Leave => true,
             Msg::Result { cell, outcome } => {
                 cell.valid()
                     && match outcome {
@@ -280,6 +285,10 @@ pub enum End {
     Lost,
     /// The other peer broke the rules or sent bytes that do not decode.
     Violation,
+    /// This peer left before the end ([`Peer::leave`]).
+    Left,
+    /// The other peer left before the end.
+    OtherLeft,
 }
 
 /// Something the caller should show.
@@ -404,6 +413,17 @@ impl Peer {
         Ok(())
     }
 
+    /// Leaves the game: the other side is told ([`Msg::Leave`]) and the
+    /// game is over for this peer ([`End::Left`]). Nothing happens once
+    /// the game is over.
+    pub fn leave(&mut self) {
+        if matches!(self.turn, Turn::Over(_)) {
+            return;
+        }
+        self.out.push_back(Msg::Leave.encode());
+        self.end(End::Left);
+    }
+
     fn end(&mut self, end: End) {
         self.turn = Turn::Over(end);
         self.events.push_back(Event::Ended(end));
@@ -428,6 +448,7 @@ impl Peer {
             }
         };
         match (self.turn, msg) {
+            (_, Msg::Leave) => self.end(End::OtherLeft),
             (Turn::Theirs, Msg::Fire(cell)) => {
                 if self.board.is_shot(cell) {
                     return self.violation("a cell fired at twice");

@@ -32,6 +32,7 @@ fn cells_of(msg: &Msg) -> Vec<Cell> {
             }
             v
         }
+        Msg::Leave => Vec::new(),
     }
 }
 

@@ -22,8 +22,8 @@ use lockstep::{Channel, DeterministicGame, InputLog, Millis, SessionConfig};
 ///
 /// The shell calls these from one place at a time. Online, the order is:
 /// `start_match` once the match link is open; then, for the match's
-/// life, `match_datagram` and `match_link_lost` as the link reports them
-/// and `match_frame` once per 60 Hz frame, each followed by draining
+/// life, `match_datagram`, `match_backlog` and `match_link_lost` as the
+/// link reports them and `match_frame` once per 60 Hz frame, each followed by draining
 /// `poll_match_transmit` onto the link; `quit_match` when the person
 /// leaves (the end is reported by a later `match_frame`); `drop_match`
 /// after the end was reported (or when the shell abandons the match).
@@ -60,6 +60,10 @@ pub trait GameSlot {
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]);
     /// The match link closed or failed.
     fn match_link_lost(&mut self, now: Millis);
+    /// The bytes the match link holds, queued to send (WebRTC's
+    /// `bufferedAmount`), reported when they change. A host that skips
+    /// snapshots for a congested guest listens; others need not.
+    fn match_backlog(&mut self, _now: Millis, _bytes: usize) {}
     /// One match frame. When it reports the end, drain the last transmits
     /// (a Bye), then drop the match.
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport;

@@ -51,6 +51,9 @@ pub enum RtcEvent {
     Closed,
     /// A datagram arrived.
     Data(Channel, Vec<u8>),
+    /// The bytes queued to send on the link changed (its
+    /// `bufferedAmount`).
+    Backlog(usize),
 }
 
 /// What the person did to the page.

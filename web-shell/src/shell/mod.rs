@@ -744,6 +744,9 @@ impl Shell {
         if let Some((_, room)) = self.room.as_mut() {
             room.tick(now);
         }
+        // A game may have datagrams between frames (a host's worker
+        // answers on its own time): they go out now, not a frame later.
+        self.send_match_transmits();
     }
 
     fn frame(&mut self, now: Millis) {
@@ -915,6 +918,7 @@ impl Shell {
                         Ok(s) => c.peer_text(now, &id, &s),
                         Err(_) => log::warn!("lobby: dropped a non-UTF-8 peer message"),
                     },
+                    RtcEvent::Backlog(_) => {}
                 }
             }
             LinkId::Match => {
@@ -926,7 +930,7 @@ impl Shell {
                         RtcEvent::Candidate(c) => room.local_candidate(c),
                         RtcEvent::Open => room.link_opened(),
                         RtcEvent::Closed => room.link_closed(),
-                        RtcEvent::Data(..) => {}
+                        RtcEvent::Data(..) | RtcEvent::Backlog(_) => {}
                     }
                 } else if self.game.match_tag() == Some(tag) {
                     match event {
@@ -936,6 +940,7 @@ impl Shell {
                             self.send_match_transmits();
                         }
                         RtcEvent::Closed => self.game.match_link_lost(now),
+                        RtcEvent::Backlog(bytes) => self.game.match_backlog(now, bytes),
                         _ => {}
                     }
                 }

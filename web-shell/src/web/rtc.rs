@@ -34,6 +34,7 @@ struct Link {
     transport: Carrier,
     reported_open: bool,
     reported_closed: bool,
+    reported_backlog: usize,
 }
 
 /// The peer connections, by the shell's id.
@@ -58,6 +59,7 @@ impl Rtc {
                         transport: Carrier::Rtc(transport),
                         reported_open: false,
                         reported_closed: false,
+                        reported_backlog: 0,
                     },
                 );
             }
@@ -87,6 +89,7 @@ impl Rtc {
                         transport: Carrier::Relay(t),
                         reported_open: false,
                         reported_closed: false,
+                        reported_backlog: 0,
                     },
                 );
                 true
@@ -170,6 +173,11 @@ impl Rtc {
             let t = l.transport.transport();
             while let Some((channel, bytes)) = t.recv() {
                 ev(RtcEvent::Data(channel, bytes));
+            }
+            let backlog = t.send_backlog();
+            if backlog != l.reported_backlog {
+                l.reported_backlog = backlog;
+                ev(RtcEvent::Backlog(backlog));
             }
             let st = t.state();
             if st == LinkState::Open && !l.reported_open {

@@ -21,6 +21,10 @@ pub struct Page {
     pub view: MatchView,
     pub held: Vec<&'static str>,
     pub ended: Option<MatchEnd>,
+    /// Whether the page tells its slot the link's send backlog when it
+    /// changes, as the shell does.
+    pub feeds_backlog: bool,
+    reported_backlog: usize,
 }
 
 impl Page {
@@ -35,6 +39,8 @@ impl Page {
             view: MatchView::default(),
             held: Vec::new(),
             ended: None,
+            feeds_backlog: true,
+            reported_backlog: 0,
         }
     }
 
@@ -51,6 +57,11 @@ impl Page {
         while let Some((ch, bytes)) = self.link.recv() {
             self.slot.match_datagram(now, ch, &bytes);
             self.flush();
+        }
+        let backlog = self.link.send_backlog();
+        if self.feeds_backlog && backlog != self.reported_backlog {
+            self.reported_backlog = backlog;
+            self.slot.match_backlog(now, backlog);
         }
         let held = self.held.clone();
         let report = self.slot.match_frame(now, &held, &mut self.view);
