@@ -99,7 +99,7 @@ test('the arcade: arena, then Battleship to the end, then the arena again, over 
 
   // Bo proposes Battleship, Ada agrees.
   await hold(bo, 'Digit2');
-  await ada.locator('#match-status', { hasText: 'The other player proposes Battleship: press 2 to agree' }).waitFor({ timeout: DEADLINE });
+  await ada.locator('#match-headline', { hasText: 'The other player proposes Battleship: press 2 to agree' }).waitFor({ timeout: DEADLINE });
   await hold(ada, 'Digit2');
   await until('Battleship runs on both pages', async () => (await ships(ada)).side === 0 && (await ships(bo)).side === 1);
   await until('the arena worker is gone', async () => ada.workers().length === 0);
@@ -107,7 +107,7 @@ test('the arcade: arena, then Battleship to the end, then the arena again, over 
   const [a, b] = await Promise.all([sweep(ada), sweep(bo)]);
   assert.deepEqual([a.ended, b.ended].sort(), ['lost', 'won']);
   for (const p of [ada, bo]) {
-    await p.locator('#match-status', { hasText: 'next game: press 1 Arena, 2 Battleship' }).waitFor({ timeout: DEADLINE });
+    await p.locator('#match-headline', { hasText: 'next game: press 1 Arena, 2 Battleship' }).waitFor({ timeout: DEADLINE });
   }
 
   // The arena again.

@@ -125,7 +125,7 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
     console.log(await describePage(bo, 'Bo'));
     throw e;
   }
-  await ada.locator('#match-status', { hasText: 'You play Amber (host)' }).waitFor({ timeout: DEADLINE }).catch(() => {});
+  await ada.locator('#match-headline', { hasText: 'You play Amber (host)' }).waitFor({ timeout: DEADLINE }).catch(() => {});
   // The host's simulation runs in the worker the host page started; the
   // guest's page has none.
   assert.equal(ada.workers().length, 1, 'the host page runs one worker');

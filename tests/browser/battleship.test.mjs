@@ -176,7 +176,7 @@ test('Battleship between two Chromium pages: a game to the end, no unhit ship ce
   // arcade page, both players stay on its hub with the result).
   const wonPage = winner === 'Ada' ? ada : bo;
   const lostPage = winner === 'Ada' ? bo : ada;
-  const where = arcade ? '#match-status' : '#result-text';
+  const where = arcade ? '#match-headline' : '#result-text';
   await wonPage.locator(where, { hasText: 'You sank the whole fleet: you won!' }).waitFor({ timeout: DEADLINE });
   await lostPage.locator(where, { hasText: 'Your fleet was sunk: you lost.' }).waitFor({ timeout: DEADLINE });
 });

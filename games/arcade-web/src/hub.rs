@@ -424,16 +424,16 @@ impl GameSlot for HubSlot {
             (Phase::Between { .. }, result) => {
                 view.state = Some("running");
                 view.waiting = true;
-                view.status = format!("{} · {choose}", result.as_deref().unwrap_or("Game over"));
+                view.headline = format!("{} · {choose}", result.as_deref().unwrap_or("Game over"));
             }
-            (Phase::Waiting, _) => view.status = "Waiting for the host's game…".to_owned(),
+            (Phase::Waiting, _) => view.headline = "Waiting for the host's game…".to_owned(),
             (Phase::Playing { .. }, _) => {}
         }
         if let Some(t) = o.theirs.filter(|t| Some(*t) != o.ours) {
             let name = self.games[usize::from(t)].name();
-            view.status = format!(
+            view.headline = format!(
                 "{} · The other player proposes {name}: press {} to agree",
-                view.status,
+                view.headline,
                 t + 1
             );
         }

@@ -134,9 +134,9 @@ fn arena_then_battleship_to_the_end_then_arena_again() {
         g.held = if f % 4 == 0 { vec!["Digit2"] } else { vec![] }
     });
     assert!(
-        p.host.view.status.contains("proposes Battleship"),
+        p.host.view.headline.contains("proposes Battleship"),
         "{}",
-        p.host.view.status
+        p.host.view.headline
     );
     assert_eq!(p.host.hub.playing(), Some((0, 0)), "not before both agree");
     p.run(500, |_, h, g| {
@@ -171,7 +171,7 @@ fn arena_then_battleship_to_the_end_then_arena_again() {
     assert!(p
         .host
         .view
-        .status
+        .headline
         .contains("next game: press 1 Arena, 2 Battleship"));
 
     // The arena again, under the next generation.

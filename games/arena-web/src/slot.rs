@@ -338,7 +338,7 @@ impl ArenaSlot {
             self.scene = scene;
         }
         view.side = Some(0);
-        view.status = if h.joined {
+        view.headline = if h.joined {
             format!("You play {} (host)", colour_name(0))
         } else {
             "Waiting for the other player…".to_owned()
@@ -453,7 +453,7 @@ impl ArenaSlot {
         }
         view.side = Some(1);
         view.ping = g.guest.rtt().map(|r| r.0);
-        view.status = match seat {
+        view.headline = match seat {
             Some(s) => format!("You play {} (guest)", colour_name(s)),
             None => "Joining the other player's arena…".to_owned(),
         };

@@ -19,8 +19,8 @@ fn the_guest_leaves() {
     let mut p = common::Pair::new(link(), 5);
     p.run(2_000, |_| {});
     assert_eq!(p.guest.view.state, Some("running"));
-    assert_eq!(p.host.view.status, "You play Amber (host)");
-    assert_eq!(p.guest.view.status, "You play Teal (guest)");
+    assert_eq!(p.host.view.headline, "You play Amber (host)");
+    assert_eq!(p.guest.view.headline, "You play Teal (guest)");
     let now = p.now;
     p.guest.slot.quit_match(now);
     p.run(1_000, |_| {});

@@ -432,7 +432,7 @@ impl GameSlot for BattleshipSlot {
         view.state = Some("running");
         view.side = Some(o.side);
         view.summary = Some(Self::summary(&o.peer));
-        view.status = Self::status(&o.peer);
+        view.headline = Self::status(&o.peer);
         let end = |outcome: Outcome, message: String| FrameReport {
             ticked,
             ended: Some(MatchEnd {

@@ -241,6 +241,9 @@ pub fn match_(v: &MatchView) -> Vec<Patch> {
         .collect();
     p.push(Patch::Shown("match-waiting", v.waiting));
     p.push(Patch::Text("match-status", v.status.clone()));
+    p.push(Patch::Shown("match-details", !v.status.is_empty()));
+    p.push(Patch::Text("match-headline", v.headline.clone()));
+    p.push(Patch::Shown("match-headline", !v.headline.is_empty()));
     p.push(Patch::Text("match-quality", v.connection_line()));
     p
 }

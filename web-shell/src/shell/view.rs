@@ -52,6 +52,9 @@ pub struct MatchView {
     /// The details line (side, netcode, input delay, ping), shown one
     /// click away.
     pub status: String,
+    /// What the game tells the player now, shown above the court (whose
+    /// turn it is, a result, a proposal to answer); empty hides the line.
+    pub headline: String,
 }
 
 impl MatchView {
