@@ -25,9 +25,8 @@
 //! moves to the elapsed wall-clock time, then each player in slot order
 //! reads what arrived, runs its frame and sends.
 //!
-//! Our side is one function per player count (`ours_mesh`): two players
-//! run today; four and eight wait for the N-player session and show as not
-//! measured.
+//! Our side (`ours_mesh`) plays two players with the pair of the
+//! two-player comparison and more with the same peers in a full mesh.
 //!
 //! **Spectators.** A two-player GGRS match whose host also serves 1 to 16
 //! GGRS `SpectatorSession`s, each over a link of its own

@@ -1,6 +1,8 @@
 //! Our side: two `lockstep::Session`s over one `netsim` link, run by the
 //! engine's test driver on its frame-only schedule (each peer in turn reads
-//! what arrived, runs its frame and sends, as GGRS's harness does).
+//! what arrived, runs its frame and sends, as GGRS's harness does). The
+//! same peer, with a link to each other player, plays the larger matches
+//! of `ours_mesh`.
 
 use std::time::Instant;
 
@@ -16,7 +18,7 @@ use crate::{Contender, PeerFigures, RunSettings, Runner, Sent};
 /// configuration: the prediction window (0 is lock-step, above 0 rollback;
 /// the guest adopts the host's from its Hello, setting it on both does no
 /// harm) and the frames between two Inputs packets (each side's own).
-fn session_config(
+pub(crate) fn session_config(
     base: SessionConfig,
     window: u8,
     send_interval: u8,
@@ -27,44 +29,80 @@ fn session_config(
         .max_hold_frames(max_hold)
 }
 
-/// How each of our two sessions names its one link (any name will do).
-const LINK: PeerId = PeerId(0);
+/// One of a peer's links: its name (the driver's, `member_id` of the
+/// member at the other end), its state as last read from this peer's end,
+/// and what the session produced for it, to send at the next pump.
+struct Link {
+    id: PeerId,
+    state: LinkState,
+    outbox: Vec<(Channel, Vec<u8>)>,
+}
 
-struct Peer<G: BenchGame> {
-    session: Session<Timed<G>>,
-    /// The link's state as last read from this peer's end.
-    link: LinkState,
+/// One player: its session, its bot and its figures.
+pub(crate) struct Peer<G: BenchGame> {
+    pub(crate) session: Session<Timed<G>>,
+    /// Every link this peer has been pumped over, in the driver's order.
+    links: Vec<Link>,
     /// Whether the session ran in the last frame (its traffic is counted
     /// from the end of its first running frame).
-    running: bool,
+    pub(crate) running: bool,
     side: u8,
     bot: G::Bot,
     sampled: u32,
-    inbox: Vec<(Channel, Vec<u8>)>,
-    outbox: Vec<(Channel, Vec<u8>)>,
-    fig: PeerFigures,
+    /// What arrived, with the link it came on, in arrival order.
+    inbox: Vec<(PeerId, Channel, Vec<u8>)>,
+    pub(crate) fig: PeerFigures,
 }
 
-impl<G: BenchGame> Peer<G> {}
+impl<G: BenchGame> Peer<G> {
+    /// A player in slot `side` with session configuration `cfg`.
+    pub(crate) fn new(
+        cfg: SessionConfig,
+        side: u8,
+        settings: &RunSettings,
+    ) -> Result<Self, String> {
+        Ok(Peer {
+            session: Session::new(cfg).map_err(|e| e.to_string())?,
+            links: Vec::new(),
+            running: false,
+            side,
+            bot: G::bot(settings.match_seed, side, settings.scripted_ntba),
+            sampled: 0,
+            inbox: Vec::new(),
+            fig: PeerFigures::new(side),
+        })
+    }
+}
 
 impl<G: BenchGame> Member for Peer<G> {
     /// The link, untimed: before the frame, take what has arrived; after
-    /// it, send what the session produced.
-    fn pump(&mut self, _now: Millis, _peer: PeerId, end: &mut dyn Transport) {
-        for (channel, bytes) in self.outbox.drain(..) {
+    /// it, send what the session produced for this link.
+    fn pump(&mut self, _now: Millis, peer: PeerId, end: &mut dyn Transport) {
+        let i = match self.links.iter().position(|l| l.id == peer) {
+            Some(i) => i,
+            None => {
+                self.links.push(Link {
+                    id: peer,
+                    state: LinkState::Connecting,
+                    outbox: Vec::new(),
+                });
+                self.links.len() - 1
+            }
+        };
+        let link = &mut self.links[i];
+        for (channel, bytes) in link.outbox.drain(..) {
             if let Err(e) = end.send(channel, &bytes) {
                 self.fig.problems.push(format!("send refused: {e}"));
             }
         }
-        while let Some(d) = end.recv() {
-            self.inbox.push(d);
+        while let Some((channel, bytes)) = end.recv() {
+            self.inbox.push((peer, channel, bytes));
         }
-        self.link = end.state();
+        link.state = end.state();
     }
 
     fn frame(&mut self, now: Millis) {
         self.fig.frames += 1;
-        let link = self.link;
         // The player, untimed: its pad for the next input, in case the
         // session asks for one (it keeps the bot's state only if it does).
         let mut bot = self.bot.clone();
@@ -77,16 +115,24 @@ impl<G: BenchGame> Member for Peer<G> {
         // The session, timed; the game's own calls inside are subtracted.
         game::enter(&mut self.fig.log);
         let t0 = Instant::now();
-        for (channel, bytes) in self.inbox.drain(..) {
-            self.session.handle_datagram(now, LINK, channel, &bytes);
+        for (peer, channel, bytes) in self.inbox.drain(..) {
+            self.session.handle_datagram(now, peer, channel, &bytes);
         }
-        self.session.handle_link_state(now, LINK, link);
+        for link in &self.links {
+            self.session.handle_link_state(now, link.id, link.state);
+        }
         let frame = self.session.advance_frame(now, || {
             used = true;
             pad
         });
-        while let Some((_, channel, bytes)) = self.session.poll_transmit() {
-            self.outbox.push((channel, bytes));
+        while let Some((peer, channel, bytes)) = self.session.poll_transmit() {
+            match self.links.iter_mut().find(|l| l.id == peer) {
+                Some(link) => link.outbox.push((channel, bytes)),
+                None => self
+                    .fig
+                    .problems
+                    .push("a datagram for an unknown link".into()),
+            }
         }
         let mut ended = None;
         while let Some(event) = self.session.poll_event() {
@@ -119,8 +165,18 @@ impl<G: BenchGame> Member for Peer<G> {
 }
 
 impl<G: BenchGame> Peer<G> {
-    fn finish(mut self, end: Millis, outgoing: &netsim::PathStats) -> PeerFigures {
-        self.fig.finish_traffic(end, Sent::of(outgoing));
+    /// The figures at the end of the run, `sent` being what this peer's
+    /// ends of its links carried in all.
+    pub(crate) fn finish(mut self, end: Millis, sent: Sent) -> PeerFigures {
+        self.fig.finish_traffic(end, sent);
+        if self.running && self.session.side() != Some(self.side) {
+            // Its pads were drawn for another slot than it played.
+            self.fig.problems.push(format!(
+                "played slot {:?}, not {}",
+                self.session.side(),
+                self.side
+            ));
+        }
         self.fig.ticks = self.session.tick();
         self.fig.confirmed = self.session.confirmed_tick();
         self.fig.resimulated = self.session.stats().resimulated_ticks;
@@ -161,23 +217,10 @@ impl<G: BenchGame> OursPair<G> {
             max_hold,
         );
         let guest_cfg = session_config(SessionConfig::guest(), window, send_interval, max_hold);
-        let peer = |cfg: SessionConfig, side: u8| -> Result<Peer<G>, String> {
-            Ok(Peer {
-                session: Session::new(cfg).map_err(|e| e.to_string())?,
-                link: LinkState::Connecting,
-                running: false,
-                side,
-                bot: G::bot(settings.match_seed, side, settings.scripted_ntba),
-                sampled: 0,
-                inbox: Vec::new(),
-                outbox: Vec::new(),
-                fig: PeerFigures::new(side),
-            })
-        };
         Ok(OursPair {
             net,
-            host: peer(host_cfg, 0)?,
-            guest: peer(guest_cfg, 1)?,
+            host: Peer::new(host_cfg, 0, settings)?,
+            guest: Peer::new(guest_cfg, 1, settings)?,
         })
     }
 }
@@ -212,6 +255,9 @@ impl<G: BenchGame> Contender for OursPair<G> {
     fn finish(self: Box<Self>, end: Millis) -> Vec<PeerFigures> {
         let me = *self;
         let [host, guest] = me.outgoing();
-        vec![me.host.finish(end, &host), me.guest.finish(end, &guest)]
+        vec![
+            me.host.finish(end, Sent::of(&host)),
+            me.guest.finish(end, Sent::of(&guest)),
+        ]
     }
 }

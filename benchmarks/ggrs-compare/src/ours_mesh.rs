@@ -1,31 +1,34 @@
-//! Our side of the matches of [`crate::mesh`]: one function per player
-//! count.
+//! Our side of the matches of [`crate::mesh`].
 //!
-//! Two players play today through `lockstep::Session`'s two-player API
-//! (the pair of the two-player comparison, `ours::OursPair`). Four and
-//! eight players wait for the session's N-player API; until it lands their
-//! functions answer [`Ours::NotYet`] and the table shows the row as not
-//! measured, beside GGRS's figures.
-//!
-//! To fill one in, keep what makes the rows comparable with GGRS's:
+//! Two players play through the pair of the two-player comparison
+//! (`ours::OursPair`); three to eight through [`OursMesh`], the same
+//! peers with a link to every other player. What keeps the rows
+//! comparable with GGRS's:
 //!
 //! * the links: a `lockstep_testing::Net` on `Schedule::FrameOnly` (each
 //!   member in turn reads what arrived, runs its frame and sends, as GGRS's
 //!   side does), every pair of slots `a < b` joined with
 //!   `SimLink::new(settings.link, link_seed(settings.net_seed, a, b))`
 //!   ([`crate::link_seed`]), the link GGRS's players `a` and `b` get;
-//! * the game: `Timed::<dots::Dots>::new(settings.match_seed, players)`,
-//!   each slot's pads from `BenchGame::pad` with its own slot as `side`;
+//! * the game: `Timed<dots::Dots>`, made by the session from the match
+//!   seed and the player count, each slot's pads from `BenchGame::pad`
+//!   with its own slot as `side` (the host gives its links slots in the
+//!   order they open, which is member order, so member `i` plays slot
+//!   `i`; a peer that played another slot reports it as a problem);
 //! * the figures: one `PeerFigures` per slot, its traffic summed over all
 //!   its links' outgoing statistics (`Sent::sum`), counted from its first
-//!   running frame, its session time measured as `ours::Peer` does;
+//!   running frame, its session time measured as the pair's peers do;
 //! * the settings: `window` as the prediction window (0 lock-step),
 //!   `settings.input_delay` as the input delay.
 
 use lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
 
-use crate::ours::OursPair;
-use crate::{Contender, RunSettings};
+use lockstep::{Millis, SessionConfig};
+use lockstep_testing::{Member, Net, Schedule, SimLink};
+
+use crate::game::BenchGame;
+use crate::ours::{session_config, OursPair, Peer};
+use crate::{link_seed, Contender, PeerFigures, RunSettings, Runner, Sent};
 
 /// Our side of one row, or why it cannot run yet.
 pub(crate) enum Ours {
@@ -45,8 +48,7 @@ pub(crate) enum Ours {
 pub(crate) fn players(players: u8, settings: &RunSettings, window: u8) -> Result<Ours, String> {
     match players {
         2 => two_players(settings, window).map(Ours::Ready),
-        4 => four_players(settings, window),
-        8 => eight_players(settings, window),
+        3..=8 => mesh(settings, window, players),
         _ => Ok(Ours::NotYet("no function of ours for this many players")),
     }
 }
@@ -61,14 +63,104 @@ fn two_players(settings: &RunSettings, window: u8) -> Result<Box<dyn Contender>,
     )?))
 }
 
-/// Four players in a full mesh: waits for the N-player session.
-fn four_players(_settings: &RunSettings, _window: u8) -> Result<Ours, String> {
-    Ok(Ours::NotYet(NOT_YET))
+/// `players` players of `dots` in a full mesh, as the session ships.
+fn mesh(settings: &RunSettings, window: u8, players: u8) -> Result<Ours, String> {
+    Ok(Ours::Ready(Box::new(OursMesh::<dots::Dots>::new(
+        settings,
+        window,
+        players,
+        DEFAULT_MAX_HOLD_FRAMES,
+    )?)))
 }
 
-/// Eight players in a full mesh: waits for the N-player session.
-fn eight_players(_settings: &RunSettings, _window: u8) -> Result<Ours, String> {
-    Ok(Ours::NotYet(NOT_YET))
+/// A match of our sessions in a full mesh: member 0 hosts, every pair of
+/// members has its own link.
+pub(crate) struct OursMesh<G: BenchGame> {
+    net: Net<SimLink>,
+    players: Vec<Peer<G>>,
 }
 
-const NOT_YET: &str = "waiting for the N-player session";
+impl<G: BenchGame> OursMesh<G> {
+    /// `players` players (2 to 8) with prediction window `window` and
+    /// at most `max_hold` frames between two Inputs packets in rollback.
+    pub(crate) fn new(
+        settings: &RunSettings,
+        window: u8,
+        players: u8,
+        max_hold: u8,
+    ) -> Result<Self, String> {
+        let mut net = Net::with_schedule(Schedule::FrameOnly);
+        for a in 0..players {
+            for b in a + 1..players {
+                let seed = link_seed(settings.net_seed, a, b);
+                net.join(
+                    usize::from(a),
+                    usize::from(b),
+                    SimLink::new(settings.link, seed),
+                );
+            }
+        }
+        let host = SessionConfig::host(settings.match_seed, settings.input_delay).players(players);
+        let players = (0..players)
+            .map(|side| {
+                let base = if side == 0 {
+                    host
+                } else {
+                    SessionConfig::guest()
+                };
+                Peer::new(session_config(base, window, 1, max_hold), side, settings)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(OursMesh { net, players })
+    }
+
+    /// What member `i`'s ends of its links carried in all.
+    fn sent(&self, i: usize) -> Sent {
+        let ends: Vec<netsim::PathStats> = (0..self.players.len())
+            .filter(|&j| j != i)
+            .filter_map(|j| {
+                let [low, high] = self.net.link(i.min(j), i.max(j))?.stats();
+                Some(if i < j { low } else { high })
+            })
+            .collect();
+        Sent::sum(&ends)
+    }
+}
+
+impl<G: BenchGame> Runner for OursMesh<G> {
+    fn frame(&mut self, now: Millis) {
+        let mut members: Vec<&mut dyn Member> = self
+            .players
+            .iter_mut()
+            .map(|p| p as &mut dyn Member)
+            .collect();
+        self.net.step_frame_at(now, &mut members);
+        // A player's traffic counts from the end of its first running
+        // frame.
+        for i in 0..self.players.len() {
+            if self.players[i].running {
+                let sent = self.sent(i);
+                self.players[i].fig.mark_running(now, sent);
+            }
+        }
+    }
+
+    fn confirmed(&self) -> u32 {
+        self.players
+            .iter()
+            .map(|p| p.session.confirmed_tick())
+            .min()
+            .unwrap_or(0)
+    }
+}
+
+impl<G: BenchGame> Contender for OursMesh<G> {
+    fn finish(self: Box<Self>, end: Millis) -> Vec<PeerFigures> {
+        let sent: Vec<Sent> = (0..self.players.len()).map(|i| self.sent(i)).collect();
+        self.players
+            .into_iter()
+            .zip(sent)
+            .map(|(p, sent)| p.finish(end, sent))
+            .collect()
+    }
+}
