@@ -284,6 +284,19 @@ impl GameSlot for HubSlot {
             h.rotate_left(13) ^ g.build_id()
         })
     }
+    fn about(&self) -> web_shell::front_end::About {
+        web_shell::front_end::About {
+            tagline: "Two games over one connection: the ship arena and Battleship.",
+            controls: &[(
+                "1, 2",
+                "propose the next game (the other player presses the same digit)",
+            )],
+            how_to_play: &[
+                "After a challenge the match opens on the arena.",
+                "When a game ends, either player proposes the next one; the connection stays.",
+            ],
+        }
+    }
     fn local_options(&self) -> &'static [LocalOption] {
         self.options
     }

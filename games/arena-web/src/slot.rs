@@ -474,6 +474,21 @@ impl GameSlot for ArenaSlot {
     fn build_id(&self) -> u64 {
         Arena::GAME_ID
     }
+    fn about(&self) -> web_shell::front_end::About {
+        web_shell::front_end::About {
+            tagline: "A top-down arena of ships: fly, shoot, outlast the others.",
+            controls: &[
+                ("\u{2190} \u{2192} or A D", "turn"),
+                ("\u{2191} or W", "thrust"),
+                ("Space", "fire"),
+            ],
+            how_to_play: &[
+                "Steer your ship and hit the others with your shots.",
+                "A ship that takes too many hits comes back after a moment.",
+                "Online, the challenger's page runs the match; the other page shows it.",
+            ],
+        }
+    }
     fn local_options(&self) -> &'static [LocalOption] {
         &[]
     }

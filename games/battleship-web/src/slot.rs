@@ -336,6 +336,17 @@ impl GameSlot for BattleshipSlot {
         // changes this.
         0xBA77_1E54_0000_0002
     }
+    fn about(&self) -> web_shell::front_end::About {
+        web_shell::front_end::About {
+            tagline: "Battleship: sink the other fleet before yours goes down.",
+            controls: &[("Arrow keys", "aim"), ("Space or Enter", "fire")],
+            how_to_play: &[
+                "Your fleet is placed for you and never leaves your page.",
+                "Take turns firing at the other grid; only your shots and their results cross the wire.",
+                "A sunk ship shows its cells; sink the whole fleet to win.",
+            ],
+        }
+    }
     fn local_options(&self) -> &'static [LocalOption] {
         &[]
     }
