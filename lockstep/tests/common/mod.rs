@@ -590,6 +590,75 @@ pub fn assert_mesh_in_sync_for_3600_ticks(
     m
 }
 
+/// The links of the scenarios, with the input delay each uses in lock-step
+/// and in rollback: (a) no latency, (b) 50 ms ±10, (c) the same with 5%
+/// loss, (d) 100 ms ±20 with 25% loss, (e) 30 ms ±15 with 20% duplication
+/// and 20% reordering.
+pub fn scenario_links() -> [(&'static str, LinkConfig, u8, u8); 5] {
+    let b = LinkConfig {
+        latency: Millis(50),
+        jitter: Millis(10),
+        ..LinkConfig::default()
+    };
+    [
+        ("(a)", LinkConfig::default(), 2, 2),
+        ("(b)", b, 6, 2),
+        (
+            "(c)",
+            LinkConfig {
+                loss_percent: 5,
+                ..b
+            },
+            6,
+            2,
+        ),
+        (
+            "(d)",
+            LinkConfig {
+                latency: Millis(100),
+                jitter: Millis(20),
+                loss_percent: 25,
+                ..LinkConfig::default()
+            },
+            6,
+            6,
+        ),
+        (
+            "(e)",
+            LinkConfig {
+                latency: Millis(30),
+                jitter: Millis(15),
+                duplicate_percent: 20,
+                reorder_percent: 20,
+                reorder_delay: Millis(40),
+                ..LinkConfig::default()
+            },
+            4,
+            1,
+        ),
+    ]
+}
+
+/// [`assert_mesh_in_sync_for_3600_ticks`] for `n` players over every link
+/// of [`scenario_links`], in both modes.
+pub fn assert_mesh_in_sync_over_every_link(n: u8) {
+    in_both_modes(|mode| {
+        for (i, (name, link, lock_step_delay, rollback_delay)) in
+            scenario_links().into_iter().enumerate()
+        {
+            eprintln!("link {name}");
+            let delay = if mode == Mode::LockStep {
+                lock_step_delay
+            } else {
+                rollback_delay
+            };
+            let m = assert_mesh_in_sync_for_3600_ticks(n, mode, link, 40 + i as u64, delay);
+            let stalled: Vec<u64> = m.players.iter().map(|p| p.stats().stalled_frames).collect();
+            eprintln!("{name}: {} frames, stalled {stalled:?}", m.net.frame);
+        }
+    });
+}
+
 /// [`Crowd`], except that its state is nudged after tick `AT`: a desync
 /// injected into one player. Same build id and input.
 #[derive(Clone, Debug)]
