@@ -6,32 +6,14 @@
 // a peer connection after the match's: every game runs over the one link.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
+import { serverAndBrowser, openPage, joinLobby, entry, waitConnected, describePage, DEADLINE } from './harness.mjs';
 
 const enabled = process.env.ARCADE_WEB === '1';
 
-let server;
-let browser;
-const pages = [];
-
-before(async () => {
-  if (!enabled) return;
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (!enabled) return;
-  await browser?.close();
-  await server?.stop();
-  for (const p of pages) {
-    assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
-    assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
-    assert.deepEqual(unexpectedErrorLogs(p), [], 'no console errors');
-  }
-});
+const env = serverAndBrowser(enabled);
+const { pages } = env;
 
 // Counts the peer connections the page makes.
 const countConnections = () => {
@@ -73,6 +55,7 @@ async function sweep(page) {
 }
 
 test('the arcade: arena, then Battleship to the end, then the arena again, over one peer connection', { skip: !enabled }, async () => {
+  const { server, browser } = env;
   const ada = await openPage(browser, server.url, { initScript: countConnections });
   const bo = await openPage(browser, server.url, { initScript: countConnections });
   pages.push(ada, bo);

@@ -8,9 +8,9 @@
 // host tick. Runs only with ARENA_WEB=1 and WEB_DIR pointing at a page
 // whose first game is the arena: the arena's own page, or the arcade page
 // that stage 62 builds (scripts/ci/62-authority-web.sh).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
+import { serverAndBrowser, openPage, joinLobby, entry, waitConnected, describePage, DEADLINE } from './harness.mjs';
 
 const enabled = process.env.ARENA_WEB === '1';
 const PLAY_MS = Number(process.env.ARENA_PLAY_MS || 30_000);
@@ -26,26 +26,8 @@ const INTERPOLATION_BOUND = 0.5;
 const PREDICTION_BOUND = 3.0;
 const UNFORESEEN_TICKS = 30;
 
-let server;
-let browser;
-const pages = [];
-
-before(async () => {
-  if (!enabled) return;
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (!enabled) return;
-  await browser?.close();
-  await server?.stop();
-  for (const p of pages) {
-    assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
-    assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
-    assert.deepEqual(unexpectedErrorLogs(p), [], 'no console errors');
-  }
-});
+const env = serverAndBrowser(enabled);
+const { pages } = env;
 
 const probe = (page) => page.evaluate(async () => JSON.parse((await import('/pkg/web_shell.js')).arenaProbe()));
 
@@ -105,6 +87,7 @@ function driveKeys(page, seed) {
 }
 
 test('the arena between two Chromium pages: the host in a worker, every ship drawn where the host had it', { skip: !enabled }, async () => {
+  const { server, browser } = env;
   const ada = await openPage(browser, server.url);
   const bo = await openPage(browser, server.url);
   pages.push(ada, bo);

@@ -7,33 +7,15 @@
 // of the sender's board that the other side had not fired at. Runs only
 // with BATTLESHIP_WEB=1 and WEB_DIR pointing at the Battleship page
 // (scripts/ci/62-authority-web.sh).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
+import { serverAndBrowser, openPage, joinLobby, entry, waitConnected, describePage, DEADLINE } from './harness.mjs';
 
 const enabled = process.env.BATTLESHIP_WEB === '1';
 const GAME_DEADLINE = 180_000;
 
-let server;
-let browser;
-const pages = [];
-
-before(async () => {
-  if (!enabled) return;
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (!enabled) return;
-  await browser?.close();
-  await server?.stop();
-  for (const p of pages) {
-    assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
-    assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
-    assert.deepEqual(unexpectedErrorLogs(p), [], 'no console errors');
-  }
-});
+const env = serverAndBrowser(enabled);
+const { pages } = env;
 
 // Records every binary payload sent on any data channel (the match link's
 // messages; the lobby's are text).
@@ -99,6 +81,7 @@ async function play(page) {
 }
 
 test('Battleship between two Chromium pages: a game to the end, no unhit ship cell on the wire', { skip: !enabled }, async () => {
+  const { server, browser } = env;
   const ada = await openPage(browser, server.url, { initScript: recordSends });
   const bo = await openPage(browser, server.url, { initScript: recordSends });
   pages.push(ada, bo);

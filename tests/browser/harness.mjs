@@ -2,6 +2,8 @@
 // (serving the built page), launch Debian's Chromium through playwright-core,
 // and drive lobby pages. Every wait is on an event or a DOM condition with a
 // generous deadline; nothing sleeps and hopes.
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
@@ -174,4 +176,30 @@ export async function describePage(page, label, lines = 40) {
     };
   }).catch((e) => ({ unavailable: String(e) }));
   return `--- ${label}: ${JSON.stringify(shown)}\n${(page.logs ?? []).slice(-lines).join('\n')}`;
+}
+
+// Starts the embedded server and Chromium before a test file's tests (when
+// `enabled`) and, after them, closes both and checks that no page the file
+// put in `pages` showed a dialog, threw an uncaught error or logged a
+// console error. Returns { server, browser, pages }; the first two are
+// set once the file's `before` hook ran.
+export function serverAndBrowser(enabled) {
+  const env = { server: null, browser: null, pages: [] };
+  before(async () => {
+    if (!enabled) return;
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    if (!enabled) return;
+    // Close first: a failed assertion must not leave the browser running.
+    await env.browser?.close();
+    await env.server?.stop();
+    for (const p of env.pages) {
+      assert.deepEqual(p.dialogs, [], 'no page ever showed a dialog');
+      assert.deepEqual(p.consoleErrors, [], 'no uncaught page errors');
+      assert.deepEqual(unexpectedErrorLogs(p), [], 'no console errors');
+    }
+  });
+  return env;
 }
