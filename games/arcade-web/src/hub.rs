@@ -29,9 +29,8 @@ use lockstep::{Channel, Millis, Outcome, Role, SessionConfig};
 use serde::{Deserialize, Serialize};
 use web_shell::front_end::{LocalOption, Painter};
 use web_shell::play;
-use web_shell::replay::{Control, Refusal};
 use web_shell::shell::driver::{FrameReport, MatchEnd};
-use web_shell::shell::view::{LocalView, LogOffer, MatchView, ReplayView};
+use web_shell::shell::view::{LocalView, MatchView};
 use web_shell::shell::GameSlot;
 
 /// Namespace byte of hub messages.
@@ -506,22 +505,5 @@ impl GameSlot for HubSlot {
     }
     fn paint(&mut self, painter: &mut dyn Painter) {
         self.games[self.shown].paint(painter);
-    }
-    fn log_hash_at(&self, _log: &LogOffer, _tick: u32) -> Option<u64> {
-        None
-    }
-    fn local_log(&self) -> Option<LogOffer> {
-        None
-    }
-    fn open_replay(&mut self, _bytes: &[u8]) -> Result<(), Refusal> {
-        Err(Refusal::NotALog)
-    }
-    fn close_replay(&mut self) {}
-    fn replay_control(&mut self, _c: Control) {}
-    fn replay_frame(&mut self) -> bool {
-        false
-    }
-    fn replay_view(&self) -> Option<ReplayView> {
-        None
     }
 }

@@ -18,9 +18,8 @@ use lockstep::{Channel, Outcome, Role, SessionConfig};
 use serde::Serialize;
 use web_shell::front_end::{LocalOption, Painter};
 use web_shell::play;
-use web_shell::replay::{Control as ReplayControl, Refusal};
 use web_shell::shell::driver::{FrameReport, MatchEnd};
-use web_shell::shell::view::{LocalView, LogOffer, MatchView, ReplayView};
+use web_shell::shell::view::{LocalView, MatchView};
 use web_shell::shell::GameSlot;
 
 use crate::bridge::{FromWorker, Gone, ToWorker};
@@ -634,23 +633,5 @@ impl GameSlot for ArenaSlot {
     }
     fn paint(&mut self, painter: &mut dyn Painter) {
         self.scene.draw(painter);
-    }
-    fn log_hash_at(&self, _log: &LogOffer, _tick: u32) -> Option<u64> {
-        // Host-authoritative matches keep no input log: nothing replays.
-        None
-    }
-    fn local_log(&self) -> Option<LogOffer> {
-        None
-    }
-    fn open_replay(&mut self, _bytes: &[u8]) -> Result<(), Refusal> {
-        Err(Refusal::NotALog)
-    }
-    fn close_replay(&mut self) {}
-    fn replay_control(&mut self, _c: ReplayControl) {}
-    fn replay_frame(&mut self) -> bool {
-        false
-    }
-    fn replay_view(&self) -> Option<ReplayView> {
-        None
     }
 }

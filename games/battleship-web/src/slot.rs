@@ -16,9 +16,8 @@ use lockstep::{Channel, Millis, Outcome, Role, SessionConfig};
 use serde::Serialize;
 use web_shell::front_end::{Align, LocalOption, Painter};
 use web_shell::play::{self, RESULT_HOLD_MS};
-use web_shell::replay::{Control, Refusal};
 use web_shell::shell::driver::{FrameReport, MatchEnd};
-use web_shell::shell::view::{LocalView, LogOffer, MatchView, ReplayView};
+use web_shell::shell::view::{LocalView, MatchView};
 use web_shell::shell::GameSlot;
 
 /// The keys the game uses.
@@ -501,22 +500,5 @@ impl GameSlot for BattleshipSlot {
         } else if let Some((_, o)) = &self.online {
             Self::draw(&o.peer, o.aim.cursor(), painter);
         }
-    }
-    fn log_hash_at(&self, _log: &LogOffer, _tick: u32) -> Option<u64> {
-        None
-    }
-    fn local_log(&self) -> Option<LogOffer> {
-        None
-    }
-    fn open_replay(&mut self, _bytes: &[u8]) -> Result<(), Refusal> {
-        Err(Refusal::NotALog)
-    }
-    fn close_replay(&mut self) {}
-    fn replay_control(&mut self, _c: Control) {}
-    fn replay_frame(&mut self) -> bool {
-        false
-    }
-    fn replay_view(&self) -> Option<ReplayView> {
-        None
     }
 }

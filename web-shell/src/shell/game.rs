@@ -90,23 +90,40 @@ pub trait GameSlot {
     fn paint(&mut self, painter: &mut dyn Painter);
     /// The state hash after `tick` ticks of the last finished match,
     /// replayed from its input log.
-    fn log_hash_at(&self, log: &LogOffer, tick: u32) -> Option<u64>;
+    ///
+    /// The replay methods' defaults suit a game that keeps no input log
+    /// (a host-authoritative one): nothing replays, no file opens.
+    fn log_hash_at(&self, log: &LogOffer, tick: u32) -> Option<u64> {
+        let _ = (log, tick);
+        None
+    }
     /// The input log of the local game so far.
-    fn local_log(&self) -> Option<LogOffer>;
+    fn local_log(&self) -> Option<LogOffer> {
+        None
+    }
     /// Opens a recording to watch (replacing any other).
     ///
     /// # Errors
     ///
     /// Why the file cannot be watched.
-    fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal>;
+    fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal> {
+        let _ = bytes;
+        Err(Refusal::NotALog)
+    }
     /// Stops watching.
-    fn close_replay(&mut self);
+    fn close_replay(&mut self) {}
     /// A replay control was used.
-    fn replay_control(&mut self, c: Control);
+    fn replay_control(&mut self, c: Control) {
+        let _ = c;
+    }
     /// One frame of the replay; `true` when the state shown changed.
-    fn replay_frame(&mut self) -> bool;
+    fn replay_frame(&mut self) -> bool {
+        false
+    }
     /// What the replay screen shows, while watching.
-    fn replay_view(&self) -> Option<ReplayView>;
+    fn replay_view(&self) -> Option<ReplayView> {
+        None
+    }
 }
 
 pub(crate) struct Slot<F: FrontEnd> {
