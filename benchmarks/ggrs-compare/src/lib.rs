@@ -735,7 +735,7 @@ fn wait_until(deadline: Instant) {
 }
 
 /// Plays `scenario` for `settings.duration` of wall-clock time with every
-/// game × engine combination at once, in one 60 Hz frame loop ([`play`];
+/// game × engine combination at once, in one 60 Hz frame loop (the `play` loop;
 /// each combination on its own link with the same conditions and seed),
 /// and returns one result per combination, games outer, engines inner.
 ///

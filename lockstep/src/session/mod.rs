@@ -29,7 +29,7 @@
 //!
 //! The session owns the parts below, one job each, and passes each what it
 //! needs from the others; the phase (an enum) carries the parts that
-//! exist only in it, and each remote player has a [`peer::Peer`] with the
+//! exist only in it, and each remote player has a `Peer` (`peer.rs`) with the
 //! parts that concern its link alone (its Hello, pings, outgoing queue and
 //! input stream, its hashes and its frame advantage):
 //!
