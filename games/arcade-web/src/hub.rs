@@ -120,6 +120,26 @@ struct Online {
     leaving: bool,
 }
 
+impl Online {
+    /// Records how the match ended, given what ended it, unless an end is
+    /// already recorded. Once the local player has left, whatever follows
+    /// (the other side closing the link on our goodbye, its own goodbye
+    /// crossing ours) is the end of a match we left, and the player is told
+    /// so.
+    fn end_with(&mut self, what: Outcome) {
+        if self.end.is_some() {
+            return;
+        }
+        let outcome = if self.leaving {
+            Outcome::LocalQuit
+        } else {
+            what
+        };
+        let message = play::outcome_message(&outcome).to_owned();
+        self.end = Some((outcome, message));
+    }
+}
+
 /// Several games behind one slot. See the module documentation.
 pub struct HubSlot {
     games: Vec<Box<dyn GameSlot>>,
@@ -244,10 +264,7 @@ impl HubSlot {
                 self.agree(now);
             }
             HubMsg::Leave => {
-                o.end.get_or_insert((
-                    Outcome::RemoteQuit,
-                    play::outcome_message(&Outcome::RemoteQuit).to_owned(),
-                ));
+                o.end_with(Outcome::RemoteQuit);
             }
             other => {
                 log::warn!("hub: a message this side does not accept ({other:?})");
@@ -381,10 +398,7 @@ impl GameSlot for HubSlot {
             self.games[usize::from(game)].match_link_lost(now);
         }
         if let Some(o) = self.online.as_mut() {
-            o.end.get_or_insert((
-                Outcome::TransportLost,
-                play::outcome_message(&Outcome::TransportLost).to_owned(),
-            ));
+            o.end_with(Outcome::TransportLost);
         }
     }
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
@@ -420,6 +434,8 @@ impl GameSlot for HubSlot {
                 if by_itself {
                     o.phase = Phase::Between { generation };
                     o.result = Some(end.message);
+                } else if o.leaving {
+                    o.end_with(end.outcome);
                 } else {
                     o.end.get_or_insert((end.outcome, end.message));
                 }

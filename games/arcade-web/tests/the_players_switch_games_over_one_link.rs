@@ -2,93 +2,12 @@
 //! on Battleship in the middle of it, play Battleship to the end, stay on
 //! the hub with its result, agree on the arena again, and the guest leaves.
 //! All of it over the one link the room gave them.
-use std::cell::RefCell;
-use std::rc::Rc;
+mod common;
 
-use arcade_web::hub::HubSlot;
-use arena_web::slot::{ArenaSlot, HostRunner, InlineHost, Probe as ArenaProbe};
-use battleship_web::slot::{BattleshipSlot, Probe as ShipsProbe};
-use lockstep::{Millis, Outcome, SessionConfig, Transport};
-use netsim::{LinkConfig, SimEndpoint};
-use web_shell::shell::driver::MatchEnd;
-use web_shell::shell::view::MatchView;
+use common::{started_pair, Page};
+use lockstep::{Millis, Outcome};
+use netsim::LinkConfig;
 use web_shell::shell::GameSlot;
-
-struct Page {
-    hub: HubSlot,
-    arena: Rc<RefCell<ArenaProbe>>,
-    ships: Rc<RefCell<ShipsProbe>>,
-    link: SimEndpoint,
-    view: MatchView,
-    held: Vec<&'static str>,
-    ended: Option<MatchEnd>,
-}
-
-impl Page {
-    fn new(link: SimEndpoint, seed: u64) -> Page {
-        let arena = Rc::new(RefCell::new(ArenaProbe::default()));
-        let ships = Rc::new(RefCell::new(ShipsProbe::default()));
-        let make: arena_web::slot::MakeRunner =
-            Box::new(|| Some(Box::new(InlineHost::default()) as Box<dyn HostRunner>));
-        let mut s = seed;
-        let random = Box::new(move || {
-            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            s
-        });
-        let games: Vec<Box<dyn GameSlot>> = vec![
-            Box::new(ArenaSlot::new(make, Rc::clone(&arena))),
-            Box::new(BattleshipSlot::new(random, Rc::clone(&ships))),
-        ];
-        Page {
-            hub: HubSlot::new(games),
-            arena,
-            ships,
-            link,
-            view: MatchView::default(),
-            held: Vec::new(),
-            ended: None,
-        }
-    }
-
-    fn frame(&mut self, now: Millis) {
-        if self.ended.is_some() {
-            return;
-        }
-        while let Some((ch, b)) = self.link.recv() {
-            self.hub.match_datagram(now, ch, &b);
-        }
-        let held = self.held.clone();
-        let report = self.hub.match_frame(now, &held, &mut self.view);
-        while let Some((ch, b)) = self.hub.poll_match_transmit() {
-            let _ = self.link.send(ch, &b);
-        }
-        if let Some(end) = report.ended {
-            self.hub.drop_match();
-            self.ended = Some(end);
-        }
-    }
-}
-
-struct Pair {
-    now: Millis,
-    host: Page,
-    guest: Page,
-    frame: u32,
-}
-
-impl Pair {
-    fn run(&mut self, ms: u64, mut keys: impl FnMut(u32, &mut Page, &mut Page)) {
-        let end = self.now.0 + ms;
-        while self.now.0 < end {
-            self.now = Millis(self.now.0 + 16);
-            self.frame += 1;
-            keys(self.frame, &mut self.host, &mut self.guest);
-            self.host.link.advance_to(self.now);
-            self.host.frame(self.now);
-            self.guest.frame(self.now);
-        }
-    }
-}
 
 /// Battleship: Space held two frames, then the right arrow, on this
 /// page's turn.
@@ -109,15 +28,7 @@ fn arena_then_battleship_to_the_end_then_arena_again() {
         loss_percent: 5,
         ..LinkConfig::default()
     };
-    let (a, b) = netsim::pair(link, 12);
-    let mut p = Pair {
-        now: Millis(0),
-        host: Page::new(a, 1),
-        guest: Page::new(b, 2),
-        frame: 0,
-    };
-    assert!(p.host.hub.start_match(SessionConfig::host(77, 6), p.now, 4));
-    assert!(p.guest.hub.start_match(SessionConfig::guest(), p.now, 4));
+    let mut p = started_pair(link, 12);
 
     // The arena first, on both pages.
     p.run(2_000, |_, _, _| {});
