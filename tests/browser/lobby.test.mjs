@@ -298,7 +298,7 @@ test('6c. a pair that cannot connect is retried once, then shown as unreachable'
   await closed.context().close();
 });
 
-test('6d. a misbehaving peer: a flood is cut to the burst of 10, bad messages are dropped, it stays connected', async () => {
+test('6d. a misbehaving peer: a flood is cut by the rate limit, bad messages are dropped, it stays connected', async () => {
   // Two pages whose data channels misbehave below the shell: one repeats a
   // chat line 30 times at once, the other follows a line with an oversized
   // chat, malformed JSON, an unknown type, an extra field, and a message
@@ -341,8 +341,15 @@ test('6d. a misbehaving peer: a flood is cut to the burst of 10, bad messages ar
   await waitChat(calm, 'FLOOD-LINE');
   await say(flood, 'still here');
   await waitChat(calm, 'still here'); // the flooder was not disconnected
+  // The bucket holds 10 and refills at 5 a second while the 30 copies
+  // arrive, so how many get through depends on how fast this machine
+  // delivers them; what must hold is that the first 10 pass, each copy is
+  // either shown or dropped with a log line, and a good part is dropped.
   const copies = (await chatTexts(calm)).filter((t) => t === 'FLOOD-LINE').length;
-  assert.ok(copies >= 10 && copies <= 11, `30 sent at once, ${copies} shown`);
+  const dropped = calm.logs.filter((l) => l.includes('over the message rate')).length;
+  assert.ok(copies >= 10, `30 sent at once, only ${copies} shown`);
+  assert.equal(copies + dropped, 30, `30 sent at once: ${copies} shown, ${dropped} dropped`);
+  assert.ok(dropped >= 10, `30 sent at once, only ${dropped} dropped`);
   assert.equal(await entry(calm, 'Flood').getAttribute('data-link'), 'connected');
 
   await say(bad, 'BAD-LINE');
