@@ -1,6 +1,7 @@
 //! Two arcade pages over one simulated link, driven frame by frame the way
 //! the shell drives a slot: datagrams in, a frame, datagrams out, and the
 //! match dropped once it reports its end.
+#![allow(dead_code)] // each test file uses a different part of this module
 use std::cell::RefCell;
 use std::rc::Rc;
 
