@@ -7,7 +7,7 @@ mod common;
 
 use common::{Pair, Trio, TRIO_PARTS};
 use lockstep::parts::report::ReportDecodeError;
-use lockstep::{DesyncReport, Millis, SessionConfig};
+use lockstep::{DesyncReport, DeterministicGame, Millis, SessionConfig};
 use netsim::LinkConfig;
 
 type Host = Trio<0, 0>;
@@ -39,11 +39,15 @@ fn each_sides_report_finds_the_injected_tick_and_part() {
         let name = TRIO_PARTS[1];
 
         // The host's report: its build agrees with it at every tick.
-        let report = DesyncReport::write::<Host>(&p.host.input_log(), 0, &host, describe)
-            .expect("a desync writes a report");
+        let (report, at_desync) =
+            DesyncReport::write_replayed::<Host>(&p.host.input_log(), 0, &host, describe)
+                .expect("a desync writes a report");
         let tick = report.tick();
         assert!(tick > 777 && tick <= 777 + 60, "tick {tick}");
         assert_eq!(report.trace.len(), tick as usize);
+        // The game handed back is the one the report was written from.
+        assert_eq!(at_desync.state_hash(), report.local_hash());
+        assert_eq!(report.trace.last(), Some(&report.local_hash()));
         assert_eq!(report.differing(), vec![name]);
         // Only the turn prints.
         assert!(report.parts[2].value.is_some() && report.parts[0].value.is_none());

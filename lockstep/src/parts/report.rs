@@ -234,6 +234,18 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
         outcome: &Outcome,
         describe: impl Fn(&G, &str) -> Option<String>,
     ) -> Result<Self, WriteError> {
+        Self::write_replayed(log, side, outcome, describe).map(|(report, _)| report)
+    }
+
+    /// As [`write`](Self::write), and also hands back the game as it was
+    /// at the desync tick (the replay the report was written from), for a
+    /// caller that words a message from it without replaying again.
+    pub fn write_replayed<G: DeterministicGame<Input = I>>(
+        log: &InputLog<I>,
+        side: u8,
+        outcome: &Outcome,
+        describe: impl Fn(&G, &str) -> Option<String>,
+    ) -> Result<(Self, G), WriteError> {
         let Outcome::Desync {
             tick,
             local,
@@ -286,7 +298,7 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
         };
         // Make sure what is handed out also reads back.
         report.to_bytes().map_err(|_| WriteError::Encode)?;
-        Ok(report)
+        Ok((report, game))
     }
 
     /// The desync tick (the ticks the log holds).

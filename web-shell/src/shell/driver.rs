@@ -286,15 +286,15 @@ impl<G: DeterministicGame> MatchDriver<G> {
         };
         let log = self.session.input_log();
         let side = self.session.side().unwrap_or(0);
-        let report =
-            DesyncReport::write::<G>(&log, side, outcome, |g, name| front.describe_part(g, name))
-                .map_err(|e| log::warn!("could not write the desync report: {e}"))
-                .ok()?;
+        let (report, at) = DesyncReport::write_replayed::<G>(&log, side, outcome, |g, name| {
+            front.describe_part(g, name)
+        })
+        .map_err(|e| log::warn!("could not write the desync report: {e}"))
+        .ok()?;
         let bytes = report
             .to_bytes()
             .map_err(|e| log::warn!("could not encode the desync report: {e}"))
             .ok()?;
-        let at = report.replay::<G>().game;
         let words = front.desync_message(&at, &parts.differing);
         let offer = LogOffer {
             bytes,
