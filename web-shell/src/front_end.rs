@@ -212,6 +212,11 @@ pub trait FrontEnd {
     /// host). Ignored by default.
     fn start_online(&mut self, _side: u8) {}
 
+    /// A recorded match is about to be played back: nobody at this page
+    /// plays either side. A front end that labels who plays what ("YOU",
+    /// "CPU") forgets it here. Ignored by default.
+    fn start_replay(&mut self) {}
+
     /// A short line about the state (for example the score), exposed on the
     /// page as `data-summary` for tests and tools. `None` by default.
     fn summary(&self, _game: &Self::Game) -> Option<String> {

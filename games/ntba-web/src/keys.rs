@@ -137,6 +137,10 @@ pub const HELP_SOLO: [&str; 2] = [
 pub const HELP_ONLINE: &str =
     "Arrows/WASD move · Space shoot (hold, let go at the top) · X pass/steal · Shift turbo · C switch";
 
+/// The help line while a recorded match plays back.
+pub const HELP_REPLAY: &str =
+    "A recorded match · play, pause, speed and the timeline are under the court";
+
 /// Keys that turn sound off and on.
 pub const MUTE_KEYS: &[&str] = &["Digit0", "Numpad0"];
 

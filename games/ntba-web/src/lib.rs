@@ -84,6 +84,8 @@ pub enum Mode {
     /// An online match: the person at this page plays `side` (0 Home,
     /// 1 Away) with either key set, or an unknown side.
     Online(Option<u8>),
+    /// A recorded match played back: nobody here plays.
+    Replay,
 }
 
 impl Default for Mode {
@@ -196,6 +198,11 @@ impl NtbaFrontEnd {
                     help: vec![keys::HELP_ONLINE],
                 }
             }
+            Mode::Replay => Labels {
+                who: ["", ""],
+                pointer: [Some(""), Some("")],
+                help: vec![keys::HELP_REPLAY],
+            },
         }
     }
 
@@ -323,7 +330,7 @@ impl FrontEnd for NtbaFrontEnd {
             }
             // Online pads do not come through here; a local game started
             // without start_local plays against the CPU.
-            Mode::Online(_) => {
+            Mode::Online(_) | Mode::Replay => {
                 self.set_mode(Mode::VsCpu(Level::Normal));
                 self.local_inputs(game, held)
             }
@@ -332,6 +339,10 @@ impl FrontEnd for NtbaFrontEnd {
 
     fn start_online(&mut self, side: u8) {
         self.set_mode(Mode::Online(Some(side & 1)));
+    }
+
+    fn start_replay(&mut self) {
+        self.set_mode(Mode::Replay);
     }
 
     fn summary(&self, game: &Ntba) -> Option<String> {

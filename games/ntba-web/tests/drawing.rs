@@ -512,6 +512,15 @@ fn local_play_against_the_cpu_and_on_one_keyboard() {
     assert!(!canvas.texts().any(|t| t.starts_with("CPU")));
     assert_eq!(front.build_id(), ntba::GOLDEN_HASH);
     assert_eq!(front.name(), "NtBA");
+
+    // A replay after it: nobody here plays, whatever the last mode was.
+    front.start_replay();
+    assert_eq!(front.mode(), Mode::Replay);
+    let mut canvas = Recorder::new(W, H);
+    front.draw(&game, &mut canvas);
+    assert_eq!(canvas.text_ops("YOU").count(), 0);
+    assert!(!canvas.texts().any(|t| t.starts_with("CPU")));
+    assert!(canvas.texts().any(|t| t.starts_with("A recorded match")));
 }
 
 #[test]

@@ -314,6 +314,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal> {
         let front = &self.front;
         let p = Playback::open(bytes, front.build_id(), |g| front.score(g))?;
+        self.front.start_replay();
         self.replay = Some(p);
         Ok(())
     }
@@ -343,5 +344,64 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                 .map(|m| (m.tick, format!("{} · {}", clock_text(m.tick), m.score)))
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front_end::demo::{Dots, DotsFrontEnd};
+    use crate::front_end::Painter;
+
+    /// The demo front end, counting the replays it was told about.
+    #[derive(Default)]
+    struct Counting {
+        inner: DotsFrontEnd,
+        replays: u32,
+    }
+
+    impl FrontEnd for Counting {
+        type Game = Dots;
+        fn name(&self) -> &'static str {
+            self.inner.name()
+        }
+        fn draw(&mut self, game: &Dots, painter: &mut dyn Painter) {
+            self.inner.draw(game, painter);
+        }
+        fn input(&self, held: &[&str], player: u8) -> u8 {
+            self.inner.input(held, player)
+        }
+        fn is_game_key(&self, code: &str) -> bool {
+            self.inner.is_game_key(code)
+        }
+        fn start_replay(&mut self) {
+            self.replays += 1;
+        }
+    }
+
+    #[test]
+    fn opening_a_replay_tells_the_front_end_and_a_refused_file_does_not() {
+        let mut game = Dots::new(9, 2);
+        let mut inputs = Vec::new();
+        for t in 0..30u8 {
+            let i = [t % 4, (t / 2) % 4];
+            game.step(&i);
+            inputs.extend(i);
+        }
+        let log = InputLog {
+            build: Dots::BUILD_ID,
+            seed: 9,
+            players: 2,
+            input_delay: 1,
+            final_hash: game.state_hash(),
+            inputs,
+        };
+        let mut slot = Slot::new(Counting::default());
+        assert!(slot.open_replay(b"not a log").is_err());
+        assert_eq!(slot.front.replays, 0);
+        slot.open_replay(&log.to_bytes().expect("encodes"))
+            .expect("this build's log opens");
+        assert_eq!(slot.front.replays, 1);
+        assert!(slot.replay_view().is_some());
     }
 }
