@@ -126,7 +126,15 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
   // Snapshot ticks at which an event moved the guest's ship.
   const movedAt = [];
   let first = null;
-  while (Date.now() - start < PLAY_MS) {
+  // Play for PLAY_MS, and on a machine too busy to sample often enough in
+  // that time, on until 40 of each comparison were made (at most three
+  // times as long).
+  const enough = () => compared >= 40 && ownCompared >= 40;
+  const playing = () => {
+    const elapsed = Date.now() - start;
+    return elapsed < PLAY_MS || (!enough() && elapsed < 3 * PLAY_MS);
+  };
+  while (playing()) {
     const [host, guest] = await Promise.all([probe(ada), probe(bo)]);
     assert.equal(host.role, 'host');
     assert.equal(guest.role, 'guest');
@@ -161,14 +169,15 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
     }
     await ada.waitForTimeout(50);
   }
+  const played = Date.now() - start;
   for (const d of drivers) await d.stop();
   const [host, guest] = await Promise.all([probe(ada), probe(bo)]);
-  console.log(`arena: ${host.tick - first} host ticks in ${PLAY_MS} ms; ${compared} interpolated and ${ownCompared} predicted positions compared; `
+  console.log(`arena: ${host.tick - first} host ticks in ${played} ms; ${compared} interpolated and ${ownCompared} predicted positions compared; `
     + `worst ${worst.toFixed(3)} m and ${worstOwn.toFixed(3)} m; guest delay ${guest.delay_ms} ms, ${guest.events} events, `
     + `${guest.corrections} corrections (${guest.snapped} snapped, ${guest.unexplained_snaps} without an event)`);
   assert.ok(compared >= 40, `enough interpolated comparisons (${compared})`);
   assert.ok(ownCompared >= 40, `enough predicted comparisons (${ownCompared})`);
-  assert.ok(host.tick - first >= PLAY_MS / 33 * 0.8, 'the host ticked at about 30 Hz');
+  assert.ok(host.tick - first >= played / 33 * 0.8, 'the host ticked at about 30 Hz');
   assert.ok(guest.delay_ms >= 40 && guest.delay_ms <= 250, 'the interpolation delay within its bounds');
   assert.equal(guest.unexplained_snaps, 0, 'no snapped correction without an event to explain it');
   assert.ok(guest.events > 0, 'hits, bumps or respawns reached the guest as events');
