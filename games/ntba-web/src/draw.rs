@@ -98,6 +98,7 @@ fn picture(p: &mut dyn Painter, g: &Ntba, fx: &Effects, labels: &Labels, result:
     world_effects(p, &l, g.tick(), fx);
     scoreboard(p, &l, g, fx, labels);
     help(p, &l, labels);
+    banners(p, &l, g.tick(), fx);
     match g.clocks().phase {
         Phase::Over => end_screen(p, &l, g),
         _ if result => end_screen(p, &l, g),
@@ -608,15 +609,28 @@ fn world_effects(p: &mut dyn Painter, l: &Layout, tick: u32, fx: &Effects) {
                 p.set_font(l.px(0.5).max(10.0), true, Align::Center);
                 p.text(x, y - rise, "PERFECT", POINTER);
             }
-            EffectKind::Banner(text) => {
-                let (cx, cy) = l.at_m(m(COURT_LENGTH) / 2.0, m(HOOP_Y), 0.0);
-                p.set_alpha(a * 0.75);
-                p.rect(0.0, cy - l.px(0.9), l.w, l.px(1.4), PANEL);
-                p.set_alpha(a);
-                p.set_font(l.px(0.75).max(12.0), true, Align::Center);
-                p.text(cx, cy + l.px(0.15), text, "#ffffff");
-            }
+            // Drawn over the help band by `banners`, off the court.
+            EffectKind::Banner(_) => {}
         }
+    }
+    p.set_alpha(1.0);
+}
+
+/// Period and whistle banners ("1ST HALF", "OUT OF BOUNDS"): over the help
+/// band under the court, so that they never hide the players (at a
+/// tip-off they all stand around the centre).
+fn banners(p: &mut dyn Painter, l: &Layout, tick: u32, fx: &Effects) {
+    let top = l.help_top();
+    let room = l.h - top;
+    for e in fx.list() {
+        let EffectKind::Banner(text) = e.kind else {
+            continue;
+        };
+        let a = e.alpha(tick);
+        p.set_alpha(a);
+        p.rect(0.0, top, l.w, room, PANEL);
+        p.set_font(fit(text, l.w * 0.9, room * 0.7), true, Align::Center);
+        p.text(l.w / 2.0, top + room * 0.75, text, "#ffffff");
     }
     p.set_alpha(1.0);
 }

@@ -196,10 +196,12 @@ fn the_scoreboard_shows_score_clocks_and_period() {
 #[test]
 fn the_match_opens_with_a_first_half_banner() {
     let mut m = Match::new(1);
-    let band = Layout::new(W, H).band_bottom();
+    // Under the court, over the help band: the players at the tip-off
+    // stand around the centre, and the banner must not hide them.
+    let help_top = Layout::new(W, H).help_top();
     let banner = |c: &Recorder| {
         c.text_ops("1ST HALF")
-            .filter(|o| matches!(o, Op::Text { y, alpha, .. } if *y > band && *alpha > 0.0))
+            .filter(|o| matches!(o, Op::Text { y, alpha, .. } if *y > help_top && *alpha > 0.0))
             .count()
     };
     m.step();
