@@ -202,7 +202,7 @@ impl Player {
 ///   and may try again) for a second hello, a malformed id, an invalid nick
 ///   or an id already on the roster; answered with `full` when the roster
 ///   has `max_players`. Accepted: the player gets a tag that no player with
-///   the same name (ignoring case) shows, `welcome {you, roster}` goes to
+///   the same or a look-alike name shows, `welcome {you, roster}` goes to
 ///   the socket (everyone, itself included, in join order) and
 ///   `joined {player}` to every other player.
 /// * `status {status}` (`lobby` | `in-match`): `status {id, status}` to every
@@ -569,17 +569,17 @@ impl Lobby {
     }
 
     /// A tag for a newcomer named `nick` on `socket` that no player on the
-    /// roster whose name is the same, ignoring case, already shows, drawn
-    /// from HMAC-SHA256 under the tag key over the socket id and a counter.
-    /// The client has no say in it, so nobody can pick the tag of someone
-    /// else with the same name. `None` when every draw is taken.
+    /// roster whose name looks the same ([`look_alike`]) already shows,
+    /// drawn from HMAC-SHA256 under the tag key over the socket id and a
+    /// counter. The client has no say in it, so nobody can pick the tag of
+    /// someone else with the same (or a look-alike) name. `None` when every
+    /// draw is taken.
     fn draw_tag(&self, socket: SocketId, nick: &str) -> Option<PlayerTag> {
-        let folded = nick.to_lowercase();
         let taken: Vec<&PlayerTag> = self
             .sockets
             .values()
             .filter_map(|a| a.player.as_ref())
-            .filter(|p| p.nick.to_lowercase() == folded)
+            .filter(|p| look_alike(&p.nick, nick))
             .map(|p| &p.tag)
             .collect();
         (0..TAG_DRAWS).find_map(|draw| {
@@ -743,4 +743,15 @@ impl Lobby {
             self.alarm = next;
         }
     }
+}
+
+/// Whether a player could mistake one name for the other: the same ignoring
+/// case, or the same once each letter is replaced by the one it is
+/// confusable with (the Unicode confusables skeleton), before or after case
+/// folding. So "Ada", "ADA", "Аda" with a Cyrillic "А", and "AIice" with a
+/// capital I for "Alice", are taken for one name.
+fn look_alike(a: &str, b: &str) -> bool {
+    use unicode_security::confusable_detection::skeleton;
+    let same = |x: &str, y: &str| skeleton(x).eq(skeleton(y));
+    same(a, b) || same(&a.to_lowercase(), &b.to_lowercase())
 }

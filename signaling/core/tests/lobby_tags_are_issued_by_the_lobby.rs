@@ -1,5 +1,5 @@
 //! The `#ABC` tag shown after a name is drawn by the lobby: a client cannot
-//! choose it, and no two players with the same name (ignoring case) show
+//! choose it, and no two players with the same or look-alike names show
 //! the same tag.
 
 mod common;
@@ -109,4 +109,50 @@ fn the_tag_depends_on_the_hosts_key_and_survives_hibernation() {
     let restored =
         Lobby::restore(lobby.limits(), h.attachments.values().cloned()).with_tag_key([9; 32]);
     assert_eq!(restored.roster()[0].tag.as_str(), tag);
+}
+
+/// The tags forty players get in a lobby under `key`, joining in order
+/// with the names `names` gives them.
+fn tags_of(key: u8, names: impl Fn(usize) -> String) -> Vec<String> {
+    let limits = LobbyLimits {
+        max_players: 40,
+        max_sockets: 40,
+        ..LobbyLimits::default()
+    };
+    let mut lobby = Lobby::new(limits).with_tag_key([key; 32]);
+    let mut h = FakeHost::default();
+    (0..40)
+        .map(|i| {
+            let id = pid(&format!("q{i}"));
+            let s = join(&mut lobby, &mut h, &hello(&id, &names(i)), i as u64);
+            let welcome = h.take_json(s).remove(0);
+            assert_eq!(welcome["type"], "welcome");
+            tag_in(&welcome, &id)
+        })
+        .collect()
+}
+
+#[test]
+fn names_that_only_look_alike_never_show_the_same_tag() {
+    // Find a lobby key under which two of forty players with different
+    // names happen to draw the same tag (about one key in forty does).
+    let (key, first, second) = (0..=255u8)
+        .find_map(|key| {
+            let tags = tags_of(key, |i| format!("Player {i}"));
+            (0..40).find_map(|j| (0..j).find(|&i| tags[i] == tags[j]).map(|i| (key, i, j)))
+        })
+        .expect("some key gives two different names one tag");
+    // Give those two look-alike names instead: Latin "Alice" and then, for
+    // each spelling, one a player could mistake for it (Cyrillic А and а,
+    // Greek Α, a capital I or a digit 1 for the l, a full-width Ａ, capitals).
+    for twin in [
+        "Аlice", "аlice", "Αlice", "AIice", "A1ice", "Ａlice", "ALICE", "АLICE",
+    ] {
+        let tags = tags_of(key, |i| match i {
+            i if i == first => "Alice".to_owned(),
+            i if i == second => twin.to_owned(),
+            i => format!("Player {i}"),
+        });
+        assert_ne!(tags[first], tags[second], "Alice and {twin} show one tag");
+    }
 }
