@@ -5,7 +5,7 @@
 //! court seen from above. With two people each team sends one [`Pad`] byte
 //! per tick and the player it does not control is moved by a built-in AI;
 //! with three or four each person sends a pad byte for one court player of
-//! their own (the line-up comes from the seed, [`seed_with_teams`]) and the
+//! their own (the [`Lineup`] comes from the seed) and the
 //! AI plays the court player nobody drives. [`Cpu`] produces a pad for solo
 //! play and tests. The state is integers and
 //! fixed-point numbers of the `fixed` crate only (no floats, no clock, no
@@ -51,6 +51,7 @@
 
 mod ai;
 mod consts;
+mod lineup;
 mod math;
 mod pad;
 mod parts;
@@ -76,6 +77,7 @@ pub use consts::{
     STEAL_ODDS_AIRBORNE, STEAL_ODDS_MOVING, STEAL_ODDS_STILL, SUDDEN_DEATH_PERIOD,
     TICKS_PER_SECOND,
 };
+pub use lineup::{Lineup, LineupError};
 pub use pad::Pad;
 pub use parts::{
     desync_message, BALL, CLOCKS, CONTROLS, EVENTS, PART_NAMES, PLAYERS, RANDOM, RESTART, SCORE,
@@ -84,9 +86,9 @@ pub use rng::Rng;
 pub use script::{
     combine, golden_hash, match_hash, people_hash, people_script_hash, people_script_pad,
     play_golden_matches, play_people_script, rules_hash, script_hash, script_pad, script_run,
-    GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP, PEOPLE4_TEAMS,
+    GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP, PEOPLE4_LINEUP,
 };
-pub use sim::{seed_with_teams, Ntba, MAX_EVENTS};
+pub use sim::{Ntba, MAX_EVENTS};
 pub use view::{
     Action, BallState, BallView, Clocks, Event, Phase, PlayerView, Snapshot, TeamStats,
 };
@@ -123,7 +125,7 @@ impl DeterministicGame for Ntba {
 
     /// A new match for `players` people ([`Ntba::with_people`]): with two
     /// each drives a team; with three or four each drives one court player,
-    /// on the teams the seed carries ([`seed_with_teams`]), and the AI plays
+    /// on the teams the seed carries ([`Lineup::for_match`]), and the AI plays
     /// the court player nobody drives.
     fn new(seed: u64, players: u8) -> Self {
         Ntba::with_people(seed, players)
