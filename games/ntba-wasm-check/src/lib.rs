@@ -13,6 +13,8 @@
 //!   (`ntba::MATCH_HASH`).
 //! - `ntba_rules_hash() -> u64`: the rules' numbers and shot-odds table
 //!   (`ntba::RULES_HASH`).
+//! - `ntba_people_hash() -> u64`: the three- and four-person scripts
+//!   replayed (`ntba::PEOPLE_HASH`).
 //! - `ntba_run_ticks(seed: u64, ticks: u32) -> u64`: a benchmark loop that
 //!   plays `ticks` ticks of the script from `seed` and returns a hash.
 //! - `ntba_save_restore(n: u32) -> u64`: clones and restores a mid-match
@@ -26,7 +28,8 @@ pub mod peer;
 
 use lockstep::DeterministicGame;
 use ntba::{
-    golden_hash, match_hash, rules_hash, script_hash, script_pad, script_run, Ntba, GOLDEN_HASH,
+    golden_hash, match_hash, people_hash, rules_hash, script_hash, script_pad, script_run, Ntba,
+    GOLDEN_HASH,
 };
 
 // `#[no_mangle]` is the only "unsafe" thing here: it promises the symbol
@@ -65,6 +68,13 @@ pub extern "C" fn ntba_match_hash() -> u64 {
 #[no_mangle]
 pub extern "C" fn ntba_rules_hash() -> u64 {
     rules_hash()
+}
+
+/// The three- and four-person scripts replayed, every tick's hash folded.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_people_hash() -> u64 {
+    people_hash()
 }
 
 /// Plays `ticks` ticks of the script pads from `seed` (a fresh match every
