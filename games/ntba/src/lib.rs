@@ -106,14 +106,21 @@ pub const MATCH_HASH: u64 = 0x30dd_8dff_b5d1_de2c;
 /// The rules' numbers: [`rules_hash`]`()`, every tuning constant and the
 /// shot-odds table.
 pub const RULES_HASH: u64 = 0x258e_bd1f_625b_89a1;
-/// The three- and four-person scripts' hash: [`people_hash`]`()`, the fold
-/// of every tick's state hash over a minute of scripted play by three
-/// people (one court player played by the AI) and a minute by four.
+/// The three-person script's hash: [`people_script_hash`]`(3,
+/// `[`GOLDEN_TICKS`]`)`, the fold of every tick's state hash over a minute
+/// of scripted play by three people (one court player played by the AI).
+pub const PEOPLE3_HASH: u64 = 0x2f63_d75a_70ab_e629;
+/// The four-person script's hash: [`people_script_hash`]`(4,
+/// `[`GOLDEN_TICKS`]`)`, a minute of scripted play by four people on the
+/// line-up [`PEOPLE4_LINEUP`].
+pub const PEOPLE4_HASH: u64 = 0x3f82_a135_b812_2452;
+/// The three- and four-person scripts' hash: [`people_hash`]`()`, the
+/// FNV-1a fold of [`PEOPLE3_HASH`] and [`PEOPLE4_HASH`].
 pub const PEOPLE_HASH: u64 = 0xf7f1_fbb3_1bd7_26d9;
 /// The golden hash and build id:
 /// [`combine`]`(`[`SCRIPT_HASH`]`, `[`MATCH_HASH`]`, `[`RULES_HASH`]`,
 /// `[`PEOPLE_HASH`]`)`, what [`golden_hash`] recomputes. Peers compare it
-/// before playing; a native test pins all five constants, and
+/// before playing; a native test pins all seven constants, and
 /// `scripts/ci/30-ntba-wasm.sh` checks that wasm in Node and wasmtime
 /// recompute the golden hash (all four parts) and its first three parts
 /// one by one.

@@ -144,8 +144,10 @@ pub fn play_people_script(people: u8, ticks: u32, mut visit: impl FnMut(&Ntba)) 
     }
 }
 
-/// The three- and four-person scripts, each for [`GOLDEN_TICKS`], folded
-/// together. This is [`PEOPLE_HASH`](crate::PEOPLE_HASH).
+/// The three- and four-person scripts, each for [`GOLDEN_TICKS`]
+/// ([`PEOPLE3_HASH`](crate::PEOPLE3_HASH) and
+/// [`PEOPLE4_HASH`](crate::PEOPLE4_HASH)), folded together. This is
+/// [`PEOPLE_HASH`](crate::PEOPLE_HASH).
 #[must_use]
 pub fn people_hash() -> u64 {
     let mut h = Fnv1a::new();
