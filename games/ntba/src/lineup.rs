@@ -218,7 +218,8 @@ impl Lineup {
     /// carries for three or four ([`Lineup::seed`]), or the
     /// [default](Lineup::alternating) when the seed carries none. A host
     /// calls this before it offers a match; [`Ntba::new`](crate::Ntba)
-    /// itself cannot refuse, and plays a refused line-up with the default.
+    /// itself cannot refuse: it plays a refused line-up with the default
+    /// one and logs a warning.
     ///
     /// # Errors
     ///

@@ -24,11 +24,16 @@ pub(crate) const NO_SLOT: u8 = 0xff;
 /// 4) from the line-up `seed` carries ([`Lineup::for_match`]), [`NO_SLOT`]
 /// for the ones the AI plays. The engine cannot refuse a seed, so a line-up
 /// that puts three people on a team is played with the default one (every
-/// peer derives the same); hosts check with [`Lineup::for_match`] first.
+/// peer derives the same) and a warning says so; hosts check with
+/// [`Lineup::for_match`] first.
 fn lineup(seed: u64, people: u8) -> [u8; 4] {
     let lineup = match Lineup::for_match(seed, people) {
         Ok(Some(lineup)) => Some(lineup),
-        _ => Lineup::alternating(people).ok(),
+        Ok(None) => None,
+        Err(e) => {
+            log::warn!("ntba: the match seed's line-up is refused ({e}); playing the default one");
+            Lineup::alternating(people).ok()
+        }
     };
     let mut slot_of = [NO_SLOT; 4];
     if let Some(lineup) = lineup {
