@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # NtBA determinism across engines: build the check module for
-# wasm32-unknown-unknown and make Node and wasmtime replay the golden script
-# and the two golden matches and hash the rules' numbers; they must produce
-# exactly GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH and RULES_HASH pinned in
-# games/ntba/src/lib.rs, which the native test golden_hash_is_the_build_id
-# checks in stage 10 (GOLDEN_HASH also folds the three- and four-person
-# scripts, so a difference there shows as a GOLDEN_HASH mismatch). The module is
+# wasm32-unknown-unknown and make Node and wasmtime replay the golden script,
+# the two golden matches and the three- and four-person scripts and hash the
+# rules' numbers; they must produce exactly GOLDEN_HASH, SCRIPT_HASH,
+# MATCH_HASH, RULES_HASH and PEOPLE_HASH pinned in games/ntba/src/lib.rs,
+# which the native test golden_hash_is_the_build_id checks in stage 10. The module is
 # built twice: with --release, and with the profile the browser page ships
 # (wasm-release: opt-level s, LTO, panic=abort), so the build players run is
 # the one checked. Prints the wasm benchmark figures too (Node, --release),
@@ -24,11 +23,12 @@ golden="$(pinned GOLDEN_HASH)"
 script="$(pinned SCRIPT_HASH)"
 matches="$(pinned MATCH_HASH)"
 rules="$(pinned RULES_HASH)"
-if [ -z "$golden" ] || [ -z "$script" ] || [ -z "$matches" ] || [ -z "$rules" ]; then
-    echo "could not read GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH and RULES_HASH from games/ntba/src/lib.rs" >&2
+people="$(pinned PEOPLE_HASH)"
+if [ -z "$golden" ] || [ -z "$script" ] || [ -z "$matches" ] || [ -z "$rules" ] || [ -z "$people" ]; then
+    echo "could not read GOLDEN_HASH, SCRIPT_HASH, MATCH_HASH, RULES_HASH and PEOPLE_HASH from games/ntba/src/lib.rs" >&2
     exit 1
 fi
-log "native golden hash check (expected $golden: script $script, matches $matches, rules $rules)"
+log "native golden hash check (expected $golden: script $script, matches $matches, rules $rules, three and four people $people)"
 cargo test --locked -p ntba --test golden -q golden_hash_is_the_build_id
 
 target_dir="$(cargo metadata --format-version 1 --no-deps --locked | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
@@ -39,9 +39,9 @@ for profile in release wasm-release; do
     bench=()
     [ "$profile" = release ] && bench=(--bench)
     log "Node ($profile)"
-    "$ROOT/node_modules/.bin/node" scripts/ntba/check-wasm.mjs "$module" "$golden" "$script" "$matches" "$rules" "${bench[@]}"
+    "$ROOT/node_modules/.bin/node" scripts/ntba/check-wasm.mjs "$module" "$golden" "$script" "$matches" "$rules" "$people" "${bench[@]}"
     log "wasmtime ($profile)"
-    python3 scripts/ntba/check_wasm.py "$module" "$golden" "$script" "$matches" "$rules"
+    python3 scripts/ntba/check_wasm.py "$module" "$golden" "$script" "$matches" "$rules" "$people"
 done
 
 # The networked examples: CPU against CPU over the loopback and over a lossy

@@ -44,9 +44,12 @@ ntba_golden="$(ntba_pinned GOLDEN_HASH)"
 ntba_script="$(ntba_pinned SCRIPT_HASH)"
 ntba_matches="$(ntba_pinned MATCH_HASH)"
 ntba_rules="$(ntba_pinned RULES_HASH)"
+ntba_people="$(ntba_pinned PEOPLE_HASH)"
+ntba_people3="$(ntba_pinned PEOPLE3_HASH)"
+ntba_people4="$(ntba_pinned PEOPLE4_HASH)"
 ntba_ticks="$(cat games/ntba/src/*.rs | sed -n 's/^pub const GOLDEN_TICKS: u32 = \([0-9_]*\);$/\1/p' | tr -d _)"
 dots_build_id="$(pinned_const games/dots/src/lib.rs BUILD_ID)"
-for v in ntba_golden ntba_script ntba_matches ntba_rules ntba_ticks dots_build_id; do
+for v in ntba_golden ntba_script ntba_matches ntba_rules ntba_people ntba_people3 ntba_people4 ntba_ticks dots_build_id; do
     if [ -z "${!v}" ]; then
         echo "could not read $v from the games' sources (games/ntba/src, games/dots/src/lib.rs)" >&2
         exit 1
@@ -71,6 +74,9 @@ cat >"$golden_dir/spec.json" <<EOF
     { "game": "ntba", "name": "script", "call": "ntba_script_hash", "args": [$ntba_ticks], "expect": "$ntba_script" },
     { "game": "ntba", "name": "matches", "call": "ntba_match_hash", "args": [], "expect": "$ntba_matches" },
     { "game": "ntba", "name": "rules", "call": "ntba_rules_hash", "args": [], "expect": "$ntba_rules" },
+    { "game": "ntba", "name": "three and four people", "call": "ntba_people_hash", "args": [], "expect": "$ntba_people" },
+    { "game": "ntba", "name": "three people", "call": "ntba_people_script_hash", "args": [3, $ntba_ticks], "expect": "$ntba_people3" },
+    { "game": "ntba", "name": "four people", "call": "ntba_people_script_hash", "args": [4, $ntba_ticks], "expect": "$ntba_people4" },
     { "game": "dots", "name": "build id", "call": "dots_build_id", "args": [], "expect": "$dots_build_id" },
     { "game": "dots", "name": "golden hash", "call": "dots_golden_hash", "args": [], "expect": "$dots_build_id", "timed": true }
   ]

@@ -13,6 +13,11 @@
 //!   (`ntba::MATCH_HASH`).
 //! - `ntba_rules_hash() -> u64`: the rules' numbers and shot-odds table
 //!   (`ntba::RULES_HASH`).
+//! - `ntba_people_hash() -> u64`: the three- and four-person scripts
+//!   replayed (`ntba::PEOPLE_HASH`).
+//! - `ntba_people_script_hash(people: u32, ticks: u32) -> u64`: the script
+//!   for `people` people replayed for `ticks` (`ntba::PEOPLE3_HASH` and
+//!   `ntba::PEOPLE4_HASH` for 3 and 4 people and 3,600 ticks).
 //! - `ntba_run_ticks(seed: u64, ticks: u32) -> u64`: a benchmark loop that
 //!   plays `ticks` ticks of the script from `seed` and returns a hash.
 //! - `ntba_save_restore(n: u32) -> u64`: clones and restores a mid-match
@@ -26,7 +31,8 @@ pub mod peer;
 
 use lockstep::DeterministicGame;
 use ntba::{
-    golden_hash, match_hash, rules_hash, script_hash, script_pad, script_run, Ntba, GOLDEN_HASH,
+    golden_hash, match_hash, people_hash, people_script_hash, rules_hash, script_hash, script_pad,
+    script_run, Ntba, GOLDEN_HASH,
 };
 
 // `#[no_mangle]` is the only "unsafe" thing here: it promises the symbol
@@ -67,6 +73,21 @@ pub extern "C" fn ntba_rules_hash() -> u64 {
     rules_hash()
 }
 
+/// The three- and four-person scripts replayed, every tick's hash folded.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_people_hash() -> u64 {
+    people_hash()
+}
+
+/// The script for `people` people (3 or 4; more count as 4) replayed for
+/// `ticks` ticks, every tick's hash folded.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "C" fn ntba_people_script_hash(people: u32, ticks: u32) -> u64 {
+    people_script_hash(people.clamp(3, 4) as u8, ticks)
+}
+
 /// Plays `ticks` ticks of the script pads from `seed` (a fresh match every
 /// 3,600 ticks, see `ntba::script_run`); returns a hash.
 #[allow(unsafe_code)]
@@ -101,5 +122,9 @@ mod tests {
         );
         assert_eq!(super::ntba_match_hash(), ntba::MATCH_HASH);
         assert_eq!(super::ntba_rules_hash(), ntba::RULES_HASH);
+        assert_eq!(super::ntba_people_hash(), ntba::PEOPLE_HASH);
+        let ticks = ntba::GOLDEN_TICKS;
+        assert_eq!(super::ntba_people_script_hash(3, ticks), ntba::PEOPLE3_HASH);
+        assert_eq!(super::ntba_people_script_hash(4, ticks), ntba::PEOPLE4_HASH);
     }
 }

@@ -9,8 +9,8 @@
 use crate::math::{Len, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
-use crate::script::{people_script_pad, script_pad, GOLDEN_SEED, PEOPLE4_TEAMS};
-use crate::sim::{seed_with_teams, Ball, BallMode, Ntba, Player};
+use crate::script::{people_script_pad, script_pad, GOLDEN_SEED, PEOPLE4_LINEUP};
+use crate::sim::{Ball, BallMode, Ntba, Player};
 use crate::view::{Action, Event, Phase, TeamStats};
 use lockstep::DeterministicGame;
 
@@ -334,7 +334,7 @@ pub(crate) fn changes() -> Vec<Change> {
 
 /// A mid-match state for four people on the teams of the golden script.
 pub(crate) fn people_base() -> Ntba {
-    let mut g = Ntba::new(seed_with_teams(GOLDEN_SEED, PEOPLE4_TEAMS), 4);
+    let mut g = Ntba::new(PEOPLE4_LINEUP.seed(GOLDEN_SEED), 4);
     let sides = [0u8, 1, 1, 0];
     for t in 0..1_234 {
         let pads: Vec<Pad> = (0..4u8)

@@ -5,7 +5,7 @@
 //! court seen from above. With two people each team sends one [`Pad`] byte
 //! per tick and the player it does not control is moved by a built-in AI;
 //! with three or four each person sends a pad byte for one court player of
-//! their own (the line-up comes from the seed, [`seed_with_teams`]) and the
+//! their own (the [`Lineup`] comes from the seed) and the
 //! AI plays the court player nobody drives. [`Cpu`] produces a pad for solo
 //! play and tests. The state is integers and
 //! fixed-point numbers of the `fixed` crate only (no floats, no clock, no
@@ -51,6 +51,7 @@
 
 mod ai;
 mod consts;
+mod lineup;
 mod math;
 mod pad;
 mod parts;
@@ -76,6 +77,7 @@ pub use consts::{
     STEAL_ODDS_AIRBORNE, STEAL_ODDS_MOVING, STEAL_ODDS_STILL, SUDDEN_DEATH_PERIOD,
     TICKS_PER_SECOND,
 };
+pub use lineup::{Lineup, LineupError};
 pub use pad::Pad;
 pub use parts::{
     desync_message, BALL, CLOCKS, CONTROLS, EVENTS, PART_NAMES, PLAYERS, RANDOM, RESTART, SCORE,
@@ -84,9 +86,9 @@ pub use rng::Rng;
 pub use script::{
     combine, golden_hash, match_hash, people_hash, people_script_hash, people_script_pad,
     play_golden_matches, play_people_script, rules_hash, script_hash, script_pad, script_run,
-    GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP, PEOPLE4_TEAMS,
+    GOLDEN_SEED, GOLDEN_TICKS, IDLE_SEED, MATCH_SEED, MATCH_TICK_CAP, PEOPLE4_LINEUP,
 };
-pub use sim::{seed_with_teams, Ntba, MAX_EVENTS};
+pub use sim::{Ntba, MAX_EVENTS};
 pub use view::{
     Action, BallState, BallView, Clocks, Event, Phase, PlayerView, Snapshot, TeamStats,
 };
@@ -104,14 +106,21 @@ pub const MATCH_HASH: u64 = 0x30dd_8dff_b5d1_de2c;
 /// The rules' numbers: [`rules_hash`]`()`, every tuning constant and the
 /// shot-odds table.
 pub const RULES_HASH: u64 = 0x258e_bd1f_625b_89a1;
-/// The three- and four-person scripts' hash: [`people_hash`]`()`, the fold
-/// of every tick's state hash over a minute of scripted play by three
-/// people (one court player played by the AI) and a minute by four.
+/// The three-person script's hash: [`people_script_hash`]`(3,
+/// `[`GOLDEN_TICKS`]`)`, the fold of every tick's state hash over a minute
+/// of scripted play by three people (one court player played by the AI).
+pub const PEOPLE3_HASH: u64 = 0x2f63_d75a_70ab_e629;
+/// The four-person script's hash: [`people_script_hash`]`(4,
+/// `[`GOLDEN_TICKS`]`)`, a minute of scripted play by four people on the
+/// line-up [`PEOPLE4_LINEUP`].
+pub const PEOPLE4_HASH: u64 = 0x3f82_a135_b812_2452;
+/// The three- and four-person scripts' hash: [`people_hash`]`()`, the
+/// FNV-1a fold of [`PEOPLE3_HASH`] and [`PEOPLE4_HASH`].
 pub const PEOPLE_HASH: u64 = 0xf7f1_fbb3_1bd7_26d9;
 /// The golden hash and build id:
 /// [`combine`]`(`[`SCRIPT_HASH`]`, `[`MATCH_HASH`]`, `[`RULES_HASH`]`,
 /// `[`PEOPLE_HASH`]`)`, what [`golden_hash`] recomputes. Peers compare it
-/// before playing; a native test pins all five constants, and
+/// before playing; a native test pins all seven constants, and
 /// `scripts/ci/30-ntba-wasm.sh` checks that wasm in Node and wasmtime
 /// recompute the golden hash (all four parts) and its first three parts
 /// one by one.
@@ -123,7 +132,7 @@ impl DeterministicGame for Ntba {
 
     /// A new match for `players` people ([`Ntba::with_people`]): with two
     /// each drives a team; with three or four each drives one court player,
-    /// on the teams the seed carries ([`seed_with_teams`]), and the AI plays
+    /// on the teams the seed carries ([`Lineup::for_match`]), and the AI plays
     /// the court player nobody drives.
     fn new(seed: u64, players: u8) -> Self {
         Ntba::with_people(seed, players)

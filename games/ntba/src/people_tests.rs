@@ -4,11 +4,17 @@
 //! the ball or for a shot.
 
 use crate::consts::*;
+use crate::lineup::{Lineup, LineupError};
 use crate::math::{Len, V2};
 use crate::pad::Pad;
-use crate::sim::{seed_with_teams, Ntba};
+use crate::sim::Ntba;
 use crate::view::Event;
 use lockstep::DeterministicGame;
+
+/// `seed` carrying the line-up in which slot `i` plays for `teams[i]`.
+fn seed_with_teams(seed: u64, teams: &[u8]) -> u64 {
+    Lineup::new(teams).expect("a valid line-up").seed(seed)
+}
 
 /// One metre.
 const M: Len = Len::ONE;
@@ -41,15 +47,21 @@ fn step_n(g: &mut Ntba, pads: &[Pad], n: u32) -> Vec<Event> {
 #[test]
 fn the_seed_places_the_slots_on_their_teams() {
     // Slots 1 and 2 Home, 0 and 3 Away: Home's first slot drives player 0.
-    let g = Ntba::new(seed_with_teams(9, [1, 0, 0, 1]), 4);
+    let g = Ntba::new(seed_with_teams(9, &[1, 0, 0, 1]), 4);
     let map: Vec<_> = (0..4u8).map(|s| g.player_of_slot(s)).collect();
     assert_eq!(map, [Some(2), Some(0), Some(1), Some(3)]);
     for p in 0..4u8 {
         assert_eq!(g.player_of_slot(g.pad_slot(p).unwrap()), Some(p));
     }
-    // Without the marker, or with three people on a team, the slots
+    // Without the marker, or with three people on a team (a seed no
+    // `Lineup` writes, which `Lineup::for_match` refuses), the slots
     // alternate Home, Away, Home; the AI plays the fourth court player.
-    for seed in [9, seed_with_teams(9, [0, 0, 0, 1])] {
+    let crowded = (9 & !(0xff << 56)) | 0xa << 60 | 0b1000 << 56;
+    assert_eq!(
+        Lineup::for_match(crowded, 3),
+        Err(LineupError::Crowded { side: 0 })
+    );
+    for seed in [9, crowded] {
         let g = Ntba::new(seed, 3);
         let map: Vec<_> = (0..4u8).map(|s| g.player_of_slot(s)).collect();
         assert_eq!(map, [Some(0), Some(2), Some(1), None]);
@@ -57,19 +69,19 @@ fn the_seed_places_the_slots_on_their_teams() {
         assert!(!g.player(3).controlled);
     }
     // Three people placed by the seed: two Away, one Home.
-    let g = Ntba::new(seed_with_teams(9, [1, 0, 1, 0]), 3);
+    let g = Ntba::new(seed_with_teams(9, &[1, 0, 1]), 3);
     let map: Vec<_> = (0..3u8).map(|s| g.player_of_slot(s)).collect();
     assert_eq!(map, [Some(2), Some(0), Some(3)]);
     assert_eq!(g.pad_slot(1), None, "Home's second player is the AI's");
     // The teams are only a line-up: the rest of the seed makes the match.
-    let a = Ntba::new(seed_with_teams(9, [1, 0, 1, 0]), 2);
+    let a = Ntba::new(seed_with_teams(9, &[1, 0, 1, 0]), 2);
     assert_eq!((a.people(), a.player_of_slot(0)), (2, Some(0)));
     assert_eq!(a.player_of_slot(2), None);
 }
 
 #[test]
 fn a_pad_moves_only_its_own_court_player() {
-    let seed = seed_with_teams(5, [1, 0, 0, 1]);
+    let seed = seed_with_teams(5, &[1, 0, 0, 1]);
     let still = {
         let mut g = spread(seed, 4, 0);
         step_n(&mut g, &[Pad::NONE; 4], 20);
@@ -197,4 +209,92 @@ fn a_person_with_the_ball_plays_as_with_two() {
         "{ev:?}"
     );
     assert!(g.stats()[0].shots >= 1);
+}
+
+#[test]
+fn a_bad_lineup_is_refused_with_its_reason() {
+    assert_eq!(Lineup::new(&[0, 1]), Err(LineupError::People(2)));
+    assert_eq!(Lineup::new(&[0, 1, 0, 1, 0]), Err(LineupError::People(5)));
+    assert_eq!(
+        Lineup::new(&[0, 2, 1]),
+        Err(LineupError::Side { slot: 1, side: 2 })
+    );
+    assert_eq!(
+        Lineup::new(&[1, 0, 1, 1]),
+        Err(LineupError::Crowded { side: 1 })
+    );
+    assert_eq!(
+        "HHH".parse::<Lineup>(),
+        Err(LineupError::Crowded { side: 0 })
+    );
+    assert_eq!("HA".parse::<Lineup>(), Err(LineupError::People(2)));
+    assert_eq!("".parse::<Lineup>(), Err(LineupError::People(0)));
+    assert_eq!(
+        "HAxA".parse::<Lineup>(),
+        Err(LineupError::Letter { at: 2, found: 'x' })
+    );
+    // Counted in characters, not bytes: no slicing inside a character.
+    assert_eq!(
+        "HÄAH".parse::<Lineup>(),
+        Err(LineupError::Letter { at: 1, found: 'Ä' })
+    );
+    assert_eq!(Lineup::alternating(5), Err(LineupError::People(5)));
+    for players in [0u8, 1, 5, 8, 255] {
+        assert_eq!(
+            Lineup::for_match(1, players),
+            Err(LineupError::Players(players))
+        );
+    }
+    // Every reason reads as a sentence that names the problem.
+    let said = LineupError::Crowded { side: 1 }.to_string();
+    assert!(said.contains("Away") && said.contains("two"), "{said}");
+    let said = LineupError::Letter { at: 2, found: 'x' }.to_string();
+    assert!(
+        said.contains("character 3") && said.contains("'x'"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_lineup_goes_through_its_text_and_the_seed_unchanged() {
+    // Every line-up there is: 3 or 4 people, every team bit pattern.
+    let mut valid = 0;
+    for people in [3u8, 4] {
+        for bits in 0..1u8 << people {
+            let teams: Vec<u8> = (0..people).map(|s| bits >> s & 1).collect();
+            let Ok(lineup) = Lineup::new(&teams) else {
+                continue;
+            };
+            valid += 1;
+            let text = lineup.to_string();
+            assert_eq!(text.parse::<Lineup>(), Ok(lineup), "{text}");
+            assert_eq!(text.to_lowercase().parse::<Lineup>(), Ok(lineup));
+            for seed in [0, 7, u64::MAX, 0x0123_4567_89ab_cdef] {
+                let carried = lineup.seed(seed);
+                assert_eq!(carried << 8, seed << 8, "the low 56 bits are kept");
+                assert_eq!(Lineup::for_match(carried, people), Ok(Some(lineup)));
+                assert_eq!(Lineup::for_match(carried, 2), Ok(None));
+                // The game plays exactly the line-up: each slot its court
+                // player on its team, the one left over by the AI.
+                let g = Ntba::new(carried, people);
+                for slot in 0..people {
+                    let p = lineup.court_player(slot).expect("a slot of the line-up");
+                    assert_eq!(p / 2, lineup.side(slot).expect("a side"), "{text}");
+                    assert_eq!(g.player_of_slot(slot), Some(p), "{text} slot {slot}");
+                    assert_eq!(lineup.slot_of(p), Some(slot));
+                }
+                let by_ai = (0..4u8).filter(|&p| g.pad_slot(p).is_none()).count();
+                assert_eq!(by_ai, usize::from(4 - people), "{text}");
+                assert_eq!(lineup.court_player(people), None);
+            }
+        }
+    }
+    // Four people: two on each team (6 ways); three: two and one (6 ways).
+    assert_eq!(valid, 12);
+    // A seed without a line-up is played with the default one.
+    assert_eq!(
+        Lineup::for_match(5, 3),
+        Ok(Some("HAH".parse().expect("HAH")))
+    );
+    assert_eq!(Lineup::for_match(5, 4), Lineup::alternating(4).map(Some));
 }

@@ -8,9 +8,10 @@
 
 use crate::ai::Cpu;
 use crate::consts::*;
+use crate::lineup::Lineup;
 use crate::math::{Len, V2};
 use crate::pad::Pad;
-use crate::sim::{seed_with_teams, Ntba};
+use crate::sim::Ntba;
 use crate::view_lengths::UNITS_PER_METER;
 use lockstep::{DeterministicGame, Fnv1a};
 
@@ -91,10 +92,14 @@ pub fn script_hash(ticks: u32) -> u64 {
     h.finish()
 }
 
-/// The teams of the four-person golden script's pad slots: slots 0 and 3
-/// play for Home, 1 and 2 for Away (so slot 3 drives player 1 and slot 1
-/// player 2, through [`seed_with_teams`]).
-pub const PEOPLE4_TEAMS: [u8; 4] = [0, 1, 1, 0];
+/// The line-up of the four-person golden script: slots 0 and 3 play for
+/// Home, 1 and 2 for Away (`"HAAH"`: slot 3 drives player 1 and slot 1
+/// player 2).
+pub const PEOPLE4_LINEUP: Lineup = match Lineup::new(&[0, 1, 1, 0]) {
+    Ok(lineup) => lineup,
+    // Evaluated at compile time: a bad line-up here does not build.
+    Err(_) => panic!("the four-person golden line-up is not a line-up"),
+};
 
 /// The scripted pad of pad slot `slot`, playing for `side`, in a match for
 /// three or four people at tick `t`: [`script_pad`] of its team, shifted by
@@ -109,7 +114,7 @@ pub fn people_script_pad(t: u32, slot: u8, side: u8) -> Pad {
 /// Replays the people script for `ticks` ticks with `people` people (3 or
 /// 4) from [`GOLDEN_SEED`] and returns the fold of every tick's state hash.
 /// Three people get the default line-up (slots 0 and 2 Home, slot 1 Away,
-/// player 3 played by the AI), four the teams of [`PEOPLE4_TEAMS`].
+/// player 3 played by the AI), four the line-up [`PEOPLE4_LINEUP`].
 #[must_use]
 pub fn people_script_hash(people: u8, ticks: u32) -> u64 {
     let mut h = Fnv1a::new();
@@ -121,7 +126,7 @@ pub fn people_script_hash(people: u8, ticks: u32) -> u64 {
 /// with the game after every tick.
 pub fn play_people_script(people: u8, ticks: u32, mut visit: impl FnMut(&Ntba)) {
     let seed = if people == 4 {
-        seed_with_teams(GOLDEN_SEED, PEOPLE4_TEAMS)
+        PEOPLE4_LINEUP.seed(GOLDEN_SEED)
     } else {
         GOLDEN_SEED
     };
@@ -139,8 +144,10 @@ pub fn play_people_script(people: u8, ticks: u32, mut visit: impl FnMut(&Ntba)) 
     }
 }
 
-/// The three- and four-person scripts, each for [`GOLDEN_TICKS`], folded
-/// together. This is [`PEOPLE_HASH`](crate::PEOPLE_HASH).
+/// The three- and four-person scripts, each for [`GOLDEN_TICKS`]
+/// ([`PEOPLE3_HASH`](crate::PEOPLE3_HASH) and
+/// [`PEOPLE4_HASH`](crate::PEOPLE4_HASH)), folded together. This is
+/// [`PEOPLE_HASH`](crate::PEOPLE_HASH).
 #[must_use]
 pub fn people_hash() -> u64 {
     let mut h = Fnv1a::new();

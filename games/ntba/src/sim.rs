@@ -2,6 +2,7 @@
 
 use crate::ai;
 use crate::consts::*;
+use crate::lineup::Lineup;
 use crate::math::{dist, facing_of, m, mul_div, Len, Sq, DIR16, DIR8, V2};
 use crate::pad::Pad;
 use crate::rng::Rng;
@@ -19,54 +20,28 @@ const M: Len = Len::ONE;
 /// plays it.
 pub(crate) const NO_SLOT: u8 = 0xff;
 
-/// The top nibble of a seed that carries the pad slots' teams (see
-/// [`seed_with_teams`]).
-const TEAMS_MARK: u64 = 0xa;
-
-/// A match seed for three or four people that also says which team each
-/// pad slot plays for: `teams[i]` is slot `i`'s side (0 Home, 1 Away; only
-/// the low bit counts). The top eight bits of `seed` are replaced by a
-/// marker and the four team bits; the other 56 bits are kept. Slots of one
-/// team take its court players in slot order (Home's first slot drives
-/// player 0, its second player 1; Away's drive 2 and 3).
-///
-/// [`DeterministicGame::new`](lockstep::DeterministicGame::new) reads the
-/// teams back from the seed. A seed without the marker, or whose teams put
-/// more than two of the match's people on one side, gets the default line-up:
-/// slots alternate Home, Away, Home, Away. With two people the teams are
-/// ignored (each person drives a team, slot 0 Home).
-#[must_use]
-pub const fn seed_with_teams(seed: u64, teams: [u8; 4]) -> u64 {
-    let bits = (teams[0] & 1) | (teams[1] & 1) << 1 | (teams[2] & 1) << 2 | (teams[3] & 1) << 3;
-    (seed & !(0xff << 56)) | TEAMS_MARK << 60 | (bits as u64) << 56
-}
-
 /// The pad slot that drives each court player for `people` people (3 or
-/// 4) from `seed`'s team bits, [`NO_SLOT`] for the ones the AI plays.
+/// 4) from the line-up `seed` carries ([`Lineup::for_match`]), [`NO_SLOT`]
+/// for the ones the AI plays. The engine cannot refuse a seed, so a line-up
+/// that puts three people on a team is played with the default one (every
+/// peer derives the same) and a warning says so; hosts check with
+/// [`Lineup::for_match`] first.
 fn lineup(seed: u64, people: u8) -> [u8; 4] {
-    let people = people.min(4);
-    let marked = seed >> 60 == TEAMS_MARK;
-    let team_of = |slot: u8| -> u8 {
-        if marked {
-            (seed >> (56 + slot)) as u8 & 1
-        } else {
-            slot % 2
+    let lineup = match Lineup::for_match(seed, people) {
+        Ok(Some(lineup)) => Some(lineup),
+        Ok(None) => None,
+        Err(e) => {
+            log::warn!("ntba: the match seed's line-up is refused ({e}); playing the default one");
+            Lineup::alternating(people).ok()
         }
     };
-    let mut filled = [0u8; 2];
     let mut slot_of = [NO_SLOT; 4];
-    for slot in 0..people {
-        let side = team_of(slot);
-        if filled[side as usize] == 2 {
-            // Three people on one side: not a line-up, use the default.
-            return if marked {
-                lineup(seed & !(0xf << 60), people)
-            } else {
-                slot_of
-            };
+    if let Some(lineup) = lineup {
+        for slot in 0..lineup.people() {
+            if let Some(p) = lineup.court_player(slot) {
+                slot_of[usize::from(p & 3)] = slot;
+            }
         }
-        slot_of[(side * 2 + filled[side as usize]) as usize] = slot;
-        filled[side as usize] += 1;
     }
     slot_of
 }
@@ -255,8 +230,10 @@ impl Ntba {
     }
 
     /// A new match from `seed` for `people` people: 2 (or fewer) drive a
-    /// team each; 3 or 4 drive one court player each, placed by the team
-    /// bits of the seed ([`seed_with_teams`]); more than 4 count as 4.
+    /// team each; 3 or 4 drive one court player each, placed by the
+    /// line-up the seed carries ([`Lineup::for_match`]); more than 4 count
+    /// as 4. This cannot fail: a host refuses a bad configuration before
+    /// the match with [`Lineup::for_match`].
     #[must_use]
     pub fn with_people(seed: u64, people: u8) -> Self {
         let people = people.clamp(2, 4);

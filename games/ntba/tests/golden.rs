@@ -4,8 +4,8 @@ use lockstep::DeterministicGame;
 use ntba::{
     combine, golden_hash, match_hash, people_hash, people_script_hash, play_golden_matches,
     play_people_script, rules_hash, script_hash, script_pad, Event, Ntba, Pad, GOLDEN_HASH,
-    GOLDEN_SEED, GOLDEN_TICKS, MATCH_HASH, PEOPLE_HASH, RULES_HASH, SCRIPT_HASH,
-    SUDDEN_DEATH_PERIOD,
+    GOLDEN_SEED, GOLDEN_TICKS, MATCH_HASH, PEOPLE3_HASH, PEOPLE4_HASH, PEOPLE_HASH, RULES_HASH,
+    SCRIPT_HASH, SUDDEN_DEATH_PERIOD,
 };
 
 #[test]
@@ -29,6 +29,23 @@ fn golden_hash_is_the_build_id() {
     );
     assert_eq!(golden_hash(), GOLDEN_HASH);
     assert_eq!(<Ntba as DeterministicGame>::BUILD_ID, GOLDEN_HASH);
+}
+
+#[test]
+fn the_people_hash_folds_the_three_and_the_four_person_scripts() {
+    let three = people_script_hash(3, GOLDEN_TICKS);
+    let four = people_script_hash(4, GOLDEN_TICKS);
+    assert_eq!(
+        (three, four),
+        (PEOPLE3_HASH, PEOPLE4_HASH),
+        "three- or four-person behaviour changed: PEOPLE3_HASH is now {three:#018x}, \
+         PEOPLE4_HASH {four:#018x}; see golden_hash_is_the_build_id for the others"
+    );
+    let mut h = lockstep::Fnv1a::new();
+    h.write_u64(PEOPLE3_HASH);
+    h.write_u64(PEOPLE4_HASH);
+    assert_eq!(h.finish(), PEOPLE_HASH);
+    assert_ne!(three, four);
 }
 
 #[test]

@@ -34,7 +34,8 @@ fn ntba_for_three_and_four_people_survives_a_rollback_every_tick() {
     // One CPU per pad slot; with three people the AI plays the fourth court
     // player inside the simulation.
     for people in [3u8, 4] {
-        let mut t = SyncTest::<Ntba>::new(ntba::seed_with_teams(43, [1, 0, 1, 0]), people);
+        let lineup = ntba::Lineup::new(&[1, 0, 1, 0][..usize::from(people)]).expect("a line-up");
+        let mut t = SyncTest::<Ntba>::new(lineup.seed(43), people);
         let mut cpus: Vec<Cpu> = (0..u64::from(people)).map(|s| Cpu::new(s + 50)).collect();
         for tick in 0..3_600u32 {
             let pads: Vec<_> = cpus
