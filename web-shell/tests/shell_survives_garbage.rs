@@ -7,15 +7,11 @@
 //! build's, random) and replay controls, 20,000 steps per seed.
 
 use lockstep::{Channel, Millis};
-use web_shell::front_end::demo::DotsFrontEnd;
 use web_shell::shell::room::Candidate;
-use web_shell::shell::{
-    Action, FetchId, Input, LinkId, Output, PageFacts, PlayerAction, RtcEvent, Shell, ShellConfig,
-    SocketId,
-};
+use web_shell::shell::{Action, FetchId, Input, LinkId, Output, PlayerAction, RtcEvent, SocketId};
 
-mod rng;
-use rng::Rng;
+mod common;
+use common::rng::Rng;
 
 const IDS: [&str; 3] = ["AAAAAAAAAAAA", "zzzzzzzzzzzz", "bad id"];
 const FRAMES: [&str; 14] = [
@@ -226,21 +222,7 @@ fn input(r: &mut Rng, seen: &Seen) -> Input {
 fn the_shell_survives_any_sequence_of_inputs() {
     for seed in 1..=5u64 {
         let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let facts = PageFacts {
-            origin: "http://service.test".into(),
-            has_webrtc: true,
-            has_random: true,
-            ..PageFacts::default()
-        };
-        let mut bytes = Rng(seed);
-        let mut shell = Shell::new(
-            DotsFrontEnd::default(),
-            ShellConfig::from_page(&facts),
-            Box::new(move |b: &mut [u8]| {
-                b.iter_mut().for_each(|x| *x = bytes.next() as u8);
-                true
-            }),
-        );
+        let mut shell = common::shell("", seed);
         let mut now = Millis(0);
         let mut sent = 0usize;
         let mut seen = Seen::default();
