@@ -5,7 +5,7 @@ use super::page::Patch;
 use super::room::Candidate;
 use super::view::LogOffer;
 use crate::id::PeerId;
-use lockstep::{Channel, Millis};
+use lockstep::Channel;
 
 /// A socket of the page; events of a replaced socket are ignored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -169,8 +169,9 @@ pub enum Input {
         /// What happened.
         event: RtcEvent,
     },
-    /// A fetch answered with this body, or failed (`None`: an error status,
-    /// a network error, or no answer within its timeout).
+    /// A fetch answered with this body, or failed (`None`: an error status
+    /// or a network error). The shell keeps each fetch's deadline itself:
+    /// an answer after it is ignored.
     Fetched(FetchId, Option<String>),
     /// An event of the page the shell listens to
     /// ([`Shell::listeners`](super::Shell::listeners)).
@@ -233,7 +234,8 @@ pub enum Output {
     },
     /// Close a socket; no more events from it.
     CloseSocket(SocketId),
-    /// Fetch `url` and report [`Input::Fetched`] with the body.
+    /// Fetch `url` and report [`Input::Fetched`] with the body (the shell
+    /// gives up on its own when the answer is late).
     Fetch {
         /// Its id.
         id: FetchId,
@@ -241,8 +243,6 @@ pub enum Output {
         method: &'static str,
         /// The address.
         url: String,
-        /// Give up after this long.
-        timeout: Millis,
     },
     /// Create a peer connection (replacing any with the same id).
     CreatePeer {

@@ -110,12 +110,7 @@ impl App {
             }
             Output::SendSocket { id, text } => self.net.send(id, &text),
             Output::CloseSocket(id) => self.net.close(id),
-            Output::Fetch {
-                id,
-                method,
-                url,
-                timeout,
-            } => net::fetch(id, method, url, timeout.0),
+            Output::Fetch { id, method, url } => net::fetch(id, method, url),
             Output::CreatePeer {
                 link,
                 tag,

@@ -77,6 +77,11 @@ pub struct Page {
     pub flip_hash: bool,
     /// The last desync report offer (`None` after any other ending).
     pub report: Option<web_shell::shell::view::LogOffer>,
+    /// While unset, the service never answers this page's requests
+    /// (`/ice`, `POST /rooms`): they hang.
+    pub answers_fetches: bool,
+    /// The `iceServers` of the last peer connection this page created.
+    pub ice_servers: Option<String>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -115,6 +120,8 @@ impl World {
                 chat: Vec::new(),
                 flip_hash: false,
                 report: None,
+                answers_fetches: true,
+                ice_servers: None,
                 conns: BTreeMap::new(),
             })
             .collect();
@@ -468,9 +475,8 @@ impl World {
                 Output::OpenSocket { id, url } => self.open_socket(p, id, &url),
                 Output::SendSocket { id, text } => self.socket_text(p, id, &text),
                 Output::CloseSocket(id) => self.close_socket((p, id)),
-                Output::Fetch {
-                    id, method, url, ..
-                } => {
+                Output::Fetch { .. } if !self.pages[p].answers_fetches => {}
+                Output::Fetch { id, method, url } => {
                     let body = match (id, method) {
                         (FetchId::Ice, "GET") => json!({"iceServers": []}),
                         (FetchId::Room(_), "POST") => {
@@ -490,7 +496,12 @@ impl World {
                     self.queue
                         .push_back((p, Input::Fetched(id, Some(body.to_string()))));
                 }
-                Output::CreatePeer { link, tag, .. } => {
+                Output::CreatePeer {
+                    link,
+                    tag,
+                    ice_servers,
+                } => {
+                    self.pages[p].ice_servers = Some(ice_servers);
                     self.close_conn(p, &link);
                     self.pages[p].conns.insert(
                         link,
