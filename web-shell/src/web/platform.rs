@@ -61,12 +61,6 @@ pub fn page_facts() -> PageFacts {
             .is_some_and(|w| Reflect::has(w, &JsValue::from_str(name)).unwrap_or(false))
     };
     PageFacts {
-        signal: crate::options::query_param(&search, "signal").map(|s| {
-            js_sys::decode_uri_component(&s)
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or(s)
-        }),
         configured: window
             .as_ref()
             .and_then(|w| Reflect::get(w, &JsValue::from_str("SIGNALING_URL")).ok())
