@@ -6,6 +6,16 @@ use crate::mesh::MeshConfig;
 use crate::options::{local_speed_option, ms_option, service_address, service_origin};
 use lockstep::Millis;
 
+/// The storage key of the name last joined under.
+pub const NAME_KEY: &str = "netplay.name";
+
+/// The storage key of the netcode setting (`lockstep` or `rollback`).
+pub const NETCODE_KEY: &str = "netplay.netcode";
+
+/// Every key the shell stores a setting under: the page reads each back
+/// into [`PageFacts::stored`] at start-up.
+pub const STORED_KEYS: [&str; 2] = [NAME_KEY, NETCODE_KEY];
+
 /// What the page knows about itself when it starts.
 #[derive(Debug, Clone, Default)]
 pub struct PageFacts {
@@ -19,10 +29,19 @@ pub struct PageFacts {
     pub has_webrtc: bool,
     /// `crypto.getRandomValues` works.
     pub has_random: bool,
-    /// The remembered netcode setting.
-    pub netcode: Option<String>,
-    /// The remembered name.
-    pub name: Option<String>,
+    /// The remembered settings: for each of [`STORED_KEYS`] the browser
+    /// has a value for, the key and the value.
+    pub stored: Vec<(&'static str, String)>,
+}
+
+impl PageFacts {
+    /// The remembered value of `key`.
+    fn stored(&self, key: &str) -> Option<&str> {
+        self.stored
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// The shell's settings.
@@ -114,8 +133,8 @@ impl ShellConfig {
             online_note,
             signal_refused,
             force_relay: crate::options::relay_option(&page.search),
-            lockstep: page.netcode.as_deref() == Some("lockstep"),
-            stored_name: page.name.clone(),
+            lockstep: page.stored(NETCODE_KEY) == Some("lockstep"),
+            stored_name: page.stored(NAME_KEY).map(str::to_owned),
         }
     }
 }
@@ -141,8 +160,7 @@ mod tests {
             origin: "http://127.0.0.1:8080".to_owned(),
             has_webrtc: true,
             has_random: true,
-            netcode: None,
-            name: None,
+            stored: Vec::new(),
         }
     }
 

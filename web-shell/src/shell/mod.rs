@@ -28,7 +28,7 @@ pub mod page;
 pub mod room;
 pub mod view;
 
-pub use config::{PageFacts, ShellConfig};
+pub use config::{PageFacts, ShellConfig, NAME_KEY, NETCODE_KEY, STORED_KEYS};
 use io::Part;
 pub use io::{
     Action, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId,
@@ -513,7 +513,7 @@ impl Shell {
             Action::Netcode(v) => {
                 self.cfg.lockstep = v == "lockstep";
                 self.out.push_back(Output::Store {
-                    key: "netplay.netcode",
+                    key: config::NETCODE_KEY,
                     value: v,
                 });
             }
@@ -680,7 +680,7 @@ impl Shell {
             Ok(nick) => {
                 self.name_error.clear();
                 self.out.push_back(Output::Store {
-                    key: "netplay.name",
+                    key: config::NAME_KEY,
                     value: nick.clone(),
                 });
                 self.client = Some(LobbyClient::new(nick, self.cfg.lobby));
