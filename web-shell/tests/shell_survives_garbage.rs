@@ -3,12 +3,15 @@
 //! rules (its match session and match link go together; it asserts that
 //! after every input). Seeded inputs: valid and garbage socket frames,
 //! fetch bodies, peer connection events with current and stale attempts,
-//! buttons, keys and timers, replay files (valid, cut, changed, another
-//! build's, random) and replay controls, 20,000 steps per seed.
+//! buttons, keys and timers, a download the page could not offer, replay
+//! files (valid, cut, changed, another build's, random) and replay
+//! controls, 20,000 steps per seed.
 
 use lockstep::{Channel, Millis};
 use web_shell::shell::room::Candidate;
-use web_shell::shell::{Action, FetchId, Input, LinkId, Output, PlayerAction, RtcEvent, SocketId};
+use web_shell::shell::{
+    Action, FetchId, FileLink, Input, LinkId, Output, PlayerAction, RtcEvent, SocketId,
+};
 
 mod common;
 use common::rng::Rng;
@@ -124,6 +127,7 @@ fn replay_file(r: &mut Rng) -> Result<Vec<u8>, web_shell::replay::Refusal> {
 
 fn input(r: &mut Rng, seen: &Seen) -> Input {
     match r.below(14) {
+        12 if r.below(8) == 0 => Input::OfferFailed(*r.pick(&[FileLink::Log, FileLink::Report])),
         12 => Input::ReplayFile(replay_file(r)),
         13 => Input::Action(match r.below(3) {
             0 => Action::WatchReplay,

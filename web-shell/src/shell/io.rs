@@ -179,6 +179,9 @@ pub enum Input {
     /// A file picked to watch as a replay: its bytes, or why they were not
     /// read (over [`crate::replay::MAX_FILE_BYTES`], or unreadable).
     ReplayFile(Result<Vec<u8>, crate::replay::Refusal>),
+    /// The page could not offer the file asked for by
+    /// [`Output::Offer`] (the browser made no object URL for it).
+    OfferFailed(FileLink),
 }
 
 /// A part of the page to redraw from the shell's views.
@@ -244,7 +247,8 @@ pub enum Output {
         /// The address.
         url: String,
     },
-    /// Create a peer connection (replacing any with the same id).
+    /// Create a peer connection (replacing any with the same id); one the
+    /// browser refuses to create is reported as [`RtcEvent::Closed`].
     CreatePeer {
         /// Its id.
         link: LinkId,
@@ -324,7 +328,8 @@ pub enum Output {
     /// Offer a file of the last match for download at its link (or
     /// withdraw it): make an object URL of its bytes and set it as the
     /// link's `href` (the rest of the link comes as patches just before;
-    /// a page that cannot make the URL hides the link). Every match end
+    /// a page that cannot make the URL reports [`Input::OfferFailed`]).
+    /// Every match end
     /// sends one for each [`FileLink`].
     Offer {
         /// Which link.

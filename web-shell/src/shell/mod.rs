@@ -245,6 +245,12 @@ impl Shell {
             Input::Rtc { link, tag, event } => self.rtc(now, link, tag, event),
             Input::Fetched(id, body) => self.fetch_answered(now, id, body),
             Input::ReplayFile(file) => self.replay_file(now, file),
+            Input::OfferFailed(link) => {
+                // A link to nothing would only fail when clicked.
+                log::warn!("could not offer a file for download on {}", link.id());
+                self.out
+                    .push_back(Output::Page(page::file_link(link, None)));
+            }
             Input::Dom(e) => {
                 if let Some(a) = page::action_of(&self.listeners, e) {
                     self.action(now, a);
