@@ -36,6 +36,24 @@ pub fn query_param(search: &str, key: &str) -> Option<String> {
     signaling_protocol::query_param(search, key).map(str::to_owned)
 }
 
+/// `?signal=`: the signalling service's address, percent-decoded as the
+/// browser's `decodeURIComponent` would. A value that does not decode (a
+/// `%` not followed by two hex digits, or escapes of bytes that are not
+/// UTF-8) is taken as written; a `+` stays a `+`.
+#[must_use]
+pub fn signal_option(search: &str) -> Option<String> {
+    let raw = query_param(search, "signal")?;
+    let escape_ok = |rest: &str| {
+        rest.get(..2)
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    if !raw.split('%').skip(1).all(escape_ok) {
+        return Some(raw);
+    }
+    let decoded = percent_encoding::percent_decode_str(&raw).decode_utf8();
+    Some(decoded.map_or_else(|_| raw.clone(), std::borrow::Cow::into_owned))
+}
+
 /// A timer option in milliseconds: `default` when `key` is absent or not a
 /// whole number, otherwise between [`MIN_OPTION_MS`] and [`MAX_OPTION_MS`].
 #[must_use]

@@ -7,27 +7,13 @@ mod common;
 use common::World;
 use web_shell::protocol::PlayerStatus;
 use web_shell::screens::Screen;
-use web_shell::shell::{Action, PlayerAction};
+use web_shell::shell::Action;
 
 #[test]
 fn a_challenge_becomes_a_match_and_both_return_to_the_lobby() {
-    let mut w = World::new(2, "");
-    w.join(0, "Ada");
-    w.join(1, "Bo");
-    w.until(5_000, "the mesh forms", World::mesh_formed);
-
-    w.press(0, PlayerAction::Challenge, 1);
-    w.until(2_000, "Bo sees the challenge", |w| {
-        w.pages[1]
-            .shell
-            .lobby_view()
-            .is_some_and(|v| v.roster[0].challenged_us)
-    });
-    w.press(1, PlayerAction::Accept, 0);
-    w.until(5_000, "both run the match", |w| {
-        (0..2)
-            .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(60))
-    });
+    let mut w = World::lobby("", &["Ada", "Bo"]);
+    w.challenge_accepted(0, 1);
+    w.until_both_play(5_000, 60);
     let (a, b) = (w.pages[0].shell.match_view(), w.pages[1].shell.match_view());
     assert_eq!((a.side, b.side), (Some(0), Some(1)));
     assert_eq!(

@@ -11,22 +11,12 @@ use lockstep::{DesyncReport, DeterministicGame};
 use web_shell::front_end::demo::Dots;
 use web_shell::play::DESYNC_MESSAGE;
 use web_shell::screens::Screen;
-use web_shell::shell::{Action, PlayerAction};
+use web_shell::shell::Action;
 
 /// Ada challenges Bo, Bo accepts, and both run the match past tick 60.
 fn start_match(w: &mut World) {
-    w.press(0, PlayerAction::Challenge, 1);
-    w.until(2_000, "Bo sees the challenge", |w| {
-        w.pages[1]
-            .shell
-            .lobby_view()
-            .is_some_and(|v| v.roster[0].challenged_us)
-    });
-    w.press(1, PlayerAction::Accept, 0);
-    w.until(5_000, "both run the match", |w| {
-        (0..2)
-            .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(60))
-    });
+    w.challenge_accepted(0, 1);
+    w.until_both_play(5_000, 60);
 }
 
 fn result_message(w: &World, p: usize) -> String {
@@ -38,10 +28,7 @@ fn result_message(w: &World, p: usize) -> String {
 
 #[test]
 fn a_desync_offers_its_report_on_the_result_screen() {
-    let mut w = World::new(2, "");
-    w.join(0, "Ada");
-    w.join(1, "Bo");
-    w.until(5_000, "the mesh forms", World::mesh_formed);
+    let mut w = World::lobby("", &["Ada", "Bo"]);
     start_match(&mut w);
 
     for p in 0..2 {

@@ -5,14 +5,14 @@
 
 use lockstep::{DeterministicGame, InputLog, Millis};
 use std::collections::BTreeMap;
-use web_shell::front_end::demo::{Dots, DotsFrontEnd};
+use web_shell::front_end::demo::Dots;
 use web_shell::front_end::Painter;
 use web_shell::replay::Refusal;
 use web_shell::screens::Screen;
-use web_shell::shell::{Action, Input, Output, PageFacts, Shell, ShellConfig};
+use web_shell::shell::{Action, Input, Output, Shell};
 
-mod rng;
-use rng::Rng;
+mod common;
+use common::rng::Rng;
 
 /// Records what a frame drew.
 #[derive(Default)]
@@ -45,22 +45,8 @@ struct Page {
 
 impl Page {
     fn new() -> Page {
-        let facts = PageFacts {
-            origin: "http://service.test".into(),
-            has_webrtc: true,
-            has_random: true,
-            ..PageFacts::default()
-        };
-        let mut seed = Rng(0x5EED_0015);
         let mut p = Page {
-            shell: Shell::new(
-                DotsFrontEnd::default(),
-                ShellConfig::from_page(&facts),
-                Box::new(move |buf: &mut [u8]| {
-                    buf.iter_mut().for_each(|b| *b = seed.next() as u8);
-                    true
-                }),
-            ),
+            shell: common::shell("", 0x5EED_0015),
             clock: 0.0,
             drawn: BTreeMap::new(),
         };

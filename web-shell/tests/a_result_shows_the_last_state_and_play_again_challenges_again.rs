@@ -25,18 +25,8 @@ fn tick_drawn(shell: &mut Shell) -> Option<u32> {
 
 #[test]
 fn a_result_shows_the_last_state_and_play_again_challenges_again() {
-    let mut w = World::new(2, "");
-    w.join(0, "Ada");
-    w.join(1, "Bo");
-    w.until(5_000, "the mesh forms", World::mesh_formed);
-    w.press(0, PlayerAction::Challenge, 1);
-    w.until(2_000, "Bo sees the challenge", |w| {
-        w.pages[1]
-            .shell
-            .lobby_view()
-            .is_some_and(|v| v.roster[0].challenged_us)
-    });
-    w.press(1, PlayerAction::Accept, 0);
+    let mut w = World::lobby("", &["Ada", "Bo"]);
+    w.challenge_accepted(0, 1);
     w.until(5_000, "both run the match", |w| {
         (0..2).all(|p| w.pages[p].shell.match_view().tick > Some(90))
     });

@@ -20,10 +20,7 @@ fn online(w: &World, p: usize) -> bool {
 #[test]
 fn a_silent_lobby_is_taken_for_dead_and_rejoined() {
     let answer = LobbyConfig::default().pong_timeout.0;
-    let mut w = World::new(2, "");
-    w.join(0, "Ann");
-    w.join(1, "Bo");
-    w.until(5_000, "the mesh forms", World::mesh_formed);
+    let mut w = World::lobby("", &["Ann", "Bo"]);
 
     // A service that answers keeps the pages in for many heartbeats.
     w.run(4 * INTERVAL_MS);

@@ -5,9 +5,10 @@
 //! not move the game.
 
 use lockstep::Millis;
-use web_shell::front_end::demo::DotsFrontEnd;
 use web_shell::front_end::Painter;
-use web_shell::shell::{Action, Input, PageFacts, Shell, ShellConfig};
+use web_shell::shell::{Action, Input, Shell};
+
+mod common;
 
 /// Records the demo's dots, which show where the game is.
 #[derive(Default)]
@@ -41,20 +42,7 @@ fn dots(shell: &mut Shell) -> Vec<(f64, f64)> {
 
 #[test]
 fn game_keys_are_kept_from_the_browser_only_while_a_game_runs() {
-    let facts = PageFacts {
-        origin: "http://service.test".into(),
-        has_webrtc: true,
-        has_random: true,
-        ..PageFacts::default()
-    };
-    let mut shell = Shell::new(
-        DotsFrontEnd::default(),
-        ShellConfig::from_page(&facts),
-        Box::new(|b: &mut [u8]| {
-            b.fill(7);
-            true
-        }),
-    );
+    let mut shell = common::shell("", 7);
     let key =
         |s: &Shell, code, down, typing, modifier| s.captures_key(code, down, typing, modifier);
     // On the title screen the arrows scroll as usual.

@@ -10,8 +10,8 @@ use web_shell::lobby::{LobbyClient, LobbyConfig, Output};
 use web_shell::protocol::{LobbyServerMsg, PeerMsg, Signal};
 use web_shell::text;
 
-mod rng;
-use rng::Rng;
+mod common;
+use common::rng::Rng;
 
 const IDS: [&str; 4] = [
     "AAAAAAAAAAAA",

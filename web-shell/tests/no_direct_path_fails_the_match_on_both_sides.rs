@@ -8,24 +8,13 @@ use common::World;
 use web_shell::challenge::Notice;
 use web_shell::lobby::LobbyNotice;
 use web_shell::screens::Screen;
-use web_shell::shell::PlayerAction;
 
 #[test]
 fn no_direct_path_fails_the_match_on_both_sides() {
-    let mut w = World::new(2, "?match_connect_ms=2000");
-    w.join(0, "Cy");
-    w.join(1, "Di");
-    w.until(5_000, "the mesh forms", World::mesh_formed);
+    let mut w = World::lobby("?match_connect_ms=2000", &["Cy", "Di"]);
     w.pages[1].no_direct_path = true;
 
-    w.press(0, PlayerAction::Challenge, 1);
-    w.until(2_000, "Di sees the challenge", |w| {
-        w.pages[1]
-            .shell
-            .lobby_view()
-            .is_some_and(|v| v.roster[0].challenged_us)
-    });
-    w.press(1, PlayerAction::Accept, 0);
+    w.challenge_accepted(0, 1);
     let failed = |w: &World, p: usize| {
         w.pages[p].shell.lobby_view().is_some_and(|v| {
             v.notices.iter().any(|n| {

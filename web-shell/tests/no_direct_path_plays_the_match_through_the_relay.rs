@@ -8,29 +8,18 @@ mod common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::room::RELAY_AFTER;
-use web_shell::shell::{Action, PlayerAction};
+use web_shell::shell::Action;
 
 #[test]
 fn no_direct_path_plays_the_match_through_the_relay() {
-    let mut w = World::new(2, "");
-    w.join(0, "Cy");
-    w.join(1, "Di");
-    w.until(5_000, "the mesh forms", World::mesh_formed);
+    let mut w = World::lobby("", &["Cy", "Di"]);
     w.pages[1].no_direct_path = true;
 
-    w.press(0, PlayerAction::Challenge, 1);
-    w.until(2_000, "Di sees the challenge", |w| {
-        w.pages[1]
-            .shell
-            .lobby_view()
-            .is_some_and(|v| v.roster[0].challenged_us)
-    });
+    // The challenge crosses at once: no virtual time passes before the
+    // answer.
     let accepted = w.now;
-    w.press(1, PlayerAction::Accept, 0);
-    w.until(10_000, "both run the match", |w| {
-        (0..2)
-            .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(60))
-    });
+    w.challenge_accepted(0, 1);
+    w.until_both_play(10_000, 60);
     assert!(
         w.now.0 - accepted.0 >= RELAY_AFTER.0,
         "the direct path had its time first"

@@ -3,19 +3,18 @@
 //! rules (its match session and match link go together; it asserts that
 //! after every input). Seeded inputs: valid and garbage socket frames,
 //! fetch bodies, peer connection events with current and stale attempts,
-//! buttons, keys and timers, replay files (valid, cut, changed, another
-//! build's, random) and replay controls, 20,000 steps per seed.
+//! buttons, keys and timers, a download the page could not offer, replay
+//! files (valid, cut, changed, another build's, random) and replay
+//! controls, 20,000 steps per seed.
 
 use lockstep::{Channel, Millis};
-use web_shell::front_end::demo::DotsFrontEnd;
 use web_shell::shell::room::Candidate;
 use web_shell::shell::{
-    Action, FetchId, Input, LinkId, Output, PageFacts, PlayerAction, RtcEvent, Shell, ShellConfig,
-    SocketId,
+    Action, FetchId, FileLink, Input, LinkId, Output, PlayerAction, RtcEvent, SocketId,
 };
 
-mod rng;
-use rng::Rng;
+mod common;
+use common::rng::Rng;
 
 const IDS: [&str; 3] = ["AAAAAAAAAAAA", "zzzzzzzzzzzz", "bad id"];
 const FRAMES: [&str; 14] = [
@@ -128,6 +127,7 @@ fn replay_file(r: &mut Rng) -> Result<Vec<u8>, web_shell::replay::Refusal> {
 
 fn input(r: &mut Rng, seen: &Seen) -> Input {
     match r.below(14) {
+        12 if r.below(8) == 0 => Input::OfferFailed(*r.pick(&[FileLink::Log, FileLink::Report])),
         12 => Input::ReplayFile(replay_file(r)),
         13 => Input::Action(match r.below(3) {
             0 => Action::WatchReplay,
@@ -226,21 +226,7 @@ fn input(r: &mut Rng, seen: &Seen) -> Input {
 fn the_shell_survives_any_sequence_of_inputs() {
     for seed in 1..=5u64 {
         let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let facts = PageFacts {
-            origin: "http://service.test".into(),
-            has_webrtc: true,
-            has_random: true,
-            ..PageFacts::default()
-        };
-        let mut bytes = Rng(seed);
-        let mut shell = Shell::new(
-            DotsFrontEnd::default(),
-            ShellConfig::from_page(&facts),
-            Box::new(move |b: &mut [u8]| {
-                b.iter_mut().for_each(|x| *x = bytes.next() as u8);
-                true
-            }),
-        );
+        let mut shell = common::shell("", seed);
         let mut now = Millis(0);
         let mut sent = 0usize;
         let mut seen = Seen::default();

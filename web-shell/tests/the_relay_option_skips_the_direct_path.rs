@@ -7,23 +7,12 @@ mod common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::room::RELAY_AFTER;
-use web_shell::shell::PlayerAction;
 
 #[test]
 fn the_relay_option_skips_the_direct_path() {
-    let mut w = World::new(2, "?relay=1");
-    w.join(0, "Ed");
-    w.join(1, "Flo");
-    w.until(5_000, "the mesh forms", World::mesh_formed);
-    w.press(0, PlayerAction::Challenge, 1);
-    w.until(2_000, "Flo sees the challenge", |w| {
-        w.pages[1]
-            .shell
-            .lobby_view()
-            .is_some_and(|v| v.roster[0].challenged_us)
-    });
+    let mut w = World::lobby("?relay=1", &["Ed", "Flo"]);
     let accepted = w.now;
-    w.press(1, PlayerAction::Accept, 0);
+    w.challenge_accepted(0, 1);
     w.until(RELAY_AFTER.0 - 1, "both run the match", |w| {
         (0..2).all(|p| w.screen(p) == Screen::Match)
     });

@@ -6,13 +6,21 @@ use crate::mesh::MeshConfig;
 use crate::options::{local_speed_option, ms_option, service_address, service_origin};
 use lockstep::Millis;
 
+/// The storage key of the name last joined under.
+pub const NAME_KEY: &str = "netplay.name";
+
+/// The storage key of the netcode setting (`lockstep` or `rollback`).
+pub const NETCODE_KEY: &str = "netplay.netcode";
+
+/// Every key the shell stores a setting under: the page reads each back
+/// into [`PageFacts::stored`] at start-up.
+pub const STORED_KEYS: [&str; 2] = [NAME_KEY, NETCODE_KEY];
+
 /// What the page knows about itself when it starts.
 #[derive(Debug, Clone, Default)]
 pub struct PageFacts {
     /// `location.search`.
     pub search: String,
-    /// `?signal=`, percent-decoded.
-    pub signal: Option<String>,
     /// `window.SIGNALING_URL`, when set and not empty.
     pub configured: Option<String>,
     /// `location.origin`.
@@ -21,10 +29,19 @@ pub struct PageFacts {
     pub has_webrtc: bool,
     /// `crypto.getRandomValues` works.
     pub has_random: bool,
-    /// The remembered netcode setting.
-    pub netcode: Option<String>,
-    /// The remembered name.
-    pub name: Option<String>,
+    /// The remembered settings: for each of [`STORED_KEYS`] the browser
+    /// has a value for, the key and the value.
+    pub stored: Vec<(&'static str, String)>,
+}
+
+impl PageFacts {
+    /// The remembered value of `key`.
+    fn stored(&self, key: &str) -> Option<&str> {
+        self.stored
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// The shell's settings.
@@ -69,12 +86,13 @@ impl ShellConfig {
             .flatten()
             .filter_map(service_origin)
             .collect::<Vec<_>>();
-        let chosen = page.signal.as_deref().and_then(|s| {
+        let signal = crate::options::signal_option(&page.search);
+        let chosen = signal.as_deref().and_then(|s| {
             let address = service_address(s)?;
             let origin = service_origin(s)?;
             allowed.contains(&origin).then_some(address)
         });
-        let signal_refused = page.signal.is_some() && chosen.is_none();
+        let signal_refused = signal.is_some() && chosen.is_none();
         if signal_refused {
             log::warn!("config: ignored a signal option that names another origin");
         }
@@ -115,8 +133,8 @@ impl ShellConfig {
             online_note,
             signal_refused,
             force_relay: crate::options::relay_option(&page.search),
-            lockstep: page.netcode.as_deref() == Some("lockstep"),
-            stored_name: page.name.clone(),
+            lockstep: page.stored(NETCODE_KEY) == Some("lockstep"),
+            stored_name: page.stored(NAME_KEY).map(str::to_owned),
         }
     }
 }
@@ -125,16 +143,24 @@ impl ShellConfig {
 mod tests {
     use super::*;
 
+    /// A page whose address has `search`, then `signal` as `?signal=`
+    /// (percent-encoded as a link would carry it).
     fn page(search: &str, signal: Option<&str>, configured: Option<&str>) -> PageFacts {
+        let signal = signal.map(|s| {
+            let encoded =
+                percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC);
+            format!(
+                "{}signal={encoded}",
+                if search.is_empty() { "?" } else { "&" }
+            )
+        });
         PageFacts {
-            search: search.to_owned(),
-            signal: signal.map(str::to_owned),
+            search: format!("{search}{}", signal.unwrap_or_default()),
             configured: configured.map(str::to_owned),
             origin: "http://127.0.0.1:8080".to_owned(),
             has_webrtc: true,
             has_random: true,
-            netcode: None,
-            name: None,
+            stored: Vec::new(),
         }
     }
 
@@ -186,6 +212,27 @@ mod tests {
         let ok = ShellConfig::from_page(&page("", Some("http://127.0.0.1:8080"), None));
         assert!(!ok.signal_refused);
         assert_eq!(ok.ws_base, "ws://127.0.0.1:8080");
+    }
+
+    #[test]
+    fn the_signal_option_is_read_as_the_browser_decodes_it() {
+        let signal = |search: &str| crate::options::signal_option(search);
+        assert_eq!(signal(""), None);
+        assert_eq!(signal("?signal="), Some(String::new()));
+        assert_eq!(
+            signal("?signal=http%3A%2F%2F127.0.0.1%3A8080&x=1").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        // Plain text and a `+` stay as they are.
+        assert_eq!(signal("?signal=http://a+b").as_deref(), Some("http://a+b"));
+        // UTF-8 escapes decode; escapes of bytes that are not UTF-8, and
+        // broken escapes, leave the value as written.
+        assert_eq!(signal("?signal=%C3%A9").as_deref(), Some("é"));
+        assert_eq!(signal("?signal=%E0%A4").as_deref(), Some("%E0%A4"));
+        assert_eq!(signal("?signal=%zz%4").as_deref(), Some("%zz%4"));
+        assert_eq!(signal("?signal=%zz%C3%A9").as_deref(), Some("%zz%C3%A9"));
+        // The first occurrence wins, as everywhere in the query.
+        assert_eq!(signal("?signal=a&signal=b").as_deref(), Some("a"));
     }
 
     #[test]

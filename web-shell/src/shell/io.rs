@@ -5,7 +5,7 @@ use super::page::Patch;
 use super::room::Candidate;
 use super::view::LogOffer;
 use crate::id::PeerId;
-use lockstep::{Channel, Millis};
+use lockstep::Channel;
 
 /// A socket of the page; events of a replaced socket are ignored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -169,8 +169,9 @@ pub enum Input {
         /// What happened.
         event: RtcEvent,
     },
-    /// A fetch answered with this body, or failed (`None`: an error status,
-    /// a network error, or no answer within its timeout).
+    /// A fetch answered with this body, or failed (`None`: an error status
+    /// or a network error). The shell keeps each fetch's deadline itself:
+    /// an answer after it is ignored.
     Fetched(FetchId, Option<String>),
     /// An event of the page the shell listens to
     /// ([`Shell::listeners`](super::Shell::listeners)).
@@ -178,6 +179,9 @@ pub enum Input {
     /// A file picked to watch as a replay: its bytes, or why they were not
     /// read (over [`crate::replay::MAX_FILE_BYTES`], or unreadable).
     ReplayFile(Result<Vec<u8>, crate::replay::Refusal>),
+    /// The page could not offer the file asked for by
+    /// [`Output::Offer`] (the browser made no object URL for it).
+    OfferFailed(FileLink),
 }
 
 /// A part of the page to redraw from the shell's views.
@@ -233,7 +237,8 @@ pub enum Output {
     },
     /// Close a socket; no more events from it.
     CloseSocket(SocketId),
-    /// Fetch `url` and report [`Input::Fetched`] with the body.
+    /// Fetch `url` and report [`Input::Fetched`] with the body (the shell
+    /// gives up on its own when the answer is late).
     Fetch {
         /// Its id.
         id: FetchId,
@@ -241,10 +246,9 @@ pub enum Output {
         method: &'static str,
         /// The address.
         url: String,
-        /// Give up after this long.
-        timeout: Millis,
     },
-    /// Create a peer connection (replacing any with the same id).
+    /// Create a peer connection (replacing any with the same id); one the
+    /// browser refuses to create is reported as [`RtcEvent::Closed`].
     CreatePeer {
         /// Its id.
         link: LinkId,
@@ -324,7 +328,8 @@ pub enum Output {
     /// Offer a file of the last match for download at its link (or
     /// withdraw it): make an object URL of its bytes and set it as the
     /// link's `href` (the rest of the link comes as patches just before;
-    /// a page that cannot make the URL hides the link). Every match end
+    /// a page that cannot make the URL reports [`Input::OfferFailed`]).
+    /// Every match end
     /// sends one for each [`FileLink`].
     Offer {
         /// Which link.

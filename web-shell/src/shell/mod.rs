@@ -28,7 +28,7 @@ pub mod page;
 pub mod room;
 pub mod view;
 
-pub use config::{PageFacts, ShellConfig};
+pub use config::{PageFacts, ShellConfig, NAME_KEY, NETCODE_KEY, STORED_KEYS};
 use io::Part;
 pub use io::{
     Action, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId,
@@ -111,6 +111,8 @@ pub struct Shell {
     presence: Option<SocketId>,
     presence_gen: u32,
     ice: Ice,
+    /// The fetches under way, each with the time it is given up at.
+    fetches: Vec<(FetchId, Millis)>,
     /// The match attempt being set up, with its number.
     room: Option<(u32, RoomLink)>,
     room_gen: u32,
@@ -168,6 +170,7 @@ impl Shell {
             presence: None,
             presence_gen: 0,
             ice: Ice::default(),
+            fetches: Vec::new(),
             room: None,
             room_gen: 0,
             held: Vec::new(),
@@ -240,8 +243,14 @@ impl Shell {
             Input::SocketText(id, text) => self.socket_text(now, id, &text),
             Input::SocketClosed(id) => self.socket_closed(now, id),
             Input::Rtc { link, tag, event } => self.rtc(now, link, tag, event),
-            Input::Fetched(id, body) => self.fetched(now, id, body),
+            Input::Fetched(id, body) => self.fetch_answered(now, id, body),
             Input::ReplayFile(file) => self.replay_file(now, file),
+            Input::OfferFailed(link) => {
+                // A link to nothing would only fail when clicked.
+                log::warn!("could not offer a file for download on {}", link.id());
+                self.out
+                    .push_back(Output::Page(page::file_link(link, None)));
+            }
             Input::Dom(e) => {
                 if let Some(a) = page::action_of(&self.listeners, e) {
                     self.action(now, a);
@@ -510,7 +519,7 @@ impl Shell {
             Action::Netcode(v) => {
                 self.cfg.lockstep = v == "lockstep";
                 self.out.push_back(Output::Store {
-                    key: "netplay.netcode",
+                    key: config::NETCODE_KEY,
                     value: v,
                 });
             }
@@ -677,7 +686,7 @@ impl Shell {
             Ok(nick) => {
                 self.name_error.clear();
                 self.out.push_back(Output::Store {
-                    key: "netplay.name",
+                    key: config::NAME_KEY,
                     value: nick.clone(),
                 });
                 self.client = Some(LobbyClient::new(nick, self.cfg.lobby));
@@ -726,6 +735,13 @@ impl Shell {
     }
 
     fn tick(&mut self, now: Millis) {
+        // A fetch with no answer by its deadline has failed.
+        let (late, waiting) = self.fetches.iter().partition(|(_, at)| *at <= now);
+        self.fetches = waiting;
+        for (id, _) in late {
+            log::warn!("a request to the signalling service got no answer in time");
+            self.fetched(now, id, None);
+        }
         if self.client.as_ref().is_some_and(|c| c.wants_connect(now)) {
             self.connect_presence(now);
             self.refresh_ice(now, AfterIce::Nothing);
@@ -948,6 +964,33 @@ impl Shell {
         }
     }
 
+    /// Asks the page to fetch `url`, and gives up on it after `timeout`.
+    fn fetch(
+        &mut self,
+        now: Millis,
+        id: FetchId,
+        method: &'static str,
+        url: String,
+        timeout: Millis,
+    ) {
+        // A fetch with this id still under way is replaced: its answer,
+        // if it still comes, answers the new one (the same request).
+        self.fetches.retain(|(f, _)| *f != id);
+        self.fetches.push((id, now + timeout));
+        self.out.push_back(Output::Fetch { id, method, url });
+    }
+
+    /// The answer to a fetch: handled if the fetch is still under way.
+    fn fetch_answered(&mut self, now: Millis, id: FetchId, body: Option<String>) {
+        let before = self.fetches.len();
+        self.fetches.retain(|(f, _)| *f != id);
+        if self.fetches.len() == before {
+            log::info!("ignored an answer that came after its request was given up");
+            return;
+        }
+        self.fetched(now, id, body);
+    }
+
     fn fetched(&mut self, now: Millis, id: FetchId, body: Option<String>) {
         match id {
             FetchId::Ice => self.ice_fetched(now, body.as_deref()),
@@ -973,12 +1016,8 @@ impl Shell {
             return;
         }
         self.ice.fetching = Some(then);
-        self.out.push_back(Output::Fetch {
-            id: FetchId::Ice,
-            method: "GET",
-            url: format!("{}/ice", self.cfg.http_base),
-            timeout: ICE_FETCH_TIMEOUT,
-        });
+        let url = format!("{}/ice", self.cfg.http_base);
+        self.fetch(now, FetchId::Ice, "GET", url, ICE_FETCH_TIMEOUT);
     }
 
     fn ice_fetched(&mut self, now: Millis, body: Option<&str>) {
@@ -1070,12 +1109,10 @@ impl Shell {
             let tag = gen;
             let socket = SocketId::Room(gen);
             match o {
-                RoomOutput::FetchRoom => self.out.push_back(Output::Fetch {
-                    id: FetchId::Room(gen),
-                    method: "POST",
-                    url: format!("{}/rooms", self.cfg.http_base),
-                    timeout: ROOM_FETCH_TIMEOUT,
-                }),
+                RoomOutput::FetchRoom => {
+                    let url = format!("{}/rooms", self.cfg.http_base);
+                    self.fetch(now, FetchId::Room(gen), "POST", url, ROOM_FETCH_TIMEOUT);
+                }
                 RoomOutput::OpenSocket(path) => self.out.push_back(Output::OpenSocket {
                     id: socket,
                     url: format!("{}{path}", self.cfg.ws_base),

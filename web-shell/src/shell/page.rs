@@ -454,6 +454,16 @@ pub struct Listener {
     pub prevent_default: bool,
     /// The ids of the fields whose values go with the event.
     pub reads: Vec<String>,
+    /// The element is a file picker: instead of an [`Input::Dom`], the
+    /// page reads the first file picked and reports it as
+    /// [`Input::ReplayFile`] (a file over this many bytes is refused
+    /// unread as [`Refusal::TooLarge`]), then clears the picker so that the
+    /// same file can be picked again.
+    ///
+    /// [`Input::Dom`]: super::Input::Dom
+    /// [`Input::ReplayFile`]: super::Input::ReplayFile
+    /// [`Refusal::TooLarge`]: crate::replay::Refusal::TooLarge
+    pub file_up_to: Option<usize>,
 }
 
 /// What the page reports of one listened event: which [`Listener`], the
@@ -486,6 +496,7 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         event,
         prevent_default,
         reads: reads.iter().map(|r| (*r).to_owned()).collect(),
+        file_up_to: None,
     };
     let mut v = vec![l("btn-local", "click", true, &[])];
     v[0].reads = (0..local_options)
@@ -522,6 +533,11 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         l("replay-controls", "click", false, &[]),
         l("replay-controls", "input", false, &[]),
         l("replay-controls", "change", false, &[]),
+        // A recorded match picked to watch.
+        Listener {
+            file_up_to: Some(crate::replay::MAX_FILE_BYTES),
+            ..l("replay-file", "change", false, &[])
+        },
     ]);
     v
 }
@@ -711,6 +727,15 @@ mod tests {
             action_of(&ls, ev("replay-back", "click", &[])),
             Some(Action::Back)
         );
+        // The replay picker is the only file picker; its file comes as
+        // bytes, never as an action.
+        let files: Vec<_> = ls.iter().filter(|l| l.file_up_to.is_some()).collect();
+        assert_eq!(files.len(), 1);
+        assert_eq!(
+            (files[0].el, files[0].file_up_to),
+            ("replay-file", Some(crate::replay::MAX_FILE_BYTES))
+        );
+        assert_eq!(action_of(&ls, ev("replay-file", "change", &[])), None);
         // A roster button names what it does and whom.
         let mut b = ev("roster", "click", &[]);
         assert_eq!(

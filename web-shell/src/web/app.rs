@@ -10,9 +10,10 @@ use super::net::{self, Net};
 use super::platform::{self, clock, now, ConsoleLog};
 use super::rtc::Rtc;
 use crate::front_end::FrontEnd;
+use crate::replay::Refusal;
 use crate::shell::game::Slot;
 use crate::shell::page::{self, DomEvent, Listener};
-use crate::shell::{GameSlot, Input, Output, Shell, ShellConfig};
+use crate::shell::{GameSlot, Input, LinkId, Output, RtcEvent, Shell, ShellConfig};
 use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -110,17 +111,17 @@ impl App {
             }
             Output::SendSocket { id, text } => self.net.send(id, &text),
             Output::CloseSocket(id) => self.net.close(id),
-            Output::Fetch {
-                id,
-                method,
-                url,
-                timeout,
-            } => net::fetch(id, method, url, timeout.0),
+            Output::Fetch { id, method, url } => net::fetch(id, method, url),
             Output::CreatePeer {
                 link,
                 tag,
                 ice_servers,
-            } => self.rtc.create(link, tag, &ice_servers),
+            } => {
+                if !self.rtc.create(link.clone(), tag, &ice_servers) {
+                    let event = RtcEvent::Closed;
+                    self.inbox.push_back(Input::Rtc { link, tag, event });
+                }
+            }
             Output::MakeOffer { link, tag } => self.rtc.make_offer(link, tag),
             Output::MakeAnswer { link, tag, offer } => self.rtc.make_answer(link, tag, offer),
             Output::ApplyAnswer { link, tag, answer } => self.rtc.apply_answer(&link, tag, answer),
@@ -137,17 +138,18 @@ impl App {
             Output::ClosePeer(link) => self.rtc.close(&link),
             Output::OpenRelay { tag, url } => {
                 if !self.rtc.open_relay(tag, &url) {
-                    self.inbox.push_back(Input::Rtc {
-                        link: crate::shell::LinkId::Match,
-                        tag,
-                        event: crate::shell::RtcEvent::Closed,
-                    });
+                    let (link, event) = (LinkId::Match, RtcEvent::Closed);
+                    self.inbox.push_back(Input::Rtc { link, tag, event });
                 }
             }
             Output::CloseMesh => self.rtc.close_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
             Output::FullScreen => self.dom.full_screen(),
-            Output::Offer { link, file } => self.dom.offer(link, file.as_ref()),
+            Output::Offer { link, file } => {
+                if !self.dom.offer(link, file.as_ref()) {
+                    self.inbox.push_back(Input::OfferFailed(link));
+                }
+            }
         }
     }
 
@@ -165,12 +167,16 @@ fn on(el: &Element, event: &str, handlers: &mut Vec<Handler>, f: impl FnMut(JsVa
     handlers.push(h);
 }
 
-/// Hooks the page's events the shell listens to, the replay file picker
-/// and the keys to the shell's inputs.
+/// Hooks the page's events the shell listens to (its file pickers
+/// included) and the keys to the shell's inputs.
 fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
     let mut handlers = Vec::new();
     for (i, l) in listeners.iter().enumerate() {
         let Some(el) = dom.el(l.el) else { continue };
+        if let Some(max) = l.file_up_to {
+            on(&el, l.event, &mut handlers, move |ev| pick_file(&ev, max));
+            continue;
+        }
         let (prevent, reads) = (l.prevent_default, l.reads.clone());
         on(&el, l.event, &mut handlers, move |ev: JsValue| {
             let Some(e) = ev.dyn_ref::<web_sys::Event>() else {
@@ -197,23 +203,6 @@ fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
             });
         });
     }
-    if let Some(input) = dom.el("replay-file") {
-        on(&input, "change", &mut handlers, |ev: JsValue| {
-            let Some(i) = ev
-                .dyn_ref::<web_sys::Event>()
-                .and_then(web_sys::Event::target)
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let file = i.files().and_then(|f| f.get(0));
-            // The same file may be picked again.
-            i.set_value("");
-            if let Some(file) = file {
-                spawn_local(read_replay(file));
-            }
-        });
-    }
     if let Some(body) = dom.doc.body() {
         for (event, down) in [("keydown", true), ("keyup", false)] {
             on(&body, event, &mut handlers, move |ev: JsValue| {
@@ -234,18 +223,29 @@ fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
     handlers
 }
 
-/// Reads a file picked as a replay (unless it is over the size cap) and
-/// feeds it to the shell.
-async fn read_replay(file: web_sys::File) {
-    let file_result = if file.size() > crate::replay::MAX_FILE_BYTES as f64 {
-        Err(crate::replay::Refusal::TooLarge)
-    } else {
-        match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
-            Ok(buf) => Ok(js_sys::Uint8Array::new(&buf).to_vec()),
-            Err(_) => Err(crate::replay::Refusal::Unreadable),
-        }
+/// Reads the first file of a picker (refused unread when over `max`
+/// bytes) and feeds it to the shell; clears the picker.
+fn pick_file(ev: &JsValue, max: usize) {
+    let Some(picker) = ev
+        .dyn_ref::<web_sys::Event>()
+        .and_then(web_sys::Event::target)
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
     };
-    dispatch(move |a| a.feed(Input::ReplayFile(file_result)));
+    let file = picker.files().and_then(|f| f.get(0));
+    picker.set_value("");
+    let Some(file) = file else { return };
+    spawn_local(async move {
+        let read = if file.size() > max as f64 {
+            Err(Refusal::TooLarge)
+        } else {
+            let buf = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
+            buf.map(|b| js_sys::Uint8Array::new(&b).to_vec())
+                .map_err(|_| Refusal::Unreadable)
+        };
+        dispatch(move |a| a.feed(Input::ReplayFile(read)));
+    });
 }
 
 /// The state hash after `tick` ticks of the last finished online match,

@@ -52,12 +52,8 @@ impl Dom {
 
     /// Carries out one change the shell asked for.
     pub fn apply(&self, patch: &Patch) {
-        if let Patch::Title(t) = patch {
-            self.doc.set_title(t);
-            return;
-        }
         let id = match patch {
-            Patch::Title(_) => return,
+            Patch::Title(t) => return self.doc.set_title(t),
             Patch::Text(id, _)
             | Patch::Shown(id, _)
             | Patch::Attr(id, ..)
@@ -132,23 +128,21 @@ impl Dom {
 
     /// Offers `file` for download at `link` (an object URL of its bytes as
     /// the link's `href`), revoking the link's last URL; with no file, only
-    /// revokes.
-    pub fn offer(&mut self, link: FileLink, file: Option<&LogOffer>) {
+    /// revokes. `false` if the browser made no URL.
+    pub fn offer(&mut self, link: FileLink, file: Option<&LogOffer>) -> bool {
         if let Some(url) = self.urls.remove(&link) {
             let _ = web_sys::Url::revoke_object_url(&url);
         }
-        let Some(file) = file else { return };
+        let Some(file) = file else { return true };
         let parts = Array::of1(&js_sys::Uint8Array::from(file.bytes.as_slice()));
         let opts = web_sys::BlobPropertyBag::new();
         opts.set_type("application/octet-stream");
         let url = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts)
             .and_then(|b| web_sys::Url::create_object_url_with_blob(&b));
-        let Ok(url) = url else {
-            log::warn!("could not offer a file for download on {}", link.id());
-            return self.apply(&Patch::Shown(link.id(), false));
-        };
+        let Ok(url) = url else { return false };
         self.apply(&Patch::Attr(link.id(), "href", Some(url.clone())));
         self.urls.insert(link, url);
+        true
     }
 
     /// Asks the browser to show the canvas full screen.

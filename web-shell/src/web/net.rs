@@ -2,7 +2,6 @@
 
 use super::app::{dispatch, Handler};
 use crate::shell::{FetchId, Input, SocketId};
-use js_sys::Array;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -87,39 +86,26 @@ impl Net {
 }
 
 /// Fetches `url` and feeds the body (or the failure) back as
-/// [`Input::Fetched`].
-pub fn fetch(id: FetchId, method: &'static str, url: String, timeout_ms: u64) {
+/// [`Input::Fetched`]; the shell keeps the deadline.
+pub fn fetch(id: FetchId, method: &'static str, url: String) {
     spawn_local(async move {
-        let body = fetch_text(&url, method, i32::try_from(timeout_ms).unwrap_or(i32::MAX))
-            .await
-            .ok();
+        let body = fetch_text(&url, method).await.ok();
         dispatch(move |app| app.feed(Input::Fetched(id, body)));
     });
 }
 
-/// A promise that rejects after `ms` milliseconds.
-fn timeout_promise(window: &web_sys::Window, ms: i32) -> js_sys::Promise {
-    js_sys::Promise::new(&mut |_resolve, reject| {
-        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&reject, ms);
-    })
-}
-
-/// The body of a successful answer; a request (or its body) that takes
-/// longer than `timeout_ms` is an error. (A race with a timer rather than
-/// `AbortSignal.timeout`, which older browsers lack.)
-async fn fetch_text(url: &str, method: &str, timeout_ms: i32) -> Result<String, JsValue> {
+/// The body of a successful answer.
+async fn fetch_text(url: &str, method: &str) -> Result<String, JsValue> {
     let window = web_sys::window().ok_or("no window")?;
     let init = RequestInit::new();
     init.set_method(method);
-    let timer = timeout_promise(&window, timeout_ms);
-    let bounded = |p: js_sys::Promise| js_sys::Promise::race(&Array::of2(&p, &timer));
-    let resp: Response = JsFuture::from(bounded(window.fetch_with_str_and_init(url, &init)))
+    let resp: Response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
         .await?
         .dyn_into()?;
     if !resp.ok() {
         return Err(JsValue::from_f64(f64::from(resp.status())));
     }
-    JsFuture::from(bounded(resp.text()?))
+    JsFuture::from(resp.text()?)
         .await?
         .as_string()
         .ok_or_else(|| "not text".into())

@@ -1,7 +1,7 @@
 //! The browser's clock, randomness, storage and console, and what the
 //! page knows about itself at start-up.
 
-use crate::shell::PageFacts;
+use crate::shell::{PageFacts, STORED_KEYS};
 use js_sys::Reflect;
 use lockstep::Millis;
 use wasm_bindgen::JsValue;
@@ -61,12 +61,6 @@ pub fn page_facts() -> PageFacts {
             .is_some_and(|w| Reflect::has(w, &JsValue::from_str(name)).unwrap_or(false))
     };
     PageFacts {
-        signal: crate::options::query_param(&search, "signal").map(|s| {
-            js_sys::decode_uri_component(&s)
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or(s)
-        }),
         configured: window
             .as_ref()
             .and_then(|w| Reflect::get(w, &JsValue::from_str("SIGNALING_URL")).ok())
@@ -78,8 +72,10 @@ pub fn page_facts() -> PageFacts {
             .unwrap_or_default(),
         has_webrtc: has("RTCPeerConnection") && has("WebSocket"),
         has_random: random(&mut [0u8; 1]),
-        netcode: stored("netplay.netcode"),
-        name: stored("netplay.name"),
+        stored: STORED_KEYS
+            .into_iter()
+            .filter_map(|k| Some((k, stored(k)?)))
+            .collect(),
         search,
     }
 }

@@ -29,12 +29,25 @@ impl Carrier {
     }
 }
 
+/// A link, and what of its state the shell has been told.
 struct Link {
     tag: u32,
     transport: Carrier,
     reported_open: bool,
     reported_closed: bool,
     reported_backlog: usize,
+}
+
+impl Link {
+    fn new(tag: u32, transport: Carrier) -> Link {
+        Link {
+            tag,
+            transport,
+            reported_open: false,
+            reported_closed: false,
+            reported_backlog: 0,
+        }
+    }
 }
 
 /// The peer connections, by the shell's id.
@@ -44,26 +57,24 @@ pub struct Rtc {
 }
 
 impl Rtc {
-    /// Creates a connection (replacing any with the same id).
-    pub fn create(&mut self, link: LinkId, tag: u32, ice_servers: &str) {
+    /// Creates a connection (replacing any with the same id); `false` if
+    /// the browser refused to (the `iceServers` JSON comes from the shell,
+    /// which writes it valid).
+    pub fn create(&mut self, link: LinkId, tag: u32, ice_servers: &str) -> bool {
         self.links.remove(&link);
-        let ice = js_sys::JSON::parse(ice_servers).unwrap_or_else(|_| js_sys::Array::new().into());
         // Every change wakes the page, so events are fed promptly.
         let notify = Rc::new(|| dispatch(|_| {}));
-        match WebRtcTransport::new(&ice, notify) {
-            Ok(transport) => {
-                self.links.insert(
-                    link,
-                    Link {
-                        tag,
-                        transport: Carrier::Rtc(transport),
-                        reported_open: false,
-                        reported_closed: false,
-                        reported_backlog: 0,
-                    },
-                );
+        let made =
+            js_sys::JSON::parse(ice_servers).and_then(|ice| WebRtcTransport::new(&ice, notify));
+        match made {
+            Ok(t) => {
+                self.links.insert(link, Link::new(tag, Carrier::Rtc(t)));
+                true
             }
-            Err(_) => log::error!("could not create a peer connection"),
+            Err(_) => {
+                log::error!("could not create a peer connection");
+                false
+            }
         }
     }
 
@@ -82,16 +93,8 @@ impl Rtc {
         let notify = Rc::new(|| dispatch(|_| {}));
         match RelayTransport::open(url, notify) {
             Ok(t) => {
-                self.links.insert(
-                    LinkId::Match,
-                    Link {
-                        tag,
-                        transport: Carrier::Relay(t),
-                        reported_open: false,
-                        reported_closed: false,
-                        reported_backlog: 0,
-                    },
-                );
+                self.links
+                    .insert(LinkId::Match, Link::new(tag, Carrier::Relay(t)));
                 true
             }
             Err(_) => {

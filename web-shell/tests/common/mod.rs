@@ -16,22 +16,47 @@ use web_shell::front_end::demo::DotsFrontEnd;
 use web_shell::id::PeerId;
 use web_shell::screens::Screen;
 use web_shell::shell::{
-    Action, FetchId, FileLink, Input, LinkId, Output, PageFacts, PlayerAction, RtcEvent, Shell,
-    ShellConfig, SocketId,
+    Action, FetchId, FileLink, Input, LinkId, Output, PageFacts, PlayerAction, Random, RtcEvent,
+    Shell, ShellConfig, SocketId,
 };
 
-/// xorshift64*: a fixed, seeded sequence.
-fn random(seed: u64) -> web_shell::shell::Random {
-    let mut s = seed | 1;
+pub mod rng;
+
+use rng::Rng;
+
+/// What a test page knows at start-up: served by the service at its own
+/// origin, in a browser with WebRTC and secure randomness, at an address
+/// whose query is `search` (test timer options).
+pub fn facts(search: &str) -> PageFacts {
+    PageFacts {
+        search: search.to_owned(),
+        origin: "http://service.test".into(),
+        has_webrtc: true,
+        has_random: true,
+        ..PageFacts::default()
+    }
+}
+
+/// Random bytes for a shell: the top byte of each number of a seeded
+/// sequence, so every run draws the same ids and match seeds.
+pub fn random(seed: u64) -> Random {
+    let mut r = Rng(seed | 1);
     Box::new(move |buf: &mut [u8]| {
         for b in buf {
-            s ^= s >> 12;
-            s ^= s << 25;
-            s ^= s >> 27;
-            *b = (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8;
+            *b = (r.next() >> 56) as u8;
         }
         true
     })
+}
+
+/// A shell of the demo game as a page at `search` starts it, its random
+/// bytes drawn from `seed`.
+pub fn shell(search: &str, seed: u64) -> Shell {
+    Shell::new(
+        DotsFrontEnd::default(),
+        ShellConfig::from_page(&facts(search)),
+        random(seed),
+    )
 }
 
 struct Conn {
@@ -52,6 +77,11 @@ pub struct Page {
     pub flip_hash: bool,
     /// The last desync report offer (`None` after any other ending).
     pub report: Option<web_shell::shell::view::LogOffer>,
+    /// While unset, the service never answers this page's requests
+    /// (`/ice`, `POST /rooms`): they hang.
+    pub answers_fetches: bool,
+    /// The `iceServers` of the last peer connection this page created.
+    pub ice_servers: Option<String>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -84,27 +114,15 @@ impl World {
     /// Pages with the given address query (test timer options).
     pub fn new(n: usize, search: &str) -> World {
         let pages = (0..n)
-            .map(|i| {
-                let facts = PageFacts {
-                    search: search.to_owned(),
-                    origin: "http://service.test".into(),
-                    has_webrtc: true,
-                    has_random: true,
-                    ..PageFacts::default()
-                };
-                let shell = Shell::new(
-                    DotsFrontEnd::default(),
-                    ShellConfig::from_page(&facts),
-                    random(0x9E37_79B9 * (i as u64 + 1)),
-                );
-                Page {
-                    shell,
-                    no_direct_path: false,
-                    chat: Vec::new(),
-                    flip_hash: false,
-                    report: None,
-                    conns: BTreeMap::new(),
-                }
+            .map(|i| Page {
+                shell: shell(search, 0x9E37_79B9 * (i as u64 + 1)),
+                no_direct_path: false,
+                chat: Vec::new(),
+                flip_hash: false,
+                report: None,
+                answers_fetches: true,
+                ice_servers: None,
+                conns: BTreeMap::new(),
             })
             .collect();
         let mut w = World {
@@ -122,6 +140,41 @@ impl World {
             w.drain(p);
         }
         w
+    }
+
+    /// Pages at `search`, one for each name, online under it, once every
+    /// page sees every other connected.
+    pub fn lobby(search: &str, names: &[&str]) -> World {
+        let mut w = World::new(names.len(), search);
+        for (p, name) in names.iter().enumerate() {
+            w.join(p, name);
+        }
+        w.until(5_000, "the mesh forms", World::mesh_formed);
+        w
+    }
+
+    /// `host` challenges `guest`; once the guest sees it, the guest
+    /// accepts.
+    pub fn challenge_accepted(&mut self, host: usize, guest: usize) {
+        let host_id = self.id(host);
+        self.press(host, PlayerAction::Challenge, guest);
+        self.until(2_000, "the challenge is seen", |w| {
+            w.pages[guest]
+                .shell
+                .lobby_view()
+                .is_some_and(|v| v.roster.iter().any(|r| r.id == host_id && r.challenged_us))
+        });
+        self.press(guest, PlayerAction::Accept, host);
+    }
+
+    /// Runs until the first two pages show the match past tick `tick`
+    /// (panics after `max_ms`).
+    pub fn until_both_play(&mut self, max_ms: u64, tick: u32) {
+        self.until(max_ms, "both run the match", |w| {
+            (0..2).all(|p| {
+                w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(tick)
+            })
+        });
     }
 
     /// Feeds an input to page `p` now and carries out what follows.
@@ -422,9 +475,8 @@ impl World {
                 Output::OpenSocket { id, url } => self.open_socket(p, id, &url),
                 Output::SendSocket { id, text } => self.socket_text(p, id, &text),
                 Output::CloseSocket(id) => self.close_socket((p, id)),
-                Output::Fetch {
-                    id, method, url, ..
-                } => {
+                Output::Fetch { .. } if !self.pages[p].answers_fetches => {}
+                Output::Fetch { id, method, url } => {
                     let body = match (id, method) {
                         (FetchId::Ice, "GET") => json!({"iceServers": []}),
                         (FetchId::Room(_), "POST") => {
@@ -444,7 +496,12 @@ impl World {
                     self.queue
                         .push_back((p, Input::Fetched(id, Some(body.to_string()))));
                 }
-                Output::CreatePeer { link, tag, .. } => {
+                Output::CreatePeer {
+                    link,
+                    tag,
+                    ice_servers,
+                } => {
+                    self.pages[p].ice_servers = Some(ice_servers);
                     self.close_conn(p, &link);
                     self.pages[p].conns.insert(
                         link,
