@@ -243,7 +243,7 @@ fn main() -> ExitCode {
     }
     println!("\nLoad average at the end: {}.", load_average());
     println!(
-        "\nIssue-7 targets (ours against GGRS, same scenario and game, \
+        "\nTargets (ours against GGRS, same scenario and game, \
          mean of host and guest, counts per minute of running time):\n"
     );
     print!("{}", report::targets_header());
