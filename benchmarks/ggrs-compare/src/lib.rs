@@ -19,7 +19,7 @@
 //! window ([`DEFAULT_ENGINES`]).
 //!
 //! The binary (`cargo run --release -p ggrs-compare`) runs every scenario
-//! and prints a table and the issue-7 targets; `docs/benchmarks.md`
+//! and prints a table and the targets; `docs/benchmarks.md`
 //! ("Against GGRS") records the figures and the command.
 //!
 //! [`mesh`] does the same for matches of more than two players (every

@@ -9,7 +9,7 @@
 //! Prints, ready to paste into `docs/benchmarks.md`: the command, the
 //! machine's load average before and after, a markdown table (every
 //! per-peer cell is `host / guest`), any problem a peer reported, and a
-//! markdown table of the issue-7 targets for each of our rows.
+//! markdown table of the targets for each of our rows.
 
 mod mesh_main;
 
