@@ -1,4 +1,4 @@
-//! The printed tables: the two-player comparison and its issue-7
+//! The printed tables: the two-player comparison and its
 //! targets, the larger matches and the spectators.
 
 use std::fmt::Write as _;
@@ -149,7 +149,7 @@ fn same_window<'a>(results: &'a [RunResult], ours: &RunResult) -> Option<&'a Run
     })
 }
 
-/// The issue-7 targets as markdown table rows (see [`targets_header`]), one
+/// The targets as markdown table rows (see [`targets_header`]), one
 /// for every run of our session in `results`, averaging host and guest:
 /// at most half of GGRS's packets per second and of its bytes per second
 /// (payload plus 48 bytes per packet), no more frames without a tick
