@@ -13,7 +13,7 @@ pub const NAME_KEY: &str = "netplay.name";
 pub const NETCODE_KEY: &str = "netplay.netcode";
 
 /// Every key the shell stores a setting under: the page reads each back
-/// into [`PageFacts::stored`] at start-up.
+/// into the `stored` field of [`PageFacts`] at start-up.
 pub const STORED_KEYS: [&str; 2] = [NAME_KEY, NETCODE_KEY];
 
 /// What the page knows about itself when it starts.
