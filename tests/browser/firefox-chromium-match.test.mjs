@@ -2,7 +2,7 @@
 // (SpiderMonkey) and a page in headless Chromium (V8) meet in the lobby of
 // the embedded signalling server and play over real WebRTC, each hosting
 // once: Chromium hosts a rollback match, then Firefox hosts a lock-step one,
-// half a minute of play each (MATCH_TICKS confirmed ticks), with scripted
+// a minute of play each (MATCH_TICKS confirmed ticks), with scripted
 // keys on both sides. Every confirmed tick both pages showed (data-tick and
 // data-hash, recorded as they change) must have the same state hash, and so
 // must the last tick both confirmed when the host leaves. Run by
@@ -15,10 +15,10 @@ import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
 import { launchFirefox, ignoredEmulation } from './firefox.mjs';
 
-// Half a minute of play per match at 60 ticks a second.
-const MATCH_TICKS = 1800;
+// A minute of play per match at 60 ticks a second.
+const MATCH_TICKS = 3600;
 // A loaded machine draws fewer frames (so fewer ticks a second); allow it.
-const PLAY_DEADLINE = 240_000;
+const PLAY_DEADLINE = 360_000;
 
 let server;
 let chromium;
@@ -166,7 +166,7 @@ async function playMatch(label, host, guest, hostName, guestName, mode) {
   await Promise.all(keys.map((k) => k.stop()));
   const [seenH, seenG] = await Promise.all([host.evaluate(confirmedSeen), guest.evaluate(confirmedSeen)]);
   const both = Object.keys(seenH).filter((t) => t in seenG).map(Number).sort((a, b) => a - b);
-  // Each page shows a confirmed tick per frame drawn: hundreds in half a
+  // Each page shows a confirmed tick per frame drawn: hundreds in a
   // minute even on a slow machine, and many of them on both pages.
   assert.ok(both.length >= 100, `${label}: the pages showed ${both.length} confirmed ticks in common`);
   for (const t of both) assert.equal(seenH[t], seenG[t], `${label}: data-hash at confirmed tick ${t}`);
