@@ -14,9 +14,12 @@ use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use signaling_core::DailyBudget;
 use signaling_core::{
-    ice_servers_json, role_from_query, Event, Level, Lobby, LobbyRefusal, LogRecord, Room, SocketId,
+    ice_servers_json, join_role_from_query, Event, Level, Lobby, LobbyRefusal, LogRecord, Room,
+    SocketId,
 };
-use signaling_protocol::{error_body, LobbyDirectory, LobbyFill, RoomCode, RoomCreated};
+use signaling_protocol::{
+    error_body, LobbyDirectory, LobbyFill, MemberRoomCreated, RoomCapacity, RoomCode, RoomCreated,
+};
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
@@ -263,10 +266,17 @@ async fn ice(State(shared): State<Ctx>) -> Response {
     )
 }
 
+/// `POST /rooms[?players=N[&spectators=M]]`: a two-seat room, or with
+/// `players` a member room (400 for a bad capacity, before any cap).
 async fn create_room(
     State(shared): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
 ) -> Response {
+    let capacity = match RoomCapacity::from_query(uri.query().unwrap_or("")) {
+        Ok(c) => c,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.reason()),
+    };
     let now = shared.now();
     let owner = crate::conn::ip_key(peer.ip());
     let mut st = shared.lock();
@@ -306,7 +316,7 @@ async fn create_room(
             _ => continue,
         }
     };
-    let (room, actions) = Room::new(code.clone(), shared.config.room, now);
+    let (room, actions) = Room::create(code.clone(), capacity, shared.config.room, now);
     st.rooms.insert(
         code.clone(),
         Hosted {
@@ -317,14 +327,18 @@ async fn create_room(
     );
     shared.apply(&mut st, Target::Room(code.clone()), actions);
     drop(st);
-    json(
-        StatusCode::OK,
-        RoomCreated {
+    let ttl = shared.config.room.ttl_ms / 1000;
+    let body = match capacity {
+        None => RoomCreated { code, ttl }.to_json(),
+        Some(c) => MemberRoomCreated {
             code,
-            ttl: shared.config.room.ttl_ms / 1000,
+            ttl,
+            players: c.players,
+            spectators: c.spectators,
         }
         .to_json(),
-    )
+    };
+    json(StatusCode::OK, body)
 }
 
 type Upgrade = Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>;
@@ -335,10 +349,12 @@ fn not_an_upgrade() -> Response {
 
 /// `GET /rooms/<code>/ws?role=...`. The code and the role are read from
 /// the URL as written (no percent-decoding, the first `role` wins), as the
-/// Worker reads them: a role other than host or guest is 400, then a
-/// segment that is not a live room's code is 404.
+/// Worker reads them: a role other than host, guest, player or spectator
+/// is 400, then a segment that is not a live room's code is 404, then the
+/// room's own refusals (a role the kind of room does not take 400, a taken
+/// place 409).
 async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Response {
-    let role = match role_from_query(uri.query().unwrap_or("")) {
+    let role = match join_role_from_query(uri.query().unwrap_or("")) {
         Ok(r) => r,
         Err(refusal) => return refuse(refusal.status(), refusal.reason()),
     };
