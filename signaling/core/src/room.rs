@@ -109,7 +109,7 @@ impl RoomRefusal {
             RoomRefusal::Occupied => "that role is already taken in this room",
             RoomRefusal::BadRole => "role must be host or guest",
             RoomRefusal::WrongRole => {
-                "this room takes host and guest, or (a member room) host, player and spectator"
+                "this room does not take that role (a two-seat room takes host and guest, a member room host, player and spectator)"
             }
             RoomRefusal::PlayersFull => "every player place in this room is taken",
             RoomRefusal::SpectatorsFull => "every spectator place in this room is taken",
