@@ -108,6 +108,42 @@ async fn exchange(
     })
 }
 
+/// Sends every `(from, to, data)` first, then checks each addressee
+/// received exactly the frames addressed to it (in any order across
+/// senders: they come over different connections), each with its
+/// sender's id and the data exactly as written.
+async fn exchange_all(
+    members: &mut [Member],
+    sends: &[(usize, usize, String)],
+) -> Result<(), String> {
+    let mut expected: Vec<Vec<String>> = vec![Vec::new(); members.len()];
+    for (from, to, data) in sends {
+        let (from_id, to_id) = (members[*from].id, members[*to].id);
+        members[*from]
+            .ws
+            .send(&format!(
+                r#"{{"type":"signal","to":{to_id},"data":{data}}}"#
+            ))
+            .await?;
+        expected[*to].push(format!(
+            r#"{{"type":"signal","from":{from_id},"data":{data}}}"#
+        ));
+    }
+    for (m, want) in members.iter_mut().zip(expected) {
+        let mut got = Vec::with_capacity(want.len());
+        for _ in 0..want.len() {
+            got.push(m.ws.text().await?);
+        }
+        let (mut got_sorted, mut want_sorted) = (got.clone(), want.clone());
+        got_sorted.sort();
+        want_sorted.sort();
+        ensure(got_sorted == want_sorted, || {
+            format!("member {}:\n expected {want:?}\n got      {got:?}", m.id)
+        })?;
+    }
+    Ok(())
+}
+
 /// Every member pings; the next frame each reads must be the pong, so
 /// nothing else was sent to it before.
 async fn nothing_pending(members: &mut [Member]) -> Result<(), String> {
@@ -150,15 +186,26 @@ pub async fn member_room_mesh(c: &Ctx) -> Result<Option<String>, String> {
         .ws_refused(&format!("/rooms/{code}/ws?role=host"), o, 409)
         .await?;
     // Every pair of players: the lower id offers, the higher answers.
-    // Spacing, escapes and key order must arrive as written.
-    for a in 0..8 {
-        for b in a + 1..8 {
-            let offer = format!(r#"{{ "type" : "offer", "sdp":"v=0\r\no={a}-{b} \u2713" }}"#);
-            exchange(&mut members, a, b, &offer).await?;
-            let answer = format!(r#"{{"sdp":"v=0 {b}-{a}","type":"answer","extra":[1, 2.50]}}"#);
-            exchange(&mut members, b, a, &answer).await?;
-        }
-    }
+    // Spacing, escapes and key order must arrive as written. All offers
+    // are sent before any is read (and then all answers), so the check
+    // takes two round trips rather than one per message: the room lives
+    // only a few seconds in CI.
+    let offers: Vec<(usize, usize, String)> = (0..8)
+        .flat_map(|a| (a + 1..8).map(move |b| (a, b)))
+        .map(|(a, b)| {
+            let data = format!(r#"{{ "type" : "offer", "sdp":"v=0\r\no={a}-{b} \u2713" }}"#);
+            (a, b, data)
+        })
+        .collect();
+    exchange_all(&mut members, &offers).await?;
+    let answers: Vec<(usize, usize, String)> = offers
+        .iter()
+        .map(|(a, b, _)| {
+            let data = format!(r#"{{"sdp":"v=0 {b}-{a}","type":"answer","extra":[1, 2.50]}}"#);
+            (*b, *a, data)
+        })
+        .collect();
+    exchange_all(&mut members, &answers).await?;
     // A spectator and a player link too, both ways.
     exchange(&mut members, 20, 3, r#"{"type":"offer","sdp":"watch"}"#).await?;
     exchange(&mut members, 3, 20, r#"{"type":"answer","sdp":"ok"}"#).await?;
