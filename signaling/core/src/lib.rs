@@ -83,6 +83,7 @@
 mod address;
 mod budget;
 pub mod defaults;
+mod directory;
 pub mod headers;
 mod ice;
 mod lobby;
@@ -97,6 +98,7 @@ mod seats;
 
 pub use address::address_key;
 pub use budget::DailyBudget;
+pub use directory::{lobby_number, place_newcomer, LobbyLoad};
 pub use ice::{ice_servers_json, TurnServer};
 pub use lobby::{
     Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, MAX_REPLY_CREDIT, REPLIES_PER_SIGNAL,

@@ -14,8 +14,8 @@ use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use signaling_core::DailyBudget;
 use signaling_core::{
-    ice_servers_json, join_role_from_query, Event, Level, Lobby, LobbyRefusal, LogRecord, Room,
-    SocketId,
+    ice_servers_json, join_role_from_query, lobby_number, place_newcomer, Event, Level, Lobby,
+    LobbyRefusal, LogRecord, Room, SocketId,
 };
 use signaling_protocol::{
     error_body, LobbyDirectory, LobbyFill, MemberRoomCreated, RoomCapacity, RoomCode, RoomCreated,
@@ -409,16 +409,11 @@ async fn lobbies(State(shared): State<Ctx>) -> Response {
     json(StatusCode::OK, directory.to_json())
 }
 
-/// Where a newcomer without `?lobby=` goes: the lobby with the most open
-/// sockets that still has room, so that players meet rather than spread
-/// thin (the first lobby when all are full, which then refuses as usual).
+/// Where a newcomer without `?lobby=` goes ([`place_newcomer`], the rule
+/// the Worker follows too).
 fn place(lobbies: &[Hosted<Lobby>]) -> usize {
-    lobbies
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.machine.has_room())
-        .max_by_key(|(n, h)| (h.machine.socket_count(), std::cmp::Reverse(*n)))
-        .map_or(0, |(n, _)| n)
+    let loads: Vec<_> = lobbies.iter().map(|h| h.machine.load(None)).collect();
+    place_newcomer(&loads)
 }
 
 /// `GET /lobby/ws[?lobby=N]`: into lobby `N` (404 when there is no such
@@ -435,9 +430,9 @@ async fn lobby_ws(
     let mut st = shared.lock();
     let n = match asked {
         None => place(&st.lobbies),
-        Some(text) => match text.parse::<usize>() {
-            Ok(n) if n < st.lobbies.len() => n,
-            _ => return error(StatusCode::NOT_FOUND, "no such lobby"),
+        Some(text) => match lobby_number(text, st.lobbies.len()) {
+            Some(n) => n,
+            None => return error(StatusCode::NOT_FOUND, "no such lobby"),
         },
     };
     let Ok(upgrade) = upgrade else {

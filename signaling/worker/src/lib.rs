@@ -8,7 +8,8 @@
 //! | --- | --- |
 //! | `POST /rooms[?players=N&spectators=M]` | here: draws a code, asks that room's object to create it (a member room with `players`) |
 //! | `GET /rooms/<code>/ws?role=host\|guest\|player\|spectator` | the room's Durable Object ([`RoomObject`], `idFromName(code)`) |
-//! | `GET /lobby/ws` | the one [`LobbyObject`] (`idFromName("lobby")`) |
+//! | `GET /lobby/ws[?lobby=N]` | lobby `N`'s [`LobbyObject`] (`idFromName("lobby")` for lobby 0, `"lobby-N"` for the others), or the one the [`directory`] places the newcomer in |
+//! | `GET /lobbies` | here: every lobby's fill, asked of each lobby object |
 //! | `GET /relay/<code>/ws?ticket=...` | that room's [`RelayObject`] (`idFromName(code)`) |
 //! | `GET /ice` | here: STUN URLs, plus TURN credentials when configured |
 //! | `GET /health` | here |
@@ -28,6 +29,7 @@
 
 pub mod budget;
 pub mod config;
+pub mod directory;
 pub mod host;
 pub mod lobby;
 pub mod owner;
@@ -185,14 +187,31 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
             return Ok(answer);
         }
         Route::LobbySocket => {
+            let url = req.url()?;
+            let asked = route::query_param(url.query().unwrap_or(""), "lobby");
+            let client = req.headers().get("CF-Connecting-IP")?;
+            let n = match directory::place(env, config, asked, client.as_deref()).await? {
+                directory::Placement::Lobby(n) => n,
+                directory::Placement::Refused(status, reason) => {
+                    if status == 429 {
+                        logger.record(
+                            &LogRecord::new(Level::Warn, "lobby.refused_socket")
+                                .with("status", status),
+                        );
+                    }
+                    let answer = error_response(status, reason);
+                    return with_cors(answer, origin.as_deref());
+                }
+            };
             let stub = env
                 .durable_object(LOBBY_BINDING)?
-                .id_from_name(lobby::LOBBY_NAME)?
+                .id_from_name(&directory::lobby_name(n))?
                 .get_stub()?;
             let answer = stub.fetch_with_request(req).await?;
             log_request(logger, &route, answer.status_code());
             return Ok(answer);
         }
+        Route::Lobbies => directory::lobbies(env, config).await,
         Route::Preflight => preflight(),
         Route::WrongMethod(allow) => error_response(405, "method not allowed").and_then(|mut r| {
             r.headers_mut().set("Allow", allow)?;
@@ -236,6 +255,7 @@ fn route_name(route: &Route) -> &'static str {
         Route::CreateRoom => "create-room",
         Route::RoomSocket(_) | Route::UnknownRoom => "room-ws",
         Route::LobbySocket => "lobby-ws",
+        Route::Lobbies => "lobbies",
         Route::RelaySocket(_) | Route::UnknownRelay => "relay-ws",
         Route::Preflight => "preflight",
         Route::WrongMethod(_) | Route::NotFound => "other",
