@@ -77,6 +77,13 @@ if [ "${1:-}" = --serve-and-check ]; then
         shift
         set -- "$@" --var DAILY_UPGRADES:5
     fi
+    # The lobby directory alone, on a Worker holding three lobbies.
+    lobbies=no
+    if [ "${1:-}" = --lobbies ]; then
+        lobbies=yes
+        shift
+        set -- "$@" --var LOBBIES:3
+    fi
     if [ "${1:-}" = --browser ]; then
         browser=yes
         shift
@@ -134,6 +141,9 @@ if [ "${1:-}" = --serve-and-check ]; then
             python3 signaling/conformance/check-logs.py "$state/wrangler.log" --wrangler \
                 --require http.budget_spent || status=$?
         fi
+    elif [ "$lobbies" = yes ]; then
+        "$SUITE" --base-url "$base" --origin http://allowed.test \
+            --deadline-seconds 20 --only lobby_directory --lobbies 3 || status=$?
     elif [ "$browser" = yes ]; then
         WORKER_URL="$base" STATIC_PORT="$static_port" WEB_DIR="$WEB_OUT" CHROMIUM_BIN="$CHROMIUM_BIN" \
             node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?
@@ -221,5 +231,7 @@ log "conformance on wrangler dev, rebuilding the Durable Objects' state before e
 run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1 --var LOBBY_IDLE_TIMEOUT_SECONDS:10
 log "the daily upgrade budget on wrangler dev (DAILY_UPGRADES=5)"
 run --budget
+log "the lobby directory on wrangler dev (LOBBIES=3)"
+run --lobbies
 log "the game page in Chromium, through the Worker, from another origin"
 run --browser

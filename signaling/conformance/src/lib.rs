@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod client;
+mod members;
 mod relay;
 
 use std::future::Future;
@@ -133,6 +134,12 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
         Box::pin(room_count_survives_reconnect(c))
     }),
     ("room_ttl", |c| Box::pin(room_ttl(c))),
+    ("member_room_mesh", |c| {
+        Box::pin(members::member_room_mesh(c))
+    }),
+    ("member_room_leave_and_refusals", |c| {
+        Box::pin(members::member_room_leave_and_refusals(c))
+    }),
     ("relay_pairing_verbatim", |c| {
         Box::pin(relay::relay_pairing_verbatim(c))
     }),

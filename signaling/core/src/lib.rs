@@ -83,10 +83,12 @@
 mod address;
 mod budget;
 pub mod defaults;
+mod directory;
 pub mod headers;
 mod ice;
 mod lobby;
 mod log;
+mod members;
 mod msg;
 mod origin;
 mod rate;
@@ -96,11 +98,13 @@ mod seats;
 
 pub use address::address_key;
 pub use budget::DailyBudget;
+pub use directory::{lobby_number, place_newcomer, LobbyLoad};
 pub use ice::{ice_servers_json, TurnServer};
 pub use lobby::{
     Lobby, LobbyAttachment, LobbyLimits, LobbyRefusal, Player, MAX_REPLY_CREDIT, REPLIES_PER_SIGNAL,
 };
 pub use log::{Level, LogRecord, LogValue};
+pub use members::MemberMeta;
 pub use origin::AllowedOrigins;
 pub use rate::{MinuteWindow, RateLimiter};
 pub use relay::{
@@ -108,12 +112,15 @@ pub use relay::{
     RelayLimits, RelayMeta, RelayRefusal,
 };
 pub use room::{
-    parse_role, role_from_query, Room, RoomAttachment, RoomLimits, RoomMeta, RoomRefusal,
+    join_role_from_query, parse_join_role, parse_role, role_from_query, Room, RoomAttachment,
+    RoomLimits, RoomMeta, RoomRefusal, Seat,
 };
 /// The contract with the page: every frame, id, code and name rule.
 pub use signaling_protocol as protocol;
 pub use signaling_protocol::limits::DEFAULT_STUN_URL;
-pub use signaling_protocol::{PeerId, PlayerStatus, Role, RoomCode};
+pub use signaling_protocol::{
+    JoinRole, MemberId, MemberRole, PeerId, PlayerStatus, Role, RoomCapacity, RoomCode,
+};
 
 /// Time, as the engine counts it: milliseconds since an origin the host
 /// chooses (the Worker uses `Date.now()`, the embedded server its start).

@@ -1,9 +1,17 @@
-//! A room pairs one host and one guest for one match's WebRTC handshake.
+//! A room holds the members of one match for their WebRTC handshakes:
+//! either two seats, one host and one guest, whose frames go to each other
+//! verbatim (a room made by plain `POST /rooms`), or a member room of up to
+//! eight players and sixteen spectators who address each other by member
+//! id (`POST /rooms?players=N`).
 
 use serde::{Deserialize, Serialize};
-use signaling_protocol::{query_param, room_server, Role, RoomCode, RoomRequest};
+use signaling_protocol::{
+    member_server, query_param, room_server, JoinRole, MemberEntry, MemberId, MemberRequest,
+    MemberRole, Role, RoomCapacity, RoomCode, RoomRequest,
+};
 
 use crate::log::{Level, LogRecord};
+use crate::members::{MemberMeta, Members};
 use crate::msg::to_json;
 use crate::seats::{other_role, Seated, Seats};
 use crate::{close_code, Action, Event, Millis, SocketId};
@@ -15,9 +23,12 @@ pub struct RoomLimits {
     pub ttl_ms: u64,
     /// Largest message, in bytes (default 8 KiB); larger closes with 1009.
     pub max_message_bytes: usize,
-    /// Messages each socket may send (default 100); the next closes it with
-    /// 1008.
+    /// Messages each side of a two-seat room may send (default 100); the
+    /// next closes it with 1008.
     pub max_messages: u32,
+    /// Messages each member id of a member room may send (default 400);
+    /// the next closes it with 1008.
+    pub max_member_messages: u32,
     /// The key the room signs its members' relay tickets with; `None`
     /// (the default) answers a `relay-ticket` request with an `error`.
     pub relay_key: Option<crate::RelayKey>,
@@ -29,15 +40,29 @@ impl Default for RoomLimits {
             ttl_ms: signaling_protocol::limits::ROOM_TTL_MS,
             max_message_bytes: signaling_protocol::limits::MAX_MESSAGE_BYTES,
             max_messages: signaling_protocol::limits::ROOM_MAX_MESSAGES,
+            max_member_messages: signaling_protocol::limits::ROOM_MEMBER_MAX_MESSAGES,
             relay_key: None,
         }
     }
 }
 
-/// Reads the `role` query parameter; anything but `host` or `guest`
-/// (including its absence) is [`RoomRefusal::BadRole`].
+/// Reads the `role` query parameter of a two-seat room; anything but
+/// `host` or `guest` (including its absence) is [`RoomRefusal::BadRole`].
 pub fn parse_role(role: Option<&str>) -> Result<Role, RoomRefusal> {
     role.and_then(Role::parse).ok_or(RoomRefusal::BadRole)
+}
+
+/// Reads the `role` query parameter as either kind of room takes it:
+/// `host`, `guest`, `player` or `spectator`; anything else (including its
+/// absence) is [`RoomRefusal::BadRole`]. Whether the room takes that role
+/// is [`Room::admit`]'s to say.
+pub fn parse_join_role(role: Option<&str>) -> Result<JoinRole, RoomRefusal> {
+    role.and_then(JoinRole::parse).ok_or(RoomRefusal::BadRole)
+}
+
+/// [`parse_join_role`] over a whole query string.
+pub fn join_role_from_query(query: &str) -> Result<JoinRole, RoomRefusal> {
+    parse_join_role(query_param(query, "role"))
 }
 
 /// Reads the role from a URL query string (`role=host`, without the `?` or
@@ -54,8 +79,15 @@ pub enum RoomRefusal {
     NotFound,
     /// That role is already taken: 409.
     Occupied,
-    /// The role is not `host` or `guest`: 400.
+    /// The role is none of `host`, `guest`, `player`, `spectator`: 400.
     BadRole,
+    /// A role this kind of room does not take (`player` or `spectator` in
+    /// a two-seat room, `guest` in a member room): 400.
+    WrongRole,
+    /// Every player place of a member room is taken: 409.
+    PlayersFull,
+    /// Every spectator place of a member room is taken: 409.
+    SpectatorsFull,
 }
 
 impl RoomRefusal {
@@ -64,8 +96,8 @@ impl RoomRefusal {
     pub fn status(self) -> u16 {
         match self {
             RoomRefusal::NotFound => 404,
-            RoomRefusal::Occupied => 409,
-            RoomRefusal::BadRole => 400,
+            RoomRefusal::Occupied | RoomRefusal::PlayersFull | RoomRefusal::SpectatorsFull => 409,
+            RoomRefusal::BadRole | RoomRefusal::WrongRole => 400,
         }
     }
 
@@ -76,6 +108,11 @@ impl RoomRefusal {
             RoomRefusal::NotFound => "room not found",
             RoomRefusal::Occupied => "that role is already taken in this room",
             RoomRefusal::BadRole => "role must be host or guest",
+            RoomRefusal::WrongRole => {
+                "this room does not take that role (a two-seat room takes host and guest, a member room host, player and spectator)"
+            }
+            RoomRefusal::PlayersFull => "every player place in this room is taken",
+            RoomRefusal::SpectatorsFull => "every spectator place in this room is taken",
         }
     }
 }
@@ -100,6 +137,10 @@ pub struct RoomMeta {
     /// The same for the guest role.
     #[serde(default)]
     pub guest_messages: u32,
+    /// For a member room, its capacity and what each member id spent;
+    /// `None` for a two-seat room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<MemberMeta>,
 }
 
 impl RoomMeta {
@@ -111,13 +152,25 @@ impl RoomMeta {
     }
 }
 
+/// Which place a socket holds: a seat of a two-seat room
+/// (`"role":"host"`) or a member id of a member room (`"member":3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    /// Host or guest of a two-seat room.
+    Role(Role),
+    /// A member of a member room.
+    Member(MemberId),
+}
+
 /// What the room knows about one socket (its WebSocket attachment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomAttachment {
     /// The socket.
     pub socket: SocketId,
-    /// Host or guest.
-    pub role: Role,
+    /// The place it holds.
+    #[serde(flatten)]
+    pub seat: Seat,
     /// Messages received on it so far.
     pub messages: u32,
 }
@@ -127,7 +180,15 @@ impl Seated for RoomAttachment {
         self.socket
     }
     fn role(&self) -> Role {
-        self.role
+        match self.seat {
+            Seat::Role(role) => role,
+            Seat::Member(_) => {
+                // Only two-seat attachments are ever seated (see
+                // `Room::restore`).
+                debug_assert!(false, "a member attachment in a two-seat room");
+                Role::Host
+            }
+        }
     }
 }
 
@@ -149,10 +210,12 @@ type RoomAction = Action<RoomAttachment>;
 
 /// The room state machine (see the crate docs for the calling contract).
 ///
+/// A **two-seat room** (made by [`Room::new`]):
+///
 /// * `admit(role)`: 404 once expired or finished, 409 when the role is
-///   taken. When both sides are present the host gets
-///   `{"type":"peer-joined"}` (at the guest's admission, or at the host's if
-///   the guest came first).
+///   taken, 400 for `player` or `spectator`. When both sides are present
+///   the host gets `{"type":"peer-joined"}` (at the guest's admission, or at
+///   the host's if the guest came first).
 /// * Text frames: over the size cap → close 1009; over the count cap →
 ///   close 1008; `offer`/`answer`/`ice` → relayed verbatim to the other side
 ///   (`error` if it is absent); `done` → both sockets closed with 1000 and
@@ -161,38 +224,95 @@ type RoomAction = Action<RoomAttachment>;
 ///   anything else → `error`. Binary frames → `error`.
 /// * A closed socket frees its role, which may be taken again; the message
 ///   count goes on from what the role sent before (kept in [`RoomMeta`]).
-/// * The alarm at `expires_at` closes everything with 1000 and finishes.
+///
+/// A **member room** (made by [`Room::with_members`]):
+///
+/// * `admit(role)`: 404 once expired or finished; 400 for `guest`; the
+///   host takes member id 0 (409 when taken), a player the lowest free id
+///   among its player places (409 when none is), a spectator the lowest
+///   free id from 8 on (409 likewise). The newcomer gets `welcome` (its id,
+///   its role and everyone present); every other member gets
+///   `member-joined`.
+/// * Text frames: the same size cap (1009) and a count cap per member id
+///   ([`RoomLimits::max_member_messages`], 1008); `signal {to, data}` →
+///   `signal {from, data}` to member `to` alone, `data` byte for byte
+///   (`error` if nobody holds `to`, or it is the sender); `done` from the
+///   host → every socket closed with 1000 and [`Action::Finished`]; `done`
+///   from another member → that socket closed with 1000; `ping` → `pong`;
+///   anything else (the two-seat room's unaddressed `offer`/`answer`/`ice`
+///   and `relay-ticket` included) → `error`. Binary frames → `error`.
+/// * A member that leaves (its socket closed, `done`, or closed for a cap)
+///   frees its id, and every other member gets `member-left`. The id's
+///   message count is kept in [`RoomMeta`] for whoever takes it next.
+///
+/// Both kinds: the alarm at `expires_at` closes everything with 1000 and
+/// finishes.
 #[derive(Debug)]
 pub struct Room {
     meta: RoomMeta,
     limits: RoomLimits,
-    seats: Seats<RoomAttachment>,
+    seating: Seating,
     finished: bool,
     alarm_set: bool,
 }
 
+/// Who holds the room's places, by kind of room.
+#[derive(Debug)]
+enum Seating {
+    Pair(Seats<RoomAttachment>),
+    Members(Members),
+}
+
 impl Room {
-    /// A new room created at `now`. The actions hold its expiry alarm and a
-    /// log record.
+    /// A new two-seat room created at `now`. The actions hold its expiry
+    /// alarm and a log record.
     #[must_use]
     pub fn new(code: RoomCode, limits: RoomLimits, now: Millis) -> (Room, Vec<RoomAction>) {
+        Room::create(code, None, limits, now)
+    }
+
+    /// A new member room created at `now`, with `capacity`'s places.
+    #[must_use]
+    pub fn with_members(
+        code: RoomCode,
+        capacity: RoomCapacity,
+        limits: RoomLimits,
+        now: Millis,
+    ) -> (Room, Vec<RoomAction>) {
+        Room::create(code, Some(capacity), limits, now)
+    }
+
+    /// A new room created at `now`: a member room with `capacity`'s places,
+    /// or a two-seat room without.
+    #[must_use]
+    pub fn create(
+        code: RoomCode,
+        capacity: Option<RoomCapacity>,
+        limits: RoomLimits,
+        now: Millis,
+    ) -> (Room, Vec<RoomAction>) {
         let meta = RoomMeta {
             code,
             created_at: now,
             expires_at: now + Millis(limits.ttl_ms),
             host_messages: 0,
             guest_messages: 0,
+            members: capacity.map(MemberMeta::new),
         };
         let mut room = Room::restore(meta, limits, []);
         // A code lets anyone into its room while it lives, so it is logged
         // only at debug, once, next to the creation time that the room's
         // other records carry to tell rooms apart.
+        let mut created = LogRecord::new(Level::Info, "room.created")
+            .with("room", room.meta.created_at.0)
+            .with("ttl_ms", limits.ttl_ms);
+        if let Some(c) = capacity {
+            created = created
+                .with("players", u64::from(c.players))
+                .with("spectators", u64::from(c.spectators));
+        }
         let mut out = vec![
-            RoomAction::Log(
-                LogRecord::new(Level::Info, "room.created")
-                    .with("room", room.meta.created_at.0)
-                    .with("ttl_ms", limits.ttl_ms),
-            ),
+            RoomAction::Log(created),
             RoomAction::Log(
                 LogRecord::new(Level::Debug, "room.code")
                     .with("room", room.meta.created_at.0)
@@ -205,7 +325,9 @@ impl Room {
 
     /// Rebuilds a room after hibernation from its meta and its sockets'
     /// attachments. Attachments that clash (a second host, a repeated
-    /// socket id) are ignored; the host should close those sockets.
+    /// socket id, a member id the room has no place for, the other kind of
+    /// room's place) are ignored; the host should close those sockets
+    /// (see [`Room::holds`]).
     ///
     /// Pass only sockets that are still open, and leave out any socket the
     /// machine closed with [`Action::Close`] (clear its attachment when
@@ -216,10 +338,23 @@ impl Room {
         limits: RoomLimits,
         attachments: impl IntoIterator<Item = RoomAttachment>,
     ) -> Room {
+        let attachments = attachments.into_iter();
+        let seating = match &meta.members {
+            None => Seating::Pair(Seats::restore(
+                attachments.filter(|a| matches!(a.seat, Seat::Role(_))),
+            )),
+            Some(m) => Seating::Members(Members::restore(
+                m.capacity,
+                attachments.filter_map(|a| match a.seat {
+                    Seat::Member(id) => Some((a.socket, id, a.messages)),
+                    Seat::Role(_) => None,
+                }),
+            )),
+        };
         Room {
             meta,
             limits,
-            seats: Seats::restore(attachments),
+            seating,
             finished: false,
             alarm_set: false,
         }
@@ -249,31 +384,93 @@ impl Room {
         self.finished || now >= self.meta.expires_at
     }
 
-    /// The socket currently holding `role`, if any.
+    /// The socket currently holding `role` of a two-seat room, if any (in a
+    /// member room, the host's for [`Role::Host`]).
     #[must_use]
     pub fn socket(&self, role: Role) -> Option<SocketId> {
-        self.seats.get(role).map(|a| a.socket)
+        match &self.seating {
+            Seating::Pair(seats) => seats.get(role).map(|a| a.socket),
+            Seating::Members(m) => match role {
+                Role::Host => m.socket(MemberId::HOST),
+                Role::Guest => None,
+            },
+        }
+    }
+
+    /// The socket currently holding member id `id` of a member room.
+    #[must_use]
+    pub fn member_socket(&self, id: MemberId) -> Option<SocketId> {
+        match &self.seating {
+            Seating::Pair(_) => None,
+            Seating::Members(m) => m.socket(id),
+        }
+    }
+
+    /// The members present, by id (empty for a two-seat room).
+    #[must_use]
+    pub fn members(&self) -> Vec<MemberEntry> {
+        match &self.seating {
+            Seating::Pair(_) => Vec::new(),
+            Seating::Members(m) => m.entries(),
+        }
+    }
+
+    /// True when the machine holds `attachment`'s socket in its place: a
+    /// host rebuilding the machine closes the sockets it did not take back.
+    #[must_use]
+    pub fn holds(&self, attachment: &RoomAttachment) -> bool {
+        match (&self.seating, attachment.seat) {
+            (Seating::Pair(seats), Seat::Role(role)) => {
+                seats.get(role).map(|a| a.socket) == Some(attachment.socket)
+            }
+            (Seating::Members(m), Seat::Member(id)) => m.socket(id) == Some(attachment.socket),
+            _ => false,
+        }
     }
 
     /// Admits a socket as `role` (before the upgrade). See the type docs.
     pub fn admit(
         &mut self,
-        role: Role,
+        role: impl Into<JoinRole>,
         now: Millis,
     ) -> Result<(SocketId, Vec<RoomAction>), RoomRefusal> {
         if self.is_expired(now) {
             return Err(RoomRefusal::NotFound);
         }
-        if self.seats.get(role).is_some() {
+        let role = role.into();
+        let (socket, mut out) = if matches!(self.seating, Seating::Pair(_)) {
+            self.admit_pair(role, now)?
+        } else {
+            self.admit_member(role, now)?
+        };
+        self.arm(&mut out);
+        Ok((socket, out))
+    }
+
+    fn admit_pair(
+        &mut self,
+        role: JoinRole,
+        now: Millis,
+    ) -> Result<(SocketId, Vec<RoomAction>), RoomRefusal> {
+        let role = match role {
+            JoinRole::Host => Role::Host,
+            JoinRole::Guest => Role::Guest,
+            JoinRole::Player | JoinRole::Spectator => return Err(RoomRefusal::WrongRole),
+        };
+        let spent = self.meta.spent(role);
+        let Seating::Pair(seats) = &mut self.seating else {
+            return Err(RoomRefusal::NotFound);
+        };
+        if seats.get(role).is_some() {
             return Err(RoomRefusal::Occupied);
         }
-        let socket = SocketId::allocate(&mut self.seats.next_socket, now);
+        let socket = SocketId::allocate(&mut seats.next_socket, now);
         let attachment = RoomAttachment {
             socket,
-            role,
-            messages: self.meta.spent(role),
+            seat: Seat::Role(role),
+            messages: spent,
         };
-        *self.seats.seat(role) = Some(attachment);
+        *seats.seat(role) = Some(attachment);
         let mut out = vec![
             RoomAction::Persist { socket, attachment },
             RoomAction::Log(
@@ -282,13 +479,62 @@ impl Room {
                     .with("role", role.as_str()),
             ),
         ];
-        if let Some((host, _)) = self.seats.both() {
+        if let Some((host, _)) = seats.both() {
             out.push(RoomAction::Send {
                 socket: host.socket,
                 text: room_server::peer_joined(),
             });
         }
-        self.arm(&mut out);
+        Ok((socket, out))
+    }
+
+    fn admit_member(
+        &mut self,
+        role: JoinRole,
+        now: Millis,
+    ) -> Result<(SocketId, Vec<RoomAction>), RoomRefusal> {
+        let (role, full) = match role {
+            JoinRole::Host => (MemberRole::Host, RoomRefusal::Occupied),
+            JoinRole::Player => (MemberRole::Player, RoomRefusal::PlayersFull),
+            JoinRole::Spectator => (MemberRole::Spectator, RoomRefusal::SpectatorsFull),
+            JoinRole::Guest => return Err(RoomRefusal::WrongRole),
+        };
+        let (Seating::Members(members), Some(book)) = (&mut self.seating, &self.meta.members)
+        else {
+            return Err(RoomRefusal::NotFound);
+        };
+        let id = members.free_id(book.capacity, role).ok_or(full)?;
+        let socket = SocketId::allocate(&mut members.next_socket, now);
+        let messages = book.spent(id);
+        members.insert(id, socket, messages);
+        let me = MemberEntry { id, role };
+        let mut out = vec![
+            RoomAction::Persist {
+                socket,
+                attachment: RoomAttachment {
+                    socket,
+                    seat: Seat::Member(id),
+                    messages,
+                },
+            },
+            RoomAction::Log(
+                LogRecord::new(Level::Info, "room.joined")
+                    .with("room", self.meta.created_at.0)
+                    .with("role", role.as_str())
+                    .with("member", u64::from(id.0)),
+            ),
+            RoomAction::Send {
+                socket,
+                text: member_server::welcome(me, &members.entries()),
+            },
+        ];
+        let joined = member_server::joined(me);
+        for other in members.others(id) {
+            out.push(RoomAction::Send {
+                socket: other,
+                text: joined.clone(),
+            });
+        }
         Ok((socket, out))
     }
 
@@ -303,8 +549,8 @@ impl Room {
                 self.on_frame(socket, Some(text), text.len(), now, &mut out)
             }
             Event::Binary { socket, len } => self.on_frame(socket, None, len, now, &mut out),
-            Event::Closed { socket } => {
-                if let Some(role) = self.seats.role_of(socket) {
+            Event::Closed { socket } => match self.place_of(socket) {
+                Some(Seat::Role(role)) => {
                     self.clear(role);
                     out.push(RoomAction::Log(
                         LogRecord::new(Level::Info, "room.left")
@@ -312,7 +558,16 @@ impl Room {
                             .with("role", role.as_str()),
                     ));
                 }
-            }
+                Some(Seat::Member(id)) => {
+                    self.member_leaves(id, &mut out);
+                    out.push(RoomAction::Log(
+                        LogRecord::new(Level::Info, "room.left")
+                            .with("room", self.meta.created_at.0)
+                            .with("member", u64::from(id.0)),
+                    ));
+                }
+                None => {}
+            },
             Event::Alarm => {
                 if now >= self.meta.expires_at {
                     self.finish(close_code::NORMAL, "room expired", "room.expired", &mut out);
@@ -326,6 +581,14 @@ impl Room {
         out
     }
 
+    /// The place `socket` holds, if any.
+    fn place_of(&self, socket: SocketId) -> Option<Seat> {
+        match &self.seating {
+            Seating::Pair(seats) => seats.role_of(socket).map(Seat::Role),
+            Seating::Members(m) => m.id_of(socket).map(Seat::Member),
+        }
+    }
+
     fn on_frame(
         &mut self,
         socket: SocketId,
@@ -334,7 +597,7 @@ impl Room {
         now: Millis,
         out: &mut Vec<RoomAction>,
     ) {
-        let Some(role) = self.seats.role_of(socket) else {
+        let Some(place) = self.place_of(socket) else {
             return;
         };
         if now >= self.meta.expires_at {
@@ -343,22 +606,36 @@ impl Room {
             return;
         }
         if len > self.limits.max_message_bytes {
-            self.kick(role, close_code::TOO_BIG, "message too big", out);
+            self.kick(place, close_code::TOO_BIG, "message too big", out);
             return;
         }
-        let limit = self.limits.max_messages;
-        let Some(att) = self.seats.seat(role).as_mut() else {
-            return;
+        let (messages, limit) = match (&mut self.seating, place) {
+            (Seating::Pair(seats), Seat::Role(role)) => {
+                let Some(att) = seats.seat(role).as_mut() else {
+                    return;
+                };
+                att.messages = att.messages.saturating_add(1);
+                (att.messages, self.limits.max_messages)
+            }
+            (Seating::Members(m), Seat::Member(id)) => {
+                let Some(n) = m.count(id) else {
+                    return;
+                };
+                (n, self.limits.max_member_messages)
+            }
+            _ => return,
         };
-        att.messages = att.messages.saturating_add(1);
-        let att = *att;
-        if att.messages > limit {
-            self.kick(role, close_code::POLICY, "too many messages", out);
+        if messages > limit {
+            self.kick(place, close_code::POLICY, "too many messages", out);
             return;
         }
         out.push(RoomAction::Persist {
             socket,
-            attachment: att,
+            attachment: RoomAttachment {
+                socket,
+                seat: place,
+                messages,
+            },
         });
         let Some(text) = text else {
             out.push(RoomAction::Send {
@@ -367,9 +644,26 @@ impl Room {
             });
             return;
         };
+        match place {
+            Seat::Role(role) => self.pair_frame(socket, role, text, now, out),
+            Seat::Member(id) => self.member_frame(socket, id, text, out),
+        }
+    }
+
+    fn pair_frame(
+        &mut self,
+        socket: SocketId,
+        role: Role,
+        text: &str,
+        now: Millis,
+        out: &mut Vec<RoomAction>,
+    ) {
         match RoomRequest::parse(text) {
             Ok(RoomRequest::Relay) => {
-                let other = self.seats.get(other_role(role));
+                let other = match &self.seating {
+                    Seating::Pair(seats) => seats.get(other_role(role)),
+                    Seating::Members(_) => None,
+                };
                 match other {
                     Some(o) => out.push(RoomAction::Send {
                         socket: o.socket,
@@ -411,20 +705,107 @@ impl Room {
         }
     }
 
-    fn kick(&mut self, role: Role, code: u16, reason: &'static str, out: &mut Vec<RoomAction>) {
-        if let Some(att) = self.clear(role) {
-            out.push(RoomAction::Close {
-                socket: att.socket,
-                code,
-                reason,
-            });
-            out.push(RoomAction::Log(
-                LogRecord::new(Level::Warn, "room.kicked")
-                    .with("room", self.meta.created_at.0)
-                    .with("role", role.as_str())
-                    .with("close", code),
-            ));
+    fn member_frame(
+        &mut self,
+        socket: SocketId,
+        id: MemberId,
+        text: &str,
+        out: &mut Vec<RoomAction>,
+    ) {
+        let Seating::Members(members) = &self.seating else {
+            return;
+        };
+        match MemberRequest::parse(text) {
+            Ok(MemberRequest::Signal { to, data }) => {
+                let text = match members.socket(to).filter(|_| to != id) {
+                    Some(target) => {
+                        out.push(RoomAction::Send {
+                            socket: target,
+                            text: member_server::signal(id, data),
+                        });
+                        return;
+                    }
+                    None => member_server::error("no member with that id in this room"),
+                };
+                out.push(RoomAction::Send { socket, text });
+            }
+            Ok(MemberRequest::Done) if id == MemberId::HOST => {
+                self.finish(close_code::NORMAL, "done", "room.done", out);
+            }
+            Ok(MemberRequest::Done) => {
+                out.push(RoomAction::Close {
+                    socket,
+                    code: close_code::NORMAL,
+                    reason: "done",
+                });
+                self.member_leaves(id, out);
+                out.push(RoomAction::Log(
+                    LogRecord::new(Level::Info, "room.left")
+                        .with("room", self.meta.created_at.0)
+                        .with("member", u64::from(id.0)),
+                ));
+            }
+            Ok(MemberRequest::Ping) => out.push(RoomAction::Send {
+                socket,
+                text: signaling_protocol::heartbeat::PONG.to_owned(),
+            }),
+            Err(e) => out.push(RoomAction::Send {
+                socket,
+                text: member_server::error(e.reason()),
+            }),
         }
+    }
+
+    /// Frees `id`'s place, keeps its message count, and tells the others.
+    fn member_leaves(&mut self, id: MemberId, out: &mut Vec<RoomAction>) {
+        let Seating::Members(members) = &mut self.seating else {
+            return;
+        };
+        let Some((_, messages)) = members.remove(id) else {
+            return;
+        };
+        if let Some(book) = &mut self.meta.members {
+            book.record(id, messages);
+        }
+        let left = member_server::left(id);
+        for other in members.others(id) {
+            out.push(RoomAction::Send {
+                socket: other,
+                text: left.clone(),
+            });
+        }
+    }
+
+    fn kick(&mut self, place: Seat, code: u16, reason: &'static str, out: &mut Vec<RoomAction>) {
+        let (socket, record) = match place {
+            Seat::Role(role) => {
+                let Some(att) = self.clear(role) else {
+                    return;
+                };
+                (att.socket, ("role", role.as_str()))
+            }
+            Seat::Member(id) => {
+                let Some(socket) = self.member_socket(id) else {
+                    return;
+                };
+                self.member_leaves(id, out);
+                (
+                    socket,
+                    ("role", id.role().map_or("member", MemberRole::as_str)),
+                )
+            }
+        };
+        out.push(RoomAction::Close {
+            socket,
+            code,
+            reason,
+        });
+        out.push(RoomAction::Log(
+            LogRecord::new(Level::Warn, "room.kicked")
+                .with("room", self.meta.created_at.0)
+                .with(record.0, record.1)
+                .with("close", code),
+        ));
     }
 
     fn finish(
@@ -434,14 +815,29 @@ impl Room {
         event: &'static str,
         out: &mut Vec<RoomAction>,
     ) {
-        for role in [Role::Host, Role::Guest] {
-            if let Some(att) = self.clear(role) {
-                out.push(RoomAction::Close {
-                    socket: att.socket,
-                    code,
-                    reason,
-                });
+        let sockets: Vec<SocketId> = if let Seating::Members(members) = &mut self.seating {
+            let mut sockets = Vec::new();
+            for id in members.ids() {
+                if let Some((socket, messages)) = members.remove(id) {
+                    if let Some(book) = &mut self.meta.members {
+                        book.record(id, messages);
+                    }
+                    sockets.push(socket);
+                }
             }
+            sockets
+        } else {
+            [Role::Host, Role::Guest]
+                .into_iter()
+                .filter_map(|role| self.clear(role).map(|a| a.socket))
+                .collect()
+        };
+        for socket in sockets {
+            out.push(RoomAction::Close {
+                socket,
+                code,
+                reason,
+            });
         }
         self.finished = true;
         out.push(RoomAction::Log(
@@ -450,9 +846,13 @@ impl Room {
         out.push(RoomAction::Finished);
     }
 
-    /// Frees `role`, keeping the count of what it sent in the meta.
+    /// Frees `role` of a two-seat room, keeping the count of what it sent
+    /// in the meta.
     fn clear(&mut self, role: Role) -> Option<RoomAttachment> {
-        let gone = self.seats.seat(role).take();
+        let Seating::Pair(seats) = &mut self.seating else {
+            return None;
+        };
+        let gone = seats.seat(role).take();
         if let Some(att) = gone {
             let spent = match role {
                 Role::Host => &mut self.meta.host_messages,

@@ -1,9 +1,11 @@
-//! Feeding arbitrary frames and events to both machines never panics and
-//! never breaks their invariants.
+//! Feeding arbitrary frames and events to the machines (the lobby, a
+//! two-seat room, a member room) never panics and never breaks their
+//! invariants.
 
 use proptest::prelude::*;
 use signaling_core::{
-    Action, Event, Lobby, LobbyLimits, Millis, Role, Room, RoomCode, RoomLimits, SocketId,
+    Action, Event, JoinRole, Lobby, LobbyLimits, Millis, Role, Room, RoomCapacity, RoomCode,
+    RoomLimits, SocketId,
 };
 
 fn frame() -> impl Strategy<Value = String> {
@@ -12,6 +14,7 @@ fn frame() -> impl Strategy<Value = String> {
         "\\{\"type\":\"(hello|status|signal|offer|answer|ice|done|x)\"(,\"[a-z]{1,6}\":(\"[A-Za-z0-9]{0,14}\"|[0-9]{1,3}|null|\\{\\}))*\\}",
         Just(r#"{"type":"hello","id":"AAAAAAAAAAAA","nick":"n"}"#.to_owned()),
         Just(r#"{"type":"signal","to":"AAAAAAAAAAAA","data":[]}"#.to_owned()),
+        (0u8..30).prop_map(|to| format!(r#"{{"type":"signal","to":{to},"data":{{"a":[1]}}}}"#)),
     ]
 }
 
@@ -78,6 +81,41 @@ proptest! {
             }
             if room.is_finished() {
                 prop_assert!(room.socket(Role::Host).is_none() && room.socket(Role::Guest).is_none());
+            }
+        }
+    }
+    #[test]
+    fn member_room_survives(ops in proptest::collection::vec(op(), 1..120)) {
+        let cap = RoomCapacity { players: 3, spectators: 2 };
+        let (mut room, _) = Room::with_members(RoomCode::parse("ABCDEF").unwrap(), cap, RoomLimits { ttl_ms: 100_000, ..RoomLimits::default() }, Millis(0));
+        let roles = [JoinRole::Host, JoinRole::Player, JoinRole::Spectator, JoinRole::Guest];
+        let mut now = Millis(0);
+        let mut n = 0usize;
+        for op in ops {
+            let actions = match op {
+                Op::Admit => { n += 1; room.admit(roles[n % 4], now).map(|(_, a)| a).unwrap_or_default() }
+                Op::Text(s, t) => room.handle(Event::Text { socket: SocketId(s), text: &t }, now),
+                Op::Binary(s, len) => room.handle(Event::Binary { socket: SocketId(s), len }, now),
+                Op::Close(s) => room.handle(Event::Closed { socket: SocketId(s) }, now),
+                Op::Alarm => room.handle(Event::Alarm, now),
+                Op::Wait(ms) => { now = now + Millis(ms); Vec::new() }
+            };
+            // Every frame the room sends is JSON, and its places stay
+            // within the capacity, one member per id.
+            for a in actions {
+                if let Action::Send { text, .. } = a {
+                    prop_assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+                }
+            }
+            let members = room.members();
+            let players = members.iter().filter(|m| m.id.0 < 8).count();
+            prop_assert!(players <= 3 && members.len() - players <= 2);
+            prop_assert!(members.windows(2).all(|w| w[0].id < w[1].id));
+            for m in &members {
+                prop_assert!(m.id.0 < 3 || (8..10).contains(&m.id.0));
+            }
+            if room.is_finished() {
+                prop_assert!(members.is_empty());
             }
         }
     }

@@ -172,14 +172,29 @@ fn restore_ignores_clashing_attachments() {
     .clone();
     let a = |s, role| RoomAttachment {
         socket: signaling_core::SocketId(s),
-        role,
+        seat: signaling_core::Seat::Role(role),
         messages: 0,
     };
     let room = Room::restore(
         meta,
         RoomLimits::default(),
-        [a(0, Role::Host), a(1, Role::Host), a(0, Role::Guest)],
+        [
+            a(0, Role::Host),
+            a(1, Role::Host),
+            a(0, Role::Guest),
+            // A member room's place has no seat in a two-seat room.
+            RoomAttachment {
+                socket: signaling_core::SocketId(2),
+                seat: signaling_core::Seat::Member(signaling_core::MemberId(1)),
+                messages: 0,
+            },
+        ],
     );
     assert_eq!(room.socket(Role::Host), Some(signaling_core::SocketId(0)));
     assert_eq!(room.socket(Role::Guest), None);
+    assert!(!room.holds(&RoomAttachment {
+        socket: signaling_core::SocketId(2),
+        seat: signaling_core::Seat::Member(signaling_core::MemberId(1)),
+        messages: 0,
+    }));
 }

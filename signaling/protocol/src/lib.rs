@@ -14,6 +14,8 @@
 //! * [`room`]: the room socket's frames both ways, the WebRTC handshake
 //!   data relayed by rooms and the lobby, roles and the HTTP bodies of
 //!   `POST /rooms` and refusals.
+//! * [`members`]: member rooms, holding a whole match's players and
+//!   spectators, each member addressing any other by its member id.
 //! * [`peer`]: chat and challenge messages between lobby players.
 //! * [`heartbeat`]: the fixed ping and pong that keep a lobby socket alive.
 //! * [`relay`]: the match relay's tickets and route, for matches that
@@ -52,6 +54,7 @@ pub mod id;
 mod json;
 pub mod limits;
 pub mod lobby;
+pub mod members;
 pub mod peer;
 mod query;
 pub mod relay;
@@ -65,6 +68,10 @@ pub use id::{
 pub use lobby::{
     lobby_out, lobby_server, LobbyDirectory, LobbyFill, LobbyRequest, LobbyServerMsg, PlayerStatus,
     RequestError, RosterEntry,
+};
+pub use members::{
+    member_out, member_server, CapacityError, JoinRole, MemberEntry, MemberId, MemberRequest,
+    MemberRequestError, MemberRole, MemberRoomCreated, MemberServerMsg, RoomCapacity,
 };
 pub use peer::{DeclineReason, PeerMsg};
 pub use query::query_param;

@@ -21,6 +21,20 @@ pub const ROOM_TTL_MS: u64 = 600_000;
 /// Messages each side of a room may send in the room's whole life.
 pub const ROOM_MAX_MESSAGES: u32 = 100;
 
+/// Player places of a member room, the host's included (`POST
+/// /rooms?players=N` asks for 2 to this many).
+pub const MAX_ROOM_PLAYERS: u8 = 8;
+
+/// Spectator places of a member room (the default when `POST /rooms` names
+/// no `spectators`).
+pub const MAX_ROOM_SPECTATORS: u8 = 16;
+
+/// Messages each member id of a member room may send in the room's whole
+/// life. A player of eight sets up seven peer connections (an offer or an
+/// answer and its ICE candidates for each), so it needs more than a side
+/// of a two-seat room.
+pub const ROOM_MEMBER_MAX_MESSAGES: u32 = 400;
+
 /// Largest peer-to-peer lobby message (chat, challenge), in bytes.
 pub const PEER_MESSAGE_MAX_BYTES: usize = 4096;
 

@@ -14,9 +14,12 @@ use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use signaling_core::DailyBudget;
 use signaling_core::{
-    ice_servers_json, role_from_query, Event, Level, Lobby, LobbyRefusal, LogRecord, Room, SocketId,
+    ice_servers_json, join_role_from_query, lobby_number, place_newcomer, Event, Level, Lobby,
+    LobbyRefusal, LogRecord, Room, SocketId,
 };
-use signaling_protocol::{error_body, LobbyDirectory, LobbyFill, RoomCode, RoomCreated};
+use signaling_protocol::{
+    error_body, LobbyDirectory, LobbyFill, MemberRoomCreated, RoomCapacity, RoomCode, RoomCreated,
+};
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
@@ -263,10 +266,17 @@ async fn ice(State(shared): State<Ctx>) -> Response {
     )
 }
 
+/// `POST /rooms[?players=N[&spectators=M]]`: a two-seat room, or with
+/// `players` a member room (400 for a bad capacity, before any cap).
 async fn create_room(
     State(shared): State<Ctx>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
 ) -> Response {
+    let capacity = match RoomCapacity::from_query(uri.query().unwrap_or("")) {
+        Ok(c) => c,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.reason()),
+    };
     let now = shared.now();
     let owner = crate::conn::ip_key(peer.ip());
     let mut st = shared.lock();
@@ -306,7 +316,7 @@ async fn create_room(
             _ => continue,
         }
     };
-    let (room, actions) = Room::new(code.clone(), shared.config.room, now);
+    let (room, actions) = Room::create(code.clone(), capacity, shared.config.room, now);
     st.rooms.insert(
         code.clone(),
         Hosted {
@@ -317,14 +327,18 @@ async fn create_room(
     );
     shared.apply(&mut st, Target::Room(code.clone()), actions);
     drop(st);
-    json(
-        StatusCode::OK,
-        RoomCreated {
+    let ttl = shared.config.room.ttl_ms / 1000;
+    let body = match capacity {
+        None => RoomCreated { code, ttl }.to_json(),
+        Some(c) => MemberRoomCreated {
             code,
-            ttl: shared.config.room.ttl_ms / 1000,
+            ttl,
+            players: c.players,
+            spectators: c.spectators,
         }
         .to_json(),
-    )
+    };
+    json(StatusCode::OK, body)
 }
 
 type Upgrade = Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>;
@@ -335,10 +349,12 @@ fn not_an_upgrade() -> Response {
 
 /// `GET /rooms/<code>/ws?role=...`. The code and the role are read from
 /// the URL as written (no percent-decoding, the first `role` wins), as the
-/// Worker reads them: a role other than host or guest is 400, then a
-/// segment that is not a live room's code is 404.
+/// Worker reads them: a role other than host, guest, player or spectator
+/// is 400, then a segment that is not a live room's code is 404, then the
+/// room's own refusals (a role the kind of room does not take 400, a taken
+/// place 409).
 async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Response {
-    let role = match role_from_query(uri.query().unwrap_or("")) {
+    let role = match join_role_from_query(uri.query().unwrap_or("")) {
         Ok(r) => r,
         Err(refusal) => return refuse(refusal.status(), refusal.reason()),
     };
@@ -393,16 +409,11 @@ async fn lobbies(State(shared): State<Ctx>) -> Response {
     json(StatusCode::OK, directory.to_json())
 }
 
-/// Where a newcomer without `?lobby=` goes: the lobby with the most open
-/// sockets that still has room, so that players meet rather than spread
-/// thin (the first lobby when all are full, which then refuses as usual).
+/// Where a newcomer without `?lobby=` goes ([`place_newcomer`], the rule
+/// the Worker follows too).
 fn place(lobbies: &[Hosted<Lobby>]) -> usize {
-    lobbies
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.machine.has_room())
-        .max_by_key(|(n, h)| (h.machine.socket_count(), std::cmp::Reverse(*n)))
-        .map_or(0, |(n, _)| n)
+    let loads: Vec<_> = lobbies.iter().map(|h| h.machine.load(None)).collect();
+    place_newcomer(&loads)
 }
 
 /// `GET /lobby/ws[?lobby=N]`: into lobby `N` (404 when there is no such
@@ -419,9 +430,9 @@ async fn lobby_ws(
     let mut st = shared.lock();
     let n = match asked {
         None => place(&st.lobbies),
-        Some(text) => match text.parse::<usize>() {
-            Ok(n) if n < st.lobbies.len() => n,
-            _ => return error(StatusCode::NOT_FOUND, "no such lobby"),
+        Some(text) => match lobby_number(text, st.lobbies.len()) {
+            Some(n) => n,
+            None => return error(StatusCode::NOT_FOUND, "no such lobby"),
         },
     };
     let Ok(upgrade) = upgrade else {

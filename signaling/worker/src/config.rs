@@ -55,6 +55,10 @@ pub struct Config {
     /// IPv6 address counting by its /64 (default 20, 0 off, at most
     /// 10 000); the next `POST /rooms` gets 429.
     pub rooms_per_ip: usize,
+    /// `LOBBIES`: how many lobbies the directory holds, each its own
+    /// Durable Object of 16 players (default 1, at most 64). See
+    /// [`crate::directory`].
+    pub lobbies: usize,
     /// `DAILY_UPGRADES`: WebSocket upgrades (lobby, room, relay) accepted
     /// per UTC day over all clients (default 0: no budget; at most 10
     /// million); past it they get 503. See [`crate::budget`].
@@ -123,6 +127,7 @@ impl Config {
             1_000,
         );
         let rooms_per_ip = seconds("ROOMS_PER_IP", defaults::MAX_ROOMS_PER_IP as u64, 0, 10_000);
+        let lobbies = seconds("LOBBIES", defaults::LOBBIES as u64, 1, 64);
         let daily_upgrades = seconds("DAILY_UPGRADES", defaults::DAILY_UPGRADES, 0, 10_000_000);
         let turn_ttl_seconds = seconds(
             "TURN_TTL_SECONDS",
@@ -218,6 +223,7 @@ impl Config {
             rebuild_each_event,
             rate_limiter_off,
             rooms_per_ip: usize::try_from(rooms_per_ip).unwrap_or(defaults::MAX_ROOMS_PER_IP),
+            lobbies: usize::try_from(lobbies).unwrap_or(defaults::LOBBIES),
             daily_upgrades,
             ignored,
         }
@@ -333,6 +339,12 @@ mod tests {
         assert!(!c.rate_limiter_off, "the limiter is on unless turned off");
         assert_eq!(c.rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
         assert_eq!(read(&[("ROOMS_PER_IP", "0")]).rooms_per_ip, 0);
+        assert_eq!(c.lobbies, defaults::LOBBIES);
+        assert_eq!(read(&[("LOBBIES", "3")]).lobbies, 3);
+        for bad in ["0", "65", "many"] {
+            let r = read(&[("LOBBIES", bad)]);
+            assert_eq!((r.lobbies, r.ignored), (defaults::LOBBIES, vec!["LOBBIES"]));
+        }
         assert_eq!(c.daily_upgrades, defaults::DAILY_UPGRADES);
         assert_eq!(read(&[("DAILY_UPGRADES", "5000")]).daily_upgrades, 5_000);
         assert_eq!(

@@ -6,9 +6,10 @@
 //!
 //! | route | handled by |
 //! | --- | --- |
-//! | `POST /rooms` | here: draws a code, asks that room's object to create it |
-//! | `GET /rooms/<code>/ws?role=host\|guest` | the room's Durable Object ([`RoomObject`], `idFromName(code)`) |
-//! | `GET /lobby/ws` | the one [`LobbyObject`] (`idFromName("lobby")`) |
+//! | `POST /rooms[?players=N&spectators=M]` | here: draws a code, asks that room's object to create it (a member room with `players`) |
+//! | `GET /rooms/<code>/ws?role=host\|guest\|player\|spectator` | the room's Durable Object ([`RoomObject`], `idFromName(code)`) |
+//! | `GET /lobby/ws[?lobby=N]` | lobby `N`'s [`LobbyObject`] (`idFromName("lobby")` for lobby 0, `"lobby-N"` for the others), or the one the [`directory`] places the newcomer in |
+//! | `GET /lobbies` | here: every lobby's fill, asked of each lobby object |
 //! | `GET /relay/<code>/ws?ticket=...` | that room's [`RelayObject`] (`idFromName(code)`) |
 //! | `GET /ice` | here: STUN URLs, plus TURN credentials when configured |
 //! | `GET /health` | here |
@@ -28,6 +29,7 @@
 
 pub mod budget;
 pub mod config;
+pub mod directory;
 pub mod host;
 pub mod lobby;
 pub mod owner;
@@ -42,8 +44,8 @@ pub use owner::AddressRoomsObject;
 pub use relay::RelayObject;
 pub use room::RoomObject;
 
-use signaling_core::{ice_servers_json, parse_role, Level, LogRecord};
-use signaling_protocol::{RoomCode, RoomCreated};
+use signaling_core::{ice_servers_json, parse_join_role, Level, LogRecord};
+use signaling_protocol::{MemberRoomCreated, RoomCapacity, RoomCode, RoomCreated};
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
 
 use crate::config::Config;
@@ -158,11 +160,20 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
     let response = match &route {
         Route::Health => json_response(200, "{\"ok\":true}".to_owned()),
         Route::Ice => ice(config, logger).await,
-        Route::CreateRoom => create_room(env, config, logger, host::client_address(&req)).await,
+        Route::CreateRoom => {
+            let url = req.url()?;
+            match RoomCapacity::from_query(url.query().unwrap_or("")) {
+                Ok(capacity) => {
+                    create_room(env, config, logger, host::client_address(&req), capacity).await
+                }
+                Err(e) => error_response(400, e.reason()),
+            }
+        }
         Route::RoomSocket(code) => {
             // A bad role is refused here, before the room's object is woken.
             let url = req.url()?;
-            if let Err(refusal) = parse_role(route::query_param(url.query().unwrap_or(""), "role"))
+            if let Err(refusal) =
+                parse_join_role(route::query_param(url.query().unwrap_or(""), "role"))
             {
                 return error_response(refusal.status(), refusal.reason());
             }
@@ -176,14 +187,31 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
             return Ok(answer);
         }
         Route::LobbySocket => {
+            let url = req.url()?;
+            let asked = route::query_param(url.query().unwrap_or(""), "lobby");
+            let client = req.headers().get("CF-Connecting-IP")?;
+            let n = match directory::place(env, config, asked, client.as_deref()).await? {
+                directory::Placement::Lobby(n) => n,
+                directory::Placement::Refused(status, reason) => {
+                    if status == 429 {
+                        logger.record(
+                            &LogRecord::new(Level::Warn, "lobby.refused_socket")
+                                .with("status", status),
+                        );
+                    }
+                    let answer = error_response(status, reason);
+                    return with_cors(answer, origin.as_deref());
+                }
+            };
             let stub = env
                 .durable_object(LOBBY_BINDING)?
-                .id_from_name(lobby::LOBBY_NAME)?
+                .id_from_name(&directory::lobby_name(n))?
                 .get_stub()?;
             let answer = stub.fetch_with_request(req).await?;
             log_request(logger, &route, answer.status_code());
             return Ok(answer);
         }
+        Route::Lobbies => directory::lobbies(env, config).await,
         Route::Preflight => preflight(),
         Route::WrongMethod(allow) => error_response(405, "method not allowed").and_then(|mut r| {
             r.headers_mut().set("Allow", allow)?;
@@ -192,7 +220,7 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
         Route::UnknownRoom => {
             // The role is checked before the code, as for a well-formed code.
             let url = req.url()?;
-            match parse_role(route::query_param(url.query().unwrap_or(""), "role")) {
+            match parse_join_role(route::query_param(url.query().unwrap_or(""), "role")) {
                 Err(refusal) => error_response(refusal.status(), refusal.reason()),
                 Ok(_) => error_response(404, "room not found"),
             }
@@ -227,6 +255,7 @@ fn route_name(route: &Route) -> &'static str {
         Route::CreateRoom => "create-room",
         Route::RoomSocket(_) | Route::UnknownRoom => "room-ws",
         Route::LobbySocket => "lobby-ws",
+        Route::Lobbies => "lobbies",
         Route::RelaySocket(_) | Route::UnknownRelay => "relay-ws",
         Route::Preflight => "preflight",
         Route::WrongMethod(_) | Route::NotFound => "other",
@@ -305,12 +334,14 @@ async fn post(stub: &worker::Stub, url: &str) -> Result<Response> {
 /// `POST /rooms`: draw a code without bias from the runtime's CSPRNG and
 /// have that room's object create it; draw again on the (rare) clash.
 /// With a per-address cap (`ROOMS_PER_IP`), a place is first reserved in
-/// the client address's ledger ([`owner`]): 429 when it is full.
+/// the client address's ledger ([`owner`]): 429 when it is full. With a
+/// `capacity`, the room is a member room.
 async fn create_room(
     env: &Env,
     config: &Config,
     logger: &Logger,
     client: Option<std::net::IpAddr>,
+    capacity: Option<RoomCapacity>,
 ) -> Result<Response> {
     let rooms = env.durable_object(ROOMS_BINDING)?;
     // The ledger of the client's address, named by its key; an address
@@ -335,14 +366,21 @@ async fn create_room(
         let Some(code) = RoomCode::from_random_bytes(&bytes) else {
             continue;
         };
-        let mut owner_query = String::new();
+        // The room's object learns its capacity from the query.
+        let mut owner_query = match capacity {
+            None => String::new(),
+            Some(c) => format!("?players={}&spectators={}", c.players, c.spectators),
+        };
         if let Some(id) = &ledger {
             let expires = host::now().0 + config.room.ttl_ms;
             let cap = config.rooms_per_ip;
             let url = format!("https://owner/reserve?code={code}&expires={expires}&cap={cap}");
             let answer = post(&id.get_stub()?, &url).await?;
             match answer.status_code() {
-                201 => owner_query = format!("?owner={id}"),
+                201 => {
+                    let sep = if owner_query.is_empty() { '?' } else { '&' };
+                    owner_query.push_str(&format!("{sep}owner={id}"));
+                }
                 429 => {
                     return error_response(
                         429,
@@ -374,14 +412,18 @@ async fn create_room(
         }
         match answer.status_code() {
             201 => {
-                return json_response(
-                    200,
-                    RoomCreated {
+                let ttl = config.room_ttl_seconds();
+                let body = match capacity {
+                    None => RoomCreated { code, ttl }.to_json(),
+                    Some(c) => MemberRoomCreated {
                         code,
-                        ttl: config.room_ttl_seconds(),
+                        ttl,
+                        players: c.players,
+                        spectators: c.spectators,
                     }
                     .to_json(),
-                )
+                };
+                return json_response(200, body);
             }
             409 => logger.record(&LogRecord::new(Level::Info, "room.code_clash")),
             status => {

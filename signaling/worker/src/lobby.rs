@@ -1,5 +1,6 @@
-//! The one global Lobby Durable Object (`idFromName("lobby")`), hosting
-//! the core's [`Lobby`] machine.
+//! A lobby's Durable Object (`idFromName("lobby")` for lobby 0,
+//! `"lobby-N"` for lobby `N`; see [`crate::directory`]), hosting the
+//! core's [`Lobby`] machine.
 //!
 //! It stores nothing: the roster, the hello deadlines and the message-rate
 //! budgets all live in the sockets' attachments, which the runtime keeps
@@ -59,7 +60,11 @@ impl DurableObject for LobbyObject {
 
     async fn fetch(&self, req: Request) -> Result<Response> {
         let config = host::config(&self.env);
-        let result = self.on_upgrade(req, &config).await;
+        let result = if req.path() == crate::directory::LOAD_PATH {
+            self.on_load(&req, &config)
+        } else {
+            self.on_upgrade(req, &config).await
+        };
         self.after_event(&config);
         result
     }
@@ -147,6 +152,20 @@ fn socket_of(ws: &WebSocket) -> Option<signaling_core::SocketId> {
 }
 
 impl LobbyObject {
+    /// The directory asks for this lobby's fill (an internal request of
+    /// the entry Worker, which clients cannot address).
+    fn on_load(&self, req: &Request, config: &Config) -> Result<Response> {
+        let logger = Logger::new(config);
+        self.load(config, &logger);
+        let load = self
+            .lobby
+            .borrow()
+            .as_ref()
+            .map(|lobby| lobby.load(host::client_address(req)))
+            .unwrap_or_default();
+        crate::directory::load_response(load)
+    }
+
     /// A client's `GET /lobby/ws` upgrade, forwarded by the entry Worker.
     async fn on_upgrade(&self, req: Request, config: &Config) -> Result<Response> {
         let logger = Logger::new(config);

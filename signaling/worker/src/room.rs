@@ -4,7 +4,8 @@
 //! What it keeps where:
 //! * the room's facts ([`RoomMeta`]: code, creation, expiry) in Durable
 //!   Object storage under `meta`, written once by `POST /rooms`;
-//! * each socket's role and message count in the socket's attachment;
+//! * each socket's place (role or member id) and message count in the
+//!   socket's attachment;
 //! * the expiry as the object's alarm.
 //!
 //! The machine itself lives in memory while the object is awake. After
@@ -12,8 +13,9 @@
 //! rebuilds the machine from `meta` and the attachments.
 //!
 //! Internal requests from the entry Worker:
-//! * `POST https://room/rooms/<code>/create`: make the room (409 if this
-//!   code is already live, so the Worker draws another);
+//! * `POST https://room/rooms/<code>/create[?players=N&spectators=M]`:
+//!   make the room, a member room with a capacity (409 if this code is
+//!   already live, so the Worker draws another);
 //! * the client's own `GET /rooms/<code>/ws?role=...` upgrade, forwarded.
 
 // `#[durable_object]` generates undocumented JavaScript bindings (the
@@ -22,8 +24,8 @@
 
 use std::cell::RefCell;
 
-use signaling_core::{parse_role, Event, Level, LogRecord, Room, RoomAttachment, RoomMeta};
-use signaling_protocol::RoomCode;
+use signaling_core::{parse_join_role, Event, Level, LogRecord, Room, RoomAttachment, RoomMeta};
+use signaling_protocol::{RoomCapacity, RoomCode};
 use worker::{
     durable_object, DurableObject, Env, Method, Request, Response, Result, State, WebSocket,
     WebSocketIncomingMessage, WebSocketPair,
@@ -127,8 +129,14 @@ impl RoomObject {
         };
         match (req.method(), code) {
             (Method::Post, Some((code, "create"))) => {
-                let owner = query_param(url.query().unwrap_or(""), "owner").map(str::to_owned);
-                self.create(code, owner, config, &logger).await
+                let query = url.query().unwrap_or("");
+                let owner = query_param(query, "owner").map(str::to_owned);
+                // The entry Worker checked the capacity already; a bad one
+                // here is a bug, answered like any bad request.
+                let Ok(capacity) = RoomCapacity::from_query(query) else {
+                    return error_response(400, "bad capacity");
+                };
+                self.create(code, capacity, owner, config, &logger).await
             }
             (Method::Get, Some((code, "ws"))) => {
                 let role = query_param(url.query().unwrap_or(""), "role");
@@ -201,6 +209,7 @@ impl RoomObject {
     async fn create(
         &self,
         code: RoomCode,
+        capacity: Option<RoomCapacity>,
         owner: Option<String>,
         config: &Config,
         logger: &Logger,
@@ -208,7 +217,7 @@ impl RoomObject {
         if self.load(config, logger).await? {
             return error_response(409, "room code in use");
         }
-        let (room, actions) = Room::new(code, config.room, host::now());
+        let (room, actions) = Room::create(code, capacity, config.room, host::now());
         let meta = serde_json::to_string(&room.meta())
             .map_err(|e| worker::Error::RustError(e.to_string()))?;
         self.state.storage().put(META_KEY, meta).await?;
@@ -231,7 +240,7 @@ impl RoomObject {
         config: &Config,
         logger: &Logger,
     ) -> Result<Response> {
-        let role = match parse_role(role) {
+        let role = match parse_join_role(role) {
             Ok(role) => role,
             Err(refusal) => return error_response(refusal.status(), refusal.reason()),
         };
@@ -302,7 +311,7 @@ impl RoomObject {
         );
         // Sockets the machine did not take back (closing, or clashing) go.
         for (ws, a) in &attachments {
-            let kept = a.is_some_and(|a| room.socket(a.role) == Some(a.socket));
+            let kept = a.is_some_and(|a| room.holds(&a));
             if !kept && attachment_text(ws).as_deref() != Some(CLOSED_ATTACHMENT) {
                 let _ = ws.close(Some(1011), Some("lost track of this socket"));
                 logger.record(&LogRecord::new(Level::Warn, "room.dropped_socket"));

@@ -17,6 +17,8 @@ pub enum Route {
     RoomSocket(RoomCode),
     /// `GET /lobby/ws`.
     LobbySocket,
+    /// `GET /lobbies`: the directory's listing.
+    Lobbies,
     /// `OPTIONS` on any known path: a CORS preflight.
     Preflight,
     /// A known path with the wrong method (405); the methods it allows,
@@ -41,6 +43,7 @@ pub fn route(method: &str, path: &str) -> Route {
         "/ice" => Some((Route::Ice, "GET", "GET, OPTIONS", true)),
         "/rooms" => Some((Route::CreateRoom, "POST", "POST, OPTIONS", true)),
         "/lobby/ws" => Some((Route::LobbySocket, "GET", "GET", false)),
+        "/lobbies" => Some((Route::Lobbies, "GET", "GET, OPTIONS", true)),
         _ => room_socket_path(path)
             .or_else(|| crate::relay::relay_socket_path(path))
             .map(|r| (r, "GET", "GET", false)),
@@ -85,6 +88,12 @@ mod tests {
         assert_eq!(route("GET", "/ice"), Route::Ice);
         assert_eq!(route("POST", "/rooms"), Route::CreateRoom);
         assert_eq!(route("GET", "/lobby/ws"), Route::LobbySocket);
+        assert_eq!(route("GET", "/lobbies"), Route::Lobbies);
+        assert_eq!(route("OPTIONS", "/lobbies"), Route::Preflight);
+        assert_eq!(
+            route("POST", "/lobbies"),
+            Route::WrongMethod("GET, OPTIONS")
+        );
         // Test only: a literal valid code.
         let code = RoomCode::parse("K7M2QX").unwrap();
         assert_eq!(

@@ -23,8 +23,8 @@ use std::net::IpAddr;
 
 use libfuzzer_sys::fuzz_target;
 use signaling_core::{
-    Action, Event, Lobby, LobbyAttachment, LobbyLimits, Millis, Role, Room, RoomCode, RoomLimits,
-    SocketId,
+    Action, Event, JoinRole, Lobby, LobbyAttachment, LobbyLimits, Millis, Room, RoomCapacity,
+    RoomCode, RoomLimits, SocketId,
 };
 
 /// Reads operands off the script; missing bytes read as zero.
@@ -114,7 +114,7 @@ const NICKS: [&str; 6] = ["Ann", " Bo ", "דנה", "", "x\u{202e}y", "\u{2800}"]
 
 fn template(kind: u8, a: u8) -> String {
     let id = IDS[usize::from(a) % IDS.len()];
-    match kind % 9 {
+    match kind % 10 {
         0 => format!(
             r#"{{"type":"hello","id":"{id}","nick":"{}"}}"#,
             NICKS[usize::from(a / 8) % NICKS.len()]
@@ -126,6 +126,8 @@ fn template(kind: u8, a: u8) -> String {
         5 => r#"{"type":"done"}"#.to_owned(),
         6 => r#"{"type":"ice","candidate":null}"#.to_owned(),
         7 => signaling_protocol::relay_out::ticket_request(),
+        // A member room's addressed signal, to an id that may hold nobody.
+        8 => format!(r#"{{"type":"signal","to":{},"data":[1]}}"#, a % 12),
         _ => r#"{"type":"status","status":"lobby"}"#.to_owned(),
     }
 }
@@ -231,16 +233,24 @@ fn check_lobby(lobby: &Lobby, host: &Host<LobbyAttachment>, limits: LobbyLimits)
         .all(|n| *n <= limits.max_sockets_per_address));
 }
 
+/// A two-seat room, or (when the script's first byte is odd) a member room
+/// of three players and two spectators.
 fn room(mut s: Script<'_>) {
+    let capacity = (s.byte() & 1 == 1).then_some(RoomCapacity {
+        players: 3,
+        spectators: 2,
+    });
+    let places = capacity.map_or(2, |c| usize::from(c.players + c.spectators));
     let limits = RoomLimits {
         ttl_ms: 30_000,
         max_message_bytes: 512,
         max_messages: 12,
+        max_member_messages: 12,
         // A key, so that ticket requests are answered with tickets.
         relay_key: signaling_core::RelayKey::from_secret("fuzzing key"),
     };
     let code = RoomCode::parse("K7M2QX").expect("a valid code");
-    let (mut room, actions) = Room::new(code, limits, Millis(0));
+    let (mut room, actions) = Room::create(code, capacity, limits, Millis(0));
     let mut host = Host::new();
     host.apply(actions);
     let mut now = 0u64;
@@ -248,11 +258,12 @@ fn room(mut s: Script<'_>) {
         let c = s.byte();
         match c % 6 {
             0 => {
-                let role = if s.byte() & 1 == 0 {
-                    Role::Host
-                } else {
-                    Role::Guest
-                };
+                let role = [
+                    JoinRole::Host,
+                    JoinRole::Guest,
+                    JoinRole::Player,
+                    JoinRole::Spectator,
+                ][usize::from(s.byte() % 4)];
                 if let Ok((socket, actions)) = room.admit(role, Millis(now)) {
                     host.open.insert(socket);
                     host.apply(actions);
@@ -297,7 +308,10 @@ fn room(mut s: Script<'_>) {
                 host.apply(room.handle(Event::Alarm, Millis(now)));
             }
         }
-        assert!(host.open.len() <= 2, "a room holds a host and a guest");
+        assert!(
+            host.open.len() <= places,
+            "a room holds no more than its places"
+        );
     }
 }
 

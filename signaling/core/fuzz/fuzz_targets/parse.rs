@@ -6,7 +6,8 @@
 use libfuzzer_sys::fuzz_target;
 use signaling_core::{LobbyAttachment, RoomAttachment};
 use signaling_protocol::{
-    clean_chat, clean_name, LobbyRequest, LobbyServerMsg, PeerMsg, RoomCreated, RoomRequest, Signal,
+    clean_chat, clean_name, LobbyRequest, LobbyServerMsg, MemberRequest, MemberRoomCreated,
+    MemberServerMsg, PeerMsg, RoomCapacity, RoomCreated, RoomRequest, Signal,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -19,6 +20,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = LobbyServerMsg::parse(text);
     let _ = Signal::parse_room(text);
     let _ = RoomCreated::parse(text);
+    let _ = MemberRequest::parse(text);
+    let _ = MemberServerMsg::parse(text);
+    let _ = MemberRoomCreated::parse(text);
+    let _ = RoomCapacity::from_query(text);
     let _ = PeerMsg::parse(text);
     if let Ok(name) = clean_name(text) {
         assert_eq!(clean_name(&name).as_deref(), Ok(name.as_str()));
