@@ -38,12 +38,12 @@ cleanup() { [ -n "$pid" ] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/d
 trap cleanup EXIT
 
 start_server --allowed-origins http://good.test \
-    --room-ttl-seconds 3 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
+    --room-ttl-seconds 5 --hello-timeout-ms 1000 --rate-limit-per-minute 600 \
     --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
     --relay-ttl-seconds 3 --stun-urls '' --log-level debug
 
 "$bin/signaling-conformance" --base-url "$url" --origin http://good.test \
-    --forbidden-origin http://evil.test --room-ttl-seconds 3 --hello-timeout-ms 1000 \
+    --forbidden-origin http://evil.test --room-ttl-seconds 5 --hello-timeout-ms 1000 \
     --rate-limit-per-minute 600 --lobby-idle-timeout-ms 3000 --max-lobby-sockets-per-ip 4 \
     --max-rooms-per-ip 20 --relay-ttl-seconds 3
 

@@ -32,7 +32,7 @@
 # First, `wrangler deploy --dry-run` bundles the production configuration
 # (no upload) and prints its size. The Worker then runs with `--env ci` from
 # signaling/worker/wrangler.toml: room
-# TTL 3 s, hello timeout 3 s, no STUN, origin http://allowed.test, 4 lobby
+# TTL 5 s, hello timeout 3 s, no STUN, origin http://allowed.test, 4 lobby
 # sockets per address, and a per-IP limit of 300 requests per 60 s; the two
 # conformance runs shorten the lobby idle timeout to 10 s.
 set -euo pipefail
@@ -166,7 +166,7 @@ if [ "${1:-}" = --serve-and-check ]; then
         if [ "$status" = 0 ]; then
             "$SUITE" --base-url "$base" \
                 --origin http://allowed.test --forbidden-origin http://refused.test \
-                --room-ttl-seconds 3 --hello-timeout-ms 3000 \
+                --room-ttl-seconds 5 --hello-timeout-ms 3000 \
                 --lobby-idle-timeout-ms 10000 --max-lobby-sockets-per-ip 4 --max-rooms-per-ip 20 \
                 --rate-limit-per-minute 600 --deadline-seconds 20 \
                 --relay-ttl-seconds 3 || status=$?

@@ -15,7 +15,7 @@ async fn embedded_server_passes_the_conformance_suite() {
         rate_limit_per_minute: 600,
         stun_urls: Vec::new(),
         room: RoomLimits {
-            ttl_ms: 3_000,
+            ttl_ms: 5_000,
             ..RoomLimits::default()
         },
         lobby: LobbyLimits {
@@ -34,7 +34,7 @@ async fn embedded_server_passes_the_conformance_suite() {
     let suite = SuiteConfig {
         origin: Some("http://good.test".into()),
         forbidden_origin: Some("http://evil.test".into()),
-        room_ttl_seconds: 3,
+        room_ttl_seconds: 5,
         hello_timeout: Duration::from_millis(1_000),
         rate_limit_per_minute: 600,
         lobby_idle_timeout: Some(Duration::from_millis(3_000)),
