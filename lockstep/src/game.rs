@@ -54,6 +54,23 @@ pub trait DeterministicGame: Clone {
         last
     }
 
+    /// Whether a match of this game plays on when a player left (did not
+    /// come back within the rejoin window, see
+    /// `SessionConfig::rejoin_window`) and `remaining` players are left
+    /// (at least 2): the left player's slot then plays the neutral input
+    /// ([`Default`] of [`Input`](Self::Input)) on every side from a tick
+    /// the host orders.
+    ///
+    /// It is the game's to say, not each side's setting, because every
+    /// side must agree and a game knows whether a slot standing still is
+    /// still a fair match (a team game with a bench may say yes; a duel
+    /// says no). The default says no: the match ends for everyone with
+    /// `Outcome::PlayerLeft`.
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        let _ = remaining;
+        false
+    }
+
     /// The state described as named parts, each with its own hash, so that
     /// a desync can say what diverged (see [`crate::parts`]).
     ///

@@ -38,8 +38,9 @@ use crate::transport::Channel;
 /// [`ByeReason`]s `HandshakeTimeout` and `NoProgress`; version 4 matches
 /// of 2 to 8 players (the host's [`Hello`] names the player count, the
 /// receiver's slot and the match id; [`Member`] introduces guests to each
-/// other).
-pub const PROTOCOL_VERSION: u32 = 4;
+/// other); version 5 drops and leaves ([`Missing`], [`Held`], [`Roster`],
+/// [`Message::RosterAck`] and the [`ByeReason`] `PlayerLeft`).
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// The most players in a match.
 pub const MAX_PLAYERS: u8 = 8;
@@ -109,6 +110,60 @@ pub struct Member {
     pub match_id: u64,
 }
 
+/// The host's question to every remaining player when a dropped player's
+/// rejoin window ran out and the match plays on without it (reliable):
+/// "slot `slot` is gone; which of its inputs do you hold from tick
+/// `have`?" The receiver stops taking that player's inputs and answers
+/// with [`Held`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Missing {
+    /// The slot that is gone, 1 to [`MAX_PLAYERS`]` - 1` (never the host's).
+    pub slot: u8,
+    /// How many of that slot's inputs the host holds.
+    pub have: u32,
+}
+
+/// A run of a gone player's inputs (reliable): a player's answer to
+/// [`Missing`], or the host handing every remaining player the inputs it
+/// lacks before the [`Roster`] change. A reply is one or more messages in
+/// tick order; the first one with fewer than [`MAX_RUN`] pads (possibly
+/// none) is its last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held<I> {
+    /// The slot whose inputs these are, 1 to [`MAX_PLAYERS`]` - 1`.
+    pub slot: u8,
+    /// The tick of `pads[0]` (or, when empty, of the first input the sender
+    /// does not hold).
+    pub first_tick: u32,
+    /// The inputs, oldest first, at most [`MAX_RUN`].
+    pub pads: Vec<I>,
+}
+
+/// A change of who plays which slot, ordered by the host (reliable). Every
+/// remaining player applies it at the same `tick`, acknowledges it with
+/// [`Message::RosterAck`], and the changes are numbered so none is missed
+/// or applied twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Roster {
+    /// The change's number: 1 for the match's first, then one more each.
+    pub seq: u16,
+    /// The first tick the change holds for.
+    pub tick: u32,
+    /// What changes.
+    pub change: RosterChange,
+}
+
+/// What a [`Roster`] message changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RosterChange {
+    /// The player in `slot` left: from the change's tick on, the slot plays
+    /// the neutral input (the game input's `Default`) on every side.
+    Neutral {
+        /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
+        slot: u8,
+    },
+}
+
 /// An answer to a [`Message::Ping`], possibly riding on an [`Inputs`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pong {
@@ -175,6 +230,12 @@ pub enum ByeReason {
     /// The sender waited for the receiver's next input for its progress
     /// timeout.
     NoProgress,
+    /// The sender held the player in `slot` for its rejoin window and the
+    /// player did not come back: the match is over without it.
+    PlayerLeft {
+        /// The slot that was not rejoined.
+        slot: u8,
+    },
 }
 
 /// One datagram of the protocol.
@@ -197,6 +258,15 @@ pub enum Message<I> {
     Parts(PartHashes),
     /// A guest's slot and match id, to another guest (reliable).
     Member(Member),
+    /// The host asks which inputs of a gone player the receiver holds
+    /// (reliable).
+    Missing(Missing),
+    /// A run of a gone player's inputs (reliable).
+    Held(Held<I>),
+    /// A membership change at a tick, from the host (reliable).
+    Roster(Roster),
+    /// A player applied the [`Roster`] change with this number (reliable).
+    RosterAck(u16),
 }
 
 impl<I> Message<I> {
@@ -210,7 +280,11 @@ impl<I> Message<I> {
             | Message::Hash(_)
             | Message::Bye(_)
             | Message::Parts(_)
-            | Message::Member(_) => Channel::Reliable,
+            | Message::Member(_)
+            | Message::Missing(_)
+            | Message::Held(_)
+            | Message::Roster(_)
+            | Message::RosterAck(_) => Channel::Reliable,
             Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) => Channel::Unreliable,
         }
     }
@@ -290,7 +364,8 @@ const TAG_INPUTS_EXT: u32 = 2;
 const TAG_INPUTS_ADV: u32 = 7;
 /// Part hashes after a desync (see [`crate::parts`]).
 const TAG_PARTS: u32 = 8;
-const TAG_COUNT: u32 = 10;
+const TAG_HELD: u32 = 11;
+const TAG_COUNT: u32 = 14;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -324,6 +399,12 @@ enum ByeWire {
     Timeout,
     HandshakeTimeout,
     NoProgress,
+    PlayerLeft(u8),
+}
+
+#[derive(Serialize, Deserialize)]
+enum ChangeWire {
+    Neutral(u8),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -343,6 +424,14 @@ enum Wire<P> {
     Parts(PartsWire),
     /// A guest's slot and the match id.
     Member(u8, [u8; 8]),
+    /// A gone slot and how many of its inputs the host holds.
+    Missing(u8, u32),
+    /// A gone slot, the first tick and a run of its inputs.
+    Held(u8, u32, P),
+    /// A change's number, its tick and the change.
+    Roster(u16, u32, ChangeWire),
+    /// The number of the change applied.
+    RosterAck(u16),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -501,6 +590,21 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 match_id: h.match_id.to_le_bytes(),
             }),
             Message::Member(m) => Wire::Member(m.slot, m.match_id.to_le_bytes()),
+            Message::Missing(m) => Wire::Missing(m.slot, m.have),
+            Message::Held(h) => {
+                if h.pads.len() > MAX_RUN {
+                    return Err(EncodeError::RunTooLong(h.pads.len()));
+                }
+                Wire::Held(h.slot, h.first_tick, PadsRef(h.pads.as_slice()))
+            }
+            Message::Roster(r) => Wire::Roster(
+                r.seq,
+                r.tick,
+                match r.change {
+                    RosterChange::Neutral { slot } => ChangeWire::Neutral(slot),
+                },
+            ),
+            Message::RosterAck(seq) => Wire::RosterAck(*seq),
             Message::Inputs(m) => {
                 if m.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(m.pads.len()));
@@ -531,6 +635,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 ByeReason::Timeout => ByeWire::Timeout,
                 ByeReason::HandshakeTimeout => ByeWire::HandshakeTimeout,
                 ByeReason::NoProgress => ByeWire::NoProgress,
+                ByeReason::PlayerLeft { slot } => ByeWire::PlayerLeft(slot),
             }),
         };
         let taken = core::mem::take(buf);
@@ -565,6 +670,15 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
         if tag == TAG_INPUTS || tag == TAG_INPUTS_EXT || tag == TAG_INPUTS_ADV {
             // Look at the announced run length before reading the run.
             let (head, _) = postcard::take_from_bytes::<(u32, u32, i32, u32)>(bytes)
+                .map_err(|e| map_postcard(&e))?;
+            let count = head.3 >> 1;
+            if count as usize > MAX_RUN {
+                return Err(DecodeError::RunTooLong(count));
+            }
+        }
+        if tag == TAG_HELD {
+            // The same for a run of a gone player's inputs.
+            let (head, _) = postcard::take_from_bytes::<(u32, u8, u32, u32)>(bytes)
                 .map_err(|e| map_postcard(&e))?;
             let count = head.3 >> 1;
             if count as usize > MAX_RUN {
@@ -629,6 +743,37 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     match_id: u64::from_le_bytes(match_id),
                 })
             }
+            Wire::Missing(slot, have) => Message::Missing(Missing {
+                slot: guest_slot(slot)?,
+                have,
+            }),
+            Wire::Held(slot, first_tick, pads) => {
+                if u64::from(first_tick) + pads.0.len() as u64 > u64::from(u32::MAX) {
+                    return Err(DecodeError::BadValue("tick overflow"));
+                }
+                Message::Held(Held {
+                    slot: guest_slot(slot)?,
+                    first_tick,
+                    pads: pads.0,
+                })
+            }
+            Wire::Roster(seq, tick, change) => {
+                if seq == 0 {
+                    return Err(DecodeError::BadValue("roster number"));
+                }
+                let change = match change {
+                    ChangeWire::Neutral(slot) => RosterChange::Neutral {
+                        slot: guest_slot(slot)?,
+                    },
+                };
+                Message::Roster(Roster { seq, tick, change })
+            }
+            Wire::RosterAck(seq) => {
+                if seq == 0 {
+                    return Err(DecodeError::BadValue("roster number"));
+                }
+                Message::RosterAck(seq)
+            }
             Wire::Inputs(iw) => Message::Inputs(inputs_from_wire(iw, None, None, None)?),
             Wire::InputsExt(iw, ping, pong) => {
                 Message::Inputs(inputs_from_wire(iw, ping, pong, None)?)
@@ -659,9 +804,23 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 ByeWire::Timeout => ByeReason::Timeout,
                 ByeWire::HandshakeTimeout => ByeReason::HandshakeTimeout,
                 ByeWire::NoProgress => ByeReason::NoProgress,
+                ByeWire::PlayerLeft(slot) => {
+                    if slot >= MAX_PLAYERS {
+                        return Err(DecodeError::BadValue("slot"));
+                    }
+                    ByeReason::PlayerLeft { slot }
+                }
             }),
         })
     }
+}
+
+/// A slot only a guest can hold: 1 to [`MAX_PLAYERS`]` - 1`.
+fn guest_slot(slot: u8) -> Result<u8, DecodeError> {
+    if slot == 0 || slot >= MAX_PLAYERS {
+        return Err(DecodeError::BadValue("slot"));
+    }
+    Ok(slot)
 }
 
 fn inputs_from_wire<I>(
@@ -770,7 +929,85 @@ mod tests {
                 tick: 60,
                 hashes: vec![0, u64::MAX, 42],
             }),
+            M::Bye(ByeReason::PlayerLeft { slot: 0 }),
+            M::Missing(Missing {
+                slot: 7,
+                have: 3600,
+            }),
+            M::Held(Held {
+                slot: 1,
+                first_tick: 3600,
+                pads: vec![],
+            }),
+            M::Held(Held {
+                slot: 2,
+                first_tick: u32::MAX - 128,
+                pads: vec![3; 128],
+            }),
+            M::Roster(Roster {
+                seq: 1,
+                tick: 3700,
+                change: RosterChange::Neutral { slot: 2 },
+            }),
+            M::RosterAck(u16::MAX),
         ]
+    }
+
+    #[test]
+    fn membership_layouts_are_documented() {
+        let enc = |m: M| m.encode().expect("valid messages encode");
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+        assert_eq!(
+            enc(M::Missing(Missing { slot: 2, have: 300 })),
+            [10, 2, 0xac, 0x02]
+        );
+        // Three equal pads: head 3 << 1 | masked, mask 0b11, one pad.
+        assert_eq!(
+            enc(M::Held(Held {
+                slot: 2,
+                first_tick: 300,
+                pads: vec![5, 5, 5],
+            })),
+            [11, 2, 0xac, 0x02, 7, 0b11, 5]
+        );
+        assert_eq!(
+            enc(M::Roster(Roster {
+                seq: 1,
+                tick: 300,
+                change: RosterChange::Neutral { slot: 2 },
+            })),
+            [12, 1, 0xac, 0x02, 0, 2]
+        );
+        assert_eq!(enc(M::RosterAck(1)), [13, 1]);
+        assert_eq!(enc(M::Bye(ByeReason::PlayerLeft { slot: 3 })), [6, 7, 3]);
+        // Slot 0 is the host's, which no question, run or change names.
+        for bad in [
+            &[10u8, 0, 0][..],
+            &[11, 8, 0, 0],
+            &[12, 1, 0, 0, 0],
+            &[6, 7, 8],
+        ] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue("slot")));
+        }
+        // Changes are numbered from 1.
+        assert_eq!(
+            M::decode(&[12, 0, 0, 0, 2]),
+            Err(DecodeError::BadValue("roster number"))
+        );
+        assert_eq!(
+            M::decode(&[13, 0]),
+            Err(DecodeError::BadValue("roster number"))
+        );
+        // A run of more than MAX_RUN is refused before it is read.
+        assert_eq!(
+            M::decode(&[11, 1, 0, 0x82, 0x02]),
+            Err(DecodeError::RunTooLong(129))
+        );
+        // An unknown change.
+        assert_eq!(
+            M::decode(&[12, 1, 0, 1, 2]),
+            Err(DecodeError::BadValue("field"))
+        );
     }
 
     #[test]
@@ -933,7 +1170,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[10]), Err(DecodeError::UnknownTag(10)));
+        assert_eq!(M::decode(&[14]), Err(DecodeError::UnknownTag(14)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 9]), Err(DecodeError::BadValue("field")));
@@ -1095,9 +1332,15 @@ mod tests {
     fn channels() {
         for m in samples() {
             let expect = match m {
-                M::Hello(_) | M::Hash(_) | M::Bye(_) | M::Parts(_) | M::Member(_) => {
-                    Channel::Reliable
-                }
+                M::Hello(_)
+                | M::Hash(_)
+                | M::Bye(_)
+                | M::Parts(_)
+                | M::Member(_)
+                | M::Missing(_)
+                | M::Held(_)
+                | M::Roster(_)
+                | M::RosterAck(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

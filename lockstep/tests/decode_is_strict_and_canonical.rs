@@ -11,7 +11,10 @@
 //! `PROPTEST_RNG_SEED=<n>` replays one fixed sequence of cases locally.
 
 use lockstep::parts::{PartHashes, MAX_PARTS};
-use lockstep::wire::{ByeReason, HashReport, Hello, Inputs, Member, Message, Pong, MAX_RUN};
+use lockstep::wire::{
+    ByeReason, HashReport, Held, Hello, Inputs, Member, Message, Missing, Pong, Roster,
+    RosterChange, MAX_RUN,
+};
 use proptest::prelude::*;
 
 type M = Message<u16>;
@@ -92,8 +95,26 @@ fn message() -> impl Strategy<Value = M> {
         Just(ByeReason::VersionMismatch),
         Just(ByeReason::InvalidData),
         Just(ByeReason::Timeout),
+        (0u8..8).prop_map(|slot| ByeReason::PlayerLeft { slot }),
     ]
     .prop_map(M::Bye);
+    // The membership messages: a guest's slot (1 to 7), ticks anywhere.
+    let missing =
+        (1u8..8, any::<u32>()).prop_map(|(slot, have)| M::Missing(Missing { slot, have }));
+    let held = (1u8..8, 0u32..1_000_000, pads()).prop_map(|(slot, first_tick, pads)| {
+        M::Held(Held {
+            slot,
+            first_tick,
+            pads,
+        })
+    });
+    let roster = (1u16.., any::<u32>(), 1u8..8).prop_map(|(seq, tick, slot)| {
+        M::Roster(Roster {
+            seq,
+            tick,
+            change: RosterChange::Neutral { slot },
+        })
+    });
     let parts = (
         1u32..,
         proptest::collection::vec(any::<u64>(), 0..=MAX_PARTS),
@@ -108,6 +129,10 @@ fn message() -> impl Strategy<Value = M> {
         bye,
         parts,
         member,
+        missing,
+        held,
+        roster,
+        (1u16..).prop_map(M::RosterAck),
     ]
 }
 

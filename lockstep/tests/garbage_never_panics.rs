@@ -23,7 +23,8 @@ mod common;
 use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
-    peek_hello_protocol, ByeReason, HashReport, Hello, Inputs, Member, Message, MAX_RUN,
+    peek_hello_protocol, ByeReason, HashReport, Held, Hello, Inputs, Member, Message, Missing,
+    Roster, RosterChange, MAX_RUN,
 };
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
@@ -571,6 +572,7 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             ByeReason::Timeout => Expect::Ends(Outcome::Timeout, None),
             ByeReason::HandshakeTimeout => Expect::Ends(Outcome::HandshakeTimeout, None),
             ByeReason::NoProgress => Expect::Ends(Outcome::NoProgress, None),
+            ByeReason::PlayerLeft { slot } => Expect::Ends(Outcome::PlayerLeft { slot }, None),
             ByeReason::InvalidData => Expect::Ends(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,
@@ -590,6 +592,14 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         // Part hashes come only after a desync both sides found; no phase
         // here has found one.
         M::Parts(p) => invalid(Violation::UnexpectedParts { tick: p.tick }),
+        // Membership messages pass between the host and the guests of a
+        // running match with a player leaving: the question and the change
+        // only from a host, to a guest it did not ask about itself; the
+        // runs and acknowledgements only in turn. No phase here has a
+        // player leaving, and none is a guest of a running match.
+        M::Missing(_) | M::Held(_) | M::Roster(_) | M::RosterAck(_) => {
+            invalid(Violation::UnexpectedRoster)
+        }
     }
 }
 
@@ -687,6 +697,21 @@ fn every_kind_of_datagram_in_every_phase() {
         vec![8, 60, 0xff, 0xff, 3], // an absurd part count
         vec![8, 0, 0],              // part hashes of tick 0
         vec![8, 60, 2, 1, 2, 3],    // part hashes cut short
+        encode(&M::Missing(Missing { slot: 1, have: 0 })),
+        encode(&M::Missing(Missing { slot: 2, have: 4 })),
+        encode(&M::Held(Held {
+            slot: 1,
+            first_tick: 4,
+            pads: vec![1, 2],
+        })),
+        encode(&M::Roster(Roster {
+            seq: 1,
+            tick: 4,
+            change: RosterChange::Neutral { slot: 1 },
+        })),
+        encode(&M::RosterAck(1)),
+        vec![11, 1, 0, 0x82, 0x02], // a run of 129 announced
+        vec![12, 0, 4, 0, 1],       // change number 0
     ];
     for reason in [
         ByeReason::Quit,
@@ -696,6 +721,7 @@ fn every_kind_of_datagram_in_every_phase() {
         ByeReason::HandshakeTimeout,
         ByeReason::NoProgress,
         ByeReason::Desync { tick: 60, hash: 3 },
+        ByeReason::PlayerLeft { slot: 1 },
     ] {
         cases.push(encode(&M::Bye(reason)));
     }
@@ -718,7 +744,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..7,
+        0u8..11,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -766,6 +792,26 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     tick: (a % 4 + 1) * 30,
                     hashes: pads.iter().map(|&p| u64::from(p) * u64::from(b)).collect(),
                 }),
+                7 => M::Missing(Missing {
+                    slot: (a % 7 + 1) as u8,
+                    have: b % 8,
+                }),
+                8 => M::Held(Held {
+                    slot: (a % 7 + 1) as u8,
+                    first_tick: b % 8,
+                    pads,
+                }),
+                9 => M::Roster(Roster {
+                    seq: (a % 3 + 1) as u16,
+                    tick: b % 8,
+                    change: RosterChange::Neutral {
+                        slot: (a % 7 + 1) as u8,
+                    },
+                }),
+                10 => M::RosterAck((a % 3 + 1) as u16),
+                _ if a % 8 == 7 => M::Bye(ByeReason::PlayerLeft {
+                    slot: (b % 8) as u8,
+                }),
                 _ => M::Bye(match a % 7 {
                     0 => ByeReason::Quit,
                     1 => ByeReason::Timeout,
@@ -780,7 +826,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
         });
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
-        (0u8..10, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
+        (0u8..14, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
             rest.insert(0, tag);
             rest
         }),

@@ -1,11 +1,12 @@
 //! `Session::pump` with a real `Transport` (the in-process loopback): two
 //! sessions reach tick 600 in sync, one tick per frame, and a closed
-//! transport is noticed through pump.
+//! transport is noticed through pump: the player's slot is held for the
+//! rejoin window, then the match ends with PlayerLeft.
 mod common;
 
 use common::Tiny;
 use lockstep::PeerId;
-use lockstep::{DeterministicGame, Millis, Outcome, Session, SessionConfig, Transport};
+use lockstep::{DeterministicGame, Event, Millis, Outcome, Session, SessionConfig, Transport};
 
 #[test]
 fn two_sessions_over_the_loopback() {
@@ -43,8 +44,16 @@ fn two_sessions_over_the_loopback() {
         Ok(guest.game().map_or(0, Tiny::state_hash))
     );
 
-    // The guest's end closes; the host learns it at its next pump.
+    // The guest's end closes; the host learns it at its next pump and
+    // holds the guest's slot for the rejoin window.
     b.close();
     host.pump(Millis(20_000), PeerId(1), &mut a);
-    assert_eq!(host.outcome(), Some(&Outcome::TransportLost));
+    assert_eq!(host.outcome(), None);
+    let dropped = Event::Dropped {
+        slot: 1,
+        held_for: Millis(20_000),
+    };
+    assert!(std::iter::from_fn(|| host.poll_event()).any(|e| e == dropped));
+    host.pump(Millis(40_000), PeerId(1), &mut a);
+    assert_eq!(host.outcome(), Some(&Outcome::PlayerLeft { slot: 1 }));
 }

@@ -25,6 +25,9 @@ pub const DEFAULT_HANDSHAKE_TIMEOUT: Millis = Millis(10_000);
 /// Default time this side may wait on the peer's next input, stalled,
 /// before it ends with [`Outcome::NoProgress`].
 pub const DEFAULT_PROGRESS_TIMEOUT: Millis = Millis(15_000);
+/// Default time a dropped player's slot is held for it to come back (see
+/// [`SessionConfig::rejoin_window`]).
+pub const DEFAULT_REJOIN_WINDOW: Millis = Millis(20_000);
 /// The prediction window [`SessionConfig::rollback`] picks: how many ticks
 /// a side may run ahead of the peer's inputs on predictions.
 pub const DEFAULT_PREDICTION_WINDOW: u8 = 8;
@@ -70,6 +73,7 @@ pub struct SessionConfig {
     pub(super) max_hold_frames: u8,
     /// Host: players in the match (this side included).
     pub(super) players: u8,
+    pub(super) rejoin_window: Millis,
 }
 
 impl SessionConfig {
@@ -91,6 +95,7 @@ impl SessionConfig {
             send_interval_frames: 1,
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
             players: 2,
+            rejoin_window: DEFAULT_REJOIN_WINDOW,
         }
     }
 
@@ -109,6 +114,7 @@ impl SessionConfig {
             send_interval_frames: 1,
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
             players: 2,
+            rejoin_window: DEFAULT_REJOIN_WINDOW,
         }
     }
 
@@ -225,6 +231,24 @@ impl SessionConfig {
     /// (its own setting is ignored).
     pub fn players(mut self, players: u8) -> Self {
         self.players = players;
+        self
+    }
+
+    /// How long a running match holds the slot of a player whose link
+    /// failed or went silent for the [`timeout`](Self::timeout) (default
+    /// 20 s). Meanwhile the others play on as far as their inputs allow,
+    /// then wait ([`Event::Dropped`](super::Event::Dropped),
+    /// [`Event::Waiting`](super::Event::Waiting)); if the player is heard
+    /// again the match resumes. When the window runs out the match ends
+    /// with [`Outcome::PlayerLeft`], or, with three players or more and a
+    /// game that allows it ([`DeterministicGame::plays_on_after_leave`]),
+    /// the others play on with the slot on the neutral input.
+    ///
+    /// 0 holds nothing: a silent peer ends the match with
+    /// [`Outcome::Timeout`] and a failed link with
+    /// [`Outcome::TransportLost`] at once.
+    pub fn rejoin_window(mut self, window: Millis) -> Self {
+        self.rejoin_window = window;
         self
     }
 

@@ -68,6 +68,21 @@ impl Deadlines {
         }
     }
 
+    /// How long this side has been stalled on a peer's input, once that
+    /// passes the progress timeout (the only deadline of a running match
+    /// that holds the slots of silent players: their silence is the
+    /// session's to count, per player).
+    pub(super) fn progress_expired(&self, now: Millis, cfg: &SessionConfig) -> Option<Millis> {
+        let since = self.waiting_since?;
+        let waited = now.saturating_since(since);
+        (waited >= cfg.progress_timeout).then_some(waited)
+    }
+
+    /// When [`progress_expired`](Self::progress_expired) will say so.
+    pub(super) fn progress_next(&self, cfg: &SessionConfig) -> Option<Millis> {
+        self.waiting_since.map(|t| t + cfg.progress_timeout)
+    }
+
     /// The earliest deadline (see [`expired`](Self::expired)), or `None`
     /// before the first call that passed a time.
     pub(super) fn next(

@@ -46,6 +46,8 @@
 //! * `sender.rs`: the outgoing queue and the per-frame Inputs packet;
 //! * `ping.rs`: round trips, lost pings and the pong owed;
 //! * `deadlines.rs`: silence, the handshake's deadline, the progress wait;
+//! * `roster.rs`: dropped players, their held slots, and the membership
+//!   changes the host orders (a player that left plays the neutral input);
 //! * `outcome.rs`: what the session reports (events, frames, outcomes).
 
 use alloc::collections::VecDeque;
@@ -59,8 +61,8 @@ use crate::parts::{DesyncParts, PartHashes, PartsExchange, StatePart};
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
-    peek_hello_protocol, ByeReason, HashReport, Inputs, Member, Message, Pong, MAX_PLAYERS,
-    PROTOCOL_VERSION,
+    peek_hello_protocol, ByeReason, HashReport, Held, Inputs, Member, Message, Missing, Pong,
+    Roster, RosterChange, MAX_PLAYERS, PROTOCOL_VERSION,
 };
 
 mod config;
@@ -70,6 +72,7 @@ mod hash_book;
 mod outcome;
 mod peer;
 mod ping;
+mod roster;
 mod sender;
 mod time_sync;
 pub(crate) mod timeline;
@@ -77,7 +80,8 @@ pub(crate) mod timeline;
 pub use config::{
     ConfigError, Role, SessionConfig, DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_HASH_INTERVAL,
     DEFAULT_MAX_HOLD_FRAMES, DEFAULT_PING_INTERVAL_FRAMES, DEFAULT_PREDICTION_WINDOW,
-    DEFAULT_PROGRESS_TIMEOUT, DEFAULT_TIMEOUT, HANDSHAKE_PINGS, MAX_HOLD_FRAMES,
+    DEFAULT_PROGRESS_TIMEOUT, DEFAULT_REJOIN_WINDOW, DEFAULT_TIMEOUT, HANDSHAKE_PINGS,
+    MAX_HOLD_FRAMES,
 };
 pub use handshake::delay_for_round_trips;
 pub use outcome::{Event, Frame, Outcome, SessionStats, Version, Violation};
@@ -87,6 +91,7 @@ use deadlines::{Deadlines, Expired};
 use handshake::{Handshake, HelloRefused, Params};
 use hash_book::{Comparison, LocalHashes, LOCAL_HASHES_KEPT};
 use peer::Peer;
+use roster::{runs, Dropped, Leaving, RunRefused};
 use sender::Extras;
 use time_sync::{travel_ticks, PeerView};
 use timeline::{Timeline, Watch};
@@ -116,6 +121,14 @@ struct Running<G: DeterministicGame> {
     parts: PartsExchange,
     /// The peer (index) whose part hashes a desync waits for.
     parts_with: Option<usize>,
+    /// Membership changes: the number of the last one sent (host) or
+    /// applied (guest).
+    roster_seq: u16,
+    /// Host: a gone player's inputs being gathered before its slot turns
+    /// neutral.
+    leaving: Option<Leaving<G::Input>>,
+    /// Guest: the slot the host asked about, until its change comes.
+    asked: Option<u8>,
 }
 
 impl<G: DeterministicGame> Running<G> {
@@ -354,6 +367,9 @@ pub struct Session<G: DeterministicGame> {
     deadlines: Deadlines,
     /// The remote players, in the order their links opened.
     peers: Vec<Peer>,
+    /// The links of players that left the match: their datagrams are
+    /// dropped.
+    gone: Vec<PeerId>,
     events: VecDeque<Event>,
     /// The session's own counters (frames, stalls, received, round trip,
     /// skips); the parts' counters are added when read.
@@ -389,6 +405,7 @@ impl<G: DeterministicGame> Session<G> {
             phase: Phase::Handshake(handshake),
             deadlines: Deadlines::default(),
             peers: Vec::new(),
+            gone: Vec::new(),
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
@@ -405,6 +422,10 @@ impl<G: DeterministicGame> Session<G> {
     fn peer_index(&mut self, now: Millis, id: PeerId) -> Option<usize> {
         if let Some(i) = self.peers.iter().position(|p| p.id == id) {
             return Some(i);
+        }
+        if self.gone.contains(&id) {
+            log::debug!("{id} belongs to a player that left: dropped");
+            return None;
         }
         let Phase::Handshake(hs) = &self.phase else {
             log::warn!("{id} opened after the start: ignored");
@@ -467,6 +488,11 @@ impl<G: DeterministicGame> Session<G> {
         };
         if let Some(p) = self.peers.get_mut(pi) {
             p.heard(now);
+            if !p.frozen && p.dropped.take().is_some() {
+                let slot = p.slot.unwrap_or(0);
+                log::info!("{} (slot {slot}) heard again: the match resumes", p.id);
+                self.events.push_back(Event::Resumed { slot });
+            }
         }
         self.stats.received_packets += 1;
         self.stats.received_bytes += bytes.len() as u64;
@@ -501,6 +527,10 @@ impl<G: DeterministicGame> Session<G> {
             Message::Bye(r) => self.on_bye(pi, r),
             Message::Parts(p) => self.on_parts(pi, p),
             Message::Member(m) => self.on_member(pi, m),
+            Message::Missing(m) => self.on_missing(pi, m),
+            Message::Held(h) => self.on_held(pi, h),
+            Message::Roster(r) => self.on_roster(pi, r),
+            Message::RosterAck(seq) => self.on_roster_ack(pi, seq),
         }
     }
 
@@ -515,8 +545,15 @@ impl<G: DeterministicGame> Session<G> {
         }
         self.deadlines.called(now);
         let known = self.peers.iter().any(|p| p.id == peer);
+        let holding =
+            matches!(self.phase, Phase::Running(_)) && self.cfg.rejoin_window > Millis::ZERO;
         if state == LinkState::Open && !known {
             let _ = self.peer_index(now, peer);
+        } else if state.is_terminal() && known && holding {
+            // The slot is held for the player to come back.
+            if let Some(pi) = self.peers.iter().position(|p| p.id == peer) {
+                self.drop_peer(now, pi);
+            }
         } else if state.is_terminal() && (known || matches!(self.phase, Phase::Handshake(_))) {
             // A link lost before the start (even one never seen open)
             // leaves the match without one of its players.
@@ -649,6 +686,19 @@ impl<G: DeterministicGame> Session<G> {
             self.deadlines.stalled(now);
             self.stats.stalled_frames += 1;
             self.events.push_back(Event::Stalled(tick));
+            for p in &mut self.peers {
+                if let Some(d) = &mut p.dropped {
+                    let held_for = d.until.saturating_since(now);
+                    let secs = held_for.0 / 1000;
+                    if secs != d.announced {
+                        d.announced = secs;
+                        self.events.push_back(Event::Waiting {
+                            slot: p.slot.unwrap_or(0),
+                            held_for,
+                        });
+                    }
+                }
+            }
             Frame::Stalled(tick)
         };
         if window > 0 {
@@ -704,6 +754,11 @@ impl<G: DeterministicGame> Session<G> {
         match &self.phase {
             Phase::Ended(_) => None,
             Phase::Handshake(_) => self.deadlines.next(&self.cfg, true, quietest),
+            Phase::Running(run) if self.cfg.rejoin_window > Millis::ZERO => self
+                .link_deadlines(run)
+                .chain(self.deadlines.progress_next(&self.cfg))
+                .chain(run.parts.deadline(self.cfg.timeout))
+                .min(),
             Phase::Running(run) => [
                 self.deadlines.next(&self.cfg, false, quietest),
                 // The end of a desync's wait for the peer's part hashes.
@@ -1051,6 +1106,10 @@ impl<G: DeterministicGame> Session<G> {
                 false
             }
         };
+        if !handshake && self.cfg.rejoin_window > Millis::ZERO {
+            self.check_links(now);
+            return;
+        }
         let quietest = self.quietest();
         match self
             .deadlines
@@ -1082,6 +1141,335 @@ impl<G: DeterministicGame> Session<G> {
                 );
                 self.end(Outcome::NoProgress, Some(ByeReason::NoProgress));
             }
+        }
+    }
+
+    // ----- drops and leaves -------------------------------------------------
+
+    /// The running match's deadlines of each link: when a player heard
+    /// will count as dropped, when a dropped player's slot stops being
+    /// held, and (guest) when the host's change is given up on.
+    fn link_deadlines<'a>(&'a self, run: &'a Running<G>) -> impl Iterator<Item = Millis> + 'a {
+        let (timeout, host) = (self.cfg.timeout, self.side == 0);
+        self.peers
+            .iter()
+            .filter(|p| !p.frozen)
+            .filter_map(move |p| {
+                let slot = p.slot;
+                match p.dropped {
+                    None => Some(p.last_heard + timeout),
+                    Some(d) if !d.ran_out => Some(d.until),
+                    Some(d) if !host && run.asked != slot => Some(d.until + timeout),
+                    Some(_) => None,
+                }
+            })
+    }
+
+    /// A running match that holds the slots of dropped players: players
+    /// silent for the timeout drop, windows that ran out are acted on, and
+    /// the progress wait counts only while nobody is held.
+    fn check_links(&mut self, now: Millis) {
+        for i in 0..self.peers.len() {
+            let silent = self.peers.get(i).is_some_and(|p| {
+                p.dropped.is_none()
+                    && !p.frozen
+                    && now.saturating_since(p.last_heard) >= self.cfg.timeout
+            });
+            if silent {
+                self.drop_peer(now, i);
+            }
+        }
+        let Phase::Running(run) = &self.phase else {
+            return;
+        };
+        let holding = run.leaving.is_some()
+            || run.asked.is_some()
+            || self.peers.iter().any(|p| p.dropped.is_some());
+        if holding {
+            // Waiting on a held slot is not a stuck peer.
+            self.deadlines.progressed();
+        } else if let Some(waited) = self.deadlines.progress_expired(now, &self.cfg) {
+            log::info!(
+                "no new input from a peer for {} ms at tick {}",
+                waited.0,
+                self.tick()
+            );
+            self.end(Outcome::NoProgress, Some(ByeReason::NoProgress));
+            return;
+        }
+        let due = self.peers.iter().find_map(|p| {
+            let d = p.dropped?;
+            let grace_over = now >= d.until + self.cfg.timeout;
+            (now >= d.until && (!d.ran_out || grace_over)).then_some((p.id, p.slot.unwrap_or(0)))
+        });
+        if let Some((id, slot)) = due {
+            self.window_ran_out(id, slot);
+        }
+    }
+
+    /// Player `pi`'s link failed or went silent: its slot is held for the
+    /// rejoin window.
+    fn drop_peer(&mut self, now: Millis, pi: usize) {
+        let window = self.cfg.rejoin_window;
+        let Some(p) = self.peers.get_mut(pi) else {
+            return;
+        };
+        if p.dropped.is_some() || p.frozen {
+            return;
+        }
+        let slot = p.slot.unwrap_or(0);
+        log::info!(
+            "{} (slot {slot}) dropped at tick {}: its slot is held for {} ms",
+            p.id,
+            self.phase.timeline().map_or(0, Timeline::tick),
+            window.0
+        );
+        p.dropped = Some(Dropped {
+            until: now + window,
+            announced: window.0 / 1000,
+            ran_out: false,
+        });
+        self.events.push_back(Event::Dropped {
+            slot,
+            held_for: window,
+        });
+    }
+
+    /// Dropped player `slot` (on link `id`) did not come back in time: the
+    /// match ends, or (three players or more, a game that allows it) the
+    /// host orders its slot played with the neutral input.
+    fn window_ran_out(&mut self, id: PeerId, slot: u8) {
+        // The others and this side, the one that left excepted.
+        let remaining = u8::try_from(self.peers.len()).unwrap_or(MAX_PLAYERS);
+        let plays_on = slot != 0 && remaining >= 2 && G::plays_on_after_leave(remaining);
+        let Phase::Running(run) = &self.phase else {
+            return;
+        };
+        let (leaving, asked) = (run.leaving.as_ref().map(|l| l.slot), run.asked);
+        let first = self
+            .peers
+            .iter_mut()
+            .find(|p| p.id == id)
+            .and_then(|p| p.dropped.as_mut())
+            .is_some_and(|d| !core::mem::replace(&mut d.ran_out, true));
+        let gave_up = if !plays_on {
+            true
+        } else if self.side == 0 {
+            match leaving {
+                None => {
+                    self.begin_leave(slot);
+                    false
+                }
+                Some(l) => l != slot,
+            }
+        } else {
+            // The host orders the change: wait a timeout more for its
+            // question, unless it came.
+            !first && asked != Some(slot)
+        };
+        if gave_up {
+            log::info!("slot {slot} was not rejoined in time: the match ends");
+            self.end(
+                Outcome::PlayerLeft { slot },
+                Some(ByeReason::PlayerLeft { slot }),
+            );
+        }
+    }
+
+    /// Host: the player in `slot` is gone for good; every remaining player
+    /// is asked which of its inputs it holds.
+    fn begin_leave(&mut self, slot: u8) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        let have = run.timeline.inputs_of(usize::from(slot)).len() as u32;
+        for p in &mut self.peers {
+            if p.slot == Some(slot) {
+                p.frozen = true;
+            } else {
+                p.out
+                    .send(&Message::<G::Input>::Missing(Missing { slot, have }));
+            }
+        }
+        log::info!("slot {slot} left: asking the others for its inputs past tick {have}");
+        let others = self
+            .peers
+            .iter()
+            .filter(|p| p.slot != Some(slot))
+            .map(|p| p.id);
+        run.leaving = Some(Leaving::new(slot, have, others));
+    }
+
+    /// Host: every answer is in. The others get the gone player's inputs
+    /// they lack, then the change; this side applies it too.
+    fn finish_leave(&mut self) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        let Some(leaving) = run.leaving.take() else {
+            return;
+        };
+        let slot = leaving.slot;
+        let s = usize::from(slot);
+        run.timeline.extend_inputs(s, &leaving.tail);
+        let tick = leaving.end();
+        run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
+        let change = Message::<G::Input>::Roster(Roster {
+            seq: run.roster_seq,
+            tick,
+            change: RosterChange::Neutral { slot },
+        });
+        let all = run.timeline.inputs_of(s);
+        for p in &mut self.peers {
+            if p.slot == Some(slot) {
+                continue;
+            }
+            let from = leaving.count_of(p.id).unwrap_or(tick).min(tick);
+            let lacking = all.get(from as usize..).unwrap_or(&[]);
+            for h in runs(slot, from, lacking, false) {
+                p.out.send(&Message::Held(h));
+            }
+            p.out.send(&change);
+        }
+        self.apply_neutral(slot, tick);
+    }
+
+    /// From `tick` on the player in `slot` plays the neutral input here;
+    /// its link is forgotten.
+    fn apply_neutral(&mut self, slot: u8, tick: u32) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        run.timeline.play_neutral(usize::from(slot));
+        if let Some(i) = self.peers.iter().position(|p| p.slot == Some(slot)) {
+            let p = self.peers.remove(i);
+            self.gone.push(p.id);
+        }
+        log::info!("slot {slot} plays the neutral input from tick {tick}");
+        self.events.push_back(Event::Left { slot, tick });
+    }
+
+    /// Whether link `pi` leads to the host.
+    fn is_host_link(&self, pi: usize) -> bool {
+        self.side != 0 && self.peers.get(pi).is_some_and(|p| p.slot == Some(0))
+    }
+
+    /// The host asks which inputs of a gone player this side holds.
+    fn on_missing(&mut self, pi: usize, m: Missing) {
+        let from_host = self.is_host_link(pi);
+        let Phase::Running(run) = &mut self.phase else {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        };
+        let s = usize::from(m.slot);
+        let known = self.peers.iter().any(|p| p.slot == Some(m.slot));
+        if !from_host
+            || run.asked.is_some()
+            || m.slot == self.side
+            || !known
+            || run.timeline.is_neutral(s)
+        {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        }
+        run.asked = Some(m.slot);
+        for p in &mut self.peers {
+            if p.slot == Some(m.slot) {
+                p.frozen = true;
+            }
+        }
+        let own = run.timeline.inputs_of(s);
+        let from = m.have.min(own.len() as u32);
+        let answer = runs(m.slot, from, own.get(from as usize..).unwrap_or(&[]), true);
+        if let Some(host) = self.peers.get_mut(pi) {
+            for h in answer {
+                host.out.send(&Message::Held(h));
+            }
+        }
+    }
+
+    /// A run of a gone player's inputs: an answer (host) or the inputs
+    /// this side lacks before the change (guest).
+    fn on_held(&mut self, pi: usize, h: Held<G::Input>) {
+        let from_host = self.is_host_link(pi);
+        let Phase::Running(run) = &mut self.phase else {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        };
+        let Some(id) = self.peers.get(pi).map(|p| p.id) else {
+            return;
+        };
+        let limit = ahead_limit(run.timeline.tick(), run.params);
+        let s = usize::from(h.slot);
+        if self.side == 0 {
+            let Some(leaving) = run.leaving.as_mut() else {
+                self.violation(Violation::UnexpectedRoster);
+                return;
+            };
+            match leaving.fold(id, run.timeline.inputs_of(s), &h, limit) {
+                Ok(()) if leaving.complete() => self.finish_leave(),
+                Ok(()) => {}
+                Err(RunRefused::OutOfTurn) => self.violation(Violation::UnexpectedRoster),
+                Err(RunRefused::Conflict(tick)) => {
+                    self.violation(Violation::ConflictingInput { tick });
+                }
+                Err(RunRefused::TooFarAhead(tick)) => {
+                    self.violation(Violation::TooFarAhead { tick });
+                }
+            }
+            return;
+        }
+        let have = run.timeline.inputs_of(s).len() as u32;
+        if !from_host || run.asked != Some(h.slot) || h.first_tick != have {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        }
+        // Cannot overflow: the decoder checked first_tick + len <= u32::MAX.
+        let stop = h.first_tick + h.pads.len() as u32;
+        if stop > limit {
+            self.violation(Violation::TooFarAhead { tick: stop });
+            return;
+        }
+        run.timeline.extend_inputs(s, &h.pads);
+    }
+
+    /// A membership change from the host.
+    fn on_roster(&mut self, pi: usize, r: Roster) {
+        let from_host = self.is_host_link(pi);
+        let Phase::Running(run) = &mut self.phase else {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        };
+        let RosterChange::Neutral { slot } = r.change;
+        let held = run.timeline.inputs_of(usize::from(slot)).len() as u32;
+        if !from_host
+            || r.seq != run.roster_seq.wrapping_add(1)
+            || run.asked != Some(slot)
+            || held != r.tick
+        {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        }
+        run.roster_seq = r.seq;
+        run.asked = None;
+        if let Some(host) = self.peers.get_mut(pi) {
+            host.out.send(&Message::<G::Input>::RosterAck(r.seq));
+        }
+        self.apply_neutral(slot, r.tick);
+    }
+
+    /// A player applied the host's change `seq`.
+    fn on_roster_ack(&mut self, pi: usize, seq: u16) {
+        let sent = match &self.phase {
+            Phase::Running(run) if self.side == 0 => run.roster_seq,
+            _ => 0,
+        };
+        match self.peers.get_mut(pi) {
+            Some(p) if seq <= sent && seq == p.roster_acked.wrapping_add(1) => {
+                p.roster_acked = seq;
+                log::debug!("{} applied membership change {seq}", p.id);
+            }
+            _ => self.violation(Violation::UnexpectedRoster),
         }
     }
 
@@ -1219,6 +1607,9 @@ impl<G: DeterministicGame> Session<G> {
             local: LocalHashes::default(),
             parts: PartsExchange::default(),
             parts_with: None,
+            roster_seq: 0,
+            leaving: None,
+            asked: None,
         });
         for p in &mut self.peers {
             p.sender = sender::Sender::new(params.delay);
@@ -1251,6 +1642,10 @@ impl<G: DeterministicGame> Session<G> {
             debug_assert!(false, "a running peer without a slot");
             return;
         };
+        if peer.frozen {
+            log::debug!("inputs from a player leaving the match: dropped");
+            return;
+        }
         // Validate everything before changing anything.
         let sent = run.timeline.local().len() as u32;
         if m.ack > sent {
@@ -1424,6 +1819,7 @@ impl<G: DeterministicGame> Session<G> {
             ByeReason::Timeout => self.end(Outcome::Timeout, None),
             ByeReason::HandshakeTimeout => self.end(Outcome::HandshakeTimeout, None),
             ByeReason::NoProgress => self.end(Outcome::NoProgress, None),
+            ByeReason::PlayerLeft { slot } => self.end(Outcome::PlayerLeft { slot }, None),
             ByeReason::InvalidData => self.end(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,
@@ -1483,7 +1879,16 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let window = run.params.window;
+        let quiet_turn = self
+            .stats
+            .frames
+            .is_multiple_of(u64::from(self.cfg.ping_interval_frames));
         for peer in &mut self.peers {
+            if peer.frozen || (peer.dropped.is_some() && !quiet_turn) {
+                // A dropped player's link gets one packet per ping
+                // interval: enough for it to hear us when it comes back.
+                continue;
+            }
             let view = peer_view(run, peer);
             let lost = peer.pinger.losses();
             let travel = travel_ticks(peer.last_rtt);

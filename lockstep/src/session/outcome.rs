@@ -88,6 +88,11 @@ pub enum Violation {
     },
     /// The peer ended the match saying *we* sent invalid data.
     RejectedByPeer,
+    /// A membership message ([`Missing`](crate::wire::Missing),
+    /// [`Held`](crate::wire::Held), [`Roster`](crate::wire::Roster) or a
+    /// roster acknowledgement) that the sender may not send, out of turn,
+    /// or that does not fit what this side holds.
+    UnexpectedRoster,
     /// Part hashes for a tick this side is not waiting on (it sends its
     /// own only after finding that tick's hashes differ, which the peer
     /// finds too, first).
@@ -133,6 +138,7 @@ impl fmt::Display for Violation {
                 )
             }
             Violation::RejectedByPeer => write!(f, "the peer rejected data we sent"),
+            Violation::UnexpectedRoster => write!(f, "unexpected membership message"),
         }
     }
 }
@@ -198,6 +204,14 @@ pub enum Outcome {
         /// The peer's version, if its Hello arrived.
         remote: Option<Version>,
     },
+    /// The player in `slot` dropped (its link failed or went silent) and
+    /// did not come back within the rejoin window (see
+    /// [`SessionConfig::rejoin_window`]), or a peer said the same: the
+    /// match cannot go on without it.
+    PlayerLeft {
+        /// The slot of the player that left.
+        slot: u8,
+    },
     /// The peer sent something this side refuses (or said we did).
     InvalidData {
         /// What was wrong.
@@ -229,6 +243,37 @@ pub enum Event {
     HashMatched(u32),
     /// A round trip was measured.
     RoundTrip(Millis),
+    /// The player in `slot` dropped: its link failed, or nothing came
+    /// from it for the timeout. The match goes on as far as the inputs
+    /// allow, then waits; the slot is held for `held_for`.
+    Dropped {
+        /// The slot.
+        slot: u8,
+        /// How long the slot is still held.
+        held_for: Millis,
+    },
+    /// Still waiting for the dropped player in `slot` (raised each
+    /// second while the match stalls on it).
+    Waiting {
+        /// The slot.
+        slot: u8,
+        /// How long the slot is still held.
+        held_for: Millis,
+    },
+    /// The dropped player in `slot` was heard again: its inputs flow and
+    /// the match resumes.
+    Resumed {
+        /// The slot.
+        slot: u8,
+    },
+    /// The player in `slot` left for good and the match plays on: from
+    /// `tick` on, the slot plays the neutral input on every side.
+    Left {
+        /// The slot.
+        slot: u8,
+        /// The first tick played with the neutral input.
+        tick: u32,
+    },
     /// The match is over; no further event follows.
     Ended(Outcome),
 }

@@ -13,6 +13,7 @@ use core::fmt;
 use super::hash_book::HashBook;
 use super::outcome::Version;
 use super::ping::Pinger;
+use super::roster::Dropped;
 use super::sender::{Outbox, Sender};
 use super::time_sync::TimeSync;
 use crate::time::Millis;
@@ -63,6 +64,14 @@ pub(super) struct Peer {
     pub(super) sender: Sender,
     /// The frame advantage between it and us.
     pub(super) time_sync: TimeSync,
+    /// While its link is down (failed, or silent for the timeout) in a
+    /// running match: until when its slot is held.
+    pub(super) dropped: Option<Dropped>,
+    /// The host asked about this player's inputs as it leaves: nothing
+    /// more is taken from it.
+    pub(super) frozen: bool,
+    /// Host: the last membership change it acknowledged.
+    pub(super) roster_acked: u16,
 }
 
 impl Peer {
@@ -81,6 +90,9 @@ impl Peer {
             hashes: HashBook::default(),
             sender: Sender::new(0),
             time_sync: TimeSync::default(),
+            dropped: None,
+            frozen: false,
+            roster_acked: 0,
         }
     }
 

@@ -88,6 +88,9 @@ pub(crate) struct Timeline<G: DeterministicGame> {
     window: u8,
     /// Ticks between two hashed final ticks.
     hash_interval: u32,
+    /// Slots whose player left: from the tick their inputs end at, they
+    /// play the neutral input, kept as long as this side's own.
+    neutral: Vec<usize>,
     /// States kept behind the present even once final (0 in a match: a
     /// state is kept only while a guess before it is pending). Above 0, a
     /// state is saved before every tick.
@@ -126,6 +129,7 @@ impl<G: DeterministicGame> Timeline<G> {
             inputs: vec![vec![G::Input::default(); d]; players],
             window,
             hash_interval: u32::from(hash_interval.max(1)),
+            neutral: Vec::new(),
             keep: 0,
             saved: VecDeque::new(),
             confirmed: 0,
@@ -226,9 +230,37 @@ impl<G: DeterministicGame> Timeline<G> {
 
     // ----- feeding ----------------------------------------------------------
 
-    /// Appends this side's next input.
+    /// Appends this side's next input (and the neutral input of every
+    /// slot whose player left, up to the same tick).
     pub(crate) fn push_local(&mut self, pad: G::Input) {
         self.extend_inputs(self.slot, &[pad]);
+        self.fill_neutral();
+    }
+
+    /// From the end of player `slot`'s inputs on, the slot plays the
+    /// neutral input (its player left).
+    pub(crate) fn play_neutral(&mut self, slot: usize) {
+        if slot != self.slot && slot < self.players() && !self.neutral.contains(&slot) {
+            self.neutral.push(slot);
+        }
+        self.fill_neutral();
+    }
+
+    /// Whether player `slot` plays the neutral input.
+    pub(crate) fn is_neutral(&self, slot: usize) -> bool {
+        self.neutral.contains(&slot)
+    }
+
+    /// Brings every neutral slot's inputs up to this side's own.
+    fn fill_neutral(&mut self) {
+        let upto = self.local().len();
+        for &s in &self.neutral {
+            if let Some(i) = self.inputs.get_mut(s) {
+                if i.len() < upto {
+                    i.resize(upto, G::Input::default());
+                }
+            }
+        }
     }
 
     /// Appends player `slot`'s inputs that follow the last one held

@@ -667,6 +667,43 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
         Mesh { net, players }
     }
 
+    /// Cuts the link between players `a` and `b` both ways: unreliable
+    /// datagrams on it are lost, reliable ones wait for
+    /// [`restore`](Self::restore) (a cable pulled, a Wi-Fi blip).
+    pub fn sever(&mut self, a: usize, b: usize) {
+        if let Some(l) = self.net.link(a, b) {
+            l.0.sever_both();
+        }
+    }
+
+    /// Reconnects the link between players `a` and `b`.
+    pub fn restore(&mut self, a: usize, b: usize) {
+        if let Some(l) = self.net.link(a, b) {
+            l.0.heal_both();
+        }
+    }
+
+    /// Cuts every link of player `i` (see [`sever`](Self::sever)).
+    pub fn sever_player(&mut self, i: usize) {
+        for j in 0..self.players.len() {
+            self.sever(i, j);
+        }
+    }
+
+    /// Reconnects every link of player `i`.
+    pub fn restore_player(&mut self, i: usize) {
+        for j in 0..self.players.len() {
+            self.restore(i, j);
+        }
+    }
+
+    /// Runs `frames` frames for every player.
+    pub fn run_frames(&mut self, frames: u64) {
+        for _ in 0..frames {
+            self.step_frame();
+        }
+    }
+
     /// Runs one frame for every player.
     pub fn step_frame(&mut self) {
         let mut members: Vec<&mut dyn Member> = self

@@ -465,6 +465,21 @@ pub fn running_pair(mode: Mode, seed: u64) -> Pair<Tiny, Tiny> {
     p
 }
 
+/// The same as [`running_pair`], with sessions that hold no slot for a
+/// dropped player (rejoin window 0): a silent peer or a lost link ends the
+/// match at once.
+pub fn running_pair_without_hold(mode: Mode, seed: u64) -> Pair<Tiny, Tiny> {
+    let mut p = Pair::new(
+        mode.cfg(SessionConfig::host(seed, 6))
+            .rejoin_window(Millis::ZERO),
+        mode.cfg(SessionConfig::guest()).rejoin_window(Millis::ZERO),
+        outcome_link(),
+        seed,
+    );
+    assert!(p.run_to_tick(300, 1000));
+    p
+}
+
 /// Opens the link between a hand-driven host and guest at time 0: the
 /// host names it `PeerId(1)` and the guest `PeerId(0)` (each by the
 /// other's slot), as [`lockstep_testing::Net`] does. Each queues its Hello.
@@ -682,4 +697,72 @@ impl<const AT: u32> DeterministicGame for CrowdNudgedAt<AT> {
     fn state_hash(&self) -> u64 {
         self.0.state_hash()
     }
+}
+
+/// [`Crowd`], in a game whose matches play on when a player left (its
+/// slot then plays the neutral input). Same build id and input.
+#[derive(Clone, Debug)]
+pub struct Bench(pub Crowd);
+
+impl DeterministicGame for Bench {
+    type Input = u8;
+    const BUILD_ID: u64 = Crowd::BUILD_ID;
+
+    fn new(seed: u64, players: u8) -> Self {
+        Bench(Crowd::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
+}
+
+/// Checks that players `who` of `m` agree: the same state at every final
+/// tick any two recorded (at least `compared` ticks compared between the
+/// first and each other), and the same final inputs, each log replaying
+/// to its own confirmed state. Returns the shortest log's tick count.
+pub fn assert_players_agree<G: DeterministicGame<Input = u8>>(
+    m: &lockstep_testing::Mesh<G>,
+    who: &[usize],
+    compared: usize,
+) -> usize {
+    let first = &m.players[who[0]];
+    for &i in &who[1..] {
+        let p = &m.players[i];
+        let mut n = 0;
+        for (t, h) in &first.seen.hashes {
+            if let Some(g) = p.seen.hashes.get(t) {
+                assert_eq!(h, g, "players {} and {i} differ at tick {t}", who[0]);
+                n += 1;
+            }
+        }
+        assert!(
+            n >= compared,
+            "players {} and {i}: only {n} ticks compared",
+            who[0]
+        );
+    }
+    let logs: Vec<InputLog<u8>> = who.iter().map(|&i| m.players[i].input_log()).collect();
+    let shortest = logs.iter().map(|l| l.inputs.len()).min().unwrap_or(0);
+    for (log, &i) in logs.iter().zip(who) {
+        assert_eq!(
+            log.inputs[..shortest],
+            logs[0].inputs[..shortest],
+            "player {i}'s inputs"
+        );
+        assert!(
+            log.replay::<G>().is_ok(),
+            "player {i}: {:?}",
+            log.replay::<G>()
+        );
+    }
+    shortest / usize::from(logs[0].players)
 }

@@ -76,7 +76,10 @@ impl<G: DeterministicGame> MatchDriver<G> {
     ///
     /// When the session refuses the configuration.
     pub fn new(cfg: SessionConfig, now: Millis) -> Result<Self, ConfigError> {
-        let mut session = Session::new(cfg)?;
+        // The shell neither shows a held slot nor offers a rejoin yet: a
+        // lost or silent match link ends the match at once, as it did
+        // before the engine could hold a dropped player's slot.
+        let mut session = Session::new(cfg.rejoin_window(Millis::ZERO))?;
         // The driver is made once the match link is open: its Hello is
         // queued now.
         session.handle_link_state(now, MATCH_LINK, LinkState::Open);

@@ -1,0 +1,106 @@
+//! What a dropped player costs an NtBA match, for `docs/benchmarks.md`:
+//! two players over 50 ms ±10 links (virtual time); at minute 1, 5 and 10
+//! the link between them is cut for 10 s and then restored. Printed for
+//! each: the virtual time from the link returning to both players ticking
+//! live again, the ticks re-simulated by the resume (rollback), and the
+//! CPU time a catch-up by replay would take at that point (replaying the
+//! confirmed inputs of every slot from tick 0: what a player reloading
+//! its page would have to do).
+//!
+//! ```sh
+//! cargo run --release -p lockstep-examples --example rejoin_costs
+//! ```
+
+use std::time::Instant;
+
+use lockstep::{DeterministicGame, InputLog, Millis, SessionConfig};
+use lockstep_testing::{LinkConfig, Mesh, Mode};
+use ntba::{Ntba, Pad};
+
+/// NtBA with its pad as a plain byte, so the mesh's seeded pad sources can
+/// play it.
+#[derive(Clone)]
+struct Court(Ntba);
+
+impl DeterministicGame for Court {
+    type Input = u8;
+    const BUILD_ID: u64 = Ntba::BUILD_ID;
+
+    fn new(seed: u64, players: u8) -> Self {
+        Court(Ntba::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        // No allocation per tick: a match has at most 8 players.
+        let pads: [Pad; 8] = std::array::from_fn(|i| Pad(inputs.get(i).copied().unwrap_or(0)));
+        self.0.step(pads.get(..inputs.len()).unwrap_or(&pads));
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+}
+
+fn main() {
+    let link = LinkConfig {
+        latency: Millis(50),
+        jitter: Millis(10),
+        ..LinkConfig::default()
+    };
+    println!("| mode | cut at | back in play after the link returned | re-simulated by the resume | replay of every confirmed input (CPU) |");
+    println!("| --- | --- | --- | --- | --- |");
+    for mode in [Mode::LockStep, Mode::Rollback] {
+        let delay = if mode == Mode::LockStep { 6 } else { 2 };
+        let mut m = Mesh::<Court>::new(
+            2,
+            mode.cfg(SessionConfig::host(0x5eed, delay)),
+            mode.cfg(SessionConfig::guest()),
+            link,
+            17,
+        );
+        for minute in [1u32, 5, 10] {
+            let at = minute * 3600;
+            assert!(
+                m.run_to_confirmed(at, u64::from(at) * 2),
+                "{}",
+                m.progress()
+            );
+            m.sever(0, 1);
+            m.run_frames(600);
+            let stalled: Vec<u32> = m.players.iter().map(|p| p.tick()).collect();
+            let resim: u64 = m.players.iter().map(|p| p.stats().resimulated_ticks).sum();
+            m.restore(0, 1);
+            let back = m.net.now();
+            while m
+                .players
+                .iter()
+                .zip(&stalled)
+                .any(|(p, &t)| p.tick() <= t + 1)
+            {
+                assert!(
+                    m.players.iter().all(|p| p.outcome().is_none()),
+                    "{}",
+                    m.progress()
+                );
+                m.step_frame();
+            }
+            let live = m.net.now().saturating_since(back);
+            m.run_frames(60);
+            let resim_after: u64 = m.players.iter().map(|p| p.stats().resimulated_ticks).sum();
+            let log: InputLog<u8> = m.players[0].input_log();
+            let start = Instant::now();
+            let replayed = log.replay::<Court>();
+            let cpu = start.elapsed();
+            assert!(replayed.is_ok(), "{replayed:?}");
+            println!(
+                "| {mode:?} | minute {minute} (tick {}) | {} ms | {} ticks | {:.1} ms for {} ticks |",
+                stalled[0],
+                live.0,
+                resim_after - resim,
+                cpu.as_secs_f64() * 1000.0,
+                log.inputs.len() / usize::from(log.players)
+            );
+        }
+        assert!(m.players.iter().all(|p| p.outcome().is_none()));
+    }
+}
