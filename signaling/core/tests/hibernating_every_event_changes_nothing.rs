@@ -181,62 +181,8 @@ proptest! {
     fn room(ops in ops()) {
         let limits = RoomLimits { ttl_ms: 20_000, max_messages: 8, ..RoomLimits::default() };
         let (awake, _) = Room::new(RoomCode::parse("ABCDEF").unwrap(), limits, Millis(0));
-        // What a Durable Object keeps in storage: the meta, stored again
-        // whenever an event changed it.
-        let mut meta = awake.meta().clone();
-        let mut hosts: [Host<Room, RoomAttachment>; 2] = [
-            Host { machine: awake, live: BTreeMap::new(), admitted: Vec::new() },
-            Host { machine: Room::restore(meta.clone(), limits, []), live: BTreeMap::new(), admitted: Vec::new() },
-        ];
-        let mut now = Millis(0);
-        let mut n = 0u32;
-        for op in ops {
-            if let Op::Wait(ms) = op {
-                now = now + Millis(ms);
-                if ms > 0 {
-                    let stored: Vec<RoomAttachment> = hosts[1].live.values().map(|a| RoomAttachment::from_json(&a.to_json()).unwrap()).collect();
-                    hosts[1].machine = Room::restore(meta.clone(), limits, stored);
-                }
-                continue;
-            }
-            if matches!(op, Op::Admit) {
-                n += 1;
-            }
-            let role = if n % 2 == 1 { Role::Host } else { Role::Guest };
-            let mut seen = Vec::new();
-            for h in hosts.iter_mut() {
-                let actions = match &op {
-                    Op::Admit => match h.machine.admit(role, now) {
-                        Ok((s, a)) => {
-                            prop_assert!(!h.admitted.contains(&s), "socket id reused");
-                            h.admitted.push(s);
-                            a
-                        }
-                        Err(e) => { seen.push(vec![format!("{e:?}")]); continue; }
-                    },
-                    Op::Text(k, t) => match h.admitted.get(*k) {
-                        Some(&socket) => h.machine.handle(Event::Text { socket, text: t }, now),
-                        None => Vec::new(),
-                    },
-                    Op::Close(k) => match h.admitted.get(*k) {
-                        Some(&socket) => {
-                            h.live.remove(&socket);
-                            h.machine.handle(Event::Closed { socket }, now)
-                        }
-                        None => Vec::new(),
-                    },
-                    Op::Alarm => h.machine.handle(Event::Alarm, now),
-                    Op::Wait(_) => unreachable!(),
-                };
-                seen.push(h.visible(actions));
-            }
-            prop_assert_eq!(&seen[0], &seen[1]);
-            meta = hosts[1].machine.meta().clone();
-            if seen[0].iter().any(|l| l == "finished") {
-                // A finished room's storage is deleted; nothing more to compare.
-                break;
-            }
-        }
+        let role = |n: u32| JoinRole::from(if n % 2 == 1 { Role::Host } else { Role::Guest });
+        room_survives_hibernation(awake, limits, role, ops)?;
     }
 
     #[test]
@@ -244,61 +190,90 @@ proptest! {
         let limits = RoomLimits { ttl_ms: 20_000, max_member_messages: 8, ..RoomLimits::default() };
         let cap = RoomCapacity { players: 3, spectators: 2 };
         let (awake, _) = Room::with_members(RoomCode::parse("ABCDEF").unwrap(), cap, limits, Millis(0));
-        // What a Durable Object keeps in storage: the meta, stored again
-        // whenever an event changed it.
-        let mut meta = awake.meta().clone();
-        let mut hosts: [Host<Room, RoomAttachment>; 2] = [
-            Host { machine: awake, live: BTreeMap::new(), admitted: Vec::new() },
-            Host { machine: Room::restore(meta.clone(), limits, []), live: BTreeMap::new(), admitted: Vec::new() },
-        ];
-        let mut now = Millis(0);
-        let mut n = 0u32;
-        for op in ops {
-            if let Op::Wait(ms) = op {
-                now = now + Millis(ms);
-                if ms > 0 {
-                    let stored: Vec<RoomAttachment> = hosts[1].live.values().map(|a| RoomAttachment::from_json(&a.to_json()).unwrap()).collect();
-                    hosts[1].machine = Room::restore(meta.clone(), limits, stored);
-                }
-                continue;
+        let role = |n: u32| [JoinRole::Host, JoinRole::Player, JoinRole::Spectator][n as usize % 3];
+        room_survives_hibernation(awake, limits, role, ops)?;
+    }
+}
+
+/// Runs `ops` on a room that never sleeps and on one rebuilt from storage
+/// whenever time passes, the `n`-th socket admitted with `role_of(n)`, and
+/// checks both send the same frames and closes.
+fn room_survives_hibernation(
+    awake: Room,
+    limits: RoomLimits,
+    role_of: impl Fn(u32) -> JoinRole,
+    ops: Vec<Op>,
+) -> Result<(), TestCaseError> {
+    // What a Durable Object keeps in storage: the meta, stored again
+    // whenever an event changed it.
+    let mut meta = awake.meta().clone();
+    let mut hosts: [Host<Room, RoomAttachment>; 2] = [
+        Host {
+            machine: awake,
+            live: BTreeMap::new(),
+            admitted: Vec::new(),
+        },
+        Host {
+            machine: Room::restore(meta.clone(), limits, []),
+            live: BTreeMap::new(),
+            admitted: Vec::new(),
+        },
+    ];
+    let mut now = Millis(0);
+    let mut n = 0u32;
+    for op in ops {
+        if let Op::Wait(ms) = op {
+            now = now + Millis(ms);
+            if ms > 0 {
+                let stored: Vec<RoomAttachment> = hosts[1]
+                    .live
+                    .values()
+                    .map(|a| RoomAttachment::from_json(&a.to_json()).unwrap())
+                    .collect();
+                hosts[1].machine = Room::restore(meta.clone(), limits, stored);
             }
-            if matches!(op, Op::Admit) {
-                n += 1;
-            }
-            let role = [JoinRole::Host, JoinRole::Player, JoinRole::Spectator][n as usize % 3];
-            let mut seen = Vec::new();
-            for h in hosts.iter_mut() {
-                let actions = match &op {
-                    Op::Admit => match h.machine.admit(role, now) {
-                        Ok((s, a)) => {
-                            prop_assert!(!h.admitted.contains(&s), "socket id reused");
-                            h.admitted.push(s);
-                            a
-                        }
-                        Err(e) => { seen.push(vec![format!("{e:?}")]); continue; }
-                    },
-                    Op::Text(k, t) => match h.admitted.get(*k) {
-                        Some(&socket) => h.machine.handle(Event::Text { socket, text: t }, now),
-                        None => Vec::new(),
-                    },
-                    Op::Close(k) => match h.admitted.get(*k) {
-                        Some(&socket) => {
-                            h.live.remove(&socket);
-                            h.machine.handle(Event::Closed { socket }, now)
-                        }
-                        None => Vec::new(),
-                    },
-                    Op::Alarm => h.machine.handle(Event::Alarm, now),
-                    Op::Wait(_) => unreachable!(),
-                };
-                seen.push(h.visible(actions));
-            }
-            prop_assert_eq!(&seen[0], &seen[1]);
-            meta = hosts[1].machine.meta().clone();
-            if seen[0].iter().any(|l| l == "finished") {
-                // A finished room's storage is deleted; nothing more to compare.
-                break;
-            }
+            continue;
+        }
+        if matches!(op, Op::Admit) {
+            n += 1;
+        }
+        let role = role_of(n);
+        let mut seen = Vec::new();
+        for h in hosts.iter_mut() {
+            let actions = match &op {
+                Op::Admit => match h.machine.admit(role, now) {
+                    Ok((s, a)) => {
+                        prop_assert!(!h.admitted.contains(&s), "socket id reused");
+                        h.admitted.push(s);
+                        a
+                    }
+                    Err(e) => {
+                        seen.push(vec![format!("{e:?}")]);
+                        continue;
+                    }
+                },
+                Op::Text(k, t) => match h.admitted.get(*k) {
+                    Some(&socket) => h.machine.handle(Event::Text { socket, text: t }, now),
+                    None => Vec::new(),
+                },
+                Op::Close(k) => match h.admitted.get(*k) {
+                    Some(&socket) => {
+                        h.live.remove(&socket);
+                        h.machine.handle(Event::Closed { socket }, now)
+                    }
+                    None => Vec::new(),
+                },
+                Op::Alarm => h.machine.handle(Event::Alarm, now),
+                Op::Wait(_) => unreachable!(),
+            };
+            seen.push(h.visible(actions));
+        }
+        prop_assert_eq!(&seen[0], &seen[1]);
+        meta = hosts[1].machine.meta().clone();
+        if seen[0].iter().any(|l| l == "finished") {
+            // A finished room's storage is deleted; nothing more to compare.
+            break;
         }
     }
+    Ok(())
 }
