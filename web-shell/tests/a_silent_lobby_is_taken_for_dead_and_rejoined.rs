@@ -8,14 +8,7 @@ mod common;
 
 use common::World;
 use signaling_protocol::heartbeat::INTERVAL_MS;
-use web_shell::lobby::{Connection, LobbyConfig, LobbyNotice};
-
-fn online(w: &World, p: usize) -> bool {
-    w.pages[p]
-        .shell
-        .lobby_view()
-        .is_some_and(|v| v.connection == Connection::Online)
-}
+use web_shell::lobby::{LobbyConfig, LobbyNotice};
 
 #[test]
 fn a_silent_lobby_is_taken_for_dead_and_rejoined() {
@@ -24,13 +17,13 @@ fn a_silent_lobby_is_taken_for_dead_and_rejoined() {
 
     // A service that answers keeps the pages in for many heartbeats.
     w.run(4 * INTERVAL_MS);
-    assert!(online(&w, 0) && online(&w, 1), "dropped while answered");
+    assert!(w.online(0) && w.online(1), "dropped while answered");
 
     // The service goes silent without closing anything.
     w.service_silent = true;
     let silent_at = w.now;
     w.until(INTERVAL_MS + answer + 1_000, "the page gives up", |w| {
-        !online(w, 0)
+        !w.online(0)
     });
     let noticed = w.now.0 - silent_at.0;
     assert!(
@@ -52,11 +45,11 @@ fn a_silent_lobby_is_taken_for_dead_and_rejoined() {
     assert!(view.roster.is_empty(), "the old roster is gone");
     // It keeps trying on its backoff while nothing answers.
     w.run(20_000);
-    assert!(!online(&w, 0));
+    assert!(!w.online(0));
 
     // The service answers again: both pages are back and linked.
     w.service_silent = false;
     w.until(60_000, "both rejoin and link again", |w| {
-        online(w, 0) && online(w, 1) && w.mesh_formed()
+        w.online(0) && w.online(1) && w.mesh_formed()
     });
 }

@@ -5,16 +5,8 @@
 mod common;
 
 use common::World;
-use web_shell::lobby::Connection;
 use web_shell::options::FALLBACK_STUN_URL;
 use web_shell::shell::ICE_FETCH_TIMEOUT;
-
-fn online(w: &World, p: usize) -> bool {
-    w.pages[p]
-        .shell
-        .lobby_view()
-        .is_some_and(|v| v.connection == Connection::Online)
-}
 
 #[test]
 fn an_unanswered_ice_request_falls_back_in_time() {
@@ -26,9 +18,9 @@ fn an_unanswered_ice_request_falls_back_in_time() {
 
     // The presence socket waits for the ICE servers...
     w.run(ICE_FETCH_TIMEOUT.0 - 200);
-    assert!(!online(&w, 0), "online before the request was given up");
+    assert!(!w.online(0), "online before the request was given up");
     // ...which the page stops waiting for at the deadline, within a tick.
-    w.until(400, "Ada is online", |w| online(w, 0));
+    w.until(400, "Ada is online", |w| w.online(0));
     assert!(w.now.0 - joined.0 >= ICE_FETCH_TIMEOUT.0);
 
     w.until(5_000, "the mesh forms", World::mesh_formed);

@@ -222,6 +222,14 @@ impl World {
         }
     }
 
+    /// Whether page `p`'s lobby client is online.
+    pub fn online(&self, p: usize) -> bool {
+        self.pages[p]
+            .shell
+            .lobby_view()
+            .is_some_and(|v| v.connection == web_shell::lobby::Connection::Online)
+    }
+
     pub fn screen(&self, p: usize) -> Screen {
         self.pages[p].shell.screen_view().screen
     }
