@@ -107,11 +107,25 @@ test('2. chat in Hebrew and English, markup stays text, direction per line, mute
   await bo.locator('main').screenshot({ path: SCREENSHOT });
 });
 
-test('3. decline, then accept: an open match pair, shown in a match to the third player', async () => {
+test('3. a challenge rings; decline, then accept: an open match pair, shown in a match to the third player', async () => {
   const { ada, dana, bo } = pages;
+  // Count the tones each page asks Web Audio for: a challenge rings (two
+  // tones) on the page that must answer, never on the challenger's.
+  for (const p of [ada, dana]) {
+    await p.evaluate(() => {
+      window.tonesPlayed = 0;
+      const make = BaseAudioContext.prototype.createOscillator;
+      BaseAudioContext.prototype.createOscillator = function () {
+        window.tonesPlayed += 1;
+        return make.call(this);
+      };
+    });
+  }
   await entry(ada, 'דנה').locator('button[data-action="challenge"]').click();
   const incoming = entry(dana, 'Ada').locator('button[data-action="decline"]');
   await incoming.waitFor({ timeout: DEADLINE });
+  await dana.waitForFunction(() => window.tonesPlayed === 2, null, { timeout: DEADLINE });
+  assert.equal(await ada.evaluate(() => window.tonesPlayed), 0, 'the challenger hears no ring');
   await incoming.click();
   await waitNotice(ada, 'declined your challenge');
 

@@ -168,6 +168,9 @@ pub enum Effect {
     SetStatus(PlayerStatus),
     /// Show a message. Player names are filled in by the page from the id.
     Notice(Notice),
+    /// A challenge waits for our answer: ring, so that a player looking
+    /// elsewhere notices it.
+    Ring,
 }
 
 /// Messages shown to the player.
@@ -502,6 +505,7 @@ impl ChallengeState {
                         room,
                         deadline: now + cfg.answer_timeout,
                     });
+                    fx.push(Effect::Ring);
                 }
             }
             PeerMsg::Accept => {
@@ -641,9 +645,10 @@ mod tests {
     #[test]
     fn target_sees_and_declines() {
         let mut b = ChallengeState::default();
-        assert!(b
-            .reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG)
-            .is_empty());
+        assert_eq!(
+            b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG),
+            vec![Effect::Ring]
+        );
         assert!(b.incoming_from(&id('A')).is_some());
         assert!(!b.accept_disabled());
         let fx = b.reduce(Event::Decline(id('A')), Millis(1), &CFG);
@@ -1074,9 +1079,10 @@ mod tests {
         // While A only waits for an answer, a third player may still
         // challenge A (Accept stays disabled until A's challenge ends).
         let mut a = challenged(Millis(0));
-        assert!(a
-            .reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG)
-            .is_empty());
+        assert_eq!(
+            a.reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG),
+            vec![Effect::Ring]
+        );
         assert_eq!(a.incoming.len(), 1);
     }
 

@@ -34,6 +34,7 @@ pub mod relay;
 pub mod replay;
 pub mod screens;
 pub mod shell;
+pub mod sound;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

@@ -195,6 +195,8 @@ pub enum Output {
     },
     /// Show a notice.
     Notice(LobbyNotice),
+    /// A challenge waits for our answer: play the challenge sound.
+    Ring,
     /// The roster, banner or buttons changed: redraw them.
     Changed,
 }
@@ -979,6 +981,7 @@ impl LobbyClient {
                     name: notice.player().map(|id| self.name_of(id)),
                     notice,
                 }),
+                challenge::Effect::Ring => Output::Ring,
             };
             self.out.push_back(out);
         }
@@ -1573,6 +1576,10 @@ mod tests {
         };
         assert_eq!(to, id('B'));
         b.peer_text(Millis(60), &id('A'), &wire);
+        assert!(
+            drain(&mut b).contains(&Output::Ring),
+            "B hears the challenge"
+        );
         let view = &b.roster()[0];
         assert!(view.challenged_us && view.accept_enabled);
         // Challenge stays next to them: pressing it makes a mutual challenge.

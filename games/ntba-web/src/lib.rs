@@ -119,7 +119,7 @@ pub struct NtbaFrontEnd {
     /// press only).
     mute_held: bool,
     #[cfg(target_arch = "wasm32")]
-    synth: sound::Synth,
+    synth: web_shell::sound::Synth,
     cpu: Option<Cpu>,
     fx: Effects,
 }
@@ -262,7 +262,7 @@ impl FrontEnd for NtbaFrontEnd {
         #[cfg(target_arch = "wasm32")]
         if !self.muted {
             for &cue in self.fx.cues() {
-                self.synth.play(cue);
+                self.synth.play(cue.tones());
             }
         }
         draw::frame(painter, game, &self.fx, &self.labels());

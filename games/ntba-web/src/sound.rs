@@ -1,47 +1,9 @@
 //! Sound: which cue each effect plays, and the cues as plain tone lists
-//! (tested natively); in wasm32 a tiny synthesiser over the Web Audio API
-//! plays them (oscillators with short envelopes, no sound files).
+//! (tested natively); in wasm32 the shell's synthesiser
+//! (`web_shell::sound::Synth`) plays them.
 
 use crate::effects::EffectKind;
-
-/// An oscillator's wave shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wave {
-    /// Soft.
-    Sine,
-    /// Buzzy.
-    Square,
-    /// In between.
-    Triangle,
-}
-
-/// One note of a cue.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Tone {
-    /// Start, in seconds after the cue starts.
-    pub at: f64,
-    /// Length in seconds.
-    pub dur: f64,
-    /// Pitch in Hz at the start.
-    pub freq: f32,
-    /// Pitch in Hz at the end (a slide), or the same.
-    pub to: f32,
-    /// Shape.
-    pub wave: Wave,
-    /// Peak loudness, 0..1 (kept low: several cues may overlap).
-    pub gain: f32,
-}
-
-const fn tone(at: f64, dur: f64, freq: f32, to: f32, wave: Wave, gain: f32) -> Tone {
-    Tone {
-        at,
-        dur,
-        freq,
-        to,
-        wave,
-        gain,
-    }
-}
+use web_shell::sound::{tone, Tone, Wave};
 
 /// A short sound for something that happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,76 +81,6 @@ pub fn cue_for(kind: &EffectKind) -> Option<Cue> {
         EffectKind::Banner("SHOT CLOCK VIOLATION") => Cue::Buzzer,
         EffectKind::Banner(_) => Cue::Whistle,
     })
-}
-
-/// Plays cues through the Web Audio API (wasm32 only). The audio context
-/// is made on the first cue; browsers let it run once the person has
-/// interacted with the page (clicking Local play or Accept counts). If the
-/// browser has no audio, cues are silently skipped.
-#[cfg(target_arch = "wasm32")]
-#[derive(Debug, Default)]
-pub struct Synth {
-    ctx: Option<web_sys::AudioContext>,
-    unavailable: bool,
-}
-
-#[cfg(target_arch = "wasm32")]
-impl Synth {
-    /// Starts `cue` now.
-    pub fn play(&mut self, cue: Cue) {
-        use web_sys::{AudioContext, AudioContextState};
-        if self.unavailable {
-            return;
-        }
-        if self.ctx.is_none() {
-            match AudioContext::new() {
-                Ok(c) => self.ctx = Some(c),
-                Err(_) => {
-                    self.unavailable = true;
-                    return;
-                }
-            }
-        }
-        let Some(ctx) = self.ctx.as_ref() else {
-            return;
-        };
-        if ctx.state() == AudioContextState::Suspended {
-            let _ = ctx.resume();
-        }
-        let now = ctx.current_time();
-        for t in cue.tones() {
-            // A failed note only loses that note.
-            let _ = play_tone(ctx, now, t);
-        }
-    }
-}
-
-#[cfg(target_arch = "wasm32")]
-fn play_tone(ctx: &web_sys::AudioContext, now: f64, t: &Tone) -> Result<(), wasm_bindgen::JsValue> {
-    use web_sys::OscillatorType;
-    let start = now + t.at;
-    let end = start + t.dur;
-    let osc = ctx.create_oscillator()?;
-    osc.set_type(match t.wave {
-        Wave::Sine => OscillatorType::Sine,
-        Wave::Square => OscillatorType::Square,
-        Wave::Triangle => OscillatorType::Triangle,
-    });
-    let f = osc.frequency();
-    f.set_value_at_time(t.freq, start)?;
-    if (t.to - t.freq).abs() > f32::EPSILON {
-        f.exponential_ramp_to_value_at_time(t.to, end)?;
-    }
-    let g = ctx.create_gain()?;
-    let gain = g.gain();
-    gain.set_value_at_time(0.0, start)?;
-    gain.linear_ramp_to_value_at_time(t.gain, start + 0.01)?;
-    gain.exponential_ramp_to_value_at_time(0.0001, end)?;
-    osc.connect_with_audio_node(&g)?;
-    g.connect_with_audio_node(&ctx.destination())?;
-    osc.start_with_when(start)?;
-    osc.stop_with_when(end + 0.02)?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -199,6 +199,13 @@ pub(crate) enum Part {
     Replay,
 }
 
+/// A sound the page plays ([`Output::Sound`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    /// A challenge arrived and waits for an answer: two rising tones.
+    Challenge,
+}
+
 /// Something for the page to do, from [`Shell::poll_output`](super::Shell::poll_output).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {
@@ -325,6 +332,8 @@ pub enum Output {
     },
     /// Show the game canvas full screen (the browser's Escape leaves).
     FullScreen,
+    /// Play a short sound.
+    Sound(Cue),
     /// Offer a file of the last match for download at its link (or
     /// withdraw it): make an object URL of its bytes and set it as the
     /// link's `href` (the rest of the link comes as patches just before;

@@ -31,7 +31,7 @@ pub mod view;
 pub use config::{PageFacts, ShellConfig, NAME_KEY, NETCODE_KEY, STORED_KEYS};
 use io::Part;
 pub use io::{
-    Action, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId,
+    Action, Cue, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId,
 };
 
 use crate::canvas::{self, DrawList, Drawing};
@@ -1321,6 +1321,7 @@ impl Shell {
                 }
                 self.render(Part::Lobby);
             }
+            lobby::Output::Ring => self.out.push_back(Output::Sound(Cue::Challenge)),
             lobby::Output::Changed => self.render(Part::Lobby),
         }
     }

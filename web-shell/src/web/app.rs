@@ -65,6 +65,7 @@ pub struct App {
     dom: Dom,
     net: Net,
     rtc: Rtc,
+    synth: crate::sound::Synth,
     /// Inputs that carrying out an output produced (a socket that could
     /// not be opened).
     inbox: VecDeque<Input>,
@@ -145,6 +146,7 @@ impl App {
             Output::CloseMesh => self.rtc.close_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
             Output::FullScreen => self.dom.full_screen(),
+            Output::Sound(cue) => self.synth.play(crate::sound::shell_cue(cue)),
             Output::Offer { link, file } => {
                 if !self.dom.offer(link, file.as_ref()) {
                     self.inbox.push_back(Input::OfferFailed(link));
@@ -293,6 +295,7 @@ pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
         dom,
         net: Net::default(),
         rtc: Rtc::default(),
+        synth: crate::sound::Synth::default(),
         inbox: VecDeque::new(),
         now: now(),
         _handlers: handlers,

@@ -82,6 +82,8 @@ pub struct Page {
     pub answers_fetches: bool,
     /// The `iceServers` of the last peer connection this page created.
     pub ice_servers: Option<String>,
+    /// The sounds this page was asked to play, in order.
+    pub sounds: Vec<web_shell::shell::Cue>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -122,6 +124,7 @@ impl World {
                 report: None,
                 answers_fetches: true,
                 ice_servers: None,
+                sounds: Vec::new(),
                 conns: BTreeMap::new(),
             })
             .collect();
@@ -588,6 +591,7 @@ impl World {
                     }
                 }
                 Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
+                Output::Sound(cue) => self.pages[p].sounds.push(cue),
                 Output::Offer {
                     link: FileLink::Report,
                     file,
