@@ -253,6 +253,9 @@ pub(crate) async fn relay_ws(
     upgrade
         .max_message_size(cap)
         .max_frame_size(cap)
+        // As for lobby and room sockets: read in chunks of the frame cap,
+        // not the WebSocket layer's 128 KiB kept for the socket's life.
+        .read_buffer_size(cap)
         .on_failed_upgrade(move |_| fail_hub.socket_gone(&fail_shared, &fail_code, socket))
         .on_upgrade(move |ws| run(shared, hub, code, socket, ws, rx))
 }
