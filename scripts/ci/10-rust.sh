@@ -11,7 +11,7 @@ ensure_cargo_deny
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 # Crates that run in the browser or the Worker must also lint clean on wasm32.
-WASM_CRATES=(-p lockstep -p ntba -p webrtc-transport -p web-shell -p ntba-web -p signaling-worker -p signaling-core -p signaling-protocol -p netsim-wasm -p authority -p arena -p arena-web -p battleship -p battleship-web -p arcade-web -p dots-wasm-check -p ntba-wasm-check)
+WASM_CRATES=(-p lockstep -p ntba -p webrtc-transport -p web-shell -p ntba-web -p signaling-worker -p signaling-core -p signaling-protocol -p netsim-wasm -p authority -p arena -p arena-web -p battleship -p battleship-web -p arcade-web -p dots-web -p dots-wasm-check -p ntba-wasm-check)
 cargo clippy --target wasm32-unknown-unknown --locked "${WASM_CRATES[@]}" -- -D warnings
 cargo test --workspace --locked
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked

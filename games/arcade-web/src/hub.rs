@@ -118,6 +118,9 @@ struct Online {
     end: Option<(Outcome, String)>,
     /// The game's own end was asked for by leaving: report it as ours.
     leaving: bool,
+    /// A game has just started: the match view still shows the last one's
+    /// words, which the new game's first frame must not inherit.
+    fresh: bool,
 }
 
 impl Online {
@@ -211,6 +214,7 @@ impl HubSlot {
         o.ours = None;
         o.theirs = None;
         o.result = None;
+        o.fresh = true;
         self.shown = usize::from(game);
         if self.games[usize::from(game)].start_match(cfg, now, o.tag) {
             o.phase = Phase::Playing { game, generation };
@@ -302,9 +306,9 @@ impl GameSlot for HubSlot {
     }
     fn about(&self) -> web_shell::front_end::About {
         web_shell::front_end::About {
-            tagline: "Two games over one connection: the ship arena and Battleship.",
+            tagline: "Three games over one connection: the ship arena, Battleship and dots.",
             controls: &[(
-                "1, 2",
+                "1, 2, 3",
                 "propose the next game (the other player presses the same digit)",
             )],
             how_to_play: &[
@@ -353,6 +357,7 @@ impl GameSlot for HubSlot {
             out: VecDeque::new(),
             end: None,
             leaving: false,
+            fresh: false,
         });
         if host {
             if let Some(o) = self.online.as_mut() {
@@ -419,6 +424,16 @@ impl GameSlot for HubSlot {
         };
         let mut report = FrameReport::default();
         if let Phase::Playing { game, generation } = o.phase {
+            if std::mem::take(&mut o.fresh) {
+                // What the shell itself measures stays; the rest is the game's.
+                *view = MatchView {
+                    path: view.path,
+                    accept_to_tick_ms: view.accept_to_tick_ms,
+                    frames: view.frames,
+                    frame_ms: view.frame_ms.take(),
+                    ..MatchView::default()
+                };
+            }
             let g = &mut self.games[usize::from(game)];
             report = g.match_frame(now, held, view);
             while let Some((ch, bytes)) = g.poll_match_transmit() {

@@ -1,12 +1,12 @@
 //! `arcade-web`: one page that carries several games behind a hub
-//! ([`hub::HubSlot`]): the arena and Battleship. After a game, or in the
+//! ([`hub::HubSlot`]): the arena, Battleship and dots. After a game, or in the
 //! middle of one, the two players pick the next game and play it over the
 //! same match link, without going back to the lobby.
 #![warn(missing_docs)]
 
 pub mod hub;
 
-/// The page's entry point: the hub over the arena and Battleship. In the
+/// The page's entry point: the hub over the arena, Battleship and dots. In the
 /// arena host's worker (no window) it does nothing: `worker.js` calls the
 /// arena's `workerMain`, which this module carries.
 #[cfg(target_arch = "wasm32")]
@@ -18,6 +18,7 @@ pub fn start() -> Result<(), wasm_bindgen::JsValue> {
     let games: Vec<Box<dyn web_shell::shell::GameSlot>> = vec![
         Box::new(arena_web::page_slot()),
         Box::new(battleship_web::page_slot()),
+        dots_web::page_slot(),
     ];
     web_shell::run_game(Box::new(hub::HubSlot::new(games)))
 }

@@ -154,6 +154,14 @@ impl<F: FrontEnd> Slot<F> {
     }
 }
 
+/// The slot the shell makes for a lock-step game: `front` run through the
+/// shell's match driver. A page that carries several games behind a hub of
+/// its own builds each lock-step game's slot with this.
+#[must_use]
+pub fn lockstep_slot<F: FrontEnd + 'static>(front: F) -> Box<dyn GameSlot> {
+    Box::new(Slot::new(front))
+}
+
 impl<F: FrontEnd> GameSlot for Slot<F> {
     fn name(&self) -> &'static str {
         self.front.name()

@@ -38,6 +38,7 @@ impl Page {
         let games: Vec<Box<dyn GameSlot>> = vec![
             Box::new(ArenaSlot::new(make, Rc::clone(&arena))),
             Box::new(BattleshipSlot::new(random, Rc::clone(&ships))),
+            dots_web::page_slot(),
         ];
         Page {
             hub: HubSlot::new(games),
