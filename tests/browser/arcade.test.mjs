@@ -1,9 +1,11 @@
-// The arcade page (games/arcade-web: the arena and Battleship behind a hub)
-// in real headless Chromium: two pages meet in the lobby and start a match;
-// the arena runs first (its host in a worker); in the middle of it both
-// players pick Battleship and play it to the end; both stay on the hub with
-// the result and pick the arena again; then the guest leaves. No page makes
-// a peer connection after the match's: every game runs over the one link.
+// The arcade page (games/arcade-web: the arena, Battleship and dots behind a
+// hub) in real headless Chromium: two pages meet in the lobby and start a
+// match; the arena runs first (its host in a worker); in the middle of it
+// both players pick Battleship and play it to the end; both stay on the hub
+// with the result and pick the arena again, then dots (lock-step), where
+// each page steers its dot to the coin from what it shows until one has
+// ten; then the guest leaves. No page makes a peer connection after the
+// match's: every game runs over the one link.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
 import { test } from 'node:test';
@@ -41,6 +43,39 @@ async function until(label, check) {
   }
 }
 
+const summary = async (page) => (await page.locator('#match').getAttribute('data-summary')) ?? '';
+const headline = (page) => page.locator('#match-headline').textContent();
+
+/** Dots: steers side `side`'s dot towards the coin the page shows until the
+ * hub shows a result ("Orange wins 10-7."). The match runs with an input
+ * delay, so a key is held for all but the last two cells of the way along
+ * one axis, then the page shows where the dot got to. */
+async function race(page, side) {
+  const end = Date.now() + 4 * DEADLINE;
+  // The signed shortest way from `from` to `to` on a wrapping axis.
+  const way = (from, to, size) => {
+    const ahead = (to - from + size) % size;
+    return ahead <= size / 2 ? ahead : ahead - size;
+  };
+  for (;;) {
+    if (/wins \d+-\d+\./.test(await headline(page))) return;
+    if (Date.now() > end) throw new Error(`timed out: racing for the coin (${await summary(page)})`);
+    const parts = (await summary(page)).split(' · ');
+    const dot = parts[side]?.split('@')[1]?.split(',').map(Number);
+    const coin = parts.at(-1)?.startsWith('coin ') ? parts.at(-1).slice(5).split(',').map(Number) : null;
+    const dx = dot && coin ? way(dot[0], coin[0], 32) : 0;
+    const dy = dot && coin ? way(dot[1], coin[1], 18) : 0;
+    const [d, keys] = dx !== 0 ? [dx, ['ArrowLeft', 'ArrowRight']] : [dy, ['ArrowUp', 'ArrowDown']];
+    if (d !== 0) {
+      const key = d < 0 ? keys[0] : keys[1];
+      await page.keyboard.down(key);
+      await page.waitForTimeout(Math.max(1, Math.abs(d) - 2) * 16);
+      await page.keyboard.up(key);
+    }
+    await page.waitForTimeout(150);
+  }
+}
+
 /** Battleship: Space, then the right arrow, on each turn, to the end. */
 async function sweep(page) {
   for (;;) {
@@ -54,7 +89,7 @@ async function sweep(page) {
   }
 }
 
-test('the arcade: arena, then Battleship to the end, then the arena again, over one peer connection', { skip: !enabled }, async () => {
+test('the arcade: arena, then Battleship to the end, the arena again, then dots to the end, over one peer connection', { skip: !enabled }, async () => {
   const { server, browser } = env;
   const ada = await openPage(browser, server.url, { initScript: countConnections });
   const bo = await openPage(browser, server.url, { initScript: countConnections });
@@ -98,6 +133,16 @@ test('the arcade: arena, then Battleship to the end, then the arena again, over 
   await hold(bo, 'Digit1');
   await until('the arena runs again', async () => (await arena(ada)).role === 'host' && (await arena(bo)).role === 'guest' && (await arena(bo)).tick !== null);
   assert.equal(ada.workers().length, 1, 'a new worker for the new arena');
+
+  // Dots, the lock-step game, to its end.
+  await hold(bo, 'Digit3');
+  await hold(ada, 'Digit3');
+  await until('dots runs on both pages', async () => (await summary(ada)).includes('coin') && (await summary(bo)).includes('coin'));
+  await until('the arena worker is gone again', async () => ada.workers().length === 0);
+  await Promise.all([race(ada, 0), race(bo, 1)]);
+  const [ours, theirs] = [await headline(ada), await headline(bo)];
+  assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 Arena, 2 Battleship, 3 Dots/);
+  assert.equal(ours, theirs, 'one result on both pages');
 
   assert.deepEqual([await connections(ada), await connections(bo)], made, 'no new peer connection for any game');
 
