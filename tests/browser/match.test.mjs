@@ -881,3 +881,74 @@ test('14. alone in the lobby: the empty roster says what to do, and the chat box
     await alone.stop();
   }
 });
+
+// A gamepad stand-in: no pad exists on a test machine, so the page's
+// navigator.getGamepads returns one pad in the standard layout, whose
+// buttons and stick the test sets through window.__pad.
+const scriptedPad = () => {
+  const pad = {
+    index: 0, id: 'Scripted pad (STANDARD GAMEPAD)', connected: true, mapping: 'standard', timestamp: 0,
+    buttons: Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 })),
+    axes: [0, 0, 0, 0],
+  };
+  window.__pad = pad;
+  navigator.getGamepads = () => [pad, null, null, null];
+};
+const padButton = (page, i, down) => page.evaluate(([i, down]) => {
+  Object.assign(window.__pad.buttons[i], { pressed: down, touched: down, value: down ? 1 : 0 });
+}, [i, down]);
+const padAxis = (page, i, v) => page.evaluate(([i, v]) => { window.__pad.axes[i] = v; }, [i, v]);
+
+test('15. a gamepad: its buttons on the title, Start pauses local play, and online a button sends the byte its key sends', { skip: !enabled }, async () => {
+  const own = await startServer();
+  try {
+    pages.padAda = await openPage(browser, own.url, { initScript: scriptedPad });
+    pages.padBo = await openPage(browser, own.url);
+    const [ada, bo] = [pages.padAda, pages.padBo];
+    // Connected: the title lists the pad's buttons after the keys.
+    await ada.locator('#controls tr', { hasText: 'Pad: A / cross' }).waitFor({ timeout: DEADLINE });
+    assert.equal(await bo.locator('#controls tr', { hasText: 'Pad:' }).count(), 0, 'no pad, no pad lines');
+
+    // Local play: Start pauses and goes on, once per press.
+    await ada.locator('#btn-local').click();
+    await ada.waitForFunction(() => /^HOME \d+ - \d+ AWAY$/.test(document.querySelector('#local').dataset.summary ?? ''), null, { timeout: DEADLINE, polling: 100 });
+    await padButton(ada, 9, true);
+    await ada.locator('#local[data-paused="1"]').waitFor({ timeout: DEADLINE });
+    await padButton(ada, 9, false);
+    await padButton(ada, 9, true);
+    await ada.locator('#local[data-paused="0"]').waitFor({ timeout: DEADLINE });
+    await padButton(ada, 9, false);
+    await ada.locator('#local-back').click();
+
+    // Online: what the pad makes is what the session sends for the key.
+    await joinLobby(ada, 'Pat');
+    await joinLobby(bo, 'Quin');
+    await waitConnected(ada, 1);
+    await waitConnected(bo, 1);
+    await startMatch(ada, bo, 'Pat', 'Quin');
+    const sent = (v) => ada.waitForFunction((v) => document.querySelector('#match').dataset.input === v, v, { timeout: DEADLINE, polling: 16 });
+    const notIdle = async () => {
+      await ada.waitForFunction(() => !['', '00', undefined].includes(document.querySelector('#match').dataset.input), null, { timeout: DEADLINE, polling: 16 });
+      return attr(ada, '#match', 'data-input');
+    };
+    await sent('00');
+    for (const [key, button, axis] of [['Space', 0, null], ['KeyX', 2, null], ['ArrowLeft', null, [0, -1]]]) {
+      await ada.keyboard.down(key);
+      const byKey = await notIdle();
+      await ada.keyboard.up(key);
+      await sent('00');
+      if (button !== null) await padButton(ada, button, true);
+      else await padAxis(ada, axis[0], axis[1]);
+      await sent(byKey);
+      if (button !== null) await padButton(ada, button, false);
+      else await padAxis(ada, axis[0], 0);
+      await sent('00');
+    }
+    await ada.locator('#leave').click();
+    await bo.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  } finally {
+    await pages.padAda?.context().close();
+    await pages.padBo?.context().close();
+    await own.stop();
+  }
+});

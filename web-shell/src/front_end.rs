@@ -166,6 +166,26 @@ pub trait FrontEnd {
     /// (scrolling on the arrows and Space, quick find on `/`).
     fn is_game_key(&self, code: &str) -> bool;
 
+    /// The key a gamepad's `button` stands for when the pad plays for
+    /// `person` (0 is the first person at the page: in local play the one
+    /// on player 0's keys, online the only one). The shell adds it to the
+    /// keys held, so a pad plays exactly as those keys do. `None` (the
+    /// default for every button) leaves pads out.
+    fn pad_key(&self, _person: u8, _button: crate::pad::Button) -> Option<&'static str> {
+        None
+    }
+
+    /// The title page's lines about the pad's buttons (shown while a pad
+    /// is connected), like [`About::controls`]. None by default.
+    fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// `count` gamepads are now connected (a front end that draws its own
+    /// help lines may show the pad's buttons instead of the keys).
+    /// Ignored by default.
+    fn pads_connected(&mut self, _count: usize) {}
+
     /// The name of `side` (0 is the host, 1 the guest) in the words of the
     /// game, for the match's status line. By default "Player 1", "Player 2".
     fn side_name(&self, side: u8) -> String {
@@ -401,6 +421,20 @@ pub mod demo {
 
         fn side_name(&self, side: u8) -> String {
             SIDE_NAMES[usize::from(side) % SIDE_NAMES.len()].to_owned()
+        }
+
+        /// The first person's pad stands for the arrows, the second's for
+        /// W A S D.
+        fn pad_key(&self, person: u8, button: crate::pad::Button) -> Option<&'static str> {
+            use crate::pad::Button;
+            let keys = KEYS[usize::from(person.min(1))];
+            match button {
+                Button::Left => Some(keys[0]),
+                Button::Right => Some(keys[1]),
+                Button::Up => Some(keys[2]),
+                Button::Down => Some(keys[3]),
+                _ => None,
+            }
         }
     }
 

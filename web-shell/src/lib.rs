@@ -26,6 +26,7 @@ pub mod id;
 pub mod lobby;
 pub mod mesh;
 pub mod options;
+pub mod pad;
 pub mod play;
 pub mod protocol;
 pub mod quality;

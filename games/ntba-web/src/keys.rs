@@ -137,6 +137,48 @@ pub const HELP_SOLO: [&str; 2] = [
 pub const HELP_ONLINE: &str =
     "Arrows/WASD move · Space shoot (hold, let go at the top) · X pass/steal · Shift turbo · C switch";
 
+/// The key each gamepad button stands for, by person: the first pad plays
+/// Home's keys, the second Away's. D-pad or left stick move; A (the bottom
+/// face button) shoots, X or B pass or steal, a right shoulder or trigger
+/// is turbo, Y or the left shoulder switches.
+#[must_use]
+pub fn pad_key(person: u8, button: web_shell::pad::Button) -> Option<&'static str> {
+    use web_shell::pad::Button;
+    let keys = if person == 0 { &HOME_KEYS } else { &AWAY_KEYS };
+    let pick = |k: &'static [&'static str]| k.first().copied();
+    match button {
+        Button::Up => pick(keys.up),
+        Button::Down => pick(keys.down),
+        Button::Left => pick(keys.left),
+        Button::Right => pick(keys.right),
+        Button::South => pick(keys.shoot),
+        Button::West | Button::East => pick(keys.action),
+        Button::RightShoulder | Button::RightTrigger => pick(keys.turbo),
+        Button::North | Button::LeftShoulder => pick(keys.switch),
+        Button::LeftTrigger | Button::Select | Button::Start => None,
+    }
+}
+
+/// The title page's lines about a pad.
+pub const PAD_CONTROLS: &[(&str, &str)] = &[
+    ("Pad: d-pad or stick", "move"),
+    ("Pad: A / cross", "jump and shoot: hold, let go at the top"),
+    ("Pad: X or B", "pass; on defence, steal"),
+    ("Pad: RB or RT", "turbo"),
+    ("Pad: Y or LB", "switch to your team-mate"),
+    ("Pad: Start", "pause (local play)"),
+];
+
+/// The on-screen help line for a person with a pad.
+pub const HELP_PAD: &str =
+    "Pad: stick move · A shoot (hold, let go at the top) · X/B pass/steal · RB turbo · Y switch";
+
+/// The on-screen help lines for two people with pads (Home on the first).
+pub const HELP_PADS_TWO_PLAYERS: [&str; 2] = [
+    "HOME  first pad: stick move · A shoot · X/B pass/steal · RB turbo · Y switch",
+    "AWAY  second pad (or the arrows): the same buttons  —  1: the CPU takes Away",
+];
+
 /// The help line while a recorded match plays back.
 pub const HELP_REPLAY: &str =
     "A recorded match · play, pause, speed and the timeline are under the court";

@@ -122,6 +122,8 @@ pub struct NtbaFrontEnd {
     synth: web_shell::sound::Synth,
     cpu: Option<Cpu>,
     fx: Effects,
+    /// Gamepads connected: the help lines show the pad's buttons.
+    pads: usize,
 }
 
 impl NtbaFrontEnd {
@@ -178,12 +180,20 @@ impl NtbaFrontEnd {
                     },
                 ],
                 pointer: [Some("YOU"), Some("")],
-                help: keys::HELP_SOLO.to_vec(),
+                help: if self.pads > 0 {
+                    vec![keys::HELP_PAD, keys::HELP_SOLO[1]]
+                } else {
+                    keys::HELP_SOLO.to_vec()
+                },
             },
             Mode::TwoPlayers => Labels {
                 who: ["P1", "P2"],
                 pointer: [Some("P1"), Some("P2")],
-                help: keys::HELP_TWO_PLAYERS.to_vec(),
+                help: if self.pads > 0 {
+                    keys::HELP_PADS_TWO_PLAYERS.to_vec()
+                } else {
+                    keys::HELP_TWO_PLAYERS.to_vec()
+                },
             },
             Mode::Online(side) => {
                 let mut who = ["", ""];
@@ -195,7 +205,11 @@ impl NtbaFrontEnd {
                 Labels {
                     who,
                     pointer,
-                    help: vec![keys::HELP_ONLINE],
+                    help: vec![if self.pads > 0 {
+                        keys::HELP_PAD
+                    } else {
+                        keys::HELP_ONLINE
+                    }],
                 }
             }
             Mode::Replay => Labels {
@@ -255,6 +269,18 @@ impl FrontEnd for NtbaFrontEnd {
 
     fn about(&self) -> About {
         ABOUT
+    }
+
+    fn pad_key(&self, person: u8, button: web_shell::pad::Button) -> Option<&'static str> {
+        keys::pad_key(person, button)
+    }
+
+    fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
+        keys::PAD_CONTROLS
+    }
+
+    fn pads_connected(&mut self, count: usize) {
+        self.pads = count;
     }
 
     fn draw(&mut self, game: &Ntba, painter: &mut dyn Painter) {

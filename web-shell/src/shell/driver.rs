@@ -139,7 +139,15 @@ impl<G: DeterministicGame> MatchDriver<G> {
         view: &mut MatchView,
     ) -> FrameReport {
         let mut report = FrameReport::default();
-        let frame = self.session.advance_frame(now, || front.online_input(held));
+        let mut made = None;
+        let frame = self.session.advance_frame(now, || {
+            let input = front.online_input(held);
+            made = Some(input);
+            input
+        });
+        if let Some(input) = made {
+            view.input = Some(input_hex(&input));
+        }
         match frame {
             Frame::Stalled(_) => self.stalled = self.stalled.saturating_add(1),
             Frame::Ticked(_) => {
@@ -337,6 +345,14 @@ fn ticks(n: u8) -> &'static str {
     } else {
         "ticks"
     }
+}
+
+/// An input as the bytes the session sends for it (postcard, as on the
+/// wire), in lower-case hex: what `data-input` shows.
+fn input_hex<I: serde::Serialize>(input: &I) -> String {
+    postcard::to_allocvec(input)
+        .map(|bytes| bytes.iter().map(|b| format!("{b:02x}")).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

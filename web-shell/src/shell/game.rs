@@ -51,6 +51,18 @@ pub trait GameSlot {
     fn stop_local(&mut self);
     /// Runs `steps` ticks of local play (fewer once the game is over).
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView;
+    /// The key a pad's `button` stands for, for `person`
+    /// ([`FrontEnd::pad_key`]); none by default.
+    fn pad_key(&self, _person: u8, _button: crate::pad::Button) -> Option<&'static str> {
+        None
+    }
+    /// The title page's lines about a pad's buttons
+    /// ([`FrontEnd::pad_controls`]); none by default.
+    fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    /// How many pads are connected ([`FrontEnd::pads_connected`]).
+    fn pads_connected(&mut self, _count: usize) {}
     /// Starts an online match over the match link of attempt `tag`;
     /// `false` if the session refused `cfg`.
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool;
@@ -177,6 +189,15 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn is_game_key(&self, code: &str) -> bool {
         self.front.is_game_key(code)
+    }
+    fn pad_key(&self, person: u8, button: crate::pad::Button) -> Option<&'static str> {
+        self.front.pad_key(person, button)
+    }
+    fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
+        self.front.pad_controls()
+    }
+    fn pads_connected(&mut self, count: usize) {
+        self.front.pads_connected(count);
     }
     fn start_local(&mut self, seed: u64, choices: &[usize]) {
         if self.local.is_none() {

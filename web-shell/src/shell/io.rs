@@ -144,6 +144,9 @@ pub enum Input {
         /// held into a field is let go.
         typing: bool,
     },
+    /// The gamepads connected, as read at the start of a frame
+    /// (`navigator.getGamepads()`; an empty list when there are none).
+    Pads(Vec<crate::pad::Reading>),
     /// The lobby and connection timers' tick (every 100 ms or sooner).
     Tick,
     /// The frame timer fired at `clock` (page clock, ms): a 60 Hz frame

@@ -117,6 +117,11 @@ pub struct Shell {
     room: Option<(u32, RoomLink)>,
     room_gen: u32,
     held: Vec<String>,
+    /// The gamepads connected and whom each plays for.
+    pads: crate::pad::Pads,
+    /// A pad's Start button was held at the last reading (it pauses local
+    /// play as Escape does, once per press).
+    pad_start_held: bool,
     frames: FrameClock,
     frame_times: FrameTimes,
     local: LocalView,
@@ -174,6 +179,8 @@ impl Shell {
             room: None,
             room_gen: 0,
             held: Vec::new(),
+            pads: crate::pad::Pads::default(),
+            pad_start_held: false,
             frames: FrameClock::default(),
             frame_times: FrameTimes::default(),
             local: LocalView::default(),
@@ -202,7 +209,7 @@ impl Shell {
             },
         );
         s.out.push_back(Output::Page(start));
-        s.out.push_back(Output::Page(page::about(&s.game.about())));
+        s.out.push_back(Output::Page(s.about()));
         s.flush_dirty();
         s
     }
@@ -232,6 +239,7 @@ impl Shell {
                     self.held.retain(|c| *c != code);
                 }
             }
+            Input::Pads(readings) => self.pads(readings),
             Input::Tick => self.tick(now),
             Input::Frame { clock } => {
                 if self.frames.due(clock) {
@@ -592,6 +600,55 @@ impl Shell {
     }
 
     /// Pauses local play, or goes on; a finished game has nothing to pause.
+    /// The title page's words about the game, with the pad's buttons
+    /// while a pad is connected.
+    fn about(&self) -> Vec<page::Patch> {
+        let pad = if self.pads.count() > 0 {
+            self.game.pad_controls()
+        } else {
+            &[]
+        };
+        page::about(&self.game.about(), pad)
+    }
+
+    fn pads(&mut self, readings: Vec<crate::pad::Reading>) {
+        if self.pads.update(readings) {
+            log::info!("gamepads connected: {}", self.pads.count());
+            self.game.pads_connected(self.pads.count());
+            let about = self.about();
+            self.out.push_back(Output::Page(about));
+        }
+        let start = self
+            .pads
+            .keys(|_, b| (b == crate::pad::Button::Start).then_some(PAUSE_KEY));
+        let start = !start.is_empty();
+        if start && !self.pad_start_held {
+            self.toggle_pause();
+        }
+        self.pad_start_held = start;
+    }
+
+    /// The keys held on the keyboard and those the pads stand for: in
+    /// local play each pad for its person, online every pad for the one
+    /// person at the page.
+    fn held_keys(&self) -> Vec<&str> {
+        let mut held: Vec<&str> = self.held.iter().map(String::as_str).collect();
+        let online = self.screens.screen() == &Screen::Match;
+        let game = &self.game;
+        let pad_keys = self.pads.keys(|person, b| {
+            if b == crate::pad::Button::Start {
+                return None;
+            }
+            game.pad_key(if online { 0 } else { person }, b)
+        });
+        for k in pad_keys {
+            if !held.contains(&k) {
+                held.push(k);
+            }
+        }
+        held
+    }
+
     fn toggle_pause(&mut self) {
         if self.screens.screen() == &Screen::LocalPlay && self.local.result.is_none() {
             self.local.paused = !self.local.paused;
@@ -766,7 +823,8 @@ impl Shell {
     }
 
     fn frame(&mut self, now: Millis) {
-        let held: Vec<&str> = self.held.iter().map(String::as_str).collect();
+        let held: Vec<String> = self.held_keys().into_iter().map(str::to_owned).collect();
+        let held: Vec<&str> = held.iter().map(String::as_str).collect();
         match self.screens.screen() {
             Screen::LocalPlay => {
                 if !self.local.paused {

@@ -161,10 +161,14 @@ pub fn start(
 /// controls and a list of how to play, each hidden when the game says
 /// nothing.
 #[must_use]
-pub fn about(a: &crate::front_end::About) -> Vec<Patch> {
+///
+/// `pad` are the game's lines about a gamepad's buttons, shown under the
+/// keys while a pad is connected (empty otherwise).
+pub fn about(a: &crate::front_end::About, pad: &[(&str, &str)]) -> Vec<Patch> {
     let controls = a
         .controls
         .iter()
+        .chain(pad)
         .map(|(keys, what)| {
             Node::el("tr", "", "")
                 .child(Node::el("th", "", keys))
@@ -609,7 +613,7 @@ mod tests {
             controls: &[("Space", "jump")],
             how_to_play: &["Jump.", "Land."],
         };
-        let p = about(&a);
+        let p = about(&a, &[]);
         assert!(p.contains(&Patch::Text("tagline", "A game.".into())));
         assert!(p.contains(&Patch::Shown("about-controls", true)));
         let Some(Patch::Children(_, rows)) = p
@@ -631,8 +635,23 @@ mod tests {
             panic!("no how-to-play list");
         };
         assert_eq!(lines.len(), 2);
+        // With a pad connected, the pad's lines follow the keys.
+        let with_pad = about(&a, &[("A", "jump")]);
+        let Some(Patch::Children(_, rows)) = with_pad
+            .iter()
+            .find(|x| matches!(x, Patch::Children("controls", _)))
+        else {
+            panic!("no controls table");
+        };
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            rows[1],
+            Node::el("tr", "", "")
+                .child(Node::el("th", "", "A"))
+                .child(Node::el("td", "", "jump"))
+        );
         // A game that says nothing: every part hidden.
-        let none = about(&crate::front_end::About::default());
+        let none = about(&crate::front_end::About::default(), &[]);
         for id in ["tagline", "about-controls", "about-how"] {
             assert!(none.contains(&Patch::Shown(id, false)), "{id}");
         }

@@ -21,6 +21,9 @@ pub struct MatchView {
     pub tick: Option<u32>,
     /// `data-hash`: the state hash after the confirmed ticks.
     pub hash: Option<u64>,
+    /// `data-input`: the input this page made at its last tick, as the
+    /// bytes the session sends for it (hex).
+    pub input: Option<String>,
     /// `data-summary`: the front end's line about the present state.
     pub summary: Option<String>,
     /// `data-confirmed-summary`: the same about the confirmed state.
@@ -90,6 +93,7 @@ impl MatchView {
             ),
             ("data-tick", s(self.tick.as_ref().map(|v| v as _))),
             ("data-hash", self.hash.map(|h| format!("{h:016x}"))),
+            ("data-input", self.input.clone()),
             ("data-summary", self.summary.clone()),
             ("data-confirmed-summary", self.confirmed_summary.clone()),
             ("data-mode", self.mode.map(str::to_owned)),

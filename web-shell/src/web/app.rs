@@ -158,6 +158,7 @@ impl App {
     /// One 60 Hz frame if one is due, and its running time.
     fn frame(&mut self) {
         let start = clock();
+        self.feed(Input::Pads(platform::gamepads()));
         self.feed(Input::Frame { clock: start });
         self.feed(Input::FrameSpent(clock() - start));
     }

@@ -4,7 +4,7 @@
 use crate::shell::{PageFacts, STORED_KEYS};
 use js_sys::Reflect;
 use lockstep::Millis;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// The page clock (`performance.now()`), in ms.
 pub fn clock() -> f64 {
@@ -97,4 +97,38 @@ impl log::Log for ConsoleLog {
         }
     }
     fn flush(&self) {}
+}
+
+/// The gamepads connected (`navigator.getGamepads()`): none without the
+/// API. Read by property, so whatever object the browser (or a test's
+/// stand-in) hands over is taken as it is; the shell bounds the counts.
+pub fn gamepads() -> Vec<crate::pad::Reading> {
+    let get = |o: &JsValue, k: &str| Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default();
+    let list = |v: JsValue| -> Vec<JsValue> {
+        if js_sys::Array::is_array(&v) {
+            js_sys::Array::from(&v).iter().collect()
+        } else {
+            Vec::new()
+        }
+    };
+    let nav = get(&js_sys::global(), "navigator");
+    let Ok(f) = get(&nav, "getGamepads").dyn_into::<js_sys::Function>() else {
+        return Vec::new();
+    };
+    list(f.call0(&nav).unwrap_or_default())
+        .into_iter()
+        .filter(|p| p.is_object() && get(p, "connected").as_bool() != Some(false))
+        .map(|p| crate::pad::Reading {
+            index: get(&p, "index").as_f64().unwrap_or(0.0) as u32,
+            standard: get(&p, "mapping").as_string().as_deref() == Some("standard"),
+            pressed: list(get(&p, "buttons"))
+                .iter()
+                .map(|b| get(b, "pressed").as_bool().unwrap_or(false))
+                .collect(),
+            axes: list(get(&p, "axes"))
+                .iter()
+                .map(|a| a.as_f64().unwrap_or(0.0))
+                .collect(),
+        })
+        .collect()
 }
