@@ -62,6 +62,11 @@ fn a_challenge_becomes_a_match_and_both_return_to_the_lobby() {
         w.pages[1].shell.log_hash_at(common)
     );
     assert!(w.pages[0].shell.log_hash_at(common).is_some());
+    // Tools read it as 16 lower-case hex digits (`matchHashAt`).
+    let hex = w.pages[0].shell.match_hash_at(common).unwrap();
+    let hash = w.pages[0].shell.log_hash_at(common).unwrap();
+    assert_eq!(u64::from_str_radix(&hex, 16), Ok(hash));
+    assert!(hex.len() == 16 && !hex.contains(|c: char| c.is_ascii_uppercase()));
 
     for p in 0..2 {
         w.action(p, Action::Continue);

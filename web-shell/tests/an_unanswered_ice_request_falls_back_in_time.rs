@@ -6,7 +6,7 @@ mod common;
 
 use common::World;
 use web_shell::options::FALLBACK_STUN_URL;
-use web_shell::shell::ICE_FETCH_TIMEOUT;
+use web_shell::shell::{FetchId, ICE_FETCH_TIMEOUT};
 
 #[test]
 fn an_unanswered_ice_request_falls_back_in_time() {
@@ -22,6 +22,8 @@ fn an_unanswered_ice_request_falls_back_in_time() {
     // ...which the page stops waiting for at the deadline, within a tick.
     w.until(400, "Ada is online", |w| w.online(0));
     assert!(w.now.0 - joined.0 >= ICE_FETCH_TIMEOUT.0);
+    // The request given up is aborted, not left to hang.
+    assert_eq!(w.pages[0].aborted, [FetchId::Ice]);
 
     w.until(5_000, "the mesh forms", World::mesh_formed);
     let servers: serde_json::Value = serde_json::from_str(

@@ -195,7 +195,7 @@ fn input(r: &mut Rng, seen: &Seen) -> Input {
             Input::Fetched(id, body)
         }
         _ => {
-            let event = match r.below(8) {
+            let event = match r.below(9) {
                 0 => RtcEvent::Offer((r.below(2) == 0).then(|| "v=0".to_owned())),
                 1 => RtcEvent::Answer((r.below(2) == 0).then(|| "v=0".to_owned())),
                 2 => RtcEvent::Candidate(Candidate {
@@ -207,6 +207,7 @@ fn input(r: &mut Rng, seen: &Seen) -> Input {
                 4 => RtcEvent::Closed,
                 5 => RtcEvent::Data(Channel::Reliable, r.pick(&PEER).as_bytes().to_vec()),
                 6 => RtcEvent::Backlog(r.next() as usize),
+                7 => RtcEvent::Applied(r.below(2) == 0),
                 _ => RtcEvent::Data(
                     Channel::Unreliable,
                     (0..r.below(40)).map(|_| r.next() as u8).collect(),

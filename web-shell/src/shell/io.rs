@@ -28,7 +28,7 @@ pub enum LinkId {
 }
 
 /// A fetch of the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FetchId {
     /// `GET /ice`.
     Ice,
@@ -45,6 +45,9 @@ pub enum RtcEvent {
     Answer(Option<String>),
     /// A local ICE candidate to relay.
     Candidate(Candidate),
+    /// The remote answer asked to be applied was (`false`: the browser
+    /// refused it; the link then fails or runs out of time like any other).
+    Applied(bool),
     /// Both data channels are open.
     Open,
     /// The connection closed or failed.
@@ -54,6 +57,18 @@ pub enum RtcEvent {
     /// The bytes queued to send on the link changed (its
     /// `bufferedAmount`).
     Backlog(usize),
+}
+
+/// A step of a peer connection's handshake ([`Output::Describe`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SdpStep {
+    /// Make an offer and set it locally; report [`RtcEvent::Offer`].
+    Offer,
+    /// Apply the remote offer, make an answer and set it locally; report
+    /// [`RtcEvent::Answer`].
+    Answer(String),
+    /// Apply the remote answer; report [`RtcEvent::Applied`].
+    Apply(String),
 }
 
 /// What the person did to the page.
@@ -257,6 +272,9 @@ pub enum Output {
         /// The address.
         url: String,
     },
+    /// Abort a fetch the shell gave up on (no answer by its deadline), if
+    /// it is still under way; what it then reports is ignored.
+    AbortFetch(FetchId),
     /// Create a peer connection (replacing any with the same id); one the
     /// browser refuses to create is reported as [`RtcEvent::Closed`].
     CreatePeer {
@@ -267,31 +285,16 @@ pub enum Output {
         /// The `iceServers` array, as JSON.
         ice_servers: String,
     },
-    /// Make an offer on the connection `link` of attempt `tag`; report
-    /// [`RtcEvent::Offer`].
-    MakeOffer {
+    /// Take one step of the handshake on the connection `link`, only while
+    /// it is the one of attempt `tag`; report how it went
+    /// ([`RtcEvent::Offer`], [`RtcEvent::Answer`] or [`RtcEvent::Applied`]).
+    Describe {
         /// The connection.
         link: LinkId,
         /// Its attempt.
         tag: u32,
-    },
-    /// Apply `offer` and make an answer; report [`RtcEvent::Answer`].
-    MakeAnswer {
-        /// The connection.
-        link: LinkId,
-        /// Its attempt.
-        tag: u32,
-        /// The remote offer.
-        offer: String,
-    },
-    /// Apply the remote answer (only to the connection of attempt `tag`).
-    ApplyAnswer {
-        /// The connection.
-        link: LinkId,
-        /// Its attempt.
-        tag: u32,
-        /// The answer.
-        answer: String,
+        /// Which step.
+        step: SdpStep,
     },
     /// Add a remote candidate (only to the connection of attempt `tag`).
     AddCandidate {
@@ -349,6 +352,29 @@ pub enum Output {
         /// The file, or none (revoke the last URL).
         file: Option<LogOffer>,
     },
+}
+
+impl Output {
+    /// The input that reports this output could not be carried out (the
+    /// browser refused to open the socket, the peer connection or the
+    /// relay socket, or to make the download's URL); `None` for an output
+    /// whose failure is reported by the events of what it made, or not at
+    /// all.
+    #[must_use]
+    pub fn refused(&self) -> Option<Input> {
+        let closed = |link: &LinkId, tag: &u32| Input::Rtc {
+            link: link.clone(),
+            tag: *tag,
+            event: RtcEvent::Closed,
+        };
+        match self {
+            Output::OpenSocket { id, .. } => Some(Input::SocketClosed(*id)),
+            Output::CreatePeer { link, tag, .. } => Some(closed(link, tag)),
+            Output::OpenRelay { tag, .. } => Some(closed(&LinkId::Match, tag)),
+            Output::Offer { link, .. } => Some(Input::OfferFailed(*link)),
+            _ => None,
+        }
+    }
 }
 
 /// A file the result screen offers for download.

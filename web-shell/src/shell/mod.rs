@@ -24,6 +24,7 @@ mod config;
 pub mod driver;
 pub mod game;
 mod io;
+pub mod links;
 pub mod page;
 pub mod room;
 pub mod view;
@@ -31,7 +32,8 @@ pub mod view;
 pub use config::{PageFacts, ShellConfig, NAME_KEY, NETCODE_KEY, STORED_KEYS};
 use io::Part;
 pub use io::{
-    Action, Cue, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SocketId,
+    Action, Cue, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SdpStep,
+    SocketId,
 };
 
 use crate::canvas::{self, DrawList, Drawing};
@@ -60,6 +62,18 @@ pub const ROOM_FETCH_TIMEOUT: Millis = Millis(10_000);
 /// The key that pauses local play and goes on again
 /// (`KeyboardEvent.code`).
 pub const PAUSE_KEY: &str = "Escape";
+
+/// How often the page feeds [`Input::Tick`], in ms: the lobby's and the
+/// connections' timers are checked this often.
+pub const TICK_EVERY_MS: u16 = 100;
+
+/// How often the page's frame timer fires, in ms: several times per 60 Hz
+/// frame, so that a frame starts at most this late; the shell keeps the
+/// schedule itself ([`Shell::frame_due`]).
+pub const FRAME_TIMER_MS: u16 = 4;
+
+/// The most detailed log records the page writes to the browser's console.
+pub const LOG_LEVEL: log::LevelFilter = log::LevelFilter::Info;
 
 /// Notices kept on screen.
 const NOTICES_SHOWN: usize = 5;
@@ -422,6 +436,13 @@ impl Shell {
     #[must_use]
     pub fn log_hash_at(&self, tick: u32) -> Option<u64> {
         self.game.log_hash_at(self.last_log.as_ref()?, tick)
+    }
+
+    /// [`log_hash_at`](Self::log_hash_at) as tools read it (the page's
+    /// `matchHashAt`): 16 lower-case hex digits.
+    #[must_use]
+    pub fn match_hash_at(&self, tick: u32) -> Option<String> {
+        self.log_hash_at(tick).map(view::hash_text)
     }
 
     /// The lobby client, once a name was given (read only).
@@ -797,6 +818,7 @@ impl Shell {
         self.fetches = waiting;
         for (id, _) in late {
             log::warn!("a request to the signalling service got no answer in time");
+            self.out.push_back(Output::AbortFetch(id));
             self.fetched(now, id, None);
         }
         if self.client.as_ref().is_some_and(|c| c.wants_connect(now)) {
@@ -961,6 +983,10 @@ impl Shell {
     }
 
     fn rtc(&mut self, now: Millis, link: LinkId, tag: u32, event: RtcEvent) {
+        if event == RtcEvent::Applied(false) {
+            // The link then fails or runs out of time like any other.
+            log::warn!("an answer was refused");
+        }
         match link {
             LinkId::Mesh(id) => {
                 let Some(c) = self.client.as_mut() else {
@@ -992,7 +1018,7 @@ impl Shell {
                         Ok(s) => c.peer_text(now, &id, &s),
                         Err(_) => log::warn!("lobby: dropped a non-UTF-8 peer message"),
                     },
-                    RtcEvent::Backlog(_) => {}
+                    RtcEvent::Backlog(_) | RtcEvent::Applied(_) => {}
                 }
             }
             LinkId::Match => {
@@ -1004,7 +1030,7 @@ impl Shell {
                         RtcEvent::Candidate(c) => room.local_candidate(c),
                         RtcEvent::Open => room.link_opened(),
                         RtcEvent::Closed => room.link_closed(),
-                        RtcEvent::Data(..) | RtcEvent::Backlog(_) => {}
+                        RtcEvent::Data(..) | RtcEvent::Backlog(_) | RtcEvent::Applied(_) => {}
                     }
                 } else if self.game.match_tag() == Some(tag) {
                     match event {
@@ -1187,13 +1213,24 @@ impl Shell {
                         ice_servers,
                     });
                 }
-                RoomOutput::MakeOffer => self.out.push_back(Output::MakeOffer { link, tag }),
+                RoomOutput::MakeOffer => self.out.push_back(Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Offer,
+                }),
                 RoomOutput::MakeAnswer(offer) => {
-                    self.out.push_back(Output::MakeAnswer { link, tag, offer });
+                    self.out.push_back(Output::Describe {
+                        link,
+                        tag,
+                        step: SdpStep::Answer(offer),
+                    });
                 }
                 RoomOutput::ApplyAnswer(answer) => {
-                    self.out
-                        .push_back(Output::ApplyAnswer { link, tag, answer });
+                    self.out.push_back(Output::Describe {
+                        link,
+                        tag,
+                        step: SdpStep::Apply(answer),
+                    });
                 }
                 RoomOutput::AddCandidate(candidate) => self.out.push_back(Output::AddCandidate {
                     link,
@@ -1319,7 +1356,11 @@ impl Shell {
                     tag,
                     ice_servers,
                 });
-                self.out.push_back(Output::MakeOffer { link, tag });
+                self.out.push_back(Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Offer,
+                });
             }
             lobby::Output::Remote { id, signal } => {
                 let link = LinkId::Mesh(id);
@@ -1332,11 +1373,18 @@ impl Shell {
                             tag,
                             ice_servers,
                         });
-                        self.out.push_back(Output::MakeAnswer { link, tag, offer });
+                        self.out.push_back(Output::Describe {
+                            link,
+                            tag,
+                            step: SdpStep::Answer(offer),
+                        });
                     }
                     SignalKind::Answer(answer) => {
-                        self.out
-                            .push_back(Output::ApplyAnswer { link, tag, answer });
+                        self.out.push_back(Output::Describe {
+                            link,
+                            tag,
+                            step: SdpStep::Apply(answer),
+                        });
                     }
                     SignalKind::Ice {
                         candidate,

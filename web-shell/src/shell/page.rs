@@ -88,6 +88,22 @@ pub enum Patch {
     Append(&'static str, Node, u32),
 }
 
+impl Patch {
+    /// The id of the element it changes (`None` for the document's title).
+    #[must_use]
+    pub fn target(&self) -> Option<&'static str> {
+        match self {
+            Patch::Title(_) => None,
+            Patch::Text(id, _)
+            | Patch::Shown(id, _)
+            | Patch::Attr(id, ..)
+            | Patch::Value(id, _)
+            | Patch::Children(id, _)
+            | Patch::Append(id, ..) => Some(id),
+        }
+    }
+}
+
 /// Chat lines kept on screen (there is no history).
 pub const CHAT_LINES_KEPT: u32 = 200;
 

@@ -92,7 +92,7 @@ impl MatchView {
                 s(self.present_tick.as_ref().map(|v| v as _)),
             ),
             ("data-tick", s(self.tick.as_ref().map(|v| v as _))),
-            ("data-hash", self.hash.map(|h| format!("{h:016x}"))),
+            ("data-hash", self.hash.map(hash_text)),
             ("data-input", self.input.clone()),
             ("data-summary", self.summary.clone()),
             ("data-confirmed-summary", self.confirmed_summary.clone()),
@@ -119,6 +119,13 @@ impl MatchView {
             ("data-quality", self.quality.map(|q| q.word().to_owned())),
         ]
     }
+}
+
+/// A state hash as the page shows it to tools (`data-hash`,
+/// `matchHashAt`): 16 lower-case hex digits.
+#[must_use]
+pub fn hash_text(hash: u64) -> String {
+    format!("{hash:016x}")
 }
 
 /// Local play: the front end's summary and, once over, the result.
@@ -350,7 +357,7 @@ impl ReplayView {
         [
             ("data-ticks", self.ticks.to_string()),
             ("data-tick", self.tick.to_string()),
-            ("data-hash", format!("{:016x}", self.hash)),
+            ("data-hash", hash_text(self.hash)),
             ("data-summary", self.summary.clone().unwrap_or_default()),
             ("data-playing", u8::from(self.playing).to_string()),
             (

@@ -6,21 +6,22 @@
 //! inside another.
 
 use super::dom::Dom;
-use super::net::{self, Net};
+use super::net::Net;
 use super::platform::{self, clock, now, ConsoleLog};
-use super::rtc::Rtc;
+use super::rtc::{self, Link};
 use crate::front_end::FrontEnd;
 use crate::replay::Refusal;
 use crate::shell::game::Slot;
+use crate::shell::links::Links;
 use crate::shell::page::{self, DomEvent, Listener};
-use crate::shell::{GameSlot, Input, LinkId, Output, RtcEvent, Shell, ShellConfig};
+use crate::shell::{self as core, GameSlot, Input, LinkId, Output, Shell, ShellConfig};
 use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
-use web_sys::{Element, KeyboardEvent};
+use web_sys::{Element, KeyboardEvent, Window};
 
 thread_local! {
     static APP: RefCell<Option<App>> = const { RefCell::new(None) };
@@ -39,7 +40,7 @@ pub fn dispatch(f: impl FnOnce(&mut App) + 'static) {
                 // datagrams drained together arrived together.
                 app.now = now();
                 f(app);
-                for input in app.rtc.poll() {
+                for input in app.links.poll() {
                     app.feed(input);
                 }
                 app.feed(Input::Tick);
@@ -55,6 +56,18 @@ pub fn dispatch(f: impl FnOnce(&mut App) + 'static) {
     }
 }
 
+/// Feeds `input` as soon as the app is free (from a browser callback).
+pub fn feed_later(input: Input) {
+    dispatch(move |app| app.feed(input));
+}
+
+/// Wakes the page now, outside its frames: the peer connections' news is
+/// fed, and the shell sends what the game has queued for the match link
+/// (a datagram from a host's worker).
+pub fn wake() {
+    dispatch(|_| {});
+}
+
 /// Asks the app something without changing it (`None` while it is busy).
 fn query<T>(f: impl FnOnce(&App) -> T) -> Option<T> {
     APP.with(|cell| cell.try_borrow().ok()?.as_ref().map(f))
@@ -63,8 +76,8 @@ fn query<T>(f: impl FnOnce(&App) -> T) -> Option<T> {
 pub struct App {
     shell: Shell,
     dom: Dom,
-    net: Net,
-    rtc: Rtc,
+    pub(super) net: Net,
+    links: Links<Link>,
     synth: crate::sound::Synth,
     /// Inputs that carrying out an output produced (a socket that could
     /// not be opened).
@@ -80,79 +93,73 @@ impl App {
         self.inbox.push_back(input);
         while let Some(input) = self.inbox.pop_front() {
             self.shell.handle(self.now, input);
-            while let Some(out) = self.shell.poll_output() {
-                self.carry_out(out);
+            self.drain();
+        }
+    }
+
+    /// Carries out every output; what the browser refused to do is fed
+    /// back as the input the shell names for it.
+    fn drain(&mut self) {
+        while let Some(out) = self.shell.poll_output() {
+            let refused = out.refused();
+            if !self.carry_out(out) {
+                self.inbox.extend(refused);
             }
         }
     }
 
-    fn carry_out(&mut self, out: Output) {
+    /// Carries out one output; `false` when the browser refused to.
+    fn carry_out(&mut self, out: Output) -> bool {
         match out {
-            Output::Page(patches) => {
-                for p in &patches {
-                    self.dom.apply(p);
-                }
-            }
-            Output::Paint => {
-                if let Some(canvas) = self.dom.canvas() {
-                    let (width, ratio) = canvas.layout();
-                    canvas.draw(&self.shell.drawing(width, ratio));
-                }
-            }
+            Output::Page(patches) => patches.iter().for_each(|p| self.dom.apply(p)),
+            Output::Paint => self
+                .dom
+                .paint(|width, ratio| self.shell.drawing(width, ratio)),
             Output::Chat {
                 mine,
                 rtl,
                 name,
                 text,
             } => self.dom.apply(&page::chat_line(mine, rtl, &name, &text)),
-            Output::OpenSocket { id, url } => {
-                if !self.net.open(id, &url) {
-                    self.inbox.push_back(Input::SocketClosed(id));
-                }
-            }
+            Output::OpenSocket { id, url } => return self.net.open(id, &url),
             Output::SendSocket { id, text } => self.net.send(id, &text),
             Output::CloseSocket(id) => self.net.close(id),
-            Output::Fetch { id, method, url } => net::fetch(id, method, url),
+            Output::Fetch { id, method, url } => self.net.fetch(id, method, url),
+            Output::AbortFetch(id) => self.net.abort(id),
             Output::CreatePeer {
                 link,
                 tag,
                 ice_servers,
-            } => {
-                if !self.rtc.create(link.clone(), tag, &ice_servers) {
-                    let event = RtcEvent::Closed;
-                    self.inbox.push_back(Input::Rtc { link, tag, event });
-                }
+            } => return self.add_link(link, tag, rtc::create(&ice_servers)),
+            Output::OpenRelay { tag, url } => {
+                return self.add_link(LinkId::Match, tag, rtc::open_relay(&url))
             }
-            Output::MakeOffer { link, tag } => self.rtc.make_offer(link, tag),
-            Output::MakeAnswer { link, tag, offer } => self.rtc.make_answer(link, tag, offer),
-            Output::ApplyAnswer { link, tag, answer } => self.rtc.apply_answer(&link, tag, answer),
+            Output::Describe { link, tag, step } => rtc::describe(&self.links, link, tag, step),
             Output::AddCandidate {
                 link,
                 tag,
                 candidate,
-            } => self.rtc.add_candidate(&link, tag, candidate),
+            } => rtc::add_candidate(&self.links, &link, tag, candidate),
             Output::SendPeer {
                 link,
                 channel,
                 bytes,
-            } => self.rtc.send(&link, channel, &bytes),
-            Output::ClosePeer(link) => self.rtc.close(&link),
-            Output::OpenRelay { tag, url } => {
-                if !self.rtc.open_relay(tag, &url) {
-                    let (link, event) = (LinkId::Match, RtcEvent::Closed);
-                    self.inbox.push_back(Input::Rtc { link, tag, event });
-                }
-            }
-            Output::CloseMesh => self.rtc.close_mesh(),
+            } => self.links.send(&link, channel, &bytes),
+            Output::ClosePeer(link) => self.links.remove(&link),
+            Output::CloseMesh => self.links.remove_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
             Output::FullScreen => self.dom.full_screen(),
             Output::Sound(cue) => self.synth.play(crate::sound::shell_cue(cue)),
-            Output::Offer { link, file } => {
-                if !self.dom.offer(link, file.as_ref()) {
-                    self.inbox.push_back(Input::OfferFailed(link));
-                }
-            }
+            Output::Offer { link, file } => return self.dom.offer(link, file.as_ref()),
         }
+        true
+    }
+
+    /// Puts a link the browser made in place of `link`'s last one (which
+    /// closes); `false` when it made none.
+    fn add_link(&mut self, link: LinkId, tag: u32, made: Option<Link>) -> bool {
+        self.links.remove(&link);
+        made.map(|c| self.links.insert(link, tag, c)).is_some()
     }
 
     /// One 60 Hz frame if one is due, and its running time.
@@ -247,7 +254,7 @@ fn pick_file(ev: &JsValue, max: usize) {
             buf.map(|b| js_sys::Uint8Array::new(&b).to_vec())
                 .map_err(|_| Refusal::Unreadable)
         };
-        dispatch(move |a| a.feed(Input::ReplayFile(read)));
+        feed_later(Input::ReplayFile(read));
     });
 }
 
@@ -257,8 +264,7 @@ fn pick_file(ev: &JsValue, max: usize) {
 /// agree on every tick both confirmed.
 #[wasm_bindgen(js_name = matchHashAt)]
 pub fn match_hash_at(tick: u32) -> Option<String> {
-    let h = query(|a| a.shell.log_hash_at(tick)).flatten()?;
-    Some(format!("{h:016x}"))
+    query(|a| a.shell.match_hash_at(tick)).flatten()
 }
 
 /// Starts the shell with `front` as the game: wires the page (the elements
@@ -281,7 +287,7 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
 /// As [`run`].
 pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
     let _ = log::set_logger(&ConsoleLog);
-    log::set_max_level(log::LevelFilter::Info);
+    log::set_max_level(core::LOG_LEVEL);
     let window = web_sys::window().ok_or("no window")?;
     let dom = Dom::new(window.document().ok_or("no document")?);
     let facts = platform::page_facts();
@@ -295,34 +301,31 @@ pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
         shell,
         dom,
         net: Net::default(),
-        rtc: Rtc::default(),
+        links: Links::default(),
         synth: crate::sound::Synth::default(),
         inbox: VecDeque::new(),
         now: now(),
         _handlers: handlers,
     };
-    while let Some(out) = app.shell.poll_output() {
-        app.carry_out(out);
-    }
+    app.drain();
     APP.with(|cell| *cell.borrow_mut() = Some(app));
-    // Lobby and connection timers every 100 ms.
-    let tick = Closure::<dyn FnMut()>::new(|| dispatch(|_| {}));
-    window.set_interval_with_callback_and_timeout_and_arguments_0(
-        tick.as_ref().unchecked_ref(),
-        100,
-    )?;
-    tick.forget(); // lives as long as the page
-                   // A 4 ms timer; the shell keeps the 60 Hz schedule itself.
-    let frame = Closure::<dyn FnMut()>::new(|| {
+    // The lobby's and the connections' timers.
+    every(&window, core::TICK_EVERY_MS, wake)?;
+    // The frame timer; the shell keeps the 60 Hz schedule itself.
+    every(&window, core::FRAME_TIMER_MS, || {
         if query(|a| a.shell.frame_due(clock())).unwrap_or(true) {
             dispatch(App::frame);
         }
-    });
-    window.set_interval_with_callback_and_timeout_and_arguments_0(
-        frame.as_ref().unchecked_ref(),
-        4,
-    )?;
-    frame.forget(); // lives as long as the page
+    })
+}
+
+/// Calls `f` every `ms` milliseconds for as long as the page lives.
+fn every(window: &Window, ms: u16, f: impl FnMut() + 'static) -> Result<(), JsValue> {
+    let f = Closure::<dyn FnMut()>::new(f);
+    let ms = i32::from(ms);
+    window
+        .set_interval_with_callback_and_timeout_and_arguments_0(f.as_ref().unchecked_ref(), ms)?;
+    f.forget();
     Ok(())
 }
 

@@ -52,18 +52,12 @@ impl Dom {
 
     /// Carries out one change the shell asked for.
     pub fn apply(&self, patch: &Patch) {
-        let id = match patch {
-            Patch::Title(t) => return self.doc.set_title(t),
-            Patch::Text(id, _)
-            | Patch::Shown(id, _)
-            | Patch::Attr(id, ..)
-            | Patch::Value(id, _)
-            | Patch::Children(id, _)
-            | Patch::Append(id, ..) => id,
+        let target = patch.target();
+        let Some(e) = target.map_or(self.doc.document_element(), |id| self.el(id)) else {
+            return;
         };
-        let Some(e) = self.el(id) else { return };
         match patch {
-            Patch::Title(_) => {}
+            Patch::Title(t) => self.doc.set_title(t),
             Patch::Text(_, t) => e.set_text_content(Some(t)),
             Patch::Shown(_, shown) => {
                 if let Some(h) = e.dyn_ref::<HtmlElement>() {
@@ -152,34 +146,26 @@ impl Dom {
         }
     }
 
-    /// The game canvas and its 2D context.
-    pub fn canvas(&self) -> Option<Canvas> {
-        let el = self.el("canvas")?.dyn_into::<HtmlCanvasElement>().ok()?;
-        let ctx = el.get_context("2d").ok().flatten()?.dyn_into().ok()?;
-        Some(Canvas { el, ctx })
-    }
-}
-
-/// The game canvas.
-pub struct Canvas {
-    el: HtmlCanvasElement,
-    ctx: CanvasRenderingContext2d,
-}
-
-impl Canvas {
-    /// The laid-out width in CSS pixels and the screen's pixel ratio.
-    pub fn layout(&self) -> (f64, f64) {
+    /// Draws on the game canvas the calls `drawing` makes for its laid-out
+    /// width in CSS pixels and the screen's pixel ratio: sizes the backing
+    /// store and scales the context as they say, then makes them.
+    pub fn paint(&self, drawing: impl FnOnce(f64, f64) -> Drawing) {
+        let Some(el) = self
+            .el("canvas")
+            .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
+        let ctx = el.get_context("2d").ok().flatten();
+        let Some(c) = ctx.and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok()) else {
+            return;
+        };
         let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        (f64::from(self.el.client_width()), ratio)
-    }
-
-    /// Sizes the backing store and scales the context as `d` says, then
-    /// makes its calls.
-    pub fn draw(&self, d: &Drawing) {
-        let (c, s) = (&self.ctx, d.size.scale);
-        if (self.el.width(), self.el.height()) != d.size.backing {
-            self.el.set_width(d.size.backing.0);
-            self.el.set_height(d.size.backing.1);
+        let d = drawing(f64::from(el.client_width()), ratio);
+        let s = d.size.scale;
+        if (el.width(), el.height()) != d.size.backing {
+            el.set_width(d.size.backing.0);
+            el.set_height(d.size.backing.1);
         }
         let _ = c.set_transform(s, 0.0, 0.0, s, 0.0, 0.0);
         for op in &d.ops {

@@ -14,10 +14,4 @@ mod net;
 mod platform;
 mod rtc;
 
-pub use app::{run, run_game};
-
-/// Wakes the page now, outside its frames: the shell then sends what the
-/// game has queued for the match link (a datagram from a host's worker).
-pub fn wake() {
-    app::dispatch(|_| {});
-}
+pub use app::{run, run_game, wake};

@@ -35,11 +35,6 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// A remembered setting, when the browser allows storage.
-pub fn stored(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok().flatten()
-}
-
 /// Remembers a setting, when the browser allows storage.
 pub fn store(key: &str, value: &str) {
     if let Some(s) = storage() {
@@ -74,7 +69,7 @@ pub fn page_facts() -> PageFacts {
         has_random: random(&mut [0u8; 1]),
         stored: STORED_KEYS
             .into_iter()
-            .filter_map(|k| Some((k, stored(k)?)))
+            .filter_map(|k| Some((k, storage()?.get_item(k).ok()??)))
             .collect(),
         search,
     }

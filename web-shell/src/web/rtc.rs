@@ -1,201 +1,81 @@
 //! Peer connections, carried out for the shell: the lobby mesh and the
 //! match link, each a [`WebRtcTransport`]; or, for a match with no direct
 //! path, the match link as a [`RelayTransport`] over the signalling
-//! service's relay, reported with the same events.
+//! service's relay, reported with the same events. Which link an output
+//! reaches and what is reported when is the shell's [`Links`].
 
-use super::app::dispatch;
+use super::app::{feed_later, wake};
+use crate::relay::RelayTransport;
+use crate::shell::links::{Carrier, Links};
 use crate::shell::room::Candidate;
-use crate::shell::{Input, LinkId, RtcEvent};
-use lockstep::{Channel, LinkState, Transport};
-use std::collections::BTreeMap;
+use crate::shell::{Input, LinkId, RtcEvent, SdpStep};
+use lockstep::Transport;
 use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
-use webrtc_transport::{Handshake, WebRtcTransport};
-
-use crate::relay::RelayTransport;
+use webrtc_transport::WebRtcTransport;
 
 /// What carries a link.
-enum Carrier {
+pub enum Link {
     Rtc(WebRtcTransport),
     Relay(RelayTransport),
 }
 
-impl Carrier {
+impl Carrier for Link {
     fn transport(&mut self) -> &mut dyn Transport {
         match self {
-            Carrier::Rtc(t) => t,
-            Carrier::Relay(t) => t,
+            Link::Rtc(t) => t,
+            Link::Relay(t) => t,
+        }
+    }
+
+    fn local_candidate(&mut self) -> Option<Candidate> {
+        match self {
+            Link::Rtc(t) => t.poll_local_ice(),
+            Link::Relay(_) => None,
         }
     }
 }
 
-/// A link, and what of its state the shell has been told.
-struct Link {
-    tag: u32,
-    transport: Carrier,
-    reported_open: bool,
-    reported_closed: bool,
-    reported_backlog: usize,
+/// Creates a peer connection (the `iceServers` JSON comes from the shell,
+/// which writes it valid); `None` if the browser refused to.
+pub fn create(ice_servers: &str) -> Option<Link> {
+    // Every change wakes the page, so events are fed promptly.
+    js_sys::JSON::parse(ice_servers)
+        .and_then(|ice| WebRtcTransport::new(&ice, Rc::new(wake)))
+        .map(Link::Rtc)
+        .map_err(|_| log::error!("could not create a peer connection"))
+        .ok()
 }
 
-impl Link {
-    fn new(tag: u32, transport: Carrier) -> Link {
-        Link {
-            tag,
-            transport,
-            reported_open: false,
-            reported_closed: false,
-            reported_backlog: 0,
-        }
-    }
+/// Opens a relay socket; `None` if the browser refused to.
+pub fn open_relay(url: &str) -> Option<Link> {
+    RelayTransport::open(url, Rc::new(wake))
+        .map(Link::Relay)
+        .map_err(|_| log::warn!("could not open the relay socket"))
+        .ok()
 }
 
-/// The peer connections, by the shell's id.
-#[derive(Default)]
-pub struct Rtc {
-    links: BTreeMap<LinkId, Link>,
-}
-
-impl Rtc {
-    /// Creates a connection (replacing any with the same id); `false` if
-    /// the browser refused to (the `iceServers` JSON comes from the shell,
-    /// which writes it valid).
-    pub fn create(&mut self, link: LinkId, tag: u32, ice_servers: &str) -> bool {
-        self.links.remove(&link);
-        // Every change wakes the page, so events are fed promptly.
-        let notify = Rc::new(|| dispatch(|_| {}));
-        let made =
-            js_sys::JSON::parse(ice_servers).and_then(|ice| WebRtcTransport::new(&ice, notify));
-        match made {
-            Ok(t) => {
-                self.links.insert(link, Link::new(tag, Carrier::Rtc(t)));
-                true
-            }
-            Err(_) => {
-                log::error!("could not create a peer connection");
-                false
-            }
-        }
-    }
-
-    fn handshake(&self, link: &LinkId, tag: u32) -> Option<Handshake> {
-        let l = self.links.get(link).filter(|l| l.tag == tag)?;
-        match &l.transport {
-            Carrier::Rtc(t) => Some(t.handshake()),
-            Carrier::Relay(_) => None,
-        }
-    }
-
-    /// Opens the match's relay socket as attempt `tag`, in place of its
-    /// peer connection; `false` if the browser refused to open it.
-    pub fn open_relay(&mut self, tag: u32, url: &str) -> bool {
-        self.links.remove(&LinkId::Match);
-        let notify = Rc::new(|| dispatch(|_| {}));
-        match RelayTransport::open(url, notify) {
-            Ok(t) => {
-                self.links
-                    .insert(LinkId::Match, Link::new(tag, Carrier::Relay(t)));
-                true
-            }
-            Err(_) => {
-                log::warn!("could not open the relay socket");
-                false
-            }
-        }
-    }
-
-    /// Makes an offer; the result comes back as [`RtcEvent::Offer`].
-    pub fn make_offer(&self, link: LinkId, tag: u32) {
-        let Some(hs) = self.handshake(&link, tag) else {
-            return;
+/// Takes one step of the handshake of `link`'s attempt `tag` and reports
+/// how it went ([`RtcEvent::Offer`], [`RtcEvent::Answer`] or
+/// [`RtcEvent::Applied`]).
+pub fn describe(links: &Links<Link>, link: LinkId, tag: u32, step: SdpStep) {
+    let Some(Link::Rtc(t)) = links.get(&link, tag) else {
+        return;
+    };
+    let hs = t.handshake();
+    spawn_local(async move {
+        let event = match step {
+            SdpStep::Offer => RtcEvent::Offer(hs.create_offer().await.ok()),
+            SdpStep::Answer(offer) => RtcEvent::Answer(hs.accept_offer(&offer).await.ok()),
+            SdpStep::Apply(answer) => RtcEvent::Applied(hs.accept_answer(&answer).await.is_ok()),
         };
-        spawn_local(async move {
-            let sdp = hs.create_offer().await.ok();
-            dispatch(move |app| app.feed(rtc_input(link, tag, RtcEvent::Offer(sdp))));
-        });
-    }
-
-    /// Applies an offer and makes the answer ([`RtcEvent::Answer`]).
-    pub fn make_answer(&self, link: LinkId, tag: u32, offer: String) {
-        let Some(hs) = self.handshake(&link, tag) else {
-            return;
-        };
-        spawn_local(async move {
-            let sdp = hs.accept_offer(&offer).await.ok();
-            dispatch(move |app| app.feed(rtc_input(link, tag, RtcEvent::Answer(sdp))));
-        });
-    }
-
-    /// Applies the other side's answer.
-    pub fn apply_answer(&self, link: &LinkId, tag: u32, answer: String) {
-        if let Some(hs) = self.handshake(link, tag) {
-            spawn_local(async move {
-                if hs.accept_answer(&answer).await.is_err() {
-                    log::warn!("an answer was refused");
-                }
-            });
-        }
-    }
-
-    /// Adds a candidate the other side relayed.
-    pub fn add_candidate(&self, link: &LinkId, tag: u32, c: Candidate) {
-        if let Some(hs) = self.handshake(link, tag) {
-            hs.add_remote_ice(c);
-        }
-    }
-
-    /// Sends a datagram.
-    pub fn send(&mut self, link: &LinkId, channel: Channel, bytes: &[u8]) {
-        if let Some(l) = self.links.get_mut(link) {
-            if let Err(e) = l.transport.transport().send(channel, bytes) {
-                log::info!("could not send to a peer: {e}");
-            }
-        }
-    }
-
-    /// Closes a connection.
-    pub fn close(&mut self, link: &LinkId) {
-        self.links.remove(link);
-    }
-
-    /// Closes every lobby mesh connection.
-    pub fn close_mesh(&mut self) {
-        self.links.retain(|k, _| *k == LinkId::Match);
-    }
-
-    /// What happened on every connection since the last call.
-    pub fn poll(&mut self) -> Vec<Input> {
-        let mut inputs = Vec::new();
-        for (link, l) in &mut self.links {
-            let mut ev = |event| inputs.push(rtc_input(link.clone(), l.tag, event));
-            if let Carrier::Rtc(t) = &mut l.transport {
-                while let Some(c) = t.poll_local_ice() {
-                    ev(RtcEvent::Candidate(c));
-                }
-            }
-            let t = l.transport.transport();
-            while let Some((channel, bytes)) = t.recv() {
-                ev(RtcEvent::Data(channel, bytes));
-            }
-            let backlog = t.send_backlog();
-            if backlog != l.reported_backlog {
-                l.reported_backlog = backlog;
-                ev(RtcEvent::Backlog(backlog));
-            }
-            let st = t.state();
-            if st == LinkState::Open && !l.reported_open {
-                l.reported_open = true;
-                ev(RtcEvent::Open);
-            }
-            if st.is_terminal() && !l.reported_closed {
-                l.reported_closed = true;
-                ev(RtcEvent::Closed);
-            }
-        }
-        inputs
-    }
+        feed_later(Input::Rtc { link, tag, event });
+    });
 }
 
-fn rtc_input(link: LinkId, tag: u32, event: RtcEvent) -> Input {
-    Input::Rtc { link, tag, event }
+/// Adds a candidate the other side relayed.
+pub fn add_candidate(links: &Links<Link>, link: &LinkId, tag: u32, c: Candidate) {
+    if let Some(Link::Rtc(t)) = links.get(link, tag) {
+        t.handshake().add_remote_ice(c);
+    }
 }

@@ -17,7 +17,7 @@ use web_shell::id::PeerId;
 use web_shell::screens::Screen;
 use web_shell::shell::{
     Action, FetchId, FileLink, Input, LinkId, Output, PageFacts, PlayerAction, Random, RtcEvent,
-    Shell, ShellConfig, SocketId,
+    SdpStep, Shell, ShellConfig, SocketId, FRAME_TIMER_MS, TICK_EVERY_MS,
 };
 
 pub mod rng;
@@ -84,6 +84,8 @@ pub struct Page {
     pub ice_servers: Option<String>,
     /// The sounds this page was asked to play, in order.
     pub sounds: Vec<web_shell::shell::Cue>,
+    /// The fetches this page was asked to abort, in order.
+    pub aborted: Vec<FetchId>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -125,6 +127,7 @@ impl World {
                 answers_fetches: true,
                 ice_servers: None,
                 sounds: Vec::new(),
+                aborted: Vec::new(),
                 conns: BTreeMap::new(),
             })
             .collect();
@@ -197,10 +200,12 @@ impl World {
         }
     }
 
-    /// Runs `ms` of virtual time: the 4 ms frame timer and the 100 ms tick.
+    /// Runs `ms` of virtual time: the frame timer and the tick, at the
+    /// periods the page runs them.
     pub fn run(&mut self, ms: u64) {
-        for _ in 0..ms / 4 {
-            self.now = self.now + Millis(4);
+        let (frame, tick) = (u64::from(FRAME_TIMER_MS), u64::from(TICK_EVERY_MS));
+        for _ in 0..ms / frame {
+            self.now = self.now + Millis(frame);
             for p in 0..self.pages.len() {
                 self.queue.push_back((
                     p,
@@ -208,7 +213,7 @@ impl World {
                         clock: self.now.0 as f64,
                     },
                 ));
-                if self.now.0.is_multiple_of(100) {
+                if self.now.0.is_multiple_of(tick) {
                     self.queue.push_back((p, Input::Tick));
                 }
             }
@@ -487,6 +492,7 @@ impl World {
                 Output::SendSocket { id, text } => self.socket_text(p, id, &text),
                 Output::CloseSocket(id) => self.close_socket((p, id)),
                 Output::Fetch { .. } if !self.pages[p].answers_fetches => {}
+                Output::AbortFetch(id) => self.pages[p].aborted.push(id),
                 Output::Fetch { id, method, url } => {
                     let body = match (id, method) {
                         (FetchId::Ice, "GET") => json!({"iceServers": []}),
@@ -523,14 +529,22 @@ impl World {
                         },
                     );
                 }
-                Output::MakeOffer { link, tag } => {
+                Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Offer,
+                } => {
                     if self.pages[p].conns.get(&link).is_some_and(|c| c.tag == tag) {
                         self.offers.push((p, link.clone()));
                         let sdp = format!("offer {}", self.offers.len() - 1);
                         self.rtc(p, &link, RtcEvent::Offer(Some(sdp)));
                     }
                 }
-                Output::MakeAnswer { link, tag, offer } => {
+                Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Answer(offer),
+                } => {
                     let n: usize = offer.strip_prefix("offer ").unwrap().parse().unwrap();
                     let (q, ql) = self.offers[n].clone();
                     if let Some(c) = self.pages[p].conns.get_mut(&link).filter(|c| c.tag == tag) {
@@ -541,11 +555,17 @@ impl World {
                         self.rtc(p, &link, RtcEvent::Answer(Some(format!("answer to {n}"))));
                     }
                 }
-                Output::ApplyAnswer { link, tag, .. } => {
+                Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Apply(_),
+                } => {
                     let Some(c) = self.pages[p].conns.get(&link).filter(|c| c.tag == tag) else {
                         continue;
                     };
-                    if let Some((q, ql)) = c.peer.clone() {
+                    let peer = c.peer.clone();
+                    self.rtc(p, &link, RtcEvent::Applied(true));
+                    if let Some((q, ql)) = peer {
                         if !self.pages[p].no_direct_path && !self.pages[q].no_direct_path {
                             for (page, l) in [(p, link.clone()), (q, ql)] {
                                 if let Some(c) = self.pages[page].conns.get_mut(&l) {
