@@ -84,7 +84,27 @@ pub struct Page {
     pub ice_servers: Option<String>,
     /// The sounds this page was asked to play, in order.
     pub sounds: Vec<web_shell::shell::Cue>,
+    /// What this page put on the clipboard, in order.
+    pub copied: Vec<String>,
     conns: BTreeMap<LinkId, Conn>,
+}
+
+impl Page {
+    /// The `i`th page of a world, at `search`.
+    fn new(search: &str, i: usize) -> Page {
+        Page {
+            shell: shell(search, 0x9E37_79B9 * (i as u64 + 1)),
+            no_direct_path: false,
+            chat: Vec::new(),
+            flip_hash: false,
+            report: None,
+            answers_fetches: true,
+            ice_servers: None,
+            sounds: Vec::new(),
+            copied: Vec::new(),
+            conns: BTreeMap::new(),
+        }
+    }
 }
 
 /// The service's side of a socket.
@@ -115,19 +135,7 @@ pub struct World {
 impl World {
     /// Pages with the given address query (test timer options).
     pub fn new(n: usize, search: &str) -> World {
-        let pages = (0..n)
-            .map(|i| Page {
-                shell: shell(search, 0x9E37_79B9 * (i as u64 + 1)),
-                no_direct_path: false,
-                chat: Vec::new(),
-                flip_hash: false,
-                report: None,
-                answers_fetches: true,
-                ice_servers: None,
-                sounds: Vec::new(),
-                conns: BTreeMap::new(),
-            })
-            .collect();
+        let pages = (0..n).map(|i| Page::new(search, i)).collect();
         let mut w = World {
             pages,
             now: Millis(0),
@@ -178,6 +186,14 @@ impl World {
                 w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(tick)
             })
         });
+    }
+
+    /// One more page, opened at `search` (an invite link, say); its index.
+    pub fn open(&mut self, search: &str) -> usize {
+        let p = self.pages.len();
+        self.pages.push(Page::new(search, p));
+        self.drain(p);
+        p
     }
 
     /// Feeds an input to page `p` now and carries out what follows.
@@ -592,6 +608,7 @@ impl World {
                 }
                 Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
                 Output::Sound(cue) => self.pages[p].sounds.push(cue),
+                Output::Copy(text) => self.pages[p].copied.push(text),
                 Output::Offer {
                     link: FileLink::Report,
                     file,
