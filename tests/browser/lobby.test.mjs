@@ -527,6 +527,7 @@ test('7. an invite link: the friend names itself and gets the challenge at once;
   await prompt.waitFor({ timeout: DEADLINE });
   assert.match(await prompt.textContent(), /challenges you to a match!/);
   await friend.locator('#invite-note[data-invite="challenged"]').waitFor({ timeout: DEADLINE });
+  await waitNotice(inviter, 'came by your invite link, so you challenge them.');
   await prompt.locator('button[data-action="decline"]').click();
   await waitNotice(inviter, 'declined your challenge.');
   // Answered: the note has nothing more to say.

@@ -221,6 +221,9 @@ pub enum LobbyNotice {
     Refused(String),
     /// The service did not answer a heartbeat in time; we reconnect.
     NoAnswer,
+    /// A player (`name#ABC`) came by our invite link, and we challenge
+    /// them.
+    InviteArrived(String),
 }
 
 impl LobbyNotice {
@@ -233,6 +236,7 @@ impl LobbyNotice {
             }
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
             LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
+            LobbyNotice::InviteArrived(name) => format!("{name}{INVITE_ARRIVED}"),
         }
     }
 
@@ -265,11 +269,17 @@ impl LobbyNotice {
                 NoticePart::Isolated(reason.clone()),
             ],
             LobbyNotice::NoAnswer => vec![NoticePart::Text(NO_ANSWER.to_owned())],
+            LobbyNotice::InviteArrived(name) => vec![
+                NoticePart::Name(name.clone()),
+                NoticePart::Text(INVITE_ARRIVED.to_owned()),
+            ],
         }
     }
 }
 
 const NO_ANSWER: &str = "The lobby stopped answering. Reconnecting…";
+
+const INVITE_ARRIVED: &str = " came by your invite link, so you challenge them.";
 
 /// Where our arrival by an invite link stands, on the friend's page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1038,6 +1048,9 @@ impl LobbyClient {
         match verdict {
             Ok(()) => {
                 log::debug!("lobby: a player came by our invite link; challenging them");
+                let name = self.name_of(from);
+                self.out
+                    .push_back(Output::Notice(LobbyNotice::InviteArrived(name)));
                 self.challenge(now, from);
             }
             Err(why) => {
@@ -1408,7 +1421,15 @@ mod tests {
             &id('B'),
             &PeerMsg::Invited(code.clone()).encode(),
         );
-        assert_eq!(drain(&mut a), vec![Output::CreateRoom]);
+        let notice = LobbyNotice::InviteArrived("nB#BBB".into());
+        assert_eq!(
+            notice.text(),
+            "nB#BBB came by your invite link, so you challenge them."
+        );
+        assert_eq!(
+            drain(&mut a),
+            vec![Output::Notice(notice), Output::CreateRoom]
+        );
         // The same player again while we challenge them: nothing new.
         a.peer_text(
             Millis(30),

@@ -74,6 +74,11 @@ fn a_friend_who_opens_an_invite_link_gets_the_challenge() {
     let on_ada = w.pages[0].shell.lobby_view().unwrap();
     let entry = on_ada.roster.iter().find(|r| r.id == cy_id).unwrap();
     assert_eq!(entry.our_challenge, Some("waiting for an answer"));
+    // Ada is told why her page challenged someone by itself.
+    assert!(on_ada
+        .notices
+        .iter()
+        .any(|n| n.notice == web_shell::lobby::LobbyNotice::InviteArrived(entry.display.clone())));
     // Bo, who did not come by the link, was not challenged.
     assert!(w.pages[1].shell.lobby_view().unwrap().prompts.is_empty());
 
