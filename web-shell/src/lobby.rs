@@ -1030,16 +1030,19 @@ impl LobbyClient {
     }
 
     /// `from` says it came by our invite link with `code`: challenge them
-    /// if the code is one we issued and still valid and we are free, else
-    /// tell them why not. A second arrival of a player we are already
+    /// if the code is one we issued and still valid, we are free and have
+    /// not muted them, else tell them why not. A second arrival of a player we are already
     /// challenging changes nothing.
     fn invited(&mut self, now: Millis, from: &PeerId, code: &InviteCode) {
         let already = matches!(&self.challenge.outgoing, Some(o) if &o.target == from);
         if already {
             return;
         }
+        let muted = self.players.get(from).is_some_and(|p| p.muted);
         let verdict = self.issued.check(code, now).and_then(|()| {
-            if self.challenge.can_challenge() {
+            // A muted player's challenges are declined; nor do we challenge
+            // them for a link.
+            if self.challenge.can_challenge() && !muted {
                 Ok(())
             } else {
                 Err(InviteRefusal::Busy)
@@ -1447,9 +1450,22 @@ mod tests {
             sent_to(&drain(&mut a), 'D'),
             Some(PeerMsg::InviteRefused(InviteRefusal::Busy))
         );
-        // Expired.
+        // A player we muted is not challenged.
         a.cancel(Millis(50));
+        a.toggle_mute(Millis(50), &id('C'));
         drain(&mut a);
+        a.peer_text(
+            Millis(60),
+            &id('C'),
+            &PeerMsg::Invited(code.clone()).encode(),
+        );
+        assert_eq!(
+            sent_to(&drain(&mut a), 'C'),
+            Some(PeerMsg::InviteRefused(InviteRefusal::Busy))
+        );
+        a.toggle_mute(Millis(70), &id('C'));
+        drain(&mut a);
+        // Expired.
         let late = Millis(0) + crate::invite::INVITE_TTL;
         a.peer_text(late, &id('C'), &PeerMsg::Invited(code).encode());
         assert_eq!(
