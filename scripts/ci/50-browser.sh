@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The web shell in real headless Chromium: build the wasm page, start the
-# embedded signalling server serving it, and run the 13 lobby scenarios
+# embedded signalling server serving it, and run the 14 lobby scenarios
 # (tests/browser/lobby.test.mjs) with isolated browser contexts and real WebRTC.
 # Server and browsers run in a network namespace that holds only `lo`, so no
 # test traffic can leave the machine; /ice serves no STUN servers.

@@ -1,4 +1,4 @@
-// The lobby's Chromium scenarios (1-6, plus 5b and 6b-6g), against the real embedded
+// The lobby's Chromium scenarios (1-7, plus 5b and 6b-6g), against the real embedded
 // signalling server and real WebRTC between isolated browser contexts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -500,4 +500,47 @@ test('6g. without /ice the default STUN server is used; /ice is fetched again fo
   assert.equal((await seen(noIce)).at(-1), stun);
   await noIce.context().close();
   await withIce.context().close();
+});
+
+test('7. an invite link: the friend names itself and gets the challenge at once; a forged link says so', async () => {
+  const inviter = await openPage(browser, server.url);
+  pages.inviter = inviter;
+  await joinLobby(inviter, 'Inviter');
+  await inviter.locator('#invite-copy').click();
+  // The link is shown as text (the clipboard may be refused to a headless
+  // page that has no focus); it is this page's address with the invite.
+  const shown = inviter.locator('#invite-link');
+  await shown.waitFor({ timeout: DEADLINE });
+  const link = await shown.textContent();
+  assert.match(link, /\/\?invite=[A-Za-z0-9]{12}\.[A-Za-z0-9]{12}$/);
+  assert.ok(link.startsWith(new URL(server.url).origin), link);
+
+  // The friend opens it: straight to the name prompt, which says why.
+  const friend = await openPage(browser, link);
+  pages.friend = friend;
+  await friend.locator('#invite-note[data-invite="joining"]').waitFor({ timeout: DEADLINE });
+  assert.equal(await friend.locator('#lobby').isVisible(), true);
+  await friend.locator('#name').fill('Friend');
+  await friend.locator('#join').click();
+  // The inviter's challenge comes without anyone pressing Challenge.
+  const prompt = friend.locator('#challenge-prompt .prompt', { hasText: 'Inviter#' });
+  await prompt.waitFor({ timeout: DEADLINE });
+  assert.match(await prompt.textContent(), /challenges you to a match!/);
+  await friend.locator('#invite-note[data-invite="challenged"]').waitFor({ timeout: DEADLINE });
+  await waitNotice(inviter, 'came by your invite link, so you challenge them.');
+  await prompt.locator('button[data-action="decline"]').click();
+  await waitNotice(inviter, 'declined your challenge.');
+  // Answered: the note has nothing more to say.
+  await friend.locator('#invite-note').waitFor({ state: 'hidden', timeout: DEADLINE });
+
+  // The same address with a code the inviter's page never made.
+  const forged = await openPage(browser, link.replace(/\.[A-Za-z0-9]{12}$/, '.AAAAAAAAAAAA'));
+  pages.forged = forged;
+  await forged.locator('#name').fill('Mallory');
+  await forged.locator('#join').click();
+  const note = forged.locator('#invite-note[data-invite="forged"]');
+  await note.waitFor({ timeout: DEADLINE });
+  assert.match(await note.textContent(), /^Inviter#[A-Za-z0-9]{3}'s page did not make this invite link, so it was refused\./);
+  assert.equal(await forged.locator('#challenge-prompt .prompt').count(), 0);
+  for (const p of [inviter, friend, forged]) await p.context().close();
 });

@@ -464,7 +464,9 @@ impl ChallengeState {
         fx: &mut Vec<Effect>,
     ) {
         match msg {
-            PeerMsg::Chat(_) => {}
+            // Chat, and the arrival by an invite link, are the lobby
+            // client's: an arrival it honours comes back as our Challenge.
+            PeerMsg::Chat(_) | PeerMsg::Invited(_) | PeerMsg::InviteRefused(_) => {}
             PeerMsg::Challenge(room) => {
                 // Busy: in a match, joining a room, or hosting one whose
                 // guest has accepted and is connecting.

@@ -4,7 +4,7 @@
 //! chat text ([`text`]), ids ([`id`]), rate limits ([`rate`]), message
 //! shapes ([`protocol`]), the mesh offer and retry rules ([`mesh`]),
 //! reconnect backoff ([`backoff`]), the game canvas's size ([`canvas`]), the
-//! page's address options ([`options`]), the challenge reducer
+//! page's address options ([`options`]), invite links ([`invite`]), the challenge reducer
 //! ([`challenge`]), the screen machine ([`screens`]), the match's frame
 //! schedule and messages ([`play`]), the connection quality shown to a
 //! player ([`quality`]), the lobby client ([`lobby`]), and the
@@ -23,6 +23,7 @@ pub mod canvas;
 pub mod challenge;
 pub mod front_end;
 pub mod id;
+pub mod invite;
 pub mod lobby;
 pub mod mesh;
 pub mod options;

@@ -2,7 +2,9 @@
 //!
 //! It owns the rules that involve more than one module: the presence socket
 //! and its reconnects, the roster, the mesh pairs, chat with its limits, mute,
-//! and the challenge reducer. It never touches a socket, a timer or the DOM:
+//! the challenge reducer, and both ends of an invite link (the codes this
+//! page issued, and our own arrival by a friend's link; see
+//! [`crate::invite`]). It never touches a socket, a timer or the DOM:
 //! the page calls the `handle`-style methods (socket opened, text received,
 //! data channel opened, button pressed, time passed) and then drains
 //! [`LobbyClient::poll_output`] and carries out each [`Output`] in order.
@@ -12,6 +14,7 @@
 use crate::backoff::Backoff;
 use crate::challenge::{self, ChallengeConfig, ChallengeState, Event, OutgoingPhase};
 use crate::id::{PeerId, RoomCode};
+use crate::invite::{InviteCode, InviteLink, InviteRefusal, Issued};
 use crate::mesh::{MeshConfig, Pair, PairAction, PairState};
 use crate::protocol::{lobby_out, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind};
 use crate::rate::{ReceiveLimiter, SendLimiter};
@@ -218,6 +221,9 @@ pub enum LobbyNotice {
     Refused(String),
     /// The service did not answer a heartbeat in time; we reconnect.
     NoAnswer,
+    /// A player (`name#ABC`) came by our invite link, and we challenge
+    /// them.
+    InviteArrived(String),
 }
 
 impl LobbyNotice {
@@ -230,6 +236,7 @@ impl LobbyNotice {
             }
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
             LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
+            LobbyNotice::InviteArrived(name) => format!("{name}{INVITE_ARRIVED}"),
         }
     }
 
@@ -262,11 +269,115 @@ impl LobbyNotice {
                 NoticePart::Isolated(reason.clone()),
             ],
             LobbyNotice::NoAnswer => vec![NoticePart::Text(NO_ANSWER.to_owned())],
+            LobbyNotice::InviteArrived(name) => vec![
+                NoticePart::Name(name.clone()),
+                NoticePart::Text(INVITE_ARRIVED.to_owned()),
+            ],
         }
     }
 }
 
 const NO_ANSWER: &str = "The lobby stopped answering. Reconnecting…";
+
+const INVITE_ARRIVED: &str = " came by your invite link, so you challenge them.";
+
+/// Where our arrival by an invite link stands, on the friend's page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrival {
+    /// Waiting for the roster, then for the mesh link to the inviter.
+    Finding,
+    /// We told the inviter our code; its challenge (or refusal) is due by
+    /// `deadline`.
+    Asked {
+        /// When we stop waiting.
+        deadline: Millis,
+    },
+    /// The inviter's challenge came: the usual prompt shows it.
+    Challenged,
+    /// The link did not lead to a challenge.
+    Failed(ArrivalProblem),
+}
+
+/// Why an invite link did not lead to a challenge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrivalProblem {
+    /// The inviter is not in the lobby under the id the link names: they
+    /// left, or their page reconnected (with a new id).
+    Stale,
+    /// No mesh link to the inviter could be made.
+    Unreachable,
+    /// The inviter's page turned us down.
+    Refused(InviteRefusal),
+    /// The inviter's page did not answer in time.
+    NoAnswer,
+}
+
+/// What the friend's page says about its invite link: a state for tests
+/// (`#invite-note[data-invite]`) and the words, a name kept apart as in
+/// notices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InviteNote {
+    /// `joining`, `damaged`, `finding`, `asked`, `challenged`, `stale`,
+    /// `unreachable`, `forged`, `expired`, `busy` or `no-answer`.
+    pub state: &'static str,
+    /// The words.
+    pub parts: Vec<NoticePart>,
+}
+
+impl InviteNote {
+    /// Before the name is given: the link is usable, or damaged.
+    #[must_use]
+    pub fn before_joining(damaged: bool) -> InviteNote {
+        if damaged {
+            InviteNote::of("damaged", "This invite link is damaged or incomplete, so it cannot be used. Ask your friend to copy it again.", None)
+        } else {
+            InviteNote::of("joining", "You came by an invite link: choose a name and join, and the player who invited you will challenge you.", None)
+        }
+    }
+
+    /// The note for `arrival`, with the inviter's `name#ABC` when known.
+    #[must_use]
+    pub fn of_arrival(arrival: Arrival, name: Option<String>) -> InviteNote {
+        let (state, words) = match arrival {
+            Arrival::Finding if name.is_none() => return InviteNote::before_joining(false),
+            Arrival::Finding => ("finding", "Found \0, who invited you. Connecting…"),
+            Arrival::Asked { .. } => ("asked", "Asking \0 for the challenge…"),
+            Arrival::Challenged => ("challenged", "\0 challenges you, as the invite promised: answer above."),
+            Arrival::Failed(ArrivalProblem::Stale) => ("stale", "This invite link is out of date: the player who invited you is no longer in the lobby under it (they left, or their page reconnected). Ask them for a new link."),
+            Arrival::Failed(ArrivalProblem::Unreachable) => ("unreachable", "Couldn't reach \0, who invited you. Open the link again, or ask for a new one."),
+            Arrival::Failed(ArrivalProblem::Refused(InviteRefusal::Unknown)) => ("forged", "\0's page did not make this invite link, so it was refused. Check that you copied all of it, or ask for a new one."),
+            Arrival::Failed(ArrivalProblem::Refused(InviteRefusal::Expired)) => ("expired", "This invite link has expired. Ask \0 for a new one."),
+            Arrival::Failed(ArrivalProblem::Refused(InviteRefusal::Busy)) => ("busy", "\0 is busy (in a match or another challenge). Challenge them from the list when they are free."),
+            Arrival::Failed(ArrivalProblem::NoAnswer) => ("no-answer", "\0 did not answer the invite. Challenge them from the list, or ask for a new link."),
+        };
+        InviteNote::of(state, words, name)
+    }
+
+    fn of(state: &'static str, words: &str, name: Option<String>) -> InviteNote {
+        let mut parts = Vec::new();
+        for (i, piece) in words.split('\0').enumerate() {
+            if i > 0 {
+                parts.push(match &name {
+                    Some(name) => NoticePart::Name(name.clone()),
+                    None if i == 1 && words.starts_with('\0') => {
+                        NoticePart::Text("The player who invited you".to_owned())
+                    }
+                    None => NoticePart::Text("the player who invited you".to_owned()),
+                });
+            }
+            if !piece.is_empty() {
+                parts.push(NoticePart::Text(piece.to_owned()));
+            }
+        }
+        InviteNote { state, parts }
+    }
+
+    /// The words as one string.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.parts.iter().map(NoticePart::as_str).collect()
+    }
+}
 
 /// One part of a notice's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -372,6 +483,10 @@ pub struct LobbyClient {
     /// service must be heard from by then (see
     /// [`LobbyConfig::pong_timeout`]).
     answer_due: Option<Millis>,
+    /// The invite codes this page made on its current connection.
+    issued: Issued,
+    /// The link this page was opened with, and how far it got.
+    arrival: Option<(InviteLink, Arrival)>,
     out: VecDeque<Output>,
 }
 
@@ -396,8 +511,73 @@ impl LobbyClient {
             signal_queue: VecDeque::new(),
             next_heartbeat: Millis(0),
             answer_due: None,
+            issued: Issued::default(),
+            arrival: None,
             out: VecDeque::new(),
         }
+    }
+
+    /// This page was opened with an invite link: once in the lobby, find
+    /// the inviter and ask for the challenge.
+    pub fn arrive_by_invite(&mut self, link: InviteLink) {
+        self.arrival = Some((link, Arrival::Finding));
+    }
+
+    /// Our arrival by an invite link, if the page was opened with one.
+    #[must_use]
+    pub fn arrival(&self) -> Option<Arrival> {
+        self.arrival.as_ref().map(|(_, a)| *a)
+    }
+
+    /// What the page says about the invite link it was opened with.
+    #[must_use]
+    pub fn invite_note(&self) -> Option<InviteNote> {
+        let (link, arrival) = self.arrival.as_ref()?;
+        // Once the challenge it promised is answered or gone, the link has
+        // nothing more to say.
+        if *arrival == Arrival::Challenged && self.challenge.incoming_from(&link.host).is_none() {
+            return None;
+        }
+        // Before the roster is known, or once the inviter left, the page
+        // may not know the name: the note then says "the player who
+        // invited you".
+        let name = self
+            .players
+            .get(&link.host)
+            .map(Player::display)
+            .or_else(|| {
+                self.gone
+                    .iter()
+                    .rev()
+                    .find(|(gone, _)| gone == &link.host)
+                    .map(|(_, name)| name.clone())
+            });
+        Some(InviteNote::of_arrival(*arrival, name))
+    }
+
+    /// The invite link of this page, while its code is valid at `now`.
+    #[must_use]
+    pub fn invite(&self, now: Millis) -> Option<InviteLink> {
+        let host = self
+            .me
+            .clone()
+            .filter(|_| self.conn == Connection::Online)?;
+        let code = self.issued.current(now)?.clone();
+        Some(InviteLink { host, code })
+    }
+
+    /// The Copy invite link button: the current link, or a new one with
+    /// `fresh` (drawn by the page from random bytes) when there is none.
+    /// `None` while not in the lobby: a link must name our id.
+    pub fn make_invite(&mut self, now: Millis, fresh: InviteCode) -> Option<InviteLink> {
+        if self.conn != Connection::Online {
+            return None;
+        }
+        if self.issued.current(now).is_none() {
+            self.issued.issue(fresh, now);
+            self.out.push_back(Output::Changed);
+        }
+        self.invite(now)
     }
 
     /// The next thing to do, if any.
@@ -444,6 +624,8 @@ impl LobbyClient {
     pub fn start(&mut self, now: Millis, fresh_id: PeerId) {
         let lost = self.lost();
         self.drop_everyone(now);
+        // Links made on the old connection name the old id.
+        self.issued.clear();
         self.me = Some(fresh_id.clone());
         self.my_tag = None;
         self.answer_due = None;
@@ -528,6 +710,10 @@ impl LobbyClient {
         }
         self.players.clear();
         self.gone.clear();
+        // The inviter keeps its id while we reconnect: look again.
+        if let Some((_, a @ (Arrival::Finding | Arrival::Asked { .. }))) = &mut self.arrival {
+            *a = Arrival::Finding;
+        }
         // Handshakes of the old connection are for peers we no longer link to.
         self.signal_queue.clear();
     }
@@ -542,6 +728,19 @@ impl LobbyClient {
         }
         self.order.retain(|x| x != id);
         self.reduce(Event::PlayerLeft(id.clone()), now);
+        self.arrival_failed(id, ArrivalProblem::Stale);
+    }
+
+    /// The inviter `id` is out of reach for `why`: an arrival still under
+    /// way ends.
+    fn arrival_failed(&mut self, id: &PeerId, why: ArrivalProblem) {
+        if let Some((link, a @ (Arrival::Finding | Arrival::Asked { .. }))) = &mut self.arrival {
+            if &link.host == id {
+                log::info!("lobby: an invite link led nowhere ({why:?})");
+                *a = Arrival::Failed(why);
+                self.out.push_back(Output::Changed);
+            }
+        }
     }
 
     /// A text frame from the presence socket.
@@ -575,6 +774,13 @@ impl LobbyClient {
                 }
                 for entry in roster {
                     self.add_player(entry, now);
+                }
+                // The roster is known: an inviter not in it has gone.
+                if let Some((link, Arrival::Finding)) = &self.arrival {
+                    if !self.players.contains_key(&link.host) {
+                        let host = link.host.clone();
+                        self.arrival_failed(&host, ArrivalProblem::Stale);
+                    }
                 }
             }
             LobbyServerMsg::Joined(entry) => self.add_player(entry, now),
@@ -703,6 +909,51 @@ impl LobbyClient {
         }
     }
 
+    /// An arrival by invite link on the tick: once the mesh link to the
+    /// inviter is open, tell it we came by its link; give up on an answer
+    /// that did not come in time.
+    fn arrival_tick(&mut self, now: Millis) {
+        if let Some((link, Arrival::Asked { deadline })) = &self.arrival {
+            if now >= *deadline {
+                let host = link.host.clone();
+                self.arrival_failed(&host, ArrivalProblem::NoAnswer);
+            }
+        }
+        if let Some((link, a @ Arrival::Asked { .. })) = &mut self.arrival {
+            // The link to the inviter dropped before it answered: ask again
+            // once it is back.
+            let linked = self
+                .players
+                .get(&link.host)
+                .is_some_and(|p| p.pair.state() == PairState::Connected);
+            if !linked {
+                *a = Arrival::Finding;
+            }
+        }
+        let Some((link, a @ Arrival::Finding)) = &mut self.arrival else {
+            return;
+        };
+        if self.conn != Connection::Online {
+            return;
+        }
+        let Some(state) = self.players.get(&link.host).map(|p| p.pair.state()) else {
+            return;
+        };
+        if state == PairState::Unreachable {
+            let host = link.host.clone();
+            self.arrival_failed(&host, ArrivalProblem::Unreachable);
+            return;
+        }
+        if state == PairState::Connected {
+            *a = Arrival::Asked {
+                deadline: now + self.cfg.challenge.answer_timeout,
+            };
+            let wire = PeerMsg::Invited(link.code.clone()).encode();
+            self.out.push_back(Output::ToPeer(link.host.clone(), wire));
+            self.out.push_back(Output::Changed);
+        }
+    }
+
     /// The connection to `id` for `attempt` closed or failed.
     pub fn peer_closed(&mut self, now: Millis, id: &PeerId, attempt: u8) {
         let Some(p) = self.players.get_mut(id) else {
@@ -736,6 +987,15 @@ impl LobbyClient {
         };
         let muted = p.muted;
         match msg {
+            PeerMsg::Invited(code) => self.invited(now, from, &code),
+            PeerMsg::InviteRefused(why) => {
+                if matches!(&self.arrival, Some((link, Arrival::Asked { .. })) if &link.host == from)
+                {
+                    self.arrival_failed(from, ArrivalProblem::Refused(why));
+                } else {
+                    log::debug!("lobby: an invite refusal we did not ask for; dropped");
+                }
+            }
             PeerMsg::Chat(text) => {
                 if !muted {
                     let name = p.display();
@@ -747,6 +1007,15 @@ impl LobbyClient {
                 }
             }
             msg => {
+                if matches!(msg, PeerMsg::Challenge(_)) {
+                    if let Some((link, a @ (Arrival::Finding | Arrival::Asked { .. }))) =
+                        &mut self.arrival
+                    {
+                        if &link.host == from {
+                            *a = Arrival::Challenged;
+                        }
+                    }
+                }
                 self.reduce(
                     Event::Peer {
                         from: from.clone(),
@@ -756,6 +1025,43 @@ impl LobbyClient {
                     now,
                 );
                 self.out.push_back(Output::Changed);
+            }
+        }
+    }
+
+    /// `from` says it came by our invite link with `code`: challenge them
+    /// if the code is one we issued and still valid, we are free and have
+    /// not muted them, else tell them why not. A second arrival of a player we are already
+    /// challenging changes nothing.
+    fn invited(&mut self, now: Millis, from: &PeerId, code: &InviteCode) {
+        let already = matches!(&self.challenge.outgoing, Some(o) if &o.target == from);
+        if already {
+            return;
+        }
+        let muted = self.players.get(from).is_some_and(|p| p.muted);
+        let verdict = self.issued.check(code, now).and_then(|()| {
+            // A muted player's challenges are declined; nor do we challenge
+            // them for a link.
+            if self.challenge.can_challenge() && !muted {
+                Ok(())
+            } else {
+                Err(InviteRefusal::Busy)
+            }
+        });
+        match verdict {
+            Ok(()) => {
+                log::debug!("lobby: a player came by our invite link; challenging them");
+                let name = self.name_of(from);
+                self.out
+                    .push_back(Output::Notice(LobbyNotice::InviteArrived(name)));
+                self.challenge(now, from);
+            }
+            Err(why) => {
+                log::debug!("lobby: refused an arrival by invite link ({why:?})");
+                self.out.push_back(Output::ToPeer(
+                    from.clone(),
+                    PeerMsg::InviteRefused(why).encode(),
+                ));
             }
         }
     }
@@ -912,6 +1218,7 @@ impl LobbyClient {
         if changed || before != self.challenge {
             self.out.push_back(Output::Changed);
         }
+        self.arrival_tick(now);
     }
 
     /// The latest time by which [`tick`](Self::tick) must be called.
@@ -1078,6 +1385,178 @@ mod tests {
         }
         drain(&mut c);
         c
+    }
+
+    fn link(host: char, code: &str) -> InviteLink {
+        InviteLink {
+            host: id(host),
+            code: InviteCode::parse(code).unwrap(),
+        }
+    }
+
+    /// The message `c` sent `to` last, parsed.
+    fn sent_to(out: &[Output], to: char) -> Option<PeerMsg> {
+        out.iter().rev().find_map(|o| match o {
+            Output::ToPeer(p, wire) if *p == id(to) => PeerMsg::parse(wire).ok(),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn an_inviter_honours_its_own_valid_code_and_refuses_the_rest() {
+        let mut a = online('A', &['B', 'C', 'D']);
+        let code = InviteCode::parse("Code12345678").unwrap();
+        let made = a.make_invite(Millis(0), code.clone()).unwrap();
+        assert_eq!(made.host, id('A'));
+        // Forged: a code this page never made.
+        a.peer_text(
+            Millis(10),
+            &id('C'),
+            &PeerMsg::Invited(InviteCode::parse("Guess1234567").unwrap()).encode(),
+        );
+        assert_eq!(
+            sent_to(&drain(&mut a), 'C'),
+            Some(PeerMsg::InviteRefused(InviteRefusal::Unknown))
+        );
+        // Valid: a challenge, as if Challenge had been pressed.
+        a.peer_text(
+            Millis(20),
+            &id('B'),
+            &PeerMsg::Invited(code.clone()).encode(),
+        );
+        let notice = LobbyNotice::InviteArrived("nB#BBB".into());
+        assert_eq!(
+            notice.text(),
+            "nB#BBB came by your invite link, so you challenge them."
+        );
+        assert_eq!(
+            drain(&mut a),
+            vec![Output::Notice(notice), Output::CreateRoom]
+        );
+        // The same player again while we challenge them: nothing new.
+        a.peer_text(
+            Millis(30),
+            &id('B'),
+            &PeerMsg::Invited(code.clone()).encode(),
+        );
+        assert!(drain(&mut a).is_empty());
+        // Another friend while our challenge is open: busy.
+        a.peer_text(
+            Millis(40),
+            &id('D'),
+            &PeerMsg::Invited(code.clone()).encode(),
+        );
+        assert_eq!(
+            sent_to(&drain(&mut a), 'D'),
+            Some(PeerMsg::InviteRefused(InviteRefusal::Busy))
+        );
+        // A player we muted is not challenged.
+        a.cancel(Millis(50));
+        a.toggle_mute(Millis(50), &id('C'));
+        drain(&mut a);
+        a.peer_text(
+            Millis(60),
+            &id('C'),
+            &PeerMsg::Invited(code.clone()).encode(),
+        );
+        assert_eq!(
+            sent_to(&drain(&mut a), 'C'),
+            Some(PeerMsg::InviteRefused(InviteRefusal::Busy))
+        );
+        a.toggle_mute(Millis(70), &id('C'));
+        drain(&mut a);
+        // Expired.
+        let late = Millis(0) + crate::invite::INVITE_TTL;
+        a.peer_text(late, &id('C'), &PeerMsg::Invited(code).encode());
+        assert_eq!(
+            sent_to(&drain(&mut a), 'C'),
+            Some(PeerMsg::InviteRefused(InviteRefusal::Expired))
+        );
+        // A new connection forgets the codes of the old id.
+        a.socket_closed(late);
+        a.start(late, id('E'));
+        assert_eq!(a.invite(late), None);
+    }
+
+    #[test]
+    fn a_friend_asks_once_linked_and_takes_only_the_inviters_answer() {
+        let mut c = LobbyClient::new("Cy".into(), LobbyConfig::default());
+        c.arrive_by_invite(link('A', "Code12345678"));
+        c.start(Millis(0), id('C'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('C', &[('A', "lobby"), ('B', "lobby")]));
+        assert_eq!(c.arrival(), Some(Arrival::Finding));
+        drain(&mut c);
+        c.tick(Millis(100));
+        assert!(sent_to(&drain(&mut c), 'A').is_none(), "not linked yet");
+        c.peer_open(&id('A'), 1);
+        c.peer_open(&id('B'), 1);
+        c.tick(Millis(200));
+        assert_eq!(
+            sent_to(&drain(&mut c), 'A'),
+            Some(PeerMsg::Invited(InviteCode::parse("Code12345678").unwrap()))
+        );
+        assert!(matches!(c.arrival(), Some(Arrival::Asked { .. })));
+        assert_eq!(c.invite_note().unwrap().state, "asked");
+        // A refusal from someone else is not the inviter's answer.
+        c.peer_text(
+            Millis(300),
+            &id('B'),
+            &PeerMsg::InviteRefused(InviteRefusal::Unknown).encode(),
+        );
+        assert!(matches!(c.arrival(), Some(Arrival::Asked { .. })));
+        // Our lobby connection drops: look for the inviter again after.
+        c.socket_closed(Millis(400));
+        assert_eq!(c.arrival(), Some(Arrival::Finding));
+        c.start(Millis(2_000), id('D'));
+        c.socket_open();
+        c.server_text(Millis(2_000), &welcome('D', &[('A', "lobby")]));
+        c.peer_open(&id('A'), 1);
+        c.tick(Millis(2_100));
+        assert!(matches!(c.arrival(), Some(Arrival::Asked { .. })));
+        // No answer in time.
+        c.tick(Millis(2_100 + 30_000));
+        assert_eq!(c.arrival(), Some(Arrival::Failed(ArrivalProblem::NoAnswer)));
+        assert_eq!(c.invite_note().unwrap().state, "no-answer");
+    }
+
+    #[test]
+    fn a_friend_hears_of_an_inviter_gone_or_out_of_reach() {
+        // Not in the roster at all: stale as soon as the roster is known.
+        let mut c = LobbyClient::new("Cy".into(), LobbyConfig::default());
+        c.arrive_by_invite(link('Z', "Code12345678"));
+        c.start(Millis(0), id('C'));
+        c.socket_open();
+        assert_eq!(c.invite_note().unwrap().state, "joining");
+        c.server_text(Millis(0), &welcome('C', &[('A', "lobby")]));
+        assert_eq!(c.arrival(), Some(Arrival::Failed(ArrivalProblem::Stale)));
+        // Leaves before answering: stale, and the note still names them.
+        let mut c = LobbyClient::new("Cy".into(), LobbyConfig::default());
+        c.arrive_by_invite(link('A', "Code12345678"));
+        c.start(Millis(0), id('C'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('C', &[('A', "lobby")]));
+        assert_eq!(c.invite_note().unwrap().state, "finding");
+        c.server_text(
+            Millis(10),
+            &json!({"type":"left","id":id('A').as_str()}).to_string(),
+        );
+        assert_eq!(c.arrival(), Some(Arrival::Failed(ArrivalProblem::Stale)));
+        // No mesh link can be made: unreachable.
+        let mut c = LobbyClient::new("Cy".into(), LobbyConfig::default());
+        c.arrive_by_invite(link('D', "Code12345678"));
+        c.start(Millis(0), id('C'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('C', &[('D', "lobby")]));
+        c.tick(Millis(30_000));
+        c.server_text(Millis(30_000), r#"{"type":"pong"}"#);
+        c.tick(Millis(60_000));
+        assert_eq!(
+            c.arrival(),
+            Some(Arrival::Failed(ArrivalProblem::Unreachable))
+        );
+        let note = c.invite_note().unwrap();
+        assert_eq!(note.parts[1], NoticePart::Name("nD#DDD".into()));
     }
 
     #[test]

@@ -64,6 +64,8 @@ fn valid_messages() -> Vec<String> {
         PeerMsg::Challenge(room),
         PeerMsg::Accept,
         PeerMsg::Cancel,
+        PeerMsg::Invited(web_shell::invite::InviteCode::parse("aB3dE5fG7hJ9").unwrap()),
+        PeerMsg::InviteRefused(web_shell::invite::InviteRefusal::Busy),
     ] {
         v.push(m.encode());
     }

@@ -1,11 +1,11 @@
-//! Messages between two lobby players over their data channel: chat and
-//! challenges. They never pass through the service, but they share the
+//! Messages between two lobby players over their data channel: chat,
+//! challenges, and the arrival by an invite link. They never pass through the service, but they share the
 //! service's room codes and the chat rules of [`crate::text`], so they live
 //! beside them.
 
 use serde_json::json;
 
-use crate::id::RoomCode;
+use crate::id::{PeerId, RoomCode};
 use crate::json::{parse_json, string, typed};
 use crate::limits::PEER_MESSAGE_MAX_BYTES;
 use crate::MessageError;
@@ -46,6 +46,72 @@ impl DeclineReason {
     }
 }
 
+/// The secret part of an invite link: 12 ASCII letters or digits (about 71
+/// bits) drawn by the inviting page, so a link cannot be guessed from the
+/// inviter's id. Its `Debug` form hides it, so that no log shows one.
+#[derive(Clone, PartialEq, Eq)]
+pub struct InviteCode(String);
+
+impl InviteCode {
+    /// Draws a code from random bytes supplied by `next_byte`, as a peer id
+    /// is drawn (every character equally likely).
+    pub fn generate(next_byte: impl FnMut() -> u8) -> InviteCode {
+        InviteCode(PeerId::generate(next_byte).as_str().to_owned())
+    }
+
+    /// Accepts exactly 12 ASCII letters or digits.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<InviteCode> {
+        PeerId::parse(s).map(|id| InviteCode(id.as_str().to_owned()))
+    }
+
+    /// The code as text, for the link and the wire only.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for InviteCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("InviteCode(..)")
+    }
+}
+
+/// Why an inviter's page turned down a player who came by its invite link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InviteRefusal {
+    /// The page never issued that code (a forged or mistyped link, or one
+    /// from before the inviter reloaded the page).
+    Unknown,
+    /// The code was issued but has expired.
+    Expired,
+    /// The inviter cannot challenge now: in a match, or already busy with
+    /// a challenge.
+    Busy,
+}
+
+impl InviteRefusal {
+    /// The wire name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InviteRefusal::Unknown => "unknown",
+            InviteRefusal::Expired => "expired",
+            InviteRefusal::Busy => "busy",
+        }
+    }
+
+    fn parse(s: &str) -> Option<InviteRefusal> {
+        Some(match s {
+            "unknown" => InviteRefusal::Unknown,
+            "expired" => InviteRefusal::Expired,
+            "busy" => InviteRefusal::Busy,
+            _ => return None,
+        })
+    }
+}
+
 /// A message between two lobby players over their data channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PeerMsg {
@@ -59,6 +125,11 @@ pub enum PeerMsg {
     Decline(DeclineReason),
     /// The challenger withdrew (or gave up waiting).
     Cancel,
+    /// "I came by your invite link with this code": the inviter's page
+    /// answers with a challenge, or with [`PeerMsg::InviteRefused`].
+    Invited(InviteCode),
+    /// The inviter's page turned the arrival down.
+    InviteRefused(InviteRefusal),
 }
 
 impl PeerMsg {
@@ -71,13 +142,17 @@ impl PeerMsg {
             PeerMsg::Accept => json!({"type": "accept"}),
             PeerMsg::Decline(reason) => json!({"type": "decline", "reason": reason.as_str()}),
             PeerMsg::Cancel => json!({"type": "cancel"}),
+            PeerMsg::Invited(code) => json!({"type": "invited", "code": code.as_str()}),
+            PeerMsg::InviteRefused(why) => {
+                json!({"type": "invite-refused", "reason": why.as_str()})
+            }
         }
         .to_string()
     }
 
     /// Parses what a peer sent: at most [`PEER_MESSAGE_MAX_BYTES`], one of
-    /// the known shapes exactly, a valid room code, a chat line of at most
-    /// 500 characters (returned cleaned).
+    /// the known shapes exactly, a valid room code or invite code, a chat
+    /// line of at most 500 characters (returned cleaned).
     pub fn parse(text: &str) -> Result<PeerMsg, MessageError> {
         if text.len() > PEER_MESSAGE_MAX_BYTES {
             return Err(MessageError::TooLarge);
@@ -91,6 +166,8 @@ impl PeerMsg {
                 ("accept", &[], &[]),
                 ("decline", &["reason"], &[]),
                 ("cancel", &[], &[]),
+                ("invited", &["code"], &[]),
+                ("invite-refused", &["reason"], &[]),
             ],
         )?;
         Ok(match kind {
@@ -106,6 +183,12 @@ impl PeerMsg {
             "accept" => PeerMsg::Accept,
             "decline" => PeerMsg::Decline(
                 DeclineReason::parse(string(m, "reason")?).ok_or(MessageError::Malformed)?,
+            ),
+            "invited" => PeerMsg::Invited(
+                InviteCode::parse(string(m, "code")?).ok_or(MessageError::BadValue)?,
+            ),
+            "invite-refused" => PeerMsg::InviteRefused(
+                InviteRefusal::parse(string(m, "reason")?).ok_or(MessageError::Malformed)?,
             ),
             _ => PeerMsg::Cancel,
         })
@@ -127,9 +210,17 @@ mod tests {
             PeerMsg::Decline(DeclineReason::Busy),
             PeerMsg::Decline(DeclineReason::Mutual),
             PeerMsg::Cancel,
+            PeerMsg::Invited(InviteCode::parse("aB3dE5fG7hJ9").unwrap()),
+            PeerMsg::InviteRefused(InviteRefusal::Unknown),
+            PeerMsg::InviteRefused(InviteRefusal::Expired),
+            PeerMsg::InviteRefused(InviteRefusal::Busy),
         ] {
             assert_eq!(PeerMsg::parse(&msg.encode()).unwrap(), msg);
         }
+        assert_eq!(
+            PeerMsg::Invited(InviteCode::parse("aB3dE5fG7hJ9").unwrap()).encode(),
+            r#"{"code":"aB3dE5fG7hJ9","type":"invited"}"#
+        );
         assert_eq!(PeerMsg::Accept.encode(), r#"{"type":"accept"}"#);
     }
 
@@ -148,6 +239,16 @@ mod tests {
             (r#"{"type":"decline","reason":"bored"}"#, Malformed),
             (r#"{"type":"challenge","room":"../../"}"#, BadValue),
             (r#"{"type":"chat","text":"\u202e"}"#, BadValue),
+            (r#"{"type":"invited"}"#, Malformed),
+            (r#"{"type":"invited","code":"aB3dE5fG7hJ"}"#, BadValue),
+            (r#"{"type":"invited","code":"aB3dE5fG7hJ9x"}"#, BadValue),
+            (r#"{"type":"invited","code":"aB3dE5fG7h-9"}"#, BadValue),
+            (r#"{"type":"invited","code":12}"#, Malformed),
+            (
+                r#"{"type":"invited","code":"aB3dE5fG7hJ9","to":"x"}"#,
+                Malformed,
+            ),
+            (r#"{"type":"invite-refused","reason":"nope"}"#, Malformed),
         ];
         for (text, want) in cases {
             assert_eq!(PeerMsg::parse(text), Err(want), "{text}");
@@ -162,6 +263,16 @@ mod tests {
         assert_eq!(PeerMsg::parse(&huge), Err(MessageError::TooLarge));
         let ok = PeerMsg::Chat("ש".repeat(500)).encode();
         assert!(PeerMsg::parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn an_invite_code_never_shows_in_debug_output() {
+        let code = InviteCode::parse("aB3dE5fG7hJ9").unwrap();
+        let shown = format!("{:?}", PeerMsg::Invited(code));
+        assert!(!shown.contains("aB3dE5fG7hJ9"), "{shown}");
+        let drawn = InviteCode::generate(|| 7);
+        assert_eq!(drawn.as_str().len(), 12);
+        assert!(InviteCode::parse(drawn.as_str()).is_some());
     }
 
     #[test]

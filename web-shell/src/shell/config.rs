@@ -1,6 +1,7 @@
 //! The shell's settings, read from what the page knows about itself.
 
 use crate::challenge::ChallengeConfig;
+use crate::invite::{invite_option, Damaged, InviteLink};
 use crate::lobby::LobbyConfig;
 use crate::mesh::MeshConfig;
 use crate::options::{local_speed_option, ms_option, service_address, service_origin};
@@ -25,6 +26,8 @@ pub struct PageFacts {
     pub configured: Option<String>,
     /// `location.origin`.
     pub origin: String,
+    /// `location.pathname`, for this page's invite links.
+    pub path: String,
     /// The browser has `RTCPeerConnection` and `WebSocket`.
     pub has_webrtc: bool,
     /// `crypto.getRandomValues` works.
@@ -70,6 +73,11 @@ pub struct ShellConfig {
     pub lockstep: bool,
     /// The name remembered from the last visit, to fill in.
     pub stored_name: Option<String>,
+    /// `?invite=`: the page was opened with an invite link (or a damaged
+    /// one).
+    pub invite: Option<Result<InviteLink, Damaged>>,
+    /// This page's address without query, for the invite links it makes.
+    pub page_address: String,
 }
 
 impl ShellConfig {
@@ -135,6 +143,16 @@ impl ShellConfig {
             force_relay: crate::options::relay_option(&page.search),
             lockstep: page.stored(NETCODE_KEY) == Some("lockstep"),
             stored_name: page.stored(NAME_KEY).map(str::to_owned),
+            invite: invite_option(&page.search),
+            page_address: format!(
+                "{}{}",
+                page.origin,
+                if page.path.is_empty() {
+                    "/"
+                } else {
+                    &page.path
+                }
+            ),
         }
     }
 }
@@ -158,10 +176,20 @@ mod tests {
             search: format!("{search}{}", signal.unwrap_or_default()),
             configured: configured.map(str::to_owned),
             origin: "http://127.0.0.1:8080".to_owned(),
+            path: "/play/".to_owned(),
             has_webrtc: true,
             has_random: true,
             stored: Vec::new(),
         }
+    }
+
+    #[test]
+    fn invite_links_are_made_on_this_pages_address() {
+        let cfg = ShellConfig::from_page(&page("?mesh_ms=500", None, None));
+        assert_eq!(cfg.page_address, "http://127.0.0.1:8080/play/");
+        assert!(cfg.invite.is_none());
+        let cfg = ShellConfig::from_page(&page("?invite=x", None, None));
+        assert!(matches!(cfg.invite, Some(Err(_))));
     }
 
     #[test]

@@ -84,6 +84,9 @@ pub enum Action {
     Join(String),
     /// Lobby: Retry the presence connection now.
     Retry,
+    /// Lobby: Copy invite link (made on the first press; the same link
+    /// while its code is valid).
+    CopyInvite,
     /// Lobby: send this chat line (as typed).
     SendChat(String),
     /// Match: Leave.
@@ -338,6 +341,9 @@ pub enum Output {
     },
     /// Show the game canvas full screen (the browser's Escape leaves).
     FullScreen,
+    /// Put this text on the clipboard (an invite link). The page also
+    /// shows it, so a browser that refuses needs no answer.
+    Copy(String),
     /// Play a short sound.
     Sound(Cue),
     /// Offer a file of the last match for download at its link (or

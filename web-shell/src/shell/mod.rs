@@ -39,6 +39,7 @@ pub use io::{
 use crate::canvas::{self, DrawList, Drawing};
 use crate::front_end::{FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
+use crate::invite::InviteCode;
 use crate::lobby::{self, LobbyClient};
 use crate::options::FALLBACK_STUN_URL;
 use crate::play::FrameClock;
@@ -224,6 +225,11 @@ impl Shell {
         );
         s.out.push_back(Output::Page(start));
         s.out.push_back(Output::Page(s.about()));
+        // Opened by an invite link: straight to the lobby's name prompt,
+        // which says what the link will do (or that it is damaged).
+        if s.cfg.invite.is_some() {
+            s.screens.handle(ScreenEvent::ChooseOnline);
+        }
         s.flush_dirty();
         s
     }
@@ -445,6 +451,24 @@ impl Shell {
         self.log_hash_at(tick).map(view::hash_text)
     }
 
+    /// What the page says about the invite link it was opened with.
+    #[must_use]
+    pub fn invite_note(&self) -> Option<lobby::InviteNote> {
+        match (&self.cfg.invite, &self.client) {
+            (None, _) => None,
+            (Some(Err(_)), _) => Some(lobby::InviteNote::before_joining(true)),
+            (Some(Ok(_)), None) => Some(lobby::InviteNote::before_joining(false)),
+            (Some(Ok(_)), Some(c)) => c.invite_note(),
+        }
+    }
+
+    /// This page's invite link, once made and while it is valid.
+    #[must_use]
+    pub fn invite_url(&self) -> Option<String> {
+        let c = self.client.as_ref()?;
+        Some(c.invite(self.now)?.url(&self.cfg.page_address))
+    }
+
     /// The lobby client, once a name was given (read only).
     #[must_use]
     pub fn lobby(&self) -> Option<&LobbyClient> {
@@ -457,10 +481,25 @@ impl Shell {
     fn patches(&mut self, part: Part) -> Vec<page::Patch> {
         match part {
             Part::Screen => page::screen(&self.screen_view()),
-            Part::Lobby => self
-                .lobby_view()
-                .map(|v| page::lobby(&v, &mut self.written))
-                .unwrap_or_default(),
+            Part::Lobby => {
+                let mut p = self
+                    .lobby_view()
+                    .map(|v| page::lobby(&v, &mut self.written))
+                    .unwrap_or_default();
+                let note = self.invite_note();
+                let link = self.invite_url();
+                let online = self
+                    .client
+                    .as_ref()
+                    .is_some_and(|c| c.connection() == lobby::Connection::Online);
+                p.extend(page::invite(
+                    note.as_ref(),
+                    link.as_deref(),
+                    online,
+                    &mut self.written,
+                ));
+                p
+            }
             Part::Local => page::local(&self.local),
             Part::Match => page::match_(&self.match_view),
             Part::Replay => self
@@ -511,6 +550,7 @@ impl Shell {
                 _ => self.screen_event(now, ScreenEvent::Back, &[]),
             },
             Action::Join(raw) => self.join_lobby(now, &raw),
+            Action::CopyInvite => self.copy_invite(now),
             Action::Retry => {
                 if let Some(c) = self.client.as_mut() {
                     c.retry_now(now);
@@ -767,13 +807,38 @@ impl Shell {
                     key: config::NAME_KEY,
                     value: nick.clone(),
                 });
-                self.client = Some(LobbyClient::new(nick, self.cfg.lobby));
+                let mut client = LobbyClient::new(nick, self.cfg.lobby);
+                if let Some(Ok(link)) = &self.cfg.invite {
+                    client.arrive_by_invite(link.clone());
+                }
+                self.client = Some(client);
                 // The first connection waits for the ICE servers, so the
                 // first mesh links already use them.
                 self.refresh_ice(now, AfterIce::ConnectPresence);
             }
         }
         self.render(Part::Screen);
+        self.render(Part::Lobby);
+    }
+
+    /// The Copy invite link button: the link goes to the clipboard, and
+    /// shows under the button.
+    fn copy_invite(&mut self, now: Millis) {
+        // A code has the form of a peer id: drawn the same way, from the
+        // page's random bytes.
+        let Some(code) = self
+            .fresh_id()
+            .and_then(|id| InviteCode::parse(id.as_str()))
+        else {
+            return;
+        };
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        if let Some(link) = c.make_invite(now, code) {
+            self.out
+                .push_back(Output::Copy(link.url(&self.cfg.page_address)));
+        }
         self.render(Part::Lobby);
     }
 

@@ -13,7 +13,7 @@ use super::view::{
 };
 use crate::front_end::LocalOption;
 use crate::id::PeerId;
-use crate::lobby::{NoticePart, PlayerView};
+use crate::lobby::{InviteNote, NoticePart, PlayerView};
 use crate::screens::Screen;
 
 /// A piece of markup: a text node, or an element with its attributes
@@ -137,6 +137,7 @@ pub struct Written {
     prompts: Option<Vec<super::view::ChallengePrompt>>,
     notices: Option<Vec<(Vec<NoticePart>, Option<PeerId>)>>,
     marks: Option<Vec<(u32, String)>>,
+    invite_note: Option<Option<InviteNote>>,
 }
 
 /// What the page shows once, at start-up: the game's name (and the tab's
@@ -321,6 +322,43 @@ pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
             v.roster.iter().map(roster_entry).collect(),
         ));
         written.roster = Some(v.roster.clone());
+    }
+    p
+}
+
+/// The invite parts of the lobby: the note on the link this page was
+/// opened with (`#invite-note`, its state in `data-invite`), and this
+/// page's own link under its Copy button (`#invite-link`), shown while in
+/// the lobby.
+pub fn invite(
+    note: Option<&InviteNote>,
+    link: Option<&str>,
+    in_lobby: bool,
+    written: &mut Written,
+) -> Vec<Patch> {
+    let mut p = vec![
+        Patch::Shown("invite-row", in_lobby),
+        Patch::Shown("invite-link", link.is_some()),
+        Patch::Text("invite-link", link.unwrap_or("").to_owned()),
+    ];
+    if written.invite_note.as_ref().map(Option::as_ref) != Some(note) {
+        p.push(Patch::Shown("invite-note", note.is_some()));
+        p.push(Patch::Attr(
+            "invite-note",
+            "data-invite",
+            note.map(|n| n.state.to_owned()),
+        ));
+        let line = note.map(|n| {
+            n.parts
+                .iter()
+                .map(|part| match part {
+                    NoticePart::Name(name) => display_name("span", "name", name),
+                    other => Node::Text(other.as_str().to_owned()),
+                })
+                .collect()
+        });
+        p.push(Patch::Children("invite-note", line.unwrap_or_default()));
+        written.invite_note = Some(note.cloned());
     }
     p
 }
@@ -532,6 +570,7 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
         // page's Content-Security-Policy forbids them).
         l("name-row", "submit", true, &["name"]),
         l("retry", "click", true, &[]),
+        l("invite-copy", "click", true, &[]),
         l("chat-send", "click", true, &["chat-input"]),
         l("chat-form", "submit", true, &["chat-input"]),
         l("leave", "click", true, &[]),
@@ -583,6 +622,7 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("local-back" | "lobby-back" | "replay-back", _) => Action::Back,
         ("join" | "name-row", _) => Action::Join(first()),
         ("retry", _) => Action::Retry,
+        ("invite-copy", _) => Action::CopyInvite,
         ("chat-send" | "chat-form", _) => Action::SendChat(first()),
         ("leave", _) => Action::Leave,
         ("continue", _) => Action::Continue,

@@ -149,6 +149,7 @@ impl App {
             Output::CloseMesh => self.links.remove_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
             Output::FullScreen => self.dom.full_screen(),
+            Output::Copy(text) => platform::copy(&text),
             Output::Sound(cue) => self.synth.play(crate::sound::shell_cue(cue)),
             Output::Offer { link, file } => return self.dom.offer(link, file.as_ref()),
         }

@@ -42,6 +42,35 @@ pub fn store(key: &str, value: &str) {
     }
 }
 
+/// Puts `text` on the clipboard (`navigator.clipboard.writeText`). The
+/// page shows the text too, so a browser without a clipboard, or one that
+/// refuses (no focus, no permission), only costs a copy by hand.
+pub fn copy(text: &str) {
+    let get = |on: &JsValue, key: &str| Reflect::get(on, &JsValue::from_str(key)).ok();
+    let navigator = web_sys::window().and_then(|w| get(&w.into(), "navigator"));
+    let clipboard = navigator
+        .and_then(|n| get(&n, "clipboard"))
+        .filter(|c| c.is_object());
+    let write = clipboard
+        .as_ref()
+        .and_then(|c| get(c, "writeText")?.dyn_into::<js_sys::Function>().ok());
+    let (Some(clipboard), Some(write)) = (clipboard, write) else {
+        log::info!("no clipboard here: the link is shown to copy by hand");
+        return;
+    };
+    let Ok(promise) = write
+        .call1(&clipboard, &JsValue::from_str(text))
+        .and_then(JsCast::dyn_into::<js_sys::Promise>)
+    else {
+        return;
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        if wasm_bindgen_futures::JsFuture::from(promise).await.is_err() {
+            log::info!("the browser refused the clipboard: the link is shown to copy by hand");
+        }
+    });
+}
+
 /// The page's address, configuration and browser features.
 pub fn page_facts() -> PageFacts {
     let window = web_sys::window();
@@ -64,6 +93,10 @@ pub fn page_facts() -> PageFacts {
         origin: location
             .as_ref()
             .and_then(|l| l.origin().ok())
+            .unwrap_or_default(),
+        path: location
+            .as_ref()
+            .and_then(|l| l.pathname().ok())
             .unwrap_or_default(),
         has_webrtc: has("RTCPeerConnection") && has("WebSocket"),
         has_random: random(&mut [0u8; 1]),

@@ -86,7 +86,28 @@ pub struct Page {
     pub sounds: Vec<web_shell::shell::Cue>,
     /// The fetches this page was asked to abort, in order.
     pub aborted: Vec<FetchId>,
+    /// What this page put on the clipboard, in order.
+    pub copied: Vec<String>,
     conns: BTreeMap<LinkId, Conn>,
+}
+
+impl Page {
+    /// The `i`th page of a world, at `search`.
+    fn new(search: &str, i: usize) -> Page {
+        Page {
+            shell: shell(search, 0x9E37_79B9 * (i as u64 + 1)),
+            no_direct_path: false,
+            chat: Vec::new(),
+            flip_hash: false,
+            report: None,
+            answers_fetches: true,
+            ice_servers: None,
+            sounds: Vec::new(),
+            aborted: Vec::new(),
+            copied: Vec::new(),
+            conns: BTreeMap::new(),
+        }
+    }
 }
 
 /// The service's side of a socket.
@@ -117,20 +138,7 @@ pub struct World {
 impl World {
     /// Pages with the given address query (test timer options).
     pub fn new(n: usize, search: &str) -> World {
-        let pages = (0..n)
-            .map(|i| Page {
-                shell: shell(search, 0x9E37_79B9 * (i as u64 + 1)),
-                no_direct_path: false,
-                chat: Vec::new(),
-                flip_hash: false,
-                report: None,
-                answers_fetches: true,
-                ice_servers: None,
-                sounds: Vec::new(),
-                aborted: Vec::new(),
-                conns: BTreeMap::new(),
-            })
-            .collect();
+        let pages = (0..n).map(|i| Page::new(search, i)).collect();
         let mut w = World {
             pages,
             now: Millis(0),
@@ -181,6 +189,14 @@ impl World {
                 w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(tick)
             })
         });
+    }
+
+    /// One more page, opened at `search` (an invite link, say); its index.
+    pub fn open(&mut self, search: &str) -> usize {
+        let p = self.pages.len();
+        self.pages.push(Page::new(search, p));
+        self.drain(p);
+        p
     }
 
     /// Feeds an input to page `p` now and carries out what follows.
@@ -612,6 +628,7 @@ impl World {
                 }
                 Output::Chat { name, text, .. } => self.pages[p].chat.push((name, text)),
                 Output::Sound(cue) => self.pages[p].sounds.push(cue),
+                Output::Copy(text) => self.pages[p].copied.push(text),
                 Output::Offer {
                     link: FileLink::Report,
                     file,
