@@ -11,6 +11,7 @@
 
 use dots::{Dots, DOWN, HEIGHT, LEFT, RIGHT, UP, WIDTH};
 use web_shell::front_end::{About, Align, FrontEnd, LocalOption, Painter};
+use web_shell::pad::Button;
 
 /// Coins that win a match.
 pub const FIRST_TO: u32 = 10;
@@ -158,6 +159,24 @@ impl FrontEnd for DotsFrontEnd {
 
     fn is_game_key(&self, code: &str) -> bool {
         KEYS.iter().flatten().any(|k| *k == code)
+    }
+
+    /// The first pad plays the left keys, the second the arrows: the
+    /// d-pad or stick moves the dot.
+    fn pad_key(&self, person: u8, button: Button) -> Option<&'static str> {
+        let row = &KEYS[usize::from(person.min(1))];
+        let at = match button {
+            Button::Up => 0,
+            Button::Down => 1,
+            Button::Left => 2,
+            Button::Right => 3,
+            _ => return None,
+        };
+        Some(row[at])
+    }
+
+    fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
+        &[("Pad: d-pad or stick", "move")]
     }
 
     fn side_name(&self, side_no: u8) -> String {

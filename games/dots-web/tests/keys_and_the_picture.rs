@@ -83,3 +83,17 @@ fn the_summary_names_every_cell_and_reads_back() {
         None
     );
 }
+
+#[test]
+fn a_pad_moves_the_dot_as_its_person_keys_do() {
+    use web_shell::pad::Button;
+    let mut fe = DotsFrontEnd::new();
+    fe.start_local(&[1]);
+    let game = Dots::new(2, 2);
+    let held: Vec<&str> = [(0, Button::Left), (1, Button::Down)]
+        .into_iter()
+        .filter_map(|(person, b)| fe.pad_key(person, b))
+        .collect();
+    assert_eq!(fe.local_inputs(&game, &held), vec![LEFT, DOWN]);
+    assert_eq!(fe.pad_key(0, Button::South), None);
+}
