@@ -117,6 +117,22 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// A standard-layout pad at rest but for the buttons `held` (for
+    /// tests and tools that stand in for a pad).
+    #[must_use]
+    pub fn pressing(index: u32, held: &[Button]) -> Reading {
+        let mut pressed = vec![false; 17];
+        for b in held {
+            pressed[b.standard_index()] = true;
+        }
+        Reading {
+            index,
+            standard: true,
+            pressed,
+            axes: vec![0.0; 4],
+        }
+    }
+
     /// The buttons held on this pad.
     #[must_use]
     pub fn held(&self) -> Vec<Button> {
@@ -225,16 +241,7 @@ mod tests {
     use super::*;
 
     fn pad(index: u32, held: &[Button]) -> Reading {
-        let mut pressed = vec![false; 17];
-        for b in held {
-            pressed[b.standard_index()] = true;
-        }
-        Reading {
-            index,
-            standard: true,
-            pressed,
-            axes: vec![0.0; 4],
-        }
+        Reading::pressing(index, held)
     }
 
     #[test]

@@ -9,20 +9,19 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use lockstep::Millis;
-use web_shell::front_end::demo::Dots;
+use web_shell::front_end::demo::{Dots, DotsFrontEnd};
 use web_shell::front_end::{FrontEnd, Painter};
 use web_shell::pad::{Button, Reading};
 use web_shell::shell::{lockstep_slot, Action, Input, Output, Shell, ShellConfig};
 
-/// The demo game with a front end that takes pads: the first person's pad
-/// stands for the arrows, the second's for W A S D. It keeps every input
-/// it made, by player.
+/// The demo game's front end (its first person's pad stands for the
+/// arrows, the second's for W A S D), with the title's pad lines, keeping
+/// every input it made, by player.
 struct Padded(Rc<RefCell<Vec<Vec<u8>>>>);
 
-const KEYS: [[&str; 4]; 2] = [
-    ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"],
-    ["KeyA", "KeyD", "KeyW", "KeyS"],
-];
+fn demo() -> DotsFrontEnd {
+    DotsFrontEnd::default()
+}
 
 impl FrontEnd for Padded {
     type Game = Dots;
@@ -31,11 +30,7 @@ impl FrontEnd for Padded {
     }
     fn draw(&mut self, _: &Dots, _: &mut dyn Painter) {}
     fn input(&self, held: &[&str], player: u8) -> u8 {
-        KEYS[usize::from(player.min(1))]
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| held.contains(k))
-            .fold(0, |acc, (bit, _)| acc | (1 << bit))
+        demo().input(held, player)
     }
     fn local_inputs(&mut self, _: &Dots, held: &[&str]) -> Vec<u8> {
         let inputs = vec![self.input(held, 0), self.input(held, 1)];
@@ -43,17 +38,10 @@ impl FrontEnd for Padded {
         inputs
     }
     fn is_game_key(&self, code: &str) -> bool {
-        KEYS.iter().flatten().any(|k| *k == code)
+        demo().is_game_key(code)
     }
     fn pad_key(&self, person: u8, button: Button) -> Option<&'static str> {
-        let keys = KEYS[usize::from(person.min(1))];
-        match button {
-            Button::Left => Some(keys[0]),
-            Button::Right => Some(keys[1]),
-            Button::Up => Some(keys[2]),
-            Button::Down => Some(keys[3]),
-            _ => None,
-        }
+        demo().pad_key(person, button)
     }
     fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
         &[("Pad: d-pad", "move")]
@@ -61,16 +49,7 @@ impl FrontEnd for Padded {
 }
 
 fn pad(index: u32, held: &[Button]) -> Reading {
-    let mut pressed = vec![false; 17];
-    for b in held {
-        pressed[b.standard_index()] = true;
-    }
-    Reading {
-        index,
-        standard: true,
-        pressed,
-        axes: vec![0.0; 4],
-    }
+    Reading::pressing(index, held)
 }
 
 struct Page {
