@@ -64,7 +64,8 @@ start_server --stun-urls '' --daily-upgrades 5
 "$bin/signaling-conformance" --base-url "$url" --only daily_budget --daily-upgrades 5
 python3 signaling/conformance/check-logs.py "$err" --require http.budget_spent
 
-log "the lobby directory, on a server started with --lobbies 3"
+log "the lobby directory, on a server started with --lobbies 3 (and the default per-address cap, 8)"
 kill "$pid"; wait "$pid" 2>/dev/null || true
 start_server --stun-urls '' --lobbies 3
-"$bin/signaling-conformance" --base-url "$url" --only lobby_directory --lobbies 3
+"$bin/signaling-conformance" --base-url "$url" --only lobby_directory --lobbies 3 \
+    --max-lobby-sockets-per-ip 8

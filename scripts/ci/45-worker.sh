@@ -143,7 +143,8 @@ if [ "${1:-}" = --serve-and-check ]; then
         fi
     elif [ "$lobbies" = yes ]; then
         "$SUITE" --base-url "$base" --origin http://allowed.test \
-            --deadline-seconds 20 --only lobby_directory --lobbies 3 || status=$?
+            --deadline-seconds 20 --only lobby_directory --lobbies 3 \
+            --max-lobby-sockets-per-ip 4 || status=$?
     elif [ "$browser" = yes ]; then
         WORKER_URL="$base" STATIC_PORT="$static_port" WEB_DIR="$WEB_OUT" CHROMIUM_BIN="$CHROMIUM_BIN" \
             node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?

@@ -460,6 +460,8 @@ pub struct LobbyClient {
     me: Option<PeerId>,
     /// The tag the service gave us in its `welcome` on this connection.
     my_tag: Option<PlayerTag>,
+    /// The lobby the service placed us in, from its welcome.
+    lobby: Option<u32>,
     conn: Connection,
     /// An attempt to join failed since we were last in the roster.
     attempt_failed: bool,
@@ -499,6 +501,7 @@ impl LobbyClient {
             nick,
             me: None,
             my_tag: None,
+            lobby: None,
             conn: Connection::Idle,
             attempt_failed: false,
             backoff: Backoff::new(),
@@ -605,6 +608,13 @@ impl LobbyClient {
     #[must_use]
     pub fn connection(&self) -> Connection {
         self.conn
+    }
+
+    /// The number of the lobby the service placed us in (as `GET
+    /// /lobbies` lists it), when its welcome said.
+    #[must_use]
+    pub fn lobby_number(&self) -> Option<u32> {
+        self.lobby
     }
 
     /// The challenge state (read only).
@@ -755,7 +765,8 @@ impl LobbyClient {
             }
         };
         match msg {
-            LobbyServerMsg::Welcome { you, roster } => {
+            LobbyServerMsg::Welcome { you, roster, lobby } => {
+                self.lobby = lobby;
                 if Some(&you) != self.me.as_ref() {
                     log::warn!("lobby: welcome for another id; using it");
                     self.me = Some(you);

@@ -37,7 +37,7 @@ fn lobby_answer(nick: &str) -> Result<String, String> {
         })
         .expect("the lobby answers every hello");
     match LobbyServerMsg::parse(&reply).expect("the page reads every lobby frame") {
-        LobbyServerMsg::Welcome { you, roster } => {
+        LobbyServerMsg::Welcome { you, roster, .. } => {
             assert_eq!(you, me);
             assert_eq!(roster.len(), 1, "the roster the page reads is whole");
             Ok(roster[0].nick.clone())

@@ -1,11 +1,19 @@
-//! A thousand players in the embedded server's lobby directory, over real
-//! WebSockets on loopback, with the server in its own process so that its
-//! CPU time and memory are its own.
+//! A thousand players in a lobby directory, over real WebSockets on
+//! loopback: the embedded server's, started in its own process so that
+//! its CPU time and memory are its own, or any running host's (the Worker
+//! under `wrangler dev`, see `scripts/bench-worker-lobby.sh`).
 //!
 //! ```sh
 //! cargo build --release -p signaling-server
 //! cargo bench -p signaling-conformance --bench lobby_thousand
 //! ```
+//!
+//! With `LOBBY_BENCH_URL=http://127.0.0.1:PORT` it starts no server and
+//! plays against that host instead, which must hold [`LOBBIES`] lobbies
+//! with its per-address caps, rate limit and daily budget off (every
+//! player comes from 127.0.0.1); `LOBBY_BENCH_PID` names the process whose
+//! CPU time and memory to report (none without it), and
+//! `LOBBY_BENCH_PLAYERS` lowers the number of players (1 to 1,000).
 //!
 //! The players arrive evenly over [`ARRIVAL`], each opening `/lobby/ws`
 //! (the directory places it), saying hello and waiting for its welcome;
@@ -14,11 +22,14 @@
 //! challenge each other and their pages exchange handshakes) and a
 //! heartbeat every 25 s. It prints the time to open the socket and to be
 //! welcomed (percentiles), the time a signal takes from its sender to its
-//! receiver through the server (percentiles), the server's CPU time over
-//! the run and its resident memory before and with everyone online, and
-//! how many players were refused. It exits with status 1 if any was
-//! refused (the directory has room for all of them) or if no signal
-//! arrived.
+//! receiver through the server (percentiles), joins per second while the
+//! players arrive and signals relayed per second while they chat, the
+//! server's CPU time over the run and its resident memory before and with
+//! everyone online, and how many players were refused. A player that is
+//! not done by [`JOIN_DEADLINE`] after the chat ends counts as refused, so
+//! the run ends within about [`ARRIVAL`] + [`CHAT`] + [`JOIN_DEADLINE`]
+//! whatever the host does. It exits with status 1 if any was refused (the
+//! directory has room for all of them) or if no signal arrived.
 //!
 //! The server binary is `signaling-server` next to this benchmark's
 //! target folder (`target/release/`), or `$SIGNALING_SERVER`. Both
@@ -42,6 +53,8 @@ const ARRIVAL: Duration = Duration::from_secs(60);
 const CHAT: Duration = Duration::from_secs(30);
 const SIGNAL_EVERY: Duration = Duration::from_secs(5);
 const HEARTBEAT_EVERY: Duration = Duration::from_secs(25);
+/// How long after the chat a player may still be joining or finishing.
+const JOIN_DEADLINE: Duration = Duration::from_secs(30);
 /// Descriptors each process needs beyond one per player.
 const SPARE_FDS: u64 = 64;
 
@@ -170,6 +183,8 @@ struct Figures {
     latency: Vec<Duration>,
     refused: usize,
     sent: usize,
+    /// When the last welcome arrived.
+    last_welcome: Option<Instant>,
 }
 
 async fn bench() -> Result<(), String> {
@@ -184,16 +199,41 @@ async fn bench() -> Result<(), String> {
         }
         None => println!("open files limit unknown (no /proc); need {need}"),
     }
+    // A variable set but empty counts as unset.
+    let var = |name| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let players = match var("LOBBY_BENCH_PLAYERS") {
+        None => PLAYERS,
+        Some(text) => text
+            .trim()
+            .parse()
+            .ok()
+            .filter(|n| (1..=PLAYERS).contains(n))
+            .ok_or_else(|| format!("LOBBY_BENCH_PLAYERS must be 1 to {PLAYERS}"))?,
+    };
+    if let Some(url) = var("LOBBY_BENCH_URL") {
+        let pid = match var("LOBBY_BENCH_PID") {
+            None => None,
+            Some(text) => Some(
+                text.trim()
+                    .parse()
+                    .map_err(|_| "LOBBY_BENCH_PID must be a process id")?,
+            ),
+        };
+        println!("playing against {url}");
+        return run(&url, pid, players).await;
+    }
     let (mut child, url) = start_server()?;
     let pid = child.id();
-    let result = run(&url, pid).await;
+    let result = run(&url, Some(pid), players).await;
     let _ = child.kill();
     let _ = child.wait();
     result
 }
 
-async fn run(url: &str, pid: u32) -> Result<(), String> {
+async fn run(url: &str, pid: Option<u32>, players: usize) -> Result<(), String> {
     let ws_url = format!("{}/lobby/ws", url.replacen("http://", "ws://", 1));
+    let cpu_time = |pid: Option<u32>| pid.map_or(Duration::ZERO, cpu_time);
+    let memory_kib = |pid: Option<u32>, field| pid.map_or(0, |p| memory_kib(p, field));
     let rss_idle = memory_kib(pid, "VmRSS");
     let cpu_start = cpu_time(pid);
     let origin = Instant::now();
@@ -201,13 +241,17 @@ async fn run(url: &str, pid: u32) -> Result<(), String> {
     let chat_start = origin + ARRIVAL;
     let end = chat_start + CHAT;
     let mut tasks = Vec::new();
-    for i in 0..PLAYERS {
-        let arrive = origin + ARRIVAL.mul_f64(i as f64 / PLAYERS as f64);
+    for i in 0..players {
+        let arrive = origin + ARRIVAL.mul_f64(i as f64 / players as f64);
         let ws_url = ws_url.clone();
         let figures = Arc::clone(&figures);
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep_until(arrive.into()).await;
-            if let Err(e) = player(i, &ws_url, origin, chat_start, end, &figures).await {
+            let played = player(i, &ws_url, origin, chat_start, end, &figures);
+            let outcome = tokio::time::timeout_at((end + JOIN_DEADLINE).into(), played)
+                .await
+                .unwrap_or_else(|_| Err("not done by the end of the run".into()));
+            if let Err(e) = outcome {
                 figures.lock().await.refused += 1;
                 eprintln!("player {i}: {e}");
             }
@@ -223,25 +267,36 @@ async fn run(url: &str, pid: u32) -> Result<(), String> {
     let cpu = cpu_time(pid).saturating_sub(cpu_start);
     let f = std::mem::take(&mut *figures.lock().await);
     println!(
-        "{PLAYERS} players over {ARRIVAL:?} into {LOBBIES} lobbies of 16, then {CHAT:?} of a \
+        "{players} players over {ARRIVAL:?} into {LOBBIES} lobbies of 16, then {CHAT:?} of a \
          signal every {SIGNAL_EVERY:?} per player"
     );
+    let joined = f.welcome.len();
+    let join_span = f.last_welcome.map_or(ARRIVAL, |t| t.duration_since(origin));
+    let relayed = f.latency.len();
     percentiles("socket open (TCP + upgrade)", f.connect);
     percentiles("hello to welcome", f.welcome);
     percentiles("signal, sender to receiver", f.latency);
     println!(
-        "signals sent {}, refused players {}; server CPU {cpu:.2?} over {wall:.2?} ({:.1} % of one core)",
+        "joins {joined} in {join_span:.2?} ({:.1} per s); signals sent {}, relayed {relayed} \
+         ({:.1} per s over the {CHAT:?} of chat); refused players {}",
+        joined as f64 / join_span.as_secs_f64(),
         f.sent,
+        relayed as f64 / CHAT.as_secs_f64(),
         f.refused,
-        100.0 * cpu.as_secs_f64() / wall.as_secs_f64()
     );
-    println!(
-        "server RSS idle {} KiB, all online {} KiB ({:.1} KiB per player), peak {} KiB",
-        rss_idle,
-        rss_full,
-        (rss_full.saturating_sub(rss_idle)) as f64 / PLAYERS as f64,
-        memory_kib(pid, "VmHWM")
-    );
+    if pid.is_some() {
+        println!(
+            "server CPU {cpu:.2?} over {wall:.2?} ({:.1} % of one core)",
+            100.0 * cpu.as_secs_f64() / wall.as_secs_f64()
+        );
+        println!(
+            "server RSS idle {} KiB, all online {} KiB ({:.1} KiB per player), peak {} KiB",
+            rss_idle,
+            rss_full,
+            (rss_full.saturating_sub(rss_idle)) as f64 / players as f64,
+            memory_kib(pid, "VmHWM")
+        );
+    }
     if f.refused > 0 {
         return Err(format!(
             "{} players refused while the directory had room",
@@ -295,6 +350,7 @@ async fn player(
         let mut f = figures.lock().await;
         f.connect.push(connected);
         f.welcome.push(welcomed);
+        f.last_welcome = Some(Instant::now());
     }
     // Spread the players' sends over the interval.
     let offset = SIGNAL_EVERY.mul_f64((i % 97) as f64 / 97.0);

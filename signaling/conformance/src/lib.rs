@@ -52,6 +52,9 @@ pub struct SuiteConfig {
     pub relay_ttl_seconds: u64,
     /// The host's relay byte rate per socket per second; 0 skips the check.
     pub relay_bytes_per_second: u32,
+    /// The host's room rate (messages per side or member per minute); 0
+    /// skips the check.
+    pub room_messages_per_minute: u32,
     /// Longest wait for any single answer.
     pub deadline: Duration,
     /// Run only the checks whose names contain one of these (all if empty).
@@ -93,6 +96,7 @@ impl SuiteConfig {
             rate_limit_per_minute: 0,
             relay_ttl_seconds: signaling_core::defaults::RELAY_TTL_SECONDS,
             relay_bytes_per_second: signaling_core::defaults::RELAY_BYTES_PER_SECOND,
+            room_messages_per_minute: signaling_core::defaults::ROOM_MESSAGES_PER_MINUTE,
             deadline: Duration::from_secs(10),
             only: Vec::new(),
             lobby_idle_timeout: None,
@@ -140,6 +144,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     ("member_room_leave_and_refusals", |c| {
         Box::pin(members::member_room_leave_and_refusals(c))
     }),
+    ("room_rate_cap", |c| Box::pin(members::room_rate_cap(c))),
     ("relay_pairing_verbatim", |c| {
         Box::pin(relay::relay_pairing_verbatim(c))
     }),
@@ -1383,7 +1388,8 @@ async fn lobby_tags(c: &Ctx) -> Result<Option<String>, String> {
 /// The daily budget of upgrades: once it is spent, lobby, room and relay
 /// upgrades get 503 with a reason that says so, while plain routes still
 /// answer. On a host started for this check, exactly the budget's
-/// upgrades go through first.
+/// upgrades go through first, after lobby upgrades the directory refused
+/// (404), which are not charged.
 async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
     let budget = c.config.daily_upgrades;
     if budget == 0 {
@@ -1398,6 +1404,14 @@ async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
             )
         })
     };
+    // Upgrades the directory refuses cost nothing: they come first, and
+    // the whole budget must still be there afterwards.
+    for _ in 0..3 {
+        c.lobby_target()
+            .ws_refused("/lobby/ws?lobby=999", c.origin(), 404)
+            .await
+            .map_err(|e| format!("a lobby that does not exist, before the budget: {e}"))?;
+    }
     let mut opened = 0;
     loop {
         match c.lobby_target().ws("/lobby/ws", c.origin()).await {
@@ -1410,6 +1424,12 @@ async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
             }
             Err(client::WsOpenError::Refused(r)) => {
                 spent(&r, "the lobby upgrade past the budget")?;
+                ensure(opened == budget, || {
+                    format!(
+                        "only {opened} upgrades of a budget of {budget} went through: \
+                         the refused ones were charged"
+                    )
+                })?;
                 break;
             }
             Err(client::WsOpenError::Other(e)) => return Err(e),
@@ -1449,8 +1469,10 @@ async fn directory(c: &Ctx) -> Result<signaling_protocol::LobbyDirectory, String
 
 /// The lobby directory: `GET /lobbies` lists every lobby with its fill; a
 /// newcomer is placed in a lobby with room, so the one after a full lobby
-/// is welcomed into another instead of hearing `full`; `?lobby=N` joins
-/// lobby N, and a lobby that does not exist is 404.
+/// is welcomed into another instead of hearing `full`, even when two
+/// arrive at once for the last place; `?lobby=N` joins lobby N, and a
+/// lobby that does not exist is 404; the per-address cap counts every
+/// lobby together.
 async fn lobby_directory(c: &Ctx) -> Result<Option<String>, String> {
     let lobbies = c.config.lobbies;
     if lobbies < 2 {
@@ -1471,17 +1493,33 @@ async fn lobby_directory(c: &Ctx) -> Result<Option<String>, String> {
             .all(|(n, l)| l.lobby as usize == n && l.players == 0),
         || format!("an idle host's directory: {dir:?}"),
     )?;
-    // A lobby's worth of players, and one more.
+    // A lobby's worth of players but one, one after another.
     let mut held = Vec::new();
-    for i in 0..=capacity {
+    for i in 0..capacity - 1 {
         let (ws, welcome) = c.player(&c.id(), &format!("p{i}")).await?;
         let seen = welcome["roster"].as_array().map_or(0, Vec::len);
-        let want = if i < capacity { i + 1 } else { 1 };
-        ensure(seen == want, || {
-            format!("newcomer {i} was welcomed with {seen} players, not {want}")
+        ensure(seen == i + 1, || {
+            format!(
+                "newcomer {i} was welcomed with {seen} players, not {}",
+                i + 1
+            )
         })?;
         held.push(ws);
     }
+    // Two more at the same instant, for the one place left: one takes it,
+    // the other is placed in another lobby (never told `full`).
+    let (first, second) = (c.id(), c.id());
+    let (a, b) = tokio::join!(c.player(&first, "late1"), c.player(&second, "late2"));
+    let (a, b) = (
+        a.map_err(|e| format!("the first of two simultaneous newcomers: {e}"))?,
+        b.map_err(|e| format!("the second of two simultaneous newcomers: {e}"))?,
+    );
+    let mut seen = [&a.1, &b.1].map(|w| w["roster"].as_array().map_or(0, Vec::len));
+    seen.sort_unstable();
+    ensure(seen == [1, capacity], || {
+        format!("two simultaneous newcomers for one place were welcomed with {seen:?} players")
+    })?;
+    held.extend([a.0, b.0]);
     let mut fills: Vec<u32> = directory(c)
         .await?
         .lobbies
@@ -1525,5 +1563,40 @@ async fn lobby_directory(c: &Ctx) -> Result<Option<String>, String> {
     for mut ws in held {
         ws.close().await;
     }
+    directory_cap_per_address(c, lobbies).await?;
     Ok(None)
+}
+
+/// The per-address cap counts an address's lobby sockets in every lobby
+/// together: spread over the lobbies, the next upgrade from that address
+/// is refused (429) even for a lobby that holds fewer of its sockets than
+/// the cap, and even a lobby asked for by number.
+async fn directory_cap_per_address(c: &Ctx, lobbies: usize) -> Result<(), String> {
+    let cap = c.config.lobby_sockets_per_ip;
+    if cap == 0 || !c.target.is_loopback_v4() {
+        return Ok(());
+    }
+    let one = c
+        .target
+        .from_address(std::net::IpAddr::from([127, 0, 1, 5]));
+    let mut held = Vec::new();
+    for i in 0..cap {
+        let path = format!("/lobby/ws?lobby={}", i % lobbies);
+        held.push(
+            one.ws_ok(&path, c.origin())
+                .await
+                .map_err(|e| format!("socket {} of {cap} from one address: {e}", i + 1))?,
+        );
+    }
+    // The lobby holding the fewest of them (the last to get one).
+    let least = cap % lobbies;
+    for path in ["/lobby/ws".to_owned(), format!("/lobby/ws?lobby={least}")] {
+        one.ws_refused(&path, c.origin(), 429).await.map_err(|e| {
+            format!("{path} from an address holding {cap} over {lobbies} lobbies: {e}")
+        })?;
+    }
+    for mut ws in held {
+        ws.close().await;
+    }
+    Ok(())
 }

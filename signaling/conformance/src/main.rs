@@ -43,6 +43,10 @@ struct Args {
     /// The host's relay bytes per socket per second; 0 skips that check.
     #[arg(long, default_value_t = signaling_core::defaults::RELAY_BYTES_PER_SECOND)]
     relay_bytes_per_second: u32,
+    /// The host's room messages per side or member per minute; 0 skips
+    /// that check.
+    #[arg(long, default_value_t = signaling_core::defaults::ROOM_MESSAGES_PER_MINUTE)]
+    room_messages_per_minute: u32,
     /// Longest wait for any single answer, in seconds.
     #[arg(long, default_value_t = 10)]
     deadline_seconds: u64,
@@ -87,6 +91,7 @@ async fn main() -> ExitCode {
         rate_limit_per_minute: a.rate_limit_per_minute,
         relay_ttl_seconds: a.relay_ttl_seconds,
         relay_bytes_per_second: a.relay_bytes_per_second,
+        room_messages_per_minute: a.room_messages_per_minute,
         deadline: Duration::from_secs(a.deadline_seconds),
         only: a.only,
         lobby_idle_timeout: (a.lobby_idle_timeout_ms != 0)

@@ -159,6 +159,17 @@ async fn nothing_pending(members: &mut [Member]) -> Result<(), String> {
     Ok(())
 }
 
+/// Each of `roles` is refused with 409: its places in room `code` are all
+/// taken.
+async fn refused_as_full(c: &Ctx, code: &str, roles: &[&str]) -> Result<(), String> {
+    for role in roles {
+        c.target
+            .ws_refused(&format!("/rooms/{code}/ws?role={role}"), c.origin(), 409)
+            .await?;
+    }
+    Ok(())
+}
+
 /// Eight players and sixteen spectators; the ninth player and the
 /// seventeenth spectator refused; every player pair exchanges an offer and
 /// an answer addressed by id, which only its addressee receives.
@@ -175,16 +186,7 @@ pub async fn member_room_mesh(c: &Ctx) -> Result<Option<String>, String> {
         let m = join(c, &code, "spectator", id, &mut members).await?;
         members.push(m);
     }
-    let o = c.origin();
-    c.target
-        .ws_refused(&format!("/rooms/{code}/ws?role=player"), o, 409)
-        .await?;
-    c.target
-        .ws_refused(&format!("/rooms/{code}/ws?role=spectator"), o, 409)
-        .await?;
-    c.target
-        .ws_refused(&format!("/rooms/{code}/ws?role=host"), o, 409)
-        .await?;
+    refused_as_full(c, &code, &["player", "spectator", "host"]).await?;
     // Every pair of players: the lower id offers, the higher answers.
     // Spacing, escapes and key order must arrive as written. All offers
     // are sent before any is read (and then all answers), so the check
@@ -244,12 +246,7 @@ pub async fn member_room_leave_and_refusals(c: &Ctx) -> Result<Option<String>, S
     members.push(m);
     let m = join(c, &code, "spectator", 8, &mut members).await?;
     members.push(m);
-    c.target
-        .ws_refused(&format!("/rooms/{code}/ws?role=player"), o, 409)
-        .await?;
-    c.target
-        .ws_refused(&format!("/rooms/{code}/ws?role=spectator"), o, 409)
-        .await?;
+    refused_as_full(c, &code, &["player", "spectator"]).await?;
     // members: [player 1, host 0, player 2, spectator 8]
     for (bad, what) in [
         (
@@ -327,5 +324,52 @@ pub async fn member_room_leave_and_refusals(c: &Ctx) -> Result<Option<String>, S
     c.target
         .ws_refused(&format!("/rooms/{code}/ws?role=player"), o, 404)
         .await?;
+    Ok(None)
+}
+
+/// The rooms' rate per member: a player that signals the host more than
+/// the minute's allowance in one burst is closed with 1008 (well before
+/// its lifetime count of 400), the host receives exactly the allowance and
+/// hears the player leave. Signals, not pings: a host may answer pings
+/// without counting them (the Worker's auto-response).
+pub async fn room_rate_cap(c: &Ctx) -> Result<Option<String>, String> {
+    let rate = c.config.room_messages_per_minute;
+    if rate == 0 {
+        return Ok(Some("no room rate given".into()));
+    }
+    if rate >= signaling_protocol::limits::ROOM_MEMBER_MAX_MESSAGES {
+        return Ok(Some("the rate is above a member's lifetime count".into()));
+    }
+    let code = create(c, 2, 0).await?;
+    let mut members: Vec<Member> = Vec::new();
+    let host = join(c, &code, "host", 0, &mut members).await?;
+    members.push(host);
+    let mut player = join(c, &code, "player", 1, &mut members).await?;
+    for n in 0..=rate {
+        player
+            .ws
+            .send(&json!({"type":"signal","to":0,"data":n}).to_string())
+            .await?;
+    }
+    player
+        .ws
+        .expect_close(
+            1008,
+            &format!("signal {} of a minute allowing {rate}", rate + 1),
+        )
+        .await?;
+    let host = &mut members[0].ws;
+    for n in 0..rate {
+        let v = host.expect_type("signal").await?;
+        ensure(
+            v.get("data").and_then(Value::as_u64) == Some(u64::from(n)),
+            || format!("signal {n} arrived as {v}"),
+        )?;
+    }
+    let v = host.expect_type("member-left").await?;
+    ensure(v.get("id").and_then(Value::as_u64) == Some(1), || {
+        format!("expected player 1 to leave, got {v}")
+    })?;
+    host.close().await;
     Ok(None)
 }

@@ -17,6 +17,7 @@ async fn directory_check(lobbies: usize) -> Result<Option<String>, String> {
     let suite = SuiteConfig {
         only: vec!["lobby_directory".into()],
         lobbies: 3,
+        lobby_sockets_per_ip: signaling_core::defaults::LOBBY_SOCKETS_PER_IP,
         ..SuiteConfig::new(&format!("http://{addr}"))
     };
     let mut results = run(&suite).await.expect("valid base URL");

@@ -30,6 +30,15 @@ pub const LOBBY_SOCKETS_PER_IP: usize = 8;
 /// Lobby messages per socket per minute.
 pub const LOBBY_MESSAGES_PER_MINUTE: u32 = 600;
 
+/// Messages each side of a two-seat room, or each member of a member room,
+/// may send in one minute; the next closes that socket with 1008. A
+/// player setting up a full mesh of eight (seven peer connections, an
+/// offer or an answer and a generous handful of ICE candidates for each)
+/// sends well under this in its first minute, while a member flooding
+/// another is held to four messages a second instead of spending its
+/// whole lifetime allowance at once. 0 turns the rate off.
+pub const ROOM_MESSAGES_PER_MINUTE: u32 = 240;
+
 /// Open lobby sockets, joined or not.
 pub const LOBBY_MAX_SOCKETS: usize = 32;
 

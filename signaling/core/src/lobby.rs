@@ -146,6 +146,11 @@ pub struct LobbyAttachment {
     /// is never logged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<IpAddr>,
+    /// The lobby's number in the directory ([`Lobby::with_number`]), kept
+    /// with each socket so that a lobby rebuilt after hibernation still
+    /// knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lobby: Option<u32>,
 }
 
 /// Signals a player may send back, free, for each one relayed to it (an
@@ -220,6 +225,7 @@ pub struct Lobby {
     next_socket: u64,
     next_seq: u64,
     alarm: Option<Millis>,
+    number: Option<u32>,
 }
 
 impl Lobby {
@@ -250,8 +256,10 @@ impl Lobby {
             next_socket: 0,
             next_seq: 0,
             alarm: None,
+            number: None,
         };
         for a in attachments {
+            lobby.number = lobby.number.or(a.lobby);
             if lobby.sockets.contains_key(&a.socket) {
                 continue;
             }
@@ -277,6 +285,27 @@ impl Lobby {
     pub fn with_tag_key(mut self, key: [u8; 32]) -> Lobby {
         self.tag_key = key;
         self
+    }
+
+    /// Sets the lobby's number in the directory, which its `welcome`
+    /// then carries (`"lobby":N`) so that a page can tell which of the
+    /// `GET /lobbies` fills is its own.
+    #[must_use]
+    pub fn with_number(mut self, n: u32) -> Lobby {
+        self.set_number(n);
+        self
+    }
+
+    /// [`Lobby::with_number`] on a lobby already built (a Durable Object
+    /// learns its number from the requests the directory forwards).
+    pub fn set_number(&mut self, n: u32) {
+        self.number = Some(n);
+    }
+
+    /// The lobby's number, when it was given one.
+    #[must_use]
+    pub fn number(&self) -> Option<u32> {
+        self.number
     }
 
     /// The limits in force.
@@ -399,6 +428,7 @@ impl Lobby {
             reply_credit: BTreeMap::new(),
             heard_ms: now.0,
             address,
+            lobby: self.number,
         };
         self.sockets.insert(socket, attachment.clone());
         let mut out = vec![
@@ -560,7 +590,7 @@ impl Lobby {
         let roster: Vec<RosterEntry> = self.roster().iter().map(|p| p.entry()).collect();
         out.push(LobbyAction::Send {
             socket,
-            text: lobby_server::welcome(&me.id, &roster),
+            text: lobby_server::welcome_in(self.number, &me.id, &roster),
         });
         self.broadcast_except(socket, &lobby_server::joined(&me), out);
         out.push(LobbyAction::Log(

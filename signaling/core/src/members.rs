@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use signaling_protocol::{MemberEntry, MemberId, MemberRole, RoomCapacity};
 
-use crate::SocketId;
+use crate::rate::MinuteWindow;
+use crate::{Millis, SocketId};
 
 /// What a member room keeps beyond a two-seat room's facts: its capacity
 /// and the messages each member id sent on sockets that have since closed
@@ -47,10 +48,19 @@ impl MemberMeta {
     }
 }
 
-/// The members present, by id, each with its socket and message count.
+/// One member present: its socket, the messages its id has sent over the
+/// room's life, and its socket's current rate window.
+#[derive(Clone, Copy, Debug)]
+struct Present {
+    socket: SocketId,
+    messages: u32,
+    window: MinuteWindow,
+}
+
+/// The members present, by id.
 #[derive(Debug, Default)]
 pub(crate) struct Members {
-    by_id: BTreeMap<MemberId, (SocketId, u32)>,
+    by_id: BTreeMap<MemberId, Present>,
     /// One past the highest socket id seen (see [`SocketId::allocate`]).
     pub next_socket: u64,
 }
@@ -60,17 +70,24 @@ impl Members {
     /// taken, or whose id the capacity has no place for, is left out.
     pub fn restore(
         capacity: RoomCapacity,
-        attachments: impl IntoIterator<Item = (SocketId, MemberId, u32)>,
+        attachments: impl IntoIterator<Item = (SocketId, MemberId, u32, MinuteWindow)>,
     ) -> Members {
         let mut m = Members::default();
-        for (socket, id, messages) in attachments {
+        for (socket, id, messages, window) in attachments {
             let fits = id
                 .role()
                 .is_some_and(|role| capacity.ids(role).any(|i| i == id));
             if !fits || m.by_id.contains_key(&id) || m.id_of(socket).is_some() {
                 continue;
             }
-            m.by_id.insert(id, (socket, messages));
+            m.by_id.insert(
+                id,
+                Present {
+                    socket,
+                    messages,
+                    window,
+                },
+            );
             m.next_socket = m.next_socket.max(socket.0.saturating_add(1));
         }
         m
@@ -82,31 +99,46 @@ impl Members {
     }
 
     pub fn insert(&mut self, id: MemberId, socket: SocketId, messages: u32) {
-        self.by_id.insert(id, (socket, messages));
+        self.by_id.insert(
+            id,
+            Present {
+                socket,
+                messages,
+                window: MinuteWindow::new(),
+            },
+        );
     }
 
     pub fn remove(&mut self, id: MemberId) -> Option<(SocketId, u32)> {
-        self.by_id.remove(&id)
+        self.by_id.remove(&id).map(|p| (p.socket, p.messages))
     }
 
     /// The member id `socket` holds.
     pub fn id_of(&self, socket: SocketId) -> Option<MemberId> {
         self.by_id
             .iter()
-            .find(|(_, (s, _))| *s == socket)
+            .find(|(_, p)| p.socket == socket)
             .map(|(id, _)| *id)
     }
 
     /// The socket holding `id`.
     pub fn socket(&self, id: MemberId) -> Option<SocketId> {
-        self.by_id.get(&id).map(|(s, _)| *s)
+        self.by_id.get(&id).map(|p| p.socket)
     }
 
-    /// Counts one more message from `id`; returns the new count.
-    pub fn count(&mut self, id: MemberId) -> Option<u32> {
-        self.by_id.get_mut(&id).map(|(_, n)| {
-            *n = n.saturating_add(1);
-            *n
+    /// Counts one more message from `id` at `now`: its new lifetime count,
+    /// its rate window, and whether the window had room for it at
+    /// `per_minute` (0: no rate).
+    pub fn count(
+        &mut self,
+        id: MemberId,
+        per_minute: u32,
+        now: Millis,
+    ) -> Option<(u32, MinuteWindow, bool)> {
+        self.by_id.get_mut(&id).map(|p| {
+            p.messages = p.messages.saturating_add(1);
+            let within = p.window.try_take(per_minute, now);
+            (p.messages, p.window, within)
         })
     }
 
@@ -123,7 +155,7 @@ impl Members {
         self.by_id
             .iter()
             .filter(|(id, _)| **id != but)
-            .map(|(_, (s, _))| *s)
+            .map(|(_, p)| p.socket)
             .collect()
     }
 

@@ -13,6 +13,7 @@ use signaling_protocol::{
 use crate::log::{Level, LogRecord};
 use crate::members::{MemberMeta, Members};
 use crate::msg::to_json;
+use crate::rate::MinuteWindow;
 use crate::seats::{other_role, Seated, Seats};
 use crate::{close_code, Action, Event, Millis, SocketId};
 
@@ -29,6 +30,12 @@ pub struct RoomLimits {
     /// Messages each member id of a member room may send (default 400);
     /// the next closes it with 1008.
     pub max_member_messages: u32,
+    /// Messages each side of a two-seat room, or each member of a member
+    /// room, may send in one minute (default
+    /// [`crate::defaults::ROOM_MESSAGES_PER_MINUTE`]); the next closes
+    /// that socket with 1008. 0 turns the rate off (the lifetime counts
+    /// still apply).
+    pub messages_per_minute: u32,
     /// The key the room signs its members' relay tickets with; `None`
     /// (the default) answers a `relay-ticket` request with an `error`.
     pub relay_key: Option<crate::RelayKey>,
@@ -41,6 +48,7 @@ impl Default for RoomLimits {
             max_message_bytes: signaling_protocol::limits::MAX_MESSAGE_BYTES,
             max_messages: signaling_protocol::limits::ROOM_MAX_MESSAGES,
             max_member_messages: signaling_protocol::limits::ROOM_MEMBER_MAX_MESSAGES,
+            messages_per_minute: crate::defaults::ROOM_MESSAGES_PER_MINUTE,
             relay_key: None,
         }
     }
@@ -173,6 +181,12 @@ pub struct RoomAttachment {
     pub seat: Seat,
     /// Messages received on it so far.
     pub messages: u32,
+    /// Its messages in the current one-minute window (the room's rate,
+    /// [`RoomLimits::messages_per_minute`]). It belongs to the socket: a
+    /// side that reconnects starts a fresh window, but not a fresh
+    /// lifetime count.
+    #[serde(default)]
+    pub window: MinuteWindow,
 }
 
 impl Seated for RoomAttachment {
@@ -217,6 +231,7 @@ type RoomAction = Action<RoomAttachment>;
 ///   the host gets `{"type":"peer-joined"}` (at the guest's admission, or at
 ///   the host's if the guest came first).
 /// * Text frames: over the size cap → close 1009; over the count cap →
+///   close 1008; over the rate ([`RoomLimits::messages_per_minute`]) →
 ///   close 1008; `offer`/`answer`/`ice` → relayed verbatim to the other side
 ///   (`error` if it is absent); `done` → both sockets closed with 1000 and
 ///   [`Action::Finished`]; `relay-ticket` → this side's signed ticket for
@@ -234,7 +249,8 @@ type RoomAction = Action<RoomAttachment>;
 ///   its role and everyone present); every other member gets
 ///   `member-joined`.
 /// * Text frames: the same size cap (1009) and a count cap per member id
-///   ([`RoomLimits::max_member_messages`], 1008); `signal {to, data}` →
+///   ([`RoomLimits::max_member_messages`], 1008) and the same rate per
+///   member as a two-seat room's per side (1008); `signal {to, data}` →
 ///   `signal {from, data}` to member `to` alone, `data` byte for byte
 ///   (`error` if nobody holds `to`, or it is the sender); `done` from the
 ///   host → every socket closed with 1000 and [`Action::Finished`]; `done`
@@ -346,7 +362,7 @@ impl Room {
             Some(m) => Seating::Members(Members::restore(
                 m.capacity,
                 attachments.filter_map(|a| match a.seat {
-                    Seat::Member(id) => Some((a.socket, id, a.messages)),
+                    Seat::Member(id) => Some((a.socket, id, a.messages, a.window)),
                     Seat::Role(_) => None,
                 }),
             )),
@@ -469,6 +485,7 @@ impl Room {
             socket,
             seat: Seat::Role(role),
             messages: spent,
+            window: MinuteWindow::new(),
         };
         *seats.seat(role) = Some(attachment);
         let mut out = vec![
@@ -515,6 +532,7 @@ impl Room {
                     socket,
                     seat: Seat::Member(id),
                     messages,
+                    window: MinuteWindow::new(),
                 },
             },
             RoomAction::Log(
@@ -609,24 +627,35 @@ impl Room {
             self.kick(place, close_code::TOO_BIG, "message too big", out);
             return;
         }
-        let (messages, limit) = match (&mut self.seating, place) {
+        let per_minute = self.limits.messages_per_minute;
+        let (messages, window, within_rate, limit) = match (&mut self.seating, place) {
             (Seating::Pair(seats), Seat::Role(role)) => {
                 let Some(att) = seats.seat(role).as_mut() else {
                     return;
                 };
                 att.messages = att.messages.saturating_add(1);
-                (att.messages, self.limits.max_messages)
+                let within = att.window.try_take(per_minute, now);
+                (att.messages, att.window, within, self.limits.max_messages)
             }
             (Seating::Members(m), Seat::Member(id)) => {
-                let Some(n) = m.count(id) else {
+                let Some((n, window, within)) = m.count(id, per_minute, now) else {
                     return;
                 };
-                (n, self.limits.max_member_messages)
+                (n, window, within, self.limits.max_member_messages)
             }
             _ => return,
         };
         if messages > limit {
             self.kick(place, close_code::POLICY, "too many messages", out);
+            return;
+        }
+        if !within_rate {
+            self.kick(
+                place,
+                close_code::POLICY,
+                "too many messages per minute",
+                out,
+            );
             return;
         }
         out.push(RoomAction::Persist {
@@ -635,6 +664,7 @@ impl Room {
                 socket,
                 seat: place,
                 messages,
+                window,
             },
         });
         let Some(text) = text else {

@@ -174,6 +174,7 @@ fn restore_ignores_clashing_attachments() {
         socket: signaling_core::SocketId(s),
         seat: signaling_core::Seat::Role(role),
         messages: 0,
+        window: signaling_core::MinuteWindow::new(),
     };
     let room = Room::restore(
         meta,
@@ -187,6 +188,7 @@ fn restore_ignores_clashing_attachments() {
                 socket: signaling_core::SocketId(2),
                 seat: signaling_core::Seat::Member(signaling_core::MemberId(1)),
                 messages: 0,
+                window: signaling_core::MinuteWindow::new(),
             },
         ],
     );
@@ -196,5 +198,6 @@ fn restore_ignores_clashing_attachments() {
         socket: signaling_core::SocketId(2),
         seat: signaling_core::Seat::Member(signaling_core::MemberId(1)),
         messages: 0,
+        window: signaling_core::MinuteWindow::new(),
     }));
 }

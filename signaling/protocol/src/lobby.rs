@@ -3,7 +3,7 @@
 //! | direction | frames |
 //! | --- | --- |
 //! | page → lobby | `hello {id, nick}`, `status {status}`, `signal {to, data}`, `ping` ([`lobby_out`], read by [`LobbyRequest::parse`]) |
-//! | lobby → page | `welcome {you, roster}`, `joined {player}`, `left {id}`, `status {id, status}`, `signal {from, data}`, `full`, `error {reason}`, `pong` ([`lobby_server`], read by [`LobbyServerMsg::parse`]) |
+//! | lobby → page | `welcome {you, roster, lobby?}`, `joined {player}`, `left {id}`, `status {id, status}`, `signal {from, data}`, `full`, `error {reason}`, `pong` ([`lobby_server`], read by [`LobbyServerMsg::parse`]) |
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -95,6 +95,9 @@ pub enum LobbyServerMsg {
         you: PeerId,
         /// Everyone in the lobby.
         roster: Vec<RosterEntry>,
+        /// The number of the lobby we were placed in (as `GET /lobbies`
+        /// lists it), when the service says.
+        lobby: Option<u32>,
     },
     /// Someone joined.
     Joined(RosterEntry),
@@ -128,7 +131,7 @@ impl LobbyServerMsg {
         let (kind, m) = typed(
             &v,
             &[
-                ("welcome", &["you", "roster"], &[]),
+                ("welcome", &["you", "roster"], &["lobby"]),
                 ("joined", &["player"], &[]),
                 ("left", &["id"], &[]),
                 ("status", &["id", "status"], &[]),
@@ -148,6 +151,14 @@ impl LobbyServerMsg {
                     .iter()
                     .filter_map(|p| RosterEntry::from_value(p).ok())
                     .collect(),
+                lobby: match m.get("lobby") {
+                    None => None,
+                    Some(n) => Some(
+                        n.as_u64()
+                            .and_then(|n| u32::try_from(n).ok())
+                            .ok_or(MessageError::BadValue)?,
+                    ),
+                },
             },
             "joined" => LobbyServerMsg::Joined(RosterEntry::from_value(&m["player"])?),
             "left" => LobbyServerMsg::Left(peer_id(string(m, "id")?)?),
@@ -332,6 +343,8 @@ pub mod lobby_server {
         kind: &'static str,
         you: &'a PeerId,
         roster: &'a [RosterEntry],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lobby: Option<u32>,
     }
 
     #[derive(Serialize)]
@@ -367,10 +380,18 @@ pub mod lobby_server {
     /// `welcome {you, roster}`: the roster in join order, `you` included.
     #[must_use]
     pub fn welcome(you: &PeerId, roster: &[RosterEntry]) -> String {
+        welcome_in(None, you, roster)
+    }
+
+    /// `welcome {you, roster, lobby}`: [`welcome`] saying which lobby of
+    /// the directory this is (`None`: the field is left out).
+    #[must_use]
+    pub fn welcome_in(lobby: Option<u32>, you: &PeerId, roster: &[RosterEntry]) -> String {
         to_json(&Welcome {
             kind: "welcome",
             you,
             roster,
+            lobby,
         })
     }
 
@@ -440,7 +461,7 @@ mod tests {
             r#"{{"type":"welcome","you":"{A}","roster":[{{"id":"{B}","nick":"דנה","tag":"K7M","status":"in-match"}},{{"id":"bad","nick":"x","tag":"K7M","status":"lobby"}},{{"id":"{A}","nick":"x","tag":"K7","status":"lobby"}}]}}"#
         );
         match LobbyServerMsg::parse(&welcome).unwrap() {
-            LobbyServerMsg::Welcome { you, roster } => {
+            LobbyServerMsg::Welcome { you, roster, .. } => {
                 assert_eq!(you.as_str(), A);
                 assert_eq!(roster.len(), 1);
                 assert_eq!(roster[0].nick, "דנה");

@@ -70,7 +70,16 @@ fn lobby_frames_read_back_on_the_page() {
         LobbyServerMsg::parse(&lobby_server::welcome(&ada.id, &roster)).unwrap(),
         LobbyServerMsg::Welcome {
             you: ada.id.clone(),
-            roster
+            roster: roster.clone(),
+            lobby: None
+        }
+    );
+    assert_eq!(
+        LobbyServerMsg::parse(&lobby_server::welcome_in(Some(3), &ada.id, &roster)).unwrap(),
+        LobbyServerMsg::Welcome {
+            you: ada.id.clone(),
+            roster,
+            lobby: Some(3)
         }
     );
     assert_eq!(

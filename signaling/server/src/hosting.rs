@@ -75,8 +75,10 @@ impl Shared {
             start: Instant::now(),
             state: Mutex::new(State {
                 lobbies: (0..config.lobbies.max(1))
-                    .map(|_| Hosted {
-                        machine: Lobby::new(config.lobby).with_tag_key(tag_key),
+                    .map(|n| Hosted {
+                        machine: Lobby::new(config.lobby)
+                            .with_tag_key(tag_key)
+                            .with_number(u32::try_from(n).unwrap_or(u32::MAX)),
                         outs: HashMap::new(),
                         owner: None,
                     })
@@ -93,6 +95,12 @@ impl Shared {
     /// it is spent. The day is the wall clock's (UTC), unlike the rest of
     /// the server's time, which counts from its start.
     pub fn take_daily_upgrade(&self) -> bool {
+        let mut st = self.lock();
+        self.take_daily_upgrade_in(&mut st)
+    }
+
+    /// [`Shared::take_daily_upgrade`] for a caller already holding the lock.
+    pub(crate) fn take_daily_upgrade_in(&self, st: &mut State) -> bool {
         let allowance = self.config.daily_upgrades;
         if allowance == 0 {
             return true;
@@ -100,7 +108,7 @@ impl Shared {
         let unix_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        self.lock().budget.take(unix_ms, allowance)
+        st.budget.take(unix_ms, allowance)
     }
 
     /// Milliseconds since the server started.

@@ -67,6 +67,11 @@ struct Args {
     /// by its /64); further upgrades from it get 429. 0: no cap.
     #[arg(long, default_value_t = defaults::LOBBY_SOCKETS_PER_IP)]
     max_lobby_sockets_per_ip: usize,
+    /// Messages each side of a two-seat room, or each member of a member
+    /// room, may send per minute; the next closes that socket with 1008.
+    /// 0 turns the rate off (the rooms' lifetime counts still apply).
+    #[arg(long, default_value_t = defaults::ROOM_MESSAGES_PER_MINUTE)]
+    room_messages_per_minute: u32,
     /// Rooms alive at once; further POST /rooms get 503.
     #[arg(long, default_value_t = defaults::MAX_ROOMS)]
     max_rooms: usize,
@@ -129,6 +134,7 @@ async fn main() -> std::process::ExitCode {
         static_dir: args.static_dir,
         room: RoomLimits {
             ttl_ms: args.room_ttl_seconds.saturating_mul(1000),
+            messages_per_minute: args.room_messages_per_minute,
             ..RoomLimits::default()
         },
         lobby: LobbyLimits {
@@ -216,6 +222,10 @@ mod tests {
         assert_eq!(
             args.rate_limit_per_minute,
             defaults::HTTP_REQUESTS_PER_MINUTE
+        );
+        assert_eq!(
+            args.room_messages_per_minute,
+            RoomLimits::default().messages_per_minute
         );
         assert_eq!(args.max_rooms, defaults::MAX_ROOMS);
         assert_eq!(args.max_rooms_per_ip, defaults::MAX_ROOMS_PER_IP);

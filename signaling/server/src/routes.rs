@@ -204,7 +204,10 @@ async fn check_and_run(
         add_cors(&mut resp, origin.as_deref(), false);
         return resp;
     }
-    let is_upgrade = matches!(route, "lobby_ws" | "room_ws" | "relay_ws")
+    // A lobby upgrade is charged in its handler, once the directory has
+    // placed it: one it refuses (no such lobby, the address's cap) costs
+    // nothing from the day's budget.
+    let is_upgrade = matches!(route, "room_ws" | "relay_ws")
         && req
             .headers()
             .get(header::UPGRADE)
@@ -446,6 +449,10 @@ async fn lobby_ws(
         .sum();
     let admitted = if cap != 0 && held >= cap {
         Err(LobbyRefusal::TooManyFromAddress)
+    } else if !shared.take_daily_upgrade_in(&mut st) {
+        drop(st);
+        shared.log(LogRecord::new(Level::Warn, "http.budget_spent").with("route", "lobby_ws"));
+        return error(StatusCode::SERVICE_UNAVAILABLE, DailyBudget::REASON);
     } else {
         st.lobbies[n].machine.admit_from(now, Some(peer.ip()))
     };

@@ -19,7 +19,9 @@ pub struct Config {
     /// a fresh deployment is closed until the operator names the game's
     /// origin.
     pub allowed_origins: AllowedOrigins,
-    /// `ROOM_TTL_SECONDS` (default 600) and the fixed room caps.
+    /// `ROOM_TTL_SECONDS` (default 600), `ROOM_MESSAGES_PER_MINUTE` (each
+    /// side's or member's rate, default 240, 0 off, at most 100 000) and
+    /// the fixed room caps.
     pub room: RoomLimits,
     /// `HELLO_TIMEOUT_SECONDS` (default 10), `LOBBY_IDLE_TIMEOUT_SECONDS`
     /// (default 90, 0 off, at most 3 600), `LOBBY_SOCKETS_PER_IP` (default
@@ -126,6 +128,12 @@ impl Config {
             0,
             1_000,
         );
+        let room_rate = seconds(
+            "ROOM_MESSAGES_PER_MINUTE",
+            u64::from(defaults::ROOM_MESSAGES_PER_MINUTE),
+            0,
+            100_000,
+        );
         let rooms_per_ip = seconds("ROOMS_PER_IP", defaults::MAX_ROOMS_PER_IP as u64, 0, 10_000);
         let lobbies = seconds("LOBBIES", defaults::LOBBIES as u64, 1, 64);
         let daily_upgrades = seconds("DAILY_UPGRADES", defaults::DAILY_UPGRADES, 0, 10_000_000);
@@ -201,6 +209,8 @@ impl Config {
             allowed_origins,
             room: RoomLimits {
                 ttl_ms: room_ttl * 1000,
+                messages_per_minute: u32::try_from(room_rate)
+                    .unwrap_or(defaults::ROOM_MESSAGES_PER_MINUTE),
                 relay_key: lookup("RELAY_KEY").and_then(|k| RelayKey::from_secret(&k)),
                 ..RoomLimits::default()
             },
@@ -339,6 +349,22 @@ mod tests {
         assert!(!c.rate_limiter_off, "the limiter is on unless turned off");
         assert_eq!(c.rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
         assert_eq!(read(&[("ROOMS_PER_IP", "0")]).rooms_per_ip, 0);
+        assert_eq!(
+            c.room.messages_per_minute,
+            defaults::ROOM_MESSAGES_PER_MINUTE
+        );
+        for (text, rate) in [("0", 0), ("30", 30)] {
+            let r = read(&[("ROOM_MESSAGES_PER_MINUTE", text)]);
+            assert_eq!(r.room.messages_per_minute, rate);
+        }
+        let r = read(&[("ROOM_MESSAGES_PER_MINUTE", "lots")]);
+        assert_eq!(
+            (r.room.messages_per_minute, r.ignored),
+            (
+                defaults::ROOM_MESSAGES_PER_MINUTE,
+                vec!["ROOM_MESSAGES_PER_MINUTE"]
+            )
+        );
         assert_eq!(c.lobbies, defaults::LOBBIES);
         assert_eq!(read(&[("LOBBIES", "3")]).lobbies, 3);
         for bad in ["0", "65", "many"] {

@@ -7,11 +7,20 @@
 //! `GET /lobbies` from the same fills. With one lobby (the default) a
 //! newcomer goes straight to it, as before, at no extra cost.
 //!
+//! Two newcomers placed at the same instant may both be sent to a lobby
+//! with one place left, since each read the fills before the other
+//! arrived. So a placed upgrade goes to the lobby object as a *placed*
+//! request ([`PLACED_PATH`]), which the object refuses with
+//! [`FULL_STATUS`] when it has no room left (it admits one request at a
+//! time, so its answer is exact); the entry Worker then places the
+//! newcomer again among the lobbies it has not tried. Only when every
+//! lobby is full does the upgrade go on as a plain one, to meet the
+//! lobby's usual refusals (`full` at hello, or 503). An upgrade that asked
+//! for a lobby (`?lobby=N`) goes there as a plain one.
+//!
 //! What the fills cost: one more Durable Object request per lobby for
 //! every lobby upgrade and every `GET /lobbies` when there are several
-//! lobbies. Two newcomers placed at the same instant may both be sent to a
-//! lobby with one place left; the later hello then gets `full`, as it
-//! would in a single lobby.
+//! lobbies, and one more for each lobby that turned out full.
 
 use futures_util::future::join_all;
 use signaling_core::{lobby_number, place_newcomer, LobbyLoad, LobbyRefusal};
@@ -25,6 +34,16 @@ use crate::LOBBY_BINDING;
 /// The path a lobby object answers its fill on.
 pub const LOAD_PATH: &str = "/load";
 
+/// The path of an upgrade the directory placed (rather than one that
+/// asked for its lobby): the lobby object refuses it with
+/// [`FULL_STATUS`] when it has no room. Clients cannot send it: their
+/// upgrades reach a lobby object on `/lobby/ws`.
+pub const PLACED_PATH: &str = "/placed";
+
+/// A lobby object's answer to a placed upgrade when it has no room left
+/// (never sent to a client: the entry Worker places the newcomer again).
+pub const FULL_STATUS: u16 = 409;
+
 /// The Durable Object name of lobby `n`.
 #[must_use]
 pub fn lobby_name(n: usize) -> String {
@@ -37,8 +56,12 @@ pub fn lobby_name(n: usize) -> String {
 /// Where a lobby upgrade goes, or why it is refused.
 #[derive(Debug)]
 pub enum Placement {
-    /// Forward the upgrade to lobby `n`.
+    /// Forward the upgrade to lobby `n` as it is: the one it asked for, or
+    /// the only lobby.
     Lobby(usize),
+    /// The directory placed it in lobby `n` after reading these fills;
+    /// forward it with [`forward_placed`].
+    Placed(usize, Vec<LobbyLoad>),
     /// Answer with this status and reason.
     Refused(u16, &'static str),
 }
@@ -95,9 +118,63 @@ pub async fn place(
         let refusal = LobbyRefusal::TooManyFromAddress;
         return Ok(Placement::Refused(refusal.status(), refusal.reason()));
     }
-    Ok(Placement::Lobby(
-        asked.unwrap_or_else(|| place_newcomer(&loads)),
-    ))
+    Ok(match asked {
+        Some(n) => Placement::Lobby(n),
+        None => Placement::Placed(place_newcomer(&loads), loads),
+    })
+}
+
+/// Forwards a placed upgrade to lobby `first` as a placed request; each
+/// lobby that answers [`FULL_STATUS`] is marked full and the newcomer is
+/// placed again among the rest. When none has room, the upgrade goes to
+/// the last one tried as a plain request, which refuses it as a single
+/// lobby would.
+pub async fn forward_placed(
+    env: &Env,
+    req: Request,
+    first: usize,
+    mut loads: Vec<LobbyLoad>,
+) -> Result<Response> {
+    let namespace = env.durable_object(LOBBY_BINDING)?;
+    let mut n = first;
+    // Each turn marks one more lobby full, so this ends within
+    // `loads.len()` turns.
+    for _ in 0..loads.len() {
+        let stub = namespace.id_from_name(&lobby_name(n))?.get_stub()?;
+        let answer = stub
+            .fetch_with_request(lobby_request(&req, PLACED_PATH, n)?)
+            .await?;
+        if answer.status_code() != FULL_STATUS {
+            return Ok(answer);
+        }
+        if let Some(load) = loads.get_mut(n) {
+            load.has_room = false;
+        }
+        if !loads.iter().any(|l| l.has_room) {
+            break;
+        }
+        n = place_newcomer(&loads);
+    }
+    forward(env, &req, n).await
+}
+
+/// Forwards an upgrade to lobby `n` as it is (no placing again).
+pub async fn forward(env: &Env, req: &Request, n: usize) -> Result<Response> {
+    env.durable_object(LOBBY_BINDING)?
+        .id_from_name(&lobby_name(n))?
+        .get_stub()?
+        .fetch_with_request(lobby_request(req, "/lobby/ws", n)?)
+        .await
+}
+
+/// The client's upgrade as a request to lobby `n`'s object on `path`,
+/// with the client's headers and the lobby's number (`?lobby=N`), which
+/// the object's `welcome` then carries.
+fn lobby_request(req: &Request, path: &str, n: usize) -> Result<Request> {
+    let mut init = RequestInit::new();
+    init.with_method(Method::Get)
+        .with_headers(req.headers().clone());
+    Request::new_with_init(&format!("https://lobby{path}?lobby={n}"), &init)
 }
 
 /// `GET /lobbies`: every lobby with its players and capacity.

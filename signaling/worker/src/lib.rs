@@ -129,31 +129,14 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
         }
     }
 
-    let is_upgrade = matches!(
-        route,
-        Route::RoomSocket(_) | Route::LobbySocket | Route::RelaySocket(_)
-    ) && room::is_websocket_upgrade(&req);
-    if is_upgrade && config.daily_upgrades != 0 {
-        let stub = env
-            .durable_object(BUDGET_BINDING)?
-            .id_from_name(budget::BUDGET_NAME)?
-            .get_stub()?;
-        let url = format!("https://budget/take?allowance={}", config.daily_upgrades);
-        let answer = post(&stub, &url).await?;
-        match answer.status_code() {
-            201 => {}
-            503 => {
-                return with_cors(
-                    error_response(503, signaling_core::DailyBudget::REASON),
-                    origin.as_deref(),
-                )
-            }
-            status => {
-                logger.record(
-                    &LogRecord::new(Level::Error, "http.budget_failed").with("status", status),
-                );
-                return error_response(500, "internal error");
-            }
+    // A lobby upgrade is charged only once the directory has placed it
+    // (below): one it refuses (no such lobby, the address's cap) costs
+    // nothing from the day's budget.
+    let is_upgrade = matches!(route, Route::RoomSocket(_) | Route::RelaySocket(_))
+        && room::is_websocket_upgrade(&req);
+    if is_upgrade {
+        if let Some(refusal) = take_upgrade(env, config, logger, origin.as_deref()).await? {
+            return Ok(refusal);
         }
     }
 
@@ -190,8 +173,9 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
             let url = req.url()?;
             let asked = route::query_param(url.query().unwrap_or(""), "lobby");
             let client = req.headers().get("CF-Connecting-IP")?;
-            let n = match directory::place(env, config, asked, client.as_deref()).await? {
-                directory::Placement::Lobby(n) => n,
+            let (n, loads) = match directory::place(env, config, asked, client.as_deref()).await? {
+                directory::Placement::Lobby(n) => (n, None),
+                directory::Placement::Placed(n, loads) => (n, Some(loads)),
                 directory::Placement::Refused(status, reason) => {
                     if status == 429 {
                         logger.record(
@@ -203,11 +187,15 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
                     return with_cors(answer, origin.as_deref());
                 }
             };
-            let stub = env
-                .durable_object(LOBBY_BINDING)?
-                .id_from_name(&directory::lobby_name(n))?
-                .get_stub()?;
-            let answer = stub.fetch_with_request(req).await?;
+            if room::is_websocket_upgrade(&req) {
+                if let Some(refusal) = take_upgrade(env, config, logger, origin.as_deref()).await? {
+                    return Ok(refusal);
+                }
+            }
+            let answer = match loads {
+                Some(loads) => directory::forward_placed(env, req, n, loads).await?,
+                None => directory::forward(env, &req, n).await?,
+            };
             log_request(logger, &route, answer.status_code());
             return Ok(answer);
         }
@@ -235,6 +223,39 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
     }?;
     log_request(logger, &route, response.status_code());
     with_cors(Ok(response), origin.as_deref())
+}
+
+/// Counts one WebSocket upgrade against the day's budget
+/// (`DAILY_UPGRADES`, kept by the [`BudgetObject`]): `None` when it may go
+/// ahead, or the answer to give instead (503 once the budget is spent).
+async fn take_upgrade(
+    env: &Env,
+    config: &Config,
+    logger: &Logger,
+    origin: Option<&str>,
+) -> Result<Option<Response>> {
+    if config.daily_upgrades == 0 {
+        return Ok(None);
+    }
+    let stub = env
+        .durable_object(BUDGET_BINDING)?
+        .id_from_name(budget::BUDGET_NAME)?
+        .get_stub()?;
+    let url = format!("https://budget/take?allowance={}", config.daily_upgrades);
+    let answer = post(&stub, &url).await?;
+    match answer.status_code() {
+        201 => Ok(None),
+        503 => with_cors(
+            error_response(503, signaling_core::DailyBudget::REASON),
+            origin,
+        )
+        .map(Some),
+        status => {
+            logger
+                .record(&LogRecord::new(Level::Error, "http.budget_failed").with("status", status));
+            error_response(500, "internal error").map(Some)
+        }
+    }
 }
 
 /// One debug record per answered request: the route's fixed name and the

@@ -173,6 +173,27 @@ impl LobbyObject {
             return error_response(426, "expected a WebSocket upgrade");
         }
         self.load(config, &logger);
+        // An upgrade the directory placed here is sent back when the lobby
+        // has no room left (another newcomer took the last place since the
+        // directory read the fills), so that it is placed elsewhere.
+        let placed = req.path() == crate::directory::PLACED_PATH;
+        // The directory says which lobby this is on every upgrade it
+        // forwards; the machine keeps it in its sockets' attachments.
+        let number = req.url().ok().and_then(|url| {
+            crate::route::query_param(url.query().unwrap_or(""), "lobby")
+                .and_then(|n| n.parse::<u32>().ok())
+        });
+        if let (Some(n), Some(lobby)) = (number, self.lobby.borrow_mut().as_mut()) {
+            lobby.set_number(n);
+        }
+        let full = self
+            .lobby
+            .borrow()
+            .as_ref()
+            .is_some_and(|lobby| !lobby.has_room());
+        if placed && full {
+            return error_response(crate::directory::FULL_STATUS, "this lobby is full");
+        }
         let now = host::now();
         let admitted = self
             .lobby

@@ -392,13 +392,17 @@ impl RoomObject {
             let code = self.with_room_ref(|r| r.meta().code.clone());
             *self.room.borrow_mut() = None;
             let storage = self.state.storage();
-            self.release_place(code, logger).await;
+            // Storage first: while the object awaits its own storage no
+            // other event is delivered, but while it awaits the ledger (a
+            // request to another object) an upgrade may be, and it must
+            // find no room to rebuild.
             if let Err(e) = storage.delete_alarm().await {
                 logger.failure("storage.delete_alarm_failed", &e);
             }
             if let Err(e) = storage.delete_all().await {
                 logger.failure("storage.delete_failed", &e);
             }
+            self.release_place(code, logger).await;
         }
     }
 }

@@ -34,6 +34,8 @@ pub enum FetchId {
     Ice,
     /// `POST /rooms` for match attempt `n`.
     Room(u32),
+    /// `GET /lobbies`: every lobby's fill.
+    Lobbies,
 }
 
 /// An event of a peer connection.

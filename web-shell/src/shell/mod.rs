@@ -53,6 +53,12 @@ use room::{Candidate, Failure, Path, Role, RoomLink, RoomOutput};
 use std::collections::VecDeque;
 use view::{LobbyView, LocalView, LogOffer, MatchView, NoticeView, ReplayView, ScreenView};
 
+/// How often the lobby page fetches every lobby's fill again.
+pub const LOBBIES_REFRESH: Millis = Millis(60_000);
+
+/// How long a `GET /lobbies` may take before the page gives it up.
+pub const LOBBIES_FETCH_TIMEOUT: Millis = Millis(5_000);
+
 /// How long a `GET /ice` may take before the page falls back.
 pub const ICE_FETCH_TIMEOUT: Millis = Millis(5_000);
 
@@ -128,6 +134,11 @@ pub struct Shell {
     ice: Ice,
     /// The fetches under way, each with the time it is given up at.
     fetches: Vec<(FetchId, Millis)>,
+    /// Every lobby's fill, from the last good `GET /lobbies`.
+    lobbies: Option<signaling_protocol::LobbyDirectory>,
+    /// When to fetch `/lobbies` again; `None`: as soon as we are online
+    /// (after each new presence connection's welcome).
+    lobbies_due: Option<Millis>,
     /// The match attempt being set up, with its number.
     room: Option<(u32, RoomLink)>,
     room_gen: u32,
@@ -191,6 +202,8 @@ impl Shell {
             presence_gen: 0,
             ice: Ice::default(),
             fetches: Vec::new(),
+            lobbies: None,
+            lobbies_due: None,
             room: None,
             room_gen: 0,
             held: Vec::new(),
@@ -368,6 +381,7 @@ impl Shell {
             connection: c.connection(),
             me: c.my_display(),
             roster: c.roster(),
+            lobbies: view::LobbiesView::of(c.lobby_number(), self.lobbies.as_ref()),
             notices: self
                 .notices
                 .iter()
@@ -865,6 +879,8 @@ impl Shell {
 
     /// A lobby connection attempt with a fresh id.
     fn connect_presence(&mut self, now: Millis) {
+        // The fills are fetched again once this connection is welcomed.
+        self.lobbies_due = None;
         let id = self.fresh_id();
         let Some(c) = self.client.as_mut() else {
             return;
@@ -890,6 +906,7 @@ impl Shell {
             self.connect_presence(now);
             self.refresh_ice(now, AfterIce::Nothing);
         }
+        self.refresh_lobbies(now);
         // The time left to answer a challenge counts down on the page.
         if self
             .client
@@ -1143,11 +1160,48 @@ impl Shell {
     fn fetched(&mut self, now: Millis, id: FetchId, body: Option<String>) {
         match id {
             FetchId::Ice => self.ice_fetched(now, body.as_deref()),
+            FetchId::Lobbies => self.lobbies_fetched(body.as_deref()),
             FetchId::Room(g) => {
                 if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
                     room.room_fetched(body.as_deref().and_then(room_code_of));
                 }
             }
+        }
+    }
+
+    // ----- Every lobby's fill ------------------------------------------------
+
+    /// Fetches every lobby's fill (`GET /lobbies`) once a new presence
+    /// connection is welcomed, then every [`LOBBIES_REFRESH`] while the
+    /// lobby screen is shown (not during a match: on a Worker with many
+    /// lobbies each fetch asks every lobby).
+    fn refresh_lobbies(&mut self, now: Millis) {
+        let online = self
+            .client
+            .as_ref()
+            .is_some_and(|c| c.connection() == lobby::Connection::Online);
+        let due = match self.lobbies_due {
+            None => true,
+            Some(at) => now >= at && *self.screens.screen() == Screen::Lobby,
+        };
+        let fetching = self.fetches.iter().any(|(f, _)| *f == FetchId::Lobbies);
+        if online && due && !fetching {
+            self.lobbies_due = Some(now + LOBBIES_REFRESH);
+            let url = format!("{}/lobbies", self.cfg.http_base);
+            self.fetch(now, FetchId::Lobbies, "GET", url, LOBBIES_FETCH_TIMEOUT);
+        }
+    }
+
+    /// The answer to `GET /lobbies`: kept when it reads as a directory;
+    /// anything else leaves the fills shown before.
+    fn lobbies_fetched(&mut self, body: Option<&str>) {
+        match body.map(signaling_protocol::LobbyDirectory::parse) {
+            Some(Ok(directory)) => {
+                self.lobbies = Some(directory);
+                self.render(Part::Lobby);
+            }
+            Some(Err(e)) => log::warn!("dropped an unreadable list of lobbies ({e:?})"),
+            None => log::info!("could not fetch the list of lobbies; keeping the last one"),
         }
     }
 

@@ -138,6 +138,7 @@ pub struct Written {
     notices: Option<Vec<(Vec<NoticePart>, Option<PeerId>)>>,
     marks: Option<Vec<(u32, String)>>,
     invite_note: Option<Option<InviteNote>>,
+    lobbies: Option<Vec<String>>,
 }
 
 /// What the page shows once, at start-up: the game's name (and the tab's
@@ -289,6 +290,8 @@ pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
                 display_name("span", "", &v.me),
             ],
         ),
+        Patch::Text("lobby-fill", v.lobbies.ours_text()),
+        Patch::Shown("lobby-fill", v.lobbies.ours.is_some()),
         // Alone in a connected lobby: say what to do rather than show an
         // empty list.
         Patch::Shown(
@@ -315,6 +318,15 @@ pub fn lobby(v: &LobbyView, written: &mut Written) -> Vec<Patch> {
             v.prompts.iter().map(prompt).collect(),
         ));
         written.prompts = Some(v.prompts.clone());
+    }
+    let others = v.lobbies.others_text();
+    if written.lobbies.as_ref() != Some(&others) {
+        p.push(Patch::Shown("lobby-others", !others.is_empty()));
+        p.push(Patch::Children(
+            "lobby-others",
+            others.iter().map(|l| Node::el("li", "", l)).collect(),
+        ));
+        written.lobbies = Some(others);
     }
     if written.roster.as_ref() != Some(&v.roster) {
         p.push(Patch::Children(
@@ -909,6 +921,7 @@ mod tests {
             roster: vec![],
             notices: vec![],
             prompts: vec![],
+            lobbies: Default::default(),
         };
         // Alone: the empty roster's hint, no prompt.
         let alone = lobby(&v, &mut w);
@@ -950,6 +963,53 @@ mod tests {
     }
 
     #[test]
+    fn every_lobbys_fill_is_shown_and_the_list_rebuilt_only_when_it_changed() {
+        use signaling_protocol::{LobbyDirectory, LobbyFill};
+        let fill = |lobby, players| LobbyFill {
+            lobby,
+            players,
+            capacity: 16,
+        };
+        let mut w = Written::default();
+        let mut v = LobbyView {
+            connection: Connection::Online,
+            me: "me#MMM".into(),
+            roster: vec![],
+            notices: vec![],
+            prompts: vec![],
+            lobbies: Default::default(),
+        };
+        // Nothing fetched yet: no line, no list.
+        let p = lobby(&v, &mut w);
+        assert!(p.contains(&Patch::Shown("lobby-fill", false)));
+        assert!(p.contains(&Patch::Shown("lobby-others", false)));
+        let dir = LobbyDirectory {
+            lobbies: vec![fill(0, 16), fill(1, 7), fill(2, 0)],
+        };
+        v.lobbies = super::super::view::LobbiesView::of(Some(1), Some(&dir));
+        let p = lobby(&v, &mut w);
+        assert!(p.contains(&Patch::Text("lobby-fill", "Lobby 2 \u{b7} 7/16".into())));
+        assert!(p.contains(&Patch::Shown("lobby-fill", true)));
+        assert!(p.contains(&Patch::Children(
+            "lobby-others",
+            vec![
+                Node::el("li", "", "Lobby 1 \u{b7} 16/16"),
+                Node::el("li", "", "Lobby 3 \u{b7} 0/16"),
+            ]
+        )));
+        assert!(!lobby(&v, &mut w)
+            .iter()
+            .any(|p| matches!(p, Patch::Children("lobby-others", _))));
+        // A service that did not say which lobby is ours: all are others.
+        v.lobbies = super::super::view::LobbiesView::of(None, Some(&dir));
+        let p = lobby(&v, &mut w);
+        assert!(p.contains(&Patch::Shown("lobby-fill", false)));
+        assert!(p
+            .iter()
+            .any(|p| matches!(p, Patch::Children("lobby-others", l) if l.len() == 3)));
+    }
+
+    #[test]
     fn the_roster_is_rebuilt_only_when_it_changed() {
         let mut w = Written::default();
         let mut v = LobbyView {
@@ -958,6 +1018,7 @@ mod tests {
             roster: vec![player("AAAAAAAAAAAA", "a#AAA")],
             notices: vec![],
             prompts: vec![],
+            lobbies: Default::default(),
         };
         let rebuilt = |p: &[Patch], id: &str| {
             p.iter()

@@ -5,6 +5,7 @@ use crate::challenge::Notice;
 use crate::id::PeerId;
 use crate::lobby::{Connection, PlayerView};
 use crate::screens::Screen;
+use signaling_protocol::{LobbyDirectory, LobbyFill};
 
 /// The match screen: the status line and the `data-*` attributes of
 /// `#match` that tools and tests read.
@@ -183,6 +184,62 @@ pub struct LobbyView {
     /// The challenges waiting for our answer, in roster order, each with
     /// the time left to answer.
     pub prompts: Vec<ChallengePrompt>,
+    /// Our lobby's fill and the other lobbies'.
+    pub lobbies: LobbiesView,
+}
+
+/// Every lobby's fill, from `GET /lobbies`: ours and the others, as the
+/// lobby page shows them. Lobbies are numbered from 1 on the page (the
+/// service numbers them from 0).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LobbiesView {
+    /// Ours, when the service said which it is and listed it.
+    pub ours: Option<LobbyFill>,
+    /// Every other lobby, by number.
+    pub others: Vec<LobbyFill>,
+}
+
+impl LobbiesView {
+    /// Splits the directory (if any) into our lobby, number `ours`, and
+    /// the others.
+    #[must_use]
+    pub fn of(ours: Option<u32>, directory: Option<&LobbyDirectory>) -> LobbiesView {
+        let all = directory.map_or(&[][..], |d| d.lobbies.as_slice());
+        LobbiesView {
+            ours: all.iter().find(|l| Some(l.lobby) == ours).copied(),
+            others: all
+                .iter()
+                .filter(|l| Some(l.lobby) != ours)
+                .copied()
+                .collect(),
+        }
+    }
+
+    /// "Lobby 2 · 7/16".
+    #[must_use]
+    pub fn line(fill: &LobbyFill) -> String {
+        format!(
+            "Lobby {} \u{b7} {}/{}",
+            u64::from(fill.lobby) + 1,
+            fill.players,
+            fill.capacity
+        )
+    }
+
+    /// Our lobby's line ("" when it is not known).
+    #[must_use]
+    pub fn ours_text(&self) -> String {
+        self.ours
+            .as_ref()
+            .map(LobbiesView::line)
+            .unwrap_or_default()
+    }
+
+    /// The other lobbies' lines, by number.
+    #[must_use]
+    pub fn others_text(&self) -> Vec<String> {
+        self.others.iter().map(LobbiesView::line).collect()
+    }
 }
 
 /// A challenge waiting for our answer, shown where it cannot be missed.

@@ -133,6 +133,9 @@ pub struct World {
     /// close: what pages send is lost and nothing comes back (a half-open
     /// connection). New sockets still open.
     pub service_silent: bool,
+    /// While set, the service answers `GET /lobbies` with this text
+    /// instead of its directory.
+    pub lobbies_answer: Option<String>,
 }
 
 impl World {
@@ -149,6 +152,7 @@ impl World {
             relays: BTreeMap::new(),
             relays_opened: 0,
             service_silent: false,
+            lobbies_answer: None,
         };
         for p in 0..n {
             w.drain(p);
@@ -369,7 +373,7 @@ impl World {
                     self.send_text(
                         p,
                         id,
-                        json!({"type": "welcome", "you": me, "roster": roster.into_iter().chain([me_entry]).collect::<Vec<_>>()}).to_string(),
+                        json!({"type": "welcome", "you": me, "roster": roster.into_iter().chain([me_entry]).collect::<Vec<_>>(), "lobby": 0}).to_string(),
                     );
                     self.lobby_broadcast(
                         (p, id),
@@ -512,6 +516,23 @@ impl World {
                 Output::Fetch { id, method, url } => {
                     let body = match (id, method) {
                         (FetchId::Ice, "GET") => json!({"iceServers": []}),
+                        (FetchId::Lobbies, "GET") => match &self.lobbies_answer {
+                            Some(text) => serde_json::Value::String(text.clone()),
+                            None => {
+                                // Our lobby (0) with everyone online, and
+                                // two others of the service's.
+                                let online = self
+                                    .sockets
+                                    .values()
+                                    .filter(|s| matches!(s, Sock::Lobby { id: Some(_) }))
+                                    .count();
+                                json!({"lobbies": [
+                                    {"lobby": 0, "players": online, "capacity": 16},
+                                    {"lobby": 1, "players": 16, "capacity": 16},
+                                    {"lobby": 2, "players": 3, "capacity": 16},
+                                ]})
+                            }
+                        },
                         (FetchId::Room(_), "POST") => {
                             self.rooms += 1;
                             // A code of the service's alphabet, new for each room.
@@ -526,8 +547,12 @@ impl World {
                         }
                         _ => panic!("unexpected fetch {method} {url}"),
                     };
-                    self.queue
-                        .push_back((p, Input::Fetched(id, Some(body.to_string()))));
+                    // A raw answer is given as it is, not as JSON text.
+                    let body = match body {
+                        serde_json::Value::String(raw) => raw,
+                        v => v.to_string(),
+                    };
+                    self.queue.push_back((p, Input::Fetched(id, Some(body))));
                 }
                 Output::CreatePeer {
                     link,
