@@ -714,6 +714,29 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
         self.net.step_frame(&mut members);
     }
 
+    /// Runs frames until the first `n` players' confirmed ticks reach
+    /// `ticks`, at most `max_frames` in all; the players past them (gone,
+    /// cut off) may end meanwhile. Returns whether they got there.
+    ///
+    /// # Panics
+    ///
+    /// When one of the first `n` ends before, with the progress of all.
+    pub fn run_first_to_confirmed(&mut self, n: usize, ticks: u32, max_frames: u64) -> bool {
+        while self.net.frame < max_frames {
+            let first = self.players.get(..n).unwrap_or(&self.players);
+            if first.iter().all(|p| p.confirmed_tick() >= ticks) {
+                return true;
+            }
+            assert!(
+                first.iter().all(|p| p.outcome().is_none()),
+                "a player ended early: {}",
+                self.progress()
+            );
+            self.step_frame();
+        }
+        false
+    }
+
     /// Runs frames until every player's confirmed tick reaches `ticks`
     /// (or one has ended), at most `max_frames` in all. Returns whether
     /// all got there.
