@@ -552,7 +552,8 @@ impl<G: DeterministicGame> Session<G> {
             // Anything but a fresh session's Rejoin: the player's own
             // session is heard again.
             if let Some(p) = self.peers.get_mut(pi) {
-                if !p.frozen && p.dropped.take().is_some() {
+                let back = p.dropped.is_some_and(|d| !d.deaf);
+                if !p.frozen && back && p.dropped.take().is_some() {
                     let slot = p.slot.unwrap_or(0);
                     log::info!("{} (slot {slot}) heard again: the match resumes", p.id);
                     self.events.push_back(Event::Resumed { slot });
@@ -599,7 +600,7 @@ impl<G: DeterministicGame> Session<G> {
         } else if state.is_terminal() && known && holding {
             // The slot is held for the player to come back.
             if let Some(pi) = self.peers.iter().position(|p| p.id == peer) {
-                self.drop_peer(now, pi);
+                self.drop_peer(now, pi, false);
             }
         } else if state.is_terminal() && (known || matches!(self.phase, Phase::Handshake(_))) {
             // A link lost before the start (even one never seen open)
@@ -816,6 +817,7 @@ impl<G: DeterministicGame> Session<G> {
             Phase::Running(run) if self.cfg.rejoin_window > Millis::ZERO => self
                 .link_deadlines(run)
                 .chain(self.deadlines.progress_next(&self.cfg))
+                .chain(self.deadlines.stuck_next(&self.cfg))
                 .chain(run.parts.deadline(self.cfg.timeout))
                 .min(),
             Phase::Running(run) => [
@@ -1244,9 +1246,10 @@ impl<G: DeterministicGame> Session<G> {
                     && now.saturating_since(p.last_heard) >= self.cfg.timeout
             });
             if silent {
-                self.drop_peer(now, i);
+                self.drop_peer(now, i, false);
             }
         }
+        self.drop_stuck(now);
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -1275,9 +1278,44 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    /// A running match stalled for the timeout on the inputs of players
+    /// still heard (their link cut one way only: they hear nothing from
+    /// this side, or their game froze): their slots are held too, as if
+    /// they were silent, rather than the match ending with `NoProgress`
+    /// before the window is over.
+    fn drop_stuck(&mut self, now: Millis) {
+        let Some(waited) = self.deadlines.stalled_for(now) else {
+            return;
+        };
+        if waited < self.cfg.timeout {
+            return;
+        }
+        let Phase::Running(run) = &self.phase else {
+            return;
+        };
+        let (tick, window) = (run.timeline.tick(), u32::from(run.params.window));
+        let stuck: Vec<usize> = (0..self.peers.len())
+            .filter(|&i| {
+                self.peers.get(i).is_some_and(|p| {
+                    p.dropped.is_none()
+                        && !p.frozen
+                        && p.slot.is_some_and(|s| {
+                            run.timeline.inputs_of(usize::from(s)).len() as u32 + window <= tick
+                        })
+                })
+            })
+            .collect();
+        for i in stuck {
+            if let Some(p) = self.peers.get(i) {
+                log::info!("{} heard, but no input from it for {} ms", p.id, waited.0);
+            }
+            self.drop_peer(now, i, true);
+        }
+    }
+
     /// Player `pi`'s link failed or went silent: its slot is held for the
     /// rejoin window.
-    fn drop_peer(&mut self, now: Millis, pi: usize) {
+    fn drop_peer(&mut self, now: Millis, pi: usize, deaf: bool) {
         let window = self.cfg.rejoin_window;
         let Some(p) = self.peers.get_mut(pi) else {
             return;
@@ -1296,6 +1334,7 @@ impl<G: DeterministicGame> Session<G> {
             until: now + window,
             announced: window.0 / 1000,
             ran_out: false,
+            deaf,
         });
         self.events.push_back(Event::Dropped {
             slot,
@@ -1758,6 +1797,16 @@ impl<G: DeterministicGame> Session<G> {
             run.timeline.extend_inputs(slot, new);
             peer.time_sync.heard_inputs();
             self.deadlines.progressed();
+            if peer.dropped.is_some_and(|d| d.deaf) {
+                // Its inputs flow again: the way back in for a player
+                // that was heard all along.
+                peer.dropped = None;
+                log::info!(
+                    "{} (slot {slot}) sends inputs again: the match resumes",
+                    peer.id
+                );
+                self.events.push_back(Event::Resumed { slot: slot as u8 });
+            }
         }
         peer.sender.on_ack(m.ack);
         if let Some(a) = m.advantage {
@@ -2074,7 +2123,7 @@ impl<G: DeterministicGame> Session<G> {
             p.out.clear();
             if why.is_some() && p.dropped.is_none() {
                 if let Some(i) = pi {
-                    self.drop_peer(now, i);
+                    self.drop_peer(now, i, false);
                 }
             }
         }
