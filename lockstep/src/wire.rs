@@ -39,8 +39,11 @@ use crate::transport::Channel;
 /// of 2 to 8 players (the host's [`Hello`] names the player count, the
 /// receiver's slot and the match id; [`Member`] introduces guests to each
 /// other); version 5 drops and leaves ([`Missing`], [`Held`], [`Roster`],
-/// [`Message::RosterAck`] and the [`ByeReason`] `PlayerLeft`).
-pub const PROTOCOL_VERSION: u32 = 5;
+/// [`Message::RosterAck`] and the [`ByeReason`] `PlayerLeft`); version 6
+/// rejoin after a reload (the host's [`Hello`] carries the receiver's
+/// rejoin token; [`Rejoin`], [`CatchUpRun`], [`CatchUp`] and the
+/// [`ByeReason`] `RejoinRefused`).
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// The most players in a match.
 pub const MAX_PLAYERS: u8 = 8;
@@ -96,6 +99,66 @@ pub struct Hello {
     /// The match id (host): a digest of the match's parameters that guests
     /// show each other in [`Member`]; 0 (guest).
     pub match_id: u64,
+    /// The receiver's rejoin token (host), which a fresh session of the
+    /// same player shows in [`Rejoin`] to take its slot back; 0 (guest).
+    pub rejoin_token: u64,
+}
+
+/// A fresh session's request to take back its slot in a running match
+/// (reliable; to the host, instead of a [`Hello`]): the player's page was
+/// reloaded, say. The host checks the token against the slot it holds and
+/// answers with its Hello and the catch-up, or refuses with
+/// `Bye(RejoinRefused)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rejoin {
+    /// [`PROTOCOL_VERSION`] of the sender (first field, as in [`Hello`]).
+    pub protocol: u32,
+    /// The sender's game build id.
+    pub build: u64,
+    /// The slot taken back, 1 to [`MAX_PLAYERS`]` - 1`.
+    pub slot: u8,
+    /// The token the host's Hello gave that slot.
+    pub token: u64,
+}
+
+/// A run of one slot's confirmed inputs in a catch-up (reliable, host to
+/// rejoiner): every slot's inputs from tick 0, in runs of at most
+/// [`MAX_RUN`], each following the slot's previous one, before the
+/// [`CatchUp`] that closes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatchUpRun<I> {
+    /// The slot, 0 to [`MAX_PLAYERS`]` - 1`.
+    pub slot: u8,
+    /// The tick of `pads[0]`.
+    pub first_tick: u32,
+    /// The inputs, oldest first, 1 to [`MAX_RUN`].
+    pub pads: Vec<I>,
+}
+
+/// The end of a catch-up (reliable, host to rejoiner): the state after
+/// `tick` ticks, replayed from the runs before, hashes `hash` at the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CatchUp {
+    /// The tick the rejoiner replays to (the host's confirmed tick).
+    pub tick: u32,
+    /// The host's state hash after `tick` ticks.
+    pub hash: u64,
+}
+
+/// Why the host refused a [`Rejoin`], in `Bye(RejoinRefused)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RejoinRefusal {
+    /// The token is not the one the host gave that slot.
+    WrongToken,
+    /// The slot's player is still in the match (not dropped).
+    SlotLive,
+    /// The slot is not held: its window ran out, its player left, or the
+    /// match has no such slot.
+    SlotNotHeld,
+    /// The host cannot take a rejoin now (it is not running a match that
+    /// holds slots, or another change is under way).
+    HostUnable,
 }
 
 /// A guest's introduction to another guest, after both Hellos on their
@@ -236,6 +299,8 @@ pub enum ByeReason {
         /// The slot that was not rejoined.
         slot: u8,
     },
+    /// The host refused the receiver's [`Rejoin`].
+    RejoinRefused(RejoinRefusal),
 }
 
 /// One datagram of the protocol.
@@ -267,6 +332,12 @@ pub enum Message<I> {
     Roster(Roster),
     /// A player applied the [`Roster`] change with this number (reliable).
     RosterAck(u16),
+    /// A fresh session asks to take back its slot (reliable).
+    Rejoin(Rejoin),
+    /// A run of a slot's inputs in a catch-up (reliable).
+    CatchUpRun(CatchUpRun<I>),
+    /// The end of a catch-up, with the host's hash (reliable).
+    CatchUp(CatchUp),
 }
 
 impl<I> Message<I> {
@@ -284,7 +355,10 @@ impl<I> Message<I> {
             | Message::Missing(_)
             | Message::Held(_)
             | Message::Roster(_)
-            | Message::RosterAck(_) => Channel::Reliable,
+            | Message::RosterAck(_)
+            | Message::Rejoin(_)
+            | Message::CatchUpRun(_)
+            | Message::CatchUp(_) => Channel::Reliable,
             Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) => Channel::Unreliable,
         }
     }
@@ -365,7 +439,8 @@ const TAG_INPUTS_ADV: u32 = 7;
 /// Part hashes after a desync (see [`crate::parts`]).
 const TAG_PARTS: u32 = 8;
 const TAG_HELD: u32 = 11;
-const TAG_COUNT: u32 = 14;
+const TAG_CATCH_UP_RUN: u32 = 15;
+const TAG_COUNT: u32 = 17;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -379,6 +454,7 @@ struct HelloWire {
     players: u8,
     slot: u8,
     match_id: [u8; 8],
+    rejoin_token: [u8; 8],
 }
 
 #[derive(Serialize, Deserialize)]
@@ -400,6 +476,7 @@ enum ByeWire {
     HandshakeTimeout,
     NoProgress,
     PlayerLeft(u8),
+    RejoinRefused(u8),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -432,6 +509,12 @@ enum Wire<P> {
     Roster(u16, u32, ChangeWire),
     /// The number of the change applied.
     RosterAck(u16),
+    /// Protocol, build, slot and token.
+    Rejoin(u32, [u8; 8], u8, [u8; 8]),
+    /// A slot, the first tick and a run of its inputs.
+    CatchUpRun(u8, u32, P),
+    /// The catch-up's tick and the host's hash of it.
+    CatchUp(u32, [u8; 8]),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -588,7 +671,21 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 players: h.players,
                 slot: h.slot,
                 match_id: h.match_id.to_le_bytes(),
+                rejoin_token: h.rejoin_token.to_le_bytes(),
             }),
+            Message::Rejoin(r) => Wire::Rejoin(
+                r.protocol,
+                r.build.to_le_bytes(),
+                r.slot,
+                r.token.to_le_bytes(),
+            ),
+            Message::CatchUpRun(r) => {
+                if r.pads.len() > MAX_RUN {
+                    return Err(EncodeError::RunTooLong(r.pads.len()));
+                }
+                Wire::CatchUpRun(r.slot, r.first_tick, PadsRef(r.pads.as_slice()))
+            }
+            Message::CatchUp(c) => Wire::CatchUp(c.tick, c.hash.to_le_bytes()),
             Message::Member(m) => Wire::Member(m.slot, m.match_id.to_le_bytes()),
             Message::Missing(m) => Wire::Missing(m.slot, m.have),
             Message::Held(h) => {
@@ -636,6 +733,12 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 ByeReason::HandshakeTimeout => ByeWire::HandshakeTimeout,
                 ByeReason::NoProgress => ByeWire::NoProgress,
                 ByeReason::PlayerLeft { slot } => ByeWire::PlayerLeft(slot),
+                ByeReason::RejoinRefused(why) => ByeWire::RejoinRefused(match why {
+                    RejoinRefusal::WrongToken => 0,
+                    RejoinRefusal::SlotLive => 1,
+                    RejoinRefusal::SlotNotHeld => 2,
+                    RejoinRefusal::HostUnable => 3,
+                }),
             }),
         };
         let taken = core::mem::take(buf);
@@ -676,7 +779,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 return Err(DecodeError::RunTooLong(count));
             }
         }
-        if tag == TAG_HELD {
+        if tag == TAG_HELD || tag == TAG_CATCH_UP_RUN {
             // The same for a run of a gone player's inputs.
             let (head, _) = postcard::take_from_bytes::<(u32, u8, u32, u32)>(bytes)
                 .map_err(|e| map_postcard(&e))?;
@@ -709,6 +812,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     return Err(DecodeError::BadValue("prediction window"));
                 }
                 let match_id = u64::from_le_bytes(h.match_id);
+                let rejoin_token = u64::from_le_bytes(h.rejoin_token);
                 if h.side == 0 {
                     // The host names the match: 2 to 8 players, a guest's slot.
                     if !(2..=MAX_PLAYERS).contains(&h.players) {
@@ -717,7 +821,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     if h.slot == 0 || h.slot >= h.players {
                         return Err(DecodeError::BadValue("slot"));
                     }
-                } else if h.players != 0 || h.slot != 0 || match_id != 0 {
+                } else if h.players != 0 || h.slot != 0 || match_id != 0 || rejoin_token != 0 {
                     // A guest knows none of these yet.
                     return Err(DecodeError::BadValue("players"));
                 }
@@ -732,8 +836,35 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     players: h.players,
                     slot: h.slot,
                     match_id,
+                    rejoin_token,
                 })
             }
+            Wire::Rejoin(protocol, build, slot, token) => Message::Rejoin(Rejoin {
+                protocol,
+                build: u64::from_le_bytes(build),
+                slot: guest_slot(slot)?,
+                token: u64::from_le_bytes(token),
+            }),
+            Wire::CatchUpRun(slot, first_tick, pads) => {
+                if slot >= MAX_PLAYERS {
+                    return Err(DecodeError::BadValue("slot"));
+                }
+                if pads.0.is_empty() {
+                    return Err(DecodeError::BadValue("empty run"));
+                }
+                if u64::from(first_tick) + pads.0.len() as u64 > u64::from(u32::MAX) {
+                    return Err(DecodeError::BadValue("tick overflow"));
+                }
+                Message::CatchUpRun(CatchUpRun {
+                    slot,
+                    first_tick,
+                    pads: pads.0,
+                })
+            }
+            Wire::CatchUp(tick, hash) => Message::CatchUp(CatchUp {
+                tick,
+                hash: u64::from_le_bytes(hash),
+            }),
             Wire::Member(slot, match_id) => {
                 if slot == 0 || slot >= MAX_PLAYERS {
                     return Err(DecodeError::BadValue("slot"));
@@ -810,6 +941,13 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     }
                     ByeReason::PlayerLeft { slot }
                 }
+                ByeWire::RejoinRefused(why) => ByeReason::RejoinRefused(match why {
+                    0 => RejoinRefusal::WrongToken,
+                    1 => RejoinRefusal::SlotLive,
+                    2 => RejoinRefusal::SlotNotHeld,
+                    3 => RejoinRefusal::HostUnable,
+                    _ => return Err(DecodeError::BadValue("refusal")),
+                }),
             }),
         })
     }
@@ -877,7 +1015,45 @@ mod tests {
                 players: 0,
                 slot: 0,
                 match_id: 0,
+                rejoin_token: 0,
             }),
+            M::Hello(Hello {
+                protocol: PROTOCOL_VERSION,
+                build: 1,
+                seed: 2,
+                side: 0,
+                input_delay: 3,
+                hash_interval: 60,
+                prediction_window: 8,
+                players: 8,
+                slot: 7,
+                match_id: 5,
+                rejoin_token: u64::MAX,
+            }),
+            M::Rejoin(Rejoin {
+                protocol: PROTOCOL_VERSION,
+                build: 1,
+                slot: 7,
+                token: u64::MAX,
+            }),
+            M::CatchUpRun(CatchUpRun {
+                slot: 0,
+                first_tick: 0,
+                pads: vec![4; 128],
+            }),
+            M::CatchUpRun(CatchUpRun {
+                slot: 7,
+                first_tick: u32::MAX - 1,
+                pads: vec![1],
+            }),
+            M::CatchUp(CatchUp {
+                tick: 36_000,
+                hash: 0x0123_4567_89ab_cdef,
+            }),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::WrongToken)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotNotHeld)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::HostUnable)),
             M::Member(Member {
                 slot: 7,
                 match_id: u64::MAX,
@@ -1011,6 +1187,67 @@ mod tests {
     }
 
     #[test]
+    fn rejoin_layouts_are_documented() {
+        let enc = |m: M| m.encode().expect("valid messages encode");
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+        assert_eq!(
+            enc(M::Rejoin(Rejoin {
+                protocol: 6,
+                build: 1,
+                slot: 1,
+                token: 0x0201,
+            })),
+            [14, 6, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            enc(M::CatchUpRun(CatchUpRun {
+                slot: 0,
+                first_tick: 128,
+                pads: vec![5, 5, 5],
+            })),
+            [15, 0, 0x80, 0x01, 7, 0b11, 5]
+        );
+        assert_eq!(
+            enc(M::CatchUp(CatchUp { tick: 300, hash: 1 })),
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            enc(M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive))),
+            [6, 8, 1]
+        );
+        // The host's slot is never rejoined; a run names a slot below 8
+        // and holds at least one input; refusals are numbered 0 to 3.
+        for (bad, why) in [
+            (
+                &[14u8, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0][..],
+                "slot",
+            ),
+            (&[15, 8, 0, 2, 1], "slot"),
+            (&[15, 1, 0, 0], "empty run"),
+            (&[6, 8, 4], "refusal"),
+        ] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
+        }
+        // A guest's Hello carries no token.
+        let mut guest = enc(M::Hello(Hello {
+            protocol: 6,
+            build: 0,
+            seed: 0,
+            side: 1,
+            input_delay: 0,
+            hash_interval: 60,
+            prediction_window: 0,
+            players: 0,
+            slot: 0,
+            match_id: 0,
+            rejoin_token: 0,
+        }));
+        let n = guest.len();
+        guest[n - 8] = 1;
+        assert_eq!(M::decode(&guest), Err(DecodeError::BadValue("players")));
+    }
+
+    #[test]
     fn every_message_round_trips() {
         for m in samples() {
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -1065,6 +1302,7 @@ mod tests {
             players: 2,
             slot: 1,
             match_id: 7,
+            rejoin_token: 9,
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
@@ -1072,7 +1310,7 @@ mod tests {
             b,
             [
                 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60, 8, 2, 1, 7, 0, 0,
-                0, 0, 0, 0, 0
+                0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0
             ]
         );
         assert_eq!(peek_hello_protocol(&b), Some(2));
@@ -1111,6 +1349,7 @@ mod tests {
                 players,
                 slot,
                 match_id,
+                rejoin_token: 0,
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -1170,7 +1409,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[14]), Err(DecodeError::UnknownTag(14)));
+        assert_eq!(M::decode(&[17]), Err(DecodeError::UnknownTag(17)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 9]), Err(DecodeError::BadValue("field")));
@@ -1208,6 +1447,7 @@ mod tests {
                 players: if side == 0 { 2 } else { 0 },
                 slot: u8::from(side == 0),
                 match_id: 0,
+                rejoin_token: 0,
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -1340,7 +1580,10 @@ mod tests {
                 | M::Missing(_)
                 | M::Held(_)
                 | M::Roster(_)
-                | M::RosterAck(_) => Channel::Reliable,
+                | M::RosterAck(_)
+                | M::Rejoin(_)
+                | M::CatchUpRun(_)
+                | M::CatchUp(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

@@ -40,20 +40,11 @@ fn a_leave_keeps_inputs_only_one_player_received() {
                 log.inputs.len() / 3
             })
             .collect();
-        let mut ok = false;
-        while m.net.frame < 60 * 120 {
-            if m.players[..2].iter().all(|p| p.confirmed_tick() >= 3000) {
-                ok = true;
-                break;
-            }
-            assert!(
-                m.players[..2].iter().all(|p| p.outcome().is_none()),
-                "{}",
-                m.progress()
-            );
-            m.step_frame();
-        }
-        assert!(ok, "{}", m.progress());
+        assert!(
+            m.run_first_to_confirmed(2, 3000, 60 * 120),
+            "{}",
+            m.progress()
+        );
         m.run_frames(120);
         let left: Vec<u32> = m.players[..2]
             .iter()

@@ -12,8 +12,8 @@
 
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
-    ByeReason, HashReport, Held, Hello, Inputs, Member, Message, Missing, Pong, Roster,
-    RosterChange, MAX_RUN,
+    ByeReason, CatchUp, CatchUpRun, HashReport, Held, Hello, Inputs, Member, Message, Missing,
+    Pong, Rejoin, RejoinRefusal, Roster, RosterChange, MAX_RUN,
 };
 use proptest::prelude::*;
 
@@ -44,15 +44,15 @@ fn message() -> impl Strategy<Value = M> {
         0u8..=60,
         1u16..,
         0u8..=60,
-        (2u8..=8, any::<u8>(), any::<u64>()),
+        (2u8..=8, any::<u8>(), any::<u64>(), any::<u64>()),
     )
         .prop_map(
             |(protocol, build, seed, side, input_delay, hash_interval, prediction_window, m)| {
                 // A host's Hello names the match and the receiver's slot; a
                 // guest's leaves them 0.
-                let (players, slot, match_id) = match side {
-                    0 => (m.0, 1 + m.1 % (m.0 - 1), m.2),
-                    _ => (0, 0, 0),
+                let (players, slot, match_id, rejoin_token) = match side {
+                    0 => (m.0, 1 + m.1 % (m.0 - 1), m.2, m.3),
+                    _ => (0, 0, 0, 0),
                 };
                 M::Hello(Hello {
                     protocol,
@@ -65,6 +65,7 @@ fn message() -> impl Strategy<Value = M> {
                     players,
                     slot,
                     match_id,
+                    rejoin_token,
                 })
             },
         );
@@ -96,6 +97,13 @@ fn message() -> impl Strategy<Value = M> {
         Just(ByeReason::InvalidData),
         Just(ByeReason::Timeout),
         (0u8..8).prop_map(|slot| ByeReason::PlayerLeft { slot }),
+        prop_oneof![
+            Just(RejoinRefusal::WrongToken),
+            Just(RejoinRefusal::SlotLive),
+            Just(RejoinRefusal::SlotNotHeld),
+            Just(RejoinRefusal::HostUnable),
+        ]
+        .prop_map(ByeReason::RejoinRefused),
     ]
     .prop_map(M::Bye);
     // The membership messages: a guest's slot (1 to 7), ticks anywhere.
@@ -115,6 +123,29 @@ fn message() -> impl Strategy<Value = M> {
             change: RosterChange::Neutral { slot },
         })
     });
+    // Rejoin after a reload: a guest's slot; catch-up runs of any slot,
+    // never empty.
+    let rejoin = (any::<u32>(), any::<u64>(), 1u8..8, any::<u64>()).prop_map(
+        |(protocol, build, slot, token)| {
+            M::Rejoin(Rejoin {
+                protocol,
+                build,
+                slot,
+                token,
+            })
+        },
+    );
+    let catch_up_run = (0u8..8, 0u32..1_000_000, pads())
+        .prop_filter("a run holds an input", |(_, _, p)| !p.is_empty())
+        .prop_map(|(slot, first_tick, pads)| {
+            M::CatchUpRun(CatchUpRun {
+                slot,
+                first_tick,
+                pads,
+            })
+        });
+    let catch_up =
+        (any::<u32>(), any::<u64>()).prop_map(|(tick, hash)| M::CatchUp(CatchUp { tick, hash }));
     let parts = (
         1u32..,
         proptest::collection::vec(any::<u64>(), 0..=MAX_PARTS),
@@ -133,6 +164,9 @@ fn message() -> impl Strategy<Value = M> {
         held,
         roster,
         (1u16..).prop_map(M::RosterAck),
+        rejoin,
+        catch_up_run,
+        catch_up,
     ]
 }
 

@@ -23,8 +23,8 @@ mod common;
 use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
-    peek_hello_protocol, ByeReason, HashReport, Held, Hello, Inputs, Member, Message, Missing,
-    Roster, RosterChange, MAX_RUN,
+    peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, HashReport, Held, Hello, Inputs, Member,
+    Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange, MAX_RUN,
 };
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
@@ -57,6 +57,7 @@ fn guest_hello() -> Vec<u8> {
         players: 0,
         slot: 0,
         match_id: 0,
+        rejoin_token: 0,
     }))
 }
 
@@ -463,6 +464,9 @@ enum Expect {
     Nothing,
     /// The match ends with this outcome, and this Bye goes to the peer.
     Ends(Outcome, Option<ByeReason>),
+    /// The match goes on, but this Bye goes to the link (a refused
+    /// rejoin: only the newcomer on that link hears of it).
+    Answers(ByeReason),
 }
 
 fn invalid(violation: Violation) -> Expect {
@@ -573,6 +577,7 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             ByeReason::HandshakeTimeout => Expect::Ends(Outcome::HandshakeTimeout, None),
             ByeReason::NoProgress => Expect::Ends(Outcome::NoProgress, None),
             ByeReason::PlayerLeft { slot } => Expect::Ends(Outcome::PlayerLeft { slot }, None),
+            ByeReason::RejoinRefused(why) => Expect::Ends(Outcome::RejoinRefused { why }, None),
             ByeReason::InvalidData => Expect::Ends(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,
@@ -600,6 +605,27 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         M::Missing(_) | M::Held(_) | M::Roster(_) | M::RosterAck(_) => {
             invalid(Violation::UnexpectedRoster)
         }
+        // Only the host takes rejoins (a guest drops them); a host still in
+        // its handshake cannot; a running host's link 0 is slot 1's, live:
+        // a rejoin there for another slot is that player's fault, one for
+        // its own slot from another build is told so, and this host
+        // (given no entropy) issues no tokens.
+        M::Rejoin(r) => match phase {
+            Phase::FreshGuest | Phase::Ended => Expect::Nothing,
+            Phase::MeasuringHost => {
+                Expect::Answers(ByeReason::RejoinRefused(RejoinRefusal::HostUnable))
+            }
+            Phase::Running(_) if r.slot != 1 => invalid(Violation::UnexpectedRejoin),
+            Phase::Running(_) if r.protocol != PROTOCOL_VERSION || r.build != Tiny::BUILD_ID => {
+                Expect::Answers(ByeReason::VersionMismatch)
+            }
+            Phase::Running(_) => {
+                Expect::Answers(ByeReason::RejoinRefused(RejoinRefusal::HostUnable))
+            }
+        },
+        // A catch-up goes only to a session that rejoins, after the
+        // host's Hello: none of these.
+        M::CatchUpRun(_) | M::CatchUp(_) => invalid(Violation::BadCatchUp),
     }
 }
 
@@ -640,6 +666,11 @@ fn check_datagram(bytes: &[u8], reliable: bool) {
                 assert_eq!(bye, want_bye, "{ctx}");
                 assert_eq!(s.tick(), 0, "{ctx}: no tick after the end");
             }
+            Expect::Answers(want_bye) => {
+                assert_eq!(s.outcome().cloned(), before, "{ctx}");
+                assert_eq!(ended, vec![], "{ctx}");
+                assert_eq!(bye, Some(want_bye), "{ctx}");
+            }
         }
     }
 }
@@ -662,6 +693,7 @@ fn every_kind_of_datagram_in_every_phase() {
             players: if host { 2 } else { 0 },
             slot: u8::from(host),
             match_id: if host { 7 } else { 0 },
+            rejoin_token: if host { 9 } else { 0 },
         }))
     };
     let id = Tiny::BUILD_ID;
@@ -712,6 +744,32 @@ fn every_kind_of_datagram_in_every_phase() {
         encode(&M::RosterAck(1)),
         vec![11, 1, 0, 0x82, 0x02], // a run of 129 announced
         vec![12, 0, 4, 0, 1],       // change number 0
+        encode(&M::Rejoin(Rejoin {
+            protocol: PROTOCOL_VERSION,
+            build: id,
+            slot: 1,
+            token: 5,
+        })), // a running host issued no token
+        encode(&M::Rejoin(Rejoin {
+            protocol: PROTOCOL_VERSION,
+            build: id ^ 1,
+            slot: 1,
+            token: 5,
+        })), // another build
+        encode(&M::Rejoin(Rejoin {
+            protocol: PROTOCOL_VERSION,
+            build: id,
+            slot: 2,
+            token: 5,
+        })), // a live player claims another slot
+        encode(&M::CatchUpRun(CatchUpRun {
+            slot: 0,
+            first_tick: 0,
+            pads: vec![1, 2],
+        })),
+        encode(&M::CatchUp(CatchUp { tick: 4, hash: 1 })),
+        vec![15, 1, 0, 0],    // an empty catch-up run
+        vec![15, 8, 0, 2, 1], // a run for slot 8
     ];
     for reason in [
         ByeReason::Quit,
@@ -722,6 +780,10 @@ fn every_kind_of_datagram_in_every_phase() {
         ByeReason::NoProgress,
         ByeReason::Desync { tick: 60, hash: 3 },
         ByeReason::PlayerLeft { slot: 1 },
+        ByeReason::RejoinRefused(RejoinRefusal::WrongToken),
+        ByeReason::RejoinRefused(RejoinRefusal::SlotLive),
+        ByeReason::RejoinRefused(RejoinRefusal::SlotNotHeld),
+        ByeReason::RejoinRefused(RejoinRefusal::HostUnable),
     ] {
         cases.push(encode(&M::Bye(reason)));
     }
@@ -744,7 +806,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..11,
+        0u8..14,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -766,6 +828,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     players: if a / 2 % 2 == 0 { 2 } else { 0 },
                     slot: u8::from(a / 2 % 2 == 0),
                     match_id: if a / 2 % 2 == 0 { u64::from(b) } else { 0 },
+                    rejoin_token: if a / 2 % 2 == 0 { u64::from(a) } else { 0 },
                 }),
                 6 if a % 5 == 0 => M::Member(Member {
                     slot: (b % 7 + 1) as u8,
@@ -809,6 +872,27 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     },
                 }),
                 10 => M::RosterAck((a % 3 + 1) as u16),
+                11 => M::Rejoin(Rejoin {
+                    protocol: PROTOCOL_VERSION + a % 2,
+                    build: Tiny::BUILD_ID ^ u64::from(b % 2),
+                    slot: (a % 7 + 1) as u8,
+                    token: u64::from(b),
+                }),
+                12 if !pads.is_empty() => M::CatchUpRun(CatchUpRun {
+                    slot: (a % 8) as u8,
+                    first_tick: b % 8,
+                    pads,
+                }),
+                12 => M::CatchUp(CatchUp {
+                    tick: a % 8,
+                    hash: u64::from(b),
+                }),
+                _ if a % 8 == 6 => M::Bye(ByeReason::RejoinRefused(match b % 4 {
+                    0 => RejoinRefusal::WrongToken,
+                    1 => RejoinRefusal::SlotLive,
+                    2 => RejoinRefusal::SlotNotHeld,
+                    _ => RejoinRefusal::HostUnable,
+                })),
                 _ if a % 8 == 7 => M::Bye(ByeReason::PlayerLeft {
                     slot: (b % 8) as u8,
                 }),

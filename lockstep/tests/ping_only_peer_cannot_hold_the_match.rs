@@ -1,15 +1,19 @@
 //! A peer whose game stops sending inputs but whose link still carries
 //! pings (a page that answers but no longer advances, or a hostile peer)
 //! keeps the silence timer from firing. The side waiting on its inputs
-//! stalls; after `DEFAULT_PROGRESS_TIMEOUT` (15 s) of stalling it ends the
-//! match with `NoProgress` and sends `Bye(NoProgress)`, in lock-step and
-//! rollback. Stalls shorter than that are survived.
+//! stalls. With a rejoin window (the default), after the silence timeout
+//! of stalling it holds that player's slot as if it were silent (only new
+//! inputs bring it back) and ends with `PlayerLeft` when the window runs
+//! out; with a window of 0, after `DEFAULT_PROGRESS_TIMEOUT` (15 s) of
+//! stalling it ends the match with `NoProgress` and sends
+//! `Bye(NoProgress)`, in lock-step and rollback. Stalls shorter than that
+//! are survived.
 mod common;
 
 use common::{in_both_modes, outcome_link, running_pair, Mode, Pair, Tiny};
-use lockstep::session::DEFAULT_PROGRESS_TIMEOUT;
+use lockstep::session::{DEFAULT_PROGRESS_TIMEOUT, DEFAULT_REJOIN_WINDOW, DEFAULT_TIMEOUT};
 use lockstep::wire::Message;
-use lockstep::{Channel, Frame, Millis, Outcome, Session, SessionConfig, Transport};
+use lockstep::{Channel, Event, Frame, Millis, Outcome, Session, SessionConfig, Transport};
 
 type M = Message<u8>;
 
@@ -42,9 +46,41 @@ fn guest_only_pings(p: &mut Pair<Tiny, Tiny>, frames: u64) -> Option<Millis> {
 }
 
 #[test]
+fn a_peer_that_only_pings_is_held_for_the_rejoin_window() {
+    in_both_modes(|mode| {
+        let mut p = running_pair(mode, 64);
+        let waited = guest_only_pings(&mut p, 60 * 60).unwrap_or(Millis::ZERO);
+        assert_eq!(
+            p.host.outcome(),
+            Some(&Outcome::PlayerLeft { slot: 1 }),
+            "{}",
+            p.progress()
+        );
+        assert!(p
+            .host
+            .seen
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Dropped { slot: 1, .. })));
+        // The stall's timeout (5 s), then the window (20 s).
+        let held = DEFAULT_TIMEOUT + DEFAULT_REJOIN_WINDOW;
+        assert!(
+            waited >= held && waited <= held + Millis(100),
+            "ended {waited:?} after the first stall"
+        );
+    });
+}
+
+#[test]
 fn a_peer_that_only_pings_is_dropped_after_the_progress_timeout() {
     in_both_modes(|mode| {
-        let mut p = running_pair(mode, 61);
+        let mut p: Pair<Tiny, Tiny> = Pair::new(
+            mode.cfg(SessionConfig::host(61, 6).rejoin_window(Millis::ZERO)),
+            mode.cfg(SessionConfig::guest().rejoin_window(Millis::ZERO)),
+            outcome_link(),
+            61,
+        );
+        assert!(p.run_to_tick(300, 1000));
         let waited = guest_only_pings(&mut p, 60 * 60);
         assert_eq!(
             p.host.outcome(),

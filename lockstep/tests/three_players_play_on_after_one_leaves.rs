@@ -28,23 +28,11 @@ fn three_players_play_on_after_one_leaves() {
         assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
         m.sever_player(2);
         // The stayers wait out the window, then play on.
-        let reached = {
-            let mut ok = false;
-            while m.net.frame < 60 * 200 {
-                if m.players[..2].iter().all(|p| p.confirmed_tick() >= 3600) {
-                    ok = true;
-                    break;
-                }
-                assert!(
-                    m.players[..2].iter().all(|p| p.outcome().is_none()),
-                    "{}",
-                    m.progress()
-                );
-                m.step_frame();
-            }
-            ok
-        };
-        assert!(reached, "{}", m.progress());
+        assert!(
+            m.run_first_to_confirmed(2, 3600, 60 * 200),
+            "{}",
+            m.progress()
+        );
         m.run_frames(120);
         let left: Vec<u32> = m.players[..2]
             .iter()

@@ -50,6 +50,7 @@ fn an_end_during_resimulation_leaves_the_present_state() {
             players: 2,
             slot: 1,
             match_id: 7,
+            rejoin_token: 0,
         }),
     );
     let mut frame = 0u64;

@@ -9,8 +9,11 @@
 //! The first byte sets the scene: bit 0 plays the guest (else the host),
 //! bits 0-2 the host's input delay, bits 3-4 its hash interval (1-4), bit
 //! 5 makes the host pick its delay from the round trip (it pings before
-//! its Hello, so the script can answer with pongs, or not), bit 6 picks
-//! rollback (window 8) over lock-step, and bit 7 skips the peer's Hello.
+//! its Hello, so the script can answer with pongs, or not) and the guest a
+//! fresh session rejoining slot 1 (so the script's datagrams after the
+//! host's Hello are its catch-up), bit 6 picks rollback (window 8) over
+//! lock-step, and bit 7 skips the peer's Hello. The host issues rejoin
+//! tokens, so a script's Rejoin is checked in full.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -49,7 +52,8 @@ fuzz_target!(|data: &[u8]| {
             {
                 let cfg = SessionConfig::host(1, mode % 8)
                     .hash_interval(u16::from(mode / 8 % 4 + 1))
-                    .prediction_window(window);
+                    .prediction_window(window)
+                    .rejoin_entropy(3);
                 if mode & 0x20 != 0 {
                     cfg.input_delay_from_rtt()
                 } else {
@@ -58,6 +62,8 @@ fuzz_target!(|data: &[u8]| {
             },
             1,
         )
+    } else if mode & 0x20 != 0 {
+        (SessionConfig::guest().rejoin(1, 5), 0)
     } else {
         (SessionConfig::guest(), 0)
     };
@@ -78,6 +84,7 @@ fuzz_target!(|data: &[u8]| {
             players: if peer_side == 0 { 2 } else { 0 },
             slot: u8::from(peer_side == 0),
             match_id: 0,
+            rejoin_token: 0,
         });
         s.handle_datagram(
             Millis(0),

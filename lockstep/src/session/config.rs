@@ -74,6 +74,8 @@ pub struct SessionConfig {
     /// Host: players in the match (this side included).
     pub(super) players: u8,
     pub(super) rejoin_window: Millis,
+    pub(super) rejoin_entropy: Option<u128>,
+    pub(super) rejoin_as: Option<(u8, u64)>,
 }
 
 impl SessionConfig {
@@ -96,6 +98,8 @@ impl SessionConfig {
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
             players: 2,
             rejoin_window: DEFAULT_REJOIN_WINDOW,
+            rejoin_entropy: None,
+            rejoin_as: None,
         }
     }
 
@@ -115,6 +119,8 @@ impl SessionConfig {
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
             players: 2,
             rejoin_window: DEFAULT_REJOIN_WINDOW,
+            rejoin_entropy: None,
+            rejoin_as: None,
         }
     }
 
@@ -252,6 +258,28 @@ impl SessionConfig {
         self
     }
 
+    /// Host: random bits from the caller (the engine reads no OS
+    /// randomness) from which the host derives each guest's rejoin token
+    /// (a keyed hash of the match id and the slot). Without it the host
+    /// issues no tokens and refuses every rejoin
+    /// ([`RejoinRefusal::HostUnable`](crate::wire::RejoinRefusal::HostUnable)).
+    pub fn rejoin_entropy(mut self, entropy: u128) -> Self {
+        self.rejoin_entropy = Some(entropy);
+        self
+    }
+
+    /// A fresh session of a player coming back to its `slot` in a running
+    /// match (after a page reload, say) with the `token` its old session
+    /// was given ([`Session::rejoin_token`]): a guest that sends the host
+    /// a `Rejoin` instead of a Hello, replays the host's catch-up and
+    /// plays on. The host's own slot (0) cannot be rejoined:
+    /// [`Session::new`] refuses it.
+    pub fn rejoin(mut self, slot: u8, token: u64) -> Self {
+        self.role = Role::Guest;
+        self.rejoin_as = Some((slot, token));
+        self
+    }
+
     /// The role this configuration plays.
     #[must_use]
     pub fn role(&self) -> Role {
@@ -293,6 +321,11 @@ impl SessionConfig {
             || self.progress_timeout == Millis::ZERO
         {
             return Err(ConfigError::ZeroTimeout);
+        }
+        if let Some((slot, _)) = self.rejoin_as {
+            if slot == 0 || slot >= MAX_PLAYERS {
+                return Err(ConfigError::RejoinSlot { slot });
+            }
         }
         if !(2..=MAX_PLAYERS).contains(&self.players) {
             return Err(ConfigError::Players {
@@ -340,6 +373,12 @@ pub enum ConfigError {
     },
     /// The game's input type does not serialize with postcard.
     InputNotEncodable(postcard::Error),
+    /// [`SessionConfig::rejoin`] names the host's slot (0), or one past
+    /// the largest match.
+    RejoinSlot {
+        /// The slot named.
+        slot: u8,
+    },
 }
 
 impl fmt::Display for ConfigError {
@@ -360,6 +399,9 @@ impl fmt::Display for ConfigError {
             ConfigError::ZeroTimeout => write!(f, "timeout must not be 0"),
             ConfigError::Players { players, max } => {
                 write!(f, "{players} players: a match has 2 to {max}")
+            }
+            ConfigError::RejoinSlot { slot } => {
+                write!(f, "slot {slot} cannot be rejoined (1 to 7 can)")
             }
             ConfigError::InputNotEncodable(e) => {
                 write!(f, "the game's input type cannot be encoded: {e}")

@@ -68,6 +68,17 @@ impl Deadlines {
         }
     }
 
+    /// When a stall will have lasted `cfg.timeout` (its players still
+    /// heard are then held: see the session's `drop_stuck`).
+    pub(super) fn stuck_next(&self, cfg: &SessionConfig) -> Option<Millis> {
+        self.waiting_since.map(|t| t + cfg.timeout)
+    }
+
+    /// How long the match has been stalled, if it is.
+    pub(super) fn stalled_for(&self, now: Millis) -> Option<Millis> {
+        self.waiting_since.map(|t| now.saturating_since(t))
+    }
+
     /// How long this side has been stalled on a peer's input, once that
     /// passes the progress timeout (the only deadline of a running match
     /// that holds the slots of silent players: their silence is the

@@ -9,6 +9,7 @@ use serde::{de::DeserializeOwned, Serialize};
 use super::config::{Role, SessionConfig, HANDSHAKE_PINGS};
 use super::outcome::Version;
 use super::peer::Peer;
+use super::rejoin::token;
 use super::time_sync::MS_PER_3_TICKS;
 use crate::hash::Fnv1a;
 use crate::time::Millis;
@@ -44,6 +45,24 @@ pub(super) fn match_id(p: &Params, build: u64) -> u64 {
     h.write_u8(p.window);
     h.write_u8(p.players);
     h.finish()
+}
+
+/// The host's Hello to the player in slot `to` of the match `p`, with
+/// that slot's rejoin token (0 without the caller's entropy).
+pub(super) fn host_hello<I>(p: &Params, cfg: &SessionConfig, build: u64, to: u8) -> Message<I> {
+    Message::Hello(Hello {
+        protocol: PROTOCOL_VERSION,
+        build,
+        seed: p.seed,
+        side: 0,
+        input_delay: p.delay,
+        hash_interval: p.hash_interval,
+        prediction_window: p.window,
+        players: p.players,
+        slot: to,
+        match_id: p.match_id,
+        rejoin_token: cfg.rejoin_entropy.map_or(0, |e| token(e, p.match_id, to)),
+    })
 }
 
 /// Why a Hello was refused.
@@ -107,6 +126,9 @@ impl Handshake {
     pub(super) fn hello<I>(&self, cfg: &SessionConfig, side: u8, build: u64, to: u8) -> Message<I> {
         let host = side == 0;
         let p = &self.params;
+        if host {
+            return host_hello(p, cfg, build, to);
+        }
         Message::Hello(Hello {
             protocol: PROTOCOL_VERSION,
             build,
@@ -118,6 +140,7 @@ impl Handshake {
             players: if host { p.players } else { 0 },
             slot: if host { to } else { 0 },
             match_id: if host { p.match_id } else { 0 },
+            rejoin_token: 0,
         })
     }
 
@@ -150,6 +173,10 @@ impl Handshake {
                 return Err(HelloRefused::SideConflict(0));
             }
             if h.slot >= h.players {
+                return Err(HelloRefused::BadSlot(h.slot));
+            }
+            if cfg.rejoin_as.is_some_and(|(slot, _)| slot != h.slot) {
+                // A rejoiner is given back its own slot or none.
                 return Err(HelloRefused::BadSlot(h.slot));
             }
             peer.slot = Some(0);
@@ -213,6 +240,12 @@ impl Handshake {
         }
         if let Some(at) = self.start_at {
             return now >= at;
+        }
+        if cfg.rejoin_as.is_some() {
+            // A rejoiner's session sends nothing but its Rejoin until the
+            // host answers: anything else would tell the host that the
+            // old session is back.
+            return false;
         }
         if !self.probing(cfg, side) {
             for p in peers.iter_mut() {

@@ -79,6 +79,15 @@ pub(super) struct HashBook {
 }
 
 impl HashBook {
+    /// The book of a peer whose next hash is for a tick after `tick` (a
+    /// rejoiner: its catch-up covered the ticks before).
+    pub(super) fn after(tick: u32) -> Self {
+        HashBook {
+            remote: VecDeque::new(),
+            last_remote_tick: tick,
+        }
+    }
+
     /// The last tick the peer sent a hash for.
     pub(super) fn last_remote_tick(&self) -> u32 {
         self.last_remote_tick

@@ -48,6 +48,8 @@
 //! * `deadlines.rs`: silence, the handshake's deadline, the progress wait;
 //! * `roster.rs`: dropped players, their held slots, and the membership
 //!   changes the host orders (a player that left plays the neutral input);
+//! * `rejoin.rs`: rejoin tokens, and the catch-up the host sends a player
+//!   back from a reload and that player gathers;
 //! * `outcome.rs`: what the session reports (events, frames, outcomes).
 
 use alloc::collections::VecDeque;
@@ -61,8 +63,8 @@ use crate::parts::{DesyncParts, PartHashes, PartsExchange, StatePart};
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
-    peek_hello_protocol, ByeReason, HashReport, Held, Inputs, Member, Message, Missing, Pong,
-    Roster, RosterChange, MAX_PLAYERS, PROTOCOL_VERSION,
+    peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, HashReport, Held, Inputs, Member, Message,
+    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, MAX_PLAYERS, PROTOCOL_VERSION,
 };
 
 mod config;
@@ -72,6 +74,7 @@ mod hash_book;
 mod outcome;
 mod peer;
 mod ping;
+mod rejoin;
 mod roster;
 mod sender;
 mod time_sync;
@@ -88,11 +91,12 @@ pub use outcome::{Event, Frame, Outcome, SessionStats, Version, Violation};
 pub use peer::PeerId;
 
 use deadlines::{Deadlines, Expired};
-use handshake::{Handshake, HelloRefused, Params};
-use hash_book::{Comparison, LocalHashes, LOCAL_HASHES_KEPT};
+use handshake::{host_hello, Handshake, HelloRefused, Params};
+use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
 use peer::Peer;
+use rejoin::Gathered;
 use roster::{runs, Dropped, Leaving, RunRefused};
-use sender::Extras;
+use sender::{Extras, Outbox};
 use time_sync::{travel_ticks, PeerView};
 use timeline::{Timeline, Watch};
 
@@ -370,6 +374,14 @@ pub struct Session<G: DeterministicGame> {
     /// The links of players that left the match: their datagrams are
     /// dropped.
     gone: Vec<PeerId>,
+    /// Host: links the match does not know that asked to rejoin, and the
+    /// refusal waiting for each.
+    strangers: Vec<(PeerId, Outbox)>,
+    /// Guest: the rejoin token the host gave this side (or, rejoining,
+    /// the one it came back with).
+    token: Option<u64>,
+    /// Rejoining: the host's catch-up so far, once its Hello came.
+    gathered: Option<Gathered<G::Input>>,
     events: VecDeque<Event>,
     /// The session's own counters (frames, stalls, received, round trip,
     /// skips); the parts' counters are added when read.
@@ -406,6 +418,9 @@ impl<G: DeterministicGame> Session<G> {
             deadlines: Deadlines::default(),
             peers: Vec::new(),
             gone: Vec::new(),
+            strangers: Vec::new(),
+            token: cfg.rejoin_as.map(|(_, token)| token),
+            gathered: None,
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
@@ -428,7 +443,7 @@ impl<G: DeterministicGame> Session<G> {
             return None;
         }
         let Phase::Handshake(hs) = &self.phase else {
-            log::warn!("{id} opened after the start: ignored");
+            log::debug!("{id} opened after the start: ignored unless it rejoins");
             return None;
         };
         let room = match hs.params.players {
@@ -445,12 +460,20 @@ impl<G: DeterministicGame> Session<G> {
             peer.slot =
                 (1..hs.params.players).find(|&k| self.peers.iter().all(|p| p.slot != Some(k)));
         }
-        if !hs.probing(&self.cfg, self.side) {
+        if let Some((slot, token)) = self.cfg.rejoin_as {
+            // A rejoiner asks for its slot back instead of saying Hello.
+            peer.out.send(&Message::<G::Input>::Rejoin(Rejoin {
+                protocol: PROTOCOL_VERSION,
+                build: G::BUILD_ID,
+                slot,
+                token,
+            }));
+        } else if !hs.probing(&self.cfg, self.side) {
             let to = peer.slot.unwrap_or(0);
             peer.out
                 .send(&hs.hello::<G::Input>(&self.cfg, self.side, G::BUILD_ID, to));
         }
-        if let (Some(slot), true) = (hs.own_slot, self.side != 0) {
+        if let (Some(slot), true, None) = (hs.own_slot, self.side != 0, self.cfg.rejoin_as) {
             // A guest that knows the match introduces itself to a link
             // opened later (necessarily another guest's).
             peer.out.send(&Message::<G::Input>::Member(Member {
@@ -483,21 +506,28 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         self.deadlines.called(now);
+        let known = self.peers.iter().any(|p| p.id == peer);
+        if !known && self.side == 0 && self.is_running() {
+            // A link the match does not know (or one of a player that
+            // left): only a rejoin is heard.
+            self.on_stranger(now, peer, channel, bytes);
+            return;
+        }
         let Some(pi) = self.peer_index(now, peer) else {
             return;
         };
         if let Some(p) = self.peers.get_mut(pi) {
             p.heard(now);
-            if !p.frozen && p.dropped.take().is_some() {
-                let slot = p.slot.unwrap_or(0);
-                log::info!("{} (slot {slot}) heard again: the match resumes", p.id);
-                self.events.push_back(Event::Resumed { slot });
-            }
         }
         self.stats.received_packets += 1;
         self.stats.received_bytes += bytes.len() as u64;
         let msg = match Message::<G::Input>::decode(bytes) {
             Ok(m) => m,
+            Err(error) if self.gathered.is_some() => {
+                log::warn!("undecodable datagram during the catch-up: {error}");
+                self.violation(Violation::BadCatchUp);
+                return;
+            }
             Err(error) => {
                 if let Some(protocol) = peek_hello_protocol(bytes) {
                     if protocol != PROTOCOL_VERSION && matches!(self.phase, Phase::Handshake(_)) {
@@ -518,7 +548,22 @@ impl<G: DeterministicGame> Session<G> {
             });
             return;
         }
+        if !matches!(msg, Message::Rejoin(_)) {
+            // Anything but a fresh session's Rejoin: the player's own
+            // session is heard again.
+            if let Some(p) = self.peers.get_mut(pi) {
+                let back = p.dropped.is_some_and(|d| !d.deaf);
+                if !p.frozen && back && p.dropped.take().is_some() {
+                    let slot = p.slot.unwrap_or(0);
+                    log::info!("{} (slot {slot}) heard again: the match resumes", p.id);
+                    self.events.push_back(Event::Resumed { slot });
+                }
+            }
+        }
         match msg {
+            Message::Rejoin(r) => self.on_rejoin(now, peer, Some(pi), r),
+            Message::CatchUpRun(r) => self.on_catch_up_run(pi, &r),
+            Message::CatchUp(c) => self.on_catch_up(now, pi, c),
             Message::Hello(h) => self.on_hello(pi, h),
             Message::Inputs(m) => self.on_inputs(now, pi, m),
             Message::Hash(h) => self.on_hash(now, pi, h),
@@ -545,6 +590,9 @@ impl<G: DeterministicGame> Session<G> {
         }
         self.deadlines.called(now);
         let known = self.peers.iter().any(|p| p.id == peer);
+        if state.is_terminal() {
+            self.strangers.retain(|(id, _)| *id != peer);
+        }
         let holding =
             matches!(self.phase, Phase::Running(_)) && self.cfg.rejoin_window > Millis::ZERO;
         if state == LinkState::Open && !known {
@@ -552,7 +600,7 @@ impl<G: DeterministicGame> Session<G> {
         } else if state.is_terminal() && known && holding {
             // The slot is held for the player to come back.
             if let Some(pi) = self.peers.iter().position(|p| p.id == peer) {
-                self.drop_peer(now, pi);
+                self.drop_peer(now, pi, false);
             }
         } else if state.is_terminal() && (known || matches!(self.phase, Phase::Handshake(_))) {
             // A link lost before the start (even one never seen open)
@@ -613,7 +661,9 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Handshake(hs) = &self.phase else {
             return false;
         };
-        hs.own_slot.is_some()
+        // A rejoiner starts from the host's catch-up instead.
+        self.cfg.rejoin_as.is_none()
+            && hs.own_slot.is_some()
             && self.peers.len() + 1 == usize::from(hs.params.players)
             && self
                 .peers
@@ -723,18 +773,28 @@ impl<G: DeterministicGame> Session<G> {
     /// The next datagram to send, the link to send it on and its channel
     /// (links in the order they opened; each link's datagrams in order).
     pub fn poll_transmit(&mut self) -> Option<(PeerId, Channel, Vec<u8>)> {
-        self.peers.iter_mut().find_map(|p| {
+        let next = self.peers.iter_mut().find_map(|p| {
             let id = p.id;
             p.out.pop().map(|(ch, bytes)| (id, ch, bytes))
-        })
+        });
+        if next.is_some() {
+            return next;
+        }
+        let id = self.strangers.first().map(|(id, _)| *id)?;
+        self.poll_transmit_to(id).map(|(ch, bytes)| (id, ch, bytes))
     }
 
     /// The next datagram to send on link `peer`, and its channel.
     pub fn poll_transmit_to(&mut self, peer: PeerId) -> Option<(Channel, Vec<u8>)> {
-        self.peers
-            .iter_mut()
-            .find(|p| p.id == peer)
-            .and_then(|p| p.out.pop())
+        if let Some(p) = self.peers.iter_mut().find(|p| p.id == peer) {
+            return p.out.pop();
+        }
+        let i = self.strangers.iter().position(|(id, _)| *id == peer)?;
+        let next = self.strangers.get_mut(i).and_then(|(_, out)| out.pop());
+        if next.is_none() {
+            self.strangers.remove(i);
+        }
+        next
     }
 
     /// The next event.
@@ -757,6 +817,7 @@ impl<G: DeterministicGame> Session<G> {
             Phase::Running(run) if self.cfg.rejoin_window > Millis::ZERO => self
                 .link_deadlines(run)
                 .chain(self.deadlines.progress_next(&self.cfg))
+                .chain(self.deadlines.stuck_next(&self.cfg))
                 .chain(run.parts.deadline(self.cfg.timeout))
                 .min(),
             Phase::Running(run) => [
@@ -844,6 +905,15 @@ impl<G: DeterministicGame> Session<G> {
     #[must_use]
     pub fn side(&self) -> Option<u8> {
         Some(self.side)
+    }
+
+    /// Guest: the token that lets a fresh session of this player take its
+    /// slot back ([`SessionConfig::rejoin`]), once the host's Hello gave
+    /// it (`None` for the host, or a host that issues none). Keep it where
+    /// the next session can read it (a page's session storage).
+    #[must_use]
+    pub fn rejoin_token(&self) -> Option<u64> {
+        self.token
     }
 
     /// The player slot of the remote on link `peer`, once its Hello
@@ -1176,9 +1246,10 @@ impl<G: DeterministicGame> Session<G> {
                     && now.saturating_since(p.last_heard) >= self.cfg.timeout
             });
             if silent {
-                self.drop_peer(now, i);
+                self.drop_peer(now, i, false);
             }
         }
+        self.drop_stuck(now);
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -1207,9 +1278,44 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    /// A running match stalled for the timeout on the inputs of players
+    /// still heard (their link cut one way only: they hear nothing from
+    /// this side, or their game froze): their slots are held too, as if
+    /// they were silent, rather than the match ending with `NoProgress`
+    /// before the window is over.
+    fn drop_stuck(&mut self, now: Millis) {
+        let Some(waited) = self.deadlines.stalled_for(now) else {
+            return;
+        };
+        if waited < self.cfg.timeout {
+            return;
+        }
+        let Phase::Running(run) = &self.phase else {
+            return;
+        };
+        let (tick, window) = (run.timeline.tick(), u32::from(run.params.window));
+        let stuck: Vec<usize> = (0..self.peers.len())
+            .filter(|&i| {
+                self.peers.get(i).is_some_and(|p| {
+                    p.dropped.is_none()
+                        && !p.frozen
+                        && p.slot.is_some_and(|s| {
+                            run.timeline.inputs_of(usize::from(s)).len() as u32 + window <= tick
+                        })
+                })
+            })
+            .collect();
+        for i in stuck {
+            if let Some(p) = self.peers.get(i) {
+                log::info!("{} heard, but no input from it for {} ms", p.id, waited.0);
+            }
+            self.drop_peer(now, i, true);
+        }
+    }
+
     /// Player `pi`'s link failed or went silent: its slot is held for the
     /// rejoin window.
-    fn drop_peer(&mut self, now: Millis, pi: usize) {
+    fn drop_peer(&mut self, now: Millis, pi: usize, deaf: bool) {
         let window = self.cfg.rejoin_window;
         let Some(p) = self.peers.get_mut(pi) else {
             return;
@@ -1228,6 +1334,7 @@ impl<G: DeterministicGame> Session<G> {
             until: now + window,
             announced: window.0 / 1000,
             ran_out: false,
+            deaf,
         });
         self.events.push_back(Event::Dropped {
             slot,
@@ -1489,6 +1596,11 @@ impl<G: DeterministicGame> Session<G> {
                         self.violation(v);
                         return;
                     }
+                    if self.cfg.rejoin_as.is_some() {
+                        self.gathered = Some(Gathered::new(h.players));
+                    } else if h.rejoin_token != 0 {
+                        self.token = Some(h.rejoin_token);
+                    }
                 }
                 if startable && self.all_hellos() {
                     self.start();
@@ -1685,6 +1797,16 @@ impl<G: DeterministicGame> Session<G> {
             run.timeline.extend_inputs(slot, new);
             peer.time_sync.heard_inputs();
             self.deadlines.progressed();
+            if peer.dropped.is_some_and(|d| d.deaf) {
+                // Its inputs flow again: the way back in for a player
+                // that was heard all along.
+                peer.dropped = None;
+                log::info!(
+                    "{} (slot {slot}) sends inputs again: the match resumes",
+                    peer.id
+                );
+                self.events.push_back(Event::Resumed { slot: slot as u8 });
+            }
         }
         peer.sender.on_ack(m.ack);
         if let Some(a) = m.advantage {
@@ -1820,6 +1942,10 @@ impl<G: DeterministicGame> Session<G> {
             ByeReason::HandshakeTimeout => self.end(Outcome::HandshakeTimeout, None),
             ByeReason::NoProgress => self.end(Outcome::NoProgress, None),
             ByeReason::PlayerLeft { slot } => self.end(Outcome::PlayerLeft { slot }, None),
+            ByeReason::RejoinRefused(why) => {
+                log::info!("the host refused the rejoin: {why:?}");
+                self.end(Outcome::RejoinRefused { why }, None);
+            }
             ByeReason::InvalidData => self.end(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,
@@ -1918,6 +2044,270 @@ impl<G: DeterministicGame> Session<G> {
                 peer.out.send(&msg);
             }
         }
+    }
+}
+
+// ----- rejoin after a reload -----------------------------------------------
+impl<G: DeterministicGame> Session<G> {
+    /// Host: a datagram on a link the running match does not know. Only a
+    /// fresh session's `Rejoin` is taken; anything else is dropped.
+    fn on_stranger(&mut self, now: Millis, link: PeerId, channel: Channel, bytes: &[u8]) {
+        match Message::<G::Input>::decode(bytes) {
+            Ok(Message::Rejoin(r)) if channel == Channel::Reliable => {
+                self.on_rejoin(now, link, None, r);
+            }
+            Ok(_) => log::debug!("{link} is not in the match and did not rejoin: dropped"),
+            Err(e) => log::debug!("undecodable datagram from {link}, not in the match: {e}"),
+        }
+    }
+
+    /// A `Rejoin` on link `link` (`pi` when it is a player's link): the
+    /// host checks it against the slot it holds and takes the player
+    /// back, or refuses it on that link alone. Guests take no rejoins.
+    fn on_rejoin(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
+        if self.side != 0 {
+            log::debug!("a rejoin to a guest: dropped (only the host takes rejoins)");
+            return;
+        }
+        let Phase::Running(run) = &self.phase else {
+            self.refuse_rejoin(link, pi, RejoinRefusal::HostUnable);
+            return;
+        };
+        if let Some(p) = pi.and_then(|i| self.peers.get(i)) {
+            if p.slot != Some(r.slot) {
+                if p.dropped.is_some() {
+                    self.refuse_rejoin(link, pi, RejoinRefusal::WrongToken);
+                } else {
+                    self.violation(Violation::UnexpectedRejoin);
+                }
+                return;
+            }
+        }
+        if r.protocol != PROTOCOL_VERSION || r.build != G::BUILD_ID {
+            log::info!("rejoin from another build on {link}: refused");
+            let bye = Message::<G::Input>::Bye(ByeReason::VersionMismatch);
+            self.outbox_for(link, pi).send(&bye);
+            return;
+        }
+        let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
+        let held = target.and_then(|t| self.peers.get(t)).is_some_and(|p| {
+            !p.frozen
+                && !p.dropped.is_some_and(|d| d.ran_out)
+                && !run.timeline.is_neutral(usize::from(r.slot))
+        });
+        let why = match (self.cfg.rejoin_entropy, target) {
+            _ if !held => Some(RejoinRefusal::SlotNotHeld),
+            (None, _) => Some(RejoinRefusal::HostUnable),
+            // With three players or more a rejoiner would also need links
+            // to the other guests: not built yet.
+            _ if run.leaving.is_some()
+                || self.cfg.rejoin_window == Millis::ZERO
+                || run.params.players > 2 =>
+            {
+                Some(RejoinRefusal::HostUnable)
+            }
+            (Some(e), _) if rejoin::token(e, run.params.match_id, r.slot) != r.token => {
+                Some(RejoinRefusal::WrongToken)
+            }
+            (_, Some(t))
+                if pi != Some(t) && self.peers.get(t).is_some_and(|p| p.dropped.is_none()) =>
+            {
+                Some(RejoinRefusal::SlotLive)
+            }
+            _ => None,
+        };
+        if let Some(p) = pi.and_then(|i| self.peers.get_mut(i)) {
+            // A fresh session speaks on the player's own link: the old one
+            // is gone, and what was queued for it would only confuse the
+            // new one.
+            p.out.clear();
+            if why.is_some() && p.dropped.is_none() {
+                if let Some(i) = pi {
+                    self.drop_peer(now, i, false);
+                }
+            }
+        }
+        match (why, target) {
+            (None, Some(t)) => self.accept_rejoin(now, link, t),
+            (why, _) => {
+                let why = why.unwrap_or(RejoinRefusal::SlotNotHeld);
+                self.refuse_rejoin(link, pi, why);
+            }
+        }
+    }
+
+    /// The queue of link `link`: a player's (`pi`), or a stranger's.
+    fn outbox_for(&mut self, link: PeerId, pi: Option<usize>) -> &mut Outbox {
+        if let Some(i) = pi.filter(|&i| i < self.peers.len()) {
+            return &mut self.peers[i].out;
+        }
+        let i = match self.strangers.iter().position(|(id, _)| *id == link) {
+            Some(i) => i,
+            None => {
+                self.strangers.push((link, Outbox::default()));
+                self.strangers.len() - 1
+            }
+        };
+        &mut self.strangers[i].1
+    }
+
+    /// Host: tells the session on `link` why it cannot rejoin; nothing
+    /// else changes.
+    fn refuse_rejoin(&mut self, link: PeerId, pi: Option<usize>, why: RejoinRefusal) {
+        log::info!("rejoin on {link} refused: {why:?}");
+        let bye = Message::<G::Input>::Bye(ByeReason::RejoinRefused(why));
+        self.outbox_for(link, pi).send(&bye);
+    }
+
+    /// Host: the player of held slot `t` is back on `link` with a fresh
+    /// session. It gets its Hello, every slot's inputs so far and the hash
+    /// of the confirmed state; its stream starts again from there.
+    fn accept_rejoin(&mut self, now: Millis, link: PeerId, t: usize) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        let tick = run.timeline.confirmed_tick();
+        let Some(hash) = run.timeline.confirmed_game().map(G::state_hash) else {
+            // Unreachable: the confirmed state is the present or saved.
+            debug_assert!(false, "no confirmed state");
+            return;
+        };
+        let Some(p) = self.peers.get_mut(t) else {
+            return;
+        };
+        if p.id != link {
+            self.gone.push(p.id);
+            p.id = link;
+            self.strangers.retain(|(id, _)| *id != link);
+        }
+        let slot = p.slot.unwrap_or(0);
+        let interval = u32::from(run.params.hash_interval.max(1));
+        p.out.clear();
+        p.dropped = None;
+        p.last_heard = now;
+        p.hello = Some(Self::local_version());
+        p.pinger = ping::Pinger::default();
+        p.pinger.start(self.cfg.ping_interval_frames);
+        p.time_sync = time_sync::TimeSync::default();
+        p.hashes = HashBook::after(tick - tick % interval);
+        p.sender = sender::Sender::holding(run.timeline.local().len() as u32);
+        p.out.send(&host_hello::<G::Input>(
+            &run.params,
+            &self.cfg,
+            G::BUILD_ID,
+            slot,
+        ));
+        let players = run.timeline.players();
+        let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
+        let runs = rejoin::runs(&all);
+        let count = runs.len();
+        for r in runs {
+            p.out.send(&Message::CatchUpRun(r));
+        }
+        p.out
+            .send(&Message::<G::Input>::CatchUp(CatchUp { tick, hash }));
+        log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
+        self.deadlines.progressed();
+        self.events.push_back(Event::Resumed { slot });
+    }
+
+    /// Whether a catch-up message on link `pi` is one this side awaits:
+    /// rejoining, from the host, after its Hello.
+    fn awaits_catch_up(&self, pi: usize) -> bool {
+        self.gathered.is_some() && self.is_host_link(pi)
+    }
+
+    /// Rejoining: one run of the host's catch-up.
+    fn on_catch_up_run(&mut self, pi: usize, r: &CatchUpRun<G::Input>) {
+        if !self.awaits_catch_up(pi) {
+            self.violation(Violation::BadCatchUp);
+            return;
+        }
+        let folded = self.gathered.as_mut().map(|g| g.fold(r));
+        if let Some(Err(e)) = folded {
+            log::warn!("catch-up run refused: {e:?}");
+            self.violation(Violation::BadCatchUp);
+        }
+    }
+
+    /// Rejoining: the end of the host's catch-up. This side replays it,
+    /// checks the host's hash and plays on live.
+    fn on_catch_up(&mut self, now: Millis, pi: usize, c: CatchUp) {
+        if !self.awaits_catch_up(pi) {
+            self.violation(Violation::BadCatchUp);
+            return;
+        }
+        let Phase::Handshake(hs) = &self.phase else {
+            self.violation(Violation::BadCatchUp);
+            return;
+        };
+        let params = hs.params;
+        let Some(g) = self.gathered.take() else {
+            return;
+        };
+        // Every slot reaches the tick, and none further than an honest
+        // host can hold.
+        if c.tick > g.shortest() || g.longest() > ahead_limit(c.tick, params) {
+            log::warn!(
+                "catch-up to tick {} with inputs from {} to {} ticks",
+                c.tick,
+                g.shortest(),
+                g.longest()
+            );
+            self.violation(Violation::BadCatchUp);
+            return;
+        }
+        let timeline = Timeline::<G>::new(
+            params.seed,
+            params.players,
+            self.side,
+            params.delay,
+            params.window,
+            params.hash_interval,
+        )
+        .caught_up(g.inputs, c.tick);
+        let local = timeline.game().state_hash();
+        if timeline.tick() != c.tick || local != c.hash {
+            log::error!(
+                "catch-up to tick {} replays to {local:#018x}, the host had {:#018x}",
+                c.tick,
+                c.hash
+            );
+            self.violation(Violation::CatchUpHashMismatch {
+                tick: c.tick,
+                local,
+                remote: c.hash,
+            });
+            return;
+        }
+        let held = timeline.local().len() as u32;
+        self.phase = Phase::Running(Running {
+            params,
+            timeline,
+            local: LocalHashes::default(),
+            parts: PartsExchange::default(),
+            parts_with: None,
+            roster_seq: 0,
+            leaving: None,
+            asked: None,
+        });
+        for p in &mut self.peers {
+            p.sender = sender::Sender::holding(held);
+            p.pinger.start(self.cfg.ping_interval_frames);
+            p.last_heard = p.last_heard.max(now);
+        }
+        self.deadlines.progressed();
+        log::info!(
+            "rejoined slot {} at tick {}: the catch-up replays to the host's hash",
+            self.side,
+            c.tick
+        );
+        self.events.push_back(Event::Started {
+            side: self.side,
+            seed: params.seed,
+            input_delay: params.delay,
+        });
+        self.events.push_back(Event::Rejoined { tick: c.tick });
     }
 }
 

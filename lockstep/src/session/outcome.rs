@@ -7,7 +7,7 @@ use core::fmt;
 use crate::parts::DesyncParts;
 use crate::time::Millis;
 use crate::transport::Channel;
-use crate::wire::DecodeError;
+use crate::wire::{DecodeError, RejoinRefusal};
 
 // Only the documentation links to it.
 #[cfg(doc)]
@@ -100,6 +100,22 @@ pub enum Violation {
         /// The tick.
         tick: u32,
     },
+    /// The host's catch-up does not fit: a datagram that does not decode
+    /// while it comes, a run for a slot beyond the match or not where the
+    /// slot's last one ended, too long, a slot short of the catch-up's
+    /// tick, or catch-up messages to a session that is not rejoining.
+    BadCatchUp,
+    /// The host's catch-up replays to another state than the host's.
+    CatchUpHashMismatch {
+        /// The catch-up's tick.
+        tick: u32,
+        /// The replayed state's hash.
+        local: u64,
+        /// The host's.
+        remote: u64,
+    },
+    /// A player in the match sent a `Rejoin` for another slot.
+    UnexpectedRejoin,
 }
 
 impl fmt::Display for Violation {
@@ -139,6 +155,16 @@ impl fmt::Display for Violation {
             }
             Violation::RejectedByPeer => write!(f, "the peer rejected data we sent"),
             Violation::UnexpectedRoster => write!(f, "unexpected membership message"),
+            Violation::BadCatchUp => write!(f, "the catch-up does not fit the match"),
+            Violation::CatchUpHashMismatch {
+                tick,
+                local,
+                remote,
+            } => write!(
+                f,
+                "the catch-up replays to {local:#018x} at tick {tick}, the host had {remote:#018x}"
+            ),
+            Violation::UnexpectedRejoin => write!(f, "rejoin for another slot from a player"),
         }
     }
 }
@@ -217,6 +243,12 @@ pub enum Outcome {
         /// What was wrong.
         violation: Violation,
     },
+    /// The host refused this session's rejoin (see
+    /// [`SessionConfig::rejoin`]); the match goes on without it.
+    RejoinRefused {
+        /// Why.
+        why: RejoinRefusal,
+    },
 }
 
 /// Something that happened, drained with [`Session::poll_event`](super::Session::poll_event).
@@ -276,6 +308,14 @@ pub enum Event {
     },
     /// The match is over; no further event follows.
     Ended(Outcome),
+    /// This session rejoined a running match (see
+    /// [`SessionConfig::rejoin`]): the host's catch-up replayed to its
+    /// hash at `tick`, and the match plays on live from there. Follows
+    /// [`Event::Started`].
+    Rejoined {
+        /// The tick the catch-up replayed to.
+        tick: u32,
+    },
 }
 
 /// What [`Session::advance_frame`](super::Session::advance_frame) did.

@@ -40,6 +40,10 @@ pub(super) struct Dropped {
     /// The window ran out and the session acted on it (it now waits for
     /// the host's change, or has begun it).
     pub(super) ran_out: bool,
+    /// Still heard, but its inputs stopped while this side waited on them
+    /// (a link cut one way only, or a game that froze): only new inputs
+    /// bring it back, not its pings.
+    pub(super) deaf: bool,
 }
 
 /// One remaining player's answer to the host's [`Missing`](crate::wire::Missing).

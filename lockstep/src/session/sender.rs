@@ -71,6 +71,12 @@ impl Outbox {
         }
     }
 
+    /// Forgets every datagram still waiting (they were for a session that
+    /// is gone); the counts stay.
+    pub(super) fn clear(&mut self) {
+        self.queue.clear();
+    }
+
     /// The next datagram to send.
     pub(super) fn pop(&mut self) -> Option<(Channel, Vec<u8>)> {
         self.queue.pop_front()
@@ -124,7 +130,13 @@ impl Sender {
     /// The stream at the start of a match: the first `delay` inputs are
     /// the default on both sides, so the peer holds them already.
     pub(super) fn new(delay: u8) -> Self {
-        let d = u32::from(delay);
+        Sender::holding(u32::from(delay))
+    }
+
+    /// The stream towards a peer known to hold our first `held` inputs
+    /// (a rejoiner's, after its catch-up).
+    pub(super) fn holding(held: u32) -> Self {
+        let d = held;
         Sender {
             frames_since_send: 0,
             held_frames: 0,

@@ -138,6 +138,30 @@ impl<G: DeterministicGame> Timeline<G> {
         }
     }
 
+    /// A rejoiner's timeline: the match from its start with every slot's
+    /// `inputs` (from tick 0, the host's record, this side's own
+    /// included), replayed to tick `upto` (at most the fewest inputs any
+    /// slot has). The final ticks on the way count as hashed (the host
+    /// compared them with the old session); nothing is reported.
+    pub(crate) fn caught_up(mut self, inputs: Vec<Vec<G::Input>>, upto: u32) -> Self {
+        struct Quiet;
+        impl<G> Watch<G> for Quiet {
+            fn stepped(&mut self, _: u32, _: &G, _: bool) {}
+            fn final_hash(&mut self, _: u32, _: u64, _: Vec<StatePart>) {}
+            fn stopped(&self) -> bool {
+                false
+            }
+        }
+        for (mine, theirs) in self.inputs.iter_mut().zip(inputs) {
+            *mine = theirs;
+        }
+        let upto = upto.min(self.known() as u32).min(self.local().len() as u32);
+        while self.tick < upto {
+            self.run_tick(false, &mut Quiet);
+        }
+        self
+    }
+
     /// Keeps the states of the last `ticks` ticks even once final, so a
     /// driver can roll back into them on purpose (see
     /// [`roll_back_to`](Self::roll_back_to)).

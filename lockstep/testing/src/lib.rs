@@ -610,6 +610,13 @@ pub struct Mesh<G: DeterministicGame> {
     pub net: Net<SimLink>,
     /// The players, host first.
     pub players: Vec<Player<G, Pads>>,
+    /// The guests' configuration, the links' conditions and the seed, for
+    /// a player's reload.
+    guest: SessionConfig,
+    link: LinkConfig,
+    seed: u64,
+    /// Links made anew by reloads so far (each gets its own seed).
+    relinked: u64,
 }
 
 impl<G: DeterministicGame<Input = u8>> Mesh<G> {
@@ -664,7 +671,64 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
                 Player::new(session, Pads::new(seed.wrapping_mul(31).wrapping_add(i)))
             })
             .collect();
-        Mesh { net, players }
+        Mesh {
+            net,
+            players,
+            guest,
+            link,
+            seed,
+            relinked: 0,
+        }
+    }
+
+    /// Player `i`'s page reloads: its session is destroyed with its links,
+    /// and a fresh one (the guests' configuration, rejoining its slot with
+    /// the token its old session kept) plays on fresh links to everyone,
+    /// with the same pad source. The others keep their sessions and name
+    /// the new links as the old ones. Fails (changing nothing) for a
+    /// session that cannot rejoin: the host's (slot 0).
+    ///
+    /// # Errors
+    ///
+    /// The configuration error of the fresh session.
+    pub fn reload(&mut self, i: usize) -> Result<(), lockstep::ConfigError> {
+        let token = self
+            .players
+            .get(i)
+            .and_then(|p| p.rejoin_token())
+            .unwrap_or(0);
+        self.reload_with_token(i, token)
+    }
+
+    /// [`reload`](Self::reload) with the token given (a wrong one, say).
+    ///
+    /// # Errors
+    ///
+    /// The configuration error of the fresh session.
+    pub fn reload_with_token(&mut self, i: usize, token: u64) -> Result<(), lockstep::ConfigError> {
+        let slot = self.players.get(i).and_then(|p| p.side()).unwrap_or(0);
+        let session = Session::new(self.guest.rejoin(slot, token))?;
+        let now = self.net.now();
+        for j in 0..self.players.len() {
+            if j == i {
+                continue;
+            }
+            self.relinked += 1;
+            let seed = self
+                .seed
+                .wrapping_mul(101)
+                .wrapping_add(1000 + self.relinked);
+            let fresh = SimLink::new(self.link, seed);
+            if let Some(l) = self.net.link_mut(i, j) {
+                *l = fresh;
+                l.0.advance_to(now);
+            }
+        }
+        if let Some(p) = self.players.get_mut(i) {
+            let pads = p.pads.clone();
+            *p = Player::new(session, pads);
+        }
+        Ok(())
     }
 
     /// Cuts the link between players `a` and `b` both ways: unreliable
@@ -712,6 +776,47 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
             .map(|p| p as &mut dyn Member)
             .collect();
         self.net.step_frame(&mut members);
+    }
+
+    /// Runs at most `frames` more frames, until every player in `who` has
+    /// ended. Returns whether they all did.
+    pub fn run_until_all_end_of(&mut self, who: &[usize], frames: u64) -> bool {
+        let stop = self.net.frame + frames;
+        loop {
+            let ended = who
+                .iter()
+                .all(|&i| self.players.get(i).is_none_or(|p| p.outcome().is_some()));
+            if ended {
+                return true;
+            }
+            if self.net.frame >= stop {
+                return false;
+            }
+            self.step_frame();
+        }
+    }
+
+    /// Runs frames until the first `n` players' confirmed ticks reach
+    /// `ticks`, at most `max_frames` in all; the players past them (gone,
+    /// cut off) may end meanwhile. Returns whether they got there.
+    ///
+    /// # Panics
+    ///
+    /// When one of the first `n` ends before, with the progress of all.
+    pub fn run_first_to_confirmed(&mut self, n: usize, ticks: u32, max_frames: u64) -> bool {
+        while self.net.frame < max_frames {
+            let first = self.players.get(..n).unwrap_or(&self.players);
+            if first.iter().all(|p| p.confirmed_tick() >= ticks) {
+                return true;
+            }
+            assert!(
+                first.iter().all(|p| p.outcome().is_none()),
+                "a player ended early: {}",
+                self.progress()
+            );
+            self.step_frame();
+        }
+        false
     }
 
     /// Runs frames until every player's confirmed tick reaches `ticks`

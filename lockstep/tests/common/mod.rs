@@ -766,3 +766,52 @@ pub fn assert_players_agree<G: DeterministicGame<Input = u8>>(
     }
     shortest / usize::from(logs[0].players)
 }
+
+/// A host played by hand, for a rejoiner of [`Tiny`] on link 0: the
+/// fresh session (rejoining slot 1 with token 5) has opened its link and
+/// sent its `Rejoin`, and has been given the host's Hello (seed 3, delay
+/// 2, hash interval 60, two players, `window` ticks of prediction). The
+/// caller sends the catch-up.
+pub fn rejoiner_after_the_hosts_hello(window: u8) -> Session<Tiny> {
+    use lockstep::wire::{Hello, Message};
+    use lockstep::{Channel, LinkState, PeerId};
+    let cfg = SessionConfig::guest().rejoin(1, 5);
+    let mut s = Session::<Tiny>::new(cfg).expect("a valid configuration");
+    s.handle_link_state(Millis(0), PeerId(0), LinkState::Open);
+    let (_, ch, bytes) = s.poll_transmit().expect("the rejoin goes out");
+    assert_eq!(ch, Channel::Reliable);
+    assert!(
+        matches!(Message::<u8>::decode(&bytes), Ok(Message::Rejoin(r)) if r.slot == 1 && r.token == 5)
+    );
+    let hello = Message::<u8>::Hello(Hello {
+        protocol: lockstep::PROTOCOL_VERSION,
+        build: Tiny::BUILD_ID,
+        seed: 3,
+        side: 0,
+        input_delay: 2,
+        hash_interval: 60,
+        prediction_window: window,
+        players: 2,
+        slot: 1,
+        match_id: 11,
+        rejoin_token: 5,
+    });
+    let bytes = hello.encode().expect("a Hello encodes");
+    s.handle_datagram(Millis(30), PeerId(0), Channel::Reliable, &bytes);
+    assert_eq!(s.outcome(), None);
+    s
+}
+
+/// Both slots' inputs for the first `ticks` ticks of a catch-up from
+/// [`rejoiner_after_the_hosts_hello`]'s host (defaults for the delay), and
+/// the hash [`Tiny`] reaches on them.
+pub fn catch_up_inputs(ticks: u32) -> ([Vec<u8>; 2], u64) {
+    let pad = |slot: u32, t: u32| if t < 2 { 0 } else { ((t * 7 + slot) % 5) as u8 };
+    let a: Vec<u8> = (0..ticks).map(|t| pad(0, t)).collect();
+    let b: Vec<u8> = (0..ticks).map(|t| pad(1, t)).collect();
+    let mut g = Tiny::new(3, 2);
+    for t in 0..ticks as usize {
+        g.step(&[a[t], b[t]]);
+    }
+    ([a, b], g.state_hash())
+}
