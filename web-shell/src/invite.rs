@@ -42,7 +42,14 @@ pub struct InviteLink {
     pub host: PeerId,
     /// The secret the inviter's page checks.
     pub code: InviteCode,
+    /// The lobby the inviter is in (as the service numbers them), when the
+    /// service said: the friend's page asks to be placed there.
+    pub lobby: Option<u32>,
 }
+
+/// The highest lobby number a link may name (the services hold at most
+/// 64 lobbies).
+pub const MAX_LOBBY: u32 = 63;
 
 /// `?invite=` was there but is not a link this page can use (cut short,
 /// mistyped, or made up).
@@ -50,20 +57,31 @@ pub struct InviteLink {
 pub struct Damaged;
 
 impl InviteLink {
-    /// Reads the value of `?invite=`: exactly `ID.CODE`, each part 12
-    /// ASCII letters or digits.
+    /// Reads the value of `?invite=`: exactly `ID.CODE` or `ID.CODE.LOBBY`,
+    /// the first two parts 12 ASCII letters or digits each, the lobby 1 or
+    /// 2 digits up to [`MAX_LOBBY`] without a leading zero.
     pub fn parse(value: &str) -> Result<InviteLink, Damaged> {
-        let (host, code) = value.split_once('.').ok_or(Damaged)?;
-        Ok(InviteLink {
-            host: PeerId::parse(host).ok_or(Damaged)?,
-            code: InviteCode::parse(code).ok_or(Damaged)?,
-        })
+        let mut parts = value.split('.');
+        let host = PeerId::parse(parts.next().ok_or(Damaged)?).ok_or(Damaged)?;
+        let code = InviteCode::parse(parts.next().ok_or(Damaged)?).ok_or(Damaged)?;
+        let lobby = match parts.next() {
+            None => None,
+            Some(n) => Some(lobby_number(n).ok_or(Damaged)?),
+        };
+        if parts.next().is_some() {
+            return Err(Damaged);
+        }
+        Ok(InviteLink { host, code, lobby })
     }
 
     /// The value of `?invite=`.
     #[must_use]
     pub fn value(&self) -> String {
-        format!("{}.{}", self.host.as_str(), self.code.as_str())
+        let mut v = format!("{}.{}", self.host.as_str(), self.code.as_str());
+        if let Some(n) = self.lobby {
+            v.push_str(&format!(".{n}"));
+        }
+        v
     }
 
     /// The whole link: `page` (this page's origin and path, no query)
@@ -72,6 +90,16 @@ impl InviteLink {
     pub fn url(&self, page: &str) -> String {
         format!("{page}?{INVITE_KEY}={}", self.value())
     }
+}
+
+/// A lobby number as a link writes it: digits only, no leading zero, at
+/// most [`MAX_LOBBY`].
+fn lobby_number(s: &str) -> Option<u32> {
+    let ok = !s.is_empty()
+        && s.len() <= 2
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && (s == "0" || !s.starts_with('0'));
+    s.parse().ok().filter(|n| ok && *n <= MAX_LOBBY)
 }
 
 /// `?invite=` of the page's query string: `None` when absent, otherwise the
@@ -146,6 +174,20 @@ mod tests {
     }
 
     #[test]
+    fn a_link_names_the_inviters_lobby_when_the_service_said() {
+        for n in [0, 9, 63] {
+            let value = format!("{HOST}.{CODE}.{n}");
+            let link = InviteLink::parse(&value).unwrap();
+            assert_eq!(link.lobby, Some(n));
+            assert_eq!(link.value(), value);
+        }
+        assert_eq!(
+            InviteLink::parse(&format!("{HOST}.{CODE}")).unwrap().lobby,
+            None
+        );
+    }
+
+    #[test]
     fn a_damaged_link_is_told_apart() {
         for bad in [
             "",
@@ -158,6 +200,12 @@ mod tests {
             "AbCdEfGhIj12.zYxWvU98765%34",
             "AbCdEfGhIj12.zYxWvU98765é",
             "AbCdEfGhIj12.zYx.vU987654",
+            "AbCdEfGhIj12.zYxWvU987654.",
+            "AbCdEfGhIj12.zYxWvU987654.64",
+            "AbCdEfGhIj12.zYxWvU987654.07",
+            "AbCdEfGhIj12.zYxWvU987654.+1",
+            "AbCdEfGhIj12.zYxWvU987654.123",
+            "AbCdEfGhIj12.zYxWvU987654.1.2",
         ] {
             assert_eq!(InviteLink::parse(bad), Err(Damaged), "{bad}");
         }

@@ -566,7 +566,11 @@ impl LobbyClient {
             .clone()
             .filter(|_| self.conn == Connection::Online)?;
         let code = self.issued.current(now)?.clone();
-        Some(InviteLink { host, code })
+        Some(InviteLink {
+            host,
+            code,
+            lobby: self.lobby,
+        })
     }
 
     /// The Copy invite link button: the current link, or a new one with
@@ -1402,6 +1406,7 @@ mod tests {
         InviteLink {
             host: id(host),
             code: InviteCode::parse(code).unwrap(),
+            lobby: None,
         }
     }
 

@@ -36,6 +36,8 @@ fn a_friend_who_opens_an_invite_link_gets_the_challenge() {
         search.starts_with(&format!("?invite={}.", ada.as_str())),
         "{link}"
     );
+    // The service said Ada is in lobby 0: the link names it.
+    assert!(search.ends_with(".0"), "{link}");
     // Pressing again copies the same link while it is valid.
     w.action(0, Action::CopyInvite);
     assert_eq!(w.pages[0].copied, vec![link.clone(), link.clone()]);
@@ -54,6 +56,18 @@ fn a_friend_who_opens_an_invite_link_gets_the_challenge() {
     );
 
     w.action(cy, Action::Join("Cy".into()));
+    w.run(500);
+    assert!(
+        w.lobby_asks.contains(&(cy, Some("0".to_owned()))),
+        "the friend asks the service for the inviter's lobby: {:?}",
+        w.lobby_asks
+    );
+    assert!(
+        w.lobby_asks
+            .iter()
+            .all(|(p, ask)| *p == cy || ask.is_none()),
+        "pages opened without an invite let the service place them"
+    );
     w.until(5_000, "Cy sees Ada's challenge", |w| {
         w.pages[cy]
             .shell

@@ -39,7 +39,7 @@ pub use io::{
 use crate::canvas::{self, DrawList, Drawing};
 use crate::front_end::{FrontEnd, LocalOption, Painter};
 use crate::id::{PeerId, RoomCode};
-use crate::invite::InviteCode;
+use crate::invite::{InviteCode, InviteLink};
 use crate::lobby::{self, LobbyClient};
 use crate::options::FALLBACK_STUN_URL;
 use crate::play::FrameClock;
@@ -1455,9 +1455,14 @@ impl Shell {
                 self.close_presence();
                 let id = SocketId::Presence(self.presence_gen);
                 self.presence = Some(id);
+                // A page opened by an invite asks for the inviter's lobby.
+                let lobby = match &self.cfg.invite {
+                    Some(Ok(InviteLink { lobby: Some(n), .. })) => format!("?lobby={n}"),
+                    _ => String::new(),
+                };
                 self.out.push_back(Output::OpenSocket {
                     id,
-                    url: format!("{}/lobby/ws", self.cfg.ws_base),
+                    url: format!("{}/lobby/ws{lobby}", self.cfg.ws_base),
                 });
             }
             lobby::Output::Disconnect => self.close_presence(),

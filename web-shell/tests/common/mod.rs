@@ -129,6 +129,9 @@ pub struct World {
     relays: BTreeMap<String, Vec<usize>>,
     /// Relay sockets opened, over the whole run.
     pub relays_opened: usize,
+    /// Each lobby socket opened: the page and the lobby its `?lobby=` asked
+    /// for, if any.
+    pub lobby_asks: Vec<(usize, Option<String>)>,
     /// While set, the service's end of every connection is gone without a
     /// close: what pages send is lost and nothing comes back (a half-open
     /// connection). New sockets still open.
@@ -151,6 +154,7 @@ impl World {
             offers: Vec::new(),
             relays: BTreeMap::new(),
             relays_opened: 0,
+            lobby_asks: Vec::new(),
             service_silent: false,
             lobbies_answer: None,
         };
@@ -427,7 +431,10 @@ impl World {
     }
 
     fn open_socket(&mut self, p: usize, id: SocketId, url: &str) {
-        if url.ends_with("/lobby/ws") {
+        if let Some(query) = url.split("/lobby/ws").nth(1) {
+            // One lobby here, numbered 0, whatever `?lobby=` asks for.
+            self.lobby_asks
+                .push((p, query.strip_prefix("?lobby=").map(str::to_owned)));
             self.sockets.insert((p, id), Sock::Lobby { id: None });
         } else {
             let rest = url.split("/rooms/").nth(1).unwrap();
