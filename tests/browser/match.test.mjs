@@ -1051,6 +1051,17 @@ test('16. touch: the overlay shows by itself on a phone; its Shoot button and it
     await sent('00');
     assert.equal(await ada.evaluate(() => window.scrollY), 0, 'the page did not scroll');
     await ada.screenshot({ path: path.join(OUT, 'touch-phone.png') });
+    // Turned to landscape: the controls stay on screen, thumb-sized, and
+    // clear of the score band along the top of the court.
+    await ada.setViewportSize({ width: 844, height: 390 });
+    await ada.waitForFunction(() => document.querySelector('#canvas').getBoundingClientRect().width > 390, null, { timeout: DEADLINE, polling: 100 });
+    const court = await ada.locator('#canvas').boundingBox();
+    for (const part of [shoot, ada.locator('#touch-stick'), ada.locator('#touch-buttons [data-touch]').first()]) {
+      const b = await part.boundingBox();
+      assert.ok(b.width >= 44 && b.x >= 0 && b.x + b.width <= 844 && b.y + b.height <= 390, JSON.stringify(b));
+      assert.ok(b.y >= court.y + court.height * 0.2, `below the score band: ${JSON.stringify([b, court])}`);
+    }
+    await ada.screenshot({ path: path.join(OUT, 'touch-landscape.png') });
 
     await ada.locator('#leave').click();
     await bo.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
