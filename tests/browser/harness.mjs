@@ -65,11 +65,13 @@ export async function launchBrowser() {
 // `signalingUrl` stands for a deployment whose config.js names another
 // signalling service (the page accepts `?signal=` only for its own origin
 // or that configured one).
-export async function openPage(browser, url, { initScript, permissions = ['microphone', 'camera'], deviceScaleFactor = 1, signalingUrl } = {}) {
+export async function openPage(browser, url, { initScript, permissions = ['microphone', 'camera'], deviceScaleFactor = 1, signalingUrl, device = {} } = {}) {
+  // `device`: more context options (a phone's viewport and touch screen).
   const context = await browser.newContext({
     permissions,
     viewport: { width: 760, height: 900 },
     deviceScaleFactor,
+    ...device,
   });
   if (initScript) await context.addInitScript(initScript);
   if (signalingUrl !== undefined) {

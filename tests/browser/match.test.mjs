@@ -892,7 +892,15 @@ const scriptedPad = () => {
     axes: [0, 0, 0, 0],
   };
   window.__pad = pad;
-  navigator.getGamepads = () => [pad, null, null, null];
+  // How often the page read the pads: a test waits for a read between a
+  // release and the next press, or the page would never see the release.
+  window.__padReads = 0;
+  navigator.getGamepads = () => { window.__padReads += 1; return [pad, null, null, null]; };
+};
+/** Waits until the page has read the pads again (its next frame). */
+const padRead = async (page) => {
+  const n = await page.evaluate(() => window.__padReads);
+  await page.waitForFunction((n) => window.__padReads > n, n, { timeout: DEADLINE, polling: 'raf' });
 };
 const padButton = (page, i, down) => page.evaluate(([i, down]) => {
   Object.assign(window.__pad.buttons[i], { pressed: down, touched: down, value: down ? 1 : 0 });
@@ -915,6 +923,7 @@ test('15. a gamepad: its buttons on the title, Start pauses local play, and onli
     await padButton(ada, 9, true);
     await ada.locator('#local[data-paused="1"]').waitFor({ timeout: DEADLINE });
     await padButton(ada, 9, false);
+    await padRead(ada);
     await padButton(ada, 9, true);
     await ada.locator('#local[data-paused="0"]').waitFor({ timeout: DEADLINE });
     await padButton(ada, 9, false);
@@ -949,6 +958,127 @@ test('15. a gamepad: its buttons on the title, Start pauses local play, and onli
   } finally {
     await pages.padAda?.context().close();
     await pages.padBo?.context().close();
+    await own.stop();
+  }
+});
+
+// A phone as Playwright emulates one: a touch screen, a mobile viewport in
+// portrait. Fingers are put down through the DevTools protocol, so the
+// page receives real touch events.
+const PHONE = { hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } };
+
+/** The centre of `locator` on the page, in CSS px. */
+async function centre(locator) {
+  const b = await locator.boundingBox();
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+test('16. touch: the overlay shows by itself on a phone; its Shoot button and its stick send the bytes Space and ArrowLeft send; ?touch=0 hides it, ?touch=1 shows it on a desktop', { skip: !enabled }, async () => {
+  const own = await startServer();
+  try {
+    pages.touchAda = await openPage(browser, own.url, { device: PHONE });
+    pages.touchBo = await openPage(browser, own.url);
+    const [ada, bo] = [pages.touchAda, pages.touchBo];
+    // Not on the title: only while a game runs.
+    assert.equal(await ada.locator('#touch').isVisible(), false, 'no overlay on the title');
+    await joinLobby(ada, 'Pat');
+    await joinLobby(bo, 'Quin');
+    await waitConnected(ada, 1);
+    await waitConnected(bo, 1);
+    // The desktop page challenges; the phone accepts in the prompt above
+    // the roster (at 390 px the roster row runs past the window's edge).
+    await entry(bo, 'Pat').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
+    await ada.locator('#challenge-prompt .prompt button[data-action="accept"]').click({ timeout: DEADLINE });
+    for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    // Keys go to the game, not to a focused button.
+    await ada.evaluate(() => document.activeElement?.blur());
+    await ada.locator('#touch').waitFor({ state: 'visible', timeout: DEADLINE });
+    assert.equal(await bo.locator('#touch').isVisible(), false, 'a desktop page shows no overlay');
+    const shoot = ada.locator('#touch-buttons [data-touch]', { hasText: 'Shoot' });
+    assert.deepEqual(await ada.locator('#touch-buttons [data-touch]').allTextContents(), ['Pass', 'Switch', 'Turbo', 'Shoot']);
+    // The page leaves the touch to the overlay: no scrolling, no zoom.
+    assert.equal(await ada.locator('#touch-stick').evaluate((e) => getComputedStyle(e).touchAction), 'none');
+    // Thumb-sized, and on screen in portrait.
+    for (const part of [shoot, ada.locator('#touch-stick')]) {
+      const b = await part.boundingBox();
+      assert.ok(b.width >= 44 && b.height >= 44 && b.x >= 0 && b.y + b.height <= 844, JSON.stringify(b));
+    }
+
+    const cdp = await ada.context().newCDPSession(ada);
+    const finger = (type, points) => cdp.send('Input.dispatchTouchEvent', {
+      type, touchPoints: points.map(([x, y], id) => ({ x, y, id })),
+    });
+    const sent = (v) => ada.waitForFunction((v) => document.querySelector('#match').dataset.input === v, v, { timeout: DEADLINE, polling: 16 });
+    const notIdle = async () => {
+      await ada.waitForFunction(() => !['', '00', undefined].includes(document.querySelector('#match').dataset.input), null, { timeout: DEADLINE, polling: 16 });
+      return attr(ada, '#match', 'data-input');
+    };
+    await sent('00');
+    const byKey = {};
+    for (const key of ['Space', 'ArrowLeft']) {
+      await ada.keyboard.down(key);
+      byKey[key] = await notIdle();
+      await ada.keyboard.up(key);
+      await sent('00');
+    }
+    // Shoot: held while the finger is down.
+    const s = await centre(shoot);
+    await finger('touchStart', [[s.x, s.y]]);
+    await sent(byKey.Space);
+    await ada.locator('#touch[data-held="3"]').waitFor({ timeout: DEADLINE });
+    await finger('touchEnd', []);
+    await sent('00');
+    // The stick: a finger put down on it and dragged left.
+    const k = await centre(ada.locator('#touch-stick'));
+    await finger('touchStart', [[k.x, k.y]]);
+    await finger('touchMove', [[k.x - 15, k.y]]);
+    await finger('touchMove', [[k.x - 60, k.y + 5]]);
+    await sent(byKey.ArrowLeft);
+    await finger('touchEnd', []);
+    await sent('00');
+    // Both at once, with two fingers: the byte of both keys.
+    await ada.keyboard.down('Space');
+    await ada.keyboard.down('ArrowLeft');
+    const both = await notIdle();
+    await ada.keyboard.up('Space');
+    await ada.keyboard.up('ArrowLeft');
+    await sent('00');
+    await finger('touchStart', [[k.x, k.y]]);
+    await finger('touchMove', [[k.x - 60, k.y]]);
+    await finger('touchStart', [[k.x - 60, k.y], [s.x, s.y]]);
+    await sent(both);
+    await finger('touchEnd', []);
+    await sent('00');
+    assert.equal(await ada.evaluate(() => window.scrollY), 0, 'the page did not scroll');
+    await ada.screenshot({ path: path.join(OUT, 'touch-phone.png') });
+    // Turned to landscape: the controls stay on screen, thumb-sized, and
+    // clear of the score band along the top of the court.
+    await ada.setViewportSize({ width: 844, height: 390 });
+    await ada.waitForFunction(() => document.querySelector('#canvas').getBoundingClientRect().width > 390, null, { timeout: DEADLINE, polling: 100 });
+    const court = await ada.locator('#canvas').boundingBox();
+    for (const part of [shoot, ada.locator('#touch-stick'), ada.locator('#touch-buttons [data-touch]').first()]) {
+      const b = await part.boundingBox();
+      assert.ok(b.width >= 44 && b.x >= 0 && b.x + b.width <= 844 && b.y + b.height <= 390, JSON.stringify(b));
+      assert.ok(b.y >= court.y + court.height * 0.2, `below the score band: ${JSON.stringify([b, court])}`);
+    }
+    await ada.screenshot({ path: path.join(OUT, 'touch-landscape.png') });
+
+    await ada.locator('#leave').click();
+    await bo.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+    await ada.locator('#touch').waitFor({ state: 'hidden', timeout: DEADLINE });
+
+    // The same phone with ?touch=0, and a desktop with ?touch=1, in local play.
+    const localRuns = (p) => p.waitForFunction(() => /^HOME \d+ - \d+ AWAY$/.test(document.querySelector('#local').dataset.summary ?? ''), null, { timeout: DEADLINE, polling: 100 });
+    pages.touchOff = await openPage(browser, `${own.url}?touch=0`, { device: PHONE });
+    pages.touchOn = await openPage(browser, `${own.url}?touch=1`);
+    for (const p of [pages.touchOff, pages.touchOn]) {
+      await p.locator('#btn-local').click();
+      await localRuns(p);
+    }
+    await pages.touchOn.locator('#touch').waitFor({ state: 'visible', timeout: DEADLINE });
+    assert.equal(await pages.touchOff.locator('#touch').isVisible(), false, '?touch=0 hides the overlay');
+  } finally {
+    for (const k of ['touchAda', 'touchBo', 'touchOff', 'touchOn']) await pages[k]?.context().close();
     await own.stop();
   }
 });

@@ -175,6 +175,18 @@ pub trait FrontEnd {
         None
     }
 
+    /// The buttons of the on-screen touch overlay, in order, each with the
+    /// label shown on it (a word or two). The overlay is a virtual pad for
+    /// the page's first person (person 0 of [`pad_key`](Self::pad_key)):
+    /// its stick holds the directions and each of these buttons the
+    /// [`Button`](crate::pad::Button) named, so the keys are the pad's. By
+    /// default none: the overlay shows only the stick, and only for a game
+    /// whose pad moves ([`pad_key`](Self::pad_key) names a key for the
+    /// directions); a game without pad keys gets no overlay.
+    fn touch_buttons(&self) -> &'static [(crate::pad::Button, &'static str)] {
+        &[]
+    }
+
     /// The title page's lines about the pad's buttons (shown while a pad
     /// is connected), like [`About::controls`]. None by default.
     fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {

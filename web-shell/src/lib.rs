@@ -38,6 +38,7 @@ pub mod screens;
 pub mod shell;
 pub mod sound;
 pub mod text;
+pub mod touch;
 
 #[cfg(target_arch = "wasm32")]
 mod web;

@@ -2,7 +2,8 @@
 //!
 //! Tests shorten the timers through the query string (`?mesh_ms=1000`,
 //! `?answer_ms=`, `?connect_ms=`, `?match_connect_ms=`, `?lobby_connect_ms=`)
-//! and speed up local play (`?local_speed=40`); `?relay=1` sends matches
+//! and speed up local play (`?local_speed=40`); `?touch=1` or `?touch=0`
+//! shows or hides the touch overlay whatever the device; `?relay=1` sends matches
 //! through the signalling service's relay without trying a direct path. Anyone can send a player a
 //! link, so every value is checked here: a number that does not parse keeps
 //! the default, a timer is held between [`MIN_OPTION_MS`] and
@@ -83,6 +84,21 @@ pub fn relay_option(search: &str) -> bool {
     query_param(search, "relay").as_deref() == Some("1")
 }
 
+/// `?touch=1` shows the touch overlay on any device, `?touch=0` hides it
+/// on a touch screen; `None` (the device decides) when absent. Any other
+/// value is ignored with a warning.
+#[must_use]
+pub fn touch_option(search: &str) -> Option<bool> {
+    match query_param(search, "touch")?.as_str() {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => {
+            log::warn!("config: ignored a touch option that is neither 0 nor 1");
+            None
+        }
+    }
+}
+
 /// The parts of a signalling address: lower-case scheme (`http` or
 /// `https`), lower-case host with any port but the scheme's default, and
 /// the path. `None` for anything else: another scheme, no host, user
@@ -156,6 +172,22 @@ mod tests {
             "?relay=%31",
         ] {
             assert!(!relay_option(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn the_touch_option_is_1_0_or_left_to_the_device() {
+        assert_eq!(touch_option("?touch=1"), Some(true));
+        assert_eq!(touch_option("?relay=1&touch=0"), Some(false));
+        for q in [
+            "",
+            "?touch",
+            "?touch=",
+            "?touch=yes",
+            "?touch=10",
+            "?touch=%31",
+        ] {
+            assert_eq!(touch_option(q), None, "{q}");
         }
     }
 

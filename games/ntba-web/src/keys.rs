@@ -159,6 +159,15 @@ pub fn pad_key(person: u8, button: web_shell::pad::Button) -> Option<&'static st
     }
 }
 
+/// The touch overlay's buttons: each a pad button, so it plays as the key
+/// [`pad_key`] names for it (Shoot is the bottom face button, and so on).
+pub const TOUCH_BUTTONS: &[(web_shell::pad::Button, &str)] = &[
+    (web_shell::pad::Button::West, "Pass"),
+    (web_shell::pad::Button::North, "Switch"),
+    (web_shell::pad::Button::RightShoulder, "Turbo"),
+    (web_shell::pad::Button::South, "Shoot"),
+];
+
 /// The title page's lines about a pad.
 pub const PAD_CONTROLS: &[(&str, &str)] = &[
     ("Pad: d-pad or stick", "move"),
@@ -228,5 +237,18 @@ mod tests {
         );
         assert!(is_game_key("Space") && is_game_key("Slash") && is_game_key("ArrowUp"));
         assert!(!is_game_key("KeyZ") && !is_game_key("Tab") && !is_game_key("Enter"));
+    }
+
+    #[test]
+    fn each_touch_button_plays_its_own_action_for_the_first_person() {
+        let bit = |label: &str| {
+            let (button, _) = TOUCH_BUTTONS.iter().find(|(_, l)| *l == label).unwrap();
+            solo_pad(&[pad_key(0, *button).unwrap()])
+        };
+        assert_eq!(bit("Shoot"), Pad(Pad::SHOOT));
+        assert_eq!(bit("Pass"), Pad(Pad::ACTION));
+        assert_eq!(bit("Turbo"), Pad(Pad::TURBO));
+        assert_eq!(bit("Switch"), Pad(Pad::SWITCH));
+        assert!(TOUCH_BUTTONS.len() <= web_shell::touch::MAX_BUTTONS);
     }
 }

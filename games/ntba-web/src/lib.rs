@@ -279,6 +279,10 @@ impl FrontEnd for NtbaFrontEnd {
         keys::PAD_CONTROLS
     }
 
+    fn touch_buttons(&self) -> &'static [(web_shell::pad::Button, &'static str)] {
+        keys::TOUCH_BUTTONS
+    }
+
     fn pads_connected(&mut self, count: usize) {
         self.pads = count;
     }

@@ -32,6 +32,9 @@ pub struct PageFacts {
     pub has_webrtc: bool,
     /// `crypto.getRandomValues` works.
     pub has_random: bool,
+    /// The device has a touch screen (`navigator.maxTouchPoints > 0`, or
+    /// the primary pointer is coarse): the touch overlay shows by itself.
+    pub touch_device: bool,
     /// The remembered settings: for each of [`STORED_KEYS`] the browser
     /// has a value for, the key and the value.
     pub stored: Vec<(&'static str, String)>,
@@ -69,6 +72,9 @@ pub struct ShellConfig {
     /// `?relay=1`: matches skip the direct path and go through the
     /// signalling service's relay at once (for testing the relay).
     pub force_relay: bool,
+    /// The touch overlay shows while a game runs: on a touch device,
+    /// unless `?touch=0`; anywhere with `?touch=1`.
+    pub touch: bool,
     /// Matches hosted here run lock-step rather than rollback.
     pub lockstep: bool,
     /// The name remembered from the last visit, to fill in.
@@ -141,6 +147,7 @@ impl ShellConfig {
             online_note,
             signal_refused,
             force_relay: crate::options::relay_option(&page.search),
+            touch: crate::options::touch_option(&page.search).unwrap_or(page.touch_device),
             lockstep: page.stored(NETCODE_KEY) == Some("lockstep"),
             stored_name: page.stored(NAME_KEY).map(str::to_owned),
             invite: invite_option(&page.search),
@@ -179,6 +186,7 @@ mod tests {
             path: "/play/".to_owned(),
             has_webrtc: true,
             has_random: true,
+            touch_device: false,
             stored: Vec::new(),
         }
     }

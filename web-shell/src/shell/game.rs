@@ -56,6 +56,11 @@ pub trait GameSlot {
     fn pad_key(&self, _person: u8, _button: crate::pad::Button) -> Option<&'static str> {
         None
     }
+    /// The touch overlay's buttons ([`FrontEnd::touch_buttons`]); none by
+    /// default.
+    fn touch_buttons(&self) -> &'static [(crate::pad::Button, &'static str)] {
+        &[]
+    }
     /// The title page's lines about a pad's buttons
     /// ([`FrontEnd::pad_controls`]); none by default.
     fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
@@ -195,6 +200,9 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
         self.front.pad_controls()
+    }
+    fn touch_buttons(&self) -> &'static [(crate::pad::Button, &'static str)] {
+        self.front.touch_buttons()
     }
     fn pads_connected(&mut self, count: usize) {
         self.front.pads_connected(count);

@@ -167,6 +167,9 @@ pub enum Input {
     /// The gamepads connected, as read at the start of a frame
     /// (`navigator.getGamepads()`; an empty list when there are none).
     Pads(Vec<crate::pad::Reading>),
+    /// Fingers on the touch overlay came down, moved, lifted or were
+    /// cancelled (one event's changed touches, in order).
+    Touch(Vec<crate::touch::Touch>),
     /// The lobby and connection timers' tick (every 100 ms or sooner).
     Tick,
     /// The frame timer fired at `clock` (page clock, ms): a 60 Hz frame

@@ -148,6 +148,8 @@ pub struct Shell {
     /// A pad's Start button was held at the last reading (it pauses local
     /// play as Escape does, once per press).
     pad_start_held: bool,
+    /// The fingers on the touch overlay (a virtual pad for person 0).
+    touch: crate::touch::Overlay,
     frames: FrameClock,
     frame_times: FrameTimes,
     local: LocalView,
@@ -209,6 +211,7 @@ impl Shell {
             held: Vec::new(),
             pads: crate::pad::Pads::default(),
             pad_start_held: false,
+            touch: crate::touch::Overlay::default(),
             frames: FrameClock::default(),
             frame_times: FrameTimes::default(),
             local: LocalView::default(),
@@ -238,6 +241,8 @@ impl Shell {
         );
         s.out.push_back(Output::Page(start));
         s.out.push_back(Output::Page(s.about()));
+        let labels: Vec<&str> = s.game.touch_buttons().iter().map(|(_, l)| *l).collect();
+        s.out.push_back(Output::Page(page::touch_buttons(&labels)));
         // Opened by an invite link: straight to the lobby's name prompt,
         // which says what the link will do (or that it is damaged).
         if s.cfg.invite.is_some() {
@@ -273,6 +278,7 @@ impl Shell {
                 }
             }
             Input::Pads(readings) => self.pads(readings),
+            Input::Touch(touches) => self.touches(touches),
             Input::Tick => self.tick(now),
             Input::Frame { clock } => {
                 if self.frames.due(clock) {
@@ -494,7 +500,17 @@ impl Shell {
     /// What changed on the page for `part`.
     fn patches(&mut self, part: Part) -> Vec<page::Patch> {
         match part {
-            Part::Screen => page::screen(&self.screen_view()),
+            Part::Screen => {
+                let mut p = page::screen(&self.screen_view());
+                let touch = self.touch_shown();
+                p.push(page::Patch::Shown("touch", touch));
+                if !touch {
+                    // Hidden, it holds nothing: no finger is left on it.
+                    self.touch.release_all();
+                    p.extend(page::touch_state(&[], None));
+                }
+                p
+            }
             Part::Lobby => {
                 let mut p = self
                     .lobby_view()
@@ -703,6 +719,52 @@ impl Shell {
         self.pad_start_held = start;
     }
 
+    /// Whether the touch overlay shows: asked for (a touch device, or
+    /// `?touch=1`), while a game runs, for a game whose pad moves.
+    #[must_use]
+    pub fn touch_shown(&self) -> bool {
+        let running = matches!(self.screens.screen(), Screen::LocalPlay | Screen::Match);
+        self.cfg.touch && running && self.game.pad_key(0, crate::pad::Button::Left).is_some()
+    }
+
+    /// The buttons the touch overlay holds, as a pad's.
+    #[must_use]
+    pub fn touch_held(&self) -> Vec<crate::pad::Button> {
+        let buttons: Vec<crate::pad::Button> =
+            self.game.touch_buttons().iter().map(|(b, _)| *b).collect();
+        self.touch.held(&buttons)
+    }
+
+    fn touches(&mut self, touches: Vec<crate::touch::Touch>) {
+        if !self.touch_shown() {
+            return;
+        }
+        let mut changed = false;
+        for t in touches {
+            changed |= self.touch.touch(t);
+        }
+        if changed {
+            // The knob leans the way the stick holds (the page's style
+            // moves it: inline styles are not allowed).
+            let dirs: Vec<&str> = self
+                .touch
+                .held(&[])
+                .into_iter()
+                .filter_map(|b| match b {
+                    crate::pad::Button::Up => Some("up"),
+                    crate::pad::Button::Down => Some("down"),
+                    crate::pad::Button::Left => Some("left"),
+                    crate::pad::Button::Right => Some("right"),
+                    _ => None,
+                })
+                .collect();
+            let stick = self.touch.stick_offset().map(|_| dirs.join(" "));
+            let held = self.touch.buttons_held();
+            self.out
+                .push_back(Output::Page(page::touch_state(&held, stick)));
+        }
+    }
+
     /// The keys held on the keyboard and those the pads stand for: in
     /// local play each pad for its person, online every pad for the one
     /// person at the page.
@@ -716,7 +778,12 @@ impl Shell {
             }
             game.pad_key(if online { 0 } else { person }, b)
         });
-        for k in pad_keys {
+        // The touch overlay is a pad for the page's first person.
+        let touch_keys = self
+            .touch_held()
+            .into_iter()
+            .filter_map(|b| game.pad_key(0, b));
+        for k in pad_keys.into_iter().chain(touch_keys) {
             if !held.contains(&k) {
                 held.push(k);
             }

@@ -231,6 +231,33 @@ pub fn screen(v: &ScreenView) -> Vec<Patch> {
     p
 }
 
+/// The touch overlay's buttons: one per button the game names, each with
+/// its label and its place in the game's list (`data-touch`), which the
+/// glue reports for a finger that comes down on it.
+#[must_use]
+pub fn touch_buttons(labels: &[&str]) -> Vec<Patch> {
+    let buttons = labels
+        .iter()
+        .enumerate()
+        .map(|(i, label)| Node::el("div", "touch-button", label).attr("data-touch", &i.to_string()))
+        .collect();
+    vec![Patch::Children("touch-buttons", buttons)]
+}
+
+/// The touch overlay while it shows: the buttons held (`data-held`, their
+/// places separated by spaces) and, while a finger holds the stick, the
+/// directions it holds (`data-stick`: `up`, `down`, `left`, `right`
+/// separated by spaces, empty inside the dead zone). The page's style
+/// lights the buttons and leans the stick's knob from them.
+#[must_use]
+pub fn touch_state(held: &[usize], stick: Option<String>) -> Vec<Patch> {
+    let held: Vec<String> = held.iter().map(usize::to_string).collect();
+    vec![
+        Patch::Attr("touch", "data-held", Some(held.join(" "))),
+        Patch::Attr("touch", "data-stick", stick),
+    ]
+}
+
 /// Local play's status line and attributes.
 #[must_use]
 pub fn local(v: &LocalView) -> Vec<Patch> {

@@ -231,7 +231,58 @@ fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
             });
         }
     }
+    if let Some(overlay) = dom.el("touch") {
+        wire_touch(&overlay, &mut handlers);
+    }
     handlers
+}
+
+/// Feeds the fingers on the touch overlay to the shell: each changed
+/// touch's id, position relative to the overlay, and, as it comes down,
+/// the part it came down on (the nearest `data-touch`: `stick` or a
+/// button's place). The browser's own use of the touch (scrolling,
+/// zooming, a click made up from it) is stopped.
+fn wire_touch(overlay: &Element, handlers: &mut Vec<Handler>) {
+    use crate::touch::{Phase, Touch, Zone};
+    for (event, phase) in [
+        ("touchstart", Phase::Start),
+        ("touchmove", Phase::Move),
+        ("touchend", Phase::End),
+        ("touchcancel", Phase::Cancel),
+    ] {
+        let overlay = overlay.clone();
+        on(&overlay.clone(), event, handlers, move |ev: JsValue| {
+            let Some(e) = ev.dyn_ref::<web_sys::TouchEvent>() else {
+                return;
+            };
+            e.prevent_default();
+            let rect = overlay.get_bounding_client_rect();
+            let list = e.changed_touches();
+            let touches = (0..list.length())
+                .filter_map(|i| list.get(i))
+                .map(|t| {
+                    let part = t
+                        .target()
+                        .and_then(|t| t.dyn_into::<Element>().ok())
+                        .and_then(|el| el.closest("[data-touch]").ok().flatten())
+                        .and_then(|el| el.get_attribute("data-touch"));
+                    let zone = match part.as_deref() {
+                        Some("stick") => Zone::Stick,
+                        Some(n) => n.parse().map_or(Zone::None, Zone::Button),
+                        None => Zone::None,
+                    };
+                    Touch {
+                        id: t.identifier(),
+                        phase,
+                        zone,
+                        x: f64::from(t.client_x()) - rect.left(),
+                        y: f64::from(t.client_y()) - rect.top(),
+                    }
+                })
+                .collect();
+            dispatch(move |a| a.feed(Input::Touch(touches)));
+        });
+    }
 }
 
 /// Reads the first file of a picker (refused unread when over `max`

@@ -100,6 +100,7 @@ pub fn page_facts() -> PageFacts {
             .unwrap_or_default(),
         has_webrtc: has("RTCPeerConnection") && has("WebSocket"),
         has_random: random(&mut [0u8; 1]),
+        touch_device: touch_device(),
         stored: STORED_KEYS
             .into_iter()
             .filter_map(|k| Some((k, storage()?.get_item(k).ok()??)))
@@ -159,4 +160,23 @@ pub fn gamepads() -> Vec<crate::pad::Reading> {
                 .collect(),
         })
         .collect()
+}
+
+/// Whether the device has a touch screen: `navigator.maxTouchPoints > 0`,
+/// or the primary pointer is coarse (`matchMedia('(pointer: coarse)')`).
+fn touch_device() -> bool {
+    let get = |o: &JsValue, k: &str| Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default();
+    let global = js_sys::global();
+    let points = get(&get(&global, "navigator"), "maxTouchPoints")
+        .as_f64()
+        .unwrap_or(0.0);
+    let coarse = get(&global, "matchMedia")
+        .dyn_into::<js_sys::Function>()
+        .ok()
+        .and_then(|f| {
+            f.call1(&global, &JsValue::from_str("(pointer: coarse)"))
+                .ok()
+        })
+        .is_some_and(|m| get(&m, "matches").as_bool() == Some(true));
+    points > 0.0 || coarse
 }
