@@ -861,7 +861,7 @@ test('13. Escape pauses local play and goes on again', { skip: !enabled }, async
   await p.locator('#local-back').click();
 });
 
-test('14. alone in the lobby: the empty roster says what to do, and the chat box has a label', { skip: !enabled }, async () => {
+test('14. alone in the lobby: the empty roster says what to do, and the chat box has a label; on a phone a row keeps its buttons in the window', { skip: !enabled }, async () => {
   // Its own server: the other scenarios' players stay in the shared lobby.
   const alone = await startServer();
   try {
@@ -875,6 +875,17 @@ test('14. alone in the lobby: the empty roster says what to do, and the chat box
     await joinLobby(pages.other, 'Jo');
     await entry(p, 'Jo').waitFor({ timeout: DEADLINE });
     await p.locator('#roster-empty').waitFor({ state: 'hidden', timeout: DEADLINE });
+    // On a phone the row's buttons stay in the window (under the name).
+    await p.setViewportSize({ width: 390, height: 844 });
+    // Challenge shows once the mesh link to Jo is open.
+    await entry(p, 'Jo').locator('button[data-action="challenge"]').waitFor({ timeout: DEADLINE });
+    const buttons = entry(p, 'Jo').locator('button');
+    assert.ok(await buttons.count() >= 2, 'challenge and mute');
+    for (const b of await buttons.all()) {
+      const r = await b.boundingBox();
+      assert.ok(r && r.x >= 0 && r.x + r.width <= 390, `"${await b.textContent()}" inside a 390 px window: ${JSON.stringify(r)}`);
+    }
+    await entry(p, 'Jo').locator('button[data-action="challenge"]').click({ trial: true, timeout: DEADLINE });
   } finally {
     await pages.alone?.context().close();
     await pages.other?.context().close();
