@@ -1,7 +1,7 @@
-// The arcade page (games/arcade-web: the arena, Battleship and dots behind a
-// hub) in real headless Chromium: two pages meet in the lobby and start a
-// match; the arena runs first (its host in a worker); in the middle of it
-// both players pick Battleship and play it to the end; both stay on the hub
+// The arcade page (games/arcade-web: NtBA, the arena, Battleship and dots
+// behind a hub) in real headless Chromium: two pages meet in the lobby and
+// start a match; NtBA runs first; both players pick the arena (its host in a
+// worker); in the middle of it both players pick Battleship and play it to the end; both stay on the hub
 // with the result and pick the arena again, then dots (lock-step), where
 // each page steers its dot to the coin from what it shows until one has
 // ten; then the guest leaves. No page makes a peer connection after the
@@ -111,37 +111,40 @@ test('the arcade: arena, then Battleship to the end, the arena again, then dots 
   for (const p of [ada, bo]) await p.locator('#canvas').click();
   const made = [await connections(ada), await connections(bo)];
 
-  // The arena first.
+  // NtBA first, then both pick the arena.
+  await until('NtBA runs on both pages', async () => (await summary(ada)).includes('HOME') && (await summary(bo)).includes('HOME'));
+  await hold(ada, 'Digit2');
+  await hold(bo, 'Digit2');
   await until('the arena runs on both pages', async () => (await arena(ada)).role === 'host' && (await arena(bo)).tick !== null);
   assert.equal(ada.workers().length, 1, 'the arena host runs its worker');
 
   // Bo proposes Battleship, Ada agrees.
-  await hold(bo, 'Digit2');
-  await ada.locator('#match-headline', { hasText: 'The other player proposes Battleship: press 2 to agree' }).waitFor({ timeout: DEADLINE });
-  await hold(ada, 'Digit2');
+  await hold(bo, 'Digit3');
+  await ada.locator('#match-headline', { hasText: 'The other player proposes Battleship: press 3 to agree' }).waitFor({ timeout: DEADLINE });
+  await hold(ada, 'Digit3');
   await until('Battleship runs on both pages', async () => (await ships(ada)).side === 0 && (await ships(bo)).side === 1);
   await until('the arena worker is gone', async () => ada.workers().length === 0);
 
   const [a, b] = await Promise.all([sweep(ada), sweep(bo)]);
   assert.deepEqual([a.ended, b.ended].sort(), ['lost', 'won']);
   for (const p of [ada, bo]) {
-    await p.locator('#match-headline', { hasText: 'next game: press 1 Arena, 2 Battleship' }).waitFor({ timeout: DEADLINE });
+    await p.locator('#match-headline', { hasText: 'next game: press 1 NtBA, 2 Arena, 3 Battleship' }).waitFor({ timeout: DEADLINE });
   }
 
   // The arena again.
-  await hold(ada, 'Digit1');
-  await hold(bo, 'Digit1');
+  await hold(ada, 'Digit2');
+  await hold(bo, 'Digit2');
   await until('the arena runs again', async () => (await arena(ada)).role === 'host' && (await arena(bo)).role === 'guest' && (await arena(bo)).tick !== null);
   assert.equal(ada.workers().length, 1, 'a new worker for the new arena');
 
   // Dots, the lock-step game, to its end.
-  await hold(bo, 'Digit3');
-  await hold(ada, 'Digit3');
+  await hold(bo, 'Digit4');
+  await hold(ada, 'Digit4');
   await until('dots runs on both pages', async () => (await summary(ada)).includes('coin') && (await summary(bo)).includes('coin'));
   await until('the arena worker is gone again', async () => ada.workers().length === 0);
   await Promise.all([race(ada, 0), race(bo, 1)]);
   const [ours, theirs] = [await headline(ada), await headline(bo)];
-  assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 Arena, 2 Battleship, 3 Dots/);
+  assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 NtBA, 2 Arena, 3 Battleship, 4 Dots/);
   assert.equal(ours, theirs, 'one result on both pages');
 
   assert.deepEqual([await connections(ada), await connections(bo)], made, 'no new peer connection for any game');
