@@ -6,6 +6,9 @@
 // each page steers its dot to the coin from what it shows until one has
 // ten; then the guest leaves. No page makes a peer connection after the
 // match's: every game runs over the one link.
+// A second test picks dots on the title: the challenge names it ("Ada
+// challenges you to Dots!"), and the match opens on dots and is played to
+// its end.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
 import { test } from 'node:test';
@@ -148,6 +151,47 @@ test('the arcade: arena, then Battleship to the end, the arena again, then dots 
   assert.equal(ours, theirs, 'one result on both pages');
 
   assert.deepEqual([await connections(ada), await connections(bo)], made, 'no new peer connection for any game');
+
+  await bo.locator('#leave').click();
+  await bo.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await ada.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+});
+
+test('the arcade: dots picked on the title, a challenge to dots, the match opens on dots and is played to its end', { skip: !enabled }, async () => {
+  const { server, browser } = env;
+  // The pages of the test before leave the lobby (their errors are still
+  // checked at the end).
+  await Promise.all(pages.map((p) => p.close()));
+  const ada = await openPage(browser, server.url);
+  const bo = await openPage(browser, server.url);
+  pages.push(ada, bo);
+  // Ada picks dots on the title: remembered, and named by her challenges.
+  await ada.locator('#local-opt-0').selectOption({ label: 'Dots' });
+  await until('the choice is remembered', async () => (await ada.evaluate(() => localStorage.getItem('netplay.game'))) === 'Dots');
+  await joinLobby(ada, 'Ada');
+  await joinLobby(bo, 'Bo');
+  await waitConnected(ada, 1);
+  await waitConnected(bo, 1);
+  await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
+  const prompt = bo.locator('#challenge-prompt .prompt-line');
+  await prompt.waitFor({ timeout: DEADLINE });
+  assert.match(await prompt.textContent(), /^Ada#\S+ challenges you to Dots!$/);
+  await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
+  try {
+    for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    console.log(await describePage(ada, 'Ada'));
+    console.log(await describePage(bo, 'Bo'));
+    throw e;
+  }
+  for (const p of [ada, bo]) await p.locator('#canvas').click();
+  // Dots from the first frame: no other game ran before it.
+  await until('dots runs on both pages', async () => (await summary(ada)).includes('coin') && (await summary(bo)).includes('coin'));
+  assert.equal(ada.workers().length, 0, 'no arena worker was started');
+  await Promise.all([race(ada, 0), race(bo, 1)]);
+  const [ours, theirs] = [await headline(ada), await headline(bo)];
+  assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 NtBA/);
+  assert.equal(ours, theirs, 'one result on both pages');
 
   await bo.locator('#leave').click();
   await bo.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });

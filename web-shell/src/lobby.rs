@@ -16,7 +16,9 @@ use crate::challenge::{self, ChallengeConfig, ChallengeState, Event, OutgoingPha
 use crate::id::{PeerId, RoomCode};
 use crate::invite::{InviteCode, InviteLink, InviteRefusal, Issued};
 use crate::mesh::{MeshConfig, Pair, PairAction, PairState};
-use crate::protocol::{lobby_out, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind};
+use crate::protocol::{
+    lobby_out, GameName, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind,
+};
 use crate::rate::{ReceiveLimiter, SendLimiter};
 use crate::text::{self, ChatError};
 use lockstep::Millis;
@@ -456,6 +458,8 @@ pub struct PlayerView {
 #[derive(Debug)]
 pub struct LobbyClient {
     cfg: LobbyConfig,
+    /// The game our challenges name (on a page of several games).
+    game: Option<GameName>,
     nick: String,
     me: Option<PeerId>,
     /// The tag the service gave us in its `welcome` on this connection.
@@ -496,6 +500,7 @@ impl LobbyClient {
     pub fn new(nick: String, cfg: LobbyConfig) -> LobbyClient {
         LobbyClient {
             cfg,
+            game: None,
             nick,
             me: None,
             my_tag: None,
@@ -1007,7 +1012,7 @@ impl LobbyClient {
                 }
             }
             msg => {
-                if matches!(msg, PeerMsg::Challenge(_)) {
+                if matches!(msg, PeerMsg::Challenge { .. }) {
                     if let Some((link, a @ (Arrival::Finding | Arrival::Asked { .. }))) =
                         &mut self.arrival
                     {
@@ -1101,6 +1106,12 @@ impl LobbyClient {
         }
     }
 
+    /// The game our challenges name from now on: the one picked on the
+    /// title of a page that carries several (none on a page of one game).
+    pub fn set_game(&mut self, game: Option<GameName>) {
+        self.game = game;
+    }
+
     /// The Challenge button next to `target`.
     pub fn challenge(&mut self, now: Millis, target: &PeerId) {
         let Some(p) = self.players.get(target) else {
@@ -1114,6 +1125,7 @@ impl LobbyClient {
             Event::Challenge {
                 target: target.clone(),
                 target_in_match,
+                game: self.game.clone(),
             },
             now,
         );
@@ -1301,6 +1313,12 @@ impl LobbyClient {
         self.challenge.incoming_from(from).map(|c| c.deadline)
     }
 
+    /// The game `from`'s waiting challenge names, if it names one.
+    #[must_use]
+    pub fn incoming_game(&self, from: &PeerId) -> Option<&GameName> {
+        self.challenge.incoming_from(from)?.game.as_ref()
+    }
+
     /// The roster as the page shows it, in join order.
     #[must_use]
     pub fn roster(&self) -> Vec<PlayerView> {
@@ -1346,6 +1364,11 @@ impl LobbyClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A challenge to `room` that names no game.
+    fn chal(room: RoomCode) -> PeerMsg {
+        PeerMsg::Challenge { room, game: None }
+    }
     use crate::protocol::DeclineReason;
     use serde_json::{json, Value};
 
@@ -2031,7 +2054,7 @@ mod tests {
         c.peer_text(
             Millis(0),
             &id('B'),
-            &PeerMsg::Challenge(RoomCode::parse("ABCDEF").unwrap()).encode(),
+            &chal(RoomCode::parse("ABCDEF").unwrap()).encode(),
         );
         assert_eq!(
             drain(&mut c),
@@ -2321,7 +2344,7 @@ mod tests {
         c.peer_text(
             Millis(0),
             &id('B'),
-            &PeerMsg::Challenge(RoomCode::parse("ABCDEF").unwrap()).encode(),
+            &chal(RoomCode::parse("ABCDEF").unwrap()).encode(),
         );
         assert!(c.roster()[0].challenged_us);
         drain(&mut c);

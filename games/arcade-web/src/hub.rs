@@ -12,9 +12,10 @@
 //! datagram of another generation (a late snapshot of the game before) is
 //! dropped, so a game never sees its predecessor's bytes.
 //!
-//! The room's host decides what runs: it starts game 0 of the list at
-//! once and says so (`Play { game: 0, generation: 0 }`); the guest starts
-//! a game only when told. Either player may propose the next game at any
+//! The room's host decides what runs: it starts the game its challenge
+//! named (see [`GameSlot::open_on`]; the first of the list by default) at
+//! once and says so (`Play { game, generation: 0 }`); the guest starts a
+//! game only when told. Either player may propose the next game at any
 //! time (digit keys: `1` for the first game, `2` for the second…), and the
 //! other agrees by proposing the same one; the host then stops the game
 //! being played (if any) and starts the new one under the next generation,
@@ -174,6 +175,10 @@ pub struct HubSlot {
     offsets: Vec<usize>,
     /// The choices local play was last started with, for playing again.
     choices: Vec<usize>,
+    /// The games' names, in order.
+    names: &'static [&'static str],
+    /// The game the next match this side hosts opens on.
+    first: u8,
     /// The game of local play, and of drawing when no match runs.
     shown: usize,
     online: Option<Online>,
@@ -224,6 +229,8 @@ impl HubSlot {
             options,
             offsets,
             choices: Vec::new(),
+            names,
+            first: 0,
             shown: 0,
             online: None,
         }
@@ -353,13 +360,23 @@ impl GameSlot for HubSlot {
                 "online: propose the next game (the other player presses the same digit)",
             )],
             how_to_play: &[
-                "Local play starts the game picked above; after a challenge the match opens on NtBA.",
+                "Pick a game above: local play starts it, and your challenges name it.",
+                "A challenge to a game opens the match on that game; the other page must carry it too.",
                 "When a game ends, either player proposes the next one; the connection stays.",
             ],
         }
     }
     fn local_options(&self) -> &'static [LocalOption] {
         self.options
+    }
+    fn games(&self) -> &'static [&'static str] {
+        self.names
+    }
+    fn open_on(&mut self, game: usize) {
+        self.first = u8::try_from(game)
+            .ok()
+            .filter(|g| *g < self.game_count())
+            .unwrap_or(0);
     }
     fn is_game_key(&self, code: &str) -> bool {
         code.strip_prefix("Digit")
@@ -418,17 +435,18 @@ impl GameSlot for HubSlot {
             fresh: false,
         });
         if host {
+            let game = self.first;
             if let Some(o) = self.online.as_mut() {
                 o.out.push_back((
                     Channel::Reliable,
                     HubMsg::Play {
-                        game: 0,
+                        game,
                         generation: 0,
                     }
                     .encode(),
                 ));
             }
-            self.start_game(now, 0, 0);
+            self.start_game(now, game, 0);
         }
         true
     }
