@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Games that are not lock-step, and switching games, in real headless
 # Chromium. One page is built (in release): the arcade (games/arcade-web),
-# which carries the arena, Battleship and dots behind a hub, served by the
-# embedded signalling server.
+# which carries NtBA, the arena, Battleship and dots behind a hub, served by
+# the embedded signalling server.
 # In each scenario two pages meet in the lobby and play over real WebRTC:
 #  1. the arena (the arcade's first game), host-authoritative: the host's
 #     simulation in a Web Worker, and every ship each page draws compared
@@ -10,8 +10,10 @@
 #  2. Battleship, hidden-state: a game to the end, every message each page
 #     sent checked for cells of its fleet the other had not hit
 #     (tests/browser/battleship.test.mjs);
-#  3. switching: arena, then Battleship to the end, the arena again, then
-#     dots (lock-step) to the end, over the one peer connection of the match
+#  3. switching: NtBA, the arena, then Battleship to the end, the arena
+#     again, then dots (lock-step) to the end, over the one peer connection
+#     of the match; and dots picked on the title, named by the challenge,
+#     the match opening on it and played to its end
 #     (tests/browser/arcade.test.mjs).
 # The same tests run against the games' own pages (WEB_CRATE=arena-web or
 # battleship-web scripts/build-web.sh, then WEB_DIR=...).

@@ -1,11 +1,14 @@
-// The arcade page (games/arcade-web: the arena, Battleship and dots behind a
-// hub) in real headless Chromium: two pages meet in the lobby and start a
-// match; the arena runs first (its host in a worker); in the middle of it
-// both players pick Battleship and play it to the end; both stay on the hub
+// The arcade page (games/arcade-web: NtBA, the arena, Battleship and dots
+// behind a hub) in real headless Chromium: two pages meet in the lobby and
+// start a match; NtBA runs first; both players pick the arena (its host in a
+// worker); in the middle of it both players pick Battleship and play it to the end; both stay on the hub
 // with the result and pick the arena again, then dots (lock-step), where
 // each page steers its dot to the coin from what it shows until one has
 // ten; then the guest leaves. No page makes a peer connection after the
 // match's: every game runs over the one link.
+// A second test picks dots on the title: the challenge names it ("Ada
+// challenges you to Dots!"), and the match opens on dots and is played to
+// its end.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
 import { test } from 'node:test';
@@ -111,40 +114,84 @@ test('the arcade: arena, then Battleship to the end, the arena again, then dots 
   for (const p of [ada, bo]) await p.locator('#canvas').click();
   const made = [await connections(ada), await connections(bo)];
 
-  // The arena first.
+  // NtBA first, then both pick the arena.
+  await until('NtBA runs on both pages', async () => (await summary(ada)).includes('HOME') && (await summary(bo)).includes('HOME'));
+  await hold(ada, 'Digit2');
+  await hold(bo, 'Digit2');
   await until('the arena runs on both pages', async () => (await arena(ada)).role === 'host' && (await arena(bo)).tick !== null);
   assert.equal(ada.workers().length, 1, 'the arena host runs its worker');
 
   // Bo proposes Battleship, Ada agrees.
-  await hold(bo, 'Digit2');
-  await ada.locator('#match-headline', { hasText: 'The other player proposes Battleship: press 2 to agree' }).waitFor({ timeout: DEADLINE });
-  await hold(ada, 'Digit2');
+  await hold(bo, 'Digit3');
+  await ada.locator('#match-headline', { hasText: 'The other player proposes Battleship: press 3 to agree' }).waitFor({ timeout: DEADLINE });
+  await hold(ada, 'Digit3');
   await until('Battleship runs on both pages', async () => (await ships(ada)).side === 0 && (await ships(bo)).side === 1);
   await until('the arena worker is gone', async () => ada.workers().length === 0);
 
   const [a, b] = await Promise.all([sweep(ada), sweep(bo)]);
   assert.deepEqual([a.ended, b.ended].sort(), ['lost', 'won']);
   for (const p of [ada, bo]) {
-    await p.locator('#match-headline', { hasText: 'next game: press 1 Arena, 2 Battleship' }).waitFor({ timeout: DEADLINE });
+    await p.locator('#match-headline', { hasText: 'next game: press 1 NtBA, 2 Arena, 3 Battleship' }).waitFor({ timeout: DEADLINE });
   }
 
   // The arena again.
-  await hold(ada, 'Digit1');
-  await hold(bo, 'Digit1');
+  await hold(ada, 'Digit2');
+  await hold(bo, 'Digit2');
   await until('the arena runs again', async () => (await arena(ada)).role === 'host' && (await arena(bo)).role === 'guest' && (await arena(bo)).tick !== null);
   assert.equal(ada.workers().length, 1, 'a new worker for the new arena');
 
   // Dots, the lock-step game, to its end.
-  await hold(bo, 'Digit3');
-  await hold(ada, 'Digit3');
+  await hold(bo, 'Digit4');
+  await hold(ada, 'Digit4');
   await until('dots runs on both pages', async () => (await summary(ada)).includes('coin') && (await summary(bo)).includes('coin'));
   await until('the arena worker is gone again', async () => ada.workers().length === 0);
   await Promise.all([race(ada, 0), race(bo, 1)]);
   const [ours, theirs] = [await headline(ada), await headline(bo)];
-  assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 Arena, 2 Battleship, 3 Dots/);
+  assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 NtBA, 2 Arena, 3 Battleship, 4 Dots/);
   assert.equal(ours, theirs, 'one result on both pages');
 
   assert.deepEqual([await connections(ada), await connections(bo)], made, 'no new peer connection for any game');
+
+  await bo.locator('#leave').click();
+  await bo.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await ada.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+});
+
+test('the arcade: dots picked on the title, a challenge to dots, the match opens on dots and is played to its end', { skip: !enabled }, async () => {
+  const { server, browser } = env;
+  // The pages of the test before leave the lobby (their errors are still
+  // checked at the end).
+  await Promise.all(pages.map((p) => p.close()));
+  const ada = await openPage(browser, server.url);
+  const bo = await openPage(browser, server.url);
+  pages.push(ada, bo);
+  // Ada picks dots on the title: remembered, and named by her challenges.
+  await ada.locator('#local-opt-0').selectOption({ label: 'Dots' });
+  await until('the choice is remembered', async () => (await ada.evaluate(() => localStorage.getItem('netplay.game'))) === 'Dots');
+  await joinLobby(ada, 'Ada');
+  await joinLobby(bo, 'Bo');
+  await waitConnected(ada, 1);
+  await waitConnected(bo, 1);
+  await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
+  const prompt = bo.locator('#challenge-prompt .prompt-line');
+  await prompt.waitFor({ timeout: DEADLINE });
+  assert.match(await prompt.textContent(), /^Ada#\S+ challenges you to Dots!$/);
+  await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
+  try {
+    for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    console.log(await describePage(ada, 'Ada'));
+    console.log(await describePage(bo, 'Bo'));
+    throw e;
+  }
+  for (const p of [ada, bo]) await p.locator('#canvas').click();
+  // Dots from the first frame: no other game ran before it.
+  await until('dots runs on both pages', async () => (await summary(ada)).includes('coin') && (await summary(bo)).includes('coin'));
+  assert.equal(ada.workers().length, 0, 'no arena worker was started');
+  await Promise.all([race(ada, 0), race(bo, 1)]);
+  const [ours, theirs] = [await headline(ada), await headline(bo)];
+  assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 NtBA/);
+  assert.equal(ours, theirs, 'one result on both pages');
 
   await bo.locator('#leave').click();
   await bo.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });

@@ -108,6 +108,19 @@ test('the arena between two Chromium pages: the host in a worker, every ship dra
     console.log(await describePage(bo, 'Bo'));
     throw e;
   }
+  if ((await ada.locator('#game-name').textContent()) === 'Arcade') {
+    // The arcade page opens on NtBA: both pick the arena (its second game).
+    for (const p of [ada, bo]) {
+      await p.keyboard.down('Digit2');
+      await p.waitForTimeout(60);
+      await p.keyboard.up('Digit2');
+    }
+    const until = Date.now() + DEADLINE;
+    while (ada.workers().length !== 1) {
+      assert.ok(Date.now() < until, 'the arena starts on the host page');
+      await ada.waitForTimeout(50);
+    }
+  }
   await ada.locator('#match-headline', { hasText: 'You play Amber (host)' }).waitFor({ timeout: DEADLINE }).catch(() => {});
   // The host's simulation runs in the worker the host page started; the
   // guest's page has none.

@@ -104,11 +104,11 @@ test('Battleship between two Chromium pages: a game to the end, no unhit ship ce
   for (const p of [ada, bo]) await p.locator('#canvas').click();
   const sentBefore = await Promise.all([ada, bo].map((p) => p.evaluate(() => window.__sent.length)));
   if (arcade) {
-    // The arena runs first: both pick Battleship.
+    // NtBA runs first: both pick Battleship (the arcade's third game).
     for (const p of [ada, bo]) {
-      await p.keyboard.down('Digit2');
+      await p.keyboard.down('Digit3');
       await p.waitForTimeout(60);
-      await p.keyboard.up('Digit2');
+      await p.keyboard.up('Digit3');
     }
     const until = Date.now() + DEADLINE;
     while ((await probe(bo)).side !== 1 || (await probe(ada)).side !== 0) {

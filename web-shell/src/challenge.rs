@@ -15,9 +15,16 @@
 //! is disabled while hosting or joining a room. When our own lobby
 //! connection drops, an unanswered challenge of ours is cancelled with its
 //! own message.
+//!
+//! A challenge may name its game (a page that carries several games, the
+//! arcade's hub, always names the one picked on its title). A challenge
+//! naming a game the receiving page does not carry is declined at once
+//! (`unknown-game`), and both players are told which game was missing; one
+//! naming no game (from a page of a single game) means the receiving
+//! page's first game.
 
 use crate::id::{PeerId, RoomCode};
-use crate::protocol::{DeclineReason, PeerMsg, PlayerStatus};
+use crate::protocol::{DeclineReason, GameName, PeerMsg, PlayerStatus};
 use lockstep::Millis;
 
 /// The two timers, shortened in tests through configuration.
@@ -27,6 +34,10 @@ pub struct ChallengeConfig {
     pub answer_timeout: Millis,
     /// How long the challenger waits for an accepted target to connect (30 s).
     pub connect_timeout: Millis,
+    /// The names of the games this page carries, when it carries several;
+    /// empty for a page of one game, which takes only challenges that name
+    /// no game.
+    pub games: &'static [&'static str],
 }
 
 impl Default for ChallengeConfig {
@@ -34,6 +45,7 @@ impl Default for ChallengeConfig {
         ChallengeConfig {
             answer_timeout: Millis(30_000),
             connect_timeout: Millis(30_000),
+            games: &[],
         }
     }
 }
@@ -64,6 +76,8 @@ pub enum OutgoingPhase {
 pub struct Outgoing {
     /// Whom we challenged.
     pub target: PeerId,
+    /// The game we named, if any.
+    pub game: Option<GameName>,
     /// How far it got.
     pub phase: OutgoingPhase,
 }
@@ -75,6 +89,8 @@ pub struct Incoming {
     pub from: PeerId,
     /// The challenger's room.
     pub room: RoomCode,
+    /// The game it names, if any (one this page carries).
+    pub game: Option<GameName>,
     /// When it lapses.
     pub deadline: Millis,
 }
@@ -112,6 +128,8 @@ pub enum Event {
         target: PeerId,
         /// The target is in a match.
         target_in_match: bool,
+        /// The game to name (the one picked on a page of several games).
+        game: Option<GameName>,
     },
     /// `POST /rooms` answered with a code (and the host socket is opening).
     RoomCreated(RoomCode),
@@ -201,6 +219,11 @@ pub enum Notice {
     AlreadyChallenging,
     /// That player is in a match.
     TargetInMatch(PeerId),
+    /// The target's page does not carry the game we named.
+    TheyLackGame(PeerId, GameName),
+    /// The player challenged us to a game this page does not carry (the
+    /// challenge was declined at once).
+    WeLackGame(PeerId, GameName),
 }
 
 impl Notice {
@@ -216,7 +239,9 @@ impl Notice {
             | Notice::Left(p)
             | Notice::LobbyLost(p)
             | Notice::Withdrawn(p)
-            | Notice::TargetInMatch(p) => Some(p),
+            | Notice::TargetInMatch(p)
+            | Notice::TheyLackGame(p, _)
+            | Notice::WeLackGame(p, _) => Some(p),
             Notice::DidNotConnect | Notice::ConnectFailed | Notice::AlreadyChallenging => None,
         }
     }
@@ -237,6 +262,16 @@ impl Notice {
             Notice::ConnectFailed => "Couldn't connect directly - try again, or try a different network.".to_owned(),
             Notice::AlreadyChallenging => "You already have a challenge open.".to_owned(),
             Notice::TargetInMatch(p) => format!("{} is in a match.", name(p)),
+            Notice::TheyLackGame(p, game) => format!(
+                "{}'s page does not have {}, so the challenge was cancelled.",
+                name(p),
+                game.as_str()
+            ),
+            Notice::WeLackGame(p, game) => format!(
+                "{} challenged you to {}, which this page does not have.",
+                name(p),
+                game.as_str()
+            ),
         }
     }
 }
@@ -283,15 +318,20 @@ impl ChallengeState {
             Event::Challenge {
                 target,
                 target_in_match,
-            } => self.challenge(target, target_in_match, &mut fx),
+                game,
+            } => self.challenge(target, target_in_match, game, &mut fx),
             Event::RoomCreated(room) => match &mut self.outgoing {
                 Some(Outgoing {
                     target,
+                    game,
                     phase: phase @ OutgoingPhase::CreatingRoom,
                 }) => {
                     fx.push(Effect::Send(
                         target.clone(),
-                        PeerMsg::Challenge(room.clone()),
+                        PeerMsg::Challenge {
+                            room: room.clone(),
+                            game: game.clone(),
+                        },
                     ));
                     *phase = OutgoingPhase::Waiting {
                         room,
@@ -402,7 +442,13 @@ impl ChallengeState {
         fx
     }
 
-    fn challenge(&mut self, target: PeerId, target_in_match: bool, fx: &mut Vec<Effect>) {
+    fn challenge(
+        &mut self,
+        target: PeerId,
+        target_in_match: bool,
+        game: Option<GameName>,
+        fx: &mut Vec<Effect>,
+    ) {
         if self.in_match || self.joining.is_some() {
             return;
         }
@@ -426,6 +472,7 @@ impl ChallengeState {
         }
         self.outgoing = Some(Outgoing {
             target,
+            game,
             phase: OutgoingPhase::CreatingRoom,
         });
         fx.push(Effect::CreateRoom);
@@ -467,7 +514,11 @@ impl ChallengeState {
             // Chat, and the arrival by an invite link, are the lobby
             // client's: an arrival it honours comes back as our Challenge.
             PeerMsg::Chat(_) | PeerMsg::Invited(_) | PeerMsg::InviteRefused(_) => {}
-            PeerMsg::Challenge(room) => {
+            PeerMsg::Challenge { room, game } => {
+                let unknown = game
+                    .as_ref()
+                    .filter(|g| !cfg.games.contains(&g.as_str()))
+                    .cloned();
                 // Busy: in a match, joining a room, or hosting one whose
                 // guest has accepted and is connecting.
                 let busy = self.in_match
@@ -481,6 +532,12 @@ impl ChallengeState {
                     );
                 if muted {
                     fx.push(Effect::Send(from, PeerMsg::Decline(DeclineReason::Muted)));
+                } else if let Some(game) = unknown {
+                    fx.push(Effect::Send(
+                        from.clone(),
+                        PeerMsg::Decline(DeclineReason::UnknownGame),
+                    ));
+                    fx.push(Effect::Notice(Notice::WeLackGame(from, game)));
                 } else if busy {
                     fx.push(Effect::Send(from, PeerMsg::Decline(DeclineReason::Busy)));
                 } else if matches!(&self.outgoing, Some(o) if o.target == from && !matches!(o.phase, OutgoingPhase::Accepted { .. }))
@@ -505,13 +562,14 @@ impl ChallengeState {
                     self.incoming.push(Incoming {
                         from,
                         room,
+                        game,
                         deadline: now + cfg.answer_timeout,
                     });
                     fx.push(Effect::Ring);
                 }
             }
             PeerMsg::Accept => {
-                if let Some(Outgoing { target, phase }) = &mut self.outgoing {
+                if let Some(Outgoing { target, phase, .. }) = &mut self.outgoing {
                     if *target == from {
                         if let OutgoingPhase::Waiting { room, .. } = phase {
                             *phase = OutgoingPhase::Accepted {
@@ -525,13 +583,19 @@ impl ChallengeState {
             PeerMsg::Decline(reason) => {
                 if matches!(&self.outgoing, Some(o) if o.target == from && !matches!(o.phase, OutgoingPhase::Accepted { .. }))
                 {
-                    self.outgoing = None;
+                    let named = self.outgoing.take().and_then(|o| o.game);
                     fx.push(Effect::CloseRoom);
-                    fx.push(Effect::Notice(match reason {
-                        DeclineReason::Declined => Notice::Declined(from),
-                        DeclineReason::Busy => Notice::Busy(from),
-                        DeclineReason::Muted => Notice::NotTaking(from),
-                        DeclineReason::Mutual => Notice::Mutual(from),
+                    fx.push(Effect::Notice(match (reason, named) {
+                        (DeclineReason::Declined, _) => Notice::Declined(from),
+                        (DeclineReason::Busy, _) => Notice::Busy(from),
+                        (DeclineReason::Muted, _) => Notice::NotTaking(from),
+                        (DeclineReason::Mutual, _) => Notice::Mutual(from),
+                        (DeclineReason::UnknownGame, Some(game)) => {
+                            Notice::TheyLackGame(from, game)
+                        }
+                        // We named no game: their page lacks ours under any
+                        // name, which only a page of another kind says.
+                        (DeclineReason::UnknownGame, None) => Notice::Declined(from),
                     }));
                 }
             }
@@ -588,6 +652,11 @@ impl ChallengeState {
 mod tests {
     use super::*;
 
+    /// A challenge to `room` that names no game.
+    fn chal(room: RoomCode) -> PeerMsg {
+        PeerMsg::Challenge { room, game: None }
+    }
+
     fn id(c: char) -> PeerId {
         PeerId::parse(&c.to_string().repeat(12)).unwrap()
     }
@@ -597,6 +666,7 @@ mod tests {
     const CFG: ChallengeConfig = ChallengeConfig {
         answer_timeout: Millis(30_000),
         connect_timeout: Millis(30_000),
+        games: &["NtBA", "Dots"],
     };
 
     fn peer(from: char, msg: PeerMsg) -> Event {
@@ -607,6 +677,112 @@ mod tests {
         }
     }
 
+    fn game(name: &str) -> Option<GameName> {
+        GameName::parse(name)
+    }
+
+    #[test]
+    fn a_challenge_carries_the_game_picked_to_a_page_that_has_it() {
+        let mut a = ChallengeState::default();
+        let go = Event::Challenge {
+            target: id('B'),
+            target_in_match: false,
+            game: game("Dots"),
+        };
+        assert_eq!(a.reduce(go, Millis(0), &CFG), vec![Effect::CreateRoom]);
+        let named = PeerMsg::Challenge {
+            room: room(),
+            game: game("Dots"),
+        };
+        assert_eq!(
+            a.reduce(Event::RoomCreated(room()), Millis(0), &CFG),
+            vec![Effect::Send(id('B'), named.clone())]
+        );
+        let mut b = ChallengeState::default();
+        assert_eq!(
+            b.reduce(peer('A', named), Millis(10), &CFG),
+            vec![Effect::Ring]
+        );
+        assert_eq!(b.incoming_from(&id('A')).unwrap().game, game("Dots"));
+    }
+
+    #[test]
+    fn a_challenge_naming_no_game_means_the_first_and_waits_as_before() {
+        let mut b = ChallengeState::default();
+        assert_eq!(
+            b.reduce(peer('A', chal(room())), Millis(0), &CFG),
+            vec![Effect::Ring]
+        );
+        assert_eq!(b.incoming_from(&id('A')).unwrap().game, None);
+    }
+
+    #[test]
+    fn a_game_the_page_lacks_is_refused_with_a_message_on_both_pages() {
+        // B carries NtBA and Dots; A names Battleship.
+        let mut a = ChallengeState::default();
+        a.reduce(
+            Event::Challenge {
+                target: id('B'),
+                target_in_match: false,
+                game: game("Battleship"),
+            },
+            Millis(0),
+            &CFG,
+        );
+        let fx = a.reduce(Event::RoomCreated(room()), Millis(0), &CFG);
+        let Some(Effect::Send(_, msg)) = fx.first() else {
+            panic!("no challenge sent: {fx:?}");
+        };
+        let mut b = ChallengeState::default();
+        assert_eq!(
+            b.reduce(peer('A', msg.clone()), Millis(5), &CFG),
+            vec![
+                Effect::Send(id('A'), PeerMsg::Decline(DeclineReason::UnknownGame)),
+                Effect::Notice(Notice::WeLackGame(id('A'), game("Battleship").unwrap())),
+            ]
+        );
+        assert!(b.incoming.is_empty(), "nothing waits for an answer");
+        assert_eq!(
+            a.reduce(
+                peer('B', PeerMsg::Decline(DeclineReason::UnknownGame)),
+                Millis(9),
+                &CFG
+            ),
+            vec![
+                Effect::CloseRoom,
+                Effect::Notice(Notice::TheyLackGame(id('B'), game("Battleship").unwrap())),
+            ]
+        );
+        assert!(a.outgoing.is_none());
+        let says = |n: &Notice| n.text(|_| "Bo#BBB".to_owned());
+        assert_eq!(
+            says(&Notice::TheyLackGame(id('B'), game("Battleship").unwrap())),
+            "Bo#BBB's page does not have Battleship, so the challenge was cancelled."
+        );
+        assert_eq!(
+            says(&Notice::WeLackGame(id('A'), game("Battleship").unwrap())),
+            "Bo#BBB challenged you to Battleship, which this page does not have."
+        );
+    }
+
+    #[test]
+    fn a_page_of_one_game_refuses_every_named_game() {
+        let one = ChallengeConfig { games: &[], ..CFG };
+        let mut b = ChallengeState::default();
+        let named = PeerMsg::Challenge {
+            room: room(),
+            game: game("NtBA"),
+        };
+        assert_eq!(
+            b.reduce(peer('A', named), Millis(0), &one)[0],
+            Effect::Send(id('A'), PeerMsg::Decline(DeclineReason::UnknownGame))
+        );
+        assert_eq!(
+            b.reduce(peer('A', chal(room())), Millis(1), &one),
+            vec![Effect::Ring]
+        );
+    }
+
     /// A has challenged B and the room exists; returns A's state.
     fn challenged(now: Millis) -> ChallengeState {
         let mut a = ChallengeState::default();
@@ -614,7 +790,8 @@ mod tests {
             a.reduce(
                 Event::Challenge {
                     target: id('B'),
-                    target_in_match: false
+                    target_in_match: false,
+                    game: None,
                 },
                 now,
                 &CFG
@@ -623,7 +800,7 @@ mod tests {
         );
         assert_eq!(
             a.reduce(Event::RoomCreated(room()), now, &CFG),
-            vec![Effect::Send(id('B'), PeerMsg::Challenge(room()))]
+            vec![Effect::Send(id('B'), chal(room()))]
         );
         a
     }
@@ -648,7 +825,7 @@ mod tests {
     fn target_sees_and_declines() {
         let mut b = ChallengeState::default();
         assert_eq!(
-            b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG),
+            b.reduce(peer('A', chal(room())), Millis(0), &CFG),
             vec![Effect::Ring]
         );
         assert!(b.incoming_from(&id('A')).is_some());
@@ -668,9 +845,9 @@ mod tests {
     fn accept_joins_the_room_and_both_end_in_a_match() {
         let mut a = challenged(Millis(0));
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         b.reduce(
-            peer('C', PeerMsg::Challenge(RoomCode::parse("AAAAAA").unwrap())),
+            peer('C', chal(RoomCode::parse("AAAAAA").unwrap())),
             Millis(0),
             &CFG,
         );
@@ -722,7 +899,7 @@ mod tests {
         );
         // The target's copy lapses quietly at the same time.
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         assert!(b.reduce(Event::Tick, Millis(30_000), &CFG).is_empty());
         assert!(b.incoming.is_empty());
     }
@@ -732,12 +909,14 @@ mod tests {
         let short = ChallengeConfig {
             answer_timeout: Millis(2_000),
             connect_timeout: Millis(1_000),
+            games: &[],
         };
         let mut a = ChallengeState::default();
         a.reduce(
             Event::Challenge {
                 target: id('B'),
                 target_in_match: false,
+                game: None,
             },
             Millis(0),
             &short,
@@ -794,7 +973,7 @@ mod tests {
     #[test]
     fn challenger_leaving_removes_the_incoming_challenge() {
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         assert!(b
             .reduce(Event::PlayerLeft(id('A')), Millis(1), &CFG)
             .is_empty());
@@ -809,7 +988,7 @@ mod tests {
             vec![Effect::Send(id('B'), PeerMsg::Cancel), Effect::CloseRoom]
         );
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         assert_eq!(
             b.reduce(peer('A', PeerMsg::Cancel), Millis(1), &CFG),
             vec![Effect::Notice(Notice::Withdrawn(id('A')))]
@@ -824,6 +1003,7 @@ mod tests {
             Event::Challenge {
                 target: id('B'),
                 target_in_match: false,
+                game: None,
             },
             Millis(0),
             &CFG,
@@ -846,6 +1026,7 @@ mod tests {
             Event::Challenge {
                 target: id('A'),
                 target_in_match: false,
+                game: None,
             },
             Millis(0),
             &CFG,
@@ -853,8 +1034,8 @@ mod tests {
         let room_b = RoomCode::parse("BBBBBB").unwrap();
         b.reduce(Event::RoomCreated(room_b.clone()), Millis(0), &CFG);
         // The two challenges cross.
-        let fa = a.reduce(peer('B', PeerMsg::Challenge(room_b)), Millis(5), &CFG);
-        let fb = b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(5), &CFG);
+        let fa = a.reduce(peer('B', chal(room_b)), Millis(5), &CFG);
+        let fb = b.reduce(peer('A', chal(room())), Millis(5), &CFG);
         for (fx, other) in [(fa, 'B'), (fb, 'A')] {
             assert_eq!(
                 fx,
@@ -884,11 +1065,12 @@ mod tests {
     #[test]
     fn challenging_someone_who_challenged_you_is_mutual() {
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         let fx = b.reduce(
             Event::Challenge {
                 target: id('A'),
                 target_in_match: false,
+                game: None,
             },
             Millis(1),
             &CFG,
@@ -918,13 +1100,13 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG),
+            b.reduce(peer('A', chal(room())), Millis(0), &CFG),
             vec![Effect::Send(id('A'), PeerMsg::Decline(DeclineReason::Busy))]
         );
         let mut c = ChallengeState::default();
         let ev = Event::Peer {
             from: id('A'),
-            msg: PeerMsg::Challenge(room()),
+            msg: chal(room()),
             muted: true,
         };
         assert_eq!(
@@ -949,14 +1131,14 @@ mod tests {
     #[test]
     fn accept_is_disabled_while_hosting_or_joining() {
         let mut a = challenged(Millis(0));
-        a.reduce(peer('C', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        a.reduce(peer('C', chal(room())), Millis(0), &CFG);
         assert!(a.accept_disabled());
         assert!(a.reduce(Event::Accept(id('C')), Millis(1), &CFG).is_empty());
         assert!(a.incoming_from(&id('C')).is_some());
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         b.reduce(Event::Accept(id('A')), Millis(1), &CFG);
-        b.reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG);
+        b.reduce(peer('C', chal(room())), Millis(2), &CFG);
         assert!(b.accept_disabled());
         assert!(b.reduce(Event::Accept(id('C')), Millis(3), &CFG).is_empty());
         assert!(!b.can_challenge());
@@ -969,6 +1151,7 @@ mod tests {
             Event::Challenge {
                 target: id('B'),
                 target_in_match: true,
+                game: None,
             },
             Millis(0),
             &CFG,
@@ -984,6 +1167,7 @@ mod tests {
             Event::Challenge {
                 target: id('C'),
                 target_in_match: false,
+                game: None,
             },
             Millis(1),
             &CFG,
@@ -994,14 +1178,14 @@ mod tests {
     #[test]
     fn joining_side_gives_up_and_challenger_cancel_stops_joining() {
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         b.reduce(Event::Accept(id('A')), Millis(0), &CFG);
         assert_eq!(
             b.reduce(peer('A', PeerMsg::Cancel), Millis(5), &CFG),
             vec![Effect::LeaveRoom, Effect::Notice(Notice::ConnectFailed)]
         );
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         b.reduce(Event::Accept(id('A')), Millis(0), &CFG);
         assert!(
             b.reduce(Event::PlayerLeft(id('A')), Millis(5), &CFG)
@@ -1021,6 +1205,7 @@ mod tests {
             Event::Challenge {
                 target: id('B'),
                 target_in_match: false,
+                game: None,
             },
             Millis(0),
             &CFG,
@@ -1062,27 +1247,21 @@ mod tests {
         let busy = vec![Effect::Send(id('C'), PeerMsg::Decline(DeclineReason::Busy))];
         // B accepted A's challenge and is joining A's room.
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
         b.reduce(Event::Accept(id('A')), Millis(1), &CFG);
         assert!(b.joining.is_some());
-        assert_eq!(
-            b.reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG),
-            busy
-        );
+        assert_eq!(b.reduce(peer('C', chal(room())), Millis(2), &CFG), busy);
         assert!(b.incoming.is_empty(), "not kept as a pending challenge");
         // A's challenge was accepted and B is connecting to A's room.
         let mut a = challenged(Millis(0));
         a.reduce(peer('B', PeerMsg::Accept), Millis(1), &CFG);
-        assert_eq!(
-            a.reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG),
-            busy
-        );
+        assert_eq!(a.reduce(peer('C', chal(room())), Millis(2), &CFG), busy);
         assert!(a.incoming.is_empty());
         // While A only waits for an answer, a third player may still
         // challenge A (Accept stays disabled until A's challenge ends).
         let mut a = challenged(Millis(0));
         assert_eq!(
-            a.reduce(peer('C', PeerMsg::Challenge(room())), Millis(2), &CFG),
+            a.reduce(peer('C', chal(room())), Millis(2), &CFG),
             vec![Effect::Ring]
         );
         assert_eq!(a.incoming.len(), 1);
@@ -1091,8 +1270,8 @@ mod tests {
     #[test]
     fn muting_a_challenger_declines_the_waiting_challenge() {
         let mut b = ChallengeState::default();
-        b.reduce(peer('A', PeerMsg::Challenge(room())), Millis(0), &CFG);
-        b.reduce(peer('C', PeerMsg::Challenge(room())), Millis(0), &CFG);
+        b.reduce(peer('A', chal(room())), Millis(0), &CFG);
+        b.reduce(peer('C', chal(room())), Millis(0), &CFG);
         assert_eq!(
             b.reduce(Event::Muted(id('A')), Millis(1), &CFG),
             vec![Effect::Send(
@@ -1122,7 +1301,7 @@ mod tests {
     #[test]
     fn losing_our_lobby_connection_cancels_an_unanswered_challenge_with_its_own_notice() {
         let mut a = challenged(Millis(0));
-        a.reduce(peer('C', PeerMsg::Challenge(room())), Millis(1), &CFG);
+        a.reduce(peer('C', chal(room())), Millis(1), &CFG);
         assert_eq!(
             a.reduce(Event::LobbyLost, Millis(2), &CFG),
             vec![

@@ -16,7 +16,9 @@ use crate::challenge::{self, ChallengeConfig, ChallengeState, Event, OutgoingPha
 use crate::id::{PeerId, RoomCode};
 use crate::invite::{InviteCode, InviteLink, InviteRefusal, Issued};
 use crate::mesh::{MeshConfig, Pair, PairAction, PairState};
-use crate::protocol::{lobby_out, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind};
+use crate::protocol::{
+    lobby_out, GameName, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind,
+};
 use crate::rate::{ReceiveLimiter, SendLimiter};
 use crate::text::{self, ChatError};
 use lockstep::Millis;
@@ -456,6 +458,8 @@ pub struct PlayerView {
 #[derive(Debug)]
 pub struct LobbyClient {
     cfg: LobbyConfig,
+    /// The game our challenges name (on a page of several games).
+    game: Option<GameName>,
     nick: String,
     me: Option<PeerId>,
     /// The tag the service gave us in its `welcome` on this connection.
@@ -498,6 +502,7 @@ impl LobbyClient {
     pub fn new(nick: String, cfg: LobbyConfig) -> LobbyClient {
         LobbyClient {
             cfg,
+            game: None,
             nick,
             me: None,
             my_tag: None,
@@ -1022,7 +1027,7 @@ impl LobbyClient {
                 }
             }
             msg => {
-                if matches!(msg, PeerMsg::Challenge(_)) {
+                if matches!(msg, PeerMsg::Challenge { .. }) {
                     if let Some((link, a @ (Arrival::Finding | Arrival::Asked { .. }))) =
                         &mut self.arrival
                     {
@@ -1116,6 +1121,12 @@ impl LobbyClient {
         }
     }
 
+    /// The game our challenges name from now on: the one picked on the
+    /// title of a page that carries several (none on a page of one game).
+    pub fn set_game(&mut self, game: Option<GameName>) {
+        self.game = game;
+    }
+
     /// The Challenge button next to `target`.
     pub fn challenge(&mut self, now: Millis, target: &PeerId) {
         let Some(p) = self.players.get(target) else {
@@ -1129,6 +1140,7 @@ impl LobbyClient {
             Event::Challenge {
                 target: target.clone(),
                 target_in_match,
+                game: self.game.clone(),
             },
             now,
         );
@@ -1316,6 +1328,12 @@ impl LobbyClient {
         self.challenge.incoming_from(from).map(|c| c.deadline)
     }
 
+    /// The game `from`'s waiting challenge names, if it names one.
+    #[must_use]
+    pub fn incoming_game(&self, from: &PeerId) -> Option<&GameName> {
+        self.challenge.incoming_from(from)?.game.as_ref()
+    }
+
     /// The roster as the page shows it, in join order.
     #[must_use]
     pub fn roster(&self) -> Vec<PlayerView> {
@@ -1361,6 +1379,11 @@ impl LobbyClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A challenge to `room` that names no game.
+    fn chal(room: RoomCode) -> PeerMsg {
+        PeerMsg::Challenge { room, game: None }
+    }
     use crate::protocol::DeclineReason;
     use serde_json::{json, Value};
 
@@ -2047,7 +2070,7 @@ mod tests {
         c.peer_text(
             Millis(0),
             &id('B'),
-            &PeerMsg::Challenge(RoomCode::parse("ABCDEF").unwrap()).encode(),
+            &chal(RoomCode::parse("ABCDEF").unwrap()).encode(),
         );
         assert_eq!(
             drain(&mut c),
@@ -2337,7 +2360,7 @@ mod tests {
         c.peer_text(
             Millis(0),
             &id('B'),
-            &PeerMsg::Challenge(RoomCode::parse("ABCDEF").unwrap()).encode(),
+            &chal(RoomCode::parse("ABCDEF").unwrap()).encode(),
         );
         assert!(c.roster()[0].challenged_us);
         drain(&mut c);

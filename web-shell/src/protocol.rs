@@ -13,6 +13,6 @@ pub use signaling_protocol::limits::{
     PEER_MESSAGE_MAX_BYTES, SDP_MAX_BYTES,
 };
 pub use signaling_protocol::{
-    lobby_out, room_out, DeclineReason, InviteCode, InviteRefusal, LobbyServerMsg, MessageError,
-    PeerMsg, PlayerStatus, RoomServerMsg, RosterEntry, Signal, SignalKind,
+    lobby_out, room_out, DeclineReason, GameName, InviteCode, InviteRefusal, LobbyServerMsg,
+    MessageError, PeerMsg, PlayerStatus, RoomServerMsg, RosterEntry, Signal, SignalKind,
 };

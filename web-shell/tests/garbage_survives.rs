@@ -61,7 +61,14 @@ fn valid_messages() -> Vec<String> {
     let room = RoomCode::parse("K7M2QX").unwrap();
     for m in [
         PeerMsg::Chat("hi".into()),
-        PeerMsg::Challenge(room),
+        PeerMsg::Challenge {
+            room: room.clone(),
+            game: None,
+        },
+        PeerMsg::Challenge {
+            room,
+            game: web_shell::protocol::GameName::parse("Dots"),
+        },
         PeerMsg::Accept,
         PeerMsg::Cancel,
         PeerMsg::Invited(web_shell::invite::InviteCode::parse("aB3dE5fG7hJ9").unwrap()),

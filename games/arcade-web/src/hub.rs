@@ -12,9 +12,10 @@
 //! datagram of another generation (a late snapshot of the game before) is
 //! dropped, so a game never sees its predecessor's bytes.
 //!
-//! The room's host decides what runs: it starts game 0 of the list at
-//! once and says so (`Play { game: 0, generation: 0 }`); the guest starts
-//! a game only when told. Either player may propose the next game at any
+//! The room's host decides what runs: it starts the game its challenge
+//! named (see [`GameSlot::open_on`]; the first of the list by default) at
+//! once and says so (`Play { game, generation: 0 }`); the guest starts a
+//! game only when told. Either player may propose the next game at any
 //! time (digit keys: `1` for the first game, `2` for the second…), and the
 //! other agrees by proposing the same one; the host then stops the game
 //! being played (if any) and starts the new one under the next generation,
@@ -93,6 +94,28 @@ fn game_datagram(generation: u8, bytes: &[u8]) -> Vec<u8> {
     d
 }
 
+/// The session settings of the game played under `generation`: the
+/// shell's settings for the match (rollback or lock-step, the input delay,
+/// picked from the round trip), with the seed moved on by the generation so
+/// that each game over the link gets its own. The guest's settings come from
+/// the host's Hello, as ever.
+pub fn game_config(match_cfg: SessionConfig, generation: u8) -> SessionConfig {
+    match match_cfg.role() {
+        Role::Host { seed, input_delay } => {
+            // The shell always lets the host pick the delay from the round
+            // trip measured in the handshake; `input_delay` is the fallback.
+            let c = SessionConfig::host(seed.wrapping_add(u64::from(generation)), input_delay)
+                .input_delay_from_rtt();
+            if match_cfg.window() > 0 {
+                c.prediction_window(match_cfg.window())
+            } else {
+                c
+            }
+        }
+        Role::Guest => SessionConfig::guest(),
+    }
+}
+
 /// What the hub is doing over the link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -107,7 +130,8 @@ enum Phase {
 struct Online {
     tag: u32,
     host: bool,
-    seed: u64,
+    /// The session settings the shell gave the match.
+    cfg: SessionConfig,
     phase: Phase,
     ours: Option<u8>,
     theirs: Option<u8>,
@@ -147,6 +171,14 @@ impl Online {
 pub struct HubSlot {
     games: Vec<Box<dyn GameSlot>>,
     options: &'static [LocalOption],
+    /// Where each game's own choices start in `options`.
+    offsets: Vec<usize>,
+    /// The choices local play was last started with, for playing again.
+    choices: Vec<usize>,
+    /// The games' names, in order.
+    names: &'static [&'static str],
+    /// The game the next match this side hosts opens on.
+    first: u8,
     /// The game of local play, and of drawing when no match runs.
     shown: usize,
     online: Option<Online>,
@@ -173,13 +205,32 @@ impl HubSlot {
                 .collect::<Vec<_>>()
                 .into_boxed_slice(),
         );
-        let options: &'static [LocalOption] = Box::leak(Box::new([LocalOption {
+        // The choice of game, then each game's own choices, named after
+        // their game (a game's choices count only when it is the one
+        // chosen).
+        let mut options = vec![LocalOption {
             label: "Game",
             choices: names,
-        }]));
+        }];
+        let mut offsets = Vec::with_capacity(games.len());
+        for g in &games {
+            offsets.push(options.len());
+            for o in g.local_options() {
+                let label: &'static str = Box::leak(format!("{}: {}", g.name(), o.label).into());
+                options.push(LocalOption {
+                    label,
+                    choices: o.choices,
+                });
+            }
+        }
+        let options: &'static [LocalOption] = Box::leak(options.into_boxed_slice());
         HubSlot {
             games,
             options,
+            offsets,
+            choices: Vec::new(),
+            names,
+            first: 0,
             shown: 0,
             online: None,
         }
@@ -206,11 +257,7 @@ impl HubSlot {
         if let Phase::Playing { game: old, .. } = o.phase {
             self.games[usize::from(old)].drop_match();
         }
-        let cfg = if o.host {
-            SessionConfig::host(o.seed.wrapping_add(u64::from(generation)), 6)
-        } else {
-            SessionConfig::guest()
-        };
+        let cfg = game_config(o.cfg, generation);
         o.ours = None;
         o.theirs = None;
         o.result = None;
@@ -306,19 +353,30 @@ impl GameSlot for HubSlot {
     }
     fn about(&self) -> web_shell::front_end::About {
         web_shell::front_end::About {
-            tagline: "Three games over one connection: the ship arena, Battleship and dots.",
+            tagline: "Four games over one connection: NtBA basketball, the ship arena, \
+                      Battleship and dots.",
             controls: &[(
-                "1, 2, 3",
-                "propose the next game (the other player presses the same digit)",
+                "1, 2, 3, 4",
+                "online: propose the next game (the other player presses the same digit)",
             )],
             how_to_play: &[
-                "After a challenge the match opens on the arena.",
+                "Pick a game above: local play starts it, and your challenges name it.",
+                "A challenge to a game opens the match on that game; the other page must carry it too.",
                 "When a game ends, either player proposes the next one; the connection stays.",
             ],
         }
     }
     fn local_options(&self) -> &'static [LocalOption] {
         self.options
+    }
+    fn games(&self) -> &'static [&'static str] {
+        self.names
+    }
+    fn open_on(&mut self, game: usize) {
+        self.first = u8::try_from(game)
+            .ok()
+            .filter(|g| *g < self.game_count())
+            .unwrap_or(0);
     }
     fn is_game_key(&self, code: &str) -> bool {
         code.strip_prefix("Digit")
@@ -327,28 +385,45 @@ impl GameSlot for HubSlot {
             || self.games.iter().any(|g| g.is_game_key(code))
     }
     fn start_local(&mut self, seed: u64, choices: &[usize]) {
+        self.choices = choices.to_vec();
         self.shown = choices
             .first()
             .copied()
             .unwrap_or(0)
             .min(self.games.len() - 1);
-        self.games[self.shown].start_local(seed, &[]);
+        let from = self.offsets[self.shown];
+        let count = self.games[self.shown].local_options().len();
+        let own = choices.get(from..from + count).unwrap_or(&[]);
+        self.games[self.shown].start_local(seed, own);
     }
     fn stop_local(&mut self) {
         self.games[self.shown].stop_local();
+    }
+    fn restart_local(&mut self, seed: u64) {
+        self.stop_local();
+        let choices = std::mem::take(&mut self.choices);
+        self.start_local(seed, &choices);
+    }
+    fn pad_key(&self, person: u8, button: web_shell::pad::Button) -> Option<&'static str> {
+        self.games[self.shown].pad_key(person, button)
+    }
+    fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
+        self.games[self.shown].pad_controls()
+    }
+    fn pads_connected(&mut self, count: usize) {
+        for g in &mut self.games {
+            g.pads_connected(count);
+        }
     }
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView {
         self.games[self.shown].local_frame(held, steps)
     }
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
-        let (host, seed) = match cfg.role() {
-            Role::Host { seed, .. } => (true, seed),
-            Role::Guest => (false, 0),
-        };
+        let host = matches!(cfg.role(), Role::Host { .. });
         self.online = Some(Online {
             tag,
             host,
-            seed,
+            cfg,
             phase: Phase::Waiting,
             ours: None,
             theirs: None,
@@ -360,17 +435,18 @@ impl GameSlot for HubSlot {
             fresh: false,
         });
         if host {
+            let game = self.first;
             if let Some(o) = self.online.as_mut() {
                 o.out.push_back((
                     Channel::Reliable,
                     HubMsg::Play {
-                        game: 0,
+                        game,
                         generation: 0,
                     }
                     .encode(),
                 ));
             }
-            self.start_game(now, 0, 0);
+            self.start_game(now, game, 0);
         }
         true
     }

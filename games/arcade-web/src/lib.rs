@@ -1,12 +1,13 @@
 //! `arcade-web`: one page that carries several games behind a hub
-//! ([`hub::HubSlot`]): the arena, Battleship and dots. After a game, or in the
+//! ([`hub::HubSlot`]): NtBA, the arena, Battleship and dots: every game in
+//! `games/` with a front end. After a game, or in the
 //! middle of one, the two players pick the next game and play it over the
 //! same match link, without going back to the lobby.
 #![warn(missing_docs)]
 
 pub mod hub;
 
-/// The page's entry point: the hub over the arena, Battleship and dots. In the
+/// The page's entry point: the hub over NtBA, the arena, Battleship and dots. In the
 /// arena host's worker (no window) it does nothing: `worker.js` calls the
 /// arena's `workerMain`, which this module carries.
 #[cfg(target_arch = "wasm32")]
@@ -16,6 +17,7 @@ pub fn start() -> Result<(), wasm_bindgen::JsValue> {
         return Ok(());
     }
     let games: Vec<Box<dyn web_shell::shell::GameSlot>> = vec![
+        ntba_web::page_slot(),
         Box::new(arena_web::page_slot()),
         Box::new(battleship_web::page_slot()),
         dots_web::page_slot(),

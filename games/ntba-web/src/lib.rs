@@ -254,10 +254,17 @@ impl NtbaFrontEnd {
 /// # Errors
 ///
 /// When the page lacks a window or document, or a timer cannot be set.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() -> Result<(), wasm_bindgen::JsValue> {
     web_shell::run(NtbaFrontEnd::new())
+}
+
+/// NtBA's slot for a page that carries it among other games (the arcade
+/// page's hub): the shell's lock-step slot over [`NtbaFrontEnd`].
+#[must_use]
+pub fn page_slot() -> Box<dyn web_shell::shell::GameSlot> {
+    web_shell::shell::lockstep_slot(NtbaFrontEnd::new())
 }
 
 impl FrontEnd for NtbaFrontEnd {

@@ -21,6 +21,8 @@ pub enum DeclineReason {
     Muted,
     /// Both challenged each other at once.
     Mutual,
+    /// The challenge names a game the player's page does not carry.
+    UnknownGame,
 }
 
 impl DeclineReason {
@@ -32,6 +34,7 @@ impl DeclineReason {
             DeclineReason::Busy => "busy",
             DeclineReason::Muted => "muted",
             DeclineReason::Mutual => "mutual",
+            DeclineReason::UnknownGame => "unknown-game",
         }
     }
 
@@ -41,6 +44,7 @@ impl DeclineReason {
             "busy" => DeclineReason::Busy,
             "muted" => DeclineReason::Muted,
             "mutual" => DeclineReason::Mutual,
+            "unknown-game" => DeclineReason::UnknownGame,
             _ => return None,
         })
     }
@@ -112,13 +116,50 @@ impl InviteRefusal {
     }
 }
 
+/// The game a challenge names, on a page that carries several (the
+/// arcade's hub): 1 to 24 ASCII letters, digits, spaces or hyphens,
+/// starting with a letter or digit and not ending with a space. Pages
+/// compare it with the names of the games they carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameName(String);
+
+/// The longest game name a challenge may carry, in bytes.
+pub const GAME_NAME_MAX_BYTES: usize = 24;
+
+impl GameName {
+    /// Accepts a name of the shape above; `None` otherwise.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<GameName> {
+        let shaped = (1..=GAME_NAME_MAX_BYTES).contains(&s.len())
+            && s.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+            && !s.ends_with(' ')
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b' ' || b == b'-');
+        shaped.then(|| GameName(s.to_owned()))
+    }
+
+    /// The name as text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A message between two lobby players over their data channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PeerMsg {
     /// A chat line (already cleaned when received).
     Chat(String),
-    /// "Play me": the challenger hosts `room`.
-    Challenge(RoomCode),
+    /// "Play me": the challenger hosts `room`, for a match of `game`. A
+    /// challenge without a game (from a page that carries one game) means
+    /// the receiving page's first game: the match's version handshake then
+    /// refuses a page of another build.
+    Challenge {
+        /// The challenger's room.
+        room: RoomCode,
+        /// The game the match opens on, when the challenger names one.
+        game: Option<GameName>,
+    },
     /// The target accepted and is joining the room.
     Accept,
     /// The target declined.
@@ -138,7 +179,13 @@ impl PeerMsg {
     pub fn encode(&self) -> String {
         match self {
             PeerMsg::Chat(text) => json!({"type": "chat", "text": text}),
-            PeerMsg::Challenge(room) => json!({"type": "challenge", "room": room.as_str()}),
+            PeerMsg::Challenge { room, game: None } => {
+                json!({"type": "challenge", "room": room.as_str()})
+            }
+            PeerMsg::Challenge {
+                room,
+                game: Some(game),
+            } => json!({"type": "challenge", "room": room.as_str(), "game": game.as_str()}),
             PeerMsg::Accept => json!({"type": "accept"}),
             PeerMsg::Decline(reason) => json!({"type": "decline", "reason": reason.as_str()}),
             PeerMsg::Cancel => json!({"type": "cancel"}),
@@ -152,7 +199,8 @@ impl PeerMsg {
 
     /// Parses what a peer sent: at most [`PEER_MESSAGE_MAX_BYTES`], one of
     /// the known shapes exactly, a valid room code or invite code, a chat
-    /// line of at most 500 characters (returned cleaned).
+    /// line of at most 500 characters (returned cleaned), a challenge's game
+    /// name of the [`GameName`] shape when it has one.
     pub fn parse(text: &str) -> Result<PeerMsg, MessageError> {
         if text.len() > PEER_MESSAGE_MAX_BYTES {
             return Err(MessageError::TooLarge);
@@ -162,7 +210,7 @@ impl PeerMsg {
             &v,
             &[
                 ("chat", &["text"], &[]),
-                ("challenge", &["room"], &[]),
+                ("challenge", &["room"], &["game"]),
                 ("accept", &[], &[]),
                 ("decline", &["reason"], &[]),
                 ("cancel", &[], &[]),
@@ -177,9 +225,15 @@ impl PeerMsg {
                     _ => MessageError::BadValue,
                 },
             )?),
-            "challenge" => PeerMsg::Challenge(
-                RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
-            ),
+            "challenge" => PeerMsg::Challenge {
+                room: RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
+                game: match m.get("game") {
+                    None => None,
+                    Some(_) => {
+                        Some(GameName::parse(string(m, "game")?).ok_or(MessageError::BadValue)?)
+                    }
+                },
+            },
             "accept" => PeerMsg::Accept,
             "decline" => PeerMsg::Decline(
                 DeclineReason::parse(string(m, "reason")?).ok_or(MessageError::Malformed)?,
@@ -205,10 +259,18 @@ mod tests {
         let room = RoomCode::parse("K7M2QX").unwrap();
         for msg in [
             PeerMsg::Chat("שלום <b>".into()),
-            PeerMsg::Challenge(room),
+            PeerMsg::Challenge {
+                room: room.clone(),
+                game: None,
+            },
+            PeerMsg::Challenge {
+                room,
+                game: GameName::parse("Dots"),
+            },
             PeerMsg::Accept,
             PeerMsg::Decline(DeclineReason::Busy),
             PeerMsg::Decline(DeclineReason::Mutual),
+            PeerMsg::Decline(DeclineReason::UnknownGame),
             PeerMsg::Cancel,
             PeerMsg::Invited(InviteCode::parse("aB3dE5fG7hJ9").unwrap()),
             PeerMsg::InviteRefused(InviteRefusal::Unknown),
@@ -222,6 +284,14 @@ mod tests {
             r#"{"code":"aB3dE5fG7hJ9","type":"invited"}"#
         );
         assert_eq!(PeerMsg::Accept.encode(), r#"{"type":"accept"}"#);
+        // A challenge from a page that names no game keeps today's shape.
+        assert_eq!(
+            PeerMsg::parse(r#"{"type":"challenge","room":"K7M2QX"}"#).unwrap(),
+            PeerMsg::Challenge {
+                room: RoomCode::parse("K7M2QX").unwrap(),
+                game: None
+            }
+        );
     }
 
     #[test]
@@ -249,6 +319,42 @@ mod tests {
                 Malformed,
             ),
             (r#"{"type":"invite-refused","reason":"nope"}"#, Malformed),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":5}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":null}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":""}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":" Dots"}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":"Dots "}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":"Dots\n"}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":"Dõts"}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":"Dots-and-more-dots-and-mo"}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"challenge","room":"K7M2QX","game":"Dots","x":1}"#,
+                Malformed,
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(PeerMsg::parse(text), Err(want), "{text}");

@@ -13,9 +13,13 @@ pub const NAME_KEY: &str = "netplay.name";
 /// The storage key of the netcode setting (`lockstep` or `rollback`).
 pub const NETCODE_KEY: &str = "netplay.netcode";
 
+/// The storage key of the game picked on the title of a page that carries
+/// several (its name).
+pub const GAME_KEY: &str = "netplay.game";
+
 /// Every key the shell stores a setting under: the page reads each back
 /// into the `stored` field of [`PageFacts`] at start-up.
-pub const STORED_KEYS: [&str; 2] = [NAME_KEY, NETCODE_KEY];
+pub const STORED_KEYS: [&str; 3] = [NAME_KEY, NETCODE_KEY, GAME_KEY];
 
 /// What the page knows about itself when it starts.
 #[derive(Debug, Clone, Default)]
@@ -79,6 +83,8 @@ pub struct ShellConfig {
     pub lockstep: bool,
     /// The name remembered from the last visit, to fill in.
     pub stored_name: Option<String>,
+    /// The game picked on the last visit (a page of several games).
+    pub stored_game: Option<String>,
     /// `?invite=`: the page was opened with an invite link (or a damaged
     /// one).
     pub invite: Option<Result<InviteLink, Damaged>>,
@@ -138,6 +144,8 @@ impl ShellConfig {
                 challenge: ChallengeConfig {
                     answer_timeout: ms("answer_ms", 30_000),
                     connect_timeout: ms("connect_ms", 30_000),
+                    // Filled in by the shell from its game.
+                    games: &[],
                 },
                 connect_timeout: ms("lobby_connect_ms", 10_000),
                 pong_timeout: LobbyConfig::default().pong_timeout,
@@ -150,6 +158,7 @@ impl ShellConfig {
             touch: crate::options::touch_option(&page.search).unwrap_or(page.touch_device),
             lockstep: page.stored(NETCODE_KEY) == Some("lockstep"),
             stored_name: page.stored(NAME_KEY).map(str::to_owned),
+            stored_game: page.stored(GAME_KEY).map(str::to_owned),
             invite: invite_option(&page.search),
             page_address: format!(
                 "{}{}",

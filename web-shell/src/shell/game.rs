@@ -43,6 +43,17 @@ pub trait GameSlot {
     }
     /// The choices offered for local play.
     fn local_options(&self) -> &'static [LocalOption];
+    /// The names of the games behind this slot, when it carries several
+    /// (a hub): the title's first local option picks among them, in this
+    /// order, and challenges name the one picked. Empty (the default) for
+    /// a slot of one game.
+    fn games(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The next match this side hosts opens on game `game` of
+    /// [`games`](Self::games) (the one its challenge named). Nothing by
+    /// default.
+    fn open_on(&mut self, _game: usize) {}
     /// Whether the page keeps this key from the browser during play.
     fn is_game_key(&self, code: &str) -> bool;
     /// Starts local play (unless it runs already).

@@ -99,6 +99,9 @@ pub enum Action {
     Player(PlayerAction, String),
     /// The netcode setting changed ("lockstep" or "rollback").
     Netcode(String),
+    /// Title: the game picked (on a page that carries several), by its
+    /// index in the slot's games.
+    ChooseGame(usize),
     /// Result or local play: watch the game just played.
     WatchReplay,
     /// Local play, a match or a replay: show the court full screen.

@@ -29,7 +29,7 @@ pub mod page;
 pub mod room;
 pub mod view;
 
-pub use config::{PageFacts, ShellConfig, NAME_KEY, NETCODE_KEY, STORED_KEYS};
+pub use config::{PageFacts, ShellConfig, GAME_KEY, NAME_KEY, NETCODE_KEY, STORED_KEYS};
 use io::Part;
 pub use io::{
     Action, Cue, FetchId, FileLink, Input, LinkId, Output, PlayerAction, Random, RtcEvent, SdpStep,
@@ -123,6 +123,9 @@ struct FrameTimes {
 /// in with every input, never read.
 pub struct Shell {
     cfg: ShellConfig,
+    /// The game picked on the title, by its index in the slot's games
+    /// (a page that carries several).
+    chosen: usize,
     screens: Screens,
     game: Box<dyn GameSlot>,
     random: Random,
@@ -192,9 +195,18 @@ impl Shell {
     /// A shell for a game that brings its own [`GameSlot`] (a game on
     /// another sync model than lock-step), on the title screen.
     pub fn with_game(game: Box<dyn GameSlot>, cfg: ShellConfig, random: Random) -> Shell {
+        let games = game.games();
+        let chosen = cfg
+            .stored_game
+            .as_deref()
+            .and_then(|g| games.iter().position(|n| *n == g))
+            .unwrap_or(0);
+        let mut cfg = cfg;
+        cfg.lobby.challenge.games = games;
         let mut s = Shell {
             screens: Screens::new(cfg.online_note.is_none()),
             cfg,
+            chosen,
             game,
             random,
             client: None,
@@ -227,8 +239,8 @@ impl Shell {
             out: VecDeque::new(),
             now: Millis(0),
         };
-        s.listeners = page::listeners(s.game.local_options().len());
-        let start = page::start(
+        s.listeners = page::listeners(s.game.local_options().len(), games.len() > 1);
+        let mut start = page::start(
             s.game.name(),
             s.game.build_id(),
             s.game.local_options(),
@@ -239,6 +251,9 @@ impl Shell {
                 "rollback"
             },
         );
+        if games.len() > 1 {
+            start.push(page::Patch::Value("local-opt-0", chosen.to_string()));
+        }
         s.out.push_back(Output::Page(start));
         s.out.push_back(Output::Page(s.about()));
         let labels: Vec<&str> = s.game.touch_buttons().iter().map(|(_, l)| *l).collect();
@@ -379,6 +394,7 @@ impl Shell {
                     display: p.display.clone(),
                     seconds_left: deadline.0.saturating_sub(self.now.0).div_ceil(1000),
                     accept_enabled: p.accept_enabled,
+                    game: c.incoming_game(&p.id).map(|g| g.as_str().to_owned()),
                 })
             })
             .collect();
@@ -566,8 +582,12 @@ impl Shell {
     fn action(&mut self, now: Millis, action: Action) {
         match action {
             Action::ChooseLocal(choices) => {
+                if let Some(&game) = choices.first() {
+                    self.choose_game(game);
+                }
                 self.screen_event(now, ScreenEvent::ChooseLocal, &choices)
             }
+            Action::ChooseGame(game) => self.choose_game(game),
             Action::ChooseOnline => self.screen_event(now, ScreenEvent::ChooseOnline, &[]),
             Action::Continue => self.screen_event(now, ScreenEvent::Continue, &[]),
             // Back during a match is leaving it.
@@ -879,6 +899,34 @@ impl Shell {
         self.render(Part::Lobby);
     }
 
+    /// The game our challenges name: the one picked, on a page of several
+    /// games; none on a page of one.
+    fn named_game(&self) -> Option<crate::protocol::GameName> {
+        let games = self.game.games();
+        if games.len() < 2 {
+            return None;
+        }
+        crate::protocol::GameName::parse(games.get(self.chosen)?)
+    }
+
+    /// The title's game chooser changed (or local play started with a
+    /// game): remember it, and name it in our challenges from now on.
+    fn choose_game(&mut self, game: usize) {
+        let games = self.game.games();
+        let Some(name) = games.get(game).filter(|_| games.len() > 1) else {
+            return;
+        };
+        self.chosen = game;
+        self.out.push_back(Output::Store {
+            key: config::GAME_KEY,
+            value: (*name).to_owned(),
+        });
+        let named = self.named_game();
+        if let Some(c) = self.client.as_mut() {
+            c.set_game(named);
+        }
+    }
+
     fn join_lobby(&mut self, now: Millis, raw: &str) {
         match text::clean_name(raw) {
             Err(e) => self.name_error = e.to_string(),
@@ -889,6 +937,7 @@ impl Shell {
                     value: nick.clone(),
                 });
                 let mut client = LobbyClient::new(nick, self.cfg.lobby);
+                client.set_game(self.named_game());
                 if let Some(Ok(link)) = &self.cfg.invite {
                     client.arrive_by_invite(link.clone());
                 }
@@ -1485,6 +1534,10 @@ impl Shell {
             ..MatchView::default()
         };
         self.render(Part::Match);
+        if role == Role::Host {
+            // Our challenge named the game picked on the title.
+            self.game.open_on(self.chosen);
+        }
         if !self.game.start_match(cfg, now, tag) {
             self.out.push_back(Output::ClosePeer(LinkId::Match));
             if let Some(c) = self.client.as_mut() {

@@ -431,7 +431,10 @@ fn prompt(c: &super::view::ChallengePrompt) -> Node {
         .child(
             Node::el("p", "prompt-line", "")
                 .child(display_name("strong", "", &c.display))
-                .child(Node::Text(" challenges you to a match!".to_owned())),
+                .child(Node::Text(match &c.game {
+                    Some(game) => format!(" challenges you to {game}!"),
+                    None => " challenges you to a match!".to_owned(),
+                })),
         )
         .child(Node::el("p", "time-left", &c.time_left()))
         .child(player_button("Accept", "accept", &c.id, c.accept_enabled))
@@ -587,7 +590,10 @@ pub struct DomEvent {
 /// The events of the page the shell listens to, for a game with
 /// `local_options` local-play choosers.
 #[must_use]
-pub fn listeners(local_options: usize) -> Vec<Listener> {
+///
+/// With `games`, the first chooser picks the game (of a page that carries
+/// several) and is listened to as it changes, so that challenges name it.
+pub fn listeners(local_options: usize, games: bool) -> Vec<Listener> {
     let l = |el, event, prevent_default, reads: &[&str]| Listener {
         el,
         event,
@@ -637,6 +643,11 @@ pub fn listeners(local_options: usize) -> Vec<Listener> {
             ..l("replay-file", "change", false, &[])
         },
     ]);
+    if games {
+        // On the choosers' row, which the page has from the start (the
+        // choosers are made later): a change to any of them reads the game.
+        v.push(l("local-options", "change", false, &["local-opt-0"]));
+    }
     v
 }
 
@@ -670,6 +681,7 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("play-again" | "local-again", _) => Action::PlayAgain,
         ("local-pause", _) => Action::Pause,
         ("netcode", _) => Action::Netcode(first()),
+        ("local-options", _) => Action::ChooseGame(first().parse().ok()?),
         ("notices" | "roster" | "challenge-prompt", _) => {
             Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
         }
@@ -809,7 +821,7 @@ mod tests {
     #[test]
     fn each_listened_event_means_its_action() {
         use crate::shell::{Action, PlayerAction};
-        let ls = listeners(2);
+        let ls = listeners(2, true);
         let at = |el: &str, event: &str| {
             ls.iter()
                 .position(|l| l.el == el && l.event == event)
@@ -824,6 +836,12 @@ mod tests {
             ls[at("btn-local", "click")].reads,
             ["local-opt-0", "local-opt-1"]
         );
+        assert_eq!(
+            action_of(&ls, ev("local-options", "change", &["3"])),
+            Some(Action::ChooseGame(3))
+        );
+        assert_eq!(action_of(&ls, ev("local-options", "change", &["x"])), None);
+        assert!(!listeners(2, false).iter().any(|l| l.el == "local-options"));
         assert_eq!(
             action_of(&ls, ev("btn-local", "click", &["1", "x"])),
             Some(Action::ChooseLocal(vec![1, 0]))
@@ -960,6 +978,7 @@ mod tests {
             display: "Bo#BBB".into(),
             seconds_left: 23,
             accept_enabled: true,
+            game: None,
         }];
         let p = lobby(&v, &mut w);
         assert!(p.contains(&Patch::Shown("roster-empty", false)));
@@ -987,6 +1006,26 @@ mod tests {
         assert!(lobby(&v, &mut w)
             .iter()
             .any(|p| matches!(p, Patch::Children("challenge-prompt", _))));
+        // A challenge that names its game says which.
+        let line = |game: Option<&str>| {
+            let mut c = v.prompts[0].clone();
+            c.game = game.map(str::to_owned);
+            let Node::El { children, .. } = prompt(&c) else {
+                panic!()
+            };
+            let Node::El {
+                children: words, ..
+            } = &children[0]
+            else {
+                panic!()
+            };
+            words[1].clone()
+        };
+        assert_eq!(line(None), Node::Text(" challenges you to a match!".into()));
+        assert_eq!(
+            line(Some("Dots")),
+            Node::Text(" challenges you to Dots!".into())
+        );
     }
 
     #[test]

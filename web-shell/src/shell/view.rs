@@ -253,6 +253,8 @@ pub struct ChallengePrompt {
     pub seconds_left: u64,
     /// Accept can be pressed (not while we host a challenge of our own).
     pub accept_enabled: bool,
+    /// The game the challenge names, if it names one.
+    pub game: Option<String>,
 }
 
 impl ChallengePrompt {

@@ -1,0 +1,49 @@
+//! The game a challenge named is the one the match opens on: the host's
+//! hub starts it at once and its first `Play` names it, so the guest's hub
+//! opens on it too, with no game played before it.
+mod common;
+
+use common::{Page, Pair};
+use lockstep::{Millis, SessionConfig};
+use netsim::LinkConfig;
+use web_shell::shell::GameSlot;
+
+fn pair_opening_on(game: usize) -> Pair {
+    let (a, b) = netsim::pair(LinkConfig::default(), 5);
+    let mut p = Pair {
+        now: Millis(0),
+        host: Page::new(a, 1),
+        guest: Page::new(b, 2),
+        frame: 0,
+    };
+    p.host.hub.open_on(game);
+    assert!(p.host.hub.start_match(SessionConfig::host(9, 6), p.now, 1));
+    assert!(p.guest.hub.start_match(SessionConfig::guest(), p.now, 1));
+    p
+}
+
+#[test]
+fn the_hub_names_its_games_in_order() {
+    let (a, _) = netsim::pair(LinkConfig::default(), 1);
+    let page = Page::new(a, 1);
+    assert_eq!(page.hub.games(), ["Arena", "Battleship", "Dots"]);
+}
+
+#[test]
+fn a_challenge_to_dots_opens_on_dots_on_both_pages() {
+    let mut p = pair_opening_on(2);
+    assert_eq!(p.host.hub.playing(), Some((2, 0)), "the host starts dots");
+    p.run(1_000, |_, _, _| {});
+    assert_eq!(p.guest.hub.playing(), Some((2, 0)), "the guest follows");
+    for page in [&p.host, &p.guest] {
+        let summary = page.view.summary.as_deref().unwrap_or_default();
+        assert!(summary.contains("coin"), "dots is shown: {summary}");
+    }
+    assert_eq!(p.host.arena.borrow().tick, None, "no arena ran before dots");
+}
+
+#[test]
+fn a_game_out_of_the_list_opens_on_the_first() {
+    let p = pair_opening_on(9);
+    assert_eq!(p.host.hub.playing(), Some((0, 0)));
+}
