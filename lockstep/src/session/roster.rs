@@ -1,7 +1,7 @@
 //! Who plays which slot while the match runs: players that dropped and
 //! the time their slot is held, and the membership changes the host
-//! orders (today: a player that left plays the neutral input from a tick
-//! on).
+//! orders (a player that left plays the neutral input from a tick on; a
+//! player that rejoined sends its slot's inputs again from a tick on).
 //!
 //! A leave goes in three steps, all on the reliable channel:
 //!
