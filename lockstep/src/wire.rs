@@ -42,8 +42,10 @@ use crate::transport::Channel;
 /// [`Message::RosterAck`] and the [`ByeReason`] `PlayerLeft`); version 6
 /// rejoin after a reload (the host's [`Hello`] carries the receiver's
 /// rejoin token; [`Rejoin`], [`CatchUpRun`], [`CatchUp`] and the
-/// [`ByeReason`] `RejoinRefused`).
-pub const PROTOCOL_VERSION: u32 = 6;
+/// [`ByeReason`] `RejoinRefused`); version 7 rejoin in matches of three
+/// players or more (the [`RosterChange`] `Returned`, and the number of the
+/// host's last membership change in [`CatchUp`]).
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// The most players in a match.
 pub const MAX_PLAYERS: u8 = 8;
@@ -143,6 +145,9 @@ pub struct CatchUp {
     pub tick: u32,
     /// The host's state hash after `tick` ticks.
     pub hash: u64,
+    /// The number of the host's last [`Roster`] change (0 before the
+    /// first): the rejoiner's next one is one more.
+    pub roster: u16,
 }
 
 /// Why the host refused a [`Rejoin`], in `Bye(RejoinRefused)`.
@@ -224,6 +229,18 @@ pub enum RosterChange {
     Neutral {
         /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
         slot: u8,
+    },
+    /// The player in `slot` rejoined after a reload: the host took it
+    /// back, and from the change's tick on its fresh session sends the
+    /// slot's inputs. Every other guest takes that session on its link to
+    /// the slot once the session's [`Rejoin`] there shows the token whose
+    /// fingerprint is `proof` (a keyed hash of the token: the guests
+    /// never learn the token itself).
+    Returned {
+        /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
+        slot: u8,
+        /// The fingerprint of the slot's rejoin token.
+        proof: u64,
     },
 }
 
@@ -482,6 +499,7 @@ enum ByeWire {
 #[derive(Serialize, Deserialize)]
 enum ChangeWire {
     Neutral(u8),
+    Returned(u8, [u8; 8]),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -513,8 +531,8 @@ enum Wire<P> {
     Rejoin(u32, [u8; 8], u8, [u8; 8]),
     /// A slot, the first tick and a run of its inputs.
     CatchUpRun(u8, u32, P),
-    /// The catch-up's tick and the host's hash of it.
-    CatchUp(u32, [u8; 8]),
+    /// The catch-up's tick, the host's hash of it and its last change.
+    CatchUp(u32, [u8; 8], u16),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -685,7 +703,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 }
                 Wire::CatchUpRun(r.slot, r.first_tick, PadsRef(r.pads.as_slice()))
             }
-            Message::CatchUp(c) => Wire::CatchUp(c.tick, c.hash.to_le_bytes()),
+            Message::CatchUp(c) => Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster),
             Message::Member(m) => Wire::Member(m.slot, m.match_id.to_le_bytes()),
             Message::Missing(m) => Wire::Missing(m.slot, m.have),
             Message::Held(h) => {
@@ -699,6 +717,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 r.tick,
                 match r.change {
                     RosterChange::Neutral { slot } => ChangeWire::Neutral(slot),
+                    RosterChange::Returned { slot, proof } => {
+                        ChangeWire::Returned(slot, proof.to_le_bytes())
+                    }
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
@@ -861,9 +882,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     pads: pads.0,
                 })
             }
-            Wire::CatchUp(tick, hash) => Message::CatchUp(CatchUp {
+            Wire::CatchUp(tick, hash, roster) => Message::CatchUp(CatchUp {
                 tick,
                 hash: u64::from_le_bytes(hash),
+                roster,
             }),
             Wire::Member(slot, match_id) => {
                 if slot == 0 || slot >= MAX_PLAYERS {
@@ -895,6 +917,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 let change = match change {
                     ChangeWire::Neutral(slot) => RosterChange::Neutral {
                         slot: guest_slot(slot)?,
+                    },
+                    ChangeWire::Returned(slot, proof) => RosterChange::Returned {
+                        slot: guest_slot(slot)?,
+                        proof: u64::from_le_bytes(proof),
                     },
                 };
                 Message::Roster(Roster { seq, tick, change })
@@ -1049,6 +1075,7 @@ mod tests {
             M::CatchUp(CatchUp {
                 tick: 36_000,
                 hash: 0x0123_4567_89ab_cdef,
+                roster: u16::MAX,
             }),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::WrongToken)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive)),
@@ -1125,6 +1152,14 @@ mod tests {
                 tick: 3700,
                 change: RosterChange::Neutral { slot: 2 },
             }),
+            M::Roster(Roster {
+                seq: u16::MAX,
+                tick: 1,
+                change: RosterChange::Returned {
+                    slot: 7,
+                    proof: u64::MAX,
+                },
+            }),
             M::RosterAck(u16::MAX),
         ]
     }
@@ -1154,6 +1189,14 @@ mod tests {
             })),
             [12, 1, 0xac, 0x02, 0, 2]
         );
+        assert_eq!(
+            enc(M::Roster(Roster {
+                seq: 2,
+                tick: 300,
+                change: RosterChange::Returned { slot: 2, proof: 1 },
+            })),
+            [12, 2, 0xac, 0x02, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0]
+        );
         assert_eq!(enc(M::RosterAck(1)), [13, 1]);
         assert_eq!(enc(M::Bye(ByeReason::PlayerLeft { slot: 3 })), [6, 7, 3]);
         // Slot 0 is the host's, which no question, run or change names.
@@ -1161,6 +1204,7 @@ mod tests {
             &[10u8, 0, 0][..],
             &[11, 8, 0, 0],
             &[12, 1, 0, 0, 0],
+            &[12, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             &[6, 7, 8],
         ] {
             assert_eq!(M::decode(bad), Err(DecodeError::BadValue("slot")));
@@ -1181,7 +1225,7 @@ mod tests {
         );
         // An unknown change.
         assert_eq!(
-            M::decode(&[12, 1, 0, 1, 2]),
+            M::decode(&[12, 1, 0, 2, 2]),
             Err(DecodeError::BadValue("field"))
         );
     }
@@ -1208,8 +1252,12 @@ mod tests {
             [15, 0, 0x80, 0x01, 7, 0b11, 5]
         );
         assert_eq!(
-            enc(M::CatchUp(CatchUp { tick: 300, hash: 1 })),
-            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0]
+            enc(M::CatchUp(CatchUp {
+                tick: 300,
+                hash: 1,
+                roster: 2
+            })),
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2]
         );
         assert_eq!(
             enc(M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive))),

@@ -24,9 +24,13 @@ fn a_catch_up_that_does_not_fit_is_refused() {
     in_both_modes(|mode| {
         let window = if mode == Mode::LockStep { 0 } else { 8 };
         let ([a, b], hash) = catch_up_inputs(100);
-        let end = Message::<u8>::CatchUp(CatchUp { tick: 100, hash })
-            .encode()
-            .expect("encodes");
+        let end = Message::<u8>::CatchUp(CatchUp {
+            tick: 100,
+            hash,
+            roster: 0,
+        })
+        .encode()
+        .expect("encodes");
         let cases: Vec<(&str, Vec<Vec<u8>>)> = vec![
             ("garbage", vec![run(0, 0, &a), vec![15, 0, 0xff]]),
             ("a gap", vec![run(0, 0, &a[..50]), run(0, 60, &a[60..])]),

@@ -31,6 +31,7 @@ fn a_catch_up_with_a_wrong_hash_is_refused() {
             let end = Message::<u8>::CatchUp(CatchUp {
                 tick: 300,
                 hash: sent,
+                roster: 0,
             });
             let bytes = end.encode().expect("encodes");
             s.handle_datagram(Millis(40), PeerId(0), Channel::Reliable, &bytes);

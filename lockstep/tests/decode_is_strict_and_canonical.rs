@@ -116,13 +116,22 @@ fn message() -> impl Strategy<Value = M> {
             pads,
         })
     });
-    let roster = (1u16.., any::<u32>(), 1u8..8).prop_map(|(seq, tick, slot)| {
-        M::Roster(Roster {
-            seq,
-            tick,
-            change: RosterChange::Neutral { slot },
-        })
-    });
+    let roster = (
+        1u16..,
+        any::<u32>(),
+        1u8..8,
+        proptest::option::of(any::<u64>()),
+    )
+        .prop_map(|(seq, tick, slot, proof)| {
+            M::Roster(Roster {
+                seq,
+                tick,
+                change: match proof {
+                    None => RosterChange::Neutral { slot },
+                    Some(proof) => RosterChange::Returned { slot, proof },
+                },
+            })
+        });
     // Rejoin after a reload: a guest's slot; catch-up runs of any slot,
     // never empty.
     let rejoin = (any::<u32>(), any::<u64>(), 1u8..8, any::<u64>()).prop_map(
@@ -144,8 +153,8 @@ fn message() -> impl Strategy<Value = M> {
                 pads,
             })
         });
-    let catch_up =
-        (any::<u32>(), any::<u64>()).prop_map(|(tick, hash)| M::CatchUp(CatchUp { tick, hash }));
+    let catch_up = (any::<u32>(), any::<u64>(), any::<u16>())
+        .prop_map(|(tick, hash, roster)| M::CatchUp(CatchUp { tick, hash, roster }));
     let parts = (
         1u32..,
         proptest::collection::vec(any::<u64>(), 0..=MAX_PARTS),

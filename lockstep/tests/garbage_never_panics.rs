@@ -767,7 +767,11 @@ fn every_kind_of_datagram_in_every_phase() {
             first_tick: 0,
             pads: vec![1, 2],
         })),
-        encode(&M::CatchUp(CatchUp { tick: 4, hash: 1 })),
+        encode(&M::CatchUp(CatchUp {
+            tick: 4,
+            hash: 1,
+            roster: 0,
+        })),
         vec![15, 1, 0, 0],    // an empty catch-up run
         vec![15, 8, 0, 2, 1], // a run for slot 8
     ];
@@ -886,6 +890,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                 12 => M::CatchUp(CatchUp {
                     tick: a % 8,
                     hash: u64::from(b),
+                    roster: (a % 3) as u16,
                 }),
                 _ if a % 8 == 6 => M::Bye(ByeReason::RejoinRefused(match b % 4 {
                     0 => RejoinRefusal::WrongToken,

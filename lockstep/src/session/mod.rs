@@ -507,7 +507,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         self.deadlines.called(now);
         let known = self.peers.iter().any(|p| p.id == peer);
-        if !known && self.side == 0 && self.is_running() {
+        if !known && self.is_running() {
             // A link the match does not know (or one of a player that
             // left): only a rejoin is heard.
             self.on_stranger(now, peer, channel, bytes);
@@ -548,6 +548,9 @@ impl<G: DeterministicGame> Session<G> {
             });
             return;
         }
+        if !self.takes_from(pi, &msg) {
+            return;
+        }
         if !matches!(msg, Message::Rejoin(_)) {
             // Anything but a fresh session's Rejoin: the player's own
             // session is heard again.
@@ -573,8 +576,8 @@ impl<G: DeterministicGame> Session<G> {
             Message::Parts(p) => self.on_parts(pi, p),
             Message::Member(m) => self.on_member(pi, m),
             Message::Missing(m) => self.on_missing(pi, m),
-            Message::Held(h) => self.on_held(pi, h),
-            Message::Roster(r) => self.on_roster(pi, r),
+            Message::Held(h) => self.on_held(now, pi, h),
+            Message::Roster(r) => self.on_roster(now, pi, r),
             Message::RosterAck(seq) => self.on_roster_ack(pi, seq),
         }
     }
@@ -653,6 +656,36 @@ impl<G: DeterministicGame> Session<G> {
             Phase::Handshake(_) => Frame::Waiting,
             Phase::Running(_) => self.running_frame(now, sample),
         }
+    }
+
+    /// Whether `msg` on link `pi` is taken at all. A player the host asked
+    /// about (leaving, or rejoining and not yet back) is heard only for a
+    /// `Rejoin` or a `Bye`: what its link carries may come from a fresh
+    /// session this side has not taken yet. A rejoiner takes nothing but a
+    /// `Hello`, a `Member` or a `Bye` on a link whose player it does not
+    /// know yet (a guest that has not taken it back may still send what
+    /// it meant for the old session).
+    fn takes_from(&self, pi: usize, msg: &Message<G::Input>) -> bool {
+        let Some(p) = self.peers.get(pi) else {
+            return false;
+        };
+        let taken = if p.frozen || p.returning.is_some() {
+            matches!(msg, Message::Rejoin(_) | Message::Bye(_))
+        } else if p.slot.is_none() && self.cfg.rejoin_as.is_some() {
+            matches!(
+                msg,
+                Message::Hello(_) | Message::Member(_) | Message::Bye(_)
+            )
+        } else {
+            true
+        };
+        if !taken {
+            log::debug!(
+                "a message on {} while its player is not taken (leaving, rejoining or not introduced yet): dropped",
+                p.id
+            );
+        }
+        taken
     }
 
     /// Whether this side knows its slot and every other player's link is
@@ -1409,7 +1442,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Host: every answer is in. The others get the gone player's inputs
     /// they lack, then the change; this side applies it too.
-    fn finish_leave(&mut self) {
+    fn finish_leave(&mut self, now: Millis) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
@@ -1421,10 +1454,17 @@ impl<G: DeterministicGame> Session<G> {
         run.timeline.extend_inputs(s, &leaving.tail);
         let tick = leaving.end();
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
+        let change = match leaving.rejoin {
+            None => RosterChange::Neutral { slot },
+            Some((_, token)) => RosterChange::Returned {
+                slot,
+                proof: rejoin::proof(token, run.params.match_id, slot),
+            },
+        };
         let change = Message::<G::Input>::Roster(Roster {
             seq: run.roster_seq,
             tick,
-            change: RosterChange::Neutral { slot },
+            change,
         });
         let all = run.timeline.inputs_of(s);
         for p in &mut self.peers {
@@ -1438,7 +1478,15 @@ impl<G: DeterministicGame> Session<G> {
             }
             p.out.send(&change);
         }
-        self.apply_neutral(slot, tick);
+        match leaving.rejoin {
+            None => self.apply_neutral(slot, tick),
+            Some((link, _)) => {
+                log::info!("slot {slot} comes back from tick {tick}: the others were told");
+                if let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) {
+                    self.accept_rejoin(now, link, t);
+                }
+            }
+        }
     }
 
     /// From `tick` on the player in `slot` plays the neutral input here;
@@ -1497,7 +1545,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// A run of a gone player's inputs: an answer (host) or the inputs
     /// this side lacks before the change (guest).
-    fn on_held(&mut self, pi: usize, h: Held<G::Input>) {
+    fn on_held(&mut self, now: Millis, pi: usize, h: Held<G::Input>) {
         let from_host = self.is_host_link(pi);
         let Phase::Running(run) = &mut self.phase else {
             self.violation(Violation::UnexpectedRoster);
@@ -1514,7 +1562,7 @@ impl<G: DeterministicGame> Session<G> {
                 return;
             };
             match leaving.fold(id, run.timeline.inputs_of(s), &h, limit) {
-                Ok(()) if leaving.complete() => self.finish_leave(),
+                Ok(()) if leaving.complete() => self.finish_leave(now),
                 Ok(()) => {}
                 Err(RunRefused::OutOfTurn) => self.violation(Violation::UnexpectedRoster),
                 Err(RunRefused::Conflict(tick)) => {
@@ -1541,13 +1589,16 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// A membership change from the host.
-    fn on_roster(&mut self, pi: usize, r: Roster) {
+    fn on_roster(&mut self, now: Millis, pi: usize, r: Roster) {
         let from_host = self.is_host_link(pi);
         let Phase::Running(run) = &mut self.phase else {
             self.violation(Violation::UnexpectedRoster);
             return;
         };
-        let RosterChange::Neutral { slot } = r.change;
+        let (slot, proof) = match r.change {
+            RosterChange::Neutral { slot } => (slot, None),
+            RosterChange::Returned { slot, proof } => (slot, Some(proof)),
+        };
         let held = run.timeline.inputs_of(usize::from(slot)).len() as u32;
         if !from_host
             || r.seq != run.roster_seq.wrapping_add(1)
@@ -1562,7 +1613,119 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
-        self.apply_neutral(slot, r.tick);
+        match proof {
+            None => self.apply_neutral(slot, r.tick),
+            Some(proof) => self.apply_returned(now, slot, r.tick, proof),
+        }
+    }
+
+    /// The host took the player in `slot` back from `tick` on: its fresh
+    /// session is taken on this side's link to it once it shows the token
+    /// whose fingerprint is `proof` (at once if its `Rejoin` came first).
+    fn apply_returned(&mut self, now: Millis, slot: u8, tick: u32, proof: u64) {
+        let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) else {
+            return;
+        };
+        log::info!("slot {slot} comes back from tick {tick}: waiting for its session");
+        let claims = self
+            .peers
+            .get_mut(t)
+            .map(|p| {
+                p.returning = Some(proof);
+                core::mem::take(&mut p.claims)
+            })
+            .unwrap_or_default();
+        for (link, token) in claims {
+            if self.check_claim(now, link, t, token) {
+                break;
+            }
+        }
+    }
+
+    /// Guest: a `Rejoin` on link `link` (`pi` when it is a player's link).
+    /// It is taken only on the link to the slot it names (or a new one)
+    /// and only once the host said that slot came back, with the token the
+    /// host vouched for; anything else is refused and logged, and the
+    /// match goes on.
+    fn on_rejoin_at_guest(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
+        let Phase::Running(_) = &self.phase else {
+            log::debug!("a rejoin to a guest outside a running match: dropped");
+            return;
+        };
+        let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
+        let Some(t) = target.filter(|&t| pi.is_none_or(|i| i == t)) else {
+            log::warn!(
+                "a rejoin on {link} claims slot {}, which is not that link's: refused",
+                r.slot
+            );
+            return;
+        };
+        if r.protocol != PROTOCOL_VERSION || r.build != G::BUILD_ID {
+            log::info!("a rejoin from another build on {link}: refused");
+            return;
+        }
+        let waiting = self.peers.get_mut(t).is_some_and(|p| {
+            if p.returning.is_none() {
+                p.keep_claim(link, r.token);
+                true
+            } else {
+                false
+            }
+        });
+        if waiting {
+            log::debug!(
+                "a rejoin for slot {} on {link} waits for the host's word",
+                r.slot
+            );
+            return;
+        }
+        let _taken = self.check_claim(now, link, t, r.token);
+    }
+
+    /// Guest: the host said peer `t`'s player came back; a session on
+    /// `link` shows `token`. Whether it was taken as that player.
+    fn check_claim(&mut self, now: Millis, link: PeerId, t: usize, token: u64) -> bool {
+        let Phase::Running(run) = &self.phase else {
+            return false;
+        };
+        let match_id = run.params.match_id;
+        let Some(p) = self.peers.get_mut(t) else {
+            return false;
+        };
+        let (Some(slot), Some(proof)) = (p.slot, p.returning) else {
+            return false;
+        };
+        if rejoin::proof(token, match_id, slot) != proof {
+            log::warn!("a rejoin for slot {slot} on {link} shows another token: refused");
+            return false;
+        }
+        if p.id != link {
+            self.gone.push(p.id);
+            p.id = link;
+            self.strangers.retain(|(id, _)| *id != link);
+        }
+        // The fresh session knows this side's inputs the host held; the
+        // rest go again from there once its acknowledgement comes (until
+        // then from the start, in runs it already holds).
+        p.out.clear();
+        p.frozen = false;
+        p.dropped = None;
+        p.returning = None;
+        p.claims.clear();
+        p.last_heard = now;
+        p.pinger = ping::Pinger::default();
+        p.pinger.start(self.cfg.ping_interval_frames);
+        p.time_sync = time_sync::TimeSync::default();
+        p.hashes = HashBook::after(0);
+        p.sender = sender::Sender::holding(0);
+        p.out.send(&Message::<G::Input>::Member(Member {
+            slot: self.side,
+            match_id,
+        }));
+        log::info!("slot {slot} is back on {link}");
+        self.deadlines.progressed();
+        self.events.push_back(Event::Resumed { slot });
+        true
     }
 
     /// A player applied the host's change `seq`.
@@ -1631,9 +1794,12 @@ impl<G: DeterministicGame> Session<G> {
             slot,
             match_id: params.match_id,
         });
-        for p in &mut self.peers {
-            if p.slot != Some(0) {
-                p.out.send(&member);
+        // A rejoiner's introduction to the other guests is its Rejoin.
+        if self.cfg.rejoin_as.is_none() {
+            for p in &mut self.peers {
+                if p.slot != Some(0) {
+                    p.out.send(&member);
+                }
             }
         }
         for i in 0..self.peers.len() {
@@ -1669,6 +1835,10 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Another guest's introduction (see [`Member`]).
     fn on_member(&mut self, pi: usize, m: Member) {
+        if self.cfg.rejoin_as.is_some() {
+            self.on_member_rejoining(pi, m);
+            return;
+        }
         let Phase::Handshake(hs) = &self.phase else {
             self.violation(Violation::UnexpectedMember);
             return;
@@ -1693,6 +1863,37 @@ impl<G: DeterministicGame> Session<G> {
                     self.start();
                 }
             }
+            Err(v) => self.violation(v),
+        }
+    }
+
+    /// Rejoining: a guest that took this side back on its link says who it
+    /// is (before or after the catch-up). Checked like any introduction,
+    /// once the host's Hello told the match.
+    fn on_member_rejoining(&mut self, pi: usize, m: Member) {
+        let params = match &self.phase {
+            Phase::Handshake(hs) => hs.own_slot.map(|_| hs.params),
+            Phase::Running(run) => Some(run.params),
+            Phase::Ended(_) => return,
+        };
+        let Some(peer) = self.peers.get_mut(pi) else {
+            return;
+        };
+        if self.side == 0 || peer.slot.is_some() || peer.member.is_some() {
+            self.violation(Violation::UnexpectedMember);
+            return;
+        }
+        let Some(params) = params else {
+            // The host's Hello has not come yet: checked when it does.
+            peer.member = Some(m);
+            return;
+        };
+        match self.admit(pi, m, params) {
+            Ok(()) => log::info!(
+                "{} took this side back: it plays slot {}",
+                self.peers.get(pi).map_or(PeerId(0), |p| p.id),
+                m.slot
+            ),
             Err(v) => self.violation(v),
         }
     }
@@ -2010,7 +2211,7 @@ impl<G: DeterministicGame> Session<G> {
             .frames
             .is_multiple_of(u64::from(self.cfg.ping_interval_frames));
         for peer in &mut self.peers {
-            if peer.frozen || (peer.dropped.is_some() && !quiet_turn) {
+            if peer.frozen || peer.slot.is_none() || (peer.dropped.is_some() && !quiet_turn) {
                 // A dropped player's link gets one packet per ping
                 // interval: enough for it to hear us when it comes back.
                 continue;
@@ -2049,8 +2250,8 @@ impl<G: DeterministicGame> Session<G> {
 
 // ----- rejoin after a reload -----------------------------------------------
 impl<G: DeterministicGame> Session<G> {
-    /// Host: a datagram on a link the running match does not know. Only a
-    /// fresh session's `Rejoin` is taken; anything else is dropped.
+    /// A datagram on a link the running match does not know. Only a fresh
+    /// session's `Rejoin` is taken; anything else is dropped.
     fn on_stranger(&mut self, now: Millis, link: PeerId, channel: Channel, bytes: &[u8]) {
         match Message::<G::Input>::decode(bytes) {
             Ok(Message::Rejoin(r)) if channel == Channel::Reliable => {
@@ -2066,7 +2267,7 @@ impl<G: DeterministicGame> Session<G> {
     /// back, or refuses it on that link alone. Guests take no rejoins.
     fn on_rejoin(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
         if self.side != 0 {
-            log::debug!("a rejoin to a guest: dropped (only the host takes rejoins)");
+            self.on_rejoin_at_guest(now, link, pi, r);
             return;
         }
         let Phase::Running(run) = &self.phase else {
@@ -2095,15 +2296,17 @@ impl<G: DeterministicGame> Session<G> {
                 && !p.dropped.is_some_and(|d| d.ran_out)
                 && !run.timeline.is_neutral(usize::from(r.slot))
         });
+        // With three players or more the others must all be there to
+        // hand over what they hold of the slot, and no slot may play the
+        // neutral input (a catch-up does not tell the rejoiner which).
+        let others_away = self.peers.iter().enumerate().any(|(i, p)| {
+            Some(i) != target && (p.dropped.is_some() || p.frozen || p.returning.is_some())
+        }) || (0..usize::from(run.params.players))
+            .any(|s| run.timeline.is_neutral(s));
         let why = match (self.cfg.rejoin_entropy, target) {
             _ if !held => Some(RejoinRefusal::SlotNotHeld),
             (None, _) => Some(RejoinRefusal::HostUnable),
-            // With three players or more a rejoiner would also need links
-            // to the other guests: not built yet.
-            _ if run.leaving.is_some()
-                || self.cfg.rejoin_window == Millis::ZERO
-                || run.params.players > 2 =>
-            {
+            _ if run.leaving.is_some() || self.cfg.rejoin_window == Millis::ZERO || others_away => {
                 Some(RejoinRefusal::HostUnable)
             }
             (Some(e), _) if rejoin::token(e, run.params.match_id, r.slot) != r.token => {
@@ -2128,12 +2331,30 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         match (why, target) {
+            (None, Some(_)) if self.peers.len() > 1 => self.gather_for_rejoin(link, r),
             (None, Some(t)) => self.accept_rejoin(now, link, t),
             (why, _) => {
                 let why = why.unwrap_or(RejoinRefusal::SlotNotHeld);
                 self.refuse_rejoin(link, pi, why);
             }
         }
+    }
+
+    /// Host, three players or more: before the player of slot `r.slot` rejoins on
+    /// `link`, the others are asked for its inputs past the host's (as for
+    /// a leave), so its fresh session starts where the longest stream
+    /// anyone holds ends and no one holds an input it would not send.
+    fn gather_for_rejoin(&mut self, link: PeerId, r: Rejoin) {
+        self.begin_leave(r.slot);
+        if let Phase::Running(run) = &mut self.phase {
+            if let Some(l) = run.leaving.as_mut() {
+                l.rejoin = Some((link, r.token));
+            }
+        }
+        log::info!(
+            "slot {} rejoins on {link}: gathering its inputs first",
+            r.slot
+        );
     }
 
     /// The queue of link `link`: a player's (`pi`), or a stranger's.
@@ -2184,6 +2405,7 @@ impl<G: DeterministicGame> Session<G> {
         let interval = u32::from(run.params.hash_interval.max(1));
         p.out.clear();
         p.dropped = None;
+        p.frozen = false;
         p.last_heard = now;
         p.hello = Some(Self::local_version());
         p.pinger = ping::Pinger::default();
@@ -2204,8 +2426,11 @@ impl<G: DeterministicGame> Session<G> {
         for r in runs {
             p.out.send(&Message::CatchUpRun(r));
         }
-        p.out
-            .send(&Message::<G::Input>::CatchUp(CatchUp { tick, hash }));
+        p.out.send(&Message::<G::Input>::CatchUp(CatchUp {
+            tick,
+            hash,
+            roster: run.roster_seq,
+        }));
         log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
         self.deadlines.progressed();
         self.events.push_back(Event::Resumed { slot });
@@ -2287,7 +2512,7 @@ impl<G: DeterministicGame> Session<G> {
             local: LocalHashes::default(),
             parts: PartsExchange::default(),
             parts_with: None,
-            roster_seq: 0,
+            roster_seq: c.roster,
             leaving: None,
             asked: None,
         });

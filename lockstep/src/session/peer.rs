@@ -72,7 +72,17 @@ pub(super) struct Peer {
     pub(super) frozen: bool,
     /// Host: the last membership change it acknowledged.
     pub(super) roster_acked: u16,
+    /// Guest: the host said this player rejoined; the fingerprint of its
+    /// token, which its fresh session's `Rejoin` must match here.
+    pub(super) returning: Option<u64>,
+    /// Guest: `Rejoin`s for this player's slot (the link each came on and
+    /// its token), waiting for the host's word that the slot came back: a
+    /// few, one per link, so a forged one cannot push the real one out.
+    pub(super) claims: Vec<(PeerId, u64)>,
 }
+
+/// The most `Rejoin`s a guest keeps for one slot until the host's word.
+pub(super) const MAX_CLAIMS: usize = 4;
 
 impl Peer {
     /// A link that opened at `now`.
@@ -93,7 +103,20 @@ impl Peer {
             dropped: None,
             frozen: false,
             roster_acked: 0,
+            returning: None,
+            claims: Vec::new(),
         }
+    }
+
+    /// Keeps a `Rejoin` for this player's slot on `link` with `token`
+    /// (one per link: a later one replaces it; the oldest link's goes when
+    /// there are too many).
+    pub(super) fn keep_claim(&mut self, link: PeerId, token: u64) {
+        self.claims.retain(|(l, _)| *l != link);
+        if self.claims.len() >= MAX_CLAIMS {
+            self.claims.remove(0);
+        }
+        self.claims.push((link, token));
     }
 
     /// A datagram from it arrived at `now`.

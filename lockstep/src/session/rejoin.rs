@@ -32,6 +32,14 @@ pub(super) fn token(entropy: u128, match_id: u64, slot: u8) -> u64 {
     core::hash::Hasher::finish(&h).max(1)
 }
 
+/// The fingerprint of `token` the host shows the other guests when the
+/// player in `slot` rejoins: a hash keyed by the token, so a guest can
+/// check the token the rejoiner shows it without learning it beforehand
+/// (and could not use the fingerprint to rejoin as that player).
+pub(super) fn proof(token: u64, match_id: u64, slot: u8) -> u64 {
+    self::token(u128::from(token), match_id, slot)
+}
+
 /// Every slot's inputs (`inputs[s]`, from tick 0) as catch-up runs, slot
 /// by slot.
 pub(super) fn runs<I: Copy>(inputs: &[&[I]]) -> Vec<CatchUpRun<I>> {

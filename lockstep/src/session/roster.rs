@@ -1,7 +1,7 @@
 //! Who plays which slot while the match runs: players that dropped and
 //! the time their slot is held, and the membership changes the host
-//! orders (today: a player that left plays the neutral input from a tick
-//! on).
+//! orders (a player that left plays the neutral input from a tick on; a
+//! player that rejoined sends its slot's inputs again from a tick on).
 //!
 //! A leave goes in three steps, all on the reliable channel:
 //!
@@ -16,8 +16,10 @@
 //!    ([`Held`]) and then the change ([`Roster`]); each applies it and
 //!    acknowledges it.
 //!
-//! A later join or rejoin is another [`RosterChange`] in the same
-//! numbered sequence.
+//! A rejoin in a match of three players or more goes the same way: the
+//! host gathers the player's inputs the others hold, so its fresh session
+//! starts from the longest stream anyone has, and the change hands the
+//! slot back (`Returned`) instead of playing it neutral.
 //!
 //! [`Missing`]: crate::wire::Missing
 //! [`Held`]: crate::wire::Held
@@ -80,6 +82,10 @@ pub(super) struct Leaving<I> {
     pub(super) tail: Vec<I>,
     /// One per remaining player.
     pub(super) replies: Vec<Reply>,
+    /// The player is not gone but rejoining: the link its fresh session
+    /// spoke on and its token. The change then hands the slot back to it
+    /// instead of the neutral input.
+    pub(super) rejoin: Option<(PeerId, u64)>,
 }
 
 impl<I: Copy + PartialEq> Leaving<I> {
@@ -96,6 +102,7 @@ impl<I: Copy + PartialEq> Leaving<I> {
                     done: false,
                 })
                 .collect(),
+            rejoin: None,
         }
     }
 
