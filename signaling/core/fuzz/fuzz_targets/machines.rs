@@ -246,6 +246,8 @@ fn room(mut s: Script<'_>) {
         max_message_bytes: 512,
         max_messages: 12,
         max_member_messages: 12,
+        // Low, so that runs reach the per-minute rate's refusal too.
+        messages_per_minute: 6,
         // A key, so that ticket requests are answered with tickets.
         relay_key: signaling_core::RelayKey::from_secret("fuzzing key"),
     };
