@@ -7,10 +7,10 @@
 //! rejoiner is taken back on its own link, and the match plays on in sync.
 mod common;
 
-use common::{assert_players_agree, in_both_modes, Bench, Mode};
+use common::{assert_players_agree, in_both_modes, rejoin_mesh, Bench, Mode};
 use lockstep::wire::{Member, Message, Rejoin, PROTOCOL_VERSION};
-use lockstep::{Channel, DeterministicGame, Event, Millis, PeerId, SessionConfig};
-use lockstep_testing::{member_id, LinkConfig, Mesh};
+use lockstep::{Channel, DeterministicGame, Event, Millis, PeerId};
+use lockstep_testing::{member_id, LinkConfig};
 
 /// A link guest 1 never opened.
 const STRANGER: PeerId = PeerId(60);
@@ -35,14 +35,7 @@ fn a_forged_rejoin_on_a_guest_link_is_refused() {
             loss_percent: 2,
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 4 } else { 2 };
-        let mut m = Mesh::<Bench>::new(
-            4,
-            mode.cfg(SessionConfig::host(55, delay).rejoin_entropy(0x55_2026)),
-            mode.cfg(SessionConfig::guest()),
-            link,
-            55,
-        );
+        let mut m = rejoin_mesh(mode, 4, 55, 0x55_2026, link, (4, 2));
         assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
         let token = m.players[2].rejoin_token().expect("the host gave a token");
         let forged = token ^ 0x5a5a;

@@ -5,10 +5,10 @@
 //! others play on in sync, undisturbed.
 mod common;
 
-use common::{assert_players_agree, in_both_modes, Bench, Mode};
+use common::{assert_players_agree, in_both_modes, rejoin_mesh};
 use lockstep::wire::RejoinRefusal;
-use lockstep::{Event, Millis, Outcome, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh};
+use lockstep::{Event, Millis, Outcome};
+use lockstep_testing::LinkConfig;
 
 #[test]
 fn a_rejoin_after_the_window_ran_out_is_refused() {
@@ -17,14 +17,7 @@ fn a_rejoin_after_the_window_ran_out_is_refused() {
             latency: Millis(20),
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 3 } else { 1 };
-        let mut m = Mesh::<Bench>::new(
-            3,
-            mode.cfg(SessionConfig::host(8, delay).rejoin_entropy(0xabcd)),
-            mode.cfg(SessionConfig::guest()),
-            link,
-            8,
-        );
+        let mut m = rejoin_mesh(mode, 3, 8, 0xabcd, link, (3, 1));
         assert!(m.run_to_confirmed(600, 2000), "{}", m.progress());
         m.sever_player(2);
         assert!(

@@ -5,10 +5,10 @@
 //! sync.
 mod common;
 
-use common::{assert_players_agree, in_both_modes, Bench, Mode};
+use common::{assert_players_agree, in_both_modes, rejoin_mesh};
 use lockstep::wire::RejoinRefusal;
-use lockstep::{Millis, Outcome, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh};
+use lockstep::{Millis, Outcome};
+use lockstep_testing::LinkConfig;
 
 #[test]
 fn a_rejoin_with_a_wrong_token_is_refused() {
@@ -17,14 +17,7 @@ fn a_rejoin_with_a_wrong_token_is_refused() {
             latency: Millis(25),
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 3 } else { 1 };
-        let mut m = Mesh::<Bench>::new(
-            2,
-            mode.cfg(SessionConfig::host(5, delay).rejoin_entropy(77)),
-            mode.cfg(SessionConfig::guest()),
-            link,
-            5,
-        );
+        let mut m = rejoin_mesh(mode, 2, 5, 77, link, (3, 1));
         assert!(m.run_to_confirmed(600, 2000), "{}", m.progress());
         let token = m.players[1].rejoin_token().expect("a token");
         m.reload_with_token(1, token ^ 1).expect("a guest's slot");

@@ -8,9 +8,9 @@
 //! replays anything.
 mod common;
 
-use common::{assert_players_agree, in_both_modes, Bench, Mode};
-use lockstep::{Event, Millis, SessionConfig};
-use lockstep_testing::{member_id, LinkConfig, Mesh};
+use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
+use lockstep::{Event, Millis};
+use lockstep_testing::{member_id, LinkConfig};
 
 #[test]
 fn a_reloaded_guest_rejoins_among_three_players_in_sync() {
@@ -21,14 +21,7 @@ fn a_reloaded_guest_rejoins_among_three_players_in_sync() {
             loss_percent: 2,
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 4 } else { 2 };
-        let mut m = Mesh::<Bench>::new(
-            3,
-            mode.cfg(SessionConfig::host(33, delay).rejoin_entropy(0x3ee_2026)),
-            mode.cfg(SessionConfig::guest()),
-            link,
-            33,
-        );
+        let mut m = rejoin_mesh(mode, 3, 33, 0x3ee_2026, link, (4, 2));
         assert!(m.run_to_confirmed(900, 3000), "{}", m.progress());
         m.reload(2).expect("a guest's slot can be rejoined");
         assert!(m.run_to_confirmed(2400, 6000), "{}", m.progress());

@@ -6,9 +6,9 @@
 //! never replayed anything.
 mod common;
 
-use common::{assert_players_agree, in_both_modes, Bench, Mode};
-use lockstep::{Event, Millis, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh};
+use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
+use lockstep::{Event, Millis};
+use lockstep_testing::LinkConfig;
 
 #[test]
 fn a_reloaded_guest_rejoins_its_slot_in_sync() {
@@ -19,14 +19,7 @@ fn a_reloaded_guest_rejoins_its_slot_in_sync() {
             loss_percent: 2,
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 4 } else { 2 };
-        let mut m = Mesh::<Bench>::new(
-            2,
-            mode.cfg(SessionConfig::host(21, delay).rejoin_entropy(0x5eed_2026)),
-            mode.cfg(SessionConfig::guest()),
-            link,
-            21,
-        );
+        let mut m = rejoin_mesh(mode, 2, 21, 0x5eed_2026, link, (4, 2));
         assert!(m.run_to_confirmed(900, 3000), "{}", m.progress());
         let token = m.players[1].rejoin_token();
         assert!(token.is_some(), "the host gave the guest a token");

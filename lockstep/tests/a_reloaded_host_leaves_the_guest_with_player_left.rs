@@ -4,9 +4,9 @@
 //! `PlayerLeft { slot: 0 }`: a clear outcome, not a silent stall.
 mod common;
 
-use common::{in_both_modes, Bench, Mode};
-use lockstep::{ConfigError, Millis, Outcome, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh};
+use common::{in_both_modes, rejoin_mesh};
+use lockstep::{ConfigError, Millis, Outcome};
+use lockstep_testing::LinkConfig;
 
 #[test]
 fn a_reloaded_host_leaves_the_guest_with_player_left() {
@@ -15,14 +15,7 @@ fn a_reloaded_host_leaves_the_guest_with_player_left() {
             latency: Millis(20),
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 3 } else { 1 };
-        let mut m = Mesh::<Bench>::new(
-            2,
-            mode.cfg(SessionConfig::host(9, delay).rejoin_entropy(1)),
-            mode.cfg(SessionConfig::guest()),
-            link,
-            9,
-        );
+        let mut m = rejoin_mesh(mode, 2, 9, 1, link, (3, 1));
         assert!(m.run_to_confirmed(600, 2000), "{}", m.progress());
         assert_eq!(m.players[0].rejoin_token(), None, "the host has none");
         assert_eq!(m.reload(0).err(), Some(ConfigError::RejoinSlot { slot: 0 }));

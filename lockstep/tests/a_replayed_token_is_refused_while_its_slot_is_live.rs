@@ -4,10 +4,10 @@
 //! session only) and the two players play on in sync.
 mod common;
 
-use common::{assert_players_agree, in_both_modes, Bench, Mode};
+use common::{assert_players_agree, in_both_modes, rejoin_mesh};
 use lockstep::wire::RejoinRefusal;
 use lockstep::{Event, Millis, Outcome, Session, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh, Pads, Player, SimLink};
+use lockstep_testing::{LinkConfig, Pads, Player, SimLink};
 
 #[test]
 fn a_replayed_token_is_refused_while_its_slot_is_live() {
@@ -16,14 +16,7 @@ fn a_replayed_token_is_refused_while_its_slot_is_live() {
             latency: Millis(25),
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 3 } else { 1 };
-        let mut m = Mesh::<Bench>::new(
-            2,
-            mode.cfg(SessionConfig::host(6, delay).rejoin_entropy(78)),
-            mode.cfg(SessionConfig::guest()),
-            link,
-            6,
-        );
+        let mut m = rejoin_mesh(mode, 2, 6, 78, link, (3, 1));
         assert!(m.run_to_confirmed(600, 2000), "{}", m.progress());
         let token = m.players[1].rejoin_token().expect("a token");
         m.reload(1).expect("a guest's slot");

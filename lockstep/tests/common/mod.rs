@@ -815,3 +815,28 @@ pub fn catch_up_inputs(ticks: u32) -> ([Vec<u8>; 2], u64) {
     }
     ([a, b], g.state_hash())
 }
+
+/// A mesh of `players` over `link` whose host issues rejoin tokens keyed
+/// by `entropy`, with `delays` ticks of input delay (lock-step, rollback)
+/// and `seed` as both the match's seed and the network's.
+pub fn rejoin_mesh(
+    mode: Mode,
+    players: u8,
+    seed: u64,
+    entropy: u128,
+    link: LinkConfig,
+    delays: (u8, u8),
+) -> lockstep_testing::Mesh<Bench> {
+    let delay = if mode == Mode::LockStep {
+        delays.0
+    } else {
+        delays.1
+    };
+    lockstep_testing::Mesh::new(
+        players,
+        mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(entropy)),
+        mode.cfg(SessionConfig::guest()),
+        link,
+        seed,
+    )
+}
