@@ -956,18 +956,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_challenge_waiting_for_us_is_a_prompt_with_the_time_left() {
-        let mut w = Written::default();
-        let id = PeerId::parse("BBBBBBBBBBBB").unwrap();
-        let mut v = LobbyView {
+    /// The lobby as a page online and alone in it sees it.
+    fn online_lobby() -> LobbyView {
+        LobbyView {
             connection: Connection::Online,
             me: "me#MMM".into(),
             roster: vec![],
             notices: vec![],
             prompts: vec![],
             lobbies: Default::default(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_challenge_waiting_for_us_is_a_prompt_with_the_time_left() {
+        let mut w = Written::default();
+        let id = PeerId::parse("BBBBBBBBBBBB").unwrap();
+        let mut v = online_lobby();
         // Alone: the empty roster's hint, no prompt.
         let alone = lobby(&v, &mut w);
         assert!(alone.contains(&Patch::Shown("roster-empty", true)));
@@ -1037,14 +1042,7 @@ mod tests {
             capacity: 16,
         };
         let mut w = Written::default();
-        let mut v = LobbyView {
-            connection: Connection::Online,
-            me: "me#MMM".into(),
-            roster: vec![],
-            notices: vec![],
-            prompts: vec![],
-            lobbies: Default::default(),
-        };
+        let mut v = online_lobby();
         // Nothing fetched yet: no line, no list.
         let p = lobby(&v, &mut w);
         assert!(p.contains(&Patch::Shown("lobby-fill", false)));
@@ -1079,12 +1077,8 @@ mod tests {
     fn the_roster_is_rebuilt_only_when_it_changed() {
         let mut w = Written::default();
         let mut v = LobbyView {
-            connection: Connection::Online,
-            me: "me#MMM".into(),
             roster: vec![player("AAAAAAAAAAAA", "a#AAA")],
-            notices: vec![],
-            prompts: vec![],
-            lobbies: Default::default(),
+            ..online_lobby()
         };
         let rebuilt = |p: &[Patch], id: &str| {
             p.iter()
