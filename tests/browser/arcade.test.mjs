@@ -79,6 +79,19 @@ async function race(page, side) {
   }
 }
 
+/** Waits until Ada's and Bo's pages both run the match (describing both
+ * if they do not), then puts the focus on each canvas. */
+async function bothRunning(ada, bo) {
+  try {
+    for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    console.log(await describePage(ada, 'Ada'));
+    console.log(await describePage(bo, 'Bo'));
+    throw e;
+  }
+  for (const p of [ada, bo]) await p.locator('#canvas').click();
+}
+
 /** Battleship: Space, then the right arrow, on each turn, to the end. */
 async function sweep(page) {
   for (;;) {
@@ -104,14 +117,7 @@ test('the arcade: arena, then Battleship to the end, the arena again, then dots 
   assert.equal(await ada.locator('#game-name').textContent(), 'Arcade');
   await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
   await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
-  try {
-    for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
-  } catch (e) {
-    console.log(await describePage(ada, 'Ada'));
-    console.log(await describePage(bo, 'Bo'));
-    throw e;
-  }
-  for (const p of [ada, bo]) await p.locator('#canvas').click();
+  await bothRunning(ada, bo);
   const made = [await connections(ada), await connections(bo)];
 
   // NtBA first, then both pick the arena.
@@ -177,14 +183,7 @@ test('the arcade: dots picked on the title, a challenge to dots, the match opens
   await prompt.waitFor({ timeout: DEADLINE });
   assert.match(await prompt.textContent(), /^Ada#\S+ challenges you to Dots!$/);
   await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
-  try {
-    for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
-  } catch (e) {
-    console.log(await describePage(ada, 'Ada'));
-    console.log(await describePage(bo, 'Bo'));
-    throw e;
-  }
-  for (const p of [ada, bo]) await p.locator('#canvas').click();
+  await bothRunning(ada, bo);
   // Dots from the first frame: no other game ran before it.
   await until('dots runs on both pages', async () => (await summary(ada)).includes('coin') && (await summary(bo)).includes('coin'));
   assert.equal(ada.workers().length, 0, 'no arena worker was started');
