@@ -62,6 +62,10 @@ pub struct MatchDriver<G: DeterministicGame> {
     stalled: u32,
     /// When the game itself was seen over (confirmed), and its result.
     over: Option<(Millis, String)>,
+    /// The confirmed game at the tick its result was first seen: what the
+    /// page draws while the result is held, since the session goes on
+    /// stepping a game that does not stop by itself.
+    final_game: Option<G>,
     /// When the session was made (for the time to the first tick).
     created: Millis,
     first_tick: bool,
@@ -88,6 +92,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
             ping: None,
             stalled: 0,
             over: None,
+            final_game: None,
             created: now,
             first_tick: false,
             quality: crate::quality::QualityMeter::default(),
@@ -117,10 +122,20 @@ impl<G: DeterministicGame> MatchDriver<G> {
         self.session.poll_transmit_to(MATCH_LINK)
     }
 
-    /// The present game, once the match runs.
+    /// The game to draw: the present one once the match runs, or, once
+    /// the game is over, the confirmed state its result was read from.
     #[must_use]
     pub fn game(&self) -> Option<&G> {
-        self.session.game()
+        self.final_game.as_ref().or_else(|| self.session.game())
+    }
+
+    /// The game the match ended on: the state its result was read from,
+    /// or the newest confirmed one for a match that ended otherwise.
+    #[must_use]
+    pub fn final_game(&self) -> Option<&G> {
+        self.final_game
+            .as_ref()
+            .or_else(|| self.session.confirmed_game())
     }
 
     /// The session (read only).
@@ -236,6 +251,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
             if self.over.is_none() {
                 if let Some(result) = front.result(g) {
                     self.over = Some((now, result));
+                    self.final_game = Some(g.clone());
                 }
             }
         }
@@ -715,6 +731,32 @@ mod tests {
         fn result(&self, g: &Dots) -> Option<String> {
             (g.tick >= 60).then(|| "Orange wins.".to_owned())
         }
+    }
+
+    #[test]
+    fn the_result_hold_draws_the_state_the_result_was_read_from() {
+        let mut p = Pair::new(
+            Short(DotsFrontEnd::default()),
+            Short(DotsFrontEnd::default()),
+            host(),
+        );
+        let mut seen = None;
+        for _ in 0..200 {
+            p.frame(&[]);
+            if p.va.tick.is_some_and(|t| t >= 60) {
+                seen = p.a.game().cloned();
+                break;
+            }
+        }
+        let seen = seen.expect("the game got to its end");
+        assert!(seen.tick >= 60, "the drawn game is the finished one");
+        // The session steps on during the hold; the picture does not.
+        for _ in 0..30 {
+            p.frame(&[]);
+            assert_eq!(p.a.game(), Some(&seen));
+            assert_eq!(p.a.final_game(), Some(&seen));
+        }
+        assert!(p.a.session().tick() > seen.tick);
     }
 
     #[test]

@@ -303,7 +303,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn drop_match(&mut self) {
         if let Some((_, m)) = self.online.take() {
-            self.finished = m.session().confirmed_game().cloned();
+            self.finished = m.final_game().cloned();
         }
     }
     fn has_result(&self) -> bool {
