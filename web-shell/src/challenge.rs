@@ -513,7 +513,15 @@ impl ChallengeState {
         match msg {
             // Chat, and the arrival by an invite link, are the lobby
             // client's: an arrival it honours comes back as our Challenge.
-            PeerMsg::Chat(_) | PeerMsg::Invited(_) | PeerMsg::InviteRefused(_) => {}
+            // Parties are the party reducer's (`crate::party`).
+            PeerMsg::Chat(_)
+            | PeerMsg::Invited(_)
+            | PeerMsg::InviteRefused(_)
+            | PeerMsg::PartyInvite { .. }
+            | PeerMsg::PartyAccept
+            | PeerMsg::PartyDecline(_)
+            | PeerMsg::PartyCancel
+            | PeerMsg::PartyStart { .. } => {}
             PeerMsg::Challenge { room, game } => {
                 let unknown = game
                     .as_ref()
