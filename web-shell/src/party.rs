@@ -589,12 +589,27 @@ impl PartyState {
                 busy,
             } => self.invite(picks, side, game, busy, now, cfg, &mut fx),
             Event::RoomCreated(room) => self.room_created(room, now, cfg, &mut fx),
-            Event::RoomFailed | Event::MatchFailed => {
-                self.call_off(Notice::ConnectFailed, &mut fx);
-                if let Some(m) = self.member.take() {
-                    if matches!(m.phase, MemberPhase::Joining { .. }) {
-                        fx.push(Effect::LeaveRoom);
-                    }
+            Event::RoomFailed => {
+                if matches!(&self.hosting, Some(h) if h.phase != HostPhase::Inviting) {
+                    self.call_off(Notice::ConnectFailed, &mut fx);
+                }
+            }
+            Event::MatchFailed => {
+                // Only a party that started has a match to fail (a failed
+                // one-on-one match leaves invitations alone).
+                if matches!(&self.hosting, Some(h) if matches!(h.phase, HostPhase::Starting { .. }))
+                {
+                    self.call_off(Notice::ConnectFailed, &mut fx);
+                }
+                if matches!(
+                    &self.member,
+                    Some(Member {
+                        phase: MemberPhase::Joining { .. },
+                        ..
+                    })
+                ) {
+                    self.member = None;
+                    fx.push(Effect::LeaveRoom);
                     fx.push(Effect::Notice(Notice::ConnectFailed));
                 }
             }

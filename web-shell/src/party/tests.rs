@@ -843,11 +843,18 @@ fn room_and_match_failures_call_the_party_off() {
         Millis(0),
         &cfg(),
     );
+    // Before the start there is no match of the party's to fail.
+    assert!(b.reduce(Event::MatchFailed, Millis(1), &cfg()).is_empty());
     b.reduce(peer('A', start(room(), 1, &[0, 1])), Millis(1), &cfg());
     assert_eq!(
         b.reduce(Event::MatchFailed, Millis(2), &cfg()),
         vec![Effect::LeaveRoom, Effect::Notice(Notice::ConnectFailed)]
     );
+    // A party still inviting is not touched by another room's failure.
+    let mut a = party_of_four(Millis(0));
+    assert!(a.reduce(Event::RoomFailed, Millis(1), &cfg()).is_empty());
+    assert!(a.reduce(Event::MatchFailed, Millis(1), &cfg()).is_empty());
+    assert!(a.hosting.is_some());
 }
 
 #[test]
