@@ -25,6 +25,7 @@ pub mod driver;
 pub mod game;
 mod io;
 pub mod links;
+pub mod members;
 pub mod page;
 pub mod room;
 pub mod view;
