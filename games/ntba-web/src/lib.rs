@@ -40,6 +40,7 @@ pub mod sound;
 
 use ntba::{Cpu, Level, Ntba, Pad};
 use web_shell::front_end::{About, FrontEnd, LocalOption, Painter};
+use web_shell::party::PartyRules;
 
 use crate::draw::Labels;
 
@@ -332,6 +333,27 @@ impl FrontEnd for NtbaFrontEnd {
 
     fn side_name(&self, side: u8) -> String {
         if side == 0 { "Home" } else { "Away" }.to_owned()
+    }
+
+    /// Two to four people, on two teams of at most two (the CPU plays
+    /// every court player nobody does).
+    fn party(&self) -> PartyRules {
+        PartyRules {
+            max_people: 4,
+            sides: 2,
+            per_side: 2,
+        }
+    }
+
+    /// Three or four people: the line-up rides in the seed
+    /// ([`ntba::Lineup::seed`]). Two people play one team each, the host's
+    /// slot Home, as every two-person match does, so they must be on
+    /// different sides; the seed is then unchanged.
+    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+        match sides {
+            [a, b] => (a != b && *a < 2 && *b < 2).then_some(seed),
+            _ => ntba::Lineup::new(sides).ok().map(|l| l.seed(seed)),
+        }
     }
 
     fn local_options(&self) -> &'static [LocalOption] {
