@@ -1181,8 +1181,8 @@ impl LobbyClient {
         };
         if !self.party.can_invite() {
             // Our party is out, or we hold a place in someone's.
-            self.out.push_back(Output::Notice(LobbyNotice::Challenge {
-                notice: challenge::Notice::AlreadyChallenging,
+            self.out.push_back(Output::Notice(LobbyNotice::Party {
+                notice: crate::party::Notice::InParty,
                 name: None,
             }));
             return;

@@ -428,6 +428,8 @@ pub enum Notice {
     AnswerFirst(PeerId),
     /// We are busy (a challenge, a party, a match).
     Busy,
+    /// A party holds us, so we cannot challenge anyone now.
+    InParty,
     /// An invited player declined.
     Declined(PeerId),
     /// An invited player is busy.
@@ -477,6 +479,7 @@ impl Notice {
             | Notice::PartySize(_)
             | Notice::Arrangement
             | Notice::Busy
+            | Notice::InParty
             | Notice::NobodyCame
             | Notice::LobbyLost
             | Notice::DidNotConnect
@@ -495,6 +498,7 @@ impl Notice {
             Notice::TargetInMatch(p) => format!("{} is in a match.", name(p)),
             Notice::AnswerFirst(p) => format!("{} invited you first: answer them.", name(p)),
             Notice::Busy => "Finish your challenge first.".to_owned(),
+            Notice::InParty => "You are in a party: challenge once it is over.".to_owned(),
             Notice::Declined(p) => format!("{} declined; a CPU takes the place.", name(p)),
             Notice::TheyAreBusy(p) => format!("{} is busy; a CPU takes the place.", name(p)),
             Notice::NotTaking(p) => format!("{} is not taking invitations from you.", name(p)),
@@ -1139,8 +1143,14 @@ impl PartyState {
         );
         if member_late {
             if let Some(m) = self.member.take() {
-                if matches!(m.phase, MemberPhase::Joining { .. }) {
-                    fx.push(Effect::LeaveRoom);
+                match m.phase {
+                    MemberPhase::Joining { .. } => fx.push(Effect::LeaveRoom),
+                    // The start never came: tell the challenger, whose page
+                    // gives the place to a CPU if it has not started yet.
+                    MemberPhase::Waiting { .. } => fx.push(Effect::Send(
+                        m.host,
+                        PeerMsg::PartyDecline(DeclineReason::Busy),
+                    )),
                 }
                 fx.push(Effect::Notice(Notice::ConnectFailed));
             }

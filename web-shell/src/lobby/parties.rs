@@ -270,7 +270,15 @@ mod tests {
             vec![(id('B'), PeerMsg::Decline(DeclineReason::Busy))]
         );
         c.challenge(Millis(5), &id('B'));
-        assert!(sent(&drain(&mut c)).is_empty());
+        let out = drain(&mut c);
+        assert!(sent(&out).is_empty());
+        assert_eq!(
+            out,
+            vec![Output::Notice(LobbyNotice::Party {
+                notice: party::Notice::InParty,
+                name: None
+            })]
+        );
         assert!(c.challenges().outgoing.is_none());
         c.match_connected(Millis(6));
         assert!(c.parties().in_match);

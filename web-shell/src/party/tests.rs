@@ -810,7 +810,10 @@ fn a_match_that_does_not_connect_in_30_s_is_called_off_on_both_sides() {
     assert!(b.reduce(Event::Tick, Millis(59_999), &cfg()).is_empty());
     assert_eq!(
         b.reduce(Event::Tick, Millis(60_000), &cfg()),
-        vec![Effect::Notice(Notice::ConnectFailed)]
+        vec![
+            Effect::Send(id('A'), PeerMsg::PartyDecline(DeclineReason::Busy)),
+            Effect::Notice(Notice::ConnectFailed)
+        ]
     );
 }
 
