@@ -58,3 +58,20 @@ fn an_arrangement_ntba_cannot_play_is_refused() {
         assert_eq!(front.party_seed(5, sides), None, "{sides:?}");
     }
 }
+
+#[test]
+fn online_you_goes_on_the_team_of_this_pages_slot() {
+    // Slot 2 of [Home, Away, Away, Home] plays for Away.
+    let mut front = NtbaFrontEnd::new();
+    front.start_online(2);
+    let seed = front.party_seed(3, &[0, 1, 1, 0]).unwrap();
+    let labels = front.labels_for(&Ntba::new(seed, 4));
+    assert_eq!(labels.who, ["", "YOU"]);
+    // Slot 3 plays for Home.
+    front.start_online(3);
+    assert_eq!(front.labels_for(&Ntba::new(seed, 4)).who, ["YOU", ""]);
+    // Two people: the slot is the side, as before.
+    front.start_online(1);
+    assert_eq!(front.labels_for(&Ntba::new(3, 2)).who, ["", "YOU"]);
+    assert_eq!(front.labels().who, ["", "YOU"]);
+}
