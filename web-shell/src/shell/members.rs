@@ -131,18 +131,23 @@ impl MemberLink {
     /// The link for party place `place` of `people`, which gives up at
     /// `deadline`. The page opens the room socket (as host for place 0,
     /// as a player otherwise) and reports what it hears.
+    /// A place beyond the party fails at once ([`MemberFailure::WrongSeat`]).
     #[must_use]
     pub fn new(place: u8, people: u8, deadline: Millis) -> MemberLink {
-        MemberLink {
+        let mut link = MemberLink {
             place,
             people,
             me: None,
             pairs: BTreeMap::new(),
             deadline,
             ready: false,
-            over: place >= people,
+            over: false,
             out: VecDeque::new(),
+        };
+        if place >= people {
+            link.fail(MemberFailure::WrongSeat);
         }
+        link
     }
 
     /// The next thing to do, if any.

@@ -329,6 +329,7 @@ fn a_seat_the_party_cannot_use_is_refused() {
     ] {
         let mut link = MemberLink::new(place, 3, Millis(30_000));
         link.room_text(welcome);
+        assert_eq!(link.deadline(), None, "{welcome}");
         let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
         assert_eq!(
             out.last(),
@@ -336,6 +337,18 @@ fn a_seat_the_party_cannot_use_is_refused() {
             "{welcome}"
         );
     }
+}
+
+#[test]
+fn a_place_beyond_the_party_fails_at_once() {
+    let mut link = MemberLink::new(3, 3, Millis(30_000));
+    assert_eq!(link.poll(), Some(MemberOutput::CloseRoom));
+    assert_eq!(
+        link.poll(),
+        Some(MemberOutput::Failed(MemberFailure::WrongSeat))
+    );
+    link.room_text(r#"{"type":"welcome","you":1,"role":"player","members":[]}"#);
+    assert_eq!(link.poll(), None, "nothing after the end");
 }
 
 /// A host welcomed with members 1 and 2 present, its offers out.
