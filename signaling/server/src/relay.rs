@@ -17,12 +17,13 @@
 //! frames silently.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Extension, State};
+use axum::extract::{ConnectInfo, Extension, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -192,6 +193,7 @@ type Upgrade = Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketU
 pub(crate) async fn relay_ws(
     State(shared): State<Arc<Shared>>,
     Extension(hub): Extension<HubRef>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     uri: Uri,
     upgrade: Upgrade,
 ) -> Response {
@@ -220,6 +222,24 @@ pub(crate) async fn relay_ws(
         return refuse(426, "expected a WebSocket upgrade");
     };
     let mut relays = hub.lock();
+    // The relay's own refusal (that side is connected, or the relay is
+    // over) first, then the day's budgets: only a socket the relay takes is
+    // charged. (The hub's lock is held throughout, so nothing can take the
+    // place in between; the state's lock is only ever taken inside it.)
+    let live = relays.get(&code).filter(|h| !h.machine.is_finished());
+    if let Some(Err(refusal)) = live.map(|h| h.machine.check_admission(role, now)) {
+        drop(relays);
+        shared.log(LogRecord::new(Level::Warn, "relay.refused").with("reason", refusal.reason()));
+        return refuse(refusal.status(), refusal.reason());
+    }
+    let charged = {
+        let mut st = shared.lock();
+        shared.charge_upgrade_in(&mut st, peer.ip())
+    };
+    if let Err(spent) = charged {
+        drop(relays);
+        return crate::routes::budget_spent(&shared, spent, "relay_ws");
+    }
     if relays.get(&code).is_none_or(|h| h.machine.is_finished()) {
         let (machine, actions) = Relay::new(code.clone(), hub.limits, now);
         relays.insert(

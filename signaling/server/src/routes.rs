@@ -12,18 +12,18 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
-use signaling_core::DailyBudget;
 use signaling_core::{
     ice_servers_json, join_role_from_query, lobby_number, place_newcomer, Event, Level, Lobby,
     LobbyRefusal, LogRecord, Room, SocketId,
 };
+use signaling_core::{DailyBudget, ADDRESS_BUDGET_REASON};
 use signaling_protocol::{
     error_body, LobbyDirectory, LobbyFill, MemberRoomCreated, RoomCapacity, RoomCode, RoomCreated,
 };
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
-use crate::hosting::{Hosted, Out, Shared, Target, OUTBOX_LEN};
+use crate::hosting::{BudgetSpent, Hosted, Out, Shared, Target, OUTBOX_LEN};
 
 type Ctx = Arc<Shared>;
 
@@ -204,20 +204,9 @@ async fn check_and_run(
         add_cors(&mut resp, origin.as_deref(), false);
         return resp;
     }
-    // A lobby upgrade is charged in its handler, once the directory has
-    // placed it: one it refuses (no such lobby, the address's cap) costs
-    // nothing from the day's budget.
-    let is_upgrade = matches!(route, "room_ws" | "relay_ws")
-        && req
-            .headers()
-            .get(header::UPGRADE)
-            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
-    if is_upgrade && !shared.take_daily_upgrade() {
-        shared.log(LogRecord::new(Level::Warn, "http.budget_spent").with("route", route));
-        let mut resp = error(StatusCode::SERVICE_UNAVAILABLE, DailyBudget::REASON);
-        add_cors(&mut resp, origin.as_deref(), false);
-        return resp;
-    }
+    // WebSocket upgrades are charged to the day's budgets in their own
+    // handlers, once the machine has said it would admit them: an upgrade
+    // refused for any reason of its own costs nothing.
     let is_preflight = req.method() == Method::OPTIONS;
     let mut resp = next.run(req).await;
     shared.log(
@@ -299,7 +288,8 @@ async fn create_room(
             "too many open rooms from your address; try again when one ends",
         );
     }
-    if st.rooms.len() >= shared.config.max_rooms {
+    let max_rooms = shared.config.max_rooms;
+    if max_rooms != 0 && st.rooms.len() >= max_rooms {
         drop(st);
         shared.log(LogRecord::new(Level::Warn, "room.too_many"));
         return error(
@@ -356,7 +346,12 @@ fn not_an_upgrade() -> Response {
 /// is 400, then a segment that is not a live room's code is 404, then the
 /// room's own refusals (a role the kind of room does not take 400, a taken
 /// place 409).
-async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Response {
+async fn room_ws(
+    State(shared): State<Ctx>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
+    upgrade: Upgrade,
+) -> Response {
     let role = match join_role_from_query(uri.query().unwrap_or("")) {
         Ok(r) => r,
         Err(refusal) => return refuse(refusal.status(), refusal.reason()),
@@ -371,7 +366,7 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     };
     let now = shared.now();
     let mut st = shared.lock();
-    let Some(hosted) = st.rooms.get_mut(&code) else {
+    let Some(hosted) = st.rooms.get(&code) else {
         return error(StatusCode::NOT_FOUND, "room not found");
     };
     if hosted.machine.is_expired(now) {
@@ -379,6 +374,19 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     }
     let Ok(upgrade) = upgrade else {
         return not_an_upgrade();
+    };
+    // The room's own refusals first, then the day's budgets, then the
+    // admission itself, all under one lock: only a socket the room takes
+    // is charged.
+    if let Err(refusal) = hosted.machine.check_admission(role, now) {
+        return refuse(refusal.status(), refusal.reason());
+    }
+    if let Err(spent) = shared.charge_upgrade_in(&mut st, peer.ip()) {
+        drop(st);
+        return budget_spent(&shared, spent, "room_ws");
+    }
+    let Some(hosted) = st.rooms.get_mut(&code) else {
+        return error(StatusCode::NOT_FOUND, "room not found");
     };
     let (socket, actions) = match hosted.machine.admit(role, now) {
         Ok(ok) => ok,
@@ -447,12 +455,16 @@ async fn lobby_ws(
         .iter()
         .map(|h| h.machine.sockets_from(peer.ip()))
         .sum();
+    // The directory's and the lobby's own refusals first, then the day's
+    // budgets, then the admission, under one lock: only a socket the lobby
+    // takes is charged.
     let admitted = if cap != 0 && held >= cap {
         Err(LobbyRefusal::TooManyFromAddress)
-    } else if !shared.take_daily_upgrade_in(&mut st) {
+    } else if let Err(refusal) = st.lobbies[n].machine.check_admission(Some(peer.ip())) {
+        Err(refusal)
+    } else if let Err(spent) = shared.charge_upgrade_in(&mut st, peer.ip()) {
         drop(st);
-        shared.log(LogRecord::new(Level::Warn, "http.budget_spent").with("route", "lobby_ws"));
-        return error(StatusCode::SERVICE_UNAVAILABLE, DailyBudget::REASON);
+        return budget_spent(&shared, spent, "lobby_ws");
     } else {
         st.lobbies[n].machine.admit_from(now, Some(peer.ip()))
     };
@@ -480,6 +492,26 @@ fn refuse(status: u16, reason: &str) -> Response {
         StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
         reason,
     )
+}
+
+/// The answer to an upgrade the day's budgets cannot pay for (429 when its
+/// address spent its own, 503 when the service spent everyone's), logged
+/// under the route's fixed name.
+pub(crate) fn budget_spent(shared: &Shared, spent: BudgetSpent, route: &'static str) -> Response {
+    let (event, status, reason) = match spent {
+        BudgetSpent::Address => (
+            "http.address_budget_spent",
+            StatusCode::TOO_MANY_REQUESTS,
+            ADDRESS_BUDGET_REASON,
+        ),
+        BudgetSpent::Service => (
+            "http.budget_spent",
+            StatusCode::SERVICE_UNAVAILABLE,
+            DailyBudget::REASON,
+        ),
+    };
+    shared.log(LogRecord::new(Level::Warn, event).with("route", route));
+    error(status, reason)
 }
 
 /// Completes the upgrade and runs the socket; a failed upgrade is reported

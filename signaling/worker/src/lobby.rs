@@ -194,22 +194,44 @@ impl LobbyObject {
         if placed && full {
             return error_response(crate::directory::FULL_STATUS, "this lobby is full");
         }
+        let client = host::client_address(&req);
+        let refused = |refusal: signaling_core::LobbyRefusal| {
+            // The client's address is only the cap's key: not logged.
+            logger.record(
+                &LogRecord::new(Level::Warn, "lobby.refused_socket")
+                    .with("status", refusal.status()),
+            );
+            error_response(refusal.status(), refusal.reason())
+        };
+        // The lobby's own refusals first; then the day's budgets, which
+        // charge only an upgrade the lobby would take; then the admission.
+        let asked = self
+            .lobby
+            .borrow()
+            .as_ref()
+            .map(|lobby| lobby.check_admission(client));
+        match asked {
+            None => return error_response(500, "lobby unavailable"),
+            Some(Err(refusal)) => return refused(refusal),
+            Some(Ok(())) => {}
+        }
+        if let Some(refusal) =
+            crate::budget::charge(&self.env, config, &logger, client, "lobby-ws").await?
+        {
+            return Ok(refusal);
+        }
+        // Another event may have run (and, in tests, dropped the machine)
+        // while the budgets answered.
+        self.load(config, &logger);
         let now = host::now();
         let admitted = self
             .lobby
             .borrow_mut()
             .as_mut()
-            .map(|lobby| lobby.admit_from(now, host::client_address(&req)));
+            .map(|lobby| lobby.admit_from(now, client));
         let (socket, actions) = match admitted {
             Some(Ok(admitted)) => admitted,
-            Some(Err(refusal)) => {
-                // The client's address is only the cap's key: not logged.
-                logger.record(
-                    &LogRecord::new(Level::Warn, "lobby.refused_socket")
-                        .with("status", refusal.status()),
-                );
-                return error_response(refusal.status(), refusal.reason());
-            }
+            Some(Err(refusal)) => return refused(refusal),
             None => return error_response(500, "lobby unavailable"),
         };
         let pair = match WebSocketPair::new() {

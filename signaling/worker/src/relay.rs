@@ -161,6 +161,28 @@ impl RelayObject {
             && self
                 .with_relay_ref(|r| !r.is_finished() && now < r.meta().expires_at)
                 .unwrap_or(false);
+        // The relay's own refusal first (that side is connected); then the
+        // day's budgets, which charge only an upgrade the relay would take.
+        if live {
+            if let Some(Err(refusal)) = self.with_relay_ref(|r| r.check_admission(role, now)) {
+                logger.record(
+                    &LogRecord::new(Level::Warn, "relay.refused").with("reason", refusal.reason()),
+                );
+                return error_response(refusal.status(), refusal.reason());
+            }
+        }
+        let client = host::client_address(&req);
+        if let Some(refusal) =
+            crate::budget::charge(&self.env, config, &logger, client, "relay-ws").await?
+        {
+            return Ok(refusal);
+        }
+        // Another event may have ended the relay (or, in tests, dropped
+        // the machine) while the budgets answered.
+        let live = self.load(config, &logger).await?
+            && self
+                .with_relay_ref(|r| !r.is_finished() && now < r.meta().expires_at)
+                .unwrap_or(false);
         if !live {
             self.create(code, config, &logger).await?;
         }
