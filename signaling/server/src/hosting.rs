@@ -24,6 +24,15 @@ pub(crate) enum Out {
     Close(u16, &'static str),
 }
 
+impl crate::socket::Outbound for Out {
+    fn into_frame(self) -> Result<axum::extract::ws::Message, (u16, &'static str)> {
+        match self {
+            Out::Text(text) => Ok(axum::extract::ws::Message::Text(text.into())),
+            Out::Close(code, reason) => Err((code, reason)),
+        }
+    }
+}
+
 pub(crate) type Outbox = mpsc::Sender<Out>;
 
 /// A machine plus the writers of its sockets.

@@ -31,6 +31,7 @@ mod hosting;
 mod page;
 mod relay;
 mod routes;
+mod socket;
 mod turn;
 
 use std::net::SocketAddr;

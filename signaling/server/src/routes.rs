@@ -4,14 +4,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use futures_util::{SinkExt, StreamExt};
 use signaling_core::{
     ice_servers_json, join_role_from_query, lobby_number, place_newcomer, Event, Level, Lobby,
     LobbyRefusal, LogRecord, Room, SocketId,
@@ -24,13 +23,14 @@ use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
 use crate::hosting::{BudgetSpent, Hosted, Out, Shared, Target, OUTBOX_LEN};
+use crate::socket::Inbound;
 
 type Ctx = Arc<Shared>;
 
 /// Largest WebSocket message read at all: the machines' own message limit
 /// (8 KiB by default). A longer message is refused with 1009 as soon as its
 /// frame header announces the length, without being read or buffered (see
-/// [`run_socket`]), so a socket never holds more than one limit's worth.
+/// [`crate::socket`]), so a socket never holds more than one limit's worth.
 fn max_ws_message(shared: &Shared) -> usize {
     let lobby = shared.config.lobby.max_message_bytes;
     let room = shared.config.room.max_message_bytes;
@@ -525,119 +525,46 @@ fn accept(
 ) -> Response {
     let on_fail = shared.clone();
     let failed_target = target.clone();
-    let cap = max_ws_message(&shared);
-    upgrade
-        .max_message_size(cap)
-        .max_frame_size(cap)
-        // The WebSocket layer reads in chunks of 128 KiB by default, kept
-        // for the socket's whole life: most of a lobby socket's memory, for
-        // messages of at most 8 KiB. A chunk of the message cap is enough.
-        .read_buffer_size(cap)
+    crate::socket::capped(upgrade, max_ws_message(&shared))
         .on_failed_upgrade(move |_| on_fail.socket_gone(failed_target, socket))
         .on_upgrade(move |ws| run_socket(shared, target, socket, ws, rx))
 }
 
+/// Runs a lobby or room socket, each frame passed to its machine.
 async fn run_socket(
     shared: Ctx,
     target: Target,
     socket: SocketId,
     ws: WebSocket,
-    mut rx: mpsc::Receiver<Out>,
+    rx: mpsc::Receiver<Out>,
 ) {
-    let close_grace = shared.config.close_grace;
-    let (mut sink, mut stream) = ws.split();
-    // Tells the reader that the writer is done (it sent our close frame, or
-    // the socket was dropped), so a client that never answers a close cannot
-    // keep the connection open for ever.
-    let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(async move {
-        while let Some(out) = rx.recv().await {
-            match out {
-                Out::Text(text) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
-                        break;
-                    }
-                }
-                Out::Close(code, reason) => {
-                    let frame = CloseFrame {
-                        code,
-                        reason: Utf8Bytes::from_static(reason),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    let _ = done_tx.send(());
-                    return;
-                }
-            }
-        }
-        // The server dropped this socket without a reason (too slow).
-        let _ = sink.close().await;
-        let _ = done_tx.send(());
-    });
-    // Ends with true when the client sent a message over the read cap.
     let cap = max_ws_message(&shared);
-    let reader = async {
-        while let Some(msg) = stream.next().await {
-            match msg {
-                Ok(Message::Text(text)) => shared.deliver(
-                    target.clone(),
-                    Event::Text {
-                        socket,
-                        text: text.as_str(),
-                    },
-                ),
-                Ok(Message::Binary(bytes)) => shared.deliver(
-                    target.clone(),
-                    Event::Binary {
-                        socket,
-                        len: bytes.len(),
-                    },
-                ),
-                Ok(Message::Ping(_) | Message::Pong(_)) => {}
-                Ok(Message::Close(_)) => return false,
-                Err(e) if is_too_big(&e) => {
-                    // The WebSocket layer refused to read it. Report it to
-                    // the machine as what it is, a message longer than the
-                    // read cap (of either kind: the size check comes first),
-                    // so it closes the socket with 1009 and tells whoever
-                    // needs telling, as for any message over its own cap.
-                    shared.deliver(
-                        target.clone(),
-                        Event::Binary {
-                            socket,
-                            len: cap + 1,
-                        },
-                    );
-                    return true;
-                }
-                Err(_) => return false,
-            }
-        }
-        false
-    };
-    let mut done_rx = done_rx;
-    let grace = async {
-        // Err: the writer ended without saying so; the same grace applies.
-        let _ = (&mut done_rx).await;
-        tokio::time::sleep(close_grace).await;
-    };
-    let too_big = tokio::select! {
-        too_big = reader => too_big,
-        () = grace => false,
-    };
-    if too_big {
-        // Nothing more can be read; let the writer send the 1009 close.
-        let _ = tokio::time::timeout(close_grace, done_rx).await;
-    }
-    shared.socket_gone(target, socket);
-}
-
-/// True for the WebSocket layer's refusal of a message or frame over the
-/// configured maximum size.
-pub(crate) fn is_too_big(e: &axum::Error) -> bool {
-    use std::error::Error as _;
-    use tokio_tungstenite::tungstenite::Error as WsError;
-    matches!(
-        e.source().and_then(|s| s.downcast_ref::<WsError>()),
-        Some(WsError::Capacity(_))
+    crate::socket::serve(
+        ws,
+        rx,
+        shared.config.close_grace,
+        |frame| {
+            let event = match frame {
+                Inbound::Text(text) => Event::Text { socket, text },
+                Inbound::Binary(bytes) => Event::Binary {
+                    socket,
+                    len: bytes.len(),
+                },
+            };
+            shared.deliver(target.clone(), event);
+        },
+        // Refused unread: to the machine a message over the read cap (of
+        // either kind: the size check comes first).
+        || {
+            shared.deliver(
+                target.clone(),
+                Event::Binary {
+                    socket,
+                    len: cap + 1,
+                },
+            );
+        },
     )
+    .await;
+    shared.socket_gone(target, socket);
 }
