@@ -326,10 +326,12 @@ impl Lobby {
     #[must_use]
     pub fn sockets_from(&self, address: IpAddr) -> usize {
         let key = crate::address_key(address);
-        self.sockets
-            .values()
-            .filter(|a| a.address == Some(key))
-            .count()
+        self.socket_addresses().filter(|a| *a == key).count()
+    }
+
+    /// The address keys of the open sockets that have one.
+    pub(crate) fn socket_addresses(&self) -> impl Iterator<Item = IpAddr> + '_ {
+        self.sockets.values().filter_map(|a| a.address)
     }
 
     /// Whether a newcomer would find room: fewer open sockets than

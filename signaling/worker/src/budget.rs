@@ -6,12 +6,12 @@
 //! class, [`BudgetObject`], holding one day's count.
 //!
 //! The object that admits an upgrade (a lobby, room or relay object) asks
-//! [`charge`] only once its machine has said it would admit the socket
-//! (`check_admission`), so an upgrade refused for a reason of its own costs
-//! nothing. While it waits for the budgets' answer, the object may take
-//! another event: if that one takes the last place first, the upgrade is
-//! refused after being charged. That needs two upgrades for one place at
-//! the same instant, and costs one upgrade from a budget.
+//! [`charge_then`] only once its machine has said it would admit the
+//! socket (`check_admission`), so an upgrade refused for a reason of its
+//! own costs nothing. While the budgets answer, the object takes no other
+//! event (the runtime's `blockConcurrencyWhile`), so nothing can take the
+//! place between the question and the admission: upgrades to one object
+//! wait their turn for that round trip.
 //!
 //! The address's budget is asked first, then the service's: an upgrade
 //! the address may not have costs the service nothing. When the service's
@@ -52,6 +52,35 @@ pub fn address_budget_name(client: Option<std::net::IpAddr>) -> String {
         Some(ip) => format!("{BUDGET_NAME}-{}", signaling_core::address_key(ip)),
         None => format!("{BUDGET_NAME}-unknown"),
     }
+}
+
+/// [`charge`], with no other event delivered to the object of `state`
+/// until the budgets have answered (see the module docs). A failure to
+/// ask is an answer (500), not an error, which would reset the object.
+pub async fn charge_then(
+    state: &State,
+    env: &Env,
+    config: &Config,
+    logger: Logger,
+    client: Option<std::net::IpAddr>,
+    route: &'static str,
+) -> Result<Option<Response>> {
+    if config.daily_upgrades == 0 && config.daily_upgrades_per_ip == 0 {
+        return Ok(None);
+    }
+    let (env, config) = (env.clone(), config.clone());
+    let answer = state
+        .block_concurrency_while(async move {
+            Ok(match charge(&env, &config, &logger, client, route).await {
+                Ok(answer) => answer,
+                Err(e) => {
+                    logger.failure("http.budget_failed", &e);
+                    Some(error_response(500, "internal error")?)
+                }
+            })
+        })
+        .await?;
+    Ok(answer)
 }
 
 /// Charges one upgrade from `client` to the day's budgets: `None` when it

@@ -165,8 +165,8 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
         Route::LobbySocket => {
             let url = req.url()?;
             let asked = route::query_param(url.query().unwrap_or(""), "lobby");
-            let client = req.headers().get("CF-Connecting-IP")?;
-            let (n, loads) = match directory::place(env, config, asked, client.as_deref()).await? {
+            let client = host::client_address(&req);
+            let (n, loads) = match directory::place(env, config, asked, client).await? {
                 directory::Placement::Lobby(n) => (n, None),
                 directory::Placement::Placed(n, loads) => (n, Some(loads)),
                 directory::Placement::Refused(status, reason) => {
@@ -180,10 +180,13 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
                     return with_cors(answer, origin.as_deref());
                 }
             };
-            let answer = match loads {
+            let (n, answer) = match loads {
                 Some(loads) => directory::forward_placed(env, req, n, loads).await?,
-                None => directory::forward(env, &req, n).await?,
+                None => (n, directory::forward(env, &req, n).await?),
             };
+            if answer.status_code() == 101 {
+                directory::note_admitted(config, n, client);
+            }
             log_request(logger, &route, answer.status_code());
             return Ok(answer);
         }

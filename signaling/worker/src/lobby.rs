@@ -152,8 +152,9 @@ fn socket_of(ws: &WebSocket) -> Option<signaling_core::SocketId> {
 }
 
 impl LobbyObject {
-    /// The directory asks for this lobby's fill (an internal request of
-    /// the entry Worker, which clients cannot address).
+    /// The directory asks for this lobby's fill, with the sockets of every
+    /// address (an internal request of the entry Worker, which clients
+    /// cannot address).
     fn on_load(&self, req: &Request, config: &Config) -> Result<Response> {
         let logger = Logger::new(config);
         self.load(config, &logger);
@@ -161,7 +162,10 @@ impl LobbyObject {
             .lobby
             .borrow()
             .as_ref()
-            .map(|lobby| lobby.load(host::client_address(req)))
+            .map(|lobby| signaling_core::LobbyLoad {
+                by_address: lobby.sockets_by_address(),
+                ..lobby.load(host::client_address(req))
+            })
             .unwrap_or_default();
         crate::directory::load_response(load)
     }
@@ -216,7 +220,8 @@ impl LobbyObject {
             Some(Ok(())) => {}
         }
         if let Some(refusal) =
-            crate::budget::charge(&self.env, config, &logger, client, "lobby-ws").await?
+            crate::budget::charge_then(&self.state, &self.env, config, logger, client, "lobby-ws")
+                .await?
         {
             return Ok(refusal);
         }

@@ -173,7 +173,8 @@ impl RelayObject {
         }
         let client = host::client_address(&req);
         if let Some(refusal) =
-            crate::budget::charge(&self.env, config, &logger, client, "relay-ws").await?
+            crate::budget::charge_then(&self.state, &self.env, config, logger, client, "relay-ws")
+                .await?
         {
             return Ok(refusal);
         }

@@ -267,7 +267,8 @@ impl RoomObject {
         }
         let client = host::client_address(req);
         if let Some(refusal) =
-            crate::budget::charge(&self.env, config, logger, client, "room-ws").await?
+            crate::budget::charge_then(&self.state, &self.env, config, *logger, client, "room-ws")
+                .await?
         {
             return Ok(refusal);
         }
