@@ -65,7 +65,7 @@ impl DurableObject for LobbyObject {
         } else {
             self.on_upgrade(req, &config).await
         };
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -89,7 +89,7 @@ impl DurableObject for LobbyObject {
             lobby.handle(Event::Alarm, now)
         });
         host::perform(&self.state, actions, &logger).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         Response::empty()
     }
 
@@ -117,7 +117,7 @@ impl DurableObject for LobbyObject {
             });
             host::perform(&self.state, actions, &logger).await;
         }
-        self.after_event(&config);
+        host::after_event(self, &config);
         Ok(())
     }
 
@@ -128,19 +128,11 @@ impl DurableObject for LobbyObject {
         _reason: String,
         _was_clean: bool,
     ) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        // Complete the closing handshake from our side (harmless if done).
-        let _ = ws.close(Some(1000), Some(""));
-        self.after_event(&config);
-        Ok(())
+        host::socket_closed(self, ws).await
     }
 
     async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        self.after_event(&config);
-        Ok(())
+        host::socket_failed(self, ws).await
     }
 }
 
@@ -254,14 +246,6 @@ impl LobbyObject {
         Response::from_websocket(pair.client)
     }
 
-    /// With `REBUILD_EACH_EVENT=1` (tests), forget the machine so the next
-    /// event rebuilds it from the attachments, as after hibernation.
-    fn after_event(&self, config: &Config) {
-        if config.rebuild_each_event {
-            *self.lobby.borrow_mut() = None;
-        }
-    }
-
     /// Makes sure the machine is in memory, rebuilding it from the sockets'
     /// attachments after hibernation. Sockets it does not take back (their
     /// attachment is missing, marked closed, or clashes with another) are
@@ -323,5 +307,19 @@ impl LobbyObject {
         f: impl FnOnce(&mut Lobby) -> Vec<Action<LobbyAttachment>>,
     ) -> Vec<Action<LobbyAttachment>> {
         self.lobby.borrow_mut().as_mut().map(f).unwrap_or_default()
+    }
+}
+
+impl host::SocketObject for LobbyObject {
+    fn env(&self) -> &Env {
+        &self.env
+    }
+
+    fn forget_machine(&self) {
+        *self.lobby.borrow_mut() = None;
+    }
+
+    async fn tell_machine_gone(&self, ws: &WebSocket, config: &Config) {
+        self.socket_gone(ws, config).await;
     }
 }

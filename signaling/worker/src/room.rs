@@ -67,14 +67,14 @@ impl DurableObject for RoomObject {
     async fn fetch(&self, req: Request) -> Result<Response> {
         let config = host::config(&self.env);
         let result = self.on_request(req, &config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
     async fn alarm(&self) -> Result<Response> {
         let config = host::config(&self.env);
         let result = self.on_alarm(&config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -85,7 +85,7 @@ impl DurableObject for RoomObject {
     ) -> Result<()> {
         let config = host::config(&self.env);
         let result = self.on_message(&ws, &message, &config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -96,19 +96,11 @@ impl DurableObject for RoomObject {
         _reason: String,
         _was_clean: bool,
     ) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        // Complete the closing handshake from our side (harmless if done).
-        let _ = ws.close(Some(1000), Some(""));
-        self.after_event(&config);
-        Ok(())
+        host::socket_closed(self, ws).await
     }
 
     async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        self.after_event(&config);
-        Ok(())
+        host::socket_failed(self, ws).await
     }
 }
 
@@ -197,14 +189,6 @@ impl RoomObject {
         self.store_meta_if_changed(before, &logger).await;
         self.carry_out(actions, &logger).await;
         Ok(())
-    }
-
-    /// With `REBUILD_EACH_EVENT=1` (tests), forget the machine so the next
-    /// event rebuilds it as after hibernation.
-    fn after_event(&self, config: &Config) {
-        if config.rebuild_each_event {
-            *self.room.borrow_mut() = None;
-        }
     }
 
     /// `POST /rooms` reached this object: create the room unless the code
@@ -472,4 +456,18 @@ pub fn is_websocket_upgrade(req: &Request) -> bool {
         .ok()
         .flatten()
         .is_some_and(|v| v.eq_ignore_ascii_case("websocket"))
+}
+
+impl host::SocketObject for RoomObject {
+    fn env(&self) -> &Env {
+        &self.env
+    }
+
+    fn forget_machine(&self) {
+        *self.room.borrow_mut() = None;
+    }
+
+    async fn tell_machine_gone(&self, ws: &WebSocket, config: &Config) {
+        self.socket_gone(ws, config).await;
+    }
 }
