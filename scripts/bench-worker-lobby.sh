@@ -8,7 +8,8 @@
 #
 # wrangler dev serves the Worker on 127.0.0.1 with 64 lobbies (room for
 # 1,024 players) and, since every player comes from 127.0.0.1, without the
-# per-address lobby cap, the rate limiter or the daily budget. Everything
+# per-address lobby cap, the rate limiter or the daily budgets (the
+# service's and each address's). Everything
 # runs inside a network namespace holding only `lo` when this machine
 # allows one (otherwise wrangler stays bound to 127.0.0.1), with wrangler's
 # telemetry off. The CPU time and memory reported are those of the workerd
@@ -28,7 +29,7 @@ if [ "${1:-}" = --serve-and-bench ]; then
     base="http://127.0.0.1:$port"
     start_wrangler_dev "$state" "$port" \
         --var LOBBIES:64 --var LOBBY_SOCKETS_PER_IP:0 --var RATE_LIMITER_OFF:1 \
-        --var DAILY_UPGRADES:0 --var LOG_LEVEL:warn
+        --var DAILY_UPGRADES:0 --var DAILY_UPGRADES_PER_IP:0 --var LOG_LEVEL:warn
     # The workerd process of this wrangler (its session leader is wrangler).
     workerd="$(ps -o pid=,comm= -s "$wrangler_pid" | awk '$2 == "workerd" { print $1; exit }')"
     log "workerd: ${workerd:-not found}"

@@ -64,8 +64,10 @@ start_server --stun-urls '' --daily-upgrades 5
 "$bin/signaling-conformance" --base-url "$url" --only daily_budget --daily-upgrades 5
 python3 signaling/conformance/check-logs.py "$err" --require http.budget_spent
 
-log "the lobby directory, on a server started with --lobbies 3 (and the default per-address cap, 8)"
+log "the lobby directory, each address's daily upgrades and the cap on rooms alive, on a server started with --lobbies 3 --daily-upgrades-per-ip 10 --max-rooms 3 (and the default per-address cap, 8)"
 kill "$pid"; wait "$pid" 2>/dev/null || true
-start_server --stun-urls '' --lobbies 3
+start_server --stun-urls '' --lobbies 3 --daily-upgrades-per-ip 10 --max-rooms 3
 "$bin/signaling-conformance" --base-url "$url" --only lobby_directory --lobbies 3 \
-    --max-lobby-sockets-per-ip 8
+    --max-lobby-sockets-per-ip 8 --only address_upgrade_allowance --daily-upgrades-per-ip 10 \
+    --only rooms_alive_cap --max-rooms 3
+python3 signaling/conformance/check-logs.py "$err" --require http.address_budget_spent

@@ -23,7 +23,10 @@
 #      given a TURN_API_BASE the Worker must refuse: a warning names the
 #      variable, never its value.
 #   4. the daily upgrade budget alone, on a Worker with DAILY_UPGRADES=5: the
-#      suite's daily_budget check, and an http.budget_spent record.
+#      suite's daily_budget check, and an http.budget_spent record;
+#   5. the lobby directory, each address's daily budget and the cap on rooms
+#      alive, on a Worker with LOBBIES=3, DAILY_UPGRADES_PER_IP=10 and
+#      MAX_ROOMS=3.
 #
 # Everything after the builds runs inside a network namespace that holds only
 # `lo` (when this machine allows one), with wrangler's telemetry off, so
@@ -73,12 +76,14 @@ if [ "${1:-}" = --serve-and-check ]; then
         shift
         set -- "$@" --var DAILY_UPGRADES:5
     fi
-    # The lobby directory alone, on a Worker holding three lobbies.
+    # The lobby directory, each address's daily upgrades and the cap on
+    # rooms alive, on a Worker holding three lobbies, ten upgrades a day
+    # per address and three rooms at most.
     lobbies=no
     if [ "${1:-}" = --lobbies ]; then
         lobbies=yes
         shift
-        set -- "$@" --var LOBBIES:3
+        set -- "$@" --var LOBBIES:3 --var DAILY_UPGRADES_PER_IP:10 --var MAX_ROOMS:3
     fi
     if [ "${1:-}" = --browser ]; then
         browser=yes
@@ -115,7 +120,12 @@ if [ "${1:-}" = --serve-and-check ]; then
     elif [ "$lobbies" = yes ]; then
         "$SUITE" --base-url "$base" --origin http://allowed.test \
             --deadline-seconds 20 --only lobby_directory --lobbies 3 \
-            --max-lobby-sockets-per-ip 4 || status=$?
+            --max-lobby-sockets-per-ip 4 --only address_upgrade_allowance \
+            --daily-upgrades-per-ip 10 --only rooms_alive_cap --max-rooms 3 || status=$?
+        if [ "$status" = 0 ]; then
+            python3 signaling/conformance/check-logs.py "$state/wrangler.log" --wrangler \
+                --require http.address_budget_spent || status=$?
+        fi
     elif [ "$browser" = yes ]; then
         WORKER_URL="$base" STATIC_PORT="$static_port" WEB_DIR="$WEB_OUT" CHROMIUM_BIN="$CHROMIUM_BIN" \
             node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?
@@ -132,6 +142,12 @@ if [ "${1:-}" = --serve-and-check ]; then
                 WRANGLER_LOG="$state/wrangler.log" \
                 node --test --test-reporter=spec signaling/worker/test/turn.test.mjs || status=$?
         fi
+        # The second run halves the lobby's rate (LOBBY_MESSAGES_PER_MINUTE)
+        # and tells the suite so.
+        lobby_rate=600
+        if [ "$bad_base" = yes ]; then
+            lobby_rate=300
+        fi
         # The limiter counts in fixed 60-second windows, so a burst may
         # straddle two windows: the suite is told twice the real limit, which
         # guarantees that one window overflows within the burst it sends.
@@ -141,6 +157,7 @@ if [ "${1:-}" = --serve-and-check ]; then
                 --room-ttl-seconds 5 --hello-timeout-ms 3000 \
                 --lobby-idle-timeout-ms 10000 --max-lobby-sockets-per-ip 4 --max-rooms-per-ip 20 \
                 --rate-limit-per-minute 600 --deadline-seconds 20 \
+                --lobby-messages-per-minute "$lobby_rate" \
                 --relay-ttl-seconds 3 || status=$?
         fi
         if [ "$status" = 0 ]; then
@@ -200,10 +217,11 @@ rm -rf "$dry"
 log "TURN credentials for /ice through a stand-in API, then conformance on wrangler dev (logging at debug level)"
 run --turn --var LOG_LEVEL:debug --var LOBBY_IDLE_TIMEOUT_SECONDS:10
 log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event (and a TURN_API_BASE to refuse)"
-run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1 --var LOBBY_IDLE_TIMEOUT_SECONDS:10
+run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1 --var LOBBY_IDLE_TIMEOUT_SECONDS:10 \
+    --var LOBBY_MESSAGES_PER_MINUTE:300
 log "the daily upgrade budget on wrangler dev (DAILY_UPGRADES=5)"
 run --budget
-log "the lobby directory on wrangler dev (LOBBIES=3)"
+log "the lobby directory, each address's daily upgrades and the cap on rooms alive on wrangler dev (LOBBIES=3, DAILY_UPGRADES_PER_IP=10, MAX_ROOMS=3)"
 run --lobbies
 log "the game page in Chromium, through the Worker, from another origin"
 run --browser

@@ -52,6 +52,9 @@ pub struct SuiteConfig {
     pub relay_ttl_seconds: u64,
     /// The host's relay byte rate per socket per second; 0 skips the check.
     pub relay_bytes_per_second: u32,
+    /// The host's lobby rate (messages per socket per minute); 0 skips the
+    /// rate checks.
+    pub lobby_messages_per_minute: u32,
     /// The host's room rate (messages per side or member per minute); 0
     /// skips the check.
     pub room_messages_per_minute: u32,
@@ -76,6 +79,15 @@ pub struct SuiteConfig {
     /// Run it alone (`--only daily_budget`) against a host started for it:
     /// it spends the whole day's budget.
     pub daily_upgrades: u64,
+    /// The host's daily budget of upgrades per client address; 0 skips
+    /// that check. Run it alone (`--only address_upgrade_allowance`) against a
+    /// host started for it (on a loopback address): it spends one
+    /// address's budget.
+    pub daily_upgrades_per_ip: u64,
+    /// The host's cap on rooms alive at once; 0 skips that check. Run it
+    /// alone (`--only rooms_alive_cap`) against a host started with a
+    /// small cap: it fills it.
+    pub max_rooms: usize,
     /// How many lobbies the host's directory holds; below 2 skips the
     /// directory check. Run it alone (`--only lobby_directory`) against an
     /// idle host: it fills a lobby.
@@ -97,12 +109,15 @@ impl SuiteConfig {
             relay_ttl_seconds: signaling_core::defaults::RELAY_TTL_SECONDS,
             relay_bytes_per_second: signaling_core::defaults::RELAY_BYTES_PER_SECOND,
             room_messages_per_minute: signaling_core::defaults::ROOM_MESSAGES_PER_MINUTE,
+            lobby_messages_per_minute: signaling_core::defaults::LOBBY_MESSAGES_PER_MINUTE,
             deadline: Duration::from_secs(10),
             only: Vec::new(),
             lobby_idle_timeout: None,
             lobby_sockets_per_ip: 0,
             rooms_per_ip: 0,
             daily_upgrades: 0,
+            daily_upgrades_per_ip: 0,
+            max_rooms: 0,
             lobbies: 0,
         }
     }
@@ -173,7 +188,11 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
     }),
     ("rooms_per_ip", |c| Box::pin(rooms_per_ip(c))),
     ("daily_budget", |c| Box::pin(daily_budget(c))),
+    ("address_upgrade_allowance", |c| {
+        Box::pin(address_upgrade_allowance(c))
+    }),
     ("lobby_directory", |c| Box::pin(lobby_directory(c))),
+    ("rooms_alive_cap", |c| Box::pin(rooms_alive_cap(c))),
     ("rate_limit", |c| Box::pin(rate_limit(c))),
 ];
 
@@ -850,21 +869,25 @@ async fn lobby_size_cap(c: &Ctx) -> Result<Option<String>, String> {
 }
 
 async fn lobby_rate_cap(c: &Ctx) -> Result<Option<String>, String> {
+    let rate = c.config.lobby_messages_per_minute;
+    if rate == 0 {
+        return Ok(Some("no lobby rate given".into()));
+    }
     let watcher_id = c.id();
     let (mut watcher, _) = c.player(&watcher_id, "watcher").await?;
     let id = c.id();
     let (mut s, _) = c.player(&id, "chatty").await?;
     watcher.expect_type("joined").await?;
-    // Every junk frame earns one error reply until the minute's 600 run
-    // out; the hello used one of them.
+    // Every junk frame earns one error reply until the minute's allowance
+    // runs out; the hello used one of it.
     let mut replies = 0u32;
     let mut closed = None;
-    for _ in 0..700 {
+    for _ in 0..rate + 100 {
         if s.send("{}").await.is_err() {
             break;
         }
     }
-    for _ in 0..700 {
+    for _ in 0..rate + 100 {
         match s.next().await? {
             Frame::Text(_) => replies += 1,
             Frame::Closed(code) => {
@@ -876,10 +899,10 @@ async fn lobby_rate_cap(c: &Ctx) -> Result<Option<String>, String> {
     ensure(closed == Some(Some(1008)), || {
         format!("expected close 1008, got {closed:?} after {replies} replies")
     })?;
-    // 600 a minute, not a bucket refilling as it goes: exactly 599 after
-    // the hello, however long the host takes to answer them.
-    ensure(replies == 599, || {
-        format!("closed after {replies} replies, expected 599")
+    // So many a minute, not a bucket refilling as it goes: exactly the
+    // rate less the hello, however long the host takes to answer them.
+    ensure(replies == rate - 1, || {
+        format!("closed after {replies} replies, expected {}", rate - 1)
     })?;
     let v = wait_for(&mut watcher, "left", |v| v["id"] == id.as_str()).await?;
     ensure(v["id"] == id.as_str(), || "left".into())?;
@@ -893,12 +916,18 @@ async fn lobby_rate_cap(c: &Ctx) -> Result<Option<String>, String> {
 /// lobby's 600 a minute); the victim must stay, and the pusher, who paid for
 /// 301 frames, too.
 async fn lobby_replies_charged_to_sender(c: &Ctx) -> Result<Option<String>, String> {
+    let rate = c.config.lobby_messages_per_minute;
+    if rate == 0 {
+        return Ok(Some("no lobby rate given".into()));
+    }
     let (pusher_id, victim_id) = (c.id(), c.id());
     let (mut pusher, _) = c.player(&pusher_id, "pusher").await?;
     let (mut victim, _) = c.player(&victim_id, "victim").await?;
     pusher.expect_type("joined").await?;
     let to = |id: &str, n: u32| json!({"type":"signal","to":id,"data":{"n":n}}).to_string();
-    for n in 0..301 {
+    // Past half the rate, two answers each make more than the victim's
+    // own allowance.
+    for n in 0..rate / 2 + 1 {
         pusher.send(&to(&victim_id, n)).await?;
         let got = victim.expect_type("signal").await?;
         ensure(got["data"]["n"] == n, || format!("relay {n}: {got}"))?;
@@ -1388,13 +1417,19 @@ async fn lobby_tags(c: &Ctx) -> Result<Option<String>, String> {
 /// The daily budget of upgrades: once it is spent, lobby, room and relay
 /// upgrades get 503 with a reason that says so, while plain routes still
 /// answer. On a host started for this check, exactly the budget's
-/// upgrades go through first, after lobby upgrades the directory refused
-/// (404), which are not charged.
+/// upgrades go through first; upgrades refused for reasons of their own
+/// (no such lobby or room, a place already taken, a bad relay ticket) are
+/// not charged, however many come.
 async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
     let budget = c.config.daily_upgrades;
     if budget == 0 {
         return Ok(Some("no daily upgrade budget given".into()));
     }
+    // A room's two sides and the host's relay socket are charged: three.
+    let charged = 3;
+    ensure(budget > charged, || {
+        format!("the daily_budget check needs a budget above {charged}, not {budget}")
+    })?;
     let spent = |r: &client::HttpReply, what: &str| -> Result<(), String> {
         r.expect_error(503, what)?;
         ensure(r.body.contains("allowance"), || {
@@ -1404,15 +1439,31 @@ async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
             )
         })
     };
-    // Upgrades the directory refuses cost nothing: they come first, and
-    // the whole budget must still be there afterwards.
-    for _ in 0..3 {
-        c.lobby_target()
-            .ws_refused("/lobby/ws?lobby=999", c.origin(), 404)
-            .await
-            .map_err(|e| format!("a lobby that does not exist, before the budget: {e}"))?;
+    let t = relay::tickets(c).await?;
+    let (mut room_host, mut room_guest) = t.rooms;
+    let mut relay_host = c
+        .target
+        .ws_ok(&relay::path(&t.code, &t.host), c.origin())
+        .await?;
+    // Refusals cost nothing, on every kind of upgrade: they come now, and
+    // the rest of the budget must still be there afterwards.
+    let refused: [(String, u16); 6] = [
+        ("/lobby/ws?lobby=999".to_owned(), 404),
+        ("/rooms/ZZZZZZ/ws?role=host".to_owned(), 404),
+        (format!("/rooms/{}/ws?role=host", t.code), 409),
+        (format!("/rooms/{}/ws?role=guest", t.code), 409),
+        (relay::path(&t.code, "host.1.00"), 403),
+        (relay::path(&t.code, &t.host), 409),
+    ];
+    for _ in 0..2 {
+        for (path, status) in &refused {
+            c.lobby_target()
+                .ws_refused(path, c.origin(), *status)
+                .await
+                .map_err(|e| format!("refused before the budget was spent: {e}"))?;
+        }
     }
-    let mut opened = 0;
+    let mut opened = charged;
     loop {
         match c.lobby_target().ws("/lobby/ws", c.origin()).await {
             Ok(mut ws) => {
@@ -1427,7 +1478,7 @@ async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
                 ensure(opened == budget, || {
                     format!(
                         "only {opened} upgrades of a budget of {budget} went through: \
-                         the refused ones were charged"
+                         refused upgrades were charged"
                     )
                 })?;
                 break;
@@ -1435,11 +1486,13 @@ async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
             Err(client::WsOpenError::Other(e)) => return Err(e),
         }
     }
-    // The other upgrades are refused the same way; plain routes answer.
+    // Upgrades the rooms and relays would take are refused the same way
+    // (a fresh room's host, the free guest side of the relay); plain
+    // routes answer.
     let code = c.create_room().await?;
     for path in [
         format!("/rooms/{code}/ws?role=host"),
-        format!("/relay/{code}/ws?ticket=host.1.00"),
+        relay::path(&t.code, &t.guest),
     ] {
         match c.target.ws(&path, c.origin()).await {
             Ok(mut ws) => {
@@ -1454,6 +1507,126 @@ async fn daily_budget(c: &Ctx) -> Result<Option<String>, String> {
     ensure(health.status == 200, || {
         format!("/health with the budget spent: {}", health.status)
     })?;
+    relay_host.close().await;
+    room_host.close().await;
+    room_guest.close().await;
+    Ok(None)
+}
+
+/// Each client address's own daily budget of upgrades: from one address,
+/// exactly that many upgrades go through (refused ones not counted), then
+/// its lobby and room upgrades get 429 with a reason that says so, while
+/// another address is still let in. Run alone on a host started for it.
+async fn address_upgrade_allowance(c: &Ctx) -> Result<Option<String>, String> {
+    let budget = c.config.daily_upgrades_per_ip;
+    if budget == 0 {
+        return Ok(Some("no per-address daily budget given".into()));
+    }
+    if !c.target.is_loopback_v4() {
+        return Ok(Some("needs a host on a loopback address".into()));
+    }
+    let one = c
+        .target
+        .from_address(std::net::IpAddr::from([127, 0, 1, 9]));
+    let other = c
+        .target
+        .from_address(std::net::IpAddr::from([127, 0, 1, 10]));
+    for _ in 0..3 {
+        one.ws_refused("/lobby/ws?lobby=999", c.origin(), 404)
+            .await
+            .map_err(|e| format!("a lobby that does not exist, before the budget: {e}"))?;
+    }
+    for i in 0..budget {
+        let mut ws = one
+            .ws_ok("/lobby/ws", c.origin())
+            .await
+            .map_err(|e| format!("upgrade {} of {budget} from one address: {e}", i + 1))?;
+        ws.close().await;
+    }
+    let code = c.create_room().await?;
+    for path in [
+        "/lobby/ws".to_owned(),
+        format!("/rooms/{code}/ws?role=host"),
+    ] {
+        match one.ws(&path, c.origin()).await {
+            Ok(mut ws) => {
+                ws.close().await;
+                return Err(format!(
+                    "{path}: upgraded from an address past its budget of {budget}"
+                ));
+            }
+            Err(client::WsOpenError::Refused(r)) => {
+                r.expect_error(429, &path)?;
+                ensure(r.body.contains("your address"), || {
+                    format!(
+                        "{path}: the 429 does not say the address's allowance is spent: {}",
+                        r.body
+                    )
+                })?;
+            }
+            Err(client::WsOpenError::Other(e)) => return Err(e),
+        }
+    }
+    let mut ws = other
+        .ws_ok(&format!("/rooms/{code}/ws?role=host"), c.origin())
+        .await
+        .map_err(|e| format!("another address, after one spent its budget: {e}"))?;
+    // The room ends, so that it does not count against a cap on rooms.
+    ws.send(r#"{"type":"done"}"#).await?;
+    ws.expect_close(1000, "done").await?;
+    Ok(None)
+}
+
+/// The cap on rooms alive at once: rooms up to the cap are created, the
+/// next `POST /rooms` gets 503, and a room that ends gives its place back.
+/// Run alone on a host started with a small cap, holding no other room
+/// (a room an earlier check ended may take a moment to give its place
+/// back: creating is retried until the deadline).
+async fn rooms_alive_cap(c: &Ctx) -> Result<Option<String>, String> {
+    let cap = c.config.max_rooms;
+    if cap == 0 {
+        return Ok(Some("no cap on rooms alive given".into()));
+    }
+    let create = || async { c.target.http("POST", "/rooms", c.origin()).await };
+    // Creates one room, waiting (until the deadline) while the host still
+    // counts a room that has ended; `None` when it stays refused.
+    let create_one = || async {
+        let t = Instant::now();
+        loop {
+            let r = create().await?;
+            match r.status {
+                200 => {
+                    return Ok::<_, String>(Some(
+                        r.json()?["code"].as_str().unwrap_or("").to_owned(),
+                    ))
+                }
+                503 if t.elapsed() < c.config.deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                503 => return Ok(None),
+                _ => return Err(format!("POST /rooms: {} {}", r.status, r.body)),
+            }
+        }
+    };
+    let mut codes = Vec::new();
+    for i in 0..cap {
+        let code = create_one()
+            .await?
+            .ok_or_else(|| format!("room {} of a cap of {cap} was refused", i + 1))?;
+        codes.push(code);
+    }
+    let r = create().await?;
+    r.expect_error(503, &format!("a room past the cap of {cap}"))?;
+    // A room that ends gives its place back.
+    let mut host = c
+        .lobby_target()
+        .ws_ok(&format!("/rooms/{}/ws?role=host", codes[0]), c.origin())
+        .await?;
+    host.send(r#"{"type":"done"}"#).await?;
+    host.expect_close(1000, "done").await?;
+    create_one()
+        .await?
+        .ok_or("after a room ended, a new one was still refused")?;
     Ok(None)
 }
 

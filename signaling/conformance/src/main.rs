@@ -43,6 +43,10 @@ struct Args {
     /// The host's relay bytes per socket per second; 0 skips that check.
     #[arg(long, default_value_t = signaling_core::defaults::RELAY_BYTES_PER_SECOND)]
     relay_bytes_per_second: u32,
+    /// The host's lobby messages per socket per minute; 0 skips the lobby
+    /// rate checks.
+    #[arg(long, default_value_t = signaling_core::defaults::LOBBY_MESSAGES_PER_MINUTE)]
+    lobby_messages_per_minute: u32,
     /// The host's room messages per side or member per minute; 0 skips
     /// that check.
     #[arg(long, default_value_t = signaling_core::defaults::ROOM_MESSAGES_PER_MINUTE)]
@@ -71,6 +75,16 @@ struct Args {
     /// a host started for it.
     #[arg(long, default_value_t = 0)]
     daily_upgrades: u64,
+    /// The host's daily budget of upgrades per client address; 0 skips
+    /// that check. It spends one address's budget: run it alone
+    /// (`--only address_upgrade_allowance`) against a host started for it.
+    #[arg(long, default_value_t = 0)]
+    daily_upgrades_per_ip: u64,
+    /// The host's cap on rooms alive at once; 0 skips that check. It fills
+    /// the cap: run it alone (`--only rooms_alive_cap`) against a host
+    /// started with a small one.
+    #[arg(long, default_value_t = 0)]
+    max_rooms: usize,
     /// How many lobbies the host's directory holds; below 2 skips that
     /// check. It fills a lobby: run it alone (`--only lobby_directory`)
     /// against an idle host.
@@ -92,6 +106,7 @@ async fn main() -> ExitCode {
         relay_ttl_seconds: a.relay_ttl_seconds,
         relay_bytes_per_second: a.relay_bytes_per_second,
         room_messages_per_minute: a.room_messages_per_minute,
+        lobby_messages_per_minute: a.lobby_messages_per_minute,
         deadline: Duration::from_secs(a.deadline_seconds),
         only: a.only,
         lobby_idle_timeout: (a.lobby_idle_timeout_ms != 0)
@@ -99,6 +114,8 @@ async fn main() -> ExitCode {
         lobby_sockets_per_ip: a.max_lobby_sockets_per_ip,
         rooms_per_ip: a.max_rooms_per_ip,
         daily_upgrades: a.daily_upgrades,
+        daily_upgrades_per_ip: a.daily_upgrades_per_ip,
+        max_rooms: a.max_rooms,
         lobbies: a.lobbies,
     };
     let results = match run(&config).await {

@@ -20,14 +20,14 @@ fn payload(tag: u8) -> Vec<u8> {
 
 /// A room with both sides connected, and each side's relay ticket, asked
 /// for on its room socket as a page does.
-struct Tickets {
-    code: String,
-    host: String,
-    guest: String,
-    rooms: (Ws, Ws),
+pub(crate) struct Tickets {
+    pub(crate) code: String,
+    pub(crate) host: String,
+    pub(crate) guest: String,
+    pub(crate) rooms: (Ws, Ws),
 }
 
-async fn tickets(c: &Ctx) -> Result<Tickets, String> {
+pub(crate) async fn tickets(c: &Ctx) -> Result<Tickets, String> {
     let code = c.create_room().await?;
     let (mut host, mut guest) = {
         let mut host = c.room_ws(&code, "host").await?;
@@ -62,7 +62,7 @@ async fn tickets(c: &Ctx) -> Result<Tickets, String> {
     })
 }
 
-fn path(code: &str, ticket: &str) -> String {
+pub(crate) fn path(code: &str, ticket: &str) -> String {
     format!("/relay/{code}/ws?ticket={ticket}")
 }
 

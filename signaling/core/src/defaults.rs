@@ -86,6 +86,13 @@ pub const RELAY_BYTES_PER_SECOND: u32 = 128 * 1024;
 /// `docs/deploy.md`). See [`crate::DailyBudget`].
 pub const DAILY_UPGRADES: u64 = 0;
 
+/// New WebSocket connections one client address (an IPv6 address counting
+/// by its /64) may open per UTC day; the next get 429 until midnight UTC.
+/// 0 turns it off, the default on both hosts: a Workers Free deployment
+/// sets it beside [`DAILY_UPGRADES`], so that no one address can spend the
+/// whole service's day (see `docs/deploy.md`).
+pub const DAILY_UPGRADES_PER_IP: u64 = 0;
+
 /// Lobbies the service holds, each of [`signaling_protocol::limits::MAX_PLAYERS`]
 /// players (see `docs/signaling.md`, the lobby directory). One by default,
 /// as before the directory; the embedded server's `--lobbies` raises it.

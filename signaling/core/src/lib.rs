@@ -97,7 +97,7 @@ mod room;
 mod seats;
 
 pub use address::address_key;
-pub use budget::DailyBudget;
+pub use budget::{AddressBudgets, DailyBudget, ADDRESS_REASON as ADDRESS_BUDGET_REASON};
 pub use directory::{lobby_number, place_newcomer, LobbyLoad};
 pub use ice::{ice_servers_json, TurnServer};
 pub use lobby::{

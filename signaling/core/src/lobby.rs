@@ -326,10 +326,12 @@ impl Lobby {
     #[must_use]
     pub fn sockets_from(&self, address: IpAddr) -> usize {
         let key = crate::address_key(address);
-        self.sockets
-            .values()
-            .filter(|a| a.address == Some(key))
-            .count()
+        self.socket_addresses().filter(|a| *a == key).count()
+    }
+
+    /// The address keys of the open sockets that have one.
+    pub(crate) fn socket_addresses(&self) -> impl Iterator<Item = IpAddr> + '_ {
+        self.sockets.values().filter_map(|a| a.address)
     }
 
     /// Whether a newcomer would find room: fewer open sockets than
@@ -395,21 +397,15 @@ impl Lobby {
         self.admit_from(now, None)
     }
 
-    /// Admits a new socket from a client address (which is counted by
-    /// [`crate::address_key`]): 503 when the lobby holds
-    /// [`LobbyLimits::max_sockets`], 429 when that address already holds
-    /// [`LobbyLimits::max_sockets_per_address`].
-    pub fn admit_from(
-        &mut self,
-        now: Millis,
-        address: Option<IpAddr>,
-    ) -> Result<(SocketId, Vec<LobbyAction>), LobbyRefusal> {
+    /// What [`Lobby::admit_from`] would answer for a socket from
+    /// `address`, without admitting it (so that a host charges its budget
+    /// only for an upgrade the lobby takes).
+    pub fn check_admission(&self, address: Option<IpAddr>) -> Result<(), LobbyRefusal> {
         if self.sockets.len() >= self.limits.max_sockets {
             return Err(LobbyRefusal::TooManySockets);
         }
-        let address = address.map(crate::address_key);
         let per_address = self.limits.max_sockets_per_address;
-        if let Some(key) = address.filter(|_| per_address != 0) {
+        if let Some(key) = address.map(crate::address_key).filter(|_| per_address != 0) {
             let held = self
                 .sockets
                 .values()
@@ -419,6 +415,20 @@ impl Lobby {
                 return Err(LobbyRefusal::TooManyFromAddress);
             }
         }
+        Ok(())
+    }
+
+    /// Admits a new socket from a client address (which is counted by
+    /// [`crate::address_key`]): 503 when the lobby holds
+    /// [`LobbyLimits::max_sockets`], 429 when that address already holds
+    /// [`LobbyLimits::max_sockets_per_address`].
+    pub fn admit_from(
+        &mut self,
+        now: Millis,
+        address: Option<IpAddr>,
+    ) -> Result<(SocketId, Vec<LobbyAction>), LobbyRefusal> {
+        self.check_admission(address)?;
+        let address = address.map(crate::address_key);
         let socket = SocketId::allocate(&mut self.next_socket, now);
         let attachment = LobbyAttachment {
             socket,

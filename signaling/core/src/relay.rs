@@ -374,18 +374,26 @@ impl Relay {
         self.seats.get(role).map(|a| a.socket)
     }
 
-    /// Admits a socket for `role` (whose ticket the host has checked).
-    pub fn admit(
-        &mut self,
-        role: Role,
-        now: Millis,
-    ) -> Result<(SocketId, Vec<RelayAction>), RelayRefusal> {
+    /// What [`Relay::admit`] would answer for `role` at `now`, without
+    /// admitting anything (so that a host charges its budget only for an
+    /// upgrade the relay takes).
+    pub fn check_admission(&self, role: Role, now: Millis) -> Result<(), RelayRefusal> {
         if self.finished || now >= self.meta.expires_at {
             return Err(RelayRefusal::Gone);
         }
         if self.socket(role).is_some() {
             return Err(RelayRefusal::Occupied);
         }
+        Ok(())
+    }
+
+    /// Admits a socket for `role` (whose ticket the host has checked).
+    pub fn admit(
+        &mut self,
+        role: Role,
+        now: Millis,
+    ) -> Result<(SocketId, Vec<RelayAction>), RelayRefusal> {
+        self.check_admission(role, now)?;
         let socket = SocketId::allocate(&mut self.seats.next_socket, now);
         let attachment = RelayAttachment {
             socket,

@@ -444,16 +444,49 @@ impl Room {
         }
     }
 
+    /// What [`Room::admit`] would answer for `role` at `now`, without
+    /// admitting anything: `Ok` when it would admit, else its refusal. A
+    /// host that charges an upgrade to a budget asks this first, so that
+    /// only an upgrade the room takes is charged (and, holding the room
+    /// between the two calls, then admits).
+    pub fn check_admission(&self, role: JoinRole, now: Millis) -> Result<(), RoomRefusal> {
+        if self.is_expired(now) {
+            return Err(RoomRefusal::NotFound);
+        }
+        match (&self.seating, role) {
+            (Seating::Pair(seats), JoinRole::Host | JoinRole::Guest) => {
+                let role = if role == JoinRole::Host {
+                    Role::Host
+                } else {
+                    Role::Guest
+                };
+                match seats.get(role) {
+                    Some(_) => Err(RoomRefusal::Occupied),
+                    None => Ok(()),
+                }
+            }
+            (Seating::Pair(_), JoinRole::Player | JoinRole::Spectator)
+            | (Seating::Members(_), JoinRole::Guest) => Err(RoomRefusal::WrongRole),
+            (Seating::Members(members), _) => {
+                let (role, full) = match role {
+                    JoinRole::Host => (MemberRole::Host, RoomRefusal::Occupied),
+                    JoinRole::Player => (MemberRole::Player, RoomRefusal::PlayersFull),
+                    _ => (MemberRole::Spectator, RoomRefusal::SpectatorsFull),
+                };
+                let book = self.meta.members.as_ref().ok_or(RoomRefusal::NotFound)?;
+                members.free_id(book.capacity, role).map(|_| ()).ok_or(full)
+            }
+        }
+    }
+
     /// Admits a socket as `role` (before the upgrade). See the type docs.
     pub fn admit(
         &mut self,
         role: impl Into<JoinRole>,
         now: Millis,
     ) -> Result<(SocketId, Vec<RoomAction>), RoomRefusal> {
-        if self.is_expired(now) {
-            return Err(RoomRefusal::NotFound);
-        }
         let role = role.into();
+        self.check_admission(role, now)?;
         let (socket, mut out) = if matches!(self.seating, Seating::Pair(_)) {
             self.admit_pair(role, now)?
         } else {

@@ -5,8 +5,11 @@
 //!
 //! A connection over a cap is closed at once, unanswered. A connection that
 //! has not sent a whole header block within the deadline gets a read error,
-//! which ends it; after its first request the deadline no longer applies
-//! (a lobby WebSocket may rightly stay quiet for minutes).
+//! which ends it; after its first request this deadline no longer applies
+//! (a lobby WebSocket may rightly stay quiet for minutes). A plain HTTP
+//! connection idle between requests is closed by hyper's own header read
+//! timeout instead (`Config::keep_alive_timeout`, see `Server::run`), which
+//! ends with the HTTP part of a connection that becomes a WebSocket.
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -24,6 +24,15 @@ pub(crate) enum Out {
     Close(u16, &'static str),
 }
 
+impl crate::socket::Outbound for Out {
+    fn into_frame(self) -> Result<axum::extract::ws::Message, (u16, &'static str)> {
+        match self {
+            Out::Text(text) => Ok(axum::extract::ws::Message::Text(text.into())),
+            Out::Close(code, reason) => Err((code, reason)),
+        }
+    }
+}
+
 pub(crate) type Outbox = mpsc::Sender<Out>;
 
 /// A machine plus the writers of its sockets.
@@ -50,6 +59,18 @@ pub(crate) struct State {
     pub rate: RateLimiter<IpAddr>,
     /// WebSocket upgrades let through today ([`Config::daily_upgrades`]).
     pub budget: signaling_core::DailyBudget,
+    /// Each client address's upgrades today
+    /// ([`Config::daily_upgrades_per_ip`]), by its address key.
+    pub address_budgets: signaling_core::AddressBudgets<IpAddr>,
+}
+
+/// Why an upgrade was not charged to the day's budgets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BudgetSpent {
+    /// The client's address used up its own day's allowance (429).
+    Address,
+    /// The service used up the day's allowance for everyone (503).
+    Service,
 }
 
 /// State shared by every request and socket task.
@@ -86,29 +107,39 @@ impl Shared {
                 rooms: HashMap::new(),
                 rate: RateLimiter::new(config.rate_limit_per_minute),
                 budget: signaling_core::DailyBudget::default(),
+                address_budgets: signaling_core::AddressBudgets::default(),
             }),
             config,
         }
     }
 
-    /// Counts one WebSocket upgrade against the day's budget: `false` when
-    /// it is spent. The day is the wall clock's (UTC), unlike the rest of
-    /// the server's time, which counts from its start.
-    pub fn take_daily_upgrade(&self) -> bool {
-        let mut st = self.lock();
-        self.take_daily_upgrade_in(&mut st)
-    }
-
-    /// [`Shared::take_daily_upgrade`] for a caller already holding the lock.
-    pub(crate) fn take_daily_upgrade_in(&self, st: &mut State) -> bool {
-        let allowance = self.config.daily_upgrades;
-        if allowance == 0 {
-            return true;
+    /// Counts one WebSocket upgrade from `ip` against the day's budgets
+    /// (the address's own, then the service's), or says which is spent;
+    /// nothing is counted then. Call it only for an upgrade the machine
+    /// has said it would admit (`check_admission`), with the state locked
+    /// until it is admitted, so that a refused upgrade costs nothing. The
+    /// day is the wall clock's (UTC), unlike the rest of the server's
+    /// time, which counts from its start.
+    pub(crate) fn charge_upgrade_in(&self, st: &mut State, ip: IpAddr) -> Result<(), BudgetSpent> {
+        let (service, per_ip) = (
+            self.config.daily_upgrades,
+            self.config.daily_upgrades_per_ip,
+        );
+        if service == 0 && per_ip == 0 {
+            return Ok(());
         }
         let unix_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        st.budget.take(unix_ms, allowance)
+        let key = signaling_core::address_key(ip);
+        if !st.address_budgets.has_room(&key, unix_ms, per_ip) {
+            return Err(BudgetSpent::Address);
+        }
+        if !st.budget.take(unix_ms, service) {
+            return Err(BudgetSpent::Service);
+        }
+        st.address_budgets.take(key, unix_ms, per_ip);
+        Ok(())
     }
 
     /// Milliseconds since the server started.

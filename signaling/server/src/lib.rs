@@ -31,6 +31,7 @@ mod hosting;
 mod page;
 mod relay;
 mod routes;
+mod socket;
 mod turn;
 
 use std::net::SocketAddr;
@@ -67,7 +68,7 @@ pub struct Config {
     /// key, `room.relay_key`, is drawn at random by [`Server::bind`] when
     /// not set.
     pub relay: RelayLimits,
-    /// Rooms alive at once; further `POST /rooms` get 503.
+    /// Rooms alive at once; further `POST /rooms` get 503 (0 = no cap).
     pub max_rooms: usize,
     /// Lobbies in the directory, each with the `lobby` limits (at least
     /// one). `GET /lobby/ws` places a newcomer in the fullest lobby with
@@ -77,6 +78,10 @@ pub struct Config {
     /// all clients; past it they get 503 (0 = no budget). See
     /// [`signaling_core::DailyBudget`].
     pub daily_upgrades: u64,
+    /// WebSocket upgrades accepted per UTC day from one client address,
+    /// an IPv6 address counting by its /64; past it its upgrades get 429
+    /// (0 = no budget). Only upgrades the service takes are counted.
+    pub daily_upgrades_per_ip: u64,
     /// Least severe log level written.
     pub log_level: Level,
     /// How long a client has to answer the server's close frame (or a
@@ -95,6 +100,12 @@ pub struct Config {
     /// Time a new connection has to send its first request's headers
     /// (default 10 s); zero turns the deadline off.
     pub header_timeout: std::time::Duration,
+    /// Time an HTTP connection may wait for each request's headers, from
+    /// the end of the previous answer (or from its start, for the first):
+    /// a keep-alive connection idle that long between requests is closed
+    /// (default 30 s). A WebSocket is no longer HTTP and never concerned.
+    /// Zero turns it off.
+    pub keep_alive_timeout: std::time::Duration,
 }
 
 impl Default for Config {
@@ -111,6 +122,7 @@ impl Default for Config {
             relay: RelayLimits::default(),
             max_rooms: signaling_core::defaults::MAX_ROOMS,
             daily_upgrades: signaling_core::defaults::DAILY_UPGRADES,
+            daily_upgrades_per_ip: signaling_core::defaults::DAILY_UPGRADES_PER_IP,
             lobbies: signaling_core::defaults::LOBBIES,
             log_level: Level::Info,
             close_grace: std::time::Duration::from_secs(5),
@@ -118,6 +130,7 @@ impl Default for Config {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_connections_per_ip: DEFAULT_MAX_CONNECTIONS_PER_IP,
             header_timeout: std::time::Duration::from_millis(DEFAULT_HEADER_TIMEOUT_MS),
+            keep_alive_timeout: std::time::Duration::from_millis(DEFAULT_KEEP_ALIVE_TIMEOUT_MS),
         }
     }
 }
@@ -128,6 +141,10 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 pub const DEFAULT_MAX_CONNECTIONS_PER_IP: usize = 64;
 /// Default of [`Config::header_timeout`], in milliseconds.
 pub const DEFAULT_HEADER_TIMEOUT_MS: u64 = 10_000;
+/// Default of [`Config::keep_alive_timeout`], in milliseconds: long enough
+/// for a page loading its files one after another on one connection, short
+/// enough that idle connections do not hold the connection caps' places.
+pub const DEFAULT_KEEP_ALIVE_TIMEOUT_MS: u64 = 30_000;
 
 /// A fixed word for an I/O error's kind (`addr_in_use`,
 /// `permission_denied`, ...), for log records: never the error's text,
@@ -141,6 +158,7 @@ pub fn io_error_kind(e: &std::io::Error) -> &'static str {
 pub struct Server {
     listener: TcpListener,
     limits: conn::ConnLimits,
+    keep_alive_timeout: std::time::Duration,
     app: axum::Router,
     addr: SocketAddr,
 }
@@ -164,11 +182,13 @@ impl Server {
             max_per_ip: config.max_connections_per_ip,
             header_timeout: config.header_timeout,
         };
+        let keep_alive_timeout = config.keep_alive_timeout;
         let state = Arc::new(hosting::Shared::new(config, tag_key));
         let app = routes::router(state);
         Ok(Server {
             listener,
             limits,
+            keep_alive_timeout,
             app,
             addr,
         })
@@ -181,17 +201,38 @@ impl Server {
     }
 
     /// Serves until the process ends.
+    ///
+    /// Each connection is served by hyper's HTTP/1 server with upgrades
+    /// (WebSockets) allowed. The caps and the first request's header
+    /// deadline apply as connections are accepted (see `conn`); hyper's
+    /// header read timeout, [`Config::keep_alive_timeout`], closes a
+    /// connection that sends no next request. The client's address reaches
+    /// the handlers as axum's `ConnectInfo`.
     pub async fn run(self) -> std::io::Result<()> {
-        use axum::serve::ListenerExt as _;
-        // The caps and the header deadline apply as connections are
-        // accepted (see `conn`); the empty tap lets handlers read the
-        // client's address.
-        let listener = conn::CappedListener::new(self.listener, self.limits).tap_io(|_| {});
-        axum::serve(
-            listener,
-            self.app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
+        use axum::serve::Listener as _;
+        let mut listener = conn::CappedListener::new(self.listener, self.limits);
+        let keep_alive = (!self.keep_alive_timeout.is_zero()).then_some(self.keep_alive_timeout);
+        loop {
+            let (io, addr) = listener.accept().await;
+            let app = tower_http::add_extension::AddExtension::new(
+                self.app.clone(),
+                axum::extract::ConnectInfo(addr),
+            );
+            tokio::spawn(async move {
+                let mut http = hyper::server::conn::http1::Builder::new();
+                if let Some(timeout) = keep_alive {
+                    http.timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(timeout);
+                }
+                let service = hyper_util::service::TowerToHyperService::new(app);
+                // A connection's end, whatever the reason (the client left,
+                // a timeout, bad bytes), concerns nobody else.
+                let _ = http
+                    .serve_connection(hyper_util::rt::TokioIo::new(io), service)
+                    .with_upgrades()
+                    .await;
+            });
+        }
     }
 
     /// Runs the server on the current tokio runtime in the background and

@@ -72,7 +72,7 @@ struct Args {
     /// 0 turns the rate off (the rooms' lifetime counts still apply).
     #[arg(long, default_value_t = defaults::ROOM_MESSAGES_PER_MINUTE)]
     room_messages_per_minute: u32,
-    /// Rooms alive at once; further POST /rooms get 503.
+    /// Rooms alive at once; further POST /rooms get 503. 0: no cap.
     #[arg(long, default_value_t = defaults::MAX_ROOMS)]
     max_rooms: usize,
     /// Lobbies in the directory, each holding --max-players players;
@@ -84,6 +84,11 @@ struct Args {
     /// 0: no budget.
     #[arg(long, default_value_t = defaults::DAILY_UPGRADES)]
     daily_upgrades: u64,
+    /// WebSocket upgrades accepted per UTC day from one client address (an
+    /// IPv6 address counts by its /64); further upgrades from it get 429
+    /// until midnight UTC. 0: no budget.
+    #[arg(long, default_value_t = defaults::DAILY_UPGRADES_PER_IP)]
+    daily_upgrades_per_ip: u64,
     /// Live rooms created from one client address (an IPv6 address counts
     /// by its /64); the next POST /rooms gets 429. 0: no cap.
     #[arg(long, default_value_t = defaults::MAX_ROOMS_PER_IP)]
@@ -99,6 +104,11 @@ struct Args {
     /// headers. 0: no deadline.
     #[arg(long, default_value_t = signaling_server::DEFAULT_HEADER_TIMEOUT_MS)]
     header_timeout_ms: u64,
+    /// Milliseconds an HTTP connection may wait for each request's headers
+    /// after the previous answer: a keep-alive connection idle that long is
+    /// closed (WebSockets are not concerned). 0: no deadline.
+    #[arg(long, default_value_t = signaling_server::DEFAULT_KEEP_ALIVE_TIMEOUT_MS)]
+    keep_alive_timeout_ms: u64,
     /// How long a match relay lives after its first socket, in seconds.
     #[arg(long, default_value_t = defaults::RELAY_TTL_SECONDS)]
     relay_ttl_seconds: u64,
@@ -154,10 +164,12 @@ async fn main() -> std::process::ExitCode {
         max_rooms: args.max_rooms,
         max_rooms_per_ip: args.max_rooms_per_ip,
         daily_upgrades: args.daily_upgrades,
+        daily_upgrades_per_ip: args.daily_upgrades_per_ip,
         lobbies: args.lobbies,
         max_connections: args.max_connections,
         max_connections_per_ip: args.max_connections_per_ip,
         header_timeout: std::time::Duration::from_millis(args.header_timeout_ms),
+        keep_alive_timeout: std::time::Duration::from_millis(args.keep_alive_timeout_ms),
         log_level: args.log_level,
         ..Config::default()
     };
@@ -230,6 +242,7 @@ mod tests {
         assert_eq!(args.max_rooms, defaults::MAX_ROOMS);
         assert_eq!(args.max_rooms_per_ip, defaults::MAX_ROOMS_PER_IP);
         assert_eq!(args.daily_upgrades, defaults::DAILY_UPGRADES);
+        assert_eq!(args.daily_upgrades_per_ip, defaults::DAILY_UPGRADES_PER_IP);
         assert_eq!(args.lobbies, defaults::LOBBIES);
         assert_eq!(args.allowed_origins, defaults::ALLOWED_ORIGINS);
         assert_eq!(

@@ -17,15 +17,15 @@
 //! frames silently.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Extension, State};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Extension, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use futures_util::{SinkExt, StreamExt};
 use signaling_core::{
     check_ticket, Level, LogRecord, Millis, Relay, RelayAction, RelayEvent, RelayKey, RelayLimits,
     RoomCode, SocketId,
@@ -34,6 +34,7 @@ use signaling_protocol::{error_body, query_param};
 use tokio::sync::mpsc;
 
 use crate::hosting::{Shared, OUTBOX_LEN};
+use crate::socket::Inbound;
 
 /// What a relay socket's writer is told to do.
 #[derive(Debug)]
@@ -192,6 +193,7 @@ type Upgrade = Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketU
 pub(crate) async fn relay_ws(
     State(shared): State<Arc<Shared>>,
     Extension(hub): Extension<HubRef>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     uri: Uri,
     upgrade: Upgrade,
 ) -> Response {
@@ -220,6 +222,24 @@ pub(crate) async fn relay_ws(
         return refuse(426, "expected a WebSocket upgrade");
     };
     let mut relays = hub.lock();
+    // The relay's own refusal (that side is connected, or the relay is
+    // over) first, then the day's budgets: only a socket the relay takes is
+    // charged. (The hub's lock is held throughout, so nothing can take the
+    // place in between; the state's lock is only ever taken inside it.)
+    let live = relays.get(&code).filter(|h| !h.machine.is_finished());
+    if let Some(Err(refusal)) = live.map(|h| h.machine.check_admission(role, now)) {
+        drop(relays);
+        shared.log(LogRecord::new(Level::Warn, "relay.refused").with("reason", refusal.reason()));
+        return refuse(refusal.status(), refusal.reason());
+    }
+    let charged = {
+        let mut st = shared.lock();
+        shared.charge_upgrade_in(&mut st, peer.ip())
+    };
+    if let Err(spent) = charged {
+        drop(relays);
+        return crate::routes::budget_spent(&shared, spent, "relay_ws");
+    }
     if relays.get(&code).is_none_or(|h| h.machine.is_finished()) {
         let (machine, actions) = Relay::new(code.clone(), hub.limits, now);
         relays.insert(
@@ -250,100 +270,57 @@ pub(crate) async fn relay_ws(
 
     let cap = hub.limits.max_frame_bytes;
     let (fail_hub, fail_shared, fail_code) = (hub.clone(), shared.clone(), code.clone());
-    upgrade
-        .max_message_size(cap)
-        .max_frame_size(cap)
-        // As for lobby and room sockets: read in chunks of the frame cap,
-        // not the WebSocket layer's 128 KiB kept for the socket's life.
-        .read_buffer_size(cap)
+    // As for lobby and room sockets: read up to the frame cap, in chunks
+    // of it.
+    crate::socket::capped(upgrade, cap)
         .on_failed_upgrade(move |_| fail_hub.socket_gone(&fail_shared, &fail_code, socket))
         .on_upgrade(move |ws| run(shared, hub, code, socket, ws, rx))
 }
 
-/// Runs one relay socket: a writer task draining its queue, and a reader
-/// passing each frame to the machine.
+impl crate::socket::Outbound for RelayOut {
+    fn into_frame(self) -> Result<Message, (u16, &'static str)> {
+        match self {
+            RelayOut::Binary(bytes) => Ok(Message::Binary(bytes)),
+            RelayOut::Text(text) => Ok(Message::Text(text.into())),
+            RelayOut::Close(code, reason) => Err((code, reason)),
+        }
+    }
+}
+
+/// Runs one relay socket: each frame is passed to the machine as its
+/// length, and its bytes forwarded when the machine says so.
 async fn run(
     shared: Arc<Shared>,
     hub: HubRef,
     code: RoomCode,
     socket: SocketId,
     ws: WebSocket,
-    mut rx: mpsc::Receiver<RelayOut>,
+    rx: mpsc::Receiver<RelayOut>,
 ) {
-    let close_grace = shared.config.close_grace;
-    let (mut sink, mut stream) = ws.split();
-    let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(async move {
-        while let Some(out) = rx.recv().await {
-            let msg = match out {
-                RelayOut::Binary(bytes) => Message::Binary(bytes),
-                RelayOut::Text(text) => Message::Text(text.into()),
-                RelayOut::Close(code, reason) => {
-                    let frame = CloseFrame {
-                        code,
-                        reason: Utf8Bytes::from_static(reason),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    let _ = done_tx.send(());
-                    return;
-                }
-            };
-            if sink.send(msg).await.is_err() {
-                break;
-            }
-        }
-        let _ = sink.close().await;
-        let _ = done_tx.send(());
-    });
     let cap = hub.limits.max_frame_bytes;
-    let reader = async {
-        while let Some(msg) = stream.next().await {
-            match msg {
-                Ok(Message::Binary(bytes)) => {
-                    let event = RelayEvent::Frame {
-                        socket,
-                        len: bytes.len(),
-                        text: false,
-                    };
-                    hub.deliver(&shared, &code, event, Some(&bytes));
-                }
-                Ok(Message::Text(text)) => {
-                    let event = RelayEvent::Frame {
-                        socket,
-                        len: text.len(),
-                        text: true,
-                    };
-                    hub.deliver(&shared, &code, event, None);
-                }
-                Ok(Message::Ping(_) | Message::Pong(_)) => {}
-                Ok(Message::Close(_)) => return false,
-                Err(e) if crate::routes::is_too_big(&e) => {
-                    // Refused unread by the WebSocket layer: to the machine
-                    // it is a frame over the cap, which it closes with 1009.
-                    let event = RelayEvent::Frame {
-                        socket,
-                        len: cap + 1,
-                        text: false,
-                    };
-                    hub.deliver(&shared, &code, event, None);
-                    return true;
-                }
-                Err(_) => return false,
-            }
-        }
-        false
-    };
-    let mut done_rx = done_rx;
-    let grace = async {
-        let _ = (&mut done_rx).await;
-        tokio::time::sleep(close_grace).await;
-    };
-    let too_big = tokio::select! {
-        too_big = reader => too_big,
-        () = grace => false,
-    };
-    if too_big {
-        let _ = tokio::time::timeout(close_grace, done_rx).await;
-    }
+    crate::socket::serve(
+        ws,
+        rx,
+        shared.config.close_grace,
+        |frame| {
+            let (len, text, bytes) = match frame {
+                Inbound::Binary(bytes) => (bytes.len(), false, Some(bytes)),
+                Inbound::Text(text) => (text.len(), true, None),
+            };
+            let event = RelayEvent::Frame { socket, len, text };
+            hub.deliver(&shared, &code, event, bytes);
+        },
+        // Refused unread by the WebSocket layer: to the machine it is a
+        // frame over the cap, which it closes with 1009.
+        || {
+            let event = RelayEvent::Frame {
+                socket,
+                len: cap + 1,
+                text: false,
+            };
+            hub.deliver(&shared, &code, event, None);
+        },
+    )
+    .await;
     hub.socket_gone(&shared, &code, socket);
 }

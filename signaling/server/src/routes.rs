@@ -4,33 +4,33 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use futures_util::{SinkExt, StreamExt};
-use signaling_core::DailyBudget;
 use signaling_core::{
     ice_servers_json, join_role_from_query, lobby_number, place_newcomer, Event, Level, Lobby,
     LobbyRefusal, LogRecord, Room, SocketId,
 };
+use signaling_core::{DailyBudget, ADDRESS_BUDGET_REASON};
 use signaling_protocol::{
     error_body, LobbyDirectory, LobbyFill, MemberRoomCreated, RoomCapacity, RoomCode, RoomCreated,
 };
 use tokio::sync::mpsc;
 use tower_http::services::ServeDir;
 
-use crate::hosting::{Hosted, Out, Shared, Target, OUTBOX_LEN};
+use crate::hosting::{BudgetSpent, Hosted, Out, Shared, Target, OUTBOX_LEN};
+use crate::socket::Inbound;
 
 type Ctx = Arc<Shared>;
 
 /// Largest WebSocket message read at all: the machines' own message limit
 /// (8 KiB by default). A longer message is refused with 1009 as soon as its
 /// frame header announces the length, without being read or buffered (see
-/// [`run_socket`]), so a socket never holds more than one limit's worth.
+/// [`crate::socket`]), so a socket never holds more than one limit's worth.
 fn max_ws_message(shared: &Shared) -> usize {
     let lobby = shared.config.lobby.max_message_bytes;
     let room = shared.config.room.max_message_bytes;
@@ -204,20 +204,9 @@ async fn check_and_run(
         add_cors(&mut resp, origin.as_deref(), false);
         return resp;
     }
-    // A lobby upgrade is charged in its handler, once the directory has
-    // placed it: one it refuses (no such lobby, the address's cap) costs
-    // nothing from the day's budget.
-    let is_upgrade = matches!(route, "room_ws" | "relay_ws")
-        && req
-            .headers()
-            .get(header::UPGRADE)
-            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
-    if is_upgrade && !shared.take_daily_upgrade() {
-        shared.log(LogRecord::new(Level::Warn, "http.budget_spent").with("route", route));
-        let mut resp = error(StatusCode::SERVICE_UNAVAILABLE, DailyBudget::REASON);
-        add_cors(&mut resp, origin.as_deref(), false);
-        return resp;
-    }
+    // WebSocket upgrades are charged to the day's budgets in their own
+    // handlers, once the machine has said it would admit them: an upgrade
+    // refused for any reason of its own costs nothing.
     let is_preflight = req.method() == Method::OPTIONS;
     let mut resp = next.run(req).await;
     shared.log(
@@ -299,7 +288,8 @@ async fn create_room(
             "too many open rooms from your address; try again when one ends",
         );
     }
-    if st.rooms.len() >= shared.config.max_rooms {
+    let max_rooms = shared.config.max_rooms;
+    if max_rooms != 0 && st.rooms.len() >= max_rooms {
         drop(st);
         shared.log(LogRecord::new(Level::Warn, "room.too_many"));
         return error(
@@ -356,7 +346,12 @@ fn not_an_upgrade() -> Response {
 /// is 400, then a segment that is not a live room's code is 404, then the
 /// room's own refusals (a role the kind of room does not take 400, a taken
 /// place 409).
-async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Response {
+async fn room_ws(
+    State(shared): State<Ctx>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    uri: Uri,
+    upgrade: Upgrade,
+) -> Response {
     let role = match join_role_from_query(uri.query().unwrap_or("")) {
         Ok(r) => r,
         Err(refusal) => return refuse(refusal.status(), refusal.reason()),
@@ -371,7 +366,7 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     };
     let now = shared.now();
     let mut st = shared.lock();
-    let Some(hosted) = st.rooms.get_mut(&code) else {
+    let Some(hosted) = st.rooms.get(&code) else {
         return error(StatusCode::NOT_FOUND, "room not found");
     };
     if hosted.machine.is_expired(now) {
@@ -379,6 +374,19 @@ async fn room_ws(State(shared): State<Ctx>, uri: Uri, upgrade: Upgrade) -> Respo
     }
     let Ok(upgrade) = upgrade else {
         return not_an_upgrade();
+    };
+    // The room's own refusals first, then the day's budgets, then the
+    // admission itself, all under one lock: only a socket the room takes
+    // is charged.
+    if let Err(refusal) = hosted.machine.check_admission(role, now) {
+        return refuse(refusal.status(), refusal.reason());
+    }
+    if let Err(spent) = shared.charge_upgrade_in(&mut st, peer.ip()) {
+        drop(st);
+        return budget_spent(&shared, spent, "room_ws");
+    }
+    let Some(hosted) = st.rooms.get_mut(&code) else {
+        return error(StatusCode::NOT_FOUND, "room not found");
     };
     let (socket, actions) = match hosted.machine.admit(role, now) {
         Ok(ok) => ok,
@@ -447,12 +455,16 @@ async fn lobby_ws(
         .iter()
         .map(|h| h.machine.sockets_from(peer.ip()))
         .sum();
+    // The directory's and the lobby's own refusals first, then the day's
+    // budgets, then the admission, under one lock: only a socket the lobby
+    // takes is charged.
     let admitted = if cap != 0 && held >= cap {
         Err(LobbyRefusal::TooManyFromAddress)
-    } else if !shared.take_daily_upgrade_in(&mut st) {
+    } else if let Err(refusal) = st.lobbies[n].machine.check_admission(Some(peer.ip())) {
+        Err(refusal)
+    } else if let Err(spent) = shared.charge_upgrade_in(&mut st, peer.ip()) {
         drop(st);
-        shared.log(LogRecord::new(Level::Warn, "http.budget_spent").with("route", "lobby_ws"));
-        return error(StatusCode::SERVICE_UNAVAILABLE, DailyBudget::REASON);
+        return budget_spent(&shared, spent, "lobby_ws");
     } else {
         st.lobbies[n].machine.admit_from(now, Some(peer.ip()))
     };
@@ -482,6 +494,26 @@ fn refuse(status: u16, reason: &str) -> Response {
     )
 }
 
+/// The answer to an upgrade the day's budgets cannot pay for (429 when its
+/// address spent its own, 503 when the service spent everyone's), logged
+/// under the route's fixed name.
+pub(crate) fn budget_spent(shared: &Shared, spent: BudgetSpent, route: &'static str) -> Response {
+    let (event, status, reason) = match spent {
+        BudgetSpent::Address => (
+            "http.address_budget_spent",
+            StatusCode::TOO_MANY_REQUESTS,
+            ADDRESS_BUDGET_REASON,
+        ),
+        BudgetSpent::Service => (
+            "http.budget_spent",
+            StatusCode::SERVICE_UNAVAILABLE,
+            DailyBudget::REASON,
+        ),
+    };
+    shared.log(LogRecord::new(Level::Warn, event).with("route", route));
+    error(status, reason)
+}
+
 /// Completes the upgrade and runs the socket; a failed upgrade is reported
 /// to the machine as a closed socket, freeing its slot.
 fn accept(
@@ -493,119 +525,46 @@ fn accept(
 ) -> Response {
     let on_fail = shared.clone();
     let failed_target = target.clone();
-    let cap = max_ws_message(&shared);
-    upgrade
-        .max_message_size(cap)
-        .max_frame_size(cap)
-        // The WebSocket layer reads in chunks of 128 KiB by default, kept
-        // for the socket's whole life: most of a lobby socket's memory, for
-        // messages of at most 8 KiB. A chunk of the message cap is enough.
-        .read_buffer_size(cap)
+    crate::socket::capped(upgrade, max_ws_message(&shared))
         .on_failed_upgrade(move |_| on_fail.socket_gone(failed_target, socket))
         .on_upgrade(move |ws| run_socket(shared, target, socket, ws, rx))
 }
 
+/// Runs a lobby or room socket, each frame passed to its machine.
 async fn run_socket(
     shared: Ctx,
     target: Target,
     socket: SocketId,
     ws: WebSocket,
-    mut rx: mpsc::Receiver<Out>,
+    rx: mpsc::Receiver<Out>,
 ) {
-    let close_grace = shared.config.close_grace;
-    let (mut sink, mut stream) = ws.split();
-    // Tells the reader that the writer is done (it sent our close frame, or
-    // the socket was dropped), so a client that never answers a close cannot
-    // keep the connection open for ever.
-    let (done_tx, done_rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(async move {
-        while let Some(out) = rx.recv().await {
-            match out {
-                Out::Text(text) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
-                        break;
-                    }
-                }
-                Out::Close(code, reason) => {
-                    let frame = CloseFrame {
-                        code,
-                        reason: Utf8Bytes::from_static(reason),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    let _ = done_tx.send(());
-                    return;
-                }
-            }
-        }
-        // The server dropped this socket without a reason (too slow).
-        let _ = sink.close().await;
-        let _ = done_tx.send(());
-    });
-    // Ends with true when the client sent a message over the read cap.
     let cap = max_ws_message(&shared);
-    let reader = async {
-        while let Some(msg) = stream.next().await {
-            match msg {
-                Ok(Message::Text(text)) => shared.deliver(
-                    target.clone(),
-                    Event::Text {
-                        socket,
-                        text: text.as_str(),
-                    },
-                ),
-                Ok(Message::Binary(bytes)) => shared.deliver(
-                    target.clone(),
-                    Event::Binary {
-                        socket,
-                        len: bytes.len(),
-                    },
-                ),
-                Ok(Message::Ping(_) | Message::Pong(_)) => {}
-                Ok(Message::Close(_)) => return false,
-                Err(e) if is_too_big(&e) => {
-                    // The WebSocket layer refused to read it. Report it to
-                    // the machine as what it is, a message longer than the
-                    // read cap (of either kind: the size check comes first),
-                    // so it closes the socket with 1009 and tells whoever
-                    // needs telling, as for any message over its own cap.
-                    shared.deliver(
-                        target.clone(),
-                        Event::Binary {
-                            socket,
-                            len: cap + 1,
-                        },
-                    );
-                    return true;
-                }
-                Err(_) => return false,
-            }
-        }
-        false
-    };
-    let mut done_rx = done_rx;
-    let grace = async {
-        // Err: the writer ended without saying so; the same grace applies.
-        let _ = (&mut done_rx).await;
-        tokio::time::sleep(close_grace).await;
-    };
-    let too_big = tokio::select! {
-        too_big = reader => too_big,
-        () = grace => false,
-    };
-    if too_big {
-        // Nothing more can be read; let the writer send the 1009 close.
-        let _ = tokio::time::timeout(close_grace, done_rx).await;
-    }
-    shared.socket_gone(target, socket);
-}
-
-/// True for the WebSocket layer's refusal of a message or frame over the
-/// configured maximum size.
-pub(crate) fn is_too_big(e: &axum::Error) -> bool {
-    use std::error::Error as _;
-    use tokio_tungstenite::tungstenite::Error as WsError;
-    matches!(
-        e.source().and_then(|s| s.downcast_ref::<WsError>()),
-        Some(WsError::Capacity(_))
+    crate::socket::serve(
+        ws,
+        rx,
+        shared.config.close_grace,
+        |frame| {
+            let event = match frame {
+                Inbound::Text(text) => Event::Text { socket, text },
+                Inbound::Binary(bytes) => Event::Binary {
+                    socket,
+                    len: bytes.len(),
+                },
+            };
+            shared.deliver(target.clone(), event);
+        },
+        // Refused unread: to the machine a message over the read cap (of
+        // either kind: the size check comes first).
+        || {
+            shared.deliver(
+                target.clone(),
+                Event::Binary {
+                    socket,
+                    len: cap + 1,
+                },
+            );
+        },
     )
+    .await;
+    shared.socket_gone(target, socket);
 }

@@ -25,7 +25,9 @@ pub struct Config {
     pub room: RoomLimits,
     /// `HELLO_TIMEOUT_SECONDS` (default 10), `LOBBY_IDLE_TIMEOUT_SECONDS`
     /// (default 90, 0 off, at most 3 600), `LOBBY_SOCKETS_PER_IP` (default
-    /// 8, 0 off, at most 1 000) and the fixed lobby caps.
+    /// 8, 0 off, at most 1 000), `LOBBY_MESSAGES_PER_MINUTE` (each
+    /// socket's rate, default 600, 0 off, at most 100 000) and the fixed
+    /// lobby caps.
     pub lobby: LobbyLimits,
     /// `RELAY_TTL_SECONDS` (default 1800) and the fixed relay caps. The
     /// relay key is `room.relay_key`, from the secret `RELAY_KEY` (unset:
@@ -65,6 +67,15 @@ pub struct Config {
     /// per UTC day over all clients (default 0: no budget; at most 10
     /// million); past it they get 503. See [`crate::budget`].
     pub daily_upgrades: u64,
+    /// `DAILY_UPGRADES_PER_IP`: WebSocket upgrades accepted per UTC day
+    /// from one client address, an IPv6 address counting by its /64
+    /// (default 0: no budget; at most 10 million); past it that address's
+    /// upgrades get 429. See [`crate::budget`].
+    pub daily_upgrades_per_ip: u64,
+    /// `MAX_ROOMS`: rooms alive at once over the whole service (default
+    /// 10 000, 0 off, at most 1 000 000); further `POST /rooms` get 503.
+    /// See [`crate::owner`].
+    pub max_rooms: usize,
     /// `RATE_LIMITER_OFF=1`: no per-IP request limit. Without it, a
     /// missing or failing `RATE_LIMITER` binding refuses every request with
     /// 503 rather than letting floods through.
@@ -134,7 +145,20 @@ impl Config {
             0,
             100_000,
         );
+        let lobby_rate = seconds(
+            "LOBBY_MESSAGES_PER_MINUTE",
+            u64::from(defaults::LOBBY_MESSAGES_PER_MINUTE),
+            0,
+            100_000,
+        );
         let rooms_per_ip = seconds("ROOMS_PER_IP", defaults::MAX_ROOMS_PER_IP as u64, 0, 10_000);
+        let max_rooms = seconds("MAX_ROOMS", defaults::MAX_ROOMS as u64, 0, 1_000_000);
+        let daily_upgrades_per_ip = seconds(
+            "DAILY_UPGRADES_PER_IP",
+            defaults::DAILY_UPGRADES_PER_IP,
+            0,
+            10_000_000,
+        );
         let lobbies = seconds("LOBBIES", defaults::LOBBIES as u64, 1, 64);
         let daily_upgrades = seconds("DAILY_UPGRADES", defaults::DAILY_UPGRADES, 0, 10_000_000);
         let turn_ttl_seconds = seconds(
@@ -223,6 +247,8 @@ impl Config {
                 idle_timeout_ms: idle_timeout * 1000,
                 max_sockets_per_address: usize::try_from(sockets_per_ip)
                     .unwrap_or(defaults::LOBBY_SOCKETS_PER_IP),
+                messages_per_minute: u32::try_from(lobby_rate)
+                    .unwrap_or(defaults::LOBBY_MESSAGES_PER_MINUTE),
                 ..LobbyLimits::default()
             },
             stun_urls,
@@ -235,6 +261,8 @@ impl Config {
             rooms_per_ip: usize::try_from(rooms_per_ip).unwrap_or(defaults::MAX_ROOMS_PER_IP),
             lobbies: usize::try_from(lobbies).unwrap_or(defaults::LOBBIES),
             daily_upgrades,
+            daily_upgrades_per_ip,
+            max_rooms: usize::try_from(max_rooms).unwrap_or(defaults::MAX_ROOMS),
             ignored,
         }
     }
@@ -376,6 +404,34 @@ mod tests {
         assert_eq!(
             read(&[("DAILY_UPGRADES", "-1")]).daily_upgrades,
             defaults::DAILY_UPGRADES
+        );
+        assert_eq!(c.daily_upgrades_per_ip, defaults::DAILY_UPGRADES_PER_IP);
+        assert_eq!(
+            read(&[("DAILY_UPGRADES_PER_IP", "500")]).daily_upgrades_per_ip,
+            500
+        );
+        assert_eq!(c.max_rooms, defaults::MAX_ROOMS);
+        assert_eq!(read(&[("MAX_ROOMS", "0")]).max_rooms, 0);
+        let r = read(&[("MAX_ROOMS", "-3")]);
+        assert_eq!(
+            (r.max_rooms, r.ignored),
+            (defaults::MAX_ROOMS, vec!["MAX_ROOMS"])
+        );
+        assert_eq!(
+            c.lobby.messages_per_minute,
+            defaults::LOBBY_MESSAGES_PER_MINUTE
+        );
+        for (text, rate) in [("0", 0), ("1200", 1_200)] {
+            let r = read(&[("LOBBY_MESSAGES_PER_MINUTE", text)]);
+            assert_eq!(r.lobby.messages_per_minute, rate);
+        }
+        let r = read(&[("LOBBY_MESSAGES_PER_MINUTE", "fast")]);
+        assert_eq!(
+            (r.lobby.messages_per_minute, r.ignored),
+            (
+                defaults::LOBBY_MESSAGES_PER_MINUTE,
+                vec!["LOBBY_MESSAGES_PER_MINUTE"]
+            )
         );
         assert!(c.ignored.is_empty());
         // Closed by default: only requests without an Origin pass.

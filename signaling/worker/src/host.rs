@@ -221,6 +221,12 @@ impl MachineAttachment for LobbyAttachment {
     }
 }
 
+impl MachineAttachment for signaling_core::RelayAttachment {
+    fn json(&self) -> String {
+        self.to_json()
+    }
+}
+
 /// The accepted socket the machine calls `socket`, if it is still open.
 ///
 /// After hibernation a restored machine may hand out the id of a socket it
@@ -240,6 +246,47 @@ pub fn find_socket(state: &State, socket: SocketId) -> Option<WebSocket> {
     fallback
 }
 
+/// What the lobby, room and relay objects share around their sockets, so
+/// that closing, failing and the rebuilding test setting are written once
+/// ([`socket_closed`], [`socket_failed`], [`after_event`]).
+// A Worker runs on one thread: these futures need no `Send` bound.
+#[allow(async_fn_in_trait)]
+pub trait SocketObject {
+    /// The object's environment, for its settings.
+    fn env(&self) -> &Env;
+    /// Forgets the machine in memory, so that the next event rebuilds it
+    /// from storage and the attachments, as after hibernation.
+    fn forget_machine(&self);
+    /// A socket closed or failed: tell the machine (if it knew the socket).
+    async fn tell_machine_gone(&self, ws: &WebSocket, config: &Config);
+}
+
+/// After each event: with `REBUILD_EACH_EVENT=1` (tests), forget the
+/// machine so the next event rebuilds it as after hibernation.
+pub fn after_event(object: &impl SocketObject, config: &Config) {
+    if config.rebuild_each_event {
+        object.forget_machine();
+    }
+}
+
+/// A socket's `websocket_close`: the machine is told, and the closing
+/// handshake completed from our side (harmless if done).
+pub async fn socket_closed(object: &impl SocketObject, ws: WebSocket) -> Result<()> {
+    let config = config(object.env());
+    object.tell_machine_gone(&ws, &config).await;
+    let _ = ws.close(Some(1000), Some(""));
+    after_event(object, &config);
+    Ok(())
+}
+
+/// A socket's `websocket_error`: the machine is told.
+pub async fn socket_failed(object: &impl SocketObject, ws: WebSocket) -> Result<()> {
+    let config = config(object.env());
+    object.tell_machine_gone(&ws, &config).await;
+    after_event(object, &config);
+    Ok(())
+}
+
 /// Carries out a machine's actions, in order. Returns true when one of them
 /// was [`Action::Finished`] (the caller ends the room).
 ///
@@ -252,51 +299,60 @@ pub async fn perform<A: MachineAttachment>(
 ) -> bool {
     let mut finished = false;
     for action in actions {
-        match action {
-            Action::Send { socket, text } => {
-                // A socket closing at the same moment is normal; its close
-                // event follows and tells the machine.
-                let sent =
-                    find_socket(state, socket).is_some_and(|ws| ws.send_with_str(&text).is_ok());
-                if !sent {
-                    logger.record(&LogRecord::new(Level::Debug, "socket.send_skipped"));
-                }
-            }
-            Action::Close {
-                socket,
-                code,
-                reason,
-            } => {
-                if let Some(ws) = find_socket(state, socket) {
-                    let _ = store_attachment(&ws, CLOSED_ATTACHMENT.to_owned());
-                    if ws.close(Some(code), Some(reason)).is_err() {
-                        logger.record(&LogRecord::new(Level::Debug, "socket.close_skipped"));
-                    }
-                }
-            }
-            Action::Persist { socket, attachment } => {
-                if let Some(ws) = find_socket(state, socket) {
-                    if let Err(e) = store_attachment(&ws, attachment.json()) {
-                        logger.failure("socket.attachment_failed", &e);
-                    }
-                }
-            }
-            Action::SetAlarm(at) => {
-                logger.record(
-                    &LogRecord::new(Level::Debug, "alarm.set")
-                        .with("at", at.0)
-                        .with("now", now().0),
-                );
-                let when = js_sys::Date::new(&JsValue::from_f64(at.0 as f64));
-                if let Err(e) = state.storage().set_alarm(ScheduledTime::new(when)).await {
-                    logger.failure("storage.alarm_failed", &e);
-                }
-            }
-            Action::Log(record) => logger.record(&record),
-            Action::Finished => finished = true,
-        }
+        finished |= perform_one(state, action, logger).await;
     }
     finished
+}
+
+/// Carries out one action (see [`perform`]); true for [`Action::Finished`].
+pub async fn perform_one<A: MachineAttachment>(
+    state: &State,
+    action: Action<A>,
+    logger: &Logger,
+) -> bool {
+    match action {
+        Action::Send { socket, text } => {
+            // A socket closing at the same moment is normal; its close
+            // event follows and tells the machine.
+            let sent = find_socket(state, socket).is_some_and(|ws| ws.send_with_str(&text).is_ok());
+            if !sent {
+                logger.record(&LogRecord::new(Level::Debug, "socket.send_skipped"));
+            }
+        }
+        Action::Close {
+            socket,
+            code,
+            reason,
+        } => {
+            if let Some(ws) = find_socket(state, socket) {
+                let _ = store_attachment(&ws, CLOSED_ATTACHMENT.to_owned());
+                if ws.close(Some(code), Some(reason)).is_err() {
+                    logger.record(&LogRecord::new(Level::Debug, "socket.close_skipped"));
+                }
+            }
+        }
+        Action::Persist { socket, attachment } => {
+            if let Some(ws) = find_socket(state, socket) {
+                if let Err(e) = store_attachment(&ws, attachment.json()) {
+                    logger.failure("socket.attachment_failed", &e);
+                }
+            }
+        }
+        Action::SetAlarm(at) => {
+            logger.record(
+                &LogRecord::new(Level::Debug, "alarm.set")
+                    .with("at", at.0)
+                    .with("now", now().0),
+            );
+            let when = js_sys::Date::new(&JsValue::from_f64(at.0 as f64));
+            if let Err(e) = state.storage().set_alarm(ScheduledTime::new(when)).await {
+                logger.failure("storage.alarm_failed", &e);
+            }
+        }
+        Action::Log(record) => logger.record(&record),
+        Action::Finished => return true,
+    }
+    false
 }
 
 #[cfg(test)]

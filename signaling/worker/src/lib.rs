@@ -129,16 +129,9 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
         }
     }
 
-    // A lobby upgrade is charged only once the directory has placed it
-    // (below): one it refuses (no such lobby, the address's cap) costs
-    // nothing from the day's budget.
-    let is_upgrade = matches!(route, Route::RoomSocket(_) | Route::RelaySocket(_))
-        && room::is_websocket_upgrade(&req);
-    if is_upgrade {
-        if let Some(refusal) = take_upgrade(env, config, logger, origin.as_deref()).await? {
-            return Ok(refusal);
-        }
-    }
+    // WebSocket upgrades are charged to the day's budgets by the object
+    // that admits them, once its machine has said it would ([`budget`]):
+    // an upgrade refused for a reason of its own costs nothing.
 
     let response = match &route {
         Route::Health => json_response(200, "{\"ok\":true}".to_owned()),
@@ -172,8 +165,8 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
         Route::LobbySocket => {
             let url = req.url()?;
             let asked = route::query_param(url.query().unwrap_or(""), "lobby");
-            let client = req.headers().get("CF-Connecting-IP")?;
-            let (n, loads) = match directory::place(env, config, asked, client.as_deref()).await? {
+            let client = host::client_address(&req);
+            let (n, loads) = match directory::place(env, config, asked, client).await? {
                 directory::Placement::Lobby(n) => (n, None),
                 directory::Placement::Placed(n, loads) => (n, Some(loads)),
                 directory::Placement::Refused(status, reason) => {
@@ -187,15 +180,13 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
                     return with_cors(answer, origin.as_deref());
                 }
             };
-            if room::is_websocket_upgrade(&req) {
-                if let Some(refusal) = take_upgrade(env, config, logger, origin.as_deref()).await? {
-                    return Ok(refusal);
-                }
-            }
-            let answer = match loads {
+            let (n, answer) = match loads {
                 Some(loads) => directory::forward_placed(env, req, n, loads).await?,
-                None => directory::forward(env, &req, n).await?,
+                None => (n, directory::forward(env, &req, n).await?),
             };
+            if answer.status_code() == 101 {
+                directory::note_admitted(config, n, client);
+            }
             log_request(logger, &route, answer.status_code());
             return Ok(answer);
         }
@@ -223,39 +214,6 @@ async fn handle(req: Request, env: &Env, config: &Config, logger: &Logger) -> Re
     }?;
     log_request(logger, &route, response.status_code());
     with_cors(Ok(response), origin.as_deref())
-}
-
-/// Counts one WebSocket upgrade against the day's budget
-/// (`DAILY_UPGRADES`, kept by the [`BudgetObject`]): `None` when it may go
-/// ahead, or the answer to give instead (503 once the budget is spent).
-async fn take_upgrade(
-    env: &Env,
-    config: &Config,
-    logger: &Logger,
-    origin: Option<&str>,
-) -> Result<Option<Response>> {
-    if config.daily_upgrades == 0 {
-        return Ok(None);
-    }
-    let stub = env
-        .durable_object(BUDGET_BINDING)?
-        .id_from_name(budget::BUDGET_NAME)?
-        .get_stub()?;
-    let url = format!("https://budget/take?allowance={}", config.daily_upgrades);
-    let answer = post(&stub, &url).await?;
-    match answer.status_code() {
-        201 => Ok(None),
-        503 => with_cors(
-            error_response(503, signaling_core::DailyBudget::REASON),
-            origin,
-        )
-        .map(Some),
-        status => {
-            logger
-                .record(&LogRecord::new(Level::Error, "http.budget_failed").with("status", status));
-            error_response(500, "internal error").map(Some)
-        }
-    }
 }
 
 /// One debug record per answered request: the route's fixed name and the
@@ -355,8 +313,9 @@ async fn post(stub: &worker::Stub, url: &str) -> Result<Response> {
 /// `POST /rooms`: draw a code without bias from the runtime's CSPRNG and
 /// have that room's object create it; draw again on the (rare) clash.
 /// With a per-address cap (`ROOMS_PER_IP`), a place is first reserved in
-/// the client address's ledger ([`owner`]): 429 when it is full. With a
-/// `capacity`, the room is a member room.
+/// the client address's ledger ([`owner`]): 429 when it is full; with a
+/// cap on all rooms (`MAX_ROOMS`), then in the service's ledger: 503 when
+/// it is full. With a `capacity`, the room is a member room.
 async fn create_room(
     env: &Env,
     config: &Config,
@@ -365,70 +324,96 @@ async fn create_room(
     capacity: Option<RoomCapacity>,
 ) -> Result<Response> {
     let rooms = env.durable_object(ROOMS_BINDING)?;
-    // The ledger of the client's address, named by its key; an address
-    // the edge did not give shares one ledger with the others like it.
-    // The ledger of the client's address, named by its key; an address
-    // the edge did not give shares one ledger with the others like it.
-    let owners = match config.rooms_per_ip {
-        0 => None,
-        _ => Some(env.durable_object(OWNERS_BINDING)?),
-    };
+    // The ledgers to reserve a place in, each with its cap, the room's
+    // query parameter that names it, and the refusal when it is full: the
+    // client address's (named by its key; an address the edge did not give
+    // shares one ledger with the others like it), then the service's.
     let key = client.map_or_else(
         || "unknown".to_owned(),
         |ip| signaling_core::address_key(ip).to_string(),
     );
-    let ledger = owners
-        .as_ref()
-        .map(|owners| owners.id_from_name(&key))
-        .transpose()?;
+    let owners = env.durable_object(OWNERS_BINDING)?;
+    let mut ledgers = Vec::new();
+    for (cap, name, param, status, reason) in [
+        (
+            config.rooms_per_ip,
+            key.as_str(),
+            "owner",
+            429,
+            "too many open rooms from your address; try again when one ends",
+        ),
+        (
+            config.max_rooms,
+            owner::ALL_ROOMS_NAME,
+            "all",
+            503,
+            "too many rooms; try again soon",
+        ),
+    ] {
+        if cap != 0 {
+            let id = owners.id_from_name(name)?;
+            ledgers.push((id, cap, param, status, reason));
+        }
+    }
     for _ in 0..CREATE_ATTEMPTS {
         let mut bytes = [0u8; 32];
         host::random_bytes(&mut bytes)?;
         let Some(code) = RoomCode::from_random_bytes(&bytes) else {
             continue;
         };
-        // The room's object learns its capacity from the query.
-        let mut owner_query = match capacity {
+        // The room's object learns its capacity and its ledgers from the
+        // query.
+        let mut query = match capacity {
             None => String::new(),
             Some(c) => format!("?players={}&spectators={}", c.players, c.spectators),
         };
-        if let Some(id) = &ledger {
+        let mut reserved = Vec::new();
+        let mut refusal = None;
+        for (id, cap, param, status, reason) in &ledgers {
             let expires = host::now().0 + config.room.ttl_ms;
-            let cap = config.rooms_per_ip;
             let url = format!("https://owner/reserve?code={code}&expires={expires}&cap={cap}");
             let answer = post(&id.get_stub()?, &url).await?;
             match answer.status_code() {
                 201 => {
-                    let sep = if owner_query.is_empty() { '?' } else { '&' };
-                    owner_query.push_str(&format!("{sep}owner={id}"));
+                    let sep = if query.is_empty() { '?' } else { '&' };
+                    query.push_str(&format!("{sep}{param}={id}"));
+                    reserved.push(id);
                 }
                 429 => {
-                    return error_response(
-                        429,
-                        "too many open rooms from your address; try again when one ends",
-                    )
+                    if *status == 503 {
+                        logger.record(&LogRecord::new(Level::Warn, "room.too_many"));
+                    }
+                    refusal = Some(error_response(*status, reason));
+                    break;
                 }
                 status => {
                     logger.record(
                         &LogRecord::new(Level::Error, "room.ledger_failed").with("status", status),
                     );
-                    return error_response(500, "could not create a room");
+                    refusal = Some(error_response(500, "could not create a room"));
+                    break;
                 }
             }
         }
-        let stub = rooms.id_from_name(code.as_str())?.get_stub()?;
-        let answer = post(
-            &stub,
-            &format!("https://room/rooms/{code}/create{owner_query}"),
-        )
-        .await?;
+        let refused = refusal.is_some();
+        let answer = match refusal {
+            Some(refusal) => refusal?,
+            None => {
+                let stub = rooms.id_from_name(code.as_str())?.get_stub()?;
+                post(&stub, &format!("https://room/rooms/{code}/create{query}")).await?
+            }
+        };
         if answer.status_code() != 201 {
-            if let Some(id) = &ledger {
+            // Give back the places taken before the refusal or the clash.
+            for id in reserved {
                 post(
                     &id.get_stub()?,
                     &format!("https://owner/release?code={code}"),
                 )
                 .await?;
+            }
+            if refused {
+                return Ok(answer);
             }
         }
         match answer.status_code() {

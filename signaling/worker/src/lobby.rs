@@ -65,7 +65,7 @@ impl DurableObject for LobbyObject {
         } else {
             self.on_upgrade(req, &config).await
         };
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -89,7 +89,7 @@ impl DurableObject for LobbyObject {
             lobby.handle(Event::Alarm, now)
         });
         host::perform(&self.state, actions, &logger).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         Response::empty()
     }
 
@@ -117,7 +117,7 @@ impl DurableObject for LobbyObject {
             });
             host::perform(&self.state, actions, &logger).await;
         }
-        self.after_event(&config);
+        host::after_event(self, &config);
         Ok(())
     }
 
@@ -128,19 +128,11 @@ impl DurableObject for LobbyObject {
         _reason: String,
         _was_clean: bool,
     ) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        // Complete the closing handshake from our side (harmless if done).
-        let _ = ws.close(Some(1000), Some(""));
-        self.after_event(&config);
-        Ok(())
+        host::socket_closed(self, ws).await
     }
 
     async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        self.after_event(&config);
-        Ok(())
+        host::socket_failed(self, ws).await
     }
 }
 
@@ -152,8 +144,9 @@ fn socket_of(ws: &WebSocket) -> Option<signaling_core::SocketId> {
 }
 
 impl LobbyObject {
-    /// The directory asks for this lobby's fill (an internal request of
-    /// the entry Worker, which clients cannot address).
+    /// The directory asks for this lobby's fill, with the sockets of every
+    /// address (an internal request of the entry Worker, which clients
+    /// cannot address).
     fn on_load(&self, req: &Request, config: &Config) -> Result<Response> {
         let logger = Logger::new(config);
         self.load(config, &logger);
@@ -161,7 +154,10 @@ impl LobbyObject {
             .lobby
             .borrow()
             .as_ref()
-            .map(|lobby| lobby.load(host::client_address(req)))
+            .map(|lobby| signaling_core::LobbyLoad {
+                by_address: lobby.sockets_by_address(),
+                ..lobby.load(host::client_address(req))
+            })
             .unwrap_or_default();
         crate::directory::load_response(load)
     }
@@ -194,22 +190,45 @@ impl LobbyObject {
         if placed && full {
             return error_response(crate::directory::FULL_STATUS, "this lobby is full");
         }
+        let client = host::client_address(&req);
+        let refused = |refusal: signaling_core::LobbyRefusal| {
+            // The client's address is only the cap's key: not logged.
+            logger.record(
+                &LogRecord::new(Level::Warn, "lobby.refused_socket")
+                    .with("status", refusal.status()),
+            );
+            error_response(refusal.status(), refusal.reason())
+        };
+        // The lobby's own refusals first; then the day's budgets, which
+        // charge only an upgrade the lobby would take; then the admission.
+        let asked = self
+            .lobby
+            .borrow()
+            .as_ref()
+            .map(|lobby| lobby.check_admission(client));
+        match asked {
+            None => return error_response(500, "lobby unavailable"),
+            Some(Err(refusal)) => return refused(refusal),
+            Some(Ok(())) => {}
+        }
+        if let Some(refusal) =
+            crate::budget::charge_then(&self.state, &self.env, config, logger, client, "lobby-ws")
+                .await?
+        {
+            return Ok(refusal);
+        }
+        // Another event may have run (and, in tests, dropped the machine)
+        // while the budgets answered.
+        self.load(config, &logger);
         let now = host::now();
         let admitted = self
             .lobby
             .borrow_mut()
             .as_mut()
-            .map(|lobby| lobby.admit_from(now, host::client_address(&req)));
+            .map(|lobby| lobby.admit_from(now, client));
         let (socket, actions) = match admitted {
             Some(Ok(admitted)) => admitted,
-            Some(Err(refusal)) => {
-                // The client's address is only the cap's key: not logged.
-                logger.record(
-                    &LogRecord::new(Level::Warn, "lobby.refused_socket")
-                        .with("status", refusal.status()),
-                );
-                return error_response(refusal.status(), refusal.reason());
-            }
+            Some(Err(refusal)) => return refused(refusal),
             None => return error_response(500, "lobby unavailable"),
         };
         let pair = match WebSocketPair::new() {
@@ -225,14 +244,6 @@ impl LobbyObject {
             .accept_websocket_with_tags(&pair.server, &[&socket_tag(socket)]);
         host::perform(&self.state, actions, &logger).await;
         Response::from_websocket(pair.client)
-    }
-
-    /// With `REBUILD_EACH_EVENT=1` (tests), forget the machine so the next
-    /// event rebuilds it from the attachments, as after hibernation.
-    fn after_event(&self, config: &Config) {
-        if config.rebuild_each_event {
-            *self.lobby.borrow_mut() = None;
-        }
     }
 
     /// Makes sure the machine is in memory, rebuilding it from the sockets'
@@ -296,5 +307,19 @@ impl LobbyObject {
         f: impl FnOnce(&mut Lobby) -> Vec<Action<LobbyAttachment>>,
     ) -> Vec<Action<LobbyAttachment>> {
         self.lobby.borrow_mut().as_mut().map(f).unwrap_or_default()
+    }
+}
+
+impl host::SocketObject for LobbyObject {
+    fn env(&self) -> &Env {
+        &self.env
+    }
+
+    fn forget_machine(&self) {
+        *self.lobby.borrow_mut() = None;
+    }
+
+    async fn tell_machine_gone(&self, ws: &WebSocket, config: &Config) {
+        self.socket_gone(ws, config).await;
     }
 }

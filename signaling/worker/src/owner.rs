@@ -1,5 +1,6 @@
-//! The per-address cap on live rooms: one small Durable Object per client
-//! address key ([`signaling_core::address_key`]: IPv4 as is, IPv6 by its
+//! The caps on live rooms: the service's ledger ([`ALL_ROOMS_NAME`], for
+//! `MAX_ROOMS`) and, for the per-address cap, one small Durable Object per
+//! client address key ([`signaling_core::address_key`]: IPv4 as is, IPv6 by its
 //! /64), `idFromName` of that key, holding the codes of the live rooms
 //! created from it and when each expires.
 //!
@@ -20,6 +21,14 @@ use signaling_core::{Level, LogRecord, Millis};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 use crate::host::{self, error_response, json_response, Logger};
+
+/// The name of the service's own ledger, which holds every live room for
+/// the cap on rooms alive at once (`MAX_ROOMS`). No address key looks like
+/// it. One object for the whole service: every `POST /rooms` passes
+/// through it, so it bounds the rate of room creation to what one Durable
+/// Object serves (hundreds a second), and it rewrites its whole ledger
+/// (about 24 bytes a room) on each one.
+pub const ALL_ROOMS_NAME: &str = "all-rooms";
 
 /// Storage key of the ledger.
 const LEDGER_KEY: &str = "rooms";

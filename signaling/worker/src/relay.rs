@@ -20,12 +20,12 @@
 use std::cell::RefCell;
 
 use signaling_core::{
-    check_ticket, Level, LogRecord, Relay, RelayAction, RelayAttachment, RelayEvent, RelayMeta,
-    RoomCode,
+    check_ticket, Action, Level, LogRecord, Relay, RelayAction, RelayAttachment, RelayEvent,
+    RelayMeta, RoomCode,
 };
 use worker::{
-    durable_object, js_sys, wasm_bindgen::JsValue, DurableObject, Env, Method, Request, Response,
-    Result, ScheduledTime, State, WebSocket, WebSocketIncomingMessage, WebSocketPair,
+    durable_object, DurableObject, Env, Method, Request, Response, Result, State, WebSocket,
+    WebSocketIncomingMessage, WebSocketPair,
 };
 
 use crate::config::Config;
@@ -83,7 +83,7 @@ impl DurableObject for RelayObject {
     async fn fetch(&self, req: Request) -> Result<Response> {
         let config = host::config(&self.env);
         let result = self.on_request(req, &config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -94,7 +94,7 @@ impl DurableObject for RelayObject {
             let actions = self.with_relay(|r| r.handle(RelayEvent::Alarm, host::now()));
             self.carry_out(actions, None, &logger).await;
         }
-        self.after_event(&config);
+        host::after_event(self, &config);
         Response::empty()
     }
 
@@ -105,7 +105,7 @@ impl DurableObject for RelayObject {
     ) -> Result<()> {
         let config = host::config(&self.env);
         let result = self.on_message(&ws, message, &config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -116,18 +116,11 @@ impl DurableObject for RelayObject {
         _reason: String,
         _was_clean: bool,
     ) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        let _ = ws.close(Some(1000), Some(""));
-        self.after_event(&config);
-        Ok(())
+        host::socket_closed(self, ws).await
     }
 
     async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        self.after_event(&config);
-        Ok(())
+        host::socket_failed(self, ws).await
     }
 }
 
@@ -157,6 +150,29 @@ impl RelayObject {
         if !is_websocket_upgrade(&req) {
             return error_response(426, "expected a WebSocket upgrade");
         }
+        let live = self.load(config, &logger).await?
+            && self
+                .with_relay_ref(|r| !r.is_finished() && now < r.meta().expires_at)
+                .unwrap_or(false);
+        // The relay's own refusal first (that side is connected); then the
+        // day's budgets, which charge only an upgrade the relay would take.
+        if live {
+            if let Some(Err(refusal)) = self.with_relay_ref(|r| r.check_admission(role, now)) {
+                logger.record(
+                    &LogRecord::new(Level::Warn, "relay.refused").with("reason", refusal.reason()),
+                );
+                return error_response(refusal.status(), refusal.reason());
+            }
+        }
+        let client = host::client_address(&req);
+        if let Some(refusal) =
+            crate::budget::charge_then(&self.state, &self.env, config, logger, client, "relay-ws")
+                .await?
+        {
+            return Ok(refusal);
+        }
+        // Another event may have ended the relay (or, in tests, dropped
+        // the machine) while the budgets answered.
         let live = self.load(config, &logger).await?
             && self
                 .with_relay_ref(|r| !r.is_finished() && now < r.meta().expires_at)
@@ -243,14 +259,6 @@ impl RelayObject {
         Ok(())
     }
 
-    /// With `REBUILD_EACH_EVENT=1` (tests), forget the machine so the next
-    /// event rebuilds it as after hibernation.
-    fn after_event(&self, config: &Config) {
-        if config.rebuild_each_event {
-            *self.relay.borrow_mut() = None;
-        }
-    }
-
     /// Makes sure the machine is in memory, rebuilding it from storage and
     /// the attachments after hibernation. False when there is no relay.
     async fn load(&self, config: &Config, logger: &Logger) -> Result<bool> {
@@ -322,7 +330,9 @@ impl RelayObject {
     async fn carry_out(&self, actions: Vec<RelayAction>, frame: Option<&[u8]>, logger: &Logger) {
         let mut finished = false;
         for action in actions {
-            match action {
+            // Forwarding a frame is the relay's own; every other action is
+            // a machine's like the lobby's and the room's.
+            let action: Action<RelayAttachment> = match action {
                 RelayAction::Forward { to } => {
                     let sent = match (find_socket(&self.state, to), frame) {
                         (Some(ws), Some(bytes)) => ws.send_with_bytes(bytes).is_ok(),
@@ -331,47 +341,26 @@ impl RelayObject {
                     if !sent {
                         logger.record(&LogRecord::new(Level::Debug, "socket.send_skipped"));
                     }
+                    continue;
                 }
-                RelayAction::Send { socket, text } => {
-                    let sent = find_socket(&self.state, socket)
-                        .is_some_and(|ws| ws.send_with_str(&text).is_ok());
-                    if !sent {
-                        logger.record(&LogRecord::new(Level::Debug, "socket.send_skipped"));
-                    }
-                }
+                RelayAction::Send { socket, text } => Action::Send { socket, text },
                 RelayAction::Close {
                     socket,
                     code,
                     reason,
-                } => {
-                    if let Some(ws) = find_socket(&self.state, socket) {
-                        let _ = store_attachment(&ws, CLOSED_ATTACHMENT.to_owned());
-                        if ws.close(Some(code), Some(reason)).is_err() {
-                            logger.record(&LogRecord::new(Level::Debug, "socket.close_skipped"));
-                        }
-                    }
-                }
+                } => Action::Close {
+                    socket,
+                    code,
+                    reason,
+                },
                 RelayAction::Persist { socket, attachment } => {
-                    if let Some(ws) = find_socket(&self.state, socket) {
-                        if let Err(e) = store_attachment(&ws, attachment.to_json()) {
-                            logger.failure("socket.attachment_failed", &e);
-                        }
-                    }
+                    Action::Persist { socket, attachment }
                 }
-                RelayAction::SetAlarm(at) => {
-                    let when = js_sys::Date::new(&JsValue::from_f64(at.0 as f64));
-                    if let Err(e) = self
-                        .state
-                        .storage()
-                        .set_alarm(ScheduledTime::new(when))
-                        .await
-                    {
-                        logger.failure("storage.alarm_failed", &e);
-                    }
-                }
-                RelayAction::Log(record) => logger.record(&record),
-                RelayAction::Finished => finished = true,
-            }
+                RelayAction::SetAlarm(at) => Action::SetAlarm(at),
+                RelayAction::Log(record) => Action::Log(record),
+                RelayAction::Finished => Action::Finished,
+            };
+            finished |= host::perform_one(&self.state, action, logger).await;
         }
         if finished {
             *self.relay.borrow_mut() = None;
@@ -383,6 +372,20 @@ impl RelayObject {
                 logger.failure("storage.delete_failed", &e);
             }
         }
+    }
+}
+
+impl host::SocketObject for RelayObject {
+    fn env(&self) -> &Env {
+        &self.env
+    }
+
+    fn forget_machine(&self) {
+        *self.relay.borrow_mut() = None;
+    }
+
+    async fn tell_machine_gone(&self, ws: &WebSocket, config: &Config) {
+        self.socket_gone(ws, config).await;
     }
 }
 

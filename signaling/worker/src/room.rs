@@ -41,6 +41,8 @@ use crate::route::query_param;
 const META_KEY: &str = "meta";
 /// Storage key of the id of the creator's room ledger ([`crate::owner`]).
 const OWNER_KEY: &str = "owner";
+/// Storage key of the id of the service's room ledger ([`crate::owner`]).
+const ALL_KEY: &str = "all";
 
 /// The room's Durable Object.
 #[durable_object]
@@ -65,14 +67,14 @@ impl DurableObject for RoomObject {
     async fn fetch(&self, req: Request) -> Result<Response> {
         let config = host::config(&self.env);
         let result = self.on_request(req, &config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
     async fn alarm(&self) -> Result<Response> {
         let config = host::config(&self.env);
         let result = self.on_alarm(&config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -83,7 +85,7 @@ impl DurableObject for RoomObject {
     ) -> Result<()> {
         let config = host::config(&self.env);
         let result = self.on_message(&ws, &message, &config).await;
-        self.after_event(&config);
+        host::after_event(self, &config);
         result
     }
 
@@ -94,19 +96,11 @@ impl DurableObject for RoomObject {
         _reason: String,
         _was_clean: bool,
     ) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        // Complete the closing handshake from our side (harmless if done).
-        let _ = ws.close(Some(1000), Some(""));
-        self.after_event(&config);
-        Ok(())
+        host::socket_closed(self, ws).await
     }
 
     async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> Result<()> {
-        let config = host::config(&self.env);
-        self.socket_gone(&ws, &config).await;
-        self.after_event(&config);
-        Ok(())
+        host::socket_failed(self, ws).await
     }
 }
 
@@ -130,13 +124,14 @@ impl RoomObject {
         match (req.method(), code) {
             (Method::Post, Some((code, "create"))) => {
                 let query = url.query().unwrap_or("");
-                let owner = query_param(query, "owner").map(str::to_owned);
+                let ledgers = [OWNER_KEY, ALL_KEY]
+                    .map(|key| query_param(query, key).map(|id| (key, id.to_owned())));
                 // The entry Worker checked the capacity already; a bad one
                 // here is a bug, answered like any bad request.
                 let Ok(capacity) = RoomCapacity::from_query(query) else {
                     return error_response(400, "bad capacity");
                 };
-                self.create(code, capacity, owner, config, &logger).await
+                self.create(code, capacity, ledgers, config, &logger).await
             }
             (Method::Get, Some((code, "ws"))) => {
                 let role = query_param(url.query().unwrap_or(""), "role");
@@ -196,21 +191,13 @@ impl RoomObject {
         Ok(())
     }
 
-    /// With `REBUILD_EACH_EVENT=1` (tests), forget the machine so the next
-    /// event rebuilds it as after hibernation.
-    fn after_event(&self, config: &Config) {
-        if config.rebuild_each_event {
-            *self.room.borrow_mut() = None;
-        }
-    }
-
     /// `POST /rooms` reached this object: create the room unless the code
     /// is live.
     async fn create(
         &self,
         code: RoomCode,
         capacity: Option<RoomCapacity>,
-        owner: Option<String>,
+        ledgers: [Option<(&'static str, String)>; 2],
         config: &Config,
         logger: &Logger,
     ) -> Result<Response> {
@@ -221,10 +208,10 @@ impl RoomObject {
         let meta = serde_json::to_string(&room.meta())
             .map_err(|e| worker::Error::RustError(e.to_string()))?;
         self.state.storage().put(META_KEY, meta).await?;
-        if let Some(owner) = owner {
-            // The id of the creator's ledger (a hash, not an address), to
-            // give its place back when the room ends.
-            self.state.storage().put(OWNER_KEY, owner).await?;
+        for (key, id) in ledgers.into_iter().flatten() {
+            // The ids of the ledgers holding a place for the room (a hash,
+            // not an address), to give the places back when it ends.
+            self.state.storage().put(key, id).await?;
         }
         *self.room.borrow_mut() = Some(room);
         self.carry_out(actions, logger).await;
@@ -253,6 +240,26 @@ impl RoomObject {
         }
         if !is_websocket_upgrade(req) {
             return error_response(426, "expected a WebSocket upgrade");
+        }
+        // The room's own refusals first; then the day's budgets, which
+        // charge only an upgrade the room would take; then the admission.
+        let asked = self.with_room_ref(|room| room.check_admission(role, host::now()));
+        match asked {
+            None => return error_response(404, "room not found"),
+            Some(Err(refusal)) => return error_response(refusal.status(), refusal.reason()),
+            Some(Ok(())) => {}
+        }
+        let client = host::client_address(req);
+        if let Some(refusal) =
+            crate::budget::charge_then(&self.state, &self.env, config, *logger, client, "room-ws")
+                .await?
+        {
+            return Ok(refusal);
+        }
+        // Another event may have run (and, in tests, dropped the machine)
+        // while the budgets answered.
+        if !self.load(config, logger).await? {
+            return error_response(404, "room not found");
         }
         let now = host::now();
         let admitted = self
@@ -392,8 +399,16 @@ impl RoomObject {
             let code = self.with_room_ref(|r| r.meta().code.clone());
             *self.room.borrow_mut() = None;
             let storage = self.state.storage();
+            // Which ledgers hold a place for the room, read before the
+            // storage that names them is deleted.
+            let mut ledgers = Vec::new();
+            for key in [OWNER_KEY, ALL_KEY] {
+                if let Ok(Some(id)) = storage.get::<String>(key).await {
+                    ledgers.push(id);
+                }
+            }
             // Storage first: while the object awaits its own storage no
-            // other event is delivered, but while it awaits the ledger (a
+            // other event is delivered, but while it awaits the ledgers (a
             // request to another object) an upgrade may be, and it must
             // find no room to rebuild.
             if let Err(e) = storage.delete_alarm().await {
@@ -402,35 +417,34 @@ impl RoomObject {
             if let Err(e) = storage.delete_all().await {
                 logger.failure("storage.delete_failed", &e);
             }
-            self.release_place(code, logger).await;
+            self.release_places(code, ledgers, logger).await;
         }
     }
 }
 
 impl RoomObject {
-    /// Gives the room's place back to its creator's ledger, if it has one.
-    async fn release_place(&self, code: Option<RoomCode>, logger: &Logger) {
+    /// Gives the room's places back to its `ledgers` (the ids of its
+    /// creator's and the service's, those it holds a place in).
+    async fn release_places(&self, code: Option<RoomCode>, ledgers: Vec<String>, logger: &Logger) {
         let Some(code) = code else {
             return;
         };
-        let owner: Option<String> = self.state.storage().get(OWNER_KEY).await.ok().flatten();
-        let Some(owner) = owner else {
-            return;
-        };
-        let released = async {
-            let stub = self
-                .env
-                .durable_object(crate::OWNERS_BINDING)?
-                .id_from_string(&owner)?
-                .get_stub()?;
-            let mut init = worker::RequestInit::new();
-            init.with_method(Method::Post);
-            let url = format!("https://owner/release?code={code}");
-            stub.fetch_with_request(Request::new_with_init(&url, &init)?)
-                .await
-        };
-        if let Err(e) = released.await {
-            logger.failure("room.release_failed", &e);
+        for id in ledgers {
+            let released = async {
+                let stub = self
+                    .env
+                    .durable_object(crate::OWNERS_BINDING)?
+                    .id_from_string(&id)?
+                    .get_stub()?;
+                let mut init = worker::RequestInit::new();
+                init.with_method(Method::Post);
+                let url = format!("https://owner/release?code={code}");
+                stub.fetch_with_request(Request::new_with_init(&url, &init)?)
+                    .await
+            };
+            if let Err(e) = released.await {
+                logger.failure("room.release_failed", &e);
+            }
         }
     }
 }
@@ -442,4 +456,18 @@ pub fn is_websocket_upgrade(req: &Request) -> bool {
         .ok()
         .flatten()
         .is_some_and(|v| v.eq_ignore_ascii_case("websocket"))
+}
+
+impl host::SocketObject for RoomObject {
+    fn env(&self) -> &Env {
+        &self.env
+    }
+
+    fn forget_machine(&self) {
+        *self.room.borrow_mut() = None;
+    }
+
+    async fn tell_machine_gone(&self, ws: &WebSocket, config: &Config) {
+        self.socket_gone(ws, config).await;
+    }
 }

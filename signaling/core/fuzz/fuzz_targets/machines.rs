@@ -7,7 +7,9 @@
 //! a well-formed frame from a small set (hello with one of a few ids and
 //! names, signal, status, ping, offer, done), a binary frame, a socket
 //! closing, time passing with the alarm firing, and (lobby) a heartbeat the
-//! host's runtime answered. Well-formed templates get the fuzzer to deep
+//! host's runtime answered. Admitting first asks the machine whether it
+//! would (`check_admission`, as the hosts do before charging an upgrade),
+//! and the two answers must agree. Well-formed templates get the fuzzer to deep
 //! states at once; raw bytes cover the rest.
 //!
 //! Checked after every step: frames go only to open sockets, never after
@@ -23,8 +25,8 @@ use std::net::IpAddr;
 
 use libfuzzer_sys::fuzz_target;
 use signaling_core::{
-    Action, Event, JoinRole, Lobby, LobbyAttachment, LobbyLimits, Millis, Room, RoomCapacity,
-    RoomCode, RoomLimits, SocketId,
+    Action, Event, JoinRole, Lobby, LobbyAttachment, LobbyLimits, Millis, Room, RoomAttachment,
+    RoomCapacity, RoomCode, RoomLimits, SocketId,
 };
 
 /// Reads operands off the script; missing bytes read as zero.
@@ -103,6 +105,69 @@ impl<A> Host<A> {
     }
 }
 
+/// What the lobby and the room have in common for the script: events in,
+/// actions out.
+trait Machine {
+    type Attachment;
+    fn handle(&mut self, event: Event<'_>, now: Millis) -> Vec<Action<Self::Attachment>>;
+}
+
+impl Machine for Lobby {
+    type Attachment = LobbyAttachment;
+    fn handle(&mut self, event: Event<'_>, now: Millis) -> Vec<Action<LobbyAttachment>> {
+        Lobby::handle(self, event, now)
+    }
+}
+
+impl Machine for Room {
+    type Attachment = RoomAttachment;
+    fn handle(&mut self, event: Event<'_>, now: Millis) -> Vec<Action<RoomAttachment>> {
+        Room::handle(self, event, now)
+    }
+}
+
+/// The steps both machines take alike, by the control byte `c` (mod 4):
+/// a frame of raw bytes, a well-formed frame, a binary frame, a socket
+/// closing.
+fn socket_step<M: Machine>(
+    machine: &mut M,
+    host: &mut Host<M::Attachment>,
+    s: &mut Script<'_>,
+    c: u8,
+    now: u64,
+) {
+    let socket = host.pick(s.byte());
+    let text;
+    let event = match c % 4 {
+        0 => {
+            let n = usize::from(s.byte());
+            text = String::from_utf8_lossy(s.bytes(n)).into_owned();
+            Event::Text {
+                socket,
+                text: &text,
+            }
+        }
+        1 => {
+            let (k, a) = (s.byte(), s.byte());
+            text = template(k, a);
+            Event::Text {
+                socket,
+                text: &text,
+            }
+        }
+        2 => Event::Binary {
+            socket,
+            len: usize::from(s.byte()) * 8,
+        },
+        _ => Event::Closed { socket },
+    };
+    host.apply(machine.handle(event, Millis(now)));
+    if matches!(event, Event::Closed { .. }) {
+        host.open.remove(&socket);
+        host.stored.remove(&socket);
+    }
+}
+
 const IDS: [&str; 5] = [
     "AAAAAAAAAAAA",
     "BBBBBBBBBBBB",
@@ -151,46 +216,16 @@ fn lobby(mut s: Script<'_>) {
             0 => {
                 let a = s.byte();
                 let address = (a % 5 != 4).then(|| IpAddr::from([192, 0, 2, a % 4]));
-                if let Ok((socket, actions)) = lobby.admit_from(Millis(now), address) {
+                // Asking first answers what admitting then does.
+                let asked = lobby.check_admission(address);
+                let admitted = lobby.admit_from(Millis(now), address);
+                assert_eq!(asked, admitted.as_ref().map(|_| ()).map_err(|e| *e));
+                if let Ok((socket, actions)) = admitted {
                     host.open.insert(socket);
                     host.apply(actions);
                 }
             }
-            1 => {
-                let socket = host.pick(s.byte());
-                let n = usize::from(s.byte());
-                let text = String::from_utf8_lossy(s.bytes(n)).into_owned();
-                host.apply(lobby.handle(
-                    Event::Text {
-                        socket,
-                        text: &text,
-                    },
-                    Millis(now),
-                ));
-            }
-            2 => {
-                let socket = host.pick(s.byte());
-                let (k, a) = (s.byte(), s.byte());
-                let text = template(k, a);
-                host.apply(lobby.handle(
-                    Event::Text {
-                        socket,
-                        text: &text,
-                    },
-                    Millis(now),
-                ));
-            }
-            3 => {
-                let socket = host.pick(s.byte());
-                let len = usize::from(s.byte()) * 8;
-                host.apply(lobby.handle(Event::Binary { socket, len }, Millis(now)));
-            }
-            4 => {
-                let socket = host.pick(s.byte());
-                host.apply(lobby.handle(Event::Closed { socket }, Millis(now)));
-                host.open.remove(&socket);
-                host.stored.remove(&socket);
-            }
+            1..=4 => socket_step(&mut lobby, &mut host, &mut s, c % 9 - 1, now),
             5 => {
                 now += u64::from(s.byte()) * 250;
                 host.apply(lobby.handle(Event::Alarm, Millis(now)));
@@ -266,45 +301,16 @@ fn room(mut s: Script<'_>) {
                     JoinRole::Player,
                     JoinRole::Spectator,
                 ][usize::from(s.byte() % 4)];
-                if let Ok((socket, actions)) = room.admit(role, Millis(now)) {
+                // Asking first answers what admitting then does.
+                let asked = room.check_admission(role, Millis(now));
+                let admitted = room.admit(role, Millis(now));
+                assert_eq!(asked, admitted.as_ref().map(|_| ()).map_err(|e| *e));
+                if let Ok((socket, actions)) = admitted {
                     host.open.insert(socket);
                     host.apply(actions);
                 }
             }
-            1 => {
-                let socket = host.pick(s.byte());
-                let n = usize::from(s.byte());
-                let text = String::from_utf8_lossy(s.bytes(n)).into_owned();
-                host.apply(room.handle(
-                    Event::Text {
-                        socket,
-                        text: &text,
-                    },
-                    Millis(now),
-                ));
-            }
-            2 => {
-                let socket = host.pick(s.byte());
-                let (k, a) = (s.byte(), s.byte());
-                let text = template(k, a);
-                host.apply(room.handle(
-                    Event::Text {
-                        socket,
-                        text: &text,
-                    },
-                    Millis(now),
-                ));
-            }
-            3 => {
-                let socket = host.pick(s.byte());
-                let len = usize::from(s.byte()) * 8;
-                host.apply(room.handle(Event::Binary { socket, len }, Millis(now)));
-            }
-            4 => {
-                let socket = host.pick(s.byte());
-                host.apply(room.handle(Event::Closed { socket }, Millis(now)));
-                host.open.remove(&socket);
-            }
+            1..=4 => socket_step(&mut room, &mut host, &mut s, c % 6 - 1, now),
             _ => {
                 now += u64::from(s.byte()) * 250;
                 host.apply(room.handle(Event::Alarm, Millis(now)));
