@@ -127,6 +127,14 @@ pub enum Action {
     },
     /// Lobby: call off our party.
     CancelParty,
+    /// Lobby: a button of the party panel or of a party invitation's
+    /// prompt: its `data-action` and `data-id`.
+    PartyControl {
+        /// What the button does (`party-open`, `party-pick`…).
+        action: String,
+        /// The player it is about, if any.
+        id: Option<String>,
+    },
     /// Local play: start the game again. A match's result: back to the
     /// lobby, challenging the same player again.
     PlayAgain,

@@ -28,6 +28,7 @@ pub mod links;
 pub mod members;
 pub mod page;
 mod party;
+mod party_ui;
 pub mod room;
 pub mod view;
 
@@ -149,6 +150,8 @@ pub struct Shell {
     room_gen: u32,
     /// The party being set up or played (its number is a match attempt's).
     party: Option<party::PartySetup>,
+    /// The lobby's party controls.
+    party_ui: party_ui::PartyUi,
     held: Vec<String>,
     /// The gamepads connected and whom each plays for.
     pads: crate::pad::Pads,
@@ -226,6 +229,7 @@ impl Shell {
             room: None,
             room_gen: 0,
             party: None,
+            party_ui: party_ui::PartyUi::default(),
             held: Vec::new(),
             pads: crate::pad::Pads::default(),
             pad_start_held: false,
@@ -550,6 +554,7 @@ impl Shell {
                     online,
                     &mut self.written,
                 ));
+                p.extend(self.party_patches());
                 p
             }
             Part::Local => page::local(&self.local),
@@ -634,6 +639,7 @@ impl Shell {
             Action::Player(what, id) => self.player_action(now, what, &id),
             Action::InviteParty { picks, side } => self.invite_party(now, &picks, side),
             Action::CancelParty => self.cancel_party(now),
+            Action::PartyControl { action, id } => self.party_control(now, &action, id.as_deref()),
             Action::WatchReplay => self.watch_last_game(now),
             Action::PlayAgain => self.play_again(now),
             Action::Pause => self.toggle_pause(),
@@ -1042,6 +1048,7 @@ impl Shell {
             .client
             .as_ref()
             .is_some_and(|c| c.roster().iter().any(|p| p.challenged_us))
+            || self.party_prompt_shown()
         {
             self.render(Part::Lobby);
         }

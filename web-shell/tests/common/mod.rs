@@ -88,6 +88,10 @@ pub struct Page {
     pub aborted: Vec<FetchId>,
     /// What this page put on the clipboard, in order.
     pub copied: Vec<String>,
+    /// The last children written to each of the party controls
+    /// (`party-panel`, `party-prompt`), and the panel's `data-party`.
+    pub party_page: BTreeMap<&'static str, Vec<web_shell::shell::page::Node>>,
+    pub party_state: Option<String>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -105,6 +109,8 @@ impl Page {
             sounds: Vec::new(),
             aborted: Vec::new(),
             copied: Vec::new(),
+            party_page: BTreeMap::new(),
+            party_state: None,
             conns: BTreeMap::new(),
         }
     }
@@ -791,8 +797,21 @@ impl World {
                     link: FileLink::Report,
                     file,
                 } => self.pages[p].report = file,
+                Output::Page(patches) => {
+                    use web_shell::shell::page::Patch;
+                    for patch in patches {
+                        match patch {
+                            Patch::Children(id, nodes) if id.starts_with("party-") => {
+                                self.pages[p].party_page.insert(id, nodes);
+                            }
+                            Patch::Attr("party-panel", "data-party", v) => {
+                                self.pages[p].party_state = v;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
                 Output::AddCandidate { .. }
-                | Output::Page(_)
                 | Output::Paint
                 | Output::FullScreen
                 | Output::Store { .. }
