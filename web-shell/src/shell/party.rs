@@ -52,6 +52,27 @@ pub(super) struct PartySetup {
     /// Once the mesh is complete: the member id and place of every link,
     /// in place order.
     links: Vec<(MemberId, u8)>,
+    /// Datagrams that came on open links before our own mesh was complete
+    /// (another page's match may start first, and its Hello comes once on
+    /// the reliable channel), kept in order for the session.
+    early: Vec<(MemberId, lockstep::Channel, Vec<u8>)>,
+}
+
+/// The most datagrams kept from before the match starts (a handshake's
+/// worth from each of up to seven others, with room to spare); more are
+/// dropped.
+const EARLY_KEPT: usize = 256;
+
+impl PartySetup {
+    fn new(gen: u32) -> PartySetup {
+        PartySetup {
+            gen,
+            members: None,
+            lineup: None,
+            links: Vec::new(),
+            early: Vec::new(),
+        }
+    }
 }
 
 /// The party rules of a page's game, as the lobby client takes them: the
@@ -105,12 +126,7 @@ impl Shell {
         // names one attempt of either kind.
         self.room_gen += 1;
         let gen = self.room_gen;
-        self.party = Some(PartySetup {
-            gen,
-            members: None,
-            lineup: None,
-            links: Vec::new(),
-        });
+        self.party = Some(PartySetup::new(gen));
         let url = format!("{}/rooms?players={players}", self.cfg.http_base);
         self.fetch(
             now,
@@ -150,12 +166,7 @@ impl Shell {
         if lineup.place != 0 || self.party.is_none() {
             self.close_party();
             self.room_gen += 1;
-            self.party = Some(PartySetup {
-                gen: self.room_gen,
-                members: None,
-                lineup: None,
-                links: Vec::new(),
-            });
+            self.party = Some(PartySetup::new(self.room_gen));
             self.refresh_ice(now, AfterIce::Nothing);
         }
         let Some(p) = self.party.as_mut() else {
@@ -262,10 +273,16 @@ impl Shell {
             }
             RtcEvent::Open => m.link_opened(id),
             RtcEvent::Closed => m.link_lost(id),
+            RtcEvent::Data(channel, bytes) => {
+                if p.early.len() < EARLY_KEPT {
+                    p.early.push((id, channel, bytes));
+                } else {
+                    log::warn!("party: dropped a datagram that came long before the match");
+                }
+            }
             RtcEvent::Offer(None)
             | RtcEvent::Answer(None)
             | RtcEvent::Applied(_)
-            | RtcEvent::Data(..)
             | RtcEvent::Backlog(_) => {}
         }
     }
@@ -421,6 +438,19 @@ impl Shell {
             return;
         }
         self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        // What the others' sessions sent before ours existed.
+        let early = self
+            .party
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.early))
+            .unwrap_or_default();
+        for (member, channel, bytes) in early {
+            if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
+                self.game
+                    .party_datagram(now, link_name(place), channel, &bytes);
+            }
+        }
+        self.send_match_transmits();
     }
 
     /// Sends the running party match's datagrams on every link.

@@ -158,6 +158,12 @@ pub struct World {
     /// The member rooms (`POST /rooms?players=N`), by code: the service's
     /// room machine.
     pub member_rooms: BTreeMap<String, signaling_core::Room>,
+    /// While set, the opening of this page's peer connections is not
+    /// reported to it (held until [`World::release_opens`]); the
+    /// connections carry datagrams all the same, as a browser's channel
+    /// that opened a moment before the page heard of it.
+    pub hold_opens_of: Option<usize>,
+    held_opens: Vec<(usize, Input)>,
 }
 
 impl World {
@@ -177,6 +183,8 @@ impl World {
             service_silent: false,
             lobbies_answer: None,
             member_rooms: BTreeMap::new(),
+            hold_opens_of: None,
+            held_opens: Vec::new(),
         };
         for p in 0..n {
             w.drain(p);
@@ -595,15 +603,26 @@ impl World {
     fn rtc(&mut self, p: usize, link: &LinkId, event: RtcEvent) {
         if let Some(c) = self.pages[p].conns.get(link) {
             let tag = c.tag;
-            self.queue.push_back((
-                p,
-                Input::Rtc {
-                    link: link.clone(),
-                    tag,
-                    event,
-                },
-            ));
+            let held = event == RtcEvent::Open && self.hold_opens_of == Some(p);
+            let input = Input::Rtc {
+                link: link.clone(),
+                tag,
+                event,
+            };
+            if held {
+                self.held_opens.push((p, input));
+            } else {
+                self.queue.push_back((p, input));
+            }
         }
+    }
+
+    /// Reports the openings held back by [`World::hold_opens_of`], and
+    /// holds no more.
+    pub fn release_opens(&mut self) {
+        self.hold_opens_of = None;
+        self.queue.extend(std::mem::take(&mut self.held_opens));
+        self.settle();
     }
 
     fn close_conn(&mut self, p: usize, link: &LinkId) {
