@@ -84,6 +84,44 @@ pub trait GameSlot {
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool;
     /// The attempt whose link the running match plays over.
     fn match_tag(&self) -> Option<u32>;
+    /// What the game allows in a party ([`FrontEnd::party`]); by default a
+    /// game for two, without parties.
+    fn party(&self) -> crate::party::PartyRules {
+        crate::party::PartyRules::PAIR
+    }
+    /// The seed of a party's match ([`FrontEnd::party_seed`]); `None` by
+    /// default (no parties).
+    fn party_seed(&self, _seed: u64, _sides: &[u8]) -> Option<u64> {
+        None
+    }
+    /// Starts a party's match over the links of party attempt `tag`, one
+    /// per other person, named as the caller likes (a host lists them in
+    /// place order: see [`MatchDriver::with_links`]); `false` if the
+    /// session refused `cfg`, or the game plays no parties (the default).
+    fn start_party(
+        &mut self,
+        _cfg: SessionConfig,
+        _now: Millis,
+        _tag: u32,
+        _links: &[lockstep::PeerId],
+    ) -> bool {
+        false
+    }
+    /// A datagram from the party link `link`.
+    fn party_datagram(
+        &mut self,
+        _now: Millis,
+        _link: lockstep::PeerId,
+        _channel: Channel,
+        _bytes: &[u8],
+    ) {
+    }
+    /// The party link `link` closed or failed.
+    fn party_link_lost(&mut self, _now: Millis, _link: lockstep::PeerId) {}
+    /// The next datagram for the party link `link`.
+    fn poll_party_transmit(&mut self, _link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
+        None
+    }
     /// A datagram from the match link.
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]);
     /// The match link closed or failed.
@@ -276,6 +314,49 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn match_tag(&self) -> Option<u32> {
         self.online.as_ref().map(|(tag, _)| *tag)
+    }
+    fn party(&self) -> crate::party::PartyRules {
+        self.front.party()
+    }
+    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+        self.front.party_seed(seed, sides)
+    }
+    fn start_party(
+        &mut self,
+        cfg: SessionConfig,
+        now: Millis,
+        tag: u32,
+        links: &[lockstep::PeerId],
+    ) -> bool {
+        match MatchDriver::with_links(cfg, now, links) {
+            Ok(m) => {
+                self.online = Some((tag, m));
+                true
+            }
+            Err(e) => {
+                log::error!("party session config refused: {e:?}");
+                false
+            }
+        }
+    }
+    fn party_datagram(
+        &mut self,
+        now: Millis,
+        link: lockstep::PeerId,
+        channel: Channel,
+        bytes: &[u8],
+    ) {
+        if let Some((_, m)) = self.online.as_mut() {
+            m.datagram_on(now, link, channel, bytes);
+        }
+    }
+    fn party_link_lost(&mut self, now: Millis, link: lockstep::PeerId) {
+        if let Some((_, m)) = self.online.as_mut() {
+            m.link_lost_on(now, link);
+        }
+    }
+    fn poll_party_transmit(&mut self, link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
+        self.online.as_mut()?.1.poll_transmit_on(link)
     }
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
         if let Some((_, m)) = self.online.as_mut() {

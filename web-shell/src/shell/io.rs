@@ -14,6 +14,8 @@ pub enum SocketId {
     Presence(u32),
     /// The room socket of one match attempt.
     Room(u32),
+    /// The member-room socket of one party attempt.
+    Party(u32),
 }
 
 /// A peer connection of the page. A `tag` goes with it in events and in
@@ -25,6 +27,10 @@ pub enum LinkId {
     Mesh(PeerId),
     /// The match link (being set up through the room, then played over).
     Match,
+    /// A party's link to the member of this id in its member room (being
+    /// set up through the room, then played over); the tag is the party
+    /// attempt's number.
+    Party(u8),
 }
 
 /// A fetch of the page.
@@ -36,6 +42,8 @@ pub enum FetchId {
     Room(u32),
     /// `GET /lobbies`: every lobby's fill.
     Lobbies,
+    /// `POST /rooms?players=N` for party attempt `n`.
+    PartyRoom(u32),
 }
 
 /// An event of a peer connection.
@@ -108,6 +116,25 @@ pub enum Action {
     FullScreen,
     /// Local play: pause, or go on (as Escape does).
     Pause,
+    /// Lobby: invite these players to a party, each with the side
+    /// (team) arranged for them (by `data-id`, in the order of their
+    /// places), and us on `side`.
+    InviteParty {
+        /// The players picked and their sides.
+        picks: Vec<(String, u8)>,
+        /// Our own side.
+        side: u8,
+    },
+    /// Lobby: call off our party.
+    CancelParty,
+    /// Lobby: a button of the party panel or of a party invitation's
+    /// prompt: its `data-action` and `data-id`.
+    PartyControl {
+        /// What the button does (`party-open`, `party-pick`…).
+        action: String,
+        /// The player it is about, if any.
+        id: Option<String>,
+    },
     /// Local play: start the game again. A match's result: back to the
     /// lobby, challenging the same player again.
     PlayAgain,
@@ -134,6 +161,10 @@ pub enum PlayerAction {
     Decline,
     /// Cancel our challenge.
     Cancel,
+    /// Accept their party invitation.
+    PartyAccept,
+    /// Decline their party invitation.
+    PartyDecline,
 }
 
 impl PlayerAction {
@@ -146,6 +177,8 @@ impl PlayerAction {
             "accept" => PlayerAction::Accept,
             "decline" => PlayerAction::Decline,
             "cancel" => PlayerAction::Cancel,
+            "party-accept" => PlayerAction::PartyAccept,
+            "party-decline" => PlayerAction::PartyDecline,
             _ => return None,
         })
     }

@@ -66,9 +66,9 @@ impl<C: Carrier> Links<C> {
         self.links.remove(link);
     }
 
-    /// Drops every lobby mesh link; the match link stays.
+    /// Drops every lobby mesh link; the match's and a party's links stay.
     pub fn remove_mesh(&mut self) {
-        self.links.retain(|k, _| *k == LinkId::Match);
+        self.links.retain(|k, _| !matches!(k, LinkId::Mesh(_)));
     }
 
     /// The carrier of `link`, only while it is the one of attempt `tag`

@@ -27,6 +27,8 @@ mod io;
 pub mod links;
 pub mod members;
 pub mod page;
+mod party;
+mod party_ui;
 pub mod room;
 pub mod view;
 
@@ -146,6 +148,10 @@ pub struct Shell {
     /// The match attempt being set up, with its number.
     room: Option<(u32, RoomLink)>,
     room_gen: u32,
+    /// The party being set up or played (its number is a match attempt's).
+    party: Option<party::PartySetup>,
+    /// The lobby's party controls.
+    party_ui: party_ui::PartyUi,
     held: Vec<String>,
     /// The gamepads connected and whom each plays for.
     pads: crate::pad::Pads,
@@ -204,6 +210,7 @@ impl Shell {
             .unwrap_or(0);
         let mut cfg = cfg;
         cfg.lobby.challenge.games = games;
+        cfg.lobby.party.games = party::party_games(game.name(), game.party());
         let mut s = Shell {
             screens: Screens::new(cfg.online_note.is_none()),
             cfg,
@@ -221,6 +228,8 @@ impl Shell {
             lobbies_due: None,
             room: None,
             room_gen: 0,
+            party: None,
+            party_ui: party_ui::PartyUi::default(),
             held: Vec::new(),
             pads: crate::pad::Pads::default(),
             pad_start_held: false,
@@ -545,6 +554,7 @@ impl Shell {
                     online,
                     &mut self.written,
                 ));
+                p.extend(self.party_patches());
                 p
             }
             Part::Local => page::local(&self.local),
@@ -627,6 +637,9 @@ impl Shell {
                 self.render(Part::Screen);
             }
             Action::Player(what, id) => self.player_action(now, what, &id),
+            Action::InviteParty { picks, side } => self.invite_party(now, &picks, side),
+            Action::CancelParty => self.cancel_party(now),
+            Action::PartyControl { action, id } => self.party_control(now, &action, id.as_deref()),
             Action::WatchReplay => self.watch_last_game(now),
             Action::PlayAgain => self.play_again(now),
             Action::Pause => self.toggle_pause(),
@@ -865,6 +878,11 @@ impl Shell {
             }
             PlayerAction::Decline => c.decline(now, &id),
             PlayerAction::Cancel => c.cancel(now),
+            PlayerAction::PartyAccept => {
+                self.accepted_at = Some(now);
+                c.accept_party(now, &id);
+            }
+            PlayerAction::PartyDecline => c.decline_party(now, &id),
         }
     }
 
@@ -977,6 +995,7 @@ impl Shell {
         self.client = None;
         self.close_presence();
         self.close_room(now);
+        self.close_party();
         if self.game.match_tag().is_some() {
             self.game.drop_match();
             self.out.push_back(Output::ClosePeer(LinkId::Match));
@@ -1029,6 +1048,7 @@ impl Shell {
             .client
             .as_ref()
             .is_some_and(|c| c.roster().iter().any(|p| p.challenged_us))
+            || self.party_prompt_shown()
         {
             self.render(Part::Lobby);
         }
@@ -1038,6 +1058,7 @@ impl Shell {
         if let Some((_, room)) = self.room.as_mut() {
             room.tick(now);
         }
+        self.party_tick(now);
         // A game may have datagrams between frames (a host's worker
         // answers on its own time): they go out now, not a frame later.
         self.send_match_transmits();
@@ -1077,6 +1098,7 @@ impl Shell {
                 if let Some(end) = report.ended {
                     self.game.drop_match();
                     self.out.push_back(Output::ClosePeer(LinkId::Match));
+                    self.party_match_over();
                     if let Some(c) = self.client.as_mut() {
                         c.match_ended(now);
                     }
@@ -1119,6 +1141,7 @@ impl Shell {
     }
 
     fn send_match_transmits(&mut self) {
+        self.send_party_transmits();
         while let Some((channel, bytes)) = self.game.poll_match_transmit() {
             self.out.push_back(Output::SendPeer {
                 link: LinkId::Match,
@@ -1140,6 +1163,8 @@ impl Shell {
                     room.socket_opened(now);
                 }
             }
+            // The member room speaks first (its welcome).
+            SocketId::Party(_) => {}
             SocketId::Presence(_) => {}
         }
     }
@@ -1156,6 +1181,7 @@ impl Shell {
                     room.socket_text(now, text);
                 }
             }
+            SocketId::Party(g) => self.party_socket_text(g, text),
             SocketId::Presence(_) => {}
         }
     }
@@ -1177,6 +1203,7 @@ impl Shell {
                     room.socket_closed();
                 }
             }
+            SocketId::Party(g) => self.party_socket_closed(g),
             SocketId::Presence(_) => {}
         }
     }
@@ -1220,6 +1247,7 @@ impl Shell {
                     RtcEvent::Backlog(_) | RtcEvent::Applied(_) => {}
                 }
             }
+            LinkId::Party(member) => self.party_rtc(now, member, tag, event),
             LinkId::Match => {
                 if let Some((_, room)) = self.room.as_mut().filter(|(g, _)| *g == tag) {
                     match event {
@@ -1282,6 +1310,9 @@ impl Shell {
                 if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
                     room.room_fetched(body.as_deref().and_then(room_code_of));
                 }
+            }
+            FetchId::PartyRoom(g) => {
+                self.party_room_fetched(now, g, body.as_deref().and_then(room_code_of));
             }
         }
     }
@@ -1657,23 +1688,13 @@ impl Shell {
             lobby::Output::CreateRoom => self.create_room(now),
             // `done` ends the room on the server at once rather than at its
             // time to live; then the socket closes.
-            lobby::Output::CloseRoom | lobby::Output::LeaveRoom => self.close_room(now),
+            lobby::Output::CloseRoom | lobby::Output::LeaveRoom => {
+                self.close_room(now);
+                self.close_party_setup();
+            }
             lobby::Output::JoinRoom(code) => self.join_room(now, code),
-            // The page does not play parties yet (no game registers party
-            // rules, so invitations are declined and none is sent): should
-            // one get this far, it fails cleanly.
-            lobby::Output::CreatePartyRoom { .. } => {
-                log::warn!("shell: this page cannot host a party yet");
-                if let Some(c) = self.client.as_mut() {
-                    c.party_room_failed(now);
-                }
-            }
-            lobby::Output::PlayParty(_) => {
-                log::warn!("shell: this page cannot play a party yet");
-                if let Some(c) = self.client.as_mut() {
-                    c.match_failed(now);
-                }
-            }
+            lobby::Output::CreatePartyRoom { players } => self.create_party_room(now, players),
+            lobby::Output::PlayParty(lineup) => self.play_party(now, lineup),
             lobby::Output::Chat { from, name, text } => self.out.push_back(Output::Chat {
                 mine: from.is_none(),
                 rtl: text::looks_rtl(&text),
@@ -1695,7 +1716,7 @@ impl Shell {
     /// Runs the room link and the lobby client until neither has more to
     /// say, then queues the redraws.
     fn pump(&mut self, now: Millis) {
-        while self.drain_room(now) | self.drain_lobby(now) {}
+        while self.drain_room(now) | self.drain_lobby(now) | self.drain_party(now) {}
         self.flush_dirty();
         debug_assert_eq!(
             self.game.match_tag().is_some(),
@@ -1715,7 +1736,7 @@ impl Shell {
     fn in_match(&self) -> bool {
         self.client
             .as_ref()
-            .is_some_and(|c| c.challenges().in_match)
+            .is_some_and(|c| c.challenges().in_match || c.parties().in_match)
     }
 
     // ----- randomness --------------------------------------------------------

@@ -632,6 +632,9 @@ pub fn listeners(local_options: usize, games: bool) -> Vec<Listener> {
         l("notices", "click", false, &[]),
         l("roster", "click", false, &[]),
         l("challenge-prompt", "click", false, &[]),
+        // The party panel's and invitations' buttons, the same way.
+        l("party-panel", "click", false, &[]),
+        l("party-prompt", "click", false, &[]),
         // The replay's controls carry a data-control: buttons on click,
         // the timeline as it moves, the speed when picked.
         l("replay-controls", "click", false, &[]),
@@ -685,6 +688,10 @@ pub fn action_of(listeners: &[Listener], e: DomEvent) -> Option<super::Action> {
         ("notices" | "roster" | "challenge-prompt", _) => {
             Action::Player(PlayerAction::parse(e.data_action.as_deref()?)?, e.data_id?)
         }
+        ("party-panel" | "party-prompt", _) => Action::PartyControl {
+            action: e.data_action?,
+            id: e.data_id,
+        },
         ("replay-controls", event) => {
             let tag = match event {
                 "click" => "BUTTON",

@@ -88,6 +88,10 @@ pub struct Page {
     pub aborted: Vec<FetchId>,
     /// What this page put on the clipboard, in order.
     pub copied: Vec<String>,
+    /// The last children written to each of the party controls
+    /// (`party-panel`, `party-prompt`), and the panel's `data-party`.
+    pub party_page: BTreeMap<&'static str, Vec<web_shell::shell::page::Node>>,
+    pub party_state: Option<String>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -105,6 +109,8 @@ impl Page {
             sounds: Vec::new(),
             aborted: Vec::new(),
             copied: Vec::new(),
+            party_page: BTreeMap::new(),
+            party_state: None,
             conns: BTreeMap::new(),
         }
     }
@@ -113,8 +119,18 @@ impl Page {
 /// The service's side of a socket.
 #[derive(Clone, PartialEq, Eq)]
 enum Sock {
-    Lobby { id: Option<String> },
-    Room { code: String, host: bool },
+    Lobby {
+        id: Option<String>,
+    },
+    Room {
+        code: String,
+        host: bool,
+    },
+    /// A socket of a member room, run by the service's own room machine.
+    Member {
+        code: String,
+        socket: signaling_core::SocketId,
+    },
 }
 
 pub struct World {
@@ -139,6 +155,15 @@ pub struct World {
     /// While set, the service answers `GET /lobbies` with this text
     /// instead of its directory.
     pub lobbies_answer: Option<String>,
+    /// The member rooms (`POST /rooms?players=N`), by code: the service's
+    /// room machine.
+    pub member_rooms: BTreeMap<String, signaling_core::Room>,
+    /// While set, the opening of this page's peer connections is not
+    /// reported to it (held until [`World::release_opens`]); the
+    /// connections carry datagrams all the same, as a browser's channel
+    /// that opened a moment before the page heard of it.
+    pub hold_opens_of: Option<usize>,
+    held_opens: Vec<(usize, Input)>,
 }
 
 impl World {
@@ -157,6 +182,9 @@ impl World {
             lobby_asks: Vec::new(),
             service_silent: false,
             lobbies_answer: None,
+            member_rooms: BTreeMap::new(),
+            hold_opens_of: None,
+            held_opens: Vec::new(),
         };
         for p in 0..n {
             w.drain(p);
@@ -197,6 +225,50 @@ impl World {
                 w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(tick)
             })
         });
+    }
+
+    /// Pages running the given shells (a game of the test's own), none
+    /// online yet.
+    pub fn of_shells(shells: Vec<Shell>) -> World {
+        let mut w = World::new(0, "");
+        for (i, shell) in shells.into_iter().enumerate() {
+            let mut page = Page::new("", i);
+            page.shell = shell;
+            w.pages.push(page);
+            w.drain(i);
+        }
+        w
+    }
+
+    /// Carries out what a member room's machine did: frames to its
+    /// sockets' pages, and the sockets it closed.
+    fn member_actions(
+        &mut self,
+        code: &str,
+        actions: Vec<signaling_core::Action<signaling_core::RoomAttachment>>,
+    ) {
+        for a in actions {
+            let target = |w: &World, socket| {
+                w.sockets.iter().find_map(|(k, s)| match s {
+                    Sock::Member { code: c, socket: t } if c == code && *t == socket => Some(*k),
+                    _ => None,
+                })
+            };
+            match a {
+                signaling_core::Action::Send { socket, text } => {
+                    if let Some((q, qid)) = target(self, socket) {
+                        self.send_text(q, qid, text);
+                    }
+                }
+                signaling_core::Action::Close { socket, .. } => {
+                    if let Some(k) = target(self, socket) {
+                        self.sockets.remove(&k);
+                        self.queue.push_back((k.0, Input::SocketClosed(k.1)));
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// One more page, opened at `search` (an invite link, say); its index.
@@ -326,6 +398,13 @@ impl World {
             Some(Sock::Lobby { id: Some(id) }) => {
                 self.lobby_broadcast(key, &json!({"type": "left", "id": id}));
             }
+            Some(Sock::Member { code, socket }) => {
+                let actions = match self.member_rooms.get_mut(&code) {
+                    Some(room) => room.handle(signaling_core::Event::Closed { socket }, self.now),
+                    None => Vec::new(),
+                };
+                self.member_actions(&code, actions);
+            }
             Some(Sock::Room { code, .. }) => {
                 // The room ends; the other side's socket closes too.
                 let other: Vec<(usize, SocketId)> = self
@@ -352,6 +431,15 @@ impl World {
         };
         let v: Value = serde_json::from_str(text).expect("the page sends JSON");
         match sock {
+            Sock::Member { code, socket } => {
+                let actions = match self.member_rooms.get_mut(&code) {
+                    Some(room) => {
+                        room.handle(signaling_core::Event::Text { socket, text }, self.now)
+                    }
+                    None => Vec::new(),
+                };
+                self.member_actions(&code, actions);
+            }
             Sock::Lobby { .. } => match v["type"].as_str() {
                 Some("hello") => {
                     let me = v["id"].as_str().unwrap().to_owned();
@@ -440,6 +528,31 @@ impl World {
             let rest = url.split("/rooms/").nth(1).unwrap();
             let code = rest[..6].to_owned();
             let host = rest.ends_with("role=host");
+            if self.member_rooms.contains_key(&code) {
+                let role = if host {
+                    signaling_core::JoinRole::Host
+                } else {
+                    assert!(rest.ends_with("role=player"), "a member room's player");
+                    signaling_core::JoinRole::Player
+                };
+                let now = self.now;
+                let admitted = self.member_rooms.get_mut(&code).unwrap().admit(role, now);
+                match admitted {
+                    Ok((socket, actions)) => {
+                        self.sockets.insert(
+                            (p, id),
+                            Sock::Member {
+                                code: code.clone(),
+                                socket,
+                            },
+                        );
+                        self.queue.push_front((p, Input::SocketOpened(id)));
+                        self.member_actions(&code, actions);
+                    }
+                    Err(_) => self.queue.push_back((p, Input::SocketClosed(id))),
+                }
+                return;
+            }
             if !host {
                 let h = self.sockets.iter().find_map(|(k, s)| match s {
                     Sock::Room {
@@ -490,15 +603,26 @@ impl World {
     fn rtc(&mut self, p: usize, link: &LinkId, event: RtcEvent) {
         if let Some(c) = self.pages[p].conns.get(link) {
             let tag = c.tag;
-            self.queue.push_back((
-                p,
-                Input::Rtc {
-                    link: link.clone(),
-                    tag,
-                    event,
-                },
-            ));
+            let held = event == RtcEvent::Open && self.hold_opens_of == Some(p);
+            let input = Input::Rtc {
+                link: link.clone(),
+                tag,
+                event,
+            };
+            if held {
+                self.held_opens.push((p, input));
+            } else {
+                self.queue.push_back((p, input));
+            }
         }
+    }
+
+    /// Reports the openings held back by [`World::hold_opens_of`], and
+    /// holds no more.
+    pub fn release_opens(&mut self) {
+        self.hold_opens_of = None;
+        self.queue.extend(std::mem::take(&mut self.held_opens));
+        self.settle();
     }
 
     fn close_conn(&mut self, p: usize, link: &LinkId) {
@@ -540,6 +664,33 @@ impl World {
                                 ]})
                             }
                         },
+                        (FetchId::PartyRoom(_), "POST") => {
+                            self.rooms += 1;
+                            let players: u8 = url
+                                .split("players=")
+                                .nth(1)
+                                .and_then(|n| n.parse().ok())
+                                .expect("a member room names its players");
+                            let a = signaling_protocol::id::ROOM_CODE_ALPHABET;
+                            let n = self.rooms as usize;
+                            let code = format!(
+                                "PRTY{}{}",
+                                char::from(a[n / a.len() % a.len()]),
+                                char::from(a[n % a.len()])
+                            );
+                            let cap = signaling_core::RoomCapacity {
+                                players,
+                                spectators: 0,
+                            };
+                            let (room, _) = signaling_core::Room::with_members(
+                                signaling_core::RoomCode::parse(&code).unwrap(),
+                                cap,
+                                signaling_core::RoomLimits::default(),
+                                self.now,
+                            );
+                            self.member_rooms.insert(code.clone(), room);
+                            json!({ "code": code })
+                        }
                         (FetchId::Room(_), "POST") => {
                             self.rooms += 1;
                             // A code of the service's alphabet, new for each room.
@@ -665,8 +816,21 @@ impl World {
                     link: FileLink::Report,
                     file,
                 } => self.pages[p].report = file,
+                Output::Page(patches) => {
+                    use web_shell::shell::page::Patch;
+                    for patch in patches {
+                        match patch {
+                            Patch::Children(id, nodes) if id.starts_with("party-") => {
+                                self.pages[p].party_page.insert(id, nodes);
+                            }
+                            Patch::Attr("party-panel", "data-party", v) => {
+                                self.pages[p].party_state = v;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
                 Output::AddCandidate { .. }
-                | Output::Page(_)
                 | Output::Paint
                 | Output::FullScreen
                 | Output::Store { .. }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Parties on the NtBA page, end to end, in real headless Chromium: the
+# page built in release and served by the embedded signalling server,
+# three people in the lobby and a fourth invited who declines; the three
+# play one match over a full mesh of real WebRTC links built through a
+# member room, a CPU in the free place, and every page shows the same
+# state hash at the confirmed ticks they have in common
+# (tests/browser/party.test.mjs). Then four people play 2v2 the same way.
+# Server and browsers run in a loopback-only network namespace.
+#   scripts/ci/61-party.sh
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+ensure_browser_tools
+NODE="$ROOT/node_modules/.bin/node"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+
+WEB_OUT="$TARGET_DIR/ntba-web" WEB_CRATE=ntba-web scripts/build-web.sh
+log "building signaling-server"
+cargo build --locked -p signaling-server
+
+log "NtBA parties in headless Chromium (loopback-only network namespace)"
+in_loopback_netns env \
+    NTBA_PARTY=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/ntba-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-concurrency=1 --test-reporter=spec tests/browser/party.test.mjs

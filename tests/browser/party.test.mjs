@@ -1,0 +1,161 @@
+// Parties on the NtBA page in real headless Chromium: four isolated
+// browser contexts against the embedded signalling server serving the
+// page, real WebRTC between every pair of players. Runs only with
+// NTBA_PARTY=1 and WEB_DIR pointing at the NtBA page
+// (scripts/ci/61-party.sh).
+//
+// A whole NtBA match online takes about five minutes, so each scenario
+// plays well into the match (past confirmed tick MIN_TICK), checks that
+// every page showed the same state hash at each confirmed tick they showed
+// in common (recorded live from #match's data-tick and data-hash), and
+// then the challenger leaves; the input log each page kept must then give
+// the same hash at MIN_TICK. Every wait is on a DOM condition with a
+// generous deadline.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, openPage, joinLobby, waitConnected, describePage, DEADLINE } from './harness.mjs';
+
+const enabled = process.env.NTBA_PARTY === '1';
+const PLAY_DEADLINE = 120_000;
+const MIN_TICK = 600;
+const COMMON_TICKS = 20;
+
+const env = serverAndBrowser(enabled);
+const NAMES = ['Ada', 'Bo', 'Cy', 'Di'];
+const pages = {};
+
+/** The four pages in the lobby, each seeing the three others connected. */
+async function lobby() {
+  if (pages.Ada) return;
+  for (const name of NAMES) {
+    const p = await openPage(env.browser, env.server.url);
+    env.pages.push(p);
+    pages[name] = p;
+    await joinLobby(p, name);
+  }
+  for (const name of NAMES) await waitConnected(pages[name], NAMES.length - 1);
+}
+
+const panelRow = (page, name) => page.locator('#party-panel li', { has: page.locator('.name', { hasText: `${name}#` }) });
+const promptOf = (page, name) => page.locator('#party-prompt .prompt', { has: page.locator('.name', { hasText: `${name}#` }) });
+
+async function describeAll() {
+  for (const name of NAMES) if (pages[name]) console.log(await describePage(pages[name], name));
+  console.log(`--- signalling server, recent log:\n${env.server?.recentLog?.() ?? ''}`);
+}
+
+/**
+ * Ada invites `invited` (in this order) through the party panel; each
+ * name in `accept` accepts, every other declines. Returns once the party's
+ * pages run the match.
+ */
+async function party(invited, accept) {
+  const ada = pages.Ada;
+  await ada.locator('#party-panel button[data-action="party-open"]').click({ timeout: DEADLINE });
+  await ada.locator('#party-panel[data-party="picking"]').waitFor({ timeout: DEADLINE });
+  for (const name of invited) {
+    const pick = panelRow(ada, name).locator('button[data-action="party-pick"]');
+    await pick.click({ timeout: DEADLINE });
+    await panelRow(ada, name).locator('button[data-action="party-pick"][aria-pressed="true"]').waitFor({ timeout: DEADLINE });
+  }
+  await ada.locator('#party-panel button[data-action="party-start"]:not([disabled])').click({ timeout: DEADLINE });
+  await ada.locator('#party-panel[data-party="hosting"]').waitFor({ timeout: DEADLINE });
+  for (const name of invited) {
+    const prompt = promptOf(pages[name], 'Ada');
+    await prompt.waitFor({ timeout: DEADLINE });
+    assert.match(await prompt.locator('.time-left').textContent(), /^\d+ s left to answer$/);
+    assert.match(await prompt.textContent(), new RegExp(`invites you to a party of ${invited.length + 1}`));
+  }
+  // Declines first, so the start waits for the last acceptance.
+  for (const name of invited.filter((n) => !accept.includes(n))) {
+    await promptOf(pages[name], 'Ada').locator('button[data-action="party-decline"]').click();
+    await promptOf(pages[name], 'Ada').waitFor({ state: 'detached', timeout: DEADLINE });
+  }
+  for (const name of accept) {
+    await promptOf(pages[name], 'Ada').locator('button[data-action="party-accept"]').click();
+  }
+  const players = ['Ada', ...accept];
+  try {
+    for (const name of players) {
+      await pages[name].locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    }
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
+  return players.map((n) => pages[n]);
+}
+
+/**
+ * Records every confirmed tick each of `ps` shows until all have passed
+ * MIN_TICK and showed COMMON_TICKS ticks in common; asserts the hashes
+ * agree there. Ada and Bo hold keys meanwhile, so the inputs differ.
+ */
+async function playInSync(ps) {
+  const watch = () => {
+    const m = document.querySelector('#match');
+    window.__seen = {};
+    window.__seenObs = new MutationObserver(() => { window.__seen[m.dataset.tick] = m.dataset.hash; });
+    window.__seenObs.observe(m, { attributes: true, attributeFilter: ['data-tick', 'data-hash'] });
+  };
+  await Promise.all(ps.map((p) => p.evaluate(watch)));
+  // Focus off the buttons, then keys held on two of the pages.
+  await ps[0].locator('#canvas').click();
+  await ps[0].keyboard.down('ArrowRight');
+  await ps[1].locator('#canvas').click();
+  await ps[1].keyboard.down('ArrowLeft');
+  const seen = (p) => p.evaluate(() => ({ ...window.__seen }));
+  let all = [];
+  let common = [];
+  const until = Date.now() + PLAY_DEADLINE;
+  while (Date.now() < until) {
+    all = await Promise.all(ps.map(seen));
+    common = Object.keys(all[0]).filter((t) => Number(t) >= MIN_TICK && all.every((s) => t in s));
+    if (common.length >= COMMON_TICKS) break;
+    // Polling the pages' records while they play.
+    await ps[0].waitForTimeout(500);
+  }
+  await ps[0].keyboard.up('ArrowRight');
+  await ps[1].keyboard.up('ArrowLeft');
+  await Promise.all(ps.map((p) => p.evaluate(() => window.__seenObs.disconnect())));
+  if (common.length < COMMON_TICKS) await describeAll();
+  assert.ok(common.length >= COMMON_TICKS, `the pages showed ${common.length} confirmed ticks in common from ${MIN_TICK}`);
+  for (const t of common) {
+    for (const s of all) assert.equal(s[t], all[0][t], `data-hash at confirmed tick ${t}`);
+  }
+}
+
+/** Ada leaves; every page of the party shows a result, and their input
+ * logs agree at MIN_TICK; then all go back to the lobby. */
+async function leaveAndCompare(ps) {
+  await ps[0].locator('#leave').click();
+  for (const p of ps) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  const hashAt = (p) => p.evaluate(async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null, MIN_TICK);
+  const hashes = await Promise.all(ps.map(hashAt));
+  assert.ok(/^[0-9a-f]{16}$/.test(hashes[0] ?? ''), `a hash at tick ${MIN_TICK}: ${hashes[0]}`);
+  for (const h of hashes) assert.equal(h, hashes[0], `matchHashAt(${MIN_TICK})`);
+  for (const p of ps) {
+    await p.locator('#continue').click();
+    await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
+  }
+}
+
+test('a party of three where one invited player declines plays with a CPU, in sync', { skip: !enabled }, async () => {
+  await lobby();
+  const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy']);
+  // Who declined stays in the lobby; the others are seen in a match.
+  assert.equal(await pages.Di.locator('#match[data-state="running"]').count(), 0);
+  const sides = await Promise.all(ps.map((p) => p.locator('#match').getAttribute('data-side')));
+  assert.deepEqual(sides, ['0', '1', '2'], 'place p plays session slot p');
+  await playInSync(ps);
+  await leaveAndCompare(ps);
+});
+
+test('a party of four plays 2v2 in sync', { skip: !enabled }, async () => {
+  await lobby();
+  const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy', 'Di']);
+  const sides = await Promise.all(ps.map((p) => p.locator('#match').getAttribute('data-side')));
+  assert.deepEqual(sides, ['0', '1', '2', '3']);
+  await playInSync(ps);
+  await leaveAndCompare(ps);
+});

@@ -1,0 +1,482 @@
+//! The shell's side of a party: the member room and the mesh of peer
+//! connections built through it, then one match over every link.
+//!
+//! The lobby client says when (`CreatePartyRoom` on the challenger's page
+//! once every invitation is answered, `PlayParty` on every page once the
+//! start is out); this file carries it out:
+//!
+//! - **The room.** The challenger's page asks for a member room with
+//!   `POST /rooms?players=N` (the challenger and those who accepted) and
+//!   hands its code to the lobby client, which sends the start to each
+//!   player. On `PlayParty` every page opens the room's socket, as `host`
+//!   for place 0 and as a `player` otherwise, and a
+//!   [`MemberLink`] runs the handshakes: its peer connections are the
+//!   page's [`LinkId::Party`] links (by member id), its handshake data
+//!   rides the room's `signal` frames.
+//! - **The match.** When the mesh is complete the lobby client hears the
+//!   match connected and the game's session starts over every link, each
+//!   named by the party place at its other end (`PeerId(place)`), listed
+//!   in place order so that the host plays place `p` in session slot `p`.
+//!   The host picks the seed, and the game writes the party's sides into
+//!   it ([`GameSlot::party_seed`](super::GameSlot::party_seed)); a party
+//!   is always a lock-step match. Datagrams go out on every link; the
+//!   match's end closes them all.
+//! - **Failure.** A room that cannot be made, a mesh that is not complete
+//!   by the connect deadline, a link or the room lost before then: the
+//!   lobby client hears the room or the match failed, and says so.
+
+use super::members::{MemberFailure, MemberLink, MemberOutput};
+use super::{
+    AfterIce, FetchId, LinkId, Output, RtcEvent, SdpStep, Shell, SocketId, ROOM_FETCH_TIMEOUT,
+};
+use crate::id::RoomCode;
+use crate::party::{Lineup, PartyGame};
+use crate::protocol::{Signal, SignalKind};
+use crate::screens::{Screen, ScreenEvent};
+use lockstep::{Millis, SessionConfig};
+use signaling_protocol::members::MemberId;
+
+/// The handshake attempt number party signals carry (each party link is
+/// made once per party attempt).
+const ATTEMPT: u8 = 1;
+
+/// A party being set up or played, with its attempt number.
+#[derive(Debug)]
+pub(super) struct PartySetup {
+    /// The attempt's number: the tag of its links, socket and fetch.
+    gen: u32,
+    /// The mesh machine, once the lineup is known.
+    members: Option<MemberLink>,
+    /// Our place, and every place's side, once the lineup is known.
+    lineup: Option<Lineup>,
+    /// Once the mesh is complete: the member id and place of every link,
+    /// in place order.
+    links: Vec<(MemberId, u8)>,
+    /// Datagrams that came on open links before our own mesh was complete
+    /// (another page's match may start first, and its Hello comes once on
+    /// the reliable channel), kept in order for the session.
+    early: Vec<(MemberId, lockstep::Channel, Vec<u8>)>,
+}
+
+/// The most datagrams kept from before the match starts (a handshake's
+/// worth from each of up to seven others, with room to spare); more are
+/// dropped.
+const EARLY_KEPT: usize = 256;
+
+impl PartySetup {
+    fn new(gen: u32) -> PartySetup {
+        PartySetup {
+            gen,
+            members: None,
+            lineup: None,
+            links: Vec::new(),
+            early: Vec::new(),
+        }
+    }
+}
+
+/// The party rules of a page's game, as the lobby client takes them: the
+/// game by its name, when it takes parties at all. Made once per page.
+pub(super) fn party_games(
+    name: &'static str,
+    rules: crate::party::PartyRules,
+) -> &'static [PartyGame] {
+    if !rules.allows_parties() {
+        return &[];
+    }
+    // The lobby's configuration holds the list for the page's life.
+    Box::leak(Box::new([PartyGame { name, rules }]))
+}
+
+/// The link name the session gives the link to party place `place`.
+fn link_name(place: u8) -> lockstep::PeerId {
+    lockstep::PeerId(u16::from(place))
+}
+
+impl Shell {
+    /// The lobby's Start button of a party: the players picked (by their
+    /// ids as the page wrote them) and their sides, and ours.
+    pub(super) fn invite_party(&mut self, now: Millis, picks: &[(String, u8)], side: u8) {
+        if self.screens.screen() != &Screen::Lobby {
+            return;
+        }
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        // An id the page cannot have written is dropped; the rules then
+        // count the rest.
+        let picks: Vec<(crate::id::PeerId, u8)> = picks
+            .iter()
+            .filter_map(|(id, s)| Some((crate::id::PeerId::parse(id)?, *s)))
+            .collect();
+        c.invite_party(now, &picks, side);
+    }
+
+    /// The lobby's Cancel button on our party.
+    pub(super) fn cancel_party(&mut self, now: Millis) {
+        if let Some(c) = self.client.as_mut() {
+            c.cancel_party(now);
+        }
+    }
+
+    /// The lobby client asks for our party's member room for `players`.
+    pub(super) fn create_party_room(&mut self, now: Millis, players: u8) {
+        self.close_party();
+        // Party attempts share the match attempts' numbers, so a link's tag
+        // names one attempt of either kind.
+        self.room_gen += 1;
+        let gen = self.room_gen;
+        self.party = Some(PartySetup::new(gen));
+        let url = format!("{}/rooms?players={players}", self.cfg.http_base);
+        self.fetch(
+            now,
+            FetchId::PartyRoom(gen),
+            "POST",
+            url,
+            ROOM_FETCH_TIMEOUT,
+        );
+        // Fresh ICE servers for the party's links, made once the room
+        // welcomes us.
+        self.refresh_ice(now, AfterIce::Nothing);
+    }
+
+    /// The answer to our party's `POST /rooms?players=N`.
+    pub(super) fn party_room_fetched(&mut self, now: Millis, gen: u32, code: Option<RoomCode>) {
+        if self.party.as_ref().is_none_or(|p| p.gen != gen) {
+            return;
+        }
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        match code {
+            Some(code) => c.party_room_created(now, code),
+            None => {
+                self.party = None;
+                c.party_room_failed(now);
+            }
+        }
+    }
+
+    /// The lobby client says: play this party (open the member room).
+    pub(super) fn play_party(&mut self, now: Millis, lineup: Lineup) {
+        let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
+        let deadline = now + self.cfg.lobby.party.connect_timeout;
+        // The challenger's page goes on with the attempt that made the
+        // room; a member's starts one.
+        if lineup.place != 0 || self.party.is_none() {
+            self.close_party();
+            self.room_gen += 1;
+            self.party = Some(PartySetup::new(self.room_gen));
+            self.refresh_ice(now, AfterIce::Nothing);
+        }
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        let role = if lineup.place == 0 { "host" } else { "player" };
+        let url = format!("{}/rooms/{}/ws?role={role}", self.cfg.ws_base, lineup.room);
+        p.members = Some(MemberLink::new(lineup.place, people, deadline));
+        p.lineup = Some(lineup);
+        let id = SocketId::Party(p.gen);
+        self.out.push_back(Output::OpenSocket { id, url });
+    }
+
+    /// Ends the party attempt, if any: its room socket and every link.
+    pub(super) fn close_party(&mut self) {
+        let Some(p) = self.party.take() else {
+            return;
+        };
+        let mut members: Vec<MemberId> = p.links.iter().map(|(m, _)| *m).collect();
+        if let Some(m) = &p.members {
+            members.extend(m.pairs().keys().copied());
+        }
+        members.sort_unstable();
+        members.dedup();
+        for m in members {
+            self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
+        }
+        self.out
+            .push_back(Output::CloseSocket(SocketId::Party(p.gen)));
+    }
+
+    /// Ends the party attempt unless its match runs (the lobby client
+    /// closes or leaves a room that is not a match's).
+    pub(super) fn close_party_setup(&mut self) {
+        if self.party.as_ref().is_some_and(|p| p.links.is_empty()) {
+            self.close_party();
+        }
+    }
+
+    fn party_members(&mut self, gen: u32) -> Option<&mut MemberLink> {
+        self.party
+            .as_mut()
+            .filter(|p| p.gen == gen)?
+            .members
+            .as_mut()
+    }
+
+    /// A text frame on a party room socket.
+    pub(super) fn party_socket_text(&mut self, gen: u32, text: &str) {
+        if let Some(m) = self.party_members(gen) {
+            m.room_text(text);
+        }
+    }
+
+    /// A party room socket closed.
+    pub(super) fn party_socket_closed(&mut self, gen: u32) {
+        if let Some(m) = self.party_members(gen) {
+            m.room_closed();
+        }
+    }
+
+    /// Time passed: the mesh's connect deadline.
+    pub(super) fn party_tick(&mut self, now: Millis) {
+        if let Some(m) = self.party.as_mut().and_then(|p| p.members.as_mut()) {
+            m.tick(now);
+        }
+    }
+
+    /// An event of the party link to `member` of attempt `tag`.
+    pub(super) fn party_rtc(&mut self, now: Millis, member: u8, tag: u32, event: RtcEvent) {
+        let Some(p) = self.party.as_mut().filter(|p| p.gen == tag) else {
+            return;
+        };
+        let id = MemberId(member);
+        if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
+            // The match runs over it.
+            if self.game.match_tag() != Some(tag) {
+                return;
+            }
+            match event {
+                RtcEvent::Data(channel, bytes) => {
+                    self.game
+                        .party_datagram(now, link_name(place), channel, &bytes);
+                    self.send_match_transmits();
+                }
+                RtcEvent::Closed => self.game.party_link_lost(now, link_name(place)),
+                _ => {}
+            }
+            return;
+        }
+        let Some(m) = p.members.as_mut() else {
+            return;
+        };
+        let signal = |kind| Signal {
+            attempt: ATTEMPT,
+            kind,
+        };
+        match event {
+            // A failed one is left to the connect deadline.
+            RtcEvent::Offer(Some(sdp)) => m.local_signal(id, &signal(SignalKind::Offer(sdp))),
+            RtcEvent::Answer(Some(sdp)) => m.local_signal(id, &signal(SignalKind::Answer(sdp))),
+            RtcEvent::Candidate(c) => {
+                m.local_signal(id, &super::room::candidate_signal(c, ATTEMPT))
+            }
+            RtcEvent::Open => m.link_opened(id),
+            RtcEvent::Closed => m.link_lost(id),
+            RtcEvent::Data(channel, bytes) => {
+                if p.early.len() < EARLY_KEPT {
+                    p.early.push((id, channel, bytes));
+                } else {
+                    log::warn!("party: dropped a datagram that came long before the match");
+                }
+            }
+            RtcEvent::Offer(None)
+            | RtcEvent::Answer(None)
+            | RtcEvent::Applied(_)
+            | RtcEvent::Backlog(_) => {}
+        }
+    }
+
+    /// Carries out the mesh machine's outputs; `true` if there were any.
+    pub(super) fn drain_party(&mut self, now: Millis) -> bool {
+        let mut any = false;
+        loop {
+            let Some((gen, o)) = self.party.as_mut().and_then(|p| {
+                let gen = p.gen;
+                p.members.as_mut()?.poll().map(|o| (gen, o))
+            }) else {
+                return any;
+            };
+            any = true;
+            let tag = gen;
+            match o {
+                MemberOutput::ToRoom(text) => self.out.push_back(Output::SendSocket {
+                    id: SocketId::Party(gen),
+                    text,
+                }),
+                MemberOutput::Offer(member) => {
+                    let link = LinkId::Party(member.0);
+                    let ice_servers = self.ice_servers();
+                    self.out.push_back(Output::CreatePeer {
+                        link: link.clone(),
+                        tag,
+                        ice_servers,
+                    });
+                    self.out.push_back(Output::Describe {
+                        link,
+                        tag,
+                        step: SdpStep::Offer,
+                    });
+                }
+                MemberOutput::Remote { member, signal } => {
+                    let link = LinkId::Party(member.0);
+                    match signal.kind {
+                        SignalKind::Offer(offer) => {
+                            let ice_servers = self.ice_servers();
+                            self.out.push_back(Output::CreatePeer {
+                                link: link.clone(),
+                                tag,
+                                ice_servers,
+                            });
+                            self.out.push_back(Output::Describe {
+                                link,
+                                tag,
+                                step: SdpStep::Answer(offer),
+                            });
+                        }
+                        SignalKind::Answer(answer) => self.out.push_back(Output::Describe {
+                            link,
+                            tag,
+                            step: SdpStep::Apply(answer),
+                        }),
+                        SignalKind::Ice {
+                            candidate,
+                            sdp_mid,
+                            sdp_m_line_index,
+                        } => self.out.push_back(Output::AddCandidate {
+                            link,
+                            tag,
+                            candidate: super::room::Candidate {
+                                candidate,
+                                sdp_mid,
+                                sdp_m_line_index,
+                            },
+                        }),
+                    }
+                }
+                MemberOutput::ClosePeer(member) => {
+                    self.out
+                        .push_back(Output::ClosePeer(LinkId::Party(member.0)));
+                }
+                MemberOutput::CloseRoom => {
+                    self.out
+                        .push_back(Output::CloseSocket(SocketId::Party(gen)));
+                }
+                MemberOutput::Ready(links) => self.party_ready(now, gen, links),
+                MemberOutput::Failed(why) => {
+                    match why {
+                        MemberFailure::TimedOut => {
+                            log::info!("party: the mesh was not complete in time");
+                        }
+                        other => log::info!("party: the mesh failed ({other:?})"),
+                    }
+                    // The machine closed its links and room; the attempt
+                    // is over.
+                    self.party = None;
+                    if let Some(c) = self.client.as_mut() {
+                        c.match_failed(now);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The mesh is complete: the match starts over every link.
+    fn party_ready(&mut self, now: Millis, gen: u32, links: Vec<(MemberId, u8)>) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        p.links.clone_from(&links);
+        let Some(lineup) = p.lineup.clone() else {
+            return;
+        };
+        if let Some(c) = self.client.as_mut() {
+            c.match_connected(now);
+        }
+        // The party rules say whether this is still a match of ours (it
+        // may have been called off meanwhile).
+        if !self.in_match() {
+            self.close_party();
+            return;
+        }
+        let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
+        let cfg = if lineup.place == 0 {
+            let seed = self.random_seed();
+            match self.game.party_seed(seed, &lineup.sides) {
+                Some(seed) => Some(
+                    SessionConfig::host(seed, 6)
+                        .players(people)
+                        .input_delay_from_rtt(),
+                ),
+                None => {
+                    log::warn!("party: the game cannot play these sides");
+                    None
+                }
+            }
+        } else {
+            Some(SessionConfig::guest())
+        };
+        let names: Vec<lockstep::PeerId> =
+            links.iter().map(|(_, place)| link_name(*place)).collect();
+        self.frame_times = super::FrameTimes::default();
+        self.match_view = super::view::MatchView {
+            state: Some("connected"),
+            status: "Connected. Starting…".to_owned(),
+            path: Some("direct"),
+            ..super::view::MatchView::default()
+        };
+        self.render(super::Part::Match);
+        let started = cfg.is_some_and(|cfg| self.game.start_party(cfg, now, gen, &names));
+        if !started || self.screens.screen() != &Screen::Lobby {
+            if started {
+                self.game.drop_match();
+            }
+            self.close_party();
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
+            return;
+        }
+        self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        // What the others' sessions sent before ours existed.
+        let early = self
+            .party
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.early))
+            .unwrap_or_default();
+        for (member, channel, bytes) in early {
+            if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
+                self.game
+                    .party_datagram(now, link_name(place), channel, &bytes);
+            }
+        }
+        self.send_match_transmits();
+    }
+
+    /// Sends the running party match's datagrams on every link.
+    pub(super) fn send_party_transmits(&mut self) {
+        let Some(p) = self.party.as_ref() else {
+            return;
+        };
+        if self.game.match_tag() != Some(p.gen) {
+            return;
+        }
+        for &(member, place) in &p.links {
+            while let Some((channel, bytes)) = self.game.poll_party_transmit(link_name(place)) {
+                self.out.push_back(Output::SendPeer {
+                    link: LinkId::Party(member.0),
+                    channel,
+                    bytes,
+                });
+            }
+        }
+    }
+
+    /// The party's match is over: close its links (and its room, if the
+    /// host still keeps it).
+    pub(super) fn party_match_over(&mut self) {
+        if self.party.as_ref().is_some_and(|p| !p.links.is_empty()) {
+            self.close_party();
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Four shells of a game that takes parties, from the lobby through a
+//! party: the challenger invites three, one declines, and the three who
+//! are left play one match over a full mesh built through a member room
+//! (the service's own room machine). Every page runs the match, in the
+//! side of its place, and when the challenger leaves every page's input
+//! log agrees on every tick all of them confirmed.
+
+mod common;
+
+use common::{facts, random, World};
+use web_shell::front_end::demo::{Dots, DotsFrontEnd};
+use web_shell::front_end::{FrontEnd, Painter};
+use web_shell::party::PartyRules;
+use web_shell::protocol::PlayerStatus;
+use web_shell::screens::Screen;
+use web_shell::shell::{Action, PlayerAction, Shell, ShellConfig};
+
+/// The demo game, taking parties of up to four without sides (each
+/// person moves a dot of their own).
+#[derive(Default)]
+struct PartyDots(DotsFrontEnd);
+
+impl FrontEnd for PartyDots {
+    type Game = Dots;
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn draw(&mut self, game: &Dots, painter: &mut dyn Painter) {
+        self.0.draw(game, painter);
+    }
+    fn input(&self, held: &[&str], player: u8) -> u8 {
+        self.0.input(held, player)
+    }
+    fn is_game_key(&self, code: &str) -> bool {
+        self.0.is_game_key(code)
+    }
+    fn party(&self) -> PartyRules {
+        PartyRules {
+            max_people: 4,
+            sides: 0,
+            per_side: 4,
+        }
+    }
+}
+
+fn shells(n: usize) -> Vec<Shell> {
+    (0..n)
+        .map(|i| {
+            Shell::new(
+                PartyDots::default(),
+                ShellConfig::from_page(&facts("")),
+                random(0x51_7e5e * (i as u64 + 1)),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_party_of_three_plays_one_match_over_its_mesh() {
+    let mut w = World::of_shells(shells(4));
+    for (p, name) in ["Ada", "Bo", "Cy", "Di"].iter().enumerate() {
+        w.join(p, name);
+    }
+    w.until(5_000, "the mesh forms", World::mesh_formed);
+
+    let picks = (1..4).map(|p| (w.id(p).as_str().to_owned(), 0)).collect();
+    w.action(0, Action::InviteParty { picks, side: 0 });
+    let host = w.id(0);
+    w.until(2_000, "every invitation is seen", |w| {
+        (1..4).all(|p| {
+            w.pages[p]
+                .shell
+                .lobby()
+                .is_some_and(|c| c.party_invitation(&host).is_some())
+        })
+    });
+    w.press(1, PlayerAction::PartyAccept, 0);
+    w.press(3, PlayerAction::PartyDecline, 0);
+    w.press(2, PlayerAction::PartyAccept, 0);
+
+    w.until(10_000, "the three play", |w| {
+        (0..3)
+            .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(90))
+    });
+    assert_eq!(
+        w.screen(3),
+        Screen::Lobby,
+        "who declined stays in the lobby"
+    );
+    let sides: Vec<Option<u8>> = (0..3).map(|p| w.pages[p].shell.match_view().side).collect();
+    assert_eq!(sides, [Some(0), Some(1), Some(2)], "place p plays slot p");
+    // The room is over once every page has its mesh.
+    assert!(w.member_rooms.values().all(|r| r.is_finished()));
+    w.run(200);
+    let v = w.pages[3].shell.lobby_view().unwrap();
+    for r in &v.roster {
+        assert_eq!(r.status, PlayerStatus::InMatch, "{}", r.display);
+    }
+
+    w.action(0, Action::Leave);
+    w.until(3_000, "every page shows a result", |w| {
+        (0..3).all(|p| matches!(w.screen(p), Screen::Result { .. }))
+    });
+    let common = 90;
+    let hashes: Vec<Option<u64>> = (0..3)
+        .map(|p| w.pages[p].shell.log_hash_at(common))
+        .collect();
+    assert!(hashes[0].is_some());
+    assert!(hashes.iter().all(|h| *h == hashes[0]), "{hashes:?}");
+    for p in 0..3 {
+        w.action(p, Action::Continue);
+        assert_eq!(w.screen(p), Screen::Lobby);
+    }
+}
