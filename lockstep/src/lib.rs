@@ -144,4 +144,4 @@ pub use session::{
 pub use sync_test::{SyncTest, SyncTestError};
 pub use time::Millis;
 pub use transport::{Channel, LinkState, Transport, TransportError};
-pub use wire::{DecodeError, RejoinRefusal, PROTOCOL_VERSION};
+pub use wire::{DecodeError, RejoinRefusal, WatchRefusal, MAX_SPECTATORS, PROTOCOL_VERSION};
