@@ -43,6 +43,11 @@ pub(super) const IN_FLIGHT_TICKS: u32 = 240;
 /// spectator is dropped with `Bye(WatchRefused(TooSlow))`.
 pub(super) const MAX_BEHIND_TICKS: u32 = 600;
 
+/// The most spectator count changes a guest keeps from before its own
+/// start (a spectator admitted and dropped again and again while the
+/// guests introduce themselves; an honest host orders one per spectator).
+pub(super) const MAX_EARLY_CHANGES: usize = 64;
+
 /// The most `(tick, count)` changes of the spectator count kept ahead of
 /// the present (older ones are folded into the one in force).
 const MAX_COUNT_CHANGES: usize = 64;

@@ -182,7 +182,7 @@ impl SessionConfig {
 
     /// Spectator: when it is more than `max_frames_behind` ticks behind
     /// its watch delay (after a pause in the stream, say), it runs
-    /// `1 + speed` ticks per frame until it is back (defaults
+    /// `1 + speed` ticks per frame until it is back within that margin (defaults
     /// [`DEFAULT_MAX_FRAMES_BEHIND`] and [`DEFAULT_CATCH_UP_SPEED`]; a
     /// speed of 0 never hurries).
     pub fn catch_up_speed(mut self, max_frames_behind: u8, speed: u8) -> Self {

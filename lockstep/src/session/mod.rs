@@ -402,6 +402,9 @@ pub struct Session<G: DeterministicGame> {
     gathered: Option<Gathered<G::Input>>,
     /// Host: its spectators.
     audience: Audience,
+    /// Guest: spectator count changes the host sent before this side
+    /// started (applied at the start), with the link they came on.
+    early_roster: Vec<(usize, Roster)>,
     /// Spectator: what it keeps besides the timeline (`None` for a
     /// player).
     watcher: Option<Watcher>,
@@ -447,6 +450,7 @@ impl<G: DeterministicGame> Session<G> {
             token: cfg.rejoin_as.map(|(_, token)| token),
             gathered: None,
             audience: Audience::default(),
+            early_roster: Vec::new(),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
             stats: SessionStats::default(),
@@ -1714,6 +1718,19 @@ impl<G: DeterministicGame> Session<G> {
     /// A membership change from the host.
     fn on_roster(&mut self, now: Millis, pi: usize, r: Roster) {
         let from_host = self.is_host_link(pi);
+        if let (Phase::Handshake(_), RosterChange::Spectators { .. }, true) =
+            (&self.phase, r.change, from_host)
+        {
+            // The host started before this side (it had every Hello
+            // while the guests still introduce themselves) and a
+            // spectator came: the count applies at the start.
+            if self.early_roster.len() >= audience::MAX_EARLY_CHANGES {
+                self.violation(Violation::UnexpectedRoster);
+            } else {
+                self.early_roster.push((pi, r));
+            }
+            return;
+        }
         let Phase::Running(run) = &mut self.phase else {
             self.violation(Violation::UnexpectedRoster);
             return;
@@ -2063,6 +2080,9 @@ impl<G: DeterministicGame> Session<G> {
         for p in &mut self.peers {
             p.sender = sender::Sender::new(params.delay);
             p.pinger.start(self.cfg.ping_interval_frames);
+        }
+        for (pi, r) in core::mem::take(&mut self.early_roster) {
+            self.on_roster(Millis::ZERO, pi, r);
         }
         log::info!(
             "match started: side {}, input delay {}, prediction window {}, hash every {} ticks",
