@@ -323,6 +323,23 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    /// Host, each frame of the handshake: a spectator whose `Watch` came
+    /// gets a keep-alive every ping interval, so that it does not take
+    /// the wait for the players for silence.
+    pub(super) fn keep_waiting_spectators(&mut self) {
+        let every = u32::from(self.cfg.ping_interval_frames);
+        for s in &mut self.audience.members {
+            if !s.waiting {
+                continue;
+            }
+            s.quiet_frames += 1;
+            if s.quiet_frames >= every {
+                s.out.send(&Message::<G::Input>::Ping(0));
+                s.quiet_frames = 0;
+            }
+        }
+    }
+
     /// Host: spectator `si` is admitted: it gets the Welcome, every
     /// slot's confirmed inputs from tick 0 and the confirmed state's
     /// hash, then the live stream; the players are told the new count.

@@ -739,6 +739,9 @@ impl<G: DeterministicGame> Session<G> {
                 self.start();
             }
         }
+        if self.side == 0 && matches!(self.phase, Phase::Handshake(_)) {
+            self.keep_waiting_spectators();
+        }
         match self.phase {
             Phase::Ended(_) => Frame::Ended,
             Phase::Handshake(_) => Frame::Waiting,
