@@ -5,7 +5,9 @@
 //! in delay-based lock-step: every player runs the same simulation and
 //! sends only its inputs, to every other player over its own link, each
 //! tick runs when every input for it is known, and state hashes catch any
-//! divergence. The engine never reads a clock, never draws randomness and
+//! divergence. Up to 16 spectators
+//! ([`SessionConfig::spectator`]) watch through the host, which sends
+//! them the confirmed inputs; no player ever waits for one. The engine never reads a clock, never draws randomness and
 //! never touches a socket: time arrives as [`Millis`], seeds arrive as numbers
 //! and bytes arrive through method calls. That keeps every behaviour
 //! reproducible in tests that run minutes of network time in milliseconds.
@@ -144,4 +146,4 @@ pub use session::{
 pub use sync_test::{SyncTest, SyncTestError};
 pub use time::Millis;
 pub use transport::{Channel, LinkState, Transport, TransportError};
-pub use wire::{DecodeError, RejoinRefusal, PROTOCOL_VERSION};
+pub use wire::{DecodeError, RejoinRefusal, WatchRefusal, MAX_SPECTATORS, PROTOCOL_VERSION};

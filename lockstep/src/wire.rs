@@ -44,8 +44,13 @@ use crate::transport::Channel;
 /// rejoin token; [`Rejoin`], [`CatchUpRun`], [`CatchUp`] and the
 /// [`ByeReason`] `RejoinRefused`); version 7 rejoin in matches of three
 /// players or more (the [`RosterChange`] `Returned`, and the number of the
-/// host's last membership change in [`CatchUp`]).
-pub const PROTOCOL_VERSION: u32 = 7;
+/// host's last membership change in [`CatchUp`]); version 8 spectators
+/// ([`Watch`], [`Welcome`], [`Confirmed`], [`Message::WatchAck`], the
+/// [`RosterChange`] `Spectators` and the [`ByeReason`] `WatchRefused`).
+pub const PROTOCOL_VERSION: u32 = 8;
+
+/// The most spectators a match admits.
+pub const MAX_SPECTATORS: u8 = 16;
 
 /// The most players in a match.
 pub const MAX_PLAYERS: u8 = 8;
@@ -242,6 +247,67 @@ pub enum RosterChange {
         /// The fingerprint of the slot's rejoin token.
         proof: u64,
     },
+    /// From the change's tick on, `count` spectators watch the match (0
+    /// to [`MAX_SPECTATORS`]). Nothing in the game changes; every member
+    /// reads the same count at the same tick.
+    Spectators {
+        /// How many watch.
+        count: u8,
+    },
+}
+
+/// A spectator's request to watch (reliable; its first and only message
+/// to the host besides [`Message::WatchAck`] and `Bye`). The host answers
+/// with [`Welcome`], the catch-up ([`CatchUpRun`]s and [`CatchUp`]) and
+/// then the live stream of [`Confirmed`] inputs, or refuses with
+/// `Bye(WatchRefused)` (or `Bye(VersionMismatch)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Watch {
+    /// [`PROTOCOL_VERSION`] of the sender (first field, as in [`Hello`]).
+    pub protocol: u32,
+    /// The sender's game build id.
+    pub build: u64,
+}
+
+/// The host's answer to a [`Watch`] it admits (reliable): what the
+/// spectator needs to build the match's game. The catch-up follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Welcome {
+    /// The match seed.
+    pub seed: u64,
+    /// Players in the match, 2 to [`MAX_PLAYERS`].
+    pub players: u8,
+    /// Ticks between state hashes (never 0): the host's [`HashReport`]s
+    /// to the spectator are for multiples of it.
+    pub hash_interval: u16,
+    /// The match id.
+    pub match_id: u64,
+}
+
+/// A run of confirmed ticks for a spectator (reliable, host to
+/// spectator): every player's input of `ticks` ticks from `first_tick`,
+/// slot after slot (slot 0's `ticks` inputs, then slot 1's, ...). At most
+/// [`MAX_RUN`] inputs in all, so the player count is `pads.len() / ticks`
+/// (2 to [`MAX_PLAYERS`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirmed<I> {
+    /// The first tick of the run: where the previous one ended.
+    pub first_tick: u32,
+    /// How many ticks the run holds, at least 1.
+    pub ticks: u8,
+    /// The inputs, slot-major.
+    pub pads: Vec<I>,
+}
+
+/// Why the host refused or dropped a spectator, in `Bye(WatchRefused)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WatchRefusal {
+    /// The match has as many spectators as the host admits.
+    Full,
+    /// The spectator fell further behind the match than the host keeps
+    /// for it (its link is too slow for the stream).
+    TooSlow,
 }
 
 /// An answer to a [`Message::Ping`], possibly riding on an [`Inputs`].
@@ -318,6 +384,8 @@ pub enum ByeReason {
     },
     /// The host refused the receiver's [`Rejoin`].
     RejoinRefused(RejoinRefusal),
+    /// The host refused the receiver's [`Watch`], or stopped its stream.
+    WatchRefused(WatchRefusal),
 }
 
 /// One datagram of the protocol.
@@ -355,6 +423,14 @@ pub enum Message<I> {
     CatchUpRun(CatchUpRun<I>),
     /// The end of a catch-up, with the host's hash (reliable).
     CatchUp(CatchUp),
+    /// A spectator asks to watch (reliable).
+    Watch(Watch),
+    /// The host admits a spectator (reliable).
+    Welcome(Welcome),
+    /// Confirmed ticks for a spectator (reliable).
+    Confirmed(Confirmed<I>),
+    /// A spectator holds this many ticks of confirmed inputs (unreliable).
+    WatchAck(u32),
 }
 
 impl<I> Message<I> {
@@ -375,8 +451,13 @@ impl<I> Message<I> {
             | Message::RosterAck(_)
             | Message::Rejoin(_)
             | Message::CatchUpRun(_)
-            | Message::CatchUp(_) => Channel::Reliable,
-            Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) => Channel::Unreliable,
+            | Message::CatchUp(_)
+            | Message::Watch(_)
+            | Message::Welcome(_)
+            | Message::Confirmed(_) => Channel::Reliable,
+            Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) | Message::WatchAck(_) => {
+                Channel::Unreliable
+            }
         }
     }
 }
@@ -457,7 +538,8 @@ const TAG_INPUTS_ADV: u32 = 7;
 const TAG_PARTS: u32 = 8;
 const TAG_HELD: u32 = 11;
 const TAG_CATCH_UP_RUN: u32 = 15;
-const TAG_COUNT: u32 = 17;
+const TAG_CONFIRMED: u32 = 19;
+const TAG_COUNT: u32 = 21;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -494,12 +576,14 @@ enum ByeWire {
     NoProgress,
     PlayerLeft(u8),
     RejoinRefused(u8),
+    WatchRefused(u8),
 }
 
 #[derive(Serialize, Deserialize)]
 enum ChangeWire {
     Neutral(u8),
     Returned(u8, [u8; 8]),
+    Spectators(u8),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -533,6 +617,14 @@ enum Wire<P> {
     CatchUpRun(u8, u32, P),
     /// The catch-up's tick, the host's hash of it and its last change.
     CatchUp(u32, [u8; 8], u16),
+    /// Protocol and build.
+    Watch(u32, [u8; 8]),
+    /// Seed, players, hash interval and match id.
+    Welcome([u8; 8], u8, u16, [u8; 8]),
+    /// The first tick, the number of ticks and the inputs, slot-major.
+    Confirmed(u32, u8, P),
+    /// Ticks of confirmed inputs held.
+    WatchAck(u32),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -704,6 +796,20 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 Wire::CatchUpRun(r.slot, r.first_tick, PadsRef(r.pads.as_slice()))
             }
             Message::CatchUp(c) => Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster),
+            Message::Watch(w) => Wire::Watch(w.protocol, w.build.to_le_bytes()),
+            Message::Welcome(w) => Wire::Welcome(
+                w.seed.to_le_bytes(),
+                w.players,
+                w.hash_interval,
+                w.match_id.to_le_bytes(),
+            ),
+            Message::Confirmed(c) => {
+                if c.pads.len() > MAX_RUN {
+                    return Err(EncodeError::RunTooLong(c.pads.len()));
+                }
+                Wire::Confirmed(c.first_tick, c.ticks, PadsRef(c.pads.as_slice()))
+            }
+            Message::WatchAck(t) => Wire::WatchAck(*t),
             Message::Member(m) => Wire::Member(m.slot, m.match_id.to_le_bytes()),
             Message::Missing(m) => Wire::Missing(m.slot, m.have),
             Message::Held(h) => {
@@ -720,6 +826,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RosterChange::Returned { slot, proof } => {
                         ChangeWire::Returned(slot, proof.to_le_bytes())
                     }
+                    RosterChange::Spectators { count } => ChangeWire::Spectators(count),
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
@@ -759,6 +866,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RejoinRefusal::SlotLive => 1,
                     RejoinRefusal::SlotNotHeld => 2,
                     RejoinRefusal::HostUnable => 3,
+                }),
+                ByeReason::WatchRefused(why) => ByeWire::WatchRefused(match why {
+                    WatchRefusal::Full => 0,
+                    WatchRefusal::TooSlow => 1,
                 }),
             }),
         };
@@ -803,6 +914,15 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
         if tag == TAG_HELD || tag == TAG_CATCH_UP_RUN {
             // The same for a run of a gone player's inputs.
             let (head, _) = postcard::take_from_bytes::<(u32, u8, u32, u32)>(bytes)
+                .map_err(|e| map_postcard(&e))?;
+            let count = head.3 >> 1;
+            if count as usize > MAX_RUN {
+                return Err(DecodeError::RunTooLong(count));
+            }
+        }
+        if tag == TAG_CONFIRMED {
+            // The same for a spectator's run of confirmed ticks.
+            let (head, _) = postcard::take_from_bytes::<(u32, u32, u8, u32)>(bytes)
                 .map_err(|e| map_postcard(&e))?;
             let count = head.3 >> 1;
             if count as usize > MAX_RUN {
@@ -887,6 +1007,43 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 hash: u64::from_le_bytes(hash),
                 roster,
             }),
+            Wire::Watch(protocol, build) => Message::Watch(Watch {
+                protocol,
+                build: u64::from_le_bytes(build),
+            }),
+            Wire::Welcome(seed, players, hash_interval, match_id) => {
+                if !(2..=MAX_PLAYERS).contains(&players) {
+                    return Err(DecodeError::BadValue("players"));
+                }
+                if hash_interval == 0 {
+                    return Err(DecodeError::BadValue("hash interval"));
+                }
+                Message::Welcome(Welcome {
+                    seed: u64::from_le_bytes(seed),
+                    players,
+                    hash_interval,
+                    match_id: u64::from_le_bytes(match_id),
+                })
+            }
+            Wire::Confirmed(first_tick, ticks, pads) => {
+                let n = pads.0.len();
+                let players = match n.checked_div(usize::from(ticks)) {
+                    Some(p) if p * usize::from(ticks) == n => p,
+                    _ => return Err(DecodeError::BadValue("ticks")),
+                };
+                if !(2..=usize::from(MAX_PLAYERS)).contains(&players) {
+                    return Err(DecodeError::BadValue("players"));
+                }
+                if u64::from(first_tick) + u64::from(ticks) > u64::from(u32::MAX) {
+                    return Err(DecodeError::BadValue("tick overflow"));
+                }
+                Message::Confirmed(Confirmed {
+                    first_tick,
+                    ticks,
+                    pads: pads.0,
+                })
+            }
+            Wire::WatchAck(t) => Message::WatchAck(t),
             Wire::Member(slot, match_id) => {
                 if slot == 0 || slot >= MAX_PLAYERS {
                     return Err(DecodeError::BadValue("slot"));
@@ -922,6 +1079,12 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         slot: guest_slot(slot)?,
                         proof: u64::from_le_bytes(proof),
                     },
+                    ChangeWire::Spectators(count) => {
+                        if count > MAX_SPECTATORS {
+                            return Err(DecodeError::BadValue("spectators"));
+                        }
+                        RosterChange::Spectators { count }
+                    }
                 };
                 Message::Roster(Roster { seq, tick, change })
             }
@@ -972,6 +1135,11 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     1 => RejoinRefusal::SlotLive,
                     2 => RejoinRefusal::SlotNotHeld,
                     3 => RejoinRefusal::HostUnable,
+                    _ => return Err(DecodeError::BadValue("refusal")),
+                }),
+                ByeWire::WatchRefused(why) => ByeReason::WatchRefused(match why {
+                    0 => WatchRefusal::Full,
+                    1 => WatchRefusal::TooSlow,
                     _ => return Err(DecodeError::BadValue("refusal")),
                 }),
             }),
@@ -1161,7 +1329,108 @@ mod tests {
                 },
             }),
             M::RosterAck(u16::MAX),
+            M::Watch(Watch {
+                protocol: PROTOCOL_VERSION,
+                build: u64::MAX,
+            }),
+            M::Welcome(Welcome {
+                seed: u64::MAX,
+                players: 8,
+                hash_interval: u16::MAX,
+                match_id: 1,
+            }),
+            M::Confirmed(Confirmed {
+                first_tick: 0,
+                ticks: 64,
+                pads: vec![2; 128],
+            }),
+            M::Confirmed(Confirmed {
+                first_tick: u32::MAX - 16,
+                ticks: 16,
+                pads: (0..128).collect(),
+            }),
+            M::WatchAck(u32::MAX),
+            M::Roster(Roster {
+                seq: 4,
+                tick: 9,
+                change: RosterChange::Spectators {
+                    count: MAX_SPECTATORS,
+                },
+            }),
+            M::Bye(ByeReason::WatchRefused(WatchRefusal::Full)),
+            M::Bye(ByeReason::WatchRefused(WatchRefusal::TooSlow)),
         ]
+    }
+
+    #[test]
+    fn spectator_layouts_are_documented() {
+        let enc = |m: M| m.encode().expect("valid messages encode");
+        // Cannot fail: well-formed messages with u8 inputs always encode.
+        assert_eq!(
+            enc(M::Watch(Watch {
+                protocol: 8,
+                build: 1
+            })),
+            [0x11, 8, 1, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            enc(M::Welcome(Welcome {
+                seed: 7,
+                players: 2,
+                hash_interval: 60,
+                match_id: 1,
+            })),
+            [0x12, 7, 0, 0, 0, 0, 0, 0, 0, 2, 60, 1, 0, 0, 0, 0, 0, 0, 0]
+        );
+        // Slot 0 holds 5 three times, slot 1 plays 1, 2, 3: a masked run
+        // of six (head 6 << 1 | 1), mask 0b011, four inputs written.
+        assert_eq!(
+            enc(M::Confirmed(Confirmed {
+                first_tick: 300,
+                ticks: 3,
+                pads: vec![5, 5, 5, 1, 2, 3],
+            })),
+            [0x13, 0xac, 0x02, 3, 0x0d, 0b011, 5, 1, 2, 3]
+        );
+        assert_eq!(enc(M::WatchAck(300)), [0x14, 0xac, 0x02]);
+        assert_eq!(
+            enc(M::Roster(Roster {
+                seq: 3,
+                tick: 300,
+                change: RosterChange::Spectators { count: 2 },
+            })),
+            [12, 3, 0xac, 0x02, 2, 2]
+        );
+        assert_eq!(
+            enc(M::Bye(ByeReason::WatchRefused(WatchRefusal::TooSlow))),
+            [6, 9, 1]
+        );
+        for (bad, why) in [
+            (&[0x13u8, 0, 0, 0][..], "ticks"),
+            (&[0x13, 0, 3, 8, 1, 2, 3, 4], "ticks"),
+            (&[0x13, 0, 2, 4, 1, 2], "players"),
+            (
+                &[0x13, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 4, 1, 2],
+                "tick overflow",
+            ),
+            (&[12, 1, 4, 2, 17], "spectators"),
+            (&[6, 9, 2], "refusal"),
+            (
+                &[0x12, 0, 0, 0, 0, 0, 0, 0, 0, 9, 60, 0, 0, 0, 0, 0, 0, 0, 0],
+                "players",
+            ),
+            (
+                &[0x12, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                "hash interval",
+            ),
+        ] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
+        }
+        // Sixteen players' worth of a run is refused before it is read.
+        assert_eq!(
+            M::decode(&[0x13, 0, 1, 0x82, 0x02]),
+            Err(DecodeError::RunTooLong(129))
+        );
     }
 
     #[test]
@@ -1225,7 +1494,7 @@ mod tests {
         );
         // An unknown change.
         assert_eq!(
-            M::decode(&[12, 1, 0, 2, 2]),
+            M::decode(&[12, 1, 0, 3, 2]),
             Err(DecodeError::BadValue("field"))
         );
     }
@@ -1457,10 +1726,10 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[17]), Err(DecodeError::UnknownTag(17)));
+        assert_eq!(M::decode(&[21]), Err(DecodeError::UnknownTag(21)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
-        assert_eq!(M::decode(&[6, 9]), Err(DecodeError::BadValue("field")));
+        assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));
     }
 
     #[test]
@@ -1631,7 +1900,10 @@ mod tests {
                 | M::RosterAck(_)
                 | M::Rejoin(_)
                 | M::CatchUpRun(_)
-                | M::CatchUp(_) => Channel::Reliable,
+                | M::CatchUp(_)
+                | M::Watch(_)
+                | M::Welcome(_)
+                | M::Confirmed(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

@@ -4,7 +4,9 @@
 //! window of 1 to 10): every player confirms the target tick with no
 //! outcome (nothing panics, nothing ends the match), all agree on every
 //! final input and every state recorded, every log replays, and hashes
-//! were compared with every peer. 200 cases of 60 ticks each, the players
+//! were compared with every peer. Each match also has 0 to 3 spectators
+//! on links of the same conditions: none ends, and each agrees with the
+//! host on every state both recorded. 200 cases of 60 ticks each, the players
 //! woken at frame times only, to keep the suite fast; the fixed scenarios
 //! play 3,600 ticks on the default schedule.
 mod common;
@@ -23,7 +25,7 @@ proptest! {
     #[test]
     fn any_number_of_players_stays_in_sync(players in 2u8..=8, latency in 0u64..=100,
             jitter in 0u64..=30, loss in 0u8..=30, duplicate in 0u8..=20, reorder in 0u8..=20,
-            delay in 1u8..=8, window in 0u8..=10, seed in any::<u64>()) {
+            delay in 1u8..=8, window in 0u8..=10, spectators in 0u64..=3, seed in any::<u64>()) {
         let link = LinkConfig {
             latency: Millis(latency),
             jitter: Millis(jitter),
@@ -37,6 +39,10 @@ proptest! {
             .prediction_window(window);
         let guest = SessionConfig::guest();
         let mut m = Mesh::<Crowd>::with_schedule(Schedule::FrameOnly, players, host, guest, link, seed);
+        for k in 0..spectators {
+            let cfg = SessionConfig::spectator().watch_delay((seed >> (8 * k)) as u8 % 20);
+            m.add_spectator(cfg, link, seed.wrapping_add(1000 + k)).expect("a valid spectator");
+        }
         let reached = m.run_to_confirmed(TICKS, u64::from(TICKS) * 40);
         prop_assert!(reached, "{}", m.progress());
         // Frames for the last hashes to cross.
@@ -54,12 +60,16 @@ proptest! {
             prop_assert_eq!(&log.inputs[..n], &logs[0].inputs[..n], "player {}", i);
             prop_assert!(log.replay::<Crowd>().is_ok(), "player {}", i);
         }
-        for p in &m.players[1..] {
+        for p in m.players[1..].iter().chain(&m.spectators) {
             for (t, h) in &m.players[0].seen.hashes {
                 if let Some(g) = p.seen.hashes.get(t) {
                     prop_assert_eq!(h, g, "tick {}", t);
                 }
             }
+        }
+        for (k, s) in m.spectators.iter().enumerate() {
+            prop_assert!(s.outcome().is_none(), "spectator {}: {:?}", k, s.outcome());
+            prop_assert!(s.seen.started, "spectator {} never watched: {}", k, m.progress());
         }
     }
 }

@@ -12,8 +12,9 @@
 
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
-    ByeReason, CatchUp, CatchUpRun, HashReport, Held, Hello, Inputs, Member, Message, Missing,
-    Pong, Rejoin, RejoinRefusal, Roster, RosterChange, MAX_RUN,
+    ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello, Inputs, Member, Message,
+    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, Watch, WatchRefusal, Welcome,
+    MAX_RUN, MAX_SPECTATORS,
 };
 use proptest::prelude::*;
 
@@ -104,6 +105,8 @@ fn message() -> impl Strategy<Value = M> {
             Just(RejoinRefusal::HostUnable),
         ]
         .prop_map(ByeReason::RejoinRefused),
+        prop_oneof![Just(WatchRefusal::Full), Just(WatchRefusal::TooSlow)]
+            .prop_map(ByeReason::WatchRefused),
     ]
     .prop_map(M::Bye);
     // The membership messages: a guest's slot (1 to 7), ticks anywhere.
@@ -121,17 +124,49 @@ fn message() -> impl Strategy<Value = M> {
         any::<u32>(),
         1u8..8,
         proptest::option::of(any::<u64>()),
+        0u8..=MAX_SPECTATORS,
+        0u8..3,
     )
-        .prop_map(|(seq, tick, slot, proof)| {
+        .prop_map(|(seq, tick, slot, proof, count, kind)| {
             M::Roster(Roster {
                 seq,
                 tick,
-                change: match proof {
-                    None => RosterChange::Neutral { slot },
-                    Some(proof) => RosterChange::Returned { slot, proof },
+                change: match (kind, proof) {
+                    (0, _) => RosterChange::Spectators { count },
+                    (_, None) => RosterChange::Neutral { slot },
+                    (_, Some(proof)) => RosterChange::Returned { slot, proof },
                 },
             })
         });
+    // Spectators: a Watch, the host's Welcome (2 to 8 players, a hash
+    // interval of at least 1), runs of confirmed ticks (a whole number of
+    // ticks of 2 to 8 slots, at most MAX_RUN inputs) and acknowledgements.
+    let watch = (any::<u32>(), any::<u64>())
+        .prop_map(|(protocol, build)| M::Watch(Watch { protocol, build }));
+    let welcome = (any::<u64>(), 2u8..=8, 1u16.., any::<u64>()).prop_map(
+        |(seed, players, hash_interval, match_id)| {
+            M::Welcome(Welcome {
+                seed,
+                players,
+                hash_interval,
+                match_id,
+            })
+        },
+    );
+    let confirmed = (0u32..1_000_000, 2usize..=8, pads()).prop_filter_map(
+        "a whole number of ticks",
+        |(first_tick, players, pads)| {
+            let ticks = pads.len() / players;
+            let pads: Vec<u16> = pads.into_iter().take(ticks * players).collect();
+            (ticks > 0).then(|| {
+                M::Confirmed(Confirmed {
+                    first_tick,
+                    ticks: u8::try_from(ticks).unwrap_or(1),
+                    pads,
+                })
+            })
+        },
+    );
     // Rejoin after a reload: a guest's slot; catch-up runs of any slot,
     // never empty.
     let rejoin = (any::<u32>(), any::<u64>(), 1u8..8, any::<u64>()).prop_map(
@@ -176,6 +211,10 @@ fn message() -> impl Strategy<Value = M> {
         rejoin,
         catch_up_run,
         catch_up,
+        watch,
+        welcome,
+        confirmed,
+        any::<u32>().prop_map(M::WatchAck),
     ]
 }
 

@@ -23,8 +23,9 @@ mod common;
 use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
-    peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, HashReport, Held, Hello, Inputs, Member,
-    Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange, MAX_RUN,
+    peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello,
+    Inputs, Member, Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange, Watch,
+    WatchRefusal, Welcome, MAX_RUN,
 };
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
@@ -431,6 +432,8 @@ enum Phase {
     Running(Mode),
     /// A running host that has quit.
     Ended,
+    /// A spectator that has not heard the host yet.
+    FreshSpectator,
 }
 
 /// A session in each phase, lock-step and rollback.
@@ -454,6 +457,10 @@ fn every_phase() -> Vec<(Phase, Session<Tiny>)> {
         all.push((Phase::Running(mode), running_host_in(mode)));
         all.push((Phase::Ended, ended(mode)));
     }
+    // Cannot fail: the configuration is valid.
+    let mut spectator = Session::<Tiny>::new(SessionConfig::spectator()).expect("valid config");
+    drain(&mut spectator);
+    all.push((Phase::FreshSpectator, spectator));
     all
 }
 
@@ -493,7 +500,10 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
     if phase == Phase::Ended {
         return Expect::Nothing;
     }
-    let handshake = matches!(phase, Phase::FreshGuest | Phase::MeasuringHost);
+    let handshake = matches!(
+        phase,
+        Phase::FreshGuest | Phase::MeasuringHost | Phase::FreshSpectator
+    );
     let msg = match M::decode(bytes) {
         Ok(m) => m,
         Err(error) => {
@@ -510,6 +520,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         return invalid(Violation::WrongChannel {
             received_on: channel,
         });
+    }
+    if phase == Phase::FreshSpectator {
+        return spectator_expects(msg);
     }
     let running = match phase {
         Phase::Running(mode) => Some(mode),
@@ -578,6 +591,8 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             ByeReason::NoProgress => Expect::Ends(Outcome::NoProgress, None),
             ByeReason::PlayerLeft { slot } => Expect::Ends(Outcome::PlayerLeft { slot }, None),
             ByeReason::RejoinRefused(why) => Expect::Ends(Outcome::RejoinRefused { why }, None),
+            // Only a spectator is refused a watch.
+            ByeReason::WatchRefused(_) => invalid(Violation::UnexpectedWatch),
             ByeReason::InvalidData => Expect::Ends(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,
@@ -611,7 +626,7 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         // its own slot from another build is told so, and this host
         // (given no entropy) issues no tokens.
         M::Rejoin(r) => match phase {
-            Phase::FreshGuest | Phase::Ended => Expect::Nothing,
+            Phase::FreshGuest | Phase::Ended | Phase::FreshSpectator => Expect::Nothing,
             Phase::MeasuringHost => {
                 Expect::Answers(ByeReason::RejoinRefused(RejoinRefusal::HostUnable))
             }
@@ -626,6 +641,47 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         // A catch-up goes only to a session that rejoins, after the
         // host's Hello: none of these.
         M::CatchUpRun(_) | M::CatchUp(_) => invalid(Violation::BadCatchUp),
+        // A player stays a player: a Watch on its link is refused and
+        // logged, the match untouched.
+        M::Watch(_) => Expect::Nothing,
+        // What the host sends a spectator, or a spectator the host, is
+        // out of place between players.
+        M::Welcome(_) | M::Confirmed(_) | M::WatchAck(_) => invalid(Violation::UnexpectedWatch),
+    }
+}
+
+/// The policy for a spectator that has not heard the host yet: it takes
+/// the host's Welcome, a keep-alive ping and a Bye (which ends it); a
+/// Hello of another version is a mismatch as for any session in its
+/// handshake; anything else is out of place.
+fn spectator_expects(msg: M) -> Expect {
+    match msg {
+        M::Welcome(_) | M::Ping(_) => Expect::Nothing,
+        M::Bye(reason) => match reason {
+            ByeReason::WatchRefused(why) => Expect::Ends(Outcome::WatchRefused { why }, None),
+            ByeReason::Quit => Expect::Ends(Outcome::RemoteQuit, None),
+            ByeReason::Timeout => Expect::Ends(Outcome::Timeout, None),
+            ByeReason::HandshakeTimeout => Expect::Ends(Outcome::HandshakeTimeout, None),
+            ByeReason::NoProgress => Expect::Ends(Outcome::NoProgress, None),
+            ByeReason::PlayerLeft { slot } => Expect::Ends(Outcome::PlayerLeft { slot }, None),
+            ByeReason::InvalidData => Expect::Ends(
+                Outcome::InvalidData {
+                    violation: Violation::RejectedByPeer,
+                },
+                None,
+            ),
+            ByeReason::VersionMismatch => Expect::Ends(
+                Outcome::VersionMismatch {
+                    local: tiny_version(),
+                    remote: None,
+                },
+                None,
+            ),
+            ByeReason::Desync { .. } | ByeReason::RejoinRefused(_) => {
+                invalid(Violation::UnexpectedWatch)
+            }
+        },
+        _ => invalid(Violation::UnexpectedWatch),
     }
 }
 
@@ -774,6 +830,32 @@ fn every_kind_of_datagram_in_every_phase() {
         })),
         vec![15, 1, 0, 0],    // an empty catch-up run
         vec![15, 8, 0, 2, 1], // a run for slot 8
+        encode(&M::Watch(Watch {
+            protocol: PROTOCOL_VERSION,
+            build: id,
+        })), // a player cannot become a spectator
+        encode(&M::Welcome(Welcome {
+            seed: 7,
+            players: 2,
+            hash_interval: 60,
+            match_id: 7,
+        })),
+        encode(&M::Confirmed(Confirmed {
+            first_tick: 0,
+            ticks: 2,
+            pads: vec![1, 2, 3, 4],
+        })),
+        encode(&M::WatchAck(4)),
+        encode(&M::Roster(Roster {
+            seq: 1,
+            tick: 12,
+            change: RosterChange::Spectators { count: 3 },
+        })),
+        vec![19, 0, 3, 8, 1, 2, 3, 4], // 4 inputs do not split into 3 ticks
+        vec![19, 0, 0, 0],             // no tick
+        vec![19, 0, 2, 4, 1, 2],       // one player
+        vec![18, 0, 0, 0, 0, 0, 0, 0, 0, 9, 60, 0, 0, 0, 0, 0, 0, 0, 0], // 9 players
+        vec![12, 1, 4, 2, 17],         // 17 spectators
     ];
     for reason in [
         ByeReason::Quit,
@@ -788,6 +870,8 @@ fn every_kind_of_datagram_in_every_phase() {
         ByeReason::RejoinRefused(RejoinRefusal::SlotLive),
         ByeReason::RejoinRefused(RejoinRefusal::SlotNotHeld),
         ByeReason::RejoinRefused(RejoinRefusal::HostUnable),
+        ByeReason::WatchRefused(WatchRefusal::Full),
+        ByeReason::WatchRefused(WatchRefusal::TooSlow),
     ] {
         cases.push(encode(&M::Bye(reason)));
     }
@@ -810,7 +894,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..14,
+        0u8..18,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -892,6 +976,34 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     hash: u64::from(b),
                     roster: (a % 3) as u16,
                 }),
+                13 => M::Watch(Watch {
+                    protocol: PROTOCOL_VERSION + a % 2,
+                    build: Tiny::BUILD_ID ^ u64::from(b % 2),
+                }),
+                14 => M::Welcome(Welcome {
+                    seed: u64::from(a),
+                    players: (b % 7 + 2) as u8,
+                    hash_interval: (a % 100 + 1) as u16,
+                    match_id: u64::from(b),
+                }),
+                15 if !pads.is_empty() && pads.len() % 2 == 0 => M::Confirmed(Confirmed {
+                    first_tick: a % 8,
+                    ticks: (pads.len() / 2) as u8,
+                    pads,
+                }),
+                15 => M::WatchAck(a % 8),
+                16 => M::Roster(Roster {
+                    seq: (a % 3 + 1) as u16,
+                    tick: b % 8,
+                    change: RosterChange::Spectators {
+                        count: (a % 17) as u8,
+                    },
+                }),
+                17 => M::Bye(ByeReason::WatchRefused(if a % 2 == 0 {
+                    WatchRefusal::Full
+                } else {
+                    WatchRefusal::TooSlow
+                })),
                 _ if a % 8 == 6 => M::Bye(ByeReason::RejoinRefused(match b % 4 {
                     0 => RejoinRefusal::WrongToken,
                     1 => RejoinRefusal::SlotLive,
@@ -915,7 +1027,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
         });
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
-        (0u8..14, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
+        (0u8..21, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
             rest.insert(0, tag);
             rest
         }),

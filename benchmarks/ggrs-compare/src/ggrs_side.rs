@@ -528,7 +528,7 @@ impl<G: BenchGame> GgrsSpectated<G> {
         (sent_over(&guest), sent_over(&spectators))
     }
 
-    pub(crate) fn finish(self, end: Millis) -> SpectatedFigures {
+    fn figures(self, end: Millis) -> SpectatedFigures {
         let (guest_now, spectators_now) = self.host_sent();
         let (to_guest, to_spectators) = match self.baseline {
             Some((g, s)) => (guest_now.since(g), spectators_now.since(s)),
@@ -541,6 +541,19 @@ impl<G: BenchGame> GgrsSpectated<G> {
             spectators: self.spectators.into_iter().map(|s| s.finish(end)).collect(),
         }
     }
+}
+
+impl<G: BenchGame> Spectated for GgrsSpectated<G> {
+    fn finish(self: Box<Self>, end: Millis) -> SpectatedFigures {
+        (*self).figures(end)
+    }
+}
+
+/// One engine's two-player match with spectators, in the frame loop.
+pub(crate) trait Spectated: Runner {
+    /// What the host sent and every member's figures, the run having
+    /// ended at `end`.
+    fn finish(self: Box<Self>, end: Millis) -> SpectatedFigures;
 }
 
 impl<G: BenchGame> Runner for GgrsSpectated<G> {

@@ -441,6 +441,15 @@ impl Sent {
             })
     }
 
+    /// Both together.
+    pub(crate) fn plus(self, other: Sent) -> Sent {
+        Sent {
+            packets: self.packets + other.packets,
+            bytes: self.bytes + other.bytes,
+            resent: self.resent + other.resent,
+        }
+    }
+
     /// What was sent since `earlier`.
     pub(crate) fn since(self, earlier: Sent) -> Sent {
         Sent {

@@ -28,10 +28,13 @@
 //! Our side (`ours_mesh`) plays two players with the pair of the
 //! two-player comparison and more with the same peers in a full mesh.
 //!
-//! **Spectators.** A two-player GGRS match whose host also serves 1 to 16
-//! GGRS `SpectatorSession`s, each over a link of its own
-//! ([`run_spectators`]): what the host uploads to each spectator, to say
-//! how many spectators a host's uplink carries.
+//! **Spectators.** A two-player match whose host also serves 0 to 16
+//! spectators, each over a link of its own ([`run_spectators`]): ours
+//! (`SessionConfig::spectator()` sessions, the host's stream paced as it
+//! ships: confirmed ticks every sixth frame) or GGRS's (a host `P2PSession`
+//! with `PlayerType::Spectator` links and `SpectatorSession`s): what the
+//! host uploads to each spectator and in all, to say how many spectators a
+//! host's uplink carries.
 
 use std::fmt;
 use std::time::Duration;
@@ -39,8 +42,8 @@ use std::time::Duration;
 use lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
 use lockstep::wire::{MAX_INPUT_DELAY, MAX_PREDICTION_WINDOW};
 
-use crate::ggrs_side::{GgrsMesh, GgrsSpectated, SpectatedFigures};
-use crate::ours_mesh::{self, Ours};
+use crate::ggrs_side::{GgrsMesh, GgrsSpectated, Spectated, SpectatedFigures};
+use crate::ours_mesh::{self, Ours, OursSpectated};
 use crate::{
     calibrate_clock, play, Contender, Engine, GameKind, PeerFigures, RunResult, RunSettings,
     Scenario, SyncCheck,
@@ -84,6 +87,15 @@ pub enum Side {
     Ours,
     /// GGRS's `P2PSession`.
     Ggrs,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Ours => "ours",
+            Side::Ggrs => "GGRS",
+        })
+    }
 }
 
 /// Everything a mesh or spectator run needs besides the scenario.
@@ -310,11 +322,14 @@ pub fn run_mesh(
         .collect())
 }
 
-/// A GGRS host with spectators: what it sent them, and what they saw.
+/// A host with spectators (ours or GGRS's): what it sent them, and what
+/// they saw.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpectatorResult {
     /// The scenario (every link, the players' and the spectators').
     pub scenario: Scenario,
+    /// Whose sessions: ours (host, guest and spectators) or GGRS's.
+    pub side: Side,
     /// Spectators served by the host.
     pub spectators: u8,
     /// The players' mode and GGRS's `max_prediction`.
@@ -391,6 +406,13 @@ impl SpectatorResult {
         self.per_second(self.to_guest_bytes + 48 * self.to_guest_packets)
     }
 
+    /// Datagrams per second the host sends in all (guest and
+    /// spectators).
+    #[must_use]
+    pub fn host_packets(&self) -> f64 {
+        self.per_second(self.to_guest_packets + self.to_spectators_packets)
+    }
+
     /// Payload plus 48 bytes per packet, per second, the host sends in
     /// all (guest and spectators).
     #[must_use]
@@ -401,26 +423,37 @@ impl SpectatorResult {
     }
 }
 
-/// Plays, over `scenario`, one two-player GGRS match per count in
-/// `counts`, its host serving that many spectators, all at once in one
-/// frame loop, in `mode`.
+/// Plays, over `scenario`, one two-player match of `side`'s sessions per
+/// count in `counts`, its host serving that many spectators, all at once
+/// in one frame loop, in `mode`. Our spectators are
+/// `SessionConfig::spectator()` sessions with the default watch delay;
+/// GGRS's are `SpectatorSession`s.
 ///
 /// # Errors
 ///
-/// A setting out of range, or a spectator count outside 1 to 30.
+/// A setting out of range, or a spectator count outside 1 to 30 (GGRS)
+/// or 0 to 16 (ours).
 pub fn run_spectators(
     scenario: &Scenario,
     counts: &[u8],
     mode: Mode,
     settings: &MeshSettings,
+    side: Side,
 ) -> Result<Vec<SpectatorResult>, String> {
     settings.check()?;
     let run_settings = settings.run_settings(scenario, mode);
-    let window = settings.window(Side::Ggrs, mode);
+    let window = settings.window(side, mode);
     let mut rows = counts
         .iter()
-        .map(|&k| {
-            GgrsSpectated::<dots::Dots>::new(&run_settings, usize::from(window), k).map(Box::new)
+        .map(|&k| -> Result<Box<dyn Spectated>, String> {
+            Ok(match side {
+                Side::Ggrs => Box::new(GgrsSpectated::<dots::Dots>::new(
+                    &run_settings,
+                    usize::from(window),
+                    k,
+                )?),
+                Side::Ours => Box::new(OursSpectated::<dots::Dots>::new(&run_settings, window, k)?),
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let played = play(&mut rows, settings.duration, settings.until_confirmed);
@@ -444,6 +477,7 @@ pub fn run_spectators(
             };
             SpectatorResult {
                 scenario: *scenario,
+                side,
                 spectators,
                 mode,
                 window,
@@ -501,6 +535,7 @@ mod tests {
         let scenario = &crate::SCENARIOS[0];
         assert!(run_mesh(scenario, &[9], &base).is_err());
         assert!(run_mesh(scenario, &[1], &base).is_err());
-        assert!(run_spectators(scenario, &[0], Mode::Rollback, &base).is_err());
+        assert!(run_spectators(scenario, &[0], Mode::Rollback, &base, Side::Ggrs).is_err());
+        assert!(run_spectators(scenario, &[17], Mode::Rollback, &base, Side::Ours).is_err());
     }
 }

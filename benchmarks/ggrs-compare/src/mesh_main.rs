@@ -1,7 +1,7 @@
 //! `ggrs-compare mesh`: the larger matches and the spectators.
 //!
 //! ```sh
-//! cargo run --release -p ggrs-compare -- mesh     # 2, 4, 8 players over (b) and (d); 1 to 16 spectators
+//! cargo run --release -p ggrs-compare -- mesh     # 2, 4, 8 players over (b) and (d); 0, 1, 4 and 16 spectators
 //! ```
 //!
 //! Prints, ready to paste into `docs/benchmarks.md`: the command, the
@@ -30,9 +30,10 @@ usage: ggrs-compare mesh [--seconds S] [--spectator-seconds S] [--scenarios b,d]
   --spectator-seconds S  wall-clock seconds of the spectator runs per scenario
                          (default 15)
   --scenarios LIST       which of (a) to (d) to run (default b,d)
-  --players LIST         player counts, 2 to 8 (default 2,4,8)
-  --spectators N         spectator runs with 1 to N spectators, 0 for none,
-                         at most 30 (default 16)
+  --players LIST         player counts, 2 to 8 (default 2,4,8), or none
+  --spectators N         spectator runs with 0, 1, 4, 16 and N spectators up
+                         to N (each engine's host; GGRS from 1, ours to 16),
+                         0 for none, at most 30 (default 16)
   --ahead TICKS          rollback: the most ticks either engine predicts ahead
                          (our window TICKS, GGRS's max_prediction TICKS + 1;
                          default 8)
@@ -77,6 +78,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                         .position(|sc| s.len() == 1 && s.starts_with(sc.id))
                 })?;
             }
+            "--players" if value.as_deref() == Some("none") => o.players = Vec::new(),
             "--players" => {
                 o.players = list(&flag, value, |s| {
                     s.parse().ok().filter(|n| (2..=8).contains(n))
@@ -152,7 +154,7 @@ pub(crate) fn main(args: &[String]) -> ExitCode {
     let mut problems = String::new();
     let mut rows = Vec::new();
     let mut in_sync = true;
-    for &i in &o.scenarios {
+    for &i in o.scenarios.iter().filter(|_| !o.players.is_empty()) {
         let scenario = &SCENARIOS[i];
         eprintln!(
             "playing {} with {:?} players ...",
@@ -174,43 +176,61 @@ pub(crate) fn main(args: &[String]) -> ExitCode {
     }
     // Rows by player count, then scenario, then mode (ours before GGRS).
     rows.sort_by_key(|m| m.players);
-    println!();
-    print!("{}", report::mesh_header());
-    for m in &rows {
-        print!("{}", report::mesh_row(m));
+    if !rows.is_empty() {
+        println!();
+        print!("{}", report::mesh_header());
+        for m in &rows {
+            print!("{}", report::mesh_row(m));
+        }
     }
 
     if o.spectators > 0 {
-        let counts: Vec<u8> = (1..=o.spectators).collect();
+        let mut counts: Vec<u8> = [0, 1, 4, 16, o.spectators]
+            .into_iter()
+            .filter(|&k| k <= o.spectators)
+            .collect();
+        counts.dedup();
         let settings = MeshSettings {
             duration: Duration::from_secs_f64(o.spectator_seconds),
             ..*s
         };
         println!(
-            "\nSpectators: a two-player GGRS match (dots, rollback at input delay {}, \
-             max_prediction {}) whose host also serves 1 to {} GGRS spectators, each over a \
-             link of its own with the scenario's conditions; {} s of real-time play per \
-             scenario, every count at once. Rates are per second of the host's running time.\n",
+            "\nSpectators: a two-player match (dots, rollback at input delay {}: our prediction \
+             window {}, GGRS's max_prediction {}) whose host also serves {counts:?} spectators \
+             (ours: `SessionConfig::spectator()`, watch delay 12; GGRS: `SpectatorSession`, \
+             from 1 spectator), each over a link of its own with the scenario's conditions; \
+             {} s of real-time play per scenario and engine, every count at once. Rates are \
+             per second of the host's running time.\n",
             settings.rollback_delay,
+            settings.window(Side::Ours, Mode::Rollback),
             settings.window(Side::Ggrs, Mode::Rollback),
-            o.spectators,
             o.spectator_seconds
         );
         print!("{}", report::spectators_header());
         for &i in &o.scenarios {
             let scenario = &SCENARIOS[i];
-            eprintln!("playing {} with spectators ...", scenario.label);
-            match run_spectators(scenario, &counts, Mode::Rollback, &settings) {
-                Ok(results) => {
-                    for r in &results {
-                        print!("{}", report::spectators_row(r));
-                        problems.push_str(&report::spectators_problems(r));
-                        in_sync &= r.sync.is_ok();
+            for side in [Side::Ours, Side::Ggrs] {
+                let here: Vec<u8> = counts
+                    .iter()
+                    .copied()
+                    .filter(|&k| match side {
+                        Side::Ours => k <= lockstep::MAX_SPECTATORS,
+                        Side::Ggrs => k >= 1,
+                    })
+                    .collect();
+                eprintln!("playing {} with spectators ({side}) ...", scenario.label);
+                match run_spectators(scenario, &here, Mode::Rollback, &settings, side) {
+                    Ok(results) => {
+                        for r in &results {
+                            print!("{}", report::spectators_row(r));
+                            problems.push_str(&report::spectators_problems(r));
+                            in_sync &= r.sync.is_ok();
+                        }
                     }
-                }
-                Err(e) => {
-                    eprintln!("ggrs-compare mesh: {e}");
-                    return ExitCode::FAILURE;
+                    Err(e) => {
+                        eprintln!("ggrs-compare mesh: {e}");
+                        return ExitCode::FAILURE;
+                    }
                 }
             }
         }

@@ -169,7 +169,8 @@ impl<G: BenchGame> Peer<G> {
     /// ends of its links carried in all.
     pub(crate) fn finish(mut self, end: Millis, sent: Sent) -> PeerFigures {
         self.fig.finish_traffic(end, sent);
-        if self.running && self.session.side() != Some(self.side) {
+        // A spectator plays no slot (its side() is None).
+        if self.running && self.session.side().is_some_and(|s| s != self.side) {
             // Its pads were drawn for another slot than it played.
             self.fig.problems.push(format!(
                 "played slot {:?}, not {}",

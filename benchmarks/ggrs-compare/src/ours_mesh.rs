@@ -24,9 +24,10 @@
 use lockstep::session::DEFAULT_MAX_HOLD_FRAMES;
 
 use lockstep::{Millis, SessionConfig};
-use lockstep_testing::{Member, Net, Schedule, SimLink};
+use lockstep_testing::{member_id, Member, Net, Schedule, SimLink};
 
 use crate::game::BenchGame;
+use crate::ggrs_side::{Spectated, SpectatedFigures};
 use crate::ours::{session_config, OursPair, Peer};
 use crate::{link_seed, Contender, PeerFigures, RunSettings, Runner, Sent};
 
@@ -162,5 +163,149 @@ impl<G: BenchGame> Contender for OursMesh<G> {
             .zip(sent)
             .map(|(p, sent)| p.finish(end, sent))
             .collect()
+    }
+}
+
+/// A two-player match of our sessions whose host also serves
+/// `spectators` spectators (`SessionConfig::spectator()`, the default
+/// watch delay), each over a link of its own with the same conditions:
+/// member 0 hosts, 1 is the guest, 2 and up watch, each link seeded as
+/// GGRS's side seeds the link between the same members
+/// ([`crate::link_seed`]).
+pub(crate) struct OursSpectated<G: BenchGame> {
+    net: Net<SimLink>,
+    host: Peer<G>,
+    guest: Peer<G>,
+    spectators: Vec<Peer<G>>,
+    /// What the host had sent to the guest and to the spectators when it
+    /// started running.
+    baseline: Option<(Sent, Sent)>,
+}
+
+impl<G: BenchGame> OursSpectated<G> {
+    /// The match in rollback with prediction window `window` (0 is
+    /// lock-step), as the session ships otherwise.
+    pub(crate) fn new(settings: &RunSettings, window: u8, spectators: u8) -> Result<Self, String> {
+        if spectators > lockstep::MAX_SPECTATORS {
+            return Err(format!(
+                "{spectators} spectators: at most {}",
+                lockstep::MAX_SPECTATORS
+            ));
+        }
+        let mut net = Net::with_schedule(Schedule::FrameOnly);
+        for b in 1..2 + spectators {
+            net.join(
+                0,
+                usize::from(b),
+                SimLink::new(settings.link, link_seed(settings.net_seed, 0, b)),
+            );
+        }
+        let cfg = |base| session_config(base, window, 1, DEFAULT_MAX_HOLD_FRAMES);
+        let mut host = Peer::new(
+            cfg(SessionConfig::host(
+                settings.match_seed,
+                settings.input_delay,
+            )),
+            0,
+            settings,
+        )?;
+        for s in 2..2 + spectators {
+            host.session
+                .add_spectator(Millis(0), member_id(usize::from(s)));
+        }
+        let guest = Peer::new(cfg(SessionConfig::guest()), 1, settings)?;
+        let spectators = (2..2 + spectators)
+            .map(|s| Peer::new(SessionConfig::spectator(), s, settings))
+            .collect::<Result<_, _>>()?;
+        Ok(OursSpectated {
+            net,
+            host,
+            guest,
+            spectators,
+            baseline: None,
+        })
+    }
+
+    /// What the link to member `b` carried from the host and back.
+    fn link(&self, b: usize) -> [netsim::PathStats; 2] {
+        self.net.link(0, b).map(SimLink::stats).unwrap_or_default()
+    }
+
+    /// What the host has sent so far to the guest and to the spectators.
+    fn host_sent(&self) -> (Sent, Sent) {
+        let [to_guest, _] = self.link(1);
+        let to_spectators: Vec<netsim::PathStats> = (0..self.spectators.len())
+            .map(|k| self.link(2 + k)[0])
+            .collect();
+        (Sent::of(&to_guest), Sent::sum(&to_spectators))
+    }
+}
+
+impl<G: BenchGame> Runner for OursSpectated<G> {
+    fn frame(&mut self, now: Millis) {
+        let mut members: Vec<&mut dyn Member> = vec![&mut self.host, &mut self.guest];
+        for s in &mut self.spectators {
+            members.push(s);
+        }
+        self.net.step_frame_at(now, &mut members);
+        if self.baseline.is_none() && self.host.running {
+            self.baseline = Some(self.host_sent());
+        }
+        let [to_guest, from_guest] = self.link(1);
+        if self.host.running {
+            let (g, s) = self.host_sent();
+            self.host.fig.mark_running(now, g.plus(s));
+        }
+        if self.guest.running {
+            self.guest.fig.mark_running(now, Sent::of(&from_guest));
+        }
+        let _ = to_guest;
+        for k in 0..self.spectators.len() {
+            let [_, back] = self.link(2 + k);
+            if let Some(s) = self.spectators.get_mut(k) {
+                if s.running {
+                    s.fig.mark_running(now, Sent::of(&back));
+                }
+            }
+        }
+    }
+
+    fn confirmed(&self) -> u32 {
+        let players = self
+            .host
+            .session
+            .confirmed_tick()
+            .min(self.guest.session.confirmed_tick());
+        let watched = self.spectators.iter().map(|s| s.session.tick()).min();
+        watched.map_or(players, |w| w.min(players))
+    }
+}
+
+impl<G: BenchGame> Spectated for OursSpectated<G> {
+    fn finish(self: Box<Self>, end: Millis) -> SpectatedFigures {
+        let me = *self;
+        let (guest_now, spectators_now) = me.host_sent();
+        let (to_guest, to_spectators) = match me.baseline {
+            Some((g, s)) => (guest_now.since(g), spectators_now.since(s)),
+            None => (Sent::default(), Sent::default()),
+        };
+        let [_, from_guest] = me.link(1);
+        let backs: Vec<Sent> = (0..me.spectators.len())
+            .map(|k| Sent::of(&me.link(2 + k)[1]))
+            .collect();
+        SpectatedFigures {
+            players: vec![
+                me.host.finish(end, guest_now.plus(spectators_now)),
+                me.guest.finish(end, Sent::of(&from_guest)),
+            ],
+            to_spectators,
+            to_guest,
+            spectators: me
+                .spectators
+                .into_iter()
+                .zip(backs)
+                .map(|(s, back)| s.finish(end, back))
+                .collect(),
+        }
     }
 }

@@ -311,8 +311,8 @@ pub fn mesh_problems(m: &MeshResult) -> String {
 /// The header of [`spectators_row`]'s markdown table.
 #[must_use]
 pub fn spectators_header() -> String {
-    "| scenario | spectators | host to each spectator, packets/s | payload B/s | payload + 48 B/packet, B/s | host to the guest, payload + 48 B/packet, B/s | host upload in all, payload + 48 B/packet, B/s | ticks: fewest of a spectator / host | frames a spectator waited (most) | spectators in sync |\n\
-     |---|---|---|---|---|---|---|---|---|---|\n"
+    "| scenario | engine | spectators | host to each spectator, packets/s | payload B/s | payload + 48 B/packet, B/s | host to the guest, payload + 48 B/packet, B/s | host upload in all, packets/s | host upload in all, payload + 48 B/packet, B/s | ticks: fewest of a spectator / host | frames a spectator waited (most) | spectators in sync |\n\
+     |---|---|---|---|---|---|---|---|---|---|---|---|\n"
         .to_string()
 }
 
@@ -322,14 +322,21 @@ pub fn spectators_row(s: &SpectatorResult) -> String {
     let fewest = s.watchers.iter().map(|w| w.ticks).min().unwrap_or(0);
     let host_ticks = s.players.first().map_or(0, |h| h.ticks);
     let waited = s.watchers.iter().map(|w| w.stalled).max().unwrap_or(0);
+    let fewest = if s.watchers.is_empty() {
+        "–".to_string()
+    } else {
+        fewest.to_string()
+    };
     format!(
-        "| {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {fewest} / {host_ticks} | {waited} | {} |\n",
+        "| {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {:.1} | {:.0} | {fewest} / {host_ticks} | {waited} | {} |\n",
         s.scenario.label,
+        s.side,
         s.spectators,
         s.packets_per_spectator(),
         s.payload_per_spectator(),
         s.wire_per_spectator(),
         s.wire_to_guest(),
+        s.host_packets(),
         s.host_wire(),
         sync_cell(s.sync),
     )

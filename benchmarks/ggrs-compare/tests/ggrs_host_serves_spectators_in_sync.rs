@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use ggrs_compare::mesh::{run_spectators, MeshSettings, Mode};
+use ggrs_compare::mesh::{run_spectators, MeshSettings, Mode, Side};
 use ggrs_compare::SCENARIOS;
 
 #[test]
@@ -17,8 +17,8 @@ fn ggrs_host_serves_spectators_in_sync() {
     let scenario = &SCENARIOS[0];
     let mut settings = MeshSettings::new(Duration::from_secs(120));
     settings.until_confirmed = Some(60);
-    let results =
-        run_spectators(scenario, &[1, 3], Mode::Rollback, &settings).expect("valid settings");
+    let results = run_spectators(scenario, &[1, 3], Mode::Rollback, &settings, Side::Ggrs)
+        .expect("valid settings");
     assert_eq!(results.len(), 2);
     for r in &results {
         let what = format!("{} spectators", r.spectators);

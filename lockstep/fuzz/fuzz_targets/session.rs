@@ -13,7 +13,13 @@
 //! fresh session rejoining slot 1 (so the script's datagrams after the
 //! host's Hello are its catch-up), bit 6 picks rollback (window 8) over
 //! lock-step, and bit 7 skips the peer's Hello. The host issues rejoin
-//! tokens, so a script's Rejoin is checked in full.
+//! tokens, so a script's Rejoin is checked in full. A guest with bits 1-2
+//! both set and bit 5 clear is a spectator instead (its one link leads to
+//! the host; set bit 7 too, as it refuses a Hello).
+//!
+//! A host also has a second link, declared a spectator's: a datagram
+//! step whose control byte has bit 7 set goes there (a script can Watch,
+//! acknowledge and misbehave as a spectator).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -22,8 +28,12 @@ use lockstep::{
     Channel, DeterministicGame, LinkState, Millis, PeerId, Session, SessionConfig, PROTOCOL_VERSION,
 };
 
-/// The one link the fuzzed session has.
+/// The fuzzed session's link to its player peer (or, for a spectator, to
+/// the host).
 const PEER: PeerId = PeerId(0);
+
+/// A host's link to a spectator.
+const WATCHER: PeerId = PeerId(1);
 
 #[derive(Clone)]
 struct Game(u64);
@@ -64,12 +74,18 @@ fuzz_target!(|data: &[u8]| {
         )
     } else if mode & 0x20 != 0 {
         (SessionConfig::guest().rejoin(1, 5), 0)
+    } else if mode % 8 == 7 {
+        (SessionConfig::spectator().watch_delay(mode / 8 % 4), 0)
     } else {
         (SessionConfig::guest(), 0)
     };
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Game>::new(cfg).expect("valid config");
     s.handle_link_state(Millis(0), PEER, LinkState::Open);
+    if mode & 1 == 0 {
+        s.add_spectator(Millis(0), WATCHER);
+        s.handle_link_state(Millis(0), WATCHER, LinkState::Open);
+    }
     let mut now = 0u64;
     if mode & 0x80 == 0 {
         let hello = Message::<u8>::Hello(Hello {
@@ -108,7 +124,8 @@ fuzz_target!(|data: &[u8]| {
                 } else {
                     Channel::Unreliable
                 };
-                s.handle_datagram(Millis(now), PEER, ch, &tail[..n]);
+                let link = if op & 0x80 != 0 { WATCHER } else { PEER };
+                s.handle_datagram(Millis(now), link, ch, &tail[..n]);
                 rest = &tail[n..];
             }
             2 => {

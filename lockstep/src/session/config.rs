@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crate::time::Millis;
-use crate::wire::{MAX_INPUT_DELAY, MAX_PLAYERS, MAX_PREDICTION_WINDOW};
+use crate::wire::{MAX_INPUT_DELAY, MAX_PLAYERS, MAX_PREDICTION_WINDOW, MAX_SPECTATORS};
 
 // Only the documentation links to these.
 #[cfg(doc)]
@@ -37,6 +37,16 @@ pub const DEFAULT_PREDICTION_WINDOW: u8 = 8;
 pub const DEFAULT_MAX_HOLD_FRAMES: u8 = 2;
 /// The largest [`SessionConfig::max_hold_frames`] (a quarter of a second).
 pub const MAX_HOLD_FRAMES: u8 = 15;
+/// How far behind the newest confirmed tick it holds a spectator watches
+/// by default (see [`SessionConfig::watch_delay`]): 12 ticks, 200 ms.
+pub const DEFAULT_WATCH_DELAY: u8 = 12;
+/// How many ticks behind its watch delay a spectator may fall before it
+/// runs extra ticks per frame to catch up (see
+/// [`SessionConfig::catch_up_speed`]).
+pub const DEFAULT_MAX_FRAMES_BEHIND: u8 = 10;
+/// The extra ticks per frame a spectator runs while it is too far behind
+/// (see [`SessionConfig::catch_up_speed`]).
+pub const DEFAULT_CATCH_UP_SPEED: u8 = 1;
 /// Round trips measured before the host picks the input delay, when it
 /// picks it from the round trip.
 pub const HANDSHAKE_PINGS: usize = 5;
@@ -52,7 +62,8 @@ pub enum Role {
         input_delay: u8,
     },
     /// Side 1: adopts the host's seed, input delay and hash interval from
-    /// its Hello.
+    /// its Hello. A spectator ([`SessionConfig::spectator`]) is a guest
+    /// too, without a slot: see [`SessionConfig::is_spectator`].
     Guest,
 }
 
@@ -76,6 +87,16 @@ pub struct SessionConfig {
     pub(super) rejoin_window: Millis,
     pub(super) rejoin_entropy: Option<u128>,
     pub(super) rejoin_as: Option<(u8, u64)>,
+    /// A spectator: a guest without a slot that watches.
+    pub(super) watching: bool,
+    /// Spectator: ticks behind the newest confirmed tick held.
+    pub(super) watch_delay: u8,
+    /// Spectator: ticks behind the watch delay before catching up.
+    pub(super) max_frames_behind: u8,
+    /// Spectator: extra ticks per frame while catching up.
+    pub(super) catch_up_speed: u8,
+    /// Host: the most spectators admitted.
+    pub(super) max_spectators: u8,
 }
 
 impl SessionConfig {
@@ -100,6 +121,11 @@ impl SessionConfig {
             rejoin_window: DEFAULT_REJOIN_WINDOW,
             rejoin_entropy: None,
             rejoin_as: None,
+            watching: false,
+            watch_delay: DEFAULT_WATCH_DELAY,
+            max_frames_behind: DEFAULT_MAX_FRAMES_BEHIND,
+            catch_up_speed: DEFAULT_CATCH_UP_SPEED,
+            max_spectators: MAX_SPECTATORS,
         }
     }
 
@@ -121,7 +147,56 @@ impl SessionConfig {
             rejoin_window: DEFAULT_REJOIN_WINDOW,
             rejoin_entropy: None,
             rejoin_as: None,
+            watching: false,
+            watch_delay: DEFAULT_WATCH_DELAY,
+            max_frames_behind: DEFAULT_MAX_FRAMES_BEHIND,
+            catch_up_speed: DEFAULT_CATCH_UP_SPEED,
+            max_spectators: MAX_SPECTATORS,
         }
+    }
+
+    /// A spectator: a member without a slot that connects to the host
+    /// alone (one link), sends it a `Watch`, and is sent the confirmed
+    /// inputs of every player (from tick 0 when it joins late, then as
+    /// they are confirmed) and the host's state hashes, which it checks
+    /// against its own. It never sends an input and no player ever waits
+    /// for it. The seed, player count and hash interval come from the
+    /// host. Its events are [`Event::Watching`](super::Event::Watching)
+    /// then [`Event::Ticked`](super::Event::Ticked) as it plays the
+    /// match back; see [`watch_delay`](Self::watch_delay).
+    pub fn spectator() -> Self {
+        SessionConfig {
+            watching: true,
+            ..SessionConfig::guest()
+        }
+    }
+
+    /// Spectator: it runs the ticks that are at least `ticks` behind the
+    /// newest confirmed tick it holds (default [`DEFAULT_WATCH_DELAY`]).
+    /// A larger delay rides out a slower or lossier link without pauses;
+    /// 0 shows each tick as soon as it arrives.
+    pub fn watch_delay(mut self, ticks: u8) -> Self {
+        self.watch_delay = ticks;
+        self
+    }
+
+    /// Spectator: when it is more than `max_frames_behind` ticks behind
+    /// its watch delay (after a pause in the stream, say), it runs
+    /// `1 + speed` ticks per frame until it is back within that margin (defaults
+    /// [`DEFAULT_MAX_FRAMES_BEHIND`] and [`DEFAULT_CATCH_UP_SPEED`]; a
+    /// speed of 0 never hurries).
+    pub fn catch_up_speed(mut self, max_frames_behind: u8, speed: u8) -> Self {
+        self.max_frames_behind = max_frames_behind;
+        self.catch_up_speed = speed;
+        self
+    }
+
+    /// Host: the most spectators it admits at once (default and at most
+    /// [`MAX_SPECTATORS`]; 0 admits none). The next one is refused with
+    /// [`WatchRefusal::Full`](crate::wire::WatchRefusal::Full).
+    pub fn max_spectators(mut self, count: u8) -> Self {
+        self.max_spectators = count;
+        self
     }
 
     /// Ticks between state hashes (default 60). Only the host's value
@@ -276,6 +351,7 @@ impl SessionConfig {
     /// [`Session::new`] refuses it.
     pub fn rejoin(mut self, slot: u8, token: u64) -> Self {
         self.role = Role::Guest;
+        self.watching = false;
         self.rejoin_as = Some((slot, token));
         self
     }
@@ -284,6 +360,14 @@ impl SessionConfig {
     #[must_use]
     pub fn role(&self) -> Role {
         self.role
+    }
+
+    /// Whether this configuration watches instead of playing (made with
+    /// [`spectator`](Self::spectator); its [`role`](Self::role) is
+    /// `Guest`: it adopts everything from the host).
+    #[must_use]
+    pub fn is_spectator(&self) -> bool {
+        self.watching
     }
 
     /// The prediction window asked for (0 = lock-step).
@@ -326,6 +410,12 @@ impl SessionConfig {
             if slot == 0 || slot >= MAX_PLAYERS {
                 return Err(ConfigError::RejoinSlot { slot });
             }
+        }
+        if self.max_spectators > MAX_SPECTATORS {
+            return Err(ConfigError::Spectators {
+                count: self.max_spectators,
+                max: MAX_SPECTATORS,
+            });
         }
         if !(2..=MAX_PLAYERS).contains(&self.players) {
             return Err(ConfigError::Players {
@@ -371,6 +461,13 @@ pub enum ConfigError {
         /// The most players in a match.
         max: u8,
     },
+    /// [`SessionConfig::max_spectators`] above [`MAX_SPECTATORS`].
+    Spectators {
+        /// The count asked for.
+        count: u8,
+        /// The most spectators in a match.
+        max: u8,
+    },
     /// The game's input type does not serialize with postcard.
     InputNotEncodable(postcard::Error),
     /// [`SessionConfig::rejoin`] names the host's slot (0), or one past
@@ -402,6 +499,9 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::RejoinSlot { slot } => {
                 write!(f, "slot {slot} cannot be rejoined (1 to 7 can)")
+            }
+            ConfigError::Spectators { count, max } => {
+                write!(f, "{count} spectators: a match admits at most {max}")
             }
             ConfigError::InputNotEncodable(e) => {
                 write!(f, "the game's input type cannot be encoded: {e}")

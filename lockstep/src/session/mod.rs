@@ -50,6 +50,11 @@
 //!   changes the host orders (a player that left plays the neutral input);
 //! * `rejoin.rs`: rejoin tokens, and the catch-up the host sends a player
 //!   back from a reload and that player gathers;
+//! * `audience.rs`: the host's spectators (admitting them, their paced
+//!   stream of confirmed inputs and hashes) and the spectator count every
+//!   member reads;
+//! * `watcher.rs`: a spectator's side (its catch-up, the confirmed ticks
+//!   played at its watch delay, the host's hashes checked);
 //! * `outcome.rs`: what the session reports (events, frames, outcomes).
 
 use alloc::collections::VecDeque;
@@ -64,9 +69,11 @@ use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
     peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, HashReport, Held, Inputs, Member, Message,
-    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, MAX_PLAYERS, PROTOCOL_VERSION,
+    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, Watch as WatchRequest, MAX_PLAYERS,
+    PROTOCOL_VERSION,
 };
 
+mod audience;
 mod config;
 mod deadlines;
 mod handshake;
@@ -79,17 +86,19 @@ mod roster;
 mod sender;
 mod time_sync;
 pub(crate) mod timeline;
+mod watcher;
 
 pub use config::{
-    ConfigError, Role, SessionConfig, DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_HASH_INTERVAL,
-    DEFAULT_MAX_HOLD_FRAMES, DEFAULT_PING_INTERVAL_FRAMES, DEFAULT_PREDICTION_WINDOW,
-    DEFAULT_PROGRESS_TIMEOUT, DEFAULT_REJOIN_WINDOW, DEFAULT_TIMEOUT, HANDSHAKE_PINGS,
-    MAX_HOLD_FRAMES,
+    ConfigError, Role, SessionConfig, DEFAULT_CATCH_UP_SPEED, DEFAULT_HANDSHAKE_TIMEOUT,
+    DEFAULT_HASH_INTERVAL, DEFAULT_MAX_FRAMES_BEHIND, DEFAULT_MAX_HOLD_FRAMES,
+    DEFAULT_PING_INTERVAL_FRAMES, DEFAULT_PREDICTION_WINDOW, DEFAULT_PROGRESS_TIMEOUT,
+    DEFAULT_REJOIN_WINDOW, DEFAULT_TIMEOUT, DEFAULT_WATCH_DELAY, HANDSHAKE_PINGS, MAX_HOLD_FRAMES,
 };
 pub use handshake::delay_for_round_trips;
 pub use outcome::{Event, Frame, Outcome, SessionStats, Version, Violation};
 pub use peer::PeerId;
 
+use audience::{Audience, SpectatorCount};
 use deadlines::{Deadlines, Expired};
 use handshake::{host_hello, Handshake, HelloRefused, Params};
 use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
@@ -99,6 +108,7 @@ use roster::{runs, Dropped, Leaving, RunRefused};
 use sender::{Extras, Outbox};
 use time_sync::{travel_ticks, PeerView};
 use timeline::{Timeline, Watch};
+use watcher::Watcher;
 
 /// How far (in ticks) beyond the proven bound a peer's inputs or hashes may
 /// reach before the session calls it a flood. Two honest peers are never
@@ -133,6 +143,8 @@ struct Running<G: DeterministicGame> {
     leaving: Option<Leaving<G::Input>>,
     /// Guest: the slot the host asked about, until its change comes.
     asked: Option<u8>,
+    /// How many spectators watch, tick by tick.
+    watchers: SpectatorCount,
 }
 
 impl<G: DeterministicGame> Running<G> {
@@ -142,11 +154,13 @@ impl<G: DeterministicGame> Running<G> {
     fn watched(
         &mut self,
         peers: &mut [Peer],
+        audience: &mut Audience,
         events: &mut VecDeque<Event>,
         f: impl FnOnce(&mut Timeline<G>, &mut MatchWatch<'_>),
     ) -> Option<Differ> {
         let mut watch = MatchWatch {
             peers,
+            audience,
             local: &mut self.local,
             parts: &mut self.parts,
             events,
@@ -208,6 +222,8 @@ impl<G: DeterministicGame> Phase<G> {
 /// one's.
 struct MatchWatch<'a> {
     peers: &'a mut [Peer],
+    /// The host's spectators, sent the same hashes later.
+    audience: &'a mut Audience,
     local: &'a mut LocalHashes,
     parts: &'a mut PartsExchange,
     events: &'a mut VecDeque<Event>,
@@ -227,6 +243,7 @@ impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
         for p in self.peers.iter_mut() {
             p.out.send(&report);
         }
+        self.audience.record_hash(tick, hash);
         // The parts of the same state, kept in case this tick differs.
         self.parts.keep(tick, parts, LOCAL_HASHES_KEPT);
         self.local.record(tick, hash);
@@ -380,8 +397,17 @@ pub struct Session<G: DeterministicGame> {
     /// Guest: the rejoin token the host gave this side (or, rejoining,
     /// the one it came back with).
     token: Option<u64>,
-    /// Rejoining: the host's catch-up so far, once its Hello came.
+    /// Rejoining or watching: the host's catch-up so far, once its Hello
+    /// (or Welcome) came.
     gathered: Option<Gathered<G::Input>>,
+    /// Host: its spectators.
+    audience: Audience,
+    /// Guest: spectator count changes the host sent before this side
+    /// started (applied at the start), with the link they came on.
+    early_roster: Vec<(usize, Roster)>,
+    /// Spectator: what it keeps besides the timeline (`None` for a
+    /// player).
+    watcher: Option<Watcher>,
     events: VecDeque<Event>,
     /// The session's own counters (frames, stalls, received, round trip,
     /// skips); the parts' counters are added when read.
@@ -407,6 +433,8 @@ impl<G: DeterministicGame> Session<G> {
         cfg.validate()?;
         postcard::to_allocvec(&G::Input::default()).map_err(ConfigError::InputNotEncodable)?;
         let side = match cfg.role {
+            // No slot: a spectator's "side" names none.
+            Role::Guest if cfg.watching => MAX_PLAYERS,
             Role::Host { .. } => 0,
             Role::Guest => 1,
         };
@@ -421,6 +449,9 @@ impl<G: DeterministicGame> Session<G> {
             strangers: Vec::new(),
             token: cfg.rejoin_as.map(|(_, token)| token),
             gathered: None,
+            audience: Audience::default(),
+            early_roster: Vec::new(),
+            watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
@@ -441,6 +472,21 @@ impl<G: DeterministicGame> Session<G> {
         if self.gone.contains(&id) {
             log::debug!("{id} belongs to a player that left: dropped");
             return None;
+        }
+        if self.is_spectator() {
+            // A spectator's one link leads to the host.
+            if !self.peers.is_empty() || !matches!(self.phase, Phase::Handshake(_)) {
+                log::warn!("{id}: a spectator has one link, to the host: ignored");
+                return None;
+            }
+            let mut peer = Peer::new(id, now);
+            peer.slot = Some(0);
+            peer.out.send(&Message::<G::Input>::Watch(WatchRequest {
+                protocol: PROTOCOL_VERSION,
+                build: G::BUILD_ID,
+            }));
+            self.peers.push(peer);
+            return Some(0);
         }
         let Phase::Handshake(hs) = &self.phase else {
             log::debug!("{id} opened after the start: ignored unless it rejoins");
@@ -506,6 +552,16 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         self.deadlines.called(now);
+        if let Some(si) = self.audience.index(peer) {
+            self.stats.received_packets += 1;
+            self.stats.received_bytes += bytes.len() as u64;
+            self.on_spectator_datagram(now, si, channel, bytes);
+            return;
+        }
+        if self.audience.gone.contains(&peer) {
+            log::debug!("{peer} was a spectator that left: dropped");
+            return;
+        }
         let known = self.peers.iter().any(|p| p.id == peer);
         if !known && self.is_running() {
             // A link the match does not know (or one of a player that
@@ -548,6 +604,10 @@ impl<G: DeterministicGame> Session<G> {
             });
             return;
         }
+        if self.is_spectator() {
+            self.on_watched(now, pi, msg);
+            return;
+        }
         if !self.takes_from(pi, &msg) {
             return;
         }
@@ -579,6 +639,15 @@ impl<G: DeterministicGame> Session<G> {
             Message::Held(h) => self.on_held(now, pi, h),
             Message::Roster(r) => self.on_roster(now, pi, r),
             Message::RosterAck(seq) => self.on_roster_ack(pi, seq),
+            Message::Watch(_) => {
+                // A player stays a player: a Watch on its link (from a
+                // peer that would turn it into a spectator, or sent to a
+                // guest) is refused and the match goes on.
+                log::warn!("a Watch on player link {peer}: refused, the player stays a player");
+            }
+            Message::Welcome(_) | Message::Confirmed(_) | Message::WatchAck(_) => {
+                self.violation(Violation::UnexpectedWatch);
+            }
         }
     }
 
@@ -592,9 +661,21 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         self.deadlines.called(now);
+        if let Some(si) = self.audience.index(peer) {
+            if state.is_terminal() {
+                log::info!("spectator on {peer}: link {state:?}, dropped");
+                self.drop_spectator(si, None);
+            }
+            return;
+        }
         let known = self.peers.iter().any(|p| p.id == peer);
         if state.is_terminal() {
             self.strangers.retain(|(id, _)| *id != peer);
+        }
+        if self.is_spectator() && state.is_terminal() && known {
+            log::info!("{peer} {state:?}: the host is lost");
+            self.end(Outcome::TransportLost, None);
+            return;
         }
         let holding =
             matches!(self.phase, Phase::Running(_)) && self.cfg.rejoin_window > Millis::ZERO;
@@ -637,6 +718,13 @@ impl<G: DeterministicGame> Session<G> {
     /// match resumes at normal pace.
     pub fn advance_frame(&mut self, now: Millis, sample: impl FnMut() -> G::Input) -> Frame {
         self.check_timeout(now);
+        if self.is_spectator() {
+            return match self.phase {
+                Phase::Ended(_) => Frame::Ended,
+                Phase::Handshake(_) => Frame::Waiting,
+                Phase::Running(_) => self.watch_frame(now),
+            };
+        }
         let ready = self.all_hellos();
         if let Phase::Handshake(hs) = &mut self.phase {
             let start = hs.frame::<G::Input>(
@@ -650,6 +738,9 @@ impl<G: DeterministicGame> Session<G> {
             if start {
                 self.start();
             }
+        }
+        if self.side == 0 && matches!(self.phase, Phase::Handshake(_)) {
+            self.keep_waiting_spectators();
         }
         match self.phase {
             Phase::Ended(_) => Frame::Ended,
@@ -720,7 +811,14 @@ impl<G: DeterministicGame> Session<G> {
         if window > 0 {
             // Correct any misprediction the inputs received since the last
             // frame revealed, before anything new runs.
-            let found = run.watched(&mut self.peers, &mut self.events, |t, w| t.reconcile(w));
+            let found = run.watched(
+                &mut self.peers,
+                &mut self.audience,
+                &mut self.events,
+                |t, w| {
+                    t.reconcile(w);
+                },
+            );
             if let Some(desync) = found {
                 self.end_in_desync(now, desync);
                 return Frame::Ended;
@@ -757,9 +855,14 @@ impl<G: DeterministicGame> Session<G> {
             self.stats.skipped_frames += 1;
             Frame::Skipped(tick)
         } else if can_run {
-            let found = run.watched(&mut self.peers, &mut self.events, |t, w| {
-                t.step(w);
-            });
+            let found = run.watched(
+                &mut self.peers,
+                &mut self.audience,
+                &mut self.events,
+                |t, w| {
+                    t.step(w);
+                },
+            );
             if let Some(desync) = found {
                 self.end_in_desync(now, desync);
                 return Frame::Ended;
@@ -798,6 +901,9 @@ impl<G: DeterministicGame> Session<G> {
             p.pinger.frame();
         }
         self.flush_unreliable(now);
+        if self.side == 0 {
+            self.serve_spectators(now, false);
+        }
         frame
     }
 
@@ -813,6 +919,13 @@ impl<G: DeterministicGame> Session<G> {
         if next.is_some() {
             return next;
         }
+        let next = self.audience.members.iter_mut().find_map(|s| {
+            let id = s.id;
+            s.out.pop().map(|(ch, bytes)| (id, ch, bytes))
+        });
+        if next.is_some() {
+            return next;
+        }
         let id = self.strangers.first().map(|(id, _)| *id)?;
         self.poll_transmit_to(id).map(|(ch, bytes)| (id, ch, bytes))
     }
@@ -821,6 +934,9 @@ impl<G: DeterministicGame> Session<G> {
     pub fn poll_transmit_to(&mut self, peer: PeerId) -> Option<(Channel, Vec<u8>)> {
         if let Some(p) = self.peers.iter_mut().find(|p| p.id == peer) {
             return p.out.pop();
+        }
+        if let Some(s) = self.audience.members.iter_mut().find(|s| s.id == peer) {
+            return s.out.pop();
         }
         let i = self.strangers.iter().position(|(id, _)| *id == peer)?;
         let next = self.strangers.get_mut(i).and_then(|(_, out)| out.pop());
@@ -847,12 +963,15 @@ impl<G: DeterministicGame> Session<G> {
         match &self.phase {
             Phase::Ended(_) => None,
             Phase::Handshake(_) => self.deadlines.next(&self.cfg, true, quietest),
-            Phase::Running(run) if self.cfg.rejoin_window > Millis::ZERO => self
-                .link_deadlines(run)
-                .chain(self.deadlines.progress_next(&self.cfg))
-                .chain(self.deadlines.stuck_next(&self.cfg))
-                .chain(run.parts.deadline(self.cfg.timeout))
-                .min(),
+            Phase::Running(run)
+                if self.cfg.rejoin_window > Millis::ZERO && !self.is_spectator() =>
+            {
+                self.link_deadlines(run)
+                    .chain(self.deadlines.progress_next(&self.cfg))
+                    .chain(self.deadlines.stuck_next(&self.cfg))
+                    .chain(run.parts.deadline(self.cfg.timeout))
+                    .min()
+            }
             Phase::Running(run) => [
                 self.deadlines.next(&self.cfg, false, quietest),
                 // The end of a desync's wait for the peer's part hashes.
@@ -937,7 +1056,7 @@ impl<G: DeterministicGame> Session<G> {
     /// This side's player slot: 0 for the host, 1 for the guest.
     #[must_use]
     pub fn side(&self) -> Option<u8> {
-        Some(self.side)
+        (!self.is_spectator()).then_some(self.side)
     }
 
     /// Guest: the token that lets a fresh session of this player take its
@@ -979,6 +1098,9 @@ impl<G: DeterministicGame> Session<G> {
         for p in &self.peers {
             p.out.count_into(&mut stats);
         }
+        for s in &self.audience.members {
+            s.out.count_into(&mut stats);
+        }
         if let Some(t) = self.phase.timeline().map(Timeline::stats) {
             stats.predicted_ticks = t.predicted_ticks;
             stats.rollbacks = t.rollbacks;
@@ -992,8 +1114,12 @@ impl<G: DeterministicGame> Session<G> {
     /// other fields stay 0), if the session has that link.
     #[must_use]
     pub fn link_stats(&self, peer: PeerId) -> Option<SessionStats> {
-        let p = self.peers.iter().find(|p| p.id == peer)?;
         let mut stats = SessionStats::default();
+        if let Some(s) = self.audience.members.iter().find(|s| s.id == peer) {
+            s.out.count_into(&mut stats);
+            return Some(stats);
+        }
+        let p = self.peers.iter().find(|p| p.id == peer)?;
         p.out.count_into(&mut stats);
         stats.last_rtt = p.last_rtt;
         Some(stats)
@@ -1058,6 +1184,10 @@ impl<G: DeterministicGame> Session<G> {
     fn end(&mut self, outcome: Outcome, bye: Option<ByeReason>) {
         if self.is_ended() {
             return;
+        }
+        if self.side == 0 && !self.audience.members.is_empty() {
+            // The spectators see the match to its last confirmed tick.
+            self.end_for_spectators(bye);
         }
         if let Some(reason) = bye {
             let only = match (&outcome, reason) {
@@ -1209,7 +1339,7 @@ impl<G: DeterministicGame> Session<G> {
                 false
             }
         };
-        if !handshake && self.cfg.rejoin_window > Millis::ZERO {
+        if !handshake && self.cfg.rejoin_window > Millis::ZERO && !self.is_spectator() {
             self.check_links(now);
             return;
         }
@@ -1591,6 +1721,19 @@ impl<G: DeterministicGame> Session<G> {
     /// A membership change from the host.
     fn on_roster(&mut self, now: Millis, pi: usize, r: Roster) {
         let from_host = self.is_host_link(pi);
+        if let (Phase::Handshake(_), RosterChange::Spectators { .. }, true) =
+            (&self.phase, r.change, from_host)
+        {
+            // The host started before this side (it had every Hello
+            // while the guests still introduce themselves) and a
+            // spectator came: the count applies at the start.
+            if self.early_roster.len() >= audience::MAX_EARLY_CHANGES {
+                self.violation(Violation::UnexpectedRoster);
+            } else {
+                self.early_roster.push((pi, r));
+            }
+            return;
+        }
         let Phase::Running(run) = &mut self.phase else {
             self.violation(Violation::UnexpectedRoster);
             return;
@@ -1598,6 +1741,18 @@ impl<G: DeterministicGame> Session<G> {
         let (slot, proof) = match r.change {
             RosterChange::Neutral { slot } => (slot, None),
             RosterChange::Returned { slot, proof } => (slot, Some(proof)),
+            RosterChange::Spectators { count } => {
+                if !from_host || r.seq != run.roster_seq.wrapping_add(1) {
+                    self.violation(Violation::UnexpectedRoster);
+                    return;
+                }
+                run.roster_seq = r.seq;
+                run.watchers.change(r.tick, count, run.timeline.tick());
+                if let Some(host) = self.peers.get_mut(pi) {
+                    host.out.send(&Message::<G::Input>::RosterAck(r.seq));
+                }
+                return;
+            }
         };
         let held = run.timeline.inputs_of(usize::from(slot)).len() as u32;
         if !from_host
@@ -1923,10 +2078,14 @@ impl<G: DeterministicGame> Session<G> {
             roster_seq: 0,
             leaving: None,
             asked: None,
+            watchers: SpectatorCount::default(),
         });
         for p in &mut self.peers {
             p.sender = sender::Sender::new(params.delay);
             p.pinger.start(self.cfg.ping_interval_frames);
+        }
+        for (pi, r) in core::mem::take(&mut self.early_roster) {
+            self.on_roster(Millis::ZERO, pi, r);
         }
         log::info!(
             "match started: side {}, input delay {}, prediction window {}, hash every {} ticks",
@@ -2147,6 +2306,8 @@ impl<G: DeterministicGame> Session<G> {
                 log::info!("the host refused the rejoin: {why:?}");
                 self.end(Outcome::RejoinRefused { why }, None);
             }
+            // Only a spectator is refused a watch.
+            ByeReason::WatchRefused(_) => self.violation(Violation::UnexpectedWatch),
             ByeReason::InvalidData => self.end(
                 Outcome::InvalidData {
                     violation: Violation::RejectedByPeer,
@@ -2256,6 +2417,9 @@ impl<G: DeterministicGame> Session<G> {
         match Message::<G::Input>::decode(bytes) {
             Ok(Message::Rejoin(r)) if channel == Channel::Reliable => {
                 self.on_rejoin(now, link, None, r);
+            }
+            Ok(Message::Watch(w)) if channel == Channel::Reliable && self.side == 0 => {
+                self.on_stranger_watch(now, link, w);
             }
             Ok(_) => log::debug!("{link} is not in the match and did not rejoin: dropped"),
             Err(e) => log::debug!("undecodable datagram from {link}, not in the match: {e}"),
@@ -2413,6 +2577,8 @@ impl<G: DeterministicGame> Session<G> {
         p.time_sync = time_sync::TimeSync::default();
         p.hashes = HashBook::after(tick - tick % interval);
         p.sender = sender::Sender::holding(run.timeline.local().len() as u32);
+        // The fresh session follows the changes from the catch-up's number.
+        p.roster_acked = run.roster_seq;
         p.out.send(&host_hello::<G::Input>(
             &run.params,
             &self.cfg,
@@ -2515,6 +2681,7 @@ impl<G: DeterministicGame> Session<G> {
             roster_seq: c.roster,
             leaving: None,
             asked: None,
+            watchers: SpectatorCount::default(),
         });
         for p in &mut self.peers {
             p.sender = sender::Sender::holding(held);

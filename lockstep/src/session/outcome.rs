@@ -4,10 +4,11 @@
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::PeerId;
 use crate::parts::DesyncParts;
 use crate::time::Millis;
 use crate::transport::Channel;
-use crate::wire::{DecodeError, RejoinRefusal};
+use crate::wire::{DecodeError, RejoinRefusal, WatchRefusal};
 
 // Only the documentation links to it.
 #[cfg(doc)]
@@ -116,6 +117,11 @@ pub enum Violation {
     },
     /// A player in the match sent a `Rejoin` for another slot.
     UnexpectedRejoin,
+    /// A spectator's message where it does not belong: a `Watch`,
+    /// `Welcome`, `Confirmed` or `WatchAck` between players, or, to a
+    /// spectator, anything but what the host sends one, or out of turn
+    /// (a run that leaves a gap, a player count other than the match's).
+    UnexpectedWatch,
 }
 
 impl fmt::Display for Violation {
@@ -165,6 +171,7 @@ impl fmt::Display for Violation {
                 "the catch-up replays to {local:#018x} at tick {tick}, the host had {remote:#018x}"
             ),
             Violation::UnexpectedRejoin => write!(f, "rejoin for another slot from a player"),
+            Violation::UnexpectedWatch => write!(f, "spectator message out of place"),
         }
     }
 }
@@ -249,6 +256,13 @@ pub enum Outcome {
         /// Why.
         why: RejoinRefusal,
     },
+    /// Spectator: the host refused to let this session watch, or stopped
+    /// its stream (see [`SessionConfig::spectator`]); the match goes on
+    /// without it.
+    WatchRefused {
+        /// Why.
+        why: WatchRefusal,
+    },
 }
 
 /// Something that happened, drained with [`Session::poll_event`](super::Session::poll_event).
@@ -316,6 +330,32 @@ pub enum Event {
         /// The tick the catch-up replayed to.
         tick: u32,
     },
+    /// Spectator: the host admitted this session and its catch-up
+    /// replayed to the host's hash at `tick` (0 for a spectator there
+    /// from the start); the match is watched from there.
+    Watching {
+        /// Players in the match.
+        players: u8,
+        /// The tick the catch-up replayed to.
+        tick: u32,
+    },
+    /// Host: the spectator on `link` was admitted (`joined`) or left
+    /// (quit, went silent, fell too far behind or misbehaved).
+    Spectator {
+        /// The spectator's link.
+        link: PeerId,
+        /// Whether it joined (else it left).
+        joined: bool,
+    },
+}
+
+impl Event {
+    /// Whether this is the start of the match for this session: a
+    /// player's [`Event::Started`] or a spectator's [`Event::Watching`].
+    #[must_use]
+    pub fn is_start(&self) -> bool {
+        matches!(self, Event::Started { .. } | Event::Watching { .. })
+    }
 }
 
 /// What [`Session::advance_frame`](super::Session::advance_frame) did.

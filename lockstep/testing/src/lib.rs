@@ -264,7 +264,7 @@ impl Seen {
             match &e {
                 Event::HashMatched(_) => self.hash_matches += 1,
                 Event::RoundTrip(rtt) => self.round_trips.push(*rtt),
-                Event::Started { .. } => self.started = true,
+                Event::Started { .. } | Event::Watching { .. } => self.started = true,
                 _ => {}
             }
             self.events.push(e);
@@ -610,6 +610,9 @@ pub struct Mesh<G: DeterministicGame> {
     pub net: Net<SimLink>,
     /// The players, host first.
     pub players: Vec<Player<G, Pads>>,
+    /// Spectators, each joined to the host alone: spectator `k` is
+    /// member `players.len() + k` (see [`add_spectator`](Self::add_spectator)).
+    pub spectators: Vec<Player<G, Pads>>,
     /// The guests' configuration, the links' conditions and the seed, for
     /// a player's reload.
     guest: SessionConfig,
@@ -674,6 +677,7 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
         Mesh {
             net,
             players,
+            spectators: Vec::new(),
             guest,
             link,
             seed,
@@ -768,14 +772,50 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
         }
     }
 
-    /// Runs one frame for every player.
+    /// Runs one frame for every player and spectator.
     pub fn step_frame(&mut self) {
         let mut members: Vec<&mut dyn Member> = self
             .players
             .iter_mut()
+            .chain(self.spectators.iter_mut())
             .map(|p| p as &mut dyn Member)
             .collect();
         self.net.step_frame(&mut members);
+    }
+
+    /// A spectator joins now, with configuration `cfg` (a
+    /// [`SessionConfig::spectator`]), over a fresh link to the host with
+    /// conditions `link` and network seed `net_seed`; the host is told
+    /// the link leads to a spectator. Returns its index in
+    /// [`spectators`](Self::spectators).
+    ///
+    /// # Errors
+    ///
+    /// The configuration error of its session.
+    pub fn add_spectator(
+        &mut self,
+        cfg: SessionConfig,
+        link: LinkConfig,
+        net_seed: u64,
+    ) -> Result<usize, lockstep::ConfigError> {
+        let session = Session::new(cfg)?;
+        let k = self.spectators.len();
+        let member = self.players.len() + k;
+        let now = self.net.now();
+        let fresh = SimLink::new(link, net_seed);
+        fresh.0.advance_to(now);
+        self.net.join(0, member, fresh);
+        if let Some(host) = self.players.first_mut() {
+            host.add_spectator(now, member_id(member));
+        }
+        self.spectators.push(Player::new(session, Pads::new(0)));
+        Ok(k)
+    }
+
+    /// Spectator `k`'s link to the host, to cut or read it.
+    #[must_use]
+    pub fn spectator_link(&self, k: usize) -> Option<&SimLink> {
+        self.net.link(0, self.players.len() + k)
     }
 
     /// Runs at most `frames` more frames, until every player in `who` has

@@ -201,3 +201,154 @@ pub fn play_whole_match(
         stalled: players.iter().map(|p| p.stats().stalled_frames).collect(),
     }
 }
+
+/// How a watched match went for its spectator.
+#[derive(Debug)]
+pub struct Watched {
+    /// The host's confirmed tick when the spectator's link opened.
+    pub joined_at: u32,
+    /// The tick the spectator's catch-up replayed to.
+    pub watching_from: u32,
+    /// The host's last confirmed tick, where the spectator ended.
+    pub last_tick: u32,
+    /// Final ticks at which the spectator's state was compared with the
+    /// host's.
+    pub compared: usize,
+    /// Frames the spectator ran more than a second behind the host.
+    pub frames_far_behind: u64,
+}
+
+/// Two people, each a CPU at its own session, play a whole NtBA match in
+/// `mode` over `link` (player 0 hosts with `input_delay`), and a
+/// spectator with the default watch delay joins once the host has
+/// confirmed `join_after` ticks (0: before the start), over a link of its
+/// own to the host with the same conditions. When both players' confirmed
+/// games reach the final whistle the host quits; then checks that:
+///
+/// * nothing ended any session before (no desync, no timeout);
+/// * the spectator's catch-up replayed to a tick at or past its joining;
+/// * it ends with `RemoteQuit` on the host's last confirmed tick, with the
+///   host's state, past the final whistle with the host's score, and its
+///   state agrees with the host's at every tick both recorded.
+pub fn watch_whole_match(
+    mode: Mode,
+    link: LinkConfig,
+    net_seed: u64,
+    input_delay: u8,
+    join_after: u32,
+) -> Watched {
+    use lockstep::Outcome;
+    use lockstep_testing::member_id;
+
+    let seed = 0x5eed_0000 ^ net_seed;
+    let host = mode.cfg(SessionConfig::host(seed, input_delay));
+    let guest = mode.cfg(SessionConfig::guest());
+    let mut net = Net::<SimLink>::new();
+    net.join(0, 1, SimLink::new(link, net_seed * 97 + 1));
+    let mut players: Vec<Player<Ntba, CpuSlot>> = (0..2u8)
+        .map(|slot| {
+            let cfg = if slot == 0 { host } else { guest };
+            let session = lockstep::Session::new(cfg).expect("a valid configuration");
+            Player::new(session, CpuSlot::new(net_seed * 31 + u64::from(slot), slot))
+        })
+        .collect();
+    let mut spectator: Option<Player<Ntba, CpuSlot>> = None;
+    let mut joined_at = 0;
+    let mut frames_far_behind = 0;
+    let over = |p: &Player<Ntba, CpuSlot>| p.confirmed_game().is_some_and(Ntba::is_over);
+    let cap = 80_000;
+    while net.frame < cap && !players.iter().all(over) {
+        if spectator.is_none() && players[0].confirmed_tick() >= join_after {
+            let now = net.now();
+            let fresh = SimLink::new(link, net_seed * 97 + 2);
+            fresh.0.advance_to(now);
+            net.join(0, 2, fresh);
+            players[0].add_spectator(now, member_id(2));
+            let session =
+                lockstep::Session::new(SessionConfig::spectator()).expect("a valid configuration");
+            spectator = Some(Player::new(session, CpuSlot::new(0, 0)));
+            joined_at = players[0].confirmed_tick();
+        }
+        assert!(
+            players
+                .iter()
+                .chain(&spectator)
+                .all(|p| p.outcome().is_none()),
+            "a session ended at frame {}: {:?}",
+            net.frame,
+            players
+                .iter()
+                .chain(&spectator)
+                .map(|p| p.outcome())
+                .collect::<Vec<_>>()
+        );
+        if let Some(s) = &spectator {
+            if s.seen.started && s.tick() + 60 < players[0].confirmed_tick() {
+                frames_far_behind += 1;
+            }
+        }
+        let mut members: Vec<&mut dyn Member> =
+            players.iter_mut().map(|p| p as &mut dyn Member).collect();
+        if let Some(s) = spectator.as_mut() {
+            members.push(s);
+        }
+        net.step_frame(&mut members);
+    }
+    assert!(
+        players.iter().all(over),
+        "not over after {} frames",
+        net.frame
+    );
+    let mut spectator = spectator.expect("the spectator joined");
+    let now = net.now();
+    players[0].quit(now);
+    for _ in 0..300 {
+        let mut members: Vec<&mut dyn Member> =
+            players.iter_mut().map(|p| p as &mut dyn Member).collect();
+        members.push(&mut spectator);
+        net.step_frame(&mut members);
+    }
+    let host = &players[0];
+    assert_eq!(spectator.outcome(), Some(&Outcome::RemoteQuit));
+    assert_eq!(spectator.side(), None, "a spectator has no slot");
+    let watching_from = spectator
+        .seen
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Watching { players: 2, tick } => Some(*tick),
+            _ => None,
+        })
+        .expect("the spectator never watched");
+    assert!(
+        watching_from >= joined_at,
+        "caught up to {watching_from}, joined at {joined_at}"
+    );
+    let last_tick = host.confirmed_tick();
+    assert_eq!(spectator.tick(), last_tick, "the spectator stopped short");
+    let (mine, theirs) = (
+        spectator.game().expect("a watched match"),
+        host.confirmed_game().expect("a started match"),
+    );
+    assert_eq!(
+        mine.state_hash(),
+        theirs.state_hash(),
+        "another final state"
+    );
+    assert!(mine.is_over(), "the spectator never saw the final whistle");
+    assert_eq!(mine.score(), theirs.score());
+    let mut compared = 0;
+    for (t, h) in &spectator.seen.hashes {
+        if let Some(g) = host.seen.hashes.get(t) {
+            assert_eq!(h, g, "the spectator and the host differ at tick {t}");
+            compared += 1;
+        }
+    }
+    Watched {
+        joined_at,
+        watching_from,
+        last_tick,
+        compared,
+        frames_far_behind,
+    }
+}
