@@ -26,6 +26,7 @@ pub mod game;
 mod io;
 pub mod links;
 pub mod page;
+pub mod rejoin;
 pub mod room;
 pub mod view;
 
@@ -1523,6 +1524,11 @@ impl Shell {
             }
             Role::Guest => SessionConfig::guest(),
         };
+        // The page cannot bring a player back into a match yet (the rules
+        // it will follow are in `rejoin`), so a lost link still ends the
+        // match at once rather than making the other player wait for
+        // nobody.
+        let cfg = cfg.rejoin_window(Millis::ZERO);
         self.frame_times = FrameTimes::default();
         self.match_view = MatchView {
             state: Some("connected"),

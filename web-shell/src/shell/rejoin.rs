@@ -1,0 +1,361 @@
+//! Coming back into a running match: the rules the page follows when a
+//! player's link is lost or the guest's page is reloaded.
+//!
+//! The engine does the hard part (docs/engine.md, "Rejoin after a
+//! reload"): the host holds a dropped player's slot for the rejoin window,
+//! and a fresh guest session built with the slot and the token the host
+//! issued catches up and plays on. What the page adds, and what is decided
+//! here without a browser:
+//!
+//! - [`Holds`]: which slot is held and how long for, from the session's
+//!   events, so that the page can count down "Ada is reconnecting (17 s)";
+//! - [`RejoinRecord`]: what a guest page keeps in its session storage to
+//!   come back after a reload (the match, its slot, its token, whom it
+//!   played), read back strictly, and when such a record is stale;
+//! - [`after_refusal`]: what a refused rejoin leads to (try again a moment
+//!   later, or give up with a plain message).
+//!
+//! The token is a credential for the slot: it is kept in the record and
+//! nowhere else, and never written to the log.
+
+use lockstep::{Event, Millis, RejoinRefusal};
+use serde::{Deserialize, Serialize};
+
+/// How long the page's matches hold a dropped player's slot: long enough
+/// for a reload on a slow connection (the page loads, joins the lobby and
+/// makes a fresh link), short enough that the other player does not wait
+/// long for someone who closed the tab.
+pub const REJOIN_WINDOW: Millis = Millis(20_000);
+
+/// How long a rejoin refused with [`RejoinRefusal::SlotLive`] waits before
+/// asking again: the host has not yet noticed that the old link is gone
+/// (its peer connection closes within a moment, or falls silent for the
+/// engine's timeout), so the next try soon after will find the slot held.
+pub const SLOT_LIVE_RETRY: Millis = Millis(1_000);
+
+/// The session-storage key of a guest page's [`RejoinRecord`].
+pub const RECORD_KEY: &str = "rejoin";
+
+/// The largest record read back: a record is about 200 bytes; anything
+/// much larger was not written by the page.
+pub const RECORD_MAX_BYTES: usize = 1024;
+
+/// What the rejoining page shows while it works its way back.
+pub const RECONNECTING: &str = "Reconnecting…";
+
+/// The line the other page shows while `name`'s slot is held, with the
+/// seconds left.
+#[must_use]
+pub fn reconnecting_line(name: &str, secs_left: u64) -> String {
+    format!("{name} is reconnecting ({secs_left} s)")
+}
+
+/// The slots a match holds for dropped players, each until when, from the
+/// session's events; and the tick this page rejoined at, if it did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Holds {
+    held: Vec<(u8, Millis)>,
+    rejoined: Option<u32>,
+}
+
+impl Holds {
+    /// Takes note of a session event at `now`; other events change nothing.
+    pub fn event(&mut self, now: Millis, ev: &Event) {
+        match *ev {
+            Event::Dropped { slot, held_for } | Event::Waiting { slot, held_for } => {
+                self.held.retain(|(s, _)| *s != slot);
+                self.held.push((slot, now + held_for));
+            }
+            Event::Resumed { slot } | Event::Left { slot, .. } => {
+                self.held.retain(|(s, _)| *s != slot);
+            }
+            Event::Rejoined { tick } => self.rejoined = Some(tick),
+            _ => {}
+        }
+    }
+
+    /// The first held slot with the whole seconds left of its window
+    /// (rounded up, so the count reads 20 … 1), if any slot is held.
+    #[must_use]
+    pub fn shown(&self, now: Millis) -> Option<(u8, u64)> {
+        self.held
+            .first()
+            .map(|&(slot, until)| (slot, until.0.saturating_sub(now.0).div_ceil(1000)))
+    }
+
+    /// The tick this page's fresh session rejoined the match at.
+    #[must_use]
+    pub fn rejoined(&self) -> Option<u32> {
+        self.rejoined
+    }
+}
+
+/// What a guest page keeps in its session storage while it plays, so that
+/// after a reload it can take its slot back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RejoinRecord {
+    /// The match's seed: which match this is (a fresh random number per
+    /// match, so another match's record never matches).
+    pub seed: u64,
+    /// This player's slot in it (1 or more: the host cannot rejoin).
+    pub slot: u8,
+    /// The token the host issued for the slot.
+    pub token: u64,
+    /// The host's lobby peer id (its page is still in the lobby).
+    pub host: crate::id::PeerId,
+    /// The host's lobby name, for the messages while reconnecting.
+    pub host_name: String,
+    /// The game the match plays (a page that carries several).
+    pub game: String,
+    /// When the match was last seen running on this page, in ms since the
+    /// Unix epoch (the wall clock: a reload starts the page's own clock
+    /// again).
+    pub alive_at: u64,
+}
+
+/// The stored form: every number as text (a u64 does not fit a
+/// JavaScript number, and a tool reading the storage should not round it).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stored {
+    seed: String,
+    slot: u8,
+    token: String,
+    host: String,
+    host_name: String,
+    game: String,
+    alive_at: u64,
+}
+
+/// Why a stored record was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordError {
+    /// Larger than [`RECORD_MAX_BYTES`].
+    TooLarge,
+    /// Not the record's shape.
+    Malformed,
+    /// The shape, with a value out of its range (slot 0, a bad peer id or
+    /// name, a number that does not read).
+    BadValue,
+}
+
+impl RejoinRecord {
+    /// The text kept in session storage.
+    #[must_use]
+    pub fn to_storage(&self) -> String {
+        let s = Stored {
+            seed: format!("{:016x}", self.seed),
+            slot: self.slot,
+            token: format!("{:016x}", self.token),
+            host: self.host.as_str().to_owned(),
+            host_name: self.host_name.clone(),
+            game: self.game.clone(),
+            alive_at: self.alive_at,
+        };
+        serde_json::to_string(&s).unwrap_or_default()
+    }
+
+    /// Reads a record back strictly: size first, then the exact shape,
+    /// then each value.
+    ///
+    /// # Errors
+    ///
+    /// Why the text is not a record this page wrote.
+    pub fn from_storage(text: &str) -> Result<RejoinRecord, RecordError> {
+        if text.len() > RECORD_MAX_BYTES {
+            return Err(RecordError::TooLarge);
+        }
+        let s: Stored = serde_json::from_str(text).map_err(|_| RecordError::Malformed)?;
+        let hex = |t: &str| {
+            (t.len() == 16)
+                .then(|| u64::from_str_radix(t, 16).ok())
+                .flatten()
+                .ok_or(RecordError::BadValue)
+        };
+        let name_ok = crate::text::clean_name(&s.host_name).is_ok_and(|n| n == s.host_name);
+        if s.slot == 0 || s.slot >= lockstep::wire::MAX_PLAYERS || !name_ok {
+            return Err(RecordError::BadValue);
+        }
+        if s.game.is_empty() || s.game.len() > 64 || s.game.chars().any(char::is_control) {
+            return Err(RecordError::BadValue);
+        }
+        Ok(RejoinRecord {
+            seed: hex(&s.seed)?,
+            slot: s.slot,
+            token: hex(&s.token)?,
+            host: crate::id::PeerId::parse(&s.host).ok_or(RecordError::BadValue)?,
+            host_name: s.host_name,
+            game: s.game,
+            alive_at: s.alive_at,
+        })
+    }
+
+    /// Whether the slot may still be held at wall-clock time `wall_ms`:
+    /// the window has not run out since the match was last seen running.
+    /// A record from the future (the clock was set back) is taken as
+    /// fresh only within one window, like any other.
+    #[must_use]
+    pub fn fresh(&self, wall_ms: u64) -> bool {
+        wall_ms.abs_diff(self.alive_at) < REJOIN_WINDOW.0
+    }
+}
+
+/// What to do after the host refused a rejoin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Next {
+    /// Ask again at this time (same record, a fresh link).
+    Retry(Millis),
+    /// Give up: clear the record and tell the player this.
+    GiveUp(&'static str),
+}
+
+/// The message when the window ran out before the host took us back.
+pub const TOO_LATE: &str = "Could not get back into the match in time, so it is over.";
+
+/// What follows a refusal `why` at `now`, for a rejoin first tried at
+/// `since`: only [`RejoinRefusal::SlotLive`] is worth another try (the
+/// host has yet to notice the old link gone), and only within the window.
+#[must_use]
+pub fn after_refusal(why: RejoinRefusal, since: Millis, now: Millis) -> Next {
+    match why {
+        RejoinRefusal::SlotLive if now + SLOT_LIVE_RETRY < since + REJOIN_WINDOW => {
+            Next::Retry(now + SLOT_LIVE_RETRY)
+        }
+        RejoinRefusal::SlotLive => Next::GiveUp(TOO_LATE),
+        RejoinRefusal::SlotNotHeld => {
+            Next::GiveUp("The match is over, or your place in it was not kept.")
+        }
+        RejoinRefusal::WrongToken => {
+            Next::GiveUp("The host did not recognise this page's place in the match.")
+        }
+        // A refusal this page does not know yet: the host cannot take
+        // us back, whatever the reason.
+        _ => Next::GiveUp("The host cannot take a player back into the match now."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::PeerId;
+
+    fn record() -> RejoinRecord {
+        RejoinRecord {
+            seed: 0x0123_4567_89ab_cdef,
+            slot: 1,
+            token: u64::MAX - 5,
+            host: PeerId::parse("AbCdEfGhJk12").unwrap(),
+            host_name: "Ada".to_owned(),
+            game: "NtBA".to_owned(),
+            alive_at: 1_700_000_000_000,
+        }
+    }
+
+    #[test]
+    fn a_held_slot_counts_down_in_whole_seconds_and_clears_when_resumed() {
+        let mut h = Holds::default();
+        assert_eq!(h.shown(Millis(0)), None);
+        h.event(
+            Millis(1_000),
+            &Event::Dropped {
+                slot: 1,
+                held_for: Millis(20_000),
+            },
+        );
+        assert_eq!(h.shown(Millis(1_000)), Some((1, 20)));
+        assert_eq!(h.shown(Millis(1_001)), Some((1, 20)));
+        assert_eq!(h.shown(Millis(4_000)), Some((1, 17)));
+        assert_eq!(h.shown(Millis(20_999)), Some((1, 1)));
+        assert_eq!(h.shown(Millis(21_000)), Some((1, 0)));
+        // A Waiting event corrects the deadline to the session's.
+        h.event(
+            Millis(5_000),
+            &Event::Waiting {
+                slot: 1,
+                held_for: Millis(15_500),
+            },
+        );
+        assert_eq!(h.shown(Millis(5_000)), Some((1, 16)));
+        h.event(Millis(6_000), &Event::Resumed { slot: 1 });
+        assert_eq!(h.shown(Millis(6_000)), None);
+        assert_eq!(h.rejoined(), None);
+        h.event(Millis(7_000), &Event::Rejoined { tick: 420 });
+        assert_eq!(h.rejoined(), Some(420));
+    }
+
+    #[test]
+    fn the_other_page_reads_who_is_reconnecting_and_for_how_long() {
+        assert_eq!(reconnecting_line("Ada", 17), "Ada is reconnecting (17 s)");
+    }
+
+    #[test]
+    fn a_record_round_trips_through_storage_with_its_numbers_as_text() {
+        let r = record();
+        let text = r.to_storage();
+        assert!(text.contains(r#""token":"fffffffffffffffa""#), "{text}");
+        assert!(text.len() < RECORD_MAX_BYTES / 2);
+        assert_eq!(RejoinRecord::from_storage(&text), Ok(r));
+    }
+
+    #[test]
+    fn a_damaged_or_forged_record_is_refused() {
+        let good = record().to_storage();
+        let swap = |from: &str, to: &str| good.replace(from, to);
+        let cases = [
+            (String::new(), RecordError::Malformed),
+            ("null".to_owned(), RecordError::Malformed),
+            (good[..good.len() - 1].to_owned(), RecordError::Malformed),
+            (swap("\"slot\":1", "\"slot\":0"), RecordError::BadValue),
+            (swap("\"slot\":1", "\"slot\":99"), RecordError::BadValue),
+            (swap("\"slot\":1", "\"slot\":-1"), RecordError::Malformed),
+            (
+                swap("fffffffffffffffa", "fffffffffffffffz"),
+                RecordError::BadValue,
+            ),
+            (swap("fffffffffffffffa", "fffa"), RecordError::BadValue),
+            (swap("AbCdEfGhJk12", "AbCd"), RecordError::BadValue),
+            (swap("\"Ada\"", "\"\""), RecordError::BadValue),
+            (swap("\"Ada\"", "\"A\\u202eda\""), RecordError::BadValue),
+            (swap("\"NtBA\"", "\"\""), RecordError::BadValue),
+            (swap("{", "{\"extra\":1,"), RecordError::Malformed),
+            (" ".repeat(RECORD_MAX_BYTES + 1), RecordError::TooLarge),
+        ];
+        for (text, why) in cases {
+            assert_eq!(RejoinRecord::from_storage(&text), Err(why), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_record_is_stale_once_the_window_ran_out() {
+        let r = record();
+        let w = REJOIN_WINDOW.0;
+        assert!(r.fresh(r.alive_at));
+        assert!(r.fresh(r.alive_at + w - 1));
+        assert!(!r.fresh(r.alive_at + w));
+        assert!(!r.fresh(r.alive_at + 3_600_000));
+        assert!(!r.fresh(r.alive_at - w));
+    }
+
+    #[test]
+    fn only_a_live_slot_is_tried_again_and_only_within_the_window() {
+        let since = Millis(10_000);
+        assert_eq!(
+            after_refusal(RejoinRefusal::SlotLive, since, Millis(10_200)),
+            Next::Retry(Millis(11_200))
+        );
+        assert_eq!(
+            after_refusal(RejoinRefusal::SlotLive, since, Millis(29_500)),
+            Next::GiveUp(TOO_LATE)
+        );
+        for why in [
+            RejoinRefusal::SlotNotHeld,
+            RejoinRefusal::WrongToken,
+            RejoinRefusal::HostUnable,
+        ] {
+            assert!(matches!(
+                after_refusal(why, since, Millis(10_200)),
+                Next::GiveUp(_)
+            ));
+        }
+    }
+}
