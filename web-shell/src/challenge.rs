@@ -513,7 +513,13 @@ impl ChallengeState {
         match msg {
             // Chat, and the arrival by an invite link, are the lobby
             // client's: an arrival it honours comes back as our Challenge.
-            PeerMsg::Chat(_) | PeerMsg::Invited(_) | PeerMsg::InviteRefused(_) => {}
+            // Coming back into a match is the shell's (it knows the match).
+            PeerMsg::Chat(_)
+            | PeerMsg::Invited(_)
+            | PeerMsg::InviteRefused(_)
+            | PeerMsg::Rejoin { .. }
+            | PeerMsg::RejoinRoom(_)
+            | PeerMsg::RejoinGone => {}
             PeerMsg::Challenge { room, game } => {
                 let unknown = game
                     .as_ref()

@@ -204,6 +204,14 @@ pub enum Output {
     Ring,
     /// The roster, banner or buttons changed: redraw them.
     Changed,
+    /// A message about coming back into a match ([`PeerMsg::Rejoin`] and
+    /// its answers) from `from`: the shell's, which knows the match.
+    Rejoin {
+        /// The sender.
+        from: PeerId,
+        /// The message.
+        msg: PeerMsg,
+    },
 }
 
 /// A notice for the player, typed until the view words it.
@@ -1016,6 +1024,12 @@ impl LobbyClient {
                     log::debug!("lobby: an invite refusal we did not ask for; dropped");
                 }
             }
+            msg @ (PeerMsg::Rejoin { .. } | PeerMsg::RejoinRoom(_) | PeerMsg::RejoinGone) => {
+                self.out.push_back(Output::Rejoin {
+                    from: from.clone(),
+                    msg,
+                });
+            }
             PeerMsg::Chat(text) => {
                 if !muted {
                     let name = p.display();
@@ -1083,6 +1097,14 @@ impl LobbyClient {
                     PeerMsg::InviteRefused(why).encode(),
                 ));
             }
+        }
+    }
+
+    /// Sends `msg` to `to` over its lobby link (the shell's messages about
+    /// coming back into a match); nothing if `to` is not in the roster.
+    pub fn send_peer(&mut self, to: &PeerId, msg: &PeerMsg) {
+        if self.players.contains_key(to) {
+            self.out.push_back(Output::ToPeer(to.clone(), msg.encode()));
         }
     }
 

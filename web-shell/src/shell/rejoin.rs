@@ -18,7 +18,11 @@
 //! The token is a credential for the slot: it is kept in the record and
 //! nowhere else, and never written to the log.
 
-use lockstep::{Event, Millis, RejoinRefusal};
+use super::room::{Role, RoomLink, RoomOutput};
+use super::{AfterIce, LinkId, Output, Part, Shell};
+use crate::id::{PeerId, RoomCode};
+use crate::protocol::PeerMsg;
+use lockstep::{Event, Millis, RejoinRefusal, SessionConfig};
 use serde::{Deserialize, Serialize};
 
 /// How long the page's matches hold a dropped player's slot: long enough
@@ -39,6 +43,11 @@ pub const RECORD_KEY: &str = "rejoin";
 /// The largest record read back: a record is about 200 bytes; anything
 /// much larger was not written by the page.
 pub const RECORD_MAX_BYTES: usize = 1024;
+
+/// How often a guest that lost its match link asks the host for a way
+/// back until one works: a lobby message may be lost with a lobby link
+/// that is being made again, and a room may fail.
+pub const ASK_EVERY: Millis = Millis(2_000);
 
 /// What the rejoining page shows while it works its way back.
 pub const RECONNECTING: &str = "Reconnecting…";
@@ -231,6 +240,280 @@ pub fn after_refusal(why: RejoinRefusal, since: Millis, now: Millis) -> Next {
         // A refusal this page does not know yet: the host cannot take
         // us back, whatever the reason.
         _ => Next::GiveUp("The host cannot take a player back into the match now."),
+    }
+}
+
+/// A guest coming back: what it asks with, and when it asks next.
+#[derive(Debug)]
+struct Asking {
+    host: PeerId,
+    match_id: u64,
+    slot: u8,
+    token: u64,
+    next_ask: Millis,
+}
+
+/// Coming back into the running match, on either side: the guest asks the
+/// host over their lobby link for a way back ([`PeerMsg::Rejoin`]); the
+/// host makes a fresh room and sends its code ([`PeerMsg::RejoinRoom`]);
+/// the guest joins it; once the new link opens, the guest's fresh session
+/// rejoins the slot over it (the engine's catch-up does the rest) and the
+/// host's session hears the new link as the slot's own.
+#[derive(Debug, Default)]
+pub(super) struct Comeback {
+    /// The room made for the new link, with its attempt number.
+    room: Option<(u32, RoomLink)>,
+    /// The host's room code, once the service made it (sent again to a
+    /// guest that asks again meanwhile).
+    code: Option<RoomCode>,
+    /// Guest: asking for a way back.
+    asking: Option<Asking>,
+}
+
+impl Comeback {
+    pub(super) fn room_of(&mut self, gen: u32) -> Option<&mut RoomLink> {
+        self.room
+            .as_mut()
+            .filter(|(g, _)| *g == gen)
+            .map(|(_, r)| r)
+    }
+
+    /// Whether this page is asking its way back (it shows "Reconnecting…").
+    pub(super) fn reconnecting(&self) -> bool {
+        self.asking.is_some()
+    }
+}
+
+impl Shell {
+    /// The session configuration's rejoin part: the page's window, and for
+    /// the host the random bits its tokens are made from; a window of 0
+    /// for a game that cannot take a player back.
+    pub(super) fn rejoin_config(&mut self, cfg: SessionConfig, host: bool) -> SessionConfig {
+        if !self.game.rejoins() {
+            return cfg.rejoin_window(Millis::ZERO);
+        }
+        let cfg = cfg.rejoin_window(REJOIN_WINDOW);
+        let mut bytes = [0u8; 16];
+        if host && (self.random)(&mut bytes) {
+            cfg.rejoin_entropy(u128::from_le_bytes(bytes))
+        } else {
+            cfg
+        }
+    }
+
+    /// The running match's link closed or failed. A guest with a token
+    /// asks its way back; the host waits to be asked (its session holds
+    /// the slot).
+    pub(super) fn match_link_gone(&mut self, now: Millis) {
+        if self.comeback.asking.is_some() || !self.in_match() {
+            return;
+        }
+        let Some(id) = self.game.match_identity() else {
+            return;
+        };
+        let (Some(token), Some(host)) = (id.token, self.last_opponent.clone()) else {
+            return;
+        };
+        if id.side == 0 {
+            return;
+        }
+        log::info!("the match link was lost; asking the host for a way back");
+        self.comeback.asking = Some(Asking {
+            host,
+            match_id: id.match_id,
+            slot: id.side,
+            token,
+            next_ask: now,
+        });
+        self.comeback_tick(now);
+    }
+
+    /// The timers: the guest asks again every [`ASK_EVERY`] until a link
+    /// is being made; the room's own deadline.
+    pub(super) fn comeback_tick(&mut self, now: Millis) {
+        if let Some((_, room)) = self.comeback.room.as_mut() {
+            room.tick(now);
+        }
+        let Some(a) = self.comeback.asking.as_mut() else {
+            return;
+        };
+        if now < a.next_ask || self.comeback.room.is_some() {
+            return;
+        }
+        a.next_ask = now + ASK_EVERY;
+        let (host, msg) = (
+            a.host.clone(),
+            PeerMsg::Rejoin {
+                match_id: a.match_id,
+            },
+        );
+        if let Some(c) = self.client.as_mut() {
+            c.send_peer(&host, &msg);
+        }
+    }
+
+    /// A lobby message about coming back, from `from`.
+    pub(super) fn comeback_message(&mut self, now: Millis, from: &PeerId, msg: PeerMsg) {
+        match msg {
+            PeerMsg::Rejoin { match_id } => self.asked_for_a_way_back(now, from, match_id),
+            PeerMsg::RejoinRoom(code) => {
+                if !self.asking_host(from) || self.comeback.room.is_some() {
+                    log::debug!("a rejoin room nobody here waits for; ignored");
+                    return;
+                }
+                self.room_gen += 1;
+                let link = self.room_link(RoomLink::guest(code, self.cfg.match_connect));
+                self.comeback.room = Some((self.room_gen, link));
+                self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
+            }
+            PeerMsg::RejoinGone if self.asking_host(from) => {
+                // The match is over on the host: the session ends by itself
+                // when its window runs out; no more asking.
+                log::info!("the host runs no match to come back to");
+                self.comeback.asking = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether this page asks `from` for a way back.
+    fn asking_host(&self, from: &PeerId) -> bool {
+        self.comeback
+            .asking
+            .as_ref()
+            .is_some_and(|a| &a.host == from)
+    }
+
+    /// Host: `from` asks for a way back into match `match_id`. Only the
+    /// player this page is playing, in this match, gets a room; one room
+    /// at a time.
+    fn asked_for_a_way_back(&mut self, now: Millis, from: &PeerId, match_id: u64) {
+        let ours = self.in_match()
+            && self.last_opponent.as_ref() == Some(from)
+            && self
+                .game
+                .match_identity()
+                .is_some_and(|id| id.side == 0 && id.match_id == match_id);
+        let send = |s: &mut Shell, msg: PeerMsg| {
+            if let Some(c) = s.client.as_mut() {
+                c.send_peer(from, &msg);
+            }
+        };
+        if !ours {
+            log::info!("a player asked to come back into a match not running here");
+            send(self, PeerMsg::RejoinGone);
+            return;
+        }
+        if self.comeback.room.is_some() {
+            // Asked again while the room is made: the code goes again once
+            // there is one (the last message may have been lost).
+            if let Some(code) = self.comeback.code.clone() {
+                send(self, PeerMsg::RejoinRoom(code));
+            }
+            return;
+        }
+        log::info!("the other player asks for a way back into the match; making a room");
+        self.room_gen += 1;
+        let link = self.room_link(RoomLink::host(self.cfg.match_connect));
+        self.comeback.room = Some((self.room_gen, link));
+        self.comeback.code = None;
+        self.refresh_ice(now, AfterIce::Nothing);
+    }
+
+    /// Carries out the comeback room's outputs; `true` if there were any.
+    pub(super) fn drain_comeback(&mut self, now: Millis) -> bool {
+        let mut any = false;
+        loop {
+            let Some((gen, o)) = self
+                .comeback
+                .room
+                .as_mut()
+                .and_then(|(g, r)| r.poll().map(|o| (*g, o)))
+            else {
+                return any;
+            };
+            any = true;
+            match self.room_io(now, gen, o) {
+                Some(RoomOutput::Ready(code)) => {
+                    self.comeback.code = Some(code.clone());
+                    if let Some(to) = self.last_opponent.clone() {
+                        if let Some(c) = self.client.as_mut() {
+                            c.send_peer(&to, &PeerMsg::RejoinRoom(code));
+                        }
+                    }
+                }
+                Some(RoomOutput::Opened(role, path)) => {
+                    self.comeback.room = None;
+                    self.comeback.code = None;
+                    self.new_link_open(now, role, gen, path);
+                }
+                Some(RoomOutput::Failed(_)) => {
+                    // The guest asks again on its timer.
+                    log::info!("the link for coming back could not be made");
+                    self.comeback.room = None;
+                    self.comeback.code = None;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The new link of attempt `tag` is open: the guest's fresh session
+    /// rejoins over it, the host's session goes on over it.
+    fn new_link_open(&mut self, now: Millis, role: Role, tag: u32, path: super::room::Path) {
+        if !self.in_match() {
+            self.out.push_back(Output::ClosePeer(LinkId::Match));
+            return;
+        }
+        self.match_view.path = Some(match path {
+            super::room::Path::Direct => "direct",
+            super::room::Path::Relayed => "relayed",
+        });
+        match (role, self.comeback.asking.take()) {
+            (Role::Guest, Some(a)) => {
+                let cfg = SessionConfig::guest().rejoin(a.slot, a.token);
+                let cfg = self.rejoin_config(cfg, false);
+                if !self.game.start_match(cfg, now, tag) {
+                    log::warn!("could not make the session to come back with");
+                }
+            }
+            (Role::Host, None) => {
+                if !self.game.match_relink(now, tag) {
+                    log::warn!("this game cannot take a player back");
+                }
+            }
+            _ => log::warn!("a link for coming back opened on the wrong side; ignored"),
+        }
+        self.render(Part::Match);
+    }
+
+    /// The match ended: nothing to come back to.
+    pub(super) fn comeback_end(&mut self) {
+        if let Some((gen, mut room)) = self.comeback.room.take() {
+            room.close();
+            while let Some(o) = room.poll() {
+                self.room_io(self.now, gen, o);
+            }
+        }
+        self.comeback = Comeback::default();
+    }
+
+    /// The line shown while a link is being made again.
+    pub(super) fn reconnecting_view(&mut self, now: Millis) {
+        let _ = now;
+        let v = &mut self.match_view;
+        v.reconnecting = if self.comeback.reconnecting() {
+            Some(RECONNECTING.to_owned())
+        } else if let Some((_, secs)) = v.held {
+            let name = self
+                .last_opponent
+                .as_ref()
+                .and_then(|id| self.client.as_ref()?.player(id))
+                .map_or_else(|| "The other player".to_owned(), |p| p.nick.clone());
+            Some(reconnecting_line(&name, secs))
+        } else {
+            None
+        };
     }
 }
 

@@ -59,6 +59,10 @@ pub struct MatchView {
     /// `data-rejoined`: the tick this page's fresh session caught up to
     /// when it came back into the match.
     pub rejoined: Option<u32>,
+    /// The line in place of "Waiting for the other player…" while a link
+    /// is being made again: "Reconnecting…" on the page that comes back,
+    /// "Ada is reconnecting (17 s)" on the other.
+    pub reconnecting: Option<String>,
     /// The details line (side, netcode, input delay, ping), shown one
     /// click away.
     pub status: String,

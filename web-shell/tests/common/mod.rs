@@ -501,6 +501,19 @@ impl World {
         }
     }
 
+    /// Rooms the service made (`POST /rooms` answered), over the whole run.
+    pub fn rooms_made(&self) -> u32 {
+        self.rooms
+    }
+
+    /// The match link of page `p` fails (a network change, say): both
+    /// ends report it closed.
+    pub fn cut_match_link(&mut self, p: usize) {
+        self.rtc(p, &LinkId::Match, RtcEvent::Closed);
+        self.close_conn(p, &LinkId::Match);
+        self.settle();
+    }
+
     fn close_conn(&mut self, p: usize, link: &LinkId) {
         if let Some(c) = self.pages[p].conns.remove(link) {
             if let Some((q, ql)) = c.peer {
