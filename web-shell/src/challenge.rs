@@ -161,6 +161,10 @@ pub enum Event {
     LobbyLost,
     /// The match data channels opened (as host or guest).
     MatchConnected,
+    /// This page, reloaded, is back in the match it played before (a new
+    /// link to its host opened): in a match again, unless it is busy with
+    /// a challenge meanwhile.
+    MatchResumed,
     /// Setting up the match connection failed.
     MatchFailed,
     /// The match is over; back to the lobby.
@@ -413,6 +417,15 @@ impl ChallengeState {
             }
             Event::MatchConnected => {
                 if self.outgoing.take().is_some() || self.joining.take().is_some() {
+                    self.in_match = true;
+                    fx.push(Effect::SetStatus(PlayerStatus::InMatch));
+                    for c in std::mem::take(&mut self.incoming) {
+                        fx.push(Effect::Send(c.from, PeerMsg::Decline(DeclineReason::Busy)));
+                    }
+                }
+            }
+            Event::MatchResumed => {
+                if self.outgoing.is_none() && self.joining.is_none() && !self.in_match {
                     self.in_match = true;
                     fx.push(Effect::SetStatus(PlayerStatus::InMatch));
                     for c in std::mem::take(&mut self.incoming) {

@@ -234,6 +234,9 @@ pub enum LobbyNotice {
     /// A player (`name#ABC`) came by our invite link, and we challenge
     /// them.
     InviteArrived(String),
+    /// About coming back into the match this page played before a
+    /// reload: under way, or why not.
+    Rejoin(&'static str),
 }
 
 impl LobbyNotice {
@@ -247,6 +250,7 @@ impl LobbyNotice {
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
             LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
             LobbyNotice::InviteArrived(name) => format!("{name}{INVITE_ARRIVED}"),
+            LobbyNotice::Rejoin(text) => (*text).to_owned(),
         }
     }
 
@@ -283,6 +287,7 @@ impl LobbyNotice {
                 NoticePart::Name(name.clone()),
                 NoticePart::Text(INVITE_ARRIVED.to_owned()),
             ],
+            LobbyNotice::Rejoin(text) => vec![NoticePart::Text((*text).to_owned())],
         }
     }
 }
@@ -1100,6 +1105,12 @@ impl LobbyClient {
         }
     }
 
+    /// Shows `notice` with the lobby's others (the shell's own, about
+    /// coming back into a match).
+    pub fn note(&mut self, notice: LobbyNotice) {
+        self.out.push_back(Output::Notice(notice));
+    }
+
     /// Sends `msg` to `to` over its lobby link (the shell's messages about
     /// coming back into a match); nothing if `to` is not in the roster.
     pub fn send_peer(&mut self, to: &PeerId, msg: &PeerMsg) {
@@ -1202,6 +1213,13 @@ impl LobbyClient {
     /// The match data channels are open (host or guest).
     pub fn match_connected(&mut self, now: Millis) {
         self.reduce(Event::MatchConnected, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// This page, reloaded, is back in its match (see
+    /// [`challenge::Event::MatchResumed`]).
+    pub fn match_resumed(&mut self, now: Millis) {
+        self.reduce(Event::MatchResumed, now);
         self.out.push_back(Output::Changed);
     }
 

@@ -267,6 +267,8 @@ impl Shell {
         if s.cfg.invite.is_some() {
             s.screens.handle(ScreenEvent::ChooseOnline);
         }
+        // A guest page reloaded mid-match goes back to its match.
+        s.restore_rejoin();
         s.flush_dirty();
         s
     }

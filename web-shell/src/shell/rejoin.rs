@@ -218,6 +218,13 @@ pub enum Next {
     GiveUp(&'static str),
 }
 
+/// The message when the player this page played is gone from the lobby.
+pub const HOST_GONE: &str =
+    "The player you were playing is no longer in the lobby, so the match is over.";
+
+/// The message when the host says the match is over.
+pub const MATCH_OVER: &str = "That match is over.";
+
 /// The message when the window ran out before the host took us back.
 pub const TOO_LATE: &str = "Could not get back into the match in time, so it is over.";
 
@@ -251,6 +258,12 @@ struct Asking {
     slot: u8,
     token: u64,
     next_ask: Millis,
+    /// The page was reloaded: it is not in the match (to the challenge
+    /// rules) until the new link opens, and its record is cleared when it
+    /// gives up.
+    reloaded: bool,
+    /// When the host's window runs out: no use asking after that.
+    until: Millis,
 }
 
 /// Coming back into the running match, on either side: the guest asks the
@@ -268,6 +281,18 @@ pub(super) struct Comeback {
     code: Option<RoomCode>,
     /// Guest: asking for a way back.
     asking: Option<Asking>,
+    /// Host: who asked (a reloaded guest has a new lobby id).
+    asker: Option<PeerId>,
+    /// A record found in session storage at start-up, acted on at the
+    /// first tick (the shell learns the time with its inputs).
+    restore: Option<RejoinRecord>,
+    /// Guest: when the record is written next (once a second while the
+    /// match runs), and whether one was written.
+    next_write: Millis,
+    written: bool,
+    /// The other player's lobby name, kept for the countdown (a reloaded
+    /// guest leaves the roster under its old id).
+    name: Option<String>,
 }
 
 impl Comeback {
@@ -301,6 +326,122 @@ impl Shell {
         }
     }
 
+    /// The wall-clock time at page time `now`, in ms since the epoch.
+    fn wall(&self, now: Millis) -> u64 {
+        self.cfg.clock_origin_ms.saturating_add(now.0)
+    }
+
+    /// At start-up: a record in session storage means this page was a
+    /// guest in a match before a reload. One for this page's game is kept
+    /// for the first tick (the page opens on the lobby); anything else is
+    /// removed.
+    pub(super) fn restore_rejoin(&mut self) {
+        let Some(text) = self.cfg.rejoin_record.take() else {
+            return;
+        };
+        let games = self.game.games();
+        match RejoinRecord::from_storage(&text) {
+            Ok(r) if r.game == self.game.name() || games.contains(&r.game.as_str()) => {
+                if self.cfg.online_note.is_none() && self.cfg.stored_name.is_some() {
+                    self.comeback.restore = Some(r);
+                    self.screens
+                        .handle(crate::screens::ScreenEvent::ChooseOnline);
+                    return;
+                }
+                log::info!("a match to come back to, but no way online here");
+            }
+            Ok(_) => log::info!("dropped a rejoin record of another game"),
+            Err(e) => log::warn!("dropped an unreadable rejoin record ({e:?})"),
+        }
+        self.clear_record();
+    }
+
+    fn clear_record(&mut self) {
+        self.comeback.written = false;
+        self.out.push_back(Output::SessionStore {
+            key: RECORD_KEY,
+            value: None,
+        });
+    }
+
+    /// Gives up coming back after a reload: the record goes, and the lobby
+    /// says why.
+    fn give_up(&mut self, why: &'static str) {
+        log::info!("gave up coming back into the match: {why}");
+        self.comeback.asking = None;
+        self.clear_record();
+        if let Some(c) = self.client.as_mut() {
+            c.note(crate::lobby::LobbyNotice::Rejoin(why));
+        }
+    }
+
+    /// The first tick after a reload with a record: into the lobby under
+    /// the remembered name, and ask the host once its lobby link is up.
+    fn act_on_record(&mut self, now: Millis, r: RejoinRecord) {
+        let name = self.cfg.stored_name.clone().unwrap_or_default();
+        self.join_lobby(now, &name);
+        if self.client.is_none() {
+            self.clear_record();
+            return;
+        }
+        if !r.fresh(self.wall(now)) {
+            self.give_up(TOO_LATE);
+            return;
+        }
+        let left = (r.alive_at + REJOIN_WINDOW.0).saturating_sub(self.wall(now));
+        self.last_opponent = Some(r.host.clone());
+        self.comeback.name = Some(r.host_name.clone());
+        self.comeback.asking = Some(Asking {
+            host: r.host,
+            match_id: r.seed,
+            slot: r.slot,
+            token: r.token,
+            next_ask: now,
+            reloaded: true,
+            until: now + Millis(left),
+        });
+        if let Some(c) = self.client.as_mut() {
+            c.note(crate::lobby::LobbyNotice::Rejoin(RECONNECTING));
+        }
+    }
+
+    /// Guest: the record of the running match, written once a second (its
+    /// time says until when the slot may be held).
+    fn write_record(&mut self, now: Millis) {
+        if now < self.comeback.next_write || !self.in_match() {
+            return;
+        }
+        let Some(id) = self.game.match_identity() else {
+            return;
+        };
+        let (Some(token), Some(host)) = (id.token, self.last_opponent.clone()) else {
+            return;
+        };
+        if id.side == 0 || self.comeback.asking.is_some() {
+            return;
+        }
+        self.comeback.next_write = now + Millis(1_000);
+        let host_name = self
+            .comeback
+            .name
+            .clone()
+            .unwrap_or_else(|| "The other player".to_owned());
+        let record = RejoinRecord {
+            seed: id.match_id,
+            slot: id.side,
+            token,
+            host,
+            host_name,
+            game: self.game.name().to_owned(),
+            alive_at: self.wall(now),
+        };
+        self.comeback.written = true;
+        self.out.push_back(Output::SessionStore {
+            key: RECORD_KEY,
+            value: Some(record.to_storage()),
+        });
+    }
+
     /// The running match's link closed or failed. A guest with a token
     /// asks its way back; the host waits to be asked (its session holds
     /// the slot).
@@ -324,6 +465,8 @@ impl Shell {
             slot: id.side,
             token,
             next_ask: now,
+            reloaded: false,
+            until: now + REJOIN_WINDOW,
         });
         self.comeback_tick(now);
     }
@@ -331,22 +474,46 @@ impl Shell {
     /// The timers: the guest asks again every [`ASK_EVERY`] until a link
     /// is being made; the room's own deadline.
     pub(super) fn comeback_tick(&mut self, now: Millis) {
+        if let Some(r) = self.comeback.restore.take() {
+            self.act_on_record(now, r);
+        }
+        self.write_record(now);
         if let Some((_, room)) = self.comeback.room.as_mut() {
             room.tick(now);
         }
+        let Some(a) = self.comeback.asking.as_ref() else {
+            return;
+        };
+        let (host, reloaded, until) = (a.host.clone(), a.reloaded, a.until);
+        if reloaded && now >= until {
+            self.give_up(TOO_LATE);
+            return;
+        }
+        let Some(c) = self.client.as_ref() else {
+            return;
+        };
+        // After a reload: once in the lobby, the host must be there too
+        // (the roster comes with the welcome).
+        let online = c.connection() == crate::lobby::Connection::Online;
+        let linked = c
+            .player(&host)
+            .map(|p| p.pair.state() == crate::mesh::PairState::Connected);
+        if reloaded && online && linked.is_none() {
+            self.give_up(HOST_GONE);
+            return;
+        }
+        // Asked only over an open lobby link; again after a while, unless
+        // a room for the new link is being made.
         let Some(a) = self.comeback.asking.as_mut() else {
             return;
         };
-        if now < a.next_ask || self.comeback.room.is_some() {
+        if now < a.next_ask || self.comeback.room.is_some() || linked != Some(true) {
             return;
         }
         a.next_ask = now + ASK_EVERY;
-        let (host, msg) = (
-            a.host.clone(),
-            PeerMsg::Rejoin {
-                match_id: a.match_id,
-            },
-        );
+        let msg = PeerMsg::Rejoin {
+            match_id: a.match_id,
+        };
         if let Some(c) = self.client.as_mut() {
             c.send_peer(&host, &msg);
         }
@@ -367,10 +534,15 @@ impl Shell {
                 self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
             }
             PeerMsg::RejoinGone if self.asking_host(from) => {
-                // The match is over on the host: the session ends by itself
-                // when its window runs out; no more asking.
-                log::info!("the host runs no match to come back to");
-                self.comeback.asking = None;
+                // The match is over on the host. A page still in it ends
+                // by itself when its window runs out; a reloaded one is
+                // told now.
+                if self.in_match() {
+                    log::info!("the host runs no match to come back to");
+                    self.comeback.asking = None;
+                } else {
+                    self.give_up(MATCH_OVER);
+                }
             }
             _ => {}
         }
@@ -388,8 +560,10 @@ impl Shell {
     /// player this page is playing, in this match, gets a room; one room
     /// at a time.
     fn asked_for_a_way_back(&mut self, now: Millis, from: &PeerId, match_id: u64) {
+        // A reloaded guest asks under a new lobby id: knowing the match's
+        // id (never shown or logged) is what lets it ask; its session's
+        // token is then checked by the host's session.
         let ours = self.in_match()
-            && self.last_opponent.as_ref() == Some(from)
             && self
                 .game
                 .match_identity()
@@ -404,7 +578,7 @@ impl Shell {
             send(self, PeerMsg::RejoinGone);
             return;
         }
-        if self.comeback.room.is_some() {
+        if self.comeback.room.is_some() && self.comeback.asker.as_ref() == Some(from) {
             // Asked again while the room is made: the code goes again once
             // there is one (the last message may have been lost).
             if let Some(code) = self.comeback.code.clone() {
@@ -412,6 +586,15 @@ impl Shell {
             }
             return;
         }
+        if let Some((gen, mut room)) = self.comeback.room.take() {
+            // Someone else asks now (the guest's page reloaded meanwhile):
+            // the last room is given up for theirs.
+            room.close();
+            while let Some(o) = room.poll() {
+                self.room_io(now, gen, o);
+            }
+        }
+        self.comeback.asker = Some(from.clone());
         log::info!("the other player asks for a way back into the match; making a room");
         self.room_gen += 1;
         let link = self.room_link(RoomLink::host(self.cfg.match_connect));
@@ -436,7 +619,7 @@ impl Shell {
             match self.room_io(now, gen, o) {
                 Some(RoomOutput::Ready(code)) => {
                     self.comeback.code = Some(code.clone());
-                    if let Some(to) = self.last_opponent.clone() {
+                    if let Some(to) = self.comeback.asker.clone() {
                         if let Some(c) = self.client.as_mut() {
                             c.send_peer(&to, &PeerMsg::RejoinRoom(code));
                         }
@@ -459,25 +642,53 @@ impl Shell {
     }
 
     /// The new link of attempt `tag` is open: the guest's fresh session
-    /// rejoins over it, the host's session goes on over it.
+    /// rejoins over it (a reloaded page goes back to the match screen),
+    /// the host's session goes on over it.
     fn new_link_open(&mut self, now: Millis, role: Role, tag: u32, path: super::room::Path) {
+        let reloaded = self.comeback.asking.as_ref().is_some_and(|a| a.reloaded);
+        let on_lobby = self.screens.screen() == &crate::screens::Screen::Lobby;
+        if reloaded && role == Role::Guest && on_lobby {
+            // Back in the match to the challenge rules (busy to others).
+            if let Some(c) = self.client.as_mut() {
+                c.match_resumed(now);
+            }
+        }
         if !self.in_match() {
             self.out.push_back(Output::ClosePeer(LinkId::Match));
+            if reloaded {
+                self.give_up("Could not get back into the match.");
+            }
             return;
         }
-        self.match_view.path = Some(match path {
+        let path = match path {
             super::room::Path::Direct => "direct",
             super::room::Path::Relayed => "relayed",
-        });
+        };
         match (role, self.comeback.asking.take()) {
             (Role::Guest, Some(a)) => {
+                if a.reloaded {
+                    self.frame_times = super::FrameTimes::default();
+                    self.match_view = super::view::MatchView {
+                        state: Some("connected"),
+                        status: RECONNECTING.to_owned(),
+                        ..super::view::MatchView::default()
+                    };
+                }
+                self.match_view.path = Some(path);
                 let cfg = SessionConfig::guest().rejoin(a.slot, a.token);
                 let cfg = self.rejoin_config(cfg, false);
                 if !self.game.start_match(cfg, now, tag) {
                     log::warn!("could not make the session to come back with");
                 }
+                if a.reloaded {
+                    self.screen_event(now, crate::screens::ScreenEvent::MatchStarted, &[]);
+                }
             }
             (Role::Host, None) => {
+                self.match_view.path = Some(path);
+                if let Some(who) = self.comeback.asker.take() {
+                    self.last_opponent = Some(who);
+                }
                 if !self.game.match_relink(now, tag) {
                     log::warn!("this game cannot take a player back");
                 }
@@ -495,21 +706,31 @@ impl Shell {
                 self.room_io(self.now, gen, o);
             }
         }
+        if self.comeback.written {
+            self.clear_record();
+        }
         self.comeback = Comeback::default();
     }
 
     /// The line shown while a link is being made again.
     pub(super) fn reconnecting_view(&mut self, now: Millis) {
         let _ = now;
+        if self.comeback.name.is_none() {
+            self.comeback.name = self
+                .last_opponent
+                .as_ref()
+                .and_then(|id| self.client.as_ref()?.player(id))
+                .map(|p| p.nick.clone());
+        }
         let v = &mut self.match_view;
         v.reconnecting = if self.comeback.reconnecting() {
             Some(RECONNECTING.to_owned())
         } else if let Some((_, secs)) = v.held {
             let name = self
-                .last_opponent
-                .as_ref()
-                .and_then(|id| self.client.as_ref()?.player(id))
-                .map_or_else(|| "The other player".to_owned(), |p| p.nick.clone());
+                .comeback
+                .name
+                .clone()
+                .unwrap_or_else(|| "The other player".to_owned());
             Some(reconnecting_line(&name, secs))
         } else {
             None

@@ -88,14 +88,22 @@ pub struct Page {
     pub aborted: Vec<FetchId>,
     /// What this page put on the clipboard, in order.
     pub copied: Vec<String>,
+    /// This page's settings storage (lasts through a reload).
+    pub stored: Vec<(&'static str, String)>,
+    /// This tab's session storage under the rejoin record's key.
+    pub session: Option<String>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
 impl Page {
     /// The `i`th page of a world, at `search`.
     fn new(search: &str, i: usize) -> Page {
+        Page::with_shell(shell(search, 0x9E37_79B9 * (i as u64 + 1)))
+    }
+
+    fn with_shell(shell: Shell) -> Page {
         Page {
-            shell: shell(search, 0x9E37_79B9 * (i as u64 + 1)),
+            shell,
             no_direct_path: false,
             chat: Vec::new(),
             flip_hash: false,
@@ -105,6 +113,8 @@ impl Page {
             sounds: Vec::new(),
             aborted: Vec::new(),
             copied: Vec::new(),
+            stored: Vec::new(),
+            session: None,
             conns: BTreeMap::new(),
         }
     }
@@ -139,6 +149,8 @@ pub struct World {
     /// While set, the service answers `GET /lobbies` with this text
     /// instead of its directory.
     pub lobbies_answer: Option<String>,
+    /// Pages reloaded, over the whole run.
+    reloads: u64,
 }
 
 impl World {
@@ -157,6 +169,7 @@ impl World {
             lobby_asks: Vec::new(),
             service_silent: false,
             lobbies_answer: None,
+            reloads: 0,
         };
         for p in 0..n {
             w.drain(p);
@@ -501,6 +514,41 @@ impl World {
         }
     }
 
+    /// Page `p` is reloaded: its sockets and connections go (the service
+    /// and the other pages see them close), and a fresh page starts at
+    /// `search` with the storage and session storage it had, and new
+    /// random numbers (a new lobby id).
+    pub fn reload(&mut self, p: usize, search: &str) {
+        let keys: Vec<(usize, SocketId)> =
+            self.sockets.keys().filter(|k| k.0 == p).copied().collect();
+        for k in keys {
+            self.close_socket(k);
+        }
+        let links: Vec<LinkId> = self.pages[p].conns.keys().cloned().collect();
+        for l in links {
+            self.close_conn(p, &l);
+        }
+        self.queue.retain(|(q, _)| *q != p);
+        let (stored, session) = (self.pages[p].stored.clone(), self.pages[p].session.clone());
+        let facts = PageFacts {
+            stored: stored.clone(),
+            rejoin_record: session.clone(),
+            ..facts(search)
+        };
+        self.reloads += 1;
+        let shell = Shell::new(
+            DotsFrontEnd::default(),
+            ShellConfig::from_page(&facts),
+            random(0x5151_0000 + self.reloads),
+        );
+        let mut page = Page::with_shell(shell);
+        page.stored = stored;
+        page.session = session;
+        self.pages[p] = page;
+        self.drain(p);
+        self.settle();
+    }
+
     /// Rooms the service made (`POST /rooms` answered), over the whole run.
     pub fn rooms_made(&self) -> u32 {
         self.rooms
@@ -682,8 +730,13 @@ impl World {
                 | Output::Page(_)
                 | Output::Paint
                 | Output::FullScreen
-                | Output::Store { .. }
                 | Output::Offer { .. } => {}
+                Output::Store { key, value } => {
+                    let stored = &mut self.pages[p].stored;
+                    stored.retain(|(k, _)| *k != key);
+                    stored.push((key, value));
+                }
+                Output::SessionStore { value, .. } => self.pages[p].session = value,
             }
         }
     }
