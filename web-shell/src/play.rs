@@ -90,7 +90,7 @@ pub fn outcome_message(o: &Outcome) -> &'static str {
             "The other player's game stopped sending its moves, so the match was stopped."
         }
         Outcome::PlayerLeft { .. } => "The other player left and did not come back.",
-        Outcome::RejoinRefused { .. } => "Could not get back into the match.",
+        Outcome::RejoinRefused { why } => crate::shell::rejoin::refusal_message(*why),
         // Outcomes the engine may add later.
         _ => "The match was stopped.",
     }

@@ -961,10 +961,14 @@ mod tests {
                 why: RejoinRefusal::WrongToken
             }
         );
-        assert!(matches!(
+        assert_eq!(
+            e.message,
+            "The host did not recognise this page's place in the match."
+        );
+        assert_eq!(
             rejoin::after_refusal(RejoinRefusal::WrongToken, p.now, p.now),
-            Next::GiveUp(_)
-        ));
+            Next::GiveUp(rejoin::refusal_message(RejoinRefusal::WrongToken))
+        );
         assert!(
             p.va.held.is_some(),
             "the slot is still held for the real one"

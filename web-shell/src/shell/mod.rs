@@ -1071,7 +1071,7 @@ impl Shell {
             }
             Screen::Match => {
                 let report = self.game.match_frame(now, &held, &mut self.match_view);
-                self.reconnecting_view(now);
+                self.reconnecting_view();
                 self.send_match_transmits();
                 self.frame_times.pending = true;
                 if report.ticked {

@@ -231,22 +231,31 @@ pub const TOO_LATE: &str = "Could not get back into the match in time, so it is 
 /// What follows a refusal `why` at `now`, for a rejoin first tried at
 /// `since`: only [`RejoinRefusal::SlotLive`] is worth another try (the
 /// host has yet to notice the old link gone), and only within the window.
+///
+/// The page's new link takes the old one's place on the host (the host's
+/// session hears it as the slot's own link, and drops the old session
+/// there at once), so the page itself does not meet `SlotLive`; a caller
+/// that brings a guest back over a link of its own would.
 #[must_use]
 pub fn after_refusal(why: RejoinRefusal, since: Millis, now: Millis) -> Next {
     match why {
         RejoinRefusal::SlotLive if now + SLOT_LIVE_RETRY < since + REJOIN_WINDOW => {
             Next::Retry(now + SLOT_LIVE_RETRY)
         }
-        RejoinRefusal::SlotLive => Next::GiveUp(TOO_LATE),
-        RejoinRefusal::SlotNotHeld => {
-            Next::GiveUp("The match is over, or your place in it was not kept.")
-        }
-        RejoinRefusal::WrongToken => {
-            Next::GiveUp("The host did not recognise this page's place in the match.")
-        }
+        why => Next::GiveUp(refusal_message(why)),
+    }
+}
+
+/// What the player reads when the host refused to take it back.
+#[must_use]
+pub fn refusal_message(why: RejoinRefusal) -> &'static str {
+    match why {
+        RejoinRefusal::SlotLive => TOO_LATE,
+        RejoinRefusal::SlotNotHeld => "The match is over, or your place in it was not kept.",
+        RejoinRefusal::WrongToken => "The host did not recognise this page's place in the match.",
         // A refusal this page does not know yet: the host cannot take
         // us back, whatever the reason.
-        _ => Next::GiveUp("The host cannot take a player back into the match now."),
+        _ => "The host cannot take a player back into the match now.",
     }
 }
 
@@ -713,8 +722,7 @@ impl Shell {
     }
 
     /// The line shown while a link is being made again.
-    pub(super) fn reconnecting_view(&mut self, now: Millis) {
-        let _ = now;
+    pub(super) fn reconnecting_view(&mut self) {
         if self.comeback.name.is_none() {
             self.comeback.name = self
                 .last_opponent
