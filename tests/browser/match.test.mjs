@@ -1116,60 +1116,60 @@ const recordLines = () => {
 };
 
 test('17. the guest\'s match link closes mid-match: it comes back through the lobby and a new link, the match ends in sync, and both logs replay to the same hash', { skip: !enabled }, async () => {
-  pages.gus = await openPage(browser, server.url, { initScript: reachable });
-  pages.hal = await openPage(browser, server.url, { initScript: reachable });
-  const { gus, hal } = pages;
-  await joinLobby(gus, 'Gus');
-  await joinLobby(hal, 'Hal');
-  await entry(gus, 'Hal').and(gus.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  pages.kit = await openPage(browser, server.url, { initScript: reachable });
+  pages.lou = await openPage(browser, server.url, { initScript: reachable });
+  const { kit, lou } = pages;
+  await joinLobby(kit, 'Kit');
+  await joinLobby(lou, 'Lou');
+  await entry(kit, 'Lou').and(kit.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
   // The peer connections made from here on are the match's.
-  const lobbyLinks = await hal.evaluate(() => window.__pcs.length);
-  await startMatch(gus, hal, 'Gus', 'Hal');
-  await waitAttrAtLeast(hal, 'tick', 120);
-  assert.equal(await hal.evaluate(() => window.__pcs.length), lobbyLinks + 1, 'one match link');
-  for (const p of [gus, hal]) await p.evaluate(recordLines);
-  // Hal's browser closes the match's peer connection (the lobby link
-  // stays): Hal's page asks Gus's for a way back, and over a fresh room
-  // and link its new session takes Hal's slot back.
+  const lobbyLinks = await lou.evaluate(() => window.__pcs.length);
+  await startMatch(kit, lou, 'Kit', 'Lou');
+  await waitAttrAtLeast(lou, 'tick', 120);
+  assert.equal(await lou.evaluate(() => window.__pcs.length), lobbyLinks + 1, 'one match link');
+  for (const p of [kit, lou]) await p.evaluate(recordLines);
+  // Lou's browser closes the match's peer connection (the lobby link
+  // stays): Lou's page asks Kit's for a way back, and over a fresh room
+  // and link its new session takes Lou's slot back.
   const closedAt = Date.now();
-  await hal.evaluate((n) => { window.__closedAt = performance.now(); window.__pcs.slice(n).forEach((pc) => pc.close()); }, lobbyLinks);
-  await hal.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
-  const backMs = await hal.evaluate(() => performance.now() - window.__closedAt);
-  const rejoined = await num(hal, '#match', 'data-rejoined');
-  await waitAttrAtLeast(hal, 'tick', rejoined + 120);
-  await waitAttrAtLeast(gus, 'tick', rejoined + 120);
-  const [lg, lh] = await Promise.all([gus, hal].map((p) => p.evaluate(() => window.__lines)));
-  assert.ok(lh.includes('Reconnecting…'), `Hal's page said it reconnects: ${JSON.stringify(lh)}`);
-  assert.ok(lg.some((l) => /^Hal is reconnecting \((20|19|18) s\)$/.test(l)), `Gus's page counted Hal's window down: ${JSON.stringify(lg)}`);
-  for (const p of [gus, hal]) assert.equal(await p.locator('#match-waiting').isVisible(), false, 'the line is gone');
+  await lou.evaluate((n) => { window.__closedAt = performance.now(); window.__pcs.slice(n).forEach((pc) => pc.close()); }, lobbyLinks);
+  await lou.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  const backMs = await lou.evaluate(() => performance.now() - window.__closedAt);
+  const rejoined = await num(lou, '#match', 'data-rejoined');
+  await waitAttrAtLeast(lou, 'tick', rejoined + 120);
+  await waitAttrAtLeast(kit, 'tick', rejoined + 120);
+  const [lg, lh] = await Promise.all([kit, lou].map((p) => p.evaluate(() => window.__lines)));
+  assert.ok(lh.includes('Reconnecting…'), `Lou's page said it reconnects: ${JSON.stringify(lh)}`);
+  assert.ok(lg.some((l) => /^Lou is reconnecting \((20|19|18) s\)$/.test(l)), `Kit's page counted Lou's window down: ${JSON.stringify(lg)}`);
+  for (const p of [kit, lou]) assert.equal(await p.locator('#match-waiting').isVisible(), false, 'the line is gone');
   console.log(`rejoin figures: ${JSON.stringify({ lost_link_to_back_in_match_ms: Math.round(backMs), caught_up_to_tick: rejoined, wall_ms: Date.now() - closedAt })}`);
 
-  // Gus leaves: both recorded the whole match, and agree on every tick
+  // Kit leaves: both recorded the whole match, and agree on every tick
   // both confirmed, before and after the rejoin.
-  await gus.locator('#leave').click();
-  await gus.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
-  await hal.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
-  const tg = await num(gus, '#result', 'data-log-ticks');
-  const th = await num(hal, '#result', 'data-log-ticks');
+  await kit.locator('#leave').click();
+  await kit.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await lou.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  const tg = await num(kit, '#result', 'data-log-ticks');
+  const th = await num(lou, '#result', 'data-log-ticks');
   const common = Math.min(tg, th);
   assert.ok(common > rejoined + 100, `both logs reach past the rejoin (${tg}, ${th}, rejoined at ${rejoined})`);
   const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
   for (const t of [60, rejoined, common]) {
-    const [hg, hh] = await Promise.all([gus.evaluate(hashAt, t), hal.evaluate(hashAt, t)]);
+    const [hg, hh] = await Promise.all([kit.evaluate(hashAt, t), lou.evaluate(hashAt, t)]);
     assert.ok(hg, `a hash at tick ${t}`);
     assert.equal(hg, hh, `same state hash at tick ${t}`);
   }
   // Both logs download; scripts/ci/60-match.sh replays each natively to
   // its page's final hash.
   const expect = [];
-  for (const [p, name, ticks] of [[gus, 'rejoin-host', tg], [hal, 'rejoin-guest', th]]) {
+  for (const [p, name, ticks] of [[kit, 'rejoin-host', tg], [lou, 'rejoin-guest', th]]) {
     const [download] = await Promise.all([p.waitForEvent('download'), p.locator('#log-link').click()]);
     await download.saveAs(path.join(OUT, `${name}.log`));
     expect.push(`${name} ${ticks} ${await attr(p, '#result', 'data-log-hash')}`);
   }
   writeFileSync(path.join(OUT, 'rejoin.expect'), `${expect.join('\n')}\n`);
-  assertNoErrorLogs(gus);
-  assertNoErrorLogs(hal);
+  assertNoErrorLogs(kit);
+  assertNoErrorLogs(lou);
 });
 
 test('18. the guest\'s page is reloaded mid-match: back in the match within 3 s, the match ends in sync, and both logs replay to the same hash', { skip: !enabled }, async () => {
