@@ -526,10 +526,16 @@ impl ChallengeState {
         match msg {
             // Chat, and the arrival by an invite link, are the lobby
             // client's: an arrival it honours comes back as our Challenge.
-            // Coming back into a match is the shell's (it knows the match).
+            // Parties are the party reducer's (`crate::party`); coming back
+            // into a match is the shell's (it knows the match).
             PeerMsg::Chat(_)
             | PeerMsg::Invited(_)
             | PeerMsg::InviteRefused(_)
+            | PeerMsg::PartyInvite { .. }
+            | PeerMsg::PartyAccept
+            | PeerMsg::PartyDecline(_)
+            | PeerMsg::PartyCancel
+            | PeerMsg::PartyStart { .. }
             | PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone => {}

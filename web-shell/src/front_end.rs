@@ -204,6 +204,24 @@ pub trait FrontEnd {
         format!("Player {}", u16::from(side) + 1)
     }
 
+    /// What the game allows in a party (a challenge to several players):
+    /// the most people in a match, how many sides they split into and the
+    /// most on one side. By default a game for two, without parties.
+    fn party(&self) -> crate::party::PartyRules {
+        crate::party::PartyRules::PAIR
+    }
+
+    /// The seed of a party's match from the session's `seed` and the side
+    /// of each session slot (`sides[slot]`, the host's slot 0 first), for a
+    /// game whose simulation learns its arrangement from the seed; `None`
+    /// when this game cannot play that arrangement. By default the seed
+    /// unchanged for a game without sides (every slot on side 0), `None`
+    /// otherwise.
+    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+        let rules = self.party();
+        (rules.sides == 0 && rules.takes(sides)).then_some(seed)
+    }
+
     /// The choices offered before local play.
     fn local_options(&self) -> &'static [LocalOption] {
         &[]

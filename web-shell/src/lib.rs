@@ -5,7 +5,7 @@
 //! shapes ([`protocol`]), the mesh offer and retry rules ([`mesh`]),
 //! reconnect backoff ([`backoff`]), the game canvas's size ([`canvas`]), the
 //! page's address options ([`options`]), invite links ([`invite`]), the challenge reducer
-//! ([`challenge`]), the screen machine ([`screens`]), the match's frame
+//! ([`challenge`]) and the party reducer beside it ([`party`]), the screen machine ([`screens`]), the match's frame
 //! schedule and messages ([`play`]), the connection quality shown to a
 //! player ([`quality`]), the lobby client ([`lobby`]), and the
 //! sans-IO [`shell::Shell`] that owns them all with the room link and the
@@ -28,6 +28,7 @@ pub mod lobby;
 pub mod mesh;
 pub mod options;
 pub mod pad;
+pub mod party;
 pub mod play;
 pub mod protocol;
 pub mod quality;

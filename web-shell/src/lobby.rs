@@ -16,6 +16,7 @@ use crate::challenge::{self, ChallengeConfig, ChallengeState, Event, OutgoingPha
 use crate::id::{PeerId, RoomCode};
 use crate::invite::{InviteCode, InviteLink, InviteRefusal, Issued};
 use crate::mesh::{MeshConfig, Pair, PairAction, PairState};
+use crate::party::{Lineup, PartyConfig, PartyState};
 use crate::protocol::{
     lobby_out, GameName, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind,
 };
@@ -24,6 +25,8 @@ use crate::text::{self, ChatError};
 use lockstep::Millis;
 use signaling_protocol::{heartbeat, PlayerTag};
 use std::collections::{BTreeMap, VecDeque};
+
+mod parties;
 
 /// Other players the roster holds: one lobby of the service
 /// ([`MAX_PLAYERS`](crate::protocol::MAX_PLAYERS), ourselves included). The
@@ -58,6 +61,8 @@ pub struct LobbyConfig {
     pub mesh: MeshConfig,
     /// The challenge timers.
     pub challenge: ChallengeConfig,
+    /// The party timers and the games' party rules.
+    pub party: PartyConfig,
     /// How long one attempt to join the lobby may take, from opening the
     /// presence socket to the server's `welcome` (10 s). An attempt that
     /// runs out counts as failed: the socket is closed and the next one
@@ -77,6 +82,7 @@ impl Default for LobbyConfig {
         LobbyConfig {
             mesh: MeshConfig::default(),
             challenge: ChallengeConfig::default(),
+            party: PartyConfig::default(),
             connect_timeout: Millis(10_000),
             pong_timeout: Millis(10_000),
         }
@@ -187,6 +193,17 @@ pub enum Output {
     CloseRoom,
     /// Join `room` as guest.
     JoinRoom(RoomCode),
+    /// Create a member room for `players` players and host it
+    /// (`POST /rooms?players=N`, room socket as host); report with
+    /// [`LobbyClient::party_room_created`] or
+    /// [`LobbyClient::party_room_failed`].
+    CreatePartyRoom {
+        /// Players the room holds, us included.
+        players: u8,
+    },
+    /// Play a party's match: on the challenger's page in the member room it
+    /// hosts, on a member's page by joining the room as a player.
+    PlayParty(Lineup),
     /// Leave the room being joined.
     LeaveRoom,
     /// Show a chat line. `from` is `None` for our own lines.
@@ -226,6 +243,13 @@ pub enum LobbyNotice {
         /// The display name of [`challenge::Notice::player`].
         name: Option<String>,
     },
+    /// From the party rules, with the `name#ABC` of the player it is about.
+    Party {
+        /// What happened.
+        notice: crate::party::Notice,
+        /// The display name of [`crate::party::Notice::player`].
+        name: Option<String>,
+    },
     /// The lobby refused our hello; the reason is the server's, cleaned
     /// like a chat line.
     Refused(String),
@@ -247,6 +271,9 @@ impl LobbyNotice {
             LobbyNotice::Challenge { notice, name } => {
                 notice.text(|_| name.clone().unwrap_or_default())
             }
+            LobbyNotice::Party { notice, name } => {
+                notice.text(|_| name.clone().unwrap_or_default())
+            }
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
             LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
             LobbyNotice::InviteArrived(name) => format!("{name}{INVITE_ARRIVED}"),
@@ -262,21 +289,13 @@ impl LobbyNotice {
     #[must_use]
     pub fn parts(&self) -> Vec<NoticePart> {
         match self {
+            // Names never hold control characters (`text::clean_name`), so
+            // NUL marks where the name goes in the sentence.
             LobbyNotice::Challenge { notice, name } => {
-                // Names never hold control characters (`text::clean_name`),
-                // so NUL marks where the name goes in the sentence.
-                let template = notice.text(|_| "\0".to_owned());
-                let name = name.clone().unwrap_or_default();
-                let mut parts = Vec::new();
-                for (i, piece) in template.split('\0').enumerate() {
-                    if i > 0 {
-                        parts.push(NoticePart::Name(name.clone()));
-                    }
-                    if !piece.is_empty() {
-                        parts.push(NoticePart::Text(piece.to_owned()));
-                    }
-                }
-                parts
+                named_parts(&notice.text(|_| "\0".to_owned()), name)
+            }
+            LobbyNotice::Party { notice, name } => {
+                named_parts(&notice.text(|_| "\0".to_owned()), name)
             }
             LobbyNotice::Refused(reason) => vec![
                 NoticePart::Text("The lobby refused to let us in: ".to_owned()),
@@ -290,6 +309,21 @@ impl LobbyNotice {
             LobbyNotice::Rejoin(text) => vec![NoticePart::Text((*text).to_owned())],
         }
     }
+}
+
+/// The parts of a sentence whose NULs mark where `name` goes.
+fn named_parts(template: &str, name: &Option<String>) -> Vec<NoticePart> {
+    let name = name.clone().unwrap_or_default();
+    let mut parts = Vec::new();
+    for (i, piece) in template.split('\0').enumerate() {
+        if i > 0 {
+            parts.push(NoticePart::Name(name.clone()));
+        }
+        if !piece.is_empty() {
+            parts.push(NoticePart::Text(piece.to_owned()));
+        }
+    }
+    parts
 }
 
 const NO_ANSWER: &str = "The lobby stopped answering. Reconnecting…";
@@ -490,6 +524,7 @@ pub struct LobbyClient {
     /// first, at most [`MAX_GONE`].
     gone: VecDeque<(PeerId, String)>,
     challenge: ChallengeState,
+    party: PartyState,
     send_limiter: SendLimiter,
     /// The budget of handshake messages to the service.
     signal_limiter: SendLimiter,
@@ -527,6 +562,7 @@ impl LobbyClient {
             order: Vec::new(),
             gone: VecDeque::new(),
             challenge: ChallengeState::default(),
+            party: PartyState::default(),
             send_limiter: SendLimiter::chat(),
             signal_limiter: SendLimiter::new(SIGNALS_PER_MINUTE as usize, Millis(60_000)),
             signal_queue: VecDeque::new(),
@@ -1045,6 +1081,17 @@ impl LobbyClient {
                     });
                 }
             }
+            msg @ (PeerMsg::PartyInvite { .. }
+            | PeerMsg::PartyAccept
+            | PeerMsg::PartyDecline(_)
+            | PeerMsg::PartyCancel
+            | PeerMsg::PartyStart { .. }) => self.party_message(now, from, msg, muted),
+            PeerMsg::Challenge { .. } if self.party.busy() => {
+                // A party holds us: its start is out or its match runs.
+                let busy = PeerMsg::Decline(signaling_protocol::DeclineReason::Busy);
+                self.out
+                    .push_back(Output::ToPeer(from.clone(), busy.encode()));
+            }
             msg => {
                 if matches!(msg, PeerMsg::Challenge { .. }) {
                     if let Some((link, a @ (Arrival::Finding | Arrival::Asked { .. }))) =
@@ -1165,6 +1212,14 @@ impl LobbyClient {
         let Some(p) = self.players.get(target) else {
             return;
         };
+        if !self.party.can_invite() {
+            // Our party is out, or we hold a place in someone's.
+            self.out.push_back(Output::Notice(LobbyNotice::Party {
+                notice: crate::party::Notice::InParty,
+                name: None,
+            }));
+            return;
+        }
         if p.pair.state() != PairState::Connected {
             return;
         }
@@ -1182,6 +1237,9 @@ impl LobbyClient {
 
     /// The Accept button on `from`'s challenge.
     pub fn accept(&mut self, now: Millis, from: &PeerId) {
+        if !self.party.can_invite() {
+            return;
+        }
         self.reduce(Event::Accept(from.clone()), now);
         self.out.push_back(Output::Changed);
     }
@@ -1280,9 +1338,9 @@ impl LobbyClient {
                 });
             }
         }
-        let before = self.challenge.clone();
+        let before = (self.challenge.clone(), self.party.clone());
         self.reduce(Event::Tick, now);
-        if changed || before != self.challenge {
+        if changed || before != (self.challenge.clone(), self.party.clone()) {
             self.out.push_back(Output::Changed);
         }
         self.arrival_tick(now);
@@ -1310,10 +1368,16 @@ impl LobbyClient {
         } else {
             self.signal_limiter.next_free()
         };
-        [retry, pairs, self.challenge.next_deadline(), signals]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            retry,
+            pairs,
+            self.challenge.next_deadline(),
+            self.party.next_deadline(),
+            signals,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     fn name_of(&self, id: &PeerId) -> String {
@@ -1331,6 +1395,7 @@ impl LobbyClient {
     }
 
     fn reduce(&mut self, event: Event, now: Millis) {
+        self.party_also(&event, now);
         let effects = self.challenge.reduce(event, now, &self.cfg.challenge);
         for fx in effects {
             let out = match fx {

@@ -73,6 +73,18 @@ fn valid_messages() -> Vec<String> {
         PeerMsg::Cancel,
         PeerMsg::Invited(web_shell::invite::InviteCode::parse("aB3dE5fG7hJ9").unwrap()),
         PeerMsg::InviteRefused(web_shell::invite::InviteRefusal::Busy),
+        PeerMsg::PartyInvite {
+            game: None,
+            people: 4,
+        },
+        PeerMsg::PartyAccept,
+        PeerMsg::PartyDecline(web_shell::protocol::DeclineReason::Busy),
+        PeerMsg::PartyCancel,
+        PeerMsg::PartyStart {
+            room: RoomCode::parse("K7M2QX").unwrap(),
+            place: 1,
+            sides: vec![0, 1, 1, 0],
+        },
     ] {
         v.push(m.encode());
     }

@@ -40,6 +40,7 @@ pub mod sound;
 
 use ntba::{Cpu, Level, Ntba, Pad};
 use web_shell::front_end::{About, FrontEnd, LocalOption, Painter};
+use web_shell::party::PartyRules;
 
 use crate::draw::Labels;
 
@@ -81,8 +82,10 @@ pub enum Mode {
     VsCpu(Level),
     /// Two people share the keyboard: Home on WASD, Away on the arrows.
     TwoPlayers,
-    /// An online match: the person at this page plays `side` (0 Home,
-    /// 1 Away) with either key set, or an unknown side.
+    /// An online match: the person at this page plays session slot `slot`
+    /// with either key set, or an unknown slot. With two people the slot
+    /// is the side (0 Home, 1 Away); with three or four the line-up in the
+    /// seed says which team the slot plays for ([`NtbaFrontEnd::labels_for`]).
     Online(Option<u8>),
     /// A recorded match played back: nobody here plays.
     Replay,
@@ -167,9 +170,28 @@ impl NtbaFrontEnd {
     }
 
     /// The scoreboard words, pointer labels and help lines for the mode.
+    /// Online, the slot is taken for the side, as in a two-person match;
+    /// [`labels_for`](Self::labels_for) knows the line-up.
     #[must_use]
     pub fn labels(&self) -> Labels {
+        self.labels_in(self.mode)
+    }
+
+    /// The labels for drawing `game`: online with three or four people,
+    /// "YOU" goes on the team the game's line-up gives this page's slot.
+    #[must_use]
+    pub fn labels_for(&self, game: &Ntba) -> Labels {
         match self.mode {
+            Mode::Online(Some(slot)) if game.people() > 2 => {
+                let team = game.player_of_slot(slot).map_or(slot & 1, |p| p / 2);
+                self.labels_in(Mode::Online(Some(team)))
+            }
+            mode => self.labels_in(mode),
+        }
+    }
+
+    fn labels_in(&self, mode: Mode) -> Labels {
+        match mode {
             Mode::VsCpu(level) => Labels {
                 who: [
                     "YOU",
@@ -302,13 +324,13 @@ impl FrontEnd for NtbaFrontEnd {
                 self.synth.play(cue.tones());
             }
         }
-        draw::frame(painter, game, &self.fx, &self.labels());
+        draw::frame(painter, game, &self.fx, &self.labels_for(game));
     }
 
     /// The court as the match left it, under the final score and the box
     /// score (no sound: the match is over).
     fn draw_result(&mut self, game: &Ntba, painter: &mut dyn Painter) {
-        draw::result(painter, game, &self.fx, &self.labels());
+        draw::result(painter, game, &self.fx, &self.labels_for(game));
     }
 
     /// Player 0 is Home on the left of the keyboard, player 1 Away on the
@@ -332,6 +354,27 @@ impl FrontEnd for NtbaFrontEnd {
 
     fn side_name(&self, side: u8) -> String {
         if side == 0 { "Home" } else { "Away" }.to_owned()
+    }
+
+    /// Two to four people, on two teams of at most two (the CPU plays
+    /// every court player nobody does).
+    fn party(&self) -> PartyRules {
+        PartyRules {
+            max_people: 4,
+            sides: 2,
+            per_side: 2,
+        }
+    }
+
+    /// Three or four people: the line-up rides in the seed
+    /// ([`ntba::Lineup::seed`]). Two people play one team each, the host's
+    /// slot Home, as every two-person match does, so they must be on
+    /// different sides; the seed is then unchanged.
+    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+        match sides {
+            [a, b] => (a != b && *a < 2 && *b < 2).then_some(seed),
+            _ => ntba::Lineup::new(sides).ok().map(|l| l.seed(seed)),
+        }
     }
 
     fn local_options(&self) -> &'static [LocalOption] {
@@ -375,7 +418,7 @@ impl FrontEnd for NtbaFrontEnd {
     }
 
     fn start_online(&mut self, side: u8) {
-        self.set_mode(Mode::Online(Some(side & 1)));
+        self.set_mode(Mode::Online(Some(side)));
     }
 
     fn start_replay(&mut self) {

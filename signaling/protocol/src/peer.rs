@@ -3,7 +3,7 @@
 //! service's room codes and the chat rules of [`crate::text`], so they live
 //! beside them.
 
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
 use crate::id::{PeerId, RoomCode};
 use crate::json::{parse_json, string, typed};
@@ -184,7 +184,40 @@ pub enum PeerMsg {
     /// The host's answer: it runs no match of that id that holds a place
     /// for the asker (the match is over, or was another).
     RejoinGone,
+    /// "Join my party": the challenger invites this player, among others,
+    /// to a match of `game` for `people` people in all (the challenger
+    /// included). The room comes later, in [`PeerMsg::PartyStart`], once
+    /// everyone invited has answered.
+    PartyInvite {
+        /// The game, when the challenger names one.
+        game: Option<GameName>,
+        /// How many people the party would hold if everyone accepted: 3
+        /// to [`PARTY_MAX_PEOPLE`].
+        people: u8,
+    },
+    /// The invited player accepts and waits for the start.
+    PartyAccept,
+    /// The invited player declines (or their page does, for them).
+    PartyDecline(DeclineReason),
+    /// The challenger withdrew the invitation, or called the party off.
+    PartyCancel,
+    /// Everyone invited has answered: the party plays in member room
+    /// `room`, and `sides[p]` is the side (team) of place `p`, place 0
+    /// being the challenger's. The receiver holds place `place`.
+    PartyStart {
+        /// The member room.
+        room: RoomCode,
+        /// The receiver's place, 1 to `sides.len() - 1`.
+        place: u8,
+        /// One side per person who plays, 2 to [`PARTY_MAX_PEOPLE`]
+        /// entries, each below [`PARTY_MAX_PEOPLE`].
+        sides: Vec<u8>,
+    },
 }
+
+/// The most people a party may hold, the challenger included (the engine's
+/// and the member room's limit on players).
+pub const PARTY_MAX_PEOPLE: u8 = crate::limits::MAX_ROOM_PLAYERS;
 
 impl PeerMsg {
     /// Encodes for the data channel.
@@ -211,6 +244,24 @@ impl PeerMsg {
             }
             PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
             PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
+            PeerMsg::PartyInvite { game: None, people } => {
+                json!({"type": "party-invite", "people": people})
+            }
+            PeerMsg::PartyInvite {
+                game: Some(game),
+                people,
+            } => json!({"type": "party-invite", "people": people, "game": game.as_str()}),
+            PeerMsg::PartyAccept => json!({"type": "party-accept"}),
+            PeerMsg::PartyDecline(reason) => {
+                json!({"type": "party-decline", "reason": reason.as_str()})
+            }
+            PeerMsg::PartyCancel => json!({"type": "party-cancel"}),
+            PeerMsg::PartyStart { room, place, sides } => json!({
+                "type": "party-start",
+                "room": room.as_str(),
+                "place": place,
+                "sides": sides,
+            }),
         }
         .to_string()
     }
@@ -218,7 +269,10 @@ impl PeerMsg {
     /// Parses what a peer sent: at most [`PEER_MESSAGE_MAX_BYTES`], one of
     /// the known shapes exactly, a valid room code or invite code, a chat
     /// line of at most 500 characters (returned cleaned), a challenge's game
-    /// name of the [`GameName`] shape when it has one.
+    /// name of the [`GameName`] shape when it has one; a party invitation
+    /// for 3 to [`PARTY_MAX_PEOPLE`] people; a party start whose place is
+    /// one of its sides other than the challenger's 0, with 2 to
+    /// [`PARTY_MAX_PEOPLE`] sides each below [`PARTY_MAX_PEOPLE`].
     pub fn parse(text: &str) -> Result<PeerMsg, MessageError> {
         if text.len() > PEER_MESSAGE_MAX_BYTES {
             return Err(MessageError::TooLarge);
@@ -237,6 +291,11 @@ impl PeerMsg {
                 ("rejoin", &["match"], &[]),
                 ("rejoin-room", &["room"], &[]),
                 ("rejoin-gone", &[], &[]),
+                ("party-invite", &["people"], &["game"]),
+                ("party-accept", &[], &[]),
+                ("party-decline", &["reason"], &[]),
+                ("party-cancel", &[], &[]),
+                ("party-start", &["room", "place", "sides"], &[]),
             ],
         )?;
         Ok(match kind {
@@ -248,13 +307,18 @@ impl PeerMsg {
             )?),
             "challenge" => PeerMsg::Challenge {
                 room: RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
-                game: match m.get("game") {
-                    None => None,
-                    Some(_) => {
-                        Some(GameName::parse(string(m, "game")?).ok_or(MessageError::BadValue)?)
-                    }
-                },
+                game: optional_game(m)?,
             },
+            "party-invite" => PeerMsg::PartyInvite {
+                game: optional_game(m)?,
+                people: count(m.get("people"), 3..=PARTY_MAX_PEOPLE)?,
+            },
+            "party-accept" => PeerMsg::PartyAccept,
+            "party-decline" => PeerMsg::PartyDecline(
+                DeclineReason::parse(string(m, "reason")?).ok_or(MessageError::Malformed)?,
+            ),
+            "party-cancel" => PeerMsg::PartyCancel,
+            "party-start" => party_start(m)?,
             "accept" => PeerMsg::Accept,
             "decline" => PeerMsg::Decline(
                 DeclineReason::parse(string(m, "reason")?).ok_or(MessageError::Malformed)?,
@@ -281,6 +345,46 @@ impl PeerMsg {
             _ => PeerMsg::Cancel,
         })
     }
+}
+
+/// A challenge's or party invitation's optional `game`.
+fn optional_game(m: &Map<String, Value>) -> Result<Option<GameName>, MessageError> {
+    match m.get("game") {
+        None => Ok(None),
+        Some(_) => Ok(Some(
+            GameName::parse(string(m, "game")?).ok_or(MessageError::BadValue)?,
+        )),
+    }
+}
+
+/// A whole number in `range`: anything but a whole number that is not
+/// negative is malformed, one out of range a bad value.
+fn count(v: Option<&Value>, range: std::ops::RangeInclusive<u8>) -> Result<u8, MessageError> {
+    let n = v.and_then(Value::as_u64).ok_or(MessageError::Malformed)?;
+    u8::try_from(n)
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or(MessageError::BadValue)
+}
+
+/// The fields of `party-start`, checked against each other.
+fn party_start(m: &Map<String, Value>) -> Result<PeerMsg, MessageError> {
+    let room = RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?;
+    let Some(Value::Array(list)) = m.get("sides") else {
+        return Err(MessageError::Malformed);
+    };
+    let people = usize::from(PARTY_MAX_PEOPLE);
+    if !(2..=people).contains(&list.len()) {
+        return Err(MessageError::BadValue);
+    }
+    let sides = list
+        .iter()
+        .map(|v| count(Some(v), 0..=PARTY_MAX_PEOPLE - 1))
+        .collect::<Result<Vec<u8>, _>>()?;
+    // `sides` holds 2 to 8 entries, so its length less one fits a byte.
+    let last = u8::try_from(sides.len() - 1).unwrap_or(0);
+    let place = count(m.get("place"), 1..=last)?;
+    Ok(PeerMsg::PartyStart { room, place, sides })
 }
 
 #[cfg(test)]
@@ -316,9 +420,40 @@ mod tests {
             PeerMsg::Rejoin { match_id: 0 },
             PeerMsg::RejoinRoom(RoomCode::parse("K7M2QX").unwrap()),
             PeerMsg::RejoinGone,
+            PeerMsg::PartyInvite {
+                game: None,
+                people: 4,
+            },
+            PeerMsg::PartyInvite {
+                game: GameName::parse("NtBA"),
+                people: 3,
+            },
+            PeerMsg::PartyAccept,
+            PeerMsg::PartyDecline(DeclineReason::Declined),
+            PeerMsg::PartyDecline(DeclineReason::Busy),
+            PeerMsg::PartyCancel,
+            PeerMsg::PartyStart {
+                room: RoomCode::parse("K7M2QX").unwrap(),
+                place: 2,
+                sides: vec![0, 1, 1, 0],
+            },
+            PeerMsg::PartyStart {
+                room: RoomCode::parse("K7M2QX").unwrap(),
+                place: 1,
+                sides: vec![0, 1],
+            },
         ] {
             assert_eq!(PeerMsg::parse(&msg.encode()).unwrap(), msg);
         }
+        assert_eq!(
+            PeerMsg::PartyStart {
+                room: RoomCode::parse("K7M2QX").unwrap(),
+                place: 1,
+                sides: vec![0, 1, 0],
+            }
+            .encode(),
+            r#"{"place":1,"room":"K7M2QX","sides":[0,1,0],"type":"party-start"}"#
+        );
         assert_eq!(
             PeerMsg::Invited(InviteCode::parse("aB3dE5fG7hJ9").unwrap()).encode(),
             r#"{"code":"aB3dE5fG7hJ9","type":"invited"}"#
@@ -400,6 +535,62 @@ mod tests {
             ),
             (
                 r#"{"type":"challenge","room":"K7M2QX","game":"Dots","x":1}"#,
+                Malformed,
+            ),
+            (r#"{"type":"party-invite"}"#, Malformed),
+            (r#"{"type":"party-invite","people":"4"}"#, Malformed),
+            (r#"{"type":"party-invite","people":4.5}"#, Malformed),
+            (r#"{"type":"party-invite","people":-1}"#, Malformed),
+            (r#"{"type":"party-invite","people":2}"#, BadValue),
+            (r#"{"type":"party-invite","people":9}"#, BadValue),
+            (r#"{"type":"party-invite","people":300}"#, BadValue),
+            (r#"{"type":"party-invite","people":4,"game":""}"#, BadValue),
+            (
+                r#"{"type":"party-invite","people":4,"room":"K7M2QX"}"#,
+                Malformed,
+            ),
+            (r#"{"type":"party-accept","x":1}"#, Malformed),
+            (r#"{"type":"party-decline","reason":"bored"}"#, Malformed),
+            (r#"{"type":"party-decline"}"#, Malformed),
+            (r#"{"type":"party-cancel","reason":"x"}"#, Malformed),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":1}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":1,"sides":"HA"}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":1,"sides":[0]}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":1,"sides":[0,1,0,1,0,1,0,1,0]}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":1,"sides":[0,8]}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":1,"sides":[0,"1"]}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":0,"sides":[0,1]}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":2,"sides":[0,1]}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"party-start","room":"../","place":1,"sides":[0,1]}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"party-start","room":"K7M2QX","place":1,"sides":[0,1],"x":0}"#,
                 Malformed,
             ),
         ];

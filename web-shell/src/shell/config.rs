@@ -5,6 +5,7 @@ use crate::invite::{invite_option, Damaged, InviteLink};
 use crate::lobby::LobbyConfig;
 use crate::mesh::MeshConfig;
 use crate::options::{local_speed_option, ms_option, service_address, service_origin};
+use crate::party::PartyConfig;
 use lockstep::Millis;
 
 /// The storage key of the name last joined under.
@@ -157,6 +158,14 @@ impl ShellConfig {
                     answer_timeout: ms("answer_ms", 30_000),
                     connect_timeout: ms("connect_ms", 30_000),
                     // Filled in by the shell from its game.
+                    games: &[],
+                },
+                party: PartyConfig {
+                    answer_timeout: ms("answer_ms", 30_000),
+                    connect_timeout: ms("connect_ms", 30_000),
+                    // No game takes parties on the page yet: every
+                    // invitation is declined at once as one the page
+                    // cannot play.
                     games: &[],
                 },
                 connect_timeout: ms("lobby_connect_ms", 10_000),

@@ -49,8 +49,8 @@ pub struct MatchEnd {
     pub report: Option<LogOffer>,
 }
 
-/// How the session names the match link: the shell plays two-player
-/// matches over one link.
+/// How the session names the match link of a two-player match, played
+/// over one link.
 const MATCH_LINK: PeerId = PeerId(0);
 
 /// One online match. See the module documentation.
@@ -85,10 +85,34 @@ impl<G: DeterministicGame> MatchDriver<G> {
     ///
     /// When the session refuses the configuration.
     pub fn new(cfg: SessionConfig, now: Millis) -> Result<Self, ConfigError> {
+        Self::with_links(cfg, now, &[MATCH_LINK])
+    }
+
+    /// A party's match: one session over a full mesh, with one link per
+    /// other player, each named by the caller (the party's member room
+    /// names them by place). The links are all open when the driver is
+    /// made, and a host's session gives them slots 1, 2, … in the order of
+    /// `links`, so a host that lists them in place order plays each place
+    /// in the slot of the same number. Feed each link's datagrams with
+    /// [`datagram_on`](Self::datagram_on) and drain each with
+    /// [`poll_transmit_on`](Self::poll_transmit_on).
+    ///
+    /// # Errors
+    ///
+    /// When the session refuses the configuration.
+    pub fn with_links(
+        cfg: SessionConfig,
+        now: Millis,
+        links: &[PeerId],
+    ) -> Result<Self, ConfigError> {
+        // The rejoin window is the caller's, as for `new`: a party's
+        // caller that cannot bring a player back sets 0.
         let mut session = Session::new(cfg)?;
-        // The driver is made once the match link is open: its Hello is
-        // queued now.
-        session.handle_link_state(now, MATCH_LINK, LinkState::Open);
+        // The driver is made once the match links are open: their Hellos
+        // are queued now.
+        for link in links {
+            session.handle_link_state(now, *link, LinkState::Open);
+        }
         Ok(MatchDriver {
             session,
             ping: None,
@@ -138,6 +162,21 @@ impl<G: DeterministicGame> MatchDriver<G> {
     /// The next datagram for the match link.
     pub fn poll_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
         self.session.poll_transmit_to(MATCH_LINK)
+    }
+
+    /// A datagram from the party link `link`.
+    pub fn datagram_on(&mut self, now: Millis, link: PeerId, channel: Channel, bytes: &[u8]) {
+        self.session.handle_datagram(now, link, channel, bytes);
+    }
+
+    /// The party link `link` closed or failed.
+    pub fn link_lost_on(&mut self, now: Millis, link: PeerId) {
+        self.session.handle_link_state(now, link, LinkState::Closed);
+    }
+
+    /// The next datagram for the party link `link`.
+    pub fn poll_transmit_on(&mut self, link: PeerId) -> Option<(Channel, Vec<u8>)> {
+        self.session.poll_transmit_to(link)
     }
 
     /// The game to draw: the present one once the match runs, or, once

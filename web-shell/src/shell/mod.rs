@@ -25,6 +25,7 @@ pub mod driver;
 pub mod game;
 mod io;
 pub mod links;
+pub mod members;
 pub mod page;
 pub mod rejoin;
 pub mod room;
@@ -1693,6 +1694,21 @@ impl Shell {
             // time to live; then the socket closes.
             lobby::Output::CloseRoom | lobby::Output::LeaveRoom => self.close_room(now),
             lobby::Output::JoinRoom(code) => self.join_room(now, code),
+            // The page does not play parties yet (no game registers party
+            // rules, so invitations are declined and none is sent): should
+            // one get this far, it fails cleanly.
+            lobby::Output::CreatePartyRoom { .. } => {
+                log::warn!("shell: this page cannot host a party yet");
+                if let Some(c) = self.client.as_mut() {
+                    c.party_room_failed(now);
+                }
+            }
+            lobby::Output::PlayParty(_) => {
+                log::warn!("shell: this page cannot play a party yet");
+                if let Some(c) = self.client.as_mut() {
+                    c.match_failed(now);
+                }
+            }
             lobby::Output::Chat { from, name, text } => self.out.push_back(Output::Chat {
                 mine: from.is_none(),
                 rtl: text::looks_rtl(&text),

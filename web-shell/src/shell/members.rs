@@ -1,0 +1,434 @@
+//! The party's member-room link: every pair of a party's players builds its
+//! own peer connection through one member room of the signalling service,
+//! as a pure state machine.
+//!
+//! The challenger's page hosts the room (member 0); each player who
+//! accepted joins it as a player and gets the lowest free member id. A
+//! page knows its own party place (from `party-start`) and how many people
+//! play; the room knows member ids. The rules:
+//!
+//! - **Who offers.** Of every two players, the one with the lower member
+//!   id creates the peer connection and sends the offer; the other
+//!   answers. So the host offers to everyone, and a player offers to each
+//!   player who joined after it (on `welcome` for those already there, on
+//!   `member-joined` for later ones). Spectators are not this module's.
+//! - **What travels.** Each `signal` carries `{"place":P,"signal":S}`: `P`
+//!   the sender's party place, `S` an offer, answer or ICE candidate in the
+//!   two-seat room's shape (`Signal`). A member keeps the first place it
+//!   claims; a second member claiming a place already held, a place beyond
+//!   the party, place 0 from anyone but the host, or a change of place is
+//!   refused (dropped and logged), so the host learns which member holds
+//!   which place, and with it each link's side.
+//! - **Ready.** When the links to all `people - 1` other players are open,
+//!   the page has its mesh ([`MemberOutput::Ready`], the links in place
+//!   order). A player then leaves the room (`done`); the host keeps it
+//!   until every other player has left it the same way (each has its own
+//!   mesh), then ends it with `done`. A player who leaves the room before
+//!   its link to us opened, a link that fails or closes before the mesh is
+//!   complete, or the connect deadline ([`MemberLink::new`]'s `deadline`)
+//!   ends the attempt ([`MemberOutput::Failed`]).
+//!
+//! Calling contract: call the method for what happened, then drain
+//! [`MemberLink::poll`] and carry out each [`MemberOutput`] in order; call
+//! [`MemberLink::tick`] by [`MemberLink::deadline`].
+
+use crate::protocol::{Signal, SignalKind};
+use lockstep::Millis;
+use serde_json::{json, Value};
+use signaling_protocol::members::{member_out, MemberId, MemberRole, MemberServerMsg};
+use std::collections::{BTreeMap, VecDeque};
+
+/// How a link to one other player stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairPhase {
+    /// We made the peer connection and sent (or are sending) the offer.
+    Offering,
+    /// We wait for their offer.
+    AwaitingOffer,
+    /// We answered their offer.
+    Answering,
+    /// The data channels are open.
+    Open,
+}
+
+/// One other player of the party, as this page sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pair {
+    /// How the link stands.
+    pub phase: PairPhase,
+    /// The party place it claimed, once it said.
+    pub place: Option<u8>,
+    /// It has left the room (after its own mesh was complete).
+    pub left_room: bool,
+}
+
+/// Why the attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberFailure {
+    /// The room socket closed or refused us before the mesh was complete.
+    RoomLost,
+    /// A player left the room before its link to us opened.
+    PlayerLeft(MemberId),
+    /// A peer connection failed or closed before the mesh was complete.
+    LinkFailed(MemberId),
+    /// The mesh was not complete by the deadline.
+    TimedOut,
+    /// The room put us in a place we cannot play: as a spectator, or as
+    /// the host when we joined (or the reverse), or beyond the party.
+    WrongSeat,
+}
+
+/// Something for the page to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberOutput {
+    /// Send this text frame on the room socket.
+    ToRoom(String),
+    /// Create a peer connection to `member`, offering: make the data
+    /// channels, then report the offer and candidates with
+    /// [`MemberLink::local_signal`].
+    Offer(MemberId),
+    /// Apply handshake data from `member`. An offer means: create an
+    /// answering peer connection to `member`, then report the answer and
+    /// candidates with [`MemberLink::local_signal`].
+    Remote {
+        /// The member.
+        member: MemberId,
+        /// The validated data.
+        signal: Signal,
+    },
+    /// Close the peer connection to `member`.
+    ClosePeer(MemberId),
+    /// The mesh is complete: the links to every other player, in place
+    /// order, each with its place.
+    Ready(Vec<(MemberId, u8)>),
+    /// Close the room socket (after `done`).
+    CloseRoom,
+    /// The attempt ended; every peer connection of it was closed.
+    Failed(MemberFailure),
+}
+
+/// One page's side of a party's member room.
+#[derive(Debug)]
+pub struct MemberLink {
+    /// Our party place (0 for the challenger, who hosts the room).
+    place: u8,
+    /// How many play, us included.
+    people: u8,
+    /// Our member id, once the room welcomed us.
+    me: Option<MemberId>,
+    /// The other players, by member id.
+    pairs: BTreeMap<MemberId, Pair>,
+    /// When the attempt gives up.
+    deadline: Millis,
+    /// The mesh was reported ready.
+    ready: bool,
+    /// The attempt is over (failed, or the room is closed).
+    over: bool,
+    out: VecDeque<MemberOutput>,
+}
+
+impl MemberLink {
+    /// The link for party place `place` of `people`, which gives up at
+    /// `deadline`. The page opens the room socket (as host for place 0,
+    /// as a player otherwise) and reports what it hears.
+    /// A place beyond the party fails at once ([`MemberFailure::WrongSeat`]).
+    #[must_use]
+    pub fn new(place: u8, people: u8, deadline: Millis) -> MemberLink {
+        let mut link = MemberLink {
+            place,
+            people,
+            me: None,
+            pairs: BTreeMap::new(),
+            deadline,
+            ready: false,
+            over: false,
+            out: VecDeque::new(),
+        };
+        if place >= people {
+            link.fail(MemberFailure::WrongSeat);
+        }
+        link
+    }
+
+    /// The next thing to do, if any.
+    pub fn poll(&mut self) -> Option<MemberOutput> {
+        self.out.pop_front()
+    }
+
+    /// When [`tick`](Self::tick) must be called, while the attempt runs.
+    #[must_use]
+    pub fn deadline(&self) -> Option<Millis> {
+        (!self.over && !self.ready).then_some(self.deadline)
+    }
+
+    /// Our member id, once welcomed.
+    #[must_use]
+    pub fn me(&self) -> Option<MemberId> {
+        self.me
+    }
+
+    /// The other players as this page knows them.
+    #[must_use]
+    pub fn pairs(&self) -> &BTreeMap<MemberId, Pair> {
+        &self.pairs
+    }
+
+    /// A text frame from the room socket.
+    pub fn room_text(&mut self, text: &str) {
+        if self.over {
+            return;
+        }
+        let msg = match MemberServerMsg::parse(text) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("party room: dropped a frame ({e:?})");
+                return;
+            }
+        };
+        match msg {
+            MemberServerMsg::Welcome { you, members } => self.welcome(you.id, &members),
+            MemberServerMsg::Joined(entry) => {
+                if entry.role != MemberRole::Spectator && Some(entry.id) != self.me {
+                    self.add_player(entry.id);
+                }
+            }
+            MemberServerMsg::Left(id) => self.member_left(id),
+            MemberServerMsg::Signal { from, data } => self.remote(from, data),
+            MemberServerMsg::Error(_) => {
+                // The room refused a frame of ours: a bug of this page, not
+                // the other players'; the reason is the service's text.
+                log::warn!("party room: the room refused a frame");
+            }
+            MemberServerMsg::Pong => {}
+        }
+    }
+
+    /// The room socket closed. After the mesh is complete that is expected
+    /// (we left, or the host ended the room); before, it ends the attempt.
+    pub fn room_closed(&mut self) {
+        if !self.over && !self.ready {
+            self.fail(MemberFailure::RoomLost);
+        }
+        self.over = true;
+    }
+
+    /// Handshake data our peer connection to `to` made (the offer or
+    /// answer, a candidate), to send through the room.
+    pub fn local_signal(&mut self, to: MemberId, signal: &Signal) {
+        if self.over || !self.pairs.contains_key(&to) {
+            return;
+        }
+        let data = json!({"place": self.place, "signal": signal.to_value()});
+        self.out
+            .push_back(MemberOutput::ToRoom(member_out::signal(to, &data)));
+    }
+
+    /// The data channels to `member` opened.
+    pub fn link_opened(&mut self, member: MemberId) {
+        if self.over {
+            return;
+        }
+        if let Some(p) = self.pairs.get_mut(&member) {
+            p.phase = PairPhase::Open;
+        }
+        self.check_ready();
+    }
+
+    /// The peer connection to `member` failed or closed.
+    pub fn link_lost(&mut self, member: MemberId) {
+        if self.over || self.ready || !self.pairs.contains_key(&member) {
+            return;
+        }
+        self.fail(MemberFailure::LinkFailed(member));
+    }
+
+    /// Time passed.
+    pub fn tick(&mut self, now: Millis) {
+        if !self.over && !self.ready && now >= self.deadline {
+            self.fail(MemberFailure::TimedOut);
+        }
+    }
+
+    fn welcome(&mut self, you: MemberId, members: &[signaling_protocol::members::MemberEntry]) {
+        let hosting = self.place == 0;
+        let seat_ok = match you.role() {
+            Some(MemberRole::Host) => hosting,
+            Some(MemberRole::Player) => !hosting && you.0 < self.people,
+            _ => false,
+        };
+        if !seat_ok || self.me.is_some() {
+            self.fail(MemberFailure::WrongSeat);
+            return;
+        }
+        self.me = Some(you);
+        for m in members {
+            if m.id != you && m.role != MemberRole::Spectator {
+                self.add_player(m.id);
+            }
+        }
+    }
+
+    fn add_player(&mut self, id: MemberId) {
+        let Some(me) = self.me else {
+            return;
+        };
+        if self.pairs.contains_key(&id) || id.0 >= self.people {
+            // A player id beyond the party, or one we know: not ours.
+            log::debug!("party room: a member we do not link to; ignored");
+            return;
+        }
+        let offering = me < id;
+        self.pairs.insert(
+            id,
+            Pair {
+                phase: if offering {
+                    PairPhase::Offering
+                } else {
+                    PairPhase::AwaitingOffer
+                },
+                place: None,
+                left_room: false,
+            },
+        );
+        if offering {
+            self.out.push_back(MemberOutput::Offer(id));
+        }
+    }
+
+    fn member_left(&mut self, id: MemberId) {
+        let Some(p) = self.pairs.get_mut(&id) else {
+            return;
+        };
+        if p.phase == PairPhase::Open || p.place.is_some() {
+            // It has its own mesh and left the room (our side of its link
+            // may open a moment later: its handshake data has come); the
+            // host ends the room once every other player has.
+            p.left_room = true;
+            self.maybe_end_room();
+        } else {
+            self.fail(MemberFailure::PlayerLeft(id));
+        }
+    }
+
+    fn remote(&mut self, from: MemberId, data: Value) {
+        let Some((place, signal)) = envelope(data) else {
+            log::warn!("party room: dropped malformed handshake data");
+            return;
+        };
+        if !self.pairs.contains_key(&from) {
+            log::debug!("party room: handshake data from a member we do not link to");
+            return;
+        }
+        let place_ok = place < self.people
+            && place != self.place
+            && (place == 0) == (from == MemberId::HOST)
+            && !self
+                .pairs
+                .iter()
+                .any(|(id, p)| *id != from && p.place == Some(place));
+        let Some(pair) = self.pairs.get_mut(&from) else {
+            return;
+        };
+        if !place_ok || pair.place.is_some_and(|p| p != place) {
+            log::warn!("party room: a member claimed a place it cannot hold; dropped");
+            return;
+        }
+        match (&signal.kind, pair.phase) {
+            (SignalKind::Offer(_), PairPhase::AwaitingOffer) => pair.phase = PairPhase::Answering,
+            (SignalKind::Offer(_), _) => {
+                log::warn!("party room: an offer from a member that should answer; dropped");
+                return;
+            }
+            (SignalKind::Answer(_), PairPhase::Offering) => {}
+            (SignalKind::Answer(_), _) => {
+                log::warn!("party room: an answer we did not ask for; dropped");
+                return;
+            }
+            (SignalKind::Ice { .. }, PairPhase::AwaitingOffer) => {
+                log::debug!("party room: a candidate before the offer; dropped");
+                return;
+            }
+            (SignalKind::Ice { .. }, _) => {}
+        }
+        // Only data that was taken sets the place.
+        pair.place = Some(place);
+        self.out.push_back(MemberOutput::Remote {
+            member: from,
+            signal,
+        });
+    }
+
+    fn check_ready(&mut self) {
+        let others = usize::from(self.people.saturating_sub(1));
+        let open = self
+            .pairs
+            .values()
+            .filter(|p| p.phase == PairPhase::Open)
+            .count();
+        if self.ready || open < others {
+            return;
+        }
+        // Every link carried handshake data from its other end (an offer
+        // or an answer), so every place is known; a link that opened
+        // without (a page that sent nothing) waits for the deadline.
+        let Some(mut links) = self
+            .pairs
+            .iter()
+            .filter(|(_, p)| p.phase == PairPhase::Open)
+            .map(|(id, p)| p.place.map(|place| (*id, place)))
+            .collect::<Option<Vec<(MemberId, u8)>>>()
+        else {
+            return;
+        };
+        links.sort_by_key(|(_, place)| *place);
+        self.ready = true;
+        self.out.push_back(MemberOutput::Ready(links));
+        if self.place != 0 {
+            self.out.push_back(MemberOutput::ToRoom(member_out::done()));
+            self.out.push_back(MemberOutput::CloseRoom);
+            self.over = true;
+        } else {
+            self.maybe_end_room();
+        }
+    }
+
+    fn maybe_end_room(&mut self) {
+        if self.place == 0 && self.ready && self.pairs.values().all(|p| p.left_room) {
+            self.out.push_back(MemberOutput::ToRoom(member_out::done()));
+            self.out.push_back(MemberOutput::CloseRoom);
+            self.over = true;
+        }
+    }
+
+    fn fail(&mut self, why: MemberFailure) {
+        for id in self.pairs.keys() {
+            self.out.push_back(MemberOutput::ClosePeer(*id));
+        }
+        if self.me.is_some() {
+            self.out.push_back(MemberOutput::ToRoom(member_out::done()));
+        }
+        self.out.push_back(MemberOutput::CloseRoom);
+        self.out.push_back(MemberOutput::Failed(why));
+        self.over = true;
+    }
+}
+
+/// Reads `{"place":P,"signal":S}` strictly: exactly those two fields, `P`
+/// a whole number that fits a byte, `S` a valid handshake message.
+fn envelope(data: Value) -> Option<(u8, Signal)> {
+    let Value::Object(mut m) = data else {
+        return None;
+    };
+    if m.len() != 2 {
+        return None;
+    }
+    let place = m
+        .get("place")
+        .and_then(Value::as_u64)
+        .and_then(|p| u8::try_from(p).ok())?;
+    let signal = Signal::from_value(m.remove("signal")?).ok()?;
+    Some((place, signal))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,458 @@
+//! The member-room link of several pages through the service's real room
+//! machine (`signaling_core::Room`, as both hosts run it). Peer connections
+//! are the one thing played by the test: an offer is answered, and an
+//! answer opens the link on both ends, as a browser would report it.
+
+use super::*;
+use signaling_core::{Action, Event, JoinRole, Room, RoomCapacity, RoomCode, RoomLimits, SocketId};
+use std::collections::{BTreeMap, VecDeque};
+
+/// One page: its link, its room socket, and what it reported.
+struct Page {
+    link: MemberLink,
+    socket: Option<SocketId>,
+    ready: Option<Vec<(MemberId, u8)>>,
+    failed: Option<MemberFailure>,
+    closed_peers: Vec<MemberId>,
+    /// Peer connections this page made, by member.
+    peers: Vec<MemberId>,
+}
+
+/// A member room and the pages in it.
+struct Party {
+    room: Room,
+    pages: Vec<Page>,
+    by_socket: BTreeMap<SocketId, usize>,
+    /// Frames and closes from the room, in order.
+    from_room: VecDeque<Action<signaling_core::RoomAttachment>>,
+    /// Answers are not delivered while false (a link that never opens).
+    open_links: bool,
+}
+
+fn offer() -> Signal {
+    Signal {
+        attempt: 1,
+        kind: SignalKind::Offer("v=0 offer".into()),
+    }
+}
+
+fn answer() -> Signal {
+    Signal {
+        attempt: 1,
+        kind: SignalKind::Answer("v=0 answer".into()),
+    }
+}
+
+fn candidate() -> Signal {
+    Signal {
+        attempt: 1,
+        kind: SignalKind::Ice {
+            candidate: "candidate:1 1 udp 1 192.0.2.1 9 typ host".into(),
+            sdp_mid: Some("0".into()),
+            sdp_m_line_index: Some(0),
+        },
+    }
+}
+
+impl Party {
+    /// A room for `people` players and one page per place, none joined.
+    fn new(people: u8) -> Party {
+        let cap = RoomCapacity {
+            players: people,
+            spectators: 2,
+        };
+        let code = RoomCode::parse("K7M2QX").unwrap();
+        let (room, _) = Room::with_members(code, cap, RoomLimits::default(), Millis(0));
+        let pages = (0..people)
+            .map(|place| Page {
+                link: MemberLink::new(place, people, Millis(30_000)),
+                socket: None,
+                ready: None,
+                failed: None,
+                closed_peers: Vec::new(),
+                peers: Vec::new(),
+            })
+            .collect();
+        Party {
+            room,
+            pages,
+            by_socket: BTreeMap::new(),
+            from_room: VecDeque::new(),
+            open_links: true,
+        }
+    }
+
+    /// Page `i` opens its room socket (as host for place 0).
+    fn join(&mut self, i: usize) {
+        let role = if i == 0 {
+            JoinRole::Host
+        } else {
+            JoinRole::Player
+        };
+        let (socket, actions) = self.room.admit(role, Millis(1)).unwrap();
+        self.pages[i].socket = Some(socket);
+        self.by_socket.insert(socket, i);
+        self.from_room.extend(actions);
+        self.pump();
+    }
+
+    fn page_of(&self, member: MemberId) -> usize {
+        self.pages
+            .iter()
+            .position(|p| p.link.me() == Some(member))
+            .unwrap()
+    }
+
+    /// Delivers everything until nothing moves.
+    fn pump(&mut self) {
+        for _ in 0..10_000 {
+            let mut moved = false;
+            while let Some(a) = self.from_room.pop_front() {
+                moved = true;
+                match a {
+                    Action::Send { socket, text } => {
+                        if let Some(&i) = self.by_socket.get(&socket) {
+                            self.pages[i].link.room_text(&text);
+                        }
+                    }
+                    Action::Close { socket, .. } => {
+                        if let Some(i) = self.by_socket.remove(&socket) {
+                            self.pages[i].socket = None;
+                            self.pages[i].link.room_closed();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for i in 0..self.pages.len() {
+                while let Some(o) = self.pages[i].link.poll() {
+                    moved = true;
+                    self.carry_out(i, o);
+                }
+            }
+            if !moved {
+                return;
+            }
+        }
+        panic!("the pages never settled");
+    }
+
+    fn carry_out(&mut self, i: usize, o: MemberOutput) {
+        match o {
+            MemberOutput::ToRoom(text) => {
+                if let Some(socket) = self.pages[i].socket {
+                    let actions = self.room.handle(
+                        Event::Text {
+                            socket,
+                            text: &text,
+                        },
+                        Millis(2),
+                    );
+                    self.from_room.extend(actions);
+                }
+            }
+            MemberOutput::Offer(m) => {
+                self.pages[i].peers.push(m);
+                self.pages[i].link.local_signal(m, &offer());
+                self.pages[i].link.local_signal(m, &candidate());
+            }
+            MemberOutput::Remote { member, signal } => match signal.kind {
+                SignalKind::Offer(_) => {
+                    self.pages[i].peers.push(member);
+                    self.pages[i].link.local_signal(member, &answer());
+                    self.pages[i].link.local_signal(member, &candidate());
+                }
+                SignalKind::Answer(_) if self.open_links => {
+                    // The offerer's channels open, then the answerer's.
+                    let me = self.pages[i].link.me().unwrap();
+                    self.pages[i].link.link_opened(member);
+                    let j = self.page_of(member);
+                    self.pages[j].link.link_opened(me);
+                }
+                _ => {}
+            },
+            MemberOutput::ClosePeer(m) => self.pages[i].closed_peers.push(m),
+            MemberOutput::Ready(links) => self.pages[i].ready = Some(links),
+            MemberOutput::CloseRoom => {
+                if let Some(socket) = self.pages[i].socket.take() {
+                    self.by_socket.remove(&socket);
+                    let actions = self.room.handle(Event::Closed { socket }, Millis(3));
+                    self.from_room.extend(actions);
+                }
+            }
+            MemberOutput::Failed(why) => self.pages[i].failed = Some(why),
+        }
+    }
+}
+
+#[test]
+fn four_pages_build_a_full_mesh_and_learn_every_place() {
+    let mut p = Party::new(4);
+    // The host first, then the players in an order unlike their places.
+    for i in [0, 3, 1, 2] {
+        p.join(i);
+    }
+    // Place 3 joined first, so it holds member 1; place 1 member 2; place
+    // 2 member 3.
+    let member = |place: usize| p.pages[place].link.me().unwrap();
+    assert_eq!(
+        [member(0), member(3), member(1), member(2)],
+        [MemberId(0), MemberId(1), MemberId(2), MemberId(3)]
+    );
+    for (i, page) in p.pages.iter().enumerate() {
+        assert_eq!(page.failed, None, "page {i}");
+        let links = page
+            .ready
+            .as_ref()
+            .unwrap_or_else(|| panic!("page {i} not ready"));
+        let places: Vec<u8> = links.iter().map(|(_, place)| *place).collect();
+        let want: Vec<u8> = (0..4).filter(|&q| q != i as u8).collect();
+        assert_eq!(places, want, "page {i}: links in place order");
+        for (m, place) in links {
+            assert_eq!(p.pages[*place as usize].link.me(), Some(*m));
+        }
+        assert_eq!(page.peers.len(), 3, "one peer connection per other player");
+    }
+    // Every pair has exactly one peer connection each side: the lower id
+    // offered (so the host made all three of its own).
+    assert!(p.pages[0]
+        .link
+        .pairs()
+        .values()
+        .all(|q| q.phase == PairPhase::Open));
+    // Every player left the room once its mesh was complete, and then the
+    // host ended it.
+    assert!(p.pages.iter().all(|page| page.socket.is_none()));
+    assert!(p.room.is_finished());
+}
+
+#[test]
+fn three_pages_build_their_mesh_whoever_joins_first() {
+    let mut p = Party::new(3);
+    for i in [2, 1, 0] {
+        // A player who comes before the host: the room still seats it.
+        let role = if i == 0 {
+            JoinRole::Host
+        } else {
+            JoinRole::Player
+        };
+        let (socket, actions) = p.room.admit(role, Millis(1)).unwrap();
+        p.pages[i].socket = Some(socket);
+        p.by_socket.insert(socket, i);
+        p.from_room.extend(actions);
+        p.pump();
+    }
+    for page in &p.pages {
+        assert_eq!(page.ready.as_ref().map(Vec::len), Some(2));
+    }
+    assert!(p.room.is_finished());
+}
+
+#[test]
+fn a_player_who_leaves_before_its_link_opened_ends_the_attempt() {
+    let mut p = Party::new(3);
+    p.open_links = false;
+    p.join(0);
+    p.join(1);
+    // Place 1 gives up (its page closed) before any link opened.
+    let socket = p.pages[1].socket.take().unwrap();
+    p.by_socket.remove(&socket);
+    let actions = p.room.handle(Event::Closed { socket }, Millis(5));
+    p.from_room.extend(actions);
+    p.pump();
+    // The host heard its answer, so it waits for the link or the deadline.
+    assert_eq!(p.pages[0].failed, None);
+    p.pages[0].link.tick(Millis(30_000));
+    p.pump();
+    assert_eq!(p.pages[0].failed, Some(MemberFailure::TimedOut));
+    assert_eq!(p.pages[0].closed_peers, vec![MemberId(1)]);
+    // One who leaves without a word of handshake ends it at once.
+    let mut quiet = MemberLink::new(0, 3, Millis(30_000));
+    quiet.room_text(r#"{"type":"welcome","you":0,"role":"host","members":[{"id":0,"role":"host"},{"id":1,"role":"player"}]}"#);
+    assert_eq!(quiet.poll(), Some(MemberOutput::Offer(MemberId(1))));
+    quiet.room_text(r#"{"type":"member-left","id":1}"#);
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| quiet.poll()).collect();
+    assert_eq!(
+        out.last(),
+        Some(&MemberOutput::Failed(MemberFailure::PlayerLeft(MemberId(
+            1
+        ))))
+    );
+    assert!(out.contains(&MemberOutput::ClosePeer(MemberId(1))));
+}
+
+#[test]
+fn a_failed_link_or_a_lost_room_ends_the_attempt() {
+    let mut p = Party::new(3);
+    p.open_links = false;
+    p.join(0);
+    p.join(1);
+    p.join(2);
+    p.pages[2].link.link_lost(MemberId(0));
+    p.pump();
+    assert_eq!(
+        p.pages[2].failed,
+        Some(MemberFailure::LinkFailed(MemberId(0)))
+    );
+    // Page 2 left the room with `done`; the others hear it left before its
+    // link opened from their side, after its handshake data: they wait.
+    assert_eq!(p.pages[0].failed, None);
+    // The room socket closing before the mesh is complete.
+    let mut link = MemberLink::new(1, 3, Millis(30_000));
+    link.room_closed();
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert_eq!(
+        out.last(),
+        Some(&MemberOutput::Failed(MemberFailure::RoomLost))
+    );
+    assert_eq!(link.deadline(), None);
+}
+
+#[test]
+fn a_seat_the_party_cannot_use_is_refused() {
+    for (place, welcome) in [
+        // A player's page seated as a spectator.
+        (
+            1,
+            r#"{"type":"welcome","you":8,"role":"spectator","members":[{"id":8,"role":"spectator"}]}"#,
+        ),
+        // The host's page seated as a player.
+        (
+            0,
+            r#"{"type":"welcome","you":1,"role":"player","members":[{"id":1,"role":"player"}]}"#,
+        ),
+        // A member id beyond the party.
+        (
+            1,
+            r#"{"type":"welcome","you":5,"role":"player","members":[{"id":5,"role":"player"}]}"#,
+        ),
+    ] {
+        let mut link = MemberLink::new(place, 3, Millis(30_000));
+        link.room_text(welcome);
+        assert_eq!(link.deadline(), None, "{welcome}");
+        let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+        assert_eq!(
+            out.last(),
+            Some(&MemberOutput::Failed(MemberFailure::WrongSeat)),
+            "{welcome}"
+        );
+    }
+}
+
+#[test]
+fn a_place_beyond_the_party_fails_at_once() {
+    let mut link = MemberLink::new(3, 3, Millis(30_000));
+    assert_eq!(link.poll(), Some(MemberOutput::CloseRoom));
+    assert_eq!(
+        link.poll(),
+        Some(MemberOutput::Failed(MemberFailure::WrongSeat))
+    );
+    link.room_text(r#"{"type":"welcome","you":1,"role":"player","members":[]}"#);
+    assert_eq!(link.poll(), None, "nothing after the end");
+}
+
+/// A host welcomed with members 1 and 2 present, its offers out.
+fn host_of_three() -> MemberLink {
+    let mut link = MemberLink::new(0, 3, Millis(30_000));
+    link.room_text(r#"{"type":"welcome","you":0,"role":"host","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"},{"id":9,"role":"spectator"}]}"#);
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert_eq!(
+        out,
+        vec![
+            MemberOutput::Offer(MemberId(1)),
+            MemberOutput::Offer(MemberId(2))
+        ],
+        "no link to the spectator"
+    );
+    link
+}
+
+fn signal_from(from: u8, data: &str) -> String {
+    format!(r#"{{"type":"signal","from":{from},"data":{data}}}"#)
+}
+
+#[test]
+fn bad_handshake_data_and_false_places_are_dropped() {
+    let mut link = host_of_three();
+    for data in [
+        // Not the envelope.
+        r#"{"type":"answer","sdp":"x"}"#,
+        r#"{"place":1}"#,
+        r#"{"place":1,"signal":{"type":"answer","sdp":"x"},"extra":1}"#,
+        r#"{"place":"1","signal":{"type":"answer","sdp":"x"}}"#,
+        r#"{"place":1,"signal":{"type":"shout"}}"#,
+        // A place beyond the party, the host's own, or 0 from a player.
+        r#"{"place":3,"signal":{"type":"answer","sdp":"x"}}"#,
+        r#"{"place":0,"signal":{"type":"answer","sdp":"x"}}"#,
+        // An offer to the side that offers.
+        r#"{"place":1,"signal":{"type":"offer","sdp":"x"}}"#,
+    ] {
+        link.room_text(&signal_from(1, data));
+        assert_eq!(link.poll(), None, "{data}");
+    }
+    // A good answer passes, and the place sticks.
+    link.room_text(&signal_from(
+        1,
+        r#"{"place":2,"signal":{"type":"answer","sdp":"x"}}"#,
+    ));
+    assert!(matches!(
+        link.poll(),
+        Some(MemberOutput::Remote {
+            member: MemberId(1),
+            ..
+        })
+    ));
+    // Member 2 claiming member 1's place, or member 1 changing place.
+    link.room_text(&signal_from(
+        2,
+        r#"{"place":2,"signal":{"type":"answer","sdp":"x"}}"#,
+    ));
+    link.room_text(&signal_from(
+        1,
+        r#"{"place":1,"signal":{"type":"ice","candidate":"c"}}"#,
+    ));
+    assert_eq!(link.poll(), None);
+    // A member nobody links to (a spectator) and frames that are not JSON.
+    link.room_text(&signal_from(
+        9,
+        r#"{"place":1,"signal":{"type":"answer","sdp":"x"}}"#,
+    ));
+    link.room_text("not json");
+    link.room_text(r#"{"type":"error","reason":"unknown member"}"#);
+    assert_eq!(link.poll(), None);
+    assert_eq!(link.pairs()[&MemberId(1)].place, Some(2));
+    assert_eq!(link.pairs()[&MemberId(2)].place, None);
+}
+
+#[test]
+fn a_candidate_before_the_offer_is_dropped_and_the_answerer_waits() {
+    let mut link = MemberLink::new(2, 3, Millis(30_000));
+    link.room_text(r#"{"type":"welcome","you":2,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"}]}"#);
+    assert_eq!(link.poll(), None, "the higher id answers both");
+    link.room_text(&signal_from(
+        0,
+        r#"{"place":0,"signal":{"type":"ice","candidate":"c"}}"#,
+    ));
+    assert_eq!(link.poll(), None);
+    link.room_text(&signal_from(
+        0,
+        r#"{"place":0,"signal":{"type":"offer","sdp":"x"}}"#,
+    ));
+    assert!(matches!(
+        link.poll(),
+        Some(MemberOutput::Remote {
+            member: MemberId(0),
+            ..
+        })
+    ));
+    assert_eq!(link.pairs()[&MemberId(0)].phase, PairPhase::Answering);
+    // Our own data goes out in the envelope, addressed by member id.
+    link.local_signal(MemberId(0), &answer());
+    let Some(MemberOutput::ToRoom(frame)) = link.poll() else {
+        panic!("no frame");
+    };
+    let v: Value = serde_json::from_str(&frame).unwrap();
+    assert_eq!(v["to"], 0);
+    assert_eq!(v["data"]["place"], 2);
+    assert_eq!(v["data"]["signal"]["type"], "answer");
+}
