@@ -8,12 +8,15 @@
 #     signalling server) in real headless Chromium: a match over real WebRTC
 #     with scripted keys, leave, a page closed mid-match, local play against
 #     the CPU to the end screen, no direct path and Try again, no direct
-#     path and the match played through the relay, a page of
+#     path and the match played through the relay, a guest's match link
+#     closed mid-match and made again, a guest's page reloaded mid-match
+#     (each comes back into its slot), a page of
 #     another build refused, the match and a local game watched as
 #     replays, saved logs opened and refused, the court filling the window
 #     at three sizes and full screen (tests/browser/match.test.mjs);
 #  3. the input log downloaded from the page replayed natively
-#     (example ntba_replay) to the final hash the page recorded, and the
+#     (example ntba_replay) to the final hash the page recorded (and both
+#     logs of the match a guest came back into, each to its page's), and the
 #     desync report downloaded from the page read by the native tool
 #     (example desync_report), which must find the part the test forged.
 # Browsers and server run in a loopback-only network namespace.
@@ -49,7 +52,7 @@ cargo build --locked -p signaling-server
 cargo build --locked --release -p lockstep-examples --example ntba_replay --example desync_report
 out="$TARGET_DIR/browser"
 mkdir -p "$out"
-rm -f "$out/match.log" "$out/match.expect" "$out/desync.report"
+rm -f "$out/match.log" "$out/match.expect" "$out/desync.report" "$out"/rejoin-*.log "$out"/reload-*.log "$out/rejoin.expect" "$out/reload.expect"
 shot="$out/match.png"
 full=0
 for arg in "$@"; do
@@ -185,6 +188,18 @@ if grep -q 'HOME 0 - 0 AWAY' <<<"$replay"; then
     exit 1
 fi
 log "the native replay reached the pages' hashes (tick 600 and the final tick $ticks) and a score"
+
+log "replaying the logs of the matches a guest came back into, natively"
+# Scenarios 17 (a lost link) and 18 (a reload): the host's log and the log
+# of the guest's fresh session (caught up from the host) each replay to
+# the final hash their page had.
+for expect in rejoin reload; do
+    [ "$(wc -l <"$out/$expect.expect")" = 2 ] || { echo "no pair of logs in $expect.expect" >&2; exit 1; }
+    while read -r name ticks hash; do
+        "$TARGET_DIR/release/examples/ntba_replay" "$out/$name.log" --expect "$hash" --ticks "$ticks" >/dev/null
+        printf '%s: %s ticks replayed natively to %s\n' "$name" "$ticks" "$hash"
+    done <"$out/$expect.expect"
+done
 
 log "reading the downloaded desync report natively"
 report="$("$TARGET_DIR/release/examples/desync_report" "$out/desync.report")"

@@ -351,7 +351,7 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   console.log(`match: ${common} common ticks, score ${figures.summary}, log of ${ta} ticks saved`);
 });
 
-test('2. lock-step picked in the settings; a busy page: waiting, then stopped responding; a closed page', { skip: !enabled }, async () => {
+test('2. lock-step picked in the settings; a busy page: waiting, then its slot held until it is back; a closed page: held, then gone', { skip: !enabled }, async () => {
   const { ada, bo } = pages;
   await ada.locator('#settings summary').click();
   await ada.locator('#netcode').selectOption('lockstep');
@@ -372,19 +372,24 @@ test('2. lock-step picked in the settings; a busy page: waiting, then stopped re
   await waitAttrAtLeast(bo, 'tick', after + 60);
 
   // Now 7 s busy: Ada's page sends nothing at all (its data channels stay
-  // open: the network runs outside the page's thread), so after 5 s of
-  // silence Bo's session ends the match with exactly the timeout message,
-  // while Ada's page is still blocked.
+  // open: the network runs outside the page's thread). After 5 s of
+  // silence Bo's session holds Ada's slot and the page counts the window
+  // down, while Ada's page is still blocked; once it is free again the
+  // match goes on by itself.
   let unblocked = false;
   const stuck = ada.evaluate(() => { const end = performance.now() + 7000; while (performance.now() < end); })
     .then(() => { unblocked = true; });
-  await bo.locator('#result-text', { hasText: /^The other player stopped responding\.$/ }).waitFor({ timeout: DEADLINE });
-  assert.equal(unblocked, false, "Bo's page gave up while Ada's page was still blocked");
+  await bo.locator('#match-waiting', { hasText: /^Ada is reconnecting \(\d+ s\)$/ }).waitFor({ timeout: DEADLINE });
+  assert.equal(unblocked, false, "Bo's page held the slot while Ada's page was still blocked");
   await stuck;
-  await ada.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
-  console.log(`busy page: Bo saw "${await bo.locator('#result-text').textContent()}", `
-    + `Ada's page then said "${await ada.locator('#result-text').textContent()}"`);
+  await bo.locator('#match-waiting').waitFor({ state: 'hidden', timeout: DEADLINE });
+  const resumed = await num(bo, '#match', 'data-tick');
+  await waitAttrAtLeast(bo, 'tick', resumed + 60);
+  await waitAttrAtLeast(ada, 'tick', resumed + 60);
+  console.log(`busy page: Bo held Ada's slot, then both played on past tick ${resumed + 60}`);
+  await ada.locator('#leave').click();
   for (const p of [ada, bo]) {
+    await p.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });
     await p.locator('#continue').click();
     await p.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
   }
@@ -393,7 +398,8 @@ test('2. lock-step picked in the settings; a busy page: waiting, then stopped re
   // connections down without telling the other side (no data channel
   // close reaches Bo; ICE only reports "disconnected" about 5 s later,
   // "failed" much later), so to Bo it is a peer that went silent: after
-  // 5 s, the timeout message.
+  // 5 s its slot is held for the 20 s window, counted down; a host cannot
+  // come back, so then the match ends.
   await waitConnected(ada, 1);
   await waitConnected(bo, 1);
   await startMatch(ada, bo, 'Ada', 'Bo');
@@ -401,7 +407,8 @@ test('2. lock-step picked in the settings; a busy page: waiting, then stopped re
   assertNoErrorLogs(ada);
   await ada.context().close();
   delete pages.ada;
-  await bo.locator('#result-text', { hasText: /^The other player stopped responding\.$/ }).waitFor({ timeout: DEADLINE });
+  await bo.locator('#match-waiting', { hasText: /^Ada is reconnecting \(\d+ s\)$/ }).waitFor({ timeout: DEADLINE });
+  await bo.locator('#result-text', { hasText: /^The other player left and did not come back\.$/ }).waitFor({ timeout: DEADLINE + 20_000 });
   await bo.locator('#continue').click();
   await bo.locator('#lobby').waitFor({ state: 'visible', timeout: DEADLINE });
   assertNoErrorLogs(bo);
@@ -538,15 +545,19 @@ test('6. a connection that closes, a peer that sends garbage, a peer whose hashe
   await joinLobby(fay, 'Fay');
   await entry(eve, 'Fay').and(eve.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
 
-  // Eve's browser closes its peer connections mid-match.
+  // Eve's browser closes all its peer connections mid-match, the lobby
+  // link to Fay with the match's. pc.close() aborts the SCTP association,
+  // so Fay's data channels close within milliseconds (unlike a closed
+  // page, scenario 2). Fay's page asks for a way back over the lobby
+  // link, which is gone too: both count the 20 s window down, then say
+  // the other player did not come back.
   await startMatch(eve, fay, 'Eve', 'Fay');
   await waitAttrAtLeast(fay, 'tick', 60);
-  // pc.close() aborts the SCTP association, so Fay's data channels close
-  // within milliseconds (unlike a closed page, scenario 2): both pages say
-  // the connection was lost, long before any timeout.
   await eve.evaluate(() => window.__pcs.forEach((pc) => pc.close()));
+  await fay.locator('#match-waiting', { hasText: /^Reconnecting…$/ }).waitFor({ timeout: DEADLINE });
+  await eve.locator('#match-waiting', { hasText: /^Fay is reconnecting \(\d+ s\)$/ }).waitFor({ timeout: DEADLINE });
   for (const p of [eve, fay]) {
-    await p.locator('#result-text', { hasText: /^The connection to the other player was lost\.$/ }).waitFor({ timeout: DEADLINE });
+    await p.locator('#result-text', { hasText: /^The other player left and did not come back\.$/ }).waitFor({ timeout: DEADLINE + 20_000 });
   }
   for (const p of [eve, fay]) await p.locator('#continue').click();
   // The lobby link went with it; the pages meet again after Eve rejoins.
@@ -1092,4 +1103,129 @@ test('16. touch: the overlay shows by itself on a phone; its Shoot button and it
     for (const k of ['touchAda', 'touchBo', 'touchOff', 'touchOn']) await pages[k]?.context().close();
     await own.stop();
   }
+});
+
+// Every text #match-waiting showed, in order, from now on (in
+// window.__lines): a line may show for only a few frames.
+const recordLines = () => {
+  window.__lines = [];
+  const el = document.querySelector('#match-waiting');
+  const note = () => { if (!el.hidden) window.__lines.push(el.textContent); };
+  window.__linesObs = new MutationObserver(note);
+  window.__linesObs.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+};
+
+test('17. the guest\'s match link closes mid-match: it comes back through the lobby and a new link, the match ends in sync, and both logs replay to the same hash', { skip: !enabled }, async () => {
+  pages.kit = await openPage(browser, server.url, { initScript: reachable });
+  pages.lou = await openPage(browser, server.url, { initScript: reachable });
+  const { kit, lou } = pages;
+  await joinLobby(kit, 'Kit');
+  await joinLobby(lou, 'Lou');
+  await entry(kit, 'Lou').and(kit.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  // The peer connections made from here on are the match's.
+  const lobbyLinks = await lou.evaluate(() => window.__pcs.length);
+  await startMatch(kit, lou, 'Kit', 'Lou');
+  await waitAttrAtLeast(lou, 'tick', 120);
+  assert.equal(await lou.evaluate(() => window.__pcs.length), lobbyLinks + 1, 'one match link');
+  for (const p of [kit, lou]) await p.evaluate(recordLines);
+  // Lou's browser closes the match's peer connection (the lobby link
+  // stays): Lou's page asks Kit's for a way back, and over a fresh room
+  // and link its new session takes Lou's slot back.
+  const closedAt = Date.now();
+  await lou.evaluate((n) => { window.__closedAt = performance.now(); window.__pcs.slice(n).forEach((pc) => pc.close()); }, lobbyLinks);
+  await lou.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  const backMs = await lou.evaluate(() => performance.now() - window.__closedAt);
+  const rejoined = await num(lou, '#match', 'data-rejoined');
+  await waitAttrAtLeast(lou, 'tick', rejoined + 120);
+  await waitAttrAtLeast(kit, 'tick', rejoined + 120);
+  const [lg, lh] = await Promise.all([kit, lou].map((p) => p.evaluate(() => window.__lines)));
+  assert.ok(lh.includes('Reconnecting…'), `Lou's page said it reconnects: ${JSON.stringify(lh)}`);
+  assert.ok(lg.some((l) => /^Lou is reconnecting \((20|19|18) s\)$/.test(l)), `Kit's page counted Lou's window down: ${JSON.stringify(lg)}`);
+  for (const p of [kit, lou]) assert.equal(await p.locator('#match-waiting').isVisible(), false, 'the line is gone');
+  console.log(`rejoin figures: ${JSON.stringify({ lost_link_to_back_in_match_ms: Math.round(backMs), caught_up_to_tick: rejoined, wall_ms: Date.now() - closedAt })}`);
+
+  // Kit leaves: both recorded the whole match, and agree on every tick
+  // both confirmed, before and after the rejoin.
+  await kit.locator('#leave').click();
+  await kit.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await lou.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  const tg = await num(kit, '#result', 'data-log-ticks');
+  const th = await num(lou, '#result', 'data-log-ticks');
+  const common = Math.min(tg, th);
+  assert.ok(common > rejoined + 100, `both logs reach past the rejoin (${tg}, ${th}, rejoined at ${rejoined})`);
+  const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
+  for (const t of [60, rejoined, common]) {
+    const [hg, hh] = await Promise.all([kit.evaluate(hashAt, t), lou.evaluate(hashAt, t)]);
+    assert.ok(hg, `a hash at tick ${t}`);
+    assert.equal(hg, hh, `same state hash at tick ${t}`);
+  }
+  // Both logs download; scripts/ci/60-match.sh replays each natively to
+  // its page's final hash.
+  const expect = [];
+  for (const [p, name, ticks] of [[kit, 'rejoin-host', tg], [lou, 'rejoin-guest', th]]) {
+    const [download] = await Promise.all([p.waitForEvent('download'), p.locator('#log-link').click()]);
+    await download.saveAs(path.join(OUT, `${name}.log`));
+    expect.push(`${name} ${ticks} ${await attr(p, '#result', 'data-log-hash')}`);
+  }
+  writeFileSync(path.join(OUT, 'rejoin.expect'), `${expect.join('\n')}\n`);
+  assertNoErrorLogs(kit);
+  assertNoErrorLogs(lou);
+});
+
+test('18. the guest\'s page is reloaded mid-match: back in the match within 3 s, the match ends in sync, and both logs replay to the same hash', { skip: !enabled }, async () => {
+  pages.iva = await openPage(browser, server.url);
+  pages.jon = await openPage(browser, server.url);
+  const { iva, jon } = pages;
+  await joinLobby(iva, 'Iva');
+  await joinLobby(jon, 'Jon');
+  await entry(iva, 'Jon').and(iva.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+  await startMatch(iva, jon, 'Iva', 'Jon');
+  await waitAttrAtLeast(jon, 'tick', 120);
+  // The guest keeps its way back in the tab's session storage; the host,
+  // which cannot come back, keeps nothing.
+  await jon.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  assert.equal(await iva.evaluate(() => sessionStorage.getItem('rejoin')), null);
+  await iva.evaluate(recordLines);
+  const before = await num(iva, '#match', 'data-tick');
+  const reloadedAt = Date.now();
+  await jon.reload();
+  await jon.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE })
+    .catch(async (e) => {
+      console.log(await describePage(jon, 'Jon'));
+      console.log(await describePage(iva, 'Iva'));
+      throw e;
+    });
+  const backMs = Date.now() - reloadedAt;
+  const rejoined = await num(jon, '#match', 'data-rejoined');
+  assert.ok(rejoined >= before, `caught up to where the host was (${rejoined} >= ${before})`);
+  console.log(`reload figures: ${JSON.stringify({ reload_to_back_in_match_ms: backMs, caught_up_to_tick: rejoined })}`);
+  assert.ok(backMs < 3000, `back in the match within 3 s of the reload (${backMs} ms)`);
+  await waitAttrAtLeast(jon, 'tick', rejoined + 120);
+  await waitAttrAtLeast(iva, 'tick', rejoined + 120);
+  const lines = await iva.evaluate(() => window.__lines);
+  assert.ok(lines.some((l) => /^Jon is reconnecting \((20|19|18|17) s\)$/.test(l)), `Iva's page counted Jon's window down: ${JSON.stringify(lines)}`);
+  assert.equal(await iva.locator('#match-waiting').isVisible(), false);
+
+  await iva.locator('#leave').click();
+  await iva.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await jon.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  assert.equal(await jon.evaluate(() => sessionStorage.getItem('rejoin')), null, 'a match over leaves no record');
+  const ti = await num(iva, '#result', 'data-log-ticks');
+  const tj = await num(jon, '#result', 'data-log-ticks');
+  const common = Math.min(ti, tj);
+  const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
+  for (const t of [60, rejoined, common]) {
+    const [hi, hj] = await Promise.all([iva.evaluate(hashAt, t), jon.evaluate(hashAt, t)]);
+    assert.ok(hi, `a hash at tick ${t}`);
+    assert.equal(hi, hj, `same state hash at tick ${t}`);
+  }
+  const expect = [];
+  for (const [p, name, ticks] of [[iva, 'reload-host', ti], [jon, 'reload-guest', tj]]) {
+    const [download] = await Promise.all([p.waitForEvent('download'), p.locator('#log-link').click()]);
+    await download.saveAs(path.join(OUT, `${name}.log`));
+    expect.push(`${name} ${ticks} ${await attr(p, '#result', 'data-log-hash')}`);
+  }
+  writeFileSync(path.join(OUT, 'reload.expect'), `${expect.join('\n')}\n`);
+  assertNoErrorLogs(iva);
+  assertNoErrorLogs(jon);
 });

@@ -161,6 +161,10 @@ pub enum Event {
     LobbyLost,
     /// The match data channels opened (as host or guest).
     MatchConnected,
+    /// This page, reloaded, is back in the match it played before (a new
+    /// link to its host opened): in a match again, unless it is busy with
+    /// a challenge meanwhile.
+    MatchResumed,
     /// Setting up the match connection failed.
     MatchFailed,
     /// The match is over; back to the lobby.
@@ -420,6 +424,15 @@ impl ChallengeState {
                     }
                 }
             }
+            Event::MatchResumed => {
+                if self.outgoing.is_none() && self.joining.is_none() && !self.in_match {
+                    self.in_match = true;
+                    fx.push(Effect::SetStatus(PlayerStatus::InMatch));
+                    for c in std::mem::take(&mut self.incoming) {
+                        fx.push(Effect::Send(c.from, PeerMsg::Decline(DeclineReason::Busy)));
+                    }
+                }
+            }
             Event::MatchFailed => {
                 if let Some(out) = self.outgoing.take() {
                     fx.push(Effect::Send(out.target, PeerMsg::Cancel));
@@ -513,7 +526,8 @@ impl ChallengeState {
         match msg {
             // Chat, and the arrival by an invite link, are the lobby
             // client's: an arrival it honours comes back as our Challenge.
-            // Parties are the party reducer's (`crate::party`).
+            // Parties are the party reducer's (`crate::party`); coming back
+            // into a match is the shell's (it knows the match).
             PeerMsg::Chat(_)
             | PeerMsg::Invited(_)
             | PeerMsg::InviteRefused(_)
@@ -521,7 +535,10 @@ impl ChallengeState {
             | PeerMsg::PartyAccept
             | PeerMsg::PartyDecline(_)
             | PeerMsg::PartyCancel
-            | PeerMsg::PartyStart { .. } => {}
+            | PeerMsg::PartyStart { .. }
+            | PeerMsg::Rejoin { .. }
+            | PeerMsg::RejoinRoom(_)
+            | PeerMsg::RejoinGone => {}
             PeerMsg::Challenge { room, game } => {
                 let unknown = game
                     .as_ref()

@@ -221,6 +221,14 @@ pub enum Output {
     Ring,
     /// The roster, banner or buttons changed: redraw them.
     Changed,
+    /// A message about coming back into a match ([`PeerMsg::Rejoin`] and
+    /// its answers) from `from`: the shell's, which knows the match.
+    Rejoin {
+        /// The sender.
+        from: PeerId,
+        /// The message.
+        msg: PeerMsg,
+    },
 }
 
 /// A notice for the player, typed until the view words it.
@@ -250,6 +258,9 @@ pub enum LobbyNotice {
     /// A player (`name#ABC`) came by our invite link, and we challenge
     /// them.
     InviteArrived(String),
+    /// About coming back into the match this page played before a
+    /// reload: under way, or why not.
+    Rejoin(&'static str),
 }
 
 impl LobbyNotice {
@@ -266,6 +277,7 @@ impl LobbyNotice {
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
             LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
             LobbyNotice::InviteArrived(name) => format!("{name}{INVITE_ARRIVED}"),
+            LobbyNotice::Rejoin(text) => (*text).to_owned(),
         }
     }
 
@@ -294,6 +306,7 @@ impl LobbyNotice {
                 NoticePart::Name(name.clone()),
                 NoticePart::Text(INVITE_ARRIVED.to_owned()),
             ],
+            LobbyNotice::Rejoin(text) => vec![NoticePart::Text((*text).to_owned())],
         }
     }
 }
@@ -1052,6 +1065,12 @@ impl LobbyClient {
                     log::debug!("lobby: an invite refusal we did not ask for; dropped");
                 }
             }
+            msg @ (PeerMsg::Rejoin { .. } | PeerMsg::RejoinRoom(_) | PeerMsg::RejoinGone) => {
+                self.out.push_back(Output::Rejoin {
+                    from: from.clone(),
+                    msg,
+                });
+            }
             PeerMsg::Chat(text) => {
                 if !muted {
                     let name = p.display();
@@ -1130,6 +1149,20 @@ impl LobbyClient {
                     PeerMsg::InviteRefused(why).encode(),
                 ));
             }
+        }
+    }
+
+    /// Shows `notice` with the lobby's others (the shell's own, about
+    /// coming back into a match).
+    pub fn note(&mut self, notice: LobbyNotice) {
+        self.out.push_back(Output::Notice(notice));
+    }
+
+    /// Sends `msg` to `to` over its lobby link (the shell's messages about
+    /// coming back into a match); nothing if `to` is not in the roster.
+    pub fn send_peer(&mut self, to: &PeerId, msg: &PeerMsg) {
+        if self.players.contains_key(to) {
+            self.out.push_back(Output::ToPeer(to.clone(), msg.encode()));
         }
     }
 
@@ -1238,6 +1271,13 @@ impl LobbyClient {
     /// The match data channels are open (host or guest).
     pub fn match_connected(&mut self, now: Millis) {
         self.reduce(Event::MatchConnected, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// This page, reloaded, is back in its match (see
+    /// [`challenge::Event::MatchResumed`]).
+    pub fn match_resumed(&mut self, now: Millis) {
+        self.reduce(Event::MatchResumed, now);
         self.out.push_back(Output::Changed);
     }
 

@@ -957,14 +957,18 @@ impl PartyState {
                     },
                 });
             }
-            // Chat, challenges and invite links are other reducers'.
+            // Chat, challenges and invite links are other reducers', and
+            // coming back into a match the shell's.
             PeerMsg::Chat(_)
             | PeerMsg::Challenge { .. }
             | PeerMsg::Accept
             | PeerMsg::Decline(_)
             | PeerMsg::Cancel
             | PeerMsg::Invited(_)
-            | PeerMsg::InviteRefused(_) => {}
+            | PeerMsg::InviteRefused(_)
+            | PeerMsg::Rejoin { .. }
+            | PeerMsg::RejoinRoom(_)
+            | PeerMsg::RejoinGone => {}
         }
     }
 

@@ -89,6 +89,8 @@ pub fn outcome_message(o: &Outcome) -> &'static str {
         Outcome::NoProgress => {
             "The other player's game stopped sending its moves, so the match was stopped."
         }
+        Outcome::PlayerLeft { .. } => "The other player left and did not come back.",
+        Outcome::RejoinRefused { why } => crate::shell::rejoin::refusal_message(*why),
         // Outcomes the engine may add later.
         _ => "The match was stopped.",
     }

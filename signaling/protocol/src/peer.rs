@@ -171,6 +171,19 @@ pub enum PeerMsg {
     Invited(InviteCode),
     /// The inviter's page turned the arrival down.
     InviteRefused(InviteRefusal),
+    /// A guest whose link to its match is gone (the page reloaded, or the
+    /// connection dropped) asks the host of the match with this id for a
+    /// way back: the host answers with [`PeerMsg::RejoinRoom`] or
+    /// [`PeerMsg::RejoinGone`].
+    Rejoin {
+        /// The match's id (its seed), as the guest's session knew it.
+        match_id: u64,
+    },
+    /// The host's answer: join this fresh room for the new link.
+    RejoinRoom(RoomCode),
+    /// The host's answer: it runs no match of that id that holds a place
+    /// for the asker (the match is over, or was another).
+    RejoinGone,
     /// "Join my party": the challenger invites this player, among others,
     /// to a match of `game` for `people` people in all (the challenger
     /// included). The room comes later, in [`PeerMsg::PartyStart`], once
@@ -226,6 +239,11 @@ impl PeerMsg {
             PeerMsg::InviteRefused(why) => {
                 json!({"type": "invite-refused", "reason": why.as_str()})
             }
+            PeerMsg::Rejoin { match_id } => {
+                json!({"type": "rejoin", "match": format!("{match_id:016x}")})
+            }
+            PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
+            PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
             PeerMsg::PartyInvite { game: None, people } => {
                 json!({"type": "party-invite", "people": people})
             }
@@ -270,6 +288,9 @@ impl PeerMsg {
                 ("cancel", &[], &[]),
                 ("invited", &["code"], &[]),
                 ("invite-refused", &["reason"], &[]),
+                ("rejoin", &["match"], &[]),
+                ("rejoin-room", &["room"], &[]),
+                ("rejoin-gone", &[], &[]),
                 ("party-invite", &["people"], &["game"]),
                 ("party-accept", &[], &[]),
                 ("party-decline", &["reason"], &[]),
@@ -308,6 +329,19 @@ impl PeerMsg {
             "invite-refused" => PeerMsg::InviteRefused(
                 InviteRefusal::parse(string(m, "reason")?).ok_or(MessageError::Malformed)?,
             ),
+            "rejoin" => PeerMsg::Rejoin {
+                match_id: {
+                    let t = string(m, "match")?;
+                    (t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+                        .then(|| u64::from_str_radix(t, 16).ok())
+                        .flatten()
+                        .ok_or(MessageError::BadValue)?
+                },
+            },
+            "rejoin-room" => PeerMsg::RejoinRoom(
+                RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
+            ),
+            "rejoin-gone" => PeerMsg::RejoinGone,
             _ => PeerMsg::Cancel,
         })
     }
@@ -380,6 +414,12 @@ mod tests {
             PeerMsg::InviteRefused(InviteRefusal::Unknown),
             PeerMsg::InviteRefused(InviteRefusal::Expired),
             PeerMsg::InviteRefused(InviteRefusal::Busy),
+            PeerMsg::Rejoin {
+                match_id: u64::MAX - 1,
+            },
+            PeerMsg::Rejoin { match_id: 0 },
+            PeerMsg::RejoinRoom(RoomCode::parse("K7M2QX").unwrap()),
+            PeerMsg::RejoinGone,
             PeerMsg::PartyInvite {
                 game: None,
                 people: 4,
@@ -454,6 +494,13 @@ mod tests {
                 Malformed,
             ),
             (r#"{"type":"invite-refused","reason":"nope"}"#, Malformed),
+            (r#"{"type":"rejoin"}"#, Malformed),
+            (r#"{"type":"rejoin","match":12}"#, Malformed),
+            (r#"{"type":"rejoin","match":"00ff"}"#, BadValue),
+            (r#"{"type":"rejoin","match":"+0000000000000ff"}"#, BadValue),
+            (r#"{"type":"rejoin","match":"000000000000000g"}"#, BadValue),
+            (r#"{"type":"rejoin-room","room":"../../"}"#, BadValue),
+            (r#"{"type":"rejoin-gone","room":"K7M2QX"}"#, Malformed),
             (
                 r#"{"type":"challenge","room":"K7M2QX","game":5}"#,
                 Malformed,

@@ -43,6 +43,14 @@ pub struct PageFacts {
     /// The remembered settings: for each of [`STORED_KEYS`] the browser
     /// has a value for, the key and the value.
     pub stored: Vec<(&'static str, String)>,
+    /// This tab's session storage under
+    /// [`rejoin::RECORD_KEY`](super::rejoin::RECORD_KEY): a match this
+    /// page was a guest in before a reload.
+    pub rejoin_record: Option<String>,
+    /// The wall-clock time (ms since the Unix epoch) of the page clock's
+    /// zero (`performance.timeOrigin`), so that the shell can tell the
+    /// wall-clock time from the page clock.
+    pub clock_origin_ms: u64,
 }
 
 impl PageFacts {
@@ -91,6 +99,10 @@ pub struct ShellConfig {
     pub invite: Option<Result<InviteLink, Damaged>>,
     /// This page's address without query, for the invite links it makes.
     pub page_address: String,
+    /// [`PageFacts::rejoin_record`].
+    pub rejoin_record: Option<String>,
+    /// [`PageFacts::clock_origin_ms`].
+    pub clock_origin_ms: u64,
 }
 
 impl ShellConfig {
@@ -169,6 +181,8 @@ impl ShellConfig {
             stored_name: page.stored(NAME_KEY).map(str::to_owned),
             stored_game: page.stored(GAME_KEY).map(str::to_owned),
             invite: invite_option(&page.search),
+            rejoin_record: page.rejoin_record.clone(),
+            clock_origin_ms: page.clock_origin_ms,
             page_address: format!(
                 "{}{}",
                 page.origin,
@@ -206,6 +220,8 @@ mod tests {
             has_random: true,
             touch_device: false,
             stored: Vec::new(),
+            rejoin_record: None,
+            clock_origin_ms: 0,
         }
     }
 

@@ -71,10 +71,15 @@ pub struct MatchDriver<G: DeterministicGame> {
     first_tick: bool,
     /// Stalls and rollbacks of the last seconds, for the quality shown.
     quality: crate::quality::QualityMeter,
+    /// The slots held for dropped players, for the countdown shown.
+    holds: super::rejoin::Holds,
 }
 
 impl<G: DeterministicGame> MatchDriver<G> {
-    /// A match with this session configuration, starting at `now`.
+    /// A match with this session configuration, starting at `now`. The
+    /// configuration's rejoin window is the caller's choice: the shell
+    /// sets it (`shell::rejoin::REJOIN_WINDOW`, or 0 to end a match at
+    /// once when its link is lost).
     ///
     /// # Errors
     ///
@@ -100,10 +105,9 @@ impl<G: DeterministicGame> MatchDriver<G> {
         now: Millis,
         links: &[PeerId],
     ) -> Result<Self, ConfigError> {
-        // The shell neither shows a held slot nor offers a rejoin yet: a
-        // lost or silent match link ends the match at once, as it did
-        // before the engine could hold a dropped player's slot.
-        let mut session = Session::new(cfg.rejoin_window(Millis::ZERO))?;
+        // The rejoin window is the caller's, as for `new`: a party's
+        // caller that cannot bring a player back sets 0.
+        let mut session = Session::new(cfg)?;
         // The driver is made once the match links are open: their Hellos
         // are queued now.
         for link in links {
@@ -118,7 +122,23 @@ impl<G: DeterministicGame> MatchDriver<G> {
             created: now,
             first_tick: false,
             quality: crate::quality::QualityMeter::default(),
+            holds: super::rejoin::Holds::default(),
         })
+    }
+
+    /// A fresh link to the same peer replaced the lost one (the rejoining
+    /// guest's new connection, on the host): the session hears it as the
+    /// slot's own link.
+    pub fn relink(&mut self, now: Millis) {
+        self.session
+            .handle_link_state(now, MATCH_LINK, LinkState::Open);
+    }
+
+    /// The token this guest's slot can be taken back with, once the
+    /// host's Hello gave one (keep it out of logs).
+    #[must_use]
+    pub fn rejoin_token(&self) -> Option<u64> {
+        self.session.rejoin_token()
     }
 
     /// A datagram from the match link.
@@ -212,13 +232,13 @@ impl<G: DeterministicGame> MatchDriver<G> {
             }
             _ => self.stalled = 0,
         }
-        let mut ended = self.drain_events(front, view);
+        let mut ended = self.drain_events(now, front, view);
         self.show(front, view, now, ended.is_some());
         // A finished game stays on screen a moment, then the page leaves.
         if let Some((at, _)) = &self.over {
             if ended.is_none() && now.0 >= at.0 + RESULT_HOLD_MS {
                 self.session.quit(now);
-                ended = self.drain_events(front, view);
+                ended = self.drain_events(now, front, view);
             }
         }
         if let Some(outcome) = ended {
@@ -246,11 +266,13 @@ impl<G: DeterministicGame> MatchDriver<G> {
     /// Drains the session's events; returns the outcome if it ended.
     fn drain_events<F: FrontEnd<Game = G>>(
         &mut self,
+        now: Millis,
         front: &mut F,
         view: &mut MatchView,
     ) -> Option<Outcome> {
         let mut ended = None;
         while let Some(ev) = self.session.poll_event() {
+            self.holds.event(now, &ev);
             match ev {
                 Event::RoundTrip(ms) => self.ping = Some(ms.0),
                 Event::Ended(o) => ended = Some(o),
@@ -305,6 +327,8 @@ impl<G: DeterministicGame> MatchDriver<G> {
             st.max_rollback
         ));
         view.waiting = play::waiting(self.stalled) && !ending;
+        view.held = self.holds.shown(now).filter(|_| !ending);
+        view.rejoined = self.holds.rejoined();
         if let Some(((_, delay), window)) = s.parameters().zip(s.prediction_window()) {
             let side = match s.side() {
                 Some(0) => format!("{} (host)", front.side_name(0)),
@@ -430,7 +454,7 @@ mod tests {
         fn new(fa: A, fb: B, host: SessionConfig) -> Self {
             Pair {
                 a: MatchDriver::new(host, Millis(0)).unwrap(),
-                b: MatchDriver::new(SessionConfig::guest(), Millis(0)).unwrap(),
+                b: MatchDriver::new(guest(), Millis(0)).unwrap(),
                 fa,
                 fb,
                 va: MatchView::default(),
@@ -483,8 +507,15 @@ mod tests {
         }
     }
 
+    /// The host of most tests: no slot held, a lost link ends the match.
     fn host() -> SessionConfig {
-        SessionConfig::host(7, 2)
+        SessionConfig::host(7, 2).rejoin_window(Millis::ZERO)
+    }
+
+    /// The guest of [`Pair::new`]: its window follows the host's config
+    /// of the test (a guest's own window only matters when the host goes).
+    fn guest() -> SessionConfig {
+        SessionConfig::guest().rejoin_window(Millis::ZERO)
     }
 
     fn dots() -> Pair<DotsFrontEnd, DotsFrontEnd> {
@@ -826,5 +857,186 @@ mod tests {
                 Outcome::LocalQuit | Outcome::RemoteQuit
             )
         ));
+    }
+
+    // ----- rejoin ----------------------------------------------------------
+
+    use super::super::rejoin::{self, Next, REJOIN_WINDOW};
+    use lockstep::RejoinRefusal;
+
+    /// A host that holds a dropped guest's slot and issues tokens, and a
+    /// guest that holds the host's.
+    fn holding_pair() -> Pair<DotsFrontEnd, DotsFrontEnd> {
+        let mut p = Pair::new(
+            DotsFrontEnd::default(),
+            DotsFrontEnd::default(),
+            SessionConfig::host(7, 2)
+                .rejoin_window(REJOIN_WINDOW)
+                .rejoin_entropy(0x5eed_0123_4567_89ab_cdef_0011_2233_4455)
+                .hash_interval(10),
+        );
+        p.b = MatchDriver::new(
+            SessionConfig::guest().rejoin_window(REJOIN_WINDOW),
+            Millis(0),
+        )
+        .unwrap();
+        p
+    }
+
+    /// The guest's page is reloaded: its session is gone, the host's link
+    /// to it closed. A fresh page with the old token takes its place over
+    /// a new link (the host hears it on the slot's own link).
+    fn reload_guest(p: &mut Pair<DotsFrontEnd, DotsFrontEnd>, token: u64) {
+        p.b = MatchDriver::new(
+            SessionConfig::guest()
+                .rejoin(1, token)
+                .rejoin_window(REJOIN_WINDOW),
+            p.now,
+        )
+        .unwrap();
+        p.fb = DotsFrontEnd::default();
+        p.vb = MatchView::default();
+        p.a.relink(p.now);
+    }
+
+    /// Only the host runs frames (the guest page is away) for `ms`.
+    fn host_alone(p: &mut Pair<DotsFrontEnd, DotsFrontEnd>, ms: u64) {
+        let until = p.now.0 + ms;
+        while p.now.0 < until {
+            p.now = p.now + Millis(16);
+            let r = p.a.frame(p.now, &mut p.fa, &["ArrowRight"], &mut p.va);
+            assert!(r.ended.is_none(), "the host ended while the slot was held");
+            while p.a.poll_transmit().is_some() {}
+        }
+    }
+
+    #[test]
+    fn a_reloaded_guest_comes_back_into_its_slot_and_the_match_ends_in_sync() {
+        let mut p = holding_pair();
+        p.run(120);
+        let token = p.b.rejoin_token().expect("the host issued a token");
+        let before = p.va.tick.unwrap();
+        // The reload: the old guest session is gone, its link closed.
+        p.a.link_lost(p.now);
+        host_alone(&mut p, 16);
+        assert_eq!(p.va.held, Some((1, 20)), "the host counts the window down");
+        host_alone(&mut p, 3_000);
+        assert_eq!(p.va.held, Some((1, 17)));
+        assert!(p.va.waiting, "lock-step stalls on the missing inputs");
+        let stalled_at = p.va.tick.unwrap();
+        assert!(stalled_at <= before + 3, "no tick runs without the guest");
+        reload_guest(&mut p, token);
+        // Back in the match: caught up to the host's tick, and playing.
+        let mut back = None;
+        for _ in 0..60 {
+            p.frame(&["ArrowRight"]);
+            if let Some(t) = p.vb.rejoined {
+                back = Some(t);
+                break;
+            }
+        }
+        let back = back.expect("the fresh session rejoined");
+        assert!(back >= stalled_at - 3, "caught up to where the host was");
+        assert_eq!(p.vb.side, Some(1));
+        p.run(120);
+        assert_eq!(p.va.held, None, "the countdown is gone once resumed");
+        assert!(p.va.tick.unwrap() > stalled_at + 100, "the match plays on");
+        // Both sides at one tick have one hash (the hash exchange every 10
+        // ticks would have stopped the match otherwise), and a leave ends
+        // both with one log.
+        p.a.quit(p.now);
+        p.carry();
+        let (ea, eb) = p.until_both_end(10);
+        assert_eq!(ea.outcome, Outcome::LocalQuit);
+        assert_eq!(eb.outcome, Outcome::RemoteQuit);
+        let (la, lb) = (ea.log.unwrap(), eb.log.unwrap());
+        assert!(la.ticks.abs_diff(lb.ticks) <= 1);
+        let (ga, gb) = (p.a.final_game().unwrap(), p.b.final_game().unwrap());
+        if ga.tick == gb.tick {
+            assert_eq!(ga.state_hash(), gb.state_hash());
+        }
+    }
+
+    #[test]
+    fn a_rejoin_before_the_host_noticed_the_old_link_gone_takes_the_slot_at_once() {
+        let mut p = holding_pair();
+        p.run(60);
+        let token = p.b.rejoin_token().unwrap();
+        // The fresh page's link comes up before the old one was reported
+        // closed: it replaces the old one on the host, whose session takes
+        // the Rejoin on the slot's own link (the old session there is gone).
+        reload_guest(&mut p, token);
+        for _ in 0..60 {
+            p.frame(&[]);
+        }
+        assert!(p.vb.rejoined.is_some(), "back in the match");
+        assert_eq!(p.va.held, None);
+        p.run(60);
+    }
+
+    #[test]
+    fn a_forged_token_is_refused_and_the_slot_stays_held() {
+        let mut p = holding_pair();
+        p.run(60);
+        let token = p.b.rejoin_token().unwrap();
+        p.a.link_lost(p.now);
+        host_alone(&mut p, 500);
+        reload_guest(&mut p, token ^ 1);
+        let mut ended = None;
+        for _ in 0..30 {
+            p.now = p.now + Millis(16);
+            p.a.frame(p.now, &mut p.fa, &[], &mut p.va);
+            p.carry();
+            if let Some(e) = p.b.frame(p.now, &mut p.fb, &[], &mut p.vb).ended {
+                ended = Some(e);
+                break;
+            }
+            p.carry();
+        }
+        let e = ended.expect("refused");
+        assert_eq!(
+            e.outcome,
+            Outcome::RejoinRefused {
+                why: RejoinRefusal::WrongToken
+            }
+        );
+        assert_eq!(
+            e.message,
+            "The host did not recognise this page's place in the match."
+        );
+        assert_eq!(
+            rejoin::after_refusal(RejoinRefusal::WrongToken, p.now, p.now),
+            Next::GiveUp(rejoin::refusal_message(RejoinRefusal::WrongToken))
+        );
+        assert!(
+            p.va.held.is_some(),
+            "the slot is still held for the real one"
+        );
+    }
+
+    #[test]
+    fn a_host_that_is_gone_is_waited_for_then_the_match_ends() {
+        let mut p = holding_pair();
+        p.run(60);
+        // The host's page closed: the guest's link is lost, and nothing
+        // comes back.
+        p.b.link_lost(p.now);
+        let mut ended = None;
+        let mut held_seen = None;
+        for _ in 0..3000 {
+            p.now = p.now + Millis(16);
+            let r = p.b.frame(p.now, &mut p.fb, &[], &mut p.vb);
+            while p.b.poll_transmit().is_some() {}
+            held_seen = held_seen.or(p.vb.held);
+            if let Some(e) = r.ended {
+                ended = Some(e);
+                break;
+            }
+        }
+        assert_eq!(held_seen, Some((0, 20)), "the host's slot was held");
+        let e = ended.expect("the window ran out");
+        assert_eq!(e.outcome, Outcome::PlayerLeft { slot: 0 });
+        assert_eq!(e.message, "The other player left and did not come back.");
+        assert_eq!(p.vb.held, None, "no countdown under the result");
     }
 }

@@ -122,6 +122,26 @@ pub trait GameSlot {
     fn poll_party_transmit(&mut self, _link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
         None
     }
+    /// Whether this game's matches can take a player back after a lost
+    /// link or a reload (its session holds a dropped player's slot, and
+    /// [`match_identity`](Self::match_identity) and
+    /// [`match_relink`](Self::match_relink) work). `false` by default: a
+    /// lost link then ends the match at once.
+    fn rejoins(&self) -> bool {
+        false
+    }
+    /// What a rejoin needs to know of the running match, once it started:
+    /// see [`MatchIdentity`]. `None` (the default) for a game that cannot
+    /// bring a player back.
+    fn match_identity(&self) -> Option<MatchIdentity> {
+        None
+    }
+    /// The host's running match goes on over the link of attempt `tag`,
+    /// which replaced the lost one (a guest coming back); `false` (the
+    /// default) if the game cannot.
+    fn match_relink(&mut self, _now: Millis, _tag: u32) -> bool {
+        false
+    }
     /// A datagram from the match link.
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]);
     /// The match link closed or failed.
@@ -190,6 +210,17 @@ pub trait GameSlot {
     fn replay_view(&self) -> Option<ReplayView> {
         None
     }
+}
+
+/// What a rejoin needs to know of a running match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchIdentity {
+    /// This side's slot (0: the host).
+    pub side: u8,
+    /// The match's id: its seed.
+    pub match_id: u64,
+    /// A guest's token for its slot, when the host issued one.
+    pub token: Option<u64>,
 }
 
 pub(crate) struct Slot<F: FrontEnd> {
@@ -357,6 +388,25 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn poll_party_transmit(&mut self, link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
         self.online.as_mut()?.1.poll_transmit_on(link)
+    }
+    fn rejoins(&self) -> bool {
+        true
+    }
+    fn match_identity(&self) -> Option<MatchIdentity> {
+        let s = self.online.as_ref()?.1.session();
+        Some(MatchIdentity {
+            side: s.side()?,
+            match_id: s.parameters()?.0,
+            token: s.rejoin_token(),
+        })
+    }
+    fn match_relink(&mut self, now: Millis, tag: u32) -> bool {
+        let Some((t, m)) = self.online.as_mut() else {
+            return false;
+        };
+        *t = tag;
+        m.relink(now);
+        true
     }
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
         if let Some((_, m)) = self.online.as_mut() {

@@ -380,6 +380,14 @@ pub enum Output {
         /// The value.
         value: String,
     },
+    /// Keep `value` under `key` in this tab's session storage (it lasts
+    /// through a reload, not past the tab), or remove the key (`None`).
+    SessionStore {
+        /// The key.
+        key: &'static str,
+        /// The value, or `None` to remove it.
+        value: Option<String>,
+    },
     /// Show the game canvas full screen (the browser's Escape leaves).
     FullScreen,
     /// Put this text on the clipboard (an invite link). The page also

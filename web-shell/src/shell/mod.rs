@@ -29,6 +29,7 @@ pub mod members;
 pub mod page;
 mod party;
 mod party_ui;
+pub mod rejoin;
 pub mod room;
 pub mod view;
 
@@ -147,6 +148,8 @@ pub struct Shell {
     lobbies_due: Option<Millis>,
     /// The match attempt being set up, with its number.
     room: Option<(u32, RoomLink)>,
+    /// A player coming back into the running match ([`rejoin`]).
+    comeback: rejoin::Comeback,
     room_gen: u32,
     /// The party being set up or played (its number is a match attempt's).
     party: Option<party::PartySetup>,
@@ -227,6 +230,7 @@ impl Shell {
             lobbies: None,
             lobbies_due: None,
             room: None,
+            comeback: rejoin::Comeback::default(),
             room_gen: 0,
             party: None,
             party_ui: party_ui::PartyUi::default(),
@@ -273,6 +277,8 @@ impl Shell {
         if s.cfg.invite.is_some() {
             s.screens.handle(ScreenEvent::ChooseOnline);
         }
+        // A guest page reloaded mid-match goes back to its match.
+        s.restore_rejoin();
         s.flush_dirty();
         s
     }
@@ -1059,6 +1065,7 @@ impl Shell {
             room.tick(now);
         }
         self.party_tick(now);
+        self.comeback_tick(now);
         // A game may have datagrams between frames (a host's worker
         // answers on its own time): they go out now, not a frame later.
         self.send_match_transmits();
@@ -1086,6 +1093,7 @@ impl Shell {
             }
             Screen::Match => {
                 let report = self.game.match_frame(now, &held, &mut self.match_view);
+                self.reconnecting_view();
                 self.send_match_transmits();
                 self.frame_times.pending = true;
                 if report.ticked {
@@ -1097,6 +1105,7 @@ impl Shell {
                 self.render(Part::Match);
                 if let Some(end) = report.ended {
                     self.game.drop_match();
+                    self.comeback_end();
                     self.out.push_back(Output::ClosePeer(LinkId::Match));
                     self.party_match_over();
                     if let Some(c) = self.client.as_mut() {
@@ -1159,7 +1168,7 @@ impl Shell {
                 }
             }
             SocketId::Room(g) => {
-                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                if let Some(room) = self.room_of(g) {
                     room.socket_opened(now);
                 }
             }
@@ -1177,7 +1186,7 @@ impl Shell {
                 }
             }
             SocketId::Room(g) => {
-                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                if let Some(room) = self.room_of(g) {
                     room.socket_text(now, text);
                 }
             }
@@ -1199,7 +1208,7 @@ impl Shell {
                 }
             }
             SocketId::Room(g) => {
-                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                if let Some(room) = self.room_of(g) {
                     room.socket_closed();
                 }
             }
@@ -1249,7 +1258,7 @@ impl Shell {
             }
             LinkId::Party(member) => self.party_rtc(now, member, tag, event),
             LinkId::Match => {
-                if let Some((_, room)) = self.room.as_mut().filter(|(g, _)| *g == tag) {
+                if let Some(room) = self.room_of(tag) {
                     match event {
                         RtcEvent::Offer(sdp) | RtcEvent::Answer(sdp) => {
                             room.local_description(sdp);
@@ -1266,7 +1275,10 @@ impl Shell {
                             // A ping is answered at once.
                             self.send_match_transmits();
                         }
-                        RtcEvent::Closed => self.game.match_link_lost(now),
+                        RtcEvent::Closed => {
+                            self.game.match_link_lost(now);
+                            self.match_link_gone(now);
+                        }
                         RtcEvent::Backlog(bytes) => self.game.match_backlog(now, bytes),
                         _ => {}
                     }
@@ -1307,7 +1319,7 @@ impl Shell {
             FetchId::Ice => self.ice_fetched(now, body.as_deref()),
             FetchId::Lobbies => self.lobbies_fetched(body.as_deref()),
             FetchId::Room(g) => {
-                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                if let Some(room) = self.room_of(g) {
                     room.room_fetched(body.as_deref().and_then(room_code_of));
                 }
             }
@@ -1390,7 +1402,7 @@ impl Shell {
             AfterIce::Nothing => {}
             AfterIce::ConnectPresence => self.connect_presence(now),
             AfterIce::OpenRoom(g) => {
-                if let Some((_, room)) = self.room.as_mut().filter(|(rg, _)| *rg == g) {
+                if let Some(room) = self.room_of(g) {
                     room.ice_ready();
                 }
             }
@@ -1456,65 +1468,13 @@ impl Shell {
                 return any;
             };
             any = true;
-            let link = LinkId::Match;
-            let tag = gen;
-            let socket = SocketId::Room(gen);
-            match o {
-                RoomOutput::FetchRoom => {
-                    let url = format!("{}/rooms", self.cfg.http_base);
-                    self.fetch(now, FetchId::Room(gen), "POST", url, ROOM_FETCH_TIMEOUT);
-                }
-                RoomOutput::OpenSocket(path) => self.out.push_back(Output::OpenSocket {
-                    id: socket,
-                    url: format!("{}{path}", self.cfg.ws_base),
-                }),
-                RoomOutput::Send(text) => {
-                    self.out.push_back(Output::SendSocket { id: socket, text })
-                }
-                RoomOutput::CloseSocket => self.out.push_back(Output::CloseSocket(socket)),
-                RoomOutput::CreatePeer => {
-                    let ice_servers = self.ice_servers();
-                    self.out.push_back(Output::CreatePeer {
-                        link,
-                        tag,
-                        ice_servers,
-                    });
-                }
-                RoomOutput::MakeOffer => self.out.push_back(Output::Describe {
-                    link,
-                    tag,
-                    step: SdpStep::Offer,
-                }),
-                RoomOutput::MakeAnswer(offer) => {
-                    self.out.push_back(Output::Describe {
-                        link,
-                        tag,
-                        step: SdpStep::Answer(offer),
-                    });
-                }
-                RoomOutput::ApplyAnswer(answer) => {
-                    self.out.push_back(Output::Describe {
-                        link,
-                        tag,
-                        step: SdpStep::Apply(answer),
-                    });
-                }
-                RoomOutput::AddCandidate(candidate) => self.out.push_back(Output::AddCandidate {
-                    link,
-                    tag,
-                    candidate,
-                }),
-                RoomOutput::ClosePeer => self.out.push_back(Output::ClosePeer(link)),
-                RoomOutput::OpenRelay(path) => self.out.push_back(Output::OpenRelay {
-                    tag,
-                    url: format!("{}{path}", self.cfg.ws_base),
-                }),
-                RoomOutput::Ready(code) => {
+            match self.room_io(now, gen, o) {
+                Some(RoomOutput::Ready(code)) => {
                     if let Some(c) = self.client.as_mut() {
                         c.room_created(now, code);
                     }
                 }
-                RoomOutput::Opened(role, path) => {
+                Some(RoomOutput::Opened(role, path)) => {
                     self.room = None;
                     if let Some(c) = self.client.as_mut() {
                         c.match_connected(now);
@@ -1527,7 +1487,7 @@ impl Shell {
                         self.out.push_back(Output::ClosePeer(LinkId::Match));
                     }
                 }
-                RoomOutput::Failed(why) => {
+                Some(RoomOutput::Failed(why)) => {
                     self.room = None;
                     if let Some(c) = self.client.as_mut() {
                         match why {
@@ -1536,7 +1496,80 @@ impl Shell {
                         }
                     }
                 }
+                _ => {}
             }
+        }
+    }
+
+    /// Carries out a room link's I/O output of attempt `gen` (fetch,
+    /// sockets, the peer connection and its handshake); what the room
+    /// link reports of itself (ready, opened, failed) is returned for the
+    /// caller, whose room it is.
+    fn room_io(&mut self, now: Millis, gen: u32, o: RoomOutput) -> Option<RoomOutput> {
+        let link = LinkId::Match;
+        let tag = gen;
+        let socket = SocketId::Room(gen);
+        match o {
+            RoomOutput::FetchRoom => {
+                let url = format!("{}/rooms", self.cfg.http_base);
+                self.fetch(now, FetchId::Room(gen), "POST", url, ROOM_FETCH_TIMEOUT);
+            }
+            RoomOutput::OpenSocket(path) => self.out.push_back(Output::OpenSocket {
+                id: socket,
+                url: format!("{}{path}", self.cfg.ws_base),
+            }),
+            RoomOutput::Send(text) => self.out.push_back(Output::SendSocket { id: socket, text }),
+            RoomOutput::CloseSocket => self.out.push_back(Output::CloseSocket(socket)),
+            RoomOutput::CreatePeer => {
+                let ice_servers = self.ice_servers();
+                self.out.push_back(Output::CreatePeer {
+                    link,
+                    tag,
+                    ice_servers,
+                });
+            }
+            RoomOutput::MakeOffer => self.out.push_back(Output::Describe {
+                link,
+                tag,
+                step: SdpStep::Offer,
+            }),
+            RoomOutput::MakeAnswer(offer) => {
+                self.out.push_back(Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Answer(offer),
+                });
+            }
+            RoomOutput::ApplyAnswer(answer) => {
+                self.out.push_back(Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Apply(answer),
+                });
+            }
+            RoomOutput::AddCandidate(candidate) => self.out.push_back(Output::AddCandidate {
+                link,
+                tag,
+                candidate,
+            }),
+            RoomOutput::ClosePeer => self.out.push_back(Output::ClosePeer(link)),
+            RoomOutput::OpenRelay(path) => self.out.push_back(Output::OpenRelay {
+                tag,
+                url: format!("{}{path}", self.cfg.ws_base),
+            }),
+            o @ (RoomOutput::Ready(_) | RoomOutput::Opened(..) | RoomOutput::Failed(_)) => {
+                return Some(o)
+            }
+        }
+        None
+    }
+
+    /// The room link of attempt `gen`: the match being set up, or a player
+    /// coming back into the running one.
+    fn room_of(&mut self, gen: u32) -> Option<&mut RoomLink> {
+        match &mut self.room {
+            Some((g, room)) if *g == gen => Some(room),
+            _ => self.comeback.room_of(gen),
         }
     }
 
@@ -1555,6 +1588,8 @@ impl Shell {
             }
             Role::Guest => SessionConfig::guest(),
         };
+        // A dropped player's slot is held for the window (`rejoin`).
+        let cfg = self.rejoin_config(cfg, role == Role::Host);
         self.frame_times = FrameTimes::default();
         self.match_view = MatchView {
             state: Some("connected"),
@@ -1710,6 +1745,7 @@ impl Shell {
             }
             lobby::Output::Ring => self.out.push_back(Output::Sound(Cue::Challenge)),
             lobby::Output::Changed => self.render(Part::Lobby),
+            lobby::Output::Rejoin { from, msg } => self.comeback_message(now, &from, msg),
         }
     }
 
@@ -1717,6 +1753,7 @@ impl Shell {
     /// say, then queues the redraws.
     fn pump(&mut self, now: Millis) {
         while self.drain_room(now) | self.drain_lobby(now) | self.drain_party(now) {}
+        while self.drain_room(now) | self.drain_lobby(now) | self.drain_comeback(now) {}
         self.flush_dirty();
         debug_assert_eq!(
             self.game.match_tag().is_some(),

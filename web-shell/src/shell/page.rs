@@ -280,6 +280,10 @@ pub fn local(v: &LocalView) -> Vec<Patch> {
     p
 }
 
+/// What `#match-waiting` says while the match stalls on the other
+/// player's inputs.
+pub const WAITING_LINE: &str = "Waiting for the other player…";
+
 /// The match's status line and attributes.
 #[must_use]
 pub fn match_(v: &MatchView) -> Vec<Patch> {
@@ -288,7 +292,16 @@ pub fn match_(v: &MatchView) -> Vec<Patch> {
         .into_iter()
         .map(|(name, value)| Patch::Attr("match", name, value))
         .collect();
-    p.push(Patch::Shown("match-waiting", v.waiting));
+    p.push(Patch::Text(
+        "match-waiting",
+        v.reconnecting
+            .clone()
+            .unwrap_or_else(|| WAITING_LINE.to_owned()),
+    ));
+    p.push(Patch::Shown(
+        "match-waiting",
+        v.waiting || v.reconnecting.is_some(),
+    ));
     p.push(Patch::Text("match-status", v.status.clone()));
     p.push(Patch::Shown("match-details", !v.status.is_empty()));
     p.push(Patch::Text("match-headline", v.headline.clone()));

@@ -403,10 +403,13 @@ impl Shell {
         let cfg = if lineup.place == 0 {
             let seed = self.random_seed();
             match self.game.party_seed(seed, &lineup.sides) {
+                // A party page has no way back for a lost player yet: a
+                // lost link ends the match at once (no rejoin window).
                 Some(seed) => Some(
                     SessionConfig::host(seed, 6)
                         .players(people)
-                        .input_delay_from_rtt(),
+                        .input_delay_from_rtt()
+                        .rejoin_window(Millis::ZERO),
                 ),
                 None => {
                     log::warn!("party: the game cannot play these sides");
@@ -414,7 +417,7 @@ impl Shell {
                 }
             }
         } else {
-            Some(SessionConfig::guest())
+            Some(SessionConfig::guest().rejoin_window(Millis::ZERO))
         };
         let names: Vec<lockstep::PeerId> =
             links.iter().map(|(_, place)| link_name(*place)).collect();

@@ -53,6 +53,16 @@ pub struct MatchView {
     /// `data-quality` and the connection line: good, fair or poor, once
     /// the first round trip was measured.
     pub quality: Option<crate::quality::Quality>,
+    /// `data-held`: a dropped player's slot held for its rejoin, and the
+    /// whole seconds left ("1 17"); absent when no slot is held.
+    pub held: Option<(u8, u64)>,
+    /// `data-rejoined`: the tick this page's fresh session caught up to
+    /// when it came back into the match.
+    pub rejoined: Option<u32>,
+    /// The line in place of "Waiting for the other player…" while a link
+    /// is being made again: "Reconnecting…" on the page that comes back,
+    /// "Ada is reconnecting (17 s)" on the other.
+    pub reconnecting: Option<String>,
     /// The details line (side, netcode, input delay, ping), shown one
     /// click away.
     pub status: String,
@@ -118,6 +128,11 @@ impl MatchView {
             ("data-frame-ms", self.frame_ms.clone()),
             ("data-path", self.path.map(str::to_owned)),
             ("data-quality", self.quality.map(|q| q.word().to_owned())),
+            (
+                "data-held",
+                self.held.map(|(slot, secs)| format!("{slot} {secs}")),
+            ),
+            ("data-rejoined", s(self.rejoined.as_ref().map(|v| v as _))),
         ]
     }
 }

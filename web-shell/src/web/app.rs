@@ -148,6 +148,7 @@ impl App {
             Output::ClosePeer(link) => self.links.remove(&link),
             Output::CloseMesh => self.links.remove_mesh(),
             Output::Store { key, value } => platform::store(key, &value),
+            Output::SessionStore { key, value } => platform::session_store(key, value.as_deref()),
             Output::FullScreen => self.dom.full_screen(),
             Output::Copy(text) => platform::copy(&text),
             Output::Sound(cue) => self.synth.play(crate::sound::shell_cue(cue)),

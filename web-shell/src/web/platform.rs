@@ -42,6 +42,21 @@ pub fn store(key: &str, value: &str) {
     }
 }
 
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// Keeps (or with `None` removes) a value in this tab's session storage,
+/// when the browser allows it.
+pub fn session_store(key: &str, value: Option<&str>) {
+    if let Some(s) = session_storage() {
+        let _ = match value {
+            Some(v) => s.set_item(key, v),
+            None => s.remove_item(key),
+        };
+    }
+}
+
 /// Puts `text` on the clipboard (`navigator.clipboard.writeText`). The
 /// page shows the text too, so a browser without a clipboard, or one that
 /// refuses (no focus, no permission), only costs a copy by hand.
@@ -105,6 +120,12 @@ pub fn page_facts() -> PageFacts {
             .into_iter()
             .filter_map(|k| Some((k, storage()?.get_item(k).ok()??)))
             .collect(),
+        rejoin_record: session_storage()
+            .and_then(|s| s.get_item(crate::shell::rejoin::RECORD_KEY).ok()?),
+        clock_origin_ms: window
+            .as_ref()
+            .and_then(web_sys::Window::performance)
+            .map_or(0, |p| p.time_origin() as u64),
         search,
     }
 }

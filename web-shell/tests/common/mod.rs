@@ -92,14 +92,22 @@ pub struct Page {
     /// (`party-panel`, `party-prompt`), and the panel's `data-party`.
     pub party_page: BTreeMap<&'static str, Vec<web_shell::shell::page::Node>>,
     pub party_state: Option<String>,
+    /// This page's settings storage (lasts through a reload).
+    pub stored: Vec<(&'static str, String)>,
+    /// This tab's session storage under the rejoin record's key.
+    pub session: Option<String>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
 impl Page {
     /// The `i`th page of a world, at `search`.
     fn new(search: &str, i: usize) -> Page {
+        Page::with_shell(shell(search, 0x9E37_79B9 * (i as u64 + 1)))
+    }
+
+    fn with_shell(shell: Shell) -> Page {
         Page {
-            shell: shell(search, 0x9E37_79B9 * (i as u64 + 1)),
+            shell,
             no_direct_path: false,
             chat: Vec::new(),
             flip_hash: false,
@@ -111,6 +119,8 @@ impl Page {
             copied: Vec::new(),
             party_page: BTreeMap::new(),
             party_state: None,
+            stored: Vec::new(),
+            session: None,
             conns: BTreeMap::new(),
         }
     }
@@ -164,6 +174,8 @@ pub struct World {
     /// that opened a moment before the page heard of it.
     pub hold_opens_of: Option<usize>,
     held_opens: Vec<(usize, Input)>,
+    /// Pages reloaded, over the whole run.
+    reloads: u64,
 }
 
 impl World {
@@ -185,6 +197,7 @@ impl World {
             member_rooms: BTreeMap::new(),
             hold_opens_of: None,
             held_opens: Vec::new(),
+            reloads: 0,
         };
         for p in 0..n {
             w.drain(p);
@@ -625,6 +638,54 @@ impl World {
         self.settle();
     }
 
+    /// Page `p` is reloaded: its sockets and connections go (the service
+    /// and the other pages see them close), and a fresh page starts at
+    /// `search` with the storage and session storage it had, and new
+    /// random numbers (a new lobby id).
+    pub fn reload(&mut self, p: usize, search: &str) {
+        let keys: Vec<(usize, SocketId)> =
+            self.sockets.keys().filter(|k| k.0 == p).copied().collect();
+        for k in keys {
+            self.close_socket(k);
+        }
+        let links: Vec<LinkId> = self.pages[p].conns.keys().cloned().collect();
+        for l in links {
+            self.close_conn(p, &l);
+        }
+        self.queue.retain(|(q, _)| *q != p);
+        let (stored, session) = (self.pages[p].stored.clone(), self.pages[p].session.clone());
+        let facts = PageFacts {
+            stored: stored.clone(),
+            rejoin_record: session.clone(),
+            ..facts(search)
+        };
+        self.reloads += 1;
+        let shell = Shell::new(
+            DotsFrontEnd::default(),
+            ShellConfig::from_page(&facts),
+            random(0x5151_0000 + self.reloads),
+        );
+        let mut page = Page::with_shell(shell);
+        page.stored = stored;
+        page.session = session;
+        self.pages[p] = page;
+        self.drain(p);
+        self.settle();
+    }
+
+    /// Rooms the service made (`POST /rooms` answered), over the whole run.
+    pub fn rooms_made(&self) -> u32 {
+        self.rooms
+    }
+
+    /// The match link of page `p` fails (a network change, say): both
+    /// ends report it closed.
+    pub fn cut_match_link(&mut self, p: usize) {
+        self.rtc(p, &LinkId::Match, RtcEvent::Closed);
+        self.close_conn(p, &LinkId::Match);
+        self.settle();
+    }
+
     fn close_conn(&mut self, p: usize, link: &LinkId) {
         if let Some(c) = self.pages[p].conns.remove(link) {
             if let Some((q, ql)) = c.peer {
@@ -833,8 +894,13 @@ impl World {
                 Output::AddCandidate { .. }
                 | Output::Paint
                 | Output::FullScreen
-                | Output::Store { .. }
                 | Output::Offer { .. } => {}
+                Output::Store { key, value } => {
+                    let stored = &mut self.pages[p].stored;
+                    stored.retain(|(k, _)| *k != key);
+                    stored.push((key, value));
+                }
+                Output::SessionStore { value, .. } => self.pages[p].session = value,
             }
         }
     }

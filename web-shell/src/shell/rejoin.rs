@@ -1,0 +1,873 @@
+//! Coming back into a running match: the rules the page follows when a
+//! player's link is lost or the guest's page is reloaded.
+//!
+//! The engine does the hard part (docs/engine.md, "Rejoin after a
+//! reload"): the host holds a dropped player's slot for the rejoin window,
+//! and a fresh guest session built with the slot and the token the host
+//! issued catches up and plays on. What the page adds, and what is decided
+//! here without a browser:
+//!
+//! - [`Holds`]: which slot is held and how long for, from the session's
+//!   events, so that the page can count down "Ada is reconnecting (17 s)";
+//! - [`RejoinRecord`]: what a guest page keeps in its session storage to
+//!   come back after a reload (the match, its slot, its token, whom it
+//!   played), read back strictly, and when such a record is stale;
+//! - [`after_refusal`]: what a refused rejoin leads to (try again a moment
+//!   later, or give up with a plain message).
+//!
+//! The token is a credential for the slot: it is kept in the record and
+//! nowhere else, and never written to the log.
+
+use super::room::{Role, RoomLink, RoomOutput};
+use super::{AfterIce, LinkId, Output, Part, Shell};
+use crate::id::{PeerId, RoomCode};
+use crate::protocol::PeerMsg;
+use lockstep::{Event, Millis, RejoinRefusal, SessionConfig};
+use serde::{Deserialize, Serialize};
+
+/// How long the page's matches hold a dropped player's slot: long enough
+/// for a reload on a slow connection (the page loads, joins the lobby and
+/// makes a fresh link), short enough that the other player does not wait
+/// long for someone who closed the tab.
+pub const REJOIN_WINDOW: Millis = Millis(20_000);
+
+/// How long a rejoin refused with [`RejoinRefusal::SlotLive`] waits before
+/// asking again: the host has not yet noticed that the old link is gone
+/// (its peer connection closes within a moment, or falls silent for the
+/// engine's timeout), so the next try soon after will find the slot held.
+pub const SLOT_LIVE_RETRY: Millis = Millis(1_000);
+
+/// The session-storage key of a guest page's [`RejoinRecord`].
+pub const RECORD_KEY: &str = "rejoin";
+
+/// The largest record read back: a record is about 200 bytes; anything
+/// much larger was not written by the page.
+pub const RECORD_MAX_BYTES: usize = 1024;
+
+/// How often a guest that lost its match link asks the host for a way
+/// back until one works: a lobby message may be lost with a lobby link
+/// that is being made again, and a room may fail.
+pub const ASK_EVERY: Millis = Millis(2_000);
+
+/// What the rejoining page shows while it works its way back.
+pub const RECONNECTING: &str = "Reconnecting…";
+
+/// The line the other page shows while `name`'s slot is held, with the
+/// seconds left.
+#[must_use]
+pub fn reconnecting_line(name: &str, secs_left: u64) -> String {
+    format!("{name} is reconnecting ({secs_left} s)")
+}
+
+/// The slots a match holds for dropped players, each until when, from the
+/// session's events; and the tick this page rejoined at, if it did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Holds {
+    held: Vec<(u8, Millis)>,
+    rejoined: Option<u32>,
+}
+
+impl Holds {
+    /// Takes note of a session event at `now`; other events change nothing.
+    pub fn event(&mut self, now: Millis, ev: &Event) {
+        match *ev {
+            Event::Dropped { slot, held_for } | Event::Waiting { slot, held_for } => {
+                self.held.retain(|(s, _)| *s != slot);
+                self.held.push((slot, now + held_for));
+            }
+            Event::Resumed { slot } | Event::Left { slot, .. } => {
+                self.held.retain(|(s, _)| *s != slot);
+            }
+            Event::Rejoined { tick } => self.rejoined = Some(tick),
+            _ => {}
+        }
+    }
+
+    /// The first held slot with the whole seconds left of its window
+    /// (rounded up, so the count reads 20 … 1), if any slot is held.
+    #[must_use]
+    pub fn shown(&self, now: Millis) -> Option<(u8, u64)> {
+        self.held
+            .first()
+            .map(|&(slot, until)| (slot, until.0.saturating_sub(now.0).div_ceil(1000)))
+    }
+
+    /// The tick this page's fresh session rejoined the match at.
+    #[must_use]
+    pub fn rejoined(&self) -> Option<u32> {
+        self.rejoined
+    }
+}
+
+/// What a guest page keeps in its session storage while it plays, so that
+/// after a reload it can take its slot back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RejoinRecord {
+    /// The match's seed: which match this is (a fresh random number per
+    /// match, so another match's record never matches).
+    pub seed: u64,
+    /// This player's slot in it (1 or more: the host cannot rejoin).
+    pub slot: u8,
+    /// The token the host issued for the slot.
+    pub token: u64,
+    /// The host's lobby peer id (its page is still in the lobby).
+    pub host: crate::id::PeerId,
+    /// The host's lobby name, for the messages while reconnecting.
+    pub host_name: String,
+    /// The game the match plays (a page that carries several).
+    pub game: String,
+    /// When the match was last seen running on this page, in ms since the
+    /// Unix epoch (the wall clock: a reload starts the page's own clock
+    /// again).
+    pub alive_at: u64,
+}
+
+/// The stored form: every number as text (a u64 does not fit a
+/// JavaScript number, and a tool reading the storage should not round it).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stored {
+    seed: String,
+    slot: u8,
+    token: String,
+    host: String,
+    host_name: String,
+    game: String,
+    alive_at: u64,
+}
+
+/// Why a stored record was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordError {
+    /// Larger than [`RECORD_MAX_BYTES`].
+    TooLarge,
+    /// Not the record's shape.
+    Malformed,
+    /// The shape, with a value out of its range (slot 0, a bad peer id or
+    /// name, a number that does not read).
+    BadValue,
+}
+
+impl RejoinRecord {
+    /// The text kept in session storage.
+    #[must_use]
+    pub fn to_storage(&self) -> String {
+        let s = Stored {
+            seed: format!("{:016x}", self.seed),
+            slot: self.slot,
+            token: format!("{:016x}", self.token),
+            host: self.host.as_str().to_owned(),
+            host_name: self.host_name.clone(),
+            game: self.game.clone(),
+            alive_at: self.alive_at,
+        };
+        serde_json::to_string(&s).unwrap_or_default()
+    }
+
+    /// Reads a record back strictly: size first, then the exact shape,
+    /// then each value.
+    ///
+    /// # Errors
+    ///
+    /// Why the text is not a record this page wrote.
+    pub fn from_storage(text: &str) -> Result<RejoinRecord, RecordError> {
+        if text.len() > RECORD_MAX_BYTES {
+            return Err(RecordError::TooLarge);
+        }
+        let s: Stored = serde_json::from_str(text).map_err(|_| RecordError::Malformed)?;
+        let hex = |t: &str| {
+            (t.len() == 16)
+                .then(|| u64::from_str_radix(t, 16).ok())
+                .flatten()
+                .ok_or(RecordError::BadValue)
+        };
+        let name_ok = crate::text::clean_name(&s.host_name).is_ok_and(|n| n == s.host_name);
+        if s.slot == 0 || s.slot >= lockstep::wire::MAX_PLAYERS || !name_ok {
+            return Err(RecordError::BadValue);
+        }
+        if s.game.is_empty() || s.game.len() > 64 || s.game.chars().any(char::is_control) {
+            return Err(RecordError::BadValue);
+        }
+        Ok(RejoinRecord {
+            seed: hex(&s.seed)?,
+            slot: s.slot,
+            token: hex(&s.token)?,
+            host: crate::id::PeerId::parse(&s.host).ok_or(RecordError::BadValue)?,
+            host_name: s.host_name,
+            game: s.game,
+            alive_at: s.alive_at,
+        })
+    }
+
+    /// Whether the slot may still be held at wall-clock time `wall_ms`:
+    /// the window has not run out since the match was last seen running.
+    /// A record from the future (the clock was set back) is taken as
+    /// fresh only within one window, like any other.
+    #[must_use]
+    pub fn fresh(&self, wall_ms: u64) -> bool {
+        wall_ms.abs_diff(self.alive_at) < REJOIN_WINDOW.0
+    }
+}
+
+/// What to do after the host refused a rejoin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Next {
+    /// Ask again at this time (same record, a fresh link).
+    Retry(Millis),
+    /// Give up: clear the record and tell the player this.
+    GiveUp(&'static str),
+}
+
+/// The message when the player this page played is gone from the lobby.
+pub const HOST_GONE: &str =
+    "The player you were playing is no longer in the lobby, so the match is over.";
+
+/// The message when the host says the match is over.
+pub const MATCH_OVER: &str = "That match is over.";
+
+/// The message when the window ran out before the host took us back.
+pub const TOO_LATE: &str = "Could not get back into the match in time, so it is over.";
+
+/// What follows a refusal `why` at `now`, for a rejoin first tried at
+/// `since`: only [`RejoinRefusal::SlotLive`] is worth another try (the
+/// host has yet to notice the old link gone), and only within the window.
+///
+/// The page's new link takes the old one's place on the host (the host's
+/// session hears it as the slot's own link, and drops the old session
+/// there at once), so the page itself does not meet `SlotLive`; a caller
+/// that brings a guest back over a link of its own would.
+#[must_use]
+pub fn after_refusal(why: RejoinRefusal, since: Millis, now: Millis) -> Next {
+    match why {
+        RejoinRefusal::SlotLive if now + SLOT_LIVE_RETRY < since + REJOIN_WINDOW => {
+            Next::Retry(now + SLOT_LIVE_RETRY)
+        }
+        why => Next::GiveUp(refusal_message(why)),
+    }
+}
+
+/// What the player reads when the host refused to take it back.
+#[must_use]
+pub fn refusal_message(why: RejoinRefusal) -> &'static str {
+    match why {
+        RejoinRefusal::SlotLive => TOO_LATE,
+        RejoinRefusal::SlotNotHeld => "The match is over, or your place in it was not kept.",
+        RejoinRefusal::WrongToken => "The host did not recognise this page's place in the match.",
+        // A refusal this page does not know yet: the host cannot take
+        // us back, whatever the reason.
+        _ => "The host cannot take a player back into the match now.",
+    }
+}
+
+/// A guest coming back: what it asks with, and when it asks next.
+#[derive(Debug)]
+struct Asking {
+    host: PeerId,
+    match_id: u64,
+    slot: u8,
+    token: u64,
+    next_ask: Millis,
+    /// The page was reloaded: it is not in the match (to the challenge
+    /// rules) until the new link opens, and its record is cleared when it
+    /// gives up.
+    reloaded: bool,
+    /// When the host's window runs out: no use asking after that.
+    until: Millis,
+}
+
+/// Coming back into the running match, on either side: the guest asks the
+/// host over their lobby link for a way back ([`PeerMsg::Rejoin`]); the
+/// host makes a fresh room and sends its code ([`PeerMsg::RejoinRoom`]);
+/// the guest joins it; once the new link opens, the guest's fresh session
+/// rejoins the slot over it (the engine's catch-up does the rest) and the
+/// host's session hears the new link as the slot's own.
+#[derive(Debug, Default)]
+pub(super) struct Comeback {
+    /// The room made for the new link, with its attempt number.
+    room: Option<(u32, RoomLink)>,
+    /// The host's room code, once the service made it (sent again to a
+    /// guest that asks again meanwhile).
+    code: Option<RoomCode>,
+    /// Guest: asking for a way back.
+    asking: Option<Asking>,
+    /// Host: who asked (a reloaded guest has a new lobby id).
+    asker: Option<PeerId>,
+    /// A record found in session storage at start-up, acted on at the
+    /// first tick (the shell learns the time with its inputs).
+    restore: Option<RejoinRecord>,
+    /// Guest: when the record is written next (once a second while the
+    /// match runs), and whether one was written.
+    next_write: Millis,
+    written: bool,
+    /// The other player's lobby name, kept for the countdown (a reloaded
+    /// guest leaves the roster under its old id).
+    name: Option<String>,
+}
+
+impl Comeback {
+    pub(super) fn room_of(&mut self, gen: u32) -> Option<&mut RoomLink> {
+        self.room
+            .as_mut()
+            .filter(|(g, _)| *g == gen)
+            .map(|(_, r)| r)
+    }
+
+    /// Whether this page is asking its way back (it shows "Reconnecting…").
+    pub(super) fn reconnecting(&self) -> bool {
+        self.asking.is_some()
+    }
+}
+
+impl Shell {
+    /// The session configuration's rejoin part: the page's window, and for
+    /// the host the random bits its tokens are made from; a window of 0
+    /// for a game that cannot take a player back.
+    pub(super) fn rejoin_config(&mut self, cfg: SessionConfig, host: bool) -> SessionConfig {
+        if !self.game.rejoins() {
+            return cfg.rejoin_window(Millis::ZERO);
+        }
+        let cfg = cfg.rejoin_window(REJOIN_WINDOW);
+        let mut bytes = [0u8; 16];
+        if host && (self.random)(&mut bytes) {
+            cfg.rejoin_entropy(u128::from_le_bytes(bytes))
+        } else {
+            cfg
+        }
+    }
+
+    /// The wall-clock time at page time `now`, in ms since the epoch.
+    fn wall(&self, now: Millis) -> u64 {
+        self.cfg.clock_origin_ms.saturating_add(now.0)
+    }
+
+    /// At start-up: a record in session storage means this page was a
+    /// guest in a match before a reload. One for this page's game is kept
+    /// for the first tick (the page opens on the lobby); anything else is
+    /// removed.
+    pub(super) fn restore_rejoin(&mut self) {
+        let Some(text) = self.cfg.rejoin_record.take() else {
+            return;
+        };
+        let games = self.game.games();
+        match RejoinRecord::from_storage(&text) {
+            Ok(r) if r.game == self.game.name() || games.contains(&r.game.as_str()) => {
+                if self.cfg.online_note.is_none() && self.cfg.stored_name.is_some() {
+                    self.comeback.restore = Some(r);
+                    self.screens
+                        .handle(crate::screens::ScreenEvent::ChooseOnline);
+                    return;
+                }
+                log::info!("a match to come back to, but no way online here");
+            }
+            Ok(_) => log::info!("dropped a rejoin record of another game"),
+            Err(e) => log::warn!("dropped an unreadable rejoin record ({e:?})"),
+        }
+        self.clear_record();
+    }
+
+    fn clear_record(&mut self) {
+        self.comeback.written = false;
+        self.out.push_back(Output::SessionStore {
+            key: RECORD_KEY,
+            value: None,
+        });
+    }
+
+    /// Gives up coming back after a reload: the record goes, and the lobby
+    /// says why.
+    fn give_up(&mut self, why: &'static str) {
+        log::info!("gave up coming back into the match: {why}");
+        self.comeback.asking = None;
+        self.clear_record();
+        if let Some(c) = self.client.as_mut() {
+            c.note(crate::lobby::LobbyNotice::Rejoin(why));
+        }
+    }
+
+    /// The first tick after a reload with a record: into the lobby under
+    /// the remembered name, and ask the host once its lobby link is up.
+    fn act_on_record(&mut self, now: Millis, r: RejoinRecord) {
+        let name = self.cfg.stored_name.clone().unwrap_or_default();
+        self.join_lobby(now, &name);
+        if self.client.is_none() {
+            self.clear_record();
+            return;
+        }
+        if !r.fresh(self.wall(now)) {
+            self.give_up(TOO_LATE);
+            return;
+        }
+        let left = (r.alive_at + REJOIN_WINDOW.0).saturating_sub(self.wall(now));
+        self.last_opponent = Some(r.host.clone());
+        self.comeback.name = Some(r.host_name.clone());
+        self.comeback.asking = Some(Asking {
+            host: r.host,
+            match_id: r.seed,
+            slot: r.slot,
+            token: r.token,
+            next_ask: now,
+            reloaded: true,
+            until: now + Millis(left),
+        });
+        if let Some(c) = self.client.as_mut() {
+            c.note(crate::lobby::LobbyNotice::Rejoin(RECONNECTING));
+        }
+    }
+
+    /// Guest: the record of the running match, written once a second (its
+    /// time says until when the slot may be held).
+    fn write_record(&mut self, now: Millis) {
+        if now < self.comeback.next_write || !self.in_match() {
+            return;
+        }
+        let Some(id) = self.game.match_identity() else {
+            return;
+        };
+        let (Some(token), Some(host)) = (id.token, self.last_opponent.clone()) else {
+            return;
+        };
+        if id.side == 0 || self.comeback.asking.is_some() {
+            return;
+        }
+        self.comeback.next_write = now + Millis(1_000);
+        let host_name = self
+            .comeback
+            .name
+            .clone()
+            .unwrap_or_else(|| "The other player".to_owned());
+        let record = RejoinRecord {
+            seed: id.match_id,
+            slot: id.side,
+            token,
+            host,
+            host_name,
+            game: self.game.name().to_owned(),
+            alive_at: self.wall(now),
+        };
+        self.comeback.written = true;
+        self.out.push_back(Output::SessionStore {
+            key: RECORD_KEY,
+            value: Some(record.to_storage()),
+        });
+    }
+
+    /// The running match's link closed or failed. A guest with a token
+    /// asks its way back; the host waits to be asked (its session holds
+    /// the slot).
+    pub(super) fn match_link_gone(&mut self, now: Millis) {
+        if self.comeback.asking.is_some() || !self.in_match() {
+            return;
+        }
+        let Some(id) = self.game.match_identity() else {
+            return;
+        };
+        let (Some(token), Some(host)) = (id.token, self.last_opponent.clone()) else {
+            return;
+        };
+        if id.side == 0 {
+            return;
+        }
+        log::info!("the match link was lost; asking the host for a way back");
+        self.comeback.asking = Some(Asking {
+            host,
+            match_id: id.match_id,
+            slot: id.side,
+            token,
+            next_ask: now,
+            reloaded: false,
+            until: now + REJOIN_WINDOW,
+        });
+        self.comeback_tick(now);
+    }
+
+    /// The timers: the guest asks again every [`ASK_EVERY`] until a link
+    /// is being made; the room's own deadline.
+    pub(super) fn comeback_tick(&mut self, now: Millis) {
+        if let Some(r) = self.comeback.restore.take() {
+            self.act_on_record(now, r);
+        }
+        self.write_record(now);
+        if let Some((_, room)) = self.comeback.room.as_mut() {
+            room.tick(now);
+        }
+        let Some(a) = self.comeback.asking.as_ref() else {
+            return;
+        };
+        let (host, reloaded, until) = (a.host.clone(), a.reloaded, a.until);
+        if reloaded && now >= until {
+            self.give_up(TOO_LATE);
+            return;
+        }
+        let Some(c) = self.client.as_ref() else {
+            return;
+        };
+        // After a reload: once in the lobby, the host must be there too
+        // (the roster comes with the welcome).
+        let online = c.connection() == crate::lobby::Connection::Online;
+        let linked = c
+            .player(&host)
+            .map(|p| p.pair.state() == crate::mesh::PairState::Connected);
+        if reloaded && online && linked.is_none() {
+            self.give_up(HOST_GONE);
+            return;
+        }
+        // Asked only over an open lobby link; again after a while, unless
+        // a room for the new link is being made.
+        let Some(a) = self.comeback.asking.as_mut() else {
+            return;
+        };
+        if now < a.next_ask || self.comeback.room.is_some() || linked != Some(true) {
+            return;
+        }
+        a.next_ask = now + ASK_EVERY;
+        let msg = PeerMsg::Rejoin {
+            match_id: a.match_id,
+        };
+        if let Some(c) = self.client.as_mut() {
+            c.send_peer(&host, &msg);
+        }
+    }
+
+    /// A lobby message about coming back, from `from`.
+    pub(super) fn comeback_message(&mut self, now: Millis, from: &PeerId, msg: PeerMsg) {
+        match msg {
+            PeerMsg::Rejoin { match_id } => self.asked_for_a_way_back(now, from, match_id),
+            PeerMsg::RejoinRoom(code) => {
+                if !self.asking_host(from) || self.comeback.room.is_some() {
+                    log::debug!("a rejoin room nobody here waits for; ignored");
+                    return;
+                }
+                self.room_gen += 1;
+                let link = self.room_link(RoomLink::guest(code, self.cfg.match_connect));
+                self.comeback.room = Some((self.room_gen, link));
+                self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
+            }
+            PeerMsg::RejoinGone if self.asking_host(from) => {
+                // The match is over on the host. A page still in it ends
+                // by itself when its window runs out; a reloaded one is
+                // told now.
+                if self.in_match() {
+                    log::info!("the host runs no match to come back to");
+                    self.comeback.asking = None;
+                } else {
+                    self.give_up(MATCH_OVER);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether this page asks `from` for a way back.
+    fn asking_host(&self, from: &PeerId) -> bool {
+        self.comeback
+            .asking
+            .as_ref()
+            .is_some_and(|a| &a.host == from)
+    }
+
+    /// Host: `from` asks for a way back into match `match_id`. Only the
+    /// player this page is playing, in this match, gets a room; one room
+    /// at a time.
+    fn asked_for_a_way_back(&mut self, now: Millis, from: &PeerId, match_id: u64) {
+        // A reloaded guest asks under a new lobby id: knowing the match's
+        // id (never shown or logged) is what lets it ask; its session's
+        // token is then checked by the host's session.
+        let ours = self.in_match()
+            && self
+                .game
+                .match_identity()
+                .is_some_and(|id| id.side == 0 && id.match_id == match_id);
+        let send = |s: &mut Shell, msg: PeerMsg| {
+            if let Some(c) = s.client.as_mut() {
+                c.send_peer(from, &msg);
+            }
+        };
+        if !ours {
+            log::info!("a player asked to come back into a match not running here");
+            send(self, PeerMsg::RejoinGone);
+            return;
+        }
+        if self.comeback.room.is_some() && self.comeback.asker.as_ref() == Some(from) {
+            // Asked again while the room is made: the code goes again once
+            // there is one (the last message may have been lost).
+            if let Some(code) = self.comeback.code.clone() {
+                send(self, PeerMsg::RejoinRoom(code));
+            }
+            return;
+        }
+        if let Some((gen, mut room)) = self.comeback.room.take() {
+            // Someone else asks now (the guest's page reloaded meanwhile):
+            // the last room is given up for theirs.
+            room.close();
+            while let Some(o) = room.poll() {
+                self.room_io(now, gen, o);
+            }
+        }
+        self.comeback.asker = Some(from.clone());
+        log::info!("the other player asks for a way back into the match; making a room");
+        self.room_gen += 1;
+        let link = self.room_link(RoomLink::host(self.cfg.match_connect));
+        self.comeback.room = Some((self.room_gen, link));
+        self.comeback.code = None;
+        self.refresh_ice(now, AfterIce::Nothing);
+    }
+
+    /// Carries out the comeback room's outputs; `true` if there were any.
+    pub(super) fn drain_comeback(&mut self, now: Millis) -> bool {
+        let mut any = false;
+        loop {
+            let Some((gen, o)) = self
+                .comeback
+                .room
+                .as_mut()
+                .and_then(|(g, r)| r.poll().map(|o| (*g, o)))
+            else {
+                return any;
+            };
+            any = true;
+            match self.room_io(now, gen, o) {
+                Some(RoomOutput::Ready(code)) => {
+                    self.comeback.code = Some(code.clone());
+                    if let Some(to) = self.comeback.asker.clone() {
+                        if let Some(c) = self.client.as_mut() {
+                            c.send_peer(&to, &PeerMsg::RejoinRoom(code));
+                        }
+                    }
+                }
+                Some(RoomOutput::Opened(role, path)) => {
+                    self.comeback.room = None;
+                    self.comeback.code = None;
+                    self.new_link_open(now, role, gen, path);
+                }
+                Some(RoomOutput::Failed(_)) => {
+                    // The guest asks again on its timer.
+                    log::info!("the link for coming back could not be made");
+                    self.comeback.room = None;
+                    self.comeback.code = None;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The new link of attempt `tag` is open: the guest's fresh session
+    /// rejoins over it (a reloaded page goes back to the match screen),
+    /// the host's session goes on over it.
+    fn new_link_open(&mut self, now: Millis, role: Role, tag: u32, path: super::room::Path) {
+        let reloaded = self.comeback.asking.as_ref().is_some_and(|a| a.reloaded);
+        let on_lobby = self.screens.screen() == &crate::screens::Screen::Lobby;
+        if reloaded && role == Role::Guest && on_lobby {
+            // Back in the match to the challenge rules (busy to others).
+            if let Some(c) = self.client.as_mut() {
+                c.match_resumed(now);
+            }
+        }
+        if !self.in_match() {
+            self.out.push_back(Output::ClosePeer(LinkId::Match));
+            if reloaded {
+                self.give_up("Could not get back into the match.");
+            }
+            return;
+        }
+        let path = match path {
+            super::room::Path::Direct => "direct",
+            super::room::Path::Relayed => "relayed",
+        };
+        match (role, self.comeback.asking.take()) {
+            (Role::Guest, Some(a)) => {
+                if a.reloaded {
+                    self.frame_times = super::FrameTimes::default();
+                    self.match_view = super::view::MatchView {
+                        state: Some("connected"),
+                        status: RECONNECTING.to_owned(),
+                        ..super::view::MatchView::default()
+                    };
+                }
+                self.match_view.path = Some(path);
+                let cfg = SessionConfig::guest().rejoin(a.slot, a.token);
+                let cfg = self.rejoin_config(cfg, false);
+                if !self.game.start_match(cfg, now, tag) {
+                    log::warn!("could not make the session to come back with");
+                }
+                if a.reloaded {
+                    self.screen_event(now, crate::screens::ScreenEvent::MatchStarted, &[]);
+                }
+            }
+            (Role::Host, None) => {
+                self.match_view.path = Some(path);
+                if let Some(who) = self.comeback.asker.take() {
+                    self.last_opponent = Some(who);
+                }
+                if !self.game.match_relink(now, tag) {
+                    log::warn!("this game cannot take a player back");
+                }
+            }
+            _ => log::warn!("a link for coming back opened on the wrong side; ignored"),
+        }
+        self.render(Part::Match);
+    }
+
+    /// The match ended: nothing to come back to.
+    pub(super) fn comeback_end(&mut self) {
+        if let Some((gen, mut room)) = self.comeback.room.take() {
+            room.close();
+            while let Some(o) = room.poll() {
+                self.room_io(self.now, gen, o);
+            }
+        }
+        if self.comeback.written {
+            self.clear_record();
+        }
+        self.comeback = Comeback::default();
+    }
+
+    /// The line shown while a link is being made again.
+    pub(super) fn reconnecting_view(&mut self) {
+        if self.comeback.name.is_none() {
+            self.comeback.name = self
+                .last_opponent
+                .as_ref()
+                .and_then(|id| self.client.as_ref()?.player(id))
+                .map(|p| p.nick.clone());
+        }
+        let v = &mut self.match_view;
+        v.reconnecting = if self.comeback.reconnecting() {
+            Some(RECONNECTING.to_owned())
+        } else if let Some((_, secs)) = v.held {
+            let name = self
+                .comeback
+                .name
+                .clone()
+                .unwrap_or_else(|| "The other player".to_owned());
+            Some(reconnecting_line(&name, secs))
+        } else {
+            None
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::PeerId;
+
+    fn record() -> RejoinRecord {
+        RejoinRecord {
+            seed: 0x0123_4567_89ab_cdef,
+            slot: 1,
+            token: u64::MAX - 5,
+            host: PeerId::parse("AbCdEfGhJk12").unwrap(),
+            host_name: "Ada".to_owned(),
+            game: "NtBA".to_owned(),
+            alive_at: 1_700_000_000_000,
+        }
+    }
+
+    #[test]
+    fn a_held_slot_counts_down_in_whole_seconds_and_clears_when_resumed() {
+        let mut h = Holds::default();
+        assert_eq!(h.shown(Millis(0)), None);
+        h.event(
+            Millis(1_000),
+            &Event::Dropped {
+                slot: 1,
+                held_for: Millis(20_000),
+            },
+        );
+        assert_eq!(h.shown(Millis(1_000)), Some((1, 20)));
+        assert_eq!(h.shown(Millis(1_001)), Some((1, 20)));
+        assert_eq!(h.shown(Millis(4_000)), Some((1, 17)));
+        assert_eq!(h.shown(Millis(20_999)), Some((1, 1)));
+        assert_eq!(h.shown(Millis(21_000)), Some((1, 0)));
+        // A Waiting event corrects the deadline to the session's.
+        h.event(
+            Millis(5_000),
+            &Event::Waiting {
+                slot: 1,
+                held_for: Millis(15_500),
+            },
+        );
+        assert_eq!(h.shown(Millis(5_000)), Some((1, 16)));
+        h.event(Millis(6_000), &Event::Resumed { slot: 1 });
+        assert_eq!(h.shown(Millis(6_000)), None);
+        assert_eq!(h.rejoined(), None);
+        h.event(Millis(7_000), &Event::Rejoined { tick: 420 });
+        assert_eq!(h.rejoined(), Some(420));
+    }
+
+    #[test]
+    fn the_other_page_reads_who_is_reconnecting_and_for_how_long() {
+        assert_eq!(reconnecting_line("Ada", 17), "Ada is reconnecting (17 s)");
+    }
+
+    #[test]
+    fn a_record_round_trips_through_storage_with_its_numbers_as_text() {
+        let r = record();
+        let text = r.to_storage();
+        assert!(text.contains(r#""token":"fffffffffffffffa""#), "{text}");
+        assert!(text.len() < RECORD_MAX_BYTES / 2);
+        assert_eq!(RejoinRecord::from_storage(&text), Ok(r));
+    }
+
+    #[test]
+    fn a_damaged_or_forged_record_is_refused() {
+        let good = record().to_storage();
+        let swap = |from: &str, to: &str| good.replace(from, to);
+        let cases = [
+            (String::new(), RecordError::Malformed),
+            ("null".to_owned(), RecordError::Malformed),
+            (good[..good.len() - 1].to_owned(), RecordError::Malformed),
+            (swap("\"slot\":1", "\"slot\":0"), RecordError::BadValue),
+            (swap("\"slot\":1", "\"slot\":99"), RecordError::BadValue),
+            (swap("\"slot\":1", "\"slot\":-1"), RecordError::Malformed),
+            (
+                swap("fffffffffffffffa", "fffffffffffffffz"),
+                RecordError::BadValue,
+            ),
+            (swap("fffffffffffffffa", "fffa"), RecordError::BadValue),
+            (swap("AbCdEfGhJk12", "AbCd"), RecordError::BadValue),
+            (swap("\"Ada\"", "\"\""), RecordError::BadValue),
+            (swap("\"Ada\"", "\"A\\u202eda\""), RecordError::BadValue),
+            (swap("\"NtBA\"", "\"\""), RecordError::BadValue),
+            (swap("{", "{\"extra\":1,"), RecordError::Malformed),
+            (" ".repeat(RECORD_MAX_BYTES + 1), RecordError::TooLarge),
+        ];
+        for (text, why) in cases {
+            assert_eq!(RejoinRecord::from_storage(&text), Err(why), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_record_is_stale_once_the_window_ran_out() {
+        let r = record();
+        let w = REJOIN_WINDOW.0;
+        assert!(r.fresh(r.alive_at));
+        assert!(r.fresh(r.alive_at + w - 1));
+        assert!(!r.fresh(r.alive_at + w));
+        assert!(!r.fresh(r.alive_at + 3_600_000));
+        assert!(!r.fresh(r.alive_at - w));
+    }
+
+    #[test]
+    fn only_a_live_slot_is_tried_again_and_only_within_the_window() {
+        let since = Millis(10_000);
+        assert_eq!(
+            after_refusal(RejoinRefusal::SlotLive, since, Millis(10_200)),
+            Next::Retry(Millis(11_200))
+        );
+        assert_eq!(
+            after_refusal(RejoinRefusal::SlotLive, since, Millis(29_500)),
+            Next::GiveUp(TOO_LATE)
+        );
+        for why in [
+            RejoinRefusal::SlotNotHeld,
+            RejoinRefusal::WrongToken,
+            RejoinRefusal::HostUnable,
+        ] {
+            assert!(matches!(
+                after_refusal(why, since, Millis(10_200)),
+                Next::GiveUp(_)
+            ));
+        }
+    }
+}
