@@ -37,7 +37,8 @@
 # signaling/worker/wrangler.toml: room
 # TTL 5 s, hello timeout 3 s, no STUN, origin http://allowed.test, 4 lobby
 # sockets per address, and a per-IP limit of 300 requests per 60 s; the two
-# conformance runs shorten the lobby idle timeout to 10 s.
+# conformance runs shorten the lobby idle timeout to 10 s, and the second
+# halves the lobby's message rate and the relay's byte rate.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -143,10 +144,12 @@ if [ "${1:-}" = --serve-and-check ]; then
                 node --test --test-reporter=spec signaling/worker/test/turn.test.mjs || status=$?
         fi
         # The second run halves the lobby's rate (LOBBY_MESSAGES_PER_MINUTE)
-        # and tells the suite so.
+        # and the relay's (RELAY_BYTES_PER_SECOND), and tells the suite so.
         lobby_rate=600
+        relay_rate=131072
         if [ "$bad_base" = yes ]; then
             lobby_rate=300
+            relay_rate=65536
         fi
         # The limiter counts in fixed 60-second windows, so a burst may
         # straddle two windows: the suite is told twice the real limit, which
@@ -158,6 +161,7 @@ if [ "${1:-}" = --serve-and-check ]; then
                 --lobby-idle-timeout-ms 10000 --max-lobby-sockets-per-ip 4 --max-rooms-per-ip 20 \
                 --rate-limit-per-minute 600 --deadline-seconds 20 \
                 --lobby-messages-per-minute "$lobby_rate" \
+                --relay-bytes-per-second "$relay_rate" \
                 --relay-ttl-seconds 3 || status=$?
         fi
         if [ "$status" = 0 ]; then
@@ -218,7 +222,7 @@ log "TURN credentials for /ice through a stand-in API, then conformance on wrang
 run --turn --var LOG_LEVEL:debug --var LOBBY_IDLE_TIMEOUT_SECONDS:10
 log "conformance on wrangler dev, rebuilding the Durable Objects' state before every event (and a TURN_API_BASE to refuse)"
 run --bad-turn-base --var LOG_LEVEL:debug --var REBUILD_EACH_EVENT:1 --var LOBBY_IDLE_TIMEOUT_SECONDS:10 \
-    --var LOBBY_MESSAGES_PER_MINUTE:300
+    --var LOBBY_MESSAGES_PER_MINUTE:300 --var RELAY_BYTES_PER_SECOND:65536
 log "the daily upgrade budget on wrangler dev (DAILY_UPGRADES=5)"
 run --budget
 log "the lobby directory, each address's daily upgrades and the cap on rooms alive on wrangler dev (LOBBIES=3, DAILY_UPGRADES_PER_IP=10, MAX_ROOMS=3)"

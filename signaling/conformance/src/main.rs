@@ -29,7 +29,8 @@ struct Args {
     /// seconds (otherwise that check is skipped).
     #[arg(long, default_value_t = 30)]
     max_ttl_wait_seconds: u64,
-    /// The host's lobby hello timeout, in milliseconds.
+    /// The host's lobby hello timeout, in milliseconds; 0 (a host with
+    /// none) skips that check.
     #[arg(long, default_value_t = 10_000)]
     hello_timeout_ms: u64,
     /// The host's per-IP request limit per minute; 0 skips the 429 check

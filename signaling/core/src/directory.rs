@@ -47,7 +47,7 @@ impl LobbyLoad {
     /// `limits`.
     pub fn note_admitted(&mut self, address: Option<IpAddr>, limits: &crate::LobbyLimits) {
         self.sockets += 1;
-        self.has_room = self.sockets < limits.max_sockets && self.sockets < limits.max_players;
+        self.has_room = limits.below_socket_cap(self.sockets) && self.sockets < limits.max_players;
         if let Some(key) = address.map(crate::address_key) {
             match self.by_address.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, n)) => *n += 1,

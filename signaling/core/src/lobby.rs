@@ -21,9 +21,12 @@ use crate::{close_code, Action, Event, Millis, SocketId};
 pub struct LobbyLimits {
     /// Players on the roster (default 16); the next hello gets `full`.
     pub max_players: usize,
-    /// Open sockets (default 32); further upgrades get HTTP 503.
+    /// Open sockets (default 32); further upgrades get HTTP 503. 0 turns
+    /// the cap off (the roster still holds at most `max_players`).
     pub max_sockets: usize,
     /// Time to say hello, in ms (default 10 000); then closed with 1008.
+    /// 0 turns the deadline off: a socket may wait for ever before its
+    /// hello (the other caps still bound how many may wait).
     pub hello_timeout_ms: u64,
     /// Largest message, in bytes (default 8 KiB); larger closes with 1009.
     pub max_message_bytes: usize,
@@ -53,6 +56,15 @@ impl Default for LobbyLimits {
             idle_timeout_ms: crate::defaults::LOBBY_IDLE_TIMEOUT_MS,
             max_sockets_per_address: crate::defaults::LOBBY_SOCKETS_PER_IP,
         }
+    }
+}
+
+impl LobbyLimits {
+    /// Whether a lobby holding `open` sockets may take one more under
+    /// [`LobbyLimits::max_sockets`] (always, with the cap off).
+    #[must_use]
+    pub fn below_socket_cap(&self, open: usize) -> bool {
+        self.max_sockets == 0 || open < self.max_sockets
     }
 }
 
@@ -340,7 +352,8 @@ impl Lobby {
     /// hello yet as players to come.
     #[must_use]
     pub fn has_room(&self) -> bool {
-        self.sockets.len() < self.limits.max_sockets && self.sockets.len() < self.limits.max_players
+        self.limits.below_socket_cap(self.sockets.len())
+            && self.sockets.len() < self.limits.max_players
     }
 
     /// Players on the roster, in join order.
@@ -365,6 +378,7 @@ impl Lobby {
     /// welcomed, its idle deadline after (none with the idle timeout off).
     fn deadline_of(&self, a: &LobbyAttachment) -> Option<Millis> {
         match (&a.player, self.limits.idle_timeout_ms) {
+            (None, _) if self.limits.hello_timeout_ms == 0 => None,
             (None, _) => Some(a.opened_at + Millis(self.limits.hello_timeout_ms)),
             (Some(_), 0) => None,
             (Some(_), idle) => Some(a.last_heard() + Millis(idle)),
@@ -401,7 +415,7 @@ impl Lobby {
     /// `address`, without admitting it (so that a host charges its budget
     /// only for an upgrade the lobby takes).
     pub fn check_admission(&self, address: Option<IpAddr>) -> Result<(), LobbyRefusal> {
-        if self.sockets.len() >= self.limits.max_sockets {
+        if !self.limits.below_socket_cap(self.sockets.len()) {
             return Err(LobbyRefusal::TooManySockets);
         }
         let per_address = self.limits.max_sockets_per_address;

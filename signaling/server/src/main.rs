@@ -48,12 +48,20 @@ struct Args {
     #[arg(long = "static", value_name = "DIR")]
     static_dir: Option<PathBuf>,
     /// Milliseconds a lobby socket has to say hello before it is closed.
+    /// 0: no deadline.
     #[arg(long, default_value_t = defaults::HELLO_TIMEOUT_MS)]
     hello_timeout_ms: u64,
-    /// Players on the lobby roster.
-    #[arg(long, default_value_t = signaling_core::protocol::limits::MAX_PLAYERS)]
+    /// Players on the lobby roster, 1 to 16: the page links every lobby
+    /// player to every other and keeps at most 16 on its roster, so this is
+    /// the size of that mesh rather than a cap to switch off.
+    #[arg(
+        long,
+        default_value_t = signaling_core::protocol::limits::MAX_PLAYERS,
+        value_parser = players_per_lobby
+    )]
     max_players: usize,
-    /// Open lobby sockets; further upgrades get 503.
+    /// Open lobby sockets, welcomed or not; further upgrades get 503.
+    /// 0: no cap.
     #[arg(long, default_value_t = defaults::LOBBY_MAX_SOCKETS)]
     max_lobby_sockets: usize,
     /// Lobby messages per socket per minute; 0 turns the limit off.
@@ -118,6 +126,14 @@ struct Args {
     /// Least severe log level written: debug, info, warn or error.
     #[arg(long, default_value = "info", value_parser = parse_level)]
     log_level: Level,
+}
+
+fn players_per_lobby(s: &str) -> Result<usize, String> {
+    let max = signaling_core::protocol::limits::MAX_PLAYERS;
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number from 1 to {max}")),
+    }
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -256,5 +272,31 @@ mod tests {
         let relay = signaling_core::RelayLimits::default();
         assert_eq!(args.relay_ttl_seconds * 1000, relay.ttl_ms);
         assert_eq!(args.relay_bytes_per_second, relay.bytes_per_second);
+    }
+
+    #[test]
+    fn players_per_lobby_stay_within_the_pages_mesh() {
+        let parse = |v: &str| Args::try_parse_from(["signaling-server", "--max-players", v]);
+        assert_eq!(parse("1").map(|a| a.max_players).ok(), Some(1));
+        assert_eq!(parse("16").map(|a| a.max_players).ok(), Some(16));
+        assert!(parse("0").is_err());
+        assert!(parse("17").is_err());
+        assert!(parse("many").is_err());
+    }
+
+    #[test]
+    fn zero_switches_the_hello_deadline_and_the_socket_cap_off() {
+        let args = Args::parse_from([
+            "signaling-server",
+            "--hello-timeout-ms",
+            "0",
+            "--max-lobby-sockets",
+            "0",
+            "--relay-bytes-per-second",
+            "0",
+        ]);
+        assert_eq!(args.hello_timeout_ms, 0);
+        assert_eq!(args.max_lobby_sockets, 0);
+        assert_eq!(args.relay_bytes_per_second, 0);
     }
 }

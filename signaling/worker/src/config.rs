@@ -23,13 +23,18 @@ pub struct Config {
     /// side's or member's rate, default 240, 0 off, at most 100 000) and
     /// the fixed room caps.
     pub room: RoomLimits,
-    /// `HELLO_TIMEOUT_SECONDS` (default 10), `LOBBY_IDLE_TIMEOUT_SECONDS`
-    /// (default 90, 0 off, at most 3 600), `LOBBY_SOCKETS_PER_IP` (default
-    /// 8, 0 off, at most 1 000), `LOBBY_MESSAGES_PER_MINUTE` (each
-    /// socket's rate, default 600, 0 off, at most 100 000) and the fixed
-    /// lobby caps.
+    /// `HELLO_TIMEOUT_SECONDS` (default 10, 0 off, at most 3 600),
+    /// `LOBBY_IDLE_TIMEOUT_SECONDS` (default 90, 0 off, at most 3 600),
+    /// `LOBBY_SOCKETS_PER_IP` (default 8, 0 off, at most 1 000),
+    /// `LOBBY_MESSAGES_PER_MINUTE` (each socket's rate, default 600, 0 off,
+    /// at most 100 000), `PLAYERS_PER_LOBBY` (default and most 16, the
+    /// page's mesh; least 1), `LOBBY_MAX_SOCKETS` (open sockets per lobby,
+    /// welcomed or not: default 32, 0 off, at most 10 000) and the fixed
+    /// message size.
     pub lobby: LobbyLimits,
-    /// `RELAY_TTL_SECONDS` (default 1800) and the fixed relay caps. The
+    /// `RELAY_TTL_SECONDS` (default 1800), `RELAY_BYTES_PER_SECOND` (each
+    /// relay socket's rate: default 131 072, 0 off, at most 100 000 000)
+    /// and the fixed relay caps. The
     /// relay key is `room.relay_key`, from the secret `RELAY_KEY` (unset:
     /// no relay, and rooms say so when asked for a ticket).
     pub relay: RelayLimits,
@@ -124,7 +129,7 @@ impl Config {
         let hello_timeout = seconds(
             "HELLO_TIMEOUT_SECONDS",
             defaults::HELLO_TIMEOUT_MS / 1000,
-            1,
+            0,
             3_600,
         );
         let idle_timeout = seconds(
@@ -138,6 +143,24 @@ impl Config {
             defaults::LOBBY_SOCKETS_PER_IP as u64,
             0,
             1_000,
+        );
+        let players = seconds(
+            "PLAYERS_PER_LOBBY",
+            signaling_core::protocol::limits::MAX_PLAYERS as u64,
+            1,
+            signaling_core::protocol::limits::MAX_PLAYERS as u64,
+        );
+        let lobby_sockets = seconds(
+            "LOBBY_MAX_SOCKETS",
+            defaults::LOBBY_MAX_SOCKETS as u64,
+            0,
+            10_000,
+        );
+        let relay_rate = seconds(
+            "RELAY_BYTES_PER_SECOND",
+            u64::from(defaults::RELAY_BYTES_PER_SECOND),
+            0,
+            100_000_000,
         );
         let room_rate = seconds(
             "ROOM_MESSAGES_PER_MINUTE",
@@ -240,9 +263,14 @@ impl Config {
             },
             relay: RelayLimits {
                 ttl_ms: relay_ttl * 1000,
+                bytes_per_second: u32::try_from(relay_rate)
+                    .unwrap_or(defaults::RELAY_BYTES_PER_SECOND),
                 ..RelayLimits::default()
             },
             lobby: LobbyLimits {
+                max_players: usize::try_from(players)
+                    .unwrap_or(signaling_core::protocol::limits::MAX_PLAYERS),
+                max_sockets: usize::try_from(lobby_sockets).unwrap_or(defaults::LOBBY_MAX_SOCKETS),
                 hello_timeout_ms: hello_timeout * 1000,
                 idle_timeout_ms: idle_timeout * 1000,
                 max_sockets_per_address: usize::try_from(sockets_per_ip)
@@ -498,6 +526,48 @@ mod tests {
     }
 
     #[test]
+    fn lobby_and_relay_sizes_are_read_and_zero_turns_the_caps_off() {
+        let c = read(&[
+            ("PLAYERS_PER_LOBBY", "4"),
+            ("LOBBY_MAX_SOCKETS", "6"),
+            ("RELAY_BYTES_PER_SECOND", "65536"),
+        ]);
+        assert_eq!(c.lobby.max_players, 4);
+        assert_eq!(c.lobby.max_sockets, 6);
+        assert_eq!(c.relay.bytes_per_second, 65_536);
+        assert!(c.ignored.is_empty());
+        let off = read(&[
+            ("HELLO_TIMEOUT_SECONDS", "0"),
+            ("LOBBY_MAX_SOCKETS", "0"),
+            ("RELAY_BYTES_PER_SECOND", "0"),
+        ]);
+        assert_eq!(off.lobby.hello_timeout_ms, 0);
+        assert_eq!(off.lobby.max_sockets, 0);
+        assert_eq!(off.relay.bytes_per_second, 0);
+        assert!(off.ignored.is_empty());
+        // The roster is the page's mesh: no more than sixteen, never none.
+        let bad = read(&[
+            ("PLAYERS_PER_LOBBY", "17"),
+            ("LOBBY_MAX_SOCKETS", "lots"),
+            ("RELAY_BYTES_PER_SECOND", "-1"),
+        ]);
+        assert_eq!(bad.lobby, LobbyLimits::default());
+        assert_eq!(bad.relay, RelayLimits::default());
+        assert_eq!(
+            bad.ignored,
+            vec![
+                "PLAYERS_PER_LOBBY",
+                "LOBBY_MAX_SOCKETS",
+                "RELAY_BYTES_PER_SECOND"
+            ]
+        );
+        assert_eq!(
+            read(&[("PLAYERS_PER_LOBBY", "0")]).ignored,
+            ["PLAYERS_PER_LOBBY"]
+        );
+    }
+
+    #[test]
     fn relay_key_and_lifetime_are_read() {
         let c = read(&[]);
         assert_eq!(c.room.relay_key, None);
@@ -521,7 +591,8 @@ mod tests {
     fn defaults_are_the_services_one_set() {
         let c = read(&[]);
         assert_eq!(c.room_ttl_seconds(), defaults::ROOM_TTL_SECONDS);
-        assert_eq!(c.lobby.hello_timeout_ms, defaults::HELLO_TIMEOUT_MS);
+        assert_eq!(c.lobby, LobbyLimits::default());
+        assert_eq!(c.relay, RelayLimits::default());
         assert_eq!(c.turn_ttl_seconds, defaults::TURN_TTL_SECONDS);
         // The per-IP limit is a binding, configured in wrangler.toml.
         let toml = include_str!("../wrangler.toml");
@@ -545,7 +616,7 @@ mod tests {
     fn bad_values_fall_back_and_are_named() {
         let c = read(&[
             ("ROOM_TTL_SECONDS", "ten"),
-            ("HELLO_TIMEOUT_SECONDS", "0"),
+            ("HELLO_TIMEOUT_SECONDS", "3601"),
             ("TURN_TTL_SECONDS", "999999999"),
             ("LOG_LEVEL", "loud"),
         ]);
