@@ -7,57 +7,23 @@
 
 mod common;
 
-use common::{facts, random, World};
-use web_shell::front_end::demo::{Dots, DotsFrontEnd};
-use web_shell::front_end::{FrontEnd, Painter};
+use common::{party_shells, World};
 use web_shell::party::PartyRules;
 use web_shell::protocol::PlayerStatus;
 use web_shell::screens::Screen;
-use web_shell::shell::{Action, PlayerAction, Shell, ShellConfig};
+use web_shell::shell::{Action, PlayerAction};
 
-/// The demo game, taking parties of up to four without sides (each
-/// person moves a dot of their own).
-#[derive(Default)]
-struct PartyDots(DotsFrontEnd);
-
-impl FrontEnd for PartyDots {
-    type Game = Dots;
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn draw(&mut self, game: &Dots, painter: &mut dyn Painter) {
-        self.0.draw(game, painter);
-    }
-    fn input(&self, held: &[&str], player: u8) -> u8 {
-        self.0.input(held, player)
-    }
-    fn is_game_key(&self, code: &str) -> bool {
-        self.0.is_game_key(code)
-    }
-    fn party(&self) -> PartyRules {
+#[test]
+fn a_party_of_three_plays_one_match_over_its_mesh() {
+    let mut w = World::of_shells(party_shells(
+        4,
         PartyRules {
             max_people: 4,
             sides: 0,
             per_side: 4,
-        }
-    }
-}
-
-fn shells(n: usize) -> Vec<Shell> {
-    (0..n)
-        .map(|i| {
-            Shell::new(
-                PartyDots::default(),
-                ShellConfig::from_page(&facts("")),
-                random(0x51_7e5e * (i as u64 + 1)),
-            )
-        })
-        .collect()
-}
-
-#[test]
-fn a_party_of_three_plays_one_match_over_its_mesh() {
-    let mut w = World::of_shells(shells(4));
+        },
+        0x51_7e5e,
+    ));
     for (p, name) in ["Ada", "Bo", "Cy", "Di"].iter().enumerate() {
         w.join(p, name);
     }

@@ -7,51 +7,22 @@
 
 mod common;
 
-use common::{facts, random, World};
-use web_shell::front_end::demo::{Dots, DotsFrontEnd};
-use web_shell::front_end::{FrontEnd, Painter};
+use common::{party_shells, World};
 use web_shell::party::PartyRules;
 use web_shell::screens::Screen;
-use web_shell::shell::{Action, PlayerAction, Shell, ShellConfig};
+use web_shell::shell::{Action, PlayerAction};
 
-#[derive(Default)]
-struct PartyDots(DotsFrontEnd);
-
-impl FrontEnd for PartyDots {
-    type Game = Dots;
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn draw(&mut self, game: &Dots, painter: &mut dyn Painter) {
-        self.0.draw(game, painter);
-    }
-    fn input(&self, held: &[&str], player: u8) -> u8 {
-        self.0.input(held, player)
-    }
-    fn is_game_key(&self, code: &str) -> bool {
-        self.0.is_game_key(code)
-    }
-    fn party(&self) -> PartyRules {
+#[test]
+fn a_party_page_whose_mesh_completes_last_still_hears_the_first_hellos() {
+    let mut w = World::of_shells(party_shells(
+        3,
         PartyRules {
             max_people: 3,
             sides: 0,
             per_side: 3,
-        }
-    }
-}
-
-#[test]
-fn a_party_page_whose_mesh_completes_last_still_hears_the_first_hellos() {
-    let shells = (0..3)
-        .map(|i| {
-            Shell::new(
-                PartyDots::default(),
-                ShellConfig::from_page(&facts("")),
-                random(0xe4_1e * (i as u64 + 1)),
-            )
-        })
-        .collect();
-    let mut w = World::of_shells(shells);
+        },
+        0xe4_1e,
+    ));
     for (p, name) in ["Ada", "Bo", "Cy"].iter().enumerate() {
         w.join(p, name);
     }

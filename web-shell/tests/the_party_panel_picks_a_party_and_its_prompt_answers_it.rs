@@ -5,44 +5,11 @@
 
 mod common;
 
-use common::{facts, random, World};
-use web_shell::front_end::demo::{Dots, DotsFrontEnd};
-use web_shell::front_end::{FrontEnd, Painter};
+use common::{party_shells, World};
 use web_shell::party::PartyRules;
 use web_shell::screens::Screen;
 use web_shell::shell::page::Node;
-use web_shell::shell::{Action, Shell, ShellConfig};
-
-/// The demo game, taking parties of up to four on two teams of two (the
-/// dots do not care which: the seed is kept as it is).
-#[derive(Default)]
-struct TeamDots(DotsFrontEnd);
-
-impl FrontEnd for TeamDots {
-    type Game = Dots;
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn draw(&mut self, game: &Dots, painter: &mut dyn Painter) {
-        self.0.draw(game, painter);
-    }
-    fn input(&self, held: &[&str], player: u8) -> u8 {
-        self.0.input(held, player)
-    }
-    fn is_game_key(&self, code: &str) -> bool {
-        self.0.is_game_key(code)
-    }
-    fn party(&self) -> PartyRules {
-        PartyRules {
-            max_people: 4,
-            sides: 2,
-            per_side: 2,
-        }
-    }
-    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
-        self.party().takes(sides).then_some(seed)
-    }
-}
+use web_shell::shell::Action;
 
 /// Every button under `nodes`: its `data-action`, `data-id`, text, and
 /// whether it is enabled.
@@ -99,16 +66,15 @@ fn control(w: &mut World, p: usize, action: &str, on: Option<usize>) {
 
 #[test]
 fn the_party_panel_picks_a_party_and_its_prompt_answers_it() {
-    let shells = (0..4)
-        .map(|i| {
-            Shell::new(
-                TeamDots::default(),
-                ShellConfig::from_page(&facts("")),
-                random(0x7ea5 * (i as u64 + 1)),
-            )
-        })
-        .collect();
-    let mut w = World::of_shells(shells);
+    let mut w = World::of_shells(party_shells(
+        4,
+        PartyRules {
+            max_people: 4,
+            sides: 2,
+            per_side: 2,
+        },
+        0x7ea5,
+    ));
     for (p, name) in ["Ada", "Bo", "Cy", "Di"].iter().enumerate() {
         w.join(p, name);
     }

@@ -916,3 +916,49 @@ pub fn test_tag(id: &str) -> String {
         .map(|b| char::from(alphabet[usize::from(b) % alphabet.len()]))
         .collect()
 }
+
+/// The demo game, taking parties by `rules`: each person moves a dot of
+/// their own, and the seed is kept as it is whatever the sides.
+pub struct PartyDots {
+    dots: DotsFrontEnd,
+    rules: web_shell::party::PartyRules,
+}
+
+impl web_shell::front_end::FrontEnd for PartyDots {
+    type Game = web_shell::front_end::demo::Dots;
+    fn name(&self) -> &'static str {
+        self.dots.name()
+    }
+    fn draw(&mut self, game: &Self::Game, painter: &mut dyn web_shell::front_end::Painter) {
+        self.dots.draw(game, painter);
+    }
+    fn input(&self, held: &[&str], player: u8) -> u8 {
+        self.dots.input(held, player)
+    }
+    fn is_game_key(&self, code: &str) -> bool {
+        self.dots.is_game_key(code)
+    }
+    fn party(&self) -> web_shell::party::PartyRules {
+        self.rules
+    }
+    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+        self.rules.takes(sides).then_some(seed)
+    }
+}
+
+/// `n` shells of [`PartyDots`] with `rules`, their random numbers drawn
+/// from `seed` (each page its own).
+pub fn party_shells(n: usize, rules: web_shell::party::PartyRules, seed: u64) -> Vec<Shell> {
+    (0..n)
+        .map(|i| {
+            Shell::new(
+                PartyDots {
+                    dots: DotsFrontEnd::default(),
+                    rules,
+                },
+                ShellConfig::from_page(&facts("")),
+                random(seed * (i as u64 + 1)),
+            )
+        })
+        .collect()
+}
