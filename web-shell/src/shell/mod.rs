@@ -1564,6 +1564,61 @@ impl Shell {
         None
     }
 
+    /// A new peer connection on `link` (attempt `tag`), which makes the
+    /// offer.
+    fn offer_on(&mut self, link: LinkId, tag: u32) {
+        let ice_servers = self.ice_servers();
+        self.out.push_back(Output::CreatePeer {
+            link: link.clone(),
+            tag,
+            ice_servers,
+        });
+        self.out.push_back(Output::Describe {
+            link,
+            tag,
+            step: SdpStep::Offer,
+        });
+    }
+
+    /// Carries out a remote peer's handshake signal for `link` (attempt
+    /// `tag`): an offer makes the connection and answers it, an answer is
+    /// applied, a candidate added.
+    fn remote_signal(&mut self, link: LinkId, tag: u32, kind: SignalKind) {
+        match kind {
+            SignalKind::Offer(offer) => {
+                let ice_servers = self.ice_servers();
+                self.out.push_back(Output::CreatePeer {
+                    link: link.clone(),
+                    tag,
+                    ice_servers,
+                });
+                self.out.push_back(Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Answer(offer),
+                });
+            }
+            SignalKind::Answer(answer) => self.out.push_back(Output::Describe {
+                link,
+                tag,
+                step: SdpStep::Apply(answer),
+            }),
+            SignalKind::Ice {
+                candidate,
+                sdp_mid,
+                sdp_m_line_index,
+            } => self.out.push_back(Output::AddCandidate {
+                link,
+                tag,
+                candidate: Candidate {
+                    candidate,
+                    sdp_mid,
+                    sdp_m_line_index,
+                },
+            }),
+        }
+    }
+
     /// The room link of attempt `gen`: the match being set up, or a player
     /// coming back into the running one.
     fn room_of(&mut self, gen: u32) -> Option<&mut RoomLink> {
@@ -1659,58 +1714,10 @@ impl Shell {
                 }
             }
             lobby::Output::Offer { id, attempt } => {
-                let link = LinkId::Mesh(id);
-                let tag = u32::from(attempt);
-                let ice_servers = self.ice_servers();
-                self.out.push_back(Output::CreatePeer {
-                    link: link.clone(),
-                    tag,
-                    ice_servers,
-                });
-                self.out.push_back(Output::Describe {
-                    link,
-                    tag,
-                    step: SdpStep::Offer,
-                });
+                self.offer_on(LinkId::Mesh(id), u32::from(attempt));
             }
             lobby::Output::Remote { id, signal } => {
-                let link = LinkId::Mesh(id);
-                let tag = u32::from(signal.attempt);
-                match signal.kind {
-                    SignalKind::Offer(offer) => {
-                        let ice_servers = self.ice_servers();
-                        self.out.push_back(Output::CreatePeer {
-                            link: link.clone(),
-                            tag,
-                            ice_servers,
-                        });
-                        self.out.push_back(Output::Describe {
-                            link,
-                            tag,
-                            step: SdpStep::Answer(offer),
-                        });
-                    }
-                    SignalKind::Answer(answer) => {
-                        self.out.push_back(Output::Describe {
-                            link,
-                            tag,
-                            step: SdpStep::Apply(answer),
-                        });
-                    }
-                    SignalKind::Ice {
-                        candidate,
-                        sdp_mid,
-                        sdp_m_line_index,
-                    } => self.out.push_back(Output::AddCandidate {
-                        link,
-                        tag,
-                        candidate: Candidate {
-                            candidate,
-                            sdp_mid,
-                            sdp_m_line_index,
-                        },
-                    }),
-                }
+                self.remote_signal(LinkId::Mesh(id), u32::from(signal.attempt), signal.kind);
             }
             lobby::Output::ClosePeer(id) => {
                 self.out.push_back(Output::ClosePeer(LinkId::Mesh(id)));

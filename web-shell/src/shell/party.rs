@@ -26,9 +26,7 @@
 //!   lobby client hears the room or the match failed, and says so.
 
 use super::members::{MemberFailure, MemberLink, MemberOutput};
-use super::{
-    AfterIce, FetchId, LinkId, Output, RtcEvent, SdpStep, Shell, SocketId, ROOM_FETCH_TIMEOUT,
-};
+use super::{AfterIce, FetchId, LinkId, Output, RtcEvent, Shell, SocketId, ROOM_FETCH_TIMEOUT};
 use crate::id::RoomCode;
 use crate::party::{Lineup, PartyGame};
 use crate::protocol::{Signal, SignalKind};
@@ -304,55 +302,9 @@ impl Shell {
                     id: SocketId::Party(gen),
                     text,
                 }),
-                MemberOutput::Offer(member) => {
-                    let link = LinkId::Party(member.0);
-                    let ice_servers = self.ice_servers();
-                    self.out.push_back(Output::CreatePeer {
-                        link: link.clone(),
-                        tag,
-                        ice_servers,
-                    });
-                    self.out.push_back(Output::Describe {
-                        link,
-                        tag,
-                        step: SdpStep::Offer,
-                    });
-                }
+                MemberOutput::Offer(member) => self.offer_on(LinkId::Party(member.0), tag),
                 MemberOutput::Remote { member, signal } => {
-                    let link = LinkId::Party(member.0);
-                    match signal.kind {
-                        SignalKind::Offer(offer) => {
-                            let ice_servers = self.ice_servers();
-                            self.out.push_back(Output::CreatePeer {
-                                link: link.clone(),
-                                tag,
-                                ice_servers,
-                            });
-                            self.out.push_back(Output::Describe {
-                                link,
-                                tag,
-                                step: SdpStep::Answer(offer),
-                            });
-                        }
-                        SignalKind::Answer(answer) => self.out.push_back(Output::Describe {
-                            link,
-                            tag,
-                            step: SdpStep::Apply(answer),
-                        }),
-                        SignalKind::Ice {
-                            candidate,
-                            sdp_mid,
-                            sdp_m_line_index,
-                        } => self.out.push_back(Output::AddCandidate {
-                            link,
-                            tag,
-                            candidate: super::room::Candidate {
-                                candidate,
-                                sdp_mid,
-                                sdp_m_line_index,
-                            },
-                        }),
-                    }
+                    self.remote_signal(LinkId::Party(member.0), tag, signal.kind);
                 }
                 MemberOutput::ClosePeer(member) => {
                     self.out
