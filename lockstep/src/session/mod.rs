@@ -148,6 +148,22 @@ struct Running<G: DeterministicGame> {
 }
 
 impl<G: DeterministicGame> Running<G> {
+    /// A match running from `timeline`, whose last membership change is
+    /// number `roster_seq` (0 at the start, the host's in a catch-up).
+    fn new(params: Params, timeline: Timeline<G>, roster_seq: u16) -> Self {
+        Running {
+            params,
+            timeline,
+            local: LocalHashes::default(),
+            parts: PartsExchange::default(),
+            parts_with: None,
+            roster_seq,
+            leaving: None,
+            asked: None,
+            watchers: SpectatorCount::default(),
+        }
+    }
+
     /// Runs `f` on the timeline under the match's watch (final ticks'
     /// hashes sent, compared and their parts kept); returns the first
     /// peer whose hash was found to differ from ours, and the hashes.
@@ -2062,24 +2078,15 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let params = hs.params;
-        self.phase = Phase::Running(Running {
-            params,
-            timeline: Timeline::new(
-                params.seed,
-                params.players,
-                self.side,
-                params.delay,
-                params.window,
-                params.hash_interval,
-            ),
-            local: LocalHashes::default(),
-            parts: PartsExchange::default(),
-            parts_with: None,
-            roster_seq: 0,
-            leaving: None,
-            asked: None,
-            watchers: SpectatorCount::default(),
-        });
+        let timeline = Timeline::new(
+            params.seed,
+            params.players,
+            self.side,
+            params.delay,
+            params.window,
+            params.hash_interval,
+        );
+        self.phase = Phase::Running(Running::new(params, timeline, 0));
         for p in &mut self.peers {
             p.sender = sender::Sender::new(params.delay);
             p.pinger.start(self.cfg.ping_interval_frames);
@@ -2621,6 +2628,27 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    /// Whether `timeline`, replayed from a catch-up, stands at the host's
+    /// tick with the host's hash; if not, the session ends with
+    /// [`Violation::CatchUpHashMismatch`].
+    fn caught_up_to(&mut self, timeline: &Timeline<G>, c: &CatchUp) -> bool {
+        let local = timeline.game().state_hash();
+        if timeline.tick() == c.tick && local == c.hash {
+            return true;
+        }
+        log::error!(
+            "catch-up to tick {} replays to {local:#018x}, the host had {:#018x}",
+            c.tick,
+            c.hash
+        );
+        self.violation(Violation::CatchUpHashMismatch {
+            tick: c.tick,
+            local,
+            remote: c.hash,
+        });
+        false
+    }
+
     /// Rejoining: the end of the host's catch-up. This side replays it,
     /// checks the host's hash and plays on live.
     fn on_catch_up(&mut self, now: Millis, pi: usize, c: CatchUp) {
@@ -2657,32 +2685,11 @@ impl<G: DeterministicGame> Session<G> {
             params.hash_interval,
         )
         .caught_up(g.inputs, c.tick);
-        let local = timeline.game().state_hash();
-        if timeline.tick() != c.tick || local != c.hash {
-            log::error!(
-                "catch-up to tick {} replays to {local:#018x}, the host had {:#018x}",
-                c.tick,
-                c.hash
-            );
-            self.violation(Violation::CatchUpHashMismatch {
-                tick: c.tick,
-                local,
-                remote: c.hash,
-            });
+        if !self.caught_up_to(&timeline, &c) {
             return;
         }
         let held = timeline.local().len() as u32;
-        self.phase = Phase::Running(Running {
-            params,
-            timeline,
-            local: LocalHashes::default(),
-            parts: PartsExchange::default(),
-            parts_with: None,
-            roster_seq: c.roster,
-            leaving: None,
-            asked: None,
-            watchers: SpectatorCount::default(),
-        });
+        self.phase = Phase::Running(Running::new(params, timeline, c.roster));
         for p in &mut self.peers {
             p.sender = sender::Sender::holding(held);
             p.pinger.start(self.cfg.ping_interval_frames);

@@ -15,13 +15,12 @@ use super::rejoin::Gathered;
 use super::timeline::{Timeline, Watch};
 use super::{Event, Frame, Outcome, Phase, Running, Session, Violation};
 use crate::game::DeterministicGame;
-use crate::parts::{DesyncParts, PartsExchange, StatePart};
+use crate::parts::{DesyncParts, StatePart};
 use crate::time::Millis;
 use crate::wire::{ByeReason, CatchUp, Confirmed, HashReport, Message, Welcome};
 
-use super::audience::{SpectatorCount, SEND_EVERY_FRAMES};
+use super::audience::SEND_EVERY_FRAMES;
 use super::handshake::Params;
-use super::hash_book::LocalHashes;
 
 /// The most host hashes a spectator keeps ahead of its own play (the host
 /// sends a hash only with the ticks it covers, so an honest host stays far
@@ -168,31 +167,10 @@ impl<G: DeterministicGame> Session<G> {
         let timeline =
             Timeline::<G>::new(params.seed, params.players, 0, 0, 0, params.hash_interval)
                 .caught_up(g.inputs, c.tick);
-        let local = timeline.game().state_hash();
-        if timeline.tick() != c.tick || local != c.hash {
-            log::error!(
-                "spectator catch-up to tick {} replays to {local:#018x}, the host had {:#018x}",
-                c.tick,
-                c.hash
-            );
-            self.violation(Violation::CatchUpHashMismatch {
-                tick: c.tick,
-                local,
-                remote: c.hash,
-            });
+        if !self.caught_up_to(&timeline, &c) {
             return;
         }
-        self.phase = Phase::Running(Running {
-            params,
-            timeline,
-            local: LocalHashes::default(),
-            parts: PartsExchange::default(),
-            parts_with: None,
-            roster_seq: c.roster,
-            leaving: None,
-            asked: None,
-            watchers: SpectatorCount::default(),
-        });
+        self.phase = Phase::Running(Running::new(params, timeline, c.roster));
         if let Some(host) = self.peers.first_mut() {
             host.last_heard = host.last_heard.max(now);
             host.out.send(&Message::<G::Input>::WatchAck(c.tick));
