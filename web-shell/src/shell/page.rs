@@ -36,7 +36,7 @@ pub enum Node {
 impl Node {
     /// `<tag class="class">text</tag>` (no class attribute when empty, no
     /// text node when empty).
-    fn el(tag: &'static str, class: &str, text: &str) -> Node {
+    pub(super) fn el(tag: &'static str, class: &str, text: &str) -> Node {
         let mut attrs = Vec::new();
         if !class.is_empty() {
             attrs.push(("class", class.to_owned()));
@@ -53,14 +53,14 @@ impl Node {
         }
     }
 
-    fn attr(mut self, name: &'static str, value: &str) -> Node {
+    pub(super) fn attr(mut self, name: &'static str, value: &str) -> Node {
         if let Node::El { attrs, .. } = &mut self {
             attrs.push((name, value.to_owned()));
         }
         self
     }
 
-    fn child(mut self, node: Node) -> Node {
+    pub(super) fn child(mut self, node: Node) -> Node {
         if let Node::El { children, .. } = &mut self {
             children.push(node);
         }
@@ -110,7 +110,7 @@ pub const CHAT_LINES_KEPT: u32 = 200;
 /// `name#ABC` as `<tag class><bdi>name</bdi>#ABC</tag>`: the name is
 /// isolated, so a right-to-left name cannot pull the `#ABC` tag to its
 /// other side.
-fn display_name(tag: &'static str, class: &str, display: &str) -> Node {
+pub(super) fn display_name(tag: &'static str, class: &str, display: &str) -> Node {
     let (nick, id_tag) = display.rsplit_once('#').unwrap_or((display, ""));
     Node::el(tag, class, "")
         .child(Node::el("bdi", "", nick))

@@ -46,45 +46,22 @@ pub(super) struct PartyUi {
     written_prompts: Option<Vec<Node>>,
 }
 
-/// `<tag class="class">text</tag>`.
+// The page's node builders, as functions for nesting.
 fn el(tag: &'static str, class: &str, text: &str) -> Node {
-    let mut attrs = Vec::new();
-    if !class.is_empty() {
-        attrs.push(("class", class.to_owned()));
-    }
-    let children = if text.is_empty() {
-        Vec::new()
-    } else {
-        vec![Node::Text(text.to_owned())]
-    };
-    Node::El {
-        tag,
-        attrs,
-        children,
-    }
+    Node::el(tag, class, text)
 }
 
-fn attr(mut n: Node, name: &'static str, value: &str) -> Node {
-    if let Node::El { attrs, .. } = &mut n {
-        attrs.push((name, value.to_owned()));
-    }
-    n
+fn attr(n: Node, name: &'static str, value: &str) -> Node {
+    n.attr(name, value)
 }
 
-fn child(mut n: Node, c: Node) -> Node {
-    if let Node::El { children, .. } = &mut n {
-        children.push(c);
-    }
-    n
+fn child(n: Node, c: Node) -> Node {
+    n.child(c)
 }
 
 /// A player's `name#ABC`, the name isolated as the roster shows it.
 fn name(display: &str) -> Node {
-    let (nick, tag) = display.rsplit_once('#').unwrap_or((display, ""));
-    child(
-        child(el("span", "name", ""), el("bdi", "", nick)),
-        Node::Text(format!("#{tag}")),
-    )
+    super::page::display_name("span", "name", display)
 }
 
 /// A button of the party controls.
