@@ -375,16 +375,12 @@ impl<G: DeterministicGame> Session<G> {
                 i.get(..tick as usize).unwrap_or(i)
             })
             .collect();
-        let runs = rejoin::runs(&all);
-        let count = runs.len();
-        for r in runs {
-            s.out.send(&Message::CatchUpRun(r));
-        }
-        s.out.send(&Message::<G::Input>::CatchUp(CatchUp {
+        let end = CatchUp {
             tick,
             hash,
             roster: run.roster_seq,
-        }));
+        };
+        let count = rejoin::send_catch_up(&mut s.out, &all, end);
         log::info!(
             "spectator on {} admitted at tick {tick} (catch-up of {count} runs)",
             s.id

@@ -2594,16 +2594,12 @@ impl<G: DeterministicGame> Session<G> {
         ));
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
-        let runs = rejoin::runs(&all);
-        let count = runs.len();
-        for r in runs {
-            p.out.send(&Message::CatchUpRun(r));
-        }
-        p.out.send(&Message::<G::Input>::CatchUp(CatchUp {
+        let end = CatchUp {
             tick,
             hash,
             roster: run.roster_seq,
-        }));
+        };
+        let count = rejoin::send_catch_up(&mut p.out, &all, end);
         log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
         self.deadlines.progressed();
         self.events.push_back(Event::Resumed { slot });

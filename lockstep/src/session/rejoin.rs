@@ -11,7 +11,10 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::wire::{CatchUpRun, MAX_RUN};
+use super::sender::Outbox;
+use crate::wire::{CatchUp, CatchUpRun, Message, MAX_RUN};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// The most ticks a catch-up may carry per slot: two hours at 60 ticks per
 /// second (a longer one is refused rather than held in memory).
@@ -56,6 +59,22 @@ pub(super) fn runs<I: Copy>(inputs: &[&[I]]) -> Vec<CatchUpRun<I>> {
         }
     }
     out
+}
+
+/// Queues a whole catch-up on `out`: every slot's inputs (`inputs[s]`,
+/// from tick 0) as runs, then `end` (the tick, the host's hash there and
+/// its last membership change). Returns how many runs went.
+pub(super) fn send_catch_up<I>(out: &mut Outbox, inputs: &[&[I]], end: CatchUp) -> usize
+where
+    I: Copy + Serialize + DeserializeOwned + PartialEq,
+{
+    let runs = runs(inputs);
+    let count = runs.len();
+    for r in runs {
+        out.send(&Message::CatchUpRun(r));
+    }
+    out.send(&Message::<I>::CatchUp(end));
+    count
 }
 
 /// Why a catch-up run was refused.
