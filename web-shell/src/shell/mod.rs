@@ -889,6 +889,7 @@ impl Shell {
                 c.accept_party(now, &id);
             }
             PlayerAction::PartyDecline => c.decline_party(now, &id),
+            PlayerAction::Watch => self.ask_to_watch(&id),
         }
     }
 
@@ -1753,6 +1754,7 @@ impl Shell {
             lobby::Output::Ring => self.out.push_back(Output::Sound(Cue::Challenge)),
             lobby::Output::Changed => self.render(Part::Lobby),
             lobby::Output::Rejoin { from, msg } => self.comeback_message(now, &from, msg),
+            lobby::Output::Watch { from, msg } => self.watch_message(now, &from, msg),
         }
     }
 

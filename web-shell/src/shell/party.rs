@@ -21,18 +21,31 @@
 //!   it ([`GameSlot::party_seed`](super::GameSlot::party_seed)); a party
 //!   is always a lock-step match. Datagrams go out on every link; the
 //!   match's end closes them all.
+//! - **Spectators.** The host keeps the member room open while the match
+//!   runs. A lobby player who presses Watch next to one of the party's
+//!   players asks that player's page (`watch`); it answers with the room
+//!   (`watch-room`), or `watch-gone` when it plays no party match. The
+//!   spectator's page joins the room as a `spectator`, links to the host
+//!   alone ([`MemberLink::watcher`]) and runs a spectator session
+//!   (`SessionConfig::spectator()`) over that link; the host's session
+//!   takes the link as a spectator's when its `Watch` arrives. Leaving is
+//!   the spectator's own: the match goes on.
 //! - **Failure.** A room that cannot be made, a mesh that is not complete
 //!   by the connect deadline, a link or the room lost before then: the
 //!   lobby client hears the room or the match failed, and says so.
 
 use super::members::{MemberFailure, MemberLink, MemberOutput};
 use super::{AfterIce, FetchId, LinkId, Output, RtcEvent, Shell, SocketId, ROOM_FETCH_TIMEOUT};
+use crate::id::PeerId;
 use crate::id::RoomCode;
+use crate::lobby::LobbyNotice;
 use crate::party::{Lineup, PartyGame};
+use crate::protocol::PeerMsg;
 use crate::protocol::{Signal, SignalKind};
 use crate::screens::{Screen, ScreenEvent};
 use lockstep::{Millis, SessionConfig};
 use signaling_protocol::members::MemberId;
+use signaling_protocol::members::MemberRole;
 
 /// The handshake attempt number party signals carry (each party link is
 /// made once per party attempt).
@@ -54,6 +67,12 @@ pub(super) struct PartySetup {
     /// (another page's match may start first, and its Hello comes once on
     /// the reliable channel), kept in order for the session.
     early: Vec<(MemberId, lockstep::Channel, Vec<u8>)>,
+    /// On the host: the spectators whose link is open, each with the
+    /// name the session knows its link by.
+    spectators: Vec<(MemberId, lockstep::PeerId)>,
+    /// On the host: spectator links made so far (each gets a name of its
+    /// own: a member id is used again by the next spectator).
+    spectator_links: u16,
 }
 
 /// The most datagrams kept from before the match starts (a handshake's
@@ -69,7 +88,13 @@ impl PartySetup {
             lineup: None,
             links: Vec::new(),
             early: Vec::new(),
+            spectators: Vec::new(),
+            spectator_links: 0,
         }
+    }
+
+    fn watching(&self) -> bool {
+        self.members.as_ref().is_some_and(MemberLink::watching)
     }
 }
 
@@ -90,6 +115,18 @@ pub(super) fn party_games(
 fn link_name(place: u8) -> lockstep::PeerId {
     lockstep::PeerId(u16::from(place))
 }
+
+/// The link name the host's session gives the `n`th spectator link
+/// (apart from every place's).
+fn spectator_name(n: u16) -> lockstep::PeerId {
+    lockstep::PeerId(256_u16.saturating_add(n))
+}
+
+/// What a spectator's page says when the match cannot be watched.
+const NOT_WATCHABLE: &str =
+    "That match can't be watched: it is over, or it is not a party's match.";
+/// What a spectator's page says when its link to the match failed.
+const WATCH_FAILED: &str = "Could not connect to that match to watch it.";
 
 impl Shell {
     /// The lobby's Start button of a party: the players picked (by their
@@ -125,7 +162,12 @@ impl Shell {
         self.room_gen += 1;
         let gen = self.room_gen;
         self.party = Some(PartySetup::new(gen));
-        let url = format!("{}/rooms?players={players}", self.cfg.http_base);
+        // Room for the most spectators a match takes.
+        let url = format!(
+            "{}/rooms?players={players}&spectators={}",
+            self.cfg.http_base,
+            lockstep::MAX_SPECTATORS
+        );
         self.fetch(
             now,
             FetchId::PartyRoom(gen),
@@ -183,9 +225,22 @@ impl Shell {
         let Some(p) = self.party.take() else {
             return;
         };
+        let mut p = p;
         let mut members: Vec<MemberId> = p.links.iter().map(|(m, _)| *m).collect();
-        if let Some(m) = &p.members {
+        members.extend(p.spectators.iter().map(|(m, _)| *m));
+        if let Some(m) = p.members.as_mut() {
             members.extend(m.pairs().keys().copied());
+            members.extend(m.spectators());
+            // The host ends the room it kept for spectators.
+            m.end_room();
+            while let Some(o) = m.poll() {
+                if let MemberOutput::ToRoom(text) = o {
+                    self.out.push_back(Output::SendSocket {
+                        id: SocketId::Party(p.gen),
+                        text,
+                    });
+                }
+            }
         }
         members.sort_unstable();
         members.dedup();
@@ -239,6 +294,26 @@ impl Shell {
             return;
         };
         let id = MemberId(member);
+        if let Some(&(_, name)) = p.spectators.iter().find(|(m, _)| *m == id) {
+            // A spectator's link, on the host.
+            match event {
+                RtcEvent::Data(channel, bytes) if self.game.match_tag() == Some(tag) => {
+                    self.game.party_datagram(now, name, channel, &bytes);
+                    self.send_match_transmits();
+                }
+                RtcEvent::Closed => {
+                    p.spectators.retain(|(m, _)| *m != id);
+                    if let Some(m) = p.members.as_mut() {
+                        m.link_lost(id);
+                    }
+                    if self.game.match_tag() == Some(tag) {
+                        self.game.party_link_lost(now, name);
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
         if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
             // The match runs over it.
             if self.game.match_tag() != Some(tag) {
@@ -269,7 +344,15 @@ impl Shell {
             RtcEvent::Candidate(c) => {
                 m.local_signal(id, &super::room::candidate_signal(c, ATTEMPT))
             }
-            RtcEvent::Open => m.link_opened(id),
+            RtcEvent::Open => {
+                m.link_opened(id);
+                // A spectator's link is the match's from now on (its Watch
+                // may come in the same breath).
+                if id.role() == Some(MemberRole::Spectator) && m.spectators().contains(&id) {
+                    p.spectator_links = p.spectator_links.saturating_add(1);
+                    p.spectators.push((id, spectator_name(p.spectator_links)));
+                }
+            }
             RtcEvent::Closed => m.link_lost(id),
             RtcEvent::Data(channel, bytes) => {
                 if p.early.len() < EARLY_KEPT {
@@ -315,6 +398,12 @@ impl Shell {
                         .push_back(Output::CloseSocket(SocketId::Party(gen)));
                 }
                 MemberOutput::Ready(links) => self.party_ready(now, gen, links),
+                MemberOutput::SpectatorOpen(_) => log::info!("party: a spectator's link opened"),
+                MemberOutput::SpectatorGone(member) => {
+                    if let Some(p) = self.party.as_mut() {
+                        p.spectators.retain(|(m, _)| *m != member);
+                    }
+                }
                 MemberOutput::Failed(why) => {
                     match why {
                         MemberFailure::TimedOut => {
@@ -324,9 +413,14 @@ impl Shell {
                     }
                     // The machine closed its links and room; the attempt
                     // is over.
+                    let watching = self.party.as_ref().is_some_and(PartySetup::watching);
                     self.party = None;
                     if let Some(c) = self.client.as_mut() {
-                        c.match_failed(now);
+                        if watching {
+                            c.note(LobbyNotice::Watch(WATCH_FAILED));
+                        } else {
+                            c.match_failed(now);
+                        }
                     }
                 }
             }
@@ -339,6 +433,10 @@ impl Shell {
             return;
         };
         p.links.clone_from(&links);
+        if p.watching() {
+            self.watch_ready(now, gen);
+            return;
+        }
         let Some(lineup) = p.lineup.clone() else {
             return;
         };
@@ -354,7 +452,10 @@ impl Shell {
         let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
         let cfg = if lineup.place == 0 {
             let seed = self.random_seed();
-            match self.game.party_seed(seed, &lineup.sides) {
+            match self
+                .game
+                .party_seed(seed, &lineup.sides, self.party_ui.length)
+            {
                 // A party page has no way back for a lost player yet: a
                 // lost link ends the match at once (no rejoin window).
                 Some(seed) => Some(
@@ -416,8 +517,13 @@ impl Shell {
         if self.game.match_tag() != Some(p.gen) {
             return;
         }
-        for &(member, place) in &p.links {
-            while let Some((channel, bytes)) = self.game.poll_party_transmit(link_name(place)) {
+        let links = p
+            .links
+            .iter()
+            .map(|&(member, place)| (member, link_name(place)));
+        let spectators = p.spectators.iter().copied();
+        for (member, name) in links.chain(spectators).collect::<Vec<_>>() {
+            while let Some((channel, bytes)) = self.game.poll_party_transmit(name) {
                 self.out.push_back(Output::SendPeer {
                     link: LinkId::Party(member.0),
                     channel,
@@ -433,5 +539,113 @@ impl Shell {
         if self.party.as_ref().is_some_and(|p| !p.links.is_empty()) {
             self.close_party();
         }
+    }
+
+    // ----- watching --------------------------------------------------------
+
+    /// The roster's Watch button next to `id`: ask their page for the way
+    /// into their match.
+    pub(super) fn ask_to_watch(&mut self, id: &PeerId) {
+        let free = self.party.is_none() && !self.in_match();
+        let Some(c) = self.client.as_mut().filter(|_| free) else {
+            return;
+        };
+        c.send_peer(id, &PeerMsg::Watch);
+        self.party_ui.watch_asked = Some(id.clone());
+    }
+
+    /// A message about watching a match from the lobby player `from`.
+    pub(super) fn watch_message(&mut self, now: Millis, from: &PeerId, msg: PeerMsg) {
+        match msg {
+            PeerMsg::Watch => {
+                // Any page of a running party match knows its room (the
+                // host keeps it open while the match runs).
+                let room = self
+                    .party
+                    .as_ref()
+                    .filter(|p| !p.links.is_empty() && self.game.match_tag() == Some(p.gen))
+                    .and_then(|p| p.lineup.as_ref())
+                    .map(|l| l.room.clone());
+                let answer = room.map_or(PeerMsg::WatchGone, PeerMsg::WatchRoom);
+                if let Some(c) = self.client.as_mut() {
+                    c.send_peer(from, &answer);
+                }
+            }
+            PeerMsg::WatchRoom(room) => {
+                if self.party_ui.watch_asked.as_ref() != Some(from) {
+                    log::debug!("party: a room to watch we did not ask for; dropped");
+                    return;
+                }
+                self.party_ui.watch_asked = None;
+                if self.screens.screen() == &Screen::Lobby
+                    && self.party.is_none()
+                    && !self.in_match()
+                {
+                    self.watch_party(now, &room);
+                }
+            }
+            PeerMsg::WatchGone if self.party_ui.watch_asked.as_ref() == Some(from) => {
+                self.party_ui.watch_asked = None;
+                if let Some(c) = self.client.as_mut() {
+                    c.note(LobbyNotice::Watch(NOT_WATCHABLE));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Joins member room `room` as a spectator.
+    fn watch_party(&mut self, now: Millis, room: &RoomCode) {
+        self.close_party();
+        self.room_gen += 1;
+        let mut p = PartySetup::new(self.room_gen);
+        let deadline = now + self.cfg.lobby.party.connect_timeout;
+        p.members = Some(MemberLink::watcher(deadline));
+        let url = format!("{}/rooms/{room}/ws?role=spectator", self.cfg.ws_base);
+        let id = SocketId::Party(p.gen);
+        self.party = Some(p);
+        self.refresh_ice(now, AfterIce::Nothing);
+        self.out.push_back(Output::OpenSocket { id, url });
+    }
+
+    /// The spectator's link to the host is open: watch.
+    fn watch_ready(&mut self, now: Millis, gen: u32) {
+        self.frame_times = super::FrameTimes::default();
+        self.match_view = super::view::MatchView {
+            state: Some("connected"),
+            status: "Connected. Waiting for the match…".to_owned(),
+            path: Some("direct"),
+            ..super::view::MatchView::default()
+        };
+        self.render(super::Part::Match);
+        if let Some(c) = self.client.as_mut() {
+            c.watching(now);
+        }
+        let started = self.in_match()
+            && self.screens.screen() == &Screen::Lobby
+            && self
+                .game
+                .start_party(SessionConfig::spectator(), now, gen, &[link_name(0)]);
+        if !started {
+            self.game.drop_match();
+            self.close_party();
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+                c.note(LobbyNotice::Watch(WATCH_FAILED));
+            }
+            return;
+        }
+        self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        let early = self
+            .party
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.early))
+            .unwrap_or_default();
+        for (member, channel, bytes) in early {
+            if member == MemberId::HOST {
+                self.game.party_datagram(now, link_name(0), channel, &bytes);
+            }
+        }
+        self.send_match_transmits();
     }
 }

@@ -544,6 +544,8 @@ impl World {
             if self.member_rooms.contains_key(&code) {
                 let role = if host {
                     signaling_core::JoinRole::Host
+                } else if rest.ends_with("role=spectator") {
+                    signaling_core::JoinRole::Spectator
                 } else {
                     assert!(rest.ends_with("role=player"), "a member room's player");
                     signaling_core::JoinRole::Player
@@ -727,11 +729,12 @@ impl World {
                         },
                         (FetchId::PartyRoom(_), "POST") => {
                             self.rooms += 1;
-                            let players: u8 = url
-                                .split("players=")
-                                .nth(1)
-                                .and_then(|n| n.parse().ok())
-                                .expect("a member room names its players");
+                            let number = |name: &str| -> Option<u8> {
+                                url.split(name).nth(1)?.split('&').next()?.parse().ok()
+                            };
+                            let players =
+                                number("players=").expect("a member room names its players");
+                            let spectators = number("spectators=").unwrap_or(16);
                             let a = signaling_protocol::id::ROOM_CODE_ALPHABET;
                             let n = self.rooms as usize;
                             let code = format!(
@@ -741,7 +744,7 @@ impl World {
                             );
                             let cap = signaling_core::RoomCapacity {
                                 players,
-                                spectators: 0,
+                                spectators,
                             };
                             let (room, _) = signaling_core::Room::with_members(
                                 signaling_core::RoomCode::parse(&code).unwrap(),
@@ -941,7 +944,7 @@ impl web_shell::front_end::FrontEnd for PartyDots {
     fn party(&self) -> web_shell::party::PartyRules {
         self.rules
     }
-    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+    fn party_seed(&self, seed: u64, sides: &[u8], _length: usize) -> Option<u64> {
         self.rules.takes(sides).then_some(seed)
     }
 }
