@@ -16,8 +16,11 @@
 // stays in the lobby and presses Watch next to one of the 2v2's players:
 // it joins the match's member room as a spectator, every player's page
 // counts "1 watching", and Eve sees the same final score, and her log the
-// same hash, as the players. Every wait is on a DOM condition with a
-// generous deadline.
+// same hash, as the players. Then the four press Play again: the next
+// match starts over the same connections (each page counts the
+// RTCPeerConnection objects it made, through an init script, and makes no
+// new one); Ada leaves it, and when she goes back to the lobby the others
+// follow. Every wait is on a DOM condition with a generous deadline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, openPage, joinLobby, waitConnected, describePage, entry, DEADLINE } from './harness.mjs';
@@ -35,11 +38,23 @@ const env = serverAndBrowser(enabled);
 const NAMES = ['Ada', 'Bo', 'Cy', 'Di', 'Eve'];
 const pages = {};
 
-/** The four pages in the lobby, each seeing the three others connected. */
+/** Counts the RTCPeerConnection objects the page makes (window.__peers). */
+const countPeers = () => {
+  const Real = window.RTCPeerConnection;
+  window.__peers = 0;
+  window.RTCPeerConnection = new Proxy(Real, {
+    construct(target, args, newTarget) {
+      window.__peers += 1;
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+};
+
+/** Every page in the lobby, each seeing the others connected. */
 async function lobby() {
   if (pages.Ada) return;
   for (const name of NAMES) {
-    const p = await openPage(env.browser, env.server.url);
+    const p = await openPage(env.browser, env.server.url, { initScript: countPeers });
     env.pages.push(p);
     pages[name] = p;
     await joinLobby(p, name);
@@ -156,10 +171,14 @@ async function leaveAndCompare(ps) {
   const hashes = await Promise.all(ps.map(hashAt));
   assert.ok(/^[0-9a-f]{16}$/.test(hashes[0] ?? ''), `a hash at tick ${MIN_TICK}: ${hashes[0]}`);
   for (const h of hashes) assert.equal(h, hashes[0], `matchHashAt(${MIN_TICK})`);
-  for (const p of ps) {
-    await p.locator('#continue').click();
-    await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
-  }
+  await backToLobby(ps);
+}
+
+/** The first of `ps` goes back to the lobby; the others of its party
+ * follow it there (no rematch without it). */
+async function backToLobby(ps) {
+  await ps[0].locator('#continue').click();
+  for (const p of ps) await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
 }
 
 test('a party of three where one invited player declines plays with a CPU, in sync', { skip: !enabled }, async () => {
@@ -177,7 +196,7 @@ test('a party of three where one invited player declines plays with a CPU, in sy
  * The match of `ps` is over on every page: each shows the same result
  * (the final score), and their input logs agree at the last tick all of
  * them confirmed (each page stops at its own tick a moment after the
- * buzzer). Then all go back to the lobby.
+ * buzzer).
  */
 async function endedTogether(ps) {
   const texts = await Promise.all(ps.map((p) => p.locator('#result-text').textContent()));
@@ -189,10 +208,6 @@ async function endedTogether(ps) {
   assert.ok(/^[0-9a-f]{16}$/.test(hashes[0] ?? ''), `a hash at tick ${last}: ${hashes[0]}`);
   for (const h of hashes) assert.equal(h, hashes[0], `matchHashAt(${last}), the last tick every page confirmed`);
   console.log(`short match: ${texts[0]} · every page agrees at tick ${last} (${hashes[0]}) · logs ${ticks.join(', ')}`);
-  for (const p of ps) {
-    await p.locator('#continue').click();
-    await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
-  }
 }
 
 test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !enabled }, async () => {
@@ -212,4 +227,25 @@ test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !
   }
   await playInSync([...ps, eve], { toEnd: true });
   await endedTogether([...ps, eve]);
+  await eve.locator('#continue').click();
+  await eve.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
+
+  // Play again, over the same connections.
+  const peers = (p) => p.evaluate(() => window.__peers);
+  const before = await Promise.all(ps.map(peers));
+  assert.ok(before.every((n) => n >= 3), `each player made its links: ${before}`);
+  for (const p of ps) await p.locator('#play-again').click({ timeout: DEADLINE });
+  for (const p of ps) {
+    await p.waitForFunction(() => {
+      const m = document.querySelector('#match');
+      return !m.hidden && m.dataset.state === 'running' && Number(m.dataset.tick) > 60;
+    }, null, { timeout: DEADLINE, polling: 100 });
+  }
+  assert.deepEqual(await Promise.all(ps.map(peers)), before, 'no new RTCPeerConnection for the rematch');
+  await playInSync(ps);
+  // Ada leaves the rematch; when she goes back to the lobby, all do.
+  await ps[0].locator('#leave').click();
+  for (const p of ps) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  await backToLobby(ps);
+  assert.deepEqual(await Promise.all(ps.map(peers)), before);
 });

@@ -271,6 +271,8 @@ pub enum LobbyNotice {
     Rejoin(&'static str),
     /// About watching someone's match: why it cannot be watched.
     Watch(&'static str),
+    /// About playing again with the same party: why there is no rematch.
+    Rematch(&'static str),
 }
 
 impl LobbyNotice {
@@ -287,7 +289,9 @@ impl LobbyNotice {
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
             LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
             LobbyNotice::InviteArrived(name) => format!("{name}{INVITE_ARRIVED}"),
-            LobbyNotice::Rejoin(text) | LobbyNotice::Watch(text) => (*text).to_owned(),
+            LobbyNotice::Rejoin(text) | LobbyNotice::Watch(text) | LobbyNotice::Rematch(text) => {
+                (*text).to_owned()
+            }
         }
     }
 
@@ -316,7 +320,7 @@ impl LobbyNotice {
                 NoticePart::Name(name.clone()),
                 NoticePart::Text(INVITE_ARRIVED.to_owned()),
             ],
-            LobbyNotice::Rejoin(text) | LobbyNotice::Watch(text) => {
+            LobbyNotice::Rejoin(text) | LobbyNotice::Watch(text) | LobbyNotice::Rematch(text) => {
                 vec![NoticePart::Text((*text).to_owned())]
             }
         }
@@ -1294,6 +1298,13 @@ impl LobbyClient {
     /// [`match_ended`](Self::match_ended).
     pub fn watching(&mut self, now: Millis) {
         self.party_reduce(crate::party::Event::Watching, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The party that just played starts its next match over the same
+    /// connections: busy until [`match_ended`](Self::match_ended).
+    pub fn rematch(&mut self, now: Millis) {
+        self.party_reduce(crate::party::Event::Rematch, now);
         self.out.push_back(Output::Changed);
     }
 

@@ -380,6 +380,10 @@ pub enum Event {
     /// busy as in a match of our own, until [`Event::MatchEnded`]. Ignored
     /// unless we are free (no party of ours, not in a match).
     Watching,
+    /// Everyone of the party that just played pressed Play again: its
+    /// next match starts over the same connections. Busy again as in
+    /// [`Event::Watching`].
+    Rematch,
     /// Time passed.
     Tick,
 }
@@ -713,7 +717,7 @@ impl PartyState {
                     }
                 }
             }
-            Event::Watching => {
+            Event::Watching | Event::Rematch => {
                 if self.can_invite() {
                     self.in_match = true;
                     fx.push(Effect::SetStatus(PlayerStatus::InMatch));

@@ -30,6 +30,18 @@
 //!   (`SessionConfig::spectator()`) over that link; the host's session
 //!   takes the link as a spectator's when its `Watch` arrives. Leaving is
 //!   the spectator's own: the match goes on.
+//! - **Rematch.** When a party's match ends, its players' pages keep
+//!   their links (the room and any spectator's link close). **Play again**
+//!   on the result screen sends every other player the hub message
+//!   "again"; when a page has heard it from everyone and pressed it too,
+//!   the next match starts over the same links (the host draws a new seed
+//!   with the same sides and length). **Continue** (back to the lobby)
+//!   sends "leave" instead and closes the links; a page that hears it, or
+//!   loses a link meanwhile, closes its own and goes back to the lobby too.
+//!   Hub messages go on the reliable channel and start with [`HUB`], a
+//!   byte no engine message starts with, so they never reach a session;
+//!   what a page that already started the next match sends is kept until
+//!   ours starts.
 //! - **Failure.** A room that cannot be made, a mesh that is not complete
 //!   by the connect deadline, a link or the room lost before then: the
 //!   lobby client hears the room or the match failed, and says so.
@@ -46,6 +58,18 @@ use crate::screens::{Screen, ScreenEvent};
 use lockstep::{Millis, SessionConfig};
 use signaling_protocol::members::MemberId;
 use signaling_protocol::members::MemberRole;
+
+/// The first byte of a hub message on a party link: the engine's
+/// messages start with their tag, a number below 128 written in one byte,
+/// so no match message starts with it.
+pub const HUB: u8 = 0xF0;
+/// Hub message: "play again" (after [`HUB`]).
+const HUB_AGAIN: u8 = 1;
+/// Hub message: "I leave for the lobby: no rematch" (after [`HUB`]).
+const HUB_LEAVE: u8 = 2;
+
+/// What a page says when its party will not play again.
+const NO_REMATCH: &str = "Someone from your party went back to the lobby, so there is no rematch.";
 
 /// The handshake attempt number party signals carry (each party link is
 /// made once per party attempt).
@@ -73,6 +97,10 @@ pub(super) struct PartySetup {
     /// On the host: spectator links made so far (each gets a name of its
     /// own: a member id is used again by the next spectator).
     spectator_links: u16,
+    /// The match is over and the links are kept for a rematch.
+    ended: bool,
+    /// The places that pressed Play again since (ours included).
+    again: std::collections::BTreeSet<u8>,
 }
 
 /// The most datagrams kept from before the match starts (a handshake's
@@ -90,6 +118,8 @@ impl PartySetup {
             early: Vec::new(),
             spectators: Vec::new(),
             spectator_links: 0,
+            ended: false,
+            again: std::collections::BTreeSet::new(),
         }
     }
 
@@ -315,8 +345,28 @@ impl Shell {
             return;
         }
         if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
+            if let RtcEvent::Data(lockstep::Channel::Reliable, bytes) = &event {
+                if bytes.first() == Some(&HUB) {
+                    let what = bytes.get(1).copied();
+                    self.hub_message(now, place, what);
+                    return;
+                }
+            }
             // The match runs over it.
             if self.game.match_tag() != Some(tag) {
+                if p.ended {
+                    match event {
+                        // A page that started the next match already: its
+                        // messages come after its "again" (kept in order).
+                        RtcEvent::Data(channel, bytes)
+                            if p.again.contains(&place) && p.early.len() < EARLY_KEPT =>
+                        {
+                            p.early.push((id, channel, bytes));
+                        }
+                        RtcEvent::Closed => self.no_rematch(now),
+                        _ => {}
+                    }
+                }
                 return;
             }
             match event {
@@ -449,29 +499,7 @@ impl Shell {
             self.close_party();
             return;
         }
-        let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
-        let cfg = if lineup.place == 0 {
-            let seed = self.random_seed();
-            match self
-                .game
-                .party_seed(seed, &lineup.sides, self.party_ui.length)
-            {
-                // A party page has no way back for a lost player yet: a
-                // lost link ends the match at once (no rejoin window).
-                Some(seed) => Some(
-                    SessionConfig::host(seed, 6)
-                        .players(people)
-                        .input_delay_from_rtt()
-                        .rejoin_window(Millis::ZERO),
-                ),
-                None => {
-                    log::warn!("party: the game cannot play these sides");
-                    None
-                }
-            }
-        } else {
-            Some(SessionConfig::guest().rejoin_window(Millis::ZERO))
-        };
+        let cfg = self.party_config(&lineup);
         let names: Vec<lockstep::PeerId> =
             links.iter().map(|(_, place)| link_name(*place)).collect();
         self.frame_times = super::FrameTimes::default();
@@ -533,11 +561,189 @@ impl Shell {
         }
     }
 
-    /// The party's match is over: close its links (and its room, if the
-    /// host still keeps it).
+    /// The party's match is over: a player's page keeps its links to the
+    /// others for a rematch (the room and every spectator's link close); a
+    /// spectator's closes its link.
     pub(super) fn party_match_over(&mut self) {
-        if self.party.as_ref().is_some_and(|p| !p.links.is_empty()) {
+        let Some(p) = self.party.as_mut().filter(|p| !p.links.is_empty()) else {
+            return;
+        };
+        if p.watching() || p.lineup.is_none() {
             self.close_party();
+            return;
+        }
+        p.ended = true;
+        p.again.clear();
+        p.early.clear();
+        let gen = p.gen;
+        for (m, _) in std::mem::take(&mut p.spectators) {
+            self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
+        }
+        if let Some(m) = p.members.as_mut() {
+            for s in m.spectators() {
+                self.out.push_back(Output::ClosePeer(LinkId::Party(s.0)));
+            }
+            m.end_room();
+            while let Some(o) = m.poll() {
+                if let MemberOutput::ToRoom(text) = o {
+                    self.out.push_back(Output::SendSocket {
+                        id: SocketId::Party(gen),
+                        text,
+                    });
+                }
+            }
+            self.out
+                .push_back(Output::CloseSocket(SocketId::Party(gen)));
+        }
+    }
+
+    /// Sends hub message `what` to every other player of the party.
+    fn send_hub(&mut self, what: u8) {
+        let Some(p) = self.party.as_ref() else {
+            return;
+        };
+        for &(member, _) in &p.links {
+            self.out.push_back(Output::SendPeer {
+                link: LinkId::Party(member.0),
+                channel: lockstep::Channel::Reliable,
+                bytes: vec![HUB, what],
+            });
+        }
+    }
+
+    /// Play again on the result screen: `true` if the party that just
+    /// played is kept for it (our "again" is out).
+    pub(super) fn party_play_again(&mut self, now: Millis) -> bool {
+        let Some(p) = self.party.as_mut().filter(|p| p.ended) else {
+            return false;
+        };
+        let Some(place) = p.lineup.as_ref().map(|l| l.place) else {
+            return false;
+        };
+        if !p.again.insert(place) {
+            return true;
+        }
+        self.send_hub(HUB_AGAIN);
+        self.maybe_rematch(now);
+        true
+    }
+
+    /// Continue (or Back) on the result screen: no rematch for us; the
+    /// others hear it and go back to the lobby too.
+    pub(super) fn leave_party_after_match(&mut self) {
+        if self.party.as_ref().is_some_and(|p| p.ended) {
+            self.send_hub(HUB_LEAVE);
+            self.close_party();
+        }
+    }
+
+    /// A hub message from the player at `place`.
+    fn hub_message(&mut self, now: Millis, place: u8, what: Option<u8>) {
+        let Some(p) = self.party.as_mut().filter(|p| p.ended) else {
+            log::debug!("party: a hub message outside the time between two matches; dropped");
+            return;
+        };
+        match what {
+            Some(HUB_AGAIN) => {
+                p.again.insert(place);
+                self.maybe_rematch(now);
+            }
+            Some(HUB_LEAVE) => self.no_rematch(now),
+            _ => log::warn!("party: dropped a hub message of an unknown kind"),
+        }
+    }
+
+    /// Someone left the party after its match: back to the lobby.
+    fn no_rematch(&mut self, now: Millis) {
+        self.close_party();
+        if matches!(self.screens.screen(), Screen::Result { online: true, .. }) {
+            self.screen_event(now, ScreenEvent::Continue, &[]);
+            if let Some(c) = self.client.as_mut() {
+                c.note(LobbyNotice::Rematch(NO_REMATCH));
+            }
+        }
+    }
+
+    /// Everyone pressed Play again: the next match over the same links.
+    fn maybe_rematch(&mut self, now: Millis) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        let Some(lineup) = p.lineup.clone() else {
+            return;
+        };
+        if p.again.len() < lineup.sides.len()
+            || !matches!(self.screens.screen(), Screen::Result { online: true, .. })
+        {
+            return;
+        }
+        p.ended = false;
+        p.again.clear();
+        let gen = p.gen;
+        let links = p.links.clone();
+        if let Some(c) = self.client.as_mut() {
+            c.rematch(now);
+        }
+        let Some(cfg) = self.party_config(&lineup) else {
+            self.no_rematch(now);
+            return;
+        };
+        let names: Vec<lockstep::PeerId> =
+            links.iter().map(|(_, place)| link_name(*place)).collect();
+        self.frame_times = super::FrameTimes::default();
+        self.match_view = super::view::MatchView {
+            state: Some("connected"),
+            status: "Connected. Starting…".to_owned(),
+            path: Some("direct"),
+            ..super::view::MatchView::default()
+        };
+        self.render(super::Part::Match);
+        if !self.in_match() || !self.game.start_party(cfg, now, gen, &names) {
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
+            self.no_rematch(now);
+            return;
+        }
+        self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        let early = self
+            .party
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.early))
+            .unwrap_or_default();
+        for (member, channel, bytes) in early {
+            if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
+                self.game
+                    .party_datagram(now, link_name(place), channel, &bytes);
+            }
+        }
+        self.send_match_transmits();
+    }
+
+    /// The session settings of a party's match for our place: the host
+    /// draws the seed and the game writes the sides and length into it.
+    fn party_config(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
+        if lineup.place != 0 {
+            return Some(SessionConfig::guest().rejoin_window(Millis::ZERO));
+        }
+        let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
+        let seed = self.random_seed();
+        match self
+            .game
+            .party_seed(seed, &lineup.sides, self.party_ui.length)
+        {
+            // A party page has no way back for a lost player yet: a lost
+            // link ends the match at once (no rejoin window).
+            Some(seed) => Some(
+                SessionConfig::host(seed, 6)
+                    .players(people)
+                    .input_delay_from_rtt()
+                    .rejoin_window(Millis::ZERO),
+            ),
+            None => {
+                log::warn!("party: the game cannot play these sides");
+                None
+            }
         }
     }
 

@@ -148,7 +148,7 @@ pub struct World {
     pub now: Millis,
     queue: VecDeque<(usize, Input)>,
     sockets: BTreeMap<(usize, SocketId), Sock>,
-    rooms: u32,
+    pub rooms: u32,
     /// Offers made: the offer text names (page, link).
     offers: Vec<(usize, LinkId)>,
     /// The pages on each room's relay.
@@ -176,6 +176,8 @@ pub struct World {
     held_opens: Vec<(usize, Input)>,
     /// Pages reloaded, over the whole run.
     reloads: u64,
+    /// Peer connections the pages asked for, over the whole run.
+    pub peers_created: u64,
 }
 
 impl World {
@@ -198,6 +200,7 @@ impl World {
             hold_opens_of: None,
             held_opens: Vec::new(),
             reloads: 0,
+            peers_created: 0,
         };
         for p in 0..n {
             w.drain(p);
@@ -782,6 +785,7 @@ impl World {
                     ice_servers,
                 } => {
                     self.pages[p].ice_servers = Some(ice_servers);
+                    self.peers_created += 1;
                     self.close_conn(p, &link);
                     self.pages[p].conns.insert(
                         link,
