@@ -4,31 +4,57 @@
 // NTBA_PARTY=1 and WEB_DIR pointing at the NtBA page
 // (scripts/ci/61-party.sh).
 //
-// A whole NtBA match online takes about five minutes, so each scenario
-// plays well into the match (past confirmed tick MIN_TICK), checks that
-// every page showed the same state hash at each confirmed tick they showed
-// in common (recorded live from #match's data-tick and data-hash), and
-// then the challenger leaves; the input log each page kept must then give
-// the same hash at MIN_TICK. Every wait is on a DOM condition with a
-// generous deadline.
+// Each scenario checks that every page showed the same state hash at each
+// confirmed tick they showed in common (recorded live from #match's
+// data-tick and data-hash). The party of three plays well into a full
+// match (past confirmed tick MIN_TICK), then the challenger leaves; the
+// input log each page kept must then give the same hash at MIN_TICK. The
+// party of four picks the short match length in the party panel (two
+// halves of 30 s, carried to every page in the session's seed) and plays
+// it to the final buzzer: every page shows the same result, and their
+// logs agree at the last tick they all confirmed. A fifth page, Eve,
+// stays in the lobby and presses Watch next to one of the 2v2's players:
+// it joins the match's member room as a spectator, every player's page
+// counts "1 watching", and Eve sees the same final score, and her log the
+// same hash, as the players. Then the four press Play again: the next
+// match starts over the same connections (each page counts the
+// RTCPeerConnection objects it made, through an init script, and makes no
+// new one); Ada leaves it, and when she goes back to the lobby the others
+// follow. Every wait is on a DOM condition with a generous deadline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, joinLobby, waitConnected, describePage, DEADLINE } from './harness.mjs';
+import { serverAndBrowser, openPage, joinLobby, waitConnected, describePage, entry, DEADLINE } from './harness.mjs';
 
 const enabled = process.env.NTBA_PARTY === '1';
 const PLAY_DEADLINE = 120_000;
+// A short match: 2 × 30 s of game clock, at most three 15 s overtimes,
+// and the pauses after baskets and turnovers.
+const SHORT_MATCH_DEADLINE = 240_000;
+const RESULT = /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/;
 const MIN_TICK = 600;
 const COMMON_TICKS = 20;
 
 const env = serverAndBrowser(enabled);
-const NAMES = ['Ada', 'Bo', 'Cy', 'Di'];
+const NAMES = ['Ada', 'Bo', 'Cy', 'Di', 'Eve'];
 const pages = {};
 
-/** The four pages in the lobby, each seeing the three others connected. */
+/** Counts the RTCPeerConnection objects the page makes (window.__peers). */
+const countPeers = () => {
+  const Real = window.RTCPeerConnection;
+  window.__peers = 0;
+  window.RTCPeerConnection = new Proxy(Real, {
+    construct(target, args, newTarget) {
+      window.__peers += 1;
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+};
+
+/** Every page in the lobby, each seeing the others connected. */
 async function lobby() {
   if (pages.Ada) return;
   for (const name of NAMES) {
-    const p = await openPage(env.browser, env.server.url);
+    const p = await openPage(env.browser, env.server.url, { initScript: countPeers });
     env.pages.push(p);
     pages[name] = p;
     await joinLobby(p, name);
@@ -46,10 +72,11 @@ async function describeAll() {
 
 /**
  * Ada invites `invited` (in this order) through the party panel; each
- * name in `accept` accepts, every other declines. Returns once the party's
- * pages run the match.
+ * name in `accept` accepts, every other declines; with `short`, Ada picks
+ * the short match length first. Returns once the party's pages run the
+ * match.
  */
-async function party(invited, accept) {
+async function party(invited, accept, { short = false } = {}) {
   const ada = pages.Ada;
   await ada.locator('#party-panel button[data-action="party-open"]').click({ timeout: DEADLINE });
   await ada.locator('#party-panel[data-party="picking"]').waitFor({ timeout: DEADLINE });
@@ -57,6 +84,11 @@ async function party(invited, accept) {
     const pick = panelRow(ada, name).locator('button[data-action="party-pick"]');
     await pick.click({ timeout: DEADLINE });
     await panelRow(ada, name).locator('button[data-action="party-pick"][aria-pressed="true"]').waitFor({ timeout: DEADLINE });
+  }
+  if (short) {
+    await ada.locator('#party-panel button[data-action="party-length"]').click({ timeout: DEADLINE });
+    await ada.locator('#party-panel button[data-action="party-length"][data-length="1"]', { hasText: /^Short/ })
+      .waitFor({ timeout: DEADLINE });
   }
   await ada.locator('#party-panel button[data-action="party-start"]:not([disabled])').click({ timeout: DEADLINE });
   await ada.locator('#party-panel[data-party="hosting"]').waitFor({ timeout: DEADLINE });
@@ -91,7 +123,7 @@ async function party(invited, accept) {
  * MIN_TICK and showed COMMON_TICKS ticks in common; asserts the hashes
  * agree there. Ada and Bo hold keys meanwhile, so the inputs differ.
  */
-async function playInSync(ps) {
+async function playInSync(ps, { toEnd = false } = {}) {
   const watch = () => {
     const m = document.querySelector('#match');
     window.__seen = {};
@@ -107,18 +139,23 @@ async function playInSync(ps) {
   const seen = (p) => p.evaluate(() => ({ ...window.__seen }));
   let all = [];
   let common = [];
-  const until = Date.now() + PLAY_DEADLINE;
+  const until = Date.now() + (toEnd ? SHORT_MATCH_DEADLINE : PLAY_DEADLINE);
+  const over = (p) => p.locator('#result-text', { hasText: RESULT }).count();
   while (Date.now() < until) {
     all = await Promise.all(ps.map(seen));
     common = Object.keys(all[0]).filter((t) => Number(t) >= MIN_TICK && all.every((s) => t in s));
-    if (common.length >= COMMON_TICKS) break;
+    if (toEnd) {
+      if ((await Promise.all(ps.map(over))).every((n) => n === 1)) break;
+    } else if (common.length >= COMMON_TICKS) break;
     // Polling the pages' records while they play.
     await ps[0].waitForTimeout(500);
   }
   await ps[0].keyboard.up('ArrowRight');
   await ps[1].keyboard.up('ArrowLeft');
   await Promise.all(ps.map((p) => p.evaluate(() => window.__seenObs.disconnect())));
-  if (common.length < COMMON_TICKS) await describeAll();
+  const ended = toEnd && (await Promise.all(ps.map(over))).every((n) => n === 1);
+  if (common.length < COMMON_TICKS || (toEnd && !ended)) await describeAll();
+  if (toEnd) assert.ok(ended, 'every page showed the result of the finished match');
   assert.ok(common.length >= COMMON_TICKS, `the pages showed ${common.length} confirmed ticks in common from ${MIN_TICK}`);
   for (const t of common) {
     for (const s of all) assert.equal(s[t], all[0][t], `data-hash at confirmed tick ${t}`);
@@ -134,10 +171,14 @@ async function leaveAndCompare(ps) {
   const hashes = await Promise.all(ps.map(hashAt));
   assert.ok(/^[0-9a-f]{16}$/.test(hashes[0] ?? ''), `a hash at tick ${MIN_TICK}: ${hashes[0]}`);
   for (const h of hashes) assert.equal(h, hashes[0], `matchHashAt(${MIN_TICK})`);
-  for (const p of ps) {
-    await p.locator('#continue').click();
-    await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
-  }
+  await backToLobby(ps);
+}
+
+/** The first of `ps` goes back to the lobby; the others of its party
+ * follow it there (no rematch without it). */
+async function backToLobby(ps) {
+  await ps[0].locator('#continue').click();
+  for (const p of ps) await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
 }
 
 test('a party of three where one invited player declines plays with a CPU, in sync', { skip: !enabled }, async () => {
@@ -151,11 +192,60 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   await leaveAndCompare(ps);
 });
 
-test('a party of four plays 2v2 in sync', { skip: !enabled }, async () => {
+/**
+ * The match of `ps` is over on every page: each shows the same result
+ * (the final score), and their input logs agree at the last tick all of
+ * them confirmed (each page stops at its own tick a moment after the
+ * buzzer).
+ */
+async function endedTogether(ps) {
+  const texts = await Promise.all(ps.map((p) => p.locator('#result-text').textContent()));
+  assert.match(texts[0], RESULT);
+  for (const t of texts) assert.equal(t, texts[0], 'every page shows the same final score');
+  const ticks = await Promise.all(ps.map(async (p) => Number(await p.locator('#result').getAttribute('data-log-ticks'))));
+  const last = Math.min(...ticks);
+  const hashes = await Promise.all(ps.map((p) => p.evaluate(async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null, last)));
+  assert.ok(/^[0-9a-f]{16}$/.test(hashes[0] ?? ''), `a hash at tick ${last}: ${hashes[0]}`);
+  for (const h of hashes) assert.equal(h, hashes[0], `matchHashAt(${last}), the last tick every page confirmed`);
+  console.log(`short match: ${texts[0]} · every page agrees at tick ${last} (${hashes[0]}) · logs ${ticks.join(', ')}`);
+}
+
+test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !enabled }, async () => {
   await lobby();
-  const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy', 'Di']);
+  const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy', 'Di'], { short: true });
   const sides = await Promise.all(ps.map((p) => p.locator('#match').getAttribute('data-side')));
   assert.deepEqual(sides, ['0', '1', '2', '3']);
+  // Eve watches from the lobby: Watch next to Bo, who plays.
+  const eve = pages.Eve;
+  const watch = entry(eve, 'Bo').locator('button[data-action="watch"]');
+  await watch.click({ timeout: DEADLINE });
+  await eve.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  assert.equal(await eve.locator('#match').getAttribute('data-side'), null, 'a spectator plays no side');
+  for (const p of ps) {
+    await p.locator('#match[data-watching="1"]').waitFor({ timeout: DEADLINE });
+    await p.locator('#match-quality', { hasText: '1 watching' }).waitFor({ timeout: DEADLINE });
+  }
+  await playInSync([...ps, eve], { toEnd: true });
+  await endedTogether([...ps, eve]);
+  await eve.locator('#continue').click();
+  await eve.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
+
+  // Play again, over the same connections.
+  const peers = (p) => p.evaluate(() => window.__peers);
+  const before = await Promise.all(ps.map(peers));
+  assert.ok(before.every((n) => n >= 3), `each player made its links: ${before}`);
+  for (const p of ps) await p.locator('#play-again').click({ timeout: DEADLINE });
+  for (const p of ps) {
+    await p.waitForFunction(() => {
+      const m = document.querySelector('#match');
+      return !m.hidden && m.dataset.state === 'running' && Number(m.dataset.tick) > 60;
+    }, null, { timeout: DEADLINE, polling: 100 });
+  }
+  assert.deepEqual(await Promise.all(ps.map(peers)), before, 'no new RTCPeerConnection for the rematch');
   await playInSync(ps);
-  await leaveAndCompare(ps);
+  // Ada leaves the rematch; when she goes back to the lobby, all do.
+  await ps[0].locator('#leave').click();
+  for (const p of ps) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  await backToLobby(ps);
+  assert.deepEqual(await Promise.all(ps.map(peers)), before);
 });

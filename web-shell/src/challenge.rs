@@ -538,7 +538,10 @@ impl ChallengeState {
             | PeerMsg::PartyStart { .. }
             | PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
-            | PeerMsg::RejoinGone => {}
+            | PeerMsg::RejoinGone
+            | PeerMsg::Watch
+            | PeerMsg::WatchRoom(_)
+            | PeerMsg::WatchGone => {}
             PeerMsg::Challenge { room, game } => {
                 let unknown = game
                     .as_ref()

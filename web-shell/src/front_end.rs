@@ -211,13 +211,17 @@ pub trait FrontEnd {
         crate::party::PartyRules::PAIR
     }
 
-    /// The seed of a party's match from the session's `seed` and the side
-    /// of each session slot (`sides[slot]`, the host's slot 0 first), for a
-    /// game whose simulation learns its arrangement from the seed; `None`
-    /// when this game cannot play that arrangement. By default the seed
+    /// The seed of a party's match from the session's `seed`, the side of
+    /// each session slot (`sides[slot]`, the host's slot 0 first) and the
+    /// match length the challenger picked (an index into
+    /// [`PartyRules::lengths`](crate::party::PartyRules::lengths), 0 when
+    /// the game offers none), for a game whose simulation learns its
+    /// arrangement from the seed; `None` when this game cannot play that
+    /// arrangement. The seed is what the session's handshake agrees on, so
+    /// every page plays what the host's seed says. By default the seed
     /// unchanged for a game without sides (every slot on side 0), `None`
     /// otherwise.
-    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+    fn party_seed(&self, seed: u64, sides: &[u8], _length: usize) -> Option<u64> {
         let rules = self.party();
         (rules.sides == 0 && rules.takes(sides)).then_some(seed)
     }

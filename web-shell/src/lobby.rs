@@ -229,6 +229,14 @@ pub enum Output {
         /// The message.
         msg: PeerMsg,
     },
+    /// A message about watching a match ([`PeerMsg::Watch`] and its
+    /// answers) from `from`: the shell's, which knows the match.
+    Watch {
+        /// The sender.
+        from: PeerId,
+        /// The message.
+        msg: PeerMsg,
+    },
 }
 
 /// A notice for the player, typed until the view words it.
@@ -261,6 +269,10 @@ pub enum LobbyNotice {
     /// About coming back into the match this page played before a
     /// reload: under way, or why not.
     Rejoin(&'static str),
+    /// About watching someone's match: why it cannot be watched.
+    Watch(&'static str),
+    /// About playing again with the same party: why there is no rematch.
+    Rematch(&'static str),
 }
 
 impl LobbyNotice {
@@ -277,7 +289,9 @@ impl LobbyNotice {
             LobbyNotice::Refused(reason) => format!("The lobby refused to let us in: {reason}"),
             LobbyNotice::NoAnswer => NO_ANSWER.to_owned(),
             LobbyNotice::InviteArrived(name) => format!("{name}{INVITE_ARRIVED}"),
-            LobbyNotice::Rejoin(text) => (*text).to_owned(),
+            LobbyNotice::Rejoin(text) | LobbyNotice::Watch(text) | LobbyNotice::Rematch(text) => {
+                (*text).to_owned()
+            }
         }
     }
 
@@ -306,7 +320,9 @@ impl LobbyNotice {
                 NoticePart::Name(name.clone()),
                 NoticePart::Text(INVITE_ARRIVED.to_owned()),
             ],
-            LobbyNotice::Rejoin(text) => vec![NoticePart::Text((*text).to_owned())],
+            LobbyNotice::Rejoin(text) | LobbyNotice::Watch(text) | LobbyNotice::Rematch(text) => {
+                vec![NoticePart::Text((*text).to_owned())]
+            }
         }
     }
 }
@@ -493,6 +509,10 @@ pub struct PlayerView {
     /// no challenge open. It stays when they challenged us; pressing it then
     /// is a mutual challenge and cancels both.
     pub can_challenge: bool,
+    /// The Watch button is shown: connected, in a match, and we are free
+    /// (no challenge or party of ours, not in a match) on a page whose game
+    /// takes parties (a party's match is what can be watched).
+    pub can_watch: bool,
     /// They challenged us: Accept and Decline are shown.
     pub challenged_us: bool,
     /// Accept is enabled (not hosting or joining).
@@ -1071,6 +1091,12 @@ impl LobbyClient {
                     msg,
                 });
             }
+            msg @ (PeerMsg::Watch | PeerMsg::WatchRoom(_) | PeerMsg::WatchGone) => {
+                self.out.push_back(Output::Watch {
+                    from: from.clone(),
+                    msg,
+                });
+            }
             PeerMsg::Chat(text) => {
                 if !muted {
                     let name = p.display();
@@ -1265,6 +1291,20 @@ impl LobbyClient {
     /// Creating or hosting the room failed.
     pub fn room_failed(&mut self, now: Millis) {
         self.reduce(Event::RoomFailed, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// We watch a party's match as a spectator: busy until
+    /// [`match_ended`](Self::match_ended).
+    pub fn watching(&mut self, now: Millis) {
+        self.party_reduce(crate::party::Event::Watching, now);
+        self.out.push_back(Output::Changed);
+    }
+
+    /// The party that just played starts its next match over the same
+    /// connections: busy until [`match_ended`](Self::match_ended).
+    pub fn rematch(&mut self, now: Millis) {
+        self.party_reduce(crate::party::Event::Rematch, now);
         self.out.push_back(Output::Changed);
     }
 
@@ -1472,6 +1512,11 @@ impl LobbyClient {
                     can_challenge: connected
                         && p.status == PlayerStatus::Lobby
                         && ch.can_challenge(),
+                    can_watch: connected
+                        && p.status == PlayerStatus::InMatch
+                        && ch.can_challenge()
+                        && self.party.can_invite()
+                        && !self.cfg.party.games.is_empty(),
                     challenged_us,
                     accept_enabled: challenged_us && !ch.accept_disabled(),
                     our_challenge,

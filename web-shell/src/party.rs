@@ -61,6 +61,11 @@ pub struct PartyRules {
     pub sides: u8,
     /// The most people on one side.
     pub per_side: u8,
+    /// The match lengths the challenger may pick from, the default first
+    /// (their labels, as the party panel shows them); empty when the game
+    /// has one length. The choice reaches the match through
+    /// [`FrontEnd::party_seed`](crate::front_end::FrontEnd::party_seed).
+    pub lengths: &'static [&'static str],
 }
 
 impl PartyRules {
@@ -69,6 +74,7 @@ impl PartyRules {
         max_people: 2,
         sides: 0,
         per_side: 1,
+        lengths: &[],
     };
 
     /// `true` if the game takes parties at all (three people or more).
@@ -370,6 +376,14 @@ pub enum Event {
     MatchFailed,
     /// The match is over; back to the lobby.
     MatchEnded,
+    /// We watch someone's match as a spectator (our link to it is open):
+    /// busy as in a match of our own, until [`Event::MatchEnded`]. Ignored
+    /// unless we are free (no party of ours, not in a match).
+    Watching,
+    /// Everyone of the party that just played pressed Play again: its
+    /// next match starts over the same connections. Busy again as in
+    /// [`Event::Watching`].
+    Rematch,
     /// Time passed.
     Tick,
 }
@@ -703,6 +717,18 @@ impl PartyState {
                     }
                 }
             }
+            Event::Watching | Event::Rematch => {
+                if self.can_invite() {
+                    self.in_match = true;
+                    fx.push(Effect::SetStatus(PlayerStatus::InMatch));
+                    for c in std::mem::take(&mut self.incoming) {
+                        fx.push(Effect::Send(
+                            c.from,
+                            PeerMsg::PartyDecline(DeclineReason::Busy),
+                        ));
+                    }
+                }
+            }
             Event::MatchEnded => {
                 if self.in_match {
                     self.in_match = false;
@@ -968,7 +994,10 @@ impl PartyState {
             | PeerMsg::InviteRefused(_)
             | PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
-            | PeerMsg::RejoinGone => {}
+            | PeerMsg::RejoinGone
+            | PeerMsg::Watch
+            | PeerMsg::WatchRoom(_)
+            | PeerMsg::WatchGone => {}
         }
     }
 

@@ -96,6 +96,8 @@ impl Screens {
             },
             (Screen::Lobby, ScreenEvent::Back) => title,
             (Screen::Lobby, ScreenEvent::MatchStarted) => Screen::Match,
+            // A rematch over the same connections, from the result screen.
+            (Screen::Result { online: true, .. }, ScreenEvent::MatchStarted) => Screen::Match,
             (Screen::Match, ScreenEvent::Ended(message)) => Screen::Result {
                 message,
                 online: true,

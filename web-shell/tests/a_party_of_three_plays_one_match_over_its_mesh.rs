@@ -21,6 +21,7 @@ fn a_party_of_three_plays_one_match_over_its_mesh() {
             max_people: 4,
             sides: 0,
             per_side: 4,
+            lengths: &[],
         },
         0x51_7e5e,
     ));
@@ -55,18 +56,23 @@ fn a_party_of_three_plays_one_match_over_its_mesh() {
     );
     let sides: Vec<Option<u8>> = (0..3).map(|p| w.pages[p].shell.match_view().side).collect();
     assert_eq!(sides, [Some(0), Some(1), Some(2)], "place p plays slot p");
-    // The room is over once every page has its mesh.
-    assert!(w.member_rooms.values().all(|r| r.is_finished()));
+    // The host keeps the room for spectators while the match runs.
+    assert!(w.member_rooms.values().any(|r| !r.is_finished()));
     w.run(200);
     let v = w.pages[3].shell.lobby_view().unwrap();
     for r in &v.roster {
         assert_eq!(r.status, PlayerStatus::InMatch, "{}", r.display);
+        // Who stayed in the lobby may watch them.
+        assert!(r.can_watch, "{}", r.display);
     }
 
     w.action(0, Action::Leave);
     w.until(3_000, "every page shows a result", |w| {
         (0..3).all(|p| matches!(w.screen(p), Screen::Result { .. }))
     });
+    // The match's end ends its room.
+    w.run(50);
+    assert!(w.member_rooms.values().all(|r| r.is_finished()));
     let common = 90;
     let hashes: Vec<Option<u64>> = (0..3)
         .map(|p| w.pages[p].shell.log_hash_at(common))

@@ -20,6 +20,7 @@ fn a_party_page_whose_mesh_completes_last_still_hears_the_first_hellos() {
             max_people: 3,
             sides: 0,
             per_side: 3,
+            lengths: &[],
         },
         0xe4_1e,
     ));

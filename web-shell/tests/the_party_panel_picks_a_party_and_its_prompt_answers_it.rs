@@ -72,6 +72,7 @@ fn the_party_panel_picks_a_party_and_its_prompt_answers_it() {
             max_people: 4,
             sides: 2,
             per_side: 2,
+            lengths: &["Full", "Short"],
         },
         0x7ea5,
     ));
@@ -113,6 +114,19 @@ fn the_party_panel_picks_a_party_and_its_prompt_answers_it() {
         ]
     );
     assert_eq!(start(&w), Some(true));
+    // The match length cycles through the game's lengths, the default first.
+    let length = |w: &World| {
+        panel(w, 0)
+            .into_iter()
+            .find(|b| b.0 == "party-length")
+            .map(|b| b.2)
+    };
+    assert_eq!(length(&w).as_deref(), Some("Full"));
+    control(&mut w, 0, "party-length", None);
+    assert_eq!(length(&w).as_deref(), Some("Short"));
+    control(&mut w, 0, "party-length", None);
+    control(&mut w, 0, "party-length", None);
+    assert_eq!(length(&w).as_deref(), Some("Short"));
     control(&mut w, 0, "party-start", None);
     assert_eq!(w.pages[0].party_state.as_deref(), Some("hosting"));
 

@@ -109,6 +109,12 @@ pub const LOCAL_OPTIONS: &[LocalOption] = &[
     },
 ];
 
+/// The party panel's match lengths, in [`ntba::MatchLength::ALL`]'s order.
+const LENGTH_LABELS: [&str; 2] = [
+    ntba::MatchLength::ALL[0].label(),
+    ntba::MatchLength::ALL[1].label(),
+];
+
 /// NtBA's front end: who is at the keyboard, the CPU player, the effects
 /// in progress and the sound.
 #[derive(Debug, Default)]
@@ -357,23 +363,32 @@ impl FrontEnd for NtbaFrontEnd {
     }
 
     /// Two to four people, on two teams of at most two (the CPU plays
-    /// every court player nobody does).
+    /// every court player nobody does), and a full or a short match.
     fn party(&self) -> PartyRules {
         PartyRules {
             max_people: 4,
             sides: 2,
             per_side: 2,
+            lengths: &LENGTH_LABELS,
         }
     }
 
-    /// Three or four people: the line-up rides in the seed
-    /// ([`ntba::Lineup::seed`]). Two people play one team each, the host's
-    /// slot Home, as every two-person match does, so they must be on
-    /// different sides; the seed is then unchanged.
-    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+    /// Three or four people: the line-up and the match length ride in the
+    /// seed ([`ntba::Lineup::seed`], [`ntba::MatchLength::seed`]). Two
+    /// people play one team each, the host's slot Home, as every
+    /// two-person match does, so they must be on different sides; the seed
+    /// is then unchanged and the match has the full length (a two-person
+    /// seed carries no length).
+    fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
+        let length = ntba::MatchLength::ALL
+            .get(length)
+            .copied()
+            .unwrap_or_default();
         match sides {
             [a, b] => (a != b && *a < 2 && *b < 2).then_some(seed),
-            _ => ntba::Lineup::new(sides).ok().map(|l| l.seed(seed)),
+            _ => ntba::Lineup::new(sides)
+                .ok()
+                .map(|l| length.seed(l.seed(seed))),
         }
     }
 

@@ -2,9 +2,10 @@
 //! match driver with one link per other person (a full mesh of perfect
 //! in-memory links), NtBA for as many people as came, on the sides the
 //! party arranged (carried in the seed by the front end). Four people play
-//! 2v2, three people play with a CPU in the fourth place; every page plays
-//! to the final buzzer and they all end on the same tick with the same
-//! state.
+//! 2v2, three people play with a CPU in the fourth place, four people play
+//! a short match (the length the challenger picked, carried in the seed);
+//! every page plays to the final buzzer and they all end on the same tick
+//! with the same state.
 
 use lockstep::{DeterministicGame, Millis, PeerId, SessionConfig};
 use ntba::Ntba;
@@ -40,14 +41,15 @@ struct Party {
 }
 
 impl Party {
-    /// One page per entry of `sides`, place 0 hosting; each names its link
-    /// to place `j` `PeerId(j)`, and the host lists its links in place
-    /// order, so place `j` plays slot `j`.
-    fn new(sides: &[u8]) -> Party {
+    /// One page per entry of `sides`, place 0 hosting, at the match length
+    /// of index `length` in NtBA's party rules; each names its link to
+    /// place `j` `PeerId(j)`, and the host lists its links in place order,
+    /// so place `j` plays slot `j`.
+    fn new(sides: &[u8], length: usize) -> Party {
         let n = sides.len();
         let front = NtbaFrontEnd::new();
         let seed = front
-            .party_seed(0x0051_7e5e, sides)
+            .party_seed(0x0051_7e5e, sides, length)
             .expect("NtBA takes the sides");
         let links = |me: usize| -> Vec<PeerId> {
             (0..n)
@@ -144,7 +146,7 @@ impl Party {
 #[test]
 fn four_people_play_2v2_to_the_end_in_sync() {
     // Places 0 and 3 Home, 1 and 2 Away.
-    let mut p = Party::new(&[0, 1, 1, 0]);
+    let mut p = Party::new(&[0, 1, 1, 0], 0);
     p.play_to_the_end(60_000);
     p.assert_same_end(4);
     let g = p.pages[0].final_game().unwrap();
@@ -156,9 +158,26 @@ fn four_people_play_2v2_to_the_end_in_sync() {
 fn three_people_play_with_a_cpu_in_the_fourth_place_to_the_end_in_sync() {
     // The fourth invited person declined: Home has two people, Away one
     // and the CPU.
-    let mut p = Party::new(&[0, 1, 0]);
+    let mut p = Party::new(&[0, 1, 0], 0);
     p.play_to_the_end(60_000);
     p.assert_same_end(3);
     let g = p.pages[1].final_game().unwrap();
     assert_eq!(g.pad_slot(3), None, "the CPU plays Away's second player");
+}
+
+#[test]
+fn four_people_play_a_short_match_to_the_end_in_sync() {
+    let mut p = Party::new(&[0, 1, 0, 1], 1);
+    p.play_to_the_end(30_000);
+    p.assert_same_end(4);
+    for (i, d) in p.pages.iter().enumerate() {
+        let g = d.final_game().unwrap();
+        assert_eq!(g.length(), ntba::MatchLength::Short, "page {i}");
+        // Over before a full match's first half could be.
+        assert!(
+            g.tick() < ntba::HALF_TICKS,
+            "page {i} ended at {}",
+            g.tick()
+        );
+    }
 }

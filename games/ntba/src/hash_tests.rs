@@ -92,6 +92,8 @@ pub(crate) fn changes() -> Vec<Change> {
         controlled: _,
         people: _,
         slot_of: _,
+        // Read from the seed and never changed: the seed's change covers it.
+        length: _,
         prev_pad: _,
         winner: _,
         events: _,

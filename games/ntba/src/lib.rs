@@ -51,6 +51,7 @@
 
 mod ai;
 mod consts;
+mod length;
 mod lineup;
 mod math;
 mod pad;
@@ -77,6 +78,7 @@ pub use consts::{
     STEAL_ODDS_AIRBORNE, STEAL_ODDS_MOVING, STEAL_ODDS_STILL, SUDDEN_DEATH_PERIOD,
     TICKS_PER_SECOND,
 };
+pub use length::MatchLength;
 pub use lineup::{Lineup, LineupError};
 pub use pad::Pad;
 pub use parts::{

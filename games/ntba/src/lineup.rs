@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The top four bits of a seed that carries a line-up.
-const MARK: u64 = 0xa;
+pub(crate) const MARK: u64 = 0xa;
 
 /// Which team each pad slot of a three- or four-person match plays for.
 ///

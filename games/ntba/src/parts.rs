@@ -65,6 +65,9 @@ impl Ntba {
             controlled,
             people,
             slot_of,
+            // Read from the seed (in the random part below) and never
+            // changed: the seed's hash covers it.
+            length: _,
             prev_pad,
             winner,
             events: _,

@@ -298,3 +298,46 @@ fn a_lineup_goes_through_its_text_and_the_seed_unchanged() {
     );
     assert_eq!(Lineup::for_match(5, 4), Lineup::alternating(4).map(Some));
 }
+
+/// A short match (three or four people, the length in the seed) has halves
+/// of thirty seconds and overtimes of fifteen, and an idle one is decided
+/// within its periods; the same seed without the length plays the full
+/// halves.
+#[test]
+fn a_short_match_plays_short_periods_to_its_end() {
+    use crate::MatchLength;
+    let lineup = seed_with_teams(0x5eed, &[0, 1, 1, 0]);
+    let short = MatchLength::Short.seed(lineup);
+    assert_eq!(Ntba::new(lineup, 4).clocks().game_clock, HALF_TICKS);
+    let mut g = Ntba::new(short, 4);
+    assert_eq!(g.length(), MatchLength::Short);
+    // The clock each period starts with, and the tick the match ends.
+    let mut starts = vec![g.clocks().game_clock];
+    let mut period = g.clocks().period;
+    let mut play_ticks = 0u32;
+    let mut end = None;
+    for tick in 1..=40_000u32 {
+        let running = g.clocks().phase == crate::Phase::Play && g.clocks().game_clock > 0;
+        g.step(&[Pad::NONE; 4]);
+        if running {
+            play_ticks += 1;
+        }
+        if g.clocks().period != period {
+            period = g.clocks().period;
+            starts.push(g.clocks().game_clock);
+        }
+        if g.winner().is_some() {
+            end = Some(tick);
+            break;
+        }
+    }
+    let end = end.expect("the short match ends");
+    let (half, ot) = (30 * TICKS_PER_SECOND, 15 * TICKS_PER_SECOND);
+    assert_eq!(&starts[..2], [half, half]);
+    assert!(starts[2..].iter().all(|&s| s == ot), "{starts:?}");
+    // Every period ran its whole clock (an idle match scores nothing).
+    let periods = u32::try_from(starts.len()).unwrap();
+    assert_eq!(play_ticks, 2 * half + (periods - 2) * ot);
+    // Shorter than one full half.
+    assert!(end < HALF_TICKS * 2, "ended at tick {end}");
+}

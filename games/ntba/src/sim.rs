@@ -2,6 +2,7 @@
 
 use crate::ai;
 use crate::consts::*;
+use crate::length::MatchLength;
 use crate::lineup::Lineup;
 use crate::math::{dist, facing_of, m, mul_div, Len, Sq, DIR16, DIR8, V2};
 use crate::pad::Pad;
@@ -174,6 +175,9 @@ pub struct Ntba {
     /// With three or four people, the pad slot that drives each court
     /// player ([`NO_SLOT`]: the AI). Unused with two.
     pub(crate) slot_of: [u8; 4],
+    /// How long the halves and overtimes last (from the seed, which the
+    /// state hash already covers).
+    pub(crate) length: MatchLength,
     /// Last tick's pads, by slot (with two people only the first two are
     /// used; the others stay unpressed).
     pub(crate) prev_pad: [Pad; 4],
@@ -242,6 +246,7 @@ impl Ntba {
         } else {
             [NO_SLOT; 4]
         };
+        let length = MatchLength::of_match(seed, people);
         let mut rng = Rng::new(seed);
         let first_side = (rng.next_u64() >> 63) as u8;
         let placeholder = Player::new(V2::ZERO, 0);
@@ -273,7 +278,7 @@ impl Ntba {
             },
             score: [0, 0],
             period: 0,
-            clock: HALF_TICKS,
+            clock: length.half_ticks(),
             shot_clock: SHOT_CLOCK_TICKS,
             possession: None,
             phase: Phase::Play,
@@ -284,6 +289,7 @@ impl Ntba {
             controlled: [0, 0],
             people,
             slot_of,
+            length,
             prev_pad: [Pad::NONE; 4],
             winner: None,
             events: [Event::None; MAX_EVENTS],
@@ -378,9 +384,9 @@ impl Ntba {
                     // keeps `period` small whatever happens.
                     self.period = self.period.saturating_add(1).min(SUDDEN_DEATH_PERIOD);
                     self.clock = if self.period == 1 {
-                        HALF_TICKS
+                        self.length.half_ticks()
                     } else {
-                        OVERTIME_TICKS
+                        self.length.overtime_ticks()
                     };
                     // From period 1 on the teams attack the other hoop
                     // (`attack_hoop_in`); the inbound puts everyone in the

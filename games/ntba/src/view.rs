@@ -369,6 +369,13 @@ impl Ntba {
         self.seed
     }
 
+    /// How long this match's halves and overtimes last (from the seed,
+    /// [`MatchLength::of_match`](crate::MatchLength::of_match)).
+    #[must_use]
+    pub fn length(&self) -> crate::MatchLength {
+        self.length
+    }
+
     /// Points of Home (index 0) and Away (index 1).
     #[must_use]
     pub fn score(&self) -> [u16; 2] {

@@ -213,6 +213,16 @@ pub enum PeerMsg {
         /// entries, each below [`PARTY_MAX_PEOPLE`].
         sides: Vec<u8>,
     },
+    /// "Let me watch your match": a lobby player asks a player seen in a
+    /// match for a spectator's way in. The answer is
+    /// [`PeerMsg::WatchRoom`] or [`PeerMsg::WatchGone`].
+    Watch,
+    /// The answer to [`PeerMsg::Watch`]: join member room `room` as a
+    /// spectator; its host runs the match.
+    WatchRoom(RoomCode),
+    /// The answer to [`PeerMsg::Watch`]: no match here takes spectators
+    /// (it is over, or not one that can be watched).
+    WatchGone,
 }
 
 /// The most people a party may hold, the challenger included (the engine's
@@ -262,6 +272,9 @@ impl PeerMsg {
                 "place": place,
                 "sides": sides,
             }),
+            PeerMsg::Watch => json!({"type": "watch"}),
+            PeerMsg::WatchRoom(room) => json!({"type": "watch-room", "room": room.as_str()}),
+            PeerMsg::WatchGone => json!({"type": "watch-gone"}),
         }
         .to_string()
     }
@@ -296,6 +309,9 @@ impl PeerMsg {
                 ("party-decline", &["reason"], &[]),
                 ("party-cancel", &[], &[]),
                 ("party-start", &["room", "place", "sides"], &[]),
+                ("watch", &[], &[]),
+                ("watch-room", &["room"], &[]),
+                ("watch-gone", &[], &[]),
             ],
         )?;
         Ok(match kind {
@@ -342,6 +358,11 @@ impl PeerMsg {
                 RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
             ),
             "rejoin-gone" => PeerMsg::RejoinGone,
+            "watch" => PeerMsg::Watch,
+            "watch-room" => PeerMsg::WatchRoom(
+                RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
+            ),
+            "watch-gone" => PeerMsg::WatchGone,
             _ => PeerMsg::Cancel,
         })
     }
@@ -420,6 +441,9 @@ mod tests {
             PeerMsg::Rejoin { match_id: 0 },
             PeerMsg::RejoinRoom(RoomCode::parse("K7M2QX").unwrap()),
             PeerMsg::RejoinGone,
+            PeerMsg::Watch,
+            PeerMsg::WatchRoom(RoomCode::parse("K7M2QX").unwrap()),
+            PeerMsg::WatchGone,
             PeerMsg::PartyInvite {
                 game: None,
                 people: 4,
@@ -501,6 +525,10 @@ mod tests {
             (r#"{"type":"rejoin","match":"000000000000000g"}"#, BadValue),
             (r#"{"type":"rejoin-room","room":"../../"}"#, BadValue),
             (r#"{"type":"rejoin-gone","room":"K7M2QX"}"#, Malformed),
+            (r#"{"type":"watch","room":"K7M2QX"}"#, Malformed),
+            (r#"{"type":"watch-room"}"#, Malformed),
+            (r#"{"type":"watch-room","room":"../../"}"#, BadValue),
+            (r#"{"type":"watch-gone","x":1}"#, Malformed),
             (
                 r#"{"type":"challenge","room":"K7M2QX","game":5}"#,
                 Malformed,

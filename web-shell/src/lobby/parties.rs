@@ -130,7 +130,7 @@ impl LobbyClient {
         self.party_reduce(event, now);
     }
 
-    fn party_reduce(&mut self, event: Event, now: Millis) {
+    pub(super) fn party_reduce(&mut self, event: Event, now: Millis) {
         let effects = self.party.reduce(event, now, &self.cfg.party);
         for fx in effects {
             let out = match fx {
@@ -175,6 +175,7 @@ mod tests {
             max_people: 4,
             sides: 2,
             per_side: 2,
+            lengths: &[],
         },
     }];
 

@@ -7,6 +7,7 @@ const NTBA: PartyRules = PartyRules {
     max_people: 4,
     sides: 2,
     per_side: 2,
+    lengths: &[],
 };
 
 const GAMES: &[PartyGame] = &[
@@ -1013,4 +1014,31 @@ fn a_repeated_invitation_replaces_the_waiting_one() {
     assert_eq!(b.incoming.len(), 1);
     assert_eq!(b.incoming[0].people, 4);
     assert_eq!(b.incoming[0].deadline, Millis(30_010));
+}
+
+#[test]
+fn watching_a_match_makes_us_busy_until_it_ends_and_only_when_free() {
+    let t = Millis(1_000);
+    // Free: watching says we are in a match, and a waiting invitation is
+    // declined as busy.
+    let mut b = PartyState::default();
+    b.reduce(peer('A', invitation(3)), t, &cfg());
+    assert_eq!(
+        b.reduce(Event::Watching, t, &cfg()),
+        [
+            Effect::SetStatus(PlayerStatus::InMatch),
+            Effect::Send(id('A'), PeerMsg::PartyDecline(DeclineReason::Busy)),
+        ]
+    );
+    assert!(b.in_match && b.busy() && !b.can_invite());
+    // The end of what we watched frees us.
+    assert_eq!(
+        b.reduce(Event::MatchEnded, t, &cfg()),
+        [Effect::SetStatus(PlayerStatus::Lobby)]
+    );
+    assert!(b.can_invite());
+    // Hosting a party of our own: watching changes nothing.
+    let mut a = party_of_four(t);
+    assert_eq!(a.reduce(Event::Watching, t, &cfg()), []);
+    assert!(!a.in_match);
 }

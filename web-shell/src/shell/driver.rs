@@ -314,6 +314,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
                 }
             }
         }
+        view.watching = s.spectators();
         let st = s.stats();
         self.quality.frame(st.stalled_frames, st.resimulated_ticks);
         view.quality = self.quality.quality(self.ping);

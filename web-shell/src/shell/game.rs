@@ -91,7 +91,7 @@ pub trait GameSlot {
     }
     /// The seed of a party's match ([`FrontEnd::party_seed`]); `None` by
     /// default (no parties).
-    fn party_seed(&self, _seed: u64, _sides: &[u8]) -> Option<u64> {
+    fn party_seed(&self, _seed: u64, _sides: &[u8], _length: usize) -> Option<u64> {
         None
     }
     /// Starts a party's match over the links of party attempt `tag`, one
@@ -349,8 +349,8 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn party(&self) -> crate::party::PartyRules {
         self.front.party()
     }
-    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
-        self.front.party_seed(seed, sides)
+    fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
+        self.front.party_seed(seed, sides, length)
     }
     fn start_party(
         &mut self,

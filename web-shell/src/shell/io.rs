@@ -165,6 +165,8 @@ pub enum PlayerAction {
     PartyAccept,
     /// Decline their party invitation.
     PartyDecline,
+    /// Watch the match they play.
+    Watch,
 }
 
 impl PlayerAction {
@@ -179,6 +181,7 @@ impl PlayerAction {
             "cancel" => PlayerAction::Cancel,
             "party-accept" => PlayerAction::PartyAccept,
             "party-decline" => PlayerAction::PartyDecline,
+            "watch" => PlayerAction::Watch,
             _ => return None,
         })
     }

@@ -11,7 +11,15 @@
 //!   id creates the peer connection and sends the offer; the other
 //!   answers. So the host offers to everyone, and a player offers to each
 //!   player who joined after it (on `welcome` for those already there, on
-//!   `member-joined` for later ones). Spectators are not this module's.
+//!   `member-joined` for later ones).
+//! - **Spectators.** A spectator links to the host alone
+//!   ([`MemberLink::watcher`]): it offers, the host answers, and once the
+//!   link is open the spectator leaves the room
+//!   ([`MemberOutput::Ready`] with the host's link) and the host hears
+//!   [`MemberOutput::SpectatorOpen`]. Its envelopes carry the place
+//!   [`WATCHER`]. Players ignore spectators; a spectator that sends
+//!   anything but an offer and its candidates to the host, or claims a
+//!   player's place, is dropped and logged.
 //! - **What travels.** Each `signal` carries `{"place":P,"signal":S}`: `P`
 //!   the sender's party place, `S` an offer, answer or ICE candidate in the
 //!   two-seat room's shape (`Signal`). A member keeps the first place it
@@ -22,8 +30,8 @@
 //! - **Ready.** When the links to all `people - 1` other players are open,
 //!   the page has its mesh ([`MemberOutput::Ready`], the links in place
 //!   order). A player then leaves the room (`done`); the host keeps it
-//!   until every other player has left it the same way (each has its own
-//!   mesh), then ends it with `done`. A player who leaves the room before
+//!   open for spectators while the match runs, and the page ends it with
+//!   the match. A player who leaves the room before
 //!   its link to us opened, a link that fails or closes before the mesh is
 //!   complete, or the connect deadline ([`MemberLink::new`]'s `deadline`)
 //!   ends the attempt ([`MemberOutput::Failed`]).
@@ -103,9 +111,18 @@ pub enum MemberOutput {
     Ready(Vec<(MemberId, u8)>),
     /// Close the room socket (after `done`).
     CloseRoom,
+    /// On the host: the link to spectator `member` is open; the match
+    /// takes it as a spectator's.
+    SpectatorOpen(MemberId),
+    /// On the host: the link to spectator `member` failed, closed, or the
+    /// spectator left the room before it opened; it was closed.
+    SpectatorGone(MemberId),
     /// The attempt ended; every peer connection of it was closed.
     Failed(MemberFailure),
 }
+
+/// The place a spectator's envelopes carry: it holds no party place.
+pub const WATCHER: u8 = u8::MAX;
 
 /// One page's side of a party's member room.
 #[derive(Debug)]
@@ -116,8 +133,10 @@ pub struct MemberLink {
     people: u8,
     /// Our member id, once the room welcomed us.
     me: Option<MemberId>,
-    /// The other players, by member id.
+    /// The other players, by member id (on a spectator's page, the host).
     pairs: BTreeMap<MemberId, Pair>,
+    /// On the host: the spectators whose link is being made or is open.
+    spectators: BTreeMap<MemberId, PairPhase>,
     /// When the attempt gives up.
     deadline: Millis,
     /// The mesh was reported ready.
@@ -139,6 +158,7 @@ impl MemberLink {
             people,
             me: None,
             pairs: BTreeMap::new(),
+            spectators: BTreeMap::new(),
             deadline,
             ready: false,
             over: false,
@@ -148,6 +168,23 @@ impl MemberLink {
             link.fail(MemberFailure::WrongSeat);
         }
         link
+    }
+
+    /// A spectator's link to the host of a party's match, which gives up at
+    /// `deadline`. The page opens the room socket as a `spectator`; the
+    /// link offers to the host once welcomed, and is
+    /// [ready](MemberOutput::Ready) when that one link is open.
+    #[must_use]
+    pub fn watcher(deadline: Millis) -> MemberLink {
+        let mut link = MemberLink::new(0, 2, deadline);
+        link.place = WATCHER;
+        link
+    }
+
+    /// Whether this is a spectator's link ([`MemberLink::watcher`]).
+    #[must_use]
+    pub fn watching(&self) -> bool {
+        self.place == WATCHER
     }
 
     /// The next thing to do, if any.
@@ -188,7 +225,9 @@ impl MemberLink {
         match msg {
             MemberServerMsg::Welcome { you, members } => self.welcome(you.id, &members),
             MemberServerMsg::Joined(entry) => {
-                if entry.role != MemberRole::Spectator && Some(entry.id) != self.me {
+                if entry.role == MemberRole::Spectator {
+                    self.add_spectator(entry.id);
+                } else if Some(entry.id) != self.me && !self.watching() {
                     self.add_player(entry.id);
                 }
             }
@@ -215,7 +254,7 @@ impl MemberLink {
     /// Handshake data our peer connection to `to` made (the offer or
     /// answer, a candidate), to send through the room.
     pub fn local_signal(&mut self, to: MemberId, signal: &Signal) {
-        if self.over || !self.pairs.contains_key(&to) {
+        if self.over || !(self.pairs.contains_key(&to) || self.spectators.contains_key(&to)) {
             return;
         }
         let data = json!({"place": self.place, "signal": signal.to_value()});
@@ -228,6 +267,13 @@ impl MemberLink {
         if self.over {
             return;
         }
+        if let Some(phase) = self.spectators.get_mut(&member) {
+            if *phase != PairPhase::Open {
+                *phase = PairPhase::Open;
+                self.out.push_back(MemberOutput::SpectatorOpen(member));
+            }
+            return;
+        }
         if let Some(p) = self.pairs.get_mut(&member) {
             p.phase = PairPhase::Open;
         }
@@ -236,6 +282,11 @@ impl MemberLink {
 
     /// The peer connection to `member` failed or closed.
     pub fn link_lost(&mut self, member: MemberId) {
+        if self.spectators.remove(&member).is_some() {
+            self.out.push_back(MemberOutput::ClosePeer(member));
+            self.out.push_back(MemberOutput::SpectatorGone(member));
+            return;
+        }
         if self.over || self.ready || !self.pairs.contains_key(&member) {
             return;
         }
@@ -253,19 +304,52 @@ impl MemberLink {
         let hosting = self.place == 0;
         let seat_ok = match you.role() {
             Some(MemberRole::Host) => hosting,
-            Some(MemberRole::Player) => !hosting && you.0 < self.people,
-            _ => false,
+            Some(MemberRole::Player) => !hosting && !self.watching() && you.0 < self.people,
+            Some(MemberRole::Spectator) => self.watching(),
+            None => false,
         };
         if !seat_ok || self.me.is_some() {
             self.fail(MemberFailure::WrongSeat);
             return;
         }
         self.me = Some(you);
+        if self.watching() {
+            // The host alone: we offer to it.
+            if members.iter().any(|m| m.id == MemberId::HOST) {
+                self.pairs.insert(
+                    MemberId::HOST,
+                    Pair {
+                        phase: PairPhase::Offering,
+                        place: None,
+                        left_room: false,
+                    },
+                );
+                self.out.push_back(MemberOutput::Offer(MemberId::HOST));
+            } else {
+                self.fail(MemberFailure::PlayerLeft(MemberId::HOST));
+            }
+            return;
+        }
+        for m in members {
+            if m.role == MemberRole::Spectator && hosting {
+                self.add_spectator(m.id);
+            }
+        }
         for m in members {
             if m.id != you && m.role != MemberRole::Spectator {
                 self.add_player(m.id);
             }
         }
+    }
+
+    /// On the host: a spectator joined; it will offer.
+    fn add_spectator(&mut self, id: MemberId) {
+        if self.place != 0 || id.role() != Some(MemberRole::Spectator) {
+            return;
+        }
+        self.spectators
+            .entry(id)
+            .or_insert(PairPhase::AwaitingOffer);
     }
 
     fn add_player(&mut self, id: MemberId) {
@@ -296,15 +380,24 @@ impl MemberLink {
     }
 
     fn member_left(&mut self, id: MemberId) {
+        if let Some(phase) = self.spectators.get(&id) {
+            // A spectator leaves the room once its link is open; one that
+            // leaves before gave up.
+            if *phase != PairPhase::Open {
+                self.spectators.remove(&id);
+                self.out.push_back(MemberOutput::ClosePeer(id));
+                self.out.push_back(MemberOutput::SpectatorGone(id));
+            }
+            return;
+        }
         let Some(p) = self.pairs.get_mut(&id) else {
             return;
         };
         if p.phase == PairPhase::Open || p.place.is_some() {
             // It has its own mesh and left the room (our side of its link
             // may open a moment later: its handshake data has come); the
-            // host ends the room once every other player has.
+            // host keeps the room for spectators.
             p.left_room = true;
-            self.maybe_end_room();
         } else {
             self.fail(MemberFailure::PlayerLeft(id));
         }
@@ -315,6 +408,23 @@ impl MemberLink {
             log::warn!("party room: dropped malformed handshake data");
             return;
         };
+        if let Some(phase) = self.spectators.get_mut(&from) {
+            match (&signal.kind, *phase, place == WATCHER) {
+                (SignalKind::Offer(_), PairPhase::AwaitingOffer, true) => {
+                    *phase = PairPhase::Answering;
+                }
+                (SignalKind::Ice { .. }, PairPhase::Answering | PairPhase::Open, true) => {}
+                _ => {
+                    log::warn!("party room: a spectator sent what it may not; dropped");
+                    return;
+                }
+            }
+            self.out.push_back(MemberOutput::Remote {
+                member: from,
+                signal,
+            });
+            return;
+        }
         if !self.pairs.contains_key(&from) {
             log::debug!("party room: handshake data from a member we do not link to");
             return;
@@ -387,17 +497,26 @@ impl MemberLink {
             self.out.push_back(MemberOutput::ToRoom(member_out::done()));
             self.out.push_back(MemberOutput::CloseRoom);
             self.over = true;
-        } else {
-            self.maybe_end_room();
         }
     }
 
-    fn maybe_end_room(&mut self) {
-        if self.place == 0 && self.ready && self.pairs.values().all(|p| p.left_room) {
-            self.out.push_back(MemberOutput::ToRoom(member_out::done()));
-            self.out.push_back(MemberOutput::CloseRoom);
-            self.over = true;
+    /// On the host, once the match ends: leave the room for good (every
+    /// spectator's link is the match's, closed with it).
+    pub fn end_room(&mut self) {
+        if self.over {
+            return;
         }
+        if self.me.is_some() {
+            self.out.push_back(MemberOutput::ToRoom(member_out::done()));
+        }
+        self.out.push_back(MemberOutput::CloseRoom);
+        self.over = true;
+    }
+
+    /// On the host: the spectators whose link is made or being made.
+    #[must_use]
+    pub fn spectators(&self) -> Vec<MemberId> {
+        self.spectators.keys().copied().collect()
     }
 
     fn fail(&mut self, why: MemberFailure) {

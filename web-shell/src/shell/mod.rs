@@ -606,7 +606,10 @@ impl Shell {
             }
             Action::ChooseGame(game) => self.choose_game(game),
             Action::ChooseOnline => self.screen_event(now, ScreenEvent::ChooseOnline, &[]),
-            Action::Continue => self.screen_event(now, ScreenEvent::Continue, &[]),
+            Action::Continue => {
+                self.leave_party_after_match();
+                self.screen_event(now, ScreenEvent::Continue, &[]);
+            }
             // Back during a match is leaving it.
             Action::Back | Action::Leave => match self.screens.screen() {
                 // The end is reported by the next frame.
@@ -614,7 +617,12 @@ impl Shell {
                     self.game.quit_match(now);
                     self.send_match_transmits();
                 }
-                _ => self.screen_event(now, ScreenEvent::Back, &[]),
+                _ => {
+                    if matches!(self.screens.screen(), Screen::Result { .. }) {
+                        self.leave_party_after_match();
+                    }
+                    self.screen_event(now, ScreenEvent::Back, &[]);
+                }
             },
             Action::Join(raw) => self.join_lobby(now, &raw),
             Action::CopyInvite => self.copy_invite(now),
@@ -852,6 +860,10 @@ impl Shell {
                 self.out.push_back(Output::Paint);
             }
             Screen::Result { online: true, .. } => {
+                // The party that just played, kept for a rematch.
+                if self.party_play_again(now) {
+                    return;
+                }
                 let opponent = self.last_opponent.clone();
                 self.screen_event(now, ScreenEvent::Continue, &[]);
                 if let Some(id) = opponent {
@@ -889,6 +901,7 @@ impl Shell {
                 c.accept_party(now, &id);
             }
             PlayerAction::PartyDecline => c.decline_party(now, &id),
+            PlayerAction::Watch => self.ask_to_watch(&id),
         }
     }
 
@@ -1753,6 +1766,7 @@ impl Shell {
             lobby::Output::Ring => self.out.push_back(Output::Sound(Cue::Challenge)),
             lobby::Output::Changed => self.render(Part::Lobby),
             lobby::Output::Rejoin { from, msg } => self.comeback_message(now, &from, msg),
+            lobby::Output::Watch { from, msg } => self.watch_message(now, &from, msg),
         }
     }
 

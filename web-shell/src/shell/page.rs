@@ -832,6 +832,7 @@ mod tests {
             link: "connected",
             muted: false,
             can_challenge: true,
+            can_watch: false,
             challenged_us: false,
             accept_enabled: true,
             our_challenge: None,

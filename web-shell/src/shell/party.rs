@@ -21,18 +21,55 @@
 //!   it ([`GameSlot::party_seed`](super::GameSlot::party_seed)); a party
 //!   is always a lock-step match. Datagrams go out on every link; the
 //!   match's end closes them all.
+//! - **Spectators.** The host keeps the member room open while the match
+//!   runs. A lobby player who presses Watch next to one of the party's
+//!   players asks that player's page (`watch`); it answers with the room
+//!   (`watch-room`), or `watch-gone` when it plays no party match. The
+//!   spectator's page joins the room as a `spectator`, links to the host
+//!   alone ([`MemberLink::watcher`]) and runs a spectator session
+//!   (`SessionConfig::spectator()`) over that link; the host's session
+//!   takes the link as a spectator's when its `Watch` arrives. Leaving is
+//!   the spectator's own: the match goes on.
+//! - **Rematch.** When a party's match ends, its players' pages keep
+//!   their links (the room and any spectator's link close). **Play again**
+//!   on the result screen sends every other player the hub message
+//!   "again"; when a page has heard it from everyone and pressed it too,
+//!   the next match starts over the same links (the host draws a new seed
+//!   with the same sides and length). **Continue** (back to the lobby)
+//!   sends "leave" instead and closes the links; a page that hears it, or
+//!   loses a link meanwhile, closes its own and goes back to the lobby too.
+//!   Hub messages go on the reliable channel and start with [`HUB`], a
+//!   byte no engine message starts with, so they never reach a session;
+//!   what a page that already started the next match sends is kept until
+//!   ours starts.
 //! - **Failure.** A room that cannot be made, a mesh that is not complete
 //!   by the connect deadline, a link or the room lost before then: the
 //!   lobby client hears the room or the match failed, and says so.
 
 use super::members::{MemberFailure, MemberLink, MemberOutput};
 use super::{AfterIce, FetchId, LinkId, Output, RtcEvent, Shell, SocketId, ROOM_FETCH_TIMEOUT};
+use crate::id::PeerId;
 use crate::id::RoomCode;
+use crate::lobby::LobbyNotice;
 use crate::party::{Lineup, PartyGame};
+use crate::protocol::PeerMsg;
 use crate::protocol::{Signal, SignalKind};
 use crate::screens::{Screen, ScreenEvent};
 use lockstep::{Millis, SessionConfig};
 use signaling_protocol::members::MemberId;
+use signaling_protocol::members::MemberRole;
+
+/// The first byte of a hub message on a party link: the engine's
+/// messages start with their tag, a number below 128 written in one byte,
+/// so no match message starts with it.
+pub const HUB: u8 = 0xF0;
+/// Hub message: "play again" (after [`HUB`]).
+const HUB_AGAIN: u8 = 1;
+/// Hub message: "I leave for the lobby: no rematch" (after [`HUB`]).
+const HUB_LEAVE: u8 = 2;
+
+/// What a page says when its party will not play again.
+const NO_REMATCH: &str = "Someone from your party went back to the lobby, so there is no rematch.";
 
 /// The handshake attempt number party signals carry (each party link is
 /// made once per party attempt).
@@ -54,6 +91,16 @@ pub(super) struct PartySetup {
     /// (another page's match may start first, and its Hello comes once on
     /// the reliable channel), kept in order for the session.
     early: Vec<(MemberId, lockstep::Channel, Vec<u8>)>,
+    /// On the host: the spectators whose link is open, each with the
+    /// name the session knows its link by.
+    spectators: Vec<(MemberId, lockstep::PeerId)>,
+    /// On the host: spectator links made so far (each gets a name of its
+    /// own: a member id is used again by the next spectator).
+    spectator_links: u16,
+    /// The match is over and the links are kept for a rematch.
+    ended: bool,
+    /// The places that pressed Play again since (ours included).
+    again: std::collections::BTreeSet<u8>,
 }
 
 /// The most datagrams kept from before the match starts (a handshake's
@@ -69,7 +116,15 @@ impl PartySetup {
             lineup: None,
             links: Vec::new(),
             early: Vec::new(),
+            spectators: Vec::new(),
+            spectator_links: 0,
+            ended: false,
+            again: std::collections::BTreeSet::new(),
         }
+    }
+
+    fn watching(&self) -> bool {
+        self.members.as_ref().is_some_and(MemberLink::watching)
     }
 }
 
@@ -90,6 +145,18 @@ pub(super) fn party_games(
 fn link_name(place: u8) -> lockstep::PeerId {
     lockstep::PeerId(u16::from(place))
 }
+
+/// The link name the host's session gives the `n`th spectator link
+/// (apart from every place's).
+fn spectator_name(n: u16) -> lockstep::PeerId {
+    lockstep::PeerId(256_u16.saturating_add(n))
+}
+
+/// What a spectator's page says when the match cannot be watched.
+const NOT_WATCHABLE: &str =
+    "That match can't be watched: it is over, or it is not a party's match.";
+/// What a spectator's page says when its link to the match failed.
+const WATCH_FAILED: &str = "Could not connect to that match to watch it.";
 
 impl Shell {
     /// The lobby's Start button of a party: the players picked (by their
@@ -125,7 +192,12 @@ impl Shell {
         self.room_gen += 1;
         let gen = self.room_gen;
         self.party = Some(PartySetup::new(gen));
-        let url = format!("{}/rooms?players={players}", self.cfg.http_base);
+        // Room for the most spectators a match takes.
+        let url = format!(
+            "{}/rooms?players={players}&spectators={}",
+            self.cfg.http_base,
+            lockstep::MAX_SPECTATORS
+        );
         self.fetch(
             now,
             FetchId::PartyRoom(gen),
@@ -183,9 +255,22 @@ impl Shell {
         let Some(p) = self.party.take() else {
             return;
         };
+        let mut p = p;
         let mut members: Vec<MemberId> = p.links.iter().map(|(m, _)| *m).collect();
-        if let Some(m) = &p.members {
+        members.extend(p.spectators.iter().map(|(m, _)| *m));
+        if let Some(m) = p.members.as_mut() {
             members.extend(m.pairs().keys().copied());
+            members.extend(m.spectators());
+            // The host ends the room it kept for spectators.
+            m.end_room();
+            while let Some(o) = m.poll() {
+                if let MemberOutput::ToRoom(text) = o {
+                    self.out.push_back(Output::SendSocket {
+                        id: SocketId::Party(p.gen),
+                        text,
+                    });
+                }
+            }
         }
         members.sort_unstable();
         members.dedup();
@@ -239,9 +324,49 @@ impl Shell {
             return;
         };
         let id = MemberId(member);
+        if let Some(&(_, name)) = p.spectators.iter().find(|(m, _)| *m == id) {
+            // A spectator's link, on the host.
+            match event {
+                RtcEvent::Data(channel, bytes) if self.game.match_tag() == Some(tag) => {
+                    self.game.party_datagram(now, name, channel, &bytes);
+                    self.send_match_transmits();
+                }
+                RtcEvent::Closed => {
+                    p.spectators.retain(|(m, _)| *m != id);
+                    if let Some(m) = p.members.as_mut() {
+                        m.link_lost(id);
+                    }
+                    if self.game.match_tag() == Some(tag) {
+                        self.game.party_link_lost(now, name);
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
         if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
+            if let RtcEvent::Data(lockstep::Channel::Reliable, bytes) = &event {
+                if bytes.first() == Some(&HUB) {
+                    let what = bytes.get(1).copied();
+                    self.hub_message(now, place, what);
+                    return;
+                }
+            }
             // The match runs over it.
             if self.game.match_tag() != Some(tag) {
+                if p.ended {
+                    match event {
+                        // A page that started the next match already: its
+                        // messages come after its "again" (kept in order).
+                        RtcEvent::Data(channel, bytes)
+                            if p.again.contains(&place) && p.early.len() < EARLY_KEPT =>
+                        {
+                            p.early.push((id, channel, bytes));
+                        }
+                        RtcEvent::Closed => self.no_rematch(now),
+                        _ => {}
+                    }
+                }
                 return;
             }
             match event {
@@ -269,7 +394,15 @@ impl Shell {
             RtcEvent::Candidate(c) => {
                 m.local_signal(id, &super::room::candidate_signal(c, ATTEMPT))
             }
-            RtcEvent::Open => m.link_opened(id),
+            RtcEvent::Open => {
+                m.link_opened(id);
+                // A spectator's link is the match's from now on (its Watch
+                // may come in the same breath).
+                if id.role() == Some(MemberRole::Spectator) && m.spectators().contains(&id) {
+                    p.spectator_links = p.spectator_links.saturating_add(1);
+                    p.spectators.push((id, spectator_name(p.spectator_links)));
+                }
+            }
             RtcEvent::Closed => m.link_lost(id),
             RtcEvent::Data(channel, bytes) => {
                 if p.early.len() < EARLY_KEPT {
@@ -315,6 +448,12 @@ impl Shell {
                         .push_back(Output::CloseSocket(SocketId::Party(gen)));
                 }
                 MemberOutput::Ready(links) => self.party_ready(now, gen, links),
+                MemberOutput::SpectatorOpen(_) => log::info!("party: a spectator's link opened"),
+                MemberOutput::SpectatorGone(member) => {
+                    if let Some(p) = self.party.as_mut() {
+                        p.spectators.retain(|(m, _)| *m != member);
+                    }
+                }
                 MemberOutput::Failed(why) => {
                     match why {
                         MemberFailure::TimedOut => {
@@ -324,9 +463,14 @@ impl Shell {
                     }
                     // The machine closed its links and room; the attempt
                     // is over.
+                    let watching = self.party.as_ref().is_some_and(PartySetup::watching);
                     self.party = None;
                     if let Some(c) = self.client.as_mut() {
-                        c.match_failed(now);
+                        if watching {
+                            c.note(LobbyNotice::Watch(WATCH_FAILED));
+                        } else {
+                            c.match_failed(now);
+                        }
                     }
                 }
             }
@@ -339,6 +483,10 @@ impl Shell {
             return;
         };
         p.links.clone_from(&links);
+        if p.watching() {
+            self.watch_ready(now, gen);
+            return;
+        }
         let Some(lineup) = p.lineup.clone() else {
             return;
         };
@@ -351,26 +499,7 @@ impl Shell {
             self.close_party();
             return;
         }
-        let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
-        let cfg = if lineup.place == 0 {
-            let seed = self.random_seed();
-            match self.game.party_seed(seed, &lineup.sides) {
-                // A party page has no way back for a lost player yet: a
-                // lost link ends the match at once (no rejoin window).
-                Some(seed) => Some(
-                    SessionConfig::host(seed, 6)
-                        .players(people)
-                        .input_delay_from_rtt()
-                        .rejoin_window(Millis::ZERO),
-                ),
-                None => {
-                    log::warn!("party: the game cannot play these sides");
-                    None
-                }
-            }
-        } else {
-            Some(SessionConfig::guest().rejoin_window(Millis::ZERO))
-        };
+        let cfg = self.party_config(&lineup);
         let names: Vec<lockstep::PeerId> =
             links.iter().map(|(_, place)| link_name(*place)).collect();
         self.frame_times = super::FrameTimes::default();
@@ -416,8 +545,13 @@ impl Shell {
         if self.game.match_tag() != Some(p.gen) {
             return;
         }
-        for &(member, place) in &p.links {
-            while let Some((channel, bytes)) = self.game.poll_party_transmit(link_name(place)) {
+        let links = p
+            .links
+            .iter()
+            .map(|&(member, place)| (member, link_name(place)));
+        let spectators = p.spectators.iter().copied();
+        for (member, name) in links.chain(spectators).collect::<Vec<_>>() {
+            while let Some((channel, bytes)) = self.game.poll_party_transmit(name) {
                 self.out.push_back(Output::SendPeer {
                     link: LinkId::Party(member.0),
                     channel,
@@ -427,11 +561,297 @@ impl Shell {
         }
     }
 
-    /// The party's match is over: close its links (and its room, if the
-    /// host still keeps it).
+    /// The party's match is over: a player's page keeps its links to the
+    /// others for a rematch (the room and every spectator's link close); a
+    /// spectator's closes its link.
     pub(super) fn party_match_over(&mut self) {
-        if self.party.as_ref().is_some_and(|p| !p.links.is_empty()) {
+        let Some(p) = self.party.as_mut().filter(|p| !p.links.is_empty()) else {
+            return;
+        };
+        if p.watching() || p.lineup.is_none() {
+            self.close_party();
+            return;
+        }
+        p.ended = true;
+        p.again.clear();
+        p.early.clear();
+        let gen = p.gen;
+        for (m, _) in std::mem::take(&mut p.spectators) {
+            self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
+        }
+        if let Some(m) = p.members.as_mut() {
+            for s in m.spectators() {
+                self.out.push_back(Output::ClosePeer(LinkId::Party(s.0)));
+            }
+            m.end_room();
+            while let Some(o) = m.poll() {
+                if let MemberOutput::ToRoom(text) = o {
+                    self.out.push_back(Output::SendSocket {
+                        id: SocketId::Party(gen),
+                        text,
+                    });
+                }
+            }
+            self.out
+                .push_back(Output::CloseSocket(SocketId::Party(gen)));
+        }
+    }
+
+    /// Sends hub message `what` to every other player of the party.
+    fn send_hub(&mut self, what: u8) {
+        let Some(p) = self.party.as_ref() else {
+            return;
+        };
+        for &(member, _) in &p.links {
+            self.out.push_back(Output::SendPeer {
+                link: LinkId::Party(member.0),
+                channel: lockstep::Channel::Reliable,
+                bytes: vec![HUB, what],
+            });
+        }
+    }
+
+    /// Play again on the result screen: `true` if the party that just
+    /// played is kept for it (our "again" is out).
+    pub(super) fn party_play_again(&mut self, now: Millis) -> bool {
+        let Some(p) = self.party.as_mut().filter(|p| p.ended) else {
+            return false;
+        };
+        let Some(place) = p.lineup.as_ref().map(|l| l.place) else {
+            return false;
+        };
+        if !p.again.insert(place) {
+            return true;
+        }
+        self.send_hub(HUB_AGAIN);
+        self.maybe_rematch(now);
+        true
+    }
+
+    /// Continue (or Back) on the result screen: no rematch for us; the
+    /// others hear it and go back to the lobby too.
+    pub(super) fn leave_party_after_match(&mut self) {
+        if self.party.as_ref().is_some_and(|p| p.ended) {
+            self.send_hub(HUB_LEAVE);
             self.close_party();
         }
+    }
+
+    /// A hub message from the player at `place`.
+    fn hub_message(&mut self, now: Millis, place: u8, what: Option<u8>) {
+        let Some(p) = self.party.as_mut().filter(|p| p.ended) else {
+            log::debug!("party: a hub message outside the time between two matches; dropped");
+            return;
+        };
+        match what {
+            Some(HUB_AGAIN) => {
+                p.again.insert(place);
+                self.maybe_rematch(now);
+            }
+            Some(HUB_LEAVE) => self.no_rematch(now),
+            _ => log::warn!("party: dropped a hub message of an unknown kind"),
+        }
+    }
+
+    /// Someone left the party after its match: back to the lobby.
+    fn no_rematch(&mut self, now: Millis) {
+        self.close_party();
+        if matches!(self.screens.screen(), Screen::Result { online: true, .. }) {
+            self.screen_event(now, ScreenEvent::Continue, &[]);
+            if let Some(c) = self.client.as_mut() {
+                c.note(LobbyNotice::Rematch(NO_REMATCH));
+            }
+        }
+    }
+
+    /// Everyone pressed Play again: the next match over the same links.
+    fn maybe_rematch(&mut self, now: Millis) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        let Some(lineup) = p.lineup.clone() else {
+            return;
+        };
+        if p.again.len() < lineup.sides.len()
+            || !matches!(self.screens.screen(), Screen::Result { online: true, .. })
+        {
+            return;
+        }
+        p.ended = false;
+        p.again.clear();
+        let gen = p.gen;
+        let links = p.links.clone();
+        if let Some(c) = self.client.as_mut() {
+            c.rematch(now);
+        }
+        let Some(cfg) = self.party_config(&lineup) else {
+            self.no_rematch(now);
+            return;
+        };
+        let names: Vec<lockstep::PeerId> =
+            links.iter().map(|(_, place)| link_name(*place)).collect();
+        self.frame_times = super::FrameTimes::default();
+        self.match_view = super::view::MatchView {
+            state: Some("connected"),
+            status: "Connected. Starting…".to_owned(),
+            path: Some("direct"),
+            ..super::view::MatchView::default()
+        };
+        self.render(super::Part::Match);
+        if !self.in_match() || !self.game.start_party(cfg, now, gen, &names) {
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
+            self.no_rematch(now);
+            return;
+        }
+        self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        let early = self
+            .party
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.early))
+            .unwrap_or_default();
+        for (member, channel, bytes) in early {
+            if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
+                self.game
+                    .party_datagram(now, link_name(place), channel, &bytes);
+            }
+        }
+        self.send_match_transmits();
+    }
+
+    /// The session settings of a party's match for our place: the host
+    /// draws the seed and the game writes the sides and length into it.
+    fn party_config(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
+        if lineup.place != 0 {
+            return Some(SessionConfig::guest().rejoin_window(Millis::ZERO));
+        }
+        let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
+        let seed = self.random_seed();
+        match self
+            .game
+            .party_seed(seed, &lineup.sides, self.party_ui.length)
+        {
+            // A party page has no way back for a lost player yet: a lost
+            // link ends the match at once (no rejoin window).
+            Some(seed) => Some(
+                SessionConfig::host(seed, 6)
+                    .players(people)
+                    .input_delay_from_rtt()
+                    .rejoin_window(Millis::ZERO),
+            ),
+            None => {
+                log::warn!("party: the game cannot play these sides");
+                None
+            }
+        }
+    }
+
+    // ----- watching --------------------------------------------------------
+
+    /// The roster's Watch button next to `id`: ask their page for the way
+    /// into their match.
+    pub(super) fn ask_to_watch(&mut self, id: &PeerId) {
+        let free = self.party.is_none() && !self.in_match();
+        let Some(c) = self.client.as_mut().filter(|_| free) else {
+            return;
+        };
+        c.send_peer(id, &PeerMsg::Watch);
+        self.party_ui.watch_asked = Some(id.clone());
+    }
+
+    /// A message about watching a match from the lobby player `from`.
+    pub(super) fn watch_message(&mut self, now: Millis, from: &PeerId, msg: PeerMsg) {
+        match msg {
+            PeerMsg::Watch => {
+                // Any page of a running party match knows its room (the
+                // host keeps it open while the match runs).
+                let room = self
+                    .party
+                    .as_ref()
+                    .filter(|p| !p.links.is_empty() && self.game.match_tag() == Some(p.gen))
+                    .and_then(|p| p.lineup.as_ref())
+                    .map(|l| l.room.clone());
+                let answer = room.map_or(PeerMsg::WatchGone, PeerMsg::WatchRoom);
+                if let Some(c) = self.client.as_mut() {
+                    c.send_peer(from, &answer);
+                }
+            }
+            PeerMsg::WatchRoom(room) => {
+                if self.party_ui.watch_asked.as_ref() != Some(from) {
+                    log::debug!("party: a room to watch we did not ask for; dropped");
+                    return;
+                }
+                self.party_ui.watch_asked = None;
+                if self.screens.screen() == &Screen::Lobby
+                    && self.party.is_none()
+                    && !self.in_match()
+                {
+                    self.watch_party(now, &room);
+                }
+            }
+            PeerMsg::WatchGone if self.party_ui.watch_asked.as_ref() == Some(from) => {
+                self.party_ui.watch_asked = None;
+                if let Some(c) = self.client.as_mut() {
+                    c.note(LobbyNotice::Watch(NOT_WATCHABLE));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Joins member room `room` as a spectator.
+    fn watch_party(&mut self, now: Millis, room: &RoomCode) {
+        self.close_party();
+        self.room_gen += 1;
+        let mut p = PartySetup::new(self.room_gen);
+        let deadline = now + self.cfg.lobby.party.connect_timeout;
+        p.members = Some(MemberLink::watcher(deadline));
+        let url = format!("{}/rooms/{room}/ws?role=spectator", self.cfg.ws_base);
+        let id = SocketId::Party(p.gen);
+        self.party = Some(p);
+        self.refresh_ice(now, AfterIce::Nothing);
+        self.out.push_back(Output::OpenSocket { id, url });
+    }
+
+    /// The spectator's link to the host is open: watch.
+    fn watch_ready(&mut self, now: Millis, gen: u32) {
+        self.frame_times = super::FrameTimes::default();
+        self.match_view = super::view::MatchView {
+            state: Some("connected"),
+            status: "Connected. Waiting for the match…".to_owned(),
+            path: Some("direct"),
+            ..super::view::MatchView::default()
+        };
+        self.render(super::Part::Match);
+        if let Some(c) = self.client.as_mut() {
+            c.watching(now);
+        }
+        let started = self.in_match()
+            && self.screens.screen() == &Screen::Lobby
+            && self
+                .game
+                .start_party(SessionConfig::spectator(), now, gen, &[link_name(0)]);
+        if !started {
+            self.game.drop_match();
+            self.close_party();
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+                c.note(LobbyNotice::Watch(WATCH_FAILED));
+            }
+            return;
+        }
+        self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        let early = self
+            .party
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.early))
+            .unwrap_or_default();
+        for (member, channel, bytes) in early {
+            if member == MemberId::HOST {
+                self.game.party_datagram(now, link_name(0), channel, &bytes);
+            }
+        }
+        self.send_match_transmits();
     }
 }

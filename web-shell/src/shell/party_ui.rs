@@ -8,7 +8,8 @@
 //! - picking (after that button): one row per connected player
 //!   (`li[data-id]`) with an Invite toggle (`party-pick`, `aria-pressed`)
 //!   and, for a game with teams, its team (`party-team`, cycles); our own
-//!   team (`party-my-team`); Start (`party-start`, enabled for two to the
+//!   team (`party-my-team`); the match length, for a game that offers
+//!   several (`party-length`, cycles, `data-length` the index); Start (`party-start`, enabled for two to the
 //!   game's most less one picked) and Close (`party-close`);
 //! - our party under way: each invited player's answer and Cancel
 //!   (`party-cancel`);
@@ -35,6 +36,8 @@ use lockstep::Millis;
 struct Picker {
     picks: Vec<(PeerId, u8)>,
     side: u8,
+    /// The match length picked, an index into [`PartyRules::lengths`].
+    length: usize,
 }
 
 /// The party controls' own state: the picker while open, and what was
@@ -42,6 +45,12 @@ struct Picker {
 #[derive(Debug, Default)]
 pub(super) struct PartyUi {
     picker: Option<Picker>,
+    /// The match length of the party we started last (our page picks the
+    /// seed that carries it when it hosts that party's match).
+    pub(super) length: usize,
+    /// The player we asked to let us watch their match (its answer is
+    /// taken from them alone).
+    pub(super) watch_asked: Option<PeerId>,
     written_panel: Option<Vec<Node>>,
     written_prompts: Option<Vec<Node>>,
 }
@@ -139,8 +148,14 @@ impl Shell {
                     p.side = (p.side + 1) % sides;
                 }
             }
+            ("party-length", _) => {
+                if let Some(p) = ui.picker.as_mut() {
+                    p.length = (p.length + 1) % rules.lengths.len().max(1);
+                }
+            }
             ("party-start", _) => {
                 if let Some(p) = ui.picker.take() {
+                    ui.length = p.length;
                     if let Some(c) = self.client.as_mut() {
                         c.invite_party(now, &p.picks, p.side);
                     }
@@ -317,6 +332,15 @@ impl Shell {
                     button(&team_label(p.side), "party-my-team", None, true),
                 );
                 panel.push(mine);
+            }
+            if rules.lengths.len() > 1 {
+                let label = rules.lengths.get(p.length).copied().unwrap_or_default();
+                let length = attr(
+                    button(label, "party-length", None, true),
+                    "data-length",
+                    &p.length.to_string(),
+                );
+                panel.push(child(el("p", "", "Match length: "), length));
             }
             let picked = p
                 .picks

@@ -69,6 +69,9 @@ pub struct MatchView {
     /// What the game tells the player now, shown above the court (whose
     /// turn it is, a result, a proposal to answer); empty hides the line.
     pub headline: String,
+    /// `data-watching` and "· 2 watching" on the connection line: how many
+    /// spectators watch the match, as every player's session counts them.
+    pub watching: u8,
 }
 
 impl MatchView {
@@ -78,7 +81,7 @@ impl MatchView {
     #[must_use]
     pub fn connection_line(&self) -> String {
         let Some(q) = self.quality else {
-            return "Connection: measuring…".to_owned();
+            return format!("Connection: measuring…{}", watching_text(self.watching));
         };
         let ping = self
             .ping
@@ -88,7 +91,11 @@ impl MatchView {
         } else {
             ""
         };
-        format!("Connection: {}{ping}{relayed}", q.word())
+        format!(
+            "Connection: {}{ping}{relayed}{}",
+            q.word(),
+            watching_text(self.watching)
+        )
     }
 
     /// The `data-*` attributes of `#match`, by name; `None` means absent.
@@ -133,7 +140,21 @@ impl MatchView {
                 self.held.map(|(slot, secs)| format!("{slot} {secs}")),
             ),
             ("data-rejoined", s(self.rejoined.as_ref().map(|v| v as _))),
+            (
+                "data-watching",
+                self.state.map(|_| self.watching.to_string()),
+            ),
         ]
+    }
+}
+
+/// " · 2 watching" for the connection line; nothing while nobody watches.
+#[must_use]
+pub fn watching_text(count: u8) -> String {
+    if count == 0 {
+        String::new()
+    } else {
+        format!(" · {count} watching")
     }
 }
 
@@ -383,6 +404,9 @@ pub fn roster_items(p: &PlayerView) -> Vec<RosterItem> {
     if p.can_challenge {
         items.push(Button("Challenge", "challenge", true));
     }
+    if p.can_watch {
+        items.push(Button("Watch", "watch", true));
+    }
     if p.challenged_us {
         items.push(Text("incoming", "challenges you!"));
         items.push(Button("Accept", "accept", p.accept_enabled));
@@ -513,6 +537,20 @@ mod tests {
         assert!(v
             .attributes()
             .contains(&("data-quality", Some("poor".to_owned()))));
+        // Spectators: the count on the line and in data-watching, nothing
+        // while nobody watches.
+        v.state = Some("running");
+        assert!(v
+            .attributes()
+            .contains(&("data-watching", Some("0".to_owned()))));
+        v.watching = 2;
+        assert_eq!(
+            v.connection_line(),
+            "Connection: poor · ping 33 ms · relayed · 2 watching"
+        );
+        assert!(v
+            .attributes()
+            .contains(&("data-watching", Some("2".to_owned()))));
     }
 
     #[test]
@@ -554,6 +592,7 @@ mod tests {
             link: "connected",
             muted: false,
             can_challenge: true,
+            can_watch: false,
             challenged_us: true,
             accept_enabled: false,
             our_challenge: None,
@@ -587,6 +626,22 @@ mod tests {
                 Button("Unmute", "mute", true),
                 Text("outgoing", "waiting for an answer"),
                 Button("Cancel", "cancel", true),
+            ]
+        );
+        // A player in a match, and we are free: Watch.
+        p = PlayerView {
+            muted: false,
+            can_watch: true,
+            our_challenge: None,
+            ..p
+        };
+        assert_eq!(
+            roster_items(&p),
+            [
+                Text("status", "in a match"),
+                Text("link", "connected"),
+                Button("Mute", "mute", true),
+                Button("Watch", "watch", true),
             ]
         );
     }

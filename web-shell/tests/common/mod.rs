@@ -148,7 +148,7 @@ pub struct World {
     pub now: Millis,
     queue: VecDeque<(usize, Input)>,
     sockets: BTreeMap<(usize, SocketId), Sock>,
-    rooms: u32,
+    pub rooms: u32,
     /// Offers made: the offer text names (page, link).
     offers: Vec<(usize, LinkId)>,
     /// The pages on each room's relay.
@@ -176,6 +176,8 @@ pub struct World {
     held_opens: Vec<(usize, Input)>,
     /// Pages reloaded, over the whole run.
     reloads: u64,
+    /// Peer connections the pages asked for, over the whole run.
+    pub peers_created: u64,
 }
 
 impl World {
@@ -198,6 +200,7 @@ impl World {
             hold_opens_of: None,
             held_opens: Vec::new(),
             reloads: 0,
+            peers_created: 0,
         };
         for p in 0..n {
             w.drain(p);
@@ -544,6 +547,8 @@ impl World {
             if self.member_rooms.contains_key(&code) {
                 let role = if host {
                     signaling_core::JoinRole::Host
+                } else if rest.ends_with("role=spectator") {
+                    signaling_core::JoinRole::Spectator
                 } else {
                     assert!(rest.ends_with("role=player"), "a member room's player");
                     signaling_core::JoinRole::Player
@@ -727,11 +732,12 @@ impl World {
                         },
                         (FetchId::PartyRoom(_), "POST") => {
                             self.rooms += 1;
-                            let players: u8 = url
-                                .split("players=")
-                                .nth(1)
-                                .and_then(|n| n.parse().ok())
-                                .expect("a member room names its players");
+                            let number = |name: &str| -> Option<u8> {
+                                url.split(name).nth(1)?.split('&').next()?.parse().ok()
+                            };
+                            let players =
+                                number("players=").expect("a member room names its players");
+                            let spectators = number("spectators=").unwrap_or(16);
                             let a = signaling_protocol::id::ROOM_CODE_ALPHABET;
                             let n = self.rooms as usize;
                             let code = format!(
@@ -741,7 +747,7 @@ impl World {
                             );
                             let cap = signaling_core::RoomCapacity {
                                 players,
-                                spectators: 0,
+                                spectators,
                             };
                             let (room, _) = signaling_core::Room::with_members(
                                 signaling_core::RoomCode::parse(&code).unwrap(),
@@ -779,6 +785,7 @@ impl World {
                     ice_servers,
                 } => {
                     self.pages[p].ice_servers = Some(ice_servers);
+                    self.peers_created += 1;
                     self.close_conn(p, &link);
                     self.pages[p].conns.insert(
                         link,
@@ -941,7 +948,7 @@ impl web_shell::front_end::FrontEnd for PartyDots {
     fn party(&self) -> web_shell::party::PartyRules {
         self.rules
     }
-    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
+    fn party_seed(&self, seed: u64, sides: &[u8], _length: usize) -> Option<u64> {
         self.rules.takes(sides).then_some(seed)
     }
 }

@@ -16,6 +16,24 @@ struct Page {
     closed_peers: Vec<MemberId>,
     /// Peer connections this page made, by member.
     peers: Vec<MemberId>,
+    /// On the host: the spectators whose link opened, and those gone.
+    spectators: Vec<MemberId>,
+    spectators_gone: Vec<MemberId>,
+}
+
+impl Page {
+    fn new(link: MemberLink) -> Page {
+        Page {
+            link,
+            socket: None,
+            ready: None,
+            failed: None,
+            closed_peers: Vec::new(),
+            peers: Vec::new(),
+            spectators: Vec::new(),
+            spectators_gone: Vec::new(),
+        }
+    }
 }
 
 /// A member room and the pages in it.
@@ -64,14 +82,7 @@ impl Party {
         let code = RoomCode::parse("K7M2QX").unwrap();
         let (room, _) = Room::with_members(code, cap, RoomLimits::default(), Millis(0));
         let pages = (0..people)
-            .map(|place| Page {
-                link: MemberLink::new(place, people, Millis(30_000)),
-                socket: None,
-                ready: None,
-                failed: None,
-                closed_peers: Vec::new(),
-                peers: Vec::new(),
-            })
+            .map(|place| Page::new(MemberLink::new(place, people, Millis(30_000))))
             .collect();
         Party {
             room,
@@ -94,6 +105,19 @@ impl Party {
         self.by_socket.insert(socket, i);
         self.from_room.extend(actions);
         self.pump();
+    }
+
+    /// A spectator's page joins the room; returns its index.
+    fn watch(&mut self) -> usize {
+        self.pages
+            .push(Page::new(MemberLink::watcher(Millis(30_000))));
+        let i = self.pages.len() - 1;
+        let (socket, actions) = self.room.admit(JoinRole::Spectator, Millis(1)).unwrap();
+        self.pages[i].socket = Some(socket);
+        self.by_socket.insert(socket, i);
+        self.from_room.extend(actions);
+        self.pump();
+        i
     }
 
     fn page_of(&self, member: MemberId) -> usize {
@@ -181,6 +205,8 @@ impl Party {
                 }
             }
             MemberOutput::Failed(why) => self.pages[i].failed = Some(why),
+            MemberOutput::SpectatorOpen(m) => self.pages[i].spectators.push(m),
+            MemberOutput::SpectatorGone(m) => self.pages[i].spectators_gone.push(m),
         }
     }
 }
@@ -220,10 +246,80 @@ fn four_pages_build_a_full_mesh_and_learn_every_place() {
         .pairs()
         .values()
         .all(|q| q.phase == PairPhase::Open));
-    // Every player left the room once its mesh was complete, and then the
-    // host ended it.
-    assert!(p.pages.iter().all(|page| page.socket.is_none()));
+    // Every player left the room once its mesh was complete; the host
+    // keeps it for spectators until its match ends.
+    assert!(p.pages[1..].iter().all(|page| page.socket.is_none()));
+    assert!(p.pages[0].socket.is_some() && !p.room.is_finished());
+    p.pages[0].link.end_room();
+    p.pump();
+    assert!(p.pages[0].socket.is_none());
     assert!(p.room.is_finished());
+}
+
+#[test]
+fn a_spectator_links_to_the_host_alone_and_leaves_the_room() {
+    let mut p = Party::new(3);
+    for i in 0..3 {
+        p.join(i);
+    }
+    assert!(p.pages[..3].iter().all(|page| page.ready.is_some()));
+    let w = p.watch();
+    let watcher = p.pages[w].link.me().unwrap();
+    assert_eq!(watcher.role(), Some(MemberRole::Spectator));
+    // One link, to the host, which the spectator offered.
+    assert_eq!(p.pages[w].failed, None);
+    assert_eq!(p.pages[w].ready, Some(vec![(MemberId::HOST, 0)]));
+    assert_eq!(p.pages[w].peers, [MemberId::HOST]);
+    assert!(p.pages[w].link.watching());
+    assert_eq!(p.pages[0].spectators, [watcher]);
+    // The players made no link to it.
+    assert!(p.pages[1..3]
+        .iter()
+        .all(|page| !page.peers.contains(&watcher)));
+    // It left the room; the host still keeps it for the next one.
+    assert!(p.pages[w].socket.is_none());
+    assert!(p.pages[0].socket.is_some());
+    assert_eq!(p.pages[0].link.spectators(), [watcher]);
+    // Its link closes: the host forgets it.
+    p.pages[0].link.link_lost(watcher);
+    p.pump();
+    assert_eq!(p.pages[0].spectators_gone, [watcher]);
+    assert!(p.pages[0].link.spectators().is_empty());
+    // A second spectator takes the freed place the same way.
+    let w2 = p.watch();
+    assert_eq!(p.pages[w2].ready, Some(vec![(MemberId::HOST, 0)]));
+    assert_eq!(
+        p.pages[0].spectators,
+        [watcher, p.pages[w2].link.me().unwrap()]
+    );
+}
+
+#[test]
+fn a_spectator_that_claims_a_place_or_answers_is_dropped() {
+    // Spectator 9 is in the room when the host is welcomed.
+    let mut host = host_of_three();
+    // An answer it was not asked for, an offer claiming place 1, then a
+    // candidate before any offer: all dropped.
+    for data in [
+        format!(r#"{{"place":255,"signal":{}}}"#, answer().to_value()),
+        format!(r#"{{"place":1,"signal":{}}}"#, offer().to_value()),
+        format!(r#"{{"place":255,"signal":{}}}"#, candidate().to_value()),
+    ] {
+        host.room_text(&signal_from(9, &data));
+        assert_eq!(host.poll(), None, "{data}");
+    }
+    // Its honest offer is taken.
+    let data = format!(r#"{{"place":255,"signal":{}}}"#, offer().to_value());
+    host.room_text(&signal_from(9, &data));
+    assert!(matches!(
+        host.poll(),
+        Some(MemberOutput::Remote {
+            member: MemberId(9),
+            ..
+        })
+    ));
+    // A spectator id among the players is never a player's link.
+    assert!(!host.pairs().contains_key(&MemberId(9)));
 }
 
 #[test]
@@ -245,6 +341,10 @@ fn three_pages_build_their_mesh_whoever_joins_first() {
     for page in &p.pages {
         assert_eq!(page.ready.as_ref().map(Vec::len), Some(2));
     }
+    // The players left; the host keeps the room until its match ends.
+    assert!(!p.room.is_finished());
+    p.pages[0].link.end_room();
+    p.pump();
     assert!(p.room.is_finished());
 }
 
