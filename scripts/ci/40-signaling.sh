@@ -71,3 +71,9 @@ start_server --stun-urls '' --lobbies 3 --daily-upgrades-per-ip 10 --max-rooms 3
     --max-lobby-sockets-per-ip 8 --only address_upgrade_allowance --daily-upgrades-per-ip 10 \
     --only rooms_alive_cap --max-rooms 3
 python3 signaling/conformance/check-logs.py "$err" --require http.address_budget_spent
+
+log "a lobby of five players and nine sockets, on a server started with --max-players 5 --max-lobby-sockets 9"
+kill "$pid"; wait "$pid" 2>/dev/null || true
+start_server --stun-urls '' --max-players 5 --max-lobby-sockets 9
+"$bin/signaling-conformance" --base-url "$url" --only lobby_full_and_busy \
+    --players-per-lobby 5 --max-lobby-sockets 9

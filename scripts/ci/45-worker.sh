@@ -26,7 +26,10 @@
 #      suite's daily_budget check, and an http.budget_spent record;
 #   5. the lobby directory, each address's daily budget and the cap on rooms
 #      alive, on a Worker with LOBBIES=3, DAILY_UPGRADES_PER_IP=10 and
-#      MAX_ROOMS=3.
+#      MAX_ROOMS=3;
+#   6. a lobby smaller than the default, on a Worker with PLAYERS_PER_LOBBY=5
+#      and LOBBY_MAX_SOCKETS=9: the sixth hello is told `full` and the tenth
+#      socket gets 503.
 #
 # Everything after the builds runs inside a network namespace that holds only
 # `lo` (when this machine allows one), with wrangler's telemetry off, so
@@ -86,6 +89,13 @@ if [ "${1:-}" = --serve-and-check ]; then
         shift
         set -- "$@" --var LOBBIES:3 --var DAILY_UPGRADES_PER_IP:10 --var MAX_ROOMS:3
     fi
+    # A lobby of five players and nine sockets, told to the suite.
+    lobby_size=no
+    if [ "${1:-}" = --lobby-size ]; then
+        lobby_size=yes
+        shift
+        set -- "$@" --var PLAYERS_PER_LOBBY:5 --var LOBBY_MAX_SOCKETS:9
+    fi
     if [ "${1:-}" = --browser ]; then
         browser=yes
         shift
@@ -127,6 +137,10 @@ if [ "${1:-}" = --serve-and-check ]; then
             python3 signaling/conformance/check-logs.py "$state/wrangler.log" --wrangler \
                 --require http.address_budget_spent || status=$?
         fi
+    elif [ "$lobby_size" = yes ]; then
+        "$SUITE" --base-url "$base" --origin http://allowed.test \
+            --deadline-seconds 20 --only lobby_full_and_busy \
+            --players-per-lobby 5 --max-lobby-sockets 9 || status=$?
     elif [ "$browser" = yes ]; then
         WORKER_URL="$base" STATIC_PORT="$static_port" WEB_DIR="$WEB_OUT" CHROMIUM_BIN="$CHROMIUM_BIN" \
             node --test --test-reporter=spec signaling/worker/browser.test.mjs || status=$?
@@ -227,5 +241,7 @@ log "the daily upgrade budget on wrangler dev (DAILY_UPGRADES=5)"
 run --budget
 log "the lobby directory, each address's daily upgrades and the cap on rooms alive on wrangler dev (LOBBIES=3, DAILY_UPGRADES_PER_IP=10, MAX_ROOMS=3)"
 run --lobbies
+log "a lobby of five players and nine sockets on wrangler dev (PLAYERS_PER_LOBBY=5, LOBBY_MAX_SOCKETS=9)"
+run --lobby-size
 log "the game page in Chromium, through the Worker, from another origin"
 run --browser

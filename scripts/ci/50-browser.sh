@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The web shell in real headless Chromium: build the wasm page, start the
 # embedded signalling server serving it, and run the 14 lobby scenarios
-# (tests/browser/lobby.test.mjs) with isolated browser contexts and real WebRTC.
+# (tests/browser/lobby.test.mjs) with isolated browser contexts and real WebRTC,
+# then the abuse scenarios (tests/browser/abuse.test.mjs: a page flooded with
+# offers, a peer that pings but sends no inputs, one that never finishes the
+# handshake).
 # Server and browsers run in a network namespace that holds only `lo`, so no
 # test traffic can leave the machine; /ice serves no STUN servers.
 #   scripts/ci/50-browser.sh               run the scenarios
@@ -28,3 +31,10 @@ in_loopback_netns env \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     LOBBY_SCREENSHOT="$shot" \
     node --test --test-reporter=spec tests/browser/lobby.test.mjs
+
+log "running the abuse scenarios (an offer flood, ping-only peers)"
+in_loopback_netns env \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$WEB_OUT" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    node --test --test-reporter=spec tests/browser/abuse.test.mjs

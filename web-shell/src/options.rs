@@ -11,6 +11,11 @@
 //! fires at once), and the speed between 1 and [`MAX_LOCAL_SPEED`].
 //! `?signal=` is checked by the shell's settings against the origins it may
 //! name ([`service_origin`]).
+//!
+//! `?peer_fault=` makes the page a faulty peer in its online matches, for
+//! the browser tests of how the other page copes ([`PeerFault`]). It breaks
+//! the page's own matches, so it is honoured only on a page served from a
+//! loopback address (the tests' own server), never from a real site.
 
 use lockstep::Millis;
 
@@ -82,6 +87,92 @@ pub fn local_speed_option(search: &str) -> u32 {
 #[must_use]
 pub fn relay_option(search: &str) -> bool {
     query_param(search, "relay").as_deref() == Some("1")
+}
+
+/// A test-only fault the page's match link puts on what the page sends
+/// (`?peer_fault=`, see [`peer_fault_option`]). The session still runs as
+/// usual; only its outgoing datagrams are changed, by their message tag
+/// (the first byte of every datagram, docs/protocol.md): a datagram the
+/// fault holds back is replaced by a Ping, so the link stays alive and the
+/// other side never sees it silent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PeerFault {
+    /// `pings`: only Pings and Pongs leave the page, so the handshake
+    /// never finishes (no Hello arrives).
+    PingsOnly,
+    /// `no_inputs`: everything but the input messages leaves the page (an
+    /// input message becomes a Ping), so the match starts and then never
+    /// gets this page's inputs.
+    NoInputs,
+}
+
+/// Tags of the engine's wire messages the faults look at (one byte each:
+/// every tag is below 128, so its varint is that byte).
+const TAG_INPUTS: [u8; 3] = [1, 2, 7];
+const TAG_PING: u8 = 4;
+const TAG_PONG: u8 = 5;
+
+/// The id of the Pings a fault sends in place of what it holds back, far
+/// from the small ids the session numbers its own Pings with.
+const FAULT_PING_ID: u16 = u16::MAX;
+
+impl PeerFault {
+    /// What leaves the page for a match datagram of these bytes on
+    /// `channel`: the same, or a Ping in their place (on the channel Pings
+    /// travel on).
+    #[must_use]
+    pub fn apply(
+        self,
+        channel: lockstep::Channel,
+        datagram: Vec<u8>,
+    ) -> (lockstep::Channel, Vec<u8>) {
+        let tag = datagram.first().copied();
+        let passes = match self {
+            PeerFault::PingsOnly => tag == Some(TAG_PING) || tag == Some(TAG_PONG),
+            PeerFault::NoInputs => tag.is_some_and(|t| !TAG_INPUTS.contains(&t)),
+        };
+        if passes {
+            return (channel, datagram);
+        }
+        let ping = lockstep::wire::Message::<()>::Ping(FAULT_PING_ID);
+        // A Ping encodes without an input, so this cannot fail; an empty
+        // datagram (which the other side drops) stands in if it did.
+        (ping.channel(), ping.encode().unwrap_or_default())
+    }
+}
+
+/// `?peer_fault=pings` or `?peer_fault=no_inputs` ([`PeerFault`]), honoured
+/// only when the page's origin is on a loopback host (`127.0.0.0/8`,
+/// `localhost`, `[::1]`); anything else is ignored (with a warning when the
+/// option was given).
+#[must_use]
+pub fn peer_fault_option(search: &str, page_origin: &str) -> Option<PeerFault> {
+    let value = query_param(search, "peer_fault")?;
+    let host = split_address(page_origin).map(|(origin, _)| {
+        let authority = origin.split_once("://").map_or("", |(_, a)| a).to_owned();
+        match authority.rsplit_once(':') {
+            Some((h, port)) if !h.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => {
+                h.to_owned()
+            }
+            _ => authority,
+        }
+    });
+    let loopback = host.is_some_and(|h| {
+        h == "localhost"
+            || h == "[::1]"
+            || h.parse::<std::net::Ipv4Addr>()
+                .is_ok_and(|a| a.is_loopback())
+    });
+    let fault = match value.as_str() {
+        "pings" => Some(PeerFault::PingsOnly),
+        "no_inputs" => Some(PeerFault::NoInputs),
+        _ => None,
+    };
+    if fault.is_none() || !loopback {
+        log::warn!("config: ignored a peer fault option (unknown, or not a loopback page)");
+        return None;
+    }
+    fault
 }
 
 /// `?touch=1` shows the touch overlay on any device, `?touch=0` hides it
@@ -189,6 +280,83 @@ mod tests {
         ] {
             assert_eq!(touch_option(q), None, "{q}");
         }
+    }
+
+    #[test]
+    fn peer_faults_are_honoured_only_on_a_loopback_page() {
+        let local = "http://127.0.0.1:8080";
+        assert_eq!(
+            peer_fault_option("?peer_fault=pings", local),
+            Some(PeerFault::PingsOnly)
+        );
+        assert_eq!(
+            peer_fault_option("?mesh_ms=1000&peer_fault=no_inputs", "http://localhost:9"),
+            Some(PeerFault::NoInputs)
+        );
+        assert_eq!(
+            peer_fault_option("?peer_fault=pings", "http://[::1]:80"),
+            Some(PeerFault::PingsOnly)
+        );
+        assert_eq!(
+            peer_fault_option("?peer_fault=pings", "http://127.9.9.9"),
+            Some(PeerFault::PingsOnly)
+        );
+        for origin in [
+            "https://play.example.com",
+            "http://127.0.0.1.example.com",
+            "http://localhost.example.com:8080",
+            "http://10.0.0.1:8080",
+            "",
+        ] {
+            assert_eq!(
+                peer_fault_option("?peer_fault=pings", origin),
+                None,
+                "{origin}"
+            );
+        }
+        for q in [
+            "",
+            "?peer_fault",
+            "?peer_fault=",
+            "?peer_fault=PINGS",
+            "?peer_fault=all",
+        ] {
+            assert_eq!(peer_fault_option(q, local), None, "{q}");
+        }
+    }
+
+    #[test]
+    fn peer_faults_replace_what_they_hold_back_with_a_ping() {
+        use lockstep::wire::{Inputs, Message};
+        let ping = Message::<u8>::Ping(7).encode().unwrap();
+        let pong = Message::<u8>::Pong(lockstep::wire::Pong { id: 7, held_ms: 1 })
+            .encode()
+            .unwrap();
+        let bye = Message::<u8>::Bye(lockstep::wire::ByeReason::Quit)
+            .encode()
+            .unwrap();
+        let inputs = Message::<u8>::Inputs(Inputs {
+            ack: 0,
+            first_tick: 0,
+            pads: vec![3, 4],
+            ping: Some(2),
+            pong: None,
+            advantage: None,
+        })
+        .encode()
+        .unwrap();
+        let (r, u) = (lockstep::Channel::Reliable, lockstep::Channel::Unreliable);
+        let fault_ping = (u, Message::<u8>::Ping(FAULT_PING_ID).encode().unwrap());
+        // Pings and Pongs pass both faults unchanged.
+        for fault in [PeerFault::PingsOnly, PeerFault::NoInputs] {
+            assert_eq!(fault.apply(u, ping.clone()), (u, ping.clone()));
+            assert_eq!(fault.apply(u, pong.clone()), (u, pong.clone()));
+            assert_eq!(fault.apply(u, inputs.clone()), fault_ping);
+            assert_eq!(fault.apply(r, Vec::new()), fault_ping);
+        }
+        // Anything else passes only the input fault.
+        assert_eq!(PeerFault::PingsOnly.apply(r, bye.clone()), fault_ping);
+        assert_eq!(PeerFault::NoInputs.apply(r, bye.clone()), (r, bye));
     }
 
     #[test]

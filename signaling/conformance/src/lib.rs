@@ -93,6 +93,13 @@ pub struct SuiteConfig {
     /// directory check. Run it alone (`--only lobby_directory`) against an
     /// idle host: it fills a lobby.
     pub lobbies: usize,
+    /// The host's players per lobby (the roster's size, 1 to 16): one more
+    /// is told `full`.
+    pub players_per_lobby: usize,
+    /// The host's cap on open sockets per lobby, welcomed or not (one more
+    /// upgrade gets 503); 0 (a host with no cap) skips that part of the
+    /// check. Must be at least `players_per_lobby + 1`.
+    pub lobby_max_sockets: usize,
 }
 
 impl SuiteConfig {
@@ -120,6 +127,8 @@ impl SuiteConfig {
             daily_upgrades_per_ip: 0,
             max_rooms: 0,
             lobbies: 0,
+            players_per_lobby: signaling_core::protocol::limits::MAX_PLAYERS,
+            lobby_max_sockets: signaling_core::defaults::LOBBY_MAX_SOCKETS,
         }
     }
 }
@@ -953,9 +962,17 @@ async fn lobby_replies_charged_to_sender(c: &Ctx) -> Result<Option<String>, Stri
 }
 
 async fn lobby_full_and_busy(c: &Ctx) -> Result<Option<String>, String> {
+    let size = c.config.players_per_lobby;
+    let max_sockets = c.config.lobby_max_sockets;
+    if size == 0 || (max_sockets != 0 && max_sockets <= size) {
+        return Err(format!(
+            "players per lobby {size} and sockets per lobby {max_sockets}: \
+             the sockets must exceed the players"
+        ));
+    }
     let mut players = Vec::new();
     let mut ids = Vec::new();
-    for i in 0..16 {
+    for i in 0..size {
         let id = c.id();
         let (mut ws, welcome) = c
             .player(&id, &format!("p{i}"))
@@ -976,31 +993,37 @@ async fn lobby_full_and_busy(c: &Ctx) -> Result<Option<String>, String> {
                 wait_for(&mut ws, "left", |v| v["id"] == other.as_str()).await?;
             }
         }
-        if i == 15 {
+        if i + 1 == size {
             let n = welcome["roster"].as_array().map(Vec::len).unwrap_or(0);
-            ensure(n == 16, || {
-                format!("16th player sees {n} players; is something else in the lobby?")
+            ensure(n == size, || {
+                format!("player {size} of {size} sees {n} players; is something else in the lobby?")
             })?;
         }
         ids.push(id);
         players.push(ws);
     }
     let mut extra = c.lobby_ws().await?;
-    extra.send(&hello(&c.id(), "seventeenth")).await?;
+    extra.send(&hello(&c.id(), "one-too-many")).await?;
     let v = extra.json().await?;
     ensure(v == json!({"type":"full"}), || {
-        format!("17th hello: expected full, got {v}")
+        format!(
+            "hello {} in a lobby of {size}: expected full, got {v}",
+            size + 1
+        )
     })?;
-    // 17 sockets open; 15 more fit, the 33rd is refused with 503.
     let mut idle = vec![extra];
-    for i in 18..=32 {
-        idle.push(
-            c.lobby_ws()
-                .await
-                .map_err(|e| format!("socket {i} of 32: {e}"))?,
-        );
+    if max_sockets != 0 {
+        // `size + 1` sockets are open; the rest up to the cap fit, and one
+        // more is refused with 503.
+        for i in size + 2..=max_sockets {
+            idle.push(
+                c.lobby_ws()
+                    .await
+                    .map_err(|e| format!("socket {i} of {max_sockets}: {e}"))?,
+            );
+        }
+        c.target.ws_refused("/lobby/ws", c.origin(), 503).await?;
     }
-    c.target.ws_refused("/lobby/ws", c.origin(), 503).await?;
     for mut ws in idle {
         ws.close().await;
     }

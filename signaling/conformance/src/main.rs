@@ -91,6 +91,15 @@ struct Args {
     /// against an idle host.
     #[arg(long, default_value_t = 0)]
     lobbies: usize,
+    /// The host's players per lobby (the server's --max-players, the
+    /// Worker's PLAYERS_PER_LOBBY).
+    #[arg(long, default_value_t = signaling_core::protocol::limits::MAX_PLAYERS)]
+    players_per_lobby: usize,
+    /// The host's cap on open sockets per lobby (the server's
+    /// --max-lobby-sockets, the Worker's LOBBY_MAX_SOCKETS); 0 (no cap)
+    /// skips the 503 part of the lobby_full_and_busy check.
+    #[arg(long, default_value_t = signaling_core::defaults::LOBBY_MAX_SOCKETS)]
+    max_lobby_sockets: usize,
 }
 
 #[tokio::main]
@@ -118,6 +127,8 @@ async fn main() -> ExitCode {
         daily_upgrades_per_ip: a.daily_upgrades_per_ip,
         max_rooms: a.max_rooms,
         lobbies: a.lobbies,
+        players_per_lobby: a.players_per_lobby,
+        lobby_max_sockets: a.max_lobby_sockets,
     };
     let results = match run(&config).await {
         Ok(r) => r,

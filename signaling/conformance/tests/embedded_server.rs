@@ -66,3 +66,45 @@ async fn embedded_server_passes_the_conformance_suite() {
     assert_eq!(results.len(), signaling_conformance::CHECKS.len());
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The lobby's size and its socket cap are the host's settings, not fixed
+/// numbers: a server of five players and nine sockets is full at the sixth
+/// hello and refuses the tenth socket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_smaller_lobby_is_full_at_its_own_size() {
+    let config = Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        allowed_origins: AllowedOrigins::parse("http://good.test"),
+        stun_urls: Vec::new(),
+        lobby: LobbyLimits {
+            max_players: 5,
+            max_sockets: 9,
+            ..LobbyLimits::default()
+        },
+        ..Config::default()
+    };
+    let addr = Server::bind(config).await.expect("bind port 0").spawn();
+    let suite = SuiteConfig {
+        origin: Some("http://good.test".into()),
+        players_per_lobby: 5,
+        lobby_max_sockets: 9,
+        only: vec!["lobby_full_and_busy".into()],
+        ..SuiteConfig::new(&format!("http://{addr}"))
+    };
+    let results = run(&suite).await.expect("valid base URL");
+    assert_eq!(results.len(), 1);
+    assert!(
+        matches!(results[0].outcome, Ok(None)),
+        "{:?}",
+        results[0].outcome
+    );
+    // The same check told the defaults (16 players, 32 sockets) fails on
+    // this server: it reads the host's settings rather than assuming them.
+    let wrong = SuiteConfig {
+        origin: Some("http://good.test".into()),
+        only: vec!["lobby_full_and_busy".into()],
+        ..SuiteConfig::new(&format!("http://{addr}"))
+    };
+    let results = run(&wrong).await.expect("valid base URL");
+    assert!(results[0].outcome.is_err(), "{:?}", results[0].outcome);
+}

@@ -85,6 +85,9 @@ pub struct ShellConfig {
     /// `?relay=1`: matches skip the direct path and go through the
     /// signalling service's relay at once (for testing the relay).
     pub force_relay: bool,
+    /// `?peer_fault=` on a page served from loopback: what this page's
+    /// match link holds back, for tests of how the other page copes.
+    pub peer_fault: Option<crate::options::PeerFault>,
     /// The touch overlay shows while a game runs: on a touch device,
     /// unless `?touch=0`; anywhere with `?touch=1`.
     pub touch: bool,
@@ -176,6 +179,7 @@ impl ShellConfig {
             online_note,
             signal_refused,
             force_relay: crate::options::relay_option(&page.search),
+            peer_fault: crate::options::peer_fault_option(&page.search, &page.origin),
             touch: crate::options::touch_option(&page.search).unwrap_or(page.touch_device),
             lockstep: page.stored(NETCODE_KEY) == Some("lockstep"),
             stored_name: page.stored(NAME_KEY).map(str::to_owned),

@@ -1164,7 +1164,10 @@ impl Shell {
 
     fn send_match_transmits(&mut self) {
         self.send_party_transmits();
-        while let Some((channel, bytes)) = self.game.poll_match_transmit() {
+        while let Some((mut channel, mut bytes)) = self.game.poll_match_transmit() {
+            if let Some(fault) = self.cfg.peer_fault {
+                (channel, bytes) = fault.apply(channel, bytes);
+            }
             self.out.push_back(Output::SendPeer {
                 link: LinkId::Match,
                 channel,
