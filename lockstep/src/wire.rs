@@ -46,8 +46,11 @@ use crate::transport::Channel;
 /// players or more (the [`RosterChange`] `Returned`, and the number of the
 /// host's last membership change in [`CatchUp`]); version 8 spectators
 /// ([`Watch`], [`Welcome`], [`Confirmed`], [`Message::WatchAck`], the
-/// [`RosterChange`] `Spectators` and the [`ByeReason`] `WatchRefused`).
-pub const PROTOCOL_VERSION: u32 = 8;
+/// [`RosterChange`] `Spectators` and the [`ByeReason`] `WatchRefused`);
+/// version 9 a spectator's stream on the unreliable channel
+/// ([`Message::Streamed`], repeated until acknowledged, so a lost packet
+/// costs the next send's interval instead of a retransmission).
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -427,10 +430,16 @@ pub enum Message<I> {
     Watch(Watch),
     /// The host admits a spectator (reliable).
     Welcome(Welcome),
-    /// Confirmed ticks for a spectator (reliable).
+    /// Confirmed ticks for a spectator (reliable): what the end of the
+    /// match leaves for it, ahead of the host's `Bye`.
     Confirmed(Confirmed<I>),
     /// A spectator holds this many ticks of confirmed inputs (unreliable).
     WatchAck(u32),
+    /// Confirmed ticks for a spectator (unreliable): the live stream. The
+    /// host sends every tick from the spectator's last acknowledgement
+    /// each time, so a run may overlap what the spectator holds, and a
+    /// lost one is carried by the next.
+    Streamed(Confirmed<I>),
 }
 
 impl<I> Message<I> {
@@ -455,9 +464,11 @@ impl<I> Message<I> {
             | Message::Watch(_)
             | Message::Welcome(_)
             | Message::Confirmed(_) => Channel::Reliable,
-            Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) | Message::WatchAck(_) => {
-                Channel::Unreliable
-            }
+            Message::Inputs(_)
+            | Message::Ping(_)
+            | Message::Pong(_)
+            | Message::WatchAck(_)
+            | Message::Streamed(_) => Channel::Unreliable,
         }
     }
 }
@@ -539,7 +550,8 @@ const TAG_PARTS: u32 = 8;
 const TAG_HELD: u32 = 11;
 const TAG_CATCH_UP_RUN: u32 = 15;
 const TAG_CONFIRMED: u32 = 19;
-const TAG_COUNT: u32 = 21;
+const TAG_STREAMED: u32 = 21;
+const TAG_COUNT: u32 = 22;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -625,6 +637,8 @@ enum Wire<P> {
     Confirmed(u32, u8, P),
     /// Ticks of confirmed inputs held.
     WatchAck(u32),
+    /// As `Confirmed`, on the unreliable channel.
+    Streamed(u32, u8, P),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -742,6 +756,27 @@ impl<'de, I: Deserialize<'de> + Clone> Deserialize<'de> for Pads<I> {
     }
 }
 
+/// A spectator's run of confirmed ticks, checked: the inputs split into 2
+/// to [`MAX_PLAYERS`] slots of `ticks` each, and the run ends within `u32`.
+fn confirmed_run<I>(first_tick: u32, ticks: u8, pads: Vec<I>) -> Result<Confirmed<I>, DecodeError> {
+    let n = pads.len();
+    let players = match n.checked_div(usize::from(ticks)) {
+        Some(p) if p * usize::from(ticks) == n => p,
+        _ => return Err(DecodeError::BadValue("ticks")),
+    };
+    if !(2..=usize::from(MAX_PLAYERS)).contains(&players) {
+        return Err(DecodeError::BadValue("players"));
+    }
+    if u64::from(first_tick) + u64::from(ticks) > u64::from(u32::MAX) {
+        return Err(DecodeError::BadValue("tick overflow"));
+    }
+    Ok(Confirmed {
+        first_tick,
+        ticks,
+        pads,
+    })
+}
+
 fn map_postcard(e: &postcard::Error) -> DecodeError {
     use postcard::Error as E;
     match e {
@@ -803,11 +838,16 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 w.hash_interval,
                 w.match_id.to_le_bytes(),
             ),
-            Message::Confirmed(c) => {
+            Message::Confirmed(c) | Message::Streamed(c) => {
                 if c.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(c.pads.len()));
                 }
-                Wire::Confirmed(c.first_tick, c.ticks, PadsRef(c.pads.as_slice()))
+                let pads = PadsRef(c.pads.as_slice());
+                if matches!(self, Message::Streamed(_)) {
+                    Wire::Streamed(c.first_tick, c.ticks, pads)
+                } else {
+                    Wire::Confirmed(c.first_tick, c.ticks, pads)
+                }
             }
             Message::WatchAck(t) => Wire::WatchAck(*t),
             Message::Member(m) => Wire::Member(m.slot, m.match_id.to_le_bytes()),
@@ -920,7 +960,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 return Err(DecodeError::RunTooLong(count));
             }
         }
-        if tag == TAG_CONFIRMED {
+        if tag == TAG_CONFIRMED || tag == TAG_STREAMED {
             // The same for a spectator's run of confirmed ticks.
             let (head, _) = postcard::take_from_bytes::<(u32, u32, u8, u32)>(bytes)
                 .map_err(|e| map_postcard(&e))?;
@@ -1026,22 +1066,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 })
             }
             Wire::Confirmed(first_tick, ticks, pads) => {
-                let n = pads.0.len();
-                let players = match n.checked_div(usize::from(ticks)) {
-                    Some(p) if p * usize::from(ticks) == n => p,
-                    _ => return Err(DecodeError::BadValue("ticks")),
-                };
-                if !(2..=usize::from(MAX_PLAYERS)).contains(&players) {
-                    return Err(DecodeError::BadValue("players"));
-                }
-                if u64::from(first_tick) + u64::from(ticks) > u64::from(u32::MAX) {
-                    return Err(DecodeError::BadValue("tick overflow"));
-                }
-                Message::Confirmed(Confirmed {
-                    first_tick,
-                    ticks,
-                    pads: pads.0,
-                })
+                Message::Confirmed(confirmed_run(first_tick, ticks, pads.0)?)
+            }
+            Wire::Streamed(first_tick, ticks, pads) => {
+                Message::Streamed(confirmed_run(first_tick, ticks, pads.0)?)
             }
             Wire::WatchAck(t) => Message::WatchAck(t),
             Wire::Member(slot, match_id) => {
@@ -1350,6 +1378,16 @@ mod tests {
                 pads: (0..128).collect(),
             }),
             M::WatchAck(u32::MAX),
+            M::Streamed(Confirmed {
+                first_tick: 7,
+                ticks: 1,
+                pads: vec![0; 8],
+            }),
+            M::Streamed(Confirmed {
+                first_tick: u32::MAX - 64,
+                ticks: 64,
+                pads: (0..128).collect(),
+            }),
             M::Roster(Roster {
                 seq: 4,
                 tick: 9,
@@ -1393,6 +1431,15 @@ mod tests {
             [0x13, 0xac, 0x02, 3, 0x0d, 0b011, 5, 1, 2, 3]
         );
         assert_eq!(enc(M::WatchAck(300)), [0x14, 0xac, 0x02]);
+        // The same run on the unreliable channel: only the tag differs.
+        assert_eq!(
+            enc(M::Streamed(Confirmed {
+                first_tick: 300,
+                ticks: 3,
+                pads: vec![5, 5, 5, 1, 2, 3],
+            })),
+            [0x15, 0xac, 0x02, 3, 0x0d, 0b011, 5, 1, 2, 3]
+        );
         assert_eq!(
             enc(M::Roster(Roster {
                 seq: 3,
@@ -1726,7 +1773,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[21]), Err(DecodeError::UnknownTag(21)));
+        assert_eq!(M::decode(&[22]), Err(DecodeError::UnknownTag(22)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));

@@ -153,17 +153,22 @@ fn message() -> impl Strategy<Value = M> {
             })
         },
     );
-    let confirmed = (0u32..1_000_000, 2usize..=8, pads()).prop_filter_map(
+    let confirmed = (0u32..1_000_000, 2usize..=8, pads(), any::<bool>()).prop_filter_map(
         "a whole number of ticks",
-        |(first_tick, players, pads)| {
+        |(first_tick, players, pads, streamed)| {
             let ticks = pads.len() / players;
             let pads: Vec<u16> = pads.into_iter().take(ticks * players).collect();
             (ticks > 0).then(|| {
-                M::Confirmed(Confirmed {
+                let c = Confirmed {
                     first_tick,
                     ticks: u8::try_from(ticks).unwrap_or(1),
                     pads,
-                })
+                };
+                if streamed {
+                    M::Streamed(c)
+                } else {
+                    M::Confirmed(c)
+                }
             })
         },
     );

@@ -28,14 +28,17 @@ use crate::wire::{
 use super::PeerId;
 
 /// Frames between two sends of confirmed ticks to a spectator (6: ten a
-/// second). Each send carries every tick confirmed since the last, so a
-/// spectator sees ticks at most 100 ms later than every frame would
-/// show them, for a sixth of the packets; its watch delay absorbs it.
+/// second). Each send carries every confirmed tick the spectator has not
+/// acknowledged, on the unreliable channel, so a spectator sees ticks at
+/// most 100 ms later than every frame would show them, for a sixth of the
+/// packets, and a lost send costs it one interval, not a retransmission's
+/// round trips; its watch delay absorbs it.
 pub(super) const SEND_EVERY_FRAMES: u64 = 6;
 
 /// The most ticks the host sends a spectator beyond what it acknowledged
 /// (4 s): a slow link gets the stream at its own pace and holds only its
-/// own spectator back.
+/// own spectator back. It also bounds each send: every unacknowledged
+/// tick goes again each time, so one send is at most this many ticks.
 pub(super) const IN_FLIGHT_TICKS: u32 = 240;
 
 /// How far (ticks) the match may run ahead of what a spectator
@@ -478,7 +481,7 @@ impl<G: DeterministicGame> Session<G> {
                 } else {
                     confirmed.min(s.acked.saturating_add(IN_FLIGHT_TICKS))
                 };
-                self.send_confirmed(si, limit);
+                self.send_confirmed(si, limit, false);
             }
             if let Some(s) = self.audience.members.get_mut(si) {
                 s.quiet_frames += 1;
@@ -494,10 +497,13 @@ impl<G: DeterministicGame> Session<G> {
         self.audience.forget_sent_hashes();
     }
 
-    /// Host: spectator `si` gets the confirmed ticks from what it was sent
-    /// up to `upto`, in runs of every player's inputs, and the host's
-    /// hashes up to there.
-    fn send_confirmed(&mut self, si: usize, upto: u32) {
+    /// Host: spectator `si` gets every confirmed tick from its last
+    /// acknowledgement up to `upto`, in runs of every player's inputs, and
+    /// the host's hashes up to there. The live stream (`reliable` false)
+    /// rides the unreliable channel and repeats what is not acknowledged
+    /// yet, as the players' inputs do; the end of the match sends what is
+    /// left on the reliable channel, so that it comes before the `Bye`.
+    fn send_confirmed(&mut self, si: usize, upto: u32, reliable: bool) {
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -507,9 +513,10 @@ impl<G: DeterministicGame> Session<G> {
         let players = run.timeline.players().max(1);
         // Cannot truncate: MAX_RUN / 2 fits a u8.
         let per_run = u32::try_from(MAX_RUN / players).unwrap_or(1).clamp(1, 255);
-        while s.sent < upto {
-            let ticks = (upto - s.sent).min(per_run);
-            let (from, to) = (s.sent as usize, (s.sent + ticks) as usize);
+        let mut next = s.acked;
+        while next < upto {
+            let ticks = (upto - next).min(per_run);
+            let (from, to) = (next as usize, (next + ticks) as usize);
             let mut pads = Vec::with_capacity(players * ticks as usize);
             for p in 0..players {
                 match run.timeline.inputs_of(p).get(from..to) {
@@ -521,14 +528,20 @@ impl<G: DeterministicGame> Session<G> {
                     }
                 }
             }
-            s.out.send(&Message::Confirmed(Confirmed {
-                first_tick: s.sent,
+            let c = Confirmed {
+                first_tick: next,
                 ticks: u8::try_from(ticks).unwrap_or(1),
                 pads,
-            }));
-            s.sent += ticks;
+            };
+            s.out.send(&if reliable {
+                Message::Confirmed(c)
+            } else {
+                Message::Streamed(c)
+            });
+            next += ticks;
             s.quiet_frames = 0;
         }
+        s.sent = s.sent.max(upto);
         for &(tick, hash) in &self.audience.hashes {
             if tick > s.hashed && tick <= s.sent {
                 s.out
@@ -546,7 +559,7 @@ impl<G: DeterministicGame> Session<G> {
         let confirmed = self.phase.timeline().map_or(0, Timeline::confirmed_tick);
         for si in 0..self.audience.members.len() {
             if self.audience.members.get(si).is_some_and(|s| s.admitted) {
-                self.send_confirmed(si, confirmed);
+                self.send_confirmed(si, confirmed, true);
             }
         }
         let reason = match bye {
@@ -581,5 +594,6 @@ fn message_name<I>(m: &Message<I>) -> &'static str {
         Message::Welcome(_) => "a Welcome",
         Message::Confirmed(_) => "confirmed inputs",
         Message::WatchAck(_) => "an acknowledgement",
+        Message::Streamed(_) => "streamed inputs",
     }
 }

@@ -661,7 +661,10 @@ impl<G: DeterministicGame> Session<G> {
                 // guest) is refused and the match goes on.
                 log::warn!("a Watch on player link {peer}: refused, the player stays a player");
             }
-            Message::Welcome(_) | Message::Confirmed(_) | Message::WatchAck(_) => {
+            Message::Welcome(_)
+            | Message::Confirmed(_)
+            | Message::WatchAck(_)
+            | Message::Streamed(_) => {
                 self.violation(Violation::UnexpectedWatch);
             }
         }
