@@ -41,6 +41,16 @@ pub(super) const SEND_EVERY_FRAMES: u64 = 6;
 /// tick goes again each time, so one send is at most this many ticks.
 pub(super) const IN_FLIGHT_TICKS: u32 = 240;
 
+/// The most bytes a spectator's link may still hold unsent (its
+/// transport's send queue, as [`Session::pump`] reads it) for the host to
+/// stream more to it. Each send repeats what is not acknowledged, so on a
+/// link slower than the stream the queue would only grow with copies that
+/// go stale in it; past this the host skips sends until the queue drains,
+/// and the spectator's acknowledgements fall behind as they did on the
+/// reliable channel (it is dropped as too slow if they fall 600 ticks
+/// behind, and that `Bye` is not stuck behind a long queue).
+pub(super) const MAX_STREAM_BACKLOG: usize = 512;
+
 /// How far (ticks) the match may run ahead of what a spectator
 /// acknowledged before the host gives up on it (10 s): past it the
 /// spectator is dropped with `Bye(WatchRefused(TooSlow))`.
@@ -77,6 +87,8 @@ pub(super) struct Spectator {
     pub(super) last_heard: Millis,
     /// Frames since anything was queued for it.
     pub(super) quiet_frames: u32,
+    /// Bytes its link's send queue held when last pumped.
+    pub(super) backlog: usize,
 }
 
 impl Spectator {
@@ -91,6 +103,7 @@ impl Spectator {
             hashed: 0,
             last_heard: now,
             quiet_frames: 0,
+            backlog: 0,
         }
     }
 }
@@ -204,6 +217,22 @@ impl<G: DeterministicGame> Session<G> {
         }
         self.audience.gone.retain(|id| *id != link);
         self.audience.members.push(Spectator::new(link, now));
+    }
+
+    /// Host: link `link`'s transport still holds `bytes` unsent (for
+    /// WebRTC, the data channels' `bufferedAmount`). [`pump`](Self::pump)
+    /// reads it from the transport itself; a caller that drains
+    /// [`poll_transmit`](Self::poll_transmit) instead may tell it here.
+    /// For a spectator's link, the host streams nothing more while it
+    /// holds more than a few hundred bytes (the stream repeats what is not
+    /// acknowledged, and copies would only go stale in the queue); other
+    /// links ignore it.
+    pub fn note_send_backlog(&mut self, link: PeerId, bytes: usize) {
+        if let Some(i) = self.audience.index(link) {
+            if let Some(s) = self.audience.members.get_mut(i) {
+                s.backlog = bytes;
+            }
+        }
     }
 
     /// How many spectators watch the match at this side's present tick
@@ -475,7 +504,7 @@ impl<G: DeterministicGame> Session<G> {
                 self.drop_spectator(si, Some(ByeReason::WatchRefused(WatchRefusal::TooSlow)));
                 continue;
             }
-            if s.admitted && due {
+            if s.admitted && due && s.backlog <= MAX_STREAM_BACKLOG {
                 let limit = if every_tick {
                     confirmed
                 } else {

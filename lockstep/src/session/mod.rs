@@ -1013,6 +1013,7 @@ impl<G: DeterministicGame> Session<G> {
         let state = transport.state();
         self.handle_link_state(now, peer, state);
         self.check_timeout(now);
+        self.note_send_backlog(peer, transport.send_backlog());
         if state == LinkState::Open {
             while let Some((channel, bytes)) = self.poll_transmit_to(peer) {
                 if let Err(e) = transport.send(channel, &bytes) {
