@@ -49,7 +49,10 @@ use crate::transport::Channel;
 /// [`RosterChange`] `Spectators` and the [`ByeReason`] `WatchRefused`);
 /// version 9 a spectator's stream on the unreliable channel
 /// ([`Message::Streamed`], repeated until acknowledged, so a lost packet
-/// costs the next send's interval instead of a retransmission).
+/// costs the next send's interval instead of a retransmission), and the
+/// spectator count in [`CatchUp`] (a rejoiner and a spectator read the
+/// count from their first tick; a spectator gets the count's changes
+/// too).
 pub const PROTOCOL_VERSION: u32 = 9;
 
 /// The most spectators a match admits.
@@ -147,7 +150,7 @@ pub struct CatchUpRun<I> {
 
 /// The end of a catch-up (reliable, host to rejoiner): the state after
 /// `tick` ticks, replayed from the runs before, hashes `hash` at the host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatchUp {
     /// The tick the rejoiner replays to (the host's confirmed tick).
     pub tick: u32,
@@ -156,7 +159,16 @@ pub struct CatchUp {
     /// The number of the host's last [`Roster`] change (0 before the
     /// first): the rejoiner's next one is one more.
     pub roster: u16,
+    /// How many spectators watch: `(from tick, count)` changes, oldest
+    /// first, the first in force at `tick` or before (none: no spectator
+    /// yet), then those the host ordered for later ticks. At most
+    /// [`MAX_COUNT_CHANGES`], ticks never going back, counts at most
+    /// [`MAX_SPECTATORS`].
+    pub spectators: Vec<(u32, u8)>,
 }
+
+/// The most spectator count changes a [`CatchUp`] carries.
+pub const MAX_COUNT_CHANGES: usize = 64;
 
 /// Why the host refused a [`Rejoin`], in `Bye(RejoinRefused)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -627,8 +639,9 @@ enum Wire<P> {
     Rejoin(u32, [u8; 8], u8, [u8; 8]),
     /// A slot, the first tick and a run of its inputs.
     CatchUpRun(u8, u32, P),
-    /// The catch-up's tick, the host's hash of it and its last change.
-    CatchUp(u32, [u8; 8], u16),
+    /// The catch-up's tick, the host's hash of it, its last change and
+    /// the spectator count's changes.
+    CatchUp(u32, [u8; 8], u16, Vec<(u32, u8)>),
     /// Protocol and build.
     Watch(u32, [u8; 8]),
     /// Seed, players, hash interval and match id.
@@ -830,7 +843,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 }
                 Wire::CatchUpRun(r.slot, r.first_tick, PadsRef(r.pads.as_slice()))
             }
-            Message::CatchUp(c) => Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster),
+            Message::CatchUp(c) => {
+                Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster, c.spectators.clone())
+            }
             Message::Watch(w) => Wire::Watch(w.protocol, w.build.to_le_bytes()),
             Message::Welcome(w) => Wire::Welcome(
                 w.seed.to_le_bytes(),
@@ -1042,11 +1057,22 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     pads: pads.0,
                 })
             }
-            Wire::CatchUp(tick, hash, roster) => Message::CatchUp(CatchUp {
-                tick,
-                hash: u64::from_le_bytes(hash),
-                roster,
-            }),
+            Wire::CatchUp(tick, hash, roster, spectators) => {
+                if spectators.len() > MAX_COUNT_CHANGES {
+                    return Err(DecodeError::BadValue("spectator changes"));
+                }
+                if spectators.iter().any(|&(_, c)| c > MAX_SPECTATORS)
+                    || spectators.windows(2).any(|w| w[1].0 < w[0].0)
+                {
+                    return Err(DecodeError::BadValue("spectator count"));
+                }
+                Message::CatchUp(CatchUp {
+                    tick,
+                    hash: u64::from_le_bytes(hash),
+                    roster,
+                    spectators,
+                })
+            }
             Wire::Watch(protocol, build) => Message::Watch(Watch {
                 protocol,
                 build: u64::from_le_bytes(build),
@@ -1272,6 +1298,13 @@ mod tests {
                 tick: 36_000,
                 hash: 0x0123_4567_89ab_cdef,
                 roster: u16::MAX,
+                spectators: vec![],
+            }),
+            M::CatchUp(CatchUp {
+                tick: 600,
+                hash: 1,
+                roster: 3,
+                spectators: vec![(590, 2), (640, 3), (640, MAX_SPECTATORS)],
             }),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::WrongToken)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive)),
@@ -1571,10 +1604,38 @@ mod tests {
             enc(M::CatchUp(CatchUp {
                 tick: 300,
                 hash: 1,
-                roster: 2
+                roster: 2,
+                spectators: vec![],
             })),
-            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0]
         );
+        // Two spectators from tick 290, a third from 350.
+        assert_eq!(
+            enc(M::CatchUp(CatchUp {
+                tick: 300,
+                hash: 1,
+                roster: 2,
+                spectators: vec![(290, 2), (350, 3)],
+            })),
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3]
+        );
+        // More than 64 changes, a count above 16, a tick going back.
+        let cu = |spectators: Vec<(u32, u8)>| {
+            enc(M::CatchUp(CatchUp {
+                tick: 300,
+                hash: 1,
+                roster: 2,
+                spectators,
+            }))
+        };
+        for bad in [
+            cu(vec![(1, 1); MAX_COUNT_CHANGES + 1]),
+            cu(vec![(1, MAX_SPECTATORS + 1)]),
+            cu(vec![(5, 1), (4, 2)]),
+        ] {
+            assert!(matches!(M::decode(&bad), Err(DecodeError::BadValue(_))));
+        }
+        assert!(M::decode(&cu(vec![(1, 1); MAX_COUNT_CHANGES])).is_ok());
         assert_eq!(
             enc(M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive))),
             [6, 8, 1]

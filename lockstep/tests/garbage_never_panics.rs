@@ -831,6 +831,7 @@ fn every_kind_of_datagram_in_every_phase() {
             tick: 4,
             hash: 1,
             roster: 0,
+            spectators: vec![],
         })),
         vec![15, 1, 0, 0],    // an empty catch-up run
         vec![15, 8, 0, 2, 1], // a run for slot 8
@@ -987,6 +988,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     tick: a % 8,
                     hash: u64::from(b),
                     roster: (a % 3) as u16,
+                    spectators: vec![],
                 }),
                 13 => M::Watch(Watch {
                     protocol: PROTOCOL_VERSION + a % 2,

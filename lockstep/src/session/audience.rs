@@ -165,6 +165,20 @@ pub(super) struct SpectatorCount {
 }
 
 impl SpectatorCount {
+    /// The changes as a catch-up carries them.
+    pub(super) fn changes(&self) -> Vec<(u32, u8)> {
+        self.changes.iter().copied().collect()
+    }
+
+    /// The changes a catch-up carried, for a side at tick `present`.
+    pub(super) fn from_changes(changes: &[(u32, u8)], present: u32) -> Self {
+        let mut count = SpectatorCount::default();
+        for &(tick, c) in changes {
+            count.change(tick, c, present);
+        }
+        count
+    }
+
     /// The count at tick `tick`.
     pub(super) fn at(&self, tick: u32) -> u8 {
         self.changes
@@ -236,9 +250,9 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// How many spectators watch the match at this side's present tick
-    /// (0 before the start; a spectator does not count itself). Every
-    /// player reads the same count at the same tick: the host orders each
-    /// change at a tick ahead of every player.
+    /// (0 before the start). Every member, spectators included, reads the
+    /// same count at the same tick: the host orders each change at a tick
+    /// ahead of every player, and a catch-up carries the count's changes.
     #[must_use]
     pub fn spectators(&self) -> u8 {
         match &self.phase {
@@ -411,6 +425,7 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             hash,
             roster: run.roster_seq,
+            spectators: run.watchers.changes(),
         };
         let count = rejoin::send_catch_up(&mut s.out, &all, end);
         log::info!(
@@ -442,7 +457,14 @@ impl<G: DeterministicGame> Session<G> {
         for p in &mut self.peers {
             p.out.send(&change);
         }
-        run.watchers.change(tick, count, run.timeline.tick());
+        // The spectators read the count too (they acknowledge nothing: a
+        // spectator's own stream is paced by its WatchAcks).
+        for s in self.audience.members.iter_mut().filter(|s| s.admitted) {
+            s.out.send(&change);
+        }
+        // Kept down to the confirmed tick: a catch-up starts there.
+        run.watchers
+            .change(tick, count, run.timeline.confirmed_tick());
     }
 
     /// Host: spectator `si` is dropped (told why with `bye`, if any); the

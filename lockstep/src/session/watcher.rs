@@ -17,9 +17,11 @@ use super::{Event, Frame, Outcome, Phase, Running, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::parts::{DesyncParts, StatePart};
 use crate::time::Millis;
-use crate::wire::{ByeReason, CatchUp, Confirmed, HashReport, Message, Welcome};
+use crate::wire::{
+    ByeReason, CatchUp, Confirmed, HashReport, Message, Roster, RosterChange, Welcome,
+};
 
-use super::audience::SEND_EVERY_FRAMES;
+use super::audience::{SpectatorCount, SEND_EVERY_FRAMES};
 use super::handshake::Params;
 
 /// The most host hashes a spectator keeps ahead of its own play (the host
@@ -114,6 +116,7 @@ impl<G: DeterministicGame> Session<G> {
             Message::Confirmed(c) => self.on_confirmed(&c, false),
             Message::Streamed(c) => self.on_confirmed(&c, true),
             Message::Hash(h) => self.on_host_hash(h),
+            Message::Roster(r) => self.on_watched_roster(r),
             // The host's keep-alive while the match stalls.
             Message::Ping(_) => {}
             Message::Bye(reason) => self.on_host_bye(now, reason),
@@ -174,7 +177,9 @@ impl<G: DeterministicGame> Session<G> {
         if !self.caught_up_to(&timeline, &c) {
             return;
         }
-        self.phase = Phase::Running(Running::new(params, timeline, c.roster));
+        let mut run = Running::new(params, timeline, c.roster);
+        run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
+        self.phase = Phase::Running(run);
         if let Some(host) = self.peers.first_mut() {
             host.last_heard = host.last_heard.max(now);
             host.out.send(&Message::<G::Input>::WatchAck(c.tick));
@@ -244,6 +249,18 @@ impl<G: DeterministicGame> Session<G> {
                 run.timeline.extend_inputs(slot, new);
             }
         }
+    }
+
+    /// Spectator: the host's change of the spectator count (the only
+    /// change it is sent; it acknowledges none).
+    fn on_watched_roster(&mut self, r: Roster) {
+        let (Phase::Running(run), RosterChange::Spectators { count }) = (&mut self.phase, r.change)
+        else {
+            self.violation(Violation::UnexpectedWatch);
+            return;
+        };
+        run.roster_seq = r.seq;
+        run.watchers.change(r.tick, count, run.timeline.tick());
     }
 
     /// Spectator: the host's hash of a final tick.
