@@ -46,8 +46,14 @@ use crate::transport::Channel;
 /// players or more (the [`RosterChange`] `Returned`, and the number of the
 /// host's last membership change in [`CatchUp`]); version 8 spectators
 /// ([`Watch`], [`Welcome`], [`Confirmed`], [`Message::WatchAck`], the
-/// [`RosterChange`] `Spectators` and the [`ByeReason`] `WatchRefused`).
-pub const PROTOCOL_VERSION: u32 = 8;
+/// [`RosterChange`] `Spectators` and the [`ByeReason`] `WatchRefused`);
+/// version 9 a spectator's stream on the unreliable channel
+/// ([`Message::Streamed`], repeated until acknowledged, so a lost packet
+/// costs the next send's interval instead of a retransmission), and the
+/// spectator count in [`CatchUp`] (a rejoiner and a spectator read the
+/// count from their first tick; a spectator gets the count's changes
+/// too).
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -144,7 +150,7 @@ pub struct CatchUpRun<I> {
 
 /// The end of a catch-up (reliable, host to rejoiner): the state after
 /// `tick` ticks, replayed from the runs before, hashes `hash` at the host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatchUp {
     /// The tick the rejoiner replays to (the host's confirmed tick).
     pub tick: u32,
@@ -153,7 +159,16 @@ pub struct CatchUp {
     /// The number of the host's last [`Roster`] change (0 before the
     /// first): the rejoiner's next one is one more.
     pub roster: u16,
+    /// How many spectators watch: `(from tick, count)` changes, oldest
+    /// first, the first in force at `tick` or before (none: no spectator
+    /// yet), then those the host ordered for later ticks. At most
+    /// [`MAX_COUNT_CHANGES`], ticks never going back, counts at most
+    /// [`MAX_SPECTATORS`].
+    pub spectators: Vec<(u32, u8)>,
 }
+
+/// The most spectator count changes a [`CatchUp`] carries.
+pub const MAX_COUNT_CHANGES: usize = 64;
 
 /// Why the host refused a [`Rejoin`], in `Bye(RejoinRefused)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -427,10 +442,16 @@ pub enum Message<I> {
     Watch(Watch),
     /// The host admits a spectator (reliable).
     Welcome(Welcome),
-    /// Confirmed ticks for a spectator (reliable).
+    /// Confirmed ticks for a spectator (reliable): what the end of the
+    /// match leaves for it, ahead of the host's `Bye`.
     Confirmed(Confirmed<I>),
     /// A spectator holds this many ticks of confirmed inputs (unreliable).
     WatchAck(u32),
+    /// Confirmed ticks for a spectator (unreliable): the live stream. The
+    /// host sends every tick from the spectator's last acknowledgement
+    /// each time, so a run may overlap what the spectator holds, and a
+    /// lost one is carried by the next.
+    Streamed(Confirmed<I>),
 }
 
 impl<I> Message<I> {
@@ -455,9 +476,11 @@ impl<I> Message<I> {
             | Message::Watch(_)
             | Message::Welcome(_)
             | Message::Confirmed(_) => Channel::Reliable,
-            Message::Inputs(_) | Message::Ping(_) | Message::Pong(_) | Message::WatchAck(_) => {
-                Channel::Unreliable
-            }
+            Message::Inputs(_)
+            | Message::Ping(_)
+            | Message::Pong(_)
+            | Message::WatchAck(_)
+            | Message::Streamed(_) => Channel::Unreliable,
         }
     }
 }
@@ -539,7 +562,8 @@ const TAG_PARTS: u32 = 8;
 const TAG_HELD: u32 = 11;
 const TAG_CATCH_UP_RUN: u32 = 15;
 const TAG_CONFIRMED: u32 = 19;
-const TAG_COUNT: u32 = 21;
+const TAG_STREAMED: u32 = 21;
+const TAG_COUNT: u32 = 22;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -615,8 +639,9 @@ enum Wire<P> {
     Rejoin(u32, [u8; 8], u8, [u8; 8]),
     /// A slot, the first tick and a run of its inputs.
     CatchUpRun(u8, u32, P),
-    /// The catch-up's tick, the host's hash of it and its last change.
-    CatchUp(u32, [u8; 8], u16),
+    /// The catch-up's tick, the host's hash of it, its last change and
+    /// the spectator count's changes.
+    CatchUp(u32, [u8; 8], u16, Vec<(u32, u8)>),
     /// Protocol and build.
     Watch(u32, [u8; 8]),
     /// Seed, players, hash interval and match id.
@@ -625,6 +650,8 @@ enum Wire<P> {
     Confirmed(u32, u8, P),
     /// Ticks of confirmed inputs held.
     WatchAck(u32),
+    /// As `Confirmed`, on the unreliable channel.
+    Streamed(u32, u8, P),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -742,6 +769,27 @@ impl<'de, I: Deserialize<'de> + Clone> Deserialize<'de> for Pads<I> {
     }
 }
 
+/// A spectator's run of confirmed ticks, checked: the inputs split into 2
+/// to [`MAX_PLAYERS`] slots of `ticks` each, and the run ends within `u32`.
+fn confirmed_run<I>(first_tick: u32, ticks: u8, pads: Vec<I>) -> Result<Confirmed<I>, DecodeError> {
+    let n = pads.len();
+    let players = match n.checked_div(usize::from(ticks)) {
+        Some(p) if p * usize::from(ticks) == n => p,
+        _ => return Err(DecodeError::BadValue("ticks")),
+    };
+    if !(2..=usize::from(MAX_PLAYERS)).contains(&players) {
+        return Err(DecodeError::BadValue("players"));
+    }
+    if u64::from(first_tick) + u64::from(ticks) > u64::from(u32::MAX) {
+        return Err(DecodeError::BadValue("tick overflow"));
+    }
+    Ok(Confirmed {
+        first_tick,
+        ticks,
+        pads,
+    })
+}
+
 fn map_postcard(e: &postcard::Error) -> DecodeError {
     use postcard::Error as E;
     match e {
@@ -795,7 +843,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 }
                 Wire::CatchUpRun(r.slot, r.first_tick, PadsRef(r.pads.as_slice()))
             }
-            Message::CatchUp(c) => Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster),
+            Message::CatchUp(c) => {
+                Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster, c.spectators.clone())
+            }
             Message::Watch(w) => Wire::Watch(w.protocol, w.build.to_le_bytes()),
             Message::Welcome(w) => Wire::Welcome(
                 w.seed.to_le_bytes(),
@@ -803,11 +853,16 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 w.hash_interval,
                 w.match_id.to_le_bytes(),
             ),
-            Message::Confirmed(c) => {
+            Message::Confirmed(c) | Message::Streamed(c) => {
                 if c.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(c.pads.len()));
                 }
-                Wire::Confirmed(c.first_tick, c.ticks, PadsRef(c.pads.as_slice()))
+                let pads = PadsRef(c.pads.as_slice());
+                if matches!(self, Message::Streamed(_)) {
+                    Wire::Streamed(c.first_tick, c.ticks, pads)
+                } else {
+                    Wire::Confirmed(c.first_tick, c.ticks, pads)
+                }
             }
             Message::WatchAck(t) => Wire::WatchAck(*t),
             Message::Member(m) => Wire::Member(m.slot, m.match_id.to_le_bytes()),
@@ -920,7 +975,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 return Err(DecodeError::RunTooLong(count));
             }
         }
-        if tag == TAG_CONFIRMED {
+        if tag == TAG_CONFIRMED || tag == TAG_STREAMED {
             // The same for a spectator's run of confirmed ticks.
             let (head, _) = postcard::take_from_bytes::<(u32, u32, u8, u32)>(bytes)
                 .map_err(|e| map_postcard(&e))?;
@@ -1002,11 +1057,22 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     pads: pads.0,
                 })
             }
-            Wire::CatchUp(tick, hash, roster) => Message::CatchUp(CatchUp {
-                tick,
-                hash: u64::from_le_bytes(hash),
-                roster,
-            }),
+            Wire::CatchUp(tick, hash, roster, spectators) => {
+                if spectators.len() > MAX_COUNT_CHANGES {
+                    return Err(DecodeError::BadValue("spectator changes"));
+                }
+                if spectators.iter().any(|&(_, c)| c > MAX_SPECTATORS)
+                    || spectators.windows(2).any(|w| w[1].0 < w[0].0)
+                {
+                    return Err(DecodeError::BadValue("spectator count"));
+                }
+                Message::CatchUp(CatchUp {
+                    tick,
+                    hash: u64::from_le_bytes(hash),
+                    roster,
+                    spectators,
+                })
+            }
             Wire::Watch(protocol, build) => Message::Watch(Watch {
                 protocol,
                 build: u64::from_le_bytes(build),
@@ -1026,22 +1092,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 })
             }
             Wire::Confirmed(first_tick, ticks, pads) => {
-                let n = pads.0.len();
-                let players = match n.checked_div(usize::from(ticks)) {
-                    Some(p) if p * usize::from(ticks) == n => p,
-                    _ => return Err(DecodeError::BadValue("ticks")),
-                };
-                if !(2..=usize::from(MAX_PLAYERS)).contains(&players) {
-                    return Err(DecodeError::BadValue("players"));
-                }
-                if u64::from(first_tick) + u64::from(ticks) > u64::from(u32::MAX) {
-                    return Err(DecodeError::BadValue("tick overflow"));
-                }
-                Message::Confirmed(Confirmed {
-                    first_tick,
-                    ticks,
-                    pads: pads.0,
-                })
+                Message::Confirmed(confirmed_run(first_tick, ticks, pads.0)?)
+            }
+            Wire::Streamed(first_tick, ticks, pads) => {
+                Message::Streamed(confirmed_run(first_tick, ticks, pads.0)?)
             }
             Wire::WatchAck(t) => Message::WatchAck(t),
             Wire::Member(slot, match_id) => {
@@ -1244,6 +1298,13 @@ mod tests {
                 tick: 36_000,
                 hash: 0x0123_4567_89ab_cdef,
                 roster: u16::MAX,
+                spectators: vec![],
+            }),
+            M::CatchUp(CatchUp {
+                tick: 600,
+                hash: 1,
+                roster: 3,
+                spectators: vec![(590, 2), (640, 3), (640, MAX_SPECTATORS)],
             }),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::WrongToken)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive)),
@@ -1350,6 +1411,16 @@ mod tests {
                 pads: (0..128).collect(),
             }),
             M::WatchAck(u32::MAX),
+            M::Streamed(Confirmed {
+                first_tick: 7,
+                ticks: 1,
+                pads: vec![0; 8],
+            }),
+            M::Streamed(Confirmed {
+                first_tick: u32::MAX - 64,
+                ticks: 64,
+                pads: (0..128).collect(),
+            }),
             M::Roster(Roster {
                 seq: 4,
                 tick: 9,
@@ -1393,6 +1464,15 @@ mod tests {
             [0x13, 0xac, 0x02, 3, 0x0d, 0b011, 5, 1, 2, 3]
         );
         assert_eq!(enc(M::WatchAck(300)), [0x14, 0xac, 0x02]);
+        // The same run on the unreliable channel: only the tag differs.
+        assert_eq!(
+            enc(M::Streamed(Confirmed {
+                first_tick: 300,
+                ticks: 3,
+                pads: vec![5, 5, 5, 1, 2, 3],
+            })),
+            [0x15, 0xac, 0x02, 3, 0x0d, 0b011, 5, 1, 2, 3]
+        );
         assert_eq!(
             enc(M::Roster(Roster {
                 seq: 3,
@@ -1524,10 +1604,38 @@ mod tests {
             enc(M::CatchUp(CatchUp {
                 tick: 300,
                 hash: 1,
-                roster: 2
+                roster: 2,
+                spectators: vec![],
             })),
-            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0]
         );
+        // Two spectators from tick 290, a third from 350.
+        assert_eq!(
+            enc(M::CatchUp(CatchUp {
+                tick: 300,
+                hash: 1,
+                roster: 2,
+                spectators: vec![(290, 2), (350, 3)],
+            })),
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3]
+        );
+        // More than 64 changes, a count above 16, a tick going back.
+        let cu = |spectators: Vec<(u32, u8)>| {
+            enc(M::CatchUp(CatchUp {
+                tick: 300,
+                hash: 1,
+                roster: 2,
+                spectators,
+            }))
+        };
+        for bad in [
+            cu(vec![(1, 1); MAX_COUNT_CHANGES + 1]),
+            cu(vec![(1, MAX_SPECTATORS + 1)]),
+            cu(vec![(5, 1), (4, 2)]),
+        ] {
+            assert!(matches!(M::decode(&bad), Err(DecodeError::BadValue(_))));
+        }
+        assert!(M::decode(&cu(vec![(1, 1); MAX_COUNT_CHANGES])).is_ok());
         assert_eq!(
             enc(M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive))),
             [6, 8, 1]
@@ -1726,7 +1834,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[21]), Err(DecodeError::UnknownTag(21)));
+        assert_eq!(M::decode(&[22]), Err(DecodeError::UnknownTag(22)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));

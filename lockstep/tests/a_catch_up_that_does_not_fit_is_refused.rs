@@ -28,6 +28,7 @@ fn a_catch_up_that_does_not_fit_is_refused() {
             tick: 100,
             hash,
             roster: 0,
+            spectators: vec![],
         })
         .encode()
         .expect("encodes");

@@ -32,6 +32,7 @@ fn a_catch_up_with_a_wrong_hash_is_refused() {
                 tick: 300,
                 hash: sent,
                 roster: 0,
+                spectators: vec![],
             });
             let bytes = end.encode().expect("encodes");
             s.handle_datagram(Millis(40), PeerId(0), Channel::Reliable, &bytes);

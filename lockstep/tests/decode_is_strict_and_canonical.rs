@@ -14,7 +14,7 @@ use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
     ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello, Inputs, Member, Message,
     Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, Watch, WatchRefusal, Welcome,
-    MAX_RUN, MAX_SPECTATORS,
+    MAX_COUNT_CHANGES, MAX_RUN, MAX_SPECTATORS,
 };
 use proptest::prelude::*;
 
@@ -153,17 +153,22 @@ fn message() -> impl Strategy<Value = M> {
             })
         },
     );
-    let confirmed = (0u32..1_000_000, 2usize..=8, pads()).prop_filter_map(
+    let confirmed = (0u32..1_000_000, 2usize..=8, pads(), any::<bool>()).prop_filter_map(
         "a whole number of ticks",
-        |(first_tick, players, pads)| {
+        |(first_tick, players, pads, streamed)| {
             let ticks = pads.len() / players;
             let pads: Vec<u16> = pads.into_iter().take(ticks * players).collect();
             (ticks > 0).then(|| {
-                M::Confirmed(Confirmed {
+                let c = Confirmed {
                     first_tick,
                     ticks: u8::try_from(ticks).unwrap_or(1),
                     pads,
-                })
+                };
+                if streamed {
+                    M::Streamed(c)
+                } else {
+                    M::Confirmed(c)
+                }
             })
         },
     );
@@ -188,8 +193,22 @@ fn message() -> impl Strategy<Value = M> {
                 pads,
             })
         });
-    let catch_up = (any::<u32>(), any::<u64>(), any::<u16>())
-        .prop_map(|(tick, hash, roster)| M::CatchUp(CatchUp { tick, hash, roster }));
+    // The spectator count's changes: ticks never going back, counts to 16.
+    let catch_up = (
+        any::<u32>(),
+        any::<u64>(),
+        any::<u16>(),
+        proptest::collection::vec((0u32..1_000, 0u8..=MAX_SPECTATORS), 0..=MAX_COUNT_CHANGES),
+    )
+        .prop_map(|(tick, hash, roster, mut spectators)| {
+            spectators.sort_by_key(|&(t, _)| t);
+            M::CatchUp(CatchUp {
+                tick,
+                hash,
+                roster,
+                spectators,
+            })
+        });
     let parts = (
         1u32..,
         proptest::collection::vec(any::<u64>(), 0..=MAX_PARTS),

@@ -646,7 +646,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         M::Watch(_) => Expect::Nothing,
         // What the host sends a spectator, or a spectator the host, is
         // out of place between players.
-        M::Welcome(_) | M::Confirmed(_) | M::WatchAck(_) => invalid(Violation::UnexpectedWatch),
+        M::Welcome(_) | M::Confirmed(_) | M::WatchAck(_) | M::Streamed(_) => {
+            invalid(Violation::UnexpectedWatch)
+        }
     }
 }
 
@@ -656,7 +658,9 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
 /// handshake; anything else is out of place.
 fn spectator_expects(msg: M) -> Expect {
     match msg {
-        M::Welcome(_) | M::Ping(_) => Expect::Nothing,
+        // A streamed run may overtake the Welcome on its own channel: it
+        // is dropped, the host sends it again.
+        M::Welcome(_) | M::Ping(_) | M::Streamed(_) => Expect::Nothing,
         M::Bye(reason) => match reason {
             ByeReason::WatchRefused(why) => Expect::Ends(Outcome::WatchRefused { why }, None),
             ByeReason::Quit => Expect::Ends(Outcome::RemoteQuit, None),
@@ -827,6 +831,7 @@ fn every_kind_of_datagram_in_every_phase() {
             tick: 4,
             hash: 1,
             roster: 0,
+            spectators: vec![],
         })),
         vec![15, 1, 0, 0],    // an empty catch-up run
         vec![15, 8, 0, 2, 1], // a run for slot 8
@@ -846,6 +851,11 @@ fn every_kind_of_datagram_in_every_phase() {
             pads: vec![1, 2, 3, 4],
         })),
         encode(&M::WatchAck(4)),
+        encode(&M::Streamed(Confirmed {
+            first_tick: 0,
+            ticks: 2,
+            pads: vec![1, 2, 3, 4],
+        })),
         encode(&M::Roster(Roster {
             seq: 1,
             tick: 12,
@@ -854,6 +864,9 @@ fn every_kind_of_datagram_in_every_phase() {
         vec![19, 0, 3, 8, 1, 2, 3, 4], // 4 inputs do not split into 3 ticks
         vec![19, 0, 0, 0],             // no tick
         vec![19, 0, 2, 4, 1, 2],       // one player
+        vec![21, 0, 3, 8, 1, 2, 3, 4], // streamed: 4 inputs, 3 ticks
+        vec![21, 0, 0, 0],             // streamed: no tick
+        vec![21, 0, 2, 4, 1, 2],       // streamed: one player
         vec![18, 0, 0, 0, 0, 0, 0, 0, 0, 9, 60, 0, 0, 0, 0, 0, 0, 0, 0], // 9 players
         vec![12, 1, 4, 2, 17],         // 17 spectators
     ];
@@ -894,7 +907,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..18,
+        0u8..19,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -975,6 +988,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     tick: a % 8,
                     hash: u64::from(b),
                     roster: (a % 3) as u16,
+                    spectators: vec![],
                 }),
                 13 => M::Watch(Watch {
                     protocol: PROTOCOL_VERSION + a % 2,
@@ -992,6 +1006,11 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     pads,
                 }),
                 15 => M::WatchAck(a % 8),
+                18 if !pads.is_empty() && pads.len() % 2 == 0 => M::Streamed(Confirmed {
+                    first_tick: a % 8,
+                    ticks: (pads.len() / 2) as u8,
+                    pads,
+                }),
                 16 => M::Roster(Roster {
                     seq: (a % 3 + 1) as u16,
                     tick: b % 8,
@@ -1027,7 +1046,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
         });
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
-        (0u8..21, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
+        (0u8..22, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
             rest.insert(0, tag);
             rest
         }),

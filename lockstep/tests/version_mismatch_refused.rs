@@ -119,16 +119,23 @@ fn a_different_protocol_version_is_refused_by_host_and_guest() {
 
 #[test]
 fn a_future_hello_layout_is_still_a_version_mismatch() {
-    // Protocol 9 with a Hello this version cannot parse.
+    // A later protocol (one past this one) with a Hello this version
+    // cannot parse.
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).
     let mut s = Session::<Tiny>::new(SessionConfig::guest()).expect("valid config");
-    s.handle_datagram(Millis(0), PeerId(0), Channel::Reliable, &[0, 9, 0xff, 0xff]);
+    let later = u8::try_from(PROTOCOL_VERSION + 1).expect("a one-byte varint");
+    s.handle_datagram(
+        Millis(0),
+        PeerId(0),
+        Channel::Reliable,
+        &[0, later, 0xff, 0xff],
+    );
     assert_eq!(
         s.outcome(),
         Some(&Outcome::VersionMismatch {
             local: tiny_version(),
             remote: Some(Version {
-                protocol: 9,
+                protocol: PROTOCOL_VERSION + 1,
                 build: None
             })
         })

@@ -28,15 +28,28 @@ use crate::wire::{
 use super::PeerId;
 
 /// Frames between two sends of confirmed ticks to a spectator (6: ten a
-/// second). Each send carries every tick confirmed since the last, so a
-/// spectator sees ticks at most 100 ms later than every frame would
-/// show them, for a sixth of the packets; its watch delay absorbs it.
+/// second). Each send carries every confirmed tick the spectator has not
+/// acknowledged, on the unreliable channel, so a spectator sees ticks at
+/// most 100 ms later than every frame would show them, for a sixth of the
+/// packets, and a lost send costs it one interval, not a retransmission's
+/// round trips; its watch delay absorbs it.
 pub(super) const SEND_EVERY_FRAMES: u64 = 6;
 
 /// The most ticks the host sends a spectator beyond what it acknowledged
 /// (4 s): a slow link gets the stream at its own pace and holds only its
-/// own spectator back.
+/// own spectator back. It also bounds each send: every unacknowledged
+/// tick goes again each time, so one send is at most this many ticks.
 pub(super) const IN_FLIGHT_TICKS: u32 = 240;
+
+/// The most bytes a spectator's link may still hold unsent (its
+/// transport's send queue, as [`Session::pump`] reads it) for the host to
+/// stream more to it. Each send repeats what is not acknowledged, so on a
+/// link slower than the stream the queue would only grow with copies that
+/// go stale in it; past this the host skips sends until the queue drains,
+/// and the spectator's acknowledgements fall behind as they did on the
+/// reliable channel (it is dropped as too slow if they fall 600 ticks
+/// behind, and that `Bye` is not stuck behind a long queue).
+pub(super) const MAX_STREAM_BACKLOG: usize = 512;
 
 /// How far (ticks) the match may run ahead of what a spectator
 /// acknowledged before the host gives up on it (10 s): past it the
@@ -74,6 +87,8 @@ pub(super) struct Spectator {
     pub(super) last_heard: Millis,
     /// Frames since anything was queued for it.
     pub(super) quiet_frames: u32,
+    /// Bytes its link's send queue held when last pumped.
+    pub(super) backlog: usize,
 }
 
 impl Spectator {
@@ -88,6 +103,7 @@ impl Spectator {
             hashed: 0,
             last_heard: now,
             quiet_frames: 0,
+            backlog: 0,
         }
     }
 }
@@ -149,6 +165,20 @@ pub(super) struct SpectatorCount {
 }
 
 impl SpectatorCount {
+    /// The changes as a catch-up carries them.
+    pub(super) fn changes(&self) -> Vec<(u32, u8)> {
+        self.changes.iter().copied().collect()
+    }
+
+    /// The changes a catch-up carried, for a side at tick `present`.
+    pub(super) fn from_changes(changes: &[(u32, u8)], present: u32) -> Self {
+        let mut count = SpectatorCount::default();
+        for &(tick, c) in changes {
+            count.change(tick, c, present);
+        }
+        count
+    }
+
     /// The count at tick `tick`.
     pub(super) fn at(&self, tick: u32) -> u8 {
         self.changes
@@ -203,10 +233,26 @@ impl<G: DeterministicGame> Session<G> {
         self.audience.members.push(Spectator::new(link, now));
     }
 
+    /// Host: link `link`'s transport still holds `bytes` unsent (for
+    /// WebRTC, the data channels' `bufferedAmount`). [`pump`](Self::pump)
+    /// reads it from the transport itself; a caller that drains
+    /// [`poll_transmit`](Self::poll_transmit) instead may tell it here.
+    /// For a spectator's link, the host streams nothing more while it
+    /// holds more than a few hundred bytes (the stream repeats what is not
+    /// acknowledged, and copies would only go stale in the queue); other
+    /// links ignore it.
+    pub fn note_send_backlog(&mut self, link: PeerId, bytes: usize) {
+        if let Some(i) = self.audience.index(link) {
+            if let Some(s) = self.audience.members.get_mut(i) {
+                s.backlog = bytes;
+            }
+        }
+    }
+
     /// How many spectators watch the match at this side's present tick
-    /// (0 before the start; a spectator does not count itself). Every
-    /// player reads the same count at the same tick: the host orders each
-    /// change at a tick ahead of every player.
+    /// (0 before the start). Every member, spectators included, reads the
+    /// same count at the same tick: the host orders each change at a tick
+    /// ahead of every player, and a catch-up carries the count's changes.
     #[must_use]
     pub fn spectators(&self) -> u8 {
         match &self.phase {
@@ -379,6 +425,7 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             hash,
             roster: run.roster_seq,
+            spectators: run.watchers.changes(),
         };
         let count = rejoin::send_catch_up(&mut s.out, &all, end);
         log::info!(
@@ -410,7 +457,14 @@ impl<G: DeterministicGame> Session<G> {
         for p in &mut self.peers {
             p.out.send(&change);
         }
-        run.watchers.change(tick, count, run.timeline.tick());
+        // The spectators read the count too (they acknowledge nothing: a
+        // spectator's own stream is paced by its WatchAcks).
+        for s in self.audience.members.iter_mut().filter(|s| s.admitted) {
+            s.out.send(&change);
+        }
+        // Kept down to the confirmed tick: a catch-up starts there.
+        run.watchers
+            .change(tick, count, run.timeline.confirmed_tick());
     }
 
     /// Host: spectator `si` is dropped (told why with `bye`, if any); the
@@ -472,13 +526,13 @@ impl<G: DeterministicGame> Session<G> {
                 self.drop_spectator(si, Some(ByeReason::WatchRefused(WatchRefusal::TooSlow)));
                 continue;
             }
-            if s.admitted && due {
+            if s.admitted && due && s.backlog <= MAX_STREAM_BACKLOG {
                 let limit = if every_tick {
                     confirmed
                 } else {
                     confirmed.min(s.acked.saturating_add(IN_FLIGHT_TICKS))
                 };
-                self.send_confirmed(si, limit);
+                self.send_confirmed(si, limit, false);
             }
             if let Some(s) = self.audience.members.get_mut(si) {
                 s.quiet_frames += 1;
@@ -494,10 +548,13 @@ impl<G: DeterministicGame> Session<G> {
         self.audience.forget_sent_hashes();
     }
 
-    /// Host: spectator `si` gets the confirmed ticks from what it was sent
-    /// up to `upto`, in runs of every player's inputs, and the host's
-    /// hashes up to there.
-    fn send_confirmed(&mut self, si: usize, upto: u32) {
+    /// Host: spectator `si` gets every confirmed tick from its last
+    /// acknowledgement up to `upto`, in runs of every player's inputs, and
+    /// the host's hashes up to there. The live stream (`reliable` false)
+    /// rides the unreliable channel and repeats what is not acknowledged
+    /// yet, as the players' inputs do; the end of the match sends what is
+    /// left on the reliable channel, so that it comes before the `Bye`.
+    fn send_confirmed(&mut self, si: usize, upto: u32, reliable: bool) {
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -507,9 +564,10 @@ impl<G: DeterministicGame> Session<G> {
         let players = run.timeline.players().max(1);
         // Cannot truncate: MAX_RUN / 2 fits a u8.
         let per_run = u32::try_from(MAX_RUN / players).unwrap_or(1).clamp(1, 255);
-        while s.sent < upto {
-            let ticks = (upto - s.sent).min(per_run);
-            let (from, to) = (s.sent as usize, (s.sent + ticks) as usize);
+        let mut next = s.acked;
+        while next < upto {
+            let ticks = (upto - next).min(per_run);
+            let (from, to) = (next as usize, (next + ticks) as usize);
             let mut pads = Vec::with_capacity(players * ticks as usize);
             for p in 0..players {
                 match run.timeline.inputs_of(p).get(from..to) {
@@ -521,14 +579,20 @@ impl<G: DeterministicGame> Session<G> {
                     }
                 }
             }
-            s.out.send(&Message::Confirmed(Confirmed {
-                first_tick: s.sent,
+            let c = Confirmed {
+                first_tick: next,
                 ticks: u8::try_from(ticks).unwrap_or(1),
                 pads,
-            }));
-            s.sent += ticks;
+            };
+            s.out.send(&if reliable {
+                Message::Confirmed(c)
+            } else {
+                Message::Streamed(c)
+            });
+            next += ticks;
             s.quiet_frames = 0;
         }
+        s.sent = s.sent.max(upto);
         for &(tick, hash) in &self.audience.hashes {
             if tick > s.hashed && tick <= s.sent {
                 s.out
@@ -546,7 +610,7 @@ impl<G: DeterministicGame> Session<G> {
         let confirmed = self.phase.timeline().map_or(0, Timeline::confirmed_tick);
         for si in 0..self.audience.members.len() {
             if self.audience.members.get(si).is_some_and(|s| s.admitted) {
-                self.send_confirmed(si, confirmed);
+                self.send_confirmed(si, confirmed, true);
             }
         }
         let reason = match bye {
@@ -581,5 +645,6 @@ fn message_name<I>(m: &Message<I>) -> &'static str {
         Message::Welcome(_) => "a Welcome",
         Message::Confirmed(_) => "confirmed inputs",
         Message::WatchAck(_) => "an acknowledgement",
+        Message::Streamed(_) => "streamed inputs",
     }
 }

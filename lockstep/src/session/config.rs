@@ -37,7 +37,7 @@ pub const DEFAULT_PREDICTION_WINDOW: u8 = 8;
 pub const DEFAULT_MAX_HOLD_FRAMES: u8 = 2;
 /// The largest [`SessionConfig::max_hold_frames`] (a quarter of a second).
 pub const MAX_HOLD_FRAMES: u8 = 15;
-/// How far behind the newest confirmed tick it holds a spectator watches
+/// How many ticks past its present a spectator holds before it starts
 /// by default (see [`SessionConfig::watch_delay`]): 12 ticks, 200 ms.
 pub const DEFAULT_WATCH_DELAY: u8 = 12;
 /// How many ticks behind its watch delay a spectator may fall before it
@@ -171,10 +171,12 @@ impl SessionConfig {
         }
     }
 
-    /// Spectator: it runs the ticks that are at least `ticks` behind the
-    /// newest confirmed tick it holds (default [`DEFAULT_WATCH_DELAY`]).
-    /// A larger delay rides out a slower or lossier link without pauses;
-    /// 0 shows each tick as soon as it arrives.
+    /// Spectator: it starts once it holds `ticks` confirmed ticks past its
+    /// present (default [`DEFAULT_WATCH_DELAY`]), then runs one a frame
+    /// while it holds any, so those in hand ride out a late or lost
+    /// packet; run dry, it waits to hold `ticks` again. A larger delay
+    /// rides out a slower or lossier link without pauses; 0 shows each
+    /// tick as soon as it arrives.
     pub fn watch_delay(mut self, ticks: u8) -> Self {
         self.watch_delay = ticks;
         self

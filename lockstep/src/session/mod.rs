@@ -661,7 +661,10 @@ impl<G: DeterministicGame> Session<G> {
                 // guest) is refused and the match goes on.
                 log::warn!("a Watch on player link {peer}: refused, the player stays a player");
             }
-            Message::Welcome(_) | Message::Confirmed(_) | Message::WatchAck(_) => {
+            Message::Welcome(_)
+            | Message::Confirmed(_)
+            | Message::WatchAck(_)
+            | Message::Streamed(_) => {
                 self.violation(Violation::UnexpectedWatch);
             }
         }
@@ -1010,6 +1013,7 @@ impl<G: DeterministicGame> Session<G> {
         let state = transport.state();
         self.handle_link_state(now, peer, state);
         self.check_timeout(now);
+        self.note_send_backlog(peer, transport.send_backlog());
         if state == LinkState::Open {
             while let Some((channel, bytes)) = self.poll_transmit_to(peer) {
                 if let Err(e) = transport.send(channel, &bytes) {
@@ -1674,9 +1678,13 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         run.asked = Some(m.slot);
+        // Acknowledged before this side answers, so before the host's
+        // catch-up for the slot, if one follows: the rejoiner holds these.
+        let host_had = self.peers.get(pi).map_or(0, |h| h.sender.acked());
         for p in &mut self.peers {
             if p.slot == Some(m.slot) {
                 p.frozen = true;
+                p.host_had = host_had;
             }
         }
         let own = run.timeline.inputs_of(s);
@@ -1875,9 +1883,10 @@ impl<G: DeterministicGame> Session<G> {
             p.id = link;
             self.strangers.retain(|(id, _)| *id != link);
         }
-        // The fresh session knows this side's inputs the host held; the
-        // rest go again from there once its acknowledgement comes (until
-        // then from the start, in runs it already holds).
+        // The fresh session got this side's inputs the host held in its
+        // catch-up: at least what the host had acknowledged when it asked
+        // about the slot, so the stream goes on from there (and from the
+        // fresh session's acknowledgement once it comes).
         p.out.clear();
         p.frozen = false;
         p.dropped = None;
@@ -1888,7 +1897,7 @@ impl<G: DeterministicGame> Session<G> {
         p.pinger.start(self.cfg.ping_interval_frames);
         p.time_sync = time_sync::TimeSync::default();
         p.hashes = HashBook::after(0);
-        p.sender = sender::Sender::holding(0);
+        p.sender = sender::Sender::holding(p.host_had);
         p.out.send(&Message::<G::Input>::Member(Member {
             slot: self.side,
             match_id,
@@ -2598,6 +2607,7 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             hash,
             roster: run.roster_seq,
+            spectators: run.watchers.changes(),
         };
         let count = rejoin::send_catch_up(&mut p.out, &all, end);
         log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
@@ -2685,7 +2695,9 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let held = timeline.local().len() as u32;
-        self.phase = Phase::Running(Running::new(params, timeline, c.roster));
+        let mut run = Running::new(params, timeline, c.roster);
+        run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
+        self.phase = Phase::Running(run);
         for p in &mut self.peers {
             p.sender = sender::Sender::holding(held);
             p.pinger.start(self.cfg.ping_interval_frames);

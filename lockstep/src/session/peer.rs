@@ -79,6 +79,11 @@ pub(super) struct Peer {
     /// its token), waiting for the host's word that the slot came back: a
     /// few, one per link, so a forged one cannot push the real one out.
     pub(super) claims: Vec<(PeerId, u64)>,
+    /// Guest: how many of our inputs the host had acknowledged when it
+    /// asked what we hold of this player's (before a leave or a rejoin).
+    /// The host's catch-up for this player comes later, so a rejoiner
+    /// holds at least these of ours.
+    pub(super) host_had: u32,
 }
 
 /// The most `Rejoin`s a guest keeps for one slot until the host's word.
@@ -105,6 +110,7 @@ impl Peer {
             roster_acked: 0,
             returning: None,
             claims: Vec::new(),
+            host_had: 0,
         }
     }
 

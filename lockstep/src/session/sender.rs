@@ -159,6 +159,11 @@ impl Sender {
         self.sent_upto_before[0]
     }
 
+    /// Our inputs the peer acknowledged.
+    pub(super) fn acked(&self) -> u32 {
+        self.peer_ack
+    }
+
     /// The peer acknowledged `ack` of our inputs.
     pub(super) fn on_ack(&mut self, ack: u32) {
         self.peer_ack = self.peer_ack.max(ack);

@@ -17,9 +17,11 @@ use super::{Event, Frame, Outcome, Phase, Running, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::parts::{DesyncParts, StatePart};
 use crate::time::Millis;
-use crate::wire::{ByeReason, CatchUp, Confirmed, HashReport, Message, Welcome};
+use crate::wire::{
+    ByeReason, CatchUp, Confirmed, HashReport, Message, Roster, RosterChange, Welcome,
+};
 
-use super::audience::SEND_EVERY_FRAMES;
+use super::audience::{SpectatorCount, SEND_EVERY_FRAMES};
 use super::handshake::Params;
 
 /// The most host hashes a spectator keeps ahead of its own play (the host
@@ -43,6 +45,9 @@ pub(super) struct Watcher {
     /// The last acknowledgement sent, and frames since.
     acked: u32,
     quiet_frames: u32,
+    /// It has held its watch delay's worth of ticks once and plays: from
+    /// then on what it holds beyond the present is a buffer.
+    playing: bool,
 }
 
 impl Watcher {
@@ -108,8 +113,10 @@ impl<G: DeterministicGame> Session<G> {
                 }
             }
             Message::CatchUp(c) if self.gathered.is_some() => self.on_watch_catch_up(now, c),
-            Message::Confirmed(c) => self.on_confirmed(&c),
+            Message::Confirmed(c) => self.on_confirmed(&c, false),
+            Message::Streamed(c) => self.on_confirmed(&c, true),
             Message::Hash(h) => self.on_host_hash(h),
+            Message::Roster(r) => self.on_watched_roster(r),
             // The host's keep-alive while the match stalls.
             Message::Ping(_) => {}
             Message::Bye(reason) => self.on_host_bye(now, reason),
@@ -170,7 +177,9 @@ impl<G: DeterministicGame> Session<G> {
         if !self.caught_up_to(&timeline, &c) {
             return;
         }
-        self.phase = Phase::Running(Running::new(params, timeline, c.roster));
+        let mut run = Running::new(params, timeline, c.roster);
+        run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
+        self.phase = Phase::Running(run);
         if let Some(host) = self.peers.first_mut() {
             host.last_heard = host.last_heard.max(now);
             host.out.send(&Message::<G::Input>::WatchAck(c.tick));
@@ -189,10 +198,19 @@ impl<G: DeterministicGame> Session<G> {
         });
     }
 
-    /// Spectator: a run of confirmed ticks, following the last one.
-    fn on_confirmed(&mut self, c: &Confirmed<G::Input>) {
+    /// Spectator: a run of confirmed ticks. It may repeat ticks already
+    /// held (the host sends everything not acknowledged yet); those must
+    /// be the same inputs. A streamed run (`lossy`) that starts past what
+    /// is held follows a lost one and is dropped: the next send carries
+    /// the missing ticks again. A reliable run comes in order, so a gap
+    /// there is the host's fault.
+    fn on_confirmed(&mut self, c: &Confirmed<G::Input>, lossy: bool) {
         let Phase::Running(run) = &mut self.phase else {
-            self.violation(Violation::UnexpectedWatch);
+            // A streamed run may outrun the catch-up's end on the other
+            // channel; the host sends it again.
+            if !(lossy && matches!(self.phase, Phase::Handshake(_))) {
+                self.violation(Violation::UnexpectedWatch);
+            }
             return;
         };
         let players = run.timeline.players();
@@ -202,16 +220,47 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::UnexpectedWatch);
             return;
         }
-        if c.first_tick != held {
-            self.violation(Violation::InputGap {
-                expected: held,
-                first: c.first_tick,
-            });
+        if c.first_tick > held {
+            if !lossy {
+                self.violation(Violation::InputGap {
+                    expected: held,
+                    first: c.first_tick,
+                });
+            }
+            return;
+        }
+        // Cannot truncate: `held - first_tick` is checked below `n` first.
+        let known = (held - c.first_tick) as usize;
+        let from = c.first_tick as usize;
+        for (slot, pads) in c.pads.chunks(n.max(1)).enumerate() {
+            let have = run.timeline.inputs_of(slot).get(from..).unwrap_or(&[]);
+            let overlap = known.min(n);
+            if pads.get(..overlap) != have.get(..overlap) {
+                log::warn!("the host sent other inputs for a confirmed tick");
+                self.violation(Violation::UnexpectedWatch);
+                return;
+            }
+        }
+        if known >= n {
             return;
         }
         for (slot, pads) in c.pads.chunks(n.max(1)).enumerate() {
-            run.timeline.extend_inputs(slot, pads);
+            if let Some(new) = pads.get(known..) {
+                run.timeline.extend_inputs(slot, new);
+            }
         }
+    }
+
+    /// Spectator: the host's change of the spectator count (the only
+    /// change it is sent; it acknowledges none).
+    fn on_watched_roster(&mut self, r: Roster) {
+        let (Phase::Running(run), RosterChange::Spectators { count }) = (&mut self.phase, r.change)
+        else {
+            self.violation(Violation::UnexpectedWatch);
+            return;
+        };
+        run.roster_seq = r.seq;
+        run.watchers.change(r.tick, count, run.timeline.tick());
     }
 
     /// Spectator: the host's hash of a final tick.
@@ -221,13 +270,14 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let interval = u32::from(run.params.hash_interval.max(1));
-        let held = run.timeline.inputs_of(0).len() as u32;
         let Some(w) = self.watcher.as_mut() else {
             return;
         };
         let last = w.host.back().map_or(0, |&(t, _)| t);
-        // Only for ticks the host sent, in order, on the interval.
-        if !h.tick.is_multiple_of(interval) || h.tick <= last || h.tick > held {
+        // In order, on the interval. A hash may come before the ticks it
+        // covers (they ride the unreliable channel); the queue's bound
+        // keeps a host that sends too many in check.
+        if !h.tick.is_multiple_of(interval) || h.tick <= last {
             self.violation(Violation::BadHashTick { tick: h.tick });
             return;
         }
@@ -315,10 +365,14 @@ impl<G: DeterministicGame> Session<G> {
         run.timeline.step(&mut watch)
     }
 
-    /// Spectator: one display frame. It runs the ticks at least the watch
-    /// delay behind the newest one held: one per frame, or `1 + speed`
-    /// while it is more than `max_frames_behind` further behind; and
-    /// acknowledges what it holds every few frames.
+    /// Spectator: one display frame. It starts once it holds the watch
+    /// delay's worth of ticks past its present, then runs one tick a
+    /// frame while it holds any, so the ticks in hand ride out a late or
+    /// lost packet (the next one brings everything the host sent
+    /// meanwhile); `1 + speed` a frame while it is more than
+    /// `max_frames_behind` ticks behind its delay. Run dry, it waits to
+    /// hold its delay again. It acknowledges what it holds every few
+    /// frames.
     pub(super) fn watch_frame(&mut self, now: Millis) -> Frame {
         let Phase::Running(run) = &self.phase else {
             return Frame::Waiting;
@@ -326,16 +380,23 @@ impl<G: DeterministicGame> Session<G> {
         self.stats.frames += 1;
         let held = run.timeline.inputs_of(0).len() as u32;
         let tick = run.timeline.tick();
-        let target = held.saturating_sub(u32::from(self.cfg.watch_delay));
-        let behind = target.saturating_sub(tick);
+        let in_hand = held.saturating_sub(tick);
+        let delay = u32::from(self.cfg.watch_delay);
+        let playing = self.watcher.as_ref().is_some_and(|w| w.playing);
+        let behind = in_hand.saturating_sub(delay);
         let steps = if behind > u32::from(self.cfg.max_frames_behind) {
-            1 + u32::from(self.cfg.catch_up_speed)
+            (1 + u32::from(self.cfg.catch_up_speed)).min(behind)
         } else {
-            u32::from(behind > 0)
+            u32::from(behind > 0 || (playing && in_hand > 0))
         };
         let mut ran = 0;
-        while ran < steps.min(behind) && self.watch_step() {
+        while ran < steps && self.watch_step() {
             ran += 1;
+        }
+        if let Some(w) = self.watcher.as_mut() {
+            // Run dry (the match itself stalled, or the link went quiet):
+            // it fills its delay again before it plays on.
+            w.playing = ran > 0 && in_hand > ran;
         }
         self.end_if_differs();
         if self.is_ended() {
