@@ -1601,6 +1601,28 @@ mod tests {
     }
 
     #[test]
+    fn posts_of_an_abandoned_match_do_not_reach_the_next() {
+        let mut p = Two::new();
+        p.run(1_000, 16, &[]);
+        // Worker A posted a frame of the running match the page has not
+        // read when the page gives the match up and starts another.
+        p.a.worker_tick(p.clock.get() + 17);
+        assert!(!p.a.inbox.borrow().is_empty());
+        p.a.slot.drop_match();
+        let now = Millis(p.clock.get() + 17);
+        let cfg = SessionConfig::host(9, 2).rejoin_window(Millis::ZERO);
+        assert!(p.a.slot.start_match(cfg, now, 2));
+        let mut view = MatchView::default();
+        let r = p.a.slot.match_frame(now, &[], &mut view);
+        assert!(r.ended.is_none());
+        assert_eq!(
+            view.tick, None,
+            "the old match's ticks are not the new one's"
+        );
+        assert_eq!(p.a.slot.match_tag(), Some(2));
+    }
+
+    #[test]
     fn a_worker_without_a_game_says_so_and_refuses_matches() {
         let mut w = MatchWorker::new(None);
         let first = decode::<FromWorker>(&w.poll().unwrap()).unwrap();
