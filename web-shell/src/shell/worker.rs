@@ -99,8 +99,11 @@ pub enum ToWorker {
     Quit,
     /// Forget the match.
     Drop,
+    /// Forget the last match's result.
+    Forget,
     /// Record a picture of the match for a canvas of this size (CSS
-    /// pixels) after the next frame.
+    /// pixels) after the next frame (or, between matches, of the last
+    /// match's result, at once).
     Paint(f64, f64),
     /// Crash on purpose (for the test that the page copes).
     Crash,
@@ -579,7 +582,10 @@ pub struct MatchWorker {
     clock: FrameClock,
     running: bool,
     links: Vec<PeerId>,
-    paint: Option<(f64, f64)>,
+    /// A picture was asked for since the last.
+    paint: bool,
+    /// The canvas size the page last drew at (CSS pixels).
+    size: (f64, f64),
     identity: Option<WireIdentity>,
     out: Vec<FromWorker>,
     dropped: u32,
@@ -603,7 +609,8 @@ impl MatchWorker {
             clock: FrameClock::default(),
             running: false,
             links: Vec::new(),
-            paint: None,
+            paint: false,
+            size: (800.0, 450.0),
             identity: None,
             out: vec![hello],
             dropped: 0,
@@ -658,6 +665,7 @@ impl MatchWorker {
                 if self.running {
                     slot.drop_match();
                 }
+                slot.forget_result();
                 self.links = links.iter().copied().map(PeerId).collect();
                 self.view = MatchView {
                     path: self.path,
@@ -703,7 +711,17 @@ impl MatchWorker {
                     self.running = false;
                 }
             }
-            ToWorker::Paint(w, h) => self.paint = Some((w, h)),
+            ToWorker::Paint(w, h) => {
+                self.paint = true;
+                self.size = (w, h);
+                if !self.running && slot.has_result() {
+                    self.paint = false;
+                    let mut r = Recorder::new(self.size);
+                    slot.paint(&mut r);
+                    self.out.push(FromWorker::Picture(r.into_calls()));
+                }
+            }
+            ToWorker::Forget => slot.forget_result(),
             ToWorker::Crash => {}
         }
         self.flush_sends();
@@ -730,9 +748,9 @@ impl MatchWorker {
             self.end(end);
             return;
         }
-        if let Some(size) = self.paint.take() {
+        if std::mem::take(&mut self.paint) {
             if let Some(slot) = self.slot.as_mut() {
-                let mut r = Recorder::new(size);
+                let mut r = Recorder::new(self.size);
                 slot.paint(&mut r);
                 self.out.push(FromWorker::Picture(r.into_calls()));
             }
@@ -746,11 +764,10 @@ impl MatchWorker {
         slot.drop_match();
         self.running = false;
         let result = slot.has_result().then(|| {
-            let mut r = Recorder::new(self.paint.unwrap_or((800.0, 450.0)));
+            let mut r = Recorder::new(self.size);
             slot.paint(&mut r);
             r.into_calls()
         });
-        slot.forget_result();
         self.out.push(FromWorker::Ended(WireEnd {
             outcome: outcome_name(&end.outcome).to_owned(),
             message: end.message,
@@ -864,6 +881,8 @@ pub struct WorkerSlot {
     online: Option<Online>,
     /// The last match's result picture.
     finished: Option<Vec<Call>>,
+    /// The canvas size the result picture was last asked for at.
+    finished_size: Option<(f64, f64)>,
     /// The worker said it has no game: matches are refused.
     no_game: bool,
     /// Starts posted that the worker has not answered yet: until it has,
@@ -883,6 +902,7 @@ impl WorkerSlot {
             port: None,
             online: None,
             finished: None,
+            finished_size: None,
             no_game: false,
             starts_pending: 0,
             opened: None,
@@ -938,8 +958,13 @@ impl WorkerSlot {
                         if self.starts_pending > 0 {
                             continue;
                         }
-                        if let Some(o) = self.online.as_mut() {
-                            Self::take(o, m, &mut self.finished);
+                        match (self.online.as_mut(), m) {
+                            (Some(o), m) => Self::take(o, m, &mut self.finished),
+                            // The result drawn again at the canvas's size.
+                            (None, FromWorker::Picture(c)) if self.finished.is_some() => {
+                                self.finished = Some(c);
+                            }
+                            _ => {}
                         }
                     }
                 }
@@ -1019,6 +1044,7 @@ impl WorkerSlot {
             p.fresh = false;
         }
         self.finished = None;
+        self.finished_size = None;
         self.online = Some(Online {
             tag,
             view: None,
@@ -1236,7 +1262,10 @@ impl GameSlot for WorkerSlot {
         self.finished.is_some() || self.inner.has_result()
     }
     fn forget_result(&mut self) {
-        self.finished = None;
+        if self.finished.take().is_some() {
+            self.post(&[ToWorker::Forget]);
+        }
+        self.finished_size = None;
         self.inner.forget_result();
     }
     fn restart_local(&mut self, seed: u64) {
@@ -1257,8 +1286,16 @@ impl GameSlot for WorkerSlot {
         self.inner.paint(&mut r);
         let calls = r.into_calls();
         if calls.is_empty() {
+            self.pump();
             if let Some(f) = &self.finished {
                 replay(f, painter);
+                // Drawn for another size (a resized window): the worker
+                // draws the result again at this one.
+                let size = painter.size();
+                if self.finished_size != Some(size) {
+                    self.finished_size = Some(size);
+                    self.post(&[ToWorker::Paint(size.0, size.1)]);
+                }
             }
         } else {
             replay(&calls, painter);
