@@ -893,10 +893,13 @@ pub struct WorkerSlot {
 }
 
 impl WorkerSlot {
-    /// `inner` with its matches in workers that `spawn` starts.
+    /// `inner` with its matches in workers that `spawn` starts. The first
+    /// starts now: loading the module in a worker takes a while (seconds
+    /// on a busy machine), and a match whose worker is still loading does
+    /// not answer the other player, who gives up after 5 s.
     #[must_use]
     pub fn new(inner: Box<dyn GameSlot>, spawn: Spawn) -> WorkerSlot {
-        WorkerSlot {
+        let mut slot = WorkerSlot {
             inner,
             spawn,
             port: None,
@@ -906,6 +909,21 @@ impl WorkerSlot {
             no_game: false,
             starts_pending: 0,
             opened: None,
+        };
+        slot.respawn(Millis::ZERO);
+        slot
+    }
+
+    /// A fresh worker in place of any other.
+    fn respawn(&mut self, now: Millis) {
+        self.port = (self.spawn)().map(|port| Port {
+            port,
+            ready: false,
+            heard: now,
+            fresh: false,
+        });
+        if self.port.is_none() {
+            log::error!("no worker for the match: the browser could not start one");
         }
     }
 
@@ -1026,16 +1044,10 @@ impl WorkerSlot {
             return false;
         }
         if self.port.is_none() {
-            let Some(port) = (self.spawn)() else {
-                log::error!("no worker for the match: the browser could not start one");
+            self.respawn(now);
+            if self.port.is_none() {
                 return false;
-            };
-            self.port = Some(Port {
-                port,
-                ready: false,
-                heard: now,
-                fresh: false,
-            });
+            }
         }
         if let Some(p) = self.port.as_mut() {
             // The page's clock starts counting the worker's silence now,
@@ -1198,9 +1210,9 @@ impl GameSlot for WorkerSlot {
         }
         if let Some(why) = self.crashed(now) {
             log::error!("the match worker crashed ({why}): the match ends");
-            // A crashed worker is gone for good; the next match starts a
-            // fresh one.
-            self.port = None;
+            // A crashed worker is gone for good; a fresh one loads now,
+            // ready for the next match.
+            self.respawn(now);
             self.online = None;
             self.starts_pending = 0;
             view.state = Some("ended");
@@ -1610,8 +1622,9 @@ mod tests {
         assert_eq!(p.a.slot.match_tag(), None, "the match is gone");
         *p.a.failed.borrow_mut() = None;
         let cfg = SessionConfig::host(8, 2);
+        assert_eq!(p.a.spawned.get(), 2, "a fresh worker, at once");
         assert!(p.a.slot.start_match(cfg, Millis(p.clock.get()), 2));
-        assert_eq!(p.a.spawned.get(), 2, "a fresh worker");
+        assert_eq!(p.a.spawned.get(), 2);
     }
 
     #[test]
