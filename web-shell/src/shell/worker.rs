@@ -781,7 +781,14 @@ impl MatchWorker {
         let Some(slot) = self.slot.as_mut() else {
             return;
         };
-        while let Some((ch, bytes)) = slot.poll_match_transmit() {
+        // A party's match has only its party links (one of which may have
+        // the number the match link of two has).
+        while let Some((ch, bytes)) = self
+            .links
+            .is_empty()
+            .then(|| slot.poll_match_transmit())
+            .flatten()
+        {
             self.out.push(FromWorker::Send {
                 link: None,
                 reliable: ch == Channel::Reliable,
