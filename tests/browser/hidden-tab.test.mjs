@@ -40,7 +40,9 @@ async function launchChromium() {
   const proc = spawn(CHROMIUM, ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic',
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--allow-loopback-in-peer-connection', '--remote-debugging-port=0', `--user-data-dir=${profile}`,
-    'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // A process group of its own: stopping Chromium's processes must not
+    // reach the test runner's group.
+    'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const url = await new Promise((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${err}`)), DEADLINE);
@@ -73,8 +75,9 @@ async function launchChromium() {
   });
   const close = async () => {
     ws.close();
-    proc.kill();
-    await new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', resolve)));
+    const exited = new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', resolve)));
+    try { process.kill(-proc.pid, 'SIGTERM'); } catch { /* already gone */ }
+    await exited;
     rmSync(profile, { recursive: true, force: true });
   };
   return { send, on: (f) => listeners.push(f), close };

@@ -4,7 +4,8 @@
 // `new Worker('match-worker.js', { type: 'module' })`. Loading the module
 // runs the game's start function, which finds no window here and keeps the
 // game's slot for `matchWorkerMain()`; that takes every message from the
-// page (`message(data)`) and runs the match's frames (`tick()`).
+// page (`message(data)`) and runs the match's frames (`tick()`, which says
+// whether a match runs).
 import init, { matchWorkerMain } from './pkg/web_shell.js';
 
 // Messages that arrive while the module loads are kept, in order.
@@ -12,6 +13,14 @@ const early = [];
 self.onmessage = (e) => early.push(e.data);
 await init();
 const main = matchWorkerMain();
-self.onmessage = (e) => main.message(e.data);
+// Every 4 ms while a match runs (its 60 Hz frames are kept by the clock
+// inside); every 20 ms while the worker waits for one, and at once when a
+// message may have started one.
+let timer;
+const tick = () => {
+  clearTimeout(timer);
+  timer = setTimeout(tick, main.tick() ? 4 : 20);
+};
+self.onmessage = (e) => { main.message(e.data); tick(); };
 for (const d of early) main.message(d);
-setInterval(() => main.tick(), 4);
+tick();

@@ -628,6 +628,12 @@ impl MatchWorker {
             .push(FromWorker::Log(level.clamp(1, 3), text[..end].to_owned()));
     }
 
+    /// Whether a match runs.
+    #[must_use]
+    pub fn running(&self) -> bool {
+        self.running
+    }
+
     /// Posts from the page that were refused.
     #[must_use]
     pub fn dropped(&self) -> u32 {

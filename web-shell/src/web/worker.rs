@@ -238,10 +238,13 @@ impl MatchWorkerMain {
         }
     }
 
-    /// Runs the match's frame when one is due.
-    pub fn tick(&mut self) {
+    /// Runs the match's frame when one is due; `true` while a match runs
+    /// (the script then calls again within a few milliseconds, and less
+    /// often while the worker waits for a match).
+    pub fn tick(&mut self) -> bool {
         let now = self.now();
         self.core.tick(now);
         self.flush();
+        self.core.running()
     }
 }
