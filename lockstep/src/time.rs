@@ -7,7 +7,19 @@ use core::ops::{Add, Sub};
 /// The engine never reads a clock: the caller passes `Millis` into every
 /// method that needs the time. Any monotonic origin works (page load,
 /// process start, zero in tests) as long as one session sees one clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Millis(pub u64);
 
 impl Millis {

@@ -13,7 +13,10 @@
 #     (each comes back into its slot), a page of
 #     another build refused, the match and a local game watched as
 #     replays, saved logs opened and refused, the court filling the window
-#     at three sizes and full screen (tests/browser/match.test.mjs);
+#     at three sizes and full screen (tests/browser/match.test.mjs); a
+#     tab hidden for 30 s mid-match (a real background tab: the match runs
+#     on in the page's worker, the other page sees no stall, both end in
+#     sync) and a match worker that crashes (tests/browser/hidden-tab.test.mjs);
 #  3. the input log downloaded from the page replayed natively
 #     (example ntba_replay) to the final hash the page recorded (and both
 #     logs of the match a guest came back into, each to its page's), and the
@@ -172,6 +175,14 @@ in_loopback_netns env \
     MATCH_OUT="$out" \
     MATCH_SCREENSHOT="$shot" \
     "$NODE" --test --test-reporter=spec tests/browser/match.test.mjs
+
+log "a hidden tab and a crashed match worker in headless Chromium (loopback-only network namespace)"
+in_loopback_netns env \
+    NTBA_MATCH=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$WEB_OUT" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-reporter=spec tests/browser/hidden-tab.test.mjs
 
 log "replaying the downloaded input log natively"
 read -r ticks hash hash600 <"$out/match.expect"

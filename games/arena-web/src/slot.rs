@@ -467,6 +467,11 @@ impl ArenaSlot {
 }
 
 impl GameSlot for ArenaSlot {
+    // The host's simulation has a worker of its own already (which the
+    // page starts), and the guest's side only shows the host's snapshots.
+    fn match_in_worker(&self) -> bool {
+        false
+    }
     fn name(&self) -> &'static str {
         "Arena"
     }

@@ -327,6 +327,11 @@ impl BattleshipSlot {
 }
 
 impl GameSlot for BattleshipSlot {
+    // The fleet is drawn from the page's random numbers, which a worker
+    // running this slot would not have: the match stays on the page.
+    fn match_in_worker(&self) -> bool {
+        false
+    }
     fn name(&self) -> &'static str {
         "Battleship"
     }

@@ -52,7 +52,7 @@ pub const DEFAULT_CATCH_UP_SPEED: u8 = 1;
 pub const HANDSHAKE_PINGS: usize = 5;
 
 /// Which end of the match this session plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Role {
     /// Side 0: picks the seed and the input delay (and the hash interval).
     Host {
@@ -69,7 +69,9 @@ pub enum Role {
 
 /// Settings of a [`Session`], built with `host`/`guest` and the chainable
 /// setters, checked by [`Session::new`](super::Session::new).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// It also travels as serde data (a page hands it to the worker that runs
+/// its match); the receiving `Session::new` checks it all the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[must_use]
 pub struct SessionConfig {
     pub(super) role: Role,

@@ -210,6 +210,13 @@ pub trait GameSlot {
     fn replay_view(&self) -> Option<ReplayView> {
         None
     }
+    /// Whether the page runs this game's online matches in a dedicated
+    /// worker (see [`super::worker`]): `true` by default. A slot that
+    /// needs the page's own objects during a match (its own worker, the
+    /// page's random numbers) says `false` and runs on the page.
+    fn match_in_worker(&self) -> bool {
+        true
+    }
 }
 
 /// What a rejoin needs to know of a running match.

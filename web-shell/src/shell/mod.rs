@@ -32,6 +32,7 @@ mod party_ui;
 pub mod rejoin;
 pub mod room;
 pub mod view;
+pub mod worker;
 
 pub use config::{PageFacts, ShellConfig, GAME_KEY, NAME_KEY, NETCODE_KEY, STORED_KEYS};
 use io::Part;

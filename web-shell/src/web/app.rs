@@ -14,6 +14,7 @@ use crate::replay::Refusal;
 use crate::shell::game::Slot;
 use crate::shell::links::Links;
 use crate::shell::page::{self, DomEvent, Listener};
+use crate::shell::worker::WorkerSlot;
 use crate::shell::{self as core, GameSlot, Input, LinkId, Output, Shell, ShellConfig};
 use lockstep::Millis;
 use std::cell::RefCell;
@@ -112,6 +113,9 @@ impl App {
     fn carry_out(&mut self, out: Output) -> bool {
         match out {
             Output::Page(patches) => patches.iter().for_each(|p| self.dom.apply(p)),
+            // A hidden page draws nothing (and so asks its match worker
+            // for no pictures); the match goes on.
+            Output::Paint if self.dom.doc.hidden() => {}
             Output::Paint => self
                 .dom
                 .paint(|width, ratio| self.shell.drawing(width, ratio)),
@@ -339,11 +343,21 @@ pub fn run<F: FrontEnd + 'static>(front: F) -> Result<(), JsValue> {
 ///
 /// As [`run`].
 pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
+    let Some(window) = web_sys::window() else {
+        // The module runs in the match worker: the slot is the worker's.
+        super::worker::keep_for_worker(game);
+        return Ok(());
+    };
     let _ = log::set_logger(&ConsoleLog);
     log::set_max_level(core::LOG_LEVEL);
-    let window = web_sys::window().ok_or("no window")?;
     let dom = Dom::new(window.document().ok_or("no document")?);
     let facts = platform::page_facts();
+    let game: Box<dyn GameSlot> =
+        if game.match_in_worker() && crate::shell::worker::wanted(&facts.search) {
+            Box::new(WorkerSlot::new(game, Box::new(super::worker::spawn)))
+        } else {
+            game
+        };
     let shell = Shell::with_game(
         game,
         ShellConfig::from_page(&facts),

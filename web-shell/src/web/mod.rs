@@ -13,5 +13,6 @@ mod dom;
 mod net;
 mod platform;
 mod rtc;
+mod worker;
 
 pub use app::{run, run_game, wake};
