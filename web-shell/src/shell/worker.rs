@@ -1158,8 +1158,8 @@ impl GameSlot for WorkerSlot {
     fn party(&self) -> crate::party::PartyRules {
         self.inner.party()
     }
-    fn party_seed(&self, seed: u64, sides: &[u8]) -> Option<u64> {
-        self.inner.party_seed(seed, sides)
+    fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
+        self.inner.party_seed(seed, sides, length)
     }
     fn start_party(&mut self, cfg: SessionConfig, now: Millis, tag: u32, links: &[PeerId]) -> bool {
         if !self.inner.start_party(cfg, now, tag, links) {
