@@ -452,7 +452,9 @@ impl<G: DeterministicGame> Session<G> {
             // No slot: a spectator's "side" names none.
             Role::Guest if cfg.watching => MAX_PLAYERS,
             Role::Host { .. } => 0,
-            Role::Guest => 1,
+            // A rejoiner knows its slot before the host answers, and keeps
+            // it if refused: the page asks again for that slot.
+            Role::Guest => cfg.rejoin_as.map_or(1, |(slot, _)| slot),
         };
         let handshake = Handshake::new(&cfg, G::BUILD_ID);
         Ok(Session {
