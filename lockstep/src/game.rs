@@ -71,6 +71,32 @@ pub trait DeterministicGame: Clone {
         false
     }
 
+    /// The state as bytes, for a player coming back to a running match:
+    /// a game that saves its state lets the host send it the state
+    /// instead of every input since the start to replay (see
+    /// `docs/engine.md`, "Catch-up from a saved state"). `None` (the
+    /// default) keeps the catch-up a replay.
+    ///
+    /// [`load`](Self::load) must rebuild a state that hashes and plays
+    /// exactly as this one; a saved state longer than
+    /// [`MAX_SAVED_STATE`](crate::wire::MAX_SAVED_STATE) is not sent (the
+    /// catch-up replays instead).
+    fn save(&self) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Rebuilds a state from the bytes [`save`](Self::save) gave, strictly:
+    /// bytes that are not exactly one saved state of this game (truncated,
+    /// trailing bytes, values out of range) give `None`, never a panic or
+    /// a half-built state. The bytes come from a peer; the session checks
+    /// the loaded state against the host's hash before playing on it.
+    ///
+    /// The default (a game that saves nothing) loads nothing.
+    fn load(bytes: &[u8]) -> Option<Self> {
+        let _ = bytes;
+        None
+    }
+
     /// The state described as named parts, each with its own hash, so that
     /// a desync can say what diverged (see [`crate::parts`]).
     ///

@@ -52,8 +52,10 @@ use crate::transport::Channel;
 /// costs the next send's interval instead of a retransmission), and the
 /// spectator count in [`CatchUp`] (a rejoiner and a spectator read the
 /// count from their first tick; a spectator gets the count's changes
-/// too).
-pub const PROTOCOL_VERSION: u32 = 9;
+/// too); version 10 a catch-up from a saved state ([`SavedState`]: the
+/// game's own bytes of the host's confirmed state, before the runs of the
+/// inputs since).
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -166,6 +168,32 @@ pub struct CatchUp {
     /// [`MAX_SPECTATORS`].
     pub spectators: Vec<(u32, u8)>,
 }
+
+/// A piece of the host's saved state in a catch-up (reliable, host to
+/// rejoiner), for a game that saves its state: the bytes of
+/// `DeterministicGame::save` of the state after `tick` ticks, in pieces
+/// of 1 to [`MAX_STATE_PIECE`] bytes, each at the offset where the one
+/// before ended, before the [`CatchUpRun`]s of the inputs from `tick` on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedState {
+    /// The tick the state stands at (the host's confirmed tick).
+    pub tick: u32,
+    /// The whole state's length, 1 to [`MAX_SAVED_STATE`] bytes.
+    pub total: u32,
+    /// Where `bytes` start in the whole state.
+    pub offset: u32,
+    /// The piece, 1 to [`MAX_STATE_PIECE`] bytes, ending at most at
+    /// `total`.
+    pub bytes: Vec<u8>,
+}
+
+/// The most bytes of saved state one [`SavedState`] carries.
+pub const MAX_STATE_PIECE: usize = 1024;
+
+/// The longest saved state a catch-up may carry (256 KiB): a longer one is
+/// refused rather than held in memory, and a host whose game saves more
+/// sends inputs to replay instead.
+pub const MAX_SAVED_STATE: u32 = 256 * 1024;
 
 /// The most spectator count changes a [`CatchUp`] carries.
 pub const MAX_COUNT_CHANGES: usize = 64;
@@ -452,6 +480,8 @@ pub enum Message<I> {
     /// each time, so a run may overlap what the spectator holds, and a
     /// lost one is carried by the next.
     Streamed(Confirmed<I>),
+    /// A piece of the host's saved state in a catch-up (reliable).
+    SavedState(SavedState),
 }
 
 impl<I> Message<I> {
@@ -475,7 +505,8 @@ impl<I> Message<I> {
             | Message::CatchUp(_)
             | Message::Watch(_)
             | Message::Welcome(_)
-            | Message::Confirmed(_) => Channel::Reliable,
+            | Message::Confirmed(_)
+            | Message::SavedState(_) => Channel::Reliable,
             Message::Inputs(_)
             | Message::Ping(_)
             | Message::Pong(_)
@@ -563,7 +594,8 @@ const TAG_HELD: u32 = 11;
 const TAG_CATCH_UP_RUN: u32 = 15;
 const TAG_CONFIRMED: u32 = 19;
 const TAG_STREAMED: u32 = 21;
-const TAG_COUNT: u32 = 22;
+const TAG_SAVED_STATE: u32 = 22;
+const TAG_COUNT: u32 = 23;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -652,6 +684,9 @@ enum Wire<P> {
     WatchAck(u32),
     /// As `Confirmed`, on the unreliable channel.
     Streamed(u32, u8, P),
+    /// The state's tick, its whole length, the piece's offset and the
+    /// piece.
+    SavedState(u32, u32, u32, Vec<u8>),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -846,6 +881,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
             Message::CatchUp(c) => {
                 Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster, c.spectators.clone())
             }
+            Message::SavedState(p) => Wire::SavedState(p.tick, p.total, p.offset, p.bytes.clone()),
             Message::Watch(w) => Wire::Watch(w.protocol, w.build.to_le_bytes()),
             Message::Welcome(w) => Wire::Welcome(
                 w.seed.to_le_bytes(),
@@ -984,6 +1020,14 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 return Err(DecodeError::RunTooLong(count));
             }
         }
+        if tag == TAG_SAVED_STATE {
+            // Refuse an oversized piece before reading it.
+            let (head, _) = postcard::take_from_bytes::<(u32, u32, u32, u32, u32)>(bytes)
+                .map_err(|e| map_postcard(&e))?;
+            if head.4 as usize > MAX_STATE_PIECE {
+                return Err(DecodeError::BadValue("saved state piece"));
+            }
+        }
         if tag == TAG_PARTS {
             // Refuse an oversized list before reading it (parts.rs).
             crate::parts::check_part_count(bytes)?;
@@ -1071,6 +1115,21 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     hash: u64::from_le_bytes(hash),
                     roster,
                     spectators,
+                })
+            }
+            Wire::SavedState(tick, total, offset, piece) => {
+                let end = u64::from(offset) + piece.len() as u64;
+                if total == 0 || total > MAX_SAVED_STATE {
+                    return Err(DecodeError::BadValue("saved state length"));
+                }
+                if piece.is_empty() || end > u64::from(total) {
+                    return Err(DecodeError::BadValue("saved state piece"));
+                }
+                Message::SavedState(SavedState {
+                    tick,
+                    total,
+                    offset,
+                    bytes: piece,
                 })
             }
             Wire::Watch(protocol, build) => Message::Watch(Watch {
@@ -1305,6 +1364,18 @@ mod tests {
                 hash: 1,
                 roster: 3,
                 spectators: vec![(590, 2), (640, 3), (640, MAX_SPECTATORS)],
+            }),
+            M::SavedState(SavedState {
+                tick: 600,
+                total: MAX_SAVED_STATE,
+                offset: MAX_SAVED_STATE - MAX_STATE_PIECE as u32,
+                bytes: vec![0xa5; MAX_STATE_PIECE],
+            }),
+            M::SavedState(SavedState {
+                tick: 0,
+                total: 1,
+                offset: 0,
+                bytes: vec![7],
             }),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::WrongToken)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive)),
@@ -1673,6 +1744,33 @@ mod tests {
     }
 
     #[test]
+    fn a_saved_state_piece_is_strict() {
+        let enc = |m: M| m.encode().expect("valid messages encode");
+        // Tag 22, tick 5, total 3, offset 1, two bytes.
+        assert_eq!(
+            enc(M::SavedState(SavedState {
+                tick: 5,
+                total: 3,
+                offset: 1,
+                bytes: vec![0xaa, 0xbb],
+            })),
+            [22, 5, 3, 1, 2, 0xaa, 0xbb]
+        );
+        for (bad, why) in [
+            // No whole state, an empty piece, a piece past the end.
+            (&[22u8, 5, 0, 0, 1, 1][..], "saved state length"),
+            (&[22, 5, 3, 0, 0], "saved state piece"),
+            (&[22, 5, 3, 2, 2, 1, 1], "saved state piece"),
+            // A whole state over the cap (256 KiB + 1, varint).
+            (&[22, 5, 0x81, 0x80, 0x10, 0, 1, 1], "saved state length"),
+            // A piece over 1,024 bytes, refused before it is read.
+            (&[22, 5, 0x81, 0x10, 0, 0x81, 0x08], "saved state piece"),
+        ] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn every_message_round_trips() {
         for m in samples() {
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -1834,7 +1932,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[22]), Err(DecodeError::UnknownTag(22)));
+        assert_eq!(M::decode(&[23]), Err(DecodeError::UnknownTag(23)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));
@@ -2011,7 +2109,8 @@ mod tests {
                 | M::CatchUp(_)
                 | M::Watch(_)
                 | M::Welcome(_)
-                | M::Confirmed(_) => Channel::Reliable,
+                | M::Confirmed(_)
+                | M::SavedState(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

@@ -24,8 +24,8 @@ use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
     peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello,
-    Inputs, Member, Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange, Watch,
-    WatchRefusal, Welcome, MAX_RUN,
+    Inputs, Member, Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange, SavedState,
+    Watch, WatchRefusal, Welcome, MAX_RUN,
 };
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
@@ -640,7 +640,7 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         },
         // A catch-up goes only to a session that rejoins, after the
         // host's Hello: none of these.
-        M::CatchUpRun(_) | M::CatchUp(_) => invalid(Violation::BadCatchUp),
+        M::CatchUpRun(_) | M::CatchUp(_) | M::SavedState(_) => invalid(Violation::BadCatchUp),
         // A player stays a player: a Watch on its link is refused and
         // logged, the match untouched.
         M::Watch(_) => Expect::Nothing,
@@ -833,8 +833,16 @@ fn every_kind_of_datagram_in_every_phase() {
             roster: 0,
             spectators: vec![],
         })),
-        vec![15, 1, 0, 0],    // an empty catch-up run
-        vec![15, 8, 0, 2, 1], // a run for slot 8
+        encode(&M::SavedState(SavedState {
+            tick: 4,
+            total: 3,
+            offset: 0,
+            bytes: vec![1, 2, 3],
+        })),
+        vec![22, 4, 0, 0, 1, 1],                // a saved state of no bytes
+        vec![22, 4, 0x81, 0x10, 0, 0x81, 0x08], // a piece over 1 KiB announced
+        vec![15, 1, 0, 0],                      // an empty catch-up run
+        vec![15, 8, 0, 2, 1],                   // a run for slot 8
         encode(&M::Watch(Watch {
             protocol: PROTOCOL_VERSION,
             build: id,
@@ -907,7 +915,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..19,
+        0u8..20,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -1011,6 +1019,12 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     ticks: (pads.len() / 2) as u8,
                     pads,
                 }),
+                19 => M::SavedState(SavedState {
+                    tick: a % 8,
+                    total: (b % 4).max(pads.len() as u32).max(1),
+                    offset: 0,
+                    bytes: if pads.is_empty() { vec![1] } else { pads },
+                }),
                 16 => M::Roster(Roster {
                     seq: (a % 3 + 1) as u16,
                     tick: b % 8,
@@ -1046,7 +1060,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
         });
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
-        (0u8..22, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
+        (0u8..23, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
             rest.insert(0, tag);
             rest
         }),

@@ -11,7 +11,8 @@
 //! 5 makes the host pick its delay from the round trip (it pings before
 //! its Hello, so the script can answer with pongs, or not) and the guest a
 //! fresh session rejoining slot 1 (so the script's datagrams after the
-//! host's Hello are its catch-up), bit 6 picks rollback (window 8) over
+//! host's Hello are its catch-up, a saved state or runs from the start:
+//! the game saves its state), bit 6 picks rollback (window 8) over
 //! lock-step, and bit 7 skips the peer's Hello. The host issues rejoin
 //! tokens, so a script's Rejoin is checked in full. A guest with bits 1-2
 //! both set and bit 5 clear is a spectator instead (its one link leads to
@@ -49,6 +50,14 @@ impl DeterministicGame for Game {
     }
     fn state_hash(&self) -> u64 {
         self.0
+    }
+    // It saves its state, so a host's catch-up carries one and a
+    // rejoiner's script can send saved states of any shape.
+    fn save(&self) -> Option<Vec<u8>> {
+        Some(self.0.to_le_bytes().to_vec())
+    }
+    fn load(bytes: &[u8]) -> Option<Self> {
+        Some(Game(u64::from_le_bytes(bytes.try_into().ok()?)))
     }
 }
 

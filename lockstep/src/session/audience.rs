@@ -427,7 +427,8 @@ impl<G: DeterministicGame> Session<G> {
             roster: run.roster_seq,
             spectators: run.watchers.changes(),
         };
-        let count = rejoin::send_catch_up(&mut s.out, &all, end);
+        // A spectator's catch-up replays from the start.
+        let count = rejoin::send_catch_up(&mut s.out, &all, None, end);
         log::info!(
             "spectator on {} admitted at tick {tick} (catch-up of {count} runs)",
             s.id
@@ -641,6 +642,7 @@ fn message_name<I>(m: &Message<I>) -> &'static str {
         Message::Rejoin(_) => "a Rejoin",
         Message::CatchUpRun(_) => "a catch-up run",
         Message::CatchUp(_) => "a catch-up",
+        Message::SavedState(_) => "a saved state",
         Message::Watch(_) => "a second Watch",
         Message::Welcome(_) => "a Welcome",
         Message::Confirmed(_) => "confirmed inputs",

@@ -352,7 +352,9 @@ impl SessionConfig {
     /// was given ([`Session::rejoin_token`]): a guest that sends the host
     /// a `Rejoin` instead of a Hello, replays the host's catch-up and
     /// plays on. The host's own slot (0) cannot be rejoined:
-    /// [`Session::new`] refuses it.
+    /// [`Session::new`] refuses it. The token stays valid for the whole
+    /// match: a player may come back any number of times with it. The
+    /// session reports `slot` as its [`Session::side`] from the start.
     pub fn rejoin(mut self, slot: u8, token: u64) -> Self {
         self.role = Role::Guest;
         self.watching = false;

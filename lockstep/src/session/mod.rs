@@ -69,8 +69,8 @@ use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
     peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, HashReport, Held, Inputs, Member, Message,
-    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, Watch as WatchRequest, MAX_PLAYERS,
-    PROTOCOL_VERSION,
+    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, SavedState, Watch as WatchRequest,
+    MAX_PLAYERS, PROTOCOL_VERSION,
 };
 
 mod audience;
@@ -452,7 +452,9 @@ impl<G: DeterministicGame> Session<G> {
             // No slot: a spectator's "side" names none.
             Role::Guest if cfg.watching => MAX_PLAYERS,
             Role::Host { .. } => 0,
-            Role::Guest => 1,
+            // A rejoiner knows its slot before the host answers, and keeps
+            // it if refused: the page asks again for that slot.
+            Role::Guest => cfg.rejoin_as.map_or(1, |(slot, _)| slot),
         };
         let handshake = Handshake::new(&cfg, G::BUILD_ID);
         Ok(Session {
@@ -642,6 +644,7 @@ impl<G: DeterministicGame> Session<G> {
         match msg {
             Message::Rejoin(r) => self.on_rejoin(now, peer, Some(pi), r),
             Message::CatchUpRun(r) => self.on_catch_up_run(pi, &r),
+            Message::SavedState(piece) => self.on_saved_state(pi, &piece),
             Message::CatchUp(c) => self.on_catch_up(now, pi, c),
             Message::Hello(h) => self.on_hello(pi, h),
             Message::Inputs(m) => self.on_inputs(now, pi, m),
@@ -2603,13 +2606,20 @@ impl<G: DeterministicGame> Session<G> {
         ));
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
+        // A game that saves its state sends it instead of the inputs
+        // before it.
+        let state = run
+            .timeline
+            .confirmed_game()
+            .and_then(G::save)
+            .and_then(|bytes| rejoin::pieces(tick, &bytes));
         let end = CatchUp {
             tick,
             hash,
             roster: run.roster_seq,
             spectators: run.watchers.changes(),
         };
-        let count = rejoin::send_catch_up(&mut p.out, &all, end);
+        let count = rejoin::send_catch_up(&mut p.out, &all, state, end);
         log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
         self.deadlines.progressed();
         self.events.push_back(Event::Resumed { slot });
@@ -2630,6 +2640,19 @@ impl<G: DeterministicGame> Session<G> {
         let folded = self.gathered.as_mut().map(|g| g.fold(r));
         if let Some(Err(e)) = folded {
             log::warn!("catch-up run refused: {e:?}");
+            self.violation(Violation::BadCatchUp);
+        }
+    }
+
+    /// Rejoining: one piece of the host's saved state.
+    fn on_saved_state(&mut self, pi: usize, piece: &SavedState) {
+        if !self.awaits_catch_up(pi) {
+            self.violation(Violation::BadCatchUp);
+            return;
+        }
+        let folded = self.gathered.as_mut().map(|g| g.fold_state(piece));
+        if let Some(Err(e)) = folded {
+            log::warn!("saved state piece refused: {e:?}");
             self.violation(Violation::BadCatchUp);
         }
     }
@@ -2671,10 +2694,16 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         // Every slot reaches the tick, and none further than an honest
-        // host can hold.
-        if c.tick > g.shortest() || g.longest() > ahead_limit(c.tick, params) {
+        // host can hold; a saved state is whole and not past the tick.
+        let base = g.base();
+        let state_whole = g.state.as_ref().is_none_or(|s| s.complete());
+        if c.tick > g.shortest()
+            || g.longest() > ahead_limit(c.tick, params)
+            || base > c.tick
+            || !state_whole
+        {
             log::warn!(
-                "catch-up to tick {} with inputs from {} to {} ticks",
+                "catch-up to tick {} with inputs from {} to {} ticks (from tick {base})",
                 c.tick,
                 g.shortest(),
                 g.longest()
@@ -2682,15 +2711,28 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::BadCatchUp);
             return;
         }
-        let timeline = Timeline::<G>::new(
+        let fresh = Timeline::<G>::new(
             params.seed,
             params.players,
             self.side,
             params.delay,
             params.window,
             params.hash_interval,
-        )
-        .caught_up(g.inputs, c.tick);
+        );
+        let timeline = match g.state {
+            None => fresh.caught_up(g.inputs, c.tick),
+            Some(state) => {
+                let Some(game) = G::load(&state.bytes) else {
+                    log::warn!(
+                        "the host's saved state ({} bytes) does not load",
+                        state.bytes.len()
+                    );
+                    self.violation(Violation::BadCatchUp);
+                    return;
+                };
+                fresh.caught_up_from(game, state.tick, g.inputs, c.tick)
+            }
+        };
         if !self.caught_up_to(&timeline, &c) {
             return;
         }

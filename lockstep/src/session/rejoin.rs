@@ -12,7 +12,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::sender::Outbox;
-use crate::wire::{CatchUp, CatchUpRun, Message, MAX_RUN};
+use crate::wire::{
+    CatchUp, CatchUpRun, Message, SavedState, MAX_RUN, MAX_SAVED_STATE, MAX_STATE_PIECE,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -43,17 +45,18 @@ pub(super) fn proof(token: u64, match_id: u64, slot: u8) -> u64 {
     self::token(u128::from(token), match_id, slot)
 }
 
-/// Every slot's inputs (`inputs[s]`, from tick 0) as catch-up runs, slot
-/// by slot.
-pub(super) fn runs<I: Copy>(inputs: &[&[I]]) -> Vec<CatchUpRun<I>> {
+/// Every slot's inputs (`inputs[s]`, from tick 0) from tick `from` on as
+/// catch-up runs, slot by slot.
+pub(super) fn runs<I: Copy>(inputs: &[&[I]], from: u32) -> Vec<CatchUpRun<I>> {
     let mut out = Vec::new();
     for (slot, pads) in inputs.iter().enumerate() {
+        let pads = pads.get(from as usize..).unwrap_or(&[]);
         for (i, c) in pads.chunks(MAX_RUN).enumerate() {
             out.push(CatchUpRun {
                 // Cannot truncate: at most MAX_PLAYERS slots.
                 slot: slot as u8,
                 // Cannot overflow: a timeline holds fewer than 2^32 inputs.
-                first_tick: (i * MAX_RUN) as u32,
+                first_tick: from + (i * MAX_RUN) as u32,
                 pads: c.to_vec(),
             });
         }
@@ -61,15 +64,55 @@ pub(super) fn runs<I: Copy>(inputs: &[&[I]]) -> Vec<CatchUpRun<I>> {
     out
 }
 
-/// Queues a whole catch-up on `out`: every slot's inputs (`inputs[s]`,
-/// from tick 0) as runs, then `end` (the tick, the host's hash there and
-/// its last membership change). Returns how many runs went.
-pub(super) fn send_catch_up<I>(out: &mut Outbox, inputs: &[&[I]], end: CatchUp) -> usize
+/// The pieces of a saved state `bytes` of the state at `tick`; none when
+/// it is empty or longer than [`MAX_SAVED_STATE`] (the catch-up then
+/// replays).
+pub(super) fn pieces(tick: u32, bytes: &[u8]) -> Option<Vec<SavedState>> {
+    let total = u32::try_from(bytes.len())
+        .ok()
+        .filter(|&n| n > 0 && n <= MAX_SAVED_STATE)?;
+    Some(
+        bytes
+            .chunks(MAX_STATE_PIECE)
+            .enumerate()
+            .map(|(i, c)| SavedState {
+                tick,
+                total,
+                // Cannot overflow: at most MAX_SAVED_STATE bytes.
+                offset: (i * MAX_STATE_PIECE) as u32,
+                bytes: c.to_vec(),
+            })
+            .collect(),
+    )
+}
+
+/// Queues a whole catch-up on `out`: the saved state at `end.tick` when
+/// there is one (`state`, see [`pieces`]) and every slot's inputs from
+/// there, or else every slot's inputs (`inputs[s]`, from tick 0) from the
+/// start, as runs; then `end` (the tick, the host's hash there and its
+/// last membership change). Returns how many messages went before `end`.
+pub(super) fn send_catch_up<I>(
+    out: &mut Outbox,
+    inputs: &[&[I]],
+    state: Option<Vec<SavedState>>,
+    end: CatchUp,
+) -> usize
 where
     I: Copy + Serialize + DeserializeOwned + PartialEq,
 {
-    let runs = runs(inputs);
-    let count = runs.len();
+    let mut count = 0;
+    let from = match state {
+        Some(pieces) => {
+            count += pieces.len();
+            for p in pieces {
+                out.send(&Message::<I>::SavedState(p));
+            }
+            end.tick
+        }
+        None => 0,
+    };
+    let runs = runs(inputs, from);
+    count += runs.len();
     for r in runs {
         out.send(&Message::CatchUpRun(r));
     }
@@ -86,13 +129,37 @@ pub(super) enum RunRefused {
     Gap,
     /// More than [`MAX_CATCH_UP_TICKS`].
     TooLong,
+    /// A piece of saved state out of turn: after a run, for another tick
+    /// or length, or not where the previous piece ended.
+    State,
 }
 
-/// The rejoiner gathering the host's catch-up runs.
+/// The host's saved state as it arrives.
+#[derive(Debug)]
+pub(super) struct StateSoFar {
+    /// The tick it stands at.
+    pub(super) tick: u32,
+    /// Its whole length.
+    pub(super) total: u32,
+    /// The bytes so far.
+    pub(super) bytes: Vec<u8>,
+}
+
+impl StateSoFar {
+    /// Whether every byte came.
+    pub(super) fn complete(&self) -> bool {
+        self.bytes.len() == self.total as usize
+    }
+}
+
+/// The rejoiner gathering the host's catch-up: a saved state, if the
+/// game saves one, and the runs of inputs.
 #[derive(Debug)]
 pub(super) struct Gathered<I> {
-    /// Each slot's inputs so far, from tick 0.
+    /// Each slot's inputs so far, from tick [`base`](Self::base).
     pub(super) inputs: Vec<Vec<I>>,
+    /// The saved state the inputs follow (`None`: they follow the start).
+    pub(super) state: Option<StateSoFar>,
 }
 
 impl<I: Copy> Gathered<I> {
@@ -100,15 +167,53 @@ impl<I: Copy> Gathered<I> {
     pub(super) fn new(players: u8) -> Self {
         Gathered {
             inputs: vec![Vec::new(); usize::from(players)],
+            state: None,
+        }
+    }
+
+    /// The tick the inputs start at: the saved state's, or 0.
+    pub(super) fn base(&self) -> u32 {
+        self.state.as_ref().map_or(0, |s| s.tick)
+    }
+
+    /// Takes one piece of the saved state: the first before any run, the
+    /// others each where the one before ended, all for the same tick and
+    /// length. Nothing changes when it is refused.
+    pub(super) fn fold_state(&mut self, piece: &SavedState) -> Result<(), RunRefused> {
+        if self.inputs.iter().any(|i| !i.is_empty()) {
+            return Err(RunRefused::State);
+        }
+        match &mut self.state {
+            None if piece.offset == 0 => {
+                self.state = Some(StateSoFar {
+                    tick: piece.tick,
+                    total: piece.total,
+                    bytes: piece.bytes.clone(),
+                });
+                Ok(())
+            }
+            Some(s)
+                if s.tick == piece.tick
+                    && s.total == piece.total
+                    && s.bytes.len() == piece.offset as usize =>
+            {
+                s.bytes.extend_from_slice(&piece.bytes);
+                Ok(())
+            }
+            _ => Err(RunRefused::State),
         }
     }
 
     /// Takes one run; nothing changes when it is refused.
     pub(super) fn fold(&mut self, run: &CatchUpRun<I>) -> Result<(), RunRefused> {
+        if self.state.as_ref().is_some_and(|s| !s.complete()) {
+            return Err(RunRefused::State);
+        }
+        let base = u64::from(self.base());
         let Some(have) = self.inputs.get_mut(usize::from(run.slot)) else {
             return Err(RunRefused::Slot);
         };
-        if run.first_tick as usize != have.len() {
+        if u64::from(run.first_tick) != base + have.len() as u64 {
             return Err(RunRefused::Gap);
         }
         if have.len() + run.pads.len() > MAX_CATCH_UP_TICKS as usize {
@@ -118,14 +223,16 @@ impl<I: Copy> Gathered<I> {
         Ok(())
     }
 
-    /// The fewest inputs any slot has.
+    /// The tick where the slot with the fewest inputs ends.
     pub(super) fn shortest(&self) -> u32 {
-        self.inputs.iter().map(Vec::len).min().unwrap_or(0) as u32
+        let n = self.inputs.iter().map(Vec::len).min().unwrap_or(0) as u32;
+        self.base().saturating_add(n)
     }
 
-    /// The most inputs any slot has.
+    /// The tick where the slot with the most inputs ends.
     pub(super) fn longest(&self) -> u32 {
-        self.inputs.iter().map(Vec::len).max().unwrap_or(0) as u32
+        let n = self.inputs.iter().map(Vec::len).max().unwrap_or(0) as u32;
+        self.base().saturating_add(n)
     }
 }
 
@@ -148,7 +255,7 @@ mod tests {
     fn runs_follow_each_other_per_slot() {
         let a = [1u8; 300];
         let b = [2u8; 5];
-        let all = runs(&[&a[..], &b[..]]);
+        let all = runs(&[&a[..], &b[..]], 0);
         assert_eq!(all.len(), 4);
         let mut g = Gathered::new(2);
         for r in &all {
@@ -163,5 +270,44 @@ mod tests {
             pads: vec![1u8],
         };
         assert_eq!(g.fold(&far), Err(RunRefused::Slot));
+    }
+
+    #[test]
+    fn a_saved_state_comes_first_and_the_runs_follow_its_tick() {
+        let bytes: Vec<u8> = (0..2500u32).map(|i| i as u8).collect();
+        let sent = pieces(300, &bytes).expect("a state within the cap");
+        assert_eq!(sent.len(), 3);
+        let mut g = Gathered::<u8>::new(2);
+        // A run before the state is complete is out of turn.
+        let early = CatchUpRun {
+            slot: 0,
+            first_tick: 300,
+            pads: vec![1u8],
+        };
+        assert_eq!(g.fold_state(&sent[1]), Err(RunRefused::State));
+        assert_eq!(g.fold_state(&sent[0]), Ok(()));
+        assert_eq!(g.fold(&early), Err(RunRefused::State));
+        assert_eq!(g.fold_state(&sent[2]), Err(RunRefused::State));
+        assert_eq!(g.fold_state(&sent[1]), Ok(()));
+        assert_eq!(g.fold_state(&sent[2]), Ok(()));
+        assert!(g.state.as_ref().is_some_and(StateSoFar::complete));
+        assert_eq!(g.state.as_ref().map(|s| s.bytes.clone()), Some(bytes));
+        // Runs start at the state's tick.
+        let from_zero = CatchUpRun {
+            slot: 0,
+            first_tick: 0,
+            pads: vec![1u8],
+        };
+        assert_eq!(g.fold(&from_zero), Err(RunRefused::Gap));
+        assert_eq!(g.fold(&early), Ok(()));
+        assert_eq!((g.shortest(), g.longest()), (300, 301));
+        // No more state once a run came; none empty or over the cap.
+        assert_eq!(g.fold_state(&sent[0]), Err(RunRefused::State));
+        assert!(pieces(0, &[]).is_none());
+        assert!(pieces(0, &vec![0; MAX_SAVED_STATE as usize + 1]).is_none());
+        let following = runs(&[&[5u8; 400][..], &[6u8; 300][..]], 300);
+        assert_eq!(following.len(), 1);
+        let f = &following[0];
+        assert_eq!((f.slot, f.first_tick, f.pads.len()), (0, 300, 100));
     }
 }

@@ -104,6 +104,10 @@ pub(crate) struct Timeline<G: DeterministicGame> {
     /// The last final tick handed to [`Watch::final_hash`] (0 before the
     /// first).
     last_hashed: u32,
+    /// The first tick whose inputs are held: 0, or the tick of the saved
+    /// state a rejoiner started from (the inputs before it are
+    /// placeholders, never stepped).
+    base: u32,
     stats: TimelineStats,
 }
 
@@ -134,6 +138,7 @@ impl<G: DeterministicGame> Timeline<G> {
             saved: VecDeque::new(),
             confirmed: 0,
             last_hashed: 0,
+            base: 0,
             stats: TimelineStats::default(),
         }
     }
@@ -160,6 +165,34 @@ impl<G: DeterministicGame> Timeline<G> {
             self.run_tick(false, &mut Quiet);
         }
         self
+    }
+
+    /// A rejoiner's timeline from the host's saved state: `game` stands at
+    /// tick `at`, every slot's `inputs` follow from there (the host's
+    /// record, this side's own included), replayed to tick `upto` (at most
+    /// the fewest inputs any slot has). As for
+    /// [`caught_up`](Self::caught_up), the final ticks on the way count as
+    /// hashed and nothing is reported.
+    pub(crate) fn caught_up_from(
+        mut self,
+        game: G,
+        at: u32,
+        inputs: Vec<Vec<G::Input>>,
+        upto: u32,
+    ) -> Self {
+        let mut held = Vec::with_capacity(inputs.len());
+        for slot in inputs {
+            // The ticks before the state are never stepped again.
+            let mut all = vec![G::Input::default(); at as usize];
+            all.extend(slot);
+            held.push(all);
+        }
+        self.game = game;
+        self.tick = at;
+        self.confirmed = at;
+        self.last_hashed = at - at % self.hash_interval;
+        self.base = at;
+        self.caught_up(held, upto)
     }
 
     /// Keeps the states of the last `ticks` ticks even once final, so a
@@ -524,7 +557,7 @@ impl<G: DeterministicGame> Timeline<G> {
     /// held. `false` (and `out` left empty) for a tick not confirmed yet.
     pub(crate) fn confirmed_inputs(&self, tick: u32, out: &mut Vec<G::Input>) -> bool {
         out.clear();
-        if tick >= self.confirmed {
+        if tick >= self.confirmed || tick < self.base {
             return false;
         }
         let t = tick as usize;
@@ -543,7 +576,14 @@ impl<G: DeterministicGame> Timeline<G> {
     /// Every confirmed tick so far as an exportable [`InputLog`], both
     /// players' inputs in player order.
     pub(crate) fn input_log(&self, seed: u64, delay: u8) -> InputLog<G::Input> {
-        let ticks = self.confirmed as usize;
+        // A timeline that started from a saved state cannot be replayed
+        // from the seed: it records nothing (the host's log is the match's
+        // record).
+        let ticks = if self.base > 0 {
+            0
+        } else {
+            self.confirmed as usize
+        };
         let players = self.players();
         let mut inputs = Vec::with_capacity(ticks * players);
         let mut tick = Vec::with_capacity(players);
@@ -557,6 +597,7 @@ impl<G: DeterministicGame> Timeline<G> {
         let players = players as u8;
         let final_hash = self
             .confirmed_game()
+            .filter(|_| self.base == 0)
             .map_or_else(|| G::new(seed, players).state_hash(), G::state_hash);
         InputLog {
             build: G::BUILD_ID,
