@@ -6,7 +6,7 @@
 //! the match: the host player's controls and the guests' datagrams go in,
 //! datagrams for each guest's link and the host player's view of each tick
 //! come out. A challenge has one guest; a party up to
-//! [`MAX_LINKS`](crate::bridge::MAX_LINKS).
+//! [`MAX_LINKS`].
 //!
 //! Calling contract: [`handle`](HostWorker::handle) each message from the
 //! page, [`tick`](HostWorker::tick) at [`poll_timeout`](HostWorker::poll_timeout)

@@ -149,6 +149,8 @@ pub struct DrawnFrame {
     pub tick: f64,
     /// The interpolation delay then (ms).
     pub delay_ms: u64,
+    /// The round trip to the host the guest measured then (ms).
+    pub rtt_ms: Option<u64>,
     /// Every ship as drawn (the own ship where its prediction is).
     pub ships: Vec<ProbeShip>,
 }
@@ -677,6 +679,7 @@ impl ArenaSlot {
                 at_ms: now.0,
                 tick: render,
                 delay_ms: p.delay_ms.unwrap_or(0),
+                rtt_ms: g.guest.rtt().map(|r| r.0),
                 ships: p.ships.clone(),
             };
             if p.frames.len() >= FRAMES_KEPT {

@@ -69,6 +69,17 @@ pub fn arena_frames() -> String {
     PROBE.with(|p| serde_json::to_string(&crate::slot::take_frames(p)).unwrap_or_default())
 }
 
+/// The page's seat and the ships it draws, as JSON: the small part of
+/// [`arena_probe`], for tests that steer from what the page shows.
+#[wasm_bindgen(js_name = arenaView)]
+#[must_use]
+pub fn arena_view() -> String {
+    PROBE.with(|p| {
+        let p = p.borrow();
+        serde_json::json!({ "seat": p.seat, "ships": p.ships }).to_string()
+    })
+}
+
 /// How many match frames drew a state so far (cheap to read every frame).
 #[wasm_bindgen(js_name = arenaFrame)]
 #[must_use]
