@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Games that are not lock-step, and switching games, in real headless
-# Chromium. One page is built (in release): the arcade (games/arcade-web),
-# which carries NtBA, the arena, Battleship and dots behind a hub, served by
-# the embedded signalling server.
+# Chromium. Two pages are built (in release), each served by the embedded
+# signalling server: the arcade (games/arcade-web), which carries NtBA, the
+# arena, Battleship and dots behind a hub, and the arena's own page
+# (games/arena-web), whose parties the arcade's hub does not offer.
 # In each scenario two pages meet in the lobby and play over real WebRTC:
 #  1. the arena (the arcade's first game), host-authoritative: the host's
 #     simulation in a Web Worker, and every ship each page draws compared
@@ -14,7 +15,14 @@
 #     again, then dots (lock-step) to the end, over the one peer connection
 #     of the match; and dots picked on the title, named by the challenge,
 #     the match opening on it and played to its end
-#     (tests/browser/arcade.test.mjs).
+#     (tests/browser/arcade.test.mjs);
+#  4. on the arena's page, a party of four: the party's host runs the
+#     match in its worker for three guests, every page steers for a minute,
+#     and every frame each guest draws is compared with the host's state at
+#     the same moment, within the bound the test derives from the
+#     interpolation delay and the ships' top speed; then a guest leaves and
+#     the others play on, and the host leaves
+#     (tests/browser/arena-party.test.mjs).
 # The same tests run against the games' own pages (WEB_CRATE=arena-web or
 # battleship-web scripts/build-web.sh, then WEB_DIR=...).
 # Server and browsers run in a loopback-only network namespace.
@@ -27,6 +35,7 @@ NODE="$ROOT/node_modules/.bin/node"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
 WEB_OUT="$TARGET_DIR/arcade-web" WEB_CRATE=arcade-web scripts/build-web.sh
+WEB_OUT="$TARGET_DIR/arena-web" WEB_CRATE=arena-web scripts/build-web.sh
 log "building signaling-server"
 cargo build --locked -p signaling-server
 
@@ -40,3 +49,12 @@ in_loopback_netns env \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec \
     tests/browser/arena.test.mjs tests/browser/battleship.test.mjs tests/browser/arcade.test.mjs
+
+log "an arena party of four in headless Chromium (loopback-only network namespace)"
+in_loopback_netns env \
+    ARENA_PARTY=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/arena-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-concurrency=1 --test-reporter=spec \
+    tests/browser/arena-party.test.mjs

@@ -372,6 +372,12 @@ impl GameSlot for HubSlot {
     fn games(&self) -> &'static [&'static str] {
         self.names
     }
+    // The hub switches games over one link, and two of them (the arena's
+    // host with its own worker, Battleship) need the page during a match:
+    // the whole hub plays on the page.
+    fn match_in_worker(&self) -> bool {
+        false
+    }
     fn open_on(&mut self, game: usize) {
         self.first = u8::try_from(game)
             .ok()

@@ -134,7 +134,10 @@ fn garbage_never_panics_any_slot_or_the_worker() {
     let mut worker = HostWorker::new();
     worker.handle_bytes(
         Millis(0),
-        &arena_web::bridge::encode(&arena_web::bridge::ToWorker::Start { seed: 1 }),
+        &arena_web::bridge::encode(&arena_web::bridge::ToWorker::Start {
+            seed: 1,
+            links: vec![1, 2, 3],
+        }),
     );
     for i in 0..20_000u64 {
         let bytes = rng.bytes(40);

@@ -1,8 +1,11 @@
 //! The messages between the page and the host's worker.
 //!
 //! The page of the match's host does no simulation: it hands the worker
-//! what the match link delivered and what its own player pressed, and the
-//! worker hands back what to send on the link and the state to draw. Both
+//! what its links to the guests delivered and what its own player pressed,
+//! and the worker hands back what to send on which link and the state to
+//! draw. Links are named by a number the page picks ([`LinkName`]): the
+//! party place at the link's other end, or 1 for the one guest of a
+//! challenge. Both
 //! directions are one postcard-encoded enum per message, decoded strictly
 //! (a remainder or an unknown tag is an error), although both ends are
 //! this crate: a message that does not decode is logged and dropped, never
@@ -15,17 +18,29 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 /// Largest message either way: a datagram (16 KiB at most) and its frame.
 pub const MAX_MESSAGE: usize = 17 * 1024;
 
+/// The page's name for one link to a guest.
+pub type LinkName = u16;
+
+/// The most links to guests a match takes (the model's seats for guests).
+pub const MAX_LINKS: usize = authority::MAX_GUESTS as usize;
+
 /// From the page to the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
-    /// The match link is open: start the host with this seed.
+    /// The links to the guests are open: start the host with this seed,
+    /// a seat waiting for a guest on each of `links` (at most
+    /// [`MAX_LINKS`]; more is refused with [`FromWorker::Failed`]).
     Start {
         /// The arena's seed and the rejoin tokens' (the page draws it from
         /// real randomness).
         seed: u64,
+        /// The links, each named as the page likes (distinct).
+        links: Vec<LinkName>,
     },
-    /// A datagram from the guest.
+    /// A datagram from a guest.
     Datagram {
+        /// The link it came on.
+        link: LinkName,
         /// It came on the reliable channel.
         reliable: bool,
         /// Its bytes.
@@ -33,15 +48,20 @@ pub enum ToWorker {
     },
     /// The host player's controls changed.
     Control(Control),
-    /// The bytes the match link holds, queued to send.
-    Backlog(u64),
-    /// The match link closed or failed.
-    LinkLost,
-    /// The host player leaves: say goodbye to the guest.
+    /// The bytes a link holds, queued to send.
+    Backlog {
+        /// The link.
+        link: LinkName,
+        /// Bytes queued.
+        bytes: u64,
+    },
+    /// A link closed or failed.
+    LinkLost(LinkName),
+    /// The host player leaves: say goodbye to every guest.
     Quit,
 }
 
-/// Why the guest is gone, as the page words it.
+/// Why a guest is gone, as the page words it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Gone {
     /// It left.
@@ -65,8 +85,10 @@ impl From<LeaveReason> for Gone {
 /// From the worker to the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
-    /// Send this on the match link.
+    /// Send this on a link.
     Send {
+        /// The link.
+        link: LinkName,
         /// On the reliable channel.
         reliable: bool,
         /// The datagram.
@@ -79,10 +101,10 @@ pub enum FromWorker {
         /// Every ship and bullet.
         snapshot: ArenaSnapshot,
     },
-    /// The guest took its seat.
-    Joined,
-    /// The guest is gone for good.
-    Left(Gone),
+    /// The guest on this link took its seat.
+    Joined(LinkName),
+    /// The guest on this link is gone for good (said once per link).
+    Left(LinkName, Gone),
     /// The host said goodbye to everyone after [`ToWorker::Quit`]: the
     /// page may close the link.
     Closed,
@@ -128,8 +150,12 @@ mod tests {
     #[test]
     fn messages_round_trip_and_garbage_is_refused() {
         let msgs = [
-            ToWorker::Start { seed: 7 },
+            ToWorker::Start {
+                seed: 7,
+                links: vec![1, 2, 3],
+            },
             ToWorker::Datagram {
+                link: 2,
                 reliable: true,
                 bytes: vec![1, 2, 3],
             },
@@ -138,8 +164,11 @@ mod tests {
                 turn: -1,
                 fire: false,
             }),
-            ToWorker::Backlog(70_000),
-            ToWorker::LinkLost,
+            ToWorker::Backlog {
+                link: 3,
+                bytes: 70_000,
+            },
+            ToWorker::LinkLost(1),
             ToWorker::Quit,
         ];
         for m in msgs {

@@ -4,12 +4,22 @@
 //!
 //! The shell runs lock-step games through its own match driver; the arena
 //! is host-authoritative, so it brings its own slot ([`GameSlot`]) and
-//! with it its own match driver. The lobby, the challenge, the room link
-//! and the match link are the shell's, unchanged: the host of the room
-//! (the challenger) hosts the arena, the other page is its guest.
+//! with it its own match driver. The lobby, the challenge, the party, the
+//! room link and the match links are the shell's, unchanged:
+//!
+//! - **A challenge** (two players): the host of the room (the challenger)
+//!   hosts the arena over the one match link, the other page is its guest.
+//! - **A party** (three to [`PARTY_MAX`] players): the party's host (place
+//!   0) hosts; every other place is a guest on its link to place 0. The
+//!   party's mesh also links the guests to each other: those links carry
+//!   nothing in an arena match (every snapshot and command goes through
+//!   the host, a star), and losing one changes nothing. A guest that
+//!   leaves takes its ship with it while the others play on; the host's
+//!   match ends when no guest is left, and every guest's ends when the
+//!   host leaves.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use arena::{Arena, ArenaSnapshot, Bot, Control};
@@ -22,7 +32,7 @@ use web_shell::shell::driver::{FrameReport, MatchEnd};
 use web_shell::shell::view::{LocalView, MatchView};
 use web_shell::shell::GameSlot;
 
-use crate::bridge::{FromWorker, Gone, ToWorker};
+use crate::bridge::{FromWorker, Gone, LinkName, ToWorker, MAX_LINKS};
 use crate::host_worker::HostWorker;
 use crate::scene::{colour_name, Scene};
 
@@ -39,6 +49,21 @@ pub const QUIT_WAIT: Millis = Millis(1_000);
 /// Host ticks of the host's own state kept for [`Probe::history`] (10 s).
 pub const HISTORY_TICKS: usize = 300;
 
+/// A guest's drawn frames kept for [`take_frames`] until a test takes
+/// them (10 s at 60 frames a second); older ones are dropped.
+pub const FRAMES_KEPT: usize = 600;
+
+/// The most people in an arena party, the host included: as many as a
+/// member room takes (the model would seat up to ten guests).
+pub const PARTY_MAX: u8 = 8;
+
+/// The link name of a challenge's one guest, as the host's worker knows
+/// it (a party's links are named by the place at their other end).
+pub const CHALLENGE_LINK: LinkName = 1;
+
+/// The party link to the host (place 0), as a guest names it.
+const PARTY_HOST: lockstep::PeerId = lockstep::PeerId(0);
+
 /// Where the host's simulation runs: a dedicated worker in the browser, or
 /// in-process ([`InlineHost`]) for native tests.
 pub trait HostRunner {
@@ -46,11 +71,11 @@ pub trait HostRunner {
     fn post(&mut self, now: Millis, msg: &ToWorker);
     /// The next message from the host, if one has arrived.
     fn poll(&mut self, now: Millis) -> Option<FromWorker>;
-    /// The next datagram for the guest, for a runner that keeps them apart
-    /// from [`poll`](Self::poll)'s messages so the page can send them the
-    /// moment they arrive rather than at its next frame. A runner that
-    /// hands its datagrams out through `poll` returns `None`.
-    fn poll_send(&mut self) -> Option<(Channel, Vec<u8>)> {
+    /// The next datagram for a guest's link, for a runner that keeps them
+    /// apart from [`poll`](Self::poll)'s messages so the page can send
+    /// them the moment they arrive rather than at its next frame. A runner
+    /// that hands its datagrams out through `poll` returns `None`.
+    fn poll_send(&mut self) -> Option<(LinkName, Channel, Vec<u8>)> {
         None
     }
 }
@@ -96,6 +121,8 @@ pub struct ProbeShip {
 pub struct HostTick {
     /// The tick.
     pub tick: u64,
+    /// The page's clock (ms) at the frame that first drew it.
+    pub at_ms: u64,
     /// Every ship.
     pub ships: Vec<ProbeShip>,
 }
@@ -111,10 +138,35 @@ pub struct OwnShip {
     pub y: f32,
 }
 
+/// One frame a guest drew, for tests that compare it with the host's
+/// state at the same moment (taken through the crate's `arenaFrames`
+/// export).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DrawnFrame {
+    /// The page's clock (ms) at the frame.
+    pub at_ms: u64,
+    /// The host tick the drawn ships stand for (fractional).
+    pub tick: f64,
+    /// The interpolation delay then (ms).
+    pub delay_ms: u64,
+    /// The round trip to the host the guest measured then (ms).
+    pub rtt_ms: Option<u64>,
+    /// Every ship as drawn (the own ship where its prediction is).
+    pub ships: Vec<ProbeShip>,
+}
+
 /// What the page shows, for tests that compare pages (read through the
 /// crate's `arenaProbe` export): updated every match frame.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Probe {
+    /// Match frames that drew a state so far.
+    pub frame: u64,
+    /// How many guests the host's match has (host only).
+    pub guests: Option<u8>,
+    /// A guest's frames not taken yet (see [`take_frames`]); not part of
+    /// the probe's JSON.
+    #[serde(skip)]
+    pub frames: VecDeque<DrawnFrame>,
     /// "host" or "guest" while a match runs.
     pub role: Option<&'static str>,
     /// This page's seat.
@@ -143,6 +195,12 @@ pub struct Probe {
     /// respawn) moved this guest's own ship in a way it could not
     /// foresee.
     pub moved_at: Option<u64>,
+}
+
+/// Takes the guest's frames drawn since the last call (at most
+/// [`FRAMES_KEPT`]).
+pub fn take_frames(probe: &RefCell<Probe>) -> Vec<DrawnFrame> {
+    probe.borrow_mut().frames.drain(..).collect()
 }
 
 fn probe_ships(scene: &Scene) -> Vec<ProbeShip> {
@@ -187,14 +245,47 @@ struct Local {
     bot: Bot,
 }
 
+/// Where a host's link to a guest stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seated {
+    Waiting,
+    Joined,
+    Gone(Gone),
+}
+
 struct HostSide {
     runner: Box<dyn HostRunner>,
     created: Millis,
     control: Control,
     view: Option<(u64, ArenaSnapshot)>,
-    joined: bool,
+    /// Every link to a guest, by the name the worker knows it by.
+    links: BTreeMap<LinkName, Seated>,
+    /// A party's match (else a challenge's, over the match link).
+    party: bool,
     quit_at: Option<Millis>,
-    out: VecDeque<(Channel, Vec<u8>)>,
+    /// Datagrams for each link, in order.
+    out: BTreeMap<LinkName, VecDeque<(Channel, Vec<u8>)>>,
+}
+
+impl HostSide {
+    /// Files what the worker has for the links.
+    fn take_sends(&mut self) {
+        while let Some((link, ch, bytes)) = self.runner.poll_send() {
+            self.out.entry(link).or_default().push_back((ch, bytes));
+        }
+    }
+
+    fn poll_out(&mut self, link: LinkName) -> Option<(Channel, Vec<u8>)> {
+        self.take_sends();
+        self.out.get_mut(&link)?.pop_front()
+    }
+
+    fn joined(&self) -> usize {
+        self.links
+            .values()
+            .filter(|s| **s == Seated::Joined)
+            .count()
+    }
 }
 
 struct GuestSide {
@@ -205,6 +296,8 @@ struct GuestSide {
     /// explained).
     moved_at: Option<u64>,
     left: bool,
+    /// A party's match (the host on party link 0).
+    party: bool,
 }
 
 enum Online {
@@ -241,6 +334,101 @@ impl ArenaSlot {
         &self.scene
     }
 
+    /// Starts a match as host of `links` or as guest of the host.
+    fn begin(
+        &mut self,
+        cfg: &SessionConfig,
+        now: Millis,
+        tag: u32,
+        links: &[LinkName],
+        party: bool,
+    ) -> bool {
+        *self.probe.borrow_mut() = Probe::default();
+        let online = match cfg.role() {
+            Role::Host { seed, .. } => {
+                if links.is_empty() || links.len() > MAX_LINKS {
+                    log::error!("arena: a match for {} guests refused", links.len());
+                    return false;
+                }
+                let Some(mut runner) = (self.make_runner)() else {
+                    log::error!("arena: the host's worker could not be started");
+                    return false;
+                };
+                runner.post(
+                    now,
+                    &ToWorker::Start {
+                        seed,
+                        links: links.to_vec(),
+                    },
+                );
+                Online::Host(HostSide {
+                    runner,
+                    created: now,
+                    control: Control::default(),
+                    view: None,
+                    links: links.iter().map(|l| (*l, Seated::Waiting)).collect(),
+                    party,
+                    quit_at: None,
+                    out: BTreeMap::new(),
+                })
+            }
+            Role::Guest => Online::Guest(Box::new(GuestSide {
+                guest: Guest::new(now, None),
+                predictor: Predictor::new(),
+                control: Control::default(),
+                moved_at: None,
+                left: false,
+                party,
+            })),
+        };
+        self.online = Some((tag, online));
+        true
+    }
+
+    /// A datagram on link `link` (of a party's match, or the challenge's
+    /// one link).
+    fn datagram(
+        &mut self,
+        now: Millis,
+        link: LinkName,
+        channel: Channel,
+        bytes: &[u8],
+        party: bool,
+    ) {
+        match self.online.as_mut() {
+            Some((_, Online::Host(h))) if h.party == party && h.links.contains_key(&link) => {
+                h.runner.post(
+                    now,
+                    &ToWorker::Datagram {
+                        link,
+                        reliable: channel == Channel::Reliable,
+                        bytes: bytes.to_vec(),
+                    },
+                );
+            }
+            Some((_, Online::Guest(g))) if g.party == party && (!party || link == PARTY_HOST.0) => {
+                g.guest.handle_datagram(now, channel, bytes);
+            }
+            _ => log::debug!("arena: a datagram on a link that carries no arena match; dropped"),
+        }
+    }
+
+    /// Only the host sends snapshots; its worker skips them while a
+    /// guest's link is congested.
+    fn backlog(&mut self, now: Millis, link: LinkName, bytes: usize) {
+        if let Some((_, Online::Host(h))) = self.online.as_mut() {
+            if h.links.contains_key(&link) {
+                h.runner.post(
+                    now,
+                    &ToWorker::Backlog {
+                        link,
+                        bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
+                    },
+                );
+            }
+        }
+    }
+
     fn end(outcome: Outcome, message: Option<&str>) -> FrameReport {
         let message =
             message.map_or_else(|| play::outcome_message(&outcome).to_owned(), str::to_owned);
@@ -268,13 +456,17 @@ impl ArenaSlot {
         let mut ended = None;
         while let Some(m) = h.runner.poll(now) {
             match m {
-                FromWorker::Send { reliable, bytes } => {
+                FromWorker::Send {
+                    link,
+                    reliable,
+                    bytes,
+                } => {
                     let ch = if reliable {
                         Channel::Reliable
                     } else {
                         Channel::Unreliable
                     };
-                    h.out.push_back((ch, bytes));
+                    h.out.entry(link).or_default().push_back((ch, bytes));
                 }
                 FromWorker::View { tick, snapshot } => {
                     ticked = true;
@@ -285,6 +477,7 @@ impl ArenaSlot {
                         let mut p = self.probe.borrow_mut();
                         p.history.push_back(HostTick {
                             tick: *tick,
+                            at_ms: now.0,
                             ships: probe_ships(&scene),
                         });
                         while p.history.len() > HISTORY_TICKS {
@@ -292,16 +485,30 @@ impl ArenaSlot {
                         }
                     }
                 }
-                FromWorker::Joined => h.joined = true,
-                FromWorker::Left(gone) => {
-                    ended.get_or_insert(match gone {
-                        Gone::Quit => (Outcome::RemoteQuit, None),
-                        Gone::Lost => (Outcome::Timeout, None),
-                        Gone::Misbehaved => (
-                            Outcome::RemoteQuit,
-                            Some("The other player sent something unexpected, so the match was stopped."),
-                        ),
-                    });
+                FromWorker::Joined(link) => {
+                    if let Some(s) = h.links.get_mut(&link) {
+                        *s = Seated::Joined;
+                    }
+                }
+                FromWorker::Left(link, gone) => {
+                    if let Some(s) = h.links.get_mut(&link) {
+                        *s = Seated::Gone(gone);
+                    }
+                    // The match goes on while any guest is left.
+                    if h.links.values().all(|s| matches!(s, Seated::Gone(_))) {
+                        ended.get_or_insert(match gone {
+                            Gone::Quit if h.party => (
+                                Outcome::RemoteQuit,
+                                Some("Everyone else left the match."),
+                            ),
+                            Gone::Quit => (Outcome::RemoteQuit, None),
+                            Gone::Lost => (Outcome::Timeout, None),
+                            Gone::Misbehaved => (
+                                Outcome::RemoteQuit,
+                                Some("The other player sent something unexpected, so the match was stopped."),
+                            ),
+                        });
+                    }
                 }
                 FromWorker::Closed => {
                     ended.get_or_insert((Outcome::LocalQuit, None));
@@ -317,8 +524,23 @@ impl ArenaSlot {
         if h.quit_at.is_some_and(|t| now.0 >= t.0 + QUIT_WAIT.0) {
             ended.get_or_insert((Outcome::LocalQuit, None));
         }
-        if !h.joined && now.0 >= h.created.0 + JOIN_TIMEOUT.0 {
-            ended.get_or_insert((Outcome::HandshakeTimeout, None));
+        if now.0 >= h.created.0 + JOIN_TIMEOUT.0 {
+            // A guest that never took its seat is given up: a challenge's
+            // match then never started; a party's goes on with the others.
+            let late: Vec<LinkName> = h
+                .links
+                .iter()
+                .filter(|(_, s)| **s == Seated::Waiting)
+                .map(|(l, _)| *l)
+                .collect();
+            for link in &late {
+                log::info!("arena: a guest did not join in time");
+                h.links.insert(*link, Seated::Gone(Gone::Lost));
+                h.runner.post(now, &ToWorker::LinkLost(*link));
+            }
+            if !late.is_empty() && h.joined() == 0 {
+                ended.get_or_insert((Outcome::HandshakeTimeout, None));
+            }
         }
         if let Some((tick, s)) = &h.view {
             #[allow(clippy::cast_precision_loss)]
@@ -326,6 +548,8 @@ impl ArenaSlot {
             let mut p = self.probe.borrow_mut();
             p.role = Some("host");
             p.seat = Some(0);
+            p.frame += 1;
+            p.guests = u8::try_from(h.links.len()).ok();
             #[allow(clippy::cast_precision_loss)]
             let t = *tick as f64;
             p.tick = Some(t);
@@ -337,12 +561,15 @@ impl ArenaSlot {
             self.scene = scene;
         }
         view.side = Some(0);
-        view.headline = if h.joined {
+        let waiting = h.links.values().any(|s| *s == Seated::Waiting);
+        view.headline = if !waiting {
             format!("You play {} (host)", colour_name(0))
+        } else if h.party {
+            "Waiting for the other players…".to_owned()
         } else {
             "Waiting for the other player…".to_owned()
         };
-        view.waiting = !h.joined;
+        view.waiting = waiting;
         match ended {
             Some((o, msg)) => Self::end(o, msg),
             None => FrameReport {
@@ -385,6 +612,9 @@ impl ArenaSlot {
                 GuestEvent::Ended(why) => {
                     ended = Some(match why {
                         EndReason::Left => (Outcome::LocalQuit, None),
+                        EndReason::Bye(authority::wire::ByeReason::Closed) if g.party => {
+                            (Outcome::RemoteQuit, Some("The host left the match."))
+                        }
                         EndReason::Bye(authority::wire::ByeReason::Closed) => {
                             (Outcome::RemoteQuit, None)
                         }
@@ -444,6 +674,18 @@ impl ArenaSlot {
             p.tick = Some(render);
             p.ships = probe_ships(&scene);
             p.delay_ms = g.guest.render_delay().map(|d| d.0);
+            p.frame += 1;
+            let frame = DrawnFrame {
+                at_ms: now.0,
+                tick: render,
+                delay_ms: p.delay_ms.unwrap_or(0),
+                rtt_ms: g.guest.rtt().map(|r| r.0),
+                ships: p.ships.clone(),
+            };
+            if p.frames.len() >= FRAMES_KEPT {
+                p.frames.pop_front();
+            }
+            p.frames.push_back(frame);
             view.state = Some("running");
             view.present_tick = u32::try_from(b.to_tick).ok();
             view.tick = view.present_tick;
@@ -454,6 +696,7 @@ impl ArenaSlot {
         view.ping = g.guest.rtt().map(|r| r.0);
         view.headline = match seat {
             Some(s) => format!("You play {} (guest)", colour_name(s)),
+            None if g.party => "Joining the host's arena…".to_owned(),
             None => "Joining the other player's arena…".to_owned(),
         };
         match ended {
@@ -538,71 +781,80 @@ impl GameSlot for ArenaSlot {
         }
     }
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
-        *self.probe.borrow_mut() = Probe::default();
-        let online = match cfg.role() {
-            Role::Host { seed, .. } => {
-                let Some(mut runner) = (self.make_runner)() else {
-                    log::error!("arena: the host's worker could not be started");
-                    return false;
-                };
-                runner.post(now, &ToWorker::Start { seed });
-                Online::Host(HostSide {
-                    runner,
-                    created: now,
-                    control: Control::default(),
-                    view: None,
-                    joined: false,
-                    quit_at: None,
-                    out: VecDeque::new(),
-                })
-            }
-            Role::Guest => Online::Guest(Box::new(GuestSide {
-                guest: Guest::new(now, None),
-                predictor: Predictor::new(),
-                control: Control::default(),
-                moved_at: None,
-                left: false,
-            })),
-        };
-        self.online = Some((tag, online));
-        true
+        self.begin(&cfg, now, tag, &[CHALLENGE_LINK], false)
+    }
+    fn party(&self) -> web_shell::party::PartyRules {
+        web_shell::party::PartyRules {
+            max_people: PARTY_MAX,
+            sides: 0,
+            per_side: 1,
+            lengths: &[],
+        }
+    }
+    fn party_seed(&self, seed: u64, sides: &[u8], _length: usize) -> Option<u64> {
+        // Everyone for themselves: no sides to arrange, no lengths.
+        let people = sides.len();
+        (self.party().takes(sides) && (3..=usize::from(PARTY_MAX)).contains(&people))
+            .then_some(seed)
+    }
+    fn start_party(
+        &mut self,
+        cfg: SessionConfig,
+        now: Millis,
+        tag: u32,
+        links: &[lockstep::PeerId],
+    ) -> bool {
+        if cfg.is_spectator() {
+            log::info!("arena: an arena match cannot be watched");
+            return false;
+        }
+        let names: Vec<LinkName> = links.iter().map(|l| l.0).collect();
+        self.begin(&cfg, now, tag, &names, true)
     }
     fn match_tag(&self) -> Option<u32> {
         self.online.as_ref().map(|(t, _)| *t)
     }
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
-        match self.online.as_mut() {
-            Some((_, Online::Host(h))) => h.runner.post(
-                now,
-                &ToWorker::Datagram {
-                    reliable: channel == Channel::Reliable,
-                    bytes: bytes.to_vec(),
-                },
-            ),
-            Some((_, Online::Guest(g))) => g.guest.handle_datagram(now, channel, bytes),
-            None => {}
-        }
+        self.datagram(now, CHALLENGE_LINK, channel, bytes, false);
+    }
+    fn party_datagram(
+        &mut self,
+        now: Millis,
+        link: lockstep::PeerId,
+        channel: Channel,
+        bytes: &[u8],
+    ) {
+        self.datagram(now, link.0, channel, bytes, true);
     }
     fn match_backlog(&mut self, now: Millis, bytes: usize) {
-        // Only the host sends snapshots; its worker skips them while the
-        // guest's link is congested.
-        if let Some((_, Online::Host(h))) = self.online.as_mut() {
-            h.runner.post(
-                now,
-                &ToWorker::Backlog(u64::try_from(bytes).unwrap_or(u64::MAX)),
-            );
-        }
+        self.backlog(now, CHALLENGE_LINK, bytes);
+    }
+    fn party_backlog(&mut self, now: Millis, link: lockstep::PeerId, bytes: usize) {
+        self.backlog(now, link.0, bytes);
     }
     fn match_link_lost(&mut self, now: Millis) {
         match self.online.as_mut() {
-            Some((_, Online::Host(h))) => {
-                h.runner.post(now, &ToWorker::LinkLost);
+            Some((_, Online::Host(h))) if !h.party => {
+                h.runner.post(now, &ToWorker::LinkLost(CHALLENGE_LINK));
                 // One link per match: without it the match is over.
                 h.runner.post(now, &ToWorker::Quit);
                 h.quit_at.get_or_insert(now);
             }
-            Some((_, Online::Guest(g))) => g.guest.handle_link_closed(),
-            None => {}
+            Some((_, Online::Guest(g))) if !g.party => g.guest.handle_link_closed(),
+            _ => {}
+        }
+    }
+    fn party_link_lost(&mut self, now: Millis, link: lockstep::PeerId) {
+        match self.online.as_mut() {
+            // The worker says when the guest is gone for good.
+            Some((_, Online::Host(h))) if h.party && h.links.contains_key(&link.0) => {
+                h.runner.post(now, &ToWorker::LinkLost(link.0));
+            }
+            Some((_, Online::Guest(g))) if g.party && link == PARTY_HOST => {
+                g.guest.handle_link_closed();
+            }
+            // A link between two guests carries nothing in an arena match.
+            _ => {}
         }
     }
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
@@ -614,8 +866,16 @@ impl GameSlot for ArenaSlot {
     }
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
         match self.online.as_mut()? {
-            (_, Online::Host(h)) => h.out.pop_front().or_else(|| h.runner.poll_send()),
-            (_, Online::Guest(g)) => g.guest.poll_transmit(),
+            (_, Online::Host(h)) if !h.party => h.poll_out(CHALLENGE_LINK),
+            (_, Online::Guest(g)) if !g.party => g.guest.poll_transmit(),
+            _ => None,
+        }
+    }
+    fn poll_party_transmit(&mut self, link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
+        match self.online.as_mut()? {
+            (_, Online::Host(h)) if h.party => h.poll_out(link.0),
+            (_, Online::Guest(g)) if g.party && link == PARTY_HOST => g.guest.poll_transmit(),
+            _ => None,
         }
     }
     fn quit_match(&mut self, now: Millis) {

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::bridge::{self, FromWorker, MAX_MESSAGE};
+use crate::bridge::{self, FromWorker, LinkName, MAX_MESSAGE};
 use crate::host_worker::HostWorker;
 use crate::slot::{ArenaSlot, HostRunner, Probe};
 
@@ -60,6 +60,34 @@ pub fn arena_probe() -> String {
     PROBE.with(|p| serde_json::to_string(&*p.borrow()).unwrap_or_default())
 }
 
+/// The frames a guest page drew since the last call, as JSON (see
+/// `arena_web::slot::DrawnFrame`): for tests that compare every frame with
+/// the host's state at the same moment.
+#[wasm_bindgen(js_name = arenaFrames)]
+#[must_use]
+pub fn arena_frames() -> String {
+    PROBE.with(|p| serde_json::to_string(&crate::slot::take_frames(p)).unwrap_or_default())
+}
+
+/// The page's seat and the ships it draws, as JSON: the small part of
+/// [`arena_probe`], for tests that steer from what the page shows.
+#[wasm_bindgen(js_name = arenaView)]
+#[must_use]
+pub fn arena_view() -> String {
+    PROBE.with(|p| {
+        let p = p.borrow();
+        serde_json::json!({ "seat": p.seat, "ships": p.ships }).to_string()
+    })
+}
+
+/// How many match frames drew a state so far (cheap to read every frame).
+#[wasm_bindgen(js_name = arenaFrame)]
+#[must_use]
+pub fn arena_frame() -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    PROBE.with(|p| p.borrow().frame as f64)
+}
+
 /// The bytes of a message, if it is an `ArrayBuffer` of a sane size.
 fn message_bytes(data: &JsValue) -> Option<Vec<u8>> {
     let buf = data.dyn_ref::<ArrayBuffer>()?;
@@ -77,14 +105,14 @@ fn post(target: &JsValue, bytes: &[u8], post: impl Fn(&JsValue, &JsValue) -> Res
     }
 }
 
-/// A datagram for the guest and its channel.
-type Datagram = (Channel, Vec<u8>);
+/// A datagram for a guest, with its link and channel.
+type Datagram = (LinkName, Channel, Vec<u8>);
 
 /// The page's end of the host's worker.
 struct WorkerHost {
     worker: Worker,
     inbox: Rc<RefCell<VecDeque<FromWorker>>>,
-    /// The datagrams for the guest, apart: the page sends them as they
+    /// The datagrams for the guests, apart: the page sends them as they
     /// arrive.
     sends: Rc<RefCell<VecDeque<Datagram>>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
@@ -99,18 +127,22 @@ impl WorkerHost {
         let sends = Rc::new(RefCell::new(VecDeque::new()));
         let (to, to_sends) = (Rc::clone(&inbox), Rc::clone(&sends));
         // Queues, never calls into the slot: the slot reads the inbox in
-        // its next match frame. A datagram for the guest wakes the page
+        // its next match frame. A datagram for a guest wakes the page
         // instead, whose shell takes it from the slot and sends it at once
         // (the page's frame is up to 16 ms away).
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             match message_bytes(&e.data()).map(|b| bridge::decode::<FromWorker>(&b)) {
-                Some(Ok(FromWorker::Send { reliable, bytes })) => {
+                Some(Ok(FromWorker::Send {
+                    link,
+                    reliable,
+                    bytes,
+                })) => {
                     let ch = if reliable {
                         Channel::Reliable
                     } else {
                         Channel::Unreliable
                     };
-                    to_sends.borrow_mut().push_back((ch, bytes));
+                    to_sends.borrow_mut().push_back((link, ch, bytes));
                     web_shell::wake();
                 }
                 Some(Ok(m)) => to.borrow_mut().push_back(m),
@@ -137,7 +169,7 @@ impl HostRunner for WorkerHost {
     fn poll(&mut self, _now: Millis) -> Option<FromWorker> {
         self.inbox.borrow_mut().pop_front()
     }
-    fn poll_send(&mut self) -> Option<(Channel, Vec<u8>)> {
+    fn poll_send(&mut self) -> Option<Datagram> {
         self.sends.borrow_mut().pop_front()
     }
 }

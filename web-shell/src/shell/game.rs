@@ -118,6 +118,10 @@ pub trait GameSlot {
     }
     /// The party link `link` closed or failed.
     fn party_link_lost(&mut self, _now: Millis, _link: lockstep::PeerId) {}
+    /// The bytes the party link `link` holds, queued to send (as
+    /// [`match_backlog`](Self::match_backlog) for the match link). Nothing
+    /// by default.
+    fn party_backlog(&mut self, _now: Millis, _link: lockstep::PeerId, _bytes: usize) {}
     /// The next datagram for the party link `link`.
     fn poll_party_transmit(&mut self, _link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
         None

@@ -18,8 +18,10 @@
 //!   named by the party place at its other end (`PeerId(place)`), listed
 //!   in place order so that the host plays place `p` in session slot `p`.
 //!   The host picks the seed, and the game writes the party's sides into
-//!   it ([`GameSlot::party_seed`](super::GameSlot::party_seed)); a party
-//!   is always a lock-step match. Datagrams go out on every link; the
+//!   it ([`GameSlot::party_seed`](super::GameSlot::party_seed)); the
+//!   match is a lock-step session, or what a game's own slot runs over the
+//!   links (the arena's host serves every other place over its link).
+//!   Datagrams go out on every link; the
 //!   match's end closes them all.
 //! - **Spectators.** The host keeps the member room open while the match
 //!   runs. A lobby player who presses Watch next to one of the party's
@@ -376,6 +378,9 @@ impl Shell {
                     self.send_match_transmits();
                 }
                 RtcEvent::Closed => self.game.party_link_lost(now, link_name(place)),
+                RtcEvent::Backlog(bytes) => {
+                    self.game.party_backlog(now, link_name(place), bytes);
+                }
                 _ => {}
             }
             return;
