@@ -347,7 +347,11 @@ impl Shell {
         if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
             if let RtcEvent::Data(lockstep::Channel::Reliable, bytes) = &event {
                 if bytes.first() == Some(&HUB) {
-                    let what = bytes.get(1).copied();
+                    // Exactly two bytes: the namespace and the kind.
+                    let what = match bytes[..] {
+                        [_, kind] => Some(kind),
+                        _ => None,
+                    };
                     self.hub_message(now, place, what);
                     return;
                 }
@@ -639,17 +643,21 @@ impl Shell {
 
     /// A hub message from the player at `place`.
     fn hub_message(&mut self, now: Millis, place: u8, what: Option<u8>) {
+        // A kind no page sends is a faulty or hostile peer's; a known kind
+        // at the wrong moment may be a page a little out of step.
+        if !matches!(what, Some(HUB_AGAIN | HUB_LEAVE)) {
+            log::warn!("party: dropped a hub message of an unknown kind");
+            return;
+        }
         let Some(p) = self.party.as_mut().filter(|p| p.ended) else {
             log::debug!("party: a hub message outside the time between two matches; dropped");
             return;
         };
-        match what {
-            Some(HUB_AGAIN) => {
-                p.again.insert(place);
-                self.maybe_rematch(now);
-            }
-            Some(HUB_LEAVE) => self.no_rematch(now),
-            _ => log::warn!("party: dropped a hub message of an unknown kind"),
+        if what == Some(HUB_AGAIN) {
+            p.again.insert(place);
+            self.maybe_rematch(now);
+        } else {
+            self.no_rematch(now);
         }
     }
 

@@ -287,6 +287,36 @@ impl World {
         });
     }
 
+    /// Page `p` receives `bytes` on `channel` over its party link to page
+    /// `from`, as if `from` had sent them (panics if there is no such
+    /// link).
+    pub fn party_datagram_from(
+        &mut self,
+        p: usize,
+        from: usize,
+        channel: lockstep::Channel,
+        bytes: Vec<u8>,
+    ) {
+        let (link, tag) = self.pages[p]
+            .conns
+            .iter()
+            .find_map(|(link, c)| match (link, &c.peer) {
+                (LinkId::Party(_), Some((q, _))) if *q == from && c.open => {
+                    Some((link.clone(), c.tag))
+                }
+                _ => None,
+            })
+            .expect("an open party link between the two pages");
+        self.queue.push_back((
+            p,
+            Input::Rtc {
+                link,
+                tag,
+                event: RtcEvent::Data(channel, bytes),
+            },
+        ));
+    }
+
     /// Whether every page in `pages` shows its match past tick `past`.
     pub fn all_play(&self, pages: &[usize], past: u32) -> bool {
         pages.iter().all(|&p| {
