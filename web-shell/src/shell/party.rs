@@ -555,7 +555,12 @@ impl Shell {
             .map(|&(member, place)| (member, link_name(place)));
         let spectators = p.spectators.iter().copied();
         for (member, name) in links.chain(spectators).collect::<Vec<_>>() {
-            while let Some((channel, bytes)) = self.game.poll_party_transmit(name) {
+            while let Some((mut channel, mut bytes)) = self.game.poll_party_transmit(name) {
+                // A test's faulty peer changes what its party links carry
+                // as it does its match link's.
+                if let Some(fault) = self.cfg.peer_fault {
+                    (channel, bytes) = fault.apply(channel, bytes);
+                }
                 self.out.push_back(Output::SendPeer {
                     link: LinkId::Party(member.0),
                     channel,
@@ -731,6 +736,12 @@ impl Shell {
     /// The session settings of a party's match for our place: the host
     /// draws the seed and the game writes the sides and length into it.
     fn party_config(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
+        let cfg = self.party_session(lineup)?;
+        Some(self.cfg.peer_fault.map_or(cfg, |f| f.session(cfg)))
+    }
+
+    /// [`Shell::party_config`] before a test's peer fault.
+    fn party_session(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
         if lineup.place != 0 {
             return Some(SessionConfig::guest().rejoin_window(Millis::ZERO));
         }
