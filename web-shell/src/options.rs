@@ -144,7 +144,6 @@ impl PeerFault {
     /// pings holds the handshake open far past the usual deadline, as a
     /// hostile page would, so the other page's deadline is the one that
     /// ends it (and the other page, not this one, says why first).
-    #[must_use]
     pub fn session(self, cfg: lockstep::SessionConfig) -> lockstep::SessionConfig {
         match self {
             PeerFault::PingsOnly => cfg.handshake_timeout(FAULTY_HANDSHAKE_TIMEOUT),
@@ -388,8 +387,6 @@ mod tests {
             assert_ne!(PeerFault::PingsOnly.session(cfg), cfg);
             assert_eq!(PeerFault::NoInputs.session(cfg), cfg);
         }
-        // The other page gives up at the engine's default, 10 s.
-        assert!(FAULTY_HANDSHAKE_TIMEOUT.0 > 2 * 10_000);
     }
 
     #[test]
