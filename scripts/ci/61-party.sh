@@ -6,6 +6,9 @@
 # member room, a CPU in the free place, and every page shows the same
 # state hash at the confirmed ticks they have in common
 # (tests/browser/party.test.mjs). Then four people play 2v2 the same way.
+# Last, the party scenario of the abuse tests (tests/browser/abuse.test.mjs,
+# D): a party member whose page sends no inputs gets the match stopped
+# with the message for a game that cannot take a player back.
 # Server and browsers run in a loopback-only network namespace.
 #   scripts/ci/61-party.sh
 set -euo pipefail
@@ -26,3 +29,11 @@ in_loopback_netns env \
     WEB_DIR="$TARGET_DIR/ntba-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec tests/browser/party.test.mjs
+
+log "a party member that sends no inputs (abuse scenario D)"
+in_loopback_netns env \
+    NTBA_PARTY=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/ntba-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-concurrency=1 --test-reporter=spec --test-name-pattern='^D\. ' tests/browser/abuse.test.mjs

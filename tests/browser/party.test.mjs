@@ -219,7 +219,12 @@ test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !
   const eve = pages.Eve;
   const watch = entry(eve, 'Bo').locator('button[data-action="watch"]');
   await watch.click({ timeout: DEADLINE });
-  await eve.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  try {
+    await eve.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
   assert.equal(await eve.locator('#match').getAttribute('data-side'), null, 'a spectator plays no side');
   for (const p of ps) {
     await p.locator('#match[data-watching="1"]').waitFor({ timeout: DEADLINE });

@@ -139,7 +139,22 @@ impl PeerFault {
         // datagram (which the other side drops) stands in if it did.
         (ping.channel(), ping.encode().unwrap_or_default())
     }
+
+    /// This page's session settings under the fault: a page that only
+    /// pings holds the handshake open far past the usual deadline, as a
+    /// hostile page would, so the other page's deadline is the one that
+    /// ends it (and the other page, not this one, says why first).
+    pub fn session(self, cfg: lockstep::SessionConfig) -> lockstep::SessionConfig {
+        match self {
+            PeerFault::PingsOnly => cfg.handshake_timeout(FAULTY_HANDSHAKE_TIMEOUT),
+            PeerFault::NoInputs => cfg,
+        }
+    }
 }
+
+/// How long a page that only pings waits for its handshake: far longer
+/// than the other page's default deadline (10 s).
+const FAULTY_HANDSHAKE_TIMEOUT: lockstep::Millis = lockstep::Millis(120_000);
 
 /// `?peer_fault=pings` or `?peer_fault=no_inputs` ([`PeerFault`]), honoured
 /// only when the page's origin is on a loopback host (`127.0.0.0/8`,
@@ -357,6 +372,21 @@ mod tests {
         // Anything else passes only the input fault.
         assert_eq!(PeerFault::PingsOnly.apply(r, bye.clone()), fault_ping);
         assert_eq!(PeerFault::NoInputs.apply(r, bye.clone()), (r, bye));
+    }
+
+    #[test]
+    fn a_page_that_only_pings_outwaits_the_other_pages_handshake() {
+        for cfg in [
+            lockstep::SessionConfig::host(1, 2),
+            lockstep::SessionConfig::guest(),
+        ] {
+            assert_eq!(
+                PeerFault::PingsOnly.session(cfg),
+                cfg.handshake_timeout(FAULTY_HANDSHAKE_TIMEOUT)
+            );
+            assert_ne!(PeerFault::PingsOnly.session(cfg), cfg);
+            assert_eq!(PeerFault::NoInputs.session(cfg), cfg);
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{party_shells, World};
+use common::World;
 use web_shell::party::PartyRules;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, PlayerAction};
@@ -21,8 +21,8 @@ fn watching_everywhere(w: &World, n: u8) -> bool {
 
 #[test]
 fn a_lobby_player_watches_a_party_match_and_leaves_when_it_likes() {
-    let mut w = World::of_shells(party_shells(
-        4,
+    let mut w = World::party_lobby(
+        &["Ada", "Bo", "Cy", "Di"],
         PartyRules {
             max_people: 4,
             sides: 0,
@@ -30,35 +30,15 @@ fn a_lobby_player_watches_a_party_match_and_leaves_when_it_likes() {
             lengths: &[],
         },
         0x3a7c,
-    ));
-    for (p, name) in ["Ada", "Bo", "Cy", "Di"].iter().enumerate() {
-        w.join(p, name);
-    }
-    w.until(5_000, "the mesh forms", World::mesh_formed);
+    );
     // Nobody plays yet: nobody can be watched.
     let roster = |w: &World, p: usize| w.pages[p].shell.lobby_view().unwrap().roster;
     assert!(roster(&w, 3).iter().all(|r| !r.can_watch));
 
-    let picks = vec![
-        (w.id(1).as_str().to_owned(), 0),
-        (w.id(2).as_str().to_owned(), 0),
-    ];
-    w.action(0, Action::InviteParty { picks, side: 0 });
-    let host = w.id(0);
-    w.until(2_000, "the invitations are seen", |w| {
-        (1..3).all(|p| {
-            w.pages[p]
-                .shell
-                .lobby()
-                .is_some_and(|c| c.party_invitation(&host).is_some())
-        })
-    });
+    w.party_invited(&[1, 2]);
     w.press(1, PlayerAction::PartyAccept, 0);
     w.press(2, PlayerAction::PartyAccept, 0);
-    w.until(10_000, "the three play", |w| {
-        (0..3)
-            .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(60))
-    });
+    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 60));
     w.until(2_000, "the lobby sees them in a match", |w| {
         roster(w, 3).iter().all(|r| r.can_watch)
     });

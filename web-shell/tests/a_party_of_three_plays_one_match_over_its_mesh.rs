@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{party_shells, World};
+use common::World;
 use web_shell::party::PartyRules;
 use web_shell::protocol::PlayerStatus;
 use web_shell::screens::Screen;
@@ -15,8 +15,8 @@ use web_shell::shell::{Action, PlayerAction};
 
 #[test]
 fn a_party_of_three_plays_one_match_over_its_mesh() {
-    let mut w = World::of_shells(party_shells(
-        4,
+    let mut w = World::party_lobby(
+        &["Ada", "Bo", "Cy", "Di"],
         PartyRules {
             max_people: 4,
             sides: 0,
@@ -24,31 +24,13 @@ fn a_party_of_three_plays_one_match_over_its_mesh() {
             lengths: &[],
         },
         0x51_7e5e,
-    ));
-    for (p, name) in ["Ada", "Bo", "Cy", "Di"].iter().enumerate() {
-        w.join(p, name);
-    }
-    w.until(5_000, "the mesh forms", World::mesh_formed);
-
-    let picks = (1..4).map(|p| (w.id(p).as_str().to_owned(), 0)).collect();
-    w.action(0, Action::InviteParty { picks, side: 0 });
-    let host = w.id(0);
-    w.until(2_000, "every invitation is seen", |w| {
-        (1..4).all(|p| {
-            w.pages[p]
-                .shell
-                .lobby()
-                .is_some_and(|c| c.party_invitation(&host).is_some())
-        })
-    });
+    );
+    w.party_invited(&[1, 2, 3]);
     w.press(1, PlayerAction::PartyAccept, 0);
     w.press(3, PlayerAction::PartyDecline, 0);
     w.press(2, PlayerAction::PartyAccept, 0);
 
-    w.until(10_000, "the three play", |w| {
-        (0..3)
-            .all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(90))
-    });
+    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 90));
     assert_eq!(
         w.screen(3),
         Screen::Lobby,

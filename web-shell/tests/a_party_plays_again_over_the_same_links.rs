@@ -7,14 +7,10 @@
 
 mod common;
 
-use common::{party_shells, World};
+use common::World;
 use web_shell::party::PartyRules;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, PlayerAction};
-
-fn all_play(w: &World, past: u32) -> bool {
-    (0..3).all(|p| w.screen(p) == Screen::Match && w.pages[p].shell.match_view().tick > Some(past))
-}
 
 fn all_results(w: &World) -> bool {
     (0..3).all(|p| matches!(w.screen(p), Screen::Result { .. }))
@@ -22,8 +18,8 @@ fn all_results(w: &World) -> bool {
 
 #[test]
 fn a_party_plays_again_over_the_same_links() {
-    let mut w = World::of_shells(party_shells(
-        3,
+    let mut w = World::party_lobby(
+        &["Ada", "Bo", "Cy"],
         PartyRules {
             max_people: 4,
             sides: 0,
@@ -31,25 +27,11 @@ fn a_party_plays_again_over_the_same_links() {
             lengths: &[],
         },
         0xa9a1,
-    ));
-    for (p, name) in ["Ada", "Bo", "Cy"].iter().enumerate() {
-        w.join(p, name);
-    }
-    w.until(5_000, "the mesh forms", World::mesh_formed);
-    let picks = (1..3).map(|p| (w.id(p).as_str().to_owned(), 0)).collect();
-    w.action(0, Action::InviteParty { picks, side: 0 });
-    let host = w.id(0);
-    w.until(2_000, "the invitations are seen", |w| {
-        (1..3).all(|p| {
-            w.pages[p]
-                .shell
-                .lobby()
-                .is_some_and(|c| c.party_invitation(&host).is_some())
-        })
-    });
+    );
+    w.party_invited(&[1, 2]);
     w.press(1, PlayerAction::PartyAccept, 0);
     w.press(2, PlayerAction::PartyAccept, 0);
-    w.until(10_000, "the three play", |w| all_play(w, 60));
+    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 60));
     let (rooms, peers) = (w.rooms, w.peers_created);
 
     // The first match ends (Bo leaves it); every page shows a result.
@@ -62,7 +44,7 @@ fn a_party_plays_again_over_the_same_links() {
     assert!(all_results(&w), "two of three pressed: still waiting");
     w.action(1, Action::PlayAgain);
     w.until(10_000, "the rematch runs on every page", |w| {
-        all_play(w, 60)
+        w.all_play(&[0, 1, 2], 60)
     });
     assert_eq!(w.rooms, rooms, "no new room");
     assert_eq!(w.peers_created, peers, "no new peer connection");

@@ -1662,6 +1662,10 @@ impl Shell {
         };
         // A dropped player's slot is held for the window (`rejoin`).
         let cfg = self.rejoin_config(cfg, role == Role::Host);
+        let cfg = match self.cfg.peer_fault {
+            Some(fault) => fault.session(cfg),
+            None => cfg,
+        };
         self.frame_times = FrameTimes::default();
         self.match_view = MatchView {
             state: Some("connected"),

@@ -349,7 +349,11 @@ impl Shell {
         if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
             if let RtcEvent::Data(lockstep::Channel::Reliable, bytes) = &event {
                 if bytes.first() == Some(&HUB) {
-                    let what = bytes.get(1).copied();
+                    // Exactly two bytes: the namespace and the kind.
+                    let what = match bytes[..] {
+                        [_, kind] => Some(kind),
+                        _ => None,
+                    };
                     self.hub_message(now, place, what);
                     return;
                 }
@@ -556,7 +560,12 @@ impl Shell {
             .map(|&(member, place)| (member, link_name(place)));
         let spectators = p.spectators.iter().copied();
         for (member, name) in links.chain(spectators).collect::<Vec<_>>() {
-            while let Some((channel, bytes)) = self.game.poll_party_transmit(name) {
+            while let Some((mut channel, mut bytes)) = self.game.poll_party_transmit(name) {
+                // A test's faulty peer changes what its party links carry
+                // as it does its match link's.
+                if let Some(fault) = self.cfg.peer_fault {
+                    (channel, bytes) = fault.apply(channel, bytes);
+                }
                 self.out.push_back(Output::SendPeer {
                     link: LinkId::Party(member.0),
                     channel,
@@ -644,17 +653,21 @@ impl Shell {
 
     /// A hub message from the player at `place`.
     fn hub_message(&mut self, now: Millis, place: u8, what: Option<u8>) {
+        // A kind no page sends is a faulty or hostile peer's; a known kind
+        // at the wrong moment may be a page a little out of step.
+        if !matches!(what, Some(HUB_AGAIN | HUB_LEAVE)) {
+            log::warn!("party: dropped a hub message of an unknown kind");
+            return;
+        }
         let Some(p) = self.party.as_mut().filter(|p| p.ended) else {
             log::debug!("party: a hub message outside the time between two matches; dropped");
             return;
         };
-        match what {
-            Some(HUB_AGAIN) => {
-                p.again.insert(place);
-                self.maybe_rematch(now);
-            }
-            Some(HUB_LEAVE) => self.no_rematch(now),
-            _ => log::warn!("party: dropped a hub message of an unknown kind"),
+        if what == Some(HUB_AGAIN) {
+            p.again.insert(place);
+            self.maybe_rematch(now);
+        } else {
+            self.no_rematch(now);
         }
     }
 
@@ -728,6 +741,12 @@ impl Shell {
     /// The session settings of a party's match for our place: the host
     /// draws the seed and the game writes the sides and length into it.
     fn party_config(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
+        let cfg = self.party_session(lineup)?;
+        Some(self.cfg.peer_fault.map_or(cfg, |f| f.session(cfg)))
+    }
+
+    /// [`Shell::party_config`] before a test's peer fault.
+    fn party_session(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
         if lineup.place != 0 {
             return Some(SessionConfig::guest().rejoin_window(Millis::ZERO));
         }

@@ -246,6 +246,8 @@ pub struct WireView {
     quality: Option<u8>,
     held: Option<(u8, u64)>,
     rejoined: Option<u32>,
+    /// How many watch the match (the session's spectators).
+    watching: u8,
     status: String,
     headline: String,
 }
@@ -277,6 +279,7 @@ impl WireView {
             }),
             held: v.held,
             rejoined: v.rejoined,
+            watching: v.watching,
             status: v.status.clone(),
             headline: v.headline.clone(),
         }
@@ -307,6 +310,7 @@ impl WireView {
         };
         v.held = self.held;
         v.rejoined = self.rejoined;
+        v.watching = self.watching;
         v.status = self.status;
         v.headline = self.headline;
     }
@@ -582,6 +586,9 @@ pub struct MatchWorker {
     clock: FrameClock,
     running: bool,
     links: Vec<PeerId>,
+    /// The links beyond a party's own that datagrams came over: on the
+    /// host, its spectators' (the session answers them on the same link).
+    watchers: Vec<PeerId>,
     /// A picture was asked for since the last.
     paint: bool,
     /// The canvas size the page last drew at (CSS pixels).
@@ -609,6 +616,7 @@ impl MatchWorker {
             clock: FrameClock::default(),
             running: false,
             links: Vec::new(),
+            watchers: Vec::new(),
             paint: false,
             size: (800.0, 450.0),
             identity: None,
@@ -673,6 +681,7 @@ impl MatchWorker {
                 }
                 slot.forget_result();
                 self.links = links.iter().copied().map(PeerId).collect();
+                self.watchers.clear();
                 self.view = MatchView {
                     path: self.path,
                     ..MatchView::default()
@@ -697,10 +706,22 @@ impl MatchWorker {
                 bytes,
             } => match link {
                 None => slot.match_datagram(now, channel(reliable), &bytes),
-                Some(l) => slot.party_datagram(now, PeerId(l), channel(reliable), &bytes),
+                Some(l) => {
+                    let link = PeerId(l);
+                    if !self.links.is_empty()
+                        && !self.links.contains(&link)
+                        && !self.watchers.contains(&link)
+                    {
+                        self.watchers.push(link);
+                    }
+                    slot.party_datagram(now, link, channel(reliable), &bytes);
+                }
             },
             ToWorker::LinkLost(None) => slot.match_link_lost(now),
-            ToWorker::LinkLost(Some(l)) => slot.party_link_lost(now, PeerId(l)),
+            ToWorker::LinkLost(Some(l)) => {
+                self.watchers.retain(|w| w.0 != l);
+                slot.party_link_lost(now, PeerId(l));
+            }
             ToWorker::Backlog(b) => {
                 slot.match_backlog(now, usize::try_from(b).unwrap_or(usize::MAX))
             }
@@ -801,7 +822,7 @@ impl MatchWorker {
                 bytes,
             });
         }
-        for l in &self.links {
+        for l in self.links.iter().chain(&self.watchers) {
             while let Some((ch, bytes)) = slot.poll_party_transmit(*l) {
                 self.out.push(FromWorker::Send {
                     link: Some(l.0),
@@ -1788,6 +1809,7 @@ mod tests {
             tick: Some(5),
             mode: Some("rollback"),
             quality: Some(crate::quality::Quality::Fair),
+            watching: 2,
             ..MatchView::default()
         };
         theirs.status = "You play".into();
@@ -1802,6 +1824,7 @@ mod tests {
         assert_eq!(ours.mode, Some("rollback"));
         assert_eq!(ours.quality, Some(crate::quality::Quality::Fair));
         assert_eq!(ours.tick, Some(5));
+        assert_eq!(ours.watching, 2, "the count of spectators crosses over");
         assert_eq!((ours.path, ours.frames), (Some("relayed"), Some(9)));
         // An unknown word is dropped, not made up.
         let mut odd = WireView::of(&theirs);

@@ -256,6 +256,74 @@ impl World {
         w
     }
 
+    /// Shells of a game taking parties by `rules` ([`party_shells`], their
+    /// random numbers from `seed`), one for each name, online under it,
+    /// once every page sees every other connected.
+    pub fn party_lobby(names: &[&str], rules: web_shell::party::PartyRules, seed: u64) -> World {
+        let mut w = World::of_shells(party_shells(names.len(), rules, seed));
+        for (p, name) in names.iter().enumerate() {
+            w.join(p, name);
+        }
+        w.until(5_000, "the mesh forms", World::mesh_formed);
+        w
+    }
+
+    /// Page 0 invites the pages `invited` to its party (everyone on side
+    /// 0); returns once each of them shows the invitation.
+    pub fn party_invited(&mut self, invited: &[usize]) {
+        let picks = invited
+            .iter()
+            .map(|&p| (self.id(p).as_str().to_owned(), 0))
+            .collect();
+        self.action(0, Action::InviteParty { picks, side: 0 });
+        let host = self.id(0);
+        self.until(2_000, "the invitations are seen", |w| {
+            invited.iter().all(|&p| {
+                w.pages[p]
+                    .shell
+                    .lobby()
+                    .is_some_and(|c| c.party_invitation(&host).is_some())
+            })
+        });
+    }
+
+    /// Page `p` receives `bytes` on `channel` over its party link to page
+    /// `from`, as if `from` had sent them (panics if there is no such
+    /// link).
+    pub fn party_datagram_from(
+        &mut self,
+        p: usize,
+        from: usize,
+        channel: lockstep::Channel,
+        bytes: Vec<u8>,
+    ) {
+        let (link, tag) = self.pages[p]
+            .conns
+            .iter()
+            .find_map(|(link, c)| match (link, &c.peer) {
+                (LinkId::Party(_), Some((q, _))) if *q == from && c.open => {
+                    Some((link.clone(), c.tag))
+                }
+                _ => None,
+            })
+            .expect("an open party link between the two pages");
+        self.queue.push_back((
+            p,
+            Input::Rtc {
+                link,
+                tag,
+                event: RtcEvent::Data(channel, bytes),
+            },
+        ));
+    }
+
+    /// Whether every page in `pages` shows its match past tick `past`.
+    pub fn all_play(&self, pages: &[usize], past: u32) -> bool {
+        pages.iter().all(|&p| {
+            self.screen(p) == Screen::Match && self.pages[p].shell.match_view().tick > Some(past)
+        })
+    }
+
     /// Carries out what a member room's machine did: frames to its
     /// sockets' pages, and the sockets it closed.
     fn member_actions(
