@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::id::{PeerId, RoomCode};
 use crate::json::{parse_json, string, typed};
 use crate::limits::PEER_MESSAGE_MAX_BYTES;
+use crate::room::{Signal, SignalKind};
 use crate::MessageError;
 
 /// Why a challenge was declined.
@@ -184,6 +185,16 @@ pub enum PeerMsg {
     /// The host's answer: it runs no match of that id that holds a place
     /// for the asker (the match is over, or was another).
     RejoinGone,
+    /// A step of an ICE restart on the two players' running match link
+    /// (its offer, its answer, or one of its trickled candidates), for
+    /// restart number `n` of that link (1 to 255; steps of another number
+    /// are stale).
+    IceRestart {
+        /// Which restart of the link this step belongs to.
+        n: u8,
+        /// The step, checked as a room's handshake data is (its sizes).
+        step: SignalKind,
+    },
     /// "Join my party": the challenger invites this player, among others,
     /// to a match of `game` for `people` people in all (the challenger
     /// included). The room comes later, in [`PeerMsg::PartyStart`], once
@@ -254,6 +265,13 @@ impl PeerMsg {
             }
             PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
             PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
+            PeerMsg::IceRestart { n, step } => {
+                let signal = Signal {
+                    attempt: 1,
+                    kind: step.clone(),
+                };
+                json!({"type": "ice-restart", "n": n, "step": signal.to_value()})
+            }
             PeerMsg::PartyInvite { game: None, people } => {
                 json!({"type": "party-invite", "people": people})
             }
@@ -304,6 +322,7 @@ impl PeerMsg {
                 ("rejoin", &["match"], &[]),
                 ("rejoin-room", &["room"], &[]),
                 ("rejoin-gone", &[], &[]),
+                ("ice-restart", &["n", "step"], &[]),
                 ("party-invite", &["people"], &["game"]),
                 ("party-accept", &[], &[]),
                 ("party-decline", &["reason"], &[]),
@@ -358,6 +377,10 @@ impl PeerMsg {
                 RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
             ),
             "rejoin-gone" => PeerMsg::RejoinGone,
+            "ice-restart" => PeerMsg::IceRestart {
+                n: count(m.get("n"), 1..=u8::MAX)?,
+                step: Signal::from_value(m.get("step").cloned().unwrap_or(Value::Null))?.kind,
+            },
             "watch" => PeerMsg::Watch,
             "watch-room" => PeerMsg::WatchRoom(
                 RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
@@ -441,6 +464,22 @@ mod tests {
             PeerMsg::Rejoin { match_id: 0 },
             PeerMsg::RejoinRoom(RoomCode::parse("K7M2QX").unwrap()),
             PeerMsg::RejoinGone,
+            PeerMsg::IceRestart {
+                n: 1,
+                step: SignalKind::Offer("v=0 restart".into()),
+            },
+            PeerMsg::IceRestart {
+                n: 255,
+                step: SignalKind::Answer("v=0".into()),
+            },
+            PeerMsg::IceRestart {
+                n: 3,
+                step: SignalKind::Ice {
+                    candidate: "candidate:1 1 udp 1 127.0.0.1 9 typ host".into(),
+                    sdp_mid: Some("0".into()),
+                    sdp_m_line_index: Some(0),
+                },
+            },
             PeerMsg::Watch,
             PeerMsg::WatchRoom(RoomCode::parse("K7M2QX").unwrap()),
             PeerMsg::WatchGone,
@@ -525,6 +564,23 @@ mod tests {
             (r#"{"type":"rejoin","match":"000000000000000g"}"#, BadValue),
             (r#"{"type":"rejoin-room","room":"../../"}"#, BadValue),
             (r#"{"type":"rejoin-gone","room":"K7M2QX"}"#, Malformed),
+            (r#"{"type":"ice-restart","n":1}"#, Malformed),
+            (
+                r#"{"type":"ice-restart","n":0,"step":{"type":"answer","sdp":"v=0"}}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"ice-restart","n":256,"step":{"type":"answer","sdp":"v=0"}}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"ice-restart","n":1,"step":{"type":"hello","sdp":"v=0"}}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"ice-restart","n":1,"step":{"type":"answer"}}"#,
+                Malformed,
+            ),
             (r#"{"type":"watch","room":"K7M2QX"}"#, Malformed),
             (r#"{"type":"watch-room"}"#, Malformed),
             (r#"{"type":"watch-room","room":"../../"}"#, BadValue),
