@@ -266,11 +266,7 @@ impl PeerMsg {
             PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
             PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
             PeerMsg::IceRestart { n, step } => {
-                let signal = Signal {
-                    attempt: 1,
-                    kind: step.clone(),
-                };
-                json!({"type": "ice-restart", "n": n, "step": signal.to_value()})
+                json!({"type": "ice-restart", "n": n, "step": restart_step(step)})
             }
             PeerMsg::PartyInvite { game: None, people } => {
                 json!({"type": "party-invite", "people": people})
@@ -388,6 +384,30 @@ impl PeerMsg {
             "watch-gone" => PeerMsg::WatchGone,
             _ => PeerMsg::Cancel,
         })
+    }
+}
+
+/// An ICE restart's step in the shape of a room's handshake data, with
+/// only the fields it has (no attempt: the restart's number says which),
+/// so that a step read from a peer never grows when it is written again.
+fn restart_step(step: &SignalKind) -> Value {
+    match step {
+        SignalKind::Offer(sdp) => json!({"type": "offer", "sdp": sdp}),
+        SignalKind::Answer(sdp) => json!({"type": "answer", "sdp": sdp}),
+        SignalKind::Ice {
+            candidate,
+            sdp_mid,
+            sdp_m_line_index,
+        } => {
+            let mut v = json!({"type": "ice", "candidate": candidate});
+            if let Some(mid) = sdp_mid {
+                v["sdpMid"] = json!(mid);
+            }
+            if let Some(index) = sdp_m_line_index {
+                v["sdpMLineIndex"] = json!(index);
+            }
+            v
+        }
     }
 }
 
@@ -522,6 +542,16 @@ mod tests {
             r#"{"code":"aB3dE5fG7hJ9","type":"invited"}"#
         );
         assert_eq!(PeerMsg::Accept.encode(), r#"{"type":"accept"}"#);
+        // An ICE restart's step is written with only the fields it has: one
+        // read with an attempt and empty fields is never longer written
+        // again (a message at the size cap stays within it).
+        let raw = r#"{"type":"ice-restart","n":2,"step":{"type":"ice","attempt":2,"candidate":"c","sdpMid":null,"sdpMLineIndex":null}}"#;
+        let msg = PeerMsg::parse(raw).unwrap();
+        assert_eq!(
+            msg.encode(),
+            r#"{"n":2,"step":{"candidate":"c","type":"ice"},"type":"ice-restart"}"#
+        );
+        assert_eq!(PeerMsg::parse(&msg.encode()).unwrap(), msg);
         // A challenge from a page that names no game keeps today's shape.
         assert_eq!(
             PeerMsg::parse(r#"{"type":"challenge","room":"K7M2QX"}"#).unwrap(),
