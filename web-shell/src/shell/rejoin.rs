@@ -738,7 +738,11 @@ impl Shell {
         }
         let restarting = self.restarting();
         let v = &mut self.match_view;
-        v.reconnecting = if self.comeback.reconnecting() || restarting {
+        // The other player's countdown wins over this page's own ICE
+        // restart: a page that closed goes quiet, and its connection
+        // reports the path lost soon after, but the player to tell about
+        // is the one who is gone.
+        v.reconnecting = if self.comeback.reconnecting() {
             Some(RECONNECTING.to_owned())
         } else if let Some((_, secs)) = v.held {
             let name = self
@@ -747,6 +751,8 @@ impl Shell {
                 .clone()
                 .unwrap_or_else(|| "The other player".to_owned());
             Some(reconnecting_line(&name, secs))
+        } else if restarting {
+            Some(RECONNECTING.to_owned())
         } else {
             None
         };
