@@ -1229,3 +1229,187 @@ test('18. the guest\'s page is reloaded mid-match: back in the match within 3 s,
   assertNoErrorLogs(iva);
   assertNoErrorLogs(jon);
 });
+
+// Pages whose match connection can lose its ICE path on demand. Every
+// RTCPeerConnection made is counted (window.__peers) and kept
+// (window.__pcs), and:
+// - window.__losePath(pc) makes the page's code read the connection as
+//   `disconnected` for the moment of one connectionstatechange event, as
+//   Chromium reports a path whose consent checks stopped (the player's
+//   network changed). A loopback-only namespace has no second interface
+//   to move to and no way to cut one UDP path while keeping the others, so
+//   the loss itself is the one thing simulated; everything after it is
+//   Chromium's own: the ICE-restart offer (`iceRestart: true`, fresh
+//   credentials), the answer, a new round of candidates and connectivity
+//   checks on the same RTCPeerConnection, under the same SCTP association
+//   and data channels the running session keeps using. The test checks
+//   that both sides' descriptions carry new ICE credentials afterwards.
+// - while window.__dropRestart is set, the page's lobby messages of an ICE
+//   restart are not sent (the other page never hears of the restart, as
+//   when the lobby link is down too), so the restart cannot succeed.
+const restartable = () => {
+  const Real = window.RTCPeerConnection;
+  window.__peers = 0;
+  window.__pcs = [];
+  window.RTCPeerConnection = new Proxy(Real, {
+    construct(target, args, newTarget) {
+      window.__peers += 1;
+      const pc = Reflect.construct(target, args, newTarget);
+      window.__pcs.push(pc);
+      return pc;
+    },
+  });
+  window.__losePath = (pc) => {
+    Object.defineProperty(pc, 'connectionState', { configurable: true, get: () => 'disconnected' });
+    pc.dispatchEvent(new Event('connectionstatechange'));
+    delete pc.connectionState;
+  };
+  // The ICE username fragments of a connection's local and remote
+  // descriptions.
+  window.__ufrags = (pc) => [pc.localDescription, pc.remoteDescription]
+    .map((d) => /a=ice-ufrag:(\S+)/.exec(d?.sdp ?? '')?.[1] ?? null);
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) {
+    if (window.__dropRestart) {
+      // The lobby's messages are JSON text, sent as a string or as bytes.
+      const text = typeof data === 'string' ? data
+        : new TextDecoder().decode(ArrayBuffer.isView(data) || data instanceof ArrayBuffer ? data : new Uint8Array());
+      if (text.includes('"ice-restart"')) return;
+    }
+    return send.call(this, data);
+  };
+};
+
+
+/** Both pages agree on the state hash at each of `ticks` (after Leave). */
+async function sameHashes(a, b, ticks) {
+  const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
+  for (const t of ticks) {
+    const [ha, hb] = await Promise.all([a.evaluate(hashAt, t), b.evaluate(hashAt, t)]);
+    assert.ok(ha, `a hash at tick ${t}`);
+    assert.equal(ha, hb, `same state hash at tick ${t}`);
+  }
+}
+
+/** A leaves; both results; the last tick both logs hold. */
+async function leaveAndCount(a, b) {
+  await a.locator('#leave').click();
+  await a.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
+  await b.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+  return Math.min(await num(a, '#result', 'data-log-ticks'), await num(b, '#result', 'data-log-ticks'));
+}
+
+test('19. the host\'s match connection loses its ICE path: an ICE restart on the same connection brings it back, no rejoin, the match ends in sync', { skip: !enabled }, async () => {
+  // Its own server: the lobby holds these two pages only, so the last
+  // peer connection each makes is its match's.
+  const own = await startServer();
+  try {
+    pages.mia = await openPage(browser, own.url, { initScript: restartable });
+    pages.ned = await openPage(browser, own.url, { initScript: restartable });
+    const { mia, ned } = pages;
+    await joinLobby(mia, 'Mia');
+    await joinLobby(ned, 'Ned');
+    await entry(mia, 'Ned').and(mia.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+    const lobbyPeers = await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers)));
+    await startMatch(mia, ned, 'Mia', 'Ned');
+    await waitAttrAtLeast(ned, 'tick', 120);
+    const peers = await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers)));
+    assert.deepEqual(peers, lobbyPeers.map((n) => n + 1), 'one match connection each');
+    // The ICE credentials of each page's match connection's descriptions.
+    const creds = (p, n) => p.evaluate((n) => window.__ufrags(window.__pcs[n - 1]), n);
+    const first = await Promise.all([creds(mia, peers[0]), creds(ned, peers[1])]);
+    for (const p of [mia, ned]) await p.evaluate(recordLines);
+    // Mia's page (the host, which offered in the match's handshake) hears
+    // its path lost and restarts ICE on the same connection.
+    const lostAt = Date.now();
+    await mia.evaluate((n) => window.__losePath(window.__pcs[n - 1]), peers[0]);
+    for (const p of [mia, ned]) {
+      await p.locator('#match[data-ice-restarts="1"]').waitFor({ timeout: DEADLINE })
+        .catch(async (e) => {
+          console.log(await describePage(mia, 'Mia'));
+          console.log(await describePage(ned, 'Ned'));
+          throw e;
+        });
+    }
+    const restartMs = Date.now() - lostAt;
+    const tick = await num(ned, '#match', 'data-tick');
+    await waitAttrAtLeast(ned, 'tick', tick + 120);
+    await waitAttrAtLeast(mia, 'tick', tick + 120);
+    // The same connection carries on, with new ICE credentials on both
+    // sides; nobody made another one, nobody rejoined.
+    const after = await Promise.all([creds(mia, peers[0]), creds(ned, peers[1])]);
+    for (const i of [0, 1]) {
+      for (const j of [0, 1]) {
+        assert.ok(first[i][j] && after[i][j], `credentials read (${JSON.stringify([first, after])})`);
+        assert.notEqual(after[i][j], first[i][j], `new ICE credentials after the restart (${JSON.stringify([first, after])})`);
+      }
+    }
+    assert.deepEqual(await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers))), peers,
+      'no new RTCPeerConnection: the match stayed on its connection');
+    for (const [p, n] of [[mia, peers[0]], [ned, peers[1]]]) {
+      assert.equal(await p.evaluate((n) => window.__pcs[n - 1].connectionState, n), 'connected');
+      assert.equal(await attr(p, '#match', 'data-rejoined'), null, 'no rejoin');
+    }
+    const lines = await mia.evaluate(() => window.__lines);
+    assert.ok(lines.includes('Reconnecting…'), `Mia's page said it reconnects: ${JSON.stringify(lines)}`);
+    assert.equal(await mia.locator('#match-waiting').isVisible(), false, 'the line is gone');
+    console.log(`ice restart figures: ${JSON.stringify({ path_lost_to_restarted_on_both_ms: restartMs })}`);
+    const common = await leaveAndCount(mia, ned);
+    assert.ok(common > tick + 100, `both logs reach past the restart (${common}, restarted at ${tick})`);
+    await sameHashes(mia, ned, [60, tick, common]);
+    assertNoErrorLogs(mia);
+    assertNoErrorLogs(ned);
+  } finally {
+    // The pages go before their server, so that they log no lost socket.
+    for (const k of ['mia', 'ned']) await pages[k]?.context().close();
+    await own.stop();
+  }
+});
+
+test('20. an ICE restart that cannot succeed: after its 5 s deadline the rejoin path makes a new link, and the match ends in sync', { skip: !enabled }, async () => {
+  // Its own server: the lobby holds these two pages only, so the last
+  // peer connection each makes is its match's.
+  const own = await startServer();
+  try {
+    pages.ola = await openPage(browser, own.url, { initScript: restartable });
+    pages.pia = await openPage(browser, own.url, { initScript: restartable });
+    const { ola, pia } = pages;
+    await joinLobby(ola, 'Ola');
+    await joinLobby(pia, 'Pia');
+    await entry(ola, 'Pia').and(ola.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+    await startMatch(ola, pia, 'Ola', 'Pia');
+    await waitAttrAtLeast(pia, 'tick', 120);
+    const peers = await Promise.all([ola, pia].map((p) => p.evaluate(() => window.__peers)));
+    for (const p of [ola, pia]) await p.evaluate(recordLines);
+    // Ola's page (the host) loses the path, and its restart's messages never
+    // reach Pia's: no answer comes, and at the deadline Ola's page closes
+    // the connection; Pia's asks its way back as after any lost link.
+    await ola.evaluate((n) => { window.__dropRestart = true; window.__lostAt = performance.now(); window.__losePath(window.__pcs[n - 1]); }, peers[0]);
+    await pia.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE })
+      .catch(async (e) => {
+        console.log(await describePage(ola, 'Ola'));
+        console.log(await describePage(pia, 'Pia'));
+        throw e;
+      });
+    const backMs = await ola.evaluate(() => performance.now() - window.__lostAt);
+    assert.ok(backMs >= 5000, `the restart had its 5 s before the rejoin path (${Math.round(backMs)} ms)`);
+    const rejoined = await num(pia, '#match', 'data-rejoined');
+    await waitAttrAtLeast(pia, 'tick', rejoined + 120);
+    await waitAttrAtLeast(ola, 'tick', rejoined + 120);
+    const [lo, lp] = await Promise.all([ola, pia].map((p) => p.evaluate(() => window.__lines)));
+    assert.ok(lo.includes('Reconnecting…'), `Ola's page said it reconnects: ${JSON.stringify(lo)}`);
+    assert.ok(lo.some((l) => /^Pia is reconnecting \(\d+ s\)$/.test(l)), `then counted Pia's window down: ${JSON.stringify(lo)}`);
+    assert.ok(lp.includes('Reconnecting…'), `Pia's page said it reconnects: ${JSON.stringify(lp)}`);
+    assert.equal(await pia.evaluate(() => window.__peers), peers[1] + 1, 'the rejoin made one new connection');
+    assert.equal(await attr(ola, '#match', 'data-ice-restarts'), null, 'no restart succeeded');
+    console.log(`ice restart fallback figures: ${JSON.stringify({ path_lost_to_back_in_match_ms: Math.round(backMs), caught_up_to_tick: rejoined })}`);
+    const common = await leaveAndCount(ola, pia);
+    assert.ok(common > rejoined + 100, `both logs reach past the rejoin (${common}, rejoined at ${rejoined})`);
+    await sameHashes(ola, pia, [60, rejoined, common]);
+    assertNoErrorLogs(ola);
+    assertNoErrorLogs(pia);
+  } finally {
+    for (const k of ['ola', 'pia']) await pages[k]?.context().close();
+    await own.stop();
+  }
+});

@@ -539,6 +539,7 @@ impl ChallengeState {
             | PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
+            | PeerMsg::IceRestart { .. }
             | PeerMsg::Watch
             | PeerMsg::WatchRoom(_)
             | PeerMsg::WatchGone => {}

@@ -222,7 +222,8 @@ pub enum Output {
     /// The roster, banner or buttons changed: redraw them.
     Changed,
     /// A message about coming back into a match ([`PeerMsg::Rejoin`] and
-    /// its answers) from `from`: the shell's, which knows the match.
+    /// its answers, and the steps of an ICE restart of the match link)
+    /// from `from`: the shell's, which knows the match.
     Rejoin {
         /// The sender.
         from: PeerId,
@@ -1085,7 +1086,10 @@ impl LobbyClient {
                     log::debug!("lobby: an invite refusal we did not ask for; dropped");
                 }
             }
-            msg @ (PeerMsg::Rejoin { .. } | PeerMsg::RejoinRoom(_) | PeerMsg::RejoinGone) => {
+            msg @ (PeerMsg::Rejoin { .. }
+            | PeerMsg::RejoinRoom(_)
+            | PeerMsg::RejoinGone
+            | PeerMsg::IceRestart { .. }) => {
                 self.out.push_back(Output::Rejoin {
                     from: from.clone(),
                     msg,

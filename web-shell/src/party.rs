@@ -995,6 +995,7 @@ impl PartyState {
             | PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
+            | PeerMsg::IceRestart { .. }
             | PeerMsg::Watch
             | PeerMsg::WatchRoom(_)
             | PeerMsg::WatchGone => {}

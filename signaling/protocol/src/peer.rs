@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::id::{PeerId, RoomCode};
 use crate::json::{parse_json, string, typed};
 use crate::limits::PEER_MESSAGE_MAX_BYTES;
+use crate::room::{Signal, SignalKind};
 use crate::MessageError;
 
 /// Why a challenge was declined.
@@ -184,6 +185,16 @@ pub enum PeerMsg {
     /// The host's answer: it runs no match of that id that holds a place
     /// for the asker (the match is over, or was another).
     RejoinGone,
+    /// A step of an ICE restart on the two players' running match link
+    /// (its offer, its answer, or one of its trickled candidates), for
+    /// restart number `n` of that link (1 to 255; steps of another number
+    /// are stale).
+    IceRestart {
+        /// Which restart of the link this step belongs to.
+        n: u8,
+        /// The step, checked as a room's handshake data is (its sizes).
+        step: SignalKind,
+    },
     /// "Join my party": the challenger invites this player, among others,
     /// to a match of `game` for `people` people in all (the challenger
     /// included). The room comes later, in [`PeerMsg::PartyStart`], once
@@ -254,6 +265,9 @@ impl PeerMsg {
             }
             PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
             PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
+            PeerMsg::IceRestart { n, step } => {
+                json!({"type": "ice-restart", "n": n, "step": restart_step(step)})
+            }
             PeerMsg::PartyInvite { game: None, people } => {
                 json!({"type": "party-invite", "people": people})
             }
@@ -304,6 +318,7 @@ impl PeerMsg {
                 ("rejoin", &["match"], &[]),
                 ("rejoin-room", &["room"], &[]),
                 ("rejoin-gone", &[], &[]),
+                ("ice-restart", &["n", "step"], &[]),
                 ("party-invite", &["people"], &["game"]),
                 ("party-accept", &[], &[]),
                 ("party-decline", &["reason"], &[]),
@@ -358,6 +373,10 @@ impl PeerMsg {
                 RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
             ),
             "rejoin-gone" => PeerMsg::RejoinGone,
+            "ice-restart" => PeerMsg::IceRestart {
+                n: count(m.get("n"), 1..=u8::MAX)?,
+                step: Signal::from_value(m.get("step").cloned().unwrap_or(Value::Null))?.kind,
+            },
             "watch" => PeerMsg::Watch,
             "watch-room" => PeerMsg::WatchRoom(
                 RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
@@ -365,6 +384,30 @@ impl PeerMsg {
             "watch-gone" => PeerMsg::WatchGone,
             _ => PeerMsg::Cancel,
         })
+    }
+}
+
+/// An ICE restart's step in the shape of a room's handshake data, with
+/// only the fields it has (no attempt: the restart's number says which),
+/// so that a step read from a peer never grows when it is written again.
+fn restart_step(step: &SignalKind) -> Value {
+    match step {
+        SignalKind::Offer(sdp) => json!({"type": "offer", "sdp": sdp}),
+        SignalKind::Answer(sdp) => json!({"type": "answer", "sdp": sdp}),
+        SignalKind::Ice {
+            candidate,
+            sdp_mid,
+            sdp_m_line_index,
+        } => {
+            let mut v = json!({"type": "ice", "candidate": candidate});
+            if let Some(mid) = sdp_mid {
+                v["sdpMid"] = json!(mid);
+            }
+            if let Some(index) = sdp_m_line_index {
+                v["sdpMLineIndex"] = json!(index);
+            }
+            v
+        }
     }
 }
 
@@ -441,6 +484,22 @@ mod tests {
             PeerMsg::Rejoin { match_id: 0 },
             PeerMsg::RejoinRoom(RoomCode::parse("K7M2QX").unwrap()),
             PeerMsg::RejoinGone,
+            PeerMsg::IceRestart {
+                n: 1,
+                step: SignalKind::Offer("v=0 restart".into()),
+            },
+            PeerMsg::IceRestart {
+                n: 255,
+                step: SignalKind::Answer("v=0".into()),
+            },
+            PeerMsg::IceRestart {
+                n: 3,
+                step: SignalKind::Ice {
+                    candidate: "candidate:1 1 udp 1 127.0.0.1 9 typ host".into(),
+                    sdp_mid: Some("0".into()),
+                    sdp_m_line_index: Some(0),
+                },
+            },
             PeerMsg::Watch,
             PeerMsg::WatchRoom(RoomCode::parse("K7M2QX").unwrap()),
             PeerMsg::WatchGone,
@@ -483,6 +542,16 @@ mod tests {
             r#"{"code":"aB3dE5fG7hJ9","type":"invited"}"#
         );
         assert_eq!(PeerMsg::Accept.encode(), r#"{"type":"accept"}"#);
+        // An ICE restart's step is written with only the fields it has: one
+        // read with an attempt and empty fields is never longer written
+        // again (a message at the size cap stays within it).
+        let raw = r#"{"type":"ice-restart","n":2,"step":{"type":"ice","attempt":2,"candidate":"c","sdpMid":null,"sdpMLineIndex":null}}"#;
+        let msg = PeerMsg::parse(raw).unwrap();
+        assert_eq!(
+            msg.encode(),
+            r#"{"n":2,"step":{"candidate":"c","type":"ice"},"type":"ice-restart"}"#
+        );
+        assert_eq!(PeerMsg::parse(&msg.encode()).unwrap(), msg);
         // A challenge from a page that names no game keeps today's shape.
         assert_eq!(
             PeerMsg::parse(r#"{"type":"challenge","room":"K7M2QX"}"#).unwrap(),
@@ -525,6 +594,23 @@ mod tests {
             (r#"{"type":"rejoin","match":"000000000000000g"}"#, BadValue),
             (r#"{"type":"rejoin-room","room":"../../"}"#, BadValue),
             (r#"{"type":"rejoin-gone","room":"K7M2QX"}"#, Malformed),
+            (r#"{"type":"ice-restart","n":1}"#, Malformed),
+            (
+                r#"{"type":"ice-restart","n":0,"step":{"type":"answer","sdp":"v=0"}}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"ice-restart","n":256,"step":{"type":"answer","sdp":"v=0"}}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"ice-restart","n":1,"step":{"type":"hello","sdp":"v=0"}}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"ice-restart","n":1,"step":{"type":"answer"}}"#,
+                Malformed,
+            ),
             (r#"{"type":"watch","room":"K7M2QX"}"#, Malformed),
             (r#"{"type":"watch-room"}"#, Malformed),
             (r#"{"type":"watch-room","room":"../../"}"#, BadValue),

@@ -11,8 +11,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     MessageEvent, RtcConfiguration, RtcDataChannel, RtcDataChannelInit, RtcDataChannelType,
-    RtcIceCandidateInit, RtcPeerConnection, RtcPeerConnectionIceEvent, RtcPeerConnectionState,
-    RtcSdpType, RtcSessionDescriptionInit,
+    RtcIceCandidateInit, RtcOfferOptions, RtcPeerConnection, RtcPeerConnectionIceEvent,
+    RtcPeerConnectionState, RtcSdpType, RtcSessionDescriptionInit,
 };
 
 /// Called (with no arguments) whenever the link has news: a state change, a
@@ -145,12 +145,9 @@ impl WebRtcTransport {
         pc.set_onicecandidate(Some(on_ice.as_ref().unchecked_ref()));
         let (s, n, pc2) = (shared.clone(), notify, pc.clone());
         let on_state = Closure::<dyn FnMut(JsValue)>::new(move |_| {
-            match pc2.connection_state() {
-                RtcPeerConnectionState::Failed => s.borrow_mut().failed(),
-                RtcPeerConnectionState::Closed => s.borrow_mut().closed(),
-                _ => return,
+            if note_state(&mut s.borrow_mut(), pc2.connection_state()) {
+                n();
             }
-            n();
         });
         pc.set_onconnectionstatechange(Some(on_state.as_ref().unchecked_ref()));
         handlers.extend([on_ice, on_state]);
@@ -176,6 +173,26 @@ impl WebRtcTransport {
     pub fn poll_local_ice(&mut self) -> Option<IceCandidate> {
         self.shared.borrow_mut().next_local_candidate()
     }
+
+    /// Whether ICE has lost the path for now (`disconnected`, or `failed`
+    /// during an ICE restart) while the channels are still open: the
+    /// moment to try an ICE restart ([`Handshake::restart_offer`]).
+    #[must_use]
+    pub fn path_down(&self) -> bool {
+        self.shared.borrow().path_down()
+    }
+}
+
+/// Takes note of the connection's state; `true` if it is news.
+fn note_state(link: &mut LinkCore, state: RtcPeerConnectionState) -> bool {
+    match state {
+        RtcPeerConnectionState::Failed => link.failed(),
+        RtcPeerConnectionState::Closed => link.closed(),
+        RtcPeerConnectionState::Disconnected => link.disconnected(),
+        RtcPeerConnectionState::Connected => link.connected(),
+        _ => return false,
+    }
+    true
 }
 
 impl Drop for WebRtcTransport {
@@ -258,6 +275,40 @@ impl Handshake {
         )
         .await?;
         Ok(sdp)
+    }
+
+    /// Offering side of an ICE restart on the open connection: makes an
+    /// offer with fresh ICE credentials (`iceRestart: true`), sets it
+    /// locally and returns its SDP. The data channels and their SCTP
+    /// association stay as they are; only the path underneath is sought
+    /// again. Until the connection is `connected` again, ICE failing does
+    /// not end the link.
+    pub async fn restart_offer(&self) -> Result<String, JsValue> {
+        self.shared.borrow_mut().restart_began();
+        let options = RtcOfferOptions::new();
+        options.set_ice_restart(true);
+        let offer = JsFuture::from(self.pc.create_offer_with_rtc_offer_options(&options)).await?;
+        let sdp = sdp_of(&offer)?;
+        JsFuture::from(
+            self.pc
+                .set_local_description(&description(RtcSdpType::Offer, &sdp)),
+        )
+        .await?;
+        Ok(sdp)
+    }
+
+    /// Answering side of an ICE restart: as
+    /// [`accept_offer`](Self::accept_offer), with ICE failing no longer the
+    /// end of the link until the connection is `connected` again.
+    pub async fn restart_answer(&self, offer_sdp: &str) -> Result<String, JsValue> {
+        self.shared.borrow_mut().restart_began();
+        self.accept_offer(offer_sdp).await
+    }
+
+    /// Reads the connection's state again (after a restart's last step:
+    /// the browser reports no change when the path it had still works).
+    pub fn refresh_state(&self) {
+        note_state(&mut self.shared.borrow_mut(), self.pc.connection_state());
     }
 
     /// Answering side: applies the offer, creates and sets the answer,

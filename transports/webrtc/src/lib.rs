@@ -16,6 +16,14 @@
 //! long a link may take to open is the caller's rule (the web shell's room
 //! link and mesh each keep their own timer).
 //!
+//! ICE reporting the connection `disconnected` is not the end: the link
+//! stays open (its channels are) and `WebRtcTransport::path_down` says the
+//! path is lost until the connection is `connected` again. The caller may
+//! then restart ICE on the same connection (`Handshake::restart_offer` on
+//! the side that offered, `Handshake::restart_answer` on the other); while
+//! a restart is under way, ICE failing only marks the path down, and the
+//! caller's own deadline ends the link by closing it.
+//!
 //! The handshake is trickle ICE: the offering side calls
 //! `Handshake::create_offer`, the answering side
 //! `Handshake::accept_offer`, the offerer `Handshake::accept_answer`, and

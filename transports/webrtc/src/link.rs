@@ -22,6 +22,12 @@ pub struct LinkCore {
     open: [bool; 2],
     closed: bool,
     failed: bool,
+    /// ICE lost the path (`disconnected`, or `failed` during a restart):
+    /// the channels stay open, nothing gets through until it is back.
+    path_down: bool,
+    /// An ICE restart is under way: a `failed` connection is then not the
+    /// end, since the restart may still find a new path.
+    restarting: bool,
     inbox: VecDeque<(Channel, Vec<u8>)>,
     local_ice: VecDeque<IceCandidate>,
     remote_description_set: bool,
@@ -91,9 +97,50 @@ impl LinkCore {
         self.closed = true;
     }
 
-    /// ICE failed.
+    /// ICE failed. During an ICE restart this only marks the path down
+    /// (the restart may still find a new one); otherwise it ends the link.
     pub fn failed(&mut self) {
-        self.failed = true;
+        if self.restarting {
+            self.path_down = true;
+        } else {
+            self.failed = true;
+        }
+    }
+
+    /// ICE reports the path lost but not given up (`disconnected`): the
+    /// link stays open (a datagram sent now waits in the channel's buffer,
+    /// or is lost on the unreliable one) until the path comes back, by
+    /// itself or by an ICE restart.
+    pub fn disconnected(&mut self) {
+        self.path_down = true;
+    }
+
+    /// The connection is `connected`: the path is up (again). Ends an ICE
+    /// restart under way.
+    pub fn connected(&mut self) {
+        self.path_down = false;
+        self.restarting = false;
+    }
+
+    /// An ICE restart begins on this side (an ICE-restart offer made, or
+    /// one from the other side applied). Until the connection is
+    /// `connected` again, `failed` does not end the link: the caller's
+    /// deadline does, by closing it.
+    pub fn restart_began(&mut self) {
+        self.restarting = true;
+    }
+
+    /// Whether ICE has lost the path for now (the link may still be
+    /// [`Open`](LinkState::Open): its channels have not closed).
+    #[must_use]
+    pub fn path_down(&self) -> bool {
+        self.path_down && !self.closed && !self.failed
+    }
+
+    /// Whether an ICE restart is under way.
+    #[must_use]
+    pub fn restarting(&self) -> bool {
+        self.restarting
     }
 
     /// A message arrived on `channel`; over [`MAX_DATAGRAM`] it is dropped.
@@ -171,6 +218,34 @@ mod tests {
         assert_eq!(l.state(), LinkState::Closed);
         l.failed();
         assert_eq!(l.state(), LinkState::Failed);
+    }
+
+    #[test]
+    fn a_lost_path_is_not_the_end_and_a_restart_survives_ice_failing() {
+        let mut l = LinkCore::new();
+        l.channel_opened(0);
+        l.channel_opened(1);
+        l.connected();
+        l.disconnected();
+        assert!(l.path_down());
+        assert_eq!(l.state(), LinkState::Open, "disconnected is not final");
+        l.connected();
+        assert!(!l.path_down());
+        // ICE fails while a restart is under way: the path is down, the
+        // link still open, until the restart finds a path.
+        l.disconnected();
+        l.restart_began();
+        assert!(l.restarting());
+        l.failed();
+        assert_eq!(l.state(), LinkState::Open);
+        assert!(l.path_down());
+        l.connected();
+        assert!(!l.path_down() && !l.restarting());
+        assert_eq!(l.state(), LinkState::Open);
+        // Without a restart, ICE failing ends the link, as before.
+        l.failed();
+        assert_eq!(l.state(), LinkState::Failed);
+        assert!(!l.path_down(), "a failed link is over, not down");
     }
 
     #[test]

@@ -67,6 +67,11 @@ pub enum RtcEvent {
     /// The bytes queued to send on the link changed (its
     /// `bufferedAmount`).
     Backlog(usize),
+    /// ICE lost the path (`disconnected`, or `failed` during an ICE
+    /// restart); the channels are still open.
+    PathDown,
+    /// ICE has the path again after [`RtcEvent::PathDown`].
+    PathUp,
 }
 
 /// A step of a peer connection's handshake ([`Output::Describe`]).
@@ -79,6 +84,12 @@ pub enum SdpStep {
     Answer(String),
     /// Apply the remote answer; report [`RtcEvent::Applied`].
     Apply(String),
+    /// Make an ICE-restart offer on the open connection and set it
+    /// locally; report [`RtcEvent::Offer`].
+    RestartOffer,
+    /// Apply the other side's ICE-restart offer, make the answer and set
+    /// it locally; report [`RtcEvent::Answer`].
+    RestartAnswer(String),
 }
 
 /// What the person did to the page.

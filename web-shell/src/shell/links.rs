@@ -23,6 +23,12 @@ pub trait Carrier {
     fn local_candidate(&mut self) -> Option<Candidate> {
         None
     }
+
+    /// Whether ICE has lost the path while the link's channels are open
+    /// (never, for a carrier without ICE).
+    fn path_down(&self) -> bool {
+        false
+    }
 }
 
 /// A link and what of its state the shell has been told.
@@ -32,6 +38,7 @@ struct Entry<C> {
     told_open: bool,
     told_closed: bool,
     told_backlog: usize,
+    told_down: bool,
 }
 
 /// The page's links by [`LinkId`], each with its attempt's tag.
@@ -57,6 +64,7 @@ impl<C: Carrier> Links<C> {
             told_open: false,
             told_closed: false,
             told_backlog: 0,
+            told_down: false,
         };
         self.links.insert(link, entry);
     }
@@ -89,7 +97,9 @@ impl<C: Carrier> Links<C> {
 
     /// What happened on every link since the last call, as inputs: local
     /// candidates, datagrams in arrival order, the send backlog when it
-    /// changed, then the link's opening and its end, each reported once.
+    /// changed, then the link's opening, a loss or return of its path
+    /// (once per change, while it is open), and its end, each reported
+    /// once.
     pub fn poll(&mut self) -> Vec<Input> {
         let mut inputs = Vec::new();
         for (link, l) in &mut self.links {
@@ -114,6 +124,15 @@ impl<C: Carrier> Links<C> {
             if state == LinkState::Open && !l.told_open {
                 l.told_open = true;
                 ev(RtcEvent::Open);
+            }
+            let down = l.carrier.path_down();
+            if down != l.told_down && l.told_open && !l.told_closed {
+                l.told_down = down;
+                ev(if down {
+                    RtcEvent::PathDown
+                } else {
+                    RtcEvent::PathUp
+                });
             }
             if state.is_terminal() && !l.told_closed {
                 l.told_closed = true;

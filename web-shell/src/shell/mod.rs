@@ -30,6 +30,7 @@ pub mod page;
 mod party;
 mod party_ui;
 pub mod rejoin;
+pub mod restart;
 pub mod room;
 pub mod view;
 pub mod worker;
@@ -1270,7 +1271,10 @@ impl Shell {
                         Ok(s) => c.peer_text(now, &id, &s),
                         Err(_) => log::warn!("lobby: dropped a non-UTF-8 peer message"),
                     },
-                    RtcEvent::Backlog(_) | RtcEvent::Applied(_) => {}
+                    RtcEvent::Backlog(_)
+                    | RtcEvent::Applied(_)
+                    | RtcEvent::PathDown
+                    | RtcEvent::PathUp => {}
                 }
             }
             LinkId::Party(member) => self.party_rtc(now, member, tag, event),
@@ -1283,9 +1287,16 @@ impl Shell {
                         RtcEvent::Candidate(c) => room.local_candidate(c),
                         RtcEvent::Open => room.link_opened(),
                         RtcEvent::Closed => room.link_closed(),
-                        RtcEvent::Data(..) | RtcEvent::Backlog(_) | RtcEvent::Applied(_) => {}
+                        RtcEvent::Data(..)
+                        | RtcEvent::Backlog(_)
+                        | RtcEvent::Applied(_)
+                        | RtcEvent::PathDown
+                        | RtcEvent::PathUp => {}
                     }
                 } else if self.game.match_tag() == Some(tag) {
+                    if self.restart_event(now, tag, &event) {
+                        return;
+                    }
                     match event {
                         RtcEvent::Data(channel, bytes) => {
                             self.game.match_datagram(now, channel, &bytes);
@@ -1293,6 +1304,7 @@ impl Shell {
                             self.send_match_transmits();
                         }
                         RtcEvent::Closed => {
+                            self.comeback.restart = None;
                             self.game.match_link_lost(now);
                             self.match_link_gone(now);
                         }
@@ -1660,12 +1672,15 @@ impl Shell {
             }
             Role::Guest => SessionConfig::guest(),
         };
-        // A dropped player's slot is held for the window (`rejoin`).
+        // A dropped player's slot is held for the window (`rejoin`); a
+        // direct connection whose path is lost first tries an ICE restart
+        // (`restart`).
         let cfg = self.rejoin_config(cfg, role == Role::Host);
         let cfg = match self.cfg.peer_fault {
             Some(fault) => fault.session(cfg),
             None => cfg,
         };
+        self.restart_rules(tag, role, path);
         self.frame_times = FrameTimes::default();
         self.match_view = MatchView {
             state: Some("connected"),

@@ -423,7 +423,9 @@ impl Shell {
             RtcEvent::Offer(None)
             | RtcEvent::Answer(None)
             | RtcEvent::Applied(_)
-            | RtcEvent::Backlog(_) => {}
+            | RtcEvent::Backlog(_)
+            | RtcEvent::PathDown
+            | RtcEvent::PathUp => {}
         }
     }
 

@@ -302,6 +302,9 @@ pub(super) struct Comeback {
     /// The other player's lobby name, kept for the countdown (a reloaded
     /// guest leaves the roster under its old id).
     name: Option<String>,
+    /// The ICE-restart rules of the running match's direct connection,
+    /// with its attempt (`restart`).
+    pub(super) restart: Option<(u32, super::restart::IceRestart)>,
 }
 
 impl Comeback {
@@ -490,6 +493,7 @@ impl Shell {
         if let Some((_, room)) = self.comeback.room.as_mut() {
             room.tick(now);
         }
+        self.restart_tick(now);
         let Some(a) = self.comeback.asking.as_ref() else {
             return;
         };
@@ -542,6 +546,7 @@ impl Shell {
                 self.comeback.room = Some((self.room_gen, link));
                 self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
             }
+            PeerMsg::IceRestart { n, step } => self.restart_message(now, from, n, step),
             PeerMsg::RejoinGone if self.asking_host(from) => {
                 // The match is over on the host. A page still in it ends
                 // by itself when its window runs out; a reloaded one is
@@ -669,6 +674,7 @@ impl Shell {
             }
             return;
         }
+        self.restart_rules(tag, role, path);
         let path = match path {
             super::room::Path::Direct => "direct",
             super::room::Path::Relayed => "relayed",
@@ -730,7 +736,12 @@ impl Shell {
                 .and_then(|id| self.client.as_ref()?.player(id))
                 .map(|p| p.nick.clone());
         }
+        let restarting = self.restarting();
         let v = &mut self.match_view;
+        // The other player's countdown wins over this page's own ICE
+        // restart: a page that closed goes quiet, and its connection
+        // reports the path lost soon after, but the player to tell about
+        // is the one who is gone.
         v.reconnecting = if self.comeback.reconnecting() {
             Some(RECONNECTING.to_owned())
         } else if let Some((_, secs)) = v.held {
@@ -740,6 +751,8 @@ impl Shell {
                 .clone()
                 .unwrap_or_else(|| "The other player".to_owned());
             Some(reconnecting_line(&name, secs))
+        } else if restarting {
+            Some(RECONNECTING.to_owned())
         } else {
             None
         };

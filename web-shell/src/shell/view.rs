@@ -59,6 +59,9 @@ pub struct MatchView {
     /// `data-rejoined`: the tick this page's fresh session caught up to
     /// when it came back into the match.
     pub rejoined: Option<u32>,
+    /// `data-ice-restarts`: how many ICE restarts brought the match
+    /// connection's path back (absent until one did).
+    pub ice_restarts: Option<u32>,
     /// The line in place of "Waiting for the other player…" while a link
     /// is being made again: "Reconnecting…" on the page that comes back,
     /// "Ada is reconnecting (17 s)" on the other.
@@ -140,6 +143,10 @@ impl MatchView {
                 self.held.map(|(slot, secs)| format!("{slot} {secs}")),
             ),
             ("data-rejoined", s(self.rejoined.as_ref().map(|v| v as _))),
+            (
+                "data-ice-restarts",
+                s(self.ice_restarts.as_ref().map(|v| v as _)),
+            ),
             (
                 "data-watching",
                 self.state.map(|_| self.watching.to_string()),

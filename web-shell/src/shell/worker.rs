@@ -160,8 +160,8 @@ pub struct WireIdentity {
 /// How the match ended, on the wire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireEnd {
-    /// The session's outcome, by name (see [`outcome_name`]).
-    pub outcome: String,
+    /// The session's outcome.
+    pub outcome: WireOutcome,
     /// What the result screen says.
     pub message: String,
     /// The input log.
@@ -316,36 +316,137 @@ impl WireView {
     }
 }
 
-/// The name an outcome travels by. The page's shell reads only the end's
-/// words and files; the outcomes that carry details (a desync, a version
-/// mismatch, a dropped player) travel by name and come back as the
-/// nearest plain outcome (see [`outcome_of`]), their details being in the
-/// message and the desync report.
-#[must_use]
-pub fn outcome_name(o: &Outcome) -> &'static str {
-    match o {
-        Outcome::LocalQuit => "local-quit",
-        Outcome::RemoteQuit => "remote-quit",
-        Outcome::TransportLost => "transport-lost",
-        Outcome::Timeout => "timeout",
-        Outcome::HandshakeTimeout => "handshake-timeout",
-        Outcome::NoProgress => "no-progress",
-        Outcome::Desync { .. } => "desync",
-        Outcome::VersionMismatch { .. } => "version-mismatch",
-        _ => "other",
-    }
+/// A session's outcome on the wire, with its details, so that the page
+/// holds the outcome the worker's session reached (a desync with its tick
+/// and hashes, a version mismatch with both versions, the slot of a player
+/// who left, why a rejoin was refused). What a desync found about the
+/// game's parts stays in the worker: its words are in the end's message,
+/// its detail in the desync report. An outcome with details of the
+/// engine's own kinds (bad data from the peer, a refused spectator) or one
+/// the engine may add later travels as [`WireOutcome::Other`], read back as
+/// [`Outcome::TransportLost`]; the message still carries its words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WireOutcome {
+    /// [`Outcome::LocalQuit`].
+    LocalQuit,
+    /// [`Outcome::RemoteQuit`].
+    RemoteQuit,
+    /// [`Outcome::TransportLost`].
+    TransportLost,
+    /// [`Outcome::Timeout`].
+    Timeout,
+    /// [`Outcome::HandshakeTimeout`].
+    HandshakeTimeout,
+    /// [`Outcome::NoProgress`].
+    NoProgress,
+    /// [`Outcome::Desync`], without its parts.
+    Desync {
+        /// The first tick found to differ.
+        tick: u32,
+        /// This side's hash there.
+        local: u64,
+        /// The peer's hash there.
+        remote: u64,
+        /// The slots whose hash differs.
+        slots: Vec<u8>,
+    },
+    /// [`Outcome::VersionMismatch`]: protocol and build of each side.
+    VersionMismatch {
+        /// This side's version.
+        local: (u32, Option<u64>),
+        /// The peer's, if its Hello arrived.
+        remote: Option<(u32, Option<u64>)>,
+    },
+    /// [`Outcome::PlayerLeft`].
+    PlayerLeft {
+        /// The slot of the player that left.
+        slot: u8,
+    },
+    /// [`Outcome::RejoinRefused`]: 0 wrong token, 1 slot live, 2 slot not
+    /// held, 3 host unable (any other number reads as host unable).
+    RejoinRefused(u8),
+    /// Any other outcome.
+    Other,
 }
 
-/// The outcome a name from [`outcome_name`] stands for on the page.
-#[must_use]
-pub fn outcome_of(name: &str) -> Outcome {
-    match name {
-        "local-quit" => Outcome::LocalQuit,
-        "remote-quit" => Outcome::RemoteQuit,
-        "timeout" => Outcome::Timeout,
-        "handshake-timeout" => Outcome::HandshakeTimeout,
-        "no-progress" => Outcome::NoProgress,
-        _ => Outcome::TransportLost,
+impl WireOutcome {
+    /// `o` on the wire.
+    #[must_use]
+    pub fn of(o: &Outcome) -> WireOutcome {
+        use lockstep::RejoinRefusal as R;
+        let version = |v: &lockstep::Version| (v.protocol, v.build);
+        match o {
+            Outcome::LocalQuit => WireOutcome::LocalQuit,
+            Outcome::RemoteQuit => WireOutcome::RemoteQuit,
+            Outcome::TransportLost => WireOutcome::TransportLost,
+            Outcome::Timeout => WireOutcome::Timeout,
+            Outcome::HandshakeTimeout => WireOutcome::HandshakeTimeout,
+            Outcome::NoProgress => WireOutcome::NoProgress,
+            Outcome::Desync {
+                tick,
+                local,
+                remote,
+                slots,
+                ..
+            } => WireOutcome::Desync {
+                tick: *tick,
+                local: *local,
+                remote: *remote,
+                slots: slots.clone(),
+            },
+            Outcome::VersionMismatch { local, remote } => WireOutcome::VersionMismatch {
+                local: version(local),
+                remote: remote.as_ref().map(version),
+            },
+            Outcome::PlayerLeft { slot } => WireOutcome::PlayerLeft { slot: *slot },
+            Outcome::RejoinRefused { why } => WireOutcome::RejoinRefused(match why {
+                R::WrongToken => 0,
+                R::SlotLive => 1,
+                R::SlotNotHeld => 2,
+                _ => 3,
+            }),
+            _ => WireOutcome::Other,
+        }
+    }
+
+    /// The outcome on the page.
+    #[must_use]
+    pub fn outcome(self) -> Outcome {
+        use lockstep::RejoinRefusal as R;
+        let version = |(protocol, build)| lockstep::Version { protocol, build };
+        match self {
+            WireOutcome::LocalQuit => Outcome::LocalQuit,
+            WireOutcome::RemoteQuit => Outcome::RemoteQuit,
+            WireOutcome::TransportLost | WireOutcome::Other => Outcome::TransportLost,
+            WireOutcome::Timeout => Outcome::Timeout,
+            WireOutcome::HandshakeTimeout => Outcome::HandshakeTimeout,
+            WireOutcome::NoProgress => Outcome::NoProgress,
+            WireOutcome::Desync {
+                tick,
+                local,
+                remote,
+                slots,
+            } => Outcome::Desync {
+                tick,
+                local,
+                remote,
+                parts: lockstep::DesyncParts::default(),
+                slots,
+            },
+            WireOutcome::VersionMismatch { local, remote } => Outcome::VersionMismatch {
+                local: version(local),
+                remote: remote.map(version),
+            },
+            WireOutcome::PlayerLeft { slot } => Outcome::PlayerLeft { slot },
+            WireOutcome::RejoinRefused(why) => Outcome::RejoinRefused {
+                why: match why {
+                    0 => R::WrongToken,
+                    1 => R::SlotLive,
+                    2 => R::SlotNotHeld,
+                    _ => R::HostUnable,
+                },
+            },
+        }
     }
 }
 
@@ -796,7 +897,7 @@ impl MatchWorker {
             r.into_calls()
         });
         self.out.push(FromWorker::Ended(WireEnd {
-            outcome: outcome_name(&end.outcome).to_owned(),
+            outcome: WireOutcome::of(&end.outcome),
             message: end.message,
             log: end.log.map(WireOffer::from),
             report: end.report.map(WireOffer::from),
@@ -1046,7 +1147,7 @@ impl WorkerSlot {
             FromWorker::Ended(e) => {
                 *finished = e.result;
                 o.end = Some(MatchEnd {
-                    outcome: outcome_of(&e.outcome),
+                    outcome: e.outcome.outcome(),
                     message: e.message,
                     log: e.log.map(LogOffer::from),
                     report: e.report.map(LogOffer::from),
@@ -1474,6 +1575,8 @@ mod tests {
         a: Page,
         b: Page,
         ends: [Option<MatchEnd>; 2],
+        /// While set, the state hash reports are changed on the way.
+        flip: bool,
     }
 
     impl Two {
@@ -1490,16 +1593,32 @@ mod tests {
                 a,
                 b,
                 ends: [None, None],
+                flip: false,
             }
         }
 
         fn carry(&mut self) {
             let now = Millis(self.clock.get());
             while let Some((c, bytes)) = self.a.slot.poll_match_transmit() {
+                let bytes = self.maybe_flip(bytes);
                 self.b.slot.match_datagram(now, c, &bytes);
             }
             while let Some((c, bytes)) = self.b.slot.poll_match_transmit() {
+                let bytes = self.maybe_flip(bytes);
                 self.a.slot.match_datagram(now, c, &bytes);
+            }
+        }
+
+        /// While `flip` is set, a state hash report carries a wrong hash
+        /// (each side sees the other's game differ, as in a real desync).
+        fn maybe_flip(&self, bytes: Vec<u8>) -> Vec<u8> {
+            use lockstep::wire::Message;
+            match Message::<u8>::decode(&bytes) {
+                Ok(Message::Hash(mut r)) if self.flip => {
+                    r.hash ^= 0xff;
+                    Message::<u8>::Hash(r).encode().unwrap()
+                }
+                _ => bytes,
             }
         }
 
@@ -1597,6 +1716,117 @@ mod tests {
         let mut list = DrawList::new((400.0, 300.0));
         p.a.slot.paint(&mut list);
         assert!(!list.into_ops().is_empty(), "the result is drawn");
+    }
+
+    #[test]
+    fn a_desync_in_the_workers_reaches_the_pages_whole_with_its_words() {
+        let mut p = Two::new();
+        p.run(1_000, 16, &[]);
+        p.flip = true;
+        p.run(3_000, 16, &[]);
+        let [Some(ea), Some(eb)] = &p.ends else {
+            panic!("both ended: {:?}", p.ends);
+        };
+        // The outcome the workers' sessions reached, not the transport
+        // lost it used to come back as, on both pages, at the same tick.
+        let (
+            Outcome::Desync {
+                tick: ta,
+                local: la,
+                remote: ra,
+                slots: sa,
+                ..
+            },
+            Outcome::Desync {
+                tick: tb,
+                local: lb,
+                remote: rb,
+                slots: sb,
+                ..
+            },
+        ) = (&ea.outcome, &eb.outcome)
+        else {
+            panic!(
+                "both pages hold a desync: {:?} {:?}",
+                ea.outcome, eb.outcome
+            );
+        };
+        assert_eq!(ta, tb);
+        assert_eq!(la, lb, "the two games agree in truth");
+        assert_eq!(
+            (*ra, *rb),
+            (lb ^ 0xff, la ^ 0xff),
+            "each heard the other's hash changed"
+        );
+        assert_eq!(
+            (sa, sb),
+            (&vec![1], &vec![0]),
+            "each names the other's slot"
+        );
+        // The words are those of a match on the page: the game's own
+        // words for the outcome (the demo's game words none, so the
+        // engine's line), and the desync report is offered.
+        for e in [ea, eb] {
+            assert_eq!(e.message, crate::play::DESYNC_MESSAGE);
+            assert!(e.report.is_some(), "the desync report came with the end");
+        }
+    }
+
+    #[test]
+    fn every_outcome_with_its_details_crosses_the_wire() {
+        use lockstep::{RejoinRefusal, Version};
+        let v = |build| Version { protocol: 3, build };
+        for o in [
+            Outcome::LocalQuit,
+            Outcome::RemoteQuit,
+            Outcome::TransportLost,
+            Outcome::Timeout,
+            Outcome::HandshakeTimeout,
+            Outcome::NoProgress,
+            Outcome::Desync {
+                tick: 420,
+                local: 1,
+                remote: u64::MAX,
+                parts: lockstep::DesyncParts::default(),
+                slots: vec![1, 3],
+            },
+            Outcome::VersionMismatch {
+                local: v(Some(7)),
+                remote: Some(v(None)),
+            },
+            Outcome::VersionMismatch {
+                local: v(Some(7)),
+                remote: None,
+            },
+            Outcome::PlayerLeft { slot: 2 },
+            Outcome::RejoinRefused {
+                why: RejoinRefusal::WrongToken,
+            },
+            Outcome::RejoinRefused {
+                why: RejoinRefusal::SlotLive,
+            },
+            Outcome::RejoinRefused {
+                why: RejoinRefusal::SlotNotHeld,
+            },
+            Outcome::RejoinRefused {
+                why: RejoinRefusal::HostUnable,
+            },
+        ] {
+            let end = FromWorker::Ended(WireEnd {
+                outcome: WireOutcome::of(&o),
+                message: crate::play::outcome_message(&o).to_owned(),
+                log: None,
+                report: None,
+                result: None,
+            });
+            let back = decode::<FromWorker>(&encode(&[end]).unwrap()).unwrap();
+            let [FromWorker::Ended(e)] = &back[..] else {
+                panic!("{back:?}");
+            };
+            let page = e.outcome.clone().outcome();
+            assert_eq!(page, o);
+            assert_eq!(e.message, crate::play::outcome_message(&page));
+        }
     }
 
     #[test]

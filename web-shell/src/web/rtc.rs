@@ -34,6 +34,13 @@ impl Carrier for Link {
             Link::Relay(_) => None,
         }
     }
+
+    fn path_down(&self) -> bool {
+        match self {
+            Link::Rtc(t) => t.path_down(),
+            Link::Relay(_) => false,
+        }
+    }
 }
 
 /// Creates a peer connection (the `iceServers` JSON comes from the shell,
@@ -67,7 +74,19 @@ pub fn describe(links: &Links<Link>, link: LinkId, tag: u32, step: SdpStep) {
         let event = match step {
             SdpStep::Offer => RtcEvent::Offer(hs.create_offer().await.ok()),
             SdpStep::Answer(offer) => RtcEvent::Answer(hs.accept_offer(&offer).await.ok()),
-            SdpStep::Apply(answer) => RtcEvent::Applied(hs.accept_answer(&answer).await.is_ok()),
+            SdpStep::Apply(answer) => {
+                let ok = hs.accept_answer(&answer).await.is_ok();
+                // After a restart the path may be the same as before, of
+                // which the browser reports no change: read it again.
+                hs.refresh_state();
+                RtcEvent::Applied(ok)
+            }
+            SdpStep::RestartOffer => RtcEvent::Offer(hs.restart_offer().await.ok()),
+            SdpStep::RestartAnswer(offer) => {
+                let answer = hs.restart_answer(&offer).await.ok();
+                hs.refresh_state();
+                RtcEvent::Answer(answer)
+            }
         };
         feed_later(Input::Rtc { link, tag, event });
     });

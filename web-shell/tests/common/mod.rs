@@ -65,6 +65,9 @@ struct Conn {
     /// one for theirs).
     peer: Option<(usize, LinkId)>,
     open: bool,
+    /// ICE lost the path (`World::lose_path`): nothing gets through until
+    /// an ICE restart brings it back.
+    path_down: bool,
 }
 
 pub struct Page {
@@ -178,6 +181,10 @@ pub struct World {
     reloads: u64,
     /// Peer connections the pages asked for, over the whole run.
     pub peers_created: u64,
+    /// ICE-restart offers the pages made, over the whole run.
+    pub restart_offers: u32,
+    /// While set, an ICE restart never brings a lost path back.
+    pub paths_stay_lost: bool,
 }
 
 impl World {
@@ -201,6 +208,8 @@ impl World {
             held_opens: Vec::new(),
             reloads: 0,
             peers_created: 0,
+            restart_offers: 0,
+            paths_stay_lost: false,
         };
         for p in 0..n {
             w.drain(p);
@@ -670,6 +679,7 @@ impl World {
                 tag,
                 peer: None,
                 open: false,
+                path_down: false,
             },
         );
         let on = self.relays.entry(code).or_default();
@@ -757,6 +767,25 @@ impl World {
         self.rtc(p, &LinkId::Match, RtcEvent::Closed);
         self.close_conn(p, &LinkId::Match);
         self.settle();
+    }
+
+    /// The ICE path under page `p`'s match connection is lost (a network
+    /// change), its data channels still open: both ends report the path
+    /// down, and nothing gets through until an ICE restart brings it back
+    /// (never, while `paths_stay_lost` is set).
+    pub fn lose_path(&mut self, p: usize) {
+        let Some(c) = self.pages[p].conns.get_mut(&LinkId::Match) else {
+            return;
+        };
+        c.path_down = true;
+        let peer = c.peer.clone();
+        self.rtc(p, &LinkId::Match, RtcEvent::PathDown);
+        if let Some((q, ql)) = peer {
+            if let Some(qc) = self.pages[q].conns.get_mut(&ql) {
+                qc.path_down = true;
+                self.rtc(q, &ql, RtcEvent::PathDown);
+            }
+        }
     }
 
     fn close_conn(&mut self, p: usize, link: &LinkId) {
@@ -861,6 +890,7 @@ impl World {
                             tag,
                             peer: None,
                             open: false,
+                            path_down: false,
                         },
                     );
                 }
@@ -888,6 +918,64 @@ impl World {
                             qc.peer = Some((p, link.clone()));
                         }
                         self.rtc(p, &link, RtcEvent::Answer(Some(format!("answer to {n}"))));
+                    }
+                }
+                Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::RestartOffer,
+                } => {
+                    if self.pages[p]
+                        .conns
+                        .get(&link)
+                        .is_some_and(|c| c.tag == tag && c.open)
+                    {
+                        self.restart_offers += 1;
+                        let sdp = format!("restart offer {}", self.restart_offers);
+                        self.rtc(p, &link, RtcEvent::Offer(Some(sdp)));
+                    }
+                }
+                Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::RestartAnswer(offer),
+                } => {
+                    assert!(offer.starts_with("restart offer "), "{offer}");
+                    if self.pages[p]
+                        .conns
+                        .get(&link)
+                        .is_some_and(|c| c.tag == tag && c.open)
+                    {
+                        self.rtc(
+                            p,
+                            &link,
+                            RtcEvent::Answer(Some(format!("answer to {offer}"))),
+                        );
+                    }
+                }
+                Output::Describe {
+                    link,
+                    tag,
+                    step: SdpStep::Apply(answer),
+                } if answer.starts_with("answer to restart") => {
+                    // The offerer applies a restart's answer: the fresh
+                    // checks find the path again, unless this world's
+                    // paths stay lost.
+                    let Some(c) = self.pages[p].conns.get(&link).filter(|c| c.tag == tag) else {
+                        continue;
+                    };
+                    let peer = c.peer.clone();
+                    self.rtc(p, &link, RtcEvent::Applied(true));
+                    if self.paths_stay_lost {
+                        continue;
+                    }
+                    let ends = std::iter::once((p, link.clone())).chain(peer);
+                    for (page, l) in ends.collect::<Vec<_>>() {
+                        if let Some(c) = self.pages[page].conns.get_mut(&l) {
+                            if std::mem::take(&mut c.path_down) {
+                                self.rtc(page, &l, RtcEvent::PathUp);
+                            }
+                        }
                     }
                 }
                 Output::Describe {
@@ -926,7 +1014,7 @@ impl World {
                     let peer = self.pages[p]
                         .conns
                         .get(&link)
-                        .filter(|c| c.open)
+                        .filter(|c| c.open && !c.path_down)
                         .and_then(|c| c.peer.clone());
                     if let Some((q, ql)) = peer {
                         self.rtc(q, &ql, RtcEvent::Data(channel, bytes));
