@@ -55,6 +55,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, openPage, joinLobby, waitConnected, describePage, DEADLINE } from './harness.mjs';
+import { steerShip } from './arena-pilot.mjs';
 
 const enabled = process.env.ARENA_PARTY === '1';
 const PLAY_MS = Number(process.env.ARENA_PLAY_MS || 60_000);
@@ -89,49 +90,14 @@ async function describeAll() {
   for (const name of NAMES) if (pages[name]) console.log(await describePage(pages[name], name));
 }
 
-/**
- * Steers `page`'s ship from what it draws: toward the nearest other ship,
- * thrusting while far, firing when roughly aimed, breaking off now and
- * then. One decision every few of the page's frames, until stop().
- */
-function driveKeys(page, seed) {
-  let running = true;
-  let x = seed;
-  const rand = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
-  const held = new Set();
-  let breakOff = 0;
-  const done = (async () => {
-    while (running) {
-      const p = await page.evaluate(async () => JSON.parse((await import('/pkg/web_shell.js')).arenaView())).catch(() => null);
-      const me = p?.ships.find((s) => s.id === p.seat);
-      const others = (p?.ships ?? []).filter((s) => s.id !== p.seat && s.hp > 0);
-      const want = new Set();
-      if (me && others.length > 0) {
-        const other = others.reduce((a, b) => (Math.hypot(a.x - me.x, a.y - me.y) < Math.hypot(b.x - me.x, b.y - me.y) ? a : b));
-        if (breakOff > 0) {
-          breakOff -= 1;
-          want.add('ArrowUp');
-          want.add(seed % 2 ? 'ArrowLeft' : 'ArrowRight');
-        } else {
-          const bearing = Math.atan2(other.y - me.y, other.x - me.x);
-          let diff = bearing - me.a;
-          while (diff > Math.PI) diff -= 2 * Math.PI;
-          while (diff < -Math.PI) diff += 2 * Math.PI;
-          if (diff > 0.15) want.add('ArrowRight');
-          if (diff < -0.15) want.add('ArrowLeft');
-          if (Math.hypot(other.x - me.x, other.y - me.y) > 12) want.add('ArrowUp');
-          if (Math.abs(diff) < 0.35) want.add('Space');
-          if (rand() < 0.03) breakOff = 12;
-        }
-      }
-      for (const k of [...held]) if (!want.has(k)) { await page.keyboard.up(k).catch(() => {}); held.delete(k); }
-      for (const k of want) if (!held.has(k)) { await page.keyboard.down(k).catch(() => {}); held.add(k); }
-      if (!(await framesPass(page, 4, 1_000).catch(() => false))) break;
-    }
-    for (const k of held) await page.keyboard.up(k).catch(() => {});
-  })();
-  return { stop: async () => { running = false; await done; } };
-}
+/** Plays `page`'s ship with the keyboard, one decision every few frames. */
+const driveKeys = (page, seed) => steerShip(page, {
+  seed,
+  view: (p) => p.evaluate(async () => JSON.parse((await import('/pkg/web_shell.js')).arenaView())),
+  pace: (p) => framesPass(p, 4, 1_000).catch(() => false),
+  breakOffChance: 0.03,
+  breakOffFor: 12,
+});
 
 /** Where the host had ship `id` at fractional tick `t`, if alive then. */
 function hostAt(history, id, t) {

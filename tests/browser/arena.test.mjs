@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, openPage, joinLobby, entry, waitConnected, describePage, DEADLINE } from './harness.mjs';
+import { steerShip } from './arena-pilot.mjs';
 
 const enabled = process.env.ARENA_WEB === '1';
 const PLAY_MS = Number(process.env.ARENA_PLAY_MS || 30_000);
@@ -42,49 +43,12 @@ function hostAt(host, id, t) {
   return [a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f];
 }
 
-/**
- * Plays `page`'s ship from what the page draws (its probe): turns toward
- * the other ship, thrusts while far from it, fires when roughly aimed, and
- * now and then breaks off for a while, all with the keyboard. Runs until
- * stop().
- */
-function driveKeys(page, seed) {
-  let running = true;
-  let x = seed;
-  const rand = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
-  const held = new Set();
-  let breakOff = 0;
-  const done = (async () => {
-    while (running) {
-      const p = await probe(page).catch(() => null);
-      const me = p?.ships.find((s) => s.id === p.seat);
-      const other = p?.ships.find((s) => s.id !== p.seat);
-      const want = new Set();
-      if (me && other) {
-        if (breakOff > 0) {
-          breakOff -= 1;
-          want.add('ArrowUp');
-          want.add('ArrowLeft');
-        } else {
-          const bearing = Math.atan2(other.y - me.y, other.x - me.x);
-          let diff = bearing - me.a;
-          while (diff > Math.PI) diff -= 2 * Math.PI;
-          while (diff < -Math.PI) diff += 2 * Math.PI;
-          if (diff > 0.15) want.add('ArrowRight');
-          if (diff < -0.15) want.add('ArrowLeft');
-          if (Math.hypot(other.x - me.x, other.y - me.y) > 12) want.add('ArrowUp');
-          if (Math.abs(diff) < 0.35) want.add('Space');
-          if (rand() < 0.02) breakOff = 10;
-        }
-      }
-      for (const k of [...held]) if (!want.has(k)) { await page.keyboard.up(k).catch(() => {}); held.delete(k); }
-      for (const k of want) if (!held.has(k)) { await page.keyboard.down(k).catch(() => {}); held.add(k); }
-      await page.waitForTimeout(60);
-    }
-    for (const k of held) await page.keyboard.up(k).catch(() => {});
-  })();
-  return { stop: async () => { running = false; await done; } };
-}
+/** Plays `page`'s ship with the keyboard from what the page draws. */
+const driveKeys = (page, seed) => steerShip(page, {
+  seed,
+  view: probe,
+  pace: (p) => p.waitForTimeout(60).then(() => true, () => false),
+});
 
 test('the arena between two Chromium pages: the host in a worker, every ship drawn where the host had it', { skip: !enabled }, async () => {
   const { server, browser } = env;
