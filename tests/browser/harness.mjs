@@ -205,3 +205,149 @@ export function serverAndBrowser(enabled) {
   });
   return env;
 }
+
+/**
+ * Opens one page per name of `names` (each in its own browser context,
+ * with `options` as for openPage), joins each to the lobby under its name
+ * and waits until every page sees all the others connected. Adds the pages
+ * to `env.pages` (serverAndBrowser's list) and returns them by name.
+ */
+export async function fillLobby(env, names, options = {}) {
+  const pages = {};
+  for (const name of names) {
+    const p = await openPage(env.browser, env.server.url, options);
+    env.pages.push(p);
+    pages[name] = p;
+    await joinLobby(p, name);
+  }
+  for (const name of names) await waitConnected(pages[name], names.length - 1);
+  return pages;
+}
+
+/** The row of `name` in the party panel of `page` (the host's). */
+export function partyPanelRow(page, name) {
+  return page.locator('#party-panel li', { has: page.locator('.name', { hasText: `${name}#` }) });
+}
+
+/** The invitation to a party from `host` on `page`. */
+export function partyPrompt(page, host) {
+  return page.locator('#party-prompt .prompt', { has: page.locator('.name', { hasText: `${host}#` }) });
+}
+
+/** Every page of `pages` (by name) described, then the server's recent log. */
+export async function describeAll(pages, server) {
+  for (const [name, p] of Object.entries(pages)) console.log(await describePage(p, name));
+  console.log(`--- signalling server, recent log:\n${server?.recentLog?.() ?? ''}`);
+}
+
+/**
+ * `host` (a name of `pages`) invites `invited` (in this order) through the
+ * party panel; with `short`, it picks the short match length first.
+ * Returns once each invited page shows the invitation with the time left
+ * to answer and the party's size.
+ */
+export async function inviteToParty(pages, host, invited, { short = false } = {}) {
+  const h = pages[host];
+  await h.locator('#party-panel button[data-action="party-open"]').click({ timeout: DEADLINE });
+  await h.locator('#party-panel[data-party="picking"]').waitFor({ timeout: DEADLINE });
+  for (const name of invited) {
+    const pick = partyPanelRow(h, name).locator('button[data-action="party-pick"]');
+    await pick.click({ timeout: DEADLINE });
+    await partyPanelRow(h, name).locator('button[data-action="party-pick"][aria-pressed="true"]').waitFor({ timeout: DEADLINE });
+  }
+  if (short) {
+    await h.locator('#party-panel button[data-action="party-length"]').click({ timeout: DEADLINE });
+    await h.locator('#party-panel button[data-action="party-length"][data-length="1"]', { hasText: /^Short/ })
+      .waitFor({ timeout: DEADLINE });
+  }
+  await h.locator('#party-panel button[data-action="party-start"]:not([disabled])').click({ timeout: DEADLINE });
+  await h.locator('#party-panel[data-party="hosting"]').waitFor({ timeout: DEADLINE });
+  for (const name of invited) {
+    const prompt = partyPrompt(pages[name], host);
+    await prompt.waitFor({ timeout: DEADLINE });
+    assert.match(await prompt.locator('.time-left').textContent(), /^\d+ s left to answer$/);
+    assert.match(await prompt.textContent(), new RegExp(`invites you to a party of ${invited.length + 1}`));
+  }
+}
+
+/**
+ * The invited pages answer `host`'s invitation: each name in `accept`
+ * accepts, every other of `invited` declines. Returns the party's pages
+ * (the host's first) once each runs the match; if one does not, describes
+ * every page of `pages` and the server's log (`server`) before failing.
+ */
+export async function answerParty(pages, host, invited, accept, server) {
+  // Declines first, so the start waits for the last acceptance.
+  for (const name of invited.filter((n) => !accept.includes(n))) {
+    await partyPrompt(pages[name], host).locator('button[data-action="party-decline"]').click();
+    await partyPrompt(pages[name], host).waitFor({ state: 'detached', timeout: DEADLINE });
+  }
+  for (const name of accept) {
+    await partyPrompt(pages[name], host).locator('button[data-action="party-accept"]').click();
+  }
+  const players = [host, ...accept];
+  try {
+    for (const name of players) {
+      await pages[name].locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    }
+  } catch (e) {
+    await describeAll(pages, server);
+    throw e;
+  }
+  return players.map((n) => pages[n]);
+}
+
+/** The line an NtBA page shows at the end of a match played to the buzzer. */
+export const NTBA_RESULT = /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/;
+
+/**
+ * The NtBA match of `ps` is over on every page: each shows the same result
+ * (the final score), and their input logs agree at the last tick all of
+ * them confirmed (each page stops at its own tick a moment after the
+ * buzzer). Returns the result line.
+ */
+export async function assertEndedTogether(ps) {
+  const texts = await Promise.all(ps.map((p) => p.locator('#result-text').textContent()));
+  assert.match(texts[0], NTBA_RESULT);
+  for (const t of texts) assert.equal(t, texts[0], 'every page shows the same final score');
+  const ticks = await Promise.all(ps.map(async (p) => Number(await p.locator('#result').getAttribute('data-log-ticks'))));
+  const last = Math.min(...ticks);
+  const hashes = await Promise.all(ps.map((p) => p.evaluate(async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null, last)));
+  assert.ok(/^[0-9a-f]{16}$/.test(hashes[0] ?? ''), `a hash at tick ${last}: ${hashes[0]}`);
+  for (const h of hashes) assert.equal(h, hashes[0], `matchHashAt(${last}), the last tick every page confirmed`);
+  console.log(`short match: ${texts[0]} · every page agrees at tick ${last} (${hashes[0]}) · logs ${ticks.join(', ')}`);
+  return texts[0];
+}
+
+/**
+ * While the court shows (local play, a match, a spectator's view, the
+ * result), at the page's current viewport: once the shell has sized the
+ * canvas's backing store to the layout, the canvas keeps 16:9 and fills
+ * the court (its whole width, or its whole height), lies inside it and
+ * inside the window; the court is the page's column (the window's width
+ * but for the padding, down to the window's bottom) and nothing scrolls.
+ * Returns the measures.
+ */
+export async function assertCourtFillsColumn(page) {
+  const { width, height } = page.viewportSize();
+  await page.waitForFunction(() => {
+    const c = document.querySelector('#canvas');
+    return c.clientWidth > 0 && c.width === Math.round(c.clientWidth * devicePixelRatio);
+  }, null, { timeout: DEADLINE, polling: 100 });
+  const m = await page.evaluate(() => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return { l: r.left, t: r.top, w: r.width, h: r.height }; };
+    const court = document.querySelector('#court');
+    return { canvas: box(document.querySelector('#canvas')), court: box(court), vw: innerWidth, vh: innerHeight,
+      scroll: document.scrollingElement.scrollHeight };
+  });
+  const { canvas: c, court } = m;
+  const at = `${width}x${height}: ${JSON.stringify(m)}`;
+  assert.ok(Math.abs(c.h - c.w * 9 / 16) <= 1, `16:9 at ${at}`);
+  assert.ok(Math.abs(c.w - court.w) <= 1 || Math.abs(c.h - court.h) <= 1, `fills the court at ${at}`);
+  assert.ok(c.l >= court.l - 0.5 && c.l + c.w <= court.l + court.w + 0.5 && c.t + c.h <= court.t + court.h + 0.5, `inside the court at ${at}`);
+  assert.ok(c.l >= 0 && c.t >= 0 && c.l + c.w <= width && c.t + c.h <= height, `inside the window at ${at}`);
+  assert.ok(court.w >= width - 40, `the court spans the window at ${at}`);
+  assert.ok(court.t + court.h <= height && court.t + court.h >= height - 20, `the court reaches the bottom at ${at}`);
+  assert.ok(m.scroll <= height, `nothing to scroll at ${at}`);
+  return m;
+}

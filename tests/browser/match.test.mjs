@@ -12,7 +12,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage, DEADLINE } from './harness.mjs';
+import {
+  startServer, launchBrowser, openPage, joinLobby, entry, waitConnected, unexpectedErrorLogs, describePage,
+  assertCourtFillsColumn, DEADLINE,
+} from './harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = process.env.MATCH_OUT || path.join(ROOT, 'target/browser');
@@ -733,29 +736,7 @@ test('10. the court fills its column at 1280x800, 1920x1080 and 390x844, at 16:9
   await p.locator('#canvas').waitFor({ state: 'visible', timeout: DEADLINE });
   for (const [width, height] of [[1280, 800], [1920, 1080], [390, 844]]) {
     await p.setViewportSize({ width, height });
-    // The canvas's box and the court's (the space the page gives it), once
-    // the shell has sized the backing store to the new layout.
-    await p.waitForFunction(() => {
-      const c = document.querySelector('#canvas');
-      return c.clientWidth > 0 && c.width === Math.round(c.clientWidth * devicePixelRatio);
-    }, null, { timeout: DEADLINE, polling: 100 });
-    const m = await p.evaluate(() => {
-      const box = (el) => { const r = el.getBoundingClientRect(); return { l: r.left, t: r.top, w: r.width, h: r.height }; };
-      const court = document.querySelector('#court');
-      return { canvas: box(document.querySelector('#canvas')), court: box(court), vw: innerWidth, vh: innerHeight,
-        scroll: document.scrollingElement.scrollHeight };
-    });
-    const { canvas: c, court } = m;
-    const at = `${width}x${height}: ${JSON.stringify(m)}`;
-    assert.ok(Math.abs(c.h - c.w * 9 / 16) <= 1, `16:9 at ${at}`);
-    // It fills the court: its whole width, or its whole height.
-    assert.ok(Math.abs(c.w - court.w) <= 1 || Math.abs(c.h - court.h) <= 1, `fills the court at ${at}`);
-    assert.ok(c.l >= court.l - 0.5 && c.l + c.w <= court.l + court.w + 0.5 && c.t + c.h <= court.t + court.h + 0.5, `inside the court at ${at}`);
-    // The court is the page's column: the window's width but for the
-    // padding, down to the window's bottom, and nothing scrolls.
-    assert.ok(court.w >= width - 40, `the court spans the window at ${at}`);
-    assert.ok(court.t + court.h <= height && court.t + court.h >= height - 20, `the court reaches the bottom at ${at}`);
-    assert.ok(m.scroll <= height, `nothing to scroll at ${at}`);
+    await assertCourtFillsColumn(p);
   }
   await p.setViewportSize({ width: 1280, height: 800 });
   await p.locator('#fullscreen').click();

@@ -23,14 +23,16 @@
 // follow. Every wait is on a DOM condition with a generous deadline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, joinLobby, waitConnected, describePage, entry, DEADLINE } from './harness.mjs';
+import {
+  serverAndBrowser, fillLobby, inviteToParty, answerParty, assertEndedTogether, describeAll as describePages,
+  entry, NTBA_RESULT as RESULT, DEADLINE,
+} from './harness.mjs';
 
 const enabled = process.env.NTBA_PARTY === '1';
 const PLAY_DEADLINE = 120_000;
 // A short match: 2 × 30 s of game clock, at most three 15 s overtimes,
 // and the pauses after baskets and turnovers.
 const SHORT_MATCH_DEADLINE = 240_000;
-const RESULT = /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/;
 const MIN_TICK = 600;
 const COMMON_TICKS = 20;
 
@@ -53,22 +55,10 @@ const countPeers = () => {
 /** Every page in the lobby, each seeing the others connected. */
 async function lobby() {
   if (pages.Ada) return;
-  for (const name of NAMES) {
-    const p = await openPage(env.browser, env.server.url, { initScript: countPeers });
-    env.pages.push(p);
-    pages[name] = p;
-    await joinLobby(p, name);
-  }
-  for (const name of NAMES) await waitConnected(pages[name], NAMES.length - 1);
+  Object.assign(pages, await fillLobby(env, NAMES, { initScript: countPeers }));
 }
 
-const panelRow = (page, name) => page.locator('#party-panel li', { has: page.locator('.name', { hasText: `${name}#` }) });
-const promptOf = (page, name) => page.locator('#party-prompt .prompt', { has: page.locator('.name', { hasText: `${name}#` }) });
-
-async function describeAll() {
-  for (const name of NAMES) if (pages[name]) console.log(await describePage(pages[name], name));
-  console.log(`--- signalling server, recent log:\n${env.server?.recentLog?.() ?? ''}`);
-}
+const describeAll = () => describePages(pages, env.server);
 
 /**
  * Ada invites `invited` (in this order) through the party panel; each
@@ -77,45 +67,8 @@ async function describeAll() {
  * match.
  */
 async function party(invited, accept, { short = false } = {}) {
-  const ada = pages.Ada;
-  await ada.locator('#party-panel button[data-action="party-open"]').click({ timeout: DEADLINE });
-  await ada.locator('#party-panel[data-party="picking"]').waitFor({ timeout: DEADLINE });
-  for (const name of invited) {
-    const pick = panelRow(ada, name).locator('button[data-action="party-pick"]');
-    await pick.click({ timeout: DEADLINE });
-    await panelRow(ada, name).locator('button[data-action="party-pick"][aria-pressed="true"]').waitFor({ timeout: DEADLINE });
-  }
-  if (short) {
-    await ada.locator('#party-panel button[data-action="party-length"]').click({ timeout: DEADLINE });
-    await ada.locator('#party-panel button[data-action="party-length"][data-length="1"]', { hasText: /^Short/ })
-      .waitFor({ timeout: DEADLINE });
-  }
-  await ada.locator('#party-panel button[data-action="party-start"]:not([disabled])').click({ timeout: DEADLINE });
-  await ada.locator('#party-panel[data-party="hosting"]').waitFor({ timeout: DEADLINE });
-  for (const name of invited) {
-    const prompt = promptOf(pages[name], 'Ada');
-    await prompt.waitFor({ timeout: DEADLINE });
-    assert.match(await prompt.locator('.time-left').textContent(), /^\d+ s left to answer$/);
-    assert.match(await prompt.textContent(), new RegExp(`invites you to a party of ${invited.length + 1}`));
-  }
-  // Declines first, so the start waits for the last acceptance.
-  for (const name of invited.filter((n) => !accept.includes(n))) {
-    await promptOf(pages[name], 'Ada').locator('button[data-action="party-decline"]').click();
-    await promptOf(pages[name], 'Ada').waitFor({ state: 'detached', timeout: DEADLINE });
-  }
-  for (const name of accept) {
-    await promptOf(pages[name], 'Ada').locator('button[data-action="party-accept"]').click();
-  }
-  const players = ['Ada', ...accept];
-  try {
-    for (const name of players) {
-      await pages[name].locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
-    }
-  } catch (e) {
-    await describeAll();
-    throw e;
-  }
-  return players.map((n) => pages[n]);
+  await inviteToParty(pages, 'Ada', invited, { short });
+  return answerParty(pages, 'Ada', invited, accept, env.server);
 }
 
 /**
@@ -192,24 +145,6 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   await leaveAndCompare(ps);
 });
 
-/**
- * The match of `ps` is over on every page: each shows the same result
- * (the final score), and their input logs agree at the last tick all of
- * them confirmed (each page stops at its own tick a moment after the
- * buzzer).
- */
-async function endedTogether(ps) {
-  const texts = await Promise.all(ps.map((p) => p.locator('#result-text').textContent()));
-  assert.match(texts[0], RESULT);
-  for (const t of texts) assert.equal(t, texts[0], 'every page shows the same final score');
-  const ticks = await Promise.all(ps.map(async (p) => Number(await p.locator('#result').getAttribute('data-log-ticks'))));
-  const last = Math.min(...ticks);
-  const hashes = await Promise.all(ps.map((p) => p.evaluate(async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null, last)));
-  assert.ok(/^[0-9a-f]{16}$/.test(hashes[0] ?? ''), `a hash at tick ${last}: ${hashes[0]}`);
-  for (const h of hashes) assert.equal(h, hashes[0], `matchHashAt(${last}), the last tick every page confirmed`);
-  console.log(`short match: ${texts[0]} · every page agrees at tick ${last} (${hashes[0]}) · logs ${ticks.join(', ')}`);
-}
-
 test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !enabled }, async () => {
   await lobby();
   const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy', 'Di'], { short: true });
@@ -231,7 +166,7 @@ test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !
     await p.locator('#match-quality', { hasText: '1 watching' }).waitFor({ timeout: DEADLINE });
   }
   await playInSync([...ps, eve], { toEnd: true });
-  await endedTogether([...ps, eve]);
+  await assertEndedTogether([...ps, eve]);
   await eve.locator('#continue').click();
   await eve.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
 
