@@ -7,9 +7,10 @@
 mod common;
 
 use common::World;
+use lockstep::Millis;
 use web_shell::canvas::DrawOp;
 use web_shell::screens::Screen;
-use web_shell::shell::{Action, PlayerAction, Shell};
+use web_shell::shell::{Action, Input, Output, PlayerAction, Shell};
 
 /// The demo game writes its tick on the canvas: the tick drawn, if any.
 fn tick_drawn(shell: &mut Shell) -> Option<u32> {
@@ -43,6 +44,24 @@ fn a_result_shows_the_last_state_and_play_again_challenges_again() {
             Some(confirmed),
             "the last confirmed state is drawn"
         );
+    }
+
+    // Each frame paints the result again, so a window resized on the
+    // result screen shows it at its new size.
+    for p in 0..2 {
+        let now = w.now + Millis(100);
+        let shell = &mut w.pages[p].shell;
+        shell.handle(
+            now,
+            Input::Frame {
+                clock: now.0 as f64,
+            },
+        );
+        let mut painted = false;
+        while let Some(out) = shell.poll_output() {
+            painted |= out == Output::Paint;
+        }
+        assert!(painted, "a frame on the result screen paints it");
     }
 
     // Bo goes back to the lobby: the picture is gone.

@@ -1136,6 +1136,10 @@ impl Shell {
                     self.screen_event(now, ScreenEvent::Ended(end.message), &[]);
                 }
             }
+            // The result's picture is painted every frame too: the canvas
+            // may have been laid out anew (a resized window), and a match
+            // worker's picture drawn again at the new size arrives later.
+            Screen::Result { .. } if self.game.has_result() => self.out.push_back(Output::Paint),
             _ => {}
         }
     }
