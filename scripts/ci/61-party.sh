@@ -9,14 +9,21 @@
 # Last, the party scenario of the abuse tests (tests/browser/abuse.test.mjs,
 # D): a party member whose page sends no inputs gets the match stopped
 # with the message for a game that cannot take a player back.
+# Then the README's pictures (tests/browser/screens.test.mjs): the title,
+# a party invitation, a 2v2 match, a spectator's view and the online
+# result, each at 1280x800, 1920x1080 and 390x844, with the court filling
+# its column at each size.
 # Server and browsers run in a loopback-only network namespace.
-#   scripts/ci/61-party.sh
+#   scripts/ci/61-party.sh               run it (pictures in target/browser/screens)
+#   scripts/ci/61-party.sh --screenshot  also refresh docs/screens/*.png
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 ensure_browser_tools
 NODE="$ROOT/node_modules/.bin/node"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+screens="$TARGET_DIR/browser/screens"
+[ "${1:-}" = --screenshot ] && screens="$ROOT/docs/screens"
 
 WEB_OUT="$TARGET_DIR/ntba-web" WEB_CRATE=ntba-web scripts/build-web.sh
 log "building signaling-server"
@@ -37,3 +44,12 @@ in_loopback_netns env \
     WEB_DIR="$TARGET_DIR/ntba-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec --test-name-pattern='^D\. ' tests/browser/abuse.test.mjs
+
+log "the README's pictures at three sizes (loopback-only network namespace)"
+in_loopback_netns env \
+    NTBA_PARTY=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/ntba-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    SCREENS_DIR="$screens" \
+    "$NODE" --test --test-concurrency=1 --test-reporter=spec tests/browser/screens.test.mjs
