@@ -174,6 +174,13 @@ impl<G: DeterministicGame> MatchDriver<G> {
         self.session.handle_link_state(now, link, LinkState::Closed);
     }
 
+    /// The party link `link` holds `bytes` queued to send (its
+    /// `bufferedAmount`): a host streams nothing more to a spectator's
+    /// link while it is backed up; other links ignore it.
+    pub fn backlog_on(&mut self, link: PeerId, bytes: usize) {
+        self.session.note_send_backlog(link, bytes);
+    }
+
     /// The next datagram for the party link `link`.
     pub fn poll_transmit_on(&mut self, link: PeerId) -> Option<(Channel, Vec<u8>)> {
         self.session.poll_transmit_to(link)

@@ -397,6 +397,11 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
             m.link_lost_on(now, link);
         }
     }
+    fn party_backlog(&mut self, _now: Millis, link: lockstep::PeerId, bytes: usize) {
+        if let Some((_, m)) = self.online.as_mut() {
+            m.backlog_on(link, bytes);
+        }
+    }
     fn poll_party_transmit(&mut self, link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
         self.online.as_mut()?.1.poll_transmit_on(link)
     }

@@ -85,8 +85,14 @@ pub enum ToWorker {
     },
     /// The match link (`None`) or a party link closed or failed.
     LinkLost(Option<u16>),
-    /// The bytes queued on the match link.
-    Backlog(u64),
+    /// The bytes queued to send on the match link (`None`) or a party
+    /// link.
+    Backlog {
+        /// Which link.
+        link: Option<u16>,
+        /// Its `bufferedAmount`.
+        bytes: u64,
+    },
     /// The keys held now and how the match link goes ("direct" or
     /// "relayed"), sent when either changes.
     Input {
@@ -823,8 +829,12 @@ impl MatchWorker {
                 self.watchers.retain(|w| w.0 != l);
                 slot.party_link_lost(now, PeerId(l));
             }
-            ToWorker::Backlog(b) => {
-                slot.match_backlog(now, usize::try_from(b).unwrap_or(usize::MAX))
+            ToWorker::Backlog { link, bytes } => {
+                let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+                match link {
+                    None => slot.match_backlog(now, bytes),
+                    Some(l) => slot.party_backlog(now, PeerId(l), bytes),
+                }
             }
             ToWorker::Input { held, path } => {
                 self.held = held;
@@ -1302,6 +1312,12 @@ impl GameSlot for WorkerSlot {
     fn party_link_lost(&mut self, _now: Millis, link: PeerId) {
         self.post(&[ToWorker::LinkLost(Some(link.0))]);
     }
+    fn party_backlog(&mut self, _now: Millis, link: PeerId, bytes: usize) {
+        self.post(&[ToWorker::Backlog {
+            link: Some(link.0),
+            bytes: bytes as u64,
+        }]);
+    }
     fn poll_party_transmit(&mut self, link: PeerId) -> Option<(Channel, Vec<u8>)> {
         self.pump();
         let o = self.online.as_mut()?;
@@ -1336,7 +1352,10 @@ impl GameSlot for WorkerSlot {
         self.post(&[ToWorker::LinkLost(None)]);
     }
     fn match_backlog(&mut self, _now: Millis, bytes: usize) {
-        self.post(&[ToWorker::Backlog(bytes as u64)]);
+        self.post(&[ToWorker::Backlog {
+            link: None,
+            bytes: bytes as u64,
+        }]);
     }
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
         self.pump();
@@ -1976,6 +1995,10 @@ mod tests {
                 path: Some("relayed".into()),
             },
             ToWorker::Paint(320.0, 180.0),
+            ToWorker::Backlog {
+                link: Some(2),
+                bytes: 70_000,
+            },
         ];
         let bytes = encode(&msgs).unwrap();
         assert_eq!(decode::<ToWorker>(&bytes).unwrap(), msgs);

@@ -306,24 +306,29 @@ impl World {
         channel: lockstep::Channel,
         bytes: Vec<u8>,
     ) {
+        self.party_event(p, from, RtcEvent::Data(channel, bytes));
+    }
+
+    /// Page `p`'s party link to page `to` reports `bytes` queued to send
+    /// (its `bufferedAmount`), as a congested data channel would.
+    pub fn party_backlog(&mut self, p: usize, to: usize, bytes: usize) {
+        self.party_event(p, to, RtcEvent::Backlog(bytes));
+    }
+
+    /// Queues `event` on page `p`'s open party link with page `other`
+    /// (panics if there is no such link).
+    fn party_event(&mut self, p: usize, other: usize, event: RtcEvent) {
         let (link, tag) = self.pages[p]
             .conns
             .iter()
             .find_map(|(link, c)| match (link, &c.peer) {
-                (LinkId::Party(_), Some((q, _))) if *q == from && c.open => {
+                (LinkId::Party(_), Some((q, _))) if *q == other && c.open => {
                     Some((link.clone(), c.tag))
                 }
                 _ => None,
             })
             .expect("an open party link between the two pages");
-        self.queue.push_back((
-            p,
-            Input::Rtc {
-                link,
-                tag,
-                event: RtcEvent::Data(channel, bytes),
-            },
-        ));
+        self.queue.push_back((p, Input::Rtc { link, tag, event }));
     }
 
     /// Whether every page in `pages` shows its match past tick `past`.
