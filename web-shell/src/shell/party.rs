@@ -342,6 +342,9 @@ impl Shell {
                         self.game.party_link_lost(now, name);
                     }
                 }
+                RtcEvent::Backlog(bytes) if self.game.match_tag() == Some(tag) => {
+                    self.game.party_backlog(now, name, bytes);
+                }
                 _ => {}
             }
             return;
