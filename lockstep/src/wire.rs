@@ -54,8 +54,10 @@ use crate::transport::Channel;
 /// count from their first tick; a spectator gets the count's changes
 /// too); version 10 a catch-up from a saved state ([`SavedState`]: the
 /// game's own bytes of the host's confirmed state, before the runs of the
-/// inputs since).
-pub const PROTOCOL_VERSION: u32 = 10;
+/// inputs since); version 11 late join into a free slot ([`Join`], the
+/// [`RosterChange`] `Joined` and the [`RejoinRefusal`]s `NoJoiners`,
+/// `SlotHeld` and `NoFreeSlot`).
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -136,6 +138,23 @@ pub struct Rejoin {
     pub token: u64,
 }
 
+/// A new player's request to take a free slot of a running match
+/// (reliable; sent on every link instead of a [`Hello`], only the host
+/// answers): a slot whose player left for good and that plays the
+/// neutral input. The host answers with its Hello (the slot and a fresh
+/// rejoin token) and the catch-up, once every player applied the
+/// [`RosterChange`] `Joined`, or refuses with `Bye(RejoinRefused)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Join {
+    /// [`PROTOCOL_VERSION`] of the sender (first field, as in [`Hello`]).
+    pub protocol: u32,
+    /// The sender's game build id.
+    pub build: u64,
+    /// The slot asked for, 1 to [`MAX_PLAYERS`]` - 1`, or 0: any free
+    /// slot (the host picks the lowest).
+    pub slot: u8,
+}
+
 /// A run of one slot's confirmed inputs in a catch-up (reliable, host to
 /// rejoiner): every slot's inputs from tick 0, in runs of at most
 /// [`MAX_RUN`], each following the slot's previous one, before the
@@ -212,6 +231,15 @@ pub enum RejoinRefusal {
     /// The host cannot take a rejoin now (it is not running a match that
     /// holds slots, or another change is under way).
     HostUnable,
+    /// A [`Join`]: the game takes no new players into a running match
+    /// (`DeterministicGame::takes_joiners`).
+    NoJoiners,
+    /// A [`Join`]: the slot asked for (or, asking for any, every slot that
+    /// could be free) is still held for its player to come back.
+    SlotHeld,
+    /// A [`Join`]: no slot is free (every player is there), or the slot
+    /// asked for is beyond the match's players.
+    NoFreeSlot,
 }
 
 /// A guest's introduction to another guest, after both Hellos on their
@@ -288,6 +316,17 @@ pub enum RosterChange {
         /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
         slot: u8,
         /// The fingerprint of the slot's rejoin token.
+        proof: u64,
+    },
+    /// A new player took the free `slot` (one that played the neutral
+    /// input): from the change's tick on, its session sends the slot's
+    /// inputs instead of the neutral input. Every other guest takes that
+    /// session on a new link once its [`Rejoin`] there shows the token
+    /// whose fingerprint is `proof` (the fresh token the host gave it).
+    Joined {
+        /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
+        slot: u8,
+        /// The fingerprint of the new player's rejoin token.
         proof: u64,
     },
     /// From the change's tick on, `count` spectators watch the match (0
@@ -482,6 +521,8 @@ pub enum Message<I> {
     Streamed(Confirmed<I>),
     /// A piece of the host's saved state in a catch-up (reliable).
     SavedState(SavedState),
+    /// A new player asks for a free slot (reliable).
+    Join(Join),
 }
 
 impl<I> Message<I> {
@@ -506,7 +547,8 @@ impl<I> Message<I> {
             | Message::Watch(_)
             | Message::Welcome(_)
             | Message::Confirmed(_)
-            | Message::SavedState(_) => Channel::Reliable,
+            | Message::SavedState(_)
+            | Message::Join(_) => Channel::Reliable,
             Message::Inputs(_)
             | Message::Ping(_)
             | Message::Pong(_)
@@ -595,7 +637,7 @@ const TAG_CATCH_UP_RUN: u32 = 15;
 const TAG_CONFIRMED: u32 = 19;
 const TAG_STREAMED: u32 = 21;
 const TAG_SAVED_STATE: u32 = 22;
-const TAG_COUNT: u32 = 23;
+const TAG_COUNT: u32 = 24;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -640,6 +682,7 @@ enum ChangeWire {
     Neutral(u8),
     Returned(u8, [u8; 8]),
     Spectators(u8),
+    Joined(u8, [u8; 8]),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -687,6 +730,8 @@ enum Wire<P> {
     /// The state's tick, its whole length, the piece's offset and the
     /// piece.
     SavedState(u32, u32, u32, Vec<u8>),
+    /// Protocol, build and the slot asked for (0: any).
+    Join(u32, [u8; 8], u8),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -872,6 +917,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 r.slot,
                 r.token.to_le_bytes(),
             ),
+            Message::Join(j) => Wire::Join(j.protocol, j.build.to_le_bytes(), j.slot),
             Message::CatchUpRun(r) => {
                 if r.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(r.pads.len()));
@@ -918,6 +964,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         ChangeWire::Returned(slot, proof.to_le_bytes())
                     }
                     RosterChange::Spectators { count } => ChangeWire::Spectators(count),
+                    RosterChange::Joined { slot, proof } => {
+                        ChangeWire::Joined(slot, proof.to_le_bytes())
+                    }
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
@@ -957,6 +1006,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RejoinRefusal::SlotLive => 1,
                     RejoinRefusal::SlotNotHeld => 2,
                     RejoinRefusal::HostUnable => 3,
+                    RejoinRefusal::NoJoiners => 4,
+                    RejoinRefusal::SlotHeld => 5,
+                    RejoinRefusal::NoFreeSlot => 6,
                 }),
                 ByeReason::WatchRefused(why) => ByeWire::WatchRefused(match why {
                     WatchRefusal::Full => 0,
@@ -1085,6 +1137,16 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 slot: guest_slot(slot)?,
                 token: u64::from_le_bytes(token),
             }),
+            Wire::Join(protocol, build, slot) => {
+                if slot >= MAX_PLAYERS {
+                    return Err(DecodeError::BadValue("slot"));
+                }
+                Message::Join(Join {
+                    protocol,
+                    build: u64::from_le_bytes(build),
+                    slot,
+                })
+            }
             Wire::CatchUpRun(slot, first_tick, pads) => {
                 if slot >= MAX_PLAYERS {
                     return Err(DecodeError::BadValue("slot"));
@@ -1192,6 +1254,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         slot: guest_slot(slot)?,
                         proof: u64::from_le_bytes(proof),
                     },
+                    ChangeWire::Joined(slot, proof) => RosterChange::Joined {
+                        slot: guest_slot(slot)?,
+                        proof: u64::from_le_bytes(proof),
+                    },
                     ChangeWire::Spectators(count) => {
                         if count > MAX_SPECTATORS {
                             return Err(DecodeError::BadValue("spectators"));
@@ -1248,6 +1314,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     1 => RejoinRefusal::SlotLive,
                     2 => RejoinRefusal::SlotNotHeld,
                     3 => RejoinRefusal::HostUnable,
+                    4 => RejoinRefusal::NoJoiners,
+                    5 => RejoinRefusal::SlotHeld,
+                    6 => RejoinRefusal::NoFreeSlot,
                     _ => return Err(DecodeError::BadValue("refusal")),
                 }),
                 ByeWire::WatchRefused(why) => ByeReason::WatchRefused(match why {
@@ -1343,6 +1412,16 @@ mod tests {
                 slot: 7,
                 token: u64::MAX,
             }),
+            M::Join(Join {
+                protocol: PROTOCOL_VERSION,
+                build: 1,
+                slot: 0,
+            }),
+            M::Join(Join {
+                protocol: PROTOCOL_VERSION,
+                build: u64::MAX,
+                slot: 7,
+            }),
             M::CatchUpRun(CatchUpRun {
                 slot: 0,
                 first_tick: 0,
@@ -1381,6 +1460,9 @@ mod tests {
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotNotHeld)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::HostUnable)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::NoJoiners)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotHeld)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::NoFreeSlot)),
             M::Member(Member {
                 slot: 7,
                 match_id: u64::MAX,
@@ -1458,6 +1540,14 @@ mod tests {
                 change: RosterChange::Returned {
                     slot: 7,
                     proof: u64::MAX,
+                },
+            }),
+            M::Roster(Roster {
+                seq: 3,
+                tick: 4000,
+                change: RosterChange::Joined {
+                    slot: 1,
+                    proof: 0x0123_4567_89ab_cdef,
                 },
             }),
             M::RosterAck(u16::MAX),

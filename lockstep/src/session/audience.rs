@@ -640,6 +640,7 @@ fn message_name<I>(m: &Message<I>) -> &'static str {
         Message::Roster(_) => "a membership change",
         Message::RosterAck(_) => "a membership acknowledgement",
         Message::Rejoin(_) => "a Rejoin",
+        Message::Join(_) => "a Join",
         Message::CatchUpRun(_) => "a catch-up run",
         Message::CatchUp(_) => "a catch-up",
         Message::SavedState(_) => "a saved state",
