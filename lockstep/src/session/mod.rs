@@ -2236,12 +2236,15 @@ impl<G: DeterministicGame> Session<G> {
         let overlap = (have - m.first_tick) as usize;
         let start = m.first_tick as usize;
         let remote = run.timeline.inputs_of(slot);
+        // Ticks before a saved state this side started from hold
+        // placeholders, not inputs: nothing there to conflict with.
+        let base = run.timeline.base() as usize;
         let conflict = m
             .pads
             .iter()
             .take(overlap)
             .enumerate()
-            .find(|&(i, pad)| remote.get(start + i) != Some(pad));
+            .find(|&(i, pad)| start + i >= base && remote.get(start + i) != Some(pad));
         if let Some((i, _)) = conflict {
             self.violation(Violation::ConflictingInput {
                 tick: m.first_tick + i as u32,

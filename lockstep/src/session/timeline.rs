@@ -234,6 +234,11 @@ impl<G: DeterministicGame> Timeline<G> {
         self.saved.iter().find(|s| s.tick == tick).map(|s| &s.state)
     }
 
+    /// The first tick whose inputs are held (see the field).
+    pub(crate) fn base(&self) -> u32 {
+        self.base
+    }
+
     /// The prediction window (0 = lock-step).
     pub(crate) fn window(&self) -> u8 {
         self.window

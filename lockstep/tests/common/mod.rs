@@ -978,3 +978,63 @@ pub fn mesh_after_a_leave<G: DeterministicGame<Input = u8>>(
         .any(|e| matches!(e, Event::Left { slot: 2, .. }))));
     m
 }
+
+/// A newcomer with configuration `cfg` asks players `to` of `m` to join;
+/// returns how it ended once it did. The match must be untouched: no
+/// player saw a join, none ended, and players `to` play on 600 more
+/// confirmed ticks agreeing on every hash compared.
+pub fn refused_join<G: DeterministicGame<Input = u8>>(
+    m: &mut lockstep_testing::Mesh<G>,
+    cfg: SessionConfig,
+    to: &[usize],
+) -> Outcome {
+    let joiner = m.add_player(cfg, to).expect("a valid configuration");
+    assert!(m.run_until_all_end_of(&[joiner], 600), "{}", m.progress());
+    let outcome = m.players[joiner].outcome().cloned().expect("it ended");
+    let from = to
+        .iter()
+        .map(|&i| m.players[i].confirmed_tick())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        run_some_to_confirmed(m, to, from + 600, m.net.frame + 6000),
+        "{}",
+        m.progress()
+    );
+    for &i in to {
+        assert!(joins_seen(m, i).is_empty(), "player {i} saw a join");
+        assert_eq!(m.players[i].outcome(), None);
+    }
+    let first = &m.players[to[0]];
+    for &i in &to[1..] {
+        let mut n = 0;
+        for (t, h) in &first.seen.hashes {
+            if let Some(g) = m.players[i].seen.hashes.get(t) {
+                assert_eq!(h, g, "players {} and {i} differ at tick {t}", to[0]);
+                n += 1;
+            }
+        }
+        assert!(n > 0, "nothing compared");
+    }
+    outcome
+}
+
+/// A running match of three of `G` (host with rejoin entropy) over a
+/// slightly lossy link, 600 confirmed ticks in.
+pub fn running_three<G: DeterministicGame<Input = u8>>(
+    mode: Mode,
+    seed: u64,
+) -> lockstep_testing::Mesh<G> {
+    let link = LinkConfig {
+        latency: Millis(30),
+        jitter: Millis(5),
+        loss_percent: 2,
+        ..LinkConfig::default()
+    };
+    let delay = if mode == Mode::LockStep { 4 } else { 2 };
+    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x10_7e_2027));
+    let mut m =
+        lockstep_testing::Mesh::<G>::new(3, host, mode.cfg(SessionConfig::guest()), link, seed);
+    assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+    m
+}
