@@ -1735,9 +1735,46 @@ mod tests {
         );
         // An unknown change.
         assert_eq!(
-            M::decode(&[12, 1, 0, 3, 2]),
+            M::decode(&[12, 1, 0, 4, 2]),
             Err(DecodeError::BadValue("field"))
         );
+    }
+
+    #[test]
+    fn late_join_layouts_are_documented() {
+        let enc = |m: M| m.encode().expect("valid messages encode");
+        assert_eq!(
+            enc(M::Join(Join {
+                protocol: 11,
+                build: 0x0102_0304_0506_0708,
+                slot: 0,
+            })),
+            [23, 11, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+        );
+        assert_eq!(
+            enc(M::Roster(Roster {
+                seq: 3,
+                tick: 300,
+                change: RosterChange::Joined { slot: 2, proof: 1 },
+            })),
+            [12, 3, 0xac, 0x02, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0]
+        );
+        for (why, byte) in [
+            (RejoinRefusal::NoJoiners, 4),
+            (RejoinRefusal::SlotHeld, 5),
+            (RejoinRefusal::NoFreeSlot, 6),
+        ] {
+            assert_eq!(enc(M::Bye(ByeReason::RejoinRefused(why))), [6, 8, byte]);
+        }
+        // A Join names a slot below 8 (0: any); a join never names the
+        // host's; refusals end at 6.
+        for (bad, why) in [
+            (&[23u8, 11, 0, 0, 0, 0, 0, 0, 0, 0, 8][..], "slot"),
+            (&[12, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "slot"),
+            (&[6, 8, 7], "refusal"),
+        ] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
+        }
     }
 
     #[test]
@@ -1802,7 +1839,7 @@ mod tests {
             [6, 8, 1]
         );
         // The host's slot is never rejoined; a run names a slot below 8
-        // and holds at least one input; refusals are numbered 0 to 3.
+        // and holds at least one input; refusals are numbered 0 to 6.
         for (bad, why) in [
             (
                 &[14u8, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0][..],
@@ -1810,7 +1847,7 @@ mod tests {
             ),
             (&[15, 8, 0, 2, 1], "slot"),
             (&[15, 1, 0, 0], "empty run"),
-            (&[6, 8, 4], "refusal"),
+            (&[6, 8, 7], "refusal"),
         ] {
             assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
         }
@@ -2022,7 +2059,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[23]), Err(DecodeError::UnknownTag(23)));
+        assert_eq!(M::decode(&[24]), Err(DecodeError::UnknownTag(24)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));
@@ -2200,7 +2237,8 @@ mod tests {
                 | M::Watch(_)
                 | M::Welcome(_)
                 | M::Confirmed(_)
-                | M::SavedState(_) => Channel::Reliable,
+                | M::SavedState(_)
+                | M::Join(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);
