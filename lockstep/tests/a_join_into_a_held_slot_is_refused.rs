@@ -15,7 +15,7 @@ use lockstep::{Event, Outcome, SessionConfig};
 #[test]
 fn a_join_into_a_held_slot_is_refused() {
     in_both_modes(|mode| {
-        let mut m = running_three::<OpenBench>(mode, 0x10_20);
+        let mut m = running_three::<OpenBench>(mode, 0x1020);
         m.sever_player(2);
         // Dropped after the 5 s timeout, held for 20 s.
         m.run_frames(60 * 7);
@@ -29,6 +29,7 @@ fn a_join_into_a_held_slot_is_refused() {
                 &mut m,
                 mode.cfg(SessionConfig::guest().join(asked)),
                 &[0, 1],
+                false,
             );
             assert_eq!(
                 why,
@@ -39,8 +40,9 @@ fn a_join_into_a_held_slot_is_refused() {
         }
         m.restore_player(2);
         let to = m.players[0].confirmed_tick() + 600;
+        let until = m.net.frame + 60 * 60;
         assert!(
-            run_some_to_confirmed(&mut m, &[0, 1, 2], to, m.net.frame + 60 * 60),
+            run_some_to_confirmed(&mut m, &[0, 1, 2], to, until),
             "{}",
             m.progress()
         );

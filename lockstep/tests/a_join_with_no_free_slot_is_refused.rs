@@ -10,12 +10,13 @@ use lockstep::{Outcome, SessionConfig};
 #[test]
 fn a_join_with_no_free_slot_is_refused() {
     in_both_modes(|mode| {
-        let mut m = running_three::<OpenBench>(mode, 0x10_21);
+        let mut m = running_three::<OpenBench>(mode, 0x1021);
         for asked in [None, Some(5)] {
             let why = refused_join(
                 &mut m,
                 mode.cfg(SessionConfig::guest().join(asked)),
                 &[0, 1, 2],
+                true,
             );
             assert_eq!(
                 why,

@@ -10,12 +10,13 @@ use lockstep::{Outcome, SessionConfig};
 #[test]
 fn a_joiner_claiming_a_live_slot_is_refused() {
     in_both_modes(|mode| {
-        let mut m = running_three::<OpenBench>(mode, 0x10_22);
+        let mut m = running_three::<OpenBench>(mode, 0x1022);
         for slot in [1, 2] {
             let why = refused_join(
                 &mut m,
                 mode.cfg(SessionConfig::guest().join(Some(slot))),
                 &[0, 1, 2],
+                true,
             );
             assert_eq!(
                 why,

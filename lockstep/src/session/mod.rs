@@ -143,15 +143,8 @@ struct Running<G: DeterministicGame> {
     leaving: Option<Leaving<G::Input>>,
     /// Guest: the slot the host asked about, until its change comes.
     asked: Option<u8>,
-    /// Host: a new player taking a free slot, until every player applied
-    /// the change.
-    joining: Option<Joining>,
-    /// Guest: a new player the host let into a free slot, until its
-    /// session shows up on a link.
-    newcomer: Option<Newcomer>,
-    /// Host: for each slot, how many players took it after its first
-    /// (late joins); each one's rejoin token differs.
-    seats: [u8; MAX_PLAYERS as usize],
+    /// A late join under way (see [`Entry`]).
+    entry: Option<Entry>,
     /// How many spectators watch, tick by tick.
     watchers: SpectatorCount,
 }
@@ -169,17 +162,25 @@ impl<G: DeterministicGame> Running<G> {
             roster_seq,
             leaving: None,
             asked: None,
-            joining: None,
-            newcomer: None,
-            seats: [0; MAX_PLAYERS as usize],
+            entry: None,
             watchers: SpectatorCount::default(),
         }
     }
 
-    /// How many players took `slot` after its first (its rejoin token's
-    /// seat).
-    fn seat(&self, slot: u8) -> u8 {
-        self.seats.get(usize::from(slot)).copied().unwrap_or(0)
+    /// Host: the join waiting for every player's acknowledgement.
+    fn joining(&self) -> Option<Joining> {
+        match self.entry {
+            Some(Entry::Joining(j)) => Some(j),
+            _ => None,
+        }
+    }
+
+    /// Guest: the new player whose session is awaited.
+    fn newcomer(&self) -> Option<Newcomer> {
+        match self.entry {
+            Some(Entry::Newcomer(n)) => Some(n),
+            _ => None,
+        }
     }
 
     /// Runs `f` on the timeline under the match's watch (final ticks'
@@ -203,6 +204,17 @@ impl<G: DeterministicGame> Running<G> {
         f(&mut self.timeline, &mut watch);
         watch.desync
     }
+}
+
+/// A late join under way, as this side sees it.
+#[derive(Debug, Clone, Copy)]
+enum Entry {
+    /// Host: a new player taking a free slot, until every player applied
+    /// the change.
+    Joining(Joining),
+    /// Guest: a new player the host let into a free slot, until its
+    /// session shows up on a link.
+    Newcomer(Newcomer),
 }
 
 /// A peer (index) whose hash of `tick` differs from ours, and the slots
@@ -436,6 +448,9 @@ pub struct Session<G: DeterministicGame> {
     gathered: Option<Gathered<G::Input>>,
     /// Host: its spectators.
     audience: Audience,
+    /// Host: for each slot, how many players took it after its first
+    /// (late joins); each one's rejoin token differs.
+    seats: [u8; MAX_PLAYERS as usize],
     /// Guest: spectator count changes the host sent before this side
     /// started (applied at the start), with the link they came on.
     early_roster: Vec<(usize, Roster)>,
@@ -488,6 +503,7 @@ impl<G: DeterministicGame> Session<G> {
             token: cfg.rejoin_as.map(|(_, token)| token),
             gathered: None,
             audience: Audience::default(),
+            seats: [0; MAX_PLAYERS as usize],
             early_roster: Vec::new(),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
@@ -901,7 +917,7 @@ impl<G: DeterministicGame> Session<G> {
         // and (host) not from the tick a new player takes its slot at
         // until every player has applied that change.
         let held_back = run
-            .joining
+            .joining()
             .is_some_and(|j| run.timeline.local().len() as u32 >= j.tick);
         if !held_back && run.timeline.needs_local(run.params.delay) {
             let pad = sample();
@@ -1597,7 +1613,7 @@ impl<G: DeterministicGame> Session<G> {
         let (leaving, asked) = (run.leaving.as_ref().map(|l| l.slot), run.asked);
         // A player gone while a join waits for its acknowledgement: the
         // host cannot order a second change before the first is applied.
-        let joining = run.joining.is_some() || run.newcomer.is_some();
+        let joining = run.entry.is_some();
         let first = self
             .peers
             .iter_mut()
@@ -1897,7 +1913,7 @@ impl<G: DeterministicGame> Session<G> {
             log::debug!("a rejoin to a guest outside a running match: dropped");
             return;
         };
-        if pi.is_none() && run.newcomer.is_some_and(|n| n.slot == r.slot) {
+        if pi.is_none() && run.newcomer().is_some_and(|n| n.slot == r.slot) {
             self.take_newcomer(now, link, r);
             return;
         }
@@ -2568,8 +2584,7 @@ impl<G: DeterministicGame> Session<G> {
             Some(i) != target && (p.dropped.is_some() || p.frozen || p.returning.is_some())
         }) || (0..usize::from(run.params.players))
             .any(|s| run.timeline.is_neutral(s))
-            || run.joining.is_some()
-            || run.newcomer.is_some();
+            || run.entry.is_some();
         let why = match (self.cfg.rejoin_entropy, target) {
             _ if !held => Some(RejoinRefusal::SlotNotHeld),
             (None, _) => Some(RejoinRefusal::HostUnable),
@@ -2577,7 +2592,8 @@ impl<G: DeterministicGame> Session<G> {
                 Some(RejoinRefusal::HostUnable)
             }
             (Some(e), _)
-                if rejoin::token(e, run.params.match_id, r.slot, run.seat(r.slot)) != r.token =>
+                if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot))
+                    != r.token =>
             {
                 Some(RejoinRefusal::WrongToken)
             }
@@ -2696,7 +2712,7 @@ impl<G: DeterministicGame> Session<G> {
             &self.cfg,
             G::BUILD_ID,
             slot,
-            run.seat(slot),
+            seat(&self.seats, slot),
         ));
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
@@ -2879,6 +2895,12 @@ fn peer_view<G: DeterministicGame>(run: &Running<G>, peer: &Peer) -> PeerView {
     }
 }
 
+/// How many players took `slot` after its first (its rejoin token's
+/// seat), from the host's `seats`.
+fn seat(seats: &[u8; MAX_PLAYERS as usize], slot: u8) -> u8 {
+    seats.get(usize::from(slot)).copied().unwrap_or(0)
+}
+
 /// The furthest tick an honest peer's inputs or hashes can reach when this
 /// side is at `tick`.
 fn ahead_limit(tick: u32, params: Params) -> u32 {
@@ -2900,7 +2922,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if let Phase::Running(run) = &self.phase {
-            if run.joining.is_some_and(|jn| jn.link == link) {
+            if run.joining().is_some_and(|jn| jn.link == link) {
                 log::debug!("{link} asked again for the slot it is being given: dropped");
                 return;
             }
@@ -2952,8 +2974,8 @@ impl<G: DeterministicGame> Session<G> {
         // would wait for that slot's inputs.
         let busy = self.cfg.rejoin_entropy.is_none()
             || run.leaving.is_some()
-            || run.joining.is_some()
-            || run.seat(slot) == u8::MAX
+            || run.entry.is_some()
+            || seat(&self.seats, slot) == u8::MAX
             || self.peers.iter().any(away)
             || (1..players).any(|s| s != slot && neutral(s));
         if busy {
@@ -2982,8 +3004,8 @@ impl<G: DeterministicGame> Session<G> {
         let tick = (run.timeline.local().len() as u32)
             .saturating_add(u32::from(run.params.delay))
             .saturating_add(2);
-        let seat = run.seat(slot).saturating_add(1);
-        if let Some(x) = run.seats.get_mut(s) {
+        let seat = seat(&self.seats, slot).saturating_add(1);
+        if let Some(x) = self.seats.get_mut(s) {
             *x = seat;
         }
         let token = rejoin::token(entropy, run.params.match_id, slot, seat);
@@ -2999,12 +3021,12 @@ impl<G: DeterministicGame> Session<G> {
             p.out.send(&change);
         }
         run.timeline.take_neutral_slot(s, tick);
-        run.joining = Some(Joining {
+        run.entry = Some(Entry::Joining(Joining {
             slot,
             link,
             tick,
             seq,
-        });
+        }));
         self.strangers.retain(|(id, _)| *id != link);
         log::info!("a new player on {link} takes slot {slot} from tick {tick}: telling the others");
         self.events.push_back(Event::Joined { slot, tick });
@@ -3017,7 +3039,7 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
-        let Some(j) = run.joining else {
+        let Some(j) = run.joining() else {
             return;
         };
         // Acknowledgements come in order, so one at or past the change's
@@ -3029,7 +3051,7 @@ impl<G: DeterministicGame> Session<G> {
         if !applied {
             return;
         }
-        run.joining = None;
+        run.entry = None;
         self.gone.retain(|id| *id != j.link);
         let mut peer = Peer::new(j.link, now);
         peer.slot = Some(j.slot);
@@ -3053,7 +3075,7 @@ impl<G: DeterministicGame> Session<G> {
         if !from_host
             || r.seq != run.roster_seq.wrapping_add(1)
             || run.asked.is_some()
-            || run.newcomer.is_some()
+            || run.entry.is_some()
             || taken
             || !run.timeline.is_neutral(usize::from(slot))
             || r.tick < run.timeline.confirmed_tick()
@@ -3064,11 +3086,11 @@ impl<G: DeterministicGame> Session<G> {
         }
         run.roster_seq = r.seq;
         run.timeline.take_neutral_slot(usize::from(slot), r.tick);
-        run.newcomer = Some(Newcomer {
+        run.entry = Some(Entry::Newcomer(Newcomer {
             slot,
             proof,
             host_had,
-        });
+        }));
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
@@ -3085,7 +3107,7 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
-        let Some(n) = run.newcomer else {
+        let Some(n) = run.newcomer() else {
             return;
         };
         let match_id = run.params.match_id;
@@ -3097,7 +3119,7 @@ impl<G: DeterministicGame> Session<G> {
             );
             return;
         }
-        run.newcomer = None;
+        run.entry = None;
         self.gone.retain(|id| *id != link);
         self.strangers.retain(|(id, _)| *id != link);
         let mut p = Peer::new(link, now);

@@ -961,7 +961,7 @@ pub fn mesh_after_a_leave<G: DeterministicGame<Input = u8>>(
     ticks: u32,
 ) -> lockstep_testing::Mesh<G> {
     let delay = if mode == Mode::LockStep { 4 } else { 2 };
-    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x10_7e_2026));
+    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x107e_2026));
     let mut m =
         lockstep_testing::Mesh::<G>::new(3, host, mode.cfg(SessionConfig::guest()), link, seed);
     assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
@@ -980,17 +980,26 @@ pub fn mesh_after_a_leave<G: DeterministicGame<Input = u8>>(
 }
 
 /// A newcomer with configuration `cfg` asks players `to` of `m` to join;
-/// returns how it ended once it did. The match must be untouched: no
-/// player saw a join, none ended, and players `to` play on 600 more
-/// confirmed ticks agreeing on every hash compared.
+/// returns how it ended once it did (within 2 s). The match must be
+/// untouched: no player saw a join, none ended, and (with `play_on`)
+/// players `to` play on 600 more confirmed ticks agreeing on every hash
+/// compared.
 pub fn refused_join<G: DeterministicGame<Input = u8>>(
     m: &mut lockstep_testing::Mesh<G>,
     cfg: SessionConfig,
     to: &[usize],
+    play_on: bool,
 ) -> Outcome {
     let joiner = m.add_player(cfg, to).expect("a valid configuration");
-    assert!(m.run_until_all_end_of(&[joiner], 600), "{}", m.progress());
+    assert!(m.run_until_all_end_of(&[joiner], 120), "{}", m.progress());
     let outcome = m.players[joiner].outcome().cloned().expect("it ended");
+    for &i in to {
+        assert!(joins_seen(m, i).is_empty(), "player {i} saw a join");
+        assert_eq!(m.players[i].outcome(), None);
+    }
+    if !play_on {
+        return outcome;
+    }
     let from = to
         .iter()
         .map(|&i| m.players[i].confirmed_tick())
@@ -1032,7 +1041,7 @@ pub fn running_three<G: DeterministicGame<Input = u8>>(
         ..LinkConfig::default()
     };
     let delay = if mode == Mode::LockStep { 4 } else { 2 };
-    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x10_7e_2027));
+    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x107e_2027));
     let mut m =
         lockstep_testing::Mesh::<G>::new(3, host, mode.cfg(SessionConfig::guest()), link, seed);
     assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
