@@ -1481,7 +1481,7 @@ impl<G: DeterministicGame> Session<G> {
         let (timeout, host) = (self.cfg.timeout, self.side == 0);
         self.peers
             .iter()
-            .filter(|p| !p.frozen)
+            .filter(|p| !p.frozen && p.slot.is_some())
             .filter_map(move |p| {
                 let slot = p.slot;
                 match p.dropped {
@@ -1498,9 +1498,13 @@ impl<G: DeterministicGame> Session<G> {
     /// the progress wait counts only while nobody is held.
     fn check_links(&mut self, now: Millis) {
         for i in 0..self.peers.len() {
+            // A link that never said whose it is (a rejoiner's or
+            // joiner's link to a page no longer in the match) is no
+            // player: its silence holds no slot.
             let silent = self.peers.get(i).is_some_and(|p| {
                 p.dropped.is_none()
                     && !p.frozen
+                    && p.slot.is_some()
                     && now.saturating_since(p.last_heard) >= self.cfg.timeout
             });
             if silent {
