@@ -186,6 +186,11 @@ pub struct CatchUp {
     /// [`MAX_COUNT_CHANGES`], ticks never going back, counts at most
     /// [`MAX_SPECTATORS`].
     pub spectators: Vec<(u32, u8)>,
+    /// The slots that play the neutral input from `tick` on (their
+    /// players left for good), bit `s` for slot `s`; never bit 0 (the
+    /// host's). The catch-up holds their neutral inputs up to the host's
+    /// present; the receiver keeps filling them as the others do.
+    pub neutral: u8,
 }
 
 /// A piece of the host's saved state in a catch-up (reliable, host to
@@ -715,8 +720,8 @@ enum Wire<P> {
     /// A slot, the first tick and a run of its inputs.
     CatchUpRun(u8, u32, P),
     /// The catch-up's tick, the host's hash of it, its last change and
-    /// the spectator count's changes.
-    CatchUp(u32, [u8; 8], u16, Vec<(u32, u8)>),
+    /// the spectator count's changes and the neutral slots.
+    CatchUp(u32, [u8; 8], u16, Vec<(u32, u8)>, u8),
     /// Protocol and build.
     Watch(u32, [u8; 8]),
     /// Seed, players, hash interval and match id.
@@ -924,9 +929,13 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 }
                 Wire::CatchUpRun(r.slot, r.first_tick, PadsRef(r.pads.as_slice()))
             }
-            Message::CatchUp(c) => {
-                Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster, c.spectators.clone())
-            }
+            Message::CatchUp(c) => Wire::CatchUp(
+                c.tick,
+                c.hash.to_le_bytes(),
+                c.roster,
+                c.spectators.clone(),
+                c.neutral,
+            ),
             Message::SavedState(p) => Wire::SavedState(p.tick, p.total, p.offset, p.bytes.clone()),
             Message::Watch(w) => Wire::Watch(w.protocol, w.build.to_le_bytes()),
             Message::Welcome(w) => Wire::Welcome(
@@ -1163,7 +1172,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     pads: pads.0,
                 })
             }
-            Wire::CatchUp(tick, hash, roster, spectators) => {
+            Wire::CatchUp(tick, hash, roster, spectators, neutral) => {
+                if neutral & 1 != 0 {
+                    return Err(DecodeError::BadValue("neutral slots"));
+                }
                 if spectators.len() > MAX_COUNT_CHANGES {
                     return Err(DecodeError::BadValue("spectator changes"));
                 }
@@ -1177,6 +1189,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     hash: u64::from_le_bytes(hash),
                     roster,
                     spectators,
+                    neutral,
                 })
             }
             Wire::SavedState(tick, total, offset, piece) => {
@@ -1437,12 +1450,14 @@ mod tests {
                 hash: 0x0123_4567_89ab_cdef,
                 roster: u16::MAX,
                 spectators: vec![],
+                neutral: 0,
             }),
             M::CatchUp(CatchUp {
                 tick: 600,
                 hash: 1,
                 roster: 3,
                 spectators: vec![(590, 2), (640, 3), (640, MAX_SPECTATORS)],
+                neutral: 0,
             }),
             M::SavedState(SavedState {
                 tick: 600,
@@ -1804,8 +1819,9 @@ mod tests {
                 hash: 1,
                 roster: 2,
                 spectators: vec![],
+                neutral: 0,
             })),
-            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0]
         );
         // Two spectators from tick 290, a third from 350.
         assert_eq!(
@@ -1814,8 +1830,27 @@ mod tests {
                 hash: 1,
                 roster: 2,
                 spectators: vec![(290, 2), (350, 3)],
+                neutral: 0,
             })),
-            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3]
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3, 0]
+        );
+        // Slots 2 and 5 play the neutral input; the host's never does.
+        let neutral = |neutral: u8| {
+            enc(M::CatchUp(CatchUp {
+                tick: 300,
+                hash: 1,
+                roster: 2,
+                spectators: vec![],
+                neutral,
+            }))
+        };
+        assert_eq!(
+            neutral(0b10_0100),
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x24]
+        );
+        assert_eq!(
+            M::decode(&neutral(1)),
+            Err(DecodeError::BadValue("neutral slots"))
         );
         // More than 64 changes, a count above 16, a tick going back.
         let cu = |spectators: Vec<(u32, u8)>| {
@@ -1824,6 +1859,7 @@ mod tests {
                 hash: 1,
                 roster: 2,
                 spectators,
+                neutral: 0,
             }))
         };
         for bad in [

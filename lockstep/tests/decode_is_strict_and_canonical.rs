@@ -208,20 +208,23 @@ fn message() -> impl Strategy<Value = M> {
                 pads,
             })
         });
-    // The spectator count's changes: ticks never going back, counts to 16.
+    // The spectator count's changes: ticks never going back, counts to
+    // 16; neutral slots never the host's.
     let catch_up = (
         any::<u32>(),
         any::<u64>(),
         any::<u16>(),
         proptest::collection::vec((0u32..1_000, 0u8..=MAX_SPECTATORS), 0..=MAX_COUNT_CHANGES),
+        any::<u8>(),
     )
-        .prop_map(|(tick, hash, roster, mut spectators)| {
+        .prop_map(|(tick, hash, roster, mut spectators, neutral)| {
             spectators.sort_by_key(|&(t, _)| t);
             M::CatchUp(CatchUp {
                 tick,
                 hash,
                 roster,
                 spectators,
+                neutral: neutral & !1,
             })
         });
     let parts = (

@@ -836,6 +836,7 @@ fn every_kind_of_datagram_in_every_phase() {
             hash: 1,
             roster: 0,
             spectators: vec![],
+            neutral: 0,
         })),
         encode(&M::SavedState(SavedState {
             tick: 4,
@@ -1021,6 +1022,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     hash: u64::from(b),
                     roster: (a % 3) as u16,
                     spectators: vec![],
+                    neutral: (b % 256) as u8 & !1,
                 }),
                 13 => M::Watch(Watch {
                     protocol: PROTOCOL_VERSION + a % 2,

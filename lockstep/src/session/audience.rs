@@ -426,6 +426,7 @@ impl<G: DeterministicGame> Session<G> {
             hash,
             roster: run.roster_seq,
             spectators: run.watchers.changes(),
+            neutral: 0,
         };
         // A spectator's catch-up replays from the start.
         let count = rejoin::send_catch_up(&mut s.out, &all, None, end);

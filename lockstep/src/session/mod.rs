@@ -2582,13 +2582,12 @@ impl<G: DeterministicGame> Session<G> {
                 && !run.timeline.is_neutral(usize::from(r.slot))
         });
         // With three players or more the others must all be there to
-        // hand over what they hold of the slot, and no slot may play the
-        // neutral input (a catch-up does not tell the rejoiner which).
+        // hand over what they hold of the slot, and no join may be under
+        // way. (Slots playing the neutral input are fine: the catch-up
+        // says which they are.)
         let others_away = self.peers.iter().enumerate().any(|(i, p)| {
             Some(i) != target && (p.dropped.is_some() || p.frozen || p.returning.is_some())
-        }) || (0..usize::from(run.params.players))
-            .any(|s| run.timeline.is_neutral(s))
-            || run.entry.is_some();
+        }) || run.entry.is_some();
         let why = match (self.cfg.rejoin_entropy, target) {
             _ if !held => Some(RejoinRefusal::SlotNotHeld),
             (None, _) => Some(RejoinRefusal::HostUnable),
@@ -2727,11 +2726,17 @@ impl<G: DeterministicGame> Session<G> {
             .confirmed_game()
             .and_then(G::save)
             .and_then(|bytes| rejoin::pieces(tick, &bytes));
+        // The slots that play the neutral input, so the newcomer keeps
+        // filling them as every player does.
+        let neutral = (1..players)
+            .filter(|&s| run.timeline.is_neutral(s))
+            .fold(0u8, |m, s| m | 1 << s);
         let end = CatchUp {
             tick,
             hash,
             roster: run.roster_seq,
             spectators: run.watchers.changes(),
+            neutral,
         };
         let count = rejoin::send_catch_up(&mut p.out, &all, state, end);
         self.deadlines.progressed();
@@ -2815,13 +2820,22 @@ impl<G: DeterministicGame> Session<G> {
         // host can hold; a saved state is whole and not past the tick.
         let base = g.base();
         let state_whole = g.state.as_ref().is_none_or(|s| s.complete());
+        // Neutral slots are other players' slots of this match.
+        let slots = (1u16 << params.players.min(MAX_PLAYERS)) - 1;
+        let neutral_fits =
+            u16::from(c.neutral) & !slots == 0 && u16::from(c.neutral) & 1 << self.side == 0;
         // A joiner's own slot reaches the tick the host ordered the
         // change at, a little past its present (see `begin_join`).
         let reach = match self.cfg.join_as {
             Some(_) => ahead_limit(ahead_limit(c.tick, params), params),
             None => ahead_limit(c.tick, params),
         };
-        if c.tick > g.shortest() || g.longest() > reach || base > c.tick || !state_whole {
+        if c.tick > g.shortest()
+            || g.longest() > reach
+            || base > c.tick
+            || !state_whole
+            || !neutral_fits
+        {
             log::warn!(
                 "catch-up to tick {} with inputs from {} to {} ticks (from tick {base})",
                 c.tick,
@@ -2857,6 +2871,10 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let held = timeline.local().len() as u32;
+        let mut timeline = timeline;
+        for s in (1..params.players).filter(|&s| c.neutral & 1 << s != 0) {
+            timeline.play_neutral(usize::from(s));
+        }
         let mut run = Running::new(params, timeline, c.roster);
         run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
         self.phase = Phase::Running(run);
@@ -2973,15 +2991,12 @@ impl<G: DeterministicGame> Session<G> {
         // Every player must apply the change before the newcomer's
         // catch-up goes (a player away cannot), one change at a time, and
         // the newcomer must be able to come back (a token needs the
-        // entropy). Another slot playing the neutral input is refused
-        // too: the catch-up does not say which slots do, so the newcomer
-        // would wait for that slot's inputs.
+        // entropy).
         let busy = self.cfg.rejoin_entropy.is_none()
             || run.leaving.is_some()
             || run.entry.is_some()
             || seat(&self.seats, slot) == u8::MAX
-            || self.peers.iter().any(away)
-            || (1..players).any(|s| s != slot && neutral(s));
+            || self.peers.iter().any(away);
         if busy {
             return Err(RejoinRefusal::HostUnable);
         }
