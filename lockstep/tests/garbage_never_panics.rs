@@ -644,10 +644,15 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         // A player stays a player: a Watch on its link is refused and
         // logged, the match untouched.
         M::Watch(_) => Expect::Nothing,
-        // A player stays in its slot: a Join on a player's link (or one
-        // in the handshake) is refused and logged, the match untouched;
-        // guests never answer one.
-        M::Join(_) => Expect::Nothing,
+        // A player stays in its slot: a Join on a player's link is
+        // refused and logged, the match untouched; guests never answer
+        // one; a host still in its handshake has no free slot.
+        M::Join(_) => match phase {
+            Phase::MeasuringHost => {
+                Expect::Answers(ByeReason::RejoinRefused(RejoinRefusal::HostUnable))
+            }
+            _ => Expect::Nothing,
+        },
         // What the host sends a spectator, or a spectator the host, is
         // out of place between players.
         M::Welcome(_) | M::Confirmed(_) | M::WatchAck(_) | M::Streamed(_) => {

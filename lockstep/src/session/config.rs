@@ -377,8 +377,11 @@ impl SessionConfig {
     /// The host answers with the slot, a rejoin token of the session's own
     /// ([`Session::rejoin_token`], so it can come back after a reload like
     /// any player) and the catch-up; the session replays it and plays on
-    /// live. A refusal ends it with `Outcome::RejoinRefused`. The host's
-    /// slot (0) is never free: [`Session::new`] refuses it.
+    /// live. A refusal ends it with `Outcome::RejoinRefused` (a host
+    /// still in its handshake answers `HostUnable`: only a running match
+    /// has free slots). The host's slot (0) is never free:
+    /// [`Session::new`] refuses it. Its [`Session::side`] is the slot
+    /// named (1 when asking for any) until the host's Hello gives it one.
     pub fn join(mut self, slot: Option<u8>) -> Self {
         self.role = Role::Guest;
         self.watching = false;

@@ -720,6 +720,13 @@ impl<G: DeterministicGame> Session<G> {
             Message::Held(h) => self.on_held(now, pi, h),
             Message::Roster(r) => self.on_roster(now, pi, r),
             Message::RosterAck(seq) => self.on_roster_ack(now, pi, seq),
+            Message::Join(_) if self.side == 0 && matches!(self.phase, Phase::Handshake(_)) => {
+                // Only a running match has free slots.
+                log::warn!("a Join on {peer} before the match runs: refused");
+                let bye =
+                    Message::<G::Input>::Bye(ByeReason::RejoinRefused(RejoinRefusal::HostUnable));
+                self.outbox_for(peer, Some(pi)).send(&bye);
+            }
             Message::Join(_) => {
                 // A player stays in its slot: a Join on a player's link
                 // (or one that introduced itself) is not a newcomer's.
