@@ -71,6 +71,25 @@ pub trait DeterministicGame: Clone {
         false
     }
 
+    /// Whether a new player may take a free slot of a running match of
+    /// `players` players: a slot whose player left for good (see
+    /// [`plays_on_after_leave`](Self::plays_on_after_leave)) and that
+    /// plays the neutral input. The newcomer catches up (the confirmed
+    /// inputs so far, or a saved state and the inputs since) and, from a
+    /// tick the host orders, the slot plays its inputs instead of the
+    /// neutral one on every side (see `docs/engine.md`, "Late join into a
+    /// free slot").
+    ///
+    /// Like playing on, it is the game's rule and not a side's setting:
+    /// only the game knows whether a fresh player dropped into a match
+    /// under way is fair (a drop-in party game says yes; a ranked duel
+    /// says no). The default says no: a `Join` is refused with
+    /// `RejoinRefusal::NoJoiners`.
+    fn takes_joiners(players: u8) -> bool {
+        let _ = players;
+        false
+    }
+
     /// The state as bytes, for a player coming back to a running match:
     /// a game that saves its state lets the host send it the state
     /// instead of every input since the start to replay (see

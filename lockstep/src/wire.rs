@@ -54,8 +54,10 @@ use crate::transport::Channel;
 /// count from their first tick; a spectator gets the count's changes
 /// too); version 10 a catch-up from a saved state ([`SavedState`]: the
 /// game's own bytes of the host's confirmed state, before the runs of the
-/// inputs since).
-pub const PROTOCOL_VERSION: u32 = 10;
+/// inputs since); version 11 late join into a free slot ([`Join`], the
+/// [`RosterChange`] `Joined` and the [`RejoinRefusal`]s `NoJoiners`,
+/// `SlotHeld` and `NoFreeSlot`).
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -136,6 +138,23 @@ pub struct Rejoin {
     pub token: u64,
 }
 
+/// A new player's request to take a free slot of a running match
+/// (reliable; sent on every link instead of a [`Hello`], only the host
+/// answers): a slot whose player left for good and that plays the
+/// neutral input. The host answers with its Hello (the slot and a fresh
+/// rejoin token) and the catch-up, once every player applied the
+/// [`RosterChange`] `Joined`, or refuses with `Bye(RejoinRefused)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Join {
+    /// [`PROTOCOL_VERSION`] of the sender (first field, as in [`Hello`]).
+    pub protocol: u32,
+    /// The sender's game build id.
+    pub build: u64,
+    /// The slot asked for, 1 to [`MAX_PLAYERS`]` - 1`, or 0: any free
+    /// slot (the host picks the lowest).
+    pub slot: u8,
+}
+
 /// A run of one slot's confirmed inputs in a catch-up (reliable, host to
 /// rejoiner): every slot's inputs from tick 0, in runs of at most
 /// [`MAX_RUN`], each following the slot's previous one, before the
@@ -167,6 +186,11 @@ pub struct CatchUp {
     /// [`MAX_COUNT_CHANGES`], ticks never going back, counts at most
     /// [`MAX_SPECTATORS`].
     pub spectators: Vec<(u32, u8)>,
+    /// The slots that play the neutral input from `tick` on (their
+    /// players left for good), bit `s` for slot `s`; never bit 0 (the
+    /// host's). The catch-up holds their neutral inputs up to the host's
+    /// present; the receiver keeps filling them as the others do.
+    pub neutral: u8,
 }
 
 /// A piece of the host's saved state in a catch-up (reliable, host to
@@ -212,6 +236,15 @@ pub enum RejoinRefusal {
     /// The host cannot take a rejoin now (it is not running a match that
     /// holds slots, or another change is under way).
     HostUnable,
+    /// A [`Join`]: the game takes no new players into a running match
+    /// (`DeterministicGame::takes_joiners`).
+    NoJoiners,
+    /// A [`Join`]: the slot asked for (or, asking for any, every slot that
+    /// could be free) is still held for its player to come back.
+    SlotHeld,
+    /// A [`Join`]: no slot is free (every player is there), or the slot
+    /// asked for is beyond the match's players.
+    NoFreeSlot,
 }
 
 /// A guest's introduction to another guest, after both Hellos on their
@@ -288,6 +321,17 @@ pub enum RosterChange {
         /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
         slot: u8,
         /// The fingerprint of the slot's rejoin token.
+        proof: u64,
+    },
+    /// A new player took the free `slot` (one that played the neutral
+    /// input): from the change's tick on, its session sends the slot's
+    /// inputs instead of the neutral input. Every other guest takes that
+    /// session on a new link once its [`Rejoin`] there shows the token
+    /// whose fingerprint is `proof` (the fresh token the host gave it).
+    Joined {
+        /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
+        slot: u8,
+        /// The fingerprint of the new player's rejoin token.
         proof: u64,
     },
     /// From the change's tick on, `count` spectators watch the match (0
@@ -482,6 +526,8 @@ pub enum Message<I> {
     Streamed(Confirmed<I>),
     /// A piece of the host's saved state in a catch-up (reliable).
     SavedState(SavedState),
+    /// A new player asks for a free slot (reliable).
+    Join(Join),
 }
 
 impl<I> Message<I> {
@@ -506,7 +552,8 @@ impl<I> Message<I> {
             | Message::Watch(_)
             | Message::Welcome(_)
             | Message::Confirmed(_)
-            | Message::SavedState(_) => Channel::Reliable,
+            | Message::SavedState(_)
+            | Message::Join(_) => Channel::Reliable,
             Message::Inputs(_)
             | Message::Ping(_)
             | Message::Pong(_)
@@ -595,7 +642,7 @@ const TAG_CATCH_UP_RUN: u32 = 15;
 const TAG_CONFIRMED: u32 = 19;
 const TAG_STREAMED: u32 = 21;
 const TAG_SAVED_STATE: u32 = 22;
-const TAG_COUNT: u32 = 23;
+const TAG_COUNT: u32 = 24;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -640,6 +687,7 @@ enum ChangeWire {
     Neutral(u8),
     Returned(u8, [u8; 8]),
     Spectators(u8),
+    Joined(u8, [u8; 8]),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -672,8 +720,8 @@ enum Wire<P> {
     /// A slot, the first tick and a run of its inputs.
     CatchUpRun(u8, u32, P),
     /// The catch-up's tick, the host's hash of it, its last change and
-    /// the spectator count's changes.
-    CatchUp(u32, [u8; 8], u16, Vec<(u32, u8)>),
+    /// the spectator count's changes and the neutral slots.
+    CatchUp(u32, [u8; 8], u16, Vec<(u32, u8)>, u8),
     /// Protocol and build.
     Watch(u32, [u8; 8]),
     /// Seed, players, hash interval and match id.
@@ -687,6 +735,8 @@ enum Wire<P> {
     /// The state's tick, its whole length, the piece's offset and the
     /// piece.
     SavedState(u32, u32, u32, Vec<u8>),
+    /// Protocol, build and the slot asked for (0: any).
+    Join(u32, [u8; 8], u8),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -872,15 +922,20 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 r.slot,
                 r.token.to_le_bytes(),
             ),
+            Message::Join(j) => Wire::Join(j.protocol, j.build.to_le_bytes(), j.slot),
             Message::CatchUpRun(r) => {
                 if r.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(r.pads.len()));
                 }
                 Wire::CatchUpRun(r.slot, r.first_tick, PadsRef(r.pads.as_slice()))
             }
-            Message::CatchUp(c) => {
-                Wire::CatchUp(c.tick, c.hash.to_le_bytes(), c.roster, c.spectators.clone())
-            }
+            Message::CatchUp(c) => Wire::CatchUp(
+                c.tick,
+                c.hash.to_le_bytes(),
+                c.roster,
+                c.spectators.clone(),
+                c.neutral,
+            ),
             Message::SavedState(p) => Wire::SavedState(p.tick, p.total, p.offset, p.bytes.clone()),
             Message::Watch(w) => Wire::Watch(w.protocol, w.build.to_le_bytes()),
             Message::Welcome(w) => Wire::Welcome(
@@ -918,6 +973,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         ChangeWire::Returned(slot, proof.to_le_bytes())
                     }
                     RosterChange::Spectators { count } => ChangeWire::Spectators(count),
+                    RosterChange::Joined { slot, proof } => {
+                        ChangeWire::Joined(slot, proof.to_le_bytes())
+                    }
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
@@ -957,6 +1015,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RejoinRefusal::SlotLive => 1,
                     RejoinRefusal::SlotNotHeld => 2,
                     RejoinRefusal::HostUnable => 3,
+                    RejoinRefusal::NoJoiners => 4,
+                    RejoinRefusal::SlotHeld => 5,
+                    RejoinRefusal::NoFreeSlot => 6,
                 }),
                 ByeReason::WatchRefused(why) => ByeWire::WatchRefused(match why {
                     WatchRefusal::Full => 0,
@@ -1085,6 +1146,16 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 slot: guest_slot(slot)?,
                 token: u64::from_le_bytes(token),
             }),
+            Wire::Join(protocol, build, slot) => {
+                if slot >= MAX_PLAYERS {
+                    return Err(DecodeError::BadValue("slot"));
+                }
+                Message::Join(Join {
+                    protocol,
+                    build: u64::from_le_bytes(build),
+                    slot,
+                })
+            }
             Wire::CatchUpRun(slot, first_tick, pads) => {
                 if slot >= MAX_PLAYERS {
                     return Err(DecodeError::BadValue("slot"));
@@ -1101,7 +1172,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     pads: pads.0,
                 })
             }
-            Wire::CatchUp(tick, hash, roster, spectators) => {
+            Wire::CatchUp(tick, hash, roster, spectators, neutral) => {
+                if neutral & 1 != 0 {
+                    return Err(DecodeError::BadValue("neutral slots"));
+                }
                 if spectators.len() > MAX_COUNT_CHANGES {
                     return Err(DecodeError::BadValue("spectator changes"));
                 }
@@ -1115,6 +1189,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     hash: u64::from_le_bytes(hash),
                     roster,
                     spectators,
+                    neutral,
                 })
             }
             Wire::SavedState(tick, total, offset, piece) => {
@@ -1192,6 +1267,10 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         slot: guest_slot(slot)?,
                         proof: u64::from_le_bytes(proof),
                     },
+                    ChangeWire::Joined(slot, proof) => RosterChange::Joined {
+                        slot: guest_slot(slot)?,
+                        proof: u64::from_le_bytes(proof),
+                    },
                     ChangeWire::Spectators(count) => {
                         if count > MAX_SPECTATORS {
                             return Err(DecodeError::BadValue("spectators"));
@@ -1248,6 +1327,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     1 => RejoinRefusal::SlotLive,
                     2 => RejoinRefusal::SlotNotHeld,
                     3 => RejoinRefusal::HostUnable,
+                    4 => RejoinRefusal::NoJoiners,
+                    5 => RejoinRefusal::SlotHeld,
+                    6 => RejoinRefusal::NoFreeSlot,
                     _ => return Err(DecodeError::BadValue("refusal")),
                 }),
                 ByeWire::WatchRefused(why) => ByeReason::WatchRefused(match why {
@@ -1343,6 +1425,16 @@ mod tests {
                 slot: 7,
                 token: u64::MAX,
             }),
+            M::Join(Join {
+                protocol: PROTOCOL_VERSION,
+                build: 1,
+                slot: 0,
+            }),
+            M::Join(Join {
+                protocol: PROTOCOL_VERSION,
+                build: u64::MAX,
+                slot: 7,
+            }),
             M::CatchUpRun(CatchUpRun {
                 slot: 0,
                 first_tick: 0,
@@ -1358,12 +1450,14 @@ mod tests {
                 hash: 0x0123_4567_89ab_cdef,
                 roster: u16::MAX,
                 spectators: vec![],
+                neutral: 0,
             }),
             M::CatchUp(CatchUp {
                 tick: 600,
                 hash: 1,
                 roster: 3,
                 spectators: vec![(590, 2), (640, 3), (640, MAX_SPECTATORS)],
+                neutral: 0,
             }),
             M::SavedState(SavedState {
                 tick: 600,
@@ -1381,6 +1475,9 @@ mod tests {
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotNotHeld)),
             M::Bye(ByeReason::RejoinRefused(RejoinRefusal::HostUnable)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::NoJoiners)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotHeld)),
+            M::Bye(ByeReason::RejoinRefused(RejoinRefusal::NoFreeSlot)),
             M::Member(Member {
                 slot: 7,
                 match_id: u64::MAX,
@@ -1458,6 +1555,14 @@ mod tests {
                 change: RosterChange::Returned {
                     slot: 7,
                     proof: u64::MAX,
+                },
+            }),
+            M::Roster(Roster {
+                seq: 3,
+                tick: 4000,
+                change: RosterChange::Joined {
+                    slot: 1,
+                    proof: 0x0123_4567_89ab_cdef,
                 },
             }),
             M::RosterAck(u16::MAX),
@@ -1645,9 +1750,46 @@ mod tests {
         );
         // An unknown change.
         assert_eq!(
-            M::decode(&[12, 1, 0, 3, 2]),
+            M::decode(&[12, 1, 0, 4, 2]),
             Err(DecodeError::BadValue("field"))
         );
+    }
+
+    #[test]
+    fn late_join_layouts_are_documented() {
+        let enc = |m: M| m.encode().expect("valid messages encode");
+        assert_eq!(
+            enc(M::Join(Join {
+                protocol: 11,
+                build: 0x0102_0304_0506_0708,
+                slot: 0,
+            })),
+            [23, 11, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+        );
+        assert_eq!(
+            enc(M::Roster(Roster {
+                seq: 3,
+                tick: 300,
+                change: RosterChange::Joined { slot: 2, proof: 1 },
+            })),
+            [12, 3, 0xac, 0x02, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0]
+        );
+        for (why, byte) in [
+            (RejoinRefusal::NoJoiners, 4),
+            (RejoinRefusal::SlotHeld, 5),
+            (RejoinRefusal::NoFreeSlot, 6),
+        ] {
+            assert_eq!(enc(M::Bye(ByeReason::RejoinRefused(why))), [6, 8, byte]);
+        }
+        // A Join names a slot below 8 (0: any); a join never names the
+        // host's; refusals end at 6.
+        for (bad, why) in [
+            (&[23u8, 11, 0, 0, 0, 0, 0, 0, 0, 0, 8][..], "slot"),
+            (&[12, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "slot"),
+            (&[6, 8, 7], "refusal"),
+        ] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
+        }
     }
 
     #[test]
@@ -1677,8 +1819,9 @@ mod tests {
                 hash: 1,
                 roster: 2,
                 spectators: vec![],
+                neutral: 0,
             })),
-            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0]
         );
         // Two spectators from tick 290, a third from 350.
         assert_eq!(
@@ -1687,8 +1830,27 @@ mod tests {
                 hash: 1,
                 roster: 2,
                 spectators: vec![(290, 2), (350, 3)],
+                neutral: 0,
             })),
-            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3]
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3, 0]
+        );
+        // Slots 2 and 5 play the neutral input; the host's never does.
+        let neutral = |neutral: u8| {
+            enc(M::CatchUp(CatchUp {
+                tick: 300,
+                hash: 1,
+                roster: 2,
+                spectators: vec![],
+                neutral,
+            }))
+        };
+        assert_eq!(
+            neutral(0b10_0100),
+            [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x24]
+        );
+        assert_eq!(
+            M::decode(&neutral(1)),
+            Err(DecodeError::BadValue("neutral slots"))
         );
         // More than 64 changes, a count above 16, a tick going back.
         let cu = |spectators: Vec<(u32, u8)>| {
@@ -1697,6 +1859,7 @@ mod tests {
                 hash: 1,
                 roster: 2,
                 spectators,
+                neutral: 0,
             }))
         };
         for bad in [
@@ -1712,7 +1875,7 @@ mod tests {
             [6, 8, 1]
         );
         // The host's slot is never rejoined; a run names a slot below 8
-        // and holds at least one input; refusals are numbered 0 to 3.
+        // and holds at least one input; refusals are numbered 0 to 6.
         for (bad, why) in [
             (
                 &[14u8, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0][..],
@@ -1720,7 +1883,7 @@ mod tests {
             ),
             (&[15, 8, 0, 2, 1], "slot"),
             (&[15, 1, 0, 0], "empty run"),
-            (&[6, 8, 4], "refusal"),
+            (&[6, 8, 7], "refusal"),
         ] {
             assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
         }
@@ -1932,7 +2095,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[23]), Err(DecodeError::UnknownTag(23)));
+        assert_eq!(M::decode(&[24]), Err(DecodeError::UnknownTag(24)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));
@@ -2110,7 +2273,8 @@ mod tests {
                 | M::Watch(_)
                 | M::Welcome(_)
                 | M::Confirmed(_)
-                | M::SavedState(_) => Channel::Reliable,
+                | M::SavedState(_)
+                | M::Join(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

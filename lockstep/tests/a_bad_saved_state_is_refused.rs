@@ -63,6 +63,7 @@ fn end(tick: u32, hash: u64) -> Vec<u8> {
         hash,
         roster: 0,
         spectators: vec![],
+        neutral: 0,
     }))
 }
 

@@ -29,6 +29,7 @@ fn a_catch_up_that_does_not_fit_is_refused() {
             hash,
             roster: 0,
             spectators: vec![],
+            neutral: 0,
         })
         .encode()
         .expect("encodes");

@@ -33,6 +33,7 @@ fn a_catch_up_with_a_wrong_hash_is_refused() {
                 hash: sent,
                 roster: 0,
                 spectators: vec![],
+                neutral: 0,
             });
             let bytes = end.encode().expect("encodes");
             s.handle_datagram(Millis(40), PeerId(0), Channel::Reliable, &bytes);

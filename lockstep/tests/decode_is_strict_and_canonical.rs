@@ -12,9 +12,9 @@
 
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
-    ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello, Inputs, Member, Message,
-    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, Watch, WatchRefusal, Welcome,
-    MAX_COUNT_CHANGES, MAX_RUN, MAX_SPECTATORS,
+    ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello, Inputs, Join, Member,
+    Message, Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, Watch, WatchRefusal,
+    Welcome, MAX_COUNT_CHANGES, MAX_RUN, MAX_SPECTATORS,
 };
 use proptest::prelude::*;
 
@@ -103,6 +103,9 @@ fn message() -> impl Strategy<Value = M> {
             Just(RejoinRefusal::SlotLive),
             Just(RejoinRefusal::SlotNotHeld),
             Just(RejoinRefusal::HostUnable),
+            Just(RejoinRefusal::NoJoiners),
+            Just(RejoinRefusal::SlotHeld),
+            Just(RejoinRefusal::NoFreeSlot),
         ]
         .prop_map(ByeReason::RejoinRefused),
         prop_oneof![Just(WatchRefusal::Full), Just(WatchRefusal::TooSlow)]
@@ -125,7 +128,7 @@ fn message() -> impl Strategy<Value = M> {
         1u8..8,
         proptest::option::of(any::<u64>()),
         0u8..=MAX_SPECTATORS,
-        0u8..3,
+        0u8..4,
     )
         .prop_map(|(seq, tick, slot, proof, count, kind)| {
             M::Roster(Roster {
@@ -133,6 +136,10 @@ fn message() -> impl Strategy<Value = M> {
                 tick,
                 change: match (kind, proof) {
                     (0, _) => RosterChange::Spectators { count },
+                    (3, proof) => RosterChange::Joined {
+                        slot,
+                        proof: proof.unwrap_or(0),
+                    },
                     (_, None) => RosterChange::Neutral { slot },
                     (_, Some(proof)) => RosterChange::Returned { slot, proof },
                 },
@@ -184,6 +191,14 @@ fn message() -> impl Strategy<Value = M> {
             })
         },
     );
+    // Late join: any slot asked for, 0 meaning any.
+    let join = (any::<u32>(), any::<u64>(), 0u8..8).prop_map(|(protocol, build, slot)| {
+        M::Join(Join {
+            protocol,
+            build,
+            slot,
+        })
+    });
     let catch_up_run = (0u8..8, 0u32..1_000_000, pads())
         .prop_filter("a run holds an input", |(_, _, p)| !p.is_empty())
         .prop_map(|(slot, first_tick, pads)| {
@@ -193,20 +208,23 @@ fn message() -> impl Strategy<Value = M> {
                 pads,
             })
         });
-    // The spectator count's changes: ticks never going back, counts to 16.
+    // The spectator count's changes: ticks never going back, counts to
+    // 16; neutral slots never the host's.
     let catch_up = (
         any::<u32>(),
         any::<u64>(),
         any::<u16>(),
         proptest::collection::vec((0u32..1_000, 0u8..=MAX_SPECTATORS), 0..=MAX_COUNT_CHANGES),
+        any::<u8>(),
     )
-        .prop_map(|(tick, hash, roster, mut spectators)| {
+        .prop_map(|(tick, hash, roster, mut spectators, neutral)| {
             spectators.sort_by_key(|&(t, _)| t);
             M::CatchUp(CatchUp {
                 tick,
                 hash,
                 roster,
                 spectators,
+                neutral: neutral & !1,
             })
         });
     let parts = (
@@ -228,6 +246,7 @@ fn message() -> impl Strategy<Value = M> {
         roster,
         (1u16..).prop_map(M::RosterAck),
         rejoin,
+        join,
         catch_up_run,
         catch_up,
         watch,
@@ -279,6 +298,32 @@ fn pinned_cases() {
     }));
     check_mutated(M::Ping(300), 1, 0x80, false);
     check_bytes(&[2, 0, 0, 0, 0, 0]);
+}
+
+/// Late join's messages: a slot past the players in a Join, the host's
+/// slot in a Joined change, a refusal past the last one and the tag
+/// after Join are refused.
+#[test]
+fn late_join_values_out_of_range_are_refused() {
+    use lockstep::wire::DecodeError;
+    let join = |slot: u8| {
+        let mut b = vec![23, 11];
+        b.extend_from_slice(&[0; 8]);
+        b.push(slot);
+        b
+    };
+    assert!(M::decode(&join(7)).is_ok());
+    assert_eq!(M::decode(&join(8)), Err(DecodeError::BadValue("slot")));
+    let joined = |slot: u8| {
+        let mut b = vec![12, 1, 4, 3, slot];
+        b.extend_from_slice(&[0; 8]);
+        b
+    };
+    assert!(M::decode(&joined(1)).is_ok());
+    assert_eq!(M::decode(&joined(0)), Err(DecodeError::BadValue("slot")));
+    assert!(M::decode(&[6, 8, 6]).is_ok());
+    assert_eq!(M::decode(&[6, 8, 7]), Err(DecodeError::BadValue("refusal")));
+    assert_eq!(M::decode(&[24]), Err(DecodeError::UnknownTag(24)));
 }
 
 proptest! {

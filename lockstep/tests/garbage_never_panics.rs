@@ -24,8 +24,8 @@ use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
     peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello,
-    Inputs, Member, Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange, SavedState,
-    Watch, WatchRefusal, Welcome, MAX_RUN,
+    Inputs, Join, Member, Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange,
+    SavedState, Watch, WatchRefusal, Welcome, MAX_RUN,
 };
 use lockstep::{
     Channel, DecodeError, DeterministicGame, Event, Frame, Millis, Outcome, Session, SessionConfig,
@@ -644,6 +644,15 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
         // A player stays a player: a Watch on its link is refused and
         // logged, the match untouched.
         M::Watch(_) => Expect::Nothing,
+        // A player stays in its slot: a Join on a player's link is
+        // refused and logged, the match untouched; guests never answer
+        // one; a host still in its handshake has no free slot.
+        M::Join(_) => match phase {
+            Phase::MeasuringHost => {
+                Expect::Answers(ByeReason::RejoinRefused(RejoinRefusal::HostUnable))
+            }
+            _ => Expect::Nothing,
+        },
         // What the host sends a spectator, or a spectator the host, is
         // out of place between players.
         M::Welcome(_) | M::Confirmed(_) | M::WatchAck(_) | M::Streamed(_) => {
@@ -832,6 +841,7 @@ fn every_kind_of_datagram_in_every_phase() {
             hash: 1,
             roster: 0,
             spectators: vec![],
+            neutral: 0,
         })),
         encode(&M::SavedState(SavedState {
             tick: 4,
@@ -877,6 +887,23 @@ fn every_kind_of_datagram_in_every_phase() {
         vec![21, 0, 2, 4, 1, 2],       // streamed: one player
         vec![18, 0, 0, 0, 0, 0, 0, 0, 0, 9, 60, 0, 0, 0, 0, 0, 0, 0, 0], // 9 players
         vec![12, 1, 4, 2, 17],         // 17 spectators
+        encode(&M::Join(Join {
+            protocol: PROTOCOL_VERSION,
+            build: id,
+            slot: 0,
+        })), // a Join on a player's link
+        encode(&M::Join(Join {
+            protocol: PROTOCOL_VERSION,
+            build: id,
+            slot: 1,
+        })),
+        encode(&M::Roster(Roster {
+            seq: 1,
+            tick: 12,
+            change: RosterChange::Joined { slot: 1, proof: 3 },
+        })),
+        vec![23, 11, 0, 0, 0, 0, 0, 0, 0, 0, 8], // a Join for slot 8
+        vec![12, 1, 4, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], // a join into slot 0
     ];
     for reason in [
         ByeReason::Quit,
@@ -891,6 +918,9 @@ fn every_kind_of_datagram_in_every_phase() {
         ByeReason::RejoinRefused(RejoinRefusal::SlotLive),
         ByeReason::RejoinRefused(RejoinRefusal::SlotNotHeld),
         ByeReason::RejoinRefused(RejoinRefusal::HostUnable),
+        ByeReason::RejoinRefused(RejoinRefusal::NoJoiners),
+        ByeReason::RejoinRefused(RejoinRefusal::SlotHeld),
+        ByeReason::RejoinRefused(RejoinRefusal::NoFreeSlot),
         ByeReason::WatchRefused(WatchRefusal::Full),
         ByeReason::WatchRefused(WatchRefusal::TooSlow),
     ] {
@@ -915,7 +945,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..20,
+        0u8..22,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -997,6 +1027,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     hash: u64::from(b),
                     roster: (a % 3) as u16,
                     spectators: vec![],
+                    neutral: (b % 256) as u8 & !1,
                 }),
                 13 => M::Watch(Watch {
                     protocol: PROTOCOL_VERSION + a % 2,
@@ -1025,6 +1056,19 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     offset: 0,
                     bytes: if pads.is_empty() { vec![1] } else { pads },
                 }),
+                20 => M::Join(Join {
+                    protocol: PROTOCOL_VERSION + a % 2,
+                    build: Tiny::BUILD_ID ^ u64::from(b % 2),
+                    slot: (a % 8) as u8,
+                }),
+                21 => M::Roster(Roster {
+                    seq: (a % 3 + 1) as u16,
+                    tick: b % 8,
+                    change: RosterChange::Joined {
+                        slot: (a % 7 + 1) as u8,
+                        proof: u64::from(b),
+                    },
+                }),
                 16 => M::Roster(Roster {
                     seq: (a % 3 + 1) as u16,
                     tick: b % 8,
@@ -1037,10 +1081,13 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                 } else {
                     WatchRefusal::TooSlow
                 })),
-                _ if a % 8 == 6 => M::Bye(ByeReason::RejoinRefused(match b % 4 {
+                _ if a % 8 == 6 => M::Bye(ByeReason::RejoinRefused(match b % 7 {
                     0 => RejoinRefusal::WrongToken,
                     1 => RejoinRefusal::SlotLive,
                     2 => RejoinRefusal::SlotNotHeld,
+                    3 => RejoinRefusal::NoJoiners,
+                    4 => RejoinRefusal::SlotHeld,
+                    5 => RejoinRefusal::NoFreeSlot,
                     _ => RejoinRefusal::HostUnable,
                 })),
                 _ if a % 8 == 7 => M::Bye(ByeReason::PlayerLeft {

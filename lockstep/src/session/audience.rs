@@ -426,6 +426,7 @@ impl<G: DeterministicGame> Session<G> {
             hash,
             roster: run.roster_seq,
             spectators: run.watchers.changes(),
+            neutral: 0,
         };
         // A spectator's catch-up replays from the start.
         let count = rejoin::send_catch_up(&mut s.out, &all, None, end);
@@ -640,6 +641,7 @@ fn message_name<I>(m: &Message<I>) -> &'static str {
         Message::Roster(_) => "a membership change",
         Message::RosterAck(_) => "a membership acknowledgement",
         Message::Rejoin(_) => "a Rejoin",
+        Message::Join(_) => "a Join",
         Message::CatchUpRun(_) => "a catch-up run",
         Message::CatchUp(_) => "a catch-up",
         Message::SavedState(_) => "a saved state",

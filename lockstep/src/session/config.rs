@@ -89,6 +89,10 @@ pub struct SessionConfig {
     pub(super) rejoin_window: Millis,
     pub(super) rejoin_entropy: Option<u128>,
     pub(super) rejoin_as: Option<(u8, u64)>,
+    /// A new player asking for a free slot of a running match: the slot
+    /// named, or `None` for any.
+    #[serde(default)]
+    pub(super) join_as: Option<Option<u8>>,
     /// A spectator: a guest without a slot that watches.
     pub(super) watching: bool,
     /// Spectator: ticks behind the newest confirmed tick held.
@@ -123,6 +127,7 @@ impl SessionConfig {
             rejoin_window: DEFAULT_REJOIN_WINDOW,
             rejoin_entropy: None,
             rejoin_as: None,
+            join_as: None,
             watching: false,
             watch_delay: DEFAULT_WATCH_DELAY,
             max_frames_behind: DEFAULT_MAX_FRAMES_BEHIND,
@@ -149,6 +154,7 @@ impl SessionConfig {
             rejoin_window: DEFAULT_REJOIN_WINDOW,
             rejoin_entropy: None,
             rejoin_as: None,
+            join_as: None,
             watching: false,
             watch_delay: DEFAULT_WATCH_DELAY,
             max_frames_behind: DEFAULT_MAX_FRAMES_BEHIND,
@@ -362,6 +368,28 @@ impl SessionConfig {
         self
     }
 
+    /// A new player taking a free slot of a running match: a guest that
+    /// sends `Join` on every link instead of a Hello, naming `slot` or,
+    /// with `None`, taking whichever free slot the host picks (the
+    /// lowest). A slot is free when its player left for good and the game
+    /// plays on and takes joiners
+    /// ([`DeterministicGame::takes_joiners`](crate::DeterministicGame::takes_joiners)).
+    /// The host answers with the slot, a rejoin token of the session's own
+    /// ([`Session::rejoin_token`], so it can come back after a reload like
+    /// any player) and the catch-up; the session replays it and plays on
+    /// live. A refusal ends it with `Outcome::RejoinRefused` (a host
+    /// still in its handshake answers `HostUnable`: only a running match
+    /// has free slots). The host's slot (0) is never free:
+    /// [`Session::new`] refuses it. Its [`Session::side`] is the slot
+    /// named (1 when asking for any) until the host's Hello gives it one.
+    pub fn join(mut self, slot: Option<u8>) -> Self {
+        self.role = Role::Guest;
+        self.watching = false;
+        self.rejoin_as = None;
+        self.join_as = Some(slot);
+        self
+    }
+
     /// The role this configuration plays.
     #[must_use]
     pub fn role(&self) -> Role {
@@ -413,6 +441,11 @@ impl SessionConfig {
             return Err(ConfigError::ZeroTimeout);
         }
         if let Some((slot, _)) = self.rejoin_as {
+            if slot == 0 || slot >= MAX_PLAYERS {
+                return Err(ConfigError::RejoinSlot { slot });
+            }
+        }
+        if let Some(Some(slot)) = self.join_as {
             if slot == 0 || slot >= MAX_PLAYERS {
                 return Err(ConfigError::RejoinSlot { slot });
             }
@@ -476,8 +509,8 @@ pub enum ConfigError {
     },
     /// The game's input type does not serialize with postcard.
     InputNotEncodable(postcard::Error),
-    /// [`SessionConfig::rejoin`] names the host's slot (0), or one past
-    /// the largest match.
+    /// [`SessionConfig::rejoin`] or [`SessionConfig::join`] names the
+    /// host's slot (0), or one past the largest match.
     RejoinSlot {
         /// The slot named.
         slot: u8,
@@ -504,7 +537,7 @@ impl fmt::Display for ConfigError {
                 write!(f, "{players} players: a match has 2 to {max}")
             }
             ConfigError::RejoinSlot { slot } => {
-                write!(f, "slot {slot} cannot be rejoined (1 to 7 can)")
+                write!(f, "slot {slot} cannot be rejoined or joined (1 to 7 can)")
             }
             ConfigError::Spectators { count, max } => {
                 write!(f, "{count} spectators: a match admits at most {max}")

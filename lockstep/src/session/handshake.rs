@@ -48,8 +48,15 @@ pub(super) fn match_id(p: &Params, build: u64) -> u64 {
 }
 
 /// The host's Hello to the player in slot `to` of the match `p`, with
-/// that slot's rejoin token (0 without the caller's entropy).
-pub(super) fn host_hello<I>(p: &Params, cfg: &SessionConfig, build: u64, to: u8) -> Message<I> {
+/// that slot's rejoin token for its `seat`-th player after the first (0
+/// without the caller's entropy).
+pub(super) fn host_hello<I>(
+    p: &Params,
+    cfg: &SessionConfig,
+    build: u64,
+    to: u8,
+    seat: u8,
+) -> Message<I> {
     Message::Hello(Hello {
         protocol: PROTOCOL_VERSION,
         build,
@@ -61,7 +68,9 @@ pub(super) fn host_hello<I>(p: &Params, cfg: &SessionConfig, build: u64, to: u8)
         players: p.players,
         slot: to,
         match_id: p.match_id,
-        rejoin_token: cfg.rejoin_entropy.map_or(0, |e| token(e, p.match_id, to)),
+        rejoin_token: cfg
+            .rejoin_entropy
+            .map_or(0, |e| token(e, p.match_id, to, seat)),
     })
 }
 
@@ -127,7 +136,7 @@ impl Handshake {
         let host = side == 0;
         let p = &self.params;
         if host {
-            return host_hello(p, cfg, build, to);
+            return host_hello(p, cfg, build, to, 0);
         }
         Message::Hello(Hello {
             protocol: PROTOCOL_VERSION,
@@ -177,6 +186,13 @@ impl Handshake {
             }
             if cfg.rejoin_as.is_some_and(|(slot, _)| slot != h.slot) {
                 // A rejoiner is given back its own slot or none.
+                return Err(HelloRefused::BadSlot(h.slot));
+            }
+            if cfg
+                .join_as
+                .is_some_and(|s| h.slot == 0 || s.is_some_and(|s| s != h.slot))
+            {
+                // A joiner is given the slot it named (or a free one).
                 return Err(HelloRefused::BadSlot(h.slot));
             }
             peer.slot = Some(0);
@@ -241,10 +257,10 @@ impl Handshake {
         if let Some(at) = self.start_at {
             return now >= at;
         }
-        if cfg.rejoin_as.is_some() {
+        if cfg.rejoin_as.is_some() || cfg.join_as.is_some() {
             // A rejoiner's session sends nothing but its Rejoin until the
             // host answers: anything else would tell the host that the
-            // old session is back.
+            // old session is back. A joiner likewise waits on its Join.
             return false;
         }
         if !self.probing(cfg, side) {

@@ -68,9 +68,9 @@ use crate::parts::{DesyncParts, PartHashes, PartsExchange, StatePart};
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
-    peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, HashReport, Held, Inputs, Member, Message,
-    Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, SavedState, Watch as WatchRequest,
-    MAX_PLAYERS, PROTOCOL_VERSION,
+    peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, HashReport, Held, Inputs, Join, Member,
+    Message, Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, SavedState,
+    Watch as WatchRequest, MAX_PLAYERS, PROTOCOL_VERSION,
 };
 
 mod audience;
@@ -104,7 +104,7 @@ use handshake::{host_hello, Handshake, HelloRefused, Params};
 use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
 use peer::Peer;
 use rejoin::Gathered;
-use roster::{runs, Dropped, Leaving, RunRefused};
+use roster::{runs, Dropped, Joining, Leaving, Newcomer, RunRefused};
 use sender::{Extras, Outbox};
 use time_sync::{travel_ticks, PeerView};
 use timeline::{Timeline, Watch};
@@ -143,6 +143,8 @@ struct Running<G: DeterministicGame> {
     leaving: Option<Leaving<G::Input>>,
     /// Guest: the slot the host asked about, until its change comes.
     asked: Option<u8>,
+    /// A late join under way (see [`Entry`]).
+    entry: Option<Entry>,
     /// How many spectators watch, tick by tick.
     watchers: SpectatorCount,
 }
@@ -160,7 +162,24 @@ impl<G: DeterministicGame> Running<G> {
             roster_seq,
             leaving: None,
             asked: None,
+            entry: None,
             watchers: SpectatorCount::default(),
+        }
+    }
+
+    /// Host: the join waiting for every player's acknowledgement.
+    fn joining(&self) -> Option<Joining> {
+        match self.entry {
+            Some(Entry::Joining(j)) => Some(j),
+            _ => None,
+        }
+    }
+
+    /// Guest: the new player whose session is awaited.
+    fn newcomer(&self) -> Option<Newcomer> {
+        match self.entry {
+            Some(Entry::Newcomer(n)) => Some(n),
+            _ => None,
         }
     }
 
@@ -185,6 +204,17 @@ impl<G: DeterministicGame> Running<G> {
         f(&mut self.timeline, &mut watch);
         watch.desync
     }
+}
+
+/// A late join under way, as this side sees it.
+#[derive(Debug, Clone, Copy)]
+enum Entry {
+    /// Host: a new player taking a free slot, until every player applied
+    /// the change.
+    Joining(Joining),
+    /// Guest: a new player the host let into a free slot, until its
+    /// session shows up on a link.
+    Newcomer(Newcomer),
 }
 
 /// A peer (index) whose hash of `tick` differs from ours, and the slots
@@ -418,6 +448,9 @@ pub struct Session<G: DeterministicGame> {
     gathered: Option<Gathered<G::Input>>,
     /// Host: its spectators.
     audience: Audience,
+    /// Host: for each slot, how many players took it after its first
+    /// (late joins); each one's rejoin token differs.
+    seats: [u8; MAX_PLAYERS as usize],
     /// Guest: spectator count changes the host sent before this side
     /// started (applied at the start), with the link they came on.
     early_roster: Vec<(usize, Roster)>,
@@ -454,7 +487,9 @@ impl<G: DeterministicGame> Session<G> {
             Role::Host { .. } => 0,
             // A rejoiner knows its slot before the host answers, and keeps
             // it if refused: the page asks again for that slot.
-            Role::Guest => cfg.rejoin_as.map_or(1, |(slot, _)| slot),
+            Role::Guest => cfg
+                .rejoin_as
+                .map_or(cfg.join_as.flatten().unwrap_or(1), |(slot, _)| slot),
         };
         let handshake = Handshake::new(&cfg, G::BUILD_ID);
         Ok(Session {
@@ -468,11 +503,18 @@ impl<G: DeterministicGame> Session<G> {
             token: cfg.rejoin_as.map(|(_, token)| token),
             gathered: None,
             audience: Audience::default(),
+            seats: [0; MAX_PLAYERS as usize],
             early_roster: Vec::new(),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
+    }
+
+    /// Whether this session enters a running match through the host's
+    /// catch-up (a rejoiner or a joiner) instead of a handshake.
+    fn entering(&self) -> bool {
+        self.cfg.rejoin_as.is_some() || self.cfg.join_as.is_some()
     }
 
     /// Players in the match (0 while a guest waits for the host's Hello).
@@ -532,12 +574,32 @@ impl<G: DeterministicGame> Session<G> {
                 slot,
                 token,
             }));
+        } else if let Some(asked) = self.cfg.join_as {
+            match (hs.own_slot, self.token) {
+                // The host let this side in already: it introduces itself
+                // to a link opened since as the slot's player.
+                (Some(slot), Some(token)) => {
+                    peer.out.send(&Message::<G::Input>::Rejoin(Rejoin {
+                        protocol: PROTOCOL_VERSION,
+                        build: G::BUILD_ID,
+                        slot,
+                        token,
+                    }));
+                }
+                // A joiner asks for a free slot instead of saying Hello.
+                _ => peer.out.send(&Message::<G::Input>::Join(Join {
+                    protocol: PROTOCOL_VERSION,
+                    build: G::BUILD_ID,
+                    slot: asked.unwrap_or(0),
+                })),
+            }
         } else if !hs.probing(&self.cfg, self.side) {
             let to = peer.slot.unwrap_or(0);
             peer.out
                 .send(&hs.hello::<G::Input>(&self.cfg, self.side, G::BUILD_ID, to));
         }
-        if let (Some(slot), true, None) = (hs.own_slot, self.side != 0, self.cfg.rejoin_as) {
+        let entering = self.entering();
+        if let (Some(slot), true, false) = (hs.own_slot, self.side != 0, entering) {
             // A guest that knows the match introduces itself to a link
             // opened later (necessarily another guest's).
             peer.out.send(&Message::<G::Input>::Member(Member {
@@ -657,7 +719,19 @@ impl<G: DeterministicGame> Session<G> {
             Message::Missing(m) => self.on_missing(pi, m),
             Message::Held(h) => self.on_held(now, pi, h),
             Message::Roster(r) => self.on_roster(now, pi, r),
-            Message::RosterAck(seq) => self.on_roster_ack(pi, seq),
+            Message::RosterAck(seq) => self.on_roster_ack(now, pi, seq),
+            Message::Join(_) if self.side == 0 && matches!(self.phase, Phase::Handshake(_)) => {
+                // Only a running match has free slots.
+                log::warn!("a Join on {peer} before the match runs: refused");
+                let bye =
+                    Message::<G::Input>::Bye(ByeReason::RejoinRefused(RejoinRefusal::HostUnable));
+                self.outbox_for(peer, Some(pi)).send(&bye);
+            }
+            Message::Join(_) => {
+                // A player stays in its slot: a Join on a player's link
+                // (or one that introduced itself) is not a newcomer's.
+                log::warn!("a Join on player link {peer}: refused, the match goes on");
+            }
             Message::Watch(_) => {
                 // A player stays a player: a Watch on its link (from a
                 // peer that would turn it into a spectator, or sent to a
@@ -784,7 +858,7 @@ impl<G: DeterministicGame> Session<G> {
         };
         let taken = if p.frozen || p.returning.is_some() {
             matches!(msg, Message::Rejoin(_) | Message::Bye(_))
-        } else if p.slot.is_none() && self.cfg.rejoin_as.is_some() {
+        } else if p.slot.is_none() && self.entering() {
             matches!(
                 msg,
                 Message::Hello(_) | Message::Member(_) | Message::Bye(_)
@@ -807,8 +881,8 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Handshake(hs) = &self.phase else {
             return false;
         };
-        // A rejoiner starts from the host's catch-up instead.
-        self.cfg.rejoin_as.is_none()
+        // A rejoiner (or joiner) starts from the host's catch-up instead.
+        !self.entering()
             && hs.own_slot.is_some()
             && self.peers.len() + 1 == usize::from(hs.params.players)
             && self
@@ -846,8 +920,13 @@ impl<G: DeterministicGame> Session<G> {
                 return Frame::Ended;
             }
         }
-        // Sample only when the input `delay` ticks ahead is still missing.
-        if run.timeline.needs_local(run.params.delay) {
+        // Sample only when the input `delay` ticks ahead is still missing,
+        // and (host) not from the tick a new player takes its slot at
+        // until every player has applied that change.
+        let held_back = run
+            .joining()
+            .is_some_and(|j| run.timeline.local().len() as u32 >= j.tick);
+        if !held_back && run.timeline.needs_local(run.params.delay) {
             let pad = sample();
             if run.timeline.local().last() != Some(&pad) {
                 for p in &mut self.peers {
@@ -1409,7 +1488,7 @@ impl<G: DeterministicGame> Session<G> {
         let (timeout, host) = (self.cfg.timeout, self.side == 0);
         self.peers
             .iter()
-            .filter(|p| !p.frozen)
+            .filter(|p| !p.frozen && p.slot.is_some())
             .filter_map(move |p| {
                 let slot = p.slot;
                 match p.dropped {
@@ -1426,9 +1505,13 @@ impl<G: DeterministicGame> Session<G> {
     /// the progress wait counts only while nobody is held.
     fn check_links(&mut self, now: Millis) {
         for i in 0..self.peers.len() {
+            // A link that never said whose it is (a rejoiner's or
+            // joiner's link to a page no longer in the match) is no
+            // player: its silence holds no slot.
             let silent = self.peers.get(i).is_some_and(|p| {
                 p.dropped.is_none()
                     && !p.frozen
+                    && p.slot.is_some()
                     && now.saturating_since(p.last_heard) >= self.cfg.timeout
             });
             if silent {
@@ -1539,13 +1622,16 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let (leaving, asked) = (run.leaving.as_ref().map(|l| l.slot), run.asked);
+        // A player gone while a join waits for its acknowledgement: the
+        // host cannot order a second change before the first is applied.
+        let joining = run.entry.is_some();
         let first = self
             .peers
             .iter_mut()
             .find(|p| p.id == id)
             .and_then(|p| p.dropped.as_mut())
             .is_some_and(|d| !core::mem::replace(&mut d.ran_out, true));
-        let gave_up = if !plays_on {
+        let gave_up = if !plays_on || joining {
             true
         } else if self.side == 0 {
             match leaving {
@@ -1768,6 +1854,10 @@ impl<G: DeterministicGame> Session<G> {
         let (slot, proof) = match r.change {
             RosterChange::Neutral { slot } => (slot, None),
             RosterChange::Returned { slot, proof } => (slot, Some(proof)),
+            RosterChange::Joined { slot, proof } => {
+                self.on_joined(pi, r, slot, proof);
+                return;
+            }
             RosterChange::Spectators { count } => {
                 if !from_host || r.seq != run.roster_seq.wrapping_add(1) {
                     self.violation(Violation::UnexpectedRoster);
@@ -1830,10 +1920,14 @@ impl<G: DeterministicGame> Session<G> {
     /// host vouched for; anything else is refused and logged, and the
     /// match goes on.
     fn on_rejoin_at_guest(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
-        let Phase::Running(_) = &self.phase else {
+        let Phase::Running(run) = &self.phase else {
             log::debug!("a rejoin to a guest outside a running match: dropped");
             return;
         };
+        if pi.is_none() && run.newcomer().is_some_and(|n| n.slot == r.slot) {
+            self.take_newcomer(now, link, r);
+            return;
+        }
         let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
         let Some(t) = target.filter(|&t| pi.is_none_or(|i| i == t)) else {
             log::warn!(
@@ -1912,7 +2006,7 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// A player applied the host's change `seq`.
-    fn on_roster_ack(&mut self, pi: usize, seq: u16) {
+    fn on_roster_ack(&mut self, now: Millis, pi: usize, seq: u16) {
         let sent = match &self.phase {
             Phase::Running(run) if self.side == 0 => run.roster_seq,
             _ => 0,
@@ -1922,8 +2016,12 @@ impl<G: DeterministicGame> Session<G> {
                 p.roster_acked = seq;
                 log::debug!("{} applied membership change {seq}", p.id);
             }
-            _ => self.violation(Violation::UnexpectedRoster),
+            _ => {
+                self.violation(Violation::UnexpectedRoster);
+                return;
+            }
         }
+        self.finish_join_when_applied(now);
     }
 
     fn on_hello(&mut self, pi: usize, h: crate::wire::Hello) {
@@ -1942,10 +2040,14 @@ impl<G: DeterministicGame> Session<G> {
                         self.violation(v);
                         return;
                     }
-                    if self.cfg.rejoin_as.is_some() {
+                    if self.entering() {
                         self.gathered = Some(Gathered::new(h.players));
-                    } else if h.rejoin_token != 0 {
+                    }
+                    if self.cfg.rejoin_as.is_none() && h.rejoin_token != 0 {
                         self.token = Some(h.rejoin_token);
+                    }
+                    if self.cfg.join_as.is_some() {
+                        self.introduce_joiner(pi);
                     }
                 }
                 if startable && self.all_hellos() {
@@ -1977,8 +2079,9 @@ impl<G: DeterministicGame> Session<G> {
             slot,
             match_id: params.match_id,
         });
-        // A rejoiner's introduction to the other guests is its Rejoin.
-        if self.cfg.rejoin_as.is_none() {
+        // A rejoiner's (or joiner's) introduction to the other guests is
+        // its Rejoin.
+        if !self.entering() {
             for p in &mut self.peers {
                 if p.slot != Some(0) {
                     p.out.send(&member);
@@ -2018,7 +2121,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Another guest's introduction (see [`Member`]).
     fn on_member(&mut self, pi: usize, m: Member) {
-        if self.cfg.rejoin_as.is_some() {
+        if self.entering() {
             self.on_member_rejoining(pi, m);
             return;
         }
@@ -2160,12 +2263,15 @@ impl<G: DeterministicGame> Session<G> {
         let overlap = (have - m.first_tick) as usize;
         let start = m.first_tick as usize;
         let remote = run.timeline.inputs_of(slot);
+        // Ticks before a saved state this side started from hold
+        // placeholders, not inputs: nothing there to conflict with.
+        let base = run.timeline.base() as usize;
         let conflict = m
             .pads
             .iter()
             .take(overlap)
             .enumerate()
-            .find(|&(i, pad)| remote.get(start + i) != Some(pad));
+            .find(|&(i, pad)| start + i >= base && remote.get(start + i) != Some(pad));
         if let Some((i, _)) = conflict {
             self.violation(Violation::ConflictingInput {
                 tick: m.first_tick + i as u32,
@@ -2440,6 +2546,9 @@ impl<G: DeterministicGame> Session<G> {
             Ok(Message::Watch(w)) if channel == Channel::Reliable && self.side == 0 => {
                 self.on_stranger_watch(now, link, w);
             }
+            Ok(Message::Join(j)) if channel == Channel::Reliable && self.side == 0 => {
+                self.on_join(now, link, j);
+            }
             Ok(_) => log::debug!("{link} is not in the match and did not rejoin: dropped"),
             Err(e) => log::debug!("undecodable datagram from {link}, not in the match: {e}"),
         }
@@ -2480,19 +2589,22 @@ impl<G: DeterministicGame> Session<G> {
                 && !run.timeline.is_neutral(usize::from(r.slot))
         });
         // With three players or more the others must all be there to
-        // hand over what they hold of the slot, and no slot may play the
-        // neutral input (a catch-up does not tell the rejoiner which).
+        // hand over what they hold of the slot, and no join may be under
+        // way. (Slots playing the neutral input are fine: the catch-up
+        // says which they are.)
         let others_away = self.peers.iter().enumerate().any(|(i, p)| {
             Some(i) != target && (p.dropped.is_some() || p.frozen || p.returning.is_some())
-        }) || (0..usize::from(run.params.players))
-            .any(|s| run.timeline.is_neutral(s));
+        }) || run.entry.is_some();
         let why = match (self.cfg.rejoin_entropy, target) {
             _ if !held => Some(RejoinRefusal::SlotNotHeld),
             (None, _) => Some(RejoinRefusal::HostUnable),
             _ if run.leaving.is_some() || self.cfg.rejoin_window == Millis::ZERO || others_away => {
                 Some(RejoinRefusal::HostUnable)
             }
-            (Some(e), _) if rejoin::token(e, run.params.match_id, r.slot) != r.token => {
+            (Some(e), _)
+                if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot))
+                    != r.token =>
+            {
                 Some(RejoinRefusal::WrongToken)
             }
             (_, Some(t))
@@ -2567,6 +2679,13 @@ impl<G: DeterministicGame> Session<G> {
     /// session. It gets its Hello, every slot's inputs so far and the hash
     /// of the confirmed state; its stream starts again from there.
     fn accept_rejoin(&mut self, now: Millis, link: PeerId, t: usize) {
+        self.send_catch_up(now, link, t, false);
+    }
+
+    /// Host: the player of slot `t` (back, or `joined` anew) gets the
+    /// host's Hello and the catch-up on `link`; see
+    /// [`accept_rejoin`](Self::accept_rejoin).
+    fn send_catch_up(&mut self, now: Millis, link: PeerId, t: usize, joined: bool) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
@@ -2603,6 +2722,7 @@ impl<G: DeterministicGame> Session<G> {
             &self.cfg,
             G::BUILD_ID,
             slot,
+            seat(&self.seats, slot),
         ));
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
@@ -2613,16 +2733,26 @@ impl<G: DeterministicGame> Session<G> {
             .confirmed_game()
             .and_then(G::save)
             .and_then(|bytes| rejoin::pieces(tick, &bytes));
+        // The slots that play the neutral input, so the newcomer keeps
+        // filling them as every player does.
+        let neutral = (1..players)
+            .filter(|&s| run.timeline.is_neutral(s))
+            .fold(0u8, |m, s| m | 1 << s);
         let end = CatchUp {
             tick,
             hash,
             roster: run.roster_seq,
             spectators: run.watchers.changes(),
+            neutral,
         };
         let count = rejoin::send_catch_up(&mut p.out, &all, state, end);
-        log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
         self.deadlines.progressed();
-        self.events.push_back(Event::Resumed { slot });
+        if joined {
+            log::info!("slot {slot} joined on {link}: catch-up of {count} messages to tick {tick}");
+        } else {
+            log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
+            self.events.push_back(Event::Resumed { slot });
+        }
     }
 
     /// Whether a catch-up message on link `pi` is one this side awaits:
@@ -2697,10 +2827,21 @@ impl<G: DeterministicGame> Session<G> {
         // host can hold; a saved state is whole and not past the tick.
         let base = g.base();
         let state_whole = g.state.as_ref().is_none_or(|s| s.complete());
+        // Neutral slots are other players' slots of this match.
+        let slots = (1u16 << params.players.min(MAX_PLAYERS)) - 1;
+        let neutral_fits =
+            u16::from(c.neutral) & !slots == 0 && u16::from(c.neutral) & 1 << self.side == 0;
+        // A joiner's own slot reaches the tick the host ordered the
+        // change at, a little past its present (see `begin_join`).
+        let reach = match self.cfg.join_as {
+            Some(_) => ahead_limit(ahead_limit(c.tick, params), params),
+            None => ahead_limit(c.tick, params),
+        };
         if c.tick > g.shortest()
-            || g.longest() > ahead_limit(c.tick, params)
+            || g.longest() > reach
             || base > c.tick
             || !state_whole
+            || !neutral_fits
         {
             log::warn!(
                 "catch-up to tick {} with inputs from {} to {} ticks (from tick {base})",
@@ -2737,6 +2878,10 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let held = timeline.local().len() as u32;
+        let mut timeline = timeline;
+        for s in (1..params.players).filter(|&s| c.neutral & 1 << s != 0) {
+            timeline.play_neutral(usize::from(s));
+        }
         let mut run = Running::new(params, timeline, c.roster);
         run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
         self.phase = Phase::Running(run);
@@ -2747,7 +2892,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         self.deadlines.progressed();
         log::info!(
-            "rejoined slot {} at tick {}: the catch-up replays to the host's hash",
+            "entered slot {} at tick {}: the catch-up replays to the host's hash",
             self.side,
             c.tick
         );
@@ -2756,7 +2901,14 @@ impl<G: DeterministicGame> Session<G> {
             seed: params.seed,
             input_delay: params.delay,
         });
-        self.events.push_back(Event::Rejoined { tick: c.tick });
+        self.events.push_back(match self.cfg.join_as {
+            // Its own inputs count from the tick the host ordered.
+            Some(_) => Event::Joined {
+                slot: self.side,
+                tick: held,
+            },
+            None => Event::Rejoined { tick: c.tick },
+        });
     }
 }
 
@@ -2772,10 +2924,263 @@ fn peer_view<G: DeterministicGame>(run: &Running<G>, peer: &Peer) -> PeerView {
     }
 }
 
+/// How many players took `slot` after its first (its rejoin token's
+/// seat), from the host's `seats`.
+fn seat(seats: &[u8; MAX_PLAYERS as usize], slot: u8) -> u8 {
+    seats.get(usize::from(slot)).copied().unwrap_or(0)
+}
+
 /// The furthest tick an honest peer's inputs or hashes can reach when this
 /// side is at `tick`.
 fn ahead_limit(tick: u32, params: Params) -> u32 {
     tick.saturating_add(2 * u32::from(params.delay))
         .saturating_add(u32::from(params.window))
         .saturating_add(AHEAD_SLACK)
+}
+
+// ----- late join into a free slot ------------------------------------------
+impl<G: DeterministicGame> Session<G> {
+    /// Host: a `Join` on link `link`, which the match does not know. The
+    /// newcomer is let into a free slot, or refused on that link alone
+    /// (logged at warn), the match untouched.
+    fn on_join(&mut self, now: Millis, link: PeerId, j: Join) {
+        if j.protocol != PROTOCOL_VERSION || j.build != G::BUILD_ID {
+            log::info!("a join from another build on {link}: refused");
+            let bye = Message::<G::Input>::Bye(ByeReason::VersionMismatch);
+            self.outbox_for(link, None).send(&bye);
+            return;
+        }
+        if let Phase::Running(run) = &self.phase {
+            if run.joining().is_some_and(|jn| jn.link == link) {
+                log::debug!("{link} asked again for the slot it is being given: dropped");
+                return;
+            }
+        }
+        match self.free_slot(j.slot) {
+            Ok(slot) => self.begin_join(now, link, slot),
+            Err(why) => {
+                log::warn!("a join on {link} refused: {why:?}");
+                let bye = Message::<G::Input>::Bye(ByeReason::RejoinRefused(why));
+                self.outbox_for(link, None).send(&bye);
+            }
+        }
+    }
+
+    /// Host: the slot a newcomer asking for `asked` (0: any) may take, or
+    /// why none.
+    fn free_slot(&self, asked: u8) -> Result<u8, RejoinRefusal> {
+        let Phase::Running(run) = &self.phase else {
+            return Err(RejoinRefusal::HostUnable);
+        };
+        let players = run.params.players;
+        if !G::takes_joiners(players) {
+            return Err(RejoinRefusal::NoJoiners);
+        }
+        let away = |p: &Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
+        let neutral = |s: u8| run.timeline.is_neutral(usize::from(s));
+        let slot = if asked == 0 {
+            match (1..players).find(|&s| neutral(s)) {
+                Some(s) => s,
+                None if self.peers.iter().any(away) => return Err(RejoinRefusal::SlotHeld),
+                None => return Err(RejoinRefusal::NoFreeSlot),
+            }
+        } else if let Some(p) = self.peers.iter().find(|p| p.slot == Some(asked)) {
+            return Err(if away(p) {
+                RejoinRefusal::SlotHeld
+            } else {
+                RejoinRefusal::SlotLive
+            });
+        } else if asked < players && neutral(asked) {
+            asked
+        } else {
+            return Err(RejoinRefusal::NoFreeSlot);
+        };
+        // Every player must apply the change before the newcomer's
+        // catch-up goes (a player away cannot), one change at a time, and
+        // the newcomer must be able to come back (a token needs the
+        // entropy).
+        let busy = self.cfg.rejoin_entropy.is_none()
+            || run.leaving.is_some()
+            || run.entry.is_some()
+            || seat(&self.seats, slot) == u8::MAX
+            || self.peers.iter().any(away);
+        if busy {
+            return Err(RejoinRefusal::HostUnable);
+        }
+        Ok(slot)
+    }
+
+    /// Host: the newcomer on `link` takes free `slot`. Every player is
+    /// told (`Roster { Joined }`) that the slot plays the newcomer's
+    /// inputs from a tick past every input this side sent; the newcomer's
+    /// catch-up goes once they all applied it.
+    fn begin_join(&mut self, now: Millis, link: PeerId, slot: u8) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        let Some(entropy) = self.cfg.rejoin_entropy else {
+            return;
+        };
+        let s = usize::from(slot);
+        // No player holds an input of this side's for this tick or later
+        // (none is sampled until every player applied the change), so none
+        // made a tick from it final with the neutral input. The delay and
+        // two ticks more leave the acknowledgements a round trip's time
+        // before the hold-back would stall this side.
+        let tick = (run.timeline.local().len() as u32)
+            .saturating_add(u32::from(run.params.delay))
+            .saturating_add(2);
+        let seat = seat(&self.seats, slot).saturating_add(1);
+        if let Some(x) = self.seats.get_mut(s) {
+            *x = seat;
+        }
+        let token = rejoin::token(entropy, run.params.match_id, slot, seat);
+        let proof = rejoin::proof(token, run.params.match_id, slot);
+        run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
+        let seq = run.roster_seq;
+        let change = Message::<G::Input>::Roster(Roster {
+            seq,
+            tick,
+            change: RosterChange::Joined { slot, proof },
+        });
+        for p in &mut self.peers {
+            p.out.send(&change);
+        }
+        run.timeline.take_neutral_slot(s, tick);
+        run.entry = Some(Entry::Joining(Joining {
+            slot,
+            link,
+            tick,
+            seq,
+        }));
+        self.strangers.retain(|(id, _)| *id != link);
+        log::info!("a new player on {link} takes slot {slot} from tick {tick}: telling the others");
+        self.events.push_back(Event::Joined { slot, tick });
+        self.finish_join_when_applied(now);
+    }
+
+    /// Host: once every player applied the join change, the newcomer gets
+    /// the host's Hello (its slot and token) and the catch-up.
+    fn finish_join_when_applied(&mut self, now: Millis) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        let Some(j) = run.joining() else {
+            return;
+        };
+        // Acknowledgements come in order, so one at or past the change's
+        // number covers it (later spectator changes may follow it).
+        let applied = self
+            .peers
+            .iter()
+            .all(|p| p.roster_acked.wrapping_sub(j.seq) < 0x8000);
+        if !applied {
+            return;
+        }
+        run.entry = None;
+        self.gone.retain(|id| *id != j.link);
+        let mut peer = Peer::new(j.link, now);
+        peer.slot = Some(j.slot);
+        self.peers.push(peer);
+        let t = self.peers.len() - 1;
+        self.send_catch_up(now, j.link, t, true);
+    }
+
+    /// Guest: the host let a new player into free `slot` from tick
+    /// `r.tick` on; its session is taken once it shows up with the token
+    /// whose fingerprint is `proof`.
+    fn on_joined(&mut self, pi: usize, r: Roster, slot: u8, proof: u64) {
+        let from_host = self.is_host_link(pi);
+        let host_had = self.peers.get(pi).map_or(0, |h| h.sender.acked());
+        let taken = self.peers.iter().any(|p| p.slot == Some(slot));
+        let Phase::Running(run) = &mut self.phase else {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        };
+        let reach = ahead_limit(ahead_limit(run.timeline.tick(), run.params), run.params);
+        if !from_host
+            || r.seq != run.roster_seq.wrapping_add(1)
+            || run.asked.is_some()
+            || run.entry.is_some()
+            || taken
+            || !run.timeline.is_neutral(usize::from(slot))
+            || r.tick < run.timeline.confirmed_tick()
+            || r.tick > reach
+        {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        }
+        run.roster_seq = r.seq;
+        run.timeline.take_neutral_slot(usize::from(slot), r.tick);
+        run.entry = Some(Entry::Newcomer(Newcomer {
+            slot,
+            proof,
+            host_had,
+        }));
+        if let Some(host) = self.peers.get_mut(pi) {
+            host.out.send(&Message::<G::Input>::RosterAck(r.seq));
+        }
+        log::info!(
+            "a new player takes slot {slot} from tick {}: waiting for its session",
+            r.tick
+        );
+        self.events.push_back(Event::Joined { slot, tick: r.tick });
+    }
+
+    /// Guest: the new player's session introduces itself on `link` with
+    /// `r`; taken when its token matches the host's fingerprint.
+    fn take_newcomer(&mut self, now: Millis, link: PeerId, r: Rejoin) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        let Some(n) = run.newcomer() else {
+            return;
+        };
+        let match_id = run.params.match_id;
+        let same_build = r.protocol == PROTOCOL_VERSION && r.build == G::BUILD_ID;
+        if !same_build || rejoin::proof(r.token, match_id, n.slot) != n.proof {
+            log::warn!(
+                "a session on {link} claims new slot {} with another token or build: refused",
+                n.slot
+            );
+            return;
+        }
+        run.entry = None;
+        self.gone.retain(|id| *id != link);
+        self.strangers.retain(|(id, _)| *id != link);
+        let mut p = Peer::new(link, now);
+        p.slot = Some(n.slot);
+        p.hello = Some(Self::local_version());
+        p.pinger.start(self.cfg.ping_interval_frames);
+        p.hashes = HashBook::after(0);
+        // The host's catch-up held at least these of this side's inputs.
+        p.sender = sender::Sender::holding(n.host_had);
+        p.out.send(&Message::<G::Input>::Member(Member {
+            slot: self.side,
+            match_id,
+        }));
+        self.peers.push(p);
+        log::info!("the new player of slot {} is on {link}", n.slot);
+        self.deadlines.progressed();
+    }
+
+    /// Joiner: the host (on link `host`) let this side in; it introduces
+    /// itself to every other player with its slot and fresh token (they
+    /// check it against the host's fingerprint).
+    fn introduce_joiner(&mut self, host: usize) {
+        let Some(token) = self.token else {
+            return;
+        };
+        let rejoin = Message::<G::Input>::Rejoin(Rejoin {
+            protocol: PROTOCOL_VERSION,
+            build: G::BUILD_ID,
+            slot: self.side,
+            token,
+        });
+        for (i, p) in self.peers.iter_mut().enumerate() {
+            if i != host {
+                p.out.send(&rejoin);
+            }
+        }
+    }
 }

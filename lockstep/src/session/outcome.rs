@@ -320,6 +320,16 @@ pub enum Event {
         /// The first tick played with the neutral input.
         tick: u32,
     },
+    /// A new player took the free `slot` (see [`SessionConfig::join`]):
+    /// from `tick` on, the slot plays that player's inputs instead of the
+    /// neutral input, on every side. The new player's own session raises
+    /// it too, after [`Event::Started`], for its own slot.
+    Joined {
+        /// The slot.
+        slot: u8,
+        /// The first tick played with the new player's inputs.
+        tick: u32,
+    },
     /// The match is over; no further event follows.
     Ended(Outcome),
     /// This session rejoined a running match (see

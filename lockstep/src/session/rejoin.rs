@@ -25,7 +25,10 @@ pub(super) const MAX_CATCH_UP_TICKS: u32 = 2 * 60 * 60 * 60;
 /// The token the host gives the player in `slot` of match `match_id`, from
 /// the caller's entropy: a keyed hash (SipHash 2-4), so it cannot be
 /// guessed from what the wire shows. Never 0 (0 means "no token").
-pub(super) fn token(entropy: u128, match_id: u64, slot: u8) -> u64 {
+/// `seat` counts the players that took the slot after the first (by a
+/// late join): each gets a token of its own, and the one before it can no
+/// longer come back.
+pub(super) fn token(entropy: u128, match_id: u64, slot: u8, seat: u8) -> u64 {
     // Core's SipHash is deprecated as a general-purpose `Hasher` in
     // favour of std's `DefaultHasher` (which is not available without
     // std and whose algorithm is unspecified); as a keyed hash it is
@@ -34,6 +37,10 @@ pub(super) fn token(entropy: u128, match_id: u64, slot: u8) -> u64 {
     let mut h = core::hash::SipHasher::new_with_keys(entropy as u64, (entropy >> 64) as u64);
     core::hash::Hasher::write(&mut h, &match_id.to_le_bytes());
     core::hash::Hasher::write(&mut h, &[slot]);
+    if seat > 0 {
+        // The first player's token stays what it always was.
+        core::hash::Hasher::write(&mut h, &[seat]);
+    }
     core::hash::Hasher::finish(&h).max(1)
 }
 
@@ -42,7 +49,7 @@ pub(super) fn token(entropy: u128, match_id: u64, slot: u8) -> u64 {
 /// check the token the rejoiner shows it without learning it beforehand
 /// (and could not use the fingerprint to rejoin as that player).
 pub(super) fn proof(token: u64, match_id: u64, slot: u8) -> u64 {
-    self::token(u128::from(token), match_id, slot)
+    self::token(u128::from(token), match_id, slot, 0)
 }
 
 /// Every slot's inputs (`inputs[s]`, from tick 0) from tick `from` on as
@@ -242,13 +249,15 @@ mod tests {
 
     #[test]
     fn tokens_differ_by_slot_match_and_entropy_and_are_never_zero() {
-        let t = token(7, 100, 1);
-        assert_eq!(t, token(7, 100, 1));
-        assert_ne!(t, token(7, 100, 2));
-        assert_ne!(t, token(7, 101, 1));
-        assert_ne!(t, token(8, 100, 1));
-        assert_ne!(t, token(7 | 1 << 64, 100, 1));
-        assert_ne!(token(0, 0, 0), 0);
+        let t = token(7, 100, 1, 0);
+        assert_eq!(t, token(7, 100, 1, 0));
+        assert_ne!(t, token(7, 100, 2, 0));
+        assert_ne!(t, token(7, 101, 1, 0));
+        assert_ne!(t, token(8, 100, 1, 0));
+        assert_ne!(t, token(7 | 1 << 64, 100, 1, 0));
+        assert_ne!(t, token(7, 100, 1, 1));
+        assert_ne!(token(7, 100, 1, 1), token(7, 100, 1, 2));
+        assert_ne!(token(0, 0, 0, 0), 0);
     }
 
     #[test]

@@ -21,6 +21,12 @@
 //! starts from the longest stream anyone has, and the change hands the
 //! slot back (`Returned`) instead of playing it neutral.
 //!
+//! A late join needs no gathering (every side holds the same neutral
+//! inputs of a free slot): the host orders the change (`Joined`) at a
+//! tick past any it sent inputs for, holds back its own inputs from that
+//! tick until every player acknowledged the change, and only then sends
+//! the new player its catch-up ([`Joining`], [`Newcomer`]).
+//!
 //! [`Missing`]: crate::wire::Missing
 //! [`Held`]: crate::wire::Held
 //! [`Roster`]: crate::wire::Roster
@@ -46,6 +52,37 @@ pub(super) struct Dropped {
     /// (a link cut one way only, or a game that froze): only new inputs
     /// bring it back, not its pings.
     pub(super) deaf: bool,
+}
+
+/// Host: a new player taking a free slot (one that plays the neutral
+/// input), from the change until every player acknowledged it. Until
+/// then the host samples none of its own inputs for `tick` or later, so
+/// no player can have made final a tick from `tick` on with the neutral
+/// input in that slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Joining {
+    /// The slot taken.
+    pub(super) slot: u8,
+    /// The link the new player's session spoke on.
+    pub(super) link: PeerId,
+    /// The first tick the slot plays the new player's inputs.
+    pub(super) tick: u32,
+    /// The change's number.
+    pub(super) seq: u16,
+}
+
+/// Guest: the host let a new player into `slot`; its session is taken on
+/// the link whose `Rejoin` shows the token with fingerprint `proof`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Newcomer {
+    /// The slot taken.
+    pub(super) slot: u8,
+    /// The fingerprint of the new player's token.
+    pub(super) proof: u64,
+    /// How many of this side's inputs the host had acknowledged when the
+    /// change came: the host's catch-up for the new player came later, so
+    /// it holds at least these.
+    pub(super) host_had: u32,
 }
 
 /// One remaining player's answer to the host's [`Missing`](crate::wire::Missing).

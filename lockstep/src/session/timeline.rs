@@ -234,6 +234,11 @@ impl<G: DeterministicGame> Timeline<G> {
         self.saved.iter().find(|s| s.tick == tick).map(|s| &s.state)
     }
 
+    /// The first tick whose inputs are held (see the field).
+    pub(crate) fn base(&self) -> u32 {
+        self.base
+    }
+
     /// The prediction window (0 = lock-step).
     pub(crate) fn window(&self) -> u8 {
         self.window
@@ -301,6 +306,19 @@ impl<G: DeterministicGame> Timeline<G> {
             self.neutral.push(slot);
         }
         self.fill_neutral();
+    }
+
+    /// A new player takes neutral slot `slot` from tick `from` on: the
+    /// slot's inputs are the neutral input up to `from` (filled, or those
+    /// filled past it dropped) and from there only what arrives. The
+    /// caller checked that no tick at or past `from` is final here; a tick
+    /// past it that ran on guesses is re-simulated once the new player's
+    /// inputs say otherwise.
+    pub(crate) fn take_neutral_slot(&mut self, slot: usize, from: u32) {
+        self.neutral.retain(|&s| s != slot);
+        if let Some(i) = self.inputs.get_mut(slot) {
+            i.resize(from as usize, G::Input::default());
+        }
     }
 
     /// Whether player `slot` plays the neutral input.

@@ -735,6 +735,46 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
         Ok(())
     }
 
+    /// A new page enters the match now with configuration `cfg` (a
+    /// [`SessionConfig::join`], say): a player member after the others,
+    /// joined to each player in `to` (those still in the match: a page
+    /// links to the members the room lists) by a fresh link with the
+    /// mesh's conditions, its pads seeded apart. The others name the link by its index, as
+    /// any link. Call it before adding spectators (they come after the
+    /// players in member order). Returns its index in
+    /// [`players`](Self::players).
+    ///
+    /// # Errors
+    ///
+    /// The configuration error of its session.
+    ///
+    /// # Panics
+    ///
+    /// If the mesh has spectators already (a mistake in the test).
+    pub fn add_player(
+        &mut self,
+        cfg: SessionConfig,
+        to: &[usize],
+    ) -> Result<usize, lockstep::ConfigError> {
+        assert!(self.spectators.is_empty(), "add players before spectators");
+        let session = Session::new(cfg)?;
+        let i = self.players.len();
+        let now = self.net.now();
+        for &j in to.iter().filter(|&&j| j < i) {
+            self.relinked += 1;
+            let seed = self
+                .seed
+                .wrapping_mul(103)
+                .wrapping_add(5000 + self.relinked);
+            let fresh = SimLink::new(self.link, seed);
+            fresh.0.advance_to(now);
+            self.net.join(j, i, fresh);
+        }
+        let pads = Pads::new(self.seed.wrapping_mul(31).wrapping_add(i as u64));
+        self.players.push(Player::new(session, pads));
+        Ok(i)
+    }
+
     /// Cuts the link between players `a` and `b` both ways: unreliable
     /// datagrams on it are lost, reliable ones wait for
     /// [`restore`](Self::restore) (a cable pulled, a Wi-Fi blip).

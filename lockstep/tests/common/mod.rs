@@ -840,3 +840,210 @@ pub fn rejoin_mesh(
         seed,
     )
 }
+
+/// Dots in a game whose matches play on when a player left and take a new
+/// player into the slot it left; with `SAVES`, a newcomer catches up from
+/// Dots' saved state, else by replaying every input. Same build id and
+/// input as Dots.
+#[derive(Clone, Debug)]
+pub struct OpenDots<const SAVES: bool>(pub dots::Dots);
+
+impl<const SAVES: bool> DeterministicGame for OpenDots<SAVES> {
+    type Input = u8;
+    const BUILD_ID: u64 = dots::Dots::BUILD_ID;
+
+    fn new(seed: u64, players: u8) -> Self {
+        OpenDots(dots::Dots::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
+
+    fn takes_joiners(_players: u8) -> bool {
+        true
+    }
+
+    fn save(&self) -> Option<Vec<u8>> {
+        if SAVES {
+            self.0.save()
+        } else {
+            None
+        }
+    }
+
+    fn load(bytes: &[u8]) -> Option<Self> {
+        dots::Dots::load(bytes).map(OpenDots)
+    }
+}
+
+/// [`Bench`], in a game that also takes new players into free slots.
+#[derive(Clone, Debug)]
+pub struct OpenBench(pub Crowd);
+
+impl DeterministicGame for OpenBench {
+    type Input = u8;
+    const BUILD_ID: u64 = Crowd::BUILD_ID;
+
+    fn new(seed: u64, players: u8) -> Self {
+        OpenBench(Crowd::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
+
+    fn takes_joiners(_players: u8) -> bool {
+        true
+    }
+}
+
+/// The `Event::Joined` player `i` of `m` raised: (slot, tick) each.
+pub fn joins_seen<G: DeterministicGame>(m: &lockstep_testing::Mesh<G>, i: usize) -> Vec<(u8, u32)> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Joined { slot, tick } => Some((*slot, *tick)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Runs `m` until players `who` all reach `ticks` confirmed ticks, at
+/// most `max_frames` frames in all; the others may end meanwhile. Whether
+/// they got there.
+pub fn run_some_to_confirmed<G: DeterministicGame<Input = u8>>(
+    m: &mut lockstep_testing::Mesh<G>,
+    who: &[usize],
+    ticks: u32,
+    max_frames: u64,
+) -> bool {
+    while m.net.frame < max_frames {
+        if who.iter().all(|&i| m.players[i].confirmed_tick() >= ticks) {
+            return true;
+        }
+        assert!(
+            who.iter().all(|&i| m.players[i].outcome().is_none()),
+            "a player ended early: {}",
+            m.progress()
+        );
+        m.step_frame();
+    }
+    false
+}
+
+/// A match of three of `G` over `link` (host with rejoin entropy) that
+/// ran 600 confirmed ticks, after which member 2's links were cut for
+/// good: the others waited out the window and play on past `ticks`
+/// confirmed ticks with slot 2 neutral.
+pub fn mesh_after_a_leave<G: DeterministicGame<Input = u8>>(
+    mode: Mode,
+    seed: u64,
+    link: LinkConfig,
+    ticks: u32,
+) -> lockstep_testing::Mesh<G> {
+    let delay = if mode == Mode::LockStep { 4 } else { 2 };
+    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x107e_2026));
+    let mut m =
+        lockstep_testing::Mesh::<G>::new(3, host, mode.cfg(SessionConfig::guest()), link, seed);
+    assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+    m.sever_player(2);
+    assert!(
+        m.run_first_to_confirmed(2, ticks, 60 * 200),
+        "{}",
+        m.progress()
+    );
+    assert!(m.players[..2].iter().all(|p| p
+        .seen
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::Left { slot: 2, .. }))));
+    m
+}
+
+/// A newcomer with configuration `cfg` asks players `to` of `m` to join;
+/// returns how it ended once it did (within 2 s). The match must be
+/// untouched: no player saw a join, none ended, and (with `play_on`)
+/// players `to` play on 600 more confirmed ticks agreeing on every hash
+/// compared.
+pub fn refused_join<G: DeterministicGame<Input = u8>>(
+    m: &mut lockstep_testing::Mesh<G>,
+    cfg: SessionConfig,
+    to: &[usize],
+    play_on: bool,
+) -> Outcome {
+    let joiner = m.add_player(cfg, to).expect("a valid configuration");
+    assert!(m.run_until_all_end_of(&[joiner], 120), "{}", m.progress());
+    let outcome = m.players[joiner].outcome().cloned().expect("it ended");
+    for &i in to {
+        assert!(joins_seen(m, i).is_empty(), "player {i} saw a join");
+        assert_eq!(m.players[i].outcome(), None);
+    }
+    if !play_on {
+        return outcome;
+    }
+    let from = to
+        .iter()
+        .map(|&i| m.players[i].confirmed_tick())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        run_some_to_confirmed(m, to, from + 600, m.net.frame + 6000),
+        "{}",
+        m.progress()
+    );
+    for &i in to {
+        assert!(joins_seen(m, i).is_empty(), "player {i} saw a join");
+        assert_eq!(m.players[i].outcome(), None);
+    }
+    let first = &m.players[to[0]];
+    for &i in &to[1..] {
+        let mut n = 0;
+        for (t, h) in &first.seen.hashes {
+            if let Some(g) = m.players[i].seen.hashes.get(t) {
+                assert_eq!(h, g, "players {} and {i} differ at tick {t}", to[0]);
+                n += 1;
+            }
+        }
+        assert!(n > 0, "nothing compared");
+    }
+    outcome
+}
+
+/// A running match of three of `G` (host with rejoin entropy) over a
+/// slightly lossy link, 600 confirmed ticks in.
+pub fn running_three<G: DeterministicGame<Input = u8>>(
+    mode: Mode,
+    seed: u64,
+) -> lockstep_testing::Mesh<G> {
+    let link = LinkConfig {
+        latency: Millis(30),
+        jitter: Millis(5),
+        loss_percent: 2,
+        ..LinkConfig::default()
+    };
+    let delay = if mode == Mode::LockStep { 4 } else { 2 };
+    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x107e_2027));
+    let mut m =
+        lockstep_testing::Mesh::<G>::new(3, host, mode.cfg(SessionConfig::guest()), link, seed);
+    assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+    m
+}

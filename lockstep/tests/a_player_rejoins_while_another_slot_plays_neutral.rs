@@ -1,0 +1,54 @@
+//! Four players of a game that plays on; slot 3's player leaves for good
+//! and its slot plays the neutral input. Then slot 1's page reloads: it
+//! rejoins with its token, its catch-up says slot 3 is neutral, and it
+//! keeps playing slot 3 neutral as the others do. All three remaining
+//! players end on the same hashes, in lock-step and in rollback.
+mod common;
+
+use common::{assert_players_agree, in_both_modes, run_some_to_confirmed, Bench, Mode};
+use lockstep::{Event, Millis, SessionConfig};
+use lockstep_testing::{LinkConfig, Mesh};
+
+#[test]
+fn a_player_rejoins_while_another_slot_plays_neutral() {
+    in_both_modes(|mode| {
+        let link = LinkConfig {
+            latency: Millis(30),
+            jitter: Millis(5),
+            loss_percent: 2,
+            ..LinkConfig::default()
+        };
+        let delay = if mode == Mode::LockStep { 4 } else { 2 };
+        let host = mode.cfg(SessionConfig::host(0x1026, delay).rejoin_entropy(0x1026_2026));
+        let mut m = Mesh::<Bench>::new(4, host, mode.cfg(SessionConfig::guest()), link, 0x1026);
+        assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+        m.sever_player(3);
+        assert!(run_some_to_confirmed(&mut m, &[0, 1, 2], 1800, 60 * 200));
+        assert!(m.players[..3].iter().all(|p| p
+            .seen
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Left { slot: 3, .. }))));
+        m.reload(1).expect("slot 1 can be rejoined");
+        assert!(
+            run_some_to_confirmed(&mut m, &[0, 1, 2], 3600, 60 * 300),
+            "{}",
+            m.progress()
+        );
+        assert!(m.players[1]
+            .seen
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Rejoined { .. })));
+        let want = if mode == Mode::LockStep { 600 } else { 60 };
+        assert_players_agree(&m, &[0, 2], want);
+        let back = m.players[1].seen.hashes.keys().next().copied().unwrap_or(0);
+        let n = m.players[1]
+            .seen
+            .hashes
+            .iter()
+            .filter(|(t, h)| **t >= back && m.players[0].seen.hashes.get(t) == Some(h))
+            .count();
+        assert!(n >= want, "only {n} ticks agree with the rejoiner");
+    });
+}
