@@ -267,7 +267,12 @@ start_wrangler_dev() {
     started=$SECONDS
     until python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/health", timeout=2)' "$base" 2>/dev/null; do
         if ! kill -0 "$wrangler_pid" 2>/dev/null || [ $((SECONDS - started)) -ge 120 ]; then
-            echo "wrangler dev did not become ready; its output:" >&2
+            if kill -0 "$wrangler_pid" 2>/dev/null; then
+                echo "wrangler dev did not answer /health within 120 s; its output:" >&2
+            else
+                wait "$wrangler_pid" 2>/dev/null
+                echo "wrangler dev exited (status $?) before it answered /health; its output:" >&2
+            fi
             tail -n 60 "$state/wrangler.log" >&2
             exit 1
         fi
