@@ -266,6 +266,12 @@ pub trait FrontEnd {
     /// host). Ignored by default.
     fn start_online(&mut self, _side: u8) {}
 
+    /// An online match is being watched from this page: nobody here
+    /// plays either side. By default as [`start_replay`](Self::start_replay).
+    fn start_watching(&mut self) {
+        self.start_replay();
+    }
+
     /// A recorded match is about to be played back: nobody at this page
     /// plays either side. A front end that labels who plays what ("YOU",
     /// "CPU") forgets it here. Ignored by default.

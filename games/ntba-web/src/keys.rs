@@ -192,6 +192,9 @@ pub const HELP_PADS_TWO_PLAYERS: [&str; 2] = [
 pub const HELP_REPLAY: &str =
     "A recorded match · play, pause, speed and the timeline are under the court";
 
+/// The help line while an online match is watched live.
+pub const HELP_WATCHING: &str = "Watching live · Leave takes you back to the lobby";
+
 /// Keys that turn sound off and on.
 pub const MUTE_KEYS: &[&str] = &["Digit0", "Numpad0"];
 

@@ -89,6 +89,8 @@ pub enum Mode {
     Online(Option<u8>),
     /// A recorded match played back: nobody here plays.
     Replay,
+    /// An online match watched live: nobody here plays.
+    Watching,
 }
 
 impl Default for Mode {
@@ -244,6 +246,11 @@ impl NtbaFrontEnd {
                 who: ["", ""],
                 pointer: [Some(""), Some("")],
                 help: vec![keys::HELP_REPLAY],
+            },
+            Mode::Watching => Labels {
+                who: ["", ""],
+                pointer: [Some(""), Some("")],
+                help: vec![keys::HELP_WATCHING],
             },
         }
     }
@@ -425,7 +432,7 @@ impl FrontEnd for NtbaFrontEnd {
             }
             // Online pads do not come through here; a local game started
             // without start_local plays against the CPU.
-            Mode::Online(_) | Mode::Replay => {
+            Mode::Online(_) | Mode::Replay | Mode::Watching => {
                 self.set_mode(Mode::VsCpu(Level::Normal));
                 self.local_inputs(game, held)
             }
@@ -438,6 +445,10 @@ impl FrontEnd for NtbaFrontEnd {
 
     fn start_replay(&mut self) {
         self.set_mode(Mode::Replay);
+    }
+
+    fn start_watching(&mut self) {
+        self.set_mode(Mode::Watching);
     }
 
     fn summary(&self, game: &Ntba) -> Option<String> {

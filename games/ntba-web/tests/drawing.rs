@@ -655,3 +655,23 @@ fn the_picture_follows_the_change_of_ends_at_half_time() {
         Op::Text { text, x, .. } if ["+2", "+3", "DUNK!"].contains(&text.as_str())
             && (x - l.floor(hx, 0).0).abs() < 1.0)));
 }
+
+#[test]
+fn a_spectator_sees_nobody_marked_as_itself_and_no_local_play_tips() {
+    let game = Ntba::new(11, 2);
+    let mut front = NtbaFrontEnd::default();
+    // The page played against the CPU before it went to watch.
+    front.start_local(&[0]);
+    let mut canvas = Recorder::new(W, H);
+    front.draw(&game, &mut canvas);
+    assert!(canvas.shows("YOU") && canvas.texts().any(|t| t.starts_with("CPU")));
+
+    front.start_watching();
+    assert_eq!(front.mode(), Mode::Watching);
+    let mut canvas = Recorder::new(W, H);
+    front.draw(&game, &mut canvas);
+    assert!(!canvas.shows("YOU"), "a spectator plays nobody");
+    assert!(!canvas.texts().any(|t| t.starts_with("CPU")));
+    assert!(!canvas.texts().any(|t| t.contains("A friend wants to play")));
+    assert!(canvas.texts().any(|t| t.starts_with("Watching live")));
+}

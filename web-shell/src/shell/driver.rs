@@ -287,6 +287,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
                     view.side = Some(side);
                     front.start_online(side);
                 }
+                Event::Watching { .. } => front.start_watching(),
                 _ => {}
             }
         }
