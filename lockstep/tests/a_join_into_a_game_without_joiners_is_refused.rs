@@ -18,7 +18,7 @@ fn a_join_into_a_game_without_joiners_is_refused() {
             loss_percent: 2,
             ..LinkConfig::default()
         };
-        let mut m = mesh_after_a_leave::<Bench>(mode, 0x101f, link, 1500);
+        let mut m = mesh_after_a_leave::<Bench>(mode, 0x101f, link, 3, 1500);
         for asked in [Some(2), None] {
             let why = refused_join(
                 &mut m,

@@ -23,7 +23,7 @@ fn a_joiner_catches_up_from_a_saved_state() {
             loss_percent: 5,
             ..LinkConfig::default()
         };
-        let mut m = mesh_after_a_leave::<OpenDots<true>>(mode, 0x1023, link, 2400);
+        let mut m = mesh_after_a_leave::<OpenDots<true>>(mode, 0x1023, link, 3, 2400);
         let joiner = m
             .add_player(mode.cfg(SessionConfig::guest().join(Some(2))), &[0, 1])
             .expect("a valid configuration");

@@ -24,7 +24,7 @@ fn a_joiner_rejoins_with_its_own_token() {
             loss_percent: 2,
             ..LinkConfig::default()
         };
-        let mut m = mesh_after_a_leave::<OpenBench>(mode, 0x1024, link, 1500);
+        let mut m = mesh_after_a_leave::<OpenBench>(mode, 0x1024, link, 3, 1500);
         let joiner = m
             .add_player(mode.cfg(SessionConfig::guest().join(Some(2))), &[0, 1, 2])
             .expect("a valid configuration");

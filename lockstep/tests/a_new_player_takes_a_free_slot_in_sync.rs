@@ -26,7 +26,7 @@ fn a_new_player_takes_a_free_slot_in_sync() {
             loss_percent: 5,
             ..LinkConfig::default()
         };
-        let mut m = mesh_after_a_leave::<OpenDots<false>>(mode, 0x101e, link, 1500);
+        let mut m = mesh_after_a_leave::<OpenDots<false>>(mode, 0x101e, link, 3, 1500);
         let old_token = m.players[2].rejoin_token();
         let joiner = m
             .add_player(mode.cfg(SessionConfig::guest().join(None)), &[0, 1])

@@ -5,9 +5,11 @@
 //! players end on the same hashes, in lock-step and in rollback.
 mod common;
 
-use common::{assert_players_agree, in_both_modes, run_some_to_confirmed, Bench, Mode};
-use lockstep::{Event, Millis, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh};
+use common::{
+    assert_players_agree, in_both_modes, mesh_after_a_leave, run_some_to_confirmed, Bench, Mode,
+};
+use lockstep::{Event, Millis};
+use lockstep_testing::LinkConfig;
 
 #[test]
 fn a_player_rejoins_while_another_slot_plays_neutral() {
@@ -18,17 +20,7 @@ fn a_player_rejoins_while_another_slot_plays_neutral() {
             loss_percent: 2,
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 4 } else { 2 };
-        let host = mode.cfg(SessionConfig::host(0x1026, delay).rejoin_entropy(0x1026_2026));
-        let mut m = Mesh::<Bench>::new(4, host, mode.cfg(SessionConfig::guest()), link, 0x1026);
-        assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
-        m.sever_player(3);
-        assert!(run_some_to_confirmed(&mut m, &[0, 1, 2], 1800, 60 * 200));
-        assert!(m.players[..3].iter().all(|p| p
-            .seen
-            .events
-            .iter()
-            .any(|e| matches!(e, Event::Left { slot: 3, .. }))));
+        let mut m = mesh_after_a_leave::<Bench>(mode, 0x1026, link, 4, 1800);
         m.reload(1).expect("slot 1 can be rejoined");
         assert!(
             run_some_to_confirmed(&mut m, &[0, 1, 2], 3600, 60 * 300),

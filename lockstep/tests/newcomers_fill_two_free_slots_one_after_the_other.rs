@@ -8,7 +8,8 @@
 mod common;
 
 use common::{
-    assert_players_agree, in_both_modes, joins_seen, run_some_to_confirmed, Mode, OpenBench,
+    assert_players_agree, in_both_modes, joins_seen, mesh_after_a_leave, run_some_to_confirmed,
+    Mode, OpenBench,
 };
 use lockstep::{Event, Millis, SessionConfig};
 use lockstep_testing::{LinkConfig, Mesh};
@@ -30,13 +31,7 @@ fn newcomers_fill_two_free_slots_one_after_the_other() {
             loss_percent: 2,
             ..LinkConfig::default()
         };
-        let delay = if mode == Mode::LockStep { 4 } else { 2 };
-        let host = mode.cfg(SessionConfig::host(0x1025, delay).rejoin_entropy(0x1025_2026));
-        let mut m = Mesh::<OpenBench>::new(4, host, mode.cfg(SessionConfig::guest()), link, 0x1025);
-        assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
-        m.sever_player(3);
-        assert!(run_some_to_confirmed(&mut m, &[0, 1, 2], 1800, 60 * 200));
-        assert!((0..3).all(|i| left(&m, i, 3)), "{}", m.progress());
+        let mut m = mesh_after_a_leave::<OpenBench>(mode, 0x1025, link, 4, 1800);
         m.sever_player(2);
         assert!(run_some_to_confirmed(&mut m, &[0, 1], 3000, 60 * 300));
         assert!((0..2).all(|i| left(&m, i, 2)), "{}", m.progress());

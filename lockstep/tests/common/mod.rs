@@ -950,32 +950,45 @@ pub fn run_some_to_confirmed<G: DeterministicGame<Input = u8>>(
     false
 }
 
-/// A match of three of `G` over `link` (host with rejoin entropy) that
-/// ran 600 confirmed ticks, after which member 2's links were cut for
-/// good: the others waited out the window and play on past `ticks`
-/// confirmed ticks with slot 2 neutral.
+/// A match of `players` of `G` over `link` (host with rejoin entropy)
+/// that ran 600 confirmed ticks, after which the last member's links were
+/// cut for good: the others waited out the window, every one of them saw
+/// that slot leave, and they play on past `ticks` confirmed ticks with it
+/// neutral.
 pub fn mesh_after_a_leave<G: DeterministicGame<Input = u8>>(
     mode: Mode,
     seed: u64,
     link: LinkConfig,
+    players: u8,
     ticks: u32,
 ) -> lockstep_testing::Mesh<G> {
     let delay = if mode == Mode::LockStep { 4 } else { 2 };
     let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x107e_2026));
-    let mut m =
-        lockstep_testing::Mesh::<G>::new(3, host, mode.cfg(SessionConfig::guest()), link, seed);
+    let mut m = lockstep_testing::Mesh::<G>::new(
+        players,
+        host,
+        mode.cfg(SessionConfig::guest()),
+        link,
+        seed,
+    );
     assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
-    m.sever_player(2);
+    let slot = players - 1;
+    let gone = usize::from(slot);
+    m.sever_player(gone);
     assert!(
-        m.run_first_to_confirmed(2, ticks, 60 * 200),
+        m.run_first_to_confirmed(gone, ticks, 60 * 200),
         "{}",
         m.progress()
     );
-    assert!(m.players[..2].iter().all(|p| p
-        .seen
-        .events
-        .iter()
-        .any(|e| matches!(e, Event::Left { slot: 2, .. }))));
+    assert!(
+        m.players[..gone].iter().all(|p| p
+            .seen
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Left { slot: s, .. } if *s == slot))),
+        "{}",
+        m.progress()
+    );
     m
 }
 
