@@ -420,8 +420,9 @@ impl Shell {
             prompts,
             connection: c.connection(),
             me: c.my_display(),
+            lobbies: view::LobbiesView::of(c.lobby_number(), self.lobbies.as_ref())
+                .with_our_count(c.roster().len() + 1),
             roster: c.roster(),
-            lobbies: view::LobbiesView::of(c.lobby_number(), self.lobbies.as_ref()),
             notices: self
                 .notices
                 .iter()

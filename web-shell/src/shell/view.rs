@@ -258,6 +258,18 @@ impl LobbiesView {
         }
     }
 
+    /// The same, with our lobby's player count taken from the roster this
+    /// page holds (`players`, this page's person included): the
+    /// directory's counts are only as fresh as its last fetch, the roster
+    /// is live.
+    #[must_use]
+    pub fn with_our_count(mut self, players: usize) -> LobbiesView {
+        if let Some(ours) = self.ours.as_mut() {
+            ours.players = u32::try_from(players).unwrap_or(u32::MAX);
+        }
+        self
+    }
+
     /// "Lobby 2 · 7/16".
     #[must_use]
     pub fn line(fill: &LobbyFill) -> String {
