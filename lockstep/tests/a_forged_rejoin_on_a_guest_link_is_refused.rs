@@ -9,8 +9,8 @@ mod common;
 
 use common::{assert_players_agree, in_both_modes, rejoin_mesh, Bench, Mode};
 use lockstep::wire::{Member, Message, Rejoin, PROTOCOL_VERSION};
-use lockstep::{Channel, DeterministicGame, Event, Millis, PeerId};
-use lockstep_testing::{member_id, LinkConfig};
+use lockstep::{Channel, DeterministicGame, Event, PeerId};
+use lockstep_testing::member_id;
 
 /// A link guest 1 never opened.
 const STRANGER: PeerId = PeerId(60);
@@ -29,12 +29,7 @@ fn rejoin(slot: u8, token: u64) -> Vec<u8> {
 #[test]
 fn a_forged_rejoin_on_a_guest_link_is_refused() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(30),
-            jitter: Millis(5),
-            loss_percent: 2,
-            ..LinkConfig::default()
-        };
+        let link = common::mild_link();
         let mut m = rejoin_mesh(mode, 4, 55, 0x55_2026, link, (4, 2));
         assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
         let token = m.players[2].rejoin_token().expect("the host gave a token");

@@ -11,18 +11,12 @@ mod common;
 use common::{
     in_both_modes, joins_seen, mesh_after_a_leave, run_some_to_confirmed, Mode, OpenDots,
 };
-use lockstep::{Millis, SessionConfig};
-use lockstep_testing::LinkConfig;
+use lockstep::SessionConfig;
 
 #[test]
 fn a_joiner_catches_up_from_a_saved_state() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(40),
-            jitter: Millis(10),
-            loss_percent: 5,
-            ..LinkConfig::default()
-        };
+        let link = common::lossy_link();
         let mut m = mesh_after_a_leave::<OpenDots<true>>(mode, 0x1023, link, 3, 2400);
         let joiner = m
             .add_player(mode.cfg(SessionConfig::guest().join(Some(2))), &[0, 1])

@@ -12,18 +12,12 @@ use common::{
     OpenBench,
 };
 use lockstep::wire::RejoinRefusal;
-use lockstep::{Event, Millis, Outcome, SessionConfig};
-use lockstep_testing::LinkConfig;
+use lockstep::{Event, Outcome, SessionConfig};
 
 #[test]
 fn a_joiner_rejoins_with_its_own_token() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(30),
-            jitter: Millis(5),
-            loss_percent: 2,
-            ..LinkConfig::default()
-        };
+        let link = common::mild_link();
         let mut m = mesh_after_a_leave::<OpenBench>(mode, 0x1024, link, 3, 1500);
         let joiner = m
             .add_player(mode.cfg(SessionConfig::guest().join(Some(2))), &[0, 1, 2])

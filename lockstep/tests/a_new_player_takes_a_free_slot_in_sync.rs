@@ -14,18 +14,12 @@ use common::{
     assert_players_agree, in_both_modes, joins_seen, mesh_after_a_leave, run_some_to_confirmed,
     Mode, OpenDots,
 };
-use lockstep::{Event, Millis, Outcome, SessionConfig};
-use lockstep_testing::LinkConfig;
+use lockstep::{Event, Outcome, SessionConfig};
 
 #[test]
 fn a_new_player_takes_a_free_slot_in_sync() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(40),
-            jitter: Millis(10),
-            loss_percent: 5,
-            ..LinkConfig::default()
-        };
+        let link = common::lossy_link();
         let mut m = mesh_after_a_leave::<OpenDots<false>>(mode, 0x101e, link, 3, 1500);
         let old_token = m.players[2].rejoin_token();
         let joiner = m

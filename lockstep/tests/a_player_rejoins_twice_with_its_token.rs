@@ -10,16 +10,11 @@ mod common;
 
 use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
 use lockstep::wire::RejoinRefusal;
-use lockstep::{Event, Millis, Outcome};
+use lockstep::{Event, Outcome};
 use lockstep_testing::{LinkConfig, Mesh};
 
 fn link() -> LinkConfig {
-    LinkConfig {
-        latency: Millis(30),
-        jitter: Millis(5),
-        loss_percent: 2,
-        ..LinkConfig::default()
-    }
+    common::mild_link()
 }
 
 /// The ticks at which player `i` of `m` was back in the match.

@@ -8,18 +8,12 @@ mod common;
 use common::{
     assert_players_agree, in_both_modes, mesh_after_a_leave, run_some_to_confirmed, Bench, Mode,
 };
-use lockstep::{Event, Millis};
-use lockstep_testing::LinkConfig;
+use lockstep::Event;
 
 #[test]
 fn a_player_rejoins_while_another_slot_plays_neutral() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(30),
-            jitter: Millis(5),
-            loss_percent: 2,
-            ..LinkConfig::default()
-        };
+        let link = common::mild_link();
         let mut m = mesh_after_a_leave::<Bench>(mode, 0x1026, link, 4, 1800);
         m.reload(1).expect("slot 1 can be rejoined");
         assert!(

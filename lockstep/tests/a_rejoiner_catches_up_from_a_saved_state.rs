@@ -9,8 +9,8 @@ mod common;
 
 use common::{in_both_modes, Mode};
 use dots::Dots;
-use lockstep::{Event, Millis, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh};
+use lockstep::{Event, SessionConfig};
+use lockstep_testing::Mesh;
 
 fn rejoined(m: &Mesh<Dots>, i: usize) -> Vec<u32> {
     m.players[i]
@@ -25,12 +25,7 @@ fn rejoined(m: &Mesh<Dots>, i: usize) -> Vec<u32> {
 }
 
 fn scenario(mode: Mode, players: u8, seed: u64) {
-    let link = LinkConfig {
-        latency: Millis(40),
-        jitter: Millis(10),
-        loss_percent: 5,
-        ..LinkConfig::default()
-    };
+    let link = common::lossy_link();
     let delay = if mode == Mode::LockStep { 4 } else { 2 };
     let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x5a7e_2026));
     let mut m = Mesh::<Dots>::new(players, host, mode.cfg(SessionConfig::guest()), link, seed);

@@ -9,18 +9,13 @@
 mod common;
 
 use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
-use lockstep::{Event, Millis};
-use lockstep_testing::{member_id, LinkConfig};
+use lockstep::Event;
+use lockstep_testing::member_id;
 
 #[test]
 fn a_reloaded_guest_rejoins_among_three_players_in_sync() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(30),
-            jitter: Millis(5),
-            loss_percent: 2,
-            ..LinkConfig::default()
-        };
+        let link = common::mild_link();
         let mut m = rejoin_mesh(mode, 3, 33, 0x3ee_2026, link, (4, 2));
         assert!(m.run_to_confirmed(900, 3000), "{}", m.progress());
         m.reload(2).expect("a guest's slot can be rejoined");

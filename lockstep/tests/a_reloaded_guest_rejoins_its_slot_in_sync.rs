@@ -7,18 +7,12 @@
 mod common;
 
 use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
-use lockstep::{Event, Millis};
-use lockstep_testing::LinkConfig;
+use lockstep::Event;
 
 #[test]
 fn a_reloaded_guest_rejoins_its_slot_in_sync() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(30),
-            jitter: Millis(5),
-            loss_percent: 2,
-            ..LinkConfig::default()
-        };
+        let link = common::mild_link();
         let mut m = rejoin_mesh(mode, 2, 21, 0x5eed_2026, link, (4, 2));
         assert!(m.run_to_confirmed(900, 3000), "{}", m.progress());
         let token = m.players[1].rejoin_token();

@@ -8,16 +8,10 @@ mod common;
 use common::{Pads, Tiny, TinyDesyncAt};
 use lockstep::{Event, Millis, Outcome, Session, SessionConfig};
 use lockstep_testing::{in_both_modes, member_id, Member, Net, Player, SimLink};
-use netsim::LinkConfig;
 
 #[test]
 fn a_spectator_whose_state_differs_ends_alone() {
-    let link = LinkConfig {
-        latency: Millis(30),
-        jitter: Millis(5),
-        loss_percent: 2,
-        ..LinkConfig::default()
-    };
+    let link = common::mild_link();
     in_both_modes(|mode| {
         let mut net = Net::<SimLink>::new();
         net.join(0, 1, SimLink::new(link, 1));

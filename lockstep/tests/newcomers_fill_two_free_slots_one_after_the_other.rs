@@ -11,8 +11,8 @@ use common::{
     assert_players_agree, in_both_modes, joins_seen, mesh_after_a_leave, run_some_to_confirmed,
     Mode, OpenBench,
 };
-use lockstep::{Event, Millis, SessionConfig};
-use lockstep_testing::{LinkConfig, Mesh};
+use lockstep::{Event, SessionConfig};
+use lockstep_testing::Mesh;
 
 fn left(m: &Mesh<OpenBench>, i: usize, slot: u8) -> bool {
     m.players[i]
@@ -25,12 +25,7 @@ fn left(m: &Mesh<OpenBench>, i: usize, slot: u8) -> bool {
 #[test]
 fn newcomers_fill_two_free_slots_one_after_the_other() {
     in_both_modes(|mode| {
-        let link = LinkConfig {
-            latency: Millis(30),
-            jitter: Millis(5),
-            loss_percent: 2,
-            ..LinkConfig::default()
-        };
+        let link = common::mild_link();
         let mut m = mesh_after_a_leave::<OpenBench>(mode, 0x1025, link, 4, 1800);
         m.sever_player(2);
         assert!(run_some_to_confirmed(&mut m, &[0, 1], 3000, 60 * 300));

@@ -7,22 +7,12 @@
 mod common;
 
 use common::World;
-use web_shell::party::PartyRules;
 use web_shell::screens::Screen;
 use web_shell::shell::PlayerAction;
 
 #[test]
 fn a_backed_up_watcher_is_streamed_nothing_until_its_link_drains() {
-    let mut w = World::party_lobby(
-        &["Ada", "Bo", "Cy", "Di"],
-        PartyRules {
-            max_people: 4,
-            sides: 0,
-            per_side: 4,
-            lengths: &[],
-        },
-        0x5b1d,
-    );
+    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x5b1d);
     w.party_invited(&[1, 2]);
     w.press(1, PlayerAction::PartyAccept, 0);
     w.press(2, PlayerAction::PartyAccept, 0);

@@ -11,7 +11,6 @@
 mod common;
 
 use common::World;
-use web_shell::party::PartyRules;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, PlayerAction};
 
@@ -21,16 +20,7 @@ fn watching_everywhere(w: &World, n: u8) -> bool {
 
 #[test]
 fn a_lobby_player_watches_a_party_match_and_leaves_when_it_likes() {
-    let mut w = World::party_lobby(
-        &["Ada", "Bo", "Cy", "Di"],
-        PartyRules {
-            max_people: 4,
-            sides: 0,
-            per_side: 4,
-            lengths: &[],
-        },
-        0x3a7c,
-    );
+    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x3a7c);
     // Nobody plays yet: nobody can be watched.
     let roster = |w: &World, p: usize| w.pages[p].shell.lobby_view().unwrap().roster;
     assert!(roster(&w, 3).iter().all(|r| !r.can_watch));

@@ -8,23 +8,13 @@
 mod common;
 
 use common::World;
-use web_shell::party::PartyRules;
 use web_shell::protocol::PlayerStatus;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, PlayerAction};
 
 #[test]
 fn a_party_of_three_plays_one_match_over_its_mesh() {
-    let mut w = World::party_lobby(
-        &["Ada", "Bo", "Cy", "Di"],
-        PartyRules {
-            max_people: 4,
-            sides: 0,
-            per_side: 4,
-            lengths: &[],
-        },
-        0x51_7e5e,
-    );
+    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x51_7e5e);
     w.party_invited(&[1, 2, 3]);
     w.press(1, PlayerAction::PartyAccept, 0);
     w.press(3, PlayerAction::PartyDecline, 0);

@@ -8,7 +8,6 @@
 mod common;
 
 use common::World;
-use web_shell::party::PartyRules;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, PlayerAction};
 
@@ -18,16 +17,7 @@ fn all_results(w: &World) -> bool {
 
 #[test]
 fn a_party_plays_again_over_the_same_links() {
-    let mut w = World::party_lobby(
-        &["Ada", "Bo", "Cy"],
-        PartyRules {
-            max_people: 4,
-            sides: 0,
-            per_side: 4,
-            lengths: &[],
-        },
-        0xa9a1,
-    );
+    let mut w = World::party_lobby(&["Ada", "Bo", "Cy"], common::ANY_FOUR, 0xa9a1);
     w.party_invited(&[1, 2]);
     w.press(1, PlayerAction::PartyAccept, 0);
     w.press(2, PlayerAction::PartyAccept, 0);

@@ -950,6 +950,26 @@ pub fn run_some_to_confirmed<G: DeterministicGame<Input = u8>>(
     false
 }
 
+/// A mildly rough link: 30 ms ± 5 ms, 2 % loss.
+pub fn mild_link() -> LinkConfig {
+    LinkConfig {
+        latency: Millis(30),
+        jitter: Millis(5),
+        loss_percent: 2,
+        ..LinkConfig::default()
+    }
+}
+
+/// A lossy link: 40 ms ± 10 ms, 5 % loss.
+pub fn lossy_link() -> LinkConfig {
+    LinkConfig {
+        latency: Millis(40),
+        jitter: Millis(10),
+        loss_percent: 5,
+        ..LinkConfig::default()
+    }
+}
+
 /// A match of `players` of `G` over `link` (host with rejoin entropy)
 /// that ran 600 confirmed ticks, after which the last member's links were
 /// cut for good: the others waited out the window, every one of them saw

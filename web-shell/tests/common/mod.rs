@@ -1085,6 +1085,15 @@ pub fn test_tag(id: &str) -> String {
         .collect()
 }
 
+/// Party rules for up to four people and no sides: everyone for themselves.
+#[allow(dead_code)]
+pub const ANY_FOUR: web_shell::party::PartyRules = web_shell::party::PartyRules {
+    max_people: 4,
+    sides: 0,
+    per_side: 4,
+    lengths: &[],
+};
+
 /// The demo game, taking parties by `rules`: each person moves a dot of
 /// their own, and the seed is kept as it is whatever the sides.
 pub struct PartyDots {
