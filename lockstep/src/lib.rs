@@ -141,7 +141,7 @@ pub use parts::report::DesyncReport;
 pub use parts::{DesyncParts, StatePart};
 pub use session::{
     delay_for_round_trips, ConfigError, Event, Frame, Outcome, PeerId, Role, Session,
-    SessionConfig, SessionStats, Version, Violation,
+    SessionConfig, SessionStats, Version, Violation, MAX_ADAPTIVE_DELAY,
 };
 pub use sync_test::{SyncTest, SyncTestError};
 pub use time::Millis;

@@ -56,8 +56,11 @@ use crate::transport::Channel;
 /// game's own bytes of the host's confirmed state, before the runs of the
 /// inputs since); version 11 late join into a free slot ([`Join`], the
 /// [`RosterChange`] `Joined` and the [`RejoinRefusal`]s `NoJoiners`,
-/// `SlotHeld` and `NoFreeSlot`).
-pub const PROTOCOL_VERSION: u32 = 11;
+/// `SlotHeld` and `NoFreeSlot`); version 12 no new message but a wider
+/// bound on how far ahead a lock-step peer's inputs may reach (a side may
+/// raise its own input delay during the match, up to
+/// [`MAX_ADAPTIVE_DELAY`](crate::MAX_ADAPTIVE_DELAY)).
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;

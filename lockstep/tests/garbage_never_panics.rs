@@ -142,13 +142,18 @@ fn sent_bye(s: &mut Session<Tiny>) -> Option<ByeReason> {
 }
 
 /// The first tick past what an honest peer's inputs can reach for a
-/// host at tick 1 (after one frame), delay 4: tick + 2 × delay + window + 8.
+/// host at tick 1 (after one frame), delay 4: tick + 2 × delay + window +
+/// 8, where in lock-step the delay counted is at least
+/// `MAX_ADAPTIVE_DELAY` (either side may have raised its own).
 fn first_refused_tick(mode: Mode) -> u32 {
-    let window = match mode {
-        Mode::LockStep => 0,
-        Mode::Rollback => u32::from(lockstep::session::DEFAULT_PREDICTION_WINDOW),
+    let (delay, window) = match mode {
+        Mode::LockStep => (DELAY.max(u32::from(lockstep::MAX_ADAPTIVE_DELAY)), 0),
+        Mode::Rollback => (
+            DELAY,
+            u32::from(lockstep::session::DEFAULT_PREDICTION_WINDOW),
+        ),
     };
-    1 + 2 * DELAY + window + 8 + 1
+    1 + 2 * delay + window + 8 + 1
 }
 
 /// Feeds `bytes` to a host running in `mode` (after one frame) and returns
@@ -269,7 +274,7 @@ fn protocol_violations_end_the_match() {
 }
 
 #[test]
-fn the_too_far_ahead_limit_includes_the_prediction_window() {
+fn the_too_far_ahead_limit_allows_for_the_window_and_a_raised_delay() {
     common::in_both_modes(|mode| {
         let refused = first_refused_tick(mode);
         // Inputs up to the limit are an honest peer running ahead ...
@@ -289,11 +294,13 @@ fn the_too_far_ahead_limit_includes_the_prediction_window() {
             Violation::TooFarAhead { tick: refused }
         );
     });
-    // Rollback's limit is the window (8 ticks) further out.
+    // Rollback's limit is the window (8 ticks) further out than twice its
+    // delay; lock-step's allows for two delays raised to the most.
     assert_eq!(
-        first_refused_tick(Mode::Rollback) - first_refused_tick(Mode::LockStep),
-        8
+        first_refused_tick(Mode::Rollback),
+        1 + 2 * DELAY + 8 + 8 + 1
     );
+    assert_eq!(first_refused_tick(Mode::LockStep), 1 + 2 * 12 + 8 + 1);
 }
 
 #[test]

@@ -82,6 +82,8 @@ pub struct SessionConfig {
     pub(super) progress_timeout: Millis,
     pub(super) prediction_window: u8,
     pub(super) delay_from_rtt: bool,
+    #[serde(default)]
+    pub(super) adaptive_delay: bool,
     pub(super) send_interval_frames: u8,
     pub(super) max_hold_frames: u8,
     /// Host: players in the match (this side included).
@@ -123,6 +125,7 @@ impl SessionConfig {
             delay_from_rtt: false,
             send_interval_frames: 1,
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
+            adaptive_delay: false,
             players: 2,
             rejoin_window: DEFAULT_REJOIN_WINDOW,
             rejoin_entropy: None,
@@ -150,6 +153,7 @@ impl SessionConfig {
             delay_from_rtt: false,
             send_interval_frames: 1,
             max_hold_frames: DEFAULT_MAX_HOLD_FRAMES,
+            adaptive_delay: false,
             players: 2,
             rejoin_window: DEFAULT_REJOIN_WINDOW,
             rejoin_entropy: None,
@@ -279,6 +283,23 @@ impl SessionConfig {
     /// the host's Hello as usual. No effect on a guest.
     pub fn input_delay_from_rtt(mut self) -> Self {
         self.delay_from_rtt = true;
+        self
+    }
+
+    /// Lock-step: this side raises its own input delay during the match
+    /// when its round trips grow past what the delay covers, and lowers it
+    /// again (never below the match's delay) when they shrink. Without it
+    /// a round trip longer than the delay slows the whole match to the
+    /// pace the link allows; with it the match keeps 60 ticks a second at
+    /// the cost of more delay on this side's inputs. A raise takes effect
+    /// at once (the pad sampled is repeated for the ticks it adds, so
+    /// nobody freezes for it), up to [`MAX_ADAPTIVE_DELAY`](super::MAX_ADAPTIVE_DELAY);
+    /// a fall is one tick per 3 s. Decided from the round trips to every
+    /// peer (the longest that are not outliers), with a tick of margin.
+    /// Each side's own choice; nothing changes on the wire. No effect in
+    /// rollback, whose prediction covers a longer trip.
+    pub fn adaptive_input_delay(mut self) -> Self {
+        self.adaptive_delay = true;
         self
     }
 

@@ -76,6 +76,7 @@ use crate::wire::{
 mod audience;
 mod config;
 mod deadlines;
+mod delay;
 mod handshake;
 mod hash_book;
 mod outcome;
@@ -94,12 +95,14 @@ pub use config::{
     DEFAULT_PING_INTERVAL_FRAMES, DEFAULT_PREDICTION_WINDOW, DEFAULT_PROGRESS_TIMEOUT,
     DEFAULT_REJOIN_WINDOW, DEFAULT_TIMEOUT, DEFAULT_WATCH_DELAY, HANDSHAKE_PINGS, MAX_HOLD_FRAMES,
 };
+pub use delay::MAX_ADAPTIVE_DELAY;
 pub use handshake::delay_for_round_trips;
 pub use outcome::{Event, Frame, Outcome, SessionStats, Version, Violation};
 pub use peer::PeerId;
 
 use audience::{Audience, SpectatorCount};
 use deadlines::{Deadlines, Expired};
+use delay::{Change, DelayTuner};
 use handshake::{host_hello, Handshake, HelloRefused, Params};
 use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
 use peer::Peer;
@@ -112,7 +115,9 @@ use watcher::Watcher;
 
 /// How far (in ticks) beyond the proven bound a peer's inputs or hashes may
 /// reach before the session calls it a flood. Two honest peers are never
-/// more than `2 * delay + 2` input ticks apart.
+/// more than `2 * delay + 2` input ticks apart, where in lock-step `delay`
+/// is the larger of the match's delay and [`MAX_ADAPTIVE_DELAY`] (either
+/// side may have raised its own).
 const AHEAD_SLACK: u32 = 8;
 
 /// Where the match stands, with the parts that exist only there.
@@ -432,6 +437,9 @@ pub struct Session<G: DeterministicGame> {
     phase: Phase<G>,
     /// The handshake's and the progress wait's clocks.
     deadlines: Deadlines,
+    /// This side's input delay in force during a match (in lock-step with
+    /// `adaptive_input_delay`, it follows the round trips).
+    delay: DelayTuner,
     /// The remote players, in the order their links opened.
     peers: Vec<Peer>,
     /// The links of players that left the match: their datagrams are
@@ -497,6 +505,7 @@ impl<G: DeterministicGame> Session<G> {
             side,
             phase: Phase::Handshake(handshake),
             deadlines: Deadlines::default(),
+            delay: DelayTuner::new(0),
             peers: Vec::new(),
             gone: Vec::new(),
             strangers: Vec::new(),
@@ -923,10 +932,22 @@ impl<G: DeterministicGame> Session<G> {
         // Sample only when the input `delay` ticks ahead is still missing,
         // and (host) not from the tick a new player takes its slot at
         // until every player has applied that change.
-        let held_back = run
-            .joining()
-            .is_some_and(|j| run.timeline.local().len() as u32 >= j.tick);
-        if !held_back && run.timeline.needs_local(run.params.delay) {
+        let joining = run.joining();
+        let held_back =
+            |run: &Running<G>| joining.is_some_and(|j| run.timeline.local().len() as u32 >= j.tick);
+        let mut raised = false;
+        if window == 0 && self.cfg.adaptive_delay {
+            match self.delay.frame() {
+                Change::Kept => {}
+                Change::Raised(d) => {
+                    log::info!("input delay raised to {d} ticks");
+                    raised = true;
+                }
+                Change::Lowered(d) => log::info!("input delay lowered to {d} ticks"),
+            }
+        }
+        let delay = self.delay.current();
+        if !held_back(run) && run.timeline.needs_local(delay) {
             let pad = sample();
             if run.timeline.local().last() != Some(&pad) {
                 for p in &mut self.peers {
@@ -934,6 +955,11 @@ impl<G: DeterministicGame> Session<G> {
                 }
             }
             run.timeline.push_local(pad);
+            // A raised delay: the same pad for the ticks it adds, so the
+            // others hold this side's inputs that much sooner at once.
+            while raised && !held_back(run) && run.timeline.needs_local(delay) {
+                run.timeline.push_local(pad);
+            }
         }
         let can_run = run.timeline.can_run();
         if can_run {
@@ -1191,6 +1217,18 @@ impl<G: DeterministicGame> Session<G> {
     pub fn parameters(&self) -> Option<(u64, u8)> {
         let p = self.phase.params();
         self.phase.timeline().map(|_| (p.seed, p.delay))
+    }
+
+    /// This side's input delay in force (ticks), once the match has
+    /// started: the match's delay, or with
+    /// [`SessionConfig::adaptive_input_delay`] what the round trips called
+    /// for lately.
+    #[must_use]
+    pub fn input_delay(&self) -> Option<u8> {
+        match &self.phase {
+            Phase::Running(_) => Some(self.delay.current()),
+            _ => self.parameters().map(|(_, d)| d),
+        }
     }
 
     /// Counters, summed over every link.
@@ -2202,6 +2240,7 @@ impl<G: DeterministicGame> Session<G> {
             params.hash_interval,
         );
         self.phase = Phase::Running(Running::new(params, timeline, 0));
+        self.delay = DelayTuner::new(params.delay);
         for p in &mut self.peers {
             p.sender = sender::Sender::new(params.delay);
             p.pinger.start(self.cfg.ping_interval_frames);
@@ -2330,8 +2369,10 @@ impl<G: DeterministicGame> Session<G> {
         };
         peer.last_rtt = Some(rtt);
         self.stats.last_rtt = Some(rtt);
-        if let Phase::Handshake(hs) = &mut self.phase {
-            hs.on_round_trip(rtt, &self.cfg, self.side, peer);
+        match &mut self.phase {
+            Phase::Handshake(hs) => hs.on_round_trip(rtt, &self.cfg, self.side, peer),
+            Phase::Running(_) => self.delay.round_trip(rtt),
+            _ => {}
         }
         self.events.push_back(Event::RoundTrip(rtt));
     }
@@ -2883,6 +2924,7 @@ impl<G: DeterministicGame> Session<G> {
             timeline.play_neutral(usize::from(s));
         }
         let mut run = Running::new(params, timeline, c.roster);
+        self.delay = DelayTuner::new(params.delay);
         run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
         self.phase = Phase::Running(run);
         for p in &mut self.peers {
@@ -2933,7 +2975,12 @@ fn seat(seats: &[u8; MAX_PLAYERS as usize], slot: u8) -> u8 {
 /// The furthest tick an honest peer's inputs or hashes can reach when this
 /// side is at `tick`.
 fn ahead_limit(tick: u32, params: Params) -> u32 {
-    tick.saturating_add(2 * u32::from(params.delay))
+    let delay = if params.window == 0 {
+        params.delay.max(MAX_ADAPTIVE_DELAY)
+    } else {
+        params.delay
+    };
+    tick.saturating_add(2 * u32::from(delay))
         .saturating_add(u32::from(params.window))
         .saturating_add(AHEAD_SLACK)
 }
@@ -3028,7 +3075,7 @@ impl<G: DeterministicGame> Session<G> {
         // two ticks more leave the acknowledgements a round trip's time
         // before the hold-back would stall this side.
         let tick = (run.timeline.local().len() as u32)
-            .saturating_add(u32::from(run.params.delay))
+            .saturating_add(u32::from(self.delay.current()))
             .saturating_add(2);
         let seat = seat(&self.seats, slot).saturating_add(1);
         if let Some(x) = self.seats.get_mut(s) {

@@ -178,6 +178,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let mut run = Running::new(params, timeline, c.roster);
+        self.delay = super::delay::DelayTuner::new(params.delay);
         run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
         self.phase = Phase::Running(run);
         if let Some(host) = self.peers.first_mut() {

@@ -601,6 +601,17 @@ impl SimEndpoint {
         self.net.borrow().cfg
     }
 
+    /// Changes the link's conditions (for both endpoints) from now on, as
+    /// when a path grows longer or lossier mid-match: datagrams already in
+    /// flight keep their arrival times. Percentages above 100 count as 100.
+    pub fn set_config(&self, cfg: LinkConfig) {
+        let mut c = cfg;
+        c.loss_percent = c.loss_percent.min(100);
+        c.duplicate_percent = c.duplicate_percent.min(100);
+        c.reorder_percent = c.reorder_percent.min(100);
+        self.net.borrow_mut().cfg = c;
+    }
+
     /// When something next happens to this endpoint: the arrival time of
     /// the next datagram in flight towards it, or of the peer's close
     /// notice. `None` when nothing is on its way (or this end is closed or
