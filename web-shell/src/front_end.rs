@@ -204,6 +204,14 @@ pub trait FrontEnd {
         format!("Player {}", u16::from(side) + 1)
     }
 
+    /// The name of what the player in session slot `slot` plays in
+    /// `game`, for the match's status line: in a game of teams, the team
+    /// the match's line-up put that slot on. By default
+    /// [`side_name`](Self::side_name) of the slot.
+    fn slot_name(&self, _game: &Self::Game, slot: u8) -> String {
+        self.side_name(slot)
+    }
+
     /// What the game allows in a party (a challenge to several players):
     /// the most people in a match, how many sides they split into and the
     /// most on one side. By default a game for two, without parties.

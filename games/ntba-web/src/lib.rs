@@ -369,6 +369,15 @@ impl FrontEnd for NtbaFrontEnd {
         if side == 0 { "Home" } else { "Away" }.to_owned()
     }
 
+    /// The team of the court player the slot drives (in a party of three
+    /// or four, the line-up in the seed decides it).
+    fn slot_name(&self, game: &Ntba, slot: u8) -> String {
+        let team = game
+            .player_of_slot(slot)
+            .map_or(slot.min(1), |p| game.player(p).side);
+        self.side_name(team)
+    }
+
     /// Two to four people, on two teams of at most two (the CPU plays
     /// every court player nobody does), and a full or a short match.
     fn party(&self) -> PartyRules {

@@ -61,6 +61,20 @@ fn an_arrangement_ntba_cannot_play_is_refused() {
 }
 
 #[test]
+fn the_status_line_names_the_team_of_each_slot() {
+    let front = NtbaFrontEnd::new();
+    // [Home, Away, Away, Home]: slot 3 plays for Home, slot 2 for Away.
+    let seed = front.party_seed(3, &[0, 1, 1, 0], 0).unwrap();
+    let game = Ntba::new(seed, 4);
+    let names: Vec<String> = (0..4).map(|s| front.slot_name(&game, s)).collect();
+    assert_eq!(names, ["Home", "Away", "Away", "Home"]);
+    // Two people: the slot is the side.
+    let game = Ntba::new(3, 2);
+    assert_eq!(front.slot_name(&game, 0), "Home");
+    assert_eq!(front.slot_name(&game, 1), "Away");
+}
+
+#[test]
 fn online_you_goes_on_the_team_of_this_pages_slot() {
     // Slot 2 of [Home, Away, Away, Home] plays for Away.
     let mut front = NtbaFrontEnd::new();

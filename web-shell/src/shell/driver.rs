@@ -338,10 +338,15 @@ impl<G: DeterministicGame> MatchDriver<G> {
         view.waiting = play::waiting(self.stalled) && !ending;
         view.held = self.holds.shown(now).filter(|_| !ending);
         view.rejoined = self.holds.rejoined();
-        if let Some(((_, delay), window)) = s.parameters().zip(s.prediction_window()) {
+        if let Some((delay, window)) = s.input_delay().zip(s.prediction_window()) {
+            let name = |slot| {
+                s.game()
+                    .map_or_else(|| front.side_name(slot), |g| front.slot_name(g, slot))
+            };
             let side = match s.side() {
-                Some(0) => format!("{} (host)", front.side_name(0)),
-                _ => format!("{} (guest)", front.side_name(1)),
+                Some(0) => format!("You play {} (host)", name(0)),
+                Some(slot) => format!("You play {} (guest)", name(slot)),
+                None => "You are watching".to_owned(),
             };
             let mode = if window == 0 {
                 "lock-step".to_owned()
@@ -361,11 +366,16 @@ impl<G: DeterministicGame> MatchDriver<G> {
             } else {
                 ""
             };
-            view.status = format!(
-                "You play {side} · {mode} · input delay {delay} {} ({} ms) · ping {ping}{relayed}",
-                ticks(delay),
-                u32::from(delay) * 50 / 3
-            );
+            view.status = if s.side().is_some() {
+                format!(
+                    "{side} · {mode} · input delay {delay} {} ({} ms) · ping {ping}{relayed}",
+                    ticks(delay),
+                    u32::from(delay) * 50 / 3
+                )
+            } else {
+                // A spectator sends no inputs: it has no delay of its own.
+                format!("{side} · {mode}{relayed}")
+            };
         }
     }
 
@@ -447,8 +457,10 @@ mod tests {
     use crate::front_end::demo::{Dots, DotsFrontEnd};
     use crate::front_end::Painter;
     use lockstep::Fnv1a;
+    use std::collections::VecDeque;
 
-    /// Two drivers joined by a perfect in-memory link.
+    /// Two drivers joined by an in-memory link: perfect, or with a fixed
+    /// one-way `latency`.
     struct Pair<A: FrontEnd, B: FrontEnd> {
         a: MatchDriver<A::Game>,
         b: MatchDriver<B::Game>,
@@ -457,6 +469,9 @@ mod tests {
         va: MatchView,
         vb: MatchView,
         now: Millis,
+        latency: Millis,
+        /// Datagrams on their way: when they arrive, whether to B.
+        in_flight: VecDeque<(Millis, bool, Channel, Vec<u8>)>,
     }
 
     impl<A: FrontEnd, B: FrontEnd> Pair<A, B> {
@@ -469,15 +484,26 @@ mod tests {
                 va: MatchView::default(),
                 vb: MatchView::default(),
                 now: Millis(0),
+                latency: Millis(0),
+                in_flight: VecDeque::new(),
             }
         }
 
         fn carry(&mut self) {
+            let at = self.now + self.latency;
             while let Some((ch, bytes)) = self.a.poll_transmit() {
-                self.b.datagram(self.now, ch, &bytes);
+                self.in_flight.push_back((at, true, ch, bytes));
             }
             while let Some((ch, bytes)) = self.b.poll_transmit() {
-                self.a.datagram(self.now, ch, &bytes);
+                self.in_flight.push_back((at, false, ch, bytes));
+            }
+            while let Some((_, to_b, ch, bytes)) = self.in_flight.pop_front_if(|d| d.0 <= self.now)
+            {
+                if to_b {
+                    self.b.datagram(self.now, ch, &bytes);
+                } else {
+                    self.a.datagram(self.now, ch, &bytes);
+                }
             }
         }
 
@@ -553,6 +579,26 @@ mod tests {
         let attrs = p.va.attributes();
         assert!(attrs.contains(&("data-mode", Some("lockstep".into()))));
         assert!(attrs.contains(&("data-waiting", Some("0".into()))));
+    }
+
+    #[test]
+    fn a_long_round_trip_raises_the_delay_the_status_shows() {
+        let host = host().adaptive_input_delay();
+        let mut p = Pair::new(DotsFrontEnd::default(), DotsFrontEnd::default(), host);
+        p.b = MatchDriver::new(guest().adaptive_input_delay(), Millis(0)).unwrap();
+        p.run(120);
+        assert_eq!(p.va.delay, Some(2));
+        // 80 ms each way: 160 ms round trips call for 6 ticks.
+        p.latency = Millis(80);
+        p.run(600);
+        for v in [&p.va, &p.vb] {
+            assert_eq!(v.delay, Some(6), "{}", v.status);
+            assert!(
+                v.status.contains("input delay 6 ticks (100 ms)"),
+                "{}",
+                v.status
+            );
+        }
     }
 
     #[test]

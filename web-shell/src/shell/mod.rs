@@ -1665,7 +1665,8 @@ impl Shell {
     fn start_match(&mut self, now: Millis, role: Role, tag: u32, path: Path) {
         // The host decides (the guest adopts its Hello): rollback unless
         // this page's settings pick lock-step; the input delay from the
-        // round trip measured in the handshake (6 ticks if unmeasured).
+        // round trip measured in the handshake (6 ticks if unmeasured). In
+        // lock-step each side raises its own delay if the round trip grows.
         let cfg = match role {
             Role::Host => {
                 let c = SessionConfig::host(self.random_seed(), 6).input_delay_from_rtt();
@@ -1676,7 +1677,8 @@ impl Shell {
                 }
             }
             Role::Guest => SessionConfig::guest(),
-        };
+        }
+        .adaptive_input_delay();
         // A dropped player's slot is held for the window (`rejoin`); a
         // direct connection whose path is lost first tries an ICE restart
         // (`restart`).

@@ -753,7 +753,11 @@ impl Shell {
     /// [`Shell::party_config`] before a test's peer fault.
     fn party_session(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
         if lineup.place != 0 {
-            return Some(SessionConfig::guest().rejoin_window(Millis::ZERO));
+            return Some(
+                SessionConfig::guest()
+                    .adaptive_input_delay()
+                    .rejoin_window(Millis::ZERO),
+            );
         }
         let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
         let seed = self.random_seed();
@@ -767,6 +771,7 @@ impl Shell {
                 SessionConfig::host(seed, 6)
                     .players(people)
                     .input_delay_from_rtt()
+                    .adaptive_input_delay()
                     .rejoin_window(Millis::ZERO),
             ),
             None => {

@@ -690,7 +690,9 @@ impl Shell {
                     };
                 }
                 self.match_view.path = Some(path);
-                let cfg = SessionConfig::guest().rejoin(a.slot, a.token);
+                let cfg = SessionConfig::guest()
+                    .adaptive_input_delay()
+                    .rejoin(a.slot, a.token);
                 let cfg = self.rejoin_config(cfg, false);
                 if !self.game.start_match(cfg, now, tag) {
                     log::warn!("could not make the session to come back with");
