@@ -11,7 +11,9 @@ export ROOT
 # Tools that `cargo install` puts in place live in CARGO_HOME's bin.
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each line carries the seconds since this script started, so a slow step
+# shows in the log.
+log() { printf '\033[1m==> %s\033[0m [%d s]\n' "$*" "$SECONDS" >&2; }
 
 # Stops the script with one line on stderr: `die MESSAGE`.
 die() {

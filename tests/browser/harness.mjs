@@ -297,6 +297,40 @@ export async function answerParty(pages, host, invited, accept, server) {
   return players.map((n) => pages[n]);
 }
 
+/**
+ * A deadline that moves with the match of `ps`: `expired()` is true once
+ * the least `#match` tick among them has not advanced for `stuckMs`, or
+ * after `capMs` in all. A loaded machine may run a match slower than real
+ * time; only a match that stops is a failure. Every 15 s it logs each
+ * page's tick, round trip and input delay.
+ */
+export function matchDeadline(ps, { stuckMs = 30_000, capMs = 600_000 } = {}) {
+  const start = Date.now();
+  let best = -1;
+  let movedAt = start;
+  let logAt = start;
+  const read = (p) => p.locator('#match').evaluate((m) => ({
+    tick: Number(m.dataset.tick ?? -1), ping: m.dataset.ping ?? '-', delay: m.dataset.delay ?? '-',
+  }));
+  return {
+    async expired() {
+      const st = await Promise.all(ps.map(read));
+      const now = Date.now();
+      const least = Math.min(...st.map((s) => s.tick));
+      if (least > best) {
+        best = least;
+        movedAt = now;
+      }
+      if (now >= logAt) {
+        logAt = now + 15_000;
+        const each = st.map((s) => `${s.tick}/${s.ping}/${s.delay}`).join(' ');
+        console.log(`after ${Math.round((now - start) / 1000)} s: ${each} (tick/ping ms/input delay)`);
+      }
+      return now - movedAt > stuckMs || now - start > capMs;
+    },
+  };
+}
+
 /** The line an NtBA page shows at the end of a match played to the buzzer. */
 export const NTBA_RESULT = /^(Home|Away) wins \d+-\d+( on the tiebreak)?\.$/;
 

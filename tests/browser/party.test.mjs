@@ -25,14 +25,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serverAndBrowser, fillLobby, inviteToParty, answerParty, assertEndedTogether, describeAll as describePages,
-  entry, NTBA_RESULT as RESULT, DEADLINE,
+  entry, matchDeadline, NTBA_RESULT as RESULT, DEADLINE,
 } from './harness.mjs';
 
 const enabled = process.env.NTBA_PARTY === '1';
 const PLAY_DEADLINE = 120_000;
-// A short match: 2 × 30 s of game clock, at most three 15 s overtimes,
-// and the pauses after baskets and turnovers.
-const SHORT_MATCH_DEADLINE = 240_000;
 const MIN_TICK = 600;
 const COMMON_TICKS = 20;
 
@@ -92,9 +89,12 @@ async function playInSync(ps, { toEnd = false } = {}) {
   const seen = (p) => p.evaluate(() => ({ ...window.__seen }));
   let all = [];
   let common = [];
-  const until = Date.now() + (toEnd ? SHORT_MATCH_DEADLINE : PLAY_DEADLINE);
+  // A short match (2 × 30 s of game clock, at most three 15 s overtimes
+  // and the pauses after baskets and turnovers) has as long as it moves.
+  const until = Date.now() + PLAY_DEADLINE;
+  const deadline = matchDeadline(ps);
   const over = (p) => p.locator('#result-text', { hasText: RESULT }).count();
-  while (Date.now() < until) {
+  while (toEnd ? !(await deadline.expired()) : Date.now() < until) {
     all = await Promise.all(ps.map(seen));
     common = Object.keys(all[0]).filter((t) => Number(t) >= MIN_TICK && all.every((s) => t in s));
     if (toEnd) {
