@@ -55,6 +55,17 @@ impl Quality {
     }
 }
 
+/// `Poor` from `poor` on, `Fair` from `fair` on, else `Good`.
+fn grade(v: u64, fair: u64, poor: u64) -> Quality {
+    if v >= poor {
+        Quality::Poor
+    } else if v >= fair {
+        Quality::Fair
+    } else {
+        Quality::Good
+    }
+}
+
 /// Counts stalls and rollbacks over the last [`WINDOW_FRAMES`] frames.
 #[derive(Debug, Default, Clone)]
 pub struct QualityMeter {
@@ -87,20 +98,22 @@ impl QualityMeter {
     pub fn quality(&self, ping_ms: Option<u64>) -> Option<Quality> {
         let ping = ping_ms?;
         let (stalls, resimulated) = self.recent();
-        let grade = |v: u64, fair: u64, poor: u64| {
-            if v >= poor {
-                Quality::Poor
-            } else if v >= fair {
-                Quality::Fair
-            } else {
-                Quality::Good
-            }
-        };
         Some(
             grade(ping, FAIR_PING_MS + 1, POOR_PING_MS + 1)
                 .max(grade(stalls, FAIR_STALLS, POOR_STALLS))
                 .max(grade(resimulated, FAIR_RESIMULATED, POOR_RESIMULATED)),
         )
+    }
+
+    /// A spectator's quality: it measures no round trip (its moves go
+    /// nowhere) and re-simulates nothing, so only the frames it waited
+    /// for the stream count; `None` until it has watched a whole window.
+    #[must_use]
+    pub fn stream_quality(&self) -> Option<Quality> {
+        if self.totals.len() <= WINDOW_FRAMES {
+            return None;
+        }
+        Some(grade(self.recent().0, FAIR_STALLS, POOR_STALLS))
     }
 }
 
@@ -170,6 +183,24 @@ mod tests {
         }
         assert_eq!(m.recent(), (0, 0));
         assert_eq!(m.quality(Some(20)), Some(Quality::Good));
+    }
+
+    #[test]
+    fn a_spectator_is_graded_by_its_waits_once_it_watched_a_window() {
+        // Nothing before a whole window, whatever it saw.
+        assert_eq!(meter(WINDOW_FRAMES as u64 - 1, 0, 0).stream_quality(), None);
+        assert_eq!(meter(600, 0, 0).stream_quality(), Some(Quality::Good));
+        // One wait in every ten frames: poor; one in fifty: fair.
+        let mut m = QualityMeter::default();
+        for f in 0..=600u64 {
+            m.frame(f / 10, 0);
+        }
+        assert_eq!(m.stream_quality(), Some(Quality::Poor));
+        let mut m = QualityMeter::default();
+        for f in 0..=600u64 {
+            m.frame(f / 50, 0);
+        }
+        assert_eq!(m.stream_quality(), Some(Quality::Fair));
     }
 
     #[test]

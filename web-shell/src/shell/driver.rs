@@ -325,7 +325,11 @@ impl<G: DeterministicGame> MatchDriver<G> {
         view.watching = s.spectators();
         let st = s.stats();
         self.quality.frame(st.stalled_frames, st.resimulated_ticks);
-        view.quality = self.quality.quality(self.ping);
+        view.quality = if s.side().is_none() {
+            self.quality.stream_quality()
+        } else {
+            self.quality.quality(self.ping)
+        };
         view.stats = Some(format!(
             "frames {} stalled {} skipped {} rollbacks {} resimulated {} max_rollback {}",
             st.frames,
