@@ -88,7 +88,8 @@ impl InviteLink {
     /// with the invite as its only option.
     #[must_use]
     pub fn url(&self, page: &str) -> String {
-        format!("{page}?{INVITE_KEY}={}", self.value())
+        let sep = if page.contains('?') { '&' } else { '?' };
+        format!("{page}{sep}{INVITE_KEY}={}", self.value())
     }
 }
 

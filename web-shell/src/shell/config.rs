@@ -100,7 +100,9 @@ pub struct ShellConfig {
     /// `?invite=`: the page was opened with an invite link (or a damaged
     /// one).
     pub invite: Option<Result<InviteLink, Damaged>>,
-    /// This page's address without query, for the invite links it makes.
+    /// This page's address for the invite links it makes: without query,
+    /// but for an accepted `?signal=` (the friend must reach the same
+    /// service to find the inviter).
     pub page_address: String,
     /// [`PageFacts::rejoin_record`].
     pub rejoin_record: Option<String>,
@@ -123,6 +125,7 @@ impl ShellConfig {
             .filter_map(service_origin)
             .collect::<Vec<_>>();
         let signal = crate::options::signal_option(&page.search);
+        let raw_signal = crate::options::query_param(&page.search, "signal");
         let chosen = signal.as_deref().and_then(|s| {
             let address = service_address(s)?;
             let origin = service_origin(s)?;
@@ -132,6 +135,10 @@ impl ShellConfig {
         if signal_refused {
             log::warn!("config: ignored a signal option that names another origin");
         }
+        let carried = match (&chosen, raw_signal) {
+            (Some(_), Some(raw)) => format!("?signal={raw}"),
+            _ => String::new(),
+        };
         let http_base = chosen
             .or_else(|| page.configured.clone())
             .unwrap_or_else(|| page.origin.clone())
@@ -188,7 +195,7 @@ impl ShellConfig {
             rejoin_record: page.rejoin_record.clone(),
             clock_origin_ms: page.clock_origin_ms,
             page_address: format!(
-                "{}{}",
+                "{}{}{carried}",
                 page.origin,
                 if page.path.is_empty() {
                     "/"
@@ -236,6 +243,33 @@ mod tests {
         assert!(cfg.invite.is_none());
         let cfg = ShellConfig::from_page(&page("?invite=x", None, None));
         assert!(matches!(cfg.invite, Some(Err(_))));
+    }
+
+    #[test]
+    fn invite_links_carry_an_accepted_signal_option_and_not_a_refused_one() {
+        let configured = Some("https://signal.example.com");
+        let cfg = ShellConfig::from_page(&page("", Some("https://signal.example.com"), configured));
+        assert_eq!(
+            cfg.page_address,
+            "http://127.0.0.1:8080/play/?signal=https%3A%2F%2Fsignal%2Eexample%2Ecom"
+        );
+        let link = InviteLink::parse("AbCdEfGhIj12.zYxWvU987654").unwrap();
+        let url = link.url(&cfg.page_address);
+        assert_eq!(
+            url,
+            "http://127.0.0.1:8080/play/?signal=https%3A%2F%2Fsignal%2Eexample%2Ecom&invite=AbCdEfGhIj12.zYxWvU987654"
+        );
+        // The friend's page reads both options back.
+        let search = &url[url.find('?').unwrap()..];
+        let friend = ShellConfig::from_page(&PageFacts {
+            search: search.to_owned(),
+            ..page("", None, configured)
+        });
+        assert_eq!(friend.http_base, "https://signal.example.com");
+        assert_eq!(friend.invite, Some(Ok(link)));
+        // A refused one (another origin) is not passed on.
+        let cfg = ShellConfig::from_page(&page("", Some("https://evil.example"), None));
+        assert_eq!(cfg.page_address, "http://127.0.0.1:8080/play/");
     }
 
     #[test]
