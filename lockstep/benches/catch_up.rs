@@ -13,12 +13,22 @@
 //! first datagram to standing at the host's tick with the host's hash
 //! (the median of 9 runs). Both ways run in the same process, on the same
 //! matches; the last column is replay over saved state.
+//!
+//! Then a late join: three dots players over a link of 40 ms ±10 ms with
+//! 5 % loss, one leaves for good at tick 600, the other two play on with
+//! its slot neutral, and at minute 1, 5 and 10 a newcomer asks for the
+//! free slot. Printed, all in virtual time (so the figures do not depend
+//! on the machine): how long after its first frame the newcomer plays
+//! its own inputs (its first tick past the change), the bytes it receives
+//! in its first 5 s, and the frames each of the two who stayed stalled
+//! until then, and in the 5 s after the join beyond the 5 s before it.
+//! Again replay and saved state, on the same matches.
 
 use std::time::{Duration, Instant};
 
 use dots::Dots;
 use lockstep::{Channel, DeterministicGame, Event, LinkState, Millis, Session, SessionConfig};
-use lockstep_testing::{member_id, LinkConfig, Mesh};
+use lockstep_testing::{member_id, LinkConfig, Mesh, OpenDots, Player};
 
 /// Dots without `save`: its catch-up replays from the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +45,90 @@ impl DeterministicGame for Replayed {
     }
     fn state_hash(&self) -> u64 {
         self.0.state_hash()
+    }
+}
+
+/// What one late join cost, in virtual time.
+struct Join {
+    /// From the newcomer's first frame to its first tick past the change.
+    plays_after_ms: u64,
+    /// Payload bytes delivered to the newcomer in its first 5 s.
+    bytes_5s: u64,
+    /// Stalled frames of each player who stayed from the newcomer's first
+    /// frame until it plays (the join's own cost)...
+    join_stalls: [i64; 2],
+    /// ... and over the 5 s after its first frame, less those of the 5 s
+    /// before (a third player over the lossy link stalls them a little
+    /// more from then on).
+    extra_stalls: [i64; 2],
+}
+
+/// Stalled frames of players 0 and 1 so far.
+fn stalls<G: DeterministicGame<Input = u8>>(m: &Mesh<G>) -> [i64; 2] {
+    let s = |p: &Player<G, _>| i64::try_from(p.stats().stalled_frames).unwrap_or(i64::MAX);
+    [s(&m.players[0]), s(&m.players[1])]
+}
+
+/// Three players of `G`; the third leaves for good at tick 600, the two
+/// others play on to `ticks` confirmed ticks, then a newcomer joins.
+fn late_join<G: DeterministicGame<Input = u8>>(ticks: u32) -> Join {
+    let link = LinkConfig {
+        latency: Millis(40),
+        jitter: Millis(10),
+        loss_percent: 5,
+        ..LinkConfig::default()
+    };
+    let host = SessionConfig::host(11, 4).rejoin_entropy(0x1a7e_2026);
+    let mut m = Mesh::<G>::new(3, host, SessionConfig::guest(), link, 11);
+    assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+    m.sever_player(2);
+    assert!(
+        m.run_first_to_confirmed(2, ticks.saturating_sub(300), u64::from(ticks) * 3),
+        "{}",
+        m.progress()
+    );
+    let before = stalls(&m);
+    m.run_frames(300);
+    let at_join = stalls(&m);
+    let joiner = m
+        .add_player(SessionConfig::guest().join(None), &[0, 1])
+        .expect("a valid configuration");
+    let (mut plays_after, mut frames) = (None, 0u64);
+    let mut join_stalls = [0; 2];
+    while frames < 300 {
+        m.step_frame();
+        frames += 1;
+        let p = &m.players[joiner];
+        let joined_at = p.seen.events.iter().find_map(|e| match e {
+            Event::Joined { tick, .. } => Some(*tick),
+            _ => None,
+        });
+        if plays_after.is_none() && joined_at.is_some_and(|t| p.tick() > t) {
+            plays_after = Some(frames * 1000 / 60);
+            let now = stalls(&m);
+            join_stalls = [now[0] - at_join[0], now[1] - at_join[1]];
+        }
+    }
+    let after = stalls(&m);
+    let bytes_5s = [0, 1]
+        .iter()
+        .filter_map(|&j| m.net.link(j, joiner))
+        .map(|l| l.1.incoming_stats().delivered.total().bytes)
+        .sum();
+    assert!(
+        m.players.iter().all(|p| p.outcome().is_none()) || m.players[2].outcome().is_some(),
+        "{}",
+        m.progress()
+    );
+    Join {
+        plays_after_ms: plays_after
+            .unwrap_or_else(|| panic!("not in within 5 s: {}", m.progress())),
+        bytes_5s,
+        join_stalls,
+        extra_stalls: [
+            (after[0] - at_join[0]) - (at_join[0] - before[0]),
+            (after[1] - at_join[1]) - (at_join[1] - before[1]),
+        ],
     }
 }
 
@@ -117,6 +211,34 @@ fn main() {
             s.time.as_micros(),
             r.bytes as f64 / s.bytes as f64,
             r.time.as_secs_f64() / s.time.as_secs_f64().max(1e-9),
+        );
+    }
+    println!();
+    println!("late join into the free slot of a three-player dots match (lock-step, 40 ms ±10, 5 % loss), at:");
+    println!(
+        "{:>8} | {:>47} | {:>47}",
+        "minute",
+        "replay: plays after ms, bytes 5 s, stalls, extra",
+        "saved: plays after ms, bytes 5 s, stalls, extra"
+    );
+    for minutes in [1u32, 5, 10] {
+        let ticks = minutes * 3600;
+        let r = late_join::<OpenDots<false>>(ticks);
+        let s = late_join::<OpenDots<true>>(ticks);
+        println!(
+            "{minutes:>8} | {:>12} {:>10} {:>5} {:>5} {:>5} {:>5} | {:>12} {:>10} {:>5} {:>5} {:>5} {:>5}",
+            r.plays_after_ms,
+            r.bytes_5s,
+            r.join_stalls[0],
+            r.join_stalls[1],
+            r.extra_stalls[0],
+            r.extra_stalls[1],
+            s.plays_after_ms,
+            s.bytes_5s,
+            s.join_stalls[0],
+            s.join_stalls[1],
+            s.extra_stalls[0],
+            s.extra_stalls[1],
         );
     }
 }

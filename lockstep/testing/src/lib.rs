@@ -1077,3 +1077,49 @@ mod tests {
         assert_eq!(net.now(), Millis(100));
     }
 }
+
+// ----- a game for scenarios -------------------------------------------------
+
+/// Dots in a game whose matches play on when a player left and take a new
+/// player into the slot it left; with `SAVES`, a newcomer catches up from
+/// Dots' saved state, else by replaying every input. Same build id and
+/// input as Dots.
+#[derive(Clone, Debug)]
+pub struct OpenDots<const SAVES: bool>(pub dots::Dots);
+
+impl<const SAVES: bool> DeterministicGame for OpenDots<SAVES> {
+    type Input = u8;
+    const BUILD_ID: u64 = dots::Dots::BUILD_ID;
+
+    fn new(seed: u64, players: u8) -> Self {
+        OpenDots(dots::Dots::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
+
+    fn takes_joiners(_players: u8) -> bool {
+        true
+    }
+
+    fn save(&self) -> Option<Vec<u8>> {
+        if SAVES {
+            self.0.save()
+        } else {
+            None
+        }
+    }
+
+    fn load(bytes: &[u8]) -> Option<Self> {
+        dots::Dots::load(bytes).map(OpenDots)
+    }
+}
