@@ -109,7 +109,7 @@ use peer::Peer;
 use rejoin::Gathered;
 use roster::{runs, Dropped, Joining, Leaving, Newcomer, RunRefused};
 use sender::{Extras, Outbox};
-use time_sync::{travel_ticks, PeerView};
+use time_sync::{travel_ticks, PeerView, MS_PER_3_TICKS};
 use timeline::{Timeline, Watch};
 use watcher::Watcher;
 
@@ -119,6 +119,19 @@ use watcher::Watcher;
 /// is the larger of the match's delay and [`MAX_ADAPTIVE_DELAY`] (either
 /// side may have raised its own).
 const AHEAD_SLACK: u32 = 8;
+
+/// How far past its delay the host sets a late join's change at most (30
+/// ticks, 500 ms), within what every side accepts as an honest change's
+/// tick.
+const JOIN_LEAD_TICKS: u32 = 30;
+/// The lead's allowance, beyond two and a half round trips, for a piece
+/// of the catch-up that was lost and sent again.
+const JOIN_LEAD_SPARE: Millis = Millis(200);
+
+/// The most ticks past the first that a lock-step side behind the others
+/// runs in one frame while its own inputs are already known (a newcomer
+/// before the tick it takes its slot at).
+const CATCH_UP_TICKS: u32 = 8;
 
 /// Where the match stands, with the parts that exist only there.
 enum Phase<G: DeterministicGame> {
@@ -982,17 +995,31 @@ impl<G: DeterministicGame> Session<G> {
             self.stats.skipped_frames += 1;
             Frame::Skipped(tick)
         } else if can_run {
-            let found = run.watched(
-                &mut self.peers,
-                &mut self.audience,
-                &mut self.events,
-                |t, w| {
-                    t.step(w);
-                },
-            );
-            if let Some(desync) = found {
-                self.end_in_desync(now, desync);
-                return Frame::Ended;
+            // Lock-step: a side whose own inputs are held further ahead
+            // than its delay calls for (a newcomer's slot is the neutral
+            // input up to the tick it takes over) is behind the others:
+            // it runs the ticks whose inputs are all known, up to
+            // CATCH_UP_TICKS more a frame, until its pad is needed.
+            let mut extra = 0;
+            loop {
+                let found = run.watched(
+                    &mut self.peers,
+                    &mut self.audience,
+                    &mut self.events,
+                    |t, w| {
+                        t.step(w);
+                    },
+                );
+                if let Some(desync) = found {
+                    self.end_in_desync(now, desync);
+                    return Frame::Ended;
+                }
+                let ahead =
+                    run.timeline.local().len() as u32 > run.timeline.tick() + u32::from(delay) + 1;
+                if window > 0 || extra >= CATCH_UP_TICKS || !ahead || !run.timeline.can_run() {
+                    break;
+                }
+                extra += 1;
             }
             Frame::Ticked(run.timeline.tick())
         } else {
@@ -3071,12 +3098,29 @@ impl<G: DeterministicGame> Session<G> {
         let s = usize::from(slot);
         // No player holds an input of this side's for this tick or later
         // (none is sampled until every player applied the change), so none
-        // made a tick from it final with the neutral input. The delay and
-        // two ticks more leave the acknowledgements a round trip's time
-        // before the hold-back would stall this side.
+        // made a tick from it final with the neutral input. Past the delay
+        // and two ticks, the change is set far enough ahead for what must
+        // happen before the players reach it: the change to the guests,
+        // their acknowledgements back, the catch-up to the newcomer (one
+        // lost piece of it waits for a retransmission) and its first
+        // inputs to everyone. Nearer, every player would stall at it
+        // until the newcomer's inputs came; the newcomer, meanwhile,
+        // catches up faster than one tick a frame.
+        let rtt = self
+            .peers
+            .iter()
+            .filter_map(|p| p.last_rtt)
+            .max()
+            .unwrap_or(Millis(100));
+        let lead_ms = (rtt.0.saturating_mul(5) / 2).saturating_add(JOIN_LEAD_SPARE.0);
+        let lead = lead_ms
+            .saturating_mul(3)
+            .div_ceil(MS_PER_3_TICKS)
+            .min(u64::from(JOIN_LEAD_TICKS));
         let tick = (run.timeline.local().len() as u32)
             .saturating_add(u32::from(self.delay.current()))
-            .saturating_add(2);
+            .saturating_add(2)
+            .saturating_add(u32::try_from(lead).unwrap_or(JOIN_LEAD_TICKS));
         let seat = seat(&self.seats, slot).saturating_add(1);
         if let Some(x) = self.seats.get_mut(s) {
             *x = seat;
