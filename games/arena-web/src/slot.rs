@@ -151,6 +151,9 @@ pub struct DrawnFrame {
     pub delay_ms: u64,
     /// The round trip to the host the guest measured then (ms).
     pub rtt_ms: Option<u64>,
+    /// The render time was past the newest snapshot held: the stream had
+    /// run dry, and the frame shows that snapshot, older than the delay.
+    pub starved: bool,
     /// Every ship as drawn (the own ship where its prediction is).
     pub ships: Vec<ProbeShip>,
 }
@@ -680,6 +683,7 @@ impl ArenaSlot {
                 tick: render,
                 delay_ms: p.delay_ms.unwrap_or(0),
                 rtt_ms: g.guest.rtt().map(|r| r.0),
+                starved: b.starved,
                 ships: p.ships.clone(),
             };
             if p.frames.len() >= FRAMES_KEPT {
