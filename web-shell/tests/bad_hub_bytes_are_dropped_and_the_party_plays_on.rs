@@ -7,6 +7,9 @@
 //! holds up a match: the match plays on in sync on every page, and after
 //! it the party still plays again when everyone presses Play again.
 
+// This scenario installs a process-wide logger, so it is its own test
+// binary rather than one of `scenarios`; it shares their helpers.
+#[path = "scenarios/common/mod.rs"]
 mod common;
 
 use common::World;

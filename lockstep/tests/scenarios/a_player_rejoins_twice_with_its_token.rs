@@ -1,0 +1,129 @@
+//! A guest drops and comes back with a fresh session more than once in
+//! the same match: its page reloads, it rejoins with its token and plays,
+//! then it reloads again (after another player did the same, with three
+//! players) and rejoins again with the token it kept. A rejoin token lets
+//! its player back into its own slot for the whole match, so every rejoin
+//! is taken and the match ends in sync. The same holds for a session that
+//! was refused once (another slot was held then): its page keeps the
+//! token, asks again once the other player is back, and gets in.
+use crate::common;
+
+use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
+use lockstep::wire::RejoinRefusal;
+use lockstep::{Event, Outcome};
+use lockstep_testing::{LinkConfig, Mesh};
+
+fn link() -> LinkConfig {
+    common::mild_link()
+}
+
+/// The ticks at which player `i` of `m` was back in the match.
+fn rejoined<G: lockstep::DeterministicGame<Input = u8>>(m: &Mesh<G>, i: usize) -> Vec<u32> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejoined { tick } => Some(*tick),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_guest_reloaded_twice_rejoins_twice_in_sync() {
+    in_both_modes(|mode| {
+        let mut m = rejoin_mesh(mode, 2, 41, 0x2ee_2026, link(), (4, 2));
+        assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+        let token = m.players[1].rejoin_token();
+        m.reload(1).expect("a guest's slot can be rejoined");
+        assert!(m.run_to_confirmed(1200, 6000), "{}", m.progress());
+        assert_eq!(rejoined(&m, 1).len(), 1, "{}", m.progress());
+        // The fresh session keeps the token it came back with.
+        assert_eq!(m.players[1].rejoin_token(), token);
+        m.reload(1).expect("a guest's slot can be rejoined");
+        assert!(m.run_to_confirmed(2400, 9000), "{}", m.progress());
+        let back = rejoined(&m, 1);
+        assert_eq!(back.len(), 1, "{}", m.progress());
+        assert!(back[0] >= 1200, "{back:?}");
+        let resumed = m.players[0]
+            .seen
+            .events
+            .iter()
+            .filter(|e| **e == Event::Resumed { slot: 1 })
+            .count();
+        assert_eq!(resumed, 2, "{}", m.progress());
+        assert!(m.players.iter().all(|p| p.outcome().is_none()));
+        let want = if mode == Mode::LockStep { 1000 } else { 100 };
+        assert_players_agree(&m, &[0, 1], want);
+    });
+}
+
+#[test]
+fn a_guest_rejoins_again_after_another_came_back() {
+    in_both_modes(|mode| {
+        let mut m = rejoin_mesh(mode, 3, 43, 0x3ee_2027, link(), (4, 2));
+        assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+        m.reload(1).expect("a guest's slot can be rejoined");
+        assert!(m.run_to_confirmed(1200, 6000), "{}", m.progress());
+        m.reload(2).expect("a guest's slot can be rejoined");
+        assert!(m.run_to_confirmed(1800, 9000), "{}", m.progress());
+        m.reload(1).expect("a guest's slot can be rejoined");
+        assert!(m.run_to_confirmed(2400, 12000), "{}", m.progress());
+        for i in [1, 2] {
+            assert_eq!(rejoined(&m, i).len(), 1, "player {i}: {}", m.progress());
+        }
+        // The host saw slot 1 come back twice; player 2's fresh session
+        // (reloaded in between) saw its second return.
+        for (i, times) in [(0, 2), (2, 1)] {
+            let back = m.players[i]
+                .seen
+                .events
+                .iter()
+                .filter(|e| **e == Event::Resumed { slot: 1 })
+                .count();
+            assert_eq!(back, times, "player {i}: {}", m.progress());
+        }
+        assert!(m.players.iter().all(|p| p.outcome().is_none()));
+        let want = if mode == Mode::LockStep { 600 } else { 60 };
+        assert_players_agree(&m, &[0, 1, 2], want);
+    });
+}
+
+#[test]
+fn a_guest_refused_while_another_was_held_gets_in_once_it_is_back() {
+    in_both_modes(|mode| {
+        let mut m = rejoin_mesh(mode, 3, 47, 0x4ee_2028, link(), (4, 2));
+        assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+        // Guest 1 is cut off until the host holds its slot; guest 2's page
+        // reloads meanwhile and is refused.
+        m.sever_player(1);
+        m.run_frames(420);
+        let token = m.players[2].rejoin_token();
+        m.reload(2).expect("a guest's slot can be rejoined");
+        assert!(m.run_until_all_end_of(&[2], 600), "{}", m.progress());
+        assert_eq!(
+            m.players[2].outcome(),
+            Some(&Outcome::RejoinRefused {
+                why: RejoinRefusal::HostUnable
+            })
+        );
+        // The refused session still knows its slot and its token: the
+        // page can ask again.
+        assert_eq!(m.players[2].side(), Some(2));
+        assert_eq!(m.players[2].rejoin_token(), token);
+        // Guest 1 comes back; then guest 2 asks again with the same token.
+        m.restore_player(1);
+        m.run_frames(300);
+        m.reload(2).expect("a guest's slot can be rejoined");
+        let confirmed = m.players[0].confirmed_tick();
+        assert!(
+            m.run_to_confirmed(confirmed + 1200, m.net.frame + 6000),
+            "{}",
+            m.progress()
+        );
+        assert_eq!(rejoined(&m, 2).len(), 1, "{}", m.progress());
+        assert!(m.players.iter().all(|p| p.outcome().is_none()));
+        assert_players_agree(&m, &[0, 1, 2], 10);
+    });
+}

@@ -1,0 +1,70 @@
+//! A guest's page reloads in a long match of a game that saves its state
+//! (dots). The host's catch-up is its saved confirmed state plus the
+//! inputs since, not every input from the start: the fresh session loads
+//! it, checks the host's hash, plays on live and ends on the same hashes
+//! as the others, in both modes, over a lossy link, with two and three
+//! players. Its input log records nothing (it cannot be replayed from the
+//! seed); the host's is the record.
+use crate::common;
+
+use common::{in_both_modes, Mode};
+use dots::Dots;
+use lockstep::{Event, SessionConfig};
+use lockstep_testing::Mesh;
+
+fn rejoined(m: &Mesh<Dots>, i: usize) -> Vec<u32> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejoined { tick } => Some(*tick),
+            _ => None,
+        })
+        .collect()
+}
+
+fn scenario(mode: Mode, players: u8, seed: u64) {
+    let link = common::lossy_link();
+    let delay = if mode == Mode::LockStep { 4 } else { 2 };
+    let host = mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(0x5a7e_2026));
+    let mut m = Mesh::<Dots>::new(players, host, mode.cfg(SessionConfig::guest()), link, seed);
+    assert!(m.run_to_confirmed(3000, 8000), "{}", m.progress());
+    let last = usize::from(players) - 1;
+    m.reload(last).expect("a guest's slot can be rejoined");
+    assert!(m.run_to_confirmed(4800, 16000), "{}", m.progress());
+    let back = rejoined(&m, last);
+    assert_eq!(back.len(), 1, "{}", m.progress());
+    assert!(back[0] >= 3000, "{back:?}");
+    assert!(m.players.iter().all(|p| p.outcome().is_none()));
+    // Started from the host's state: nothing to replay from the seed.
+    let log = m.players[last].input_log();
+    assert!(log.inputs.is_empty());
+    assert!(log.replay::<Dots>().is_ok());
+    // Every hashed tick after the rejoin agrees with the host's, and the
+    // rejoiner hashed plenty of them.
+    let mut compared = 0;
+    for (t, h) in &m.players[last].seen.hashes {
+        if let Some(g) = m.players[0].seen.hashes.get(t) {
+            assert_eq!(h, g, "the rejoiner differs from the host at tick {t}");
+            compared += 1;
+        }
+    }
+    let want = if mode == Mode::LockStep { 1500 } else { 150 };
+    assert!(compared >= want, "only {compared} ticks compared");
+    // The others never replayed: their longest re-simulation is an
+    // ordinary rollback.
+    for p in &m.players[..last] {
+        assert!(p.stats().max_rollback <= 8, "{}", p.stats().max_rollback);
+    }
+}
+
+#[test]
+fn a_rejoiner_catches_up_from_a_saved_state() {
+    in_both_modes(|mode| scenario(mode, 2, 0x5a7e));
+}
+
+#[test]
+fn a_rejoiner_among_three_catches_up_from_a_saved_state() {
+    in_both_modes(|mode| scenario(mode, 3, 0x5a7f));
+}

@@ -1,0 +1,45 @@
+//! Every scenario of this crate in one test binary: one file per scenario,
+//! each a module here, so the shared helpers are compiled and linked once.
+//! Run one with `cargo test -p web-shell --test scenarios NAME`.
+
+mod common;
+
+mod a_backed_up_watcher_is_streamed_nothing_until_its_link_drains;
+mod a_challenge_becomes_a_match_and_both_return_to_the_lobby;
+mod a_challenge_rings_on_the_page_that_must_answer;
+mod a_desync_offers_its_report_on_the_result_screen;
+mod a_file_the_page_cannot_offer_hides_its_link;
+mod a_forged_or_damaged_invite_link_says_so;
+mod a_friend_who_opens_an_invite_link_gets_the_challenge;
+mod a_gamepad_plays_as_the_keys_it_stands_for;
+mod a_lobby_player_watches_a_party_match_and_leaves_when_it_likes;
+mod a_local_game_plays_back_as_it_was_shown;
+mod a_lost_match_link_is_made_again_and_the_match_plays_on;
+mod a_lost_path_comes_back_by_an_ice_restart;
+mod a_lost_relayed_match_link_comes_back_through_the_relay;
+mod a_party_of_three_plays_one_match_over_its_mesh;
+mod a_party_page_whose_mesh_completes_last_still_hears_the_first_hellos;
+mod a_party_plays_again_over_the_same_links;
+mod a_reloaded_guest_page_comes_back_into_its_match;
+mod a_result_shows_the_last_state_and_play_again_challenges_again;
+mod a_silent_lobby_is_taken_for_dead_and_rejoined;
+mod a_stale_invite_link_says_so;
+mod an_expired_invite_link_is_refused;
+mod an_inviter_busy_in_a_match_turns_the_friend_away;
+mod an_output_the_browser_refuses_comes_back_as_an_input;
+mod an_unanswered_ice_request_falls_back_in_time;
+mod each_change_of_a_link_is_reported_once;
+mod escape_pauses_local_play_and_goes_on;
+mod game_keys_are_kept_from_the_browser_only_while_a_game_runs;
+mod garbage_survives;
+mod no_direct_path_fails_the_match_on_both_sides;
+mod no_direct_path_plays_the_match_through_the_relay;
+mod page_and_service_agree_on_codes_and_names;
+mod relay_link_carries_both_channels_in_order;
+mod relay_link_drops_bad_frames_and_fails_cleanly;
+mod settings_stored_come_back_on_the_next_visit;
+mod shell_survives_garbage;
+mod the_lobby_page_shows_every_lobbys_fill;
+mod the_party_panel_picks_a_party_and_its_prompt_answers_it;
+mod the_relay_option_skips_the_direct_path;
+mod touch_plays_as_the_pad_buttons_it_stands_for;
