@@ -693,8 +693,9 @@ pub struct MatchWorker {
     clock: FrameClock,
     running: bool,
     links: Vec<PeerId>,
-    /// The links beyond a party's own that datagrams came over: on the
-    /// host, its spectators' (the session answers them on the same link).
+    /// The links beyond a party's own (or a match of two's match link)
+    /// that datagrams came over: on the host, its spectators' (the
+    /// session answers them on the same link).
     watchers: Vec<PeerId>,
     /// A picture was asked for since the last.
     paint: bool,
@@ -814,11 +815,10 @@ impl MatchWorker {
             } => match link {
                 None => slot.match_datagram(now, channel(reliable), &bytes),
                 Some(l) => {
+                    // Any other link is a spectator's (in a match of two,
+                    // every one is), which the session answers on it.
                     let link = PeerId(l);
-                    if !self.links.is_empty()
-                        && !self.links.contains(&link)
-                        && !self.watchers.contains(&link)
-                    {
+                    if !self.links.contains(&link) && !self.watchers.contains(&link) {
                         self.watchers.push(link);
                     }
                     slot.party_datagram(now, link, channel(reliable), &bytes);
