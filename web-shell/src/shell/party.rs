@@ -659,7 +659,9 @@ impl Shell {
     /// others for a rematch (the room and every spectator's link close); a
     /// spectator's closes its link.
     pub(super) fn party_match_over(&mut self) {
-        // A match of two: its spectators' room and links go with it.
+        // A match of two: its spectators' room and links go with it, and
+        // whoever still waits for the way in hears it is over.
+        self.answer_askers(PeerMsg::WatchGone);
         self.pair_watch = PairWatch::default();
         if self.party.as_ref().is_some_and(|p| p.pair_room.is_some()) {
             self.close_party();
