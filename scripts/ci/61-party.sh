@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Parties on the NtBA page, end to end, in real headless Chromium: the
-# page built in release and served by the embedded signalling server,
-# three people in the lobby and a fourth invited who declines; the three
+# page built in release and served by the embedded signalling server.
+# First a challenge's match of two that a third page watches from the
+# lobby (Watch next to the guest): the players count it, and all three
+# agree on the state and end on the same hash and score. Then three
+# people in the lobby and a fourth invited who declines; the three
 # play one match over a full mesh of real WebRTC links built through a
 # member room, a CPU in the free place, and every page shows the same
 # state hash at the confirmed ticks they have in common

@@ -20,7 +20,13 @@
 // match starts over the same connections (each page counts the
 // RTCPeerConnection objects it made, through an init script, and makes no
 // new one); Ada leaves it, and when she goes back to the lobby the others
-// follow. Every wait is on a DOM condition with a generous deadline.
+// follow. Before the parties, a match of two: Ada challenges Bo, Cy
+// presses Watch next to Bo (the guest, whose page asks Ada's for the way
+// in), both players' pages count "1 watching", the three pages agree on
+// the state hash at every confirmed tick they showed in common, and when
+// Ada leaves, Cy's last confirmed state (hash and score) is the one both
+// players' logs give at that tick. Every wait is on a DOM condition with
+// a generous deadline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -133,6 +139,60 @@ async function backToLobby(ps) {
   await ps[0].locator('#continue').click();
   for (const p of ps) await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
 }
+
+test('a challenge\'s match of two is watched from the lobby, in sync, to the same end', { skip: !enabled }, async () => {
+  await lobby();
+  const { Ada: ada, Bo: bo, Cy: cy } = pages;
+  await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
+  await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
+  for (const p of [ada, bo]) await p.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+  // Cy asks the guest: its page asks the host's, which opens a room for
+  // spectators and sends its code back through Bo's.
+  await entry(cy, 'Bo').locator('button[data-action="watch"]').click({ timeout: DEADLINE });
+  try {
+    await cy.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    for (const p of [ada, bo]) {
+      await p.locator('#match[data-watching="1"]').waitFor({ timeout: DEADLINE });
+      await p.locator('#match-quality', { hasText: '1 watching' }).waitFor({ timeout: DEADLINE });
+    }
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
+  assert.equal(await cy.locator('#match').getAttribute('data-side'), null, 'a spectator plays no side');
+  // Each page's confirmed score at every tick it shows, from now on.
+  const scores = () => {
+    const m = document.querySelector('#match');
+    window.__scores = {};
+    window.__scoresObs = new MutationObserver(() => { window.__scores[m.dataset.tick] = m.dataset.confirmedSummary; });
+    window.__scoresObs.observe(m, { attributes: true, attributeFilter: ['data-tick'] });
+  };
+  await Promise.all([ada, bo, cy].map((p) => p.evaluate(scores)));
+  await playInSync([ada, bo, cy]);
+  await ada.locator('#leave').click();
+  for (const p of [ada, bo, cy]) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  // The spectator's last confirmed state is the players' at that tick.
+  const last = Number(await cy.locator('#match').getAttribute('data-tick'));
+  const lastHash = await cy.locator('#match').getAttribute('data-hash');
+  assert.ok(last > MIN_TICK, `the spectator confirmed tick ${last}`);
+  const hashAt = (p) => p.evaluate(async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null, last);
+  assert.deepEqual(await Promise.all([ada, bo, cy].map(hashAt)), [lastHash, lastHash, lastHash], `matchHashAt(${last})`);
+  const recorded = await Promise.all([ada, bo, cy].map((p) => p.evaluate(() => {
+    window.__scoresObs.disconnect();
+    return window.__scores;
+  })));
+  const spectator = recorded[2];
+  const common = Object.keys(spectator).filter((t) => t in recorded[0] && t in recorded[1]);
+  assert.ok(common.length > 0, 'a confirmed tick every page showed');
+  for (const t of common) {
+    assert.equal(recorded[0][t], spectator[t], `Ada's and Cy's score at tick ${t}`);
+    assert.equal(recorded[1][t], spectator[t], `Bo's and Cy's score at tick ${t}`);
+  }
+  for (const p of [ada, bo, cy]) {
+    await p.locator('#continue').click();
+    await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
+  }
+});
 
 test('a party of three where one invited player declines plays with a CPU, in sync', { skip: !enabled }, async () => {
   await lobby();

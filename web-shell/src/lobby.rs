@@ -512,7 +512,8 @@ pub struct PlayerView {
     pub can_challenge: bool,
     /// The Watch button is shown: connected, in a match, and we are free
     /// (no challenge or party of ours, not in a match) on a page whose game
-    /// takes parties (a party's match is what can be watched).
+    /// takes parties (a party's match or a challenge's match of two can
+    /// be watched: the spectator runs the party's way in).
     pub can_watch: bool,
     /// They challenged us: Accept and Decline are shown.
     pub challenged_us: bool,

@@ -14,9 +14,13 @@
 //!   `member-joined` for later ones).
 //! - **Spectators.** A spectator links to the host alone
 //!   ([`MemberLink::watcher`]): it offers, the host answers, and once the
-//!   link is open the spectator leaves the room
-//!   ([`MemberOutput::Ready`] with the host's link) and the host hears
-//!   [`MemberOutput::SpectatorOpen`]. Its envelopes carry the place
+//!   link is open the spectator has its way in ([`MemberOutput::Ready`]
+//!   with the host's link) and the host hears
+//!   [`MemberOutput::SpectatorOpen`]. The spectator stays in the room
+//!   while it watches: the room gives a freed member id to the next
+//!   member, and the host names its links by member id, so a spectator
+//!   that left would leave its id to the next one while its link still
+//!   runs. Its envelopes carry the place
 //!   [`WATCHER`]. Players ignore spectators; a spectator that sends
 //!   anything but an offer and its candidates to the host, or claims a
 //!   player's place, is dropped and logged.
@@ -178,6 +182,19 @@ impl MemberLink {
     pub fn watcher(deadline: Millis) -> MemberLink {
         let mut link = MemberLink::new(0, 2, deadline);
         link.place = WATCHER;
+        link
+    }
+
+    /// The host's side of a room kept for spectators alone: a match of
+    /// two, whose players are linked already (by the challenge's own
+    /// room), lets spectators in through it. No player links through it,
+    /// so it has no mesh to wait for and no deadline: it takes
+    /// spectators ([`MemberOutput::SpectatorOpen`]) until
+    /// [`end_room`](Self::end_room).
+    #[must_use]
+    pub fn spectators_only() -> MemberLink {
+        let mut link = MemberLink::new(0, 1, Millis::ZERO);
+        link.ready = true;
         link
     }
 
@@ -493,7 +510,8 @@ impl MemberLink {
         links.sort_by_key(|(_, place)| *place);
         self.ready = true;
         self.out.push_back(MemberOutput::Ready(links));
-        if self.place != 0 {
+        // A spectator keeps its member id (see the module documentation).
+        if self.place != 0 && !self.watching() {
             self.out.push_back(MemberOutput::ToRoom(member_out::done()));
             self.out.push_back(MemberOutput::CloseRoom);
             self.over = true;

@@ -157,6 +157,8 @@ pub struct Shell {
     party: Option<party::PartySetup>,
     /// The lobby's party controls.
     party_ui: party_ui::PartyUi,
+    /// Who asked to watch the running match of two, and its way in.
+    pair_watch: party::PairWatch,
     held: Vec<String>,
     /// The gamepads connected and whom each plays for.
     pads: crate::pad::Pads,
@@ -235,6 +237,7 @@ impl Shell {
             comeback: rejoin::Comeback::default(),
             room_gen: 0,
             party: None,
+            pair_watch: party::PairWatch::default(),
             party_ui: party_ui::PartyUi::default(),
             held: Vec::new(),
             pads: crate::pad::Pads::default(),
@@ -1018,6 +1021,7 @@ impl Shell {
         self.close_presence();
         self.close_room(now);
         self.close_party();
+        self.pair_watch = party::PairWatch::default();
         if self.game.match_tag().is_some() {
             self.game.drop_match();
             self.out.push_back(Output::ClosePeer(LinkId::Match));
@@ -1710,6 +1714,7 @@ impl Shell {
             }
             return;
         }
+        self.pair_match_started(role == Role::Host);
         // A match is only set up from the lobby screen (leaving it closes
         // the room), so the match screen follows.
         let shown = self.screens.screen() == &Screen::Lobby;

@@ -32,6 +32,18 @@
 //!   (`SessionConfig::spectator()`) over that link; the host's session
 //!   takes the link as a spectator's when its `Watch` arrives. Leaving is
 //!   the spectator's own: the match goes on.
+//! - **Spectators of a match of two.** A challenge's match has no member
+//!   room (its two players link through a two-seat room that closes once
+//!   they are linked), so its host opens one for spectators alone
+//!   ([`MemberLink::spectators_only`], `POST /rooms?players=2&spectators=16`,
+//!   where no player ever joins) when the first lobby player asks to
+//!   watch, and answers every asker with its code once the room welcomed
+//!   it. The guest, asked, asks the host in turn (once) and passes the
+//!   host's answer on ([`PairWatch`]). From there a spectator's way in is
+//!   the party's: it joins that room as a `spectator`, links to the host
+//!   alone, and the host's session streams the match to it over that
+//!   link, as a party's does. The room and every spectator's link close
+//!   with the match.
 //! - **Rematch.** When a party's match ends, its players' pages keep
 //!   their links (the room and any spectator's link close). **Play again**
 //!   on the result screen sends every other player the hub message
@@ -103,6 +115,23 @@ pub(super) struct PartySetup {
     ended: bool,
     /// The places that pressed Play again since (ours included).
     again: std::collections::BTreeSet<u8>,
+    /// This is the room a match of two keeps for its spectators (no
+    /// party: the players' link is the match link), with its code once
+    /// the service made it.
+    pair_room: Option<Option<RoomCode>>,
+}
+
+/// Watching a running match of two, as its players' pages see it (see
+/// the module documentation). Forgotten when the match ends.
+#[derive(Debug, Default)]
+pub(super) struct PairWatch {
+    /// We host the running match of two (its spectators link to us).
+    hosting: bool,
+    /// The spectators' room once it is open (on the guest: once the host
+    /// said).
+    room: Option<RoomCode>,
+    /// Lobby players who asked to watch before then, answered when it is.
+    asked: Vec<PeerId>,
 }
 
 /// The most datagrams kept from before the match starts (a handshake's
@@ -122,7 +151,14 @@ impl PartySetup {
             spectator_links: 0,
             ended: false,
             again: std::collections::BTreeSet::new(),
+            pair_room: None,
         }
+    }
+
+    /// Whether its spectators' links carry the running match: a party's
+    /// own match (attempt `gen`), or the match of two whose room this is.
+    fn streams(&self, running: Option<u32>) -> bool {
+        running == Some(self.gen) || (self.pair_room.is_some() && running.is_some())
     }
 
     fn watching(&self) -> bool {
@@ -155,8 +191,7 @@ fn spectator_name(n: u16) -> lockstep::PeerId {
 }
 
 /// What a spectator's page says when the match cannot be watched.
-const NOT_WATCHABLE: &str =
-    "That match can't be watched: it is over, or it is not a party's match.";
+const NOT_WATCHABLE: &str = "That match can't be watched: it is over.";
 /// What a spectator's page says when its link to the match failed.
 const WATCH_FAILED: &str = "Could not connect to that match to watch it.";
 
@@ -214,7 +249,24 @@ impl Shell {
 
     /// The answer to our party's `POST /rooms?players=N`.
     pub(super) fn party_room_fetched(&mut self, now: Millis, gen: u32, code: Option<RoomCode>) {
-        if self.party.as_ref().is_none_or(|p| p.gen != gen) {
+        let Some(p) = self.party.as_mut().filter(|p| p.gen == gen) else {
+            return;
+        };
+        if p.pair_room.is_some() {
+            match code {
+                Some(code) => {
+                    let url = format!("{}/rooms/{code}/ws?role=host", self.cfg.ws_base);
+                    p.pair_room = Some(Some(code));
+                    p.members = Some(MemberLink::spectators_only());
+                    let id = SocketId::Party(gen);
+                    self.out.push_back(Output::OpenSocket { id, url });
+                }
+                None => {
+                    log::info!("watch: no room for spectators could be made");
+                    self.party = None;
+                    self.answer_askers(PeerMsg::WatchGone);
+                }
+            }
             return;
         }
         let Some(c) = self.client.as_mut() else {
@@ -286,7 +338,11 @@ impl Shell {
     /// Ends the party attempt unless its match runs (the lobby client
     /// closes or leaves a room that is not a match's).
     pub(super) fn close_party_setup(&mut self) {
-        if self.party.as_ref().is_some_and(|p| p.links.is_empty()) {
+        if self
+            .party
+            .as_ref()
+            .is_some_and(|p| p.links.is_empty() && p.pair_room.is_none())
+        {
             self.close_party();
         }
     }
@@ -303,6 +359,16 @@ impl Shell {
     pub(super) fn party_socket_text(&mut self, gen: u32, text: &str) {
         if let Some(m) = self.party_members(gen) {
             m.room_text(text);
+        }
+        // A match of two's room for spectators: once it welcomed us, the
+        // lobby players who asked can come in.
+        let open = self.party.as_ref().and_then(|p| {
+            let welcomed = p.gen == gen && p.members.as_ref()?.me().is_some();
+            p.pair_room.clone().flatten().filter(|_| welcomed)
+        });
+        if let Some(code) = open.filter(|_| self.pair_watch.room.is_none()) {
+            self.pair_watch.room = Some(code.clone());
+            self.answer_askers(PeerMsg::WatchRoom(code));
         }
     }
 
@@ -326,10 +392,11 @@ impl Shell {
             return;
         };
         let id = MemberId(member);
+        let live = p.streams(self.game.match_tag());
         if let Some(&(_, name)) = p.spectators.iter().find(|(m, _)| *m == id) {
             // A spectator's link, on the host.
             match event {
-                RtcEvent::Data(channel, bytes) if self.game.match_tag() == Some(tag) => {
+                RtcEvent::Data(channel, bytes) if live => {
                     self.game.party_datagram(now, name, channel, &bytes);
                     self.send_match_transmits();
                 }
@@ -338,11 +405,11 @@ impl Shell {
                     if let Some(m) = p.members.as_mut() {
                         m.link_lost(id);
                     }
-                    if self.game.match_tag() == Some(tag) {
+                    if live {
                         self.game.party_link_lost(now, name);
                     }
                 }
-                RtcEvent::Backlog(bytes) if self.game.match_tag() == Some(tag) => {
+                RtcEvent::Backlog(bytes) if live => {
                     self.game.party_backlog(now, name, bytes);
                 }
                 _ => {}
@@ -478,7 +545,15 @@ impl Shell {
                     // The machine closed its links and room; the attempt
                     // is over.
                     let watching = self.party.as_ref().is_some_and(PartySetup::watching);
+                    let pair_room = self.party.as_ref().is_some_and(|p| p.pair_room.is_some());
                     self.party = None;
+                    if pair_room {
+                        // Only the spectators' way in is lost: the match
+                        // of two goes on.
+                        self.pair_watch.room = None;
+                        self.answer_askers(PeerMsg::WatchGone);
+                        continue;
+                    }
                     if let Some(c) = self.client.as_mut() {
                         if watching {
                             c.note(LobbyNotice::Watch(WATCH_FAILED));
@@ -556,7 +631,7 @@ impl Shell {
         let Some(p) = self.party.as_ref() else {
             return;
         };
-        if self.game.match_tag() != Some(p.gen) {
+        if !p.streams(self.game.match_tag()) {
             return;
         }
         let links = p
@@ -584,6 +659,14 @@ impl Shell {
     /// others for a rematch (the room and every spectator's link close); a
     /// spectator's closes its link.
     pub(super) fn party_match_over(&mut self) {
+        // A match of two: its spectators' room and links go with it, and
+        // whoever still waits for the way in hears it is over.
+        self.answer_askers(PeerMsg::WatchGone);
+        self.pair_watch = PairWatch::default();
+        if self.party.as_ref().is_some_and(|p| p.pair_room.is_some()) {
+            self.close_party();
+            return;
+        }
         let Some(p) = self.party.as_mut().filter(|p| !p.links.is_empty()) else {
             return;
         };
@@ -806,10 +889,26 @@ impl Shell {
                     .filter(|p| !p.links.is_empty() && self.game.match_tag() == Some(p.gen))
                     .and_then(|p| p.lineup.as_ref())
                     .map(|l| l.room.clone());
+                if room.is_none() && self.pair_match_runs() {
+                    self.asked_to_watch_pair(now, from);
+                    return;
+                }
                 let answer = room.map_or(PeerMsg::WatchGone, PeerMsg::WatchRoom);
                 if let Some(c) = self.client.as_mut() {
                     c.send_peer(from, &answer);
                 }
+            }
+            // The host of our match of two answers what we asked for the
+            // lobby players who asked us.
+            msg @ (PeerMsg::WatchRoom(_) | PeerMsg::WatchGone)
+                if self.pair_match_runs()
+                    && !self.pair_watch.hosting
+                    && self.last_opponent.as_ref() == Some(from) =>
+            {
+                if let PeerMsg::WatchRoom(room) = &msg {
+                    self.pair_watch.room = Some(room.clone());
+                }
+                self.answer_askers(msg);
             }
             PeerMsg::WatchRoom(room) => {
                 if self.party_ui.watch_asked.as_ref() != Some(from) {
@@ -887,5 +986,94 @@ impl Shell {
             }
         }
         self.send_match_transmits();
+    }
+
+    // ----- watching a match of two ------------------------------------------
+
+    /// A match of two (a challenge's) runs on this page.
+    fn pair_match_runs(&self) -> bool {
+        self.game.match_tag().is_some()
+            && self.party.as_ref().is_none_or(|p| p.pair_room.is_some())
+            && self
+                .client
+                .as_ref()
+                .is_some_and(|c| c.challenges().in_match)
+    }
+
+    /// The match of two now running: we host it or not. Nobody watches
+    /// it yet.
+    pub(super) fn pair_match_started(&mut self, hosting: bool) {
+        self.pair_watch = PairWatch {
+            hosting,
+            ..PairWatch::default()
+        };
+    }
+
+    /// The lobby player `from` asks to watch our match of two: it gets
+    /// the spectators' room once there is one. The host opens it for the
+    /// first asker; the guest asks the host once for everyone.
+    fn asked_to_watch_pair(&mut self, now: Millis, from: &PeerId) {
+        if let Some(room) = self.pair_watch.room.clone() {
+            if let Some(c) = self.client.as_mut() {
+                c.send_peer(from, &PeerMsg::WatchRoom(room));
+            }
+            return;
+        }
+        let host = self.last_opponent.clone();
+        let full = self.pair_watch.asked.len() >= usize::from(lockstep::MAX_SPECTATORS);
+        // The guest's own host never asks it (a player does not watch).
+        if full || (!self.pair_watch.hosting && host.as_ref() == Some(from)) {
+            if let Some(c) = self.client.as_mut() {
+                c.send_peer(from, &PeerMsg::WatchGone);
+            }
+            return;
+        }
+        let first = self.pair_watch.asked.is_empty();
+        if !self.pair_watch.asked.contains(from) {
+            self.pair_watch.asked.push(from.clone());
+        }
+        if self.pair_watch.hosting {
+            if self.party.is_none() {
+                self.open_pair_room(now);
+            }
+        } else if let (true, Some(host), Some(c)) = (first, host, self.client.as_mut()) {
+            c.send_peer(&host, &PeerMsg::Watch);
+        }
+    }
+
+    /// The host of a match of two asks the service for its spectators'
+    /// room.
+    fn open_pair_room(&mut self, now: Millis) {
+        self.room_gen += 1;
+        let gen = self.room_gen;
+        let mut p = PartySetup::new(gen);
+        p.pair_room = Some(None);
+        self.party = Some(p);
+        // A member room needs two players at least; the second place
+        // stays empty.
+        let url = format!(
+            "{}/rooms?players=2&spectators={}",
+            self.cfg.http_base,
+            lockstep::MAX_SPECTATORS
+        );
+        self.fetch(
+            now,
+            FetchId::PartyRoom(gen),
+            "POST",
+            url,
+            ROOM_FETCH_TIMEOUT,
+        );
+        self.refresh_ice(now, AfterIce::Nothing);
+    }
+
+    /// Sends `answer` to every lobby player waiting to watch our match of
+    /// two.
+    fn answer_askers(&mut self, answer: PeerMsg) {
+        let asked = std::mem::take(&mut self.pair_watch.asked);
+        if let Some(c) = self.client.as_mut() {
+            for id in &asked {
+                c.send_peer(id, &answer);
+            }
+        }
     }
 }

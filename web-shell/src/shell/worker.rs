@@ -693,8 +693,9 @@ pub struct MatchWorker {
     clock: FrameClock,
     running: bool,
     links: Vec<PeerId>,
-    /// The links beyond a party's own that datagrams came over: on the
-    /// host, its spectators' (the session answers them on the same link).
+    /// The links beyond a party's own (or a match of two's match link)
+    /// that datagrams came over: on the host, its spectators' (the
+    /// session answers them on the same link).
     watchers: Vec<PeerId>,
     /// A picture was asked for since the last.
     paint: bool,
@@ -814,11 +815,10 @@ impl MatchWorker {
             } => match link {
                 None => slot.match_datagram(now, channel(reliable), &bytes),
                 Some(l) => {
+                    // Any other link is a spectator's (in a match of two,
+                    // every one is), which the session answers on it.
                     let link = PeerId(l);
-                    if !self.links.is_empty()
-                        && !self.links.contains(&link)
-                        && !self.watchers.contains(&link)
-                    {
+                    if !self.links.contains(&link) && !self.watchers.contains(&link) {
                         self.watchers.push(link);
                     }
                     slot.party_datagram(now, link, channel(reliable), &bytes);
@@ -1686,6 +1686,40 @@ mod tests {
                 .expect("the guest knows its match");
         assert_eq!((id.side, id.match_id), (1, 7));
         assert_eq!(p.a.spawned.get(), 1, "one worker per page");
+    }
+
+    #[test]
+    fn the_host_worker_streams_a_match_of_two_to_a_spectator_on_its_own_link() {
+        let mut p = Two::new();
+        // A spectator's session (on its own page, here a plain slot),
+        // linked to the host's page alone; the host's page knows the link
+        // by a name of its own, apart from the match link.
+        let mut spectator = lockstep_slot(DotsFrontEnd::default());
+        let host = PeerId(0);
+        assert!(spectator.start_party(SessionConfig::spectator(), Millis(0), 1, &[host]));
+        let link = PeerId(257);
+        let mut view = MatchView::default();
+        for _ in 0..3_000 {
+            p.run(1, 16, &[]);
+            let now = Millis(p.clock.get());
+            while let Some((c, b)) = spectator.poll_party_transmit(host) {
+                p.a.slot.party_datagram(now, link, c, &b);
+            }
+            while let Some((c, b)) = p.a.slot.poll_party_transmit(link) {
+                spectator.party_datagram(now, host, c, &b);
+            }
+            if now.0.is_multiple_of(16) {
+                spectator.match_frame(now, &[], &mut view);
+            }
+        }
+        assert!(
+            view.tick > Some(60),
+            "the spectator confirmed {:?}",
+            view.tick
+        );
+        assert_eq!(view.side, None, "a spectator plays no side");
+        assert!(view.tick < p.a.view.tick, "behind the players");
+        assert_eq!((p.a.view.watching, p.b.view.watching), (1, 1));
     }
 
     #[test]

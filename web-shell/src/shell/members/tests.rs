@@ -257,7 +257,7 @@ fn four_pages_build_a_full_mesh_and_learn_every_place() {
 }
 
 #[test]
-fn a_spectator_links_to_the_host_alone_and_leaves_the_room() {
+fn a_spectator_links_to_the_host_alone_and_keeps_its_place_in_the_room() {
     let mut p = Party::new(3);
     for i in 0..3 {
         p.join(i);
@@ -276,22 +276,22 @@ fn a_spectator_links_to_the_host_alone_and_leaves_the_room() {
     assert!(p.pages[1..3]
         .iter()
         .all(|page| !page.peers.contains(&watcher)));
-    // It left the room; the host still keeps it for the next one.
-    assert!(p.pages[w].socket.is_none());
+    // It stays in the room while it watches, keeping its member id, by
+    // which the host names its link.
+    assert!(p.pages[w].socket.is_some());
     assert!(p.pages[0].socket.is_some());
     assert_eq!(p.pages[0].link.spectators(), [watcher]);
-    // Its link closes: the host forgets it.
+    // A second spectator, while the first watches, gets an id of its own.
+    let w2 = p.watch();
+    let second = p.pages[w2].link.me().unwrap();
+    assert_eq!(p.pages[w2].ready, Some(vec![(MemberId::HOST, 0)]));
+    assert_ne!(second, watcher);
+    assert_eq!(p.pages[0].spectators, [watcher, second]);
+    // The first one's link closes: the host forgets it alone.
     p.pages[0].link.link_lost(watcher);
     p.pump();
     assert_eq!(p.pages[0].spectators_gone, [watcher]);
-    assert!(p.pages[0].link.spectators().is_empty());
-    // A second spectator takes the freed place the same way.
-    let w2 = p.watch();
-    assert_eq!(p.pages[w2].ready, Some(vec![(MemberId::HOST, 0)]));
-    assert_eq!(
-        p.pages[0].spectators,
-        [watcher, p.pages[w2].link.me().unwrap()]
-    );
+    assert_eq!(p.pages[0].link.spectators(), [second]);
 }
 
 #[test]
