@@ -8,7 +8,7 @@
 //! leaves, every page shows a result and the logs agree on every tick
 //! the spectator confirmed.
 
-mod common;
+use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
