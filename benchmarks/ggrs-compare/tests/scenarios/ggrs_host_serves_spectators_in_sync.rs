@@ -4,7 +4,7 @@
 //! tick, and the host uploads to its spectators (three times one
 //! spectator's traffic, give or take a packet, when it serves three).
 
-mod common;
+use crate::common;
 
 use ggrs_compare::mesh::Side;
 

@@ -4,7 +4,7 @@
 //! worker, and the host skips the guest's snapshots while the backlog is
 //! over 64 KiB: the queue stops growing near the limit. A page that does
 //! not report the backlog lets the queue grow without bound.
-mod common;
+use crate::common;
 
 use lockstep::{Millis, Transport};
 use netsim::LinkConfig;

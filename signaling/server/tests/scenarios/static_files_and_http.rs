@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use signaling_core::AllowedOrigins;
 use signaling_server::{Config, Server, TurnConfig};

@@ -2,7 +2,7 @@
 //! on Battleship in the middle of it, play Battleship to the end, stay on
 //! the hub with its result, agree on the arena again, and the guest leaves.
 //! All of it over the one link the room gave them.
-mod common;
+use crate::common;
 
 use common::{started_pair, Page};
 use lockstep::{Millis, Outcome};

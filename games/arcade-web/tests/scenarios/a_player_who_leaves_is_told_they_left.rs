@@ -1,7 +1,7 @@
 //! A player who leaves in the middle of a game is told that they left,
 //! whatever the link does next: the other page may close it at once on the
 //! hub's goodbye, and the other player may leave at the same moment.
-mod common;
+use crate::common;
 
 use common::{started_pair, Pair};
 use lockstep::{Millis, Outcome};

@@ -5,7 +5,7 @@
 //! and the host uploads to its spectators (about three times one
 //! spectator's traffic when it serves three).
 
-mod common;
+use crate::common;
 
 use ggrs_compare::mesh::Side;
 

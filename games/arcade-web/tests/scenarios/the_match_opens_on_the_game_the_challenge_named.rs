@@ -1,7 +1,7 @@
 //! The game a challenge named is the one the match opens on: the host's
 //! hub starts it at once and its first `Play` names it, so the guest's hub
 //! opens on it too, with no game played before it.
-mod common;
+use crate::common;
 
 use common::{Page, Pair};
 use lockstep::{Millis, SessionConfig};

@@ -1,7 +1,7 @@
 //! Leaving: whichever page leaves, it reads "You left", the other reads
 //! that the other player left; the host's goodbye goes out before its page
 //! lets the link go.
-mod common;
+use crate::common;
 
 use lockstep::{Millis, Outcome};
 use netsim::LinkConfig;

@@ -3,7 +3,7 @@
 //! shows, and the match comes to dots' own end (first to ten) with the same
 //! result and the same confirmed hash on both pages, over the link the
 //! arena used.
-mod common;
+use crate::common;
 
 use common::{started_pair, Page};
 use dots_web::{cells_in_summary, towards, FIRST_TO};

@@ -4,7 +4,7 @@
 //! no type sniffing and no referrer; the API answers with a policy that
 //! allows nothing. (Stages 50 and 60 run the real page under it.)
 
-mod common;
+use crate::common;
 
 use base64::Engine as _;
 use sha2::{Digest, Sha256};

@@ -4,7 +4,7 @@
 //! own predicted ship within the snap distance of where the host had it at
 //! the predicted tick, and no correction snaps without an event to explain
 //! it.
-mod common;
+use crate::common;
 
 use arena::SNAP_DISTANCE;
 use lockstep::Millis;

@@ -1,0 +1,12 @@
+//! Every scenario of this crate in one test binary: one file per scenario,
+//! each a module here, so the shared helpers are compiled and linked once.
+//! Run one with `cargo test -p arcade-web --test scenarios NAME`.
+
+mod common;
+
+mod a_player_who_leaves_is_told_they_left;
+mod dots_plays_to_its_end_over_the_hub;
+mod each_game_gets_the_matchs_session_settings;
+mod garbage_never_panics;
+mod the_match_opens_on_the_game_the_challenge_named;
+mod the_players_switch_games_over_one_link;
