@@ -61,8 +61,8 @@ fn a_benched_player_who_never_returns_leaves_after_the_window() {
         assert_eq!(benched.len(), 1, "{}", m.progress());
         assert_eq!(left, benched, "left for good from the bench's tick");
         assert_eq!(picks(1), (benched.clone(), left));
-        for i in 0..2 {
-            let stalled = m.players[i].stats().stalled_frames - before[i];
+        for (i, b) in before.iter().take(2).enumerate() {
+            let stalled = m.players[i].stats().stalled_frames - b;
             assert!(stalled <= 30, "player {i} stalled {stalled} frames");
             assert_eq!(m.players[i].outcome(), None);
         }

@@ -165,12 +165,6 @@ struct Running<G: DeterministicGame> {
     entry: Option<Entry>,
     /// How many spectators watch, tick by tick.
     watchers: SpectatorCount,
-    /// Slots whose dropped player is benched: they play the neutral input
-    /// while held.
-    benched: Vec<Benched>,
-    /// Guest: `Rejoin` claims (slot, link, token) for benched slots, kept
-    /// until the host's word that the slot's player is back.
-    bench_claims: Vec<(u8, PeerId, u64)>,
 }
 
 impl<G: DeterministicGame> Running<G> {
@@ -188,8 +182,6 @@ impl<G: DeterministicGame> Running<G> {
             asked: None,
             entry: None,
             watchers: SpectatorCount::default(),
-            benched: Vec::new(),
-            bench_claims: Vec::new(),
         }
     }
 
@@ -477,6 +469,9 @@ pub struct Session<G: DeterministicGame> {
     gathered: Option<Gathered<G::Input>>,
     /// Host: its spectators.
     audience: Audience,
+    /// Slots of the running match whose dropped player is benched: they
+    /// play the neutral input while held.
+    benched: Vec<Benched>,
     /// Host: for each slot, how many players took it after its first
     /// (late joins); each one's rejoin token differs.
     seats: [u8; MAX_PLAYERS as usize],
@@ -534,6 +529,7 @@ impl<G: DeterministicGame> Session<G> {
             gathered: None,
             audience: Audience::default(),
             seats: [0; MAX_PLAYERS as usize],
+            benched: Vec::new(),
             early_roster: Vec::new(),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
@@ -1559,7 +1555,7 @@ impl<G: DeterministicGame> Session<G> {
     /// held, and (guest) when the host's change is given up on.
     fn link_deadlines<'a>(&'a self, run: &'a Running<G>) -> impl Iterator<Item = Millis> + 'a {
         let (timeout, host) = (self.cfg.timeout, self.side == 0);
-        let benches = run.benched.iter().filter(move |_| host).map(|b| b.until);
+        let benches = self.benched.iter().filter(move |_| host).map(|b| b.until);
         self.peers
             .iter()
             .filter(|p| !p.frozen && p.slot.is_some())
@@ -1903,20 +1899,23 @@ impl<G: DeterministicGame> Session<G> {
         };
         run.timeline.play_neutral(usize::from(slot));
         let mut until = now + self.cfg.rejoin_window;
+        let mut claims = Vec::new();
         if let Some(i) = self.peers.iter().position(|p| p.slot == Some(slot)) {
             let p = self.peers.remove(i);
             if let Some(d) = p.dropped {
                 until = d.until;
             }
-            for (link, token) in p.claims {
-                if run.bench_claims.len() < MAX_BENCH_CLAIMS {
-                    run.bench_claims.push((slot, link, token));
-                }
-            }
+            claims = p.claims;
+            claims.truncate(MAX_BENCH_CLAIMS);
             self.gone.push(p.id);
         }
-        run.benched.retain(|b| b.slot != slot);
-        run.benched.push(Benched { slot, tick, until });
+        self.benched.retain(|b| b.slot != slot);
+        self.benched.push(Benched {
+            slot,
+            tick,
+            until,
+            claims,
+        });
         log::info!(
             "slot {slot} is benched from tick {tick}: it plays the neutral input while held"
         );
@@ -1932,11 +1931,10 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return false;
         };
-        let Some(i) = run.benched.iter().position(|b| now >= b.until) else {
+        let Some(i) = self.benched.iter().position(|b| now >= b.until) else {
             return false;
         };
-        let b = run.benched.remove(i);
-        run.bench_claims.retain(|c| c.0 != b.slot);
+        let b = self.benched.remove(i);
         let slot = b.slot;
         if remaining < 2 || !G::plays_on_after_leave(remaining) {
             log::info!("benched slot {slot} was not rejoined in time: the match ends");
@@ -1967,14 +1965,17 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
-        let tick = run.benched.iter().find(|b| b.slot == slot).map(|b| b.tick);
-        if !from_host || r.seq != run.roster_seq.wrapping_add(1) || tick != Some(r.tick) {
+        // The bench's own tick, when this side saw the bench.
+        let tick = self.benched.iter().find(|b| b.slot == slot).map(|b| b.tick);
+        if !from_host
+            || r.seq != run.roster_seq.wrapping_add(1)
+            || tick.is_some_and(|t| t != r.tick)
+        {
             self.violation(Violation::UnexpectedRoster);
             return;
         }
         run.roster_seq = r.seq;
-        run.benched.retain(|b| b.slot != slot);
-        run.bench_claims.retain(|c| c.0 != slot);
+        self.benched.retain(|b| b.slot != slot);
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
@@ -2090,7 +2091,12 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::UnexpectedRoster);
             return;
         };
-        let benched = |slot: u8| run.benched.iter().any(|b| b.slot == slot);
+        // A side that entered the match after a slot was benched knows it
+        // only as neutral.
+        let benched = |slot: u8| {
+            self.benched.iter().any(|b| b.slot == slot)
+                || run.timeline.is_neutral(usize::from(slot))
+        };
         let (slot, proof, bench) = match r.change {
             RosterChange::Neutral { slot } if benched(slot) => {
                 self.on_bench_over(pi, r, slot);
@@ -2174,16 +2180,15 @@ impl<G: DeterministicGame> Session<G> {
             self.take_newcomer(now, link, r);
             return;
         }
-        if pi.is_none() && run.benched.iter().any(|b| b.slot == r.slot) {
+        let bench = self.benched.iter_mut().find(|b| b.slot == r.slot);
+        if let Some(b) = bench.filter(|_| pi.is_none()) {
             // A benched player's fresh session: kept until the host's
             // word that it is back (the change names its token).
-            if let Phase::Running(run) = &mut self.phase {
-                run.bench_claims.retain(|c| c.1 != link);
-                if run.bench_claims.len() >= MAX_BENCH_CLAIMS {
-                    run.bench_claims.remove(0);
-                }
-                run.bench_claims.push((r.slot, link, r.token));
+            b.claims.retain(|c| c.0 != link);
+            if b.claims.len() >= MAX_BENCH_CLAIMS {
+                b.claims.remove(0);
             }
+            b.claims.push((link, r.token));
             log::debug!(
                 "a rejoin for benched slot {} on {link} waits for the host's word",
                 r.slot
@@ -2847,7 +2852,7 @@ impl<G: DeterministicGame> Session<G> {
             self.outbox_for(link, pi).send(&bye);
             return;
         }
-        if pi.is_none() && run.benched.iter().any(|b| b.slot == r.slot) {
+        if pi.is_none() && self.benched.iter().any(|b| b.slot == r.slot) {
             self.rejoin_benched(now, link, r);
             return;
         }
@@ -3288,12 +3293,12 @@ impl<G: DeterministicGame> Session<G> {
             return Err(RejoinRefusal::NoJoiners);
         }
         let away = |p: &Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
-        let benched = |s: u8| run.benched.iter().any(|b| b.slot == s);
+        let benched = |s: u8| self.benched.iter().any(|b| b.slot == s);
         let neutral = |s: u8| run.timeline.is_neutral(usize::from(s)) && !benched(s);
         let slot = if asked == 0 {
             match (1..players).find(|&s| neutral(s)) {
                 Some(s) => s,
-                None if self.peers.iter().any(away) || !run.benched.is_empty() => {
+                None if self.peers.iter().any(away) || !self.benched.is_empty() => {
                     return Err(RejoinRefusal::SlotHeld)
                 }
                 None => return Err(RejoinRefusal::NoFreeSlot),
@@ -3391,7 +3396,7 @@ impl<G: DeterministicGame> Session<G> {
         }));
         self.strangers.retain(|(id, _)| *id != link);
         if back {
-            run.benched.retain(|b| b.slot != slot);
+            self.benched.retain(|b| b.slot != slot);
             log::info!(
                 "benched slot {slot} is back on {link} from tick {tick}: telling the others"
             );
@@ -3466,19 +3471,15 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
-        let back = run.benched.iter().any(|b| b.slot == slot);
-        if !back {
+        let Some(i) = self.benched.iter().position(|b| b.slot == slot) else {
             log::info!(
                 "a new player takes slot {slot} from tick {}: waiting for its session",
                 r.tick
             );
             self.events.push_back(Event::Joined { slot, tick: r.tick });
             return;
-        }
-        run.benched.retain(|b| b.slot != slot);
-        let (claims, rest): (Vec<_>, Vec<_>) =
-            run.bench_claims.drain(..).partition(|c| c.0 == slot);
-        run.bench_claims = rest;
+        };
+        let claims = self.benched.remove(i).claims;
         log::info!(
             "benched slot {slot} is back from tick {}: waiting for its session",
             r.tick
@@ -3486,7 +3487,7 @@ impl<G: DeterministicGame> Session<G> {
         self.events
             .push_back(Event::Unbenched { slot, tick: r.tick });
         // Its fresh session may have introduced itself already.
-        for (_, link, token) in claims {
+        for (link, token) in claims {
             self.take_newcomer(
                 now,
                 link,

@@ -63,7 +63,7 @@ pub(super) struct Dropped {
 /// A benched slot: its player dropped, the slot plays the neutral input
 /// on every side from `tick`, and it stays its player's until the
 /// player rejoins or (host) the window runs out at `until`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Benched {
     /// The slot.
     pub(super) slot: u8,
@@ -71,9 +71,12 @@ pub(super) struct Benched {
     pub(super) tick: u32,
     /// Host: when the slot stops being held.
     pub(super) until: Millis,
+    /// Guest: `Rejoin` claims (link, token) for the slot, kept until the
+    /// host's word that its player is back.
+    pub(super) claims: Vec<(PeerId, u64)>,
 }
 
-/// The most `Rejoin` claims a guest keeps for benched slots until the
+/// The most `Rejoin` claims a guest keeps for a benched slot until the
 /// host's word (one per link a fresh session may speak on).
 pub(super) const MAX_BENCH_CLAIMS: usize = 8;
 
