@@ -2524,7 +2524,10 @@ impl<G: DeterministicGame> Session<G> {
         }
         // Cannot overflow: the decoder checked first_tick + len <= u32::MAX.
         let end = m.first_tick + m.pads.len() as u32;
-        if end > ahead_limit(run.timeline.tick(), run.params) {
+        // A player that just entered starts its inputs at the change's
+        // tick, which may lie ahead of this side's present.
+        let from = run.timeline.tick().max(peer.enters_at);
+        if end > ahead_limit(from, run.params) {
             self.violation(Violation::TooFarAhead { tick: end });
             return;
         }
@@ -3432,6 +3435,7 @@ impl<G: DeterministicGame> Session<G> {
         self.gone.retain(|id| *id != j.link);
         let mut peer = Peer::new(j.link, now);
         peer.slot = Some(j.slot);
+        peer.enters_at = j.tick;
         self.peers.push(peer);
         let t = self.peers.len() - 1;
         self.send_catch_up(now, j.link, t, !j.back);
@@ -3467,6 +3471,7 @@ impl<G: DeterministicGame> Session<G> {
             slot,
             proof,
             host_had,
+            tick: r.tick,
         }));
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
@@ -3524,6 +3529,7 @@ impl<G: DeterministicGame> Session<G> {
         self.strangers.retain(|(id, _)| *id != link);
         let mut p = Peer::new(link, now);
         p.slot = Some(n.slot);
+        p.enters_at = n.tick;
         p.hello = Some(Self::local_version());
         p.pinger.start(self.cfg.ping_interval_frames);
         p.hashes = HashBook::after(0);

@@ -112,6 +112,8 @@ pub(super) struct Newcomer {
     /// change came: the host's catch-up for the new player came later, so
     /// it holds at least these.
     pub(super) host_had: u32,
+    /// The first tick the slot plays the new player's inputs.
+    pub(super) tick: u32,
 }
 
 /// One remaining player's answer to the host's [`Missing`](crate::wire::Missing).
