@@ -71,6 +71,29 @@ pub trait DeterministicGame: Clone {
         false
     }
 
+    /// Whether a dropped player's slot plays on while it is held, in a
+    /// match of `players` players: instead of every other player waiting
+    /// (a freeze) until the player comes back or the rejoin window runs
+    /// out, the host orders (a numbered `Roster` change at a tick, as for
+    /// a leave) that the slot plays the neutral input ([`Default`] of
+    /// [`Input`](Self::Input)) on every side from that tick. The slot
+    /// stays its player's for the window: a fresh session that rejoins
+    /// with the slot's token takes it back from a later tick the host
+    /// orders; once the window ran out, the slot is left as
+    /// [`plays_on_after_leave`](Self::plays_on_after_leave) says (the
+    /// match ends with `Outcome::PlayerLeft`, or the slot stays neutral
+    /// and free for a joiner). See `docs/engine.md`, "Playing on while a
+    /// slot is held".
+    ///
+    /// A game's rule, like playing on after a leave: every side must
+    /// agree, and only the game knows whether a slot standing still for a
+    /// while is fair. The default says no: the others wait for the
+    /// dropped player.
+    fn plays_on_while_held(players: u8) -> bool {
+        let _ = players;
+        false
+    }
+
     /// Whether a new player may take a free slot of a running match of
     /// `players` players: a slot whose player left for good (see
     /// [`plays_on_after_leave`](Self::plays_on_after_leave)) and that

@@ -59,8 +59,11 @@ use crate::transport::Channel;
 /// `SlotHeld` and `NoFreeSlot`); version 12 no new message but a wider
 /// bound on how far ahead a lock-step peer's inputs may reach (a side may
 /// raise its own input delay during the match, up to
-/// [`MAX_ADAPTIVE_DELAY`](crate::MAX_ADAPTIVE_DELAY)).
-pub const PROTOCOL_VERSION: u32 = 12;
+/// [`MAX_ADAPTIVE_DELAY`](crate::MAX_ADAPTIVE_DELAY)); version 13 a
+/// dropped player's slot played on while held (the [`RosterChange`]
+/// `Benched`, and a `Neutral` change for a benched slot once its window
+/// ran out).
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -336,6 +339,17 @@ pub enum RosterChange {
         slot: u8,
         /// The fingerprint of the new player's rejoin token.
         proof: u64,
+    },
+    /// The player in `slot` dropped and the game plays on while its slot
+    /// is held: from the change's tick on, the slot plays the neutral
+    /// input on every side, but stays its player's for the rejoin window.
+    /// A fresh session with the slot's token takes it back with a
+    /// `Joined` change (its `proof` the fingerprint of the slot's token);
+    /// once the window ran out, a `Neutral` change for the slot says it
+    /// left for good (its `tick` the benched slot's first neutral tick).
+    Benched {
+        /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
+        slot: u8,
     },
     /// From the change's tick on, `count` spectators watch the match (0
     /// to [`MAX_SPECTATORS`]). Nothing in the game changes; every member
@@ -691,6 +705,7 @@ enum ChangeWire {
     Returned(u8, [u8; 8]),
     Spectators(u8),
     Joined(u8, [u8; 8]),
+    Benched(u8),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -979,6 +994,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RosterChange::Joined { slot, proof } => {
                         ChangeWire::Joined(slot, proof.to_le_bytes())
                     }
+                    RosterChange::Benched { slot } => ChangeWire::Benched(slot),
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
@@ -1274,6 +1290,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         slot: guest_slot(slot)?,
                         proof: u64::from_le_bytes(proof),
                     },
+                    ChangeWire::Benched(slot) => RosterChange::Benched {
+                        slot: guest_slot(slot)?,
+                    },
                     ChangeWire::Spectators(count) => {
                         if count > MAX_SPECTATORS {
                             return Err(DecodeError::BadValue("spectators"));
@@ -1568,6 +1587,11 @@ mod tests {
                     proof: 0x0123_4567_89ab_cdef,
                 },
             }),
+            M::Roster(Roster {
+                seq: 5,
+                tick: 4100,
+                change: RosterChange::Benched { slot: 7 },
+            }),
             M::RosterAck(u16::MAX),
             M::Watch(Watch {
                 protocol: PROTOCOL_VERSION,
@@ -1751,9 +1775,26 @@ mod tests {
             M::decode(&[11, 1, 0, 0x82, 0x02]),
             Err(DecodeError::RunTooLong(129))
         );
+        // A benched slot, and never the host's.
+        assert_eq!(
+            enc(M::Roster(Roster {
+                seq: 4,
+                tick: 300,
+                change: RosterChange::Benched { slot: 2 },
+            })),
+            [12, 4, 0xac, 0x02, 4, 2]
+        );
+        assert_eq!(
+            M::decode(&[12, 1, 0, 4, 0]),
+            Err(DecodeError::BadValue("slot"))
+        );
+        assert_eq!(
+            M::decode(&[12, 1, 0, 4, 8]),
+            Err(DecodeError::BadValue("slot"))
+        );
         // An unknown change.
         assert_eq!(
-            M::decode(&[12, 1, 0, 4, 2]),
+            M::decode(&[12, 1, 0, 5, 2]),
             Err(DecodeError::BadValue("field"))
         );
     }

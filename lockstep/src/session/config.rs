@@ -89,6 +89,10 @@ pub struct SessionConfig {
     /// Host: players in the match (this side included).
     pub(super) players: u8,
     pub(super) rejoin_window: Millis,
+    /// Host, in a game that plays on while a slot is held: the silence
+    /// after which a player is dropped and benched (`None`: the timeout).
+    #[serde(default)]
+    pub(super) bench_after: Option<Millis>,
     pub(super) rejoin_entropy: Option<u128>,
     pub(super) rejoin_as: Option<(u8, u64)>,
     /// A new player asking for a free slot of a running match: the slot
@@ -128,6 +132,7 @@ impl SessionConfig {
             adaptive_delay: false,
             players: 2,
             rejoin_window: DEFAULT_REJOIN_WINDOW,
+            bench_after: None,
             rejoin_entropy: None,
             rejoin_as: None,
             join_as: None,
@@ -156,6 +161,7 @@ impl SessionConfig {
             adaptive_delay: false,
             players: 2,
             rejoin_window: DEFAULT_REJOIN_WINDOW,
+            bench_after: None,
             rejoin_entropy: None,
             rejoin_as: None,
             join_as: None,
@@ -364,6 +370,21 @@ impl SessionConfig {
         self
     }
 
+    /// Host, in a game whose dropped slots play on while held
+    /// ([`DeterministicGame::plays_on_while_held`](crate::DeterministicGame::plays_on_while_held)):
+    /// how long nothing may arrive from a player before it is dropped and
+    /// its slot benched (played with the neutral input while held), instead
+    /// of the [`timeout`](Self::timeout). Nobody waits for a benched slot,
+    /// so a short value (a few hundred ms) keeps the others from stalling
+    /// more than that; but a benched player comes back only through a
+    /// rejoin (a fresh session with its token), so too short a value turns
+    /// every blip of a lossy link into a rejoin. At most the timeout (a
+    /// longer value counts as the timeout); must not be 0.
+    pub fn bench_after(mut self, silence: Millis) -> Self {
+        self.bench_after = Some(silence);
+        self
+    }
+
     /// Host: random bits from the caller (the engine reads no OS
     /// randomness) from which the host derives each guest's rejoin token
     /// (a keyed hash of the match id and the slot). Without it the host
@@ -459,6 +480,9 @@ impl SessionConfig {
             || self.handshake_timeout == Millis::ZERO
             || self.progress_timeout == Millis::ZERO
         {
+            return Err(ConfigError::ZeroTimeout);
+        }
+        if self.bench_after == Some(Millis::ZERO) {
             return Err(ConfigError::ZeroTimeout);
         }
         if let Some((slot, _)) = self.rejoin_as {

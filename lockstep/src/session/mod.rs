@@ -107,7 +107,7 @@ use handshake::{host_hello, Handshake, HelloRefused, Params};
 use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
 use peer::Peer;
 use rejoin::Gathered;
-use roster::{runs, Dropped, Joining, Leaving, Newcomer, RunRefused};
+use roster::{runs, Benched, Dropped, Joining, Leaving, Newcomer, RunRefused, MAX_BENCH_CLAIMS};
 use sender::{Extras, Outbox};
 use time_sync::{travel_ticks, PeerView, MS_PER_3_TICKS};
 use timeline::{Timeline, Watch};
@@ -469,6 +469,9 @@ pub struct Session<G: DeterministicGame> {
     gathered: Option<Gathered<G::Input>>,
     /// Host: its spectators.
     audience: Audience,
+    /// Slots of the running match whose dropped player is benched: they
+    /// play the neutral input while held.
+    benched: Vec<Benched>,
     /// Host: for each slot, how many players took it after its first
     /// (late joins); each one's rejoin token differs.
     seats: [u8; MAX_PLAYERS as usize],
@@ -526,6 +529,7 @@ impl<G: DeterministicGame> Session<G> {
             gathered: None,
             audience: Audience::default(),
             seats: [0; MAX_PLAYERS as usize],
+            benched: Vec::new(),
             early_roster: Vec::new(),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
@@ -1551,18 +1555,41 @@ impl<G: DeterministicGame> Session<G> {
     /// held, and (guest) when the host's change is given up on.
     fn link_deadlines<'a>(&'a self, run: &'a Running<G>) -> impl Iterator<Item = Millis> + 'a {
         let (timeout, host) = (self.cfg.timeout, self.side == 0);
+        let benches = self.benched.iter().filter(move |_| host).map(|b| b.until);
         self.peers
             .iter()
             .filter(|p| !p.frozen && p.slot.is_some())
             .filter_map(move |p| {
                 let slot = p.slot;
                 match p.dropped {
-                    None => Some(p.last_heard + timeout),
+                    None => Some(p.last_heard + self.silence_before_drop(run, p)),
                     Some(d) if !d.ran_out => Some(d.until),
                     Some(d) if !host && run.asked != slot => Some(d.until + timeout),
                     Some(_) => None,
                 }
             })
+            .chain(benches)
+    }
+
+    /// Whether this side benches dropped players: the host, in a game
+    /// that plays on while a slot is held.
+    fn benches(&self) -> bool {
+        self.side == 0 && G::plays_on_while_held(self.players())
+    }
+
+    /// How long player `p` may stay silent before it is dropped: the
+    /// timeout, or (a host that benches, once `p` is playing: this side
+    /// holds inputs of its past the delay's) the shorter `bench_after`.
+    /// Before its first input a guest may still be meeting the others,
+    /// and sends nothing.
+    fn silence_before_drop(&self, run: &Running<G>, p: &Peer) -> Millis {
+        let playing = p.slot.is_some_and(|s| {
+            run.timeline.inputs_of(usize::from(s)).len() > usize::from(run.params.delay)
+        });
+        match self.cfg.bench_after {
+            Some(b) if playing && self.benches() => b.min(self.cfg.timeout),
+            _ => self.cfg.timeout,
+        }
     }
 
     /// A running match that holds the slots of dropped players: players
@@ -1574,16 +1601,26 @@ impl<G: DeterministicGame> Session<G> {
             // joiner's link to a page no longer in the match) is no
             // player: its silence holds no slot.
             let silent = self.peers.get(i).is_some_and(|p| {
+                let silence = match &self.phase {
+                    Phase::Running(run) => self.silence_before_drop(run, p),
+                    _ => self.cfg.timeout,
+                };
                 p.dropped.is_none()
                     && !p.frozen
                     && p.slot.is_some()
-                    && now.saturating_since(p.last_heard) >= self.cfg.timeout
+                    && now.saturating_since(p.last_heard) >= silence
             });
             if silent {
                 self.drop_peer(now, i, false);
             }
         }
         self.drop_stuck(now);
+        if self.benches() {
+            self.bench_dropped(now);
+            if self.bench_ran_out(now) {
+                return;
+            }
+        }
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -1759,6 +1796,7 @@ impl<G: DeterministicGame> Session<G> {
         let tick = leaving.end();
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
         let change = match leaving.rejoin {
+            None if leaving.bench => RosterChange::Benched { slot },
             None => RosterChange::Neutral { slot },
             Some((_, token)) => RosterChange::Returned {
                 slot,
@@ -1783,6 +1821,7 @@ impl<G: DeterministicGame> Session<G> {
             p.out.send(&change);
         }
         match leaving.rejoin {
+            None if leaving.bench => self.apply_bench(now, slot, tick),
             None => self.apply_neutral(slot, tick),
             Some((link, _)) => {
                 log::info!("slot {slot} comes back from tick {tick}: the others were told");
@@ -1806,6 +1845,142 @@ impl<G: DeterministicGame> Session<G> {
         }
         log::info!("slot {slot} plays the neutral input from tick {tick}");
         self.events.push_back(Event::Left { slot, tick });
+    }
+
+    /// Host, in a game that plays on while a slot is held: a dropped
+    /// player's slot is benched. The others are asked for its inputs (as
+    /// for a leave), then told to play it neutral from where the longest
+    /// stream ends. One slot at a time, and only while every other player
+    /// is there to answer.
+    fn bench_dropped(&mut self, now: Millis) {
+        let Phase::Running(run) = &self.phase else {
+            return;
+        };
+        if run.leaving.is_some() || run.entry.is_some() {
+            return;
+        }
+        let away = |p: &Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
+        let mut dropped = self.peers.iter().filter(|p| away(p));
+        let (Some(p), None) = (dropped.next(), dropped.next()) else {
+            return;
+        };
+        let Some(slot) = p
+            .slot
+            .filter(|&s| s != 0 && !p.frozen && p.returning.is_none())
+        else {
+            return;
+        };
+        if p.dropped.is_some_and(|d| d.ran_out) {
+            return;
+        }
+        self.begin_leave(slot);
+        let complete = match &mut self.phase {
+            Phase::Running(run) => run.leaving.as_mut().is_some_and(|l| {
+                l.bench = true;
+                l.complete()
+            }),
+            _ => false,
+        };
+        log::info!("slot {slot} is benched while held: gathering its inputs first");
+        if complete {
+            // No other guest to ask (a match of two).
+            self.finish_leave(now);
+        }
+    }
+
+    /// From `tick` on the player in `slot` plays the neutral input here,
+    /// and the slot stays its player's: its link is forgotten (a fresh
+    /// session comes back as a newcomer would, with the slot's token),
+    /// and `Rejoin`s its fresh session already sent wait for the host's
+    /// word.
+    fn apply_bench(&mut self, now: Millis, slot: u8, tick: u32) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        run.timeline.play_neutral(usize::from(slot));
+        let mut until = now + self.cfg.rejoin_window;
+        let mut claims = Vec::new();
+        if let Some(i) = self.peers.iter().position(|p| p.slot == Some(slot)) {
+            let p = self.peers.remove(i);
+            if let Some(d) = p.dropped {
+                until = d.until;
+            }
+            claims = p.claims;
+            claims.truncate(MAX_BENCH_CLAIMS);
+            self.gone.push(p.id);
+        }
+        self.benched.retain(|b| b.slot != slot);
+        self.benched.push(Benched {
+            slot,
+            tick,
+            until,
+            claims,
+        });
+        log::info!(
+            "slot {slot} is benched from tick {tick}: it plays the neutral input while held"
+        );
+        self.events.push_back(Event::Benched { slot, tick });
+    }
+
+    /// Host: a benched slot whose window ran out is left as a leave would
+    /// leave it: the match ends, or (a game that plays on after a leave)
+    /// every player is told the slot left for good (it stays neutral, now
+    /// free for a joiner). Whether the match ended.
+    fn bench_ran_out(&mut self, now: Millis) -> bool {
+        let remaining = u8::try_from(self.peers.len() + 1).unwrap_or(MAX_PLAYERS);
+        let Phase::Running(run) = &mut self.phase else {
+            return false;
+        };
+        let Some(i) = self.benched.iter().position(|b| now >= b.until) else {
+            return false;
+        };
+        let b = self.benched.remove(i);
+        let slot = b.slot;
+        if remaining < 2 || !G::plays_on_after_leave(remaining) {
+            log::info!("benched slot {slot} was not rejoined in time: the match ends");
+            self.end(
+                Outcome::PlayerLeft { slot },
+                Some(ByeReason::PlayerLeft { slot }),
+            );
+            return true;
+        }
+        run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
+        let change = Message::<G::Input>::Roster(Roster {
+            seq: run.roster_seq,
+            tick: b.tick,
+            change: RosterChange::Neutral { slot },
+        });
+        for p in &mut self.peers {
+            p.out.send(&change);
+        }
+        log::info!("benched slot {slot} was not rejoined in time: it left, the match plays on");
+        self.events.push_back(Event::Left { slot, tick: b.tick });
+        false
+    }
+
+    /// Guest: the host says benched `slot` was not rejoined in time: it
+    /// left for good.
+    fn on_bench_over(&mut self, pi: usize, r: Roster, slot: u8) {
+        let from_host = self.is_host_link(pi);
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        // The bench's own tick, when this side saw the bench.
+        let tick = self.benched.iter().find(|b| b.slot == slot).map(|b| b.tick);
+        if !from_host
+            || r.seq != run.roster_seq.wrapping_add(1)
+            || tick.is_some_and(|t| t != r.tick)
+        {
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        }
+        run.roster_seq = r.seq;
+        self.benched.retain(|b| b.slot != slot);
+        if let Some(host) = self.peers.get_mut(pi) {
+            host.out.send(&Message::<G::Input>::RosterAck(r.seq));
+        }
+        log::info!("benched slot {slot} left for good");
+        self.events.push_back(Event::Left { slot, tick: r.tick });
     }
 
     /// Whether link `pi` leads to the host.
@@ -1916,11 +2091,22 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::UnexpectedRoster);
             return;
         };
-        let (slot, proof) = match r.change {
-            RosterChange::Neutral { slot } => (slot, None),
-            RosterChange::Returned { slot, proof } => (slot, Some(proof)),
+        // A side that entered the match after a slot was benched knows it
+        // only as neutral.
+        let benched = |slot: u8| {
+            self.benched.iter().any(|b| b.slot == slot)
+                || run.timeline.is_neutral(usize::from(slot))
+        };
+        let (slot, proof, bench) = match r.change {
+            RosterChange::Neutral { slot } if benched(slot) => {
+                self.on_bench_over(pi, r, slot);
+                return;
+            }
+            RosterChange::Neutral { slot } => (slot, None, false),
+            RosterChange::Benched { slot } => (slot, None, true),
+            RosterChange::Returned { slot, proof } => (slot, Some(proof), false),
             RosterChange::Joined { slot, proof } => {
-                self.on_joined(pi, r, slot, proof);
+                self.on_joined(now, pi, r, slot, proof);
                 return;
             }
             RosterChange::Spectators { count } => {
@@ -1951,6 +2137,7 @@ impl<G: DeterministicGame> Session<G> {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
         match proof {
+            None if bench => self.apply_bench(now, slot, r.tick),
             None => self.apply_neutral(slot, r.tick),
             Some(proof) => self.apply_returned(now, slot, r.tick, proof),
         }
@@ -1991,6 +2178,21 @@ impl<G: DeterministicGame> Session<G> {
         };
         if pi.is_none() && run.newcomer().is_some_and(|n| n.slot == r.slot) {
             self.take_newcomer(now, link, r);
+            return;
+        }
+        let bench = self.benched.iter_mut().find(|b| b.slot == r.slot);
+        if let Some(b) = bench.filter(|_| pi.is_none()) {
+            // A benched player's fresh session: kept until the host's
+            // word that it is back (the change names its token).
+            b.claims.retain(|c| c.0 != link);
+            if b.claims.len() >= MAX_BENCH_CLAIMS {
+                b.claims.remove(0);
+            }
+            b.claims.push((link, r.token));
+            log::debug!(
+                "a rejoin for benched slot {} on {link} waits for the host's word",
+                r.slot
+            );
             return;
         }
         let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
@@ -2322,7 +2524,10 @@ impl<G: DeterministicGame> Session<G> {
         }
         // Cannot overflow: the decoder checked first_tick + len <= u32::MAX.
         let end = m.first_tick + m.pads.len() as u32;
-        if end > ahead_limit(run.timeline.tick(), run.params) {
+        // A player that just entered starts its inputs at the change's
+        // tick, which may lie ahead of this side's present.
+        let from = run.timeline.tick().max(peer.enters_at);
+        if end > ahead_limit(from, run.params) {
             self.violation(Violation::TooFarAhead { tick: end });
             return;
         }
@@ -2650,6 +2855,10 @@ impl<G: DeterministicGame> Session<G> {
             self.outbox_for(link, pi).send(&bye);
             return;
         }
+        if pi.is_none() && self.benched.iter().any(|b| b.slot == r.slot) {
+            self.rejoin_benched(now, link, r);
+            return;
+        }
         let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
         let held = target.and_then(|t| self.peers.get(t)).is_some_and(|p| {
             !p.frozen
@@ -2700,6 +2909,44 @@ impl<G: DeterministicGame> Session<G> {
                 let why = why.unwrap_or(RejoinRefusal::SlotNotHeld);
                 self.refuse_rejoin(link, pi, why);
             }
+        }
+    }
+
+    /// Host: a fresh session on `link` asks for benched slot `r.slot`
+    /// back. With the slot's token it is taken back as a late join is
+    /// (the change at a tick ahead, the catch-up once every player
+    /// applied it), the slot's token unchanged; else refused on that link
+    /// alone.
+    fn rejoin_benched(&mut self, now: Millis, link: PeerId, r: Rejoin) {
+        let Phase::Running(run) = &self.phase else {
+            return;
+        };
+        if run.joining().is_some_and(|j| j.link == link) {
+            log::debug!("{link} asked again for the slot it is being given back: dropped");
+            return;
+        }
+        let away = self
+            .peers
+            .iter()
+            .any(|p| p.dropped.is_some() || p.frozen || p.returning.is_some());
+        let why = match self.cfg.rejoin_entropy {
+            None => Some(RejoinRefusal::HostUnable),
+            Some(e)
+                if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot))
+                    != r.token =>
+            {
+                Some(RejoinRefusal::WrongToken)
+            }
+            // Every player must apply the change before the catch-up goes
+            // (a player away cannot), one change at a time.
+            Some(_) if run.leaving.is_some() || run.entry.is_some() || away => {
+                Some(RejoinRefusal::HostUnable)
+            }
+            Some(_) => None,
+        };
+        match why {
+            Some(why) => self.refuse_rejoin(link, None, why),
+            None => self.begin_join(now, link, r.slot, true),
         }
     }
 
@@ -2901,10 +3148,8 @@ impl<G: DeterministicGame> Session<G> {
             u16::from(c.neutral) & !slots == 0 && u16::from(c.neutral) & 1 << self.side == 0;
         // A joiner's own slot reaches the tick the host ordered the
         // change at, a little past its present (see `begin_join`).
-        let reach = match self.cfg.join_as {
-            Some(_) => ahead_limit(ahead_limit(c.tick, params), params),
-            None => ahead_limit(c.tick, params),
-        };
+        // So does a benched player coming back, taken back as a joiner is.
+        let reach = ahead_limit(ahead_limit(c.tick, params), params);
         if c.tick > g.shortest()
             || g.longest() > reach
             || base > c.tick
@@ -3031,7 +3276,7 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         match self.free_slot(j.slot) {
-            Ok(slot) => self.begin_join(now, link, slot),
+            Ok(slot) => self.begin_join(now, link, slot, false),
             Err(why) => {
                 log::warn!("a join on {link} refused: {why:?}");
                 let bye = Message::<G::Input>::Bye(ByeReason::RejoinRefused(why));
@@ -3051,11 +3296,14 @@ impl<G: DeterministicGame> Session<G> {
             return Err(RejoinRefusal::NoJoiners);
         }
         let away = |p: &Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
-        let neutral = |s: u8| run.timeline.is_neutral(usize::from(s));
+        let benched = |s: u8| self.benched.iter().any(|b| b.slot == s);
+        let neutral = |s: u8| run.timeline.is_neutral(usize::from(s)) && !benched(s);
         let slot = if asked == 0 {
             match (1..players).find(|&s| neutral(s)) {
                 Some(s) => s,
-                None if self.peers.iter().any(away) => return Err(RejoinRefusal::SlotHeld),
+                None if self.peers.iter().any(away) || !self.benched.is_empty() => {
+                    return Err(RejoinRefusal::SlotHeld)
+                }
                 None => return Err(RejoinRefusal::NoFreeSlot),
             }
         } else if let Some(p) = self.peers.iter().find(|p| p.slot == Some(asked)) {
@@ -3066,6 +3314,8 @@ impl<G: DeterministicGame> Session<G> {
             });
         } else if asked < players && neutral(asked) {
             asked
+        } else if benched(asked) {
+            return Err(RejoinRefusal::SlotHeld);
         } else {
             return Err(RejoinRefusal::NoFreeSlot);
         };
@@ -3088,7 +3338,9 @@ impl<G: DeterministicGame> Session<G> {
     /// told (`Roster { Joined }`) that the slot plays the newcomer's
     /// inputs from a tick past every input this side sent; the newcomer's
     /// catch-up goes once they all applied it.
-    fn begin_join(&mut self, now: Millis, link: PeerId, slot: u8) {
+    ///
+    /// `back`: the slot's benched player returns (its token unchanged).
+    fn begin_join(&mut self, now: Millis, link: PeerId, slot: u8, back: bool) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
@@ -3121,7 +3373,7 @@ impl<G: DeterministicGame> Session<G> {
             .saturating_add(u32::from(self.delay.current()))
             .saturating_add(2)
             .saturating_add(u32::try_from(lead).unwrap_or(JOIN_LEAD_TICKS));
-        let seat = seat(&self.seats, slot).saturating_add(1);
+        let seat = seat(&self.seats, slot).saturating_add(u8::from(!back));
         if let Some(x) = self.seats.get_mut(s) {
             *x = seat;
         }
@@ -3143,10 +3395,21 @@ impl<G: DeterministicGame> Session<G> {
             link,
             tick,
             seq,
+            back,
         }));
         self.strangers.retain(|(id, _)| *id != link);
-        log::info!("a new player on {link} takes slot {slot} from tick {tick}: telling the others");
-        self.events.push_back(Event::Joined { slot, tick });
+        if back {
+            self.benched.retain(|b| b.slot != slot);
+            log::info!(
+                "benched slot {slot} is back on {link} from tick {tick}: telling the others"
+            );
+            self.events.push_back(Event::Unbenched { slot, tick });
+        } else {
+            log::info!(
+                "a new player on {link} takes slot {slot} from tick {tick}: telling the others"
+            );
+            self.events.push_back(Event::Joined { slot, tick });
+        }
         self.finish_join_when_applied(now);
     }
 
@@ -3172,15 +3435,16 @@ impl<G: DeterministicGame> Session<G> {
         self.gone.retain(|id| *id != j.link);
         let mut peer = Peer::new(j.link, now);
         peer.slot = Some(j.slot);
+        peer.enters_at = j.tick;
         self.peers.push(peer);
         let t = self.peers.len() - 1;
-        self.send_catch_up(now, j.link, t, true);
+        self.send_catch_up(now, j.link, t, !j.back);
     }
 
     /// Guest: the host let a new player into free `slot` from tick
     /// `r.tick` on; its session is taken once it shows up with the token
     /// whose fingerprint is `proof`.
-    fn on_joined(&mut self, pi: usize, r: Roster, slot: u8, proof: u64) {
+    fn on_joined(&mut self, now: Millis, pi: usize, r: Roster, slot: u8, proof: u64) {
         let from_host = self.is_host_link(pi);
         let host_had = self.peers.get(pi).map_or(0, |h| h.sender.acked());
         let taken = self.peers.iter().any(|p| p.slot == Some(slot));
@@ -3207,15 +3471,39 @@ impl<G: DeterministicGame> Session<G> {
             slot,
             proof,
             host_had,
+            tick: r.tick,
         }));
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
+        let Some(i) = self.benched.iter().position(|b| b.slot == slot) else {
+            log::info!(
+                "a new player takes slot {slot} from tick {}: waiting for its session",
+                r.tick
+            );
+            self.events.push_back(Event::Joined { slot, tick: r.tick });
+            return;
+        };
+        let claims = self.benched.remove(i).claims;
         log::info!(
-            "a new player takes slot {slot} from tick {}: waiting for its session",
+            "benched slot {slot} is back from tick {}: waiting for its session",
             r.tick
         );
-        self.events.push_back(Event::Joined { slot, tick: r.tick });
+        self.events
+            .push_back(Event::Unbenched { slot, tick: r.tick });
+        // Its fresh session may have introduced itself already.
+        for (link, token) in claims {
+            self.take_newcomer(
+                now,
+                link,
+                Rejoin {
+                    protocol: PROTOCOL_VERSION,
+                    build: G::BUILD_ID,
+                    slot,
+                    token,
+                },
+            );
+        }
     }
 
     /// Guest: the new player's session introduces itself on `link` with
@@ -3241,6 +3529,7 @@ impl<G: DeterministicGame> Session<G> {
         self.strangers.retain(|(id, _)| *id != link);
         let mut p = Peer::new(link, now);
         p.slot = Some(n.slot);
+        p.enters_at = n.tick;
         p.hello = Some(Self::local_version());
         p.pinger.start(self.cfg.ping_interval_frames);
         p.hashes = HashBook::after(0);

@@ -330,6 +330,28 @@ pub enum Event {
         /// The first tick played with the new player's inputs.
         tick: u32,
     },
+    /// The dropped player in `slot` is benched (the game plays on while
+    /// a slot is held, see
+    /// [`DeterministicGame::plays_on_while_held`](crate::DeterministicGame::plays_on_while_held)):
+    /// from `tick` on, the slot plays the neutral input on every side, and
+    /// nobody waits for it. The slot stays its player's until the window
+    /// runs out ([`Event::Left`] then, or the match ends with
+    /// [`Outcome::PlayerLeft`]) or the player rejoins
+    /// ([`Event::Unbenched`]).
+    Benched {
+        /// The slot.
+        slot: u8,
+        /// The first tick played with the neutral input.
+        tick: u32,
+    },
+    /// The benched player in `slot` rejoined: from `tick` on, the slot
+    /// plays its fresh session's inputs again, on every side.
+    Unbenched {
+        /// The slot.
+        slot: u8,
+        /// The first tick played with the player's inputs again.
+        tick: u32,
+    },
     /// The match is over; no further event follows.
     Ended(Outcome),
     /// This session rejoined a running match (see

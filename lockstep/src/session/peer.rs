@@ -84,6 +84,10 @@ pub(super) struct Peer {
     /// The host's catch-up for this player comes later, so a rejoiner
     /// holds at least these of ours.
     pub(super) host_had: u32,
+    /// A player that entered the running match (a late joiner, or a
+    /// benched player back) plays its own inputs from this tick: they
+    /// may reach that far ahead of this side's present at first.
+    pub(super) enters_at: u32,
 }
 
 /// The most `Rejoin`s a guest keeps for one slot until the host's word.
@@ -111,6 +115,7 @@ impl Peer {
             returning: None,
             claims: Vec::new(),
             host_had: 0,
+            enters_at: 0,
         }
     }
 

@@ -21,6 +21,12 @@
 //! starts from the longest stream anyone has, and the change hands the
 //! slot back (`Returned`) instead of playing it neutral.
 //!
+//! A drop in a game that plays on while a slot is held goes the same way
+//! as a leave, at once instead of when the window runs out: the change
+//! (`Benched`) plays the slot neutral but keeps it its player's, and the
+//! player's return is ordered like a late join (`Joined`, with the
+//! fingerprint of the slot's own token).
+//!
 //! A late join needs no gathering (every side holds the same neutral
 //! inputs of a free slot): the host orders the change (`Joined`) at a
 //! tick past any it sent inputs for, holds back its own inputs from that
@@ -54,6 +60,26 @@ pub(super) struct Dropped {
     pub(super) deaf: bool,
 }
 
+/// A benched slot: its player dropped, the slot plays the neutral input
+/// on every side from `tick`, and it stays its player's until the
+/// player rejoins or (host) the window runs out at `until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Benched {
+    /// The slot.
+    pub(super) slot: u8,
+    /// The first tick it played the neutral input.
+    pub(super) tick: u32,
+    /// Host: when the slot stops being held.
+    pub(super) until: Millis,
+    /// Guest: `Rejoin` claims (link, token) for the slot, kept until the
+    /// host's word that its player is back.
+    pub(super) claims: Vec<(PeerId, u64)>,
+}
+
+/// The most `Rejoin` claims a guest keeps for a benched slot until the
+/// host's word (one per link a fresh session may speak on).
+pub(super) const MAX_BENCH_CLAIMS: usize = 8;
+
 /// Host: a new player taking a free slot (one that plays the neutral
 /// input), from the change until every player acknowledged it. Until
 /// then the host samples none of its own inputs for `tick` or later, so
@@ -69,6 +95,9 @@ pub(super) struct Joining {
     pub(super) tick: u32,
     /// The change's number.
     pub(super) seq: u16,
+    /// The slot's own player coming back from the bench (with the slot's
+    /// token) rather than a new one.
+    pub(super) back: bool,
 }
 
 /// Guest: the host let a new player into `slot`; its session is taken on
@@ -83,6 +112,8 @@ pub(super) struct Newcomer {
     /// change came: the host's catch-up for the new player came later, so
     /// it holds at least these.
     pub(super) host_had: u32,
+    /// The first tick the slot plays the new player's inputs.
+    pub(super) tick: u32,
 }
 
 /// One remaining player's answer to the host's [`Missing`](crate::wire::Missing).
@@ -123,6 +154,10 @@ pub(super) struct Leaving<I> {
     /// spoke on and its token. The change then hands the slot back to it
     /// instead of the neutral input.
     pub(super) rejoin: Option<(PeerId, u64)>,
+    /// The player dropped in a game that plays on while its slot is held:
+    /// the change benches the slot (neutral input, still held) instead of
+    /// ending its player's place in the match.
+    pub(super) bench: bool,
 }
 
 impl<I: Copy + PartialEq> Leaving<I> {
@@ -140,6 +175,7 @@ impl<I: Copy + PartialEq> Leaving<I> {
                 })
                 .collect(),
             rejoin: None,
+            bench: false,
         }
     }
 

@@ -1123,3 +1123,39 @@ impl<const SAVES: bool> DeterministicGame for OpenDots<SAVES> {
         dots::Dots::load(bytes).map(OpenDots)
     }
 }
+
+/// [`OpenDots`] (no saved state) in a game that also plays a dropped
+/// player's slot on with the neutral input while it is held, so nobody
+/// waits for it (see `DeterministicGame::plays_on_while_held`). Same
+/// build id and input as Dots.
+#[derive(Clone, Debug)]
+pub struct BenchDots(pub dots::Dots);
+
+impl DeterministicGame for BenchDots {
+    type Input = u8;
+    const BUILD_ID: u64 = dots::Dots::BUILD_ID;
+
+    fn new(seed: u64, players: u8) -> Self {
+        BenchDots(dots::Dots::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
+
+    fn plays_on_while_held(_players: u8) -> bool {
+        true
+    }
+
+    fn takes_joiners(_players: u8) -> bool {
+        true
+    }
+}

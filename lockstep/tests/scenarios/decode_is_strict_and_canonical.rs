@@ -128,7 +128,7 @@ fn message() -> impl Strategy<Value = M> {
         1u8..8,
         proptest::option::of(any::<u64>()),
         0u8..=MAX_SPECTATORS,
-        0u8..4,
+        0u8..5,
     )
         .prop_map(|(seq, tick, slot, proof, count, kind)| {
             M::Roster(Roster {
@@ -136,6 +136,7 @@ fn message() -> impl Strategy<Value = M> {
                 tick,
                 change: match (kind, proof) {
                     (0, _) => RosterChange::Spectators { count },
+                    (4, _) => RosterChange::Benched { slot },
                     (3, proof) => RosterChange::Joined {
                         slot,
                         proof: proof.unwrap_or(0),

@@ -911,6 +911,13 @@ fn every_kind_of_datagram_in_every_phase() {
         })),
         vec![23, 11, 0, 0, 0, 0, 0, 0, 0, 0, 8], // a Join for slot 8
         vec![12, 1, 4, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], // a join into slot 0
+        encode(&M::Roster(Roster {
+            seq: 1,
+            tick: 12,
+            change: RosterChange::Benched { slot: 1 },
+        })),
+        vec![12, 1, 4, 4, 0], // slot 0 benched
+        vec![12, 1, 4, 5, 1], // an unknown change
     ];
     for reason in [
         ByeReason::Quit,
@@ -952,7 +959,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..22,
+        0u8..23,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -1074,6 +1081,13 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     change: RosterChange::Joined {
                         slot: (a % 7 + 1) as u8,
                         proof: u64::from(b),
+                    },
+                }),
+                22 => M::Roster(Roster {
+                    seq: (a % 3 + 1) as u16,
+                    tick: b % 8,
+                    change: RosterChange::Benched {
+                        slot: (a % 7 + 1) as u8,
                     },
                 }),
                 16 => M::Roster(Roster {
