@@ -5,6 +5,8 @@
 mod common;
 
 mod a_bad_saved_state_is_refused;
+mod a_benched_player_plays_neutral_until_it_rejoins;
+mod a_benched_player_who_never_returns_leaves_after_the_window;
 mod a_catch_up_that_does_not_fit_is_refused;
 mod a_catch_up_with_a_wrong_hash_is_refused;
 mod a_desync_among_three_players_names_the_slot_that_differs;
@@ -12,6 +14,7 @@ mod a_desync_report_replays_to_the_diverging_tick;
 mod a_desync_stays_the_outcome_whatever_the_peer_sends_next;
 mod a_desync_without_parts_leaves_a_log_to_its_tick;
 mod a_forged_rejoin_on_a_guest_link_is_refused;
+mod a_game_that_does_not_bench_waits_for_a_dropped_player;
 mod a_game_that_does_not_play_on_ends_when_a_player_leaves;
 mod a_guest_claiming_another_slot_is_refused;
 mod a_guest_taking_a_rejoiner_back_sends_only_what_it_lacks;

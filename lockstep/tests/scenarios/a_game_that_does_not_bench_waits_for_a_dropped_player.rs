@@ -4,7 +4,7 @@
 //! the player while its slot is held, a freeze of nearly the whole cut,
 //! and nobody is benched, even with `bench_after` set; when the links
 //! come back the match resumes, in both modes.
-mod common;
+use crate::common;
 
 use common::{in_both_modes, mild_link, Mode};
 use lockstep::{Event, Millis, SessionConfig};

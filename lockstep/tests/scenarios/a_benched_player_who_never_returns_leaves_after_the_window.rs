@@ -4,7 +4,7 @@
 //! bench's tick, on both) and play on in sync with it neutral, never
 //! having waited for it; with two, the match ends for the host with
 //! `PlayerLeft`. Both modes.
-mod common;
+use crate::common;
 
 use common::{in_both_modes, mild_link, run_some_to_confirmed, Mode};
 use lockstep::{Event, Millis, Outcome, SessionConfig};

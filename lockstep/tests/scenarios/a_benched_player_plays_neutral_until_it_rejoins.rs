@@ -7,7 +7,7 @@
 //! fresh session and its token, the slot is handed back at a tick every
 //! member agrees on, and all play on in sync on the same hashes, in both
 //! modes, over 30 ms ±5 links with 2 % loss.
-mod common;
+use crate::common;
 
 use common::{assert_players_agree, in_both_modes, mild_link, Mode};
 use lockstep::{Event, Millis, SessionConfig};
