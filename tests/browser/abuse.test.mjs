@@ -30,7 +30,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serverAndBrowser, openPage, joinLobby, entry, waitConnected, say, waitChat, waitNotice,
-  describePage, DEADLINE,
+  describePage, inviteToParty, partyPrompt, DEADLINE,
 } from './harness.mjs';
 
 const env = serverAndBrowser(true);
@@ -267,21 +267,6 @@ test('C. a peer that only pings never finishes the handshake: the match does not
   for (const p of [fay, gus]) await p.context().close();
 });
 
-/** Ada invites `invited` to a party through the party panel; each accepts. */
-async function partyOf(ada, invited) {
-  const row = (page, name) => page.locator('#party-panel li', { has: page.locator('.name', { hasText: `${name}#` }) });
-  const prompt = (page) => page.locator('#party-prompt .prompt', { has: page.locator('.name', { hasText: 'Ada#' }) });
-  await ada.locator('#party-panel button[data-action="party-open"]').click({ timeout: DEADLINE });
-  for (const [name] of invited) {
-    await row(ada, name).locator('button[data-action="party-pick"]').click({ timeout: DEADLINE });
-    await row(ada, name).locator('button[data-action="party-pick"][aria-pressed="true"]').waitFor({ timeout: DEADLINE });
-  }
-  await ada.locator('#party-panel button[data-action="party-start"]:not([disabled])').click({ timeout: DEADLINE });
-  for (const [, page] of invited) {
-    await prompt(page).locator('button[data-action="party-accept"]').click({ timeout: DEADLINE });
-  }
-}
-
 test('D. a party member that sends no inputs: the match is stopped with its own message', { skip: process.env.NTBA_PARTY !== '1', timeout: 180_000 }, async () => {
   const { server, browser, pages } = env;
   const ada = await openPage(browser, server.url);
@@ -289,12 +274,16 @@ test('D. a party member that sends no inputs: the match is stopped with its own 
   const eve = await openPage(browser, `${server.url}/?peer_fault=no_inputs`);
   pages.push(ada, bo, eve);
   const all = [['Ada', ada], ['Bo', bo], ['Eve', eve]];
+  const byName = { Ada: ada, Bo: bo, Eve: eve };
   for (const [name, page] of all) await joinLobby(page, name);
   for (const [, page] of all) await waitConnected(page, 2);
   const stopped = "The other player's game stopped sending its moves, so the match was stopped.";
   let started;
   try {
-    await partyOf(ada, [['Bo', bo], ['Eve', eve]]);
+    await inviteToParty(byName, 'Ada', ['Bo', 'Eve']);
+    for (const page of [bo, eve]) {
+      await partyPrompt(page, 'Ada').locator('button[data-action="party-accept"]').click({ timeout: DEADLINE });
+    }
     await ada.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
     started = Date.now();
     for (const page of [bo, eve]) await page.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
