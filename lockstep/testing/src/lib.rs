@@ -1082,12 +1082,13 @@ mod tests {
 
 /// Dots in a game whose matches play on when a player left and take a new
 /// player into the slot it left; with `SAVES`, a newcomer catches up from
-/// Dots' saved state, else by replaying every input. Same build id and
-/// input as Dots.
+/// Dots' saved state, else by replaying every input; with `BENCHES`, a
+/// dropped player's slot plays on neutral while it is held. Same build id
+/// and input as Dots.
 #[derive(Clone, Debug)]
-pub struct OpenDots<const SAVES: bool>(pub dots::Dots);
+pub struct OpenDots<const SAVES: bool, const BENCHES: bool = false>(pub dots::Dots);
 
-impl<const SAVES: bool> DeterministicGame for OpenDots<SAVES> {
+impl<const SAVES: bool, const BENCHES: bool> DeterministicGame for OpenDots<SAVES, BENCHES> {
     type Input = u8;
     const BUILD_ID: u64 = dots::Dots::BUILD_ID;
 
@@ -1105,6 +1106,10 @@ impl<const SAVES: bool> DeterministicGame for OpenDots<SAVES> {
 
     fn plays_on_after_leave(remaining: u8) -> bool {
         remaining >= 2
+    }
+
+    fn plays_on_while_held(_players: u8) -> bool {
+        BENCHES
     }
 
     fn takes_joiners(_players: u8) -> bool {
@@ -1126,36 +1131,5 @@ impl<const SAVES: bool> DeterministicGame for OpenDots<SAVES> {
 
 /// [`OpenDots`] (no saved state) in a game that also plays a dropped
 /// player's slot on with the neutral input while it is held, so nobody
-/// waits for it (see `DeterministicGame::plays_on_while_held`). Same
-/// build id and input as Dots.
-#[derive(Clone, Debug)]
-pub struct BenchDots(pub dots::Dots);
-
-impl DeterministicGame for BenchDots {
-    type Input = u8;
-    const BUILD_ID: u64 = dots::Dots::BUILD_ID;
-
-    fn new(seed: u64, players: u8) -> Self {
-        BenchDots(dots::Dots::new(seed, players))
-    }
-
-    fn step(&mut self, inputs: &[u8]) {
-        self.0.step(inputs);
-    }
-
-    fn state_hash(&self) -> u64 {
-        self.0.state_hash()
-    }
-
-    fn plays_on_after_leave(remaining: u8) -> bool {
-        remaining >= 2
-    }
-
-    fn plays_on_while_held(_players: u8) -> bool {
-        true
-    }
-
-    fn takes_joiners(_players: u8) -> bool {
-        true
-    }
-}
+/// waits for it (see `DeterministicGame::plays_on_while_held`).
+pub type BenchDots = OpenDots<false, true>;
