@@ -150,7 +150,14 @@ async function playMatch(label, host, guest, hostName, guestName, mode) {
   assert.equal(sg.side, '1');
   assert.equal(sh.mode, mode);
   assert.equal(sg.mode, mode, 'the guest adopts the host choice');
-  assert.equal(sh.delay, sg.delay, 'both sides use the input delay the host picked');
+  // The host picks the match's input delay; from there each side raises
+  // its own as its round trips grow (and lowers it back, never below the
+  // match's), so the two may differ for a while. The hashes below are what
+  // must agree.
+  for (const [name, d] of [['host', sh.delay], ['guest', sg.delay]]) {
+    assert.ok(Number.isInteger(Number(d)) && Number(d) >= 1 && Number(d) <= 12, `the ${name}'s input delay is 1 to 12 ticks: ${d}`);
+  }
+  console.log(`${label}: input delay at the start: host ${sh.delay}, guest ${sg.delay} ticks`);
 
   await Promise.all([host.evaluate(watchConfirmed), guest.evaluate(watchConfirmed)]);
   const keys = [pressKeys(host, 0, 0x9e3779b9), pressKeys(guest, 1, 0x85ebca6b)];

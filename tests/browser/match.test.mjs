@@ -247,7 +247,11 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   assert.equal(sb.side, '1');
   assert.equal(sa.mode, 'rollback');
   assert.equal(sb.mode, 'rollback');
-  assert.equal(sa.delay, sb.delay, 'both sides use the input delay the host picked');
+  // The host picks the match's input delay; each side then raises its own
+  // as its round trips grow, so the two may differ for a while.
+  for (const d of [sa.delay, sb.delay]) {
+    assert.ok(Number(d) >= 1 && Number(d) <= 12, `an input delay of 1 to 12 ticks: ${d}`);
+  }
   // The status line names the netcode and the delay, and shows the
   // measured round trip (in ms, and as data-ping) once the first comes.
   for (const p of [ada, bo]) {
