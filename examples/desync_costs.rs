@@ -71,6 +71,8 @@ fn main() {
         players: 2,
         input_delay: 2,
         final_hash: last.state_hash(),
+        start_tick: 0,
+        start_state: Vec::new(),
         inputs,
     };
     let outcome = Outcome::Desync {

@@ -66,17 +66,11 @@ fn main() {
     // bytes are errors.
     let log = InputLog::<Pad>::from_bytes(&bytes).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
     if let Some(t) = at {
-        if t > log.ticks() {
-            fail(&format!("--at {t}: the log has only {} ticks", log.ticks()));
-        }
-        let mut g = Ntba::new(log.seed, log.players);
-        for tick in 0..t {
-            // Within the log's length, checked above.
-            g.step(
-                log.tick_inputs(tick)
-                    .unwrap_or_else(|| fail("log shorter than its tick count")),
-            );
-        }
+        // Refuses a tick outside the log (before a saved state it starts
+        // from, or past its end).
+        let g = log
+            .game_at::<Ntba>(t)
+            .unwrap_or_else(|e| fail(&format!("--at {t}: {e}")));
         println!("after tick {t}: state hash {:016x}", g.state_hash());
     }
     // Checks the build id and the recorded final hash.
@@ -87,8 +81,13 @@ fn main() {
         .replay_game::<Ntba>()
         .map(|g| g.score())
         .unwrap_or([0, 0]);
+    let from = if log.start_tick > 0 {
+        format!(" from the saved state at tick {}", log.start_tick)
+    } else {
+        String::new()
+    };
     println!(
-        "replayed {} ticks of NtBA (seed {:016x}, input delay {}): HOME {home} - {away} AWAY, final hash {hash:016x}, as recorded",
+        "replayed {} ticks of NtBA{from} (seed {:016x}, input delay {}): HOME {home} - {away} AWAY, final hash {hash:016x}, as recorded",
         log.ticks(),
         log.seed,
         log.input_delay

@@ -54,18 +54,6 @@ impl Explained for Dots {
     }
 }
 
-/// The game after the first `ticks` ticks of the report's inputs.
-fn game_at<G: DeterministicGame>(report: &DesyncReport<G::Input>, ticks: u32) -> G {
-    let log = &report.log;
-    let mut g = G::new(log.seed, log.players);
-    for t in 0..ticks {
-        if let Some(inputs) = log.tick_inputs(t) {
-            g.step(inputs);
-        }
-    }
-    g
-}
-
 fn names(v: &[&str]) -> String {
     if v.is_empty() {
         "nothing".to_owned()
@@ -127,7 +115,7 @@ pub fn explain<G: Explained>(report: &DesyncReport<G::Input>) -> String {
             );
         }
         (Some(t), false) => {
-            let at: G = game_at(report, t);
+            let at: G = report.game_at(t);
             let _ = writeln!(
                 out,
                 "  this build first differs from the writer after tick {t}{}",

@@ -40,6 +40,8 @@ fn match_log() -> Vec<u8> {
         players: 2,
         input_delay: 2,
         final_hash: g.state_hash(),
+        start_tick: 0,
+        start_state: Vec::new(),
         inputs,
     }
     .to_bytes()

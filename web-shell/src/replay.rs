@@ -124,7 +124,7 @@ pub struct Playback<G: DeterministicGame> {
 
 impl<G: DeterministicGame> Playback<G> {
     /// Opens `bytes` for a game of build `build`; `score` words a state's
-    /// score (or `None` for a game that has none). Starts paused at tick 0.
+    /// score (or `None` for a game that has none). Starts paused at the log's first tick.
     ///
     /// # Errors
     ///
@@ -145,15 +145,22 @@ impl<G: DeterministicGame> Playback<G> {
             });
         }
         let ticks = log.ticks();
-        let mut game = G::new(log.seed, log.players);
+        let start = log.start_tick;
+        // A log that starts from a saved state (a player who came back into
+        // a running match) plays from there.
+        let mut game = if log.start_state.is_empty() {
+            G::new(log.seed, log.players)
+        } else {
+            G::load(&log.start_state).ok_or(Refusal::Damaged)?
+        };
         let mut saves = vec![game.clone()];
         let mut marks = Vec::new();
         let mut last = score(&game);
-        for t in 0..ticks {
+        for t in start..ticks {
             let inputs = log.tick_inputs(t).ok_or(Refusal::Damaged)?;
             game.step(inputs);
             let now = t + 1;
-            if now % SAVE_EVERY == 0 {
+            if (now - start).is_multiple_of(SAVE_EVERY) {
                 saves.push(game.clone());
             }
             let s = score(&game);
@@ -170,23 +177,30 @@ impl<G: DeterministicGame> Playback<G> {
         if game.state_hash() != log.final_hash {
             return Err(Refusal::DoesNotReplay);
         }
-        let start = saves[0].clone();
+        let first = saves[0].clone();
         Ok(Playback {
             log,
             saves,
             marks,
-            game: start,
-            tick: 0,
+            game: first,
+            tick: start,
             playing: false,
             speed: NORMAL_SPEED,
             quarters: 0,
         })
     }
 
-    /// Ticks in the log.
+    /// The tick after the log's last (counted from the match's start).
     #[must_use]
     pub fn ticks(&self) -> u32 {
         self.log.ticks()
+    }
+
+    /// The tick the log starts at: 0, or where the saved state it starts
+    /// from stands; seeking before it goes to it.
+    #[must_use]
+    pub fn start_tick(&self) -> u32 {
+        self.log.start_tick
     }
 
     /// Ticks played so far.
@@ -233,7 +247,7 @@ impl<G: DeterministicGame> Playback<G> {
                     self.playing = false;
                 } else {
                     if self.tick >= self.ticks() {
-                        self.seek(0);
+                        self.seek(self.start_tick());
                     }
                     self.playing = true;
                     self.quarters = 0;
@@ -257,9 +271,10 @@ impl<G: DeterministicGame> Playback<G> {
     }
 
     fn go_to(&mut self, tick: u32) {
-        let target = tick.min(self.ticks());
-        let save = target / SAVE_EVERY;
-        let from_save = save * SAVE_EVERY;
+        let start = self.start_tick();
+        let target = tick.clamp(start, self.ticks());
+        let save = (target - start) / SAVE_EVERY;
+        let from_save = start + save * SAVE_EVERY;
         if target < self.tick || from_save > self.tick {
             let Some(g) = self.saves.get(save as usize) else {
                 // Every multiple of SAVE_EVERY up to the log's end was saved.
@@ -339,6 +354,26 @@ mod tests {
             h.write_u32(self.n[1]);
             h.finish()
         }
+        fn save(&self) -> Option<Vec<u8>> {
+            Some(
+                [self.t, self.n[0], self.n[1]]
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect(),
+            )
+        }
+        fn load(bytes: &[u8]) -> Option<Self> {
+            let word = |i: usize| {
+                Some(u32::from_le_bytes(
+                    bytes.get(i * 4..i * 4 + 4)?.try_into().ok()?,
+                ))
+            };
+            (bytes.len() == 12).then_some(())?;
+            Some(Count {
+                t: word(0)?,
+                n: [word(1)?, word(2)?],
+            })
+        }
     }
 
     fn score(g: &Count) -> Option<String> {
@@ -361,9 +396,50 @@ mod tests {
             players: 2,
             input_delay: 2,
             final_hash: g.state_hash(),
+            start_tick: 0,
+            start_state: Vec::new(),
             inputs,
         };
         (log.to_bytes().unwrap(), states)
+    }
+
+    /// The log of `log_of(ticks)` as a player who came back at tick `at`
+    /// recorded it: the saved state there, then the inputs since.
+    fn log_from(ticks: u32, at: u32) -> Vec<u8> {
+        let (bytes, states) = log_of(ticks);
+        let mut log = InputLog::<u8>::from_bytes(&bytes).unwrap();
+        log.inputs.drain(..at as usize * 2);
+        log.start_tick = at;
+        log.start_state = states[at as usize].save().unwrap();
+        log.to_bytes().unwrap()
+    }
+
+    #[test]
+    fn a_log_from_a_saved_state_plays_from_its_start() {
+        let (_, states) = log_of(1_000);
+        let mut p = open(&log_from(1_000, 437)).unwrap();
+        assert_eq!((p.tick(), p.ticks()), (437, 1_000));
+        assert_eq!(p.game().state_hash(), states[437].state_hash());
+        for t in [800, 437, 738, 736, 1_000, 500] {
+            p.seek(t);
+            assert_eq!(p.tick(), t);
+            assert_eq!(
+                p.game().state_hash(),
+                states[t as usize].state_hash(),
+                "tick {t}"
+            );
+        }
+        // Before its start: its start.
+        p.seek(3);
+        assert_eq!(p.tick(), 437);
+        // Played from the end, it starts again from its start.
+        p.seek(1_000);
+        p.control(Control::PlayPause);
+        assert_eq!(p.tick(), 437);
+        // A saved state that does not load is a damaged file.
+        let mut log = InputLog::<u8>::from_bytes(&log_from(1_000, 437)).unwrap();
+        log.start_state.pop();
+        assert_eq!(open(&log.to_bytes().unwrap()).err(), Some(Refusal::Damaged));
     }
 
     fn open(bytes: &[u8]) -> Result<Playback<Count>, Refusal> {

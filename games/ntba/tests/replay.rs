@@ -18,6 +18,8 @@ fn record(seed: u64, ticks: u32) -> (InputLog<Pad>, Ntba) {
         players: 2,
         input_delay: 0,
         final_hash: g.state_hash(),
+        start_tick: 0,
+        start_state: Vec::new(),
         inputs,
     };
     (log, g)

@@ -72,8 +72,9 @@ pub struct DesyncReport<I> {
     /// The parts at the desync tick, in the game's order (empty for a game
     /// without parts).
     pub parts: Vec<ReportPart>,
-    /// The writer's state hash after each tick `1..=tick` (entry `i` after
-    /// tick `i + 1`), or empty.
+    /// The writer's state hash after each tick its log holds, from the
+    /// log's start to the desync tick (entry `i` after tick
+    /// `start_tick + i + 1`), or empty.
     pub trace: Vec<u64>,
 }
 
@@ -203,21 +204,30 @@ fn cut(mut s: String, max: usize) -> String {
     s
 }
 
-/// The game after replaying the first `ticks` ticks of `log`, whatever
-/// build recorded it, calling `each` with the state after every tick.
+/// The game after replaying `log` to tick `ticks` (counted from the
+/// match's start), whatever build recorded it, calling `each` with the
+/// state after every tick. A log that starts from a saved state starts
+/// there; the flag says whether that state loaded in this build (if not,
+/// the replay runs from the seed and cannot match the writer's).
 fn replay_to<G: DeterministicGame>(
     log: &InputLog<G::Input>,
     ticks: u32,
     mut each: impl FnMut(u32, &G),
-) -> G {
-    let mut game = G::new(log.seed, log.players);
-    for t in 0..ticks {
+) -> (G, bool) {
+    let loaded = if log.start_state.is_empty() {
+        None
+    } else {
+        G::load(&log.start_state)
+    };
+    let started = log.start_state.is_empty() || loaded.is_some();
+    let mut game = loaded.unwrap_or_else(|| G::new(log.seed, log.players));
+    for t in log.start_tick..ticks {
         if let Some(inputs) = log.tick_inputs(t) {
             game.step(inputs);
             each(t + 1, &game);
         }
     }
-    game
+    (game, started)
 }
 
 impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
@@ -260,7 +270,7 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
             return Err(WriteError::BuildMismatch);
         }
         let logged = log.ticks();
-        if *tick > logged || *tick > MAX_REPORT_TICKS {
+        if *tick > logged || *tick > MAX_REPORT_TICKS || *tick <= log.start_tick {
             return Err(WriteError::TicksOutOfRange {
                 tick: *tick,
                 logged,
@@ -269,9 +279,10 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
         if parts.local.iter().any(|p| !name_ok(p.name)) || parts.local.len() > MAX_PARTS {
             return Err(WriteError::BadPartName);
         }
-        let cut_at = *tick as usize * usize::from(log.players);
-        let mut trace = Vec::with_capacity(*tick as usize);
-        let game: G = replay_to(log, *tick, |_, g: &G| trace.push(g.state_hash()));
+        let rows = (*tick - log.start_tick) as usize;
+        let cut_at = rows * usize::from(log.players);
+        let mut trace = Vec::with_capacity(rows);
+        let (game, _) = replay_to(log, *tick, |_, g: &G| trace.push(g.state_hash()));
         let report = DesyncReport {
             log: InputLog {
                 build: log.build,
@@ -279,6 +290,8 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
                 players: log.players,
                 input_delay: log.input_delay,
                 final_hash: *local,
+                start_tick: log.start_tick,
+                start_state: log.start_state.clone(),
                 inputs: log.inputs.get(..cut_at).unwrap_or(&log.inputs).to_vec(),
             },
             side,
@@ -370,16 +383,17 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
         }
         let log = InputLog::<I>::from_bytes(&wire.log.0).map_err(ReportDecodeError::Log)?;
         let ticks = log.ticks();
+        let recorded = log.recorded_ticks();
         if !(2..=crate::wire::MAX_PLAYERS).contains(&log.players) {
             return Err(ReportDecodeError::Inconsistent("players"));
         }
         if wire.side >= log.players {
             return Err(ReportDecodeError::Inconsistent("side"));
         }
-        if ticks == 0 || ticks > MAX_REPORT_TICKS {
+        if recorded == 0 || ticks > MAX_REPORT_TICKS {
             return Err(ReportDecodeError::Inconsistent("ticks"));
         }
-        if !wire.trace.0.is_empty() && wire.trace.0.len() != ticks as usize {
+        if !wire.trace.0.is_empty() && wire.trace.0.len() != recorded as usize {
             return Err(ReportDecodeError::Inconsistent("trace"));
         }
         let mut parts = Vec::with_capacity(wire.parts.0.len());
@@ -410,18 +424,31 @@ impl<I: Copy + Serialize + DeserializeOwned> DesyncReport<I> {
         }
     }
 
+    /// This build's `G` after `tick` ticks of the report's inputs (counted
+    /// from the match's start; from the log's saved starting state where it
+    /// has one and this build loads it), whatever build wrote the report.
+    #[must_use]
+    pub fn game_at<G: DeterministicGame<Input = I>>(&self, tick: u32) -> G {
+        replay_to(&self.log, tick.min(self.tick()), |_, _: &G| {}).0
+    }
+
     /// Replays the report with this build's `G` (even when the build id
     /// differs: that is the point) and says where it parts ways with the
     /// writer and the peer.
     #[must_use]
     pub fn replay<G: DeterministicGame<Input = I>>(&self) -> Replayed<G> {
         let mut first_diverging_tick = None;
-        let game: G = replay_to(&self.log, self.tick(), |t, g: &G| {
-            let recorded = self.trace.get(t as usize - 1);
+        let start = self.log.start_tick;
+        let (game, started): (G, bool) = replay_to(&self.log, self.tick(), |t, g: &G| {
+            let recorded = self.trace.get((t - start) as usize - 1);
             if first_diverging_tick.is_none() && recorded.is_some_and(|&h| h != g.state_hash()) {
                 first_diverging_tick = Some(t);
             }
         });
+        // A saved state this build cannot load parts ways at the start.
+        if !started {
+            first_diverging_tick = Some(start);
+        }
         let parts = game.state_parts();
         let by_name = |name: &str| self.parts.iter().find(|p| p.name == name);
         let differs = |peer: bool| -> Vec<&'static str> {
@@ -481,6 +508,8 @@ mod tests {
                 players: 2,
                 input_delay: 3,
                 final_hash: 11,
+                start_tick: 0,
+                start_state: vec![],
                 inputs: vec![1, 2, 3, 4],
             },
             side: 1,

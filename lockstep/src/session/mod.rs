@@ -1328,6 +1328,8 @@ impl<G: DeterministicGame> Session<G> {
                 players: self.players().max(2),
                 input_delay: p.delay,
                 final_hash: G::new(p.seed, self.players().max(2)).state_hash(),
+                start_tick: 0,
+                start_state: Vec::new(),
                 inputs: Vec::new(),
             },
         }
@@ -3184,7 +3186,7 @@ impl<G: DeterministicGame> Session<G> {
                     self.violation(Violation::BadCatchUp);
                     return;
                 };
-                fresh.caught_up_from(game, state.tick, g.inputs, c.tick)
+                fresh.caught_up_from(game, state.bytes, state.tick, g.inputs, c.tick)
             }
         };
         if !self.caught_up_to(&timeline, &c) {

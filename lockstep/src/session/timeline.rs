@@ -108,6 +108,9 @@ pub(crate) struct Timeline<G: DeterministicGame> {
     /// state a rejoiner started from (the inputs before it are
     /// placeholders, never stepped).
     base: u32,
+    /// The saved state the timeline started from at `base` (empty when it
+    /// started from the seed): where this side's input log starts.
+    base_state: Vec<u8>,
     stats: TimelineStats,
 }
 
@@ -139,6 +142,7 @@ impl<G: DeterministicGame> Timeline<G> {
             confirmed: 0,
             last_hashed: 0,
             base: 0,
+            base_state: Vec::new(),
             stats: TimelineStats::default(),
         }
     }
@@ -167,15 +171,16 @@ impl<G: DeterministicGame> Timeline<G> {
         self
     }
 
-    /// A rejoiner's timeline from the host's saved state: `game` stands at
-    /// tick `at`, every slot's `inputs` follow from there (the host's
-    /// record, this side's own included), replayed to tick `upto` (at most
-    /// the fewest inputs any slot has). As for
+    /// A rejoiner's timeline from the host's saved state: `game` (loaded
+    /// from `bytes`) stands at tick `at`, every slot's `inputs` follow from
+    /// there (the host's record, this side's own included), replayed to
+    /// tick `upto` (at most the fewest inputs any slot has). As for
     /// [`caught_up`](Self::caught_up), the final ticks on the way count as
     /// hashed and nothing is reported.
     pub(crate) fn caught_up_from(
         mut self,
         game: G,
+        bytes: Vec<u8>,
         at: u32,
         inputs: Vec<Vec<G::Input>>,
         upto: u32,
@@ -192,6 +197,7 @@ impl<G: DeterministicGame> Timeline<G> {
         self.confirmed = at;
         self.last_hashed = at - at % self.hash_interval;
         self.base = at;
+        self.base_state = bytes;
         self.caught_up(held, upto)
     }
 
@@ -591,22 +597,16 @@ impl<G: DeterministicGame> Timeline<G> {
         true
     }
 
-    /// Every confirmed tick so far as an exportable [`InputLog`], both
-    /// players' inputs in player order.
+    /// Every confirmed tick so far as an exportable [`InputLog`], every
+    /// player's inputs in slot order; from the saved state the timeline
+    /// started from, if it did.
     pub(crate) fn input_log(&self, seed: u64, delay: u8) -> InputLog<G::Input> {
-        // A timeline that started from a saved state cannot be replayed
-        // from the seed: it records nothing (the host's log is the match's
-        // record).
-        let ticks = if self.base > 0 {
-            0
-        } else {
-            self.confirmed as usize
-        };
         let players = self.players();
+        let ticks = self.confirmed.saturating_sub(self.base) as usize;
         let mut inputs = Vec::with_capacity(ticks * players);
         let mut tick = Vec::with_capacity(players);
-        for t in 0..ticks {
-            if !self.confirmed_inputs(t as u32, &mut tick) {
+        for t in self.base..self.confirmed {
+            if !self.confirmed_inputs(t, &mut tick) {
                 break;
             }
             inputs.extend_from_slice(&tick);
@@ -615,7 +615,6 @@ impl<G: DeterministicGame> Timeline<G> {
         let players = players as u8;
         let final_hash = self
             .confirmed_game()
-            .filter(|_| self.base == 0)
             .map_or_else(|| G::new(seed, players).state_hash(), G::state_hash);
         InputLog {
             build: G::BUILD_ID,
@@ -623,6 +622,8 @@ impl<G: DeterministicGame> Timeline<G> {
             players,
             input_delay: delay,
             final_hash,
+            start_tick: self.base,
+            start_state: self.base_state.clone(),
             inputs,
         }
     }

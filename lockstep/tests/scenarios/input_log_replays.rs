@@ -109,10 +109,68 @@ fn log_bytes_are_read_strictly() {
         Err(LogDecodeError::BadMagic)
     );
     let mut version = bytes.clone();
-    version[4] = 2;
+    version[4] = 3;
     assert_eq!(
         InputLog::<u8>::from_bytes(&version),
-        Err(LogDecodeError::UnsupportedVersion(2))
+        Err(LogDecodeError::UnsupportedVersion(3))
+    );
+    // A start tick past 0 needs the saved state it starts from, and a
+    // saved state a start tick (bytes 31 and 32: after the magic, version,
+    // three 8-byte fields, players and input delay).
+    assert_eq!(bytes[START_AT..START_AT + 2], [0, 0], "a log from the seed");
+    let mut tick_only = bytes.clone();
+    tick_only[START_AT] = 5;
+    assert_eq!(
+        InputLog::<u8>::from_bytes(&tick_only),
+        Err(LogDecodeError::Inconsistent)
+    );
+    let mut state_only = bytes.clone();
+    state_only.splice(START_AT + 1..START_AT + 2, [1, 7]);
+    assert_eq!(
+        InputLog::<u8>::from_bytes(&state_only),
+        Err(LogDecodeError::Inconsistent)
+    );
+}
+
+/// Where the start tick lies in a log's bytes.
+const START_AT: usize = 4 + 1 + 8 + 8 + 8 + 1 + 1;
+
+#[test]
+fn a_log_of_format_version_1_still_reads() {
+    let log = played().host.input_log();
+    let bytes = log.to_bytes().expect("u8 inputs encode");
+    // Version 1 had no start tick and no saved state.
+    let mut v1 = bytes.clone();
+    v1[4] = 1;
+    v1.drain(START_AT..START_AT + 2);
+    assert_eq!(InputLog::<u8>::from_bytes(&v1).as_ref(), Ok(&log));
+    // It has no room for them either: version 2's bytes read as version 1
+    // are not a log.
+    let mut v2_as_v1 = bytes;
+    v2_as_v1[4] = 1;
+    assert!(InputLog::<u8>::from_bytes(&v2_as_v1).is_err());
+}
+
+#[test]
+fn a_log_plays_to_any_tick_within_it_and_no_further() {
+    let log = played().host.input_log();
+    let mut game = Tiny::new(log.seed, log.players);
+    for t in 0..600 {
+        game.step(log.tick_inputs(t).expect("within the log"));
+    }
+    assert_eq!(
+        log.game_at::<Tiny>(600).map(|g| g.state_hash()),
+        Ok(game.state_hash())
+    );
+    assert_eq!(
+        log.game_at::<Tiny>(log.ticks() + 1).err(),
+        Some(ReplayError::PastEnd { end: log.ticks() })
+    );
+    assert_eq!(
+        log.game_at::<TinyOtherBuild>(600)
+            .err()
+            .map(|e| matches!(e, ReplayError::BuildMismatch { .. })),
+        Some(true)
     );
 }
 

@@ -310,6 +310,8 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                 players,
                 input_delay: 0,
                 final_hash: game.state_hash(),
+                start_tick: 0,
+                start_state: Vec::new(),
                 inputs: Vec::new(),
             });
             self.local = Some(game);
@@ -478,14 +480,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     fn log_hash_at(&self, last: &LogOffer, tick: u32) -> Option<u64> {
         let log =
             InputLog::<<F::Game as DeterministicGame>::Input>::from_bytes(&last.bytes).ok()?;
-        if tick > log.ticks() {
-            return None;
-        }
-        let mut g = F::Game::new(log.seed, log.players);
-        for t in 0..tick {
-            g.step(log.tick_inputs(t)?);
-        }
-        Some(g.state_hash())
+        log.game_at::<F::Game>(tick).ok().map(|g| g.state_hash())
     }
     fn local_log(&self) -> Option<LogOffer> {
         let log = self.local_log.as_ref()?;
@@ -589,6 +584,8 @@ mod tests {
             players: 2,
             input_delay: 1,
             final_hash: game.state_hash(),
+            start_tick: 0,
+            start_state: Vec::new(),
             inputs,
         };
         let mut slot = Slot::new(Counting::default());

@@ -206,6 +206,8 @@ fn dots_log(build: u64, ticks: u32) -> Vec<u8> {
         players: 2,
         input_delay: 2,
         final_hash: g.state_hash(),
+        start_tick: 0,
+        start_state: Vec::new(),
         inputs,
     }
     .to_bytes()

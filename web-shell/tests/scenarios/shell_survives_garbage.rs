@@ -109,6 +109,8 @@ fn replay_file(r: &mut Rng) -> Result<Vec<u8>, web_shell::replay::Refusal> {
         players: 2,
         input_delay: 0,
         final_hash: g.state_hash(),
+        start_tick: 0,
+        start_state: Vec::new(),
         inputs,
     };
     let mut bytes = log.to_bytes().unwrap();

@@ -1040,3 +1040,43 @@ pub fn running_three<G: DeterministicGame<Input = u8>>(
     assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
     m
 }
+
+/// `log`, recorded by a member that entered a running match from the
+/// host's saved state, starts there (a tick past 0 with the state's
+/// bytes), holds inputs from then on, reads back from its bytes unchanged,
+/// replays to its own final hash, and ends where the host's `host_log`
+/// (from the seed) stands at the same tick.
+pub fn assert_log_from_saved_state<G: DeterministicGame<Input = u8>>(
+    log: &InputLog<u8>,
+    host_log: &InputLog<u8>,
+) {
+    assert!(
+        log.start_tick > 0,
+        "the log starts at tick {}",
+        log.start_tick
+    );
+    assert!(
+        !log.start_state.is_empty(),
+        "the log carries the saved state"
+    );
+    assert!(
+        log.recorded_ticks() > 0,
+        "the log holds ticks after the state"
+    );
+    let bytes = log.to_bytes().expect("encodes");
+    assert_eq!(InputLog::<u8>::from_bytes(&bytes).as_ref(), Ok(log));
+    assert_eq!(log.replay::<G>(), Ok(log.final_hash));
+    let at = log.ticks();
+    assert!(host_log.ticks() >= at, "{} < {at}", host_log.ticks());
+    let host = host_log
+        .game_at::<G>(at)
+        .expect("the host's log reaches the tick");
+    assert_eq!(host.state_hash(), log.final_hash, "at tick {at}");
+    // Before its start the log has nothing to give.
+    assert_eq!(
+        log.game_at::<G>(log.start_tick - 1).err(),
+        Some(lockstep::ReplayError::BeforeStart {
+            start: log.start_tick
+        })
+    );
+}
