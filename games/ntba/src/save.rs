@@ -318,7 +318,7 @@ impl Ntba {
                 BallMode::Held => {
                     self.phase == Phase::Play && self.possession == Some(team(b.owner))
                 }
-                BallMode::Shot => b.t < b.dur,
+                BallMode::Shot => b.t < b.dur && b.points >= 2,
                 BallMode::Pass => b.t < b.dur && b.receiver == b.owner ^ 1,
                 BallMode::Loose | BallMode::Dead => true,
             };
@@ -717,6 +717,55 @@ mod tests {
             [13, 0, 0, 0],
         ] {
             assert_eq!(event_from_bytes(bad), None, "{bad:?}");
+        }
+    }
+
+    /// A mid-match state's record with `change` made to it, as bytes.
+    fn changed(change: impl Fn(&mut Saved)) -> Vec<u8> {
+        let mut g = Ntba::new(5, 2);
+        for _ in 0..900 {
+            g.step(&[Pad(0x18), Pad(0x24)]);
+        }
+        let mut s = g.saved();
+        change(&mut s);
+        postcard::to_allocvec(&s).unwrap_or_default()
+    }
+
+    #[test]
+    fn impossible_states_are_refused() {
+        assert!(Ntba::from_bytes(&changed(|_| ())).is_some());
+        let bad: [(&str, Box<dyn Fn(&mut Saved)>); 16] = [
+            ("format", Box::new(|s| s.format = 2)),
+            ("one person", Box::new(|s| s.people = 1)),
+            ("five people", Box::new(|s| s.people = 5)),
+            (
+                "a ninth event",
+                Box::new(|s| s.events = vec![[9, 0, 0, 0]; 9]),
+            ),
+            ("period", Box::new(|s| s.period = SUDDEN_DEATH_PERIOD + 1)),
+            ("clock", Box::new(|s| s.clock = HALF_TICKS + 1)),
+            (
+                "shot clock",
+                Box::new(|s| s.shot_clock = SHOT_CLOCK_TICKS + 1),
+            ),
+            ("possession", Box::new(|s| s.possession = Some(2))),
+            ("phase", Box::new(|s| s.phase = 4)),
+            ("winner", Box::new(|s| s.winner = Some(0))),
+            ("owner", Box::new(|s| s.ball.owner = 4)),
+            ("ball mode", Box::new(|s| s.ball.mode = 5)),
+            ("ball off court", Box::new(|s| s.ball.pos[0] = -1)),
+            ("jump", Box::new(|s| s.players[1].jump_t = JUMP_TICKS)),
+            (
+                "off the floor",
+                Box::new(|s| s.players[2].z = Len::ONE.to_bits()),
+            ),
+            (
+                "through the sideline",
+                Box::new(|s| s.players[3].pos[1] = 0),
+            ),
+        ];
+        for (what, change) in bad {
+            assert_eq!(Ntba::from_bytes(&changed(change)), None, "{what}");
         }
     }
 
