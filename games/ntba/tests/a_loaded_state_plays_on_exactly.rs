@@ -85,8 +85,11 @@ fn plays_on(states: &[Ntba], pads: &[Vec<Pad>], at: usize, what: &str) {
     }
 }
 
+/// A moment of a match worth saving at.
+type Moment = fn(&Ntba) -> bool;
+
 /// The first state from `from` on that `pick` chooses.
-fn first(states: &[Ntba], from: usize, pick: impl Fn(&Ntba) -> bool) -> usize {
+fn first(states: &[Ntba], from: usize, pick: Moment) -> usize {
     (from..states.len())
         .find(|&i| pick(&states[i]))
         .expect("the match has such a moment")
@@ -106,24 +109,21 @@ fn scenario(seed: u64, people: u8) {
         sizes.0,
         sizes.1
     );
-    let moments: [(&str, Box<dyn Fn(&Ntba) -> bool>); 6] = [
-        (
-            "a possession",
-            Box::new(|g| matches!(g.ball().state, BallState::Held(_))),
-        ),
-        (
-            "a shot",
-            Box::new(|g| matches!(g.ball().state, BallState::Shot { progress: 3.., .. })),
-        ),
-        (
-            "a pass",
-            Box::new(|g| matches!(g.ball().state, BallState::Pass { .. })),
-        ),
-        ("a dead ball", Box::new(|g| g.clocks().phase == Phase::Dead)),
-        ("half time", Box::new(|g| g.clocks().phase == Phase::Break)),
-        ("the end", Box::new(Ntba::is_over)),
+    let moments: [(&str, Moment); 6] = [
+        ("a possession", |g| {
+            matches!(g.ball().state, BallState::Held(_))
+        }),
+        ("a shot", |g| {
+            matches!(g.ball().state, BallState::Shot { progress: 3.., .. })
+        }),
+        ("a pass", |g| {
+            matches!(g.ball().state, BallState::Pass { .. })
+        }),
+        ("a dead ball", |g| g.clocks().phase == Phase::Dead),
+        ("half time", |g| g.clocks().phase == Phase::Break),
+        ("the end", Ntba::is_over),
     ];
-    for (what, pick) in &moments {
+    for (what, pick) in moments {
         let at = first(&states, 2_000.min(states.len() / 3), pick);
         plays_on(&states, &pads, at, what);
     }

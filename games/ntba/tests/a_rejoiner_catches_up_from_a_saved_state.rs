@@ -104,7 +104,10 @@ fn scenario(mode: Mode) {
         }
         g.step(pads);
     }
-    assert!(g.is_over(), "the host's record stops before the final whistle");
+    assert!(
+        g.is_over(),
+        "the host's record stops before the final whistle"
+    );
     // Both hashed a tick past it, and agreed there (checked above).
     let last_common = players[1]
         .seen
