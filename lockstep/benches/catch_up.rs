@@ -14,6 +14,10 @@
 //! (the median of 9 runs). Both ways run in the same process, on the same
 //! matches; the last column is replay over saved state.
 //!
+//! The same for a two-person NtBA match (its pad byte driven by the same
+//! random pads; a match that ends plays on past the final whistle, so
+//! minute 10 is 36,000 ticks of stepping all the same).
+//!
 //! Then a late join: three dots players over a link of 40 ms ±10 ms with
 //! 5 % loss, one leaves for good at tick 600, the other two play on with
 //! its slot neutral, and at minute 1, 5 and 10 a newcomer asks for the
@@ -45,6 +49,40 @@ impl DeterministicGame for Replayed {
     }
     fn state_hash(&self) -> u64 {
         self.0.state_hash()
+    }
+}
+
+/// NtBA with a byte for its input (the test driver's pads are bytes),
+/// saving its state (`SAVES`) or not (its catch-up replays).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ByteNtba<const SAVES: bool>(ntba::Ntba);
+
+impl<const SAVES: bool> DeterministicGame for ByteNtba<SAVES> {
+    type Input = u8;
+    const BUILD_ID: u64 = ntba::Ntba::BUILD_ID;
+    fn new(seed: u64, players: u8) -> Self {
+        ByteNtba(ntba::Ntba::new(seed, players))
+    }
+    fn step(&mut self, inputs: &[u8]) {
+        let pads: Vec<ntba::Pad> = inputs.iter().map(|&b| ntba::Pad(b)).collect();
+        self.0.step(&pads);
+    }
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+    fn save(&self) -> Option<Vec<u8>> {
+        if SAVES {
+            self.0.save()
+        } else {
+            None
+        }
+    }
+    fn load(bytes: &[u8]) -> Option<Self> {
+        if SAVES {
+            ntba::Ntba::load(bytes).map(ByteNtba)
+        } else {
+            None
+        }
     }
 }
 
@@ -191,16 +229,21 @@ fn catch_up<G: DeterministicGame<Input = u8>>(ticks: u32) -> Cost {
     }
 }
 
-fn main() {
-    println!("catch-up of a two-player dots match (lock-step), rejoined at:");
+/// Prints the catch-up table for `R` (replays) against `S` (saves).
+fn catch_up_table<R, S>(title: &str)
+where
+    R: DeterministicGame<Input = u8>,
+    S: DeterministicGame<Input = u8>,
+{
+    println!("catch-up of a two-player {title} match (lock-step), rejoined at:");
     println!(
         "{:>8} | {:>26} | {:>26} | {:>14}",
         "minute", "replay: dgrams, bytes, µs", "saved: dgrams, bytes, µs", "bytes, time ×"
     );
     for minutes in [1u32, 5, 10] {
         let ticks = minutes * 3600;
-        let r = catch_up::<Replayed>(ticks);
-        let s = catch_up::<Dots>(ticks);
+        let r = catch_up::<R>(ticks);
+        let s = catch_up::<S>(ticks);
         println!(
             "{minutes:>8} | {:>6} {:>9} {:>9} | {:>6} {:>9} {:>9} | {:>5.0} {:>6.0}",
             r.datagrams,
@@ -214,6 +257,11 @@ fn main() {
         );
     }
     println!();
+}
+
+fn main() {
+    catch_up_table::<Replayed, Dots>("dots");
+    catch_up_table::<ByteNtba<false>, ByteNtba<true>>("NtBA");
     println!("late join into the free slot of a three-player dots match (lock-step, 40 ms ±10, 5 % loss), at:");
     println!(
         "{:>8} | {:>47} | {:>47}",

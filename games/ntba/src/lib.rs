@@ -57,6 +57,7 @@ mod math;
 mod pad;
 mod parts;
 mod rng;
+mod save;
 mod script;
 mod sim;
 mod view;
@@ -85,6 +86,7 @@ pub use parts::{
     desync_message, BALL, CLOCKS, CONTROLS, EVENTS, PART_NAMES, PLAYERS, RANDOM, RESTART, SCORE,
 };
 pub use rng::Rng;
+pub use save::MAX_SAVED_BYTES;
 pub use script::{
     combine, golden_hash, match_hash, people_hash, people_script_hash, people_script_pad,
     play_golden_matches, play_people_script, rules_hash, script_hash, script_pad, script_run,
@@ -146,6 +148,18 @@ impl DeterministicGame for Ntba {
     fn step(&mut self, inputs: &[Pad]) {
         let pad = |i: usize| inputs.get(i).copied().unwrap_or_default();
         self.advance([pad(0), pad(1), pad(2), pad(3)]);
+    }
+
+    /// The state as bytes ([`Ntba::to_bytes`]), so that a player coming
+    /// back gets it instead of every input since the start to replay.
+    fn save(&self) -> Option<Vec<u8>> {
+        Some(self.to_bytes())
+    }
+
+    /// [`Ntba::from_bytes`]: `None` unless the bytes are exactly one saved
+    /// state the simulation can reach.
+    fn load(bytes: &[u8]) -> Option<Self> {
+        Ntba::from_bytes(bytes)
     }
 
     fn state_hash(&self) -> u64 {
