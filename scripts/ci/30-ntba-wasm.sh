@@ -29,7 +29,7 @@ if [ -z "$golden" ] || [ -z "$script" ] || [ -z "$matches" ] || [ -z "$rules" ] 
     exit 1
 fi
 log "native golden hash check (expected $golden: script $script, matches $matches, rules $rules, three and four people $people)"
-cargo test --locked -p ntba --test golden -q golden_hash_is_the_build_id
+cargo test --locked -p ntba --test scenarios -q golden_hash_is_the_build_id
 
 target_dir="$(cargo metadata --format-version 1 --no-deps --locked | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 for profile in release wasm-release; do

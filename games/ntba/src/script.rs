@@ -46,7 +46,7 @@ const STALL: core::ops::Range<u32> = 2_150..3_100;
 /// 131 ticks. From tick 2,150 to 3,100 nobody shoots or passes, long enough
 /// for a shot-clock violation. Within [`GOLDEN_TICKS`] from [`GOLDEN_SEED`]
 /// this gives baskets, misses and rebounds, passes, a steal, a block, balls
-/// out of bounds and a shot-clock violation (`tests/golden.rs` requires each
+/// out of bounds and a shot-clock violation (`tests/scenarios/golden.rs` requires each
 /// of them).
 #[must_use]
 pub fn script_pad(t: u32, side: u8) -> Pad {

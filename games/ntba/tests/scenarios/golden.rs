@@ -51,8 +51,8 @@ fn the_people_hash_folds_the_three_and_the_four_person_scripts() {
 #[test]
 fn every_constant_is_in_the_rules_hash() {
     // A tuning constant added to consts.rs must be hashed by rules_hash too.
-    let consts = include_str!("../src/consts.rs");
-    let script = include_str!("../src/script.rs");
+    let consts = include_str!("../../src/consts.rs");
+    let script = include_str!("../../src/script.rs");
     let body = &script[script
         .find("pub fn rules_hash")
         .expect("rules_hash is in script.rs")..];

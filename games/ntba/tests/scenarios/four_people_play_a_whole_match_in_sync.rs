@@ -3,7 +3,7 @@
 //! lock-step and in rollback, with the line-up `HAAH` (slots 0 and 3 Home,
 //! 1 and 2 Away). Every player reaches the final whistle on the same tick,
 //! with the same state and score (see `common::play_whole_match`).
-mod common;
+use crate::common;
 
 use lockstep::Millis;
 use lockstep_testing::in_both_modes;

@@ -4,9 +4,9 @@
 //! inputs since, not every input from tick 0: the fresh session loads
 //! it, checks the host's hash, plays on to the final whistle and ends on
 //! the host's state, agreeing with it on every tick both hashed after the
-//! rejoin. Its input log records nothing (it holds no input before the
-//! state); the host's is the match's record and replays.
-mod common;
+//! rejoin. Its input log starts from that saved state and replays, from
+//! it, to the state the host's log (from tick 0) gives at the same tick.
+use crate::common;
 
 use common::CpuSlot;
 use lockstep::{DeterministicGame, Event, Millis, SessionConfig};
@@ -81,9 +81,23 @@ fn scenario(mode: Mode) {
     assert_eq!(back.len(), 1, "{back:?}");
     assert!(back[0] >= two_minutes, "{back:?}");
 
-    // Started from the host's state: nothing before it to replay.
-    assert!(players[1].input_log().inputs.is_empty());
-    assert!(players[0].input_log().replay::<Ntba>().is_ok());
+    // The rejoiner's log starts from the host's state, reads back from its
+    // bytes, and replays to what the host's log gives at its last tick.
+    let mine = players[1].input_log();
+    assert!(mine.start_tick >= two_minutes - 600, "{}", mine.start_tick);
+    assert!(!mine.start_state.is_empty());
+    let bytes = mine.to_bytes().expect("encodes");
+    assert_eq!(lockstep::InputLog::from_bytes(&bytes).as_ref(), Ok(&mine));
+    assert_eq!(mine.replay::<Ntba>(), Ok(mine.final_hash));
+    let host_log = players[0].input_log();
+    assert_eq!(host_log.replay::<Ntba>(), Ok(host_log.final_hash));
+    let at = mine.ticks().min(host_log.ticks());
+    assert!(at > mine.start_tick + 60 * 60, "{at}");
+    assert_eq!(
+        mine.game_at::<Ntba>(at).map(|g| g.state_hash()),
+        host_log.game_at::<Ntba>(at).map(|g| g.state_hash()),
+        "at tick {at}"
+    );
 
     let mut compared = 0;
     for (t, h) in &players[1].seen.hashes {

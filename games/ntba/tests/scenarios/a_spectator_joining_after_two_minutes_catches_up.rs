@@ -3,7 +3,7 @@
 //! the host's catch-up replays to its hash at once, the spectator is live
 //! within a few seconds, and it ends on the host's final state, past the
 //! final whistle with the same score (see `common::watch_whole_match`).
-mod common;
+use crate::common;
 
 use lockstep::Millis;
 use lockstep_testing::{in_both_modes, Mode};

@@ -2,7 +2,7 @@
 //! (each person a CPU) over links of 50 ms ±10 with 5% loss, in lock-step
 //! and in rollback, and ends on the host's final state, past the final
 //! whistle with the same score (see `common::watch_whole_match`).
-mod common;
+use crate::common;
 
 use lockstep::Millis;
 use lockstep_testing::{in_both_modes, Mode};

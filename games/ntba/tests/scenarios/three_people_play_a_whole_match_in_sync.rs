@@ -4,7 +4,7 @@
 //! and 2 play for Away, slot 1 alone for Home with the built-in AI as its
 //! team-mate. Every player reaches the final whistle on the same tick, with
 //! the same state and score (see `common::play_whole_match`).
-mod common;
+use crate::common;
 
 use lockstep::Millis;
 use lockstep_testing::{in_both_modes, Mode};

@@ -1,0 +1,19 @@
+//! Every scenario of this crate in one test binary: one file per scenario,
+//! each a module here, so the shared helpers are compiled and linked once.
+//! Run one with `cargo test -p ntba --test scenarios NAME`.
+
+mod common;
+
+mod a_loaded_state_plays_on_exactly;
+mod a_rejoiner_catches_up_from_a_saved_state;
+mod a_spectator_joining_after_two_minutes_catches_up;
+mod a_spectator_watches_a_whole_match;
+mod cpu_matches;
+mod four_people_play_a_whole_match_in_sync;
+mod garbage_saved_state_never_panics;
+mod golden;
+mod predictor;
+mod replay;
+mod sync_test;
+mod the_ai_plays_the_court_player_nobody_drives;
+mod three_people_play_a_whole_match_in_sync;
