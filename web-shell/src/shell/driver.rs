@@ -415,6 +415,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
                 log.seed,
                 report.tick()
             ),
+            start: report.log.start_tick,
             ticks: report.tick(),
             hash: report.local_hash(),
         };
@@ -427,6 +428,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
             Ok(bytes) => Some(LogOffer {
                 bytes,
                 file_name: format!("{}-{:016x}.log", game_name.to_lowercase(), log.seed),
+                start: log.start_tick,
                 ticks: log.ticks(),
                 hash: log.final_hash,
             }),

@@ -492,6 +492,7 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
                     self.front.name().to_lowercase(),
                     log.seed
                 ),
+                start: log.start_tick,
                 ticks: log.ticks(),
                 hash: log.final_hash,
             }),

@@ -519,7 +519,8 @@ pub fn replay(v: &ReplayView, written: &mut Written) -> Vec<Patch> {
 
 /// The result screen's download link for `file` (all but its `href`,
 /// the object URL the page makes of the bytes), or the link hidden. With
-/// an input log, its figures as `#result`'s `data-log-ticks` and
+/// an input log, its figures as `#result`'s `data-log-start` (0, or the
+/// tick of the saved state it starts from), `data-log-ticks` and
 /// `data-log-hash`; with a desync report, the diverging tick as
 /// `data-report-tick`.
 #[must_use]
@@ -531,6 +532,11 @@ pub fn file_link(link: super::FileLink, file: Option<&super::view::LogOffer>) ->
     let mut p = vec![Patch::Attr(id, "download", Some(f.file_name.clone()))];
     match link {
         super::FileLink::Log => {
+            p.push(Patch::Attr(
+                "result",
+                "data-log-start",
+                Some(f.start.to_string()),
+            ));
             p.push(Patch::Attr(
                 "result",
                 "data-log-ticks",
@@ -799,10 +805,12 @@ mod tests {
         let f = super::super::view::LogOffer {
             bytes: vec![1, 2],
             file_name: "m.log".into(),
+            start: 7,
             ticks: 42,
             hash: 0xab,
         };
         let log = file_link(super::super::FileLink::Log, Some(&f));
+        assert!(log.contains(&Patch::Attr("result", "data-log-start", Some("7".into()))));
         assert!(log.contains(&Patch::Attr("log-link", "download", Some("m.log".into()))));
         assert!(log.contains(&Patch::Attr("result", "data-log-ticks", Some("42".into()))));
         assert!(log.contains(&Patch::Attr(

@@ -510,7 +510,11 @@ pub struct LogOffer {
     pub bytes: Vec<u8>,
     /// The file name offered.
     pub file_name: String,
-    /// Confirmed ticks in it.
+    /// The tick it starts at: 0, or where the saved state stands that the
+    /// player entered the match from.
+    pub start: u32,
+    /// The tick it ends at (its confirmed ticks, counted from the match's
+    /// start).
     pub ticks: u32,
     /// The final state hash.
     pub hash: u64,

@@ -185,6 +185,8 @@ pub struct WireOffer {
     pub bytes: Vec<u8>,
     /// See [`LogOffer::file_name`].
     pub file_name: String,
+    /// See [`LogOffer::start`].
+    pub start: u32,
     /// See [`LogOffer::ticks`].
     pub ticks: u32,
     /// See [`LogOffer::hash`].
@@ -196,6 +198,7 @@ impl From<LogOffer> for WireOffer {
         WireOffer {
             bytes: o.bytes,
             file_name: o.file_name,
+            start: o.start,
             ticks: o.ticks,
             hash: o.hash,
         }
@@ -207,6 +210,7 @@ impl From<WireOffer> for LogOffer {
         LogOffer {
             bytes: o.bytes,
             file_name: o.file_name,
+            start: o.start,
             ticks: o.ticks,
             hash: o.hash,
         }
