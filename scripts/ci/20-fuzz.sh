@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Short fuzz runs (libFuzzer via cargo-fuzz), FUZZ_SECONDS per target
-# (default 30): the lockstep wire decoder and a session fed arbitrary peer
+# (default 30), as many targets at once as there are cores: the lockstep wire decoder and a session fed arbitrary peer
 # bytes (lockstep/fuzz), the host-authoritative model's decoders, delta
 # codec and machines (authority/fuzz), the signalling contract's parsers
 # and the core's lobby and room machines driven by scripts of events
@@ -36,17 +36,42 @@ export RUSTC_BOOTSTRAP=1
 # Keep the instrumented build apart from the normal one.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/fuzz"
 seconds="${FUZZ_SECONDS:-30}"
-out="$(mktemp)"
-trap 'rm -f "$out"' EXIT
+outdir="$(mktemp -d)"
+trap 'rm -rf "$outdir"' EXIT
+
+# Build every target first, one crate at a time (the builds use every core).
+runs=()
 for crate in "${FUZZ_CRATES[@]}"; do
-    for target in ${TARGETS[$crate]}; do
+    log "building the fuzz targets of $crate"
+    (cd "$ROOT/$crate" && cargo fuzz build)
+    for target in ${TARGETS[$crate]}; do runs+=("$crate $target"); done
+done
+
+# Then fuzz: libFuzzer runs one process on one core, so as many targets run
+# at once as there are cores, each still for its full time.
+cores="$(nproc 2>/dev/null || echo 2)"
+fuzz_one() {
+    local crate="$1" target="$2" out="$outdir/${1//\//_}-$2"
+    local status=0
+    (cd "$ROOT/$crate" && cargo fuzz run "$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 \
+        -print_final_stats=1) >"$out.log" 2>&1 || status=$?
+    echo "$status" >"$out.rc"
+}
+for ((i = 0; i < ${#runs[@]}; i += cores)); do
+    batch=("${runs[@]:i:cores}")
+    for job in "${batch[@]}"; do
+        read -r crate target <<<"$job"
         log "fuzzing $crate '$target' for ${seconds} s"
-        status=0
-        (cd "$ROOT/$crate" && cargo fuzz run "$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 \
-            -print_final_stats=1) >"$out" 2>&1 || status=$?
-        grep -E '^(Done|stat::number_of_executed_units)' "$out" || true
-        if [ "$status" -ne 0 ]; then
-            tail -n 60 "$out"
+        fuzz_one "$crate" "$target" &
+    done
+    wait
+    for job in "${batch[@]}"; do
+        read -r crate target <<<"$job"
+        out="$outdir/${crate//\//_}-$target"
+        echo "$crate '$target':"
+        grep -E '^(Done|stat::number_of_executed_units)' "$out.log" || true
+        if [ "$(cat "$out.rc")" -ne 0 ]; then
+            tail -n 60 "$out.log"
             log "fuzz target '$target' of $crate failed (input saved under $crate/artifacts/$target/)"
             exit 1
         fi

@@ -12,8 +12,8 @@
 # Last, the party scenario of the abuse tests (tests/browser/abuse.test.mjs,
 # D): a party member whose page sends no inputs gets the match stopped
 # with the message for a game that cannot take a player back.
-# Then the README's pictures (tests/browser/screens.test.mjs): the title,
-# a party invitation, a 2v2 match, a spectator's view and the online
+# The README's pictures come from the party test's pages: the title, a
+# party invitation, the 2v2 match, the spectator's view and the online
 # result, each at 1280x800, 1920x1080 and 390x844, with the court filling
 # its column at each size.
 # Server and browsers run in a loopback-only network namespace.
@@ -38,6 +38,7 @@ in_loopback_netns env \
     SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
     WEB_DIR="$TARGET_DIR/ntba-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
+    SCREENS_DIR="$screens" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec tests/browser/party.test.mjs
 
 log "a party member that sends no inputs (abuse scenario D)"
@@ -47,12 +48,3 @@ in_loopback_netns env \
     WEB_DIR="$TARGET_DIR/ntba-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec --test-name-pattern='^D\. ' tests/browser/abuse.test.mjs
-
-log "the README's pictures at three sizes (loopback-only network namespace)"
-in_loopback_netns env \
-    NTBA_PARTY=1 \
-    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
-    WEB_DIR="$TARGET_DIR/ntba-web" \
-    CHROMIUM_BIN="$CHROMIUM_BIN" \
-    SCREENS_DIR="$screens" \
-    "$NODE" --test --test-concurrency=1 --test-reporter=spec tests/browser/screens.test.mjs

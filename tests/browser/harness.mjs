@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -384,4 +385,54 @@ export async function assertCourtFillsColumn(page) {
   assert.ok(court.t + court.h <= height && court.t + court.h >= height - 20, `the court reaches the bottom at ${at}`);
   assert.ok(m.scroll <= height, `nothing to scroll at ${at}`);
   return m;
+}
+
+/**
+ * The README's pictures (docs/screens): where they go (SCREENS_DIR, by
+ * default target/browser/screens; `scripts/ci/61-party.sh --screenshot`
+ * points it at docs/screens) and the three window sizes each view is
+ * taken at.
+ */
+export const SCREENS_DIR = process.env.SCREENS_DIR || path.join(ROOT, 'target/browser/screens');
+export const SCREEN_SIZES = [[1280, 800], [1920, 1080], [390, 844]];
+
+/**
+ * `page` at each of SCREEN_SIZES in turn: `check(width, height)` (if any),
+ * then its picture SCREENS_DIR/VIEW-WxH.png at device scale 1. Without
+ * `court`, the picture is the page's column (down to its end or the
+ * window's bottom); with it, the whole window. The page's own size is
+ * given back afterwards.
+ */
+export async function shootAtEachSize(page, view, check, { court = false } = {}) {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  const was = page.viewportSize();
+  for (const [width, height] of SCREEN_SIZES) {
+    await page.setViewportSize({ width, height });
+    if (check) await check(width, height);
+    const file = path.join(SCREENS_DIR, `${view}-${width}x${height}.png`);
+    // Pulsing prompts stand still for the picture.
+    const options = { path: file, animations: 'disabled' };
+    if (!court) {
+      const m = await page.locator('main').boundingBox();
+      options.clip = { x: m.x, y: 0, width: m.width, height: Math.min(height, m.y + m.height) };
+    }
+    await page.screenshot(options);
+  }
+  if (was) await page.setViewportSize(was);
+}
+
+/**
+ * The element `selector` names on `page` lies inside the `width`×`height`
+ * window (nothing of it cut off). Measured in one go in the page: an
+ * invitation is drawn anew as its time left counts down.
+ */
+export async function assertInWindow(page, selector, what, width, height) {
+  const b = await page.evaluate((sel) => {
+    const e = document.querySelector(sel);
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  }, selector);
+  assert.ok(b && b.width > 0 && b.x >= 0 && b.y >= 0 && b.x + b.width <= width && b.y + b.height <= height,
+    `${what} inside the ${width}x${height} window: ${JSON.stringify(b)}`);
 }

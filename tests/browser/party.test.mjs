@@ -27,17 +27,32 @@
 // Ada leaves, Cy's last confirmed state (hash and score) is the one both
 // players' logs give at that tick. Every wait is on a DOM condition with
 // a generous deadline.
+//
+// The README's pictures (docs/screens) come from these pages, each view at
+// 1280×800, 1920×1080 and a phone's 390×844, with what could go wrong at
+// that size checked first: the title screen (the Online button inside the
+// window, nothing wider than it); Bo's lobby with Ada's party invitation
+// (it and its Accept button inside the window); the 2v2 in play and Eve's
+// view of it, a few seconds in; and the online result after the final
+// buzzer (the final score and Play again inside the window). On the three
+// court views the canvas keeps 16:9, fills its column and nothing is cut
+// off or scrolls (assertCourtFillsColumn). Each page is resized in turn
+// and given back its size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  serverAndBrowser, fillLobby, inviteToParty, answerParty, assertEndedTogether, describeAll as describePages,
-  entry, matchDeadline, NTBA_RESULT as RESULT, DEADLINE,
+  serverAndBrowser, openPage, fillLobby, inviteToParty, answerParty, partyPrompt, assertEndedTogether,
+  describeAll as describePages, entry, matchDeadline, shootAtEachSize, assertInWindow, assertCourtFillsColumn,
+  NTBA_RESULT as RESULT, DEADLINE,
 } from './harness.mjs';
 
 const enabled = process.env.NTBA_PARTY === '1';
 const PLAY_DEADLINE = 120_000;
 const MIN_TICK = 600;
 const COMMON_TICKS = 20;
+// The 2v2 match has run a few seconds (60 ticks a second) before its
+// picture.
+const SHOT_TICK = 300;
 
 const env = serverAndBrowser(enabled);
 const NAMES = ['Ada', 'Bo', 'Cy', 'Di', 'Eve'];
@@ -140,6 +155,21 @@ async function backToLobby(ps) {
   for (const p of ps) await p.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
 }
 
+test('the title screen at 1280x800, 1920x1080 and 390x844: the Online button inside the window, nothing wider than it', { skip: !enabled }, async () => {
+  const title = await openPage(env.browser, env.server.url);
+  try {
+    await title.locator('#btn-online').waitFor({ state: 'visible', timeout: DEADLINE });
+    await shootAtEachSize(title, 'title', async (width, height) => {
+      assert.notEqual(await title.locator('#game-name').textContent(), 'Loading…');
+      await assertInWindow(title, '#btn-online', 'the Online button', width, height);
+      const scrollWidth = await title.evaluate(() => document.scrollingElement.scrollWidth);
+      assert.ok(scrollWidth <= width, `nothing wider than the ${width} px window: ${scrollWidth}`);
+    });
+  } finally {
+    await title.context().close();
+  }
+});
+
 test('a challenge\'s match of two is watched from the lobby, in sync, to the same end', { skip: !enabled }, async () => {
   await lobby();
   const { Ada: ada, Bo: bo, Cy: cy } = pages;
@@ -226,9 +256,18 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   await leaveAndCompare(ps);
 });
 
-test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !enabled }, async () => {
+test('a party of four plays a short 2v2 to the final buzzer, in sync, watched; the README\'s pictures of it at three sizes', { skip: !enabled }, async () => {
   await lobby();
-  const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy', 'Di'], { short: true });
+  const invited = ['Bo', 'Cy', 'Di'];
+  await inviteToParty(pages, 'Ada', invited, { short: true });
+  // Bo's lobby with the invitation showing, Accept inside the window.
+  const prompt = partyPrompt(pages.Bo, 'Ada');
+  await shootAtEachSize(pages.Bo, 'invitation', async (width, height) => {
+    await prompt.waitFor({ timeout: DEADLINE });
+    await assertInWindow(pages.Bo, '#party-prompt .prompt', 'the invitation', width, height);
+    await assertInWindow(pages.Bo, '#party-prompt .prompt button[data-action="party-accept"]', 'Accept', width, height);
+  });
+  const ps = await answerParty(pages, 'Ada', invited, invited, env.server);
   const sides = await Promise.all(ps.map((p) => p.locator('#match').getAttribute('data-side')));
   assert.deepEqual(sides, ['0', '1', '2', '3']);
   // Eve watches from the lobby: Watch next to Bo, who plays.
@@ -246,8 +285,28 @@ test('a party of four plays a short 2v2 to the final buzzer, in sync', { skip: !
     await p.locator('#match[data-watching="1"]').waitFor({ timeout: DEADLINE });
     await p.locator('#match-quality', { hasText: '1 watching' }).waitFor({ timeout: DEADLINE });
   }
+  // The match in play and the spectator's view of it: two players run
+  // (focus off the buttons first), so the court is not still.
+  const [ada, bo] = ps;
+  await ada.locator('#canvas').click();
+  await ada.keyboard.down('ArrowRight');
+  await bo.locator('#canvas').click();
+  await bo.keyboard.down('ArrowLeft');
+  await ada.waitForFunction((t) => Number(document.querySelector('#match').dataset.tick) >= t, SHOT_TICK,
+    { timeout: DEADLINE, polling: 100 });
+  await shootAtEachSize(ada, 'match', () => assertCourtFillsColumn(ada), { court: true });
+  await shootAtEachSize(eve, 'spectator', () => assertCourtFillsColumn(eve), { court: true });
+  await ada.keyboard.up('ArrowRight');
+  await bo.keyboard.up('ArrowLeft');
   await playInSync([...ps, eve], { toEnd: true });
-  await assertEndedTogether([...ps, eve]);
+  const score = await assertEndedTogether([...ps, eve]);
+  // The online result: the final score and Play again inside the window.
+  await shootAtEachSize(ada, 'result', async (width, height) => {
+    await assertCourtFillsColumn(ada);
+    assert.equal(await ada.locator('#result-text').textContent(), score);
+    await assertInWindow(ada, '#result-text', 'the final score', width, height);
+    await assertInWindow(ada, '#play-again', 'Play again', width, height);
+  }, { court: true });
   await eve.locator('#continue').click();
   await eve.locator('#lobby:not([hidden])').waitFor({ timeout: DEADLINE });
 
