@@ -1580,16 +1580,22 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// How long player `p` may stay silent before it is dropped: the
-    /// timeout, or (a host that benches, once `p` is playing: this side
-    /// holds inputs of its past the delay's) the shorter `bench_after`.
-    /// Before its first input a guest may still be meeting the others,
-    /// and sends nothing.
+    /// timeout, or (a host that benches, once `p` is playing and holding
+    /// the match up) the shorter `bench_after`. Playing: this side holds
+    /// inputs of its past the delay's (before its first input a guest may
+    /// still be meeting the others, and sends nothing). Holding the match
+    /// up: its input is what this side lacks to run its next tick (past
+    /// the prediction window in rollback). A player whose inputs are all
+    /// in sends little while the match waits for someone else, and is not
+    /// the one to bench.
     fn silence_before_drop(&self, run: &Running<G>, p: &Peer) -> Millis {
-        let playing = p.slot.is_some_and(|s| {
-            run.timeline.inputs_of(usize::from(s)).len() > usize::from(run.params.delay)
+        let (tick, window) = (run.timeline.tick(), u32::from(run.params.window));
+        let holds_up = p.slot.is_some_and(|s| {
+            let have = run.timeline.inputs_of(usize::from(s)).len() as u32;
+            have > u32::from(run.params.delay) && have + window <= tick
         });
         match self.cfg.bench_after {
-            Some(b) if playing && self.benches() => b.min(self.cfg.timeout),
+            Some(b) if holds_up && self.benches() => b.min(self.cfg.timeout),
             _ => self.cfg.timeout,
         }
     }
@@ -1873,6 +1879,21 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         if p.dropped.is_some_and(|d| d.ran_out) {
+            return;
+        }
+        // Every other player must answer for the slot's inputs before the
+        // bench applies, and a player that goes silent before it answers
+        // would hold it up for good. So a player going quiet (silent for
+        // half of what drops it) puts the bench off: it is heard again
+        // and the bench goes ahead, or it drops too, and with two away
+        // the others wait, as in a game that does not bench, until one of
+        // them is back.
+        let going_quiet = self.peers.iter().any(|q| {
+            q.slot.is_some()
+                && !away(q)
+                && now.saturating_since(q.last_heard).0 * 2 >= self.silence_before_drop(run, q).0
+        });
+        if going_quiet {
             return;
         }
         self.begin_leave(slot);
@@ -2618,6 +2639,7 @@ impl<G: DeterministicGame> Session<G> {
         // first on this ordered channel) may already be hashing: keep its
         // hashes for comparison, as during the match.
         let none_yet = LocalHashes::default();
+        let entering = self.entering();
         let (mut running, params, tick, last_hashed) = match &mut self.phase {
             Phase::Running(run) => (
                 Some((&mut run.parts, &mut run.local)),
@@ -2631,6 +2653,14 @@ impl<G: DeterministicGame> Session<G> {
                     && self.peers.get(pi).is_some_and(|p| p.hello.is_some()) =>
             {
                 (None, hs.params, 0, 0)
+            }
+            // Entering a running match: a guest that took this side back
+            // (or in) may hash before the host's Hello reached this side.
+            // Its hashes are for ticks this side checks against the host's
+            // catch-up anyway.
+            _ if entering => {
+                log::debug!("a state hash before the host's Hello while entering: dropped");
+                return;
             }
             _ => {
                 self.violation(Violation::HashBeforeHello);

@@ -1080,3 +1080,68 @@ pub fn assert_log_from_saved_state<G: DeterministicGame<Input = u8>>(
         })
     );
 }
+
+/// The stalled frames of each of players `who` of `m` so far.
+pub fn stalls_of<G: DeterministicGame>(m: &lockstep_testing::Mesh<G>, who: &[usize]) -> Vec<u64> {
+    who.iter()
+        .map(|&i| m.players[i].stats().stalled_frames)
+        .collect()
+}
+
+/// The ticks at which player `i` of `m` saw slot `slot` benched.
+pub fn benched_at<G: DeterministicGame>(
+    m: &lockstep_testing::Mesh<G>,
+    i: usize,
+    slot: u8,
+) -> Vec<u32> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Benched { slot: s, tick } if *s == slot => Some(*tick),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The ticks at which player `i` of `m` saw slot `slot` handed back.
+pub fn unbenched_at<G: DeterministicGame>(
+    m: &lockstep_testing::Mesh<G>,
+    i: usize,
+    slot: u8,
+) -> Vec<u32> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Unbenched { slot: s, tick } if *s == slot => Some(*tick),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A match of `n` dots players in `mode` whose game plays a held slot on,
+/// the host benching a silent player after a quarter of a second, run to
+/// confirmed tick 600 over mild links.
+pub fn bench_mesh(
+    mode: Mode,
+    n: u8,
+    seed: u64,
+) -> lockstep_testing::Mesh<lockstep_testing::BenchDots> {
+    let delay = if mode == Mode::LockStep { 4 } else { 2 };
+    let host = SessionConfig::host(seed, delay)
+        .players(n)
+        .rejoin_entropy(u128::from(seed ^ 0x2026))
+        .bench_after(Millis(250));
+    let mut m = lockstep_testing::Mesh::new(
+        n,
+        mode.cfg(host),
+        mode.cfg(SessionConfig::guest()),
+        mild_link(),
+        seed + u64::from(n),
+    );
+    assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
+    m
+}
