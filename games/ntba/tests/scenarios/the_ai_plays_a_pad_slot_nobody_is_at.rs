@@ -4,7 +4,8 @@
 //! saved state taken while it lasts loads back and plays on exactly. With
 //! two people the AI plays the whole team (ball handler and team-mate);
 //! with three, the person's court player beside the AI's own, so both of
-//! that team's players are the AI's. Several seeds, either team.
+//! that team's players are the AI's. Several seeds, either team. The
+//! CPUs on the other slots never send `Pad::ABSENT` themselves.
 
 use lockstep::DeterministicGame;
 use ntba::{Cpu, Event, Ntba, Pad, MATCH_TICK_CAP};
@@ -36,7 +37,14 @@ fn play(seed: u64, people: u8, absent: u8, team: u8) -> (Played, Ntba) {
                 if s == absent {
                     Pad::ABSENT
                 } else {
-                    cpus[usize::from(s)].pad_for_slot(&g, s)
+                    let pad = cpus[usize::from(s)].pad_for_slot(&g, s);
+                    // The CPU, like a person's keys, never sends it.
+                    assert!(
+                        !pad.is_absent(),
+                        "tick {}: the CPU sent Pad::ABSENT",
+                        g.tick()
+                    );
+                    pad
                 }
             })
             .collect();
