@@ -54,12 +54,40 @@ pub trait DeterministicGame: Clone {
         last
     }
 
+    /// The input every member plays for slot `slot` of a match of
+    /// `players` players while nobody drives it: a slot benched while its
+    /// player is away (see [`plays_on_while_held`](Self::plays_on_while_held)),
+    /// or one whose player left for good and that no newcomer took (see
+    /// [`plays_on_after_leave`](Self::plays_on_after_leave)). The default
+    /// is the neutral input ([`Default`] of [`Input`](Self::Input)): the
+    /// slot stands still.
+    ///
+    /// A game with an AI of its own returns instead a value its
+    /// [`step`](Self::step) reads as "my AI drives this slot" (one no
+    /// player's pad can produce), and plays the slot with that AI, from
+    /// the state, in `step`: the slot is then a stand-in, not a statue,
+    /// until its player comes back and the slot plays that player's
+    /// inputs again. The value itself travels nowhere: every member
+    /// computes it, and the input log records it, so a replay plays the
+    /// stand-in exactly as the match did. It must therefore be a pure
+    /// function of its arguments (the same on every machine, native or
+    /// wasm) and must not panic.
+    ///
+    /// It is not the input of a tick nobody has sampled yet: the ticks of
+    /// the input delay at the start of a match, and the placeholders
+    /// before a saved state a member starts from, stay [`Default`].
+    fn absent_input(players: u8, slot: u8) -> Self::Input {
+        let _ = (players, slot);
+        Self::Input::default()
+    }
+
     /// Whether a match of this game plays on when a player left (did not
     /// come back within the rejoin window, see
     /// `SessionConfig::rejoin_window`) and `remaining` players are left
-    /// (at least 2): the left player's slot then plays the neutral input
-    /// ([`Default`] of [`Input`](Self::Input)) on every side from a tick
-    /// the host orders.
+    /// (at least 2): the left player's slot then plays the game's input
+    /// for a slot nobody drives ([`absent_input`](Self::absent_input),
+    /// the neutral input by default) on every side from a tick the host
+    /// orders.
     ///
     /// It is the game's to say, not each side's setting, because every
     /// side must agree and a game knows whether a slot standing still is
@@ -75,20 +103,21 @@ pub trait DeterministicGame: Clone {
     /// match of `players` players: instead of every other player waiting
     /// (a freeze) until the player comes back or the rejoin window runs
     /// out, the host orders (a numbered `Roster` change at a tick, as for
-    /// a leave) that the slot plays the neutral input ([`Default`] of
-    /// [`Input`](Self::Input)) on every side from that tick. The slot
-    /// stays its player's for the window: a fresh session that rejoins
-    /// with the slot's token takes it back from a later tick the host
-    /// orders; once the window ran out, the slot is left as
+    /// a leave) that the slot plays the game's input for a slot nobody
+    /// drives ([`absent_input`](Self::absent_input): the neutral input,
+    /// or the game's own AI standing in) on every side from that tick.
+    /// The slot stays its player's for the window: a fresh session that
+    /// rejoins with the slot's token takes it back from a later tick the
+    /// host orders; once the window ran out, the slot is left as
     /// [`plays_on_after_leave`](Self::plays_on_after_leave) says (the
-    /// match ends with `Outcome::PlayerLeft`, or the slot stays neutral
-    /// and free for a joiner). See `docs/engine.md`, "Playing on while a
-    /// slot is held".
+    /// match ends with `Outcome::PlayerLeft`, or the slot plays on
+    /// unattended and is free for a joiner). See `docs/engine.md`,
+    /// "Playing on while a slot is held".
     ///
     /// A game's rule, like playing on after a leave: every side must
-    /// agree, and only the game knows whether a slot standing still for a
-    /// while is fair. The default says no: the others wait for the
-    /// dropped player.
+    /// agree, and only the game knows whether a slot standing still (or
+    /// played by its AI) for a while is fair. The default says no: the
+    /// others wait for the dropped player.
     fn plays_on_while_held(players: u8) -> bool {
         let _ = players;
         false
@@ -97,10 +126,11 @@ pub trait DeterministicGame: Clone {
     /// Whether a new player may take a free slot of a running match of
     /// `players` players: a slot whose player left for good (see
     /// [`plays_on_after_leave`](Self::plays_on_after_leave)) and that
-    /// plays the neutral input. The newcomer catches up (the confirmed
-    /// inputs so far, or a saved state and the inputs since) and, from a
-    /// tick the host orders, the slot plays its inputs instead of the
-    /// neutral one on every side (see `docs/engine.md`, "Late join into a
+    /// plays the input for a slot nobody drives
+    /// ([`absent_input`](Self::absent_input)). The newcomer catches up
+    /// (the confirmed inputs so far, or a saved state and the inputs
+    /// since) and, from a tick the host orders, the slot plays its inputs
+    /// instead on every side (see `docs/engine.md`, "Late join into a
     /// free slot").
     ///
     /// Like playing on, it is the game's rule and not a side's setting:

@@ -312,7 +312,11 @@ pub struct Roster {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RosterChange {
     /// The player in `slot` left: from the change's tick on, the slot plays
-    /// the neutral input (the game input's `Default`) on every side.
+    /// the game's input for a slot nobody drives (the game input's
+    /// `Default` unless [`DeterministicGame::absent_input`] says otherwise)
+    /// on every side.
+    ///
+    /// [`DeterministicGame::absent_input`]: crate::DeterministicGame::absent_input
     Neutral {
         /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
         slot: u8,
@@ -341,8 +345,9 @@ pub enum RosterChange {
         proof: u64,
     },
     /// The player in `slot` dropped and the game plays on while its slot
-    /// is held: from the change's tick on, the slot plays the neutral
-    /// input on every side, but stays its player's for the rejoin window.
+    /// is held: from the change's tick on, the slot plays the game's
+    /// absent input on every side (as for `Neutral`), but stays its
+    /// player's for the rejoin window.
     /// A fresh session with the slot's token takes it back with a
     /// `Joined` change (its `proof` the fingerprint of the slot's token);
     /// once the window ran out, a `Neutral` change for the slot says it

@@ -65,8 +65,10 @@ pub const SOLO_EXTRA_KEYS: KeyMap = KeyMap {
 };
 
 impl KeyMap {
-    /// The pad for the keys held (opposite directions are left to the
-    /// simulation, which cancels them).
+    /// The pad for the keys held. Opposite directions held together are
+    /// released ([`Pad::settled`]): they cancel in the simulation anyway,
+    /// and so no keys ever make [`Pad::ABSENT`], the value that hands the
+    /// pad slot to the AI.
     #[must_use]
     pub fn pad(&self, held: &[&str]) -> Pad {
         let any = |keys: &[&str]| keys.iter().any(|k| held.contains(k));
@@ -84,6 +86,7 @@ impl KeyMap {
             .iter()
             .filter(|(keys, _)| any(keys))
             .fold(0, |acc, (_, bit)| acc | bit))
+        .settled()
     }
 
     fn all(&self) -> impl Iterator<Item = &'static str> {
@@ -103,10 +106,12 @@ impl KeyMap {
     }
 }
 
-/// The pad of a person playing alone: either key set, plus the extra keys.
+/// The pad of a person playing alone: either key set, plus the extra keys
+/// (opposite directions from the two sets together released, as
+/// [`KeyMap::pad`] does: never [`Pad::ABSENT`]).
 #[must_use]
 pub fn solo_pad(held: &[&str]) -> Pad {
-    Pad(HOME_KEYS.pad(held).0 | AWAY_KEYS.pad(held).0 | SOLO_EXTRA_KEYS.pad(held).0)
+    Pad(HOME_KEYS.pad(held).0 | AWAY_KEYS.pad(held).0 | SOLO_EXTRA_KEYS.pad(held).0).settled()
 }
 
 /// Whether the game uses this key (a page should then stop the browser's
@@ -240,6 +245,53 @@ mod tests {
         );
         assert!(is_game_key("Space") && is_game_key("Slash") && is_game_key("ArrowUp"));
         assert!(!is_game_key("KeyZ") && !is_game_key("Tab") && !is_game_key("Enter"));
+    }
+
+    /// Every direction key of both sets, held in every combination (each
+    /// with no other key and with every button of both sets and the solo
+    /// extras): no key set and no solo pad ever makes [`Pad::ABSENT`],
+    /// and opposite directions held together cancel.
+    #[test]
+    fn no_keys_held_make_the_absent_pad() {
+        let dirs: Vec<&str> = [HOME_KEYS, AWAY_KEYS]
+            .iter()
+            .flat_map(|k| [k.up, k.down, k.left, k.right])
+            .flatten()
+            .copied()
+            .collect();
+        let buttons: Vec<&str> = [HOME_KEYS, AWAY_KEYS, SOLO_EXTRA_KEYS]
+            .iter()
+            .flat_map(|k| [k.shoot, k.action, k.turbo, k.switch])
+            .flatten()
+            .copied()
+            .collect();
+        assert_eq!(dirs.len(), 8);
+        for mask in 0..1u32 << dirs.len() {
+            let mut held: Vec<&str> = (0..dirs.len())
+                .filter(|&i| mask & 1 << i != 0)
+                .map(|i| dirs[i])
+                .collect();
+            for with_buttons in [false, true] {
+                if with_buttons {
+                    held.extend(&buttons);
+                }
+                for pad in [HOME_KEYS.pad(&held), AWAY_KEYS.pad(&held), solo_pad(&held)] {
+                    assert!(!pad.is_absent(), "{held:?}");
+                    assert!(!pad.has(Pad::UP | Pad::DOWN), "{held:?}");
+                    assert!(!pad.has(Pad::LEFT | Pad::RIGHT), "{held:?}");
+                }
+            }
+        }
+        // Every gamepad button at once, for either person, plays keys.
+        let all = web_shell::pad::Button::ALL;
+        for person in [0, 1] {
+            let held: Vec<&str> = all.iter().filter_map(|&b| pad_key(person, b)).collect();
+            let map = if person == 0 { HOME_KEYS } else { AWAY_KEYS };
+            for pad in [map.pad(&held), solo_pad(&held)] {
+                assert!(!pad.is_absent(), "person {person}: {held:?}");
+                assert_eq!(pad.0 & 0x0F, 0, "person {person}: both pairs cancel");
+            }
+        }
     }
 
     #[test]

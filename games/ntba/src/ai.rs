@@ -51,7 +51,9 @@ fn nearest_opponent(g: &Ntba, pos: V2, side: u8) -> (Len, u8) {
 }
 
 /// The team-mate AI's intent for player `p` (not the one under control).
-pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
+/// `alone`: nobody drives its team-mate either this tick (its person is
+/// away), so the AI plays both and must not leave an opponent unguarded.
+pub(crate) fn teammate(g: &Ntba, p: u8, alone: bool) -> Intent {
     let side = team(p);
     let me = g.players[p as usize];
     let mate = p ^ 1;
@@ -68,8 +70,13 @@ pub(crate) fn teammate(g: &Ntba, p: u8) -> Intent {
         }
         BallMode::Held | BallMode::Pass => {
             // Defence: guard the opponent the controlled team-mate is not on.
-            let (_, mates_man) = nearest_opponent(g, g.players[mate as usize].pos, side);
-            let man = mates_man ^ 1;
+            // With both played by the AI the first of the pair takes the
+            // opponent nearest to it, and the other the other one.
+            let man = if alone && p.is_multiple_of(2) {
+                nearest_opponent(g, me.pos, side).1
+            } else {
+                nearest_opponent(g, g.players[mate as usize].pos, side).1 ^ 1
+            };
             let mp = g.players[man as usize];
             let hoop = g.defend_hoop(side);
             let on_ball = b.mode == BallMode::Held && b.owner == man;
@@ -312,7 +319,7 @@ impl Cpu {
         // player: off the ball, or when its team-mate is nearer the ball,
         // it takes up the spot the built-in team-mate AI would.
         if !switch && self.off_the_ball(g, p) {
-            let it = teammate(g, p);
+            let it = teammate(g, p, false);
             let mut bits = steer(me.pos, me.pos + it.mv);
             if it.turbo {
                 bits |= Pad::TURBO;

@@ -18,7 +18,9 @@
 //!
 //! Every byte is a valid [`Pad`] and [`step`](lockstep::DeterministicGame::step)
 //! accepts any number of pads (missing ones count as nothing pressed), so no
-//! input from a peer can make the simulation panic; a test mashes random
+//! input from a peer can make the simulation panic ([`Pad::ABSENT`], which
+//! no person's pad produces, hands that pad slot's court players to the AI
+//! for the tick); a test mashes random
 //! pads through whole matches and checks the court's invariants every tick.
 //!
 //! ```
@@ -148,6 +150,27 @@ impl DeterministicGame for Ntba {
     fn step(&mut self, inputs: &[Pad]) {
         let pad = |i: usize| inputs.get(i).copied().unwrap_or_default();
         self.advance([pad(0), pad(1), pad(2), pad(3)]);
+    }
+
+    /// [`Pad::ABSENT`], for every pad slot: a slot nobody drives (its
+    /// person dropped and is benched, or left) has its court players
+    /// played by the built-in AI, exactly as the court player no pad
+    /// drives in a match of three, until its person comes back.
+    fn absent_input(_players: u8, _slot: u8) -> Pad {
+        Pad::ABSENT
+    }
+
+    /// Yes, for every match (two to four people): while a dropped
+    /// person's slot is held the built-in AI plays it
+    /// ([`absent_input`](Self::absent_input)), so the others play on
+    /// against a team that still runs, defends and shoots rather than
+    /// freeze for up to the rejoin window; the person gets the slot back
+    /// on rejoin. A court player played by the AI is fair game in NtBA:
+    /// a match of three has one throughout. What happens once the window
+    /// runs out is [`plays_on_after_leave`](Self::plays_on_after_leave)'s
+    /// rule: NtBA keeps the default, the match ends with `PlayerLeft`.
+    fn plays_on_while_held(players: u8) -> bool {
+        (2..=4).contains(&players)
     }
 
     /// The state as bytes ([`Ntba::to_bytes`]), so that a player coming

@@ -22,6 +22,14 @@ use serde::{Deserialize, Serialize};
 /// left from the second (see [`Ntba::attacks_right`](crate::Ntba::attacks_right)).
 /// Opposite directions pressed together cancel. [`Pad::default`] is nothing
 /// pressed. On the wire it is one byte (serde sees a transparent `u8`).
+///
+/// One value is reserved: [`Pad::ABSENT`] (`0xFF`, every button with both
+/// pairs of opposite directions) means "nobody drives this pad slot": the
+/// engine plays it for a slot whose person is away or gone
+/// (`DeterministicGame::absent_input`), and the simulation then lets the
+/// built-in AI play that slot's court players for the tick. No person's
+/// pad produces it: a front end clears opposite directions pressed
+/// together ([`Pad::settled`]), which cancel anyway.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Pad(pub u8);
@@ -47,6 +55,12 @@ impl Pad {
     /// Nothing pressed.
     pub const NONE: Pad = Pad(0);
 
+    /// Nobody drives this pad slot: the built-in AI plays its court
+    /// players this tick, exactly as it plays a court player no pad slot
+    /// drives. Every bit set, so both pairs of opposite directions: a
+    /// [`settled`](Self::settled) pad never is this.
+    pub const ABSENT: Pad = Pad(0xFF);
+
     /// True when every bit of `mask` is pressed.
     #[must_use]
     pub const fn has(self, mask: u8) -> bool {
@@ -57,6 +71,27 @@ impl Pad {
     #[must_use]
     pub const fn with(self, mask: u8) -> Pad {
         Pad(self.0 | mask)
+    }
+
+    /// This pad with each pair of opposite directions pressed together
+    /// released (they cancel in the simulation anyway), the other buttons
+    /// as they are. What a front end sends: never [`Pad::ABSENT`].
+    #[must_use]
+    pub const fn settled(self) -> Pad {
+        let mut b = self.0;
+        if b & Self::UP != 0 && b & Self::DOWN != 0 {
+            b &= !(Self::UP | Self::DOWN);
+        }
+        if b & Self::LEFT != 0 && b & Self::RIGHT != 0 {
+            b &= !(Self::LEFT | Self::RIGHT);
+        }
+        Pad(b)
+    }
+
+    /// Whether this is [`Pad::ABSENT`]: nobody drives the pad slot.
+    #[must_use]
+    pub const fn is_absent(self) -> bool {
+        self.0 == Self::ABSENT.0
     }
 
     /// The direction pressed as (dx, dy), each -1, 0 or 1.
@@ -94,5 +129,22 @@ impl From<u8> for Pad {
 impl From<Pad> for u8 {
     fn from(p: Pad) -> Self {
         p.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pad;
+
+    #[test]
+    fn a_settled_pad_is_never_absent_and_moves_the_same_way() {
+        for b in 0..=255u8 {
+            let p = Pad(b).settled();
+            assert!(!p.is_absent(), "{b:#04x}");
+            assert_eq!(p.direction(), Pad(b).direction(), "{b:#04x}");
+            assert_eq!(p.0 & 0xF0, b & 0xF0, "{b:#04x}: the buttons kept");
+            assert_eq!(p.settled(), p);
+        }
+        assert!(Pad::ABSENT.is_absent() && !Pad::NONE.is_absent());
     }
 }

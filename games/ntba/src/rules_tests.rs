@@ -251,7 +251,7 @@ fn a_tie_goes_to_overtime_and_a_lead_ends_the_match() {
     assert!(g.is_over());
     assert_eq!(g.winner(), Some(0));
     // Nothing moves the score after the end.
-    step_n(&mut g, [Pad(0xff); 2], 200);
+    step_n(&mut g, [Pad(0x7f), Pad::ABSENT], 200);
     assert_eq!(g.score(), [12, 10]);
     assert!(g.is_over());
 }

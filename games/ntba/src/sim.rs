@@ -179,7 +179,8 @@ pub struct Ntba {
     /// state hash already covers).
     pub(crate) length: MatchLength,
     /// Last tick's pads, by slot (with two people only the first two are
-    /// used; the others stay unpressed).
+    /// used; the others stay unpressed). [`Pad::ABSENT`] here: nobody was
+    /// at that pad last tick (it counts as nothing pressed).
     pub(crate) prev_pad: [Pad; 4],
     pub(crate) winner: Option<u8>,
     pub(crate) events: [Event; MAX_EVENTS],
@@ -346,6 +347,12 @@ impl Ntba {
         }
     }
 
+    /// Whether nobody was at pad slot `slot` last tick (it played
+    /// [`Pad::ABSENT`]): the AI played its court players.
+    pub(crate) fn absent(&self, slot: u8) -> bool {
+        self.prev_pad[usize::from(slot & 3)].is_absent()
+    }
+
     /// The holder of the ball, if someone holds it.
     pub(crate) fn holder(&self) -> Option<u8> {
         (self.ball.mode == BallMode::Held).then_some(self.ball.owner)
@@ -425,7 +432,15 @@ impl Ntba {
     }
 
     fn step_play(&mut self, pads: [Pad; 4]) {
-        let pressed: [u8; 4] = core::array::from_fn(|i| pads[i].0 & !self.prev_pad[i].0);
+        // A pad slot playing `Pad::ABSENT` has nobody at it: this tick the
+        // AI plays the court players it would drive, and it presses
+        // nothing (nor did it last tick, for what counts as a press).
+        let absent: [bool; 4] = pads.map(Pad::is_absent);
+        let live = |p: Pad| if p.is_absent() { Pad::NONE } else { p };
+        let pads = pads.map(live);
+        let prev = self.prev_pad.map(live);
+        let pressed: [u8; 4] = core::array::from_fn(|i| pads[i].0 & !prev[i].0);
+        let driven = |g: &Ntba, p: u8| g.driver(p).filter(|&s| !absent[usize::from(s & 3)]);
         if self.people <= 2 {
             for side in 0..2u8 {
                 let holds = self.holder().is_some_and(|h| team(h) == side);
@@ -440,14 +455,18 @@ impl Ntba {
         let mut call = (NO_SLOT, 0u8);
         if self.people > 2 {
             if let Some(h) = self.holder() {
-                if let (None, Some(s)) = (self.driver(h), self.driver(h ^ 1)) {
+                if let (None, Some(s)) = (driven(self, h), driven(self, h ^ 1)) {
                     call = (s, pressed[s as usize] & (Pad::ACTION | Pad::SHOOT));
                 }
             }
         }
         let mut intents = [Intent::default(); 4];
         for p in 0..4u8 {
-            intents[p as usize] = match self.driver(p) {
+            // With two people a team's holder always has its pad, unless
+            // nobody is at that pad: the AI then handles the ball as it
+            // does with three or four.
+            let ai_handles = self.people > 2 || absent[usize::from(team(p))];
+            intents[p as usize] = match driven(self, p) {
                 Some(s) if s == call.0 => Intent {
                     shoot_held: false,
                     shoot_press: false,
@@ -455,8 +474,8 @@ impl Ntba {
                     ..pad_intent(pads[s as usize], pressed[s as usize])
                 },
                 Some(s) => pad_intent(pads[s as usize], pressed[s as usize]),
-                None if self.people > 2 && self.holder() == Some(p) => ai::handler(self, p, call.1),
-                None => ai::teammate(self, p),
+                None if ai_handles && self.holder() == Some(p) => ai::handler(self, p, call.1),
+                None => ai::teammate(self, p, driven(self, p ^ 1).is_none()),
             };
         }
         for p in 0..4u8 {

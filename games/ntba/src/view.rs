@@ -237,7 +237,9 @@ pub struct PlayerView {
     pub stamina: u16,
     /// Whether a person's pad drives this player (else the built-in AI):
     /// with two people the one its team's pad controls now, with three or
-    /// four the ones given a pad slot ([`Ntba::pad_slot`]).
+    /// four the ones given a pad slot ([`Ntba::pad_slot`]); never while
+    /// nobody is at that pad (it played [`Pad::ABSENT`](crate::Pad::ABSENT)
+    /// last tick).
     pub controlled: bool,
     /// Whether this player holds the ball.
     pub has_ball: bool,
@@ -433,7 +435,7 @@ impl Ntba {
             action: pl.action,
             anim: pl.anim,
             stamina: pl.stamina,
-            controlled: self.driver(p).is_some(),
+            controlled: self.pad_slot(p).is_some(),
             has_ball: self.holder() == Some(p),
         }
     }
@@ -466,10 +468,12 @@ impl Ntba {
 
     /// The pad slot driving player `p` (0..4, taken modulo 4) now, or
     /// `None` when the built-in AI plays it. With two people it is the
-    /// player's team while that team controls it.
+    /// player's team while that team controls it. A pad slot nobody was
+    /// at last tick (it played [`Pad::ABSENT`](crate::Pad::ABSENT)) drives
+    /// nobody: the AI played its court players.
     #[must_use]
     pub fn pad_slot(&self, p: u8) -> Option<u8> {
-        self.driver(p % 4)
+        self.driver(p % 4).filter(|&s| !self.absent(s))
     }
 
     /// The player (0..4) pad slot `slot` drives now: with two people the

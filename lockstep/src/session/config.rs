@@ -360,7 +360,8 @@ impl SessionConfig {
     /// again the match resumes. When the window runs out the match ends
     /// with [`Outcome::PlayerLeft`], or, with three players or more and a
     /// game that allows it ([`DeterministicGame::plays_on_after_leave`]),
-    /// the others play on with the slot on the neutral input.
+    /// the others play on with the slot on the game's absent input
+    /// ([`DeterministicGame::absent_input`](crate::DeterministicGame::absent_input)).
     ///
     /// 0 holds nothing: a silent peer ends the match with
     /// [`Outcome::Timeout`] and a failed link with
@@ -373,7 +374,7 @@ impl SessionConfig {
     /// Host, in a game whose dropped slots play on while held
     /// ([`DeterministicGame::plays_on_while_held`](crate::DeterministicGame::plays_on_while_held)):
     /// how long nothing may arrive from a player before it is dropped and
-    /// its slot benched (played with the neutral input while held), instead
+    /// its slot benched (played with the game's absent input while held), instead
     /// of the [`timeout`](Self::timeout). Nobody waits for a benched slot,
     /// so a short value (a few hundred ms) keeps the others from stalling
     /// more than that; but a benched player comes back only through a

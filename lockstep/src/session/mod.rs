@@ -1840,8 +1840,9 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// From `tick` on the player in `slot` plays the neutral input here;
-    /// its link is forgotten.
+    /// From `tick` on nobody drives `slot` here: it plays the game's
+    /// absent input ([`DeterministicGame::absent_input`]); its player's
+    /// link is forgotten.
     fn apply_neutral(&mut self, slot: u8, tick: u32) {
         let Phase::Running(run) = &mut self.phase else {
             return;
@@ -1851,7 +1852,7 @@ impl<G: DeterministicGame> Session<G> {
             let p = self.peers.remove(i);
             self.gone.push(p.id);
         }
-        log::info!("slot {slot} plays the neutral input from tick {tick}");
+        log::info!("slot {slot} plays the absent input from tick {tick}: nobody drives it");
         self.events.push_back(Event::Left { slot, tick });
     }
 
@@ -1911,8 +1912,9 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// From `tick` on the player in `slot` plays the neutral input here,
-    /// and the slot stays its player's: its link is forgotten (a fresh
+    /// From `tick` on `slot` plays the game's absent input here
+    /// ([`DeterministicGame::absent_input`]), and the slot stays its
+    /// player's: its link is forgotten (a fresh
     /// session comes back as a newcomer would, with the slot's token),
     /// and `Rejoin`s its fresh session already sent wait for the host's
     /// word.
@@ -1939,9 +1941,7 @@ impl<G: DeterministicGame> Session<G> {
             until,
             claims,
         });
-        log::info!(
-            "slot {slot} is benched from tick {tick}: it plays the neutral input while held"
-        );
+        log::info!("slot {slot} is benched from tick {tick}: it plays the absent input while held");
         self.events.push_back(Event::Benched { slot, tick });
     }
 

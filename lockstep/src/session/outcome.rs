@@ -313,16 +313,18 @@ pub enum Event {
         slot: u8,
     },
     /// The player in `slot` left for good and the match plays on: from
-    /// `tick` on, the slot plays the neutral input on every side.
+    /// `tick` on, the slot plays the game's input for a slot nobody drives
+    /// ([`DeterministicGame::absent_input`](crate::DeterministicGame::absent_input),
+    /// the neutral input by default) on every side.
     Left {
         /// The slot.
         slot: u8,
-        /// The first tick played with the neutral input.
+        /// The first tick played with the absent input.
         tick: u32,
     },
     /// A new player took the free `slot` (see [`SessionConfig::join`]):
     /// from `tick` on, the slot plays that player's inputs instead of the
-    /// neutral input, on every side. The new player's own session raises
+    /// absent input, on every side. The new player's own session raises
     /// it too, after [`Event::Started`], for its own slot.
     Joined {
         /// The slot.
@@ -333,7 +335,9 @@ pub enum Event {
     /// The dropped player in `slot` is benched (the game plays on while
     /// a slot is held, see
     /// [`DeterministicGame::plays_on_while_held`](crate::DeterministicGame::plays_on_while_held)):
-    /// from `tick` on, the slot plays the neutral input on every side, and
+    /// from `tick` on, the slot plays the game's absent input
+    /// ([`DeterministicGame::absent_input`](crate::DeterministicGame::absent_input):
+    /// the neutral input, or the game's AI standing in) on every side, and
     /// nobody waits for it. The slot stays its player's until the window
     /// runs out ([`Event::Left`] then, or the match ends with
     /// [`Outcome::PlayerLeft`]) or the player rejoins
@@ -341,7 +345,7 @@ pub enum Event {
     Benched {
         /// The slot.
         slot: u8,
-        /// The first tick played with the neutral input.
+        /// The first tick played with the absent input.
         tick: u32,
     },
     /// The benched player in `slot` rejoined: from `tick` on, the slot

@@ -88,8 +88,10 @@ pub(crate) struct Timeline<G: DeterministicGame> {
     window: u8,
     /// Ticks between two hashed final ticks.
     hash_interval: u32,
-    /// Slots whose player left: from the tick their inputs end at, they
-    /// play the neutral input, kept as long as this side's own.
+    /// Slots nobody drives (their player left, or is benched while away):
+    /// from the tick their inputs end at, they play the game's input for
+    /// such a slot ([`DeterministicGame::absent_input`], the neutral input
+    /// by default), kept as long as this side's own.
     neutral: Vec<usize>,
     /// States kept behind the present even once final (0 in a match: a
     /// state is kept only while a guess before it is pending). Above 0, a
@@ -298,15 +300,16 @@ impl<G: DeterministicGame> Timeline<G> {
 
     // ----- feeding ----------------------------------------------------------
 
-    /// Appends this side's next input (and the neutral input of every
-    /// slot whose player left, up to the same tick).
+    /// Appends this side's next input (and the absent input of every slot
+    /// nobody drives, up to the same tick).
     pub(crate) fn push_local(&mut self, pad: G::Input) {
         self.extend_inputs(self.slot, &[pad]);
         self.fill_neutral();
     }
 
-    /// From the end of player `slot`'s inputs on, the slot plays the
-    /// neutral input (its player left).
+    /// From the end of player `slot`'s inputs on, nobody drives the slot
+    /// (its player left, or is benched): it plays the game's absent input
+    /// ([`DeterministicGame::absent_input`]).
     pub(crate) fn play_neutral(&mut self, slot: usize) {
         if slot != self.slot && slot < self.players() && !self.neutral.contains(&slot) {
             self.neutral.push(slot);
@@ -315,30 +318,41 @@ impl<G: DeterministicGame> Timeline<G> {
     }
 
     /// A new player takes neutral slot `slot` from tick `from` on: the
-    /// slot's inputs are the neutral input up to `from` (filled, or those
+    /// slot's inputs are the absent input up to `from` (filled, or those
     /// filled past it dropped) and from there only what arrives. The
     /// caller checked that no tick at or past `from` is final here; a tick
     /// past it that ran on guesses is re-simulated once the new player's
     /// inputs say otherwise.
     pub(crate) fn take_neutral_slot(&mut self, slot: usize, from: u32) {
         self.neutral.retain(|&s| s != slot);
+        let absent = self.absent(slot);
         if let Some(i) = self.inputs.get_mut(slot) {
-            i.resize(from as usize, G::Input::default());
+            i.resize(from as usize, absent);
         }
     }
 
-    /// Whether player `slot` plays the neutral input.
+    /// Whether nobody drives player `slot` (it plays the absent input).
     pub(crate) fn is_neutral(&self, slot: usize) -> bool {
         self.neutral.contains(&slot)
     }
 
-    /// Brings every neutral slot's inputs up to this side's own.
+    /// The input slot `slot` plays while nobody drives it (see
+    /// [`DeterministicGame::absent_input`]).
+    fn absent(&self, slot: usize) -> G::Input {
+        // Cannot truncate: both at most MAX_PLAYERS.
+        G::absent_input(self.players() as u8, slot as u8)
+    }
+
+    /// Brings every neutral slot's inputs up to this side's own, with the
+    /// game's absent input.
     fn fill_neutral(&mut self) {
         let upto = self.local().len();
+        // Cannot truncate: at most MAX_PLAYERS.
+        let players = self.players() as u8;
         for &s in &self.neutral {
             if let Some(i) = self.inputs.get_mut(s) {
                 if i.len() < upto {
-                    i.resize(upto, G::Input::default());
+                    i.resize(upto, G::absent_input(players, s as u8));
                 }
             }
         }

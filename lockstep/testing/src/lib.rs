@@ -1133,3 +1133,75 @@ impl<const SAVES: bool, const BENCHES: bool> DeterministicGame for OpenDots<SAVE
 /// player's slot on with the neutral input while it is held, so nobody
 /// waits for it (see `DeterministicGame::plays_on_while_held`).
 pub type BenchDots = OpenDots<false, true>;
+
+/// The input [`StandInDots`] plays for a slot nobody drives: a byte no
+/// [`Pads`] source would hold for long, read by its `step` as "the game's
+/// stand-in steers this dot".
+pub const STAND_IN: u8 = 0x80;
+
+/// Dots with a stand-in of its own: a slot nobody drives (benched while
+/// its player is away, or left for good) plays [`STAND_IN`]
+/// (`DeterministicGame::absent_input`), and on that input the dot walks
+/// towards the coin instead of standing still. Its matches play on after
+/// a leave and take joiners, as [`OpenDots`]; with `BENCHES` (the
+/// default) a dropped player's slot also plays on while it is held, as
+/// [`BenchDots`]. Its own build id (it plays differently from Dots).
+#[derive(Clone, Debug)]
+pub struct StandInDots<const BENCHES: bool = true>(pub dots::Dots);
+
+impl<const BENCHES: bool> StandInDots<BENCHES> {
+    /// The pad the stand-in presses for a dot at `(x, y)`: one step
+    /// towards the coin on each axis (no wrapping shortcut).
+    #[must_use]
+    pub fn chase(&self, x: u8, y: u8) -> u8 {
+        let (cx, cy) = self.0.coin();
+        let axis = |from: u8, to: u8, minus: u8, plus: u8| match from.cmp(&to) {
+            core::cmp::Ordering::Less => plus,
+            core::cmp::Ordering::Greater => minus,
+            core::cmp::Ordering::Equal => 0,
+        };
+        axis(x, cx, dots::LEFT, dots::RIGHT) | axis(y, cy, dots::UP, dots::DOWN)
+    }
+}
+
+impl<const BENCHES: bool> DeterministicGame for StandInDots<BENCHES> {
+    type Input = u8;
+    const BUILD_ID: u64 = dots::Dots::BUILD_ID ^ 0x57a4_d140;
+
+    fn new(seed: u64, players: u8) -> Self {
+        Self(dots::Dots::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        let mut pads = [0u8; 8];
+        for ((pad, &input), p) in pads.iter_mut().zip(inputs).zip(self.0.players()) {
+            *pad = if input == STAND_IN {
+                self.chase(p.x, p.y)
+            } else {
+                input
+            };
+        }
+        let n = inputs.len().min(pads.len());
+        self.0.step(&pads[..n]);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn absent_input(_players: u8, _slot: u8) -> u8 {
+        STAND_IN
+    }
+
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
+
+    fn plays_on_while_held(_players: u8) -> bool {
+        BENCHES
+    }
+
+    fn takes_joiners(_players: u8) -> bool {
+        true
+    }
+}

@@ -75,7 +75,10 @@ impl Holds {
                 self.held.retain(|(s, _)| *s != slot);
                 self.held.push((slot, now + held_for));
             }
-            Event::Resumed { slot } | Event::Left { slot, .. } => {
+            // A slot benched while held (a game that plays on, its AI
+            // or the neutral input standing in) stays held, counted down,
+            // until its player is back (`Unbenched`) or gone (`Left`).
+            Event::Resumed { slot } | Event::Left { slot, .. } | Event::Unbenched { slot, .. } => {
                 self.held.retain(|(s, _)| *s != slot);
             }
             Event::Rejoined { tick } => self.rejoined = Some(tick),
@@ -808,6 +811,23 @@ mod tests {
         assert_eq!(h.rejoined(), None);
         h.event(Millis(7_000), &Event::Rejoined { tick: 420 });
         assert_eq!(h.rejoined(), Some(420));
+    }
+
+    #[test]
+    fn a_benched_slot_counts_down_until_its_player_is_back() {
+        let mut h = Holds::default();
+        h.event(
+            Millis(1_000),
+            &Event::Dropped {
+                slot: 2,
+                held_for: Millis(20_000),
+            },
+        );
+        // The game plays the slot on meanwhile: still held, still counted.
+        h.event(Millis(1_300), &Event::Benched { slot: 2, tick: 90 });
+        assert_eq!(h.shown(Millis(4_000)), Some((2, 17)));
+        h.event(Millis(6_000), &Event::Unbenched { slot: 2, tick: 400 });
+        assert_eq!(h.shown(Millis(6_000)), None);
     }
 
     #[test]

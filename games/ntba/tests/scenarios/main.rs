@@ -15,5 +15,7 @@ mod golden;
 mod predictor;
 mod replay;
 mod sync_test;
+mod the_ai_plays_a_pad_slot_nobody_is_at;
 mod the_ai_plays_the_court_player_nobody_drives;
+mod the_ai_stands_in_for_a_guest_cut_off_for_fifteen_seconds;
 mod three_people_play_a_whole_match_in_sync;
