@@ -370,7 +370,7 @@ test('1. a match over real WebRTC: same ticks and hashes, a score, leave, back i
   console.log(`match: ${common} common ticks, score ${figures.summary}, log of ${ta} ticks saved`);
 });
 
-test('2. lock-step picked in the settings; a busy page: waiting, then its slot held until it is back; a closed page: held, then gone', { skip: !enabled }, async () => {
+test('2. lock-step picked in the settings; a busy page: waiting, then its slot held until it is back; a busy guest page: its slot played on by the AI, then back on a new link; a closed page: held, then gone', { skip: !enabled }, async () => {
   const { ada, bo } = pages;
   await ada.locator('#settings summary').click();
   await ada.locator('#netcode').selectOption('lockstep');
@@ -406,6 +406,27 @@ test('2. lock-step picked in the settings; a busy page: waiting, then its slot h
   await waitAttrAtLeast(bo, 'tick', resumed + 60);
   await waitAttrAtLeast(ada, 'tick', resumed + 60);
   console.log(`busy page: Bo held Ada's slot, then both played on past tick ${resumed + 60}`);
+
+  // Now the guest's page is busy for 7 s. NtBA plays a held slot on (its
+  // AI stands in), so after 5 s of silence Ada's session benches Bo's slot
+  // and her match goes on without waiting; her page closes the match link,
+  // and when Bo's page is free it finds the link gone and comes back on a
+  // new one, its fresh session taking the slot back.
+  const before = await num(ada, '#match', 'data-tick');
+  let boFree = false;
+  const boStuck = bo.evaluate(() => { const end = performance.now() + 7000; while (performance.now() < end); })
+    .then(() => { boFree = true; });
+  await ada.locator('#match[data-benched="1"]').waitFor({ timeout: DEADLINE });
+  const benchedAt = await num(ada, '#match', 'data-tick');
+  await waitAttrAtLeast(ada, 'tick', benchedAt + 60);
+  assert.equal(boFree, false, "Ada's match went on while Bo's page was still blocked");
+  await boStuck;
+  await bo.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  const back = await num(bo, '#match', 'data-rejoined');
+  await ada.locator('#match:not([data-benched])').waitFor({ timeout: DEADLINE });
+  await waitAttrAtLeast(ada, 'tick', back + 60);
+  await waitAttrAtLeast(bo, 'tick', back + 60);
+  console.log(`busy guest page: benched at tick ${benchedAt} (from ${before}), back at tick ${back}`);
   await ada.locator('#leave').click();
   for (const p of [ada, bo]) {
     await p.locator('#result').waitFor({ state: 'visible', timeout: DEADLINE });

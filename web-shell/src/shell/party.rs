@@ -655,6 +655,12 @@ impl Shell {
         }
     }
 
+    /// Whether this page holds links to a party's other members (a match
+    /// of more than two, or one about to start).
+    pub(super) fn party_links_up(&self) -> bool {
+        self.party.as_ref().is_some_and(|p| !p.links.is_empty())
+    }
+
     /// The party's match is over: a player's page keeps its links to the
     /// others for a rematch (the room and every spectator's link close); a
     /// spectator's closes its link.

@@ -64,6 +64,7 @@ pub fn reconnecting_line(name: &str, secs_left: u64) -> String {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Holds {
     held: Vec<(u8, Millis)>,
+    benched: Vec<u8>,
     rejoined: Option<u32>,
 }
 
@@ -78,8 +79,12 @@ impl Holds {
             // A slot benched while held (a game that plays on, its AI
             // or the neutral input standing in) stays held, counted down,
             // until its player is back (`Unbenched`) or gone (`Left`).
+            Event::Benched { slot, .. } if !self.benched.contains(&slot) => {
+                self.benched.push(slot);
+            }
             Event::Resumed { slot } | Event::Left { slot, .. } | Event::Unbenched { slot, .. } => {
                 self.held.retain(|(s, _)| *s != slot);
+                self.benched.retain(|s| *s != slot);
             }
             Event::Rejoined { tick } => self.rejoined = Some(tick),
             _ => {}
@@ -93,6 +98,13 @@ impl Holds {
         self.held
             .first()
             .map(|&(slot, until)| (slot, until.0.saturating_sub(now.0).div_ceil(1000)))
+    }
+
+    /// The first slot benched while held (its game plays it on) and not
+    /// back yet, if any.
+    #[must_use]
+    pub fn benched(&self) -> Option<u8> {
+        self.benched.first().copied()
     }
 
     /// The tick this page's fresh session rejoined the match at.
@@ -293,6 +305,9 @@ pub(super) struct Comeback {
     code: Option<RoomCode>,
     /// Guest: asking for a way back.
     asking: Option<Asking>,
+    /// Host of a match of two: the match link was closed because the
+    /// guest's slot was benched (until the guest is back).
+    closed_for_bench: bool,
     /// Host: who asked (a reloaded guest has a new lobby id).
     asker: Option<PeerId>,
     /// A record found in session storage at start-up, acted on at the
@@ -455,6 +470,28 @@ impl Shell {
             key: RECORD_KEY,
             value: Some(record.to_storage()),
         });
+    }
+
+    /// Host of a match of two, once a frame: when the session benched the
+    /// guest (the game plays its slot on while it is held), the match link
+    /// is closed. The session no longer listens on it, and the guest's
+    /// page may still take it for alive (a page that was blocked, a
+    /// network path lost without a word); closed, the guest's page takes
+    /// the way back a lost link takes, and its fresh session gets the slot
+    /// back. A party's links are left as they are.
+    pub(super) fn close_benched_link(&mut self) {
+        if self.match_view.benched.is_none() {
+            self.comeback.closed_for_bench = false;
+            return;
+        }
+        let host = self.game.match_identity().is_some_and(|id| id.side == 0);
+        let party = self.party_links_up();
+        if self.comeback.closed_for_bench || !host || party {
+            return;
+        }
+        log::info!("the guest's slot is benched: closing the match link so that it comes back on a new one");
+        self.comeback.closed_for_bench = true;
+        self.out.push_back(Output::ClosePeer(LinkId::Match));
     }
 
     /// The running match's link closed or failed. A guest with a token
@@ -824,10 +861,18 @@ mod tests {
             },
         );
         // The game plays the slot on meanwhile: still held, still counted.
+        assert_eq!(h.benched(), None, "held, not benched yet");
         h.event(Millis(1_300), &Event::Benched { slot: 2, tick: 90 });
         assert_eq!(h.shown(Millis(4_000)), Some((2, 17)));
+        assert_eq!(h.benched(), Some(2));
         h.event(Millis(6_000), &Event::Unbenched { slot: 2, tick: 400 });
         assert_eq!(h.shown(Millis(6_000)), None);
+        assert_eq!(h.benched(), None, "back");
+        // Benched again, then gone for good.
+        h.event(Millis(7_000), &Event::Benched { slot: 2, tick: 700 });
+        assert_eq!(h.benched(), Some(2));
+        h.event(Millis(9_000), &Event::Left { slot: 2, tick: 900 });
+        assert_eq!(h.benched(), None, "left");
     }
 
     #[test]

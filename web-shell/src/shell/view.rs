@@ -56,6 +56,9 @@ pub struct MatchView {
     /// `data-held`: a dropped player's slot held for its rejoin, and the
     /// whole seconds left ("1 17"); absent when no slot is held.
     pub held: Option<(u8, u64)>,
+    /// `data-benched`: a held slot that the game plays on meanwhile (its
+    /// AI or the neutral input), until its player is back.
+    pub benched: Option<u8>,
     /// `data-rejoined`: the tick this page's fresh session caught up to
     /// when it came back into the match.
     pub rejoined: Option<u32>,
@@ -142,6 +145,7 @@ impl MatchView {
                 "data-held",
                 self.held.map(|(slot, secs)| format!("{slot} {secs}")),
             ),
+            ("data-benched", s(self.benched.as_ref().map(|v| v as _))),
             ("data-rejoined", s(self.rejoined.as_ref().map(|v| v as _))),
             (
                 "data-ice-restarts",

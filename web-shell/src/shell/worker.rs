@@ -255,6 +255,7 @@ pub struct WireView {
     first_tick_ms: Option<u64>,
     quality: Option<u8>,
     held: Option<(u8, u64)>,
+    benched: Option<u8>,
     rejoined: Option<u32>,
     /// How many watch the match (the session's spectators).
     watching: u8,
@@ -288,6 +289,7 @@ impl WireView {
                 Quality::Poor => 2,
             }),
             held: v.held,
+            benched: v.benched,
             rejoined: v.rejoined,
             watching: v.watching,
             status: v.status.clone(),
@@ -319,6 +321,7 @@ impl WireView {
             _ => None,
         };
         v.held = self.held;
+        v.benched = self.benched;
         v.rejoined = self.rejoined;
         v.watching = self.watching;
         v.status = self.status;
