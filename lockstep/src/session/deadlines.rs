@@ -34,6 +34,13 @@ impl Deadlines {
         self.began.get_or_insert(now);
     }
 
+    /// The host keeps this side's request to enter a running match
+    /// waiting and said so at `now` (its keep-alive): the handshake's
+    /// deadline counts from then.
+    pub(super) fn restart_handshake(&mut self, now: Millis) {
+        self.began = Some(now);
+    }
+
     /// A tick could run, or a peer's inputs grew: the wait is over.
     pub(super) fn progressed(&mut self) {
         self.waiting_since = None;
