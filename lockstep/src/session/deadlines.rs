@@ -159,6 +159,22 @@ mod tests {
     }
 
     #[test]
+    fn the_hosts_keep_alive_starts_the_handshake_deadline_over() {
+        let mut d = Deadlines::default();
+        d.called(Millis(0));
+        let heard = Some(Millis(9_500));
+        assert_eq!(d.next(&cfg(), true, heard), Some(Millis(10_000)));
+        d.restart_handshake(Millis(9_500));
+        assert_eq!(d.expired(Millis(10_000), &cfg(), true, heard), None);
+        assert_eq!(d.next(&cfg(), true, heard), Some(Millis(14_500)));
+        // Silence still counts: no keep-alive for the timeout ends it.
+        assert_eq!(
+            d.expired(Millis(14_500), &cfg(), true, heard),
+            Some(Expired::Silence(Millis(5000)))
+        );
+    }
+
+    #[test]
     fn progress_counts_from_the_first_stalled_frame_until_progress() {
         let mut d = Deadlines::default();
         d.called(Millis(0));
