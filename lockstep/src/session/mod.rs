@@ -3026,11 +3026,14 @@ impl<G: DeterministicGame> Session<G> {
         // With three players or more the others must all be there to
         // hand over what they hold of the slot, and no other change may
         // be under way. (Slots playing the neutral input are fine: the
-        // catch-up says which they are; so are players whose own fresh
-        // session waits too: their old one is gone for good.)
-        let others_away = self.peers.iter().enumerate().any(|(i, p)| {
-            i != t && is_away(p) && !self.waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot)
-        });
+        // catch-up says which they are.) A player whose own fresh session
+        // waits too counts as away: taken back first, this one's fresh
+        // session would not know the other's, nor answer for its slot.
+        let others_away = self
+            .peers
+            .iter()
+            .enumerate()
+            .any(|(i, p)| i != t && is_away(p));
         if others_away || run.leaving.is_some() || run.entry.is_some() {
             return Verdict::Wait;
         }
