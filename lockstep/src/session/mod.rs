@@ -769,12 +769,7 @@ impl<G: DeterministicGame> Session<G> {
             Message::Hash(h) => self.on_hash(now, pi, h),
             Message::Ping(id) => self.on_ping(now, pi, id),
             Message::Pong(p) => self.on_pong(now, pi, p),
-            Message::Bye(r) if self.waits_on(peer) => {
-                // A fresh session that waited gave up: the match goes on,
-                // the slot held as before.
-                log::info!("the rejoin waiting on {peer} was given up: {r:?}");
-                self.waiting.retain(|w| w.link != peer);
-            }
+            Message::Bye(r) if self.waits_on(peer) => self.rejoin_given_up(peer, r),
             Message::Bye(r) => self.on_bye(pi, r),
             Message::Parts(p) => self.on_parts(pi, p),
             Message::Member(m) => self.on_member(pi, m),
@@ -1419,6 +1414,11 @@ impl<G: DeterministicGame> Session<G> {
             let pi = self.peers.iter().position(|p| p.id == w.link);
             self.refuse_rejoin(w.link, pi, RejoinRefusal::HostUnable);
         }
+        // A side entering the match that the host has not answered yet
+        // says nothing: it does not know which link is the host's, and a
+        // player that has not taken it back would take its Bye for the
+        // old session's and end its own match.
+        let bye = bye.filter(|_| !self.awaits_host_answer());
         if let Some(reason) = bye {
             let only = match (&outcome, reason) {
                 (Outcome::Desync { slots, .. }, ByeReason::Desync { .. }) => Some(slots.as_slice()),
@@ -2939,6 +2939,9 @@ impl<G: DeterministicGame> Session<G> {
             Ok(Message::Join(j)) if channel == Channel::Reliable && self.side == 0 => {
                 self.on_join(now, link, j);
             }
+            Ok(Message::Bye(r)) if channel == Channel::Reliable && self.waits_on(link) => {
+                self.rejoin_given_up(link, r);
+            }
             Ok(_) => log::debug!("{link} is not in the match and did not rejoin: dropped"),
             Err(e) => log::debug!("undecodable datagram from {link}, not in the match: {e}"),
         }
@@ -3149,6 +3152,14 @@ impl<G: DeterministicGame> Session<G> {
                 _ => self.act_on_rejoin(now, w.link, pi, w.rejoin, verdict),
             }
         }
+    }
+
+    /// Host: the fresh session whose rejoin waits on `link` said `Bye`
+    /// (it gave up): its request goes, the match goes on and the slot
+    /// stays held as before.
+    fn rejoin_given_up(&mut self, link: PeerId, r: ByeReason) {
+        log::info!("the rejoin waiting on {link} was given up: {r:?}");
+        self.waiting.retain(|w| w.link != link);
     }
 
     /// Host: whether a rejoin waits on `link`.
