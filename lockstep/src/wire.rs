@@ -239,8 +239,11 @@ pub enum RejoinRefusal {
     /// The slot is not held: its window ran out, its player left, or the
     /// match has no such slot.
     SlotNotHeld,
-    /// The host cannot take a rejoin now (it is not running a match that
-    /// holds slots, or another change is under way).
+    /// The host cannot take the player back at all: it issues no tokens,
+    /// holds no slots (a window of 0), is not running the match yet, or
+    /// the match ended while the request waited. (A request that comes
+    /// while another player is away or a change is under way waits
+    /// instead.)
     HostUnable,
     /// A [`Join`]: the game takes no new players into a running match
     /// (`DeterministicGame::takes_joiners`).

@@ -16,11 +16,17 @@
 //! lock-step, and bit 7 skips the peer's Hello. The host issues rejoin
 //! tokens, so a script's Rejoin is checked in full. A guest with bits 1-2
 //! both set and bit 5 clear is a spectator instead (its one link leads to
-//! the host; set bit 7 too, as it refuses a Hello).
+//! the host; set bit 7 too, as it refuses a Hello). A guest with bit 2 set
+//! and bits 1 and 5 clear is a joiner: a fresh session asking for a free
+//! slot with `Join` (bit 3: slot 1 named, else any), whose script after
+//! the host's Hello is its catch-up, as a rejoiner's.
 //!
 //! A host also has a second link, declared a spectator's: a datagram
 //! step whose control byte has bit 7 set goes there (a script can Watch,
-//! acknowledge and misbehave as a spectator).
+//! acknowledge and misbehave as a spectator); and a third one it never
+//! heard of before the start: a datagram step with bit 6 set (and bit 7
+//! clear) goes there, where only a stranger's Rejoin, Watch or Join is
+//! heard.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -35,6 +41,9 @@ const PEER: PeerId = PeerId(0);
 
 /// A host's link to a spectator.
 const WATCHER: PeerId = PeerId(1);
+
+/// A host's link that opened after the start (a fresh session's).
+const STRANGER: PeerId = PeerId(2);
 
 #[derive(Clone)]
 struct Game(u64);
@@ -85,6 +94,9 @@ fuzz_target!(|data: &[u8]| {
         (SessionConfig::guest().rejoin(1, 5), 0)
     } else if mode % 8 == 7 {
         (SessionConfig::spectator().watch_delay(mode / 8 % 4), 0)
+    } else if mode % 8 == 5 {
+        let slot = (mode & 8 != 0).then_some(1);
+        (SessionConfig::guest().join(slot), 0)
     } else {
         (SessionConfig::guest(), 0)
     };
@@ -133,7 +145,11 @@ fuzz_target!(|data: &[u8]| {
                 } else {
                     Channel::Unreliable
                 };
-                let link = if op & 0x80 != 0 { WATCHER } else { PEER };
+                let link = match (op & 0x80 != 0, op & 0x40 != 0 && mode & 1 == 0) {
+                    (true, _) => WATCHER,
+                    (false, true) => STRANGER,
+                    (false, false) => PEER,
+                };
                 s.handle_datagram(Millis(now), link, ch, &tail[..n]);
                 rest = &tail[n..];
             }

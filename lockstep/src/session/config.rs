@@ -248,7 +248,9 @@ impl SessionConfig {
     /// timeout does not end a handshake that is only slow; this bounds
     /// one that cannot finish: a link too poor for the Hellos or the
     /// host's round-trip measure to get through, or a peer that never
-    /// sends its Hello.
+    /// sends its Hello. A rejoining session whose request the host keeps
+    /// waiting (another player is away) hears a keep-alive from the host
+    /// every ping interval, and each one starts this deadline over.
     pub fn handshake_timeout(mut self, timeout: Millis) -> Self {
         self.handshake_timeout = timeout;
         self

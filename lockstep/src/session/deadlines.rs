@@ -34,6 +34,13 @@ impl Deadlines {
         self.began.get_or_insert(now);
     }
 
+    /// The host keeps this side's request to enter a running match
+    /// waiting and said so at `now` (its keep-alive): the handshake's
+    /// deadline counts from then.
+    pub(super) fn restart_handshake(&mut self, now: Millis) {
+        self.began = Some(now);
+    }
+
     /// A tick could run, or a peer's inputs grew: the wait is over.
     pub(super) fn progressed(&mut self) {
         self.waiting_since = None;
@@ -149,6 +156,22 @@ mod tests {
             Some(Expired::Handshake(Millis(10_000)))
         );
         assert_eq!(d.expired(Millis(11_000), &cfg(), false, heard), None);
+    }
+
+    #[test]
+    fn the_hosts_keep_alive_starts_the_handshake_deadline_over() {
+        let mut d = Deadlines::default();
+        d.called(Millis(0));
+        let heard = Some(Millis(9_500));
+        assert_eq!(d.next(&cfg(), true, heard), Some(Millis(10_000)));
+        d.restart_handshake(Millis(9_500));
+        assert_eq!(d.expired(Millis(10_000), &cfg(), true, heard), None);
+        assert_eq!(d.next(&cfg(), true, heard), Some(Millis(14_500)));
+        // Silence still counts: no keep-alive for the timeout ends it.
+        assert_eq!(
+            d.expired(Millis(14_500), &cfg(), true, heard),
+            Some(Expired::Silence(Millis(5000)))
+        );
     }
 
     #[test]

@@ -107,7 +107,9 @@ use handshake::{host_hello, Handshake, HelloRefused, Params};
 use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
 use peer::Peer;
 use rejoin::Gathered;
-use roster::{runs, Benched, Dropped, Joining, Leaving, Newcomer, RunRefused, MAX_BENCH_CLAIMS};
+use roster::{
+    runs, Benched, Dropped, Joining, Leaving, Newcomer, RunRefused, WaitingRejoin, MAX_BENCH_CLAIMS,
+};
 use sender::{Extras, Outbox};
 use time_sync::{travel_ticks, PeerView, MS_PER_3_TICKS};
 use timeline::{Timeline, Watch};
@@ -233,6 +235,24 @@ enum Entry {
     /// Guest: a new player the host let into a free slot, until its
     /// session shows up on a link.
     Newcomer(Newcomer),
+}
+
+/// What the host does with a fresh session's `Rejoin`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Takes the player back now.
+    Take,
+    /// Keeps the request until what blocks it clears (another player
+    /// away, a change under way).
+    Wait,
+    /// Refuses it on its link alone.
+    Refuse(RejoinRefusal),
+}
+
+/// Whether player `p` is away: dropped, leaving, or (guest) being taken
+/// back.
+fn is_away(p: &Peer) -> bool {
+    p.dropped.is_some() || p.frozen || p.returning.is_some()
 }
 
 /// A peer (index) whose hash of `tick` differs from ours, and the slots
@@ -469,6 +489,9 @@ pub struct Session<G: DeterministicGame> {
     gathered: Option<Gathered<G::Input>>,
     /// Host: its spectators.
     audience: Audience,
+    /// Host, running: rejoins that wait for what blocked them to clear,
+    /// one per slot.
+    waiting: Vec<WaitingRejoin>,
     /// Slots of the running match whose dropped player is benched: they
     /// play the neutral input while held.
     benched: Vec<Benched>,
@@ -530,6 +553,7 @@ impl<G: DeterministicGame> Session<G> {
             audience: Audience::default(),
             seats: [0; MAX_PLAYERS as usize],
             benched: Vec::new(),
+            waiting: Vec::new(),
             early_roster: Vec::new(),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
@@ -714,6 +738,12 @@ impl<G: DeterministicGame> Session<G> {
             self.on_watched(now, pi, msg);
             return;
         }
+        if matches!(msg, Message::Ping(_)) && self.awaits_host_answer() {
+            // The host's keep-alive: the request waits (another player
+            // is away, or a change is under way), and the handshake's
+            // deadline counts from its last word.
+            self.deadlines.restart_handshake(now);
+        }
         if !self.takes_from(pi, &msg) {
             return;
         }
@@ -739,6 +769,7 @@ impl<G: DeterministicGame> Session<G> {
             Message::Hash(h) => self.on_hash(now, pi, h),
             Message::Ping(id) => self.on_ping(now, pi, id),
             Message::Pong(p) => self.on_pong(now, pi, p),
+            Message::Bye(r) if self.waits_on(peer) => self.rejoin_given_up(peer, r),
             Message::Bye(r) => self.on_bye(pi, r),
             Message::Parts(p) => self.on_parts(pi, p),
             Message::Member(m) => self.on_member(pi, m),
@@ -793,6 +824,8 @@ impl<G: DeterministicGame> Session<G> {
         let known = self.peers.iter().any(|p| p.id == peer);
         if state.is_terminal() {
             self.strangers.retain(|(id, _)| *id != peer);
+            // A fresh session that waited is gone with its link.
+            self.waiting.retain(|w| w.link != peer);
         }
         if self.is_spectator() && state.is_terminal() && known {
             log::info!("{peer} {state:?}: the host is lost");
@@ -1060,6 +1093,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         self.flush_unreliable(now);
         if self.side == 0 {
+            self.keep_waiting_rejoiners();
             self.serve_spectators(now, false);
         }
         frame
@@ -1117,7 +1151,7 @@ impl<G: DeterministicGame> Session<G> {
     /// before the first call that passed a time.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Millis> {
-        let quietest = self.quietest().map(|(_, t)| t);
+        let quietest = self.silence_from().map(|(_, t)| t);
         match &self.phase {
             Phase::Ended(_) => None,
             Phase::Handshake(_) => self.deadlines.next(&self.cfg, true, quietest),
@@ -1341,12 +1375,25 @@ impl<G: DeterministicGame> Session<G> {
         matches!(self.phase, Phase::Ended(_))
     }
 
-    /// The peer heard least recently, and when.
-    fn quietest(&self) -> Option<(PeerId, Millis)> {
-        self.peers
-            .iter()
-            .map(|p| (p.id, p.last_heard))
-            .min_by_key(|&(_, t)| t)
+    /// The link whose silence ends the handshake or a match that holds
+    /// no slots, and when it was last heard: the one heard least
+    /// recently; but for a side entering a running match (rejoining or
+    /// joining) until it runs, the one heard most recently. Only the host
+    /// answers such a side before it is let in (with a keep-alive every
+    /// ping interval while its request waits); the other players say
+    /// nothing to it until then.
+    fn silence_from(&self) -> Option<(PeerId, Millis)> {
+        let each = self.peers.iter().map(|p| (p.id, p.last_heard));
+        if self.entering() && matches!(self.phase, Phase::Handshake(_)) {
+            return each.max_by_key(|&(_, t)| t);
+        }
+        each.min_by_key(|&(_, t)| t)
+    }
+
+    /// Whether this side entering a running match still waits for the
+    /// host's answer (its Hello, or a refusal).
+    fn awaits_host_answer(&self) -> bool {
+        self.entering() && matches!(&self.phase, Phase::Handshake(hs) if hs.own_slot.is_none())
     }
 
     /// Ends the match with `outcome`, telling every peer with `bye` first
@@ -1362,6 +1409,16 @@ impl<G: DeterministicGame> Session<G> {
             // The spectators see the match to its last confirmed tick.
             self.end_for_spectators(bye);
         }
+        // The match is ending: a rejoin that waits never will be taken.
+        for w in core::mem::take(&mut self.waiting) {
+            let pi = self.peers.iter().position(|p| p.id == w.link);
+            self.refuse_rejoin(w.link, pi, RejoinRefusal::HostUnable);
+        }
+        // A side entering the match that the host has not answered yet
+        // says nothing: it does not know which link is the host's, and a
+        // player that has not taken it back would take its Bye for the
+        // old session's and end its own match.
+        let bye = bye.filter(|_| !self.awaits_host_answer());
         if let Some(reason) = bye {
             let only = match (&outcome, reason) {
                 (Outcome::Desync { slots, .. }, ByeReason::Desync { .. }) => Some(slots.as_slice()),
@@ -1516,7 +1573,7 @@ impl<G: DeterministicGame> Session<G> {
             self.check_links(now);
             return;
         }
-        let quietest = self.quietest();
+        let quietest = self.silence_from();
         match self
             .deadlines
             .expired(now, &self.cfg, handshake, quietest.map(|(_, t)| t))
@@ -1623,6 +1680,10 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         self.drop_stuck(now);
+        if self.side == 0 {
+            // Before a bench could take a slot whose fresh session waits.
+            self.take_up_waiting_rejoins(now);
+        }
         if self.benches() {
             self.bench_dropped(now);
             if self.bench_ran_out(now) {
@@ -1653,7 +1714,7 @@ impl<G: DeterministicGame> Session<G> {
             (now >= d.until && (!d.ran_out || grace_over)).then_some((p.id, p.slot.unwrap_or(0)))
         });
         if let Some((id, slot)) = due {
-            self.window_ran_out(id, slot);
+            self.window_ran_out(now, id, slot);
         }
     }
 
@@ -1724,7 +1785,10 @@ impl<G: DeterministicGame> Session<G> {
     /// Dropped player `slot` (on link `id`) did not come back in time: the
     /// match ends, or (three players or more, a game that allows it) the
     /// host orders its slot played with the neutral input.
-    fn window_ran_out(&mut self, id: PeerId, slot: u8) {
+    fn window_ran_out(&mut self, now: Millis, id: PeerId, slot: u8) {
+        // A fresh session of its player that waited is refused as a late
+        // one would be.
+        self.refuse_waiting(slot, RejoinRefusal::SlotNotHeld);
         // The others and this side, the one that left excepted.
         let remaining = u8::try_from(self.peers.len()).unwrap_or(MAX_PLAYERS);
         let plays_on = slot != 0 && remaining >= 2 && G::plays_on_after_leave(remaining);
@@ -1747,6 +1811,14 @@ impl<G: DeterministicGame> Session<G> {
             match leaving {
                 None => {
                     self.begin_leave(slot);
+                    let complete = match &self.phase {
+                        Phase::Running(run) => run.leaving.as_ref().is_some_and(Leaving::complete),
+                        _ => false,
+                    };
+                    if complete {
+                        // Nobody to ask: the others' fresh sessions wait.
+                        self.finish_leave(now);
+                    }
                     false
                 }
                 Some(l) => l != slot,
@@ -1772,10 +1844,14 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let have = run.timeline.inputs_of(usize::from(slot)).len() as u32;
+        // A player whose fresh session waits to rejoin is not asked: its
+        // old session is gone for good, and the fresh one starts from
+        // what the host holds.
+        let waits = |p: &Peer| self.waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot);
         for p in &mut self.peers {
             if p.slot == Some(slot) {
                 p.frozen = true;
-            } else {
+            } else if !waits(p) {
                 p.out
                     .send(&Message::<G::Input>::Missing(Missing { slot, have }));
             }
@@ -1784,7 +1860,7 @@ impl<G: DeterministicGame> Session<G> {
         let others = self
             .peers
             .iter()
-            .filter(|p| p.slot != Some(slot))
+            .filter(|p| p.slot != Some(slot) && !waits(p))
             .map(|p| p.id);
         run.leaving = Some(Leaving::new(slot, have, others));
     }
@@ -1868,7 +1944,10 @@ impl<G: DeterministicGame> Session<G> {
         if run.leaving.is_some() || run.entry.is_some() {
             return;
         }
-        let away = |p: &Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
+        // A player whose fresh session waits to rejoin is gone for good
+        // as far as the others' slots go: it need not answer for them.
+        let away =
+            |p: &Peer| is_away(p) && !self.waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot);
         let mut dropped = self.peers.iter().filter(|p| away(p));
         let (Some(p), None) = (dropped.next(), dropped.next()) else {
             return;
@@ -1891,7 +1970,7 @@ impl<G: DeterministicGame> Session<G> {
         // them is back.
         let going_quiet = self.peers.iter().any(|q| {
             q.slot.is_some()
-                && !away(q)
+                && !is_away(q)
                 && now.saturating_since(q.last_heard).0 * 2 >= self.silence_before_drop(run, q).0
         });
         if going_quiet {
@@ -1951,14 +2030,20 @@ impl<G: DeterministicGame> Session<G> {
     /// free for a joiner). Whether the match ended.
     fn bench_ran_out(&mut self, now: Millis) -> bool {
         let remaining = u8::try_from(self.peers.len() + 1).unwrap_or(MAX_PLAYERS);
-        let Phase::Running(run) = &mut self.phase else {
+        if !self.is_running() {
             return false;
-        };
+        }
         let Some(i) = self.benched.iter().position(|b| now >= b.until) else {
             return false;
         };
         let b = self.benched.remove(i);
         let slot = b.slot;
+        // A fresh session that waited for the slot is refused as a late
+        // one would be.
+        self.refuse_waiting(slot, RejoinRefusal::SlotNotHeld);
+        let Phase::Running(run) = &mut self.phase else {
+            return false;
+        };
         if remaining < 2 || !G::plays_on_after_leave(remaining) {
             log::info!("benched slot {slot} was not rejoined in time: the match ends");
             self.end(
@@ -2854,6 +2939,9 @@ impl<G: DeterministicGame> Session<G> {
             Ok(Message::Join(j)) if channel == Channel::Reliable && self.side == 0 => {
                 self.on_join(now, link, j);
             }
+            Ok(Message::Bye(r)) if channel == Channel::Reliable && self.waits_on(link) => {
+                self.rejoin_given_up(link, r);
+            }
             Ok(_) => log::debug!("{link} is not in the match and did not rejoin: dropped"),
             Err(e) => log::debug!("undecodable datagram from {link}, not in the match: {e}"),
         }
@@ -2861,16 +2949,18 @@ impl<G: DeterministicGame> Session<G> {
 
     /// A `Rejoin` on link `link` (`pi` when it is a player's link): the
     /// host checks it against the slot it holds and takes the player
-    /// back, or refuses it on that link alone. Guests take no rejoins.
+    /// back, keeps it waiting until what blocks it clears (see
+    /// [`rejoin_verdict`](Self::rejoin_verdict)), or refuses it on that
+    /// link alone. Guests take no rejoins.
     fn on_rejoin(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
         if self.side != 0 {
             self.on_rejoin_at_guest(now, link, pi, r);
             return;
         }
-        let Phase::Running(run) = &self.phase else {
+        if !self.is_running() {
             self.refuse_rejoin(link, pi, RejoinRefusal::HostUnable);
             return;
-        };
+        }
         if let Some(p) = pi.and_then(|i| self.peers.get(i)) {
             if p.slot != Some(r.slot) {
                 if p.dropped.is_some() {
@@ -2891,64 +2981,229 @@ impl<G: DeterministicGame> Session<G> {
             self.rejoin_benched(now, link, r);
             return;
         }
-        let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
-        let held = target.and_then(|t| self.peers.get(t)).is_some_and(|p| {
-            !p.frozen
-                && !p.dropped.is_some_and(|d| d.ran_out)
-                && !run.timeline.is_neutral(usize::from(r.slot))
-        });
-        // With three players or more the others must all be there to
-        // hand over what they hold of the slot, and no join may be under
-        // way. (Slots playing the neutral input are fine: the catch-up
-        // says which they are.)
-        let others_away = self.peers.iter().enumerate().any(|(i, p)| {
-            Some(i) != target && (p.dropped.is_some() || p.frozen || p.returning.is_some())
-        }) || run.entry.is_some();
-        let why = match (self.cfg.rejoin_entropy, target) {
-            _ if !held => Some(RejoinRefusal::SlotNotHeld),
-            (None, _) => Some(RejoinRefusal::HostUnable),
-            _ if run.leaving.is_some() || self.cfg.rejoin_window == Millis::ZERO || others_away => {
-                Some(RejoinRefusal::HostUnable)
-            }
-            (Some(e), _)
-                if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot))
-                    != r.token =>
-            {
-                Some(RejoinRefusal::WrongToken)
-            }
-            (_, Some(t))
-                if pi != Some(t) && self.peers.get(t).is_some_and(|p| p.dropped.is_none()) =>
-            {
-                Some(RejoinRefusal::SlotLive)
-            }
-            _ => None,
-        };
+        let verdict = self.rejoin_verdict(pi, &r);
         if let Some(p) = pi.and_then(|i| self.peers.get_mut(i)) {
             // A fresh session speaks on the player's own link: the old one
             // is gone, and what was queued for it would only confuse the
             // new one.
             p.out.clear();
-            if why.is_some() && p.dropped.is_none() {
+            if verdict != Verdict::Take && p.dropped.is_none() {
                 if let Some(i) = pi {
                     self.drop_peer(now, i, false);
                 }
             }
         }
-        match (why, target) {
-            (None, Some(_)) if self.peers.len() > 1 => self.gather_for_rejoin(link, r),
-            (None, Some(t)) => self.accept_rejoin(now, link, t),
-            (why, _) => {
-                let why = why.unwrap_or(RejoinRefusal::SlotNotHeld);
-                self.refuse_rejoin(link, pi, why);
+        self.act_on_rejoin(now, link, pi, r, verdict);
+    }
+
+    /// Host, running: what to do with `Rejoin` `r` for a slot a `Peer`
+    /// holds (on that peer's link when `pi` names it). Refused at once
+    /// when it cannot succeed; kept waiting (and checked again each
+    /// frame) while another player is away or a change is under way.
+    fn rejoin_verdict(&self, pi: Option<usize>, r: &Rejoin) -> Verdict {
+        let Phase::Running(run) = &self.phase else {
+            return Verdict::Refuse(RejoinRefusal::HostUnable);
+        };
+        let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
+        let Some((t, p)) = target.and_then(|t| self.peers.get(t).map(|p| (t, p))) else {
+            return Verdict::Refuse(RejoinRefusal::SlotNotHeld);
+        };
+        let held = !p.frozen
+            && !p.dropped.is_some_and(|d| d.ran_out)
+            && !run.timeline.is_neutral(usize::from(r.slot));
+        if !held {
+            return Verdict::Refuse(RejoinRefusal::SlotNotHeld);
+        }
+        let Some(e) = self.cfg.rejoin_entropy else {
+            return Verdict::Refuse(RejoinRefusal::HostUnable);
+        };
+        if self.cfg.rejoin_window == Millis::ZERO {
+            return Verdict::Refuse(RejoinRefusal::HostUnable);
+        }
+        if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) != r.token {
+            return Verdict::Refuse(RejoinRefusal::WrongToken);
+        }
+        if pi != Some(t) && p.dropped.is_none() {
+            return Verdict::Refuse(RejoinRefusal::SlotLive);
+        }
+        // With three players or more the others must all be there to
+        // hand over what they hold of the slot, and no other change may
+        // be under way. (Slots playing the neutral input are fine: the
+        // catch-up says which they are.) A player whose own fresh session
+        // waits too counts as away: taken back first, this one's fresh
+        // session would not know the other's, nor answer for its slot.
+        let others_away = self
+            .peers
+            .iter()
+            .enumerate()
+            .any(|(i, p)| i != t && is_away(p));
+        if others_away || run.leaving.is_some() || run.entry.is_some() {
+            return Verdict::Wait;
+        }
+        Verdict::Take
+    }
+
+    /// Host: carries out `verdict` on `Rejoin` `r` on `link` (`pi` when
+    /// it is a player's link) for a slot a `Peer` holds.
+    fn act_on_rejoin(
+        &mut self,
+        now: Millis,
+        link: PeerId,
+        pi: Option<usize>,
+        r: Rejoin,
+        verdict: Verdict,
+    ) {
+        let target = self.peers.iter().position(|p| p.slot == Some(r.slot));
+        match (verdict, target) {
+            (Verdict::Wait, Some(t)) => self.wait_for_rejoin(now, link, r, Some(t)),
+            (Verdict::Take, Some(t)) => {
+                self.waiting.retain(|w| w.rejoin.slot != r.slot);
+                if self.peers.len() > 1 {
+                    self.gather_for_rejoin(now, link, r);
+                } else {
+                    self.accept_rejoin(now, link, t);
+                }
             }
+            (Verdict::Refuse(why), _) => self.refuse_rejoin(link, pi, why),
+            (_, None) => self.refuse_rejoin(link, pi, RejoinRefusal::SlotNotHeld),
+        }
+    }
+
+    /// Host: `Rejoin` `r` on `link` waits (see [`WaitingRejoin`]); it
+    /// takes the place of an earlier one for the same slot. For a slot a
+    /// `Peer` holds (`t`), the old session is gone for good from now on:
+    /// the peer moves to `link` (the old link is forgotten), and a
+    /// gathering under way no longer waits for the old session's answer.
+    fn wait_for_rejoin(&mut self, now: Millis, link: PeerId, r: Rejoin, t: Option<usize>) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        if let Some(i) = self.waiting.iter().position(|w| w.rejoin.slot == r.slot) {
+            let old = self.waiting.remove(i);
+            if old.link != link {
+                log::info!(
+                    "a newer rejoin for slot {} on {link} takes the place of the one on {}",
+                    r.slot,
+                    old.link
+                );
+            }
+        }
+        self.waiting.push(WaitingRejoin {
+            link,
+            rejoin: r,
+            quiet_frames: 0,
+        });
+        log::info!(
+            "rejoin of slot {} on {link} waits: another player is away or a change is under way",
+            r.slot
+        );
+        let Some(p) = t.and_then(|t| self.peers.get_mut(t)) else {
+            return;
+        };
+        let old = p.id;
+        if old != link {
+            self.gone.push(old);
+            p.id = link;
+            p.out.clear();
+            self.strangers.retain(|(id, _)| *id != link);
+        }
+        // The hashes the old session sent and nobody compared yet are
+        // not checked: it may have confirmed ticks with inputs that a
+        // change made meanwhile plays otherwise.
+        p.hashes = HashBook::after(p.hashes.last_remote_tick());
+        let complete = run.leaving.as_mut().is_some_and(|l| {
+            l.forget(old);
+            l.complete()
+        });
+        if complete {
+            self.finish_leave(now);
+        }
+    }
+
+    /// Host, once per check: the rejoins that wait are checked again, in
+    /// the order they came; each one whose obstacle cleared is taken up
+    /// (or refused, if it can no longer succeed).
+    fn take_up_waiting_rejoins(&mut self, now: Millis) {
+        let mut k = 0;
+        loop {
+            let Some(&w) = self.waiting.get(k) else {
+                return;
+            };
+            let pi = self.peers.iter().position(|p| p.id == w.link);
+            let benched = pi.is_none() && self.benched.iter().any(|b| b.slot == w.rejoin.slot);
+            let verdict = if benched {
+                self.benched_verdict(&w.rejoin)
+            } else {
+                self.rejoin_verdict(pi, &w.rejoin)
+            };
+            if verdict == Verdict::Wait {
+                k += 1;
+                continue;
+            }
+            self.waiting.remove(k);
+            log::info!(
+                "the rejoin of slot {} on {} waited: {verdict:?}",
+                w.rejoin.slot,
+                w.link
+            );
+            match verdict {
+                Verdict::Take if benched => self.begin_join(now, w.link, w.rejoin.slot, true),
+                Verdict::Refuse(why) if benched => self.refuse_rejoin(w.link, None, why),
+                _ => self.act_on_rejoin(now, w.link, pi, w.rejoin, verdict),
+            }
+        }
+    }
+
+    /// Host: the fresh session whose rejoin waits on `link` said `Bye`
+    /// (it gave up): its request goes, the match goes on and the slot
+    /// stays held as before.
+    fn rejoin_given_up(&mut self, link: PeerId, r: ByeReason) {
+        log::info!("the rejoin waiting on {link} was given up: {r:?}");
+        self.waiting.retain(|w| w.link != link);
+    }
+
+    /// Host: whether a rejoin waits on `link`.
+    fn waits_on(&self, link: PeerId) -> bool {
+        self.waiting.iter().any(|w| w.link == link)
+    }
+
+    /// Host: the rejoin that waits for `slot`, if any, is refused with
+    /// `why` (its slot's window ran out, say).
+    fn refuse_waiting(&mut self, slot: u8, why: RejoinRefusal) {
+        let Some(i) = self.waiting.iter().position(|w| w.rejoin.slot == slot) else {
+            return;
+        };
+        let w = self.waiting.remove(i);
+        let pi = self.peers.iter().position(|p| p.id == w.link);
+        self.refuse_rejoin(w.link, pi, why);
+    }
+
+    /// Host, each running frame: the link of each rejoin that waits gets
+    /// a `Ping` every ping interval, a keep-alive the fresh session does
+    /// not answer (it says nothing but its `Rejoin` until taken back) but
+    /// that keeps it from taking the wait for silence.
+    fn keep_waiting_rejoiners(&mut self) {
+        let every = u32::from(self.cfg.ping_interval_frames);
+        let mut due = Vec::new();
+        for w in &mut self.waiting {
+            w.quiet_frames += 1;
+            if w.quiet_frames >= every {
+                w.quiet_frames = 0;
+                due.push(w.link);
+            }
+        }
+        for link in due {
+            let pi = self.peers.iter().position(|p| p.id == link);
+            self.outbox_for(link, pi)
+                .send(&Message::<G::Input>::Ping(0));
         }
     }
 
     /// Host: a fresh session on `link` asks for benched slot `r.slot`
     /// back. With the slot's token it is taken back as a late join is
     /// (the change at a tick ahead, the catch-up once every player
-    /// applied it), the slot's token unchanged; else refused on that link
-    /// alone.
+    /// applied it), the slot's token unchanged; it waits while that
+    /// cannot start yet; else it is refused on that link alone.
     fn rejoin_benched(&mut self, now: Millis, link: PeerId, r: Rejoin) {
         let Phase::Running(run) = &self.phase else {
             return;
@@ -2957,46 +3212,57 @@ impl<G: DeterministicGame> Session<G> {
             log::debug!("{link} asked again for the slot it is being given back: dropped");
             return;
         }
-        let away = self
-            .peers
-            .iter()
-            .any(|p| p.dropped.is_some() || p.frozen || p.returning.is_some());
-        let why = match self.cfg.rejoin_entropy {
-            None => Some(RejoinRefusal::HostUnable),
-            Some(e)
-                if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot))
-                    != r.token =>
-            {
-                Some(RejoinRefusal::WrongToken)
+        match self.benched_verdict(&r) {
+            Verdict::Refuse(why) => self.refuse_rejoin(link, None, why),
+            Verdict::Wait => self.wait_for_rejoin(now, link, r, None),
+            Verdict::Take => {
+                self.waiting.retain(|w| w.rejoin.slot != r.slot);
+                self.begin_join(now, link, r.slot, true);
             }
-            // Every player must apply the change before the catch-up goes
-            // (a player away cannot), one change at a time.
-            Some(_) if run.leaving.is_some() || run.entry.is_some() || away => {
-                Some(RejoinRefusal::HostUnable)
-            }
-            Some(_) => None,
-        };
-        match why {
-            Some(why) => self.refuse_rejoin(link, None, why),
-            None => self.begin_join(now, link, r.slot, true),
         }
+    }
+
+    /// Host: what to do with `Rejoin` `r` for a benched slot.
+    fn benched_verdict(&self, r: &Rejoin) -> Verdict {
+        let Phase::Running(run) = &self.phase else {
+            return Verdict::Refuse(RejoinRefusal::HostUnable);
+        };
+        let Some(e) = self.cfg.rejoin_entropy else {
+            return Verdict::Refuse(RejoinRefusal::HostUnable);
+        };
+        if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) != r.token {
+            return Verdict::Refuse(RejoinRefusal::WrongToken);
+        }
+        // Every player must apply the change before the catch-up goes (a
+        // player away cannot, nor one whose fresh session waits), one
+        // change at a time.
+        if run.leaving.is_some() || run.entry.is_some() || self.peers.iter().any(is_away) {
+            return Verdict::Wait;
+        }
+        Verdict::Take
     }
 
     /// Host, three players or more: before the player of slot `r.slot` rejoins on
     /// `link`, the others are asked for its inputs past the host's (as for
     /// a leave), so its fresh session starts where the longest stream
     /// anyone holds ends and no one holds an input it would not send.
-    fn gather_for_rejoin(&mut self, link: PeerId, r: Rejoin) {
+    fn gather_for_rejoin(&mut self, now: Millis, link: PeerId, r: Rejoin) {
         self.begin_leave(r.slot);
-        if let Phase::Running(run) = &mut self.phase {
-            if let Some(l) = run.leaving.as_mut() {
+        let complete = match &mut self.phase {
+            Phase::Running(run) => run.leaving.as_mut().is_some_and(|l| {
                 l.rejoin = Some((link, r.token));
-            }
-        }
+                l.complete()
+            }),
+            _ => false,
+        };
         log::info!(
             "slot {} rejoins on {link}: gathering its inputs first",
             r.slot
         );
+        if complete {
+            // Nobody else to ask (the others' fresh sessions wait too).
+            self.finish_leave(now);
+        }
     }
 
     /// The queue of link `link`: a player's (`pi`), or a stranger's.

@@ -42,7 +42,7 @@ use alloc::vec::Vec;
 
 use super::peer::PeerId;
 use crate::time::Millis;
-use crate::wire::{Held, MAX_RUN};
+use crate::wire::{Held, Rejoin, MAX_RUN};
 
 /// A player whose link failed or went silent, while its slot is held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +79,22 @@ pub(super) struct Benched {
 /// The most `Rejoin` claims a guest keeps for a benched slot until the
 /// host's word (one per link a fresh session may speak on).
 pub(super) const MAX_BENCH_CLAIMS: usize = 8;
+
+/// Host: a fresh session's `Rejoin` for a held slot that was right (the
+/// slot's token, its window still open) but could not be taken up when it
+/// came: another player was away, or a change was under way. It waits,
+/// one per slot, and is checked again until it can be taken or must be
+/// refused; meanwhile its link gets a keep-alive every ping interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct WaitingRejoin {
+    /// The link the fresh session spoke on (for a slot still held by a
+    /// `Peer`, that peer's link since the request came).
+    pub(super) link: PeerId,
+    /// The request.
+    pub(super) rejoin: Rejoin,
+    /// Frames since the last keep-alive on `link`.
+    pub(super) quiet_frames: u32,
+}
 
 /// Host: a new player taking a free slot (one that plays the neutral
 /// input), from the change until every player acknowledged it. Until
@@ -189,6 +205,14 @@ impl<I: Copy + PartialEq> Leaving<I> {
     /// Whether every remaining player answered in full.
     pub(super) fn complete(&self) -> bool {
         self.replies.iter().all(|r| r.done)
+    }
+
+    /// `peer`'s answer is no longer awaited: its player's old session is
+    /// gone for good (a fresh one waits to take the slot back, starting
+    /// from the host's record), so what it held of the slot's inputs
+    /// plays no part any more. What it sent already stays.
+    pub(super) fn forget(&mut self, peer: PeerId) {
+        self.replies.retain(|r| r.peer != peer);
     }
 
     /// Where `peer`'s inputs of the slot end (after its answer).

@@ -3,14 +3,14 @@
 //! then it reloads again (after another player did the same, with three
 //! players) and rejoins again with the token it kept. A rejoin token lets
 //! its player back into its own slot for the whole match, so every rejoin
-//! is taken and the match ends in sync. The same holds for a session that
-//! was refused once (another slot was held then): its page keeps the
-//! token, asks again once the other player is back, and gets in.
+//! is taken and the match ends in sync. The same holds for a session
+//! whose request had to wait (another slot was held then): it keeps its
+//! slot and token while it waits, gets in once the other player is back,
+//! and the same token takes it back after its next reload.
 use crate::common;
 
 use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
-use lockstep::wire::RejoinRefusal;
-use lockstep::{Event, Outcome};
+use lockstep::Event;
 use lockstep_testing::{LinkConfig, Mesh};
 
 fn link() -> LinkConfig {
@@ -91,30 +91,34 @@ fn a_guest_rejoins_again_after_another_came_back() {
 }
 
 #[test]
-fn a_guest_refused_while_another_was_held_gets_in_once_it_is_back() {
+fn a_guest_that_waited_while_another_was_held_rejoins_again_later() {
     in_both_modes(|mode| {
         let mut m = rejoin_mesh(mode, 3, 47, 0x4ee_2028, link(), (4, 2));
         assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
         // Guest 1 is cut off until the host holds its slot; guest 2's page
-        // reloads meanwhile and is refused.
+        // reloads meanwhile, and its request waits for guest 1.
         m.sever_player(1);
         m.run_frames(420);
         let token = m.players[2].rejoin_token();
         m.reload(2).expect("a guest's slot can be rejoined");
-        assert!(m.run_until_all_end_of(&[2], 600), "{}", m.progress());
-        assert_eq!(
-            m.players[2].outcome(),
-            Some(&Outcome::RejoinRefused {
-                why: RejoinRefusal::HostUnable
-            })
-        );
-        // The refused session still knows its slot and its token: the
-        // page can ask again.
+        m.sever(1, 2);
+        m.run_frames(300);
+        assert_eq!(m.players[2].outcome(), None, "{}", m.progress());
+        assert!(!m.players[2].is_running(), "{}", m.progress());
+        // The waiting session knows its slot and its token all along.
         assert_eq!(m.players[2].side(), Some(2));
         assert_eq!(m.players[2].rejoin_token(), token);
-        // Guest 1 comes back; then guest 2 asks again with the same token.
+        // Guest 1 comes back, and guest 2 with it.
         m.restore_player(1);
-        m.run_frames(300);
+        let confirmed = m.players[0].confirmed_tick();
+        assert!(
+            m.run_to_confirmed(confirmed + 600, m.net.frame + 6000),
+            "{}",
+            m.progress()
+        );
+        assert_eq!(rejoined(&m, 2).len(), 1, "{}", m.progress());
+        assert_eq!(m.players[2].rejoin_token(), token);
+        // The token it came back with takes it back once more.
         m.reload(2).expect("a guest's slot can be rejoined");
         let confirmed = m.players[0].confirmed_tick();
         assert!(
@@ -123,6 +127,13 @@ fn a_guest_refused_while_another_was_held_gets_in_once_it_is_back() {
             m.progress()
         );
         assert_eq!(rejoined(&m, 2).len(), 1, "{}", m.progress());
+        let resumed = m.players[0]
+            .seen
+            .events
+            .iter()
+            .filter(|e| **e == Event::Resumed { slot: 2 })
+            .count();
+        assert_eq!(resumed, 2, "{}", m.progress());
         assert!(m.players.iter().all(|p| p.outcome().is_none()));
         assert_players_agree(&m, &[0, 1, 2], 10);
     });
