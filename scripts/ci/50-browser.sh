@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The web shell in real headless Chromium: build the wasm page, start the
+# The web shell in real headless Chromium: build the page of the dots example
+# (games/dots-web; a small game whose match goes on while nobody presses a
+# key, so the match scenario 3 starts still runs in scenario 5), start the
 # embedded signalling server serving it, and run the 14 lobby scenarios
 # (tests/browser/lobby.test.mjs) with isolated browser contexts and real WebRTC,
 # then the abuse scenarios (tests/browser/abuse.test.mjs: a page flooded with
@@ -15,9 +17,9 @@ cd "$ROOT"
 ensure_browser_tools
 
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-WEB_OUT="$TARGET_DIR/web"
+WEB_OUT="$TARGET_DIR/dots-web"
 export WEB_OUT
-scripts/build-web.sh
+WEB_CRATE=dots-web scripts/build-web.sh
 log "building signaling-server"
 cargo build --locked -p signaling-server
 mkdir -p "$TARGET_DIR/browser"

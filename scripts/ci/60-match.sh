@@ -45,12 +45,12 @@ conditions=(--latency 40 --jitter 15 --loss 20 --dup 5 --reorder 10 --reorder-ms
 WEB_OUT="$TARGET_DIR/ntba-web"
 export WEB_OUT
 WEB_CRATE=ntba-web scripts/build-web.sh
-# Another game's page beside it (the shell's demo, another build id), for
-# the version refusal: served from /demo/ by the same server and lobby. It
+# Another game's page beside it (the dots example, another build id), for
+# the version refusal: served from /dots/ by the same server and lobby. It
 # is the page stages 45 and 50 built, kept if unchanged.
-WEB_OUT="$TARGET_DIR/web" scripts/build-web.sh
-rm -rf "$WEB_OUT/demo"
-cp -r "$TARGET_DIR/web" "$WEB_OUT/demo"
+WEB_OUT="$TARGET_DIR/dots-web" WEB_CRATE=dots-web scripts/build-web.sh
+rm -rf "$WEB_OUT/dots"
+cp -r "$TARGET_DIR/dots-web" "$WEB_OUT/dots"
 log "building signaling-server and the replay example"
 cargo build --locked -p signaling-server
 cargo build --locked --release -p lockstep-examples --example ntba_replay --example desync_report

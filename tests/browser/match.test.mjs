@@ -526,22 +526,23 @@ test('4. no direct path at setup: the message on both sides, then Try again star
 });
 
 test('5. a page of another build is refused in the handshake, with the message on both sides', { skip: !enabled }, async () => {
-  // The stage serves the shell's demo game (another build id) under /demo/,
-  // in the same lobby: the two can meet and challenge, but the Hellos differ.
+  // The stage serves the dots example's page (another game, another build
+  // id) under /dots/, in the same lobby: the two can meet and challenge, but
+  // the Hellos differ.
   pages.nt = await openPage(browser, server.url);
-  pages.demo = await openPage(browser, `${server.url}/demo/`);
-  const { nt, demo } = pages;
+  pages.dots = await openPage(browser, `${server.url}/dots/`);
+  const { nt, dots } = pages;
   await nt.waitForFunction(() => document.querySelector('#game-name').textContent === 'NtBA');
-  await demo.waitForFunction(() => document.querySelector('#game-name').textContent === 'Dots (demo)');
+  await dots.waitForFunction(() => document.querySelector('#game-name').textContent === 'Dots');
   await joinLobby(nt, 'Newer');
-  await joinLobby(demo, 'Older');
+  await joinLobby(dots, 'Older');
   const challenge = entry(nt, 'Older').locator('button[data-action="challenge"]');
   await challenge.waitFor({ timeout: DEADLINE });
   await entry(nt, 'Older').and(nt.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
   await challenge.click();
-  await entry(demo, 'Newer').locator('button[data-action="accept"]').click();
+  await entry(dots, 'Newer').locator('button[data-action="accept"]').click();
   const message = 'The other player is running a different version of the game. Reload both pages and try again.';
-  for (const p of [nt, demo]) {
+  for (const p of [nt, dots]) {
     await p.locator('#result-text', { hasText: message }).waitFor({ timeout: DEADLINE });
     // Refused before any tick.
     assert.equal(await attr(p, '#match', 'data-present-tick'), null);
@@ -686,10 +687,10 @@ test('8. a saved input log opens on the title screen; another build\'s, a trunca
   const log = readFileSync(path.join(OUT, 'match.log'));
   const [ticks, finalHash] = readFileSync(path.join(OUT, 'match.expect'), 'utf8').trim().split(' ');
   pages.viewer = await openPage(browser, server.url);
-  pages.demoViewer = await openPage(browser, `${server.url}/demo/`);
-  const { viewer, demoViewer } = pages;
+  pages.dotsViewer = await openPage(browser, `${server.url}/dots/`);
+  const { viewer, dotsViewer } = pages;
   await viewer.waitForFunction(() => document.querySelector('#game-name').textContent === 'NtBA');
-  await demoViewer.waitForFunction(() => document.querySelector('#game-name').textContent === 'Dots (demo)');
+  await dotsViewer.waitForFunction(() => document.querySelector('#game-name').textContent === 'Dots');
   const open = (page, name, buffer) => page.locator('#replay-file')
     .setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
   const refused = async (page, text) => {
@@ -697,9 +698,9 @@ test('8. a saved input log opens on the title screen; another build\'s, a trunca
     assert.ok(await page.locator('#title').isVisible(), 'still on the title screen');
     assert.ok(await page.locator('#replay').isHidden());
   };
-  // The NtBA log in the demo's page: another build.
-  await open(demoViewer, 'ntba.log', log);
-  await refused(demoViewer, 'That replay was recorded with another version of Dots (demo)');
+  // The NtBA log in the dots page: another build.
+  await open(dotsViewer, 'ntba.log', log);
+  await refused(dotsViewer, 'That replay was recorded with another version of Dots');
   // Cut in half, and bytes that are no log.
   await open(viewer, 'cut.log', log.subarray(0, Math.floor(log.length / 2)));
   await refused(viewer, 'That replay file is damaged or incomplete.');

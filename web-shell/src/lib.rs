@@ -38,6 +38,8 @@ pub mod replay;
 pub mod screens;
 pub mod shell;
 pub mod sound;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod text;
 pub mod touch;
 

@@ -461,8 +461,8 @@ fn input_hex<I: serde::Serialize>(input: &I) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::front_end::demo::{Dots, DotsFrontEnd};
     use crate::front_end::Painter;
+    use crate::testing::{TestDots, TestDotsFrontEnd};
     use lockstep::Fnv1a;
     use std::collections::VecDeque;
 
@@ -560,8 +560,12 @@ mod tests {
         SessionConfig::guest().rejoin_window(Millis::ZERO)
     }
 
-    fn dots() -> Pair<DotsFrontEnd, DotsFrontEnd> {
-        Pair::new(DotsFrontEnd::default(), DotsFrontEnd::default(), host())
+    fn dots() -> Pair<TestDotsFrontEnd, TestDotsFrontEnd> {
+        Pair::new(
+            TestDotsFrontEnd::default(),
+            TestDotsFrontEnd::default(),
+            host(),
+        )
     }
 
     #[test]
@@ -591,7 +595,11 @@ mod tests {
     #[test]
     fn a_long_round_trip_raises_the_delay_the_status_shows() {
         let host = host().adaptive_input_delay();
-        let mut p = Pair::new(DotsFrontEnd::default(), DotsFrontEnd::default(), host);
+        let mut p = Pair::new(
+            TestDotsFrontEnd::default(),
+            TestDotsFrontEnd::default(),
+            host,
+        );
         p.b = MatchDriver::new(guest().adaptive_input_delay(), Millis(0)).unwrap();
         p.run(120);
         assert_eq!(p.va.delay, Some(2));
@@ -645,7 +653,7 @@ mod tests {
         assert_eq!(eb.outcome, Outcome::RemoteQuit);
         assert_eq!(eb.message, "The other player left the match.");
         let (la, lb) = (ea.log.unwrap(), eb.log.unwrap());
-        assert!(la.file_name.starts_with("dots (demo)-"));
+        assert!(la.file_name.starts_with("test dots-"));
         assert!(la.ticks >= 50 && la.ticks.abs_diff(lb.ticks) <= 1);
     }
 
@@ -674,15 +682,15 @@ mod tests {
         );
     }
 
-    /// Dots under another build id, and Dots whose simulation differs
+    /// The test game under another build id, and the test game whose simulation differs
     /// (after tick 30, in a part of its own: "the skew").
     #[derive(Debug, Clone, PartialEq, Eq)]
-    struct Other<const BUILD: u64, const SKEW: u8>(Dots);
+    struct Other<const BUILD: u64, const SKEW: u8>(TestDots);
     impl<const BUILD: u64, const SKEW: u8> DeterministicGame for Other<BUILD, SKEW> {
         type Input = u8;
         const BUILD_ID: u64 = BUILD;
         fn new(seed: u64, players: u8) -> Self {
-            Other(Dots::new(seed, players))
+            Other(TestDots::new(seed, players))
         }
         fn step(&mut self, inputs: &[u8]) {
             self.0.step(inputs);
@@ -842,14 +850,14 @@ mod tests {
         assert_eq!(ea.message, "You left the online match.");
     }
 
-    /// Dots that is over after 60 ticks, with a result line.
-    struct Short(DotsFrontEnd);
+    /// The test game, over after 60 ticks, with a result line.
+    struct Short(TestDotsFrontEnd);
     impl FrontEnd for Short {
-        type Game = Dots;
+        type Game = TestDots;
         fn name(&self) -> &'static str {
             "short"
         }
-        fn draw(&mut self, g: &Dots, p: &mut dyn Painter) {
+        fn draw(&mut self, g: &TestDots, p: &mut dyn Painter) {
             self.0.draw(g, p);
         }
         fn input(&self, held: &[&str], player: u8) -> u8 {
@@ -858,7 +866,7 @@ mod tests {
         fn is_game_key(&self, code: &str) -> bool {
             self.0.is_game_key(code)
         }
-        fn result(&self, g: &Dots) -> Option<String> {
+        fn result(&self, g: &TestDots) -> Option<String> {
             (g.tick >= 60).then(|| "Orange wins.".to_owned())
         }
     }
@@ -866,8 +874,8 @@ mod tests {
     #[test]
     fn the_result_hold_draws_the_state_the_result_was_read_from() {
         let mut p = Pair::new(
-            Short(DotsFrontEnd::default()),
-            Short(DotsFrontEnd::default()),
+            Short(TestDotsFrontEnd::default()),
+            Short(TestDotsFrontEnd::default()),
             host(),
         );
         let mut seen = None;
@@ -892,8 +900,8 @@ mod tests {
     #[test]
     fn a_finished_game_holds_its_result_then_leaves_with_it() {
         let mut p = Pair::new(
-            Short(DotsFrontEnd::default()),
-            Short(DotsFrontEnd::default()),
+            Short(TestDotsFrontEnd::default()),
+            Short(TestDotsFrontEnd::default()),
             host(),
         );
         // Play to the end of the game: the result is seen, the match goes on.
@@ -928,10 +936,10 @@ mod tests {
 
     /// A host that holds a dropped guest's slot and issues tokens, and a
     /// guest that holds the host's.
-    fn holding_pair() -> Pair<DotsFrontEnd, DotsFrontEnd> {
+    fn holding_pair() -> Pair<TestDotsFrontEnd, TestDotsFrontEnd> {
         let mut p = Pair::new(
-            DotsFrontEnd::default(),
-            DotsFrontEnd::default(),
+            TestDotsFrontEnd::default(),
+            TestDotsFrontEnd::default(),
             SessionConfig::host(7, 2)
                 .rejoin_window(REJOIN_WINDOW)
                 .rejoin_entropy(0x5eed_0123_4567_89ab_cdef_0011_2233_4455)
@@ -948,7 +956,7 @@ mod tests {
     /// The guest's page is reloaded: its session is gone, the host's link
     /// to it closed. A fresh page with the old token takes its place over
     /// a new link (the host hears it on the slot's own link).
-    fn reload_guest(p: &mut Pair<DotsFrontEnd, DotsFrontEnd>, token: u64) {
+    fn reload_guest(p: &mut Pair<TestDotsFrontEnd, TestDotsFrontEnd>, token: u64) {
         p.b = MatchDriver::new(
             SessionConfig::guest()
                 .rejoin(1, token)
@@ -956,13 +964,13 @@ mod tests {
             p.now,
         )
         .unwrap();
-        p.fb = DotsFrontEnd::default();
+        p.fb = TestDotsFrontEnd::default();
         p.vb = MatchView::default();
         p.a.relink(p.now);
     }
 
     /// Only the host runs frames (the guest page is away) for `ms`.
-    fn host_alone(p: &mut Pair<DotsFrontEnd, DotsFrontEnd>, ms: u64) {
+    fn host_alone(p: &mut Pair<TestDotsFrontEnd, TestDotsFrontEnd>, ms: u64) {
         let until = p.now.0 + ms;
         while p.now.0 < until {
             p.now = p.now + Millis(16);

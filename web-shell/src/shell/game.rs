@@ -541,22 +541,22 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::front_end::demo::{Dots, DotsFrontEnd};
     use crate::front_end::Painter;
+    use crate::testing::{TestDots, TestDotsFrontEnd};
 
-    /// The demo front end, counting the replays it was told about.
+    /// The test game's front end, counting the replays it was told about.
     #[derive(Default)]
     struct Counting {
-        inner: DotsFrontEnd,
+        inner: TestDotsFrontEnd,
         replays: u32,
     }
 
     impl FrontEnd for Counting {
-        type Game = Dots;
+        type Game = TestDots;
         fn name(&self) -> &'static str {
             self.inner.name()
         }
-        fn draw(&mut self, game: &Dots, painter: &mut dyn Painter) {
+        fn draw(&mut self, game: &TestDots, painter: &mut dyn Painter) {
             self.inner.draw(game, painter);
         }
         fn input(&self, held: &[&str], player: u8) -> u8 {
@@ -572,7 +572,7 @@ mod tests {
 
     #[test]
     fn opening_a_replay_tells_the_front_end_and_a_refused_file_does_not() {
-        let mut game = Dots::new(9, 2);
+        let mut game = TestDots::new(9, 2);
         let mut inputs = Vec::new();
         for t in 0..30u8 {
             let i = [t % 4, (t / 2) % 4];
@@ -580,7 +580,7 @@ mod tests {
             inputs.extend(i);
         }
         let log = InputLog {
-            build: Dots::BUILD_ID,
+            build: TestDots::BUILD_ID,
             seed: 9,
             players: 2,
             input_delay: 1,

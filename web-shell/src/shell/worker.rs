@@ -1504,8 +1504,8 @@ impl GameSlot for WorkerSlot {
 mod tests {
     use super::*;
     use crate::canvas::DrawList;
-    use crate::front_end::demo::DotsFrontEnd;
     use crate::shell::game::lockstep_slot;
+    use crate::testing::TestDotsFrontEnd;
     use std::cell::{Cell, RefCell};
     use std::rc::Rc;
 
@@ -1547,7 +1547,7 @@ mod tests {
 
     fn page(clock: &Rc<Cell<u64>>) -> Page {
         let worker = Rc::new(RefCell::new(MatchWorker::new(Some(lockstep_slot(
-            DotsFrontEnd::default(),
+            TestDotsFrontEnd::default(),
         )))));
         let inbox = Rc::new(RefCell::new(VecDeque::new()));
         let failed = Rc::new(RefCell::new(None));
@@ -1573,7 +1573,7 @@ mod tests {
             }) as Box<dyn WorkerPort>)
         });
         Page {
-            slot: WorkerSlot::new(lockstep_slot(DotsFrontEnd::default()), spawn),
+            slot: WorkerSlot::new(lockstep_slot(TestDotsFrontEnd::default()), spawn),
             worker,
             inbox,
             failed,
@@ -1701,7 +1701,7 @@ mod tests {
         // A spectator's session (on its own page, here a plain slot),
         // linked to the host's page alone; the host's page knows the link
         // by a name of its own, apart from the match link.
-        let mut spectator = lockstep_slot(DotsFrontEnd::default());
+        let mut spectator = lockstep_slot(TestDotsFrontEnd::default());
         let host = PeerId(0);
         assert!(spectator.start_party(SessionConfig::spectator(), Millis(0), 1, &[host]));
         let link = PeerId(257);
@@ -1824,7 +1824,7 @@ mod tests {
             "each names the other's slot"
         );
         // The words are those of a match on the page: the game's own
-        // words for the outcome (the demo's game words none, so the
+        // words for the outcome (the test game words none, so the
         // engine's line), and the desync report is offered.
         for e in [ea, eb] {
             assert_eq!(e.message, crate::play::DESYNC_MESSAGE);
@@ -2012,7 +2012,7 @@ mod tests {
                 failed: Rc::new(RefCell::new(None)),
             }) as Box<dyn WorkerPort>)
         });
-        let mut slot = WorkerSlot::new(lockstep_slot(DotsFrontEnd::default()), spawn);
+        let mut slot = WorkerSlot::new(lockstep_slot(TestDotsFrontEnd::default()), spawn);
         assert!(slot.start_match(SessionConfig::host(1, 2), Millis(0), 1));
         slot.drop_match();
         slot.pump();
@@ -2068,7 +2068,7 @@ mod tests {
         let huge = encode(&[FromWorker::Picture(vec![Call::Alpha(1.0); MAX_CALLS + 1])]).unwrap();
         assert_eq!(decode::<FromWorker>(&huge), Err(WireError::OverCap));
         // A worker counts what it refused and goes on.
-        let mut w = MatchWorker::new(Some(lockstep_slot(DotsFrontEnd::default())));
+        let mut w = MatchWorker::new(Some(lockstep_slot(TestDotsFrontEnd::default())));
         assert!(!w.handle_bytes(Millis(0), b"\xff\xff\xff"));
         assert_eq!(w.dropped(), 1);
         assert!(w.handle_bytes(Millis(0), &encode(&[ToWorker::Crash]).unwrap()));
@@ -2076,7 +2076,7 @@ mod tests {
 
     #[test]
     fn the_worker_splits_what_it_has_into_posts_under_the_cap() {
-        let mut w = MatchWorker::new(Some(lockstep_slot(DotsFrontEnd::default())));
+        let mut w = MatchWorker::new(Some(lockstep_slot(TestDotsFrontEnd::default())));
         let big = vec![Call::Text(0.0, 0.0, "x".repeat(1000), "#fff".into()); 600];
         for _ in 0..4 {
             w.out.push(FromWorker::Picture(big.clone()));

@@ -395,15 +395,3 @@ fn every(window: &Window, ms: u16, f: impl FnMut() + 'static) -> Result<(), JsVa
     f.forget();
     Ok(())
 }
-
-/// The shell with the built-in demo game (feature `demo`, on by default). A
-/// game crate turns the feature off and calls [`run`] with its own front end.
-///
-/// # Errors
-///
-/// As [`run`].
-#[cfg(feature = "demo")]
-#[wasm_bindgen(start)]
-pub fn start() -> Result<(), JsValue> {
-    run(crate::front_end::demo::DotsFrontEnd::default())
-}

@@ -8,10 +8,10 @@ use crate::common;
 
 use common::World;
 use lockstep::{DesyncReport, DeterministicGame};
-use web_shell::front_end::demo::Dots;
 use web_shell::play::DESYNC_MESSAGE;
 use web_shell::screens::Screen;
 use web_shell::shell::Action;
+use web_shell::testing::TestDots;
 
 /// Ada challenges Bo, Bo accepts, and both run the match past tick 60.
 fn start_match(w: &mut World) {
@@ -40,7 +40,7 @@ fn a_desync_offers_its_report_on_the_result_screen() {
     for p in 0..2 {
         w.pages[p].flip_hash = false;
     }
-    // The demo game describes no parts: the plain sentence, on both pages.
+    // The test game describes no parts: the plain sentence, on both pages.
     for p in 0..2 {
         assert_eq!(result_message(&w, p), DESYNC_MESSAGE);
     }
@@ -49,7 +49,7 @@ fn a_desync_offers_its_report_on_the_result_screen() {
     // them to Ada's hash there.
     let offer = w.pages[0].report.clone().expect("Ada is offered a report");
     assert!(
-        offer.file_name.starts_with("dots (demo)-desync-") && offer.file_name.ends_with(".report"),
+        offer.file_name.starts_with("test dots-desync-") && offer.file_name.ends_with(".report"),
         "{}",
         offer.file_name
     );
@@ -60,10 +60,10 @@ fn a_desync_offers_its_report_on_the_result_screen() {
         "the desync came after the first 60 ticks"
     );
     assert_eq!(report.side, 0);
-    assert_eq!(report.log.build, Dots::BUILD_ID);
+    assert_eq!(report.log.build, TestDots::BUILD_ID);
     assert_ne!(report.local_hash(), report.remote_hash);
-    assert!(report.parts.is_empty(), "Dots names no parts");
-    let replayed = report.replay::<Dots>();
+    assert!(report.parts.is_empty(), "the test game names no parts");
+    let replayed = report.replay::<TestDots>();
     assert!(replayed.same_build);
     assert_eq!(replayed.first_diverging_tick, None);
     assert_eq!(replayed.hash, report.local_hash());
@@ -72,7 +72,7 @@ fn a_desync_offers_its_report_on_the_result_screen() {
     let bo = DesyncReport::<u8>::from_bytes(&bo.bytes).expect("Bo's report reads back");
     assert_eq!(bo.side, 1);
     assert_eq!(bo.tick(), report.tick());
-    assert_eq!(bo.replay::<Dots>().hash, bo.local_hash());
+    assert_eq!(bo.replay::<TestDots>().hash, bo.local_hash());
 
     // The next match ends by leaving: no report, the link goes.
     for p in 0..2 {

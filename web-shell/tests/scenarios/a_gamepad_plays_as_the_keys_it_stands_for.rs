@@ -9,39 +9,39 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use lockstep::Millis;
-use web_shell::front_end::demo::{Dots, DotsFrontEnd};
 use web_shell::front_end::{FrontEnd, Painter};
 use web_shell::pad::{Button, Reading};
 use web_shell::shell::{lockstep_slot, Action, Input, Output, Shell, ShellConfig};
+use web_shell::testing::{TestDots, TestDotsFrontEnd};
 
-/// The demo game's front end (its first person's pad stands for the
+/// The test game's front end (its first person's pad stands for the
 /// arrows, the second's for W A S D), with the title's pad lines, keeping
 /// every input it made, by player.
 struct Padded(Rc<RefCell<Vec<Vec<u8>>>>);
 
-fn demo() -> DotsFrontEnd {
-    DotsFrontEnd::default()
+fn test_game() -> TestDotsFrontEnd {
+    TestDotsFrontEnd::default()
 }
 
 impl FrontEnd for Padded {
-    type Game = Dots;
+    type Game = TestDots;
     fn name(&self) -> &'static str {
         "Padded"
     }
-    fn draw(&mut self, _: &Dots, _: &mut dyn Painter) {}
+    fn draw(&mut self, _: &TestDots, _: &mut dyn Painter) {}
     fn input(&self, held: &[&str], player: u8) -> u8 {
-        demo().input(held, player)
+        test_game().input(held, player)
     }
-    fn local_inputs(&mut self, _: &Dots, held: &[&str]) -> Vec<u8> {
+    fn local_inputs(&mut self, _: &TestDots, held: &[&str]) -> Vec<u8> {
         let inputs = vec![self.input(held, 0), self.input(held, 1)];
         self.0.borrow_mut().push(inputs.clone());
         inputs
     }
     fn is_game_key(&self, code: &str) -> bool {
-        demo().is_game_key(code)
+        test_game().is_game_key(code)
     }
     fn pad_key(&self, person: u8, button: Button) -> Option<&'static str> {
-        demo().pad_key(person, button)
+        test_game().pad_key(person, button)
     }
     fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
         &[("Pad: d-pad", "move")]
@@ -165,7 +165,7 @@ fn online_every_pad_drives_the_one_person_at_the_page() {
     w.challenge_accepted(0, 1);
     w.until_both_play(20_000, 10);
     // Bo has two pads: the second one's Up counts as Bo's too (online the
-    // demo's first person plays the arrows: Right is bit 1, Up bit 2).
+    // test game's first person plays the arrows: Right is bit 1, Up bit 2).
     w.input(
         1,
         Input::Pads(vec![pad(0, &[Button::Right]), pad(4, &[Button::Up])]),

@@ -5,11 +5,11 @@
 
 use lockstep::{DeterministicGame, InputLog, Millis};
 use std::collections::BTreeMap;
-use web_shell::front_end::demo::Dots;
 use web_shell::front_end::Painter;
 use web_shell::replay::Refusal;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, Input, Output, Shell};
+use web_shell::testing::TestDots;
 
 use crate::common;
 use common::rng::Rng;
@@ -70,7 +70,7 @@ impl Page {
                     r.0.iter()
                         .find_map(|l| l.split("text ").nth(1)?.split("tick ").nth(1))
                         .and_then(|t| t.split(' ').next()?.parse().ok())
-                        .expect("the demo names the tick it draws");
+                        .expect("the test game names the tick it draws");
                 self.drawn.insert(tick, r.0);
             }
         }
@@ -193,7 +193,7 @@ fn a_local_game_plays_back_as_it_was_shown() {
 }
 
 fn dots_log(build: u64, ticks: u32) -> Vec<u8> {
-    let mut g = Dots::new(7, 2);
+    let mut g = TestDots::new(7, 2);
     let mut inputs = Vec::new();
     for t in 0..ticks {
         let i = [(t % 16) as u8, (t / 7 % 16) as u8];
@@ -217,16 +217,16 @@ fn dots_log(build: u64, ticks: u32) -> Vec<u8> {
 #[test]
 fn files_that_are_not_this_builds_recordings_are_refused_with_a_message() {
     let mut page = Page::new();
-    let good = dots_log(Dots::BUILD_ID, 200);
+    let good = dots_log(TestDots::BUILD_ID, 200);
     let cases: [(Result<Vec<u8>, Refusal>, &str); 5] = [
         (
-            Ok(dots_log(Dots::BUILD_ID ^ 1, 200)),
-            "recorded with another version of Dots (demo)",
+            Ok(dots_log(TestDots::BUILD_ID ^ 1, 200)),
+            "recorded with another version of Test dots",
         ),
         (Ok(good[..good.len() / 2].to_vec()), "damaged or incomplete"),
         (
             Ok(b"PK\x03\x04 a zip file".to_vec()),
-            "not a Dots (demo) replay",
+            "not a Test dots replay",
         ),
         (Err(Refusal::TooLarge), "too large"),
         (Err(Refusal::Unreadable), "could not be read"),
@@ -246,6 +246,6 @@ fn files_that_are_not_this_builds_recordings_are_refused_with_a_message() {
     assert_eq!(v.replay_error, None);
     assert_eq!(page.shell.replay_view().unwrap().ticks, 200);
     // Files only open from the title screen.
-    page.feed(Input::ReplayFile(Ok(dots_log(Dots::BUILD_ID, 50))));
+    page.feed(Input::ReplayFile(Ok(dots_log(TestDots::BUILD_ID, 50))));
     assert_eq!(page.shell.replay_view().unwrap().ticks, 200);
 }

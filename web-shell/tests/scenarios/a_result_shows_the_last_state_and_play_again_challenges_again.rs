@@ -12,7 +12,7 @@ use web_shell::canvas::DrawOp;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, Input, Output, PlayerAction, Shell};
 
-/// The demo game writes its tick on the canvas: the tick drawn, if any.
+/// The test game writes its tick on the canvas: the tick drawn, if any.
 fn tick_drawn(shell: &mut Shell) -> Option<u32> {
     shell
         .drawing(640.0, 1.0)

@@ -9,7 +9,7 @@ use web_shell::canvas::DrawOp;
 use web_shell::screens::Screen;
 use web_shell::shell::{Action, Input, Shell, PAUSE_KEY};
 
-/// The demo game writes its tick on the canvas.
+/// The test game writes its tick on the canvas.
 fn tick_drawn(shell: &mut Shell) -> u32 {
     shell
         .drawing(640.0, 1.0)
@@ -19,7 +19,7 @@ fn tick_drawn(shell: &mut Shell) -> u32 {
             DrawOp::FillText(_, _, t) => t.strip_prefix("tick ")?.parse().ok(),
             _ => None,
         })
-        .expect("the demo draws its tick")
+        .expect("the test game draws its tick")
 }
 
 fn key(w: &mut World, down: bool, typing: bool) {

@@ -10,7 +10,7 @@ use web_shell::shell::{Action, Input, Shell};
 
 use crate::common;
 
-/// Records the demo's dots, which show where the game is.
+/// Records the test game's dots, which show where the game is.
 #[derive(Default)]
 struct Dots(Vec<(f64, f64)>);
 

@@ -43,7 +43,7 @@ fn settings_stored_come_back_on_the_next_visit() {
         ..common::facts("")
     };
     let mut next = Shell::new(
-        web_shell::front_end::demo::DotsFrontEnd::default(),
+        web_shell::testing::TestDotsFrontEnd::default(),
         ShellConfig::from_page(&facts),
         common::random(2),
     );

@@ -92,13 +92,17 @@ fn link(r: &mut Rng) -> LinkId {
     }
 }
 
-/// A replay file: a short valid recording of the demo, the same cut or
+/// A replay file: a short valid recording of the test game, the same cut or
 /// with a byte changed, another build's, or random bytes.
 fn replay_file(r: &mut Rng) -> Result<Vec<u8>, web_shell::replay::Refusal> {
     use lockstep::{DeterministicGame, InputLog};
-    use web_shell::front_end::demo::Dots;
-    let build = if r.below(4) == 0 { 1 } else { Dots::BUILD_ID };
-    let mut g = Dots::new(3, 2);
+    use web_shell::testing::TestDots;
+    let build = if r.below(4) == 0 {
+        1
+    } else {
+        TestDots::BUILD_ID
+    };
+    let mut g = TestDots::new(3, 2);
     let inputs: Vec<u8> = (0..2 * r.below(400)).map(|_| r.below(16) as u8).collect();
     for pair in inputs.chunks(2) {
         g.step(pair);

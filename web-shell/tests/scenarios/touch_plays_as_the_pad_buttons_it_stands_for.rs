@@ -9,14 +9,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use lockstep::Millis;
-use web_shell::front_end::demo::Dots;
 use web_shell::front_end::{FrontEnd, Painter};
 use web_shell::pad::Button;
 use web_shell::shell::page::Patch;
 use web_shell::shell::{lockstep_slot, Action, Input, Output, PageFacts, Shell, ShellConfig};
+use web_shell::testing::TestDots;
 use web_shell::touch::{Phase, Touch, Zone};
 
-/// The demo game with a pad and one touch button: the first person plays
+/// The test game with a pad and one touch button: the first person plays
 /// the arrows (the pad's bottom button is Up), the second W A S D. It
 /// keeps every input it made, by player.
 struct Touchy(Rc<RefCell<Vec<Vec<u8>>>>);
@@ -27,11 +27,11 @@ const KEYS: [[&str; 4]; 2] = [
 ];
 
 impl FrontEnd for Touchy {
-    type Game = Dots;
+    type Game = TestDots;
     fn name(&self) -> &'static str {
         "Touchy"
     }
-    fn draw(&mut self, _: &Dots, _: &mut dyn Painter) {}
+    fn draw(&mut self, _: &TestDots, _: &mut dyn Painter) {}
     fn input(&self, held: &[&str], player: u8) -> u8 {
         KEYS[usize::from(player.min(1))]
             .iter()
@@ -39,7 +39,7 @@ impl FrontEnd for Touchy {
             .filter(|(_, k)| held.contains(k))
             .fold(0, |acc, (bit, _)| acc | (1 << bit))
     }
-    fn local_inputs(&mut self, _: &Dots, held: &[&str]) -> Vec<u8> {
+    fn local_inputs(&mut self, _: &TestDots, held: &[&str]) -> Vec<u8> {
         let inputs = vec![self.input(held, 0), self.input(held, 1)];
         self.0.borrow_mut().push(inputs.clone());
         inputs
@@ -162,11 +162,11 @@ fn the_overlay_shows_on_touch_devices_while_a_game_runs_unless_told_otherwise() 
 fn a_game_without_pad_keys_gets_no_overlay() {
     struct Keys;
     impl FrontEnd for Keys {
-        type Game = Dots;
+        type Game = TestDots;
         fn name(&self) -> &'static str {
             "Keys"
         }
-        fn draw(&mut self, _: &Dots, _: &mut dyn Painter) {}
+        fn draw(&mut self, _: &TestDots, _: &mut dyn Painter) {}
         fn input(&self, _: &[&str], _: u8) -> u8 {
             0
         }
@@ -238,7 +238,7 @@ fn online_the_overlay_sends_the_byte_its_keys_send() {
     let mut w = common::World::lobby("?touch=1", &["Ada", "Bo"]);
     w.challenge_accepted(0, 1);
     w.until_both_play(20_000, 10);
-    // The demo plays the arrows online; Right is bit 1, Up bit 2.
+    // The test game plays the arrows online; Right is bit 1, Up bit 2.
     w.input(
         1,
         Input::Key {

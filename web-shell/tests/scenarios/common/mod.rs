@@ -12,13 +12,13 @@
 use lockstep::Millis;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
-use web_shell::front_end::demo::DotsFrontEnd;
 use web_shell::id::PeerId;
 use web_shell::screens::Screen;
 use web_shell::shell::{
     Action, FetchId, FileLink, Input, LinkId, Output, PageFacts, PlayerAction, Random, RtcEvent,
     SdpStep, Shell, ShellConfig, SocketId, FRAME_TIMER_MS, TICK_EVERY_MS,
 };
+use web_shell::testing::TestDotsFrontEnd;
 
 pub mod rng;
 
@@ -49,11 +49,11 @@ pub fn random(seed: u64) -> Random {
     })
 }
 
-/// A shell of the demo game as a page at `search` starts it, its random
+/// A shell of the test game as a page at `search` starts it, its random
 /// bytes drawn from `seed`.
 pub fn shell(search: &str, seed: u64) -> Shell {
     Shell::new(
-        DotsFrontEnd::default(),
+        TestDotsFrontEnd::default(),
         ShellConfig::from_page(&facts(search)),
         random(seed),
     )
@@ -749,7 +749,7 @@ impl World {
         };
         self.reloads += 1;
         let shell = Shell::new(
-            DotsFrontEnd::default(),
+            TestDotsFrontEnd::default(),
             ShellConfig::from_page(&facts),
             random(0x5151_0000 + self.reloads),
         );
@@ -1094,15 +1094,15 @@ pub const ANY_FOUR: web_shell::party::PartyRules = web_shell::party::PartyRules 
     lengths: &[],
 };
 
-/// The demo game, taking parties by `rules`: each person moves a dot of
+/// The test game, taking parties by `rules`: each person moves a dot of
 /// their own, and the seed is kept as it is whatever the sides.
 pub struct PartyDots {
-    dots: DotsFrontEnd,
+    dots: TestDotsFrontEnd,
     rules: web_shell::party::PartyRules,
 }
 
 impl web_shell::front_end::FrontEnd for PartyDots {
-    type Game = web_shell::front_end::demo::Dots;
+    type Game = web_shell::testing::TestDots;
     fn name(&self) -> &'static str {
         self.dots.name()
     }
@@ -1130,7 +1130,7 @@ pub fn party_shells(n: usize, rules: web_shell::party::PartyRules, seed: u64) ->
         .map(|i| {
             Shell::new(
                 PartyDots {
-                    dots: DotsFrontEnd::default(),
+                    dots: TestDotsFrontEnd::default(),
                     rules,
                 },
                 ShellConfig::from_page(&facts("")),
