@@ -8,12 +8,16 @@
 // match's: every game runs over the one link.
 // A second test picks dots on the title: the challenge names it ("Ada
 // challenges you to Dots!"), and the match opens on dots and is played to
-// its end.
+// its end. A third: a party of three plays NtBA, the game picked on the
+// challenger's title, although the two others' titles show dots, and a
+// fourth page watches it; the three logs agree.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, openPage, joinLobby, entry, waitConnected, describePage, DEADLINE } from './harness.mjs';
+import {
+  serverAndBrowser, openPage, joinLobby, entry, waitConnected, describePage, inviteToParty, partyPrompt, answerParty, DEADLINE,
+} from './harness.mjs';
 
 const enabled = process.env.ARCADE_WEB === '1';
 
@@ -195,4 +199,53 @@ test('the arcade: dots picked on the title, a challenge to dots, the match opens
   await bo.locator('#leave').click();
   await bo.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });
   await ada.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+});
+
+test('the arcade: a party of three plays NtBA, picked on the challenger\'s title, while the others\' titles show dots; a fourth page watches it', { skip: !enabled }, async () => {
+  const { server, browser } = env;
+  await Promise.all(pages.map((p) => p.close()));
+  const named = {};
+  for (const name of ['Ada', 'Bo', 'Cy', 'Di']) {
+    named[name] = await openPage(browser, server.url);
+    pages.push(named[name]);
+  }
+  const { Ada: ada, Bo: bo, Cy: cy, Di: di } = named;
+  // Every title but Ada's shows dots, which takes no parties.
+  for (const p of [bo, cy, di]) await p.locator('#local-opt-0').selectOption({ label: 'Dots' });
+  await ada.locator('#local-opt-0').selectOption({ label: 'NtBA' });
+  for (const [name, p] of Object.entries(named)) await joinLobby(p, name);
+  for (const p of Object.values(named)) await waitConnected(p, 3);
+  try {
+    await inviteToParty(named, 'Ada', ['Bo', 'Cy']);
+  } catch (e) {
+    for (const [name, p] of Object.entries(named)) console.log(await describePage(p, name));
+    console.log(await ada.locator('#party-panel').textContent());
+    throw e;
+  }
+  assert.match(await partyPrompt(bo, 'Ada').textContent(), /NtBA/, 'the invitation names the game');
+  const ps = await answerParty(named, 'Ada', ['Bo', 'Cy'], ['Bo', 'Cy'], server);
+  // NtBA on every page of the party, whatever its own title showed.
+  await until('NtBA runs on the three pages', async () =>
+    (await Promise.all(ps.map(summary))).every((s) => s.includes('HOME')));
+  // Di watches through Bo: her page opens on NtBA too.
+  await entry(di, 'Bo').locator('button[data-action="watch"]').click({ timeout: DEADLINE });
+  try {
+    await di.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    await until('the spectator shows NtBA', async () => (await summary(di)).includes('HOME'));
+  } catch (e) {
+    for (const [name, p] of Object.entries(named)) console.log(await describePage(p, name));
+    throw e;
+  }
+  for (const p of ps) await p.locator('#match[data-watching="1"]').waitFor({ timeout: DEADLINE });
+  const at = 120;
+  await until(`the players pass tick ${at}`, async () => {
+    const ticks = await Promise.all(ps.map((p) => p.locator('#match').getAttribute('data-tick')));
+    return ticks.every((t) => Number(t) > at);
+  });
+  await ada.locator('#leave').click();
+  for (const p of ps) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  const hashAt = (p) => p.evaluate(async ([m, t]) => (await import(m)).matchHashAt(t) ?? null, [module, at]);
+  const hashes = await Promise.all(ps.map(hashAt));
+  assert.match(hashes[0] ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
+  assert.deepEqual(hashes, [hashes[0], hashes[0], hashes[0]], `matchHashAt(${at}) on the three pages`);
 });

@@ -541,7 +541,7 @@ impl ChallengeState {
             | PeerMsg::RejoinGone
             | PeerMsg::IceRestart { .. }
             | PeerMsg::Watch
-            | PeerMsg::WatchRoom(_)
+            | PeerMsg::WatchRoom { .. }
             | PeerMsg::WatchGone => {}
             PeerMsg::Challenge { room, game } => {
                 let unknown = game

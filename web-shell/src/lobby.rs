@@ -1096,7 +1096,7 @@ impl LobbyClient {
                     msg,
                 });
             }
-            msg @ (PeerMsg::Watch | PeerMsg::WatchRoom(_) | PeerMsg::WatchGone) => {
+            msg @ (PeerMsg::Watch | PeerMsg::WatchRoom { .. } | PeerMsg::WatchGone) => {
                 self.out.push_back(Output::Watch {
                     from: from.clone(),
                     msg,

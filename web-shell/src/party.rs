@@ -294,6 +294,8 @@ pub enum MemberPhase {
 pub struct Member {
     /// The challenger.
     pub host: PeerId,
+    /// The game its invitation named, if any.
+    pub game: Option<GameName>,
     /// How far it got.
     pub phase: MemberPhase,
 }
@@ -391,6 +393,9 @@ pub enum Event {
 /// The room and places of a party that starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lineup {
+    /// The game the party plays, as its invitation named it (`None`: the
+    /// page's first).
+    pub game: Option<GameName>,
     /// The member room.
     pub room: RoomCode,
     /// Our place (0 for the challenger).
@@ -861,6 +866,7 @@ impl PartyState {
             ));
         }
         fx.push(Effect::Play(Lineup {
+            game: h.game.clone(),
             room: room.clone(),
             place: 0,
             sides: sides.clone(),
@@ -898,7 +904,7 @@ impl PartyState {
         let Some(i) = self.incoming.iter().position(|c| c.from == from) else {
             return;
         };
-        self.incoming.remove(i);
+        let game = self.incoming.remove(i).game;
         fx.push(Effect::Send(from.clone(), PeerMsg::PartyAccept));
         for other in std::mem::take(&mut self.incoming) {
             fx.push(Effect::Send(
@@ -909,6 +915,7 @@ impl PartyState {
         // The others may take the whole answer time; then the room.
         self.member = Some(Member {
             host: from,
+            game,
             phase: MemberPhase::Waiting {
                 deadline: now + cfg.answer_timeout + cfg.connect_timeout,
             },
@@ -960,21 +967,26 @@ impl PartyState {
                 }
             }
             PeerMsg::PartyStart { room, place, sides } => {
-                let waiting = matches!(
-                    &self.member,
-                    Some(Member { host, phase: MemberPhase::Waiting { .. } }) if *host == from
-                );
-                if !waiting {
-                    log::debug!("party: a start we did not wait for; dropped");
-                    return;
-                }
+                let game = match &self.member {
+                    Some(Member {
+                        host,
+                        game,
+                        phase: MemberPhase::Waiting { .. },
+                    }) if *host == from => game.clone(),
+                    _ => {
+                        log::debug!("party: a start we did not wait for; dropped");
+                        return;
+                    }
+                };
                 fx.push(Effect::Play(Lineup {
+                    game: game.clone(),
                     room: room.clone(),
                     place,
                     sides: sides.clone(),
                 }));
                 self.member = Some(Member {
                     host: from,
+                    game,
                     phase: MemberPhase::Joining {
                         room,
                         place,
@@ -997,7 +1009,7 @@ impl PartyState {
             | PeerMsg::RejoinGone
             | PeerMsg::IceRestart { .. }
             | PeerMsg::Watch
-            | PeerMsg::WatchRoom(_)
+            | PeerMsg::WatchRoom { .. }
             | PeerMsg::WatchGone => {}
         }
     }
@@ -1136,7 +1148,7 @@ impl PartyState {
         }
         let host_gone_early = matches!(
             &self.member,
-            Some(Member { host, phase: MemberPhase::Waiting { .. } }) if host == id
+            Some(Member { host, phase: MemberPhase::Waiting { .. }, .. }) if host == id
         );
         if host_gone_early {
             self.member = None;

@@ -182,6 +182,19 @@ pub struct HubSlot {
     /// The game of local play, and of drawing when no match runs.
     shown: usize,
     online: Option<Online>,
+    /// The party match that runs, or ran last, and whether it still runs.
+    party: Option<Party>,
+}
+
+/// A party's match: one game of the hub played over the party's links
+/// from start to end, with no hub messages (a party does not switch
+/// games; its invitation named the one it plays).
+#[derive(Debug, Clone, Copy)]
+struct Party {
+    /// The game, in the list.
+    game: usize,
+    /// Its match still runs (else its result stays to be shown).
+    running: bool,
 }
 
 impl HubSlot {
@@ -233,6 +246,7 @@ impl HubSlot {
             first: 0,
             shown: 0,
             online: None,
+            party: None,
         }
     }
 
@@ -243,6 +257,12 @@ impl HubSlot {
             Phase::Playing { game, generation } => Some((game, generation)),
             _ => None,
         }
+    }
+
+    /// The game of the running party match, if one runs.
+    fn party_game(&mut self) -> Option<&mut Box<dyn GameSlot>> {
+        let p = self.party.filter(|p| p.running)?;
+        self.games.get_mut(p.game)
     }
 
     fn game_count(&self) -> u8 {
@@ -363,6 +383,7 @@ impl GameSlot for HubSlot {
                 "Pick a game above: local play starts it, and your challenges name it.",
                 "A challenge to a game opens the match on that game; the other page must carry it too.",
                 "When a game ends, either player proposes the next one; the connection stays.",
+                "A party (NtBA 2v2, the arena) plays the game picked here, from start to end.",
             ],
         }
     }
@@ -424,7 +445,80 @@ impl GameSlot for HubSlot {
     fn local_frame(&mut self, held: &[&str], steps: u32) -> LocalView {
         self.games[self.shown].local_frame(held, steps)
     }
+    fn party_games(&self) -> Vec<web_shell::party::PartyGame> {
+        self.games
+            .iter()
+            .map(|g| web_shell::party::PartyGame {
+                name: g.name(),
+                rules: g.party(),
+            })
+            .collect()
+    }
+    // A party plays the game its invitation named: the shell opens the
+    // hub on it first.
+    fn party(&self) -> web_shell::party::PartyRules {
+        self.games[usize::from(self.first)].party()
+    }
+    fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
+        self.games[usize::from(self.first)].party_seed(seed, sides, length)
+    }
+    fn start_party(
+        &mut self,
+        cfg: SessionConfig,
+        now: Millis,
+        tag: u32,
+        links: &[lockstep::PeerId],
+    ) -> bool {
+        let game = usize::from(self.first);
+        self.online = None;
+        self.party = None;
+        if !self.games[game].start_party(cfg, now, tag, links) {
+            return false;
+        }
+        self.shown = game;
+        self.party = Some(Party {
+            game,
+            running: true,
+        });
+        true
+    }
+    fn party_datagram(
+        &mut self,
+        now: Millis,
+        link: lockstep::PeerId,
+        channel: Channel,
+        bytes: &[u8],
+    ) {
+        if let Some(g) = self.party_game() {
+            g.party_datagram(now, link, channel, bytes);
+        }
+    }
+    fn party_link_lost(&mut self, now: Millis, link: lockstep::PeerId) {
+        if let Some(g) = self.party_game() {
+            g.party_link_lost(now, link);
+        }
+    }
+    fn party_backlog(&mut self, now: Millis, link: lockstep::PeerId, bytes: usize) {
+        if let Some(g) = self.party_game() {
+            g.party_backlog(now, link, bytes);
+        }
+    }
+    fn poll_party_transmit(&mut self, link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
+        self.party_game()?.poll_party_transmit(link)
+    }
+    fn has_result(&self) -> bool {
+        self.party.is_some_and(|p| self.games[p.game].has_result())
+    }
+    fn forget_result(&mut self) {
+        if let Some(p) = self.party {
+            self.games[p.game].forget_result();
+        }
+    }
+    fn log_hash_at(&self, log: &web_shell::shell::view::LogOffer, tick: u32) -> Option<u64> {
+        self.games[self.party?.game].log_hash_at(log, tick)
+    }
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
+        self.party = None;
         let host = matches!(cfg.role(), Role::Host { .. });
         self.online = Some(Online {
             tag,
@@ -457,7 +551,10 @@ impl GameSlot for HubSlot {
         true
     }
     fn match_tag(&self) -> Option<u32> {
-        self.online.as_ref().map(|o| o.tag)
+        match self.party {
+            Some(p) if p.running => self.games[p.game].match_tag(),
+            _ => self.online.as_ref().map(|o| o.tag),
+        }
     }
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
         match bytes {
@@ -489,6 +586,9 @@ impl GameSlot for HubSlot {
         }
     }
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
+        if let Some(g) = self.party_game() {
+            return g.match_frame(now, held, view);
+        }
         let count = self.game_count();
         let Some(o) = self.online.as_mut() else {
             return FrameReport::default();
@@ -578,6 +678,9 @@ impl GameSlot for HubSlot {
         report
     }
     fn poll_match_transmit(&mut self) -> Option<(Channel, Vec<u8>)> {
+        if let Some(g) = self.party_game() {
+            return g.poll_match_transmit();
+        }
         let playing = self.playing();
         let o = self.online.as_mut()?;
         if let Some(t) = o.out.pop_front() {
@@ -591,6 +694,10 @@ impl GameSlot for HubSlot {
         Some((ch, game_datagram(generation, &bytes)))
     }
     fn quit_match(&mut self, now: Millis) {
+        if let Some(g) = self.party_game() {
+            g.quit_match(now);
+            return;
+        }
         let playing = self.playing();
         let Some(o) = self.online.as_mut() else {
             return;
@@ -611,6 +718,12 @@ impl GameSlot for HubSlot {
         }
     }
     fn drop_match(&mut self) {
+        if let Some(g) = self.party_game() {
+            g.drop_match();
+        }
+        if let Some(p) = self.party.as_mut() {
+            p.running = false;
+        }
         if let Some((game, _)) = self.playing() {
             self.games[usize::from(game)].drop_match();
         }

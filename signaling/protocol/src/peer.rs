@@ -229,8 +229,14 @@ pub enum PeerMsg {
     /// [`PeerMsg::WatchRoom`] or [`PeerMsg::WatchGone`].
     Watch,
     /// The answer to [`PeerMsg::Watch`]: join member room `room` as a
-    /// spectator; its host runs the match.
-    WatchRoom(RoomCode),
+    /// spectator; its host runs the match, of `game` when the page carries
+    /// several (the spectator's page opens that one).
+    WatchRoom {
+        /// The member room.
+        room: RoomCode,
+        /// The game its match plays, when the answering page names one.
+        game: Option<GameName>,
+    },
     /// The answer to [`PeerMsg::Watch`]: no match here takes spectators
     /// (it is over, or not one that can be watched).
     WatchGone,
@@ -287,7 +293,10 @@ impl PeerMsg {
                 "sides": sides,
             }),
             PeerMsg::Watch => json!({"type": "watch"}),
-            PeerMsg::WatchRoom(room) => json!({"type": "watch-room", "room": room.as_str()}),
+            PeerMsg::WatchRoom { room, game } => match game {
+                Some(g) => json!({"type": "watch-room", "room": room.as_str(), "game": g.as_str()}),
+                None => json!({"type": "watch-room", "room": room.as_str()}),
+            },
             PeerMsg::WatchGone => json!({"type": "watch-gone"}),
         }
         .to_string()
@@ -325,7 +334,7 @@ impl PeerMsg {
                 ("party-cancel", &[], &[]),
                 ("party-start", &["room", "place", "sides"], &[]),
                 ("watch", &[], &[]),
-                ("watch-room", &["room"], &[]),
+                ("watch-room", &["room"], &["game"]),
                 ("watch-gone", &[], &[]),
             ],
         )?;
@@ -378,9 +387,10 @@ impl PeerMsg {
                 step: Signal::from_value(m.get("step").cloned().unwrap_or(Value::Null))?.kind,
             },
             "watch" => PeerMsg::Watch,
-            "watch-room" => PeerMsg::WatchRoom(
-                RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
-            ),
+            "watch-room" => PeerMsg::WatchRoom {
+                room: RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
+                game: optional_game(m)?,
+            },
             "watch-gone" => PeerMsg::WatchGone,
             _ => PeerMsg::Cancel,
         })
@@ -501,7 +511,14 @@ mod tests {
                 },
             },
             PeerMsg::Watch,
-            PeerMsg::WatchRoom(RoomCode::parse("K7M2QX").unwrap()),
+            PeerMsg::WatchRoom {
+                room: RoomCode::parse("K7M2QX").unwrap(),
+                game: None,
+            },
+            PeerMsg::WatchRoom {
+                room: RoomCode::parse("K7M2QX").unwrap(),
+                game: GameName::parse("Dots"),
+            },
             PeerMsg::WatchGone,
             PeerMsg::PartyInvite {
                 game: None,
@@ -614,6 +631,14 @@ mod tests {
             (r#"{"type":"watch","room":"K7M2QX"}"#, Malformed),
             (r#"{"type":"watch-room"}"#, Malformed),
             (r#"{"type":"watch-room","room":"../../"}"#, BadValue),
+            (
+                r#"{"type":"watch-room","room":"K7M2QX","game":7}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"watch-room","room":"K7M2QX","game":"Dots\n"}"#,
+                BadValue,
+            ),
             (r#"{"type":"watch-gone","x":1}"#, Malformed),
             (
                 r#"{"type":"challenge","room":"K7M2QX","game":5}"#,

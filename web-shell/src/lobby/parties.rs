@@ -254,6 +254,7 @@ mod tests {
         assert_eq!(
             drain(&mut c),
             vec![Output::PlayParty(Lineup {
+                game: None,
                 room: room(),
                 place: 1,
                 sides: vec![0, 1, 1]
@@ -347,6 +348,7 @@ mod tests {
             )]
         );
         assert!(out.contains(&Output::PlayParty(Lineup {
+            game: None,
             room: room(),
             place: 0,
             sides: vec![0, 1]

@@ -119,6 +119,7 @@ fn four_who_all_accept_start_in_a_member_room_with_the_teams_arranged() {
             Effect::Send(id('C'), start(room(), 2, &sides)),
             Effect::Send(id('D'), start(room(), 3, &sides)),
             Effect::Play(Lineup {
+                game: None,
                 room: room(),
                 place: 0,
                 sides: sides.to_vec()
@@ -164,6 +165,7 @@ fn an_invited_player_accepts_joins_on_the_start_and_plays() {
     assert_eq!(
         fx,
         vec![Effect::Play(Lineup {
+            game: None,
             room: room(),
             place: 2,
             sides: vec![0, 1, 1, 0]
@@ -639,7 +641,7 @@ fn two_parties_racing_for_one_player_get_one_answer_each() {
         .is_empty());
     assert!(matches!(
         &b.member,
-        Some(Member { host, phase: MemberPhase::Waiting { .. } }) if *host == id('C')
+        Some(Member { host, phase: MemberPhase::Waiting { .. }, .. }) if *host == id('C')
     ));
     // Accept is disabled while a challenge holds us (the caller says so).
     let mut b = PartyState::default();

@@ -94,6 +94,16 @@ pub trait GameSlot {
     fn party_seed(&self, _seed: u64, _sides: &[u8], _length: usize) -> Option<u64> {
         None
     }
+    /// The games behind this slot with their party rules, in the order of
+    /// [`games`](Self::games) (a hub lists each of its games): the lobby
+    /// offers parties for those that take them. By default this slot's
+    /// own game.
+    fn party_games(&self) -> Vec<crate::party::PartyGame> {
+        vec![crate::party::PartyGame {
+            name: self.name(),
+            rules: self.party(),
+        }]
+    }
     /// Starts a party's match over the links of party attempt `tag`, one
     /// per other person, named as the caller likes (a host lists them in
     /// place order: see [`MatchDriver::with_links`]); `false` if the

@@ -217,7 +217,7 @@ impl Shell {
             .unwrap_or(0);
         let mut cfg = cfg;
         cfg.lobby.challenge.games = games;
-        cfg.lobby.party.games = party::party_games(game.name(), game.party());
+        cfg.lobby.party.games = party::party_games(game.party_games());
         let mut s = Shell {
             screens: Screens::new(cfg.online_note.is_none()),
             cfg,

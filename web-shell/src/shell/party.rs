@@ -66,7 +66,7 @@ use crate::id::PeerId;
 use crate::id::RoomCode;
 use crate::lobby::LobbyNotice;
 use crate::party::{Lineup, PartyGame};
-use crate::protocol::PeerMsg;
+use crate::protocol::{GameName, PeerMsg};
 use crate::protocol::{Signal, SignalKind};
 use crate::screens::{Screen, ScreenEvent};
 use lockstep::{Millis, SessionConfig};
@@ -127,9 +127,10 @@ pub(super) struct PartySetup {
 pub(super) struct PairWatch {
     /// We host the running match of two (its spectators link to us).
     hosting: bool,
-    /// The spectators' room once it is open (on the guest: once the host
-    /// said).
-    room: Option<RoomCode>,
+    /// The answer for those who ask to watch (a `watch-room`: the
+    /// spectators' room and the game), once the room is open (on the
+    /// guest: once the host said).
+    answer: Option<PeerMsg>,
     /// Lobby players who asked to watch before then, answered when it is.
     asked: Vec<PeerId>,
 }
@@ -168,15 +169,16 @@ impl PartySetup {
 
 /// The party rules of a page's game, as the lobby client takes them: the
 /// game by its name, when it takes parties at all. Made once per page.
-pub(super) fn party_games(
-    name: &'static str,
-    rules: crate::party::PartyRules,
-) -> &'static [PartyGame] {
-    if !rules.allows_parties() {
+pub(super) fn party_games(games: Vec<PartyGame>) -> &'static [PartyGame] {
+    let games: Vec<PartyGame> = games
+        .into_iter()
+        .filter(|g| g.rules.allows_parties())
+        .collect();
+    if games.is_empty() {
         return &[];
     }
     // The lobby's configuration holds the list for the page's life.
-    Box::leak(Box::new([PartyGame { name, rules }]))
+    Box::leak(games.into_boxed_slice())
 }
 
 /// The link name the session gives the link to party place `place`.
@@ -293,6 +295,11 @@ impl Shell {
             self.party = Some(PartySetup::new(self.room_gen));
             self.refresh_ice(now, AfterIce::Nothing);
         }
+        if self.party.is_none() {
+            return;
+        }
+        // The party plays the game its invitation named.
+        self.open_named(lineup.game.as_ref());
         let Some(p) = self.party.as_mut() else {
             return;
         };
@@ -302,6 +309,16 @@ impl Shell {
         p.lineup = Some(lineup);
         let id = SocketId::Party(p.gen);
         self.out.push_back(Output::OpenSocket { id, url });
+    }
+
+    /// The next match opens on `game` (`None`: the first), on a page of
+    /// several games; a page of one has only that one.
+    fn open_named(&mut self, game: Option<&GameName>) {
+        let games = self.game.games();
+        let index = game
+            .and_then(|g| games.iter().position(|n| *n == g.as_str()))
+            .unwrap_or(0);
+        self.game.open_on(index);
     }
 
     /// Ends the party attempt, if any: its room socket and every link.
@@ -366,9 +383,13 @@ impl Shell {
             let welcomed = p.gen == gen && p.members.as_ref()?.me().is_some();
             p.pair_room.clone().flatten().filter(|_| welcomed)
         });
-        if let Some(code) = open.filter(|_| self.pair_watch.room.is_none()) {
-            self.pair_watch.room = Some(code.clone());
-            self.answer_askers(PeerMsg::WatchRoom(code));
+        if let Some(room) = open.filter(|_| self.pair_watch.answer.is_none()) {
+            let answer = PeerMsg::WatchRoom {
+                room,
+                game: self.named_game(),
+            };
+            self.pair_watch.answer = Some(answer.clone());
+            self.answer_askers(answer);
         }
     }
 
@@ -550,7 +571,7 @@ impl Shell {
                     if pair_room {
                         // Only the spectators' way in is lost: the match
                         // of two goes on.
-                        self.pair_watch.room = None;
+                        self.pair_watch.answer = None;
                         self.answer_askers(PeerMsg::WatchGone);
                         continue;
                     }
@@ -889,34 +910,37 @@ impl Shell {
             PeerMsg::Watch => {
                 // Any page of a running party match knows its room (the
                 // host keeps it open while the match runs).
-                let room = self
+                let answer = self
                     .party
                     .as_ref()
                     .filter(|p| !p.links.is_empty() && self.game.match_tag() == Some(p.gen))
                     .and_then(|p| p.lineup.as_ref())
-                    .map(|l| l.room.clone());
-                if room.is_none() && self.pair_match_runs() {
+                    .map(|l| PeerMsg::WatchRoom {
+                        room: l.room.clone(),
+                        game: l.game.clone(),
+                    });
+                if answer.is_none() && self.pair_match_runs() {
                     self.asked_to_watch_pair(now, from);
                     return;
                 }
-                let answer = room.map_or(PeerMsg::WatchGone, PeerMsg::WatchRoom);
+                let answer = answer.unwrap_or(PeerMsg::WatchGone);
                 if let Some(c) = self.client.as_mut() {
                     c.send_peer(from, &answer);
                 }
             }
             // The host of our match of two answers what we asked for the
             // lobby players who asked us.
-            msg @ (PeerMsg::WatchRoom(_) | PeerMsg::WatchGone)
+            msg @ (PeerMsg::WatchRoom { .. } | PeerMsg::WatchGone)
                 if self.pair_match_runs()
                     && !self.pair_watch.hosting
                     && self.last_opponent.as_ref() == Some(from) =>
             {
-                if let PeerMsg::WatchRoom(room) = &msg {
-                    self.pair_watch.room = Some(room.clone());
+                if let PeerMsg::WatchRoom { .. } = &msg {
+                    self.pair_watch.answer = Some(msg.clone());
                 }
                 self.answer_askers(msg);
             }
-            PeerMsg::WatchRoom(room) => {
+            PeerMsg::WatchRoom { room, game } => {
                 if self.party_ui.watch_asked.as_ref() != Some(from) {
                     log::debug!("party: a room to watch we did not ask for; dropped");
                     return;
@@ -926,7 +950,7 @@ impl Shell {
                     && self.party.is_none()
                     && !self.in_match()
                 {
-                    self.watch_party(now, &room);
+                    self.watch_party(now, &room, game.as_ref());
                 }
             }
             PeerMsg::WatchGone if self.party_ui.watch_asked.as_ref() == Some(from) => {
@@ -939,9 +963,11 @@ impl Shell {
         }
     }
 
-    /// Joins member room `room` as a spectator.
-    fn watch_party(&mut self, now: Millis, room: &RoomCode) {
+    /// Joins member room `room` as a spectator of its match of `game`
+    /// (`None`: the page's first game).
+    fn watch_party(&mut self, now: Millis, room: &RoomCode, game: Option<&GameName>) {
         self.close_party();
+        self.open_named(game);
         self.room_gen += 1;
         let mut p = PartySetup::new(self.room_gen);
         let deadline = now + self.cfg.lobby.party.connect_timeout;
@@ -1019,9 +1045,9 @@ impl Shell {
     /// the spectators' room once there is one. The host opens it for the
     /// first asker; the guest asks the host once for everyone.
     fn asked_to_watch_pair(&mut self, now: Millis, from: &PeerId) {
-        if let Some(room) = self.pair_watch.room.clone() {
+        if let Some(answer) = self.pair_watch.answer.clone() {
             if let Some(c) = self.client.as_mut() {
-                c.send_peer(from, &PeerMsg::WatchRoom(room));
+                c.send_peer(from, &answer);
             }
             return;
         }

@@ -101,9 +101,14 @@ fn answer_text(a: &Answer) -> &'static str {
 }
 
 impl Shell {
-    /// The rules of the game parties are made for, when it takes them.
+    /// The rules of the game our parties are made for (the one picked on
+    /// the title), when this page takes parties for it.
     fn party_rules(&self) -> Option<PartyRules> {
-        self.cfg.lobby.party.rules(None)
+        self.cfg
+            .lobby
+            .party
+            .rules(self.named_game().as_ref())
+            .filter(PartyRules::allows_parties)
     }
 
     /// A button of the party controls was pressed: its `data-action` and
@@ -113,9 +118,26 @@ impl Shell {
         if self.screens.screen() != &super::Screen::Lobby {
             return;
         }
-        let Some(rules) = self.party_rules() else {
+        if self.cfg.lobby.party.games.is_empty() {
             return;
-        };
+        }
+        // Making a party needs a game that takes them on the title;
+        // answering an invitation or cancelling ours does not.
+        let rules = self.party_rules();
+        let making = matches!(
+            action,
+            "party-open"
+                | "party-pick"
+                | "party-team"
+                | "party-my-team"
+                | "party-length"
+                | "party-start"
+        );
+        if making && rules.is_none() {
+            log::debug!("party: the game on the title takes no parties; control ignored");
+            return;
+        }
+        let rules = rules.unwrap_or(PartyRules::PAIR);
         let id = id.and_then(PeerId::parse);
         let sides = rules.sides.max(1);
         let ui = &mut self.party_ui;
@@ -204,7 +226,11 @@ impl Shell {
 
     /// The panel's nodes and state, and the prompts.
     fn party_nodes(&self) -> (Vec<Node>, &'static str, Vec<Node>) {
-        let (Some(c), Some(rules)) = (self.client.as_ref(), self.party_rules()) else {
+        let Some(c) = self
+            .client
+            .as_ref()
+            .filter(|_| !self.cfg.lobby.party.games.is_empty())
+        else {
             return (Vec::new(), "closed", Vec::new());
         };
         let roster = c.roster();
@@ -252,6 +278,14 @@ impl Shell {
         if c.connection() != Connection::Online && parties.can_invite() {
             return (Vec::new(), "closed", prompts);
         }
+        // Our party's own rules once it is made; before, those of the game
+        // on the title (none: no party to make, only invitations to answer).
+        let rules = match (&parties.hosting, self.party_rules()) {
+            (Some(h), _) => h.rules,
+            (None, Some(r)) => r,
+            (None, None) if parties.member.is_some() => PartyRules::PAIR,
+            (None, None) => return (Vec::new(), "closed", prompts),
+        };
         let teams = rules.sides >= 2;
         let mut panel = vec![el("h3", "lobby-head", "Party")];
         let state = if let Some(h) = &parties.hosting {

@@ -1101,6 +1101,17 @@ pub struct PartyDots {
     rules: web_shell::party::PartyRules,
 }
 
+impl PartyDots {
+    /// The game taking parties by `rules`.
+    #[allow(dead_code)]
+    pub fn new(rules: web_shell::party::PartyRules) -> PartyDots {
+        PartyDots {
+            dots: DotsFrontEnd::default(),
+            rules,
+        }
+    }
+}
+
 impl web_shell::front_end::FrontEnd for PartyDots {
     type Game = web_shell::testing::TestDots;
     fn name(&self) -> &'static str {
