@@ -1106,7 +1106,7 @@ impl PartyDots {
     #[allow(dead_code)]
     pub fn new(rules: web_shell::party::PartyRules) -> PartyDots {
         PartyDots {
-            dots: DotsFrontEnd::default(),
+            dots: TestDotsFrontEnd::default(),
             rules,
         }
     }
