@@ -6,7 +6,7 @@
 //! `PlayerLeft`. Both modes.
 use crate::common;
 
-use common::{in_both_modes, mild_link, run_some_to_confirmed, Mode};
+use common::{benched_at, in_both_modes, left_at, mild_link, run_some_to_confirmed, Mode};
 use lockstep::{Event, Millis, Outcome, SessionConfig};
 use lockstep_testing::{BenchDots, Mesh};
 
@@ -40,23 +40,7 @@ fn a_benched_player_who_never_returns_leaves_after_the_window() {
             "{}",
             m.progress()
         );
-        let picks = |i: usize| -> (Vec<u32>, Vec<u32>) {
-            let ev = &m.players[i].seen.events;
-            (
-                ev.iter()
-                    .filter_map(|e| match e {
-                        Event::Benched { slot: 2, tick } => Some(*tick),
-                        _ => None,
-                    })
-                    .collect(),
-                ev.iter()
-                    .filter_map(|e| match e {
-                        Event::Left { slot: 2, tick } => Some(*tick),
-                        _ => None,
-                    })
-                    .collect(),
-            )
-        };
+        let picks = |i: usize| (benched_at(&m, i, 2), left_at(&m, i, 2));
         let (benched, left) = picks(0);
         assert_eq!(benched.len(), 1, "{}", m.progress());
         assert_eq!(left, benched, "left for good from the bench's tick");

@@ -9,9 +9,9 @@
 //! guest 1 play on in sync, in both modes.
 use crate::common;
 
-use common::{assert_players_agree, in_both_modes, rejoin_mesh};
+use common::{assert_players_agree, in_both_modes, left_at, rejoin_mesh};
 use lockstep::wire::RejoinRefusal;
-use lockstep::{Event, Millis, Outcome};
+use lockstep::{Millis, Outcome};
 use lockstep_testing::LinkConfig;
 
 #[test]
@@ -51,11 +51,7 @@ fn a_rejoin_whose_window_runs_out_while_it_waits_is_refused() {
         );
         for i in [0, 1] {
             assert!(
-                m.players[i]
-                    .seen
-                    .events
-                    .iter()
-                    .any(|e| matches!(e, Event::Left { slot: 2, .. })),
+                !left_at(&m, i, 2).is_empty(),
                 "player {i}: {}",
                 m.progress()
             );

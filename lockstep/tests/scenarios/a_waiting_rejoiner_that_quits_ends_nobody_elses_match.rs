@@ -9,8 +9,8 @@
 //! in sync, in both modes.
 use crate::common;
 
-use common::{assert_players_agree, in_both_modes, rejoin_mesh};
-use lockstep::{Event, Outcome};
+use common::{assert_players_agree, in_both_modes, left_at, rejoin_mesh};
+use lockstep::Outcome;
 
 #[test]
 fn a_waiting_rejoiner_that_quits_ends_nobody_elses_match() {
@@ -40,11 +40,7 @@ fn a_waiting_rejoiner_that_quits_ends_nobody_elses_match() {
         );
         for i in [0, 1] {
             assert!(
-                m.players[i]
-                    .seen
-                    .events
-                    .iter()
-                    .any(|e| matches!(e, Event::Left { slot: 2, .. })),
+                !left_at(&m, i, 2).is_empty(),
                 "player {i}: {}",
                 m.progress()
             );

@@ -1105,6 +1105,23 @@ pub fn benched_at<G: DeterministicGame>(
         .collect()
 }
 
+/// The ticks at which player `i` of `m` saw slot `slot` leave for good.
+pub fn left_at<G: DeterministicGame>(
+    m: &lockstep_testing::Mesh<G>,
+    i: usize,
+    slot: u8,
+) -> Vec<u32> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Left { slot: s, tick } if *s == slot => Some(*tick),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The ticks at which player `i` of `m` saw slot `slot` handed back.
 pub fn unbenched_at<G: DeterministicGame>(
     m: &lockstep_testing::Mesh<G>,
