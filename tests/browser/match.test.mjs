@@ -416,16 +416,25 @@ test('2. lock-step picked in the settings; a busy page: waiting, then its slot h
   let boFree = false;
   const boStuck = bo.evaluate(() => { const end = performance.now() + 7000; while (performance.now() < end); })
     .then(() => { boFree = true; });
-  await ada.locator('#match[data-benched="1"]').waitFor({ timeout: DEADLINE });
-  const benchedAt = await num(ada, '#match', 'data-tick');
-  await waitAttrAtLeast(ada, 'tick', benchedAt + 60);
-  assert.equal(boFree, false, "Ada's match went on while Bo's page was still blocked");
-  await boStuck;
-  await bo.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
-  const back = await num(bo, '#match', 'data-rejoined');
-  await ada.locator('#match:not([data-benched])').waitFor({ timeout: DEADLINE });
-  await waitAttrAtLeast(ada, 'tick', back + 60);
-  await waitAttrAtLeast(bo, 'tick', back + 60);
+  let benchedAt;
+  let back;
+  try {
+    await ada.locator('#match[data-benched="1"]').waitFor({ timeout: DEADLINE });
+    benchedAt = await num(ada, '#match', 'data-tick');
+    await waitAttrAtLeast(ada, 'tick', benchedAt + 60);
+    assert.equal(boFree, false, "Ada's match went on while Bo's page was still blocked");
+    await boStuck;
+    await bo.locator('#match[data-rejoined]:not([hidden])').waitFor({ timeout: DEADLINE });
+    back = await num(bo, '#match', 'data-rejoined');
+    await ada.locator('#match:not([data-benched])').waitFor({ timeout: DEADLINE });
+    await waitAttrAtLeast(ada, 'tick', back + 60);
+    await waitAttrAtLeast(bo, 'tick', back + 60);
+  } catch (e) {
+    // How each page saw the bench and the way back, for the failure.
+    console.log(await describePage(ada, 'Ada', 80));
+    console.log(await describePage(bo, 'Bo', 80));
+    throw e;
+  }
   console.log(`busy guest page: benched at tick ${benchedAt} (from ${before}), back at tick ${back}`);
   await ada.locator('#leave').click();
   for (const p of [ada, bo]) {
