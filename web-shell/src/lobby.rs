@@ -75,6 +75,9 @@ pub struct LobbyConfig {
     /// reports itself, so the page closes the socket and reconnects with
     /// its backoff, and the banner says the connection was lost.
     pub pong_timeout: Millis,
+    /// This page can watch a match (its game runs a spectator's session):
+    /// the roster offers Watch next to players in a match only then.
+    pub watchable: bool,
 }
 
 impl Default for LobbyConfig {
@@ -85,6 +88,7 @@ impl Default for LobbyConfig {
             party: PartyConfig::default(),
             connect_timeout: Millis(10_000),
             pong_timeout: Millis(10_000),
+            watchable: false,
         }
     }
 }
@@ -1521,7 +1525,7 @@ impl LobbyClient {
                         && p.status == PlayerStatus::InMatch
                         && ch.can_challenge()
                         && self.party.can_invite()
-                        && !self.cfg.party.games.is_empty(),
+                        && self.cfg.watchable,
                     challenged_us,
                     accept_enabled: challenged_us && !ch.accept_disabled(),
                     our_challenge,

@@ -506,6 +506,15 @@ impl GameSlot for HubSlot {
     fn poll_party_transmit(&mut self, link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
         self.party_game()?.poll_party_transmit(link)
     }
+    // A party's match streams to spectators when its game does; a match
+    // of two switches games over its one link and takes none.
+    fn takes_spectators(&self) -> bool {
+        self.games.iter().any(|g| g.takes_spectators())
+    }
+    fn match_watchable(&self) -> bool {
+        self.party
+            .is_some_and(|p| p.running && self.games[p.game].match_watchable())
+    }
     fn has_result(&self) -> bool {
         self.party.is_some_and(|p| self.games[p.game].has_result())
     }

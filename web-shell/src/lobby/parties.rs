@@ -194,13 +194,14 @@ mod tests {
     }
 
     /// A client `M` online with `others`, every mesh link open, on a page
-    /// whose game takes parties when `parties`.
+    /// whose game takes parties and spectators when `parties`.
     fn online(others: &[char], parties: bool) -> LobbyClient {
         let cfg = LobbyConfig {
             party: PartyConfig {
                 games: if parties { GAMES } else { &[] },
                 ..PartyConfig::default()
             },
+            watchable: parties,
             ..LobbyConfig::default()
         };
         let mut c = LobbyClient::new("Me".into(), cfg);

@@ -180,6 +180,8 @@ impl ShellConfig {
                 },
                 connect_timeout: ms("lobby_connect_ms", 10_000),
                 pong_timeout: LobbyConfig::default().pong_timeout,
+                // Filled in by the shell from its game.
+                watchable: false,
             },
             match_connect: ms("match_connect_ms", super::room::MATCH_CONNECT_TIMEOUT.0),
             local_speed: local_speed_option(&page.search),

@@ -94,6 +94,19 @@ pub trait GameSlot {
     fn party_seed(&self, _seed: u64, _sides: &[u8], _length: usize) -> Option<u64> {
         None
     }
+    /// Whether this page can watch a match of this game: its slot runs a
+    /// spectator's session ([`start_party`](Self::start_party) with
+    /// `SessionConfig::spectator()`). The lobby offers Watch only then.
+    /// `false` by default.
+    fn takes_spectators(&self) -> bool {
+        false
+    }
+    /// Whether the match running now can be watched: a lobby player who
+    /// asks is given the way in only then, and else told it cannot be.
+    /// `false` by default.
+    fn match_watchable(&self) -> bool {
+        false
+    }
     /// The games behind this slot with their party rules, in the order of
     /// [`games`](Self::games) (a hub lists each of its games): the lobby
     /// offers parties for those that take them. By default this slot's
@@ -371,6 +384,12 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
     }
     fn party(&self) -> crate::party::PartyRules {
         self.front.party()
+    }
+    fn takes_spectators(&self) -> bool {
+        true
+    }
+    fn match_watchable(&self) -> bool {
+        self.online.is_some()
     }
     fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
         self.front.party_seed(seed, sides, length)

@@ -218,6 +218,7 @@ impl Shell {
         let mut cfg = cfg;
         cfg.lobby.challenge.games = games;
         cfg.lobby.party.games = party::party_games(game.party_games());
+        cfg.lobby.watchable = game.takes_spectators();
         let mut s = Shell {
             screens: Screens::new(cfg.online_note.is_none()),
             cfg,

@@ -910,6 +910,15 @@ impl Shell {
             PeerMsg::Watch => {
                 // Any page of a running party match knows its room (the
                 // host keeps it open while the match runs).
+                // A match this page's game cannot stream to a spectator
+                // (another sync model, a hub between games) is gone to the
+                // asker.
+                if !self.game.match_watchable() {
+                    if let Some(c) = self.client.as_mut() {
+                        c.send_peer(from, &PeerMsg::WatchGone);
+                    }
+                    return;
+                }
                 let answer = self
                     .party
                     .as_ref()

@@ -1297,6 +1297,13 @@ impl GameSlot for WorkerSlot {
     fn party(&self) -> crate::party::PartyRules {
         self.inner.party()
     }
+    fn takes_spectators(&self) -> bool {
+        self.inner.takes_spectators()
+    }
+    // The worker's session streams to spectators as the page's would.
+    fn match_watchable(&self) -> bool {
+        self.online.is_some() && self.inner.takes_spectators()
+    }
     fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
         self.inner.party_seed(seed, sides, length)
     }

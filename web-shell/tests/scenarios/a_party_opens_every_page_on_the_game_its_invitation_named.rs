@@ -27,6 +27,9 @@ const GAMES: &[&str] = &["Checkers", "Relay race"];
 struct TwoGames {
     inner: Box<dyn GameSlot>,
     opened: Rc<RefCell<Vec<usize>>>,
+    /// Its matches can be watched (as a hub's party can, and its match of
+    /// two cannot).
+    watchable: bool,
 }
 
 impl GameSlot for TwoGames {
@@ -62,6 +65,12 @@ impl GameSlot for TwoGames {
     }
     fn party(&self) -> PartyRules {
         self.inner.party()
+    }
+    fn takes_spectators(&self) -> bool {
+        self.inner.takes_spectators()
+    }
+    fn match_watchable(&self) -> bool {
+        self.watchable && self.inner.match_watchable()
     }
     fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
         self.inner.party_seed(seed, sides, length)
@@ -127,6 +136,15 @@ impl GameSlot for TwoGames {
 
 /// Pages of [`TwoGames`], each with the game its title shows, online.
 fn pages(names: &[&str], titles: &[&str]) -> (World, Vec<Rc<RefCell<Vec<usize>>>>) {
+    pages_watchable(names, titles, true)
+}
+
+/// As [`pages`], their matches watchable or not.
+fn pages_watchable(
+    names: &[&str],
+    titles: &[&str],
+    watchable: bool,
+) -> (World, Vec<Rc<RefCell<Vec<usize>>>>) {
     let mut opened = Vec::new();
     let shells = titles
         .iter()
@@ -137,6 +155,7 @@ fn pages(names: &[&str], titles: &[&str]) -> (World, Vec<Rc<RefCell<Vec<usize>>>
             let slot = TwoGames {
                 inner: lockstep_slot(PartyDots::new(ANY_FOUR)),
                 opened: log,
+                watchable,
             };
             let mut cfg = ShellConfig::from_page(&facts(""));
             cfg.stored_game = Some((*title).to_owned());
@@ -226,4 +245,18 @@ fn a_title_on_a_game_for_two_offers_no_party() {
             .is_some_and(|c| c.party_invitation(&host).is_none()),
         "no invitation to a party of a game for two goes out"
     );
+}
+
+#[test]
+fn a_match_its_slot_cannot_stream_is_not_watched() {
+    let (mut w, opened) = pages_watchable(&["Ada", "Bo", "Cy"], &["Checkers"; 3], false);
+    w.challenge_accepted(0, 1);
+    w.until_both_play(5_000, 60);
+    w.press(2, PlayerAction::Watch, 0);
+    w.run(2_000);
+    assert_eq!(w.screen(2), web_shell::screens::Screen::Lobby);
+    assert!(opened[2].borrow().is_empty(), "the asker opened nothing");
+    let notices = format!("{:?}", w.pages[2].shell.lobby_view().unwrap().notices);
+    assert!(notices.contains("can't be watched"), "{notices}");
+    assert_eq!(w.member_rooms.len(), 0, "no room was made for it");
 }

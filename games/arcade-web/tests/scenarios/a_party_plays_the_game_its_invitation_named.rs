@@ -140,6 +140,10 @@ fn three_pages_play_the_arena_as_a_party_until_the_host_leaves() {
     assert_eq!(members[0].page.view.headline, "You play Amber (host)");
     // Nobody's hub speaks on its own: no proposal, no game switching.
     assert_eq!(members[0].page.hub.playing(), None);
+    // The page watches matches (dots streams to spectators), but the
+    // arena's party does not take them: an asker is told so.
+    assert!(members[0].page.hub.takes_spectators());
+    assert!(!members[0].page.hub.match_watchable());
 
     members[0].page.hub.quit_match(now);
     run(&mut members, &mut now, 1_000);
@@ -185,5 +189,9 @@ fn after_a_party_a_match_of_two_opens_on_its_named_game() {
     host.hub.open_on(2);
     assert!(host.hub.start_match(SessionConfig::host(9, 6), now, 8));
     assert_eq!(host.hub.playing(), Some((2, 0)));
+    assert!(
+        !host.hub.match_watchable(),
+        "a match of two switches games over its link: not watched"
+    );
     assert_eq!(host.hub.match_tag(), Some(8));
 }
