@@ -1088,21 +1088,34 @@ pub fn stalls_of<G: DeterministicGame>(m: &lockstep_testing::Mesh<G>, who: &[usi
         .collect()
 }
 
+/// The ticks of the events of player `i` of `m` that `of` reads as
+/// concerning slot `slot` (it gives the slot and the tick, or `None`).
+fn slot_ticks<G: DeterministicGame>(
+    m: &lockstep_testing::Mesh<G>,
+    i: usize,
+    slot: u8,
+    of: fn(&Event) -> Option<(u8, u32)>,
+) -> Vec<u32> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(of)
+        .filter(|(s, _)| *s == slot)
+        .map(|(_, tick)| tick)
+        .collect()
+}
+
 /// The ticks at which player `i` of `m` saw slot `slot` benched.
 pub fn benched_at<G: DeterministicGame>(
     m: &lockstep_testing::Mesh<G>,
     i: usize,
     slot: u8,
 ) -> Vec<u32> {
-    m.players[i]
-        .seen
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Benched { slot: s, tick } if *s == slot => Some(*tick),
-            _ => None,
-        })
-        .collect()
+    slot_ticks(m, i, slot, |e| match e {
+        Event::Benched { slot, tick } => Some((*slot, *tick)),
+        _ => None,
+    })
 }
 
 /// The ticks at which player `i` of `m` saw slot `slot` leave for good.
@@ -1111,15 +1124,10 @@ pub fn left_at<G: DeterministicGame>(
     i: usize,
     slot: u8,
 ) -> Vec<u32> {
-    m.players[i]
-        .seen
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Left { slot: s, tick } if *s == slot => Some(*tick),
-            _ => None,
-        })
-        .collect()
+    slot_ticks(m, i, slot, |e| match e {
+        Event::Left { slot, tick } => Some((*slot, *tick)),
+        _ => None,
+    })
 }
 
 /// The ticks at which player `i` of `m` saw slot `slot` handed back.
@@ -1128,15 +1136,10 @@ pub fn unbenched_at<G: DeterministicGame>(
     i: usize,
     slot: u8,
 ) -> Vec<u32> {
-    m.players[i]
-        .seen
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Unbenched { slot: s, tick } if *s == slot => Some(*tick),
-            _ => None,
-        })
-        .collect()
+    slot_ticks(m, i, slot, |e| match e {
+        Event::Unbenched { slot, tick } => Some((*slot, *tick)),
+        _ => None,
+    })
 }
 
 /// A match of `n` dots players in `mode` whose game plays a held slot on,
