@@ -255,6 +255,12 @@ fn is_away(p: &Peer) -> bool {
     p.dropped.is_some() || p.frozen || p.returning.is_some()
 }
 
+/// Host: whether a fresh session of player `p` is among the rejoins
+/// `waiting` (its old session is then gone for good).
+fn rejoin_waits(waiting: &[WaitingRejoin], p: &Peer) -> bool {
+    waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot)
+}
+
 /// A peer (index) whose hash of `tick` differs from ours, and the slots
 /// of every peer found to differ at that tick.
 #[derive(Debug, Clone)]
@@ -1847,7 +1853,7 @@ impl<G: DeterministicGame> Session<G> {
         // A player whose fresh session waits to rejoin is not asked: its
         // old session is gone for good, and the fresh one starts from
         // what the host holds.
-        let waits = |p: &Peer| self.waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot);
+        let waits = |p: &Peer| rejoin_waits(&self.waiting, p);
         for p in &mut self.peers {
             if p.slot == Some(slot) {
                 p.frozen = true;
@@ -1946,8 +1952,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         // A player whose fresh session waits to rejoin is gone for good
         // as far as the others' slots go: it need not answer for them.
-        let away =
-            |p: &Peer| is_away(p) && !self.waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot);
+        let away = |p: &Peer| is_away(p) && !rejoin_waits(&self.waiting, p);
         let mut dropped = self.peers.iter().filter(|p| away(p));
         let (Some(p), None) = (dropped.next(), dropped.next()) else {
             return;
