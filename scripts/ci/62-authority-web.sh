@@ -11,10 +11,14 @@
 #  2. Battleship, hidden-state: a game to the end, every message each page
 #     sent checked for cells of its fleet the other had not hit
 #     (tests/browser/battleship.test.mjs);
-#  3. switching: NtBA, the arena, then Battleship to the end, the arena
-#     again, then dots (lock-step) to the end, over the one peer connection
-#     of the match; and dots picked on the title, named by the challenge,
-#     the match opening on it and played to its end
+#     these two read the games' test probes, which live where the match
+#     runs: they open the arcade with `?match-worker=off` (its hub on the
+#     page, as the games' own pages run them);
+#  3. switching, as players get it (the whole hub in the match worker):
+#     NtBA, the arena, then Battleship to the end, the arena again, then
+#     dots (lock-step) to the end, over the one peer connection of the
+#     match; and dots picked on the title, named by the challenge, the
+#     match opening on it and played to its end
 #     (tests/browser/arcade.test.mjs);
 #  4. on the arena's page, a party of four: the party's host runs the
 #     match in its worker for three guests, every page steers for a minute,
@@ -44,6 +48,7 @@ in_loopback_netns env \
     ARENA_WEB=1 \
     BATTLESHIP_WEB=1 \
     ARCADE_WEB=1 \
+    PAGE_QUERY='?match-worker=off' \
     SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
     WEB_DIR="$TARGET_DIR/arcade-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \

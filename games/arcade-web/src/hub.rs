@@ -13,8 +13,9 @@
 //! dropped, so a game never sees its predecessor's bytes.
 //!
 //! The room's host decides what runs: it starts the game its challenge
-//! named (see [`GameSlot::open_on`]; the first of the list by default) at
-//! once and says so (`Play { game, generation: 0 }`); the guest starts a
+//! named (see [`GameSlot::open_on`]; the first of the list by default)
+//! when the match is first driven and says so
+//! (`Play { game, generation: 0 }`); the guest starts a
 //! game only when told. Either player may propose the next game at any
 //! time (digit keys: `1` for the first game, `2` for the second…), and the
 //! other agrees by proposing the same one; the host then stops the game
@@ -145,6 +146,9 @@ struct Online {
     /// A game has just started: the match view still shows the last one's
     /// words, which the new game's first frame must not inherit.
     fresh: bool,
+    /// The host's first game is still to start, at the time the match
+    /// was made (see [`HubSlot::open_first`]).
+    opening: Option<Millis>,
 }
 
 impl Online {
@@ -293,6 +297,29 @@ impl HubSlot {
         }
     }
 
+    /// The host starts its first game when the match is first driven (a
+    /// frame, a datagram, a poll for datagrams), not when it is made: a
+    /// page that only checks that a match can be made, while its worker
+    /// plays it, starts no game (the arena's host would start a worker).
+    fn open_first(&mut self, now: Millis) {
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        let Some(made) = o.opening.take() else {
+            return;
+        };
+        let game = self.first;
+        o.out.push_back((
+            Channel::Reliable,
+            HubMsg::Play {
+                game,
+                generation: 0,
+            }
+            .encode(),
+        ));
+        self.start_game(now.max(made), game, 0);
+    }
+
     fn generation(phase: Phase) -> Option<u8> {
         match phase {
             Phase::Waiting => None,
@@ -393,11 +420,11 @@ impl GameSlot for HubSlot {
     fn games(&self) -> &'static [&'static str] {
         self.names
     }
-    // The hub switches games over one link, and two of them (the arena's
-    // host with its own worker, Battleship) need the page during a match:
-    // the whole hub plays on the page.
+    // The whole hub plays in the match worker, every game it switches to
+    // with it: the page's module builds the worker's hub with the arena's
+    // host in that worker (see the crate's start function).
     fn match_in_worker(&self) -> bool {
-        false
+        true
     }
     fn open_on(&mut self, game: usize) {
         self.first = u8::try_from(game)
@@ -436,6 +463,9 @@ impl GameSlot for HubSlot {
     }
     fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
         self.games[self.shown].pad_controls()
+    }
+    fn touch_buttons(&self) -> &'static [(web_shell::pad::Button, &'static str)] {
+        self.games[self.shown].touch_buttons()
     }
     fn pads_connected(&mut self, count: usize) {
         for g in &mut self.games {
@@ -542,21 +572,8 @@ impl GameSlot for HubSlot {
             end: None,
             leaving: false,
             fresh: false,
+            opening: host.then_some(now),
         });
-        if host {
-            let game = self.first;
-            if let Some(o) = self.online.as_mut() {
-                o.out.push_back((
-                    Channel::Reliable,
-                    HubMsg::Play {
-                        game,
-                        generation: 0,
-                    }
-                    .encode(),
-                ));
-            }
-            self.start_game(now, game, 0);
-        }
         true
     }
     fn match_tag(&self) -> Option<u32> {
@@ -566,6 +583,7 @@ impl GameSlot for HubSlot {
         }
     }
     fn match_datagram(&mut self, now: Millis, channel: Channel, bytes: &[u8]) {
+        self.open_first(now);
         match bytes {
             [HUB, body @ ..] if channel == Channel::Reliable => match HubMsg::decode(body) {
                 Some(m) => self.hub_message(now, m),
@@ -598,6 +616,7 @@ impl GameSlot for HubSlot {
         if let Some(g) = self.party_game() {
             return g.match_frame(now, held, view);
         }
+        self.open_first(now);
         let count = self.game_count();
         let Some(o) = self.online.as_mut() else {
             return FrameReport::default();
@@ -690,6 +709,9 @@ impl GameSlot for HubSlot {
         if let Some(g) = self.party_game() {
             return g.poll_match_transmit();
         }
+        if let Some(made) = self.online.as_ref().and_then(|o| o.opening) {
+            self.open_first(made);
+        }
         let playing = self.playing();
         let o = self.online.as_mut()?;
         if let Some(t) = o.out.pop_front() {
@@ -711,6 +733,8 @@ impl GameSlot for HubSlot {
         let Some(o) = self.online.as_mut() else {
             return;
         };
+        // A host that leaves before its first game started starts none.
+        o.opening = None;
         o.out.push_back((Channel::Reliable, HubMsg::Leave.encode()));
         match playing {
             Some((game, _)) => {

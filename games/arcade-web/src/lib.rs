@@ -7,18 +7,23 @@
 
 pub mod hub;
 
-/// The page's entry point: the hub over NtBA, the arena, Battleship and dots. In the
-/// arena host's worker (no window) it does nothing: `worker.js` calls the
-/// arena's `workerMain`, which this module carries.
+/// The page's entry point: the hub over NtBA, the arena, Battleship and
+/// dots. The same module runs in the page's match worker (no window),
+/// where the hub it keeps runs the page's online matches, the arena's host
+/// among them; and in the arena host's own worker (a page run with the
+/// match worker turned off), whose script calls the arena's `workerMain`.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() -> Result<(), wasm_bindgen::JsValue> {
-    if web_sys::window().is_none() {
-        return Ok(());
-    }
+    let in_page = web_sys::window().is_some();
+    let arena: Box<dyn web_shell::shell::GameSlot> = if in_page {
+        Box::new(arena_web::page_slot())
+    } else {
+        Box::new(arena_web::match_worker_slot())
+    };
     let games: Vec<Box<dyn web_shell::shell::GameSlot>> = vec![
         ntba_web::page_slot(),
-        Box::new(arena_web::page_slot()),
+        arena,
         Box::new(battleship_web::page_slot()),
         dots_web::page_slot(),
     ];

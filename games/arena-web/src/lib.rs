@@ -28,4 +28,4 @@ pub mod slot;
 #[cfg(target_arch = "wasm32")]
 mod web;
 #[cfg(target_arch = "wasm32")]
-pub use web::page_slot;
+pub use web::{match_worker_slot, page_slot};

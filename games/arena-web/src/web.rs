@@ -52,6 +52,17 @@ pub fn page_slot() -> ArenaSlot {
     ArenaSlot::new(make, probe)
 }
 
+/// The arena's slot for a match worker (the arcade's hub runs its matches
+/// in one): the host's simulation runs in that worker itself
+/// ([`InlineHost`](crate::slot::InlineHost)), not in a worker of its own.
+#[must_use]
+pub fn match_worker_slot() -> ArenaSlot {
+    let probe = PROBE.with(Rc::clone);
+    let make: crate::slot::MakeRunner =
+        Box::new(|| Some(Box::new(crate::slot::InlineHost::default()) as Box<dyn HostRunner>));
+    ArenaSlot::new(make, probe)
+}
+
 /// What the page shows now, as JSON (see `arena_web::slot::Probe`): for
 /// tests that compare the pages of one match.
 #[wasm_bindgen(js_name = arenaProbe)]

@@ -327,8 +327,9 @@ impl BattleshipSlot {
 }
 
 impl GameSlot for BattleshipSlot {
-    // The fleet is drawn from the page's random numbers, which a worker
-    // running this slot would not have: the match stays on the page.
+    // On its own page the match stays on the page, where the test probe
+    // reads it; the arcade's hub runs it in the match worker (the fleet's
+    // random numbers come from either scope).
     fn match_in_worker(&self) -> bool {
         false
     }

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::slot::{BattleshipSlot, Probe};
 
@@ -14,13 +15,21 @@ thread_local! {
 }
 
 /// 64 random bits from `crypto.getRandomValues` (0 if the browser has
-/// none; the shell offers no online play then).
+/// none; the shell offers no online play then). The page's global scope
+/// and a worker's both have `crypto`, so the slot draws its fleet in
+/// either.
 fn random() -> u64 {
     let mut b = [0u8; 8];
-    if let Some(c) = web_sys::window().and_then(|w| w.crypto().ok()) {
-        if c.get_random_values_with_u8_array(&mut b).is_err() {
-            log::warn!("battleship: no random numbers for the fleet");
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("crypto"))
+        .ok()
+        .and_then(|c| c.dyn_into::<web_sys::Crypto>().ok());
+    match crypto {
+        Some(c) => {
+            if c.get_random_values_with_u8_array(&mut b).is_err() {
+                log::warn!("battleship: no random numbers for the fleet");
+            }
         }
+        None => log::warn!("battleship: no crypto for the fleet"),
     }
     u64::from_le_bytes(b)
 }

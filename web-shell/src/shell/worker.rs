@@ -143,6 +143,9 @@ pub enum FromWorker {
     },
     /// The running match's identity changed.
     Identity(Option<WireIdentity>),
+    /// Whether the running match can stream to a spectator changed (a
+    /// hub's match of two cannot, a party of its lock-step game can).
+    Watchable(bool),
     /// A picture of the match.
     Picture(Vec<Call>),
     /// The match ended (its last datagrams were sent before this).
@@ -709,6 +712,8 @@ pub struct MatchWorker {
     /// The canvas size the page last drew at (CSS pixels).
     size: (f64, f64),
     identity: Option<WireIdentity>,
+    /// What the page was last told of [`GameSlot::match_watchable`].
+    watchable: bool,
     out: Vec<FromWorker>,
     dropped: u32,
 }
@@ -735,6 +740,7 @@ impl MatchWorker {
             paint: false,
             size: (800.0, 450.0),
             identity: None,
+            watchable: false,
             out: vec![hello],
             dropped: 0,
         }
@@ -810,6 +816,7 @@ impl MatchWorker {
                 };
                 self.running = ok;
                 self.identity = None;
+                self.watchable = false;
                 self.out.push(FromWorker::Started(ok));
             }
             ToWorker::Relink => {
@@ -958,6 +965,11 @@ impl MatchWorker {
             self.identity = id;
             self.out.push(FromWorker::Identity(id));
         }
+        let watchable = self.running && slot.match_watchable();
+        if watchable != self.watchable {
+            self.watchable = watchable;
+            self.out.push(FromWorker::Watchable(watchable));
+        }
     }
 
     /// The next post for the page, encoded: everything queued, split so
@@ -1016,6 +1028,8 @@ struct Online {
     view: Option<WireView>,
     ticked: bool,
     identity: Option<MatchIdentity>,
+    /// The worker's match can stream to a spectator.
+    watchable: bool,
     picture: Vec<Call>,
     end: Option<MatchEnd>,
     sends: VecDeque<(Option<u16>, Channel, Vec<u8>)>,
@@ -1160,6 +1174,7 @@ impl WorkerSlot {
                     token: i.token,
                 });
             }
+            FromWorker::Watchable(w) => o.watchable = w,
             FromWorker::Picture(c) => o.picture = c,
             FromWorker::Ended(e) => {
                 *finished = e.result;
@@ -1214,6 +1229,7 @@ impl WorkerSlot {
             view: None,
             ticked: false,
             identity: None,
+            watchable: false,
             picture: Vec::new(),
             end: None,
             sends: VecDeque::new(),
@@ -1297,12 +1313,16 @@ impl GameSlot for WorkerSlot {
     fn party(&self) -> crate::party::PartyRules {
         self.inner.party()
     }
+    fn party_games(&self) -> Vec<crate::party::PartyGame> {
+        self.inner.party_games()
+    }
     fn takes_spectators(&self) -> bool {
         self.inner.takes_spectators()
     }
-    // The worker's session streams to spectators as the page's would.
+    // As the worker's slot says: a game's match may stream to spectators
+    // in one kind of match and not another (a hub's).
     fn match_watchable(&self) -> bool {
-        self.online.is_some() && self.inner.takes_spectators()
+        self.online.as_ref().is_some_and(|o| o.watchable)
     }
     fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
         self.inner.party_seed(seed, sides, length)
@@ -1700,6 +1720,12 @@ mod tests {
                 .expect("the guest knows its match");
         assert_eq!((id.side, id.match_id), (1, 7));
         assert_eq!(p.a.spawned.get(), 1, "one worker per page");
+        assert!(
+            p.a.slot.match_watchable() && p.b.slot.match_watchable(),
+            "the workers' lock-step match can be watched, as they say"
+        );
+        p.a.slot.drop_match();
+        assert!(!p.a.slot.match_watchable(), "no match, nothing to watch");
     }
 
     #[test]

@@ -188,6 +188,8 @@ fn after_a_party_a_match_of_two_opens_on_its_named_game() {
     let mut host = members.remove(0).page;
     host.hub.open_on(2);
     assert!(host.hub.start_match(SessionConfig::host(9, 6), now, 8));
+    host.ended = None;
+    host.frame(now);
     assert_eq!(host.hub.playing(), Some((2, 0)));
     assert!(
         !host.hub.match_watchable(),

@@ -9,5 +9,6 @@ mod a_player_who_leaves_is_told_they_left;
 mod dots_plays_to_its_end_over_the_hub;
 mod each_game_gets_the_matchs_session_settings;
 mod garbage_never_panics;
+mod the_hub_runs_whole_in_the_match_worker;
 mod the_match_opens_on_the_game_the_challenge_named;
 mod the_players_switch_games_over_one_link;

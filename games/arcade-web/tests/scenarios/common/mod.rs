@@ -24,24 +24,31 @@ pub struct Page {
     pub ended: Option<MatchEnd>,
 }
 
+/// A hub over the arena (its host in-process), Battleship (fleets from
+/// `seed`) and dots, with the probes of the first two.
+pub fn hub(seed: u64) -> (HubSlot, Rc<RefCell<ArenaProbe>>, Rc<RefCell<ShipsProbe>>) {
+    let arena = Rc::new(RefCell::new(ArenaProbe::default()));
+    let ships = Rc::new(RefCell::new(ShipsProbe::default()));
+    let make: arena_web::slot::MakeRunner =
+        Box::new(|| Some(Box::new(InlineHost::default()) as Box<dyn HostRunner>));
+    let mut s = seed;
+    let random = Box::new(move || {
+        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        s
+    });
+    let games: Vec<Box<dyn GameSlot>> = vec![
+        Box::new(ArenaSlot::new(make, Rc::clone(&arena))),
+        Box::new(BattleshipSlot::new(random, Rc::clone(&ships))),
+        dots_web::page_slot(),
+    ];
+    (HubSlot::new(games), arena, ships)
+}
+
 impl Page {
     pub fn new(link: SimEndpoint, seed: u64) -> Page {
-        let arena = Rc::new(RefCell::new(ArenaProbe::default()));
-        let ships = Rc::new(RefCell::new(ShipsProbe::default()));
-        let make: arena_web::slot::MakeRunner =
-            Box::new(|| Some(Box::new(InlineHost::default()) as Box<dyn HostRunner>));
-        let mut s = seed;
-        let random = Box::new(move || {
-            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            s
-        });
-        let games: Vec<Box<dyn GameSlot>> = vec![
-            Box::new(ArenaSlot::new(make, Rc::clone(&arena))),
-            Box::new(BattleshipSlot::new(random, Rc::clone(&ships))),
-            dots_web::page_slot(),
-        ];
+        let (hub, arena, ships) = hub(seed);
         Page {
-            hub: HubSlot::new(games),
+            hub,
             arena,
             ships,
             link,
