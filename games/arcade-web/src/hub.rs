@@ -31,8 +31,9 @@ use lockstep::{Channel, Millis, Outcome, Role, SessionConfig};
 use serde::{Deserialize, Serialize};
 use web_shell::front_end::{LocalOption, Painter};
 use web_shell::play;
+use web_shell::replay::{Control, Refusal};
 use web_shell::shell::driver::{FrameReport, MatchEnd};
-use web_shell::shell::view::{LocalView, MatchView};
+use web_shell::shell::view::{LocalView, LogOffer, MatchView, ReplayView};
 use web_shell::shell::GameSlot;
 
 /// Namespace byte of hub messages.
@@ -149,6 +150,10 @@ struct Online {
     /// The host's first game is still to start, at the time the match
     /// was made (see [`HubSlot::open_first`]).
     opening: Option<Millis>,
+    /// The input log and the desync report of the last game that ended,
+    /// which the match's end offers (a lock-step game keeps them).
+    log: Option<LogOffer>,
+    report: Option<LogOffer>,
 }
 
 impl Online {
@@ -188,6 +193,8 @@ pub struct HubSlot {
     online: Option<Online>,
     /// The party match that runs, or ran last, and whether it still runs.
     party: Option<Party>,
+    /// The game whose recording is open.
+    replaying: Option<usize>,
 }
 
 /// A party's match: one game of the hub played over the party's links
@@ -251,6 +258,7 @@ impl HubSlot {
             shown: 0,
             online: None,
             party: None,
+            replaying: None,
         }
     }
 
@@ -553,8 +561,53 @@ impl GameSlot for HubSlot {
             self.games[p.game].forget_result();
         }
     }
-    fn log_hash_at(&self, log: &web_shell::shell::view::LogOffer, tick: u32) -> Option<u64> {
-        self.games[self.party?.game].log_hash_at(log, tick)
+    // A log names the build of the game that wrote it; every other game
+    // refuses it.
+    fn log_hash_at(&self, log: &LogOffer, tick: u32) -> Option<u64> {
+        self.games.iter().find_map(|g| g.log_hash_at(log, tick))
+    }
+    fn local_log(&self) -> Option<LogOffer> {
+        self.games[self.shown].local_log()
+    }
+    // A recording is offered to each game in turn: the one whose build
+    // wrote it takes it and is shown; every other refuses it as another
+    // build's. When none takes it, the answer of the first game that
+    // refused it for another reason (a damaged file, one that does not
+    // replay) says why, else the first game's.
+    fn open_replay(&mut self, bytes: &[u8]) -> Result<(), Refusal> {
+        self.close_replay();
+        let mut why = None;
+        for (i, g) in self.games.iter_mut().enumerate() {
+            match g.open_replay(bytes) {
+                Ok(()) => {
+                    self.replaying = Some(i);
+                    self.shown = i;
+                    return Ok(());
+                }
+                Err(r @ Refusal::OtherBuild { .. }) => {
+                    why.get_or_insert(r);
+                }
+                Err(Refusal::NotALog) => {}
+                Err(r) => return Err(r),
+            }
+        }
+        Err(why.unwrap_or(Refusal::NotALog))
+    }
+    fn close_replay(&mut self) {
+        if let Some(i) = self.replaying.take() {
+            self.games[i].close_replay();
+        }
+    }
+    fn replay_control(&mut self, c: Control) {
+        if let Some(i) = self.replaying {
+            self.games[i].replay_control(c);
+        }
+    }
+    fn replay_frame(&mut self) -> bool {
+        self.replaying.is_some_and(|i| self.games[i].replay_frame())
+    }
+    fn replay_view(&self) -> Option<ReplayView> {
+        self.games[self.replaying?].replay_view()
     }
     fn start_match(&mut self, cfg: SessionConfig, now: Millis, tag: u32) -> bool {
         self.party = None;
@@ -573,6 +626,8 @@ impl GameSlot for HubSlot {
             leaving: false,
             fresh: false,
             opening: host.then_some(now),
+            log: None,
+            report: None,
         });
         true
     }
@@ -651,6 +706,10 @@ impl GameSlot for HubSlot {
             }
             if let Some(end) = report.ended.take() {
                 g.drop_match();
+                if end.log.is_some() {
+                    o.log = end.log;
+                    o.report = end.report;
+                }
                 // A game that ended by itself (not by leaving, not by a
                 // lost link) leaves the players on the hub.
                 let by_itself = !o.leaving
@@ -690,15 +749,15 @@ impl GameSlot for HubSlot {
                 t + 1
             );
         }
-        if let Some(o) = self.online.as_ref() {
+        if let Some(o) = self.online.as_mut() {
             if let Some((outcome, message)) = o.end.clone() {
                 return FrameReport {
                     ticked: report.ticked,
                     ended: Some(MatchEnd {
                         outcome,
                         message,
-                        log: None,
-                        report: None,
+                        log: o.log.take(),
+                        report: o.report.take(),
                     }),
                 };
             }

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod a_hub_match_leaves_a_log_the_title_replays;
 mod a_party_plays_the_game_its_invitation_named;
 mod a_player_who_leaves_is_told_they_left;
 mod dots_plays_to_its_end_over_the_hub;
