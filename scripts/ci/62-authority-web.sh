@@ -20,7 +20,12 @@
 #     match; and dots picked on the title, named by the challenge, the
 #     match opening on it and played to its end
 #     (tests/browser/arcade.test.mjs);
-#  4. on the arena's page, a party of four: the party's host runs the
+#  4. on the arcade page, a tab hidden for 30 s in the middle of NtBA (its
+#     first game): the hub's match runs on in the page's match worker at
+#     full speed, and both pages' logs agree
+#     (tests/browser/hidden-tab.test.mjs, its first test; stage 60 runs it
+#     on NtBA's own page);
+#  5. on the arena's page, a party of four: the party's host runs the
 #     match in its worker for three guests, every page steers for a minute,
 #     and every frame each guest draws is compared with the host's state at
 #     the same moment, within the bound the test derives from the
@@ -54,6 +59,15 @@ in_loopback_netns env \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec \
     tests/browser/arena.test.mjs tests/browser/battleship.test.mjs tests/browser/arcade.test.mjs
+
+log "a hidden tab on the arcade page in headless Chromium (loopback-only network namespace)"
+in_loopback_netns env \
+    NTBA_MATCH=1 \
+    SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
+    WEB_DIR="$TARGET_DIR/arcade-web" \
+    CHROMIUM_BIN="$CHROMIUM_BIN" \
+    "$NODE" --test --test-reporter=spec --test-name-pattern='hidden for 30 s' \
+    tests/browser/hidden-tab.test.mjs
 
 log "an arena party of four in headless Chromium (loopback-only network namespace)"
 in_loopback_netns env \

@@ -1,7 +1,9 @@
 // The online match runs in a dedicated worker, so it goes on at full speed
 // while one player's tab is hidden; and a worker that crashes ends the match
 // cleanly with the page's message. NtBA page, embedded signalling server,
-// real WebRTC. Runs only with NTBA_MATCH=1 (scripts/ci/60-match.sh).
+// real WebRTC. Runs only with NTBA_MATCH=1 (scripts/ci/60-match.sh). The
+// first test also runs on the arcade page, whose first game is NtBA and
+// whose hub runs whole in the worker (scripts/ci/62-authority-web.sh).
 //
 // Why this Chromium is driven over its own DevTools socket and not through
 // Playwright: Playwright keeps every page it drives "visible and focused"
