@@ -553,12 +553,16 @@ impl GameSlot for HubSlot {
         self.party
             .is_some_and(|p| p.running && self.games[p.game].match_watchable())
     }
+    // The result screen shows the last game's own result (NtBA's final
+    // score and box score): the party's game, or the game a match of two
+    // played last (the one shown).
     fn has_result(&self) -> bool {
-        self.party.is_some_and(|p| self.games[p.game].has_result())
+        let game = self.party.map_or(self.shown, |p| p.game);
+        self.games[game].has_result()
     }
     fn forget_result(&mut self) {
-        if let Some(p) = self.party {
-            self.games[p.game].forget_result();
+        for g in &mut self.games {
+            g.forget_result();
         }
     }
     // A log names the build of the game that wrote it; every other game

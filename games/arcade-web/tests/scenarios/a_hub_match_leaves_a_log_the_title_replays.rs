@@ -1,5 +1,6 @@
-//! What a lock-step game played over the hub leaves behind: the match's
-//! end offers the game's input log (the page's "Download the log"), both
+//! What a lock-step game played over the hub leaves behind: its result
+//! for the result screen, the match's end offers the game's input log
+//! (the page's "Download the log"), both
 //! pages' logs replay to the same state, and a page's hub opens the
 //! recording on the game that wrote it; a file no game wrote is refused
 //! with the reason.
@@ -55,9 +56,14 @@ fn both_pages_logs_replay_to_one_state_and_the_title_plays_one_back() {
             .expect("the end offers dots' log")
     };
     let (ours, theirs) = (log_of(&p.host), log_of(&p.guest));
+    // The result screen can show dots' own result.
+    let mut host = p.host;
+    assert!(host.hub.has_result(), "the last game's result is kept");
+    host.hub.forget_result();
+    assert!(!host.hub.has_result());
     let at = ours.ticks.min(theirs.ticks);
     assert!(at > 60, "the logs hold the match: {at} ticks");
-    let hash = p.host.hub.log_hash_at(&ours, at);
+    let hash = host.hub.log_hash_at(&ours, at);
     assert!(hash.is_some(), "the hub replays its own log");
     assert_eq!(
         hash,
