@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 
 use lockstep::{Channel, Millis, Outcome, Role, SessionConfig};
 use serde::{Deserialize, Serialize};
-use web_shell::front_end::{LocalOption, Painter};
+use web_shell::front_end::{About, LocalOption, Painter};
 use web_shell::play;
 use web_shell::replay::{Control, Refusal};
 use web_shell::shell::driver::{FrameReport, MatchEnd};
@@ -118,6 +118,29 @@ pub fn game_config(match_cfg: SessionConfig, generation: u8) -> SessionConfig {
     }
 }
 
+/// A game's words for the title, with the hub's after them: the digit
+/// keys that propose the next game online, and how the hub goes on.
+/// Made once per hub (the words live as long as the page).
+fn about_with_hub(game: About, count: usize) -> About {
+    let digits: Vec<String> = (1..=count).map(|d| d.to_string()).collect();
+    let digits: &'static str = Box::leak(digits.join(", ").into_boxed_str());
+    let mut controls = game.controls.to_vec();
+    controls.push((
+        digits,
+        "online: propose the next game (the other player presses the same digit)",
+    ));
+    let mut how_to_play = game.how_to_play.to_vec();
+    how_to_play.extend([
+        "Pick another game above: local play starts it, and your challenges and parties name it.",
+        "Online, either player proposes the next game when one ends; the connection stays.",
+    ]);
+    About {
+        tagline: game.tagline,
+        controls: Box::leak(controls.into_boxed_slice()),
+        how_to_play: Box::leak(how_to_play.into_boxed_slice()),
+    }
+}
+
 /// What the hub is doing over the link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -195,6 +218,9 @@ pub struct HubSlot {
     party: Option<Party>,
     /// The game whose recording is open.
     replaying: Option<usize>,
+    /// What the title says with each game picked: the game's own words
+    /// and the hub's.
+    abouts: Vec<About>,
 }
 
 /// A party's match: one game of the hub played over the party's links
@@ -248,6 +274,10 @@ impl HubSlot {
             }
         }
         let options: &'static [LocalOption] = Box::leak(options.into_boxed_slice());
+        let abouts = games
+            .iter()
+            .map(|g| about_with_hub(g.about(), games.len()))
+            .collect();
         HubSlot {
             games,
             options,
@@ -259,6 +289,7 @@ impl HubSlot {
             online: None,
             party: None,
             replaying: None,
+            abouts,
         }
     }
 
@@ -406,20 +437,14 @@ impl GameSlot for HubSlot {
             h.rotate_left(13) ^ g.build_id()
         })
     }
-    fn about(&self) -> web_shell::front_end::About {
-        web_shell::front_end::About {
-            tagline: "Four games over one connection: NtBA basketball, the ship arena, \
-                      Battleship and dots.",
-            controls: &[(
-                "1, 2, 3, 4",
-                "online: propose the next game (the other player presses the same digit)",
-            )],
-            how_to_play: &[
-                "Pick a game above: local play starts it, and your challenges name it.",
-                "A challenge to a game opens the match on that game; the other page must carry it too.",
-                "When a game ends, either player proposes the next one; the connection stays.",
-                "A party (NtBA 2v2, the arena) plays the game picked here, from start to end.",
-            ],
+    // The title tells about the game picked (its tagline, keys and
+    // rules), then how the hub goes on from it.
+    fn about(&self) -> About {
+        self.abouts[self.shown]
+    }
+    fn pick(&mut self, game: usize) {
+        if game < self.games.len() && self.replaying.is_none() {
+            self.shown = game;
         }
     }
     fn local_options(&self) -> &'static [LocalOption] {

@@ -54,6 +54,11 @@ pub trait GameSlot {
     /// [`games`](Self::games) (the one its challenge named). Nothing by
     /// default.
     fn open_on(&mut self, _game: usize) {}
+    /// The title's chooser shows game `game` of [`games`](Self::games)
+    /// (picked, or remembered from the last visit): a slot of several
+    /// games tells about that one from now on ([`about`](Self::about),
+    /// the pad's buttons). Nothing by default.
+    fn pick(&mut self, _game: usize) {}
     /// Whether the page keeps this key from the browser during play.
     fn is_game_key(&self, code: &str) -> bool;
     /// Starts local play (unless it runs already).

@@ -208,13 +208,16 @@ impl Shell {
 
     /// A shell for a game that brings its own [`GameSlot`] (a game on
     /// another sync model than lock-step), on the title screen.
-    pub fn with_game(game: Box<dyn GameSlot>, cfg: ShellConfig, random: Random) -> Shell {
+    pub fn with_game(mut game: Box<dyn GameSlot>, cfg: ShellConfig, random: Random) -> Shell {
         let games = game.games();
         let chosen = cfg
             .stored_game
             .as_deref()
             .and_then(|g| games.iter().position(|n| *n == g))
             .unwrap_or(0);
+        if games.len() > 1 {
+            game.pick(chosen);
+        }
         let mut cfg = cfg;
         cfg.lobby.challenge.games = games;
         cfg.lobby.party.games = party::party_games(game.party_games());
@@ -966,6 +969,10 @@ impl Shell {
             key: config::GAME_KEY,
             value: (*name).to_owned(),
         });
+        // The title tells about the game picked.
+        self.game.pick(game);
+        let about = self.about();
+        self.out.push_back(Output::Page(about));
         let named = self.named_game();
         if let Some(c) = self.client.as_mut() {
             c.set_game(named);

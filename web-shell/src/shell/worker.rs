@@ -1266,6 +1266,9 @@ impl GameSlot for WorkerSlot {
         self.inner.open_on(game);
         self.opened = Some(u32::try_from(game).unwrap_or(u32::MAX));
     }
+    fn pick(&mut self, game: usize) {
+        self.inner.pick(game);
+    }
     fn is_game_key(&self, code: &str) -> bool {
         self.inner.is_game_key(code)
     }

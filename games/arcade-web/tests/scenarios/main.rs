@@ -13,3 +13,4 @@ mod garbage_never_panics;
 mod the_hub_runs_whole_in_the_match_worker;
 mod the_match_opens_on_the_game_the_challenge_named;
 mod the_players_switch_games_over_one_link;
+mod the_title_tells_about_the_game_picked;
