@@ -181,21 +181,22 @@ test('the arcade: arena, then Battleship to the end, the arena again, then dots 
   await ada.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
 });
 
-test('the arcade: dots picked on the title, a challenge to dots, the match opens on dots and is played to its end', { skip: !enabled }, async () => {
+test('the arcade: dots picked on the title, a challenge to dots, the match opens on dots, a third page watches it, and it is played to its end', { skip: !enabled }, async () => {
   const { server, browser } = env;
   // The pages of the test before leave the lobby (their errors are still
   // checked at the end).
   await Promise.all(pages.map((p) => p.close()));
   const ada = await openPage(browser, server.url);
   const bo = await openPage(browser, server.url);
-  pages.push(ada, bo);
+  const cy = await openPage(browser, server.url);
+  pages.push(ada, bo, cy);
   // Ada picks dots on the title: remembered, and named by her challenges.
   await ada.locator('#local-opt-0').selectOption({ label: 'Dots' });
   await until('the choice is remembered', async () => (await ada.evaluate(() => localStorage.getItem('netplay.game'))) === 'Dots');
   await joinLobby(ada, 'Ada');
   await joinLobby(bo, 'Bo');
-  await waitConnected(ada, 1);
-  await waitConnected(bo, 1);
+  await joinLobby(cy, 'Cy');
+  for (const p of [ada, bo, cy]) await waitConnected(p, 2);
   await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
   const prompt = bo.locator('#challenge-prompt .prompt-line');
   await prompt.waitFor({ timeout: DEADLINE });
@@ -205,10 +206,24 @@ test('the arcade: dots picked on the title, a challenge to dots, the match opens
   // Dots from the first frame: no other game ran before it.
   await until('dots runs on both pages', async () => (await summary(ada)).includes('coin') && (await summary(bo)).includes('coin'));
   assert.equal(ada.workers().length, 1, 'only the match worker: no arena host was started');
+  // Cy watches it from the lobby: her page (its title on NtBA) opens on
+  // dots, the game the hub plays, and both players count her.
+  await entry(cy, 'Bo').locator('button[data-action="watch"]').click({ timeout: DEADLINE });
+  try {
+    await cy.locator('#match[data-state="running"]').waitFor({ timeout: DEADLINE });
+    await until('the spectator shows dots', async () => (await summary(cy)).includes('coin'));
+    for (const p of [ada, bo]) await p.locator('#match[data-watching="1"]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    for (const [name, p] of [['Ada', ada], ['Bo', bo], ['Cy', cy]]) console.log(await describePage(p, name));
+    throw e;
+  }
   await Promise.all([race(ada, 0), race(bo, 1)]);
   const [ours, theirs] = [await headline(ada), await headline(bo)];
   assert.match(ours, /^(Orange|Teal) wins 10-\d+\. · next game: press 1 NtBA/);
   assert.equal(ours, theirs, 'one result on both pages');
+  // Dots is over and the hub plays nothing: Cy's watch ends, the players'
+  // match goes on.
+  await cy.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
 
   await bo.locator('#leave').click();
   await bo.locator('#result-text', { hasText: 'You left the online match.' }).waitFor({ timeout: DEADLINE });

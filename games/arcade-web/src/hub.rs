@@ -308,6 +308,17 @@ impl HubSlot {
         self.games.get_mut(p.game)
     }
 
+    /// The game whose session the links beyond the match link belong to:
+    /// a party's game, or the game a match of two plays now (its
+    /// spectators' links, which carry that game's own datagrams).
+    fn linked_game(&mut self) -> Option<&mut Box<dyn GameSlot>> {
+        let game = match self.party.filter(|p| p.running) {
+            Some(p) => p.game,
+            None => usize::from(self.playing()?.0),
+        };
+        self.games.get_mut(game)
+    }
+
     fn game_count(&self) -> u8 {
         u8::try_from(self.games.len()).unwrap_or(9)
     }
@@ -552,31 +563,44 @@ impl GameSlot for HubSlot {
         channel: Channel,
         bytes: &[u8],
     ) {
-        if let Some(g) = self.party_game() {
+        if let Some(g) = self.linked_game() {
             g.party_datagram(now, link, channel, bytes);
         }
     }
     fn party_link_lost(&mut self, now: Millis, link: lockstep::PeerId) {
-        if let Some(g) = self.party_game() {
+        if let Some(g) = self.linked_game() {
             g.party_link_lost(now, link);
         }
     }
     fn party_backlog(&mut self, now: Millis, link: lockstep::PeerId, bytes: usize) {
-        if let Some(g) = self.party_game() {
+        if let Some(g) = self.linked_game() {
             g.party_backlog(now, link, bytes);
         }
     }
     fn poll_party_transmit(&mut self, link: lockstep::PeerId) -> Option<(Channel, Vec<u8>)> {
-        self.party_game()?.poll_party_transmit(link)
+        self.linked_game()?.poll_party_transmit(link)
     }
-    // A party's match streams to spectators when its game does; a match
-    // of two switches games over its one link and takes none.
+    // A match streams to spectators when the game it plays does: a
+    // party's game, or the game a match of two plays now (its spectators
+    // are let go when the players switch to another; see `match_game`).
     fn takes_spectators(&self) -> bool {
         self.games.iter().any(|g| g.takes_spectators())
     }
     fn match_watchable(&self) -> bool {
-        self.party
-            .is_some_and(|p| p.running && self.games[p.game].match_watchable())
+        let game = match self.party.filter(|p| p.running) {
+            Some(p) => p.game,
+            None => match self.playing() {
+                Some((g, _)) => usize::from(g),
+                None => return false,
+            },
+        };
+        self.games[game].match_watchable()
+    }
+    fn match_game(&self) -> Option<usize> {
+        match self.party.filter(|p| p.running) {
+            Some(p) => Some(p.game),
+            None => self.playing().map(|(g, _)| usize::from(g)),
+        }
     }
     // The result screen shows the last game's own result (NtBA's final
     // score and box score): the party's game, or the game a match of two

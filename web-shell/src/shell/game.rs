@@ -112,6 +112,13 @@ pub trait GameSlot {
     fn match_watchable(&self) -> bool {
         false
     }
+    /// The game of [`games`](Self::games) the running match plays now,
+    /// for a slot that switches games within one match (a hub): its
+    /// spectators are told that game, and are let go when it changes.
+    /// `None` (the default): the game the match was made for.
+    fn match_game(&self) -> Option<usize> {
+        None
+    }
     /// The games behind this slot with their party rules, in the order of
     /// [`games`](Self::games) (a hub lists each of its games): the lobby
     /// offers parties for those that take them. By default this slot's

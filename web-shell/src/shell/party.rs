@@ -133,6 +133,14 @@ pub(super) struct PairWatch {
     answer: Option<PeerMsg>,
     /// Lobby players who asked to watch before then, answered when it is.
     asked: Vec<PeerId>,
+    /// Once there is an answer: the game the match played then
+    /// ([`GameSlot::match_game`](super::GameSlot::match_game)). A slot
+    /// that switches games within the match streams each game apart, so
+    /// when it plays another, or none that streams, the way in closes.
+    stream: Option<Option<usize>>,
+    /// Spectator links named so far in this match: a session never takes
+    /// a link it dropped back, so a later room's spectators get new names.
+    named: u16,
 }
 
 /// The most datagrams kept from before the match starts (a handshake's
@@ -386,9 +394,10 @@ impl Shell {
         if let Some(room) = open.filter(|_| self.pair_watch.answer.is_none()) {
             let answer = PeerMsg::WatchRoom {
                 room,
-                game: self.named_game(),
+                game: self.streamed_game(),
             };
             self.pair_watch.answer = Some(answer.clone());
+            self.pair_watch.stream = Some(self.game.match_game());
             self.answer_askers(answer);
         }
     }
@@ -946,6 +955,7 @@ impl Shell {
             {
                 if let PeerMsg::WatchRoom { .. } = &msg {
                     self.pair_watch.answer = Some(msg.clone());
+                    self.pair_watch.stream = Some(self.game.match_game());
                 }
                 self.answer_askers(msg);
             }
@@ -1082,6 +1092,51 @@ impl Shell {
         }
     }
 
+    /// The game a match of two streams to its spectators now: the one
+    /// the slot plays (a hub switches games), else the one the match was
+    /// made for.
+    fn streamed_game(&self) -> Option<GameName> {
+        match self.game.match_game() {
+            Some(g) => GameName::parse(self.game.games().get(g)?),
+            None => self.named_game(),
+        }
+    }
+
+    /// Once a frame of a match of two: when the slot stops streaming what
+    /// its spectators watch (a hub between games, or on another game), the
+    /// way in closes: the host closes the spectators' room and links (each
+    /// spectator's watch ends), the guest forgets the host's answer, and
+    /// whoever asks next gets a way into what runs then.
+    pub(super) fn pair_stream_check(&mut self, now: Millis) {
+        let Some(then) = self.pair_watch.stream else {
+            return;
+        };
+        if self.game.match_watchable() && self.game.match_game() == then {
+            return;
+        }
+        log::info!("the match's spectators' stream ended (the game changed)");
+        self.answer_askers(PeerMsg::WatchGone);
+        let named = self
+            .party
+            .as_ref()
+            .filter(|p| p.pair_room.is_some())
+            .map_or(self.pair_watch.named, |p| p.spectator_links);
+        self.pair_watch = PairWatch {
+            hosting: self.pair_watch.hosting,
+            named,
+            ..PairWatch::default()
+        };
+        if let Some(p) = self.party.as_ref().filter(|p| p.pair_room.is_some()) {
+            // The session forgets them too: the next spectator's link may
+            // get one of their names.
+            let links: Vec<lockstep::PeerId> = p.spectators.iter().map(|(_, l)| *l).collect();
+            for link in links {
+                self.game.party_link_lost(now, link);
+            }
+            self.close_party();
+        }
+    }
+
     /// The host of a match of two asks the service for its spectators'
     /// room.
     fn open_pair_room(&mut self, now: Millis) {
@@ -1089,6 +1144,7 @@ impl Shell {
         let gen = self.room_gen;
         let mut p = PartySetup::new(gen);
         p.pair_room = Some(None);
+        p.spectator_links = self.pair_watch.named;
         self.party = Some(p);
         // A member room needs two players at least; the second place
         // stays empty.

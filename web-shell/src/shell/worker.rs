@@ -143,9 +143,15 @@ pub enum FromWorker {
     },
     /// The running match's identity changed.
     Identity(Option<WireIdentity>),
-    /// Whether the running match can stream to a spectator changed (a
-    /// hub's match of two cannot, a party of its lock-step game can).
-    Watchable(bool),
+    /// Whether the running match can stream to a spectator, or the game
+    /// it plays, changed (see [`GameSlot::match_watchable`] and
+    /// [`GameSlot::match_game`]).
+    Watchable {
+        /// It can.
+        watchable: bool,
+        /// The game of a hub's list it plays now.
+        game: Option<u32>,
+    },
     /// A picture of the match.
     Picture(Vec<Call>),
     /// The match ended (its last datagrams were sent before this).
@@ -712,8 +718,9 @@ pub struct MatchWorker {
     /// The canvas size the page last drew at (CSS pixels).
     size: (f64, f64),
     identity: Option<WireIdentity>,
-    /// What the page was last told of [`GameSlot::match_watchable`].
-    watchable: bool,
+    /// What the page was last told of [`GameSlot::match_watchable`] and
+    /// [`GameSlot::match_game`].
+    watchable: (bool, Option<u32>),
     out: Vec<FromWorker>,
     dropped: u32,
 }
@@ -740,7 +747,7 @@ impl MatchWorker {
             paint: false,
             size: (800.0, 450.0),
             identity: None,
-            watchable: false,
+            watchable: (false, None),
             out: vec![hello],
             dropped: 0,
         }
@@ -816,7 +823,7 @@ impl MatchWorker {
                 };
                 self.running = ok;
                 self.identity = None;
-                self.watchable = false;
+                self.watchable = (false, None);
                 self.out.push(FromWorker::Started(ok));
             }
             ToWorker::Relink => {
@@ -965,10 +972,17 @@ impl MatchWorker {
             self.identity = id;
             self.out.push(FromWorker::Identity(id));
         }
-        let watchable = self.running && slot.match_watchable();
+        let game = slot
+            .match_game()
+            .and_then(|g| u32::try_from(g).ok())
+            .filter(|_| self.running);
+        let watchable = (self.running && slot.match_watchable(), game);
         if watchable != self.watchable {
             self.watchable = watchable;
-            self.out.push(FromWorker::Watchable(watchable));
+            self.out.push(FromWorker::Watchable {
+                watchable: watchable.0,
+                game: watchable.1,
+            });
         }
     }
 
@@ -1030,6 +1044,8 @@ struct Online {
     identity: Option<MatchIdentity>,
     /// The worker's match can stream to a spectator.
     watchable: bool,
+    /// The game of a hub's list the worker's match plays now.
+    game: Option<usize>,
     picture: Vec<Call>,
     end: Option<MatchEnd>,
     sends: VecDeque<(Option<u16>, Channel, Vec<u8>)>,
@@ -1174,7 +1190,10 @@ impl WorkerSlot {
                     token: i.token,
                 });
             }
-            FromWorker::Watchable(w) => o.watchable = w,
+            FromWorker::Watchable { watchable, game } => {
+                o.watchable = watchable;
+                o.game = game.and_then(|g| usize::try_from(g).ok());
+            }
             FromWorker::Picture(c) => o.picture = c,
             FromWorker::Ended(e) => {
                 *finished = e.result;
@@ -1230,6 +1249,7 @@ impl WorkerSlot {
             ticked: false,
             identity: None,
             watchable: false,
+            game: None,
             picture: Vec::new(),
             end: None,
             sends: VecDeque::new(),
@@ -1326,6 +1346,9 @@ impl GameSlot for WorkerSlot {
     // in one kind of match and not another (a hub's).
     fn match_watchable(&self) -> bool {
         self.online.as_ref().is_some_and(|o| o.watchable)
+    }
+    fn match_game(&self) -> Option<usize> {
+        self.online.as_ref()?.game
     }
     fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
         self.inner.party_seed(seed, sides, length)

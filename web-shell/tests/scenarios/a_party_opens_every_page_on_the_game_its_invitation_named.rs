@@ -6,7 +6,7 @@
 //! the game too, and its page opens on it. Parties are offered only for
 //! the games that take them.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::common;
@@ -30,6 +30,9 @@ struct TwoGames {
     /// Its matches can be watched (as a hub's party can, and its match of
     /// two cannot).
     watchable: bool,
+    /// The game its match plays now, as a hub's switches (shared by the
+    /// pages of a test, which switch together).
+    playing: Rc<Cell<Option<usize>>>,
 }
 
 impl GameSlot for TwoGames {
@@ -71,6 +74,9 @@ impl GameSlot for TwoGames {
     }
     fn match_watchable(&self) -> bool {
         self.watchable && self.inner.match_watchable()
+    }
+    fn match_game(&self) -> Option<usize> {
+        self.playing.get()
     }
     fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
         self.inner.party_seed(seed, sides, length)
@@ -145,6 +151,16 @@ fn pages_watchable(
     titles: &[&str],
     watchable: bool,
 ) -> (World, Vec<Rc<RefCell<Vec<usize>>>>) {
+    pages_playing(names, titles, watchable, &Rc::new(Cell::new(None)))
+}
+
+/// As [`pages_watchable`], their matches playing the game `playing` says.
+fn pages_playing(
+    names: &[&str],
+    titles: &[&str],
+    watchable: bool,
+    playing: &Rc<Cell<Option<usize>>>,
+) -> (World, Vec<Rc<RefCell<Vec<usize>>>>) {
     let mut opened = Vec::new();
     let shells = titles
         .iter()
@@ -156,6 +172,7 @@ fn pages_watchable(
                 inner: lockstep_slot(PartyDots::new(ANY_FOUR)),
                 opened: log,
                 watchable,
+                playing: Rc::clone(playing),
             };
             let mut cfg = ShellConfig::from_page(&facts(""));
             cfg.stored_game = Some((*title).to_owned());
@@ -259,4 +276,51 @@ fn a_match_its_slot_cannot_stream_is_not_watched() {
     let notices = format!("{:?}", w.pages[2].shell.lobby_view().unwrap().notices);
     assert!(notices.contains("can't be watched"), "{notices}");
     assert_eq!(w.member_rooms.len(), 0, "no room was made for it");
+}
+
+// A hub switches games within one match of two; each game streams to its
+// own spectators. When the players switch, the host lets the spectators
+// go (their watch ends), and the next to ask is told the game played then.
+#[test]
+fn the_spectators_of_a_match_of_two_are_let_go_when_it_switches_games() {
+    let playing = Rc::new(Cell::new(Some(0)));
+    let (mut w, opened) = pages_playing(&["Ada", "Bo", "Cy"], &["Checkers"; 3], true, &playing);
+    w.challenge_accepted(0, 1);
+    w.until_both_play(5_000, 60);
+    w.press(2, PlayerAction::Watch, 0);
+    w.until(10_000, "Cy watches", |w| {
+        w.screen(2) == web_shell::screens::Screen::Match
+            && w.pages[2].shell.match_view().tick > Some(60)
+    });
+    assert_eq!(
+        opened[2].borrow().last(),
+        Some(&0),
+        "Cy's page opened on Checkers"
+    );
+
+    // The players switch to the second game.
+    playing.set(Some(1));
+    w.until(5_000, "Cy's watch ends", |w| {
+        w.screen(2) != web_shell::screens::Screen::Match
+            || w.pages[2].shell.match_view().state == Some("ended")
+    });
+    assert_eq!(w.member_rooms.len(), 1, "one room so far");
+    let at = w.pages[0].shell.match_view().tick.unwrap_or(0);
+    w.until(3_000, "the players play on", |w| {
+        (0..2).all(|p| w.pages[p].shell.match_view().tick > Some(at + 60))
+    });
+
+    // Cy, back in the lobby, watches again: the page opens on the game
+    // played now.
+    if w.screen(2) != web_shell::screens::Screen::Lobby {
+        w.action(2, Action::Continue);
+    }
+    assert_eq!(w.screen(2), web_shell::screens::Screen::Lobby);
+    w.press(2, PlayerAction::Watch, 0);
+    w.until(10_000, "Cy watches again", |w| {
+        w.screen(2) == web_shell::screens::Screen::Match
+            && w.pages[2].shell.match_view().tick > Some(60)
+    });
+    assert_eq!(opened[2].borrow().last(), Some(&1), "on Relay race now");
+    assert_eq!(w.member_rooms.len(), 2, "through a room of its own");
 }

@@ -192,8 +192,9 @@ fn after_a_party_a_match_of_two_opens_on_its_named_game() {
     host.frame(now);
     assert_eq!(host.hub.playing(), Some((2, 0)));
     assert!(
-        !host.hub.match_watchable(),
-        "a match of two switches games over its link: not watched"
+        host.hub.match_watchable(),
+        "a match of two of dots streams to spectators"
     );
+    assert_eq!(host.hub.match_game(), Some(2), "they are told it is dots");
     assert_eq!(host.hub.match_tag(), Some(8));
 }

@@ -7,6 +7,7 @@ mod common;
 mod a_hub_match_leaves_a_log_the_title_replays;
 mod a_party_plays_the_game_its_invitation_named;
 mod a_player_who_leaves_is_told_they_left;
+mod a_spectator_watches_a_match_of_two_on_the_hub;
 mod dots_plays_to_its_end_over_the_hub;
 mod each_game_gets_the_matchs_session_settings;
 mod garbage_never_panics;

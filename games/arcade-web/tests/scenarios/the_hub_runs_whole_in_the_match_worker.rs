@@ -2,8 +2,8 @@
 //! hub with them: two workers, each holding a hub, play a match of two
 //! from the page's messages alone (start, datagrams, keys held), switch
 //! from the arena (its host running in the worker itself) to dots, and
-//! never tell their pages that the match can be watched (a match of two
-//! switches games over its one link and streams to nobody).
+//! tell their pages that the match can be watched only while dots (a
+//! lock-step game, which streams to spectators) plays, naming it.
 use crate::common;
 
 use lockstep::{Millis, SessionConfig};
@@ -16,7 +16,9 @@ struct Side {
     worker: MatchWorker,
     view: MatchView,
     started: Option<bool>,
-    watchable_said: Vec<bool>,
+    /// The last thing the worker said about watching: whether the match
+    /// can be watched, and the game it plays.
+    watchable: (bool, Option<u32>),
 }
 
 impl Side {
@@ -27,7 +29,7 @@ impl Side {
             worker: MatchWorker::new(Some(Box::new(hub))),
             view: MatchView::default(),
             started: None,
-            watchable_said: Vec::new(),
+            watchable: (false, None),
         }
     }
 
@@ -53,7 +55,9 @@ impl Side {
                     }),
                     FromWorker::Started(ok) => self.started = Some(ok),
                     FromWorker::Frame { view, .. } => view.apply(&mut self.view),
-                    FromWorker::Watchable(w) => self.watchable_said.push(w),
+                    FromWorker::Watchable { watchable, game } => {
+                        self.watchable = (watchable, game);
+                    }
                     _ => {}
                 }
             }
@@ -104,6 +108,7 @@ fn two_workers_play_the_hub_from_the_arena_to_dots() {
         assert_eq!(s.view.state, Some("running"));
         let summary = s.view.summary.as_deref().unwrap_or_default();
         assert!(summary.contains("Amber"), "the arena runs: {summary}");
+        assert_eq!(s.watchable, (false, Some(0)), "the arena streams to nobody");
     }
 
     // Both press 3 (dots) and let go.
@@ -118,13 +123,9 @@ fn two_workers_play_the_hub_from_the_arena_to_dots() {
         assert!(summary.contains("coin"), "dots runs: {summary}");
         assert!(s.view.tick > Some(30), "dots ticks: {:?}", s.view.tick);
     }
-    assert!(
-        host.watchable_said
-            .iter()
-            .chain(&guest.watchable_said)
-            .all(|w| !w),
-        "a match of two on the hub is never offered to spectators"
-    );
+    for s in [&host, &guest] {
+        assert_eq!(s.watchable, (true, Some(2)), "dots can be watched");
+    }
 }
 
 // The page's slot over the hub (what the page's shell talks to) offers the
