@@ -55,6 +55,9 @@
 //!   that generation with the rejoin, and its fresh session catches up
 //!   with the one the host held. The rejoin is spent on that game: any
 //!   later game of the match starts with a fresh handshake.
+//! - A game that ends while the guest is away (NtBA plays on, the AI in
+//!   the guest's slot) ends the match with its result: nobody is there to
+//!   choose the next game.
 //!
 //! No hub message was added for this: the `Play` the host sends when a
 //! game starts says everything the guest's fresh hub needs.
@@ -216,6 +219,11 @@ struct Online {
     /// A game has just started: the match view still shows the last one's
     /// words, which the new game's first frame must not inherit.
     fresh: bool,
+    /// The link was lost while the game held the match for a comeback, and
+    /// no new one came yet: nobody is there to choose a next game, so a
+    /// game that ends meanwhile (NtBA's clock runs on with the AI playing
+    /// the absent guest) ends the match with its result.
+    away: bool,
 }
 
 impl Online {
@@ -656,6 +664,7 @@ impl GameSlot for HubSlot {
             end: None,
             leaving: false,
             fresh: false,
+            away: false,
         });
         if host {
             let game = self.first;
@@ -717,6 +726,7 @@ impl GameSlot for HubSlot {
             // The other side's proposal went with its hub (a reloaded page
             // starts a fresh one): no game is agreed while it is away.
             o.theirs = None;
+            o.away = true;
             log::info!("hub: the match link was lost; the game holds the match for a comeback");
         } else {
             o.end_with(Outcome::TransportLost);
@@ -752,6 +762,7 @@ impl GameSlot for HubSlot {
             return false;
         }
         o.tag = tag;
+        o.away = false;
         // What was queued for the old link is stale: the guest's fresh hub
         // hears the game first, then this side's proposal, if any.
         o.out.clear();
@@ -805,8 +816,10 @@ impl GameSlot for HubSlot {
             if let Some(end) = report.ended.take() {
                 g.drop_match();
                 // A game that ended by itself (not by leaving, not by a
-                // lost link) leaves the players on the hub.
+                // lost link) leaves the players on the hub, if both are
+                // there.
                 let by_itself = !o.leaving
+                    && !o.away
                     && matches!(end.outcome, Outcome::LocalQuit | Outcome::RemoteQuit)
                     && o.end.is_none();
                 if by_itself {

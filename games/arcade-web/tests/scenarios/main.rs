@@ -4,6 +4,7 @@
 
 mod common;
 
+mod a_game_that_ends_while_the_guest_is_away_ends_the_match;
 mod a_guest_whose_link_is_lost_comes_back_into_dots;
 mod a_lost_link_outside_a_lock_step_game_ends_the_match;
 mod a_party_plays_the_game_its_invitation_named;
