@@ -22,8 +22,46 @@
 //! being played (if any) and starts the new one under the next generation,
 //! and the guest follows its `Play`. A game that ends by itself (a fleet
 //! sunk) leaves both players on the hub with its result, waiting for the
-//! next choice; a player who leaves, or a lost link, ends the match for
-//! both.
+//! next choice; a player who leaves ends the match for both, and so does a
+//! lost link, unless the game being played can take the player back.
+//!
+//! # A lost link or a reload
+//!
+//! The hub takes a player back whenever the game it plays at that moment
+//! can: a lock-step game (NtBA, dots), whose session holds a dropped
+//! player's slot. It says it [`rejoins`](GameSlot::rejoins) when any of its
+//! games does (the shell asks before the match, when no game is chosen),
+//! so the shell gives the match its rejoin window and, on the host, the
+//! entropy tokens are made from; [`game_config`] carries both on to each
+//! game (the entropy mixed with the generation, so that no two games of
+//! the match issue the same token), and a game that cannot take a player
+//! back gets a window of 0.
+//!
+//! - [`match_identity`](GameSlot::match_identity) is the identity of the
+//!   game being played (a party's: the party game's); between games, or
+//!   in a game that has none, there is none, so the host refuses a guest
+//!   that asks to come back then.
+//! - When the link is lost while that game holds this side's place (the
+//!   host's game knows its match; the guest's has its token), the game
+//!   hears the loss and the match goes on; the guest's shell asks its way
+//!   back. Otherwise the match ends for both at once, as it always did: a
+//!   lost link between games, or while the arena or Battleship runs.
+//! - The guest comes back with a fresh hub: the shell calls `start_match`
+//!   with `rejoin(slot, token)`, and the hub waits in `Waiting` as at the
+//!   start of any match. The host's [`match_relink`](GameSlot::match_relink)
+//!   hands the new link to the game being played; if the game takes it,
+//!   the hub drops what it had queued for the old link and sends
+//!   `Play { game, generation }` first on the new one (then its own
+//!   proposal, if it made one). The guest's hub starts that game under
+//!   that generation with the rejoin, and its fresh session catches up
+//!   with the one the host held. The rejoin is spent on that game: any
+//!   later game of the match starts with a fresh handshake.
+//! - A game that ends while the guest is away (NtBA plays on, the AI in
+//!   the guest's slot) ends the match with its result: nobody is there to
+//!   choose the next game.
+//!
+//! No hub message was added for this: the `Play` the host sends when a
+//! game starts says everything the guest's fresh hub needs.
 
 use std::collections::VecDeque;
 
@@ -33,6 +71,7 @@ use web_shell::front_end::{About, LocalOption, Painter};
 use web_shell::play;
 use web_shell::replay::{Control, Refusal};
 use web_shell::shell::driver::{FrameReport, MatchEnd};
+use web_shell::shell::game::MatchIdentity;
 use web_shell::shell::view::{LocalView, LogOffer, MatchView, ReplayView};
 use web_shell::shell::GameSlot;
 
@@ -101,20 +140,55 @@ fn game_datagram(generation: u8, bytes: &[u8]) -> Vec<u8> {
 /// picked from the round trip), with the seed moved on by the generation so
 /// that each game over the link gets its own. The guest's settings come from
 /// the host's Hello, as ever.
+///
+/// The rejoin parts go on too (see the module documentation, "A lost link
+/// or a reload"): the window on both sides; the host's token entropy,
+/// mixed with the generation so that two games of one match never issue
+/// the same token; a guest's `rejoin(slot, token)` when the shell made the
+/// match to come back into a running game.
 pub fn game_config(match_cfg: SessionConfig, generation: u8) -> SessionConfig {
-    match match_cfg.role() {
+    let cfg = match match_cfg.role() {
         Role::Host { seed, input_delay } => {
             // The shell always lets the host pick the delay from the round
             // trip measured in the handshake; `input_delay` is the fallback.
             let c = SessionConfig::host(seed.wrapping_add(u64::from(generation)), input_delay)
                 .input_delay_from_rtt();
-            if match_cfg.window() > 0 {
+            let c = if match_cfg.window() > 0 {
                 c.prediction_window(match_cfg.window())
             } else {
                 c
+            };
+            match match_cfg.token_entropy() {
+                Some(e) => c.rejoin_entropy(game_entropy(e, generation)),
+                None => c,
             }
         }
-        Role::Guest => SessionConfig::guest(),
+        Role::Guest => match match_cfg.rejoining() {
+            Some((slot, token)) => SessionConfig::guest().rejoin(slot, token),
+            None => SessionConfig::guest(),
+        },
+    };
+    cfg.rejoin_window(match_cfg.held_for())
+}
+
+/// The token entropy of the game played under `generation`: the match's,
+/// XORed with the generation times an odd constant. Multiplying by an odd
+/// number is one-to-one on 128 bits, so every generation gets different
+/// bits (generation 0 the match's own), and a token issued in one game
+/// does not open a slot in another.
+fn game_entropy(match_entropy: u128, generation: u8) -> u128 {
+    const ODD: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
+    match_entropy ^ u128::from(generation).wrapping_mul(ODD)
+}
+
+/// A guest's match settings once the game it came back into has started:
+/// the same without the rejoin, so that a later game of the match starts
+/// with a fresh handshake. Only what [`game_config`] reads of a guest's
+/// settings is kept.
+fn without_rejoin(match_cfg: SessionConfig) -> SessionConfig {
+    match (match_cfg.role(), match_cfg.rejoining()) {
+        (Role::Guest, Some(_)) => SessionConfig::guest().rejoin_window(match_cfg.held_for()),
+        _ => match_cfg,
     }
 }
 
@@ -177,6 +251,11 @@ struct Online {
     /// which the match's end offers (a lock-step game keeps them).
     log: Option<LogOffer>,
     report: Option<LogOffer>,
+    /// The link was lost while the game held the match for a comeback, and
+    /// no new one came yet: nobody is there to choose a next game, so a
+    /// game that ends meanwhile (NtBA's clock runs on with the AI playing
+    /// the absent guest) ends the match with its result.
+    away: bool,
 }
 
 impl Online {
@@ -331,7 +410,7 @@ impl HubSlot {
         if let Phase::Playing { game: old, .. } = o.phase {
             self.games[usize::from(old)].drop_match();
         }
-        let cfg = game_config(o.cfg, generation);
+        let cfg = Self::session_for(o, self.games[usize::from(game)].rejoins(), generation);
         o.ours = None;
         o.theirs = None;
         o.result = None;
@@ -368,6 +447,49 @@ impl HubSlot {
             .encode(),
         ));
         self.start_game(now.max(made), game, 0);
+    }
+
+    /// The settings game `game` starts with under `generation`
+    /// ([`game_config`]). A game that cannot take a player back holds no
+    /// slot (a window of 0, as the shell gives such a game when it plays
+    /// alone), and a guest's rejoin is spent on the first game its hub
+    /// starts: the one the host's `Play` named after the new link.
+    fn session_for(o: &mut Online, rejoins: bool, generation: u8) -> SessionConfig {
+        let cfg = game_config(o.cfg, generation);
+        o.cfg = without_rejoin(o.cfg);
+        if rejoins {
+            cfg
+        } else {
+            cfg.rejoin_window(Millis::ZERO)
+        }
+    }
+
+    /// The identity of the game played in the match of two, if one is
+    /// played and has one.
+    fn playing_identity(&self) -> Option<MatchIdentity> {
+        let (game, _) = self.playing()?;
+        self.games[usize::from(game)].match_identity()
+    }
+
+    /// Whether the game played now holds this side's place in the match
+    /// for a comeback: the hub's settings hold slots, and the game knows
+    /// its match as the host (side 0) or, on the guest, has the token the
+    /// host issued for its slot. Only then does a lost link leave the
+    /// match running.
+    fn holds_for_comeback(&self) -> bool {
+        let Some(o) = self.online.as_ref() else {
+            return false;
+        };
+        if o.cfg.held_for() == Millis::ZERO || o.end.is_some() {
+            return false;
+        }
+        self.playing_identity().is_some_and(|id| {
+            if o.host {
+                id.side == 0
+            } else {
+                id.side != 0 && id.token.is_some()
+            }
+        })
     }
 
     fn generation(phase: Phase) -> Option<u8> {
@@ -681,6 +803,7 @@ impl GameSlot for HubSlot {
             opening: host.then_some(now),
             log: None,
             report: None,
+            away: false,
         });
         true
     }
@@ -712,13 +835,73 @@ impl GameSlot for HubSlot {
             self.games[usize::from(game)].match_backlog(now, bytes);
         }
     }
+    // A game that holds this side's place (see `holds_for_comeback`)
+    // hears the loss and the match goes on: its session holds the slot, and
+    // the shell brings the guest back on a new link. Anything else ends the
+    // match for both, as a lost link always did: between games, or while
+    // a game runs that cannot take a player back (the arena, Battleship).
     fn match_link_lost(&mut self, now: Millis) {
+        let holds = self.holds_for_comeback();
         if let Some((game, _)) = self.playing() {
             self.games[usize::from(game)].match_link_lost(now);
         }
-        if let Some(o) = self.online.as_mut() {
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        if holds {
+            // The other side's proposal went with its hub (a reloaded page
+            // starts a fresh one): no game is agreed while it is away.
+            o.theirs = None;
+            o.away = true;
+            log::info!("hub: the match link was lost; the game holds the match for a comeback");
+        } else {
             o.end_with(Outcome::TransportLost);
         }
+    }
+    // A match can take a player back when one of its games can; the
+    // games that cannot hold no slot (see `session_for`).
+    fn rejoins(&self) -> bool {
+        self.games.iter().any(|g| g.rejoins())
+    }
+    fn match_identity(&self) -> Option<MatchIdentity> {
+        match self.party {
+            Some(p) if p.running => self.games[p.game].match_identity(),
+            _ => self.playing_identity(),
+        }
+    }
+    // The host: the game played now goes on over the new link. The guest
+    // comes back with a fresh hub (`start_match` with its rejoin), which
+    // waits for a `Play`: the same game under the same generation goes
+    // first on the new link, and its session rejoins the one held here.
+    fn match_relink(&mut self, now: Millis, tag: u32) -> bool {
+        if let Some(g) = self.party_game() {
+            return g.match_relink(now, tag);
+        }
+        let Some((game, generation)) = self.playing() else {
+            log::info!("hub: no game runs to take a player back into");
+            return false;
+        };
+        let Some(o) = self.online.as_mut() else {
+            return false;
+        };
+        if !o.host || o.end.is_some() || !self.games[usize::from(game)].match_relink(now, tag) {
+            return false;
+        }
+        o.tag = tag;
+        o.away = false;
+        // What was queued for the old link is stale: the guest's fresh hub
+        // hears the game first, then this side's proposal, if any.
+        o.out.clear();
+        o.theirs = None;
+        o.out.push_back((
+            Channel::Reliable,
+            HubMsg::Play { game, generation }.encode(),
+        ));
+        if let Some(ours) = o.ours {
+            o.out
+                .push_back((Channel::Reliable, HubMsg::Propose { game: ours }.encode()));
+        }
+        true
     }
     fn match_frame(&mut self, now: Millis, held: &[&str], view: &mut MatchView) -> FrameReport {
         if let Some(g) = self.party_game() {
@@ -764,8 +947,10 @@ impl GameSlot for HubSlot {
                     o.report = end.report;
                 }
                 // A game that ended by itself (not by leaving, not by a
-                // lost link) leaves the players on the hub.
+                // lost link) leaves the players on the hub, if both are
+                // there.
                 let by_itself = !o.leaving
+                    && !o.away
                     && matches!(end.outcome, Outcome::LocalQuit | Outcome::RemoteQuit)
                     && o.end.is_none();
                 if by_itself {
@@ -876,5 +1061,84 @@ impl GameSlot for HubSlot {
     }
     fn paint(&mut self, painter: &mut dyn Painter) {
         self.games[self.shown].paint(painter);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ENTROPY: u128 = 0x0011_2233_4455_6677_8899_aabb_ccdd_eeff;
+    const WINDOW: Millis = Millis(20_000);
+
+    #[test]
+    fn game_config_carries_the_rejoin_window_and_the_hosts_entropy() {
+        let shell = SessionConfig::host(40, 6)
+            .input_delay_from_rtt()
+            .rejoin_window(WINDOW)
+            .rejoin_entropy(ENTROPY);
+        let first = game_config(shell, 0);
+        assert_eq!(
+            first,
+            SessionConfig::host(40, 6)
+                .input_delay_from_rtt()
+                .rejoin_window(WINDOW)
+                .rejoin_entropy(ENTROPY)
+        );
+        let third = game_config(shell, 2);
+        assert_eq!(third.held_for(), WINDOW);
+        assert_eq!(
+            third.role(),
+            Role::Host {
+                seed: 42,
+                input_delay: 6
+            }
+        );
+        assert_ne!(
+            third.token_entropy(),
+            Some(ENTROPY),
+            "mixed with the generation"
+        );
+        assert!(third.token_entropy().is_some());
+        assert_eq!(third.rejoining(), None);
+    }
+
+    #[test]
+    fn every_generation_gets_its_own_entropy() {
+        let mut seen: Vec<u128> = (0..=u8::MAX).map(|g| game_entropy(ENTROPY, g)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 256);
+        assert_eq!(game_entropy(ENTROPY, 0), ENTROPY);
+    }
+
+    #[test]
+    fn a_host_without_entropy_or_window_passes_none_on() {
+        let shell = SessionConfig::host(7, 4).rejoin_window(Millis::ZERO);
+        let cfg = game_config(shell, 1);
+        assert_eq!(cfg.held_for(), Millis::ZERO);
+        assert_eq!(cfg.token_entropy(), None);
+    }
+
+    #[test]
+    fn game_config_carries_a_guests_rejoin_and_window() {
+        let shell = SessionConfig::guest()
+            .adaptive_input_delay()
+            .rejoin(1, 0xDEAD_BEEF)
+            .rejoin_window(WINDOW);
+        let cfg = game_config(shell, 3);
+        assert_eq!(
+            cfg,
+            SessionConfig::guest()
+                .rejoin(1, 0xDEAD_BEEF)
+                .rejoin_window(WINDOW)
+        );
+        // Spent on that game, the rejoin is gone; the window stays.
+        let later = game_config(without_rejoin(shell), 4);
+        assert_eq!(later, SessionConfig::guest().rejoin_window(WINDOW));
+        // A guest that starts the match afresh has no rejoin to carry.
+        let plain = SessionConfig::guest().rejoin_window(WINDOW);
+        assert_eq!(without_rejoin(plain), plain);
+        assert_eq!(game_config(plain, 0).rejoining(), None);
     }
 }

@@ -455,6 +455,32 @@ impl SessionConfig {
         self.prediction_window
     }
 
+    /// How long a dropped player's slot is held, as set with
+    /// [`rejoin_window`](Self::rejoin_window) (0: nothing is held).
+    #[must_use]
+    pub fn held_for(&self) -> Millis {
+        self.rejoin_window
+    }
+
+    /// Host: the random bits its rejoin tokens are made from, as given to
+    /// [`rejoin_entropy`](Self::rejoin_entropy) (`None`: it issues no
+    /// tokens). A caller that builds one match's sessions from another
+    /// configuration (several games played in turn over one link) reads
+    /// it to carry it on. They are a secret of the host's: whoever knows
+    /// them can make every slot's token, so keep them out of logs.
+    #[must_use]
+    pub fn token_entropy(&self) -> Option<u128> {
+        self.rejoin_entropy
+    }
+
+    /// A fresh session coming back into a running match: the slot and the
+    /// token given to [`rejoin`](Self::rejoin), if it was made with it.
+    /// The token is a credential for the slot: keep it out of logs.
+    #[must_use]
+    pub fn rejoining(&self) -> Option<(u8, u64)> {
+        self.rejoin_as
+    }
+
     pub(super) fn validate(&self) -> Result<(), ConfigError> {
         if let Role::Host { input_delay, .. } = self.role {
             if input_delay > MAX_INPUT_DELAY {

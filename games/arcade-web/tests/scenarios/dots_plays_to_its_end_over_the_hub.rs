@@ -5,41 +5,10 @@
 //! arena used.
 use crate::common;
 
-use common::{started_pair, Page};
-use dots_web::{cells_in_summary, towards, FIRST_TO};
+use common::{race_to_the_end, started_pair};
+use dots_web::FIRST_TO;
 use lockstep::Millis;
 use netsim::LinkConfig;
-
-/// The keys that move this page's dot (side 0 on the host, 1 on the
-/// guest) one cell towards the coin it sees, pressed for one frame in
-/// twelve: the match runs with an input delay, so a key held until the dot
-/// is seen on the coin would carry it past.
-fn steer(frame: u32, p: &mut Page, side: u8) {
-    let cells = p
-        .view
-        .summary
-        .as_deref()
-        .and_then(|s| cells_in_summary(s, side));
-    p.held = match cells {
-        Some((dot, coin)) if frame.is_multiple_of(12) => {
-            // One axis at a time: across first, then up or down.
-            let pad = towards(dot, coin);
-            let across = pad & (dots::LEFT | dots::RIGHT);
-            let pad = if across != 0 { across } else { pad };
-            [
-                (dots::UP, "ArrowUp"),
-                (dots::DOWN, "ArrowDown"),
-                (dots::LEFT, "ArrowLeft"),
-                (dots::RIGHT, "ArrowRight"),
-            ]
-            .into_iter()
-            .filter(|(bit, _)| pad & bit != 0)
-            .map(|(_, key)| key)
-            .collect()
-        }
-        _ => vec![],
-    };
-}
 
 #[test]
 fn dots_after_the_arena_ends_on_one_result() {
@@ -79,19 +48,7 @@ fn dots_after_the_arena_ends_on_one_result() {
     }
 
     // Both race for the coin until dots says the match is decided.
-    let mut ms = 0;
-    while p.host.hub.playing().is_some() || p.guest.hub.playing().is_some() {
-        p.run(100, |f, h, g| {
-            steer(f, h, 0);
-            steer(f, g, 1);
-        });
-        ms += 100;
-        assert!(
-            ms < 240_000,
-            "no result after four minutes of racing: {:?}",
-            p.host.view.summary
-        );
-    }
+    race_to_the_end(&mut p);
     let (h, g) = (&p.host.view, &p.guest.view);
     assert_eq!(h.headline, g.headline, "one result on both pages");
     assert!(
