@@ -9,9 +9,11 @@
 // match's: every game runs over the one link.
 // A second test picks dots on the title: the challenge names it ("Ada
 // challenges you to Dots!"), and the match opens on dots and is played to
-// its end. A third: a party of three plays NtBA, the game picked on the
-// challenger's title, although the two others' titles show dots, and a
-// fourth page watches it; the three logs agree.
+// its end, while a third page watches it. A third test: a party of three
+// plays NtBA, the game picked on the challenger's title, although the two
+// others' titles show dots, and a fourth page watches it; the three logs
+// agree. A fourth: the guest's page is reloaded in the middle of dots and
+// comes back into it; both logs agree after its return.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
 import { test } from 'node:test';
@@ -277,4 +279,42 @@ test('the arcade: a party of three plays NtBA, picked on the challenger\'s title
   const hashes = await Promise.all(ps.map(hashAt));
   assert.match(hashes[0] ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
   assert.deepEqual(hashes, [hashes[0], hashes[0], hashes[0]], `matchHashAt(${at}) on the three pages`);
+});
+
+test('the arcade: a guest page reloaded in the middle of dots comes back into it (the hub in the match worker), and both pages agree', { skip: !enabled }, async () => {
+  const { server, browser } = env;
+  await Promise.all(pages.map((p) => p.close()));
+  const ada = await openPage(browser, server.url);
+  const bo = await openPage(browser, server.url);
+  pages.push(ada, bo);
+  await ada.locator('#local-opt-0').selectOption({ label: 'Dots' });
+  await joinLobby(ada, 'Ada');
+  await joinLobby(bo, 'Bo');
+  await waitConnected(ada, 1);
+  await waitConnected(bo, 1);
+  await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
+  await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
+  await bothRunning(ada, bo);
+  const tick = async (p) => Number(await p.locator('#match').getAttribute('data-tick'));
+  await until('dots runs a while on Bo\'s page', async () => (await summary(bo)).includes('coin') && (await tick(bo)) > 120);
+  // The page keeps what it needs to come back in its session storage.
+  await bo.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  await bo.reload();
+  try {
+    await bo.locator('#match[data-rejoined]:not([hidden])').waitFor({ timeout: DEADLINE });
+    await until('dots runs again on Bo\'s page', async () => (await summary(bo)).includes('coin'));
+  } catch (e) {
+    for (const [name, p] of [['Ada', ada], ['Bo', bo]]) console.log(await describePage(p, name, 80));
+    throw e;
+  }
+  const back = Number(await bo.locator('#match').getAttribute('data-rejoined'));
+  const at = back + 120;
+  await until(`both pass tick ${at}`, async () => (await tick(ada)) > at && (await tick(bo)) > at);
+  assert.equal(await ada.locator('#match').getAttribute('data-state'), 'running', 'Ada\'s match never stopped');
+  await bo.locator('#leave').click();
+  for (const p of [ada, bo]) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  const hashAt = (p) => p.evaluate(async ([m, t]) => (await import(m)).matchHashAt(t) ?? null, [module, at]);
+  const [ha, hb] = [await hashAt(ada), await hashAt(bo)];
+  assert.match(ha ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
+  assert.equal(hb, ha, `both logs replay to one state at tick ${at}`);
 });

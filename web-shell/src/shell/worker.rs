@@ -1390,11 +1390,13 @@ impl GameSlot for WorkerSlot {
     fn match_identity(&self) -> Option<MatchIdentity> {
         self.online.as_ref()?.identity
     }
+    // The worker's slot can take the player back only while its match
+    // has an identity (a hub between games has none).
     fn match_relink(&mut self, _now: Millis, tag: u32) -> bool {
         if !self.inner.rejoins() {
             return false;
         }
-        let Some(o) = self.online.as_mut() else {
+        let Some(o) = self.online.as_mut().filter(|o| o.identity.is_some()) else {
             return false;
         };
         o.tag = tag;
