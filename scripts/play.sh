@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # THE play command: sets up what this machine lacks (the wasm32 target, the
 # wasm-bindgen CLI at the version in Cargo.lock, binaryen's wasm-opt from
-# npm), builds the NtBA page, starts the embedded signalling server serving
-# it, and prints the address to open in two browser windows.
+# npm), builds the arcade page (NtBA, the ship arena, Battleship and dots
+# on one page), starts the embedded signalling server serving it, and
+# prints the address to open in two browser windows.
 #
-#   scripts/play.sh                        NtBA in the browser on http://127.0.0.1:8080
+#   scripts/play.sh                        the arcade in the browser on http://127.0.0.1:8080
 #                                          (the next free port if 8080 is taken)
+#   scripts/play.sh --page ntba-web        one game's own page instead: ntba-web, dots-web,
+#                                          arena-web or battleship-web
 #   scripts/play.sh --listen 0.0.0.0:9000  another address (others on your network can join)
 #   scripts/play.sh --json-log             show the server's JSON log lines as they come
 #   scripts/play.sh --watch                the native simulated-link example, drawn in the terminal
@@ -21,6 +24,7 @@ cd "$ROOT"
 
 listen=""
 json_log=no
+page=arcade-web
 while [ $# -gt 0 ]; do
     case "$1" in
         --listen)
@@ -31,6 +35,14 @@ while [ $# -gt 0 ]; do
         --json-log)
             json_log=yes
             shift
+            ;;
+        --page)
+            [ $# -ge 2 ] || die "--page needs a page: arcade-web, ntba-web, dots-web, arena-web or battleship-web"
+            case "$2" in
+                arcade-web | ntba-web | dots-web | arena-web | battleship-web) page="$2" ;;
+                *) die "--page: no page '$2'; choose arcade-web, ntba-web, dots-web, arena-web or battleship-web" ;;
+            esac
+            shift 2
             ;;
         simulated)
             shift
@@ -61,7 +73,7 @@ if [ -z "$listen" ]; then
         port=$((port + 1))
         [ "$port" -le 8099 ] || die "ports 8080 to 8099 on 127.0.0.1 are all in use; choose one with --listen 127.0.0.1:PORT."
     done
-    [ "$port" = 8080 ] || printf 'Port 8080 is in use by another program, so NtBA will use %s (choose one with --listen 127.0.0.1:PORT).\n' "$port"
+    [ "$port" = 8080 ] || printf 'Port 8080 is in use by another program, so the game will use %s (choose one with --listen 127.0.0.1:PORT).\n' "$port"
     listen="127.0.0.1:$port"
 else
     case "$listen" in
@@ -75,7 +87,7 @@ fi
 
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 PLAY_DIR="$TARGET_DIR/play"
-WEB_OUT="${WEB_OUT:-$PLAY_DIR/web}"
+WEB_OUT="${WEB_OUT:-$PLAY_DIR/$page}"
 BUILD_LOG="$PLAY_DIR/build.log"
 SERVER_LOG="$PLAY_DIR/server.log"
 mkdir -p "$PLAY_DIR"
@@ -86,11 +98,11 @@ if [ ! -f "$PLAY_DIR/ready" ]; then
     cat <<'TXT'
 First run: this sets up what is missing (the wasm32 Rust target, the
 wasm-bindgen CLI and binaryen; about 3 minutes for the CLI on two idle
-cores), then builds the NtBA page and the signalling server (about 2 more
+cores), then builds the game page and the signalling server (about 2 more
 minutes). Later runs rebuild only what changed and start in seconds.
 TXT
 else
-    echo "Starting NtBA (rebuilding only what changed)."
+    echo "Starting the game page, $page (rebuilding only what changed)."
 fi
 
 # One line per step, with its time; the step's own output goes to the build
@@ -115,7 +127,7 @@ step() {
 step "the wasm32 Rust target" ensure_wasm_target
 step "the wasm-bindgen CLI $(locked_wasm_bindgen_version)" ensure_wasm_bindgen
 step "binaryen's wasm-opt (npm)" ensure_node_modules play
-step "the NtBA page (wasm, optimised for size)" env WEB_CRATE=ntba-web WEB_OUT="$WEB_OUT" scripts/build-web.sh
+step "the $page page (wasm, optimised for size)" env WEB_CRATE="$page" WEB_OUT="$WEB_OUT" scripts/build-web.sh
 # The server is built in the dev profile, as the tests build it: it shares
 # their compiled crates and builds in about a third of the release time, and
 # a lobby of sixteen does not need more speed.
@@ -163,7 +175,8 @@ server="$TARGET_DIR/debug/signaling-server"
     case "$line" in
         "listening on "*)
             url="${line#listening on }"
-            printf '\n  NtBA is ready. Open %s in two browser windows,\n' "$url"
+            printf '\n  The game is ready. Open %s in two browser windows,\n' "$url"
+            [ "$page" != arcade-web ] || printf '  pick a game on the title (NtBA, the arena, Battleship or dots),\n'
             printf '  choose Online in each, pick names, and challenge one from the other.\n'
             printf '  Local play (one keyboard, or against the CPU) works in one window.\n'
             printf '  Ctrl-C stops the server; its log is in %s.\n\n' "${SERVER_LOG#"$ROOT"/}"

@@ -97,7 +97,7 @@ play_smoke() {
                 echo "scripts/play.sh printed no address within 600 s" >&2
                 return 1
             fi
-            url="$(sed -n 's/^  NtBA is ready\. Open \(http:[^ ]*\) in two browser windows,$/\1/p' "$logf")"
+            url="$(sed -n 's/^  The game is ready\. Open \(http:[^ ]*\) in two browser windows,$/\1/p' "$logf")"
             [ -n "$url" ] || sleep 1 # polling a log file for a line, not timing a result
         done
     }
@@ -133,7 +133,7 @@ play_smoke() {
             return r;
         };
         (async () => {
-            if (!(await (await get("/")).text()).includes("<canvas")) throw new Error("/ is not the NtBA page");
+            if (!(await (await get("/")).text()).includes("<canvas")) throw new Error("/ is not a game page");
             const wasm = new Uint8Array(await (await get("/pkg/web_shell_bg.wasm")).arrayBuffer());
             if (!WebAssembly.validate(wasm)) throw new Error("/pkg/web_shell_bg.wasm is not a wasm module");
             await get("/health");
