@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::{Page, Pair};
-use lockstep::{InputLog, Millis, SessionConfig};
+use lockstep::{InputLog, SessionConfig};
 use netsim::LinkConfig;
 use web_shell::replay::{Control, Refusal};
 use web_shell::shell::GameSlot;
@@ -15,16 +15,13 @@ use web_shell::shell::GameSlot;
 /// Dots (the third game) from the start, played for two seconds, then the
 /// guest leaves; both pages' matches end.
 fn a_dots_match_that_ends() -> Pair {
-    let (a, b) = netsim::pair(LinkConfig::default(), 9);
-    let mut p = Pair {
-        now: Millis(0),
-        host: Page::new(a, 1),
-        guest: Page::new(b, 2),
-        frame: 0,
-    };
-    p.host.hub.open_on(2);
-    assert!(p.host.hub.start_match(SessionConfig::host(21, 2), p.now, 1));
-    assert!(p.guest.hub.start_match(SessionConfig::guest(), p.now, 1));
+    let mut p = Pair::opening(
+        LinkConfig::default(),
+        9,
+        Some(2),
+        SessionConfig::host(21, 2),
+        SessionConfig::guest(),
+    );
     p.run(2_000, |f, h, g| {
         // Each holds a key for a while, so the log has more than zeros.
         h.held = if f % 40 < 10 {

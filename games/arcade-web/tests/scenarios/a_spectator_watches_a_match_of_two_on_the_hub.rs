@@ -7,7 +7,7 @@
 //! sends harms nothing.
 use crate::common;
 
-use common::{Page, Pair};
+use common::Pair;
 use lockstep::{Millis, PeerId, SessionConfig};
 use netsim::LinkConfig;
 use web_shell::shell::view::MatchView;
@@ -45,16 +45,13 @@ fn run(p: &mut Pair, w: &mut Watcher, ms: u64, keys: &[&'static str]) {
 
 #[test]
 fn a_spectator_watches_dots_until_the_players_switch_to_the_arena() {
-    let (a, b) = netsim::pair(LinkConfig::default(), 3);
-    let mut p = Pair {
-        now: Millis(0),
-        host: Page::new(a, 1),
-        guest: Page::new(b, 2),
-        frame: 0,
-    };
-    p.host.hub.open_on(2);
-    assert!(p.host.hub.start_match(SessionConfig::host(5, 2), p.now, 1));
-    assert!(p.guest.hub.start_match(SessionConfig::guest(), p.now, 1));
+    let mut p = Pair::opening(
+        LinkConfig::default(),
+        3,
+        Some(2),
+        SessionConfig::host(5, 2),
+        SessionConfig::guest(),
+    );
     let mut w = Watcher {
         slot: dots_web::page_slot(),
         view: MatchView::default(),

@@ -9,17 +9,13 @@ use netsim::LinkConfig;
 use web_shell::shell::GameSlot;
 
 fn pair_opening_on(game: usize) -> Pair {
-    let (a, b) = netsim::pair(LinkConfig::default(), 5);
-    let mut p = Pair {
-        now: Millis(0),
-        host: Page::new(a, 1),
-        guest: Page::new(b, 2),
-        frame: 0,
-    };
-    p.host.hub.open_on(game);
-    assert!(p.host.hub.start_match(SessionConfig::host(9, 6), p.now, 1));
-    assert!(p.guest.hub.start_match(SessionConfig::guest(), p.now, 1));
-    p
+    Pair::opening(
+        LinkConfig::default(),
+        5,
+        Some(game),
+        SessionConfig::host(9, 6),
+        SessionConfig::guest(),
+    )
 }
 
 #[test]

@@ -100,6 +100,31 @@ pub struct Pair {
 }
 
 impl Pair {
+    /// A host page and a guest page over one link with `link`'s settings,
+    /// their matches made with `host` and `guest`; the host's hub opened on
+    /// `game` (its first game by default). Nothing has run yet.
+    pub fn opening(
+        link: LinkConfig,
+        seed: u64,
+        game: Option<usize>,
+        host: SessionConfig,
+        guest: SessionConfig,
+    ) -> Pair {
+        let (a, b) = netsim::pair(link, seed);
+        let mut p = Pair {
+            now: Millis(0),
+            host: Page::new(a, 1),
+            guest: Page::new(b, 2),
+            frame: 0,
+        };
+        if let Some(g) = game {
+            p.host.hub.open_on(g);
+        }
+        assert!(p.host.hub.start_match(host, p.now, 4));
+        assert!(p.guest.hub.start_match(guest, p.now, 4));
+        p
+    }
+
     pub fn run(&mut self, ms: u64, mut keys: impl FnMut(u32, &mut Page, &mut Page)) {
         let end = self.now.0 + ms;
         while self.now.0 < end {
@@ -190,16 +215,13 @@ pub fn coming_back(id: MatchIdentity) -> SessionConfig {
 /// A host and a guest page with the shell's rejoin settings, the host's
 /// hub opened on game `game`.
 pub fn rejoining_pair(link: LinkConfig, seed: u64, game: usize) -> Pair {
-    let (a, b) = netsim::pair(link, seed);
-    let mut p = Pair {
-        now: Millis(0),
-        host: Page::new(a, 1),
-        guest: Page::new(b, 2),
-        frame: 0,
-    };
-    p.host.hub.open_on(game);
-    assert!(p.host.hub.start_match(rejoining_host(77), p.now, 4));
-    assert!(p.guest.hub.start_match(rejoining_guest(), p.now, 4));
+    let mut p = Pair::opening(
+        link,
+        seed,
+        Some(game),
+        rejoining_host(77),
+        rejoining_guest(),
+    );
     // The host's hub starts its first game at its first frame.
     let now = p.now;
     p.host.frame(now);
@@ -279,14 +301,11 @@ pub fn race_to_the_end(p: &mut Pair) {
 
 /// A host and a guest page over one link, both started on the hub.
 pub fn started_pair(link: LinkConfig, seed: u64) -> Pair {
-    let (a, b) = netsim::pair(link, seed);
-    let mut p = Pair {
-        now: Millis(0),
-        host: Page::new(a, 1),
-        guest: Page::new(b, 2),
-        frame: 0,
-    };
-    assert!(p.host.hub.start_match(SessionConfig::host(77, 6), p.now, 4));
-    assert!(p.guest.hub.start_match(SessionConfig::guest(), p.now, 4));
-    p
+    Pair::opening(
+        link,
+        seed,
+        None,
+        SessionConfig::host(77, 6),
+        SessionConfig::guest(),
+    )
 }
