@@ -5,9 +5,8 @@
 use crate::common;
 
 use common::{started_pair, Page};
-use lockstep::{Millis, Outcome};
+use lockstep::Millis;
 use netsim::LinkConfig;
-use web_shell::shell::GameSlot;
 
 /// Battleship: Space held two frames, then the right arrow, on this
 /// page's turn.
@@ -99,15 +98,5 @@ fn arena_then_battleship_to_the_end_then_arena_again() {
     assert_eq!(p.guest.arena.borrow().role, Some("guest"));
 
     // The guest leaves: the match ends for both.
-    let now = p.now;
-    p.guest.hub.quit_match(now);
-    p.run(1_500, |_, _, _| {});
-    assert_eq!(
-        p.guest.ended.as_ref().map(|e| &e.outcome),
-        Some(&Outcome::LocalQuit)
-    );
-    assert_eq!(
-        p.host.ended.as_ref().map(|e| &e.outcome),
-        Some(&Outcome::RemoteQuit)
-    );
+    p.guest_leaves();
 }

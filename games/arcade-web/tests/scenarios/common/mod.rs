@@ -12,7 +12,7 @@ use arcade_web::hub::HubSlot;
 use arena_web::slot::{ArenaSlot, HostRunner, InlineHost, Probe as ArenaProbe};
 use battleship_web::slot::{BattleshipSlot, Probe as ShipsProbe};
 use dots_web::{cells_in_summary, towards};
-use lockstep::{Millis, SessionConfig, Transport};
+use lockstep::{Millis, Outcome, SessionConfig, Transport};
 use netsim::{LinkConfig, SimEndpoint};
 use web_shell::shell::driver::MatchEnd;
 use web_shell::shell::game::MatchIdentity;
@@ -123,6 +123,17 @@ impl Pair {
         assert!(p.host.hub.start_match(host, p.now, 4));
         assert!(p.guest.hub.start_match(guest, p.now, 4));
         p
+    }
+
+    /// The guest leaves: its match ends as left, the host's as the other
+    /// player's leaving.
+    pub fn guest_leaves(&mut self) {
+        let now = self.now;
+        self.guest.hub.quit_match(now);
+        self.run(1_500, |_, _, _| {});
+        let outcome = |p: &Page| p.ended.as_ref().map(|e| e.outcome.clone());
+        assert_eq!(outcome(&self.guest), Some(Outcome::LocalQuit));
+        assert_eq!(outcome(&self.host), Some(Outcome::RemoteQuit));
     }
 
     pub fn run(&mut self, ms: u64, mut keys: impl FnMut(u32, &mut Page, &mut Page)) {
