@@ -575,6 +575,14 @@ impl GameSlot for HubSlot {
     fn about(&self) -> About {
         self.abouts[self.shown]
     }
+    // The choice of game always; each game's own choices with it picked.
+    fn local_option_shown(&self, game: usize, option: usize) -> bool {
+        let Some(&from) = self.offsets.get(game) else {
+            return option == 0;
+        };
+        let count = self.games[game].local_options().len();
+        option == 0 || (from..from + count).contains(&option)
+    }
     fn pick(&mut self, game: usize) {
         if game < self.games.len() && self.replaying.is_none() {
             self.shown = game;

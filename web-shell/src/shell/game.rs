@@ -59,6 +59,12 @@ pub trait GameSlot {
     /// games tells about that one from now on ([`about`](Self::about),
     /// the pad's buttons). Nothing by default.
     fn pick(&mut self, _game: usize) {}
+    /// Whether local option `option` (of [`local_options`](Self::local_options))
+    /// applies with game `game` of [`games`](Self::games) picked: the title
+    /// shows only those. Every option by default.
+    fn local_option_shown(&self, _game: usize, _option: usize) -> bool {
+        true
+    }
     /// Whether the page keeps this key from the browser during play.
     fn is_game_key(&self, code: &str) -> bool;
     /// Starts local play (unless it runs already).

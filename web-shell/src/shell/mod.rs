@@ -132,6 +132,8 @@ pub struct Shell {
     /// The game picked on the title, by its index in the slot's games
     /// (a page that carries several).
     chosen: usize,
+    /// The element ids of the local options (see [`page::options_shown`]).
+    option_ids: Vec<&'static str>,
     screens: Screens,
     game: Box<dyn GameSlot>,
     random: Random,
@@ -226,6 +228,7 @@ impl Shell {
             screens: Screens::new(cfg.online_note.is_none()),
             cfg,
             chosen,
+            option_ids: page::option_ids(game.local_options().len()),
             game,
             random,
             client: None,
@@ -279,6 +282,7 @@ impl Shell {
         }
         s.out.push_back(Output::Page(start));
         s.out.push_back(Output::Page(s.about()));
+        s.out.push_back(Output::Page(s.options_shown()));
         let labels: Vec<&str> = s.game.touch_buttons().iter().map(|(_, l)| *l).collect();
         s.out.push_back(Output::Page(page::touch_buttons(&labels)));
         // Opened by an invite link: straight to the lobby's name prompt,
@@ -748,7 +752,15 @@ impl Shell {
         self.out.push_back(Output::Paint);
     }
 
-    /// Pauses local play, or goes on; a finished game has nothing to pause.
+    /// The local options that apply to the game picked, shown; the others
+    /// hidden.
+    fn options_shown(&self) -> Vec<page::Patch> {
+        let shown: Vec<bool> = (0..self.option_ids.len())
+            .map(|i| self.game.local_option_shown(self.chosen, i))
+            .collect();
+        page::options_shown(&self.option_ids, &shown)
+    }
+
     /// The title page's words about the game, with the pad's buttons
     /// while a pad is connected.
     fn about(&self) -> Vec<page::Patch> {
@@ -849,6 +861,7 @@ impl Shell {
         held
     }
 
+    /// Pauses local play, or goes on; a finished game has nothing to pause.
     fn toggle_pause(&mut self) {
         if self.screens.screen() == &Screen::LocalPlay && self.local.result.is_none() {
             self.local.paused = !self.local.paused;
@@ -969,10 +982,12 @@ impl Shell {
             key: config::GAME_KEY,
             value: (*name).to_owned(),
         });
-        // The title tells about the game picked.
+        // The title tells about the game picked, and offers its choices.
         self.game.pick(game);
         let about = self.about();
         self.out.push_back(Output::Page(about));
+        let shown = self.options_shown();
+        self.out.push_back(Output::Page(shown));
         let named = self.named_game();
         if let Some(c) = self.client.as_mut() {
             c.set_game(named);

@@ -141,6 +141,31 @@ pub struct Written {
     lobbies: Option<Vec<String>>,
 }
 
+/// The id of local option `i`'s label and choices together.
+fn option_id(i: usize) -> String {
+    format!("local-optw-{i}")
+}
+
+/// Which local options show (`shown[i]` for option `i`: a page of several
+/// games shows only the game picked's choices). `ids` are the options'
+/// element ids, made once for the page by [`option_ids`].
+#[must_use]
+pub fn options_shown(ids: &[&'static str], shown: &[bool]) -> Vec<Patch> {
+    ids.iter()
+        .zip(shown)
+        .map(|(id, s)| Patch::Shown(id, *s))
+        .collect()
+}
+
+/// The element ids of `count` local options, for [`options_shown`]. Made
+/// once per page (they live as long as it).
+#[must_use]
+pub fn option_ids(count: usize) -> Vec<&'static str> {
+    (0..count)
+        .map(|i| &*Box::leak(option_id(i).into_boxed_str()))
+        .collect()
+}
+
 /// What the page shows once, at start-up: the game's name (and the tab's
 /// title), its build, the local-play choices, the remembered name and
 /// netcode.
@@ -155,12 +180,18 @@ pub fn start(
     let mut nodes = Vec::new();
     for (i, opt) in options.iter().enumerate() {
         let id = format!("local-opt-{i}");
-        nodes.push(Node::el("label", "", opt.label).attr("for", &id));
         let mut select = Node::el("select", "", "").attr("id", &id);
         for (v, choice) in opt.choices.iter().enumerate() {
             select = select.child(Node::el("option", "", choice).attr("value", &v.to_string()));
         }
-        nodes.push(select);
+        // The label and its choices, shown or hidden together (see
+        // `options_shown`).
+        nodes.push(
+            Node::el("span", "opt", "")
+                .attr("id", &option_id(i))
+                .child(Node::el("label", "", opt.label).attr("for", &id))
+                .child(select),
+        );
     }
     let mut patches = vec![
         Patch::Text("game-name", name.to_owned()),
@@ -1195,10 +1226,21 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!(nodes.len(), 2);
+        assert_eq!(nodes.len(), 1, "one option");
+        let Node::El {
+            attrs, children, ..
+        } = &nodes[0]
+        else {
+            panic!()
+        };
+        assert!(attrs.contains(&("id", "local-optw-0".to_owned())));
         assert_eq!(
-            nodes[0],
+            children[0],
             Node::el("label", "", "Players").attr("for", "local-opt-0")
+        );
+        assert_eq!(
+            options_shown(&option_ids(1), &[false]),
+            [Patch::Shown("local-optw-0", false)]
         );
     }
 }

@@ -1289,6 +1289,9 @@ impl GameSlot for WorkerSlot {
     fn pick(&mut self, game: usize) {
         self.inner.pick(game);
     }
+    fn local_option_shown(&self, game: usize, option: usize) -> bool {
+        self.inner.local_option_shown(game, option)
+    }
     fn is_game_key(&self, code: &str) -> bool {
         self.inner.is_game_key(code)
     }

@@ -60,6 +60,54 @@ fn the_title_tells_about_the_game_remembered_then_the_one_picked() {
     assert_eq!(said, arena);
 }
 
+/// The options the shell last showed and hid, by element id.
+fn options_written(shell: &mut Shell) -> Vec<(&'static str, bool)> {
+    let mut shown = Vec::new();
+    while let Some(out) = shell.poll_output() {
+        let Output::Page(patches) = out else { continue };
+        for p in patches {
+            if let Patch::Shown(id, s) = p {
+                if id.starts_with("local-optw-") {
+                    shown.retain(|(i, _)| *i != id);
+                    shown.push((id, s));
+                }
+            }
+        }
+    }
+    shown
+}
+
+#[test]
+fn the_title_offers_only_the_choices_of_the_game_picked() {
+    let (hub, _, _) = common::hub(1);
+    // The choice of game, then each game's own choices in order.
+    let labels: Vec<&str> = hub.local_options().iter().map(|o| o.label).collect();
+    let dots = labels
+        .iter()
+        .position(|l| l.starts_with("Dots: "))
+        .expect("dots has choices of its own");
+    let mut cfg = ShellConfig::from_page(&facts());
+    cfg.stored_game = Some("Dots".to_owned());
+    let mut shell = Shell::with_game(Box::new(hub), cfg, Box::new(|_: &mut [u8]| true));
+    let shown = options_written(&mut shell);
+    assert_eq!(shown.len(), labels.len(), "every option is shown or hidden");
+    for (i, (_, s)) in shown.iter().enumerate() {
+        assert_eq!(
+            *s,
+            i == 0 || i == dots,
+            "option {i} ({}) with dots picked",
+            labels[i]
+        );
+    }
+    // The arena has no choices of its own: only the game's is shown.
+    shell.handle(Millis(10), Input::Action(Action::ChooseGame(0)));
+    let shown = options_written(&mut shell);
+    assert!(
+        shown.iter().all(|(id, s)| *s == (*id == "local-optw-0")),
+        "{shown:?}"
+    );
+}
+
 #[test]
 fn a_pick_out_of_the_list_changes_nothing() {
     let (mut hub, _, _) = common::hub(1);
