@@ -26,6 +26,7 @@ mod a_party_plays_again_over_the_same_links;
 mod a_reloaded_guest_page_comes_back_into_its_match;
 mod a_result_shows_the_last_state_and_play_again_challenges_again;
 mod a_silent_lobby_is_taken_for_dead_and_rejoined;
+mod a_spectator_watches_on_while_a_guest_reloads;
 mod a_stale_invite_link_says_so;
 mod an_expired_invite_link_is_refused;
 mod an_inviter_busy_in_a_match_turns_the_friend_away;
