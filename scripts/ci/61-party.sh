@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Parties on the NtBA page, end to end, in real headless Chromium: the
-# page built in release and served by the embedded signalling server.
+# Parties of NtBA on the arcade page (the page scripts/play.sh serves, NtBA
+# its first game), end to end, in real headless Chromium: the page built in
+# release and served by the embedded signalling server.
 # First a challenge's match of two that a third page watches from the
 # lobby (Watch next to the guest): the players count it, and all three
 # agree on the state and end on the same hash and score. Then three
@@ -28,7 +29,8 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 screens="$TARGET_DIR/browser/screens"
 [ "${1:-}" = --screenshot ] && screens="$ROOT/docs/screens"
 
-WEB_OUT="$TARGET_DIR/ntba-web" WEB_CRATE=ntba-web scripts/build-web.sh
+# The same build as stage 62's (kept as it is when nothing changed).
+WEB_OUT="$TARGET_DIR/arcade-web" WEB_CRATE=arcade-web scripts/build-web.sh
 log "building signaling-server"
 cargo build --locked -p signaling-server
 
@@ -36,7 +38,7 @@ log "NtBA parties in headless Chromium (loopback-only network namespace)"
 in_loopback_netns env \
     NTBA_PARTY=1 \
     SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
-    WEB_DIR="$TARGET_DIR/ntba-web" \
+    WEB_DIR="$TARGET_DIR/arcade-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     SCREENS_DIR="$screens" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec tests/browser/party.test.mjs
@@ -45,6 +47,6 @@ log "a party member that sends no inputs (abuse scenario D)"
 in_loopback_netns env \
     NTBA_PARTY=1 \
     SIGNALING_SERVER="$TARGET_DIR/debug/signaling-server" \
-    WEB_DIR="$TARGET_DIR/ntba-web" \
+    WEB_DIR="$TARGET_DIR/arcade-web" \
     CHROMIUM_BIN="$CHROMIUM_BIN" \
     "$NODE" --test --test-concurrency=1 --test-reporter=spec --test-name-pattern='^D\. ' tests/browser/abuse.test.mjs

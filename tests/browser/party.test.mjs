@@ -1,8 +1,8 @@
-// Parties on the NtBA page in real headless Chromium: four isolated
-// browser contexts against the embedded signalling server serving the
-// page, real WebRTC between every pair of players. Runs only with
-// NTBA_PARTY=1 and WEB_DIR pointing at the NtBA page
-// (scripts/ci/61-party.sh).
+// Parties of NtBA in real headless Chromium: four isolated browser
+// contexts against the embedded signalling server serving the page, real
+// WebRTC between every pair of players. Runs only with NTBA_PARTY=1 and
+// WEB_DIR pointing at a page whose first game is NtBA: the arcade page,
+// the one players get (scripts/ci/61-party.sh), or NtBA's own.
 //
 // Each scenario checks that every page showed the same state hash at each
 // confirmed tick they showed in common (recorded live from #match's
