@@ -60,8 +60,16 @@
 //!   the guest's slot) ends the match with its result: nobody is there to
 //!   choose the next game.
 //!
-//! No hub message was added for this: the `Play` the host sends when a
+//! No hub message is needed for this: the `Play` the host sends when a
 //! game starts says everything the guest's fresh hub needs.
+//!
+//! # Spectators
+//!
+//! A match streams to spectators while the game it plays does (NtBA and
+//! dots; a party's game for its whole match): the hub hands the links
+//! beyond the match link to that game, with no namespace byte, and names
+//! it ([`match_game`](GameSlot::match_game)). When a match of two moves
+//! to another game, or to none, the page lets its spectators go.
 
 use std::collections::VecDeque;
 
