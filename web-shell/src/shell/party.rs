@@ -201,7 +201,8 @@ fn spectator_name(n: u16) -> lockstep::PeerId {
 }
 
 /// What a spectator's page says when the match cannot be watched.
-const NOT_WATCHABLE: &str = "That match can't be watched now: it is over, or the game it plays now can't be.";
+const NOT_WATCHABLE: &str =
+    "That match can't be watched now: it is over, or the game it plays now can't be.";
 /// What a spectator's page says when its link to the match failed.
 const WATCH_FAILED: &str = "Could not connect to that match to watch it.";
 

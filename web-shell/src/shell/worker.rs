@@ -49,6 +49,10 @@ pub const MAX_KEY_LEN: usize = 32;
 /// How long a running match's worker may say nothing before the page
 /// takes it for crashed (it reports every frame, 60 times a second).
 pub const SILENT_MS: u64 = 3_000;
+/// A page that has not looked at its worker for longer than this (its
+/// frames 16 ms apart when it shows, about a second apart in a hidden tab)
+/// was held up itself, and counts the worker's silence again.
+pub const PAGE_HELD_UP_MS: u64 = 1_500;
 /// How long a fresh worker may take to load and say it is ready.
 pub const STARTUP_MS: u64 = 20_000;
 /// What the page says when the worker refused a session configuration the
@@ -1034,6 +1038,8 @@ struct Port {
     heard: Millis,
     /// Something came since the page last looked at the time.
     fresh: bool,
+    /// When the page last looked.
+    looked: Millis,
 }
 
 /// The running match as the page sees it.
@@ -1103,6 +1109,7 @@ impl WorkerSlot {
             ready: false,
             heard: now,
             fresh: false,
+            looked: now,
         });
         if self.port.is_none() {
             log::error!("no worker for the match: the browser could not start one");
@@ -1217,7 +1224,13 @@ impl WorkerSlot {
         if let Some(why) = p.port.failed() {
             return Some(why);
         }
-        if std::mem::take(&mut p.fresh) {
+        // A page that was held up itself (its thread blocked, its timers
+        // throttled hard) may look before it has run the worker's posts
+        // waiting in its event queue: the silence is counted again from
+        // this look.
+        let held_up = now.0.saturating_sub(p.looked.0) > PAGE_HELD_UP_MS;
+        p.looked = now;
+        if std::mem::take(&mut p.fresh) || held_up {
             p.heard = now;
         }
         let limit = if p.ready { SILENT_MS } else { STARTUP_MS };
@@ -1239,6 +1252,7 @@ impl WorkerSlot {
             // The page's clock starts counting the worker's silence now,
             // not at its last word before this match.
             p.heard = now;
+            p.looked = now;
             p.fresh = false;
         }
         self.finished = None;
@@ -2036,6 +2050,38 @@ mod tests {
             p.ends[0].as_ref().map(|e| e.message.as_str()),
             Some(CRASHED)
         );
+    }
+
+    #[test]
+    fn a_page_held_up_past_the_limit_does_not_take_its_worker_for_crashed() {
+        let mut p = Two::new();
+        p.run(1_000, 16, &[]);
+        // Page A's thread is blocked for 4 s, past the limit: its worker
+        // runs on, and its posts wait in the page's event queue until
+        // after the page's first look. (What goes on meanwhile on the
+        // other side does not matter here.)
+        let t0 = p.clock.get();
+        // Its last frame before: it has seen everything the worker said.
+        let r = p.a.slot.match_frame(Millis(t0), &[], &mut p.a.view);
+        assert!(r.ended.is_none());
+        let mut queued = Vec::new();
+        let blocked = SILENT_MS + 1_000;
+        for t in t0 + 1..=t0 + blocked {
+            p.clock.set(t);
+            let mut w = p.a.worker.borrow_mut();
+            w.tick(Millis(t));
+            while let Some(b) = w.poll() {
+                queued.push(b);
+            }
+        }
+        let t = t0 + blocked;
+        let r = p.a.slot.match_frame(Millis(t), &[], &mut p.a.view);
+        assert!(r.ended.is_none(), "not taken for crashed: {:?}", r.ended);
+        p.a.inbox.borrow_mut().extend(queued);
+        let before = p.a.view.tick;
+        p.run(1_000, 16, &[]);
+        assert!(p.ends[0].is_none(), "the match goes on");
+        assert!(p.a.view.tick > before, "and the page shows it");
     }
 
     #[test]
