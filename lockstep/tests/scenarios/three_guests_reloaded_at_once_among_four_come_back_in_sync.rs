@@ -6,7 +6,7 @@
 //! back within 2 s, and all four play on in sync, in both modes.
 use crate::common;
 
-use common::{assert_all_back_in_sync, in_both_modes, reload_at_once, rejoin_mesh};
+use common::{assert_all_back_in_sync, in_both_modes, rejoin_mesh, reload_at_once};
 
 #[test]
 fn three_guests_reloaded_at_once_among_four_come_back_in_sync() {
@@ -15,6 +15,9 @@ fn three_guests_reloaded_at_once_among_four_come_back_in_sync() {
         assert!(m.run_to_confirmed(600, 2000), "{}", m.progress());
         let back = reload_at_once(&mut m, &[3, 1, 2], 0, 120);
         assert_all_back_in_sync(&mut m, &[1, 2, 3], 900);
-        eprintln!("{mode:?}: all three back after {back} frames, {}", m.progress());
+        eprintln!(
+            "{mode:?}: all three back after {back} frames, {}",
+            m.progress()
+        );
     });
 }
