@@ -1,4 +1,4 @@
-//! Four players in lock-step, a hash every tick. Guest 3's way to the
+//! Four players, a hash every tick, in both modes. Guest 3's way to the
 //! host and to guest 1 is cut, but guest 2 still hears it: guest 2 holds
 //! more of slot 3's inputs than anyone else, plays ticks the others
 //! cannot and sends their hashes to all. Once the host holds slot 3,
@@ -12,15 +12,19 @@
 //! Guest 2 then comes back and the three play on in sync.
 use crate::common;
 
-use common::{assert_players_agree, Bench, Mode};
+use common::{assert_players_agree, in_both_modes, Bench, Mode};
 use lockstep::{Event, Millis, SessionConfig};
 use lockstep_testing::Mesh;
 use netsim::Direction;
 
 #[test]
 fn a_gone_sessions_hash_past_a_leave_is_not_compared() {
-    let mode = Mode::LockStep;
-    let host = SessionConfig::host(61, 4)
+    in_both_modes(scenario);
+}
+
+fn scenario(mode: Mode) {
+    let delay = if mode == Mode::LockStep { 4 } else { 2 };
+    let host = SessionConfig::host(61, delay)
         .hash_interval(1)
         .rejoin_window(Millis(3000))
         .rejoin_entropy(0x6a5_2026);
