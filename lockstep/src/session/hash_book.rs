@@ -88,6 +88,11 @@ impl HashBook {
         }
     }
 
+    /// Forgets the peer's hashes of `tick` and later not compared yet.
+    pub(super) fn forget_from(&mut self, tick: u32) {
+        self.remote.retain(|&(t, _)| t < tick);
+    }
+
     /// The last tick the peer sent a hash for.
     pub(super) fn last_remote_tick(&self) -> u32 {
         self.last_remote_tick

@@ -163,6 +163,10 @@ struct Running<G: DeterministicGame> {
     leaving: Option<Leaving<G::Input>>,
     /// Guest: the slot the host asked about, until its change comes.
     asked: Option<u8>,
+    /// Guest: how many of this side's inputs the host had acknowledged
+    /// when it last asked about a slot (see [`Peer::host_had`]), kept
+    /// here for a slot this side has no link to.
+    asked_host_had: u32,
     /// A late join under way (see [`Entry`]).
     entry: Option<Entry>,
     /// How many spectators watch, tick by tick.
@@ -182,6 +186,7 @@ impl<G: DeterministicGame> Running<G> {
             roster_seq,
             leaving: None,
             asked: None,
+            asked_host_had: 0,
             entry: None,
             watchers: SpectatorCount::default(),
         }
@@ -259,6 +264,13 @@ fn is_away(p: &Peer) -> bool {
 /// `waiting` (its old session is then gone for good).
 fn rejoin_waits(waiting: &[WaitingRejoin], p: &Peer) -> bool {
     waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot)
+}
+
+/// Host: whether player `p` is away only because its old session is
+/// gone and its own fresh session waits among `waiting` (not leaving, not
+/// frozen for another change).
+fn only_rejoining(waiting: &[WaitingRejoin], p: &Peer) -> bool {
+    rejoin_waits(waiting, p) && p.dropped.is_some() && !p.frozen
 }
 
 /// A peer (index) whose hash of `tick` differs from ours, and the slots
@@ -504,6 +516,16 @@ pub struct Session<G: DeterministicGame> {
     /// Host: for each slot, how many players took it after its first
     /// (late joins); each one's rejoin token differs.
     seats: [u8; MAX_PLAYERS as usize],
+    /// Entering (rejoining or joining): `Rejoin`s of other players' fresh
+    /// sessions (link, slot, token) for slots this side has not met,
+    /// kept until the host says the slot came back (see
+    /// [`apply_returned`](Self::apply_returned)); a few at most.
+    early_claims: Vec<(PeerId, u8, u64)>,
+    /// Entering, running: players of slots this side never met (away
+    /// when it came back) whom the host took back since, until their
+    /// fresh sessions show up on a link; several may come back one after
+    /// the other before the first shows up.
+    back: Vec<Newcomer>,
     /// Guest: spectator count changes the host sent before this side
     /// started (applied at the start), with the link they came on.
     early_roster: Vec<(usize, Roster)>,
@@ -561,6 +583,8 @@ impl<G: DeterministicGame> Session<G> {
             benched: Vec::new(),
             waiting: Vec::new(),
             early_roster: Vec::new(),
+            early_claims: Vec::new(),
+            back: Vec::new(),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
             stats: SessionStats::default(),
@@ -924,9 +948,11 @@ impl<G: DeterministicGame> Session<G> {
         let taken = if p.frozen || p.returning.is_some() {
             matches!(msg, Message::Rejoin(_) | Message::Bye(_))
         } else if p.slot.is_none() && self.entering() {
+            // Another player's fresh session may introduce itself too
+            // (see `keep_early_claim`).
             matches!(
                 msg,
-                Message::Hello(_) | Message::Member(_) | Message::Bye(_)
+                Message::Hello(_) | Message::Member(_) | Message::Bye(_) | Message::Rejoin(_)
             )
         } else {
             true
@@ -1701,7 +1727,8 @@ impl<G: DeterministicGame> Session<G> {
         };
         let holding = run.leaving.is_some()
             || run.asked.is_some()
-            || self.peers.iter().any(|p| p.dropped.is_some());
+            || self.peers.iter().any(|p| p.dropped.is_some())
+            || self.unmet_slot(run);
         if holding {
             // Waiting on a held slot is not a stuck peer.
             self.deadlines.progressed();
@@ -1722,6 +1749,18 @@ impl<G: DeterministicGame> Session<G> {
         if let Some((id, slot)) = due {
             self.window_ran_out(now, id, slot);
         }
+    }
+
+    /// Entering: whether a slot of the match is still held for a player
+    /// this side has not met (away when this side came back, or not
+    /// introduced yet): waiting on it is not a stuck peer.
+    fn unmet_slot(&self, run: &Running<G>) -> bool {
+        self.entering()
+            && (1..run.params.players).any(|s| {
+                s != self.side
+                    && !run.timeline.is_neutral(usize::from(s))
+                    && !self.peers.iter().any(|p| p.slot == Some(s))
+            })
     }
 
     /// A running match stalled for the timeout on the inputs of players
@@ -2104,12 +2143,17 @@ impl<G: DeterministicGame> Session<G> {
     /// The host asks which inputs of a gone player this side holds.
     fn on_missing(&mut self, pi: usize, m: Missing) {
         let from_host = self.is_host_link(pi);
+        let entering = self.entering();
         let Phase::Running(run) = &mut self.phase else {
             self.violation(Violation::UnexpectedRoster);
             return;
         };
         let s = usize::from(m.slot);
-        let known = self.peers.iter().any(|p| p.slot == Some(m.slot));
+        // Entering, a slot this side has not met is one whose player was
+        // away when this side came back: it answers from what the
+        // catch-up gave it.
+        let known = self.peers.iter().any(|p| p.slot == Some(m.slot))
+            || (entering && m.slot != 0 && m.slot < run.params.players);
         if !from_host
             || run.asked.is_some()
             || m.slot == self.side
@@ -2123,6 +2167,7 @@ impl<G: DeterministicGame> Session<G> {
         // Acknowledged before this side answers, so before the host's
         // catch-up for the slot, if one follows: the rejoiner holds these.
         let host_had = self.peers.get(pi).map_or(0, |h| h.sender.acked());
+        run.asked_host_had = host_had;
         for p in &mut self.peers {
             if p.slot == Some(m.slot) {
                 p.frozen = true;
@@ -2249,6 +2294,18 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
+        // A player away here (dropped, or whose fresh session introduced
+        // itself) may be one whose old session is gone for good: the host
+        // did not ask it about the slot, and it may have held more of the
+        // slot's inputs and hashed ticks from `r.tick` on with them. Its
+        // hashes of those ticks not compared yet are not checked (the
+        // host drops them too); its fresh session's are, once taken back.
+        for p in &mut self.peers {
+            let away = p.dropped.is_some() || !p.claims.is_empty();
+            if away && p.slot != Some(slot) && p.slot != Some(0) {
+                p.hashes.forget_from(r.tick);
+            }
+        }
         match proof {
             None if bench => self.apply_bench(now, slot, r.tick),
             None => self.apply_neutral(slot, r.tick),
@@ -2261,6 +2318,7 @@ impl<G: DeterministicGame> Session<G> {
     /// whose fingerprint is `proof` (at once if its `Rejoin` came first).
     fn apply_returned(&mut self, now: Millis, slot: u8, tick: u32, proof: u64) {
         let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) else {
+            self.returned_unmet(now, slot, tick, proof);
             return;
         };
         log::info!("slot {slot} comes back from tick {tick}: waiting for its session");
@@ -2272,10 +2330,54 @@ impl<G: DeterministicGame> Session<G> {
                 core::mem::take(&mut p.claims)
             })
             .unwrap_or_default();
-        for (link, token) in claims {
+        // The newest first: an older one may be a copy its session sent
+        // again once back, on a link given up since.
+        for (link, token) in claims.into_iter().rev() {
             if self.check_claim(now, link, t, token) {
                 break;
             }
+        }
+    }
+
+    /// Entering: the host took back the player of `slot`, which this side
+    /// never met (it was away when this side came back), from `tick` on.
+    /// Its fresh session is taken as a newcomer's would be, on the link
+    /// whose `Rejoin` shows the token whose fingerprint is `proof`.
+    fn returned_unmet(&mut self, now: Millis, slot: u8, tick: u32, proof: u64) {
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        // What the host had acknowledged when it asked about the slot: it
+        // sends the catch-up along with the change, so an acknowledgement
+        // that came since may be of inputs the catch-up lacks.
+        let host_had = run.asked_host_had;
+        self.back.retain(|n| n.slot != slot);
+        self.back.push(Newcomer {
+            slot,
+            proof,
+            host_had,
+            tick,
+            returned: true,
+        });
+        log::info!("slot {slot} comes back from tick {tick}: waiting for its session");
+        let claims: Vec<(PeerId, u8, u64)> = self
+            .early_claims
+            .iter()
+            .rev()
+            .filter(|c| c.1 == slot)
+            .copied()
+            .collect();
+        for (link, slot, token) in claims {
+            self.take_newcomer(
+                now,
+                link,
+                Rejoin {
+                    protocol: PROTOCOL_VERSION,
+                    build: G::BUILD_ID,
+                    slot,
+                    token,
+                },
+            );
         }
     }
 
@@ -2285,12 +2387,30 @@ impl<G: DeterministicGame> Session<G> {
     /// host vouched for; anything else is refused and logged, and the
     /// match goes on.
     fn on_rejoin_at_guest(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
+        let unmet = |s: &Self| {
+            s.entering()
+                && r.slot != s.side
+                && r.slot != 0
+                && !s.peers.iter().any(|p| p.slot == Some(r.slot))
+                && pi.is_none_or(|i| s.peers.get(i).is_some_and(|p| p.slot.is_none()))
+        };
         let Phase::Running(run) = &self.phase else {
-            log::debug!("a rejoin to a guest outside a running match: dropped");
+            if unmet(self) {
+                self.keep_early_claim(link, r);
+            } else {
+                log::debug!("a rejoin to a guest outside a running match: dropped");
+            }
             return;
         };
-        if pi.is_none() && run.newcomer().is_some_and(|n| n.slot == r.slot) {
+        let stranger = pi.is_none_or(|i| self.peers.get(i).is_some_and(|p| p.slot.is_none()));
+        let awaited = run.newcomer().is_some_and(|n| n.slot == r.slot)
+            || self.back.iter().any(|n| n.slot == r.slot);
+        if stranger && awaited {
             self.take_newcomer(now, link, r);
+            return;
+        }
+        if unmet(self) && !run.timeline.is_neutral(usize::from(r.slot)) {
+            self.keep_early_claim(link, r);
             return;
         }
         let bench = self.benched.iter_mut().find(|b| b.slot == r.slot);
@@ -2320,6 +2440,20 @@ impl<G: DeterministicGame> Session<G> {
             log::info!("a rejoin from another build on {link}: refused");
             return;
         }
+        let copy = self.peers.get(t).is_some_and(|p| {
+            p.dropped.is_none()
+                && !p.frozen
+                && p.returning.is_none()
+                && pi == Some(t)
+                && p.taken_token == Some(r.token)
+        });
+        if copy {
+            // The session this side took back says its Rejoin again (see
+            // `introduce_joiner`): kept, it would only stand for a fresh
+            // session that is not there.
+            log::debug!("slot {} on {link} said its rejoin again: dropped", r.slot);
+            return;
+        }
         let waiting = self.peers.get_mut(t).is_some_and(|p| {
             if p.returning.is_none() {
                 p.keep_claim(link, r.token);
@@ -2336,6 +2470,26 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let _taken = self.check_claim(now, link, t, r.token);
+    }
+
+    /// Entering: keeps a `Rejoin` on `link` for a slot this side has not
+    /// met (its player was away when this side came back, and its own
+    /// fresh session asks for it too) until the host's word; the oldest
+    /// goes when there are too many.
+    fn keep_early_claim(&mut self, link: PeerId, r: Rejoin) {
+        if r.protocol != PROTOCOL_VERSION || r.build != G::BUILD_ID {
+            log::info!("a rejoin from another build on {link}: refused");
+            return;
+        }
+        self.early_claims.retain(|c| c.0 != link);
+        if self.early_claims.len() >= 2 * MAX_BENCH_CLAIMS {
+            self.early_claims.remove(0);
+        }
+        self.early_claims.push((link, r.slot, r.token));
+        log::debug!(
+            "a rejoin for slot {} on {link} waits for the host's word",
+            r.slot
+        );
     }
 
     /// Guest: the host said peer `t`'s player came back; a session on
@@ -2369,6 +2523,7 @@ impl<G: DeterministicGame> Session<G> {
         p.dropped = None;
         p.returning = None;
         p.claims.clear();
+        p.taken_token = Some(token);
         p.last_heard = now;
         p.pinger = ping::Pinger::default();
         p.pinger.start(self.cfg.ping_interval_frames);
@@ -2426,7 +2581,10 @@ impl<G: DeterministicGame> Session<G> {
                     if self.cfg.rejoin_as.is_none() && h.rejoin_token != 0 {
                         self.token = Some(h.rejoin_token);
                     }
-                    if self.cfg.join_as.is_some() {
+                    if self.entering() {
+                        // A rejoiner's first Rejoin may have reached a
+                        // player that was away then (or still in the old
+                        // session's place): it says it again.
                         self.introduce_joiner(pi);
                     }
                 }
@@ -3034,15 +3192,26 @@ impl<G: DeterministicGame> Session<G> {
         // With three players or more the others must all be there to
         // hand over what they hold of the slot, and no other change may
         // be under way. (Slots playing the neutral input are fine: the
-        // catch-up says which they are.) A player whose own fresh session
-        // waits too counts as away: taken back first, this one's fresh
-        // session would not know the other's, nor answer for its slot.
+        // catch-up says which they are.) A player away only because its
+        // old session is gone and its own fresh session waits is no
+        // obstacle: nothing is asked of a gone session, and the fresh one
+        // starts from the host's record. Such rejoins are taken one at a
+        // time, in the order they came; the next once the one before is
+        // back and can answer for the next slot like any player.
         let others_away = self
             .peers
             .iter()
             .enumerate()
-            .any(|(i, p)| i != t && is_away(p));
+            .any(|(i, p)| i != t && is_away(p) && !only_rejoining(&self.waiting, p));
         if others_away || run.leaving.is_some() || run.entry.is_some() {
+            return Verdict::Wait;
+        }
+        let earlier = self
+            .waiting
+            .iter()
+            .take_while(|w| w.rejoin.slot != r.slot)
+            .any(|w| self.peers.iter().any(|p| p.slot == Some(w.rejoin.slot)));
+        if earlier {
             return Verdict::Wait;
         }
         Verdict::Take
@@ -3775,6 +3944,7 @@ impl<G: DeterministicGame> Session<G> {
             proof,
             host_had,
             tick: r.tick,
+            returned: false,
         }));
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
@@ -3815,7 +3985,9 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
-        let Some(n) = run.newcomer() else {
+        let pending = run.newcomer().filter(|n| n.slot == r.slot);
+        let Some(n) = pending.or_else(|| self.back.iter().find(|n| n.slot == r.slot).copied())
+        else {
             return;
         };
         let match_id = run.params.match_id;
@@ -3827,12 +3999,21 @@ impl<G: DeterministicGame> Session<G> {
             );
             return;
         }
-        run.entry = None;
+        if n.returned {
+            self.back.retain(|b| b.slot != n.slot);
+        } else {
+            run.entry = None;
+        }
         self.gone.retain(|id| *id != link);
         self.strangers.retain(|(id, _)| *id != link);
+        self.early_claims.retain(|c| c.1 != n.slot);
+        // A link open before that never said whose it was becomes the
+        // player's.
+        self.peers.retain(|p| p.id != link || p.slot.is_some());
         let mut p = Peer::new(link, now);
         p.slot = Some(n.slot);
         p.enters_at = n.tick;
+        p.taken_token = Some(r.token);
         p.hello = Some(Self::local_version());
         p.pinger.start(self.cfg.ping_interval_frames);
         p.hashes = HashBook::after(0);
@@ -3843,13 +4024,18 @@ impl<G: DeterministicGame> Session<G> {
             match_id,
         }));
         self.peers.push(p);
-        log::info!("the new player of slot {} is on {link}", n.slot);
+        if n.returned {
+            log::info!("slot {} is back on {link}", n.slot);
+            self.events.push_back(Event::Resumed { slot: n.slot });
+        } else {
+            log::info!("the new player of slot {} is on {link}", n.slot);
+        }
         self.deadlines.progressed();
     }
 
-    /// Joiner: the host (on link `host`) let this side in; it introduces
-    /// itself to every other player with its slot and fresh token (they
-    /// check it against the host's fingerprint).
+    /// Joiner or rejoiner: the host (on link `host`) let this side in; it
+    /// introduces itself to every other player with its slot and token
+    /// (they check it against the host's fingerprint).
     fn introduce_joiner(&mut self, host: usize) {
         let Some(token) = self.token else {
             return;

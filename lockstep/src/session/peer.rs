@@ -79,6 +79,9 @@ pub(super) struct Peer {
     /// its token), waiting for the host's word that the slot came back: a
     /// few, one per link, so a forged one cannot push the real one out.
     pub(super) claims: Vec<(PeerId, u64)>,
+    /// Guest: the token of the fresh session this side last took back on
+    /// this link (its `Rejoin` said again later is not a new claim).
+    pub(super) taken_token: Option<u64>,
     /// Guest: how many of our inputs the host had acknowledged when it
     /// asked what we hold of this player's (before a leave or a rejoin).
     /// The host's catch-up for this player comes later, so a rejoiner
@@ -114,6 +117,7 @@ impl Peer {
             roster_acked: 0,
             returning: None,
             claims: Vec::new(),
+            taken_token: None,
             host_had: 0,
             enters_at: 0,
         }

@@ -130,6 +130,10 @@ pub(super) struct Newcomer {
     pub(super) host_had: u32,
     /// The first tick the slot plays the new player's inputs.
     pub(super) tick: u32,
+    /// The slot's own player coming back (rejoining a slot this side
+    /// entered the match without meeting: its player was away then)
+    /// rather than a new one.
+    pub(super) returned: bool,
 }
 
 /// One remaining player's answer to the host's [`Missing`](crate::wire::Missing).

@@ -1165,3 +1165,81 @@ pub fn bench_mesh(
     assert!(m.run_to_confirmed(600, 3000), "{}", m.progress());
     m
 }
+
+/// Reloads the pages of players `who` of `m` one after the other, `gap`
+/// frames apart (0: in the same frame), then runs until every one of
+/// them plays again on its fresh session, for at most `within` frames,
+/// while nobody ends. Returns the frames from the first reload until all
+/// were back.
+pub fn reload_at_once<G: DeterministicGame<Input = u8>>(
+    m: &mut lockstep_testing::Mesh<G>,
+    who: &[usize],
+    gap: u64,
+    within: u64,
+) -> u64 {
+    let start = m.net.frame;
+    for (k, &i) in who.iter().enumerate() {
+        if k > 0 {
+            m.run_frames(gap);
+        }
+        m.reload(i).expect("a guest's slot can be rejoined");
+    }
+    while !who.iter().all(|&i| m.players[i].is_running()) {
+        assert!(
+            m.net.frame < start + within,
+            "not all back in {within} frames: {}",
+            m.progress()
+        );
+        for (i, p) in m.players.iter().enumerate() {
+            assert_eq!(p.outcome(), None, "player {i}: {}", m.progress());
+        }
+        m.step_frame();
+    }
+    m.net.frame - start
+}
+
+/// After [`reload_at_once`]: `m` plays on to `ticks` more confirmed ticks;
+/// nobody ended or saw a slot leave, each of `who` rejoined once, every
+/// player knows which slot each of its links leads to, and all hashed
+/// the same states.
+pub fn assert_all_back_in_sync<G: DeterministicGame<Input = u8>>(
+    m: &mut lockstep_testing::Mesh<G>,
+    who: &[usize],
+    ticks: u32,
+) {
+    let from = m.players[0].confirmed_tick();
+    assert!(
+        m.run_to_confirmed(from + ticks, m.net.frame + 4 * u64::from(ticks)),
+        "{}",
+        m.progress()
+    );
+    let n = m.players.len();
+    for (i, p) in m.players.iter().enumerate() {
+        assert_eq!(p.outcome(), None, "player {i}: {}", m.progress());
+        let left = p
+            .seen
+            .events
+            .iter()
+            .any(|e| matches!(e, lockstep::Event::Left { .. }));
+        assert!(!left, "player {i} saw a slot leave");
+        for j in (0..n).filter(|&j| j != i) {
+            let slot = u8::try_from(j).expect("a few players");
+            assert_eq!(
+                p.peer_slot(lockstep_testing::member_id(j)),
+                Some(slot),
+                "player {i}'s link to {j}"
+            );
+        }
+    }
+    for &i in who {
+        let rejoined = m.players[i]
+            .seen
+            .events
+            .iter()
+            .filter(|e| matches!(e, lockstep::Event::Rejoined { .. }))
+            .count();
+        assert_eq!(rejoined, 1, "player {i}: {}", m.progress());
+    }
+    let all: Vec<usize> = (0..n).collect();
+    assert_players_agree(m, &all, 10);
+}
