@@ -2367,7 +2367,19 @@ impl<G: DeterministicGame> Session<G> {
             .filter(|c| c.1 == slot)
             .copied()
             .collect();
-        for (link, slot, token) in claims {
+        self.take_claims(now, slot, claims.into_iter().map(|(l, _, t)| (l, t)));
+    }
+
+    /// Guest: the fresh sessions that claimed `slot` (each a link and the
+    /// token it showed) are taken up as newcomers, now that the slot is
+    /// coming back.
+    fn take_claims(
+        &mut self,
+        now: Millis,
+        slot: u8,
+        claims: impl IntoIterator<Item = (PeerId, u64)>,
+    ) {
+        for (link, token) in claims {
             self.take_newcomer(
                 now,
                 link,
@@ -3965,18 +3977,7 @@ impl<G: DeterministicGame> Session<G> {
         self.events
             .push_back(Event::Unbenched { slot, tick: r.tick });
         // Its fresh session may have introduced itself already.
-        for (link, token) in claims {
-            self.take_newcomer(
-                now,
-                link,
-                Rejoin {
-                    protocol: PROTOCOL_VERSION,
-                    build: G::BUILD_ID,
-                    slot,
-                    token,
-                },
-            );
-        }
+        self.take_claims(now, slot, claims);
     }
 
     /// Guest: the new player's session introduces itself on `link` with
