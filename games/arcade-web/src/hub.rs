@@ -264,6 +264,9 @@ struct Online {
     /// game that ends meanwhile (NtBA's clock runs on with the AI playing
     /// the absent guest) ends the match with its result.
     away: bool,
+    /// The other player's `Leave` came while a game was played: the match
+    /// ends as that game ends.
+    other_left: bool,
 }
 
 impl Online {
@@ -526,6 +529,7 @@ impl HubSlot {
 
     fn hub_message(&mut self, now: Millis, msg: HubMsg) {
         let count = self.game_count();
+        let playing = self.playing().is_some();
         let Some(o) = self.online.as_mut() else {
             return;
         };
@@ -541,9 +545,10 @@ impl HubSlot {
                 o.theirs = Some(game);
                 self.agree(now);
             }
-            HubMsg::Leave => {
-                o.end_with(Outcome::RemoteQuit);
-            }
+            // The leaver's game says its own goodbye after this: the game
+            // being played ends first (its log kept), then the match.
+            HubMsg::Leave if playing => o.other_left = true,
+            HubMsg::Leave => o.end_with(Outcome::RemoteQuit),
             other => {
                 log::warn!("hub: a message this side does not accept ({other:?})");
             }
@@ -820,6 +825,7 @@ impl GameSlot for HubSlot {
             log: None,
             report: None,
             away: false,
+            other_left: false,
         });
         true
     }
@@ -966,12 +972,15 @@ impl GameSlot for HubSlot {
                 // lost link) leaves the players on the hub, if both are
                 // there.
                 let by_itself = !o.leaving
+                    && !o.other_left
                     && !o.away
                     && matches!(end.outcome, Outcome::LocalQuit | Outcome::RemoteQuit)
                     && o.end.is_none();
                 if by_itself {
                     o.phase = Phase::Between { generation };
                     o.result = Some(end.message);
+                } else if o.other_left {
+                    o.end_with(Outcome::RemoteQuit);
                 } else if o.leaving {
                     o.end_with(end.outcome);
                 } else {
