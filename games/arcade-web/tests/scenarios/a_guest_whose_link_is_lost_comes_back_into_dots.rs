@@ -44,10 +44,7 @@ fn the_guest_comes_back_into_dots_on_its_own_hub() {
     assert_eq!(id.side, 1);
 
     assert!(p.relink(link, 53, 6, coming_back(id)));
-    p.run(2_000, |_, h, g| {
-        h.held = vec![];
-        g.held = vec![];
-    });
+    p.both_hold(2_000, &[]);
     assert_eq!(p.guest.hub.playing(), Some((2, 0)), "dots, same generation");
     assert_eq!(p.host.hub.playing(), Some((2, 0)));
     assert!(

@@ -24,10 +24,7 @@ fn a_reloaded_guest_is_back_in_dots_under_the_same_generation() {
     // The arena first, then dots under generation 1.
     let mut p = rejoining_pair(link, 41, 0);
     p.run(1_000, |_, _, _| {});
-    p.run(600, |_, h, g| {
-        h.held = vec!["Digit3"];
-        g.held = vec!["Digit3"];
-    });
+    p.both_hold(600, &["Digit3"]);
     assert_eq!(p.host.hub.playing(), Some((2, 1)));
     assert_eq!(p.guest.hub.playing(), Some((2, 1)));
     p.run(3_000, |f, h, g| {
@@ -65,10 +62,7 @@ fn a_reloaded_guest_is_back_in_dots_under_the_same_generation() {
 
     // A new link: the guest's fresh hub with the rejoin, the host relinks.
     assert!(p.relink(link, 42, 5, coming_back(id)), "the host takes it");
-    p.run(2_000, |_, h, g| {
-        h.held = vec![];
-        g.held = vec![];
-    });
+    p.both_hold(2_000, &[]);
     assert_eq!(p.guest.hub.playing(), Some((2, 1)), "dots, same generation");
     assert!(
         p.guest.view.rejoined.is_some(),
@@ -90,14 +84,8 @@ fn a_reloaded_guest_is_back_in_dots_under_the_same_generation() {
     assert!(h.headline.contains("wins"), "{}", h.headline);
 
     // The next game starts with a fresh handshake on both pages.
-    p.run(600, |_, h, g| {
-        h.held = vec!["Digit3"];
-        g.held = vec!["Digit3"];
-    });
-    p.run(1_500, |_, h, g| {
-        h.held = vec![];
-        g.held = vec![];
-    });
+    p.both_hold(600, &["Digit3"]);
+    p.both_hold(1_500, &[]);
     assert_eq!(p.host.hub.playing(), Some((2, 2)));
     assert_eq!(p.guest.hub.playing(), Some((2, 2)));
     assert!(p.guest.view.tick.is_some_and(|t| t > 30), "dots runs again");

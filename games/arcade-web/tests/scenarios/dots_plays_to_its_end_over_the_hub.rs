@@ -23,16 +23,10 @@ fn dots_after_the_arena_ends_on_one_result() {
     assert_eq!(p.host.hub.playing(), Some((0, 0)), "the arena first");
 
     // Both propose dots (the third game).
-    p.run(600, |_, h, g| {
-        h.held = vec!["Digit3"];
-        g.held = vec!["Digit3"];
-    });
+    p.both_hold(600, &["Digit3"]);
     assert_eq!(p.host.hub.playing(), Some((2, 1)));
     assert_eq!(p.guest.hub.playing(), Some((2, 1)));
-    p.run(200, |_, h, g| {
-        h.held = vec![];
-        g.held = vec![];
-    });
+    p.both_hold(200, &[]);
     for (page, side) in [(&p.host, 0), (&p.guest, 1)] {
         assert!(
             !page.view.headline.contains("Amber"),
@@ -58,10 +52,7 @@ fn dots_after_the_arena_ends_on_one_result() {
     );
     assert_eq!(p.host.ended, None, "the hub stays open for the next game");
     // Once both confirmed the same tick, their hashes agree.
-    p.run(1_000, |_, h, g| {
-        h.held = vec![];
-        g.held = vec![];
-    });
+    p.both_hold(1_000, &[]);
     assert_eq!(p.host.view.tick, p.guest.view.tick);
     assert_eq!(p.host.view.hash, p.guest.view.hash);
 }

@@ -27,14 +27,8 @@ fn the_second_game_issues_another_token_and_refuses_the_first() {
     assert_eq!(first.match_id, first_host.match_id);
 
     // Dots again, under generation 1.
-    p.run(600, |_, h, g| {
-        h.held = vec!["Digit3"];
-        g.held = vec!["Digit3"];
-    });
-    p.run(1_000, |_, h, g| {
-        h.held = vec![];
-        g.held = vec![];
-    });
+    p.both_hold(600, &["Digit3"]);
+    p.both_hold(1_000, &[]);
     assert_eq!(p.guest.hub.playing(), Some((2, 1)));
     let second = p
         .guest

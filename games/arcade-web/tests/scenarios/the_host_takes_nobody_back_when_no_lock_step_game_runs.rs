@@ -39,10 +39,7 @@ fn not_between_games() {
     assert!(!p.host.hub.match_relink(now, 9), "refused");
     assert_eq!(p.host.hub.match_tag(), Some(4));
     // The next game is still agreed as usual.
-    p.run(600, |_, h, g| {
-        h.held = vec!["Digit2"];
-        g.held = vec!["Digit2"];
-    });
+    p.both_hold(600, &["Digit2"]);
     assert_eq!(p.host.hub.playing(), Some((1, 1)));
     assert_eq!(p.guest.hub.playing(), Some((1, 1)));
 }

@@ -85,10 +85,7 @@ fn arena_then_battleship_to_the_end_then_arena_again() {
         .contains("next game: press 1 Arena, 2 Battleship"));
 
     // The arena again, under the next generation.
-    p.run(500, |_, h, g| {
-        h.held = vec!["Digit1"];
-        g.held = vec!["Digit1"];
-    });
+    p.both_hold(500, &["Digit1"]);
     assert_eq!(p.host.hub.playing(), Some((0, 2)));
     assert_eq!(p.guest.hub.playing(), Some((0, 2)));
     p.run(2_000, |_, h, g| {

@@ -125,6 +125,14 @@ impl Pair {
         p
     }
 
+    /// Runs `ms` with both players holding `keys` (none: both let go).
+    pub fn both_hold(&mut self, ms: u64, keys: &[&'static str]) {
+        self.run(ms, |_, h, g| {
+            h.held = keys.to_vec();
+            g.held = keys.to_vec();
+        });
+    }
+
     /// The guest leaves: its match ends as left, the host's as the other
     /// player's leaving.
     pub fn guest_leaves(&mut self) {
