@@ -49,7 +49,7 @@ use std::collections::BTreeMap;
 use std::ops::{Deref, DerefMut};
 
 use lockstep::{
-    DeterministicGame, Event, Frame, Millis, PeerId, Session, SessionConfig, Transport,
+    Channel, DeterministicGame, Event, Frame, Millis, PeerId, Session, SessionConfig, Transport,
 };
 pub use netsim::{LinkConfig, SimEndpoint};
 
@@ -296,6 +296,13 @@ pub struct Player<G: DeterministicGame, P> {
     /// When false the session gets no frames (its player's tab is frozen);
     /// it is still pumped.
     pub runs: bool,
+    /// When true the page's thread is blocked: the session is neither
+    /// pumped nor run, so it sends nothing, and what reaches it is taken
+    /// off its links (as a browser's network stack does) and waits until
+    /// the page is free again.
+    pub busy: bool,
+    /// What reached a busy page, in arrival order.
+    waiting: Vec<(PeerId, Channel, Vec<u8>)>,
 }
 
 impl<G: DeterministicGame, P: PadSource<G>> Player<G, P> {
@@ -306,6 +313,8 @@ impl<G: DeterministicGame, P: PadSource<G>> Player<G, P> {
             pads,
             seen: Seen::default(),
             runs: true,
+            busy: false,
+            waiting: Vec::new(),
         }
     }
 }
@@ -325,12 +334,21 @@ impl<G: DeterministicGame, P> DerefMut for Player<G, P> {
 
 impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
     fn pump(&mut self, now: Millis, peer: PeerId, end: &mut dyn Transport) {
+        if self.busy {
+            while let Some((channel, bytes)) = end.recv() {
+                self.waiting.push((peer, channel, bytes));
+            }
+            return;
+        }
+        for (from, channel, bytes) in std::mem::take(&mut self.waiting) {
+            self.session.handle_datagram(now, from, channel, &bytes);
+        }
         self.session.pump(now, peer, end);
         self.seen.record(&mut self.session);
     }
 
     fn frame(&mut self, now: Millis) {
-        if !self.runs {
+        if !self.runs || self.busy {
             return;
         }
         let Player { session, pads, .. } = self;
@@ -344,7 +362,7 @@ impl<G: DeterministicGame, P: PadSource<G>> Member for Player<G, P> {
     }
 
     fn poll_timeout(&self) -> Option<Millis> {
-        self.session.poll_timeout()
+        self.session.poll_timeout().filter(|_| !self.busy)
     }
 }
 
