@@ -171,6 +171,11 @@ struct Running<G: DeterministicGame> {
     entry: Option<Entry>,
     /// How many spectators watch, tick by tick.
     watchers: SpectatorCount,
+    /// An entering side: the tick its own inputs start from (the host's
+    /// change, set a little ahead of the host's present). The others may
+    /// play on to it while this side still catches up. 0 for a side that
+    /// played from the start.
+    returns_at: u32,
 }
 
 impl<G: DeterministicGame> Running<G> {
@@ -189,7 +194,16 @@ impl<G: DeterministicGame> Running<G> {
             asked_host_had: 0,
             entry: None,
             watchers: SpectatorCount::default(),
+            returns_at: 0,
         }
+    }
+
+    /// The tick past which honest peers' inputs, hashes and changes reach
+    /// at most [`ahead_limit`]: this side's present or, while an entering
+    /// side catches up, the tick of its return (the others may have
+    /// reached it already).
+    fn reach_base(&self) -> u32 {
+        self.timeline.tick().max(self.returns_at)
     }
 
     /// Host: the join waiting for every player's acknowledgement.
@@ -2195,7 +2209,7 @@ impl<G: DeterministicGame> Session<G> {
         let Some(id) = self.peers.get(pi).map(|p| p.id) else {
             return;
         };
-        let limit = ahead_limit(run.timeline.tick(), run.params);
+        let limit = ahead_limit(run.reach_base(), run.params);
         let s = usize::from(h.slot);
         if self.side == 0 {
             let Some(leaving) = run.leaving.as_mut() else {
@@ -2809,7 +2823,7 @@ impl<G: DeterministicGame> Session<G> {
         let end = m.first_tick + m.pads.len() as u32;
         // A player that just entered starts its inputs at the change's
         // tick, which may lie ahead of this side's present.
-        let from = run.timeline.tick().max(peer.enters_at);
+        let from = run.reach_base().max(peer.enters_at);
         if end > ahead_limit(from, run.params) {
             self.violation(Violation::TooFarAhead { tick: end });
             return;
@@ -2900,11 +2914,12 @@ impl<G: DeterministicGame> Session<G> {
         // hashes for comparison, as during the match.
         let none_yet = LocalHashes::default();
         let entering = self.entering();
-        let (mut running, params, tick, last_hashed) = match &mut self.phase {
+        let (mut running, params, base, last_hashed) = match &mut self.phase {
             Phase::Running(run) => (
                 Some((&mut run.parts, &mut run.local)),
                 run.params,
-                run.timeline.tick(),
+                // `reach_base`, borrowing only these fields.
+                run.timeline.tick().max(run.returns_at),
                 run.timeline.last_hashed(),
             ),
             // A peer that started before this side hashes early.
@@ -2930,7 +2945,7 @@ impl<G: DeterministicGame> Session<G> {
         let Some(peer) = self.peers.get_mut(pi) else {
             return;
         };
-        let limit = ahead_limit(tick, params);
+        let limit = ahead_limit(base, params);
         let ours = running.as_ref().map_or(&none_yet, |(_, local)| &**local);
         let compared = peer
             .hashes
@@ -3680,6 +3695,7 @@ impl<G: DeterministicGame> Session<G> {
             timeline.play_neutral(usize::from(s));
         }
         let mut run = Running::new(params, timeline, c.roster);
+        run.returns_at = held;
         self.delay = DelayTuner::new(params.delay);
         run.watchers = SpectatorCount::from_changes(&c.spectators, c.tick);
         self.phase = Phase::Running(run);
@@ -3936,7 +3952,7 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::UnexpectedRoster);
             return;
         };
-        let reach = ahead_limit(ahead_limit(run.timeline.tick(), run.params), run.params);
+        let reach = ahead_limit(ahead_limit(run.reach_base(), run.params), run.params);
         if !from_host
             || r.seq != run.roster_seq.wrapping_add(1)
             || run.asked.is_some()
