@@ -288,6 +288,9 @@ struct Asking {
     reloaded: bool,
     /// When the host's window runs out: no use asking after that.
     until: Millis,
+    /// A party's match, of this many people: the way back is a comeback
+    /// room (see `party::back`).
+    party: Option<u8>,
 }
 
 /// Coming back into the running match, on either side: the guest asks the
@@ -429,6 +432,7 @@ impl Shell {
             next_ask: now,
             reloaded: true,
             until: now + Millis(left),
+            party: None,
         });
         if let Some(c) = self.client.as_mut() {
             c.note(crate::lobby::LobbyNotice::Rejoin(RECONNECTING));
@@ -519,8 +523,81 @@ impl Shell {
             next_ask: now,
             reloaded: false,
             until: now + REJOIN_WINDOW,
+            party: None,
         });
         self.comeback_tick(now);
+    }
+
+    /// A party guest's link to the host closed while the match runs (its
+    /// other links are closed already): with a token, it asks the host
+    /// `host` for a way back into the match of `people`.
+    pub(super) fn party_link_to_host_lost(&mut self, now: Millis, host: PeerId, people: u8) {
+        if self.comeback.asking.is_some() || !self.in_match() {
+            return;
+        }
+        let Some(id) = self.game.match_identity() else {
+            return;
+        };
+        let Some(token) = id.token.filter(|_| id.side != 0) else {
+            log::info!("the party's host is lost, and this page has no way back");
+            return;
+        };
+        log::info!("the links to the party were lost; asking the host for a way back");
+        self.comeback.asking = Some(Asking {
+            host,
+            match_id: id.match_id,
+            slot: id.side,
+            token,
+            next_ask: now,
+            reloaded: false,
+            until: now + REJOIN_WINDOW,
+            party: Some(people),
+        });
+        self.comeback_tick(now);
+    }
+
+    /// The returning party page's links to everyone are open: its fresh
+    /// session takes its slot back over them.
+    pub(super) fn party_back_ready(&mut self, now: Millis) {
+        let Some(a) = self.comeback.asking.take() else {
+            return;
+        };
+        let Some(tag) = self.party_gen() else {
+            return;
+        };
+        if a.reloaded && self.screens.screen() == &crate::screens::Screen::Lobby {
+            if let Some(c) = self.client.as_mut() {
+                c.match_resumed(now);
+            }
+        }
+        if !self.in_match() {
+            if a.reloaded {
+                self.give_up("Could not get back into the match.");
+            }
+            return;
+        }
+        if a.reloaded {
+            self.frame_times = super::FrameTimes::default();
+            self.match_view = super::view::MatchView {
+                state: Some("connected"),
+                status: RECONNECTING.to_owned(),
+                ..super::view::MatchView::default()
+            };
+        }
+        self.match_view.path = Some("direct");
+        let cfg = SessionConfig::guest()
+            .adaptive_input_delay()
+            .rejoin(a.slot, a.token);
+        let cfg = self.rejoin_config(cfg, false);
+        let names = self.party_link_names();
+        if !self.game.start_party(cfg, now, tag, &names) {
+            log::warn!("could not make the session to come back with");
+        }
+        if a.reloaded {
+            self.screen_event(now, crate::screens::ScreenEvent::MatchStarted, &[]);
+        }
+        self.party_back_started(now);
+        self.render(Part::Match);
     }
 
     /// The timers: the guest asks again every [`ASK_EVERY`] until a link
@@ -557,10 +634,11 @@ impl Shell {
         }
         // Asked only over an open lobby link; again after a while, unless
         // a room for the new link is being made.
+        let relinking = self.party_relinking();
         let Some(a) = self.comeback.asking.as_mut() else {
             return;
         };
-        if now < a.next_ask || self.comeback.room.is_some() || linked != Some(true) {
+        if now < a.next_ask || self.comeback.room.is_some() || relinking || linked != Some(true) {
             return;
         }
         a.next_ask = now + ASK_EVERY;
@@ -580,6 +658,13 @@ impl Shell {
                 if !self.asking_host(from) || self.comeback.room.is_some() {
                     log::debug!("a rejoin room nobody here waits for; ignored");
                     return;
+                }
+                if let Some(a) = self.comeback.asking.as_ref() {
+                    if let Some(people) = a.party {
+                        let (slot, host) = (a.slot, a.host.clone());
+                        self.party_rejoin_room(now, code, slot, people, host);
+                        return;
+                    }
                 }
                 self.room_gen += 1;
                 let link = self.room_link(RoomLink::guest(code, self.cfg.match_connect));
@@ -630,6 +715,10 @@ impl Shell {
         if !ours {
             log::info!("a player asked to come back into a match not running here");
             send(self, PeerMsg::RejoinGone);
+            return;
+        }
+        if self.party_links_up() {
+            self.party_way_back(now, from);
             return;
         }
         if self.comeback.room.is_some() && self.comeback.asker.as_ref() == Some(from) {

@@ -774,6 +774,22 @@ impl World {
         self.settle();
     }
 
+    /// Every party link of page `p` fails at once (its network changed,
+    /// say): both ends of each report it closed.
+    pub fn cut_party_links(&mut self, p: usize) {
+        let links: Vec<LinkId> = self.pages[p]
+            .conns
+            .keys()
+            .filter(|l| matches!(l, LinkId::Party(_)))
+            .cloned()
+            .collect();
+        for link in links {
+            self.rtc(p, &link, RtcEvent::Closed);
+            self.close_conn(p, &link);
+        }
+        self.settle();
+    }
+
     /// The ICE path under page `p`'s match connection is lost (a network
     /// change), its data channels still open: both ends report the path
     /// down, and nothing gets through until an ICE restart brings it back
