@@ -129,6 +129,8 @@ pub(super) struct PartySetup {
     link_tags: std::collections::BTreeMap<u8, u32>,
     /// The comeback room of a player coming back, while one is open.
     relink: Option<back::RelinkRoom>,
+    /// The lobby name of the player at each place, as each said.
+    names: std::collections::BTreeMap<u8, String>,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -174,6 +176,7 @@ impl PartySetup {
             host: None,
             link_tags: std::collections::BTreeMap::new(),
             relink: None,
+            names: std::collections::BTreeMap::new(),
         }
     }
 
@@ -493,17 +496,8 @@ impl Shell {
         if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
             if let RtcEvent::Data(lockstep::Channel::Reliable, bytes) = &event {
                 if bytes.first() == Some(&HUB) {
-                    if let [_, back::HUB_RELINK, ref code @ ..] = bytes[..] {
-                        let code = code.to_vec();
-                        self.relink_told(now, place, &code);
-                        return;
-                    }
-                    // Exactly two bytes: the namespace and the kind.
-                    let what = match bytes[..] {
-                        [_, kind] => Some(kind),
-                        _ => None,
-                    };
-                    self.hub_message(now, place, what);
+                    let bytes = bytes.clone();
+                    self.party_hub(now, place, &bytes);
                     return;
                 }
             }
@@ -695,6 +689,8 @@ impl Shell {
             return;
         }
         self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        let keys: Vec<u8> = links.iter().map(|(m, _)| m.0).collect();
+        self.send_who(&keys);
         // What the others' sessions sent before ours existed.
         let early = self
             .party
@@ -703,11 +699,34 @@ impl Shell {
             .unwrap_or_default();
         for (member, channel, bytes) in early {
             if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
-                self.game
-                    .party_datagram(now, link_name(place), channel, &bytes);
+                self.early_datagram(now, place, channel, &bytes);
             }
         }
         self.send_match_transmits();
+    }
+
+    /// A datagram kept from before our match started, from `place`: a hub
+    /// message (another page's match may start first and say who it is)
+    /// or the match's.
+    fn early_datagram(&mut self, now: Millis, place: u8, channel: lockstep::Channel, bytes: &[u8]) {
+        if channel == lockstep::Channel::Reliable && bytes.first() == Some(&HUB) {
+            self.party_hub(now, place, bytes);
+        } else {
+            self.game
+                .party_datagram(now, link_name(place), channel, bytes);
+        }
+    }
+
+    /// A hub message from the player at `place` (its first byte is
+    /// [`HUB`]).
+    fn party_hub(&mut self, now: Millis, place: u8, bytes: &[u8]) {
+        match bytes {
+            [_, back::HUB_RELINK, code @ ..] => self.relink_told(now, place, code),
+            [_, back::HUB_WHO, id @ ..] => self.who_told(place, id),
+            // Exactly two bytes: the namespace and the kind.
+            [_, kind] => self.hub_message(now, place, Some(*kind)),
+            _ => self.hub_message(now, place, None),
+        }
     }
 
     /// Sends the running party match's datagrams on every link.
@@ -913,8 +932,7 @@ impl Shell {
             .unwrap_or_default();
         for (member, channel, bytes) in early {
             if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
-                self.game
-                    .party_datagram(now, link_name(place), channel, &bytes);
+                self.early_datagram(now, place, channel, &bytes);
             }
         }
         self.send_match_transmits();

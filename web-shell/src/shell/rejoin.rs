@@ -868,6 +868,11 @@ impl Shell {
                 .map(|p| p.nick.clone());
         }
         let restarting = self.restarting();
+        let party_name = self
+            .match_view
+            .held
+            .and_then(|(slot, _)| self.party_name(slot));
+        let party = self.party_links_up();
         let v = &mut self.match_view;
         // The other player's countdown wins over this page's own ICE
         // restart: a page that closed goes quiet, and its connection
@@ -876,11 +881,14 @@ impl Shell {
         v.reconnecting = if self.comeback.reconnecting() {
             Some(RECONNECTING.to_owned())
         } else if let Some((_, secs)) = v.held {
-            let name = self
-                .comeback
-                .name
-                .clone()
-                .unwrap_or_else(|| "The other player".to_owned());
+            // In a party the player away is the held slot's; its name
+            // came over its link (`party::back`).
+            let name = if party {
+                party_name
+            } else {
+                self.comeback.name.clone()
+            };
+            let name = name.unwrap_or_else(|| "The other player".to_owned());
             Some(reconnecting_line(&name, secs))
         } else if restarting {
             Some(RECONNECTING.to_owned())

@@ -39,6 +39,12 @@ use signaling_protocol::members::MemberId;
 /// room's code. Only the host sends it.
 pub(super) const HUB_RELINK: u8 = 3;
 
+/// Hub message: "this is who plays at my place" (after [`HUB`]), followed
+/// by the sender's lobby id: every page sends it to every other when its
+/// match starts, and a returning page again on its new links, so that the
+/// others can name a player who is away.
+pub(super) const HUB_WHO: u8 = 4;
+
 /// A comeback room of the running party match.
 #[derive(Debug)]
 pub(super) struct RelinkRoom {
@@ -461,6 +467,7 @@ impl Shell {
                 RelinkOutput::Opened(_) if back => {}
                 RelinkOutput::Opened(place) => {
                     log::info!("party: a returning player's new link is open");
+                    self.send_who(&[key(place)]);
                     if let Some(p) = self.party.as_mut() {
                         p.links.retain(|(_, q)| *q != place);
                         p.links.push((MemberId(key(place)), place));
@@ -483,6 +490,12 @@ impl Shell {
                         p.link_tags = p.links.iter().map(|(m, _)| (m.0, gen)).collect();
                     }
                     self.party_back_ready(now);
+                    let keys: Vec<u8> = self
+                        .party
+                        .as_ref()
+                        .map(|p| p.links.iter().map(|(m, _)| m.0).collect())
+                        .unwrap_or_default();
+                    self.send_who(&keys);
                 }
                 RelinkOutput::CloseRoom => {
                     self.out
@@ -537,6 +550,46 @@ impl Shell {
             }
         }
         self.send_match_transmits();
+    }
+
+    /// Sends our lobby id to the players on the party links `keys`.
+    pub(super) fn send_who(&mut self, keys: &[u8]) {
+        let Some(me) = self.client.as_ref().and_then(|c| c.me().cloned()) else {
+            return;
+        };
+        let mut bytes = vec![HUB, HUB_WHO];
+        bytes.extend_from_slice(me.as_str().as_bytes());
+        for &k in keys {
+            self.out.push_back(Output::SendPeer {
+                link: LinkId::Party(k),
+                channel: lockstep::Channel::Reliable,
+                bytes: bytes.clone(),
+            });
+        }
+    }
+
+    /// The player at `place` says who it is: its lobby id, whose name the
+    /// page keeps (the player may leave the roster while it is away).
+    pub(super) fn who_told(&mut self, place: u8, id: &[u8]) {
+        let id = std::str::from_utf8(id).ok().and_then(PeerId::parse);
+        let Some(id) = id else {
+            log::warn!("party: dropped a malformed name message");
+            return;
+        };
+        let nick = self
+            .client
+            .as_ref()
+            .and_then(|c| c.player(&id))
+            .map(|p| p.nick.clone());
+        if let (Some(p), Some(nick)) = (self.party.as_mut(), nick) {
+            p.names.insert(place, nick);
+        }
+    }
+
+    /// The name of the party player who plays slot `slot` (a party's
+    /// place is its slot), when it said who it is.
+    pub(in crate::shell) fn party_name(&self, slot: u8) -> Option<String> {
+        self.running_party()?.names.get(&slot).cloned()
     }
 
     /// The tag the running party match's session carries.
