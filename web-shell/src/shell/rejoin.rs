@@ -131,6 +131,9 @@ pub struct RejoinRecord {
     pub host_name: String,
     /// The game the match plays (a page that carries several).
     pub game: String,
+    /// For a party's match, how many play (its host is the party's);
+    /// 0 for a match of two.
+    pub people: u8,
     /// When the match was last seen running on this page, in ms since the
     /// Unix epoch (the wall clock: a reload starts the page's own clock
     /// again).
@@ -149,6 +152,13 @@ struct Stored {
     host_name: String,
     game: String,
     alive_at: u64,
+    /// Absent in a match of two's record.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    people: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Why a stored record was not taken.
@@ -175,6 +185,7 @@ impl RejoinRecord {
             host_name: self.host_name.clone(),
             game: self.game.clone(),
             alive_at: self.alive_at,
+            people: self.people,
         };
         serde_json::to_string(&s).unwrap_or_default()
     }
@@ -200,6 +211,11 @@ impl RejoinRecord {
         if s.slot == 0 || s.slot >= lockstep::wire::MAX_PLAYERS || !name_ok {
             return Err(RecordError::BadValue);
         }
+        // A party's record: its size holds the slot, within the engine's
+        // players.
+        if s.people != 0 && (s.people <= s.slot || s.people > lockstep::wire::MAX_PLAYERS) {
+            return Err(RecordError::BadValue);
+        }
         if s.game.is_empty() || s.game.len() > 64 || s.game.chars().any(char::is_control) {
             return Err(RecordError::BadValue);
         }
@@ -211,6 +227,7 @@ impl RejoinRecord {
             host_name: s.host_name,
             game: s.game,
             alive_at: s.alive_at,
+            people: s.people,
         })
     }
 
@@ -291,6 +308,9 @@ struct Asking {
     /// A party's match, of this many people: the way back is a comeback
     /// room (see `party::back`).
     party: Option<u8>,
+    /// After a reload: the game the match plays, opened before the fresh
+    /// session starts.
+    game: Option<String>,
 }
 
 /// Coming back into the running match, on either side: the guest asks the
@@ -432,7 +452,8 @@ impl Shell {
             next_ask: now,
             reloaded: true,
             until: now + Millis(left),
-            party: None,
+            party: (r.people != 0).then_some(r.people),
+            game: Some(r.game),
         });
         if let Some(c) = self.client.as_mut() {
             c.note(crate::lobby::LobbyNotice::Rejoin(RECONNECTING));
@@ -448,26 +469,41 @@ impl Shell {
         let Some(id) = self.game.match_identity() else {
             return;
         };
-        let (Some(token), Some(host)) = (id.token, self.last_opponent.clone()) else {
+        // A party's guest comes back through the party's host.
+        let party = self.party_host();
+        let host = party
+            .as_ref()
+            .map(|(h, _)| h.clone())
+            .or_else(|| self.last_opponent.clone());
+        let (Some(token), Some(host)) = (id.token, host) else {
             return;
         };
         if id.side == 0 || self.comeback.asking.is_some() {
             return;
         }
         self.comeback.next_write = now + Millis(1_000);
-        let host_name = self
-            .comeback
-            .name
-            .clone()
-            .unwrap_or_else(|| "The other player".to_owned());
+        let name = match &party {
+            Some((h, _)) => self
+                .client
+                .as_ref()
+                .and_then(|c| c.player(h))
+                .map(|p| p.nick.clone()),
+            None => self.comeback.name.clone(),
+        };
+        let host_name = name.unwrap_or_else(|| "The other player".to_owned());
+        let game = match &party {
+            Some(_) => self.party_game_name(),
+            None => self.game.name().to_owned(),
+        };
         let record = RejoinRecord {
             seed: id.match_id,
             slot: id.side,
             token,
             host,
             host_name,
-            game: self.game.name().to_owned(),
+            game,
             alive_at: self.wall(now),
+            people: party.map_or(0, |(_, n)| n),
         };
         self.comeback.written = true;
         self.out.push_back(Output::SessionStore {
@@ -524,6 +560,7 @@ impl Shell {
             reloaded: false,
             until: now + REJOIN_WINDOW,
             party: None,
+            game: None,
         });
         self.comeback_tick(now);
     }
@@ -552,6 +589,7 @@ impl Shell {
             reloaded: false,
             until: now + REJOIN_WINDOW,
             party: Some(people),
+            game: None,
         });
         self.comeback_tick(now);
     }
@@ -661,8 +699,8 @@ impl Shell {
                 }
                 if let Some(a) = self.comeback.asking.as_ref() {
                     if let Some(people) = a.party {
-                        let (slot, host) = (a.slot, a.host.clone());
-                        self.party_rejoin_room(now, code, slot, people, host);
+                        let (slot, host, game) = (a.slot, a.host.clone(), a.game.clone());
+                        self.party_rejoin_room(now, code, slot, people, host, game.as_deref());
                         return;
                     }
                 }
@@ -912,6 +950,7 @@ mod tests {
             host_name: "Ada".to_owned(),
             game: "NtBA".to_owned(),
             alive_at: 1_700_000_000_000,
+            people: 0,
         }
     }
 
@@ -984,6 +1023,34 @@ mod tests {
         assert!(text.contains(r#""token":"fffffffffffffffa""#), "{text}");
         assert!(text.len() < RECORD_MAX_BYTES / 2);
         assert_eq!(RejoinRecord::from_storage(&text), Ok(r));
+    }
+
+    #[test]
+    fn a_partys_record_keeps_its_size_and_a_pairs_has_none() {
+        let pair = record().to_storage();
+        assert!(!pair.contains("people"), "{pair}");
+        let party = RejoinRecord {
+            slot: 3,
+            people: 4,
+            ..record()
+        };
+        let text = party.to_storage();
+        assert!(text.contains(r#""people":4"#), "{text}");
+        assert_eq!(RejoinRecord::from_storage(&text), Ok(party));
+        // A slot the party does not hold, or more people than a match
+        // takes, is not a record this page wrote.
+        for (slot, people) in [(3, 3), (3, 2), (1, 9), (1, 255)] {
+            let bad = RejoinRecord {
+                slot,
+                people,
+                ..record()
+            };
+            assert_eq!(
+                RejoinRecord::from_storage(&bad.to_storage()),
+                Err(RecordError::BadValue),
+                "slot {slot} of {people}"
+            );
+        }
     }
 
     #[test]

@@ -28,7 +28,7 @@
 use super::{link_name, PartySetup, ATTEMPT, HUB};
 use crate::id::{PeerId, RoomCode};
 use crate::party::Lineup;
-use crate::protocol::{PeerMsg, Signal, SignalKind};
+use crate::protocol::{GameName, PeerMsg, Signal, SignalKind};
 use crate::shell::rejoin::REJOIN_WINDOW;
 use crate::shell::relink::{Relink, RelinkOutput, RELINK_KEY};
 use crate::shell::{FetchId, LinkId, Output, RtcEvent, Shell, SocketId, ROOM_FETCH_TIMEOUT};
@@ -241,9 +241,10 @@ impl Shell {
         self.refresh_ice(now, super::super::AfterIce::Nothing);
     }
 
-    /// The returning page: the host's answer names comeback room `code`.
-    /// `place` of `people`, `game` the one the match plays; `host` the
-    /// party host's lobby id.
+    /// The returning page: the host's answer names comeback room `code`,
+    /// for our `place` of `people`; `host` is the party host's lobby id.
+    /// A reloaded page has no party any more: it makes one for the match
+    /// of `game` (its record's).
     pub(in crate::shell) fn party_rejoin_room(
         &mut self,
         now: Millis,
@@ -251,6 +252,7 @@ impl Shell {
         place: u8,
         people: u8,
         host: PeerId,
+        game: Option<&str>,
     ) {
         if self
             .party
@@ -262,12 +264,15 @@ impl Shell {
             return;
         }
         if self.party.is_none() {
-            // A reloaded page: the party is this comeback from here on.
+            // A reloaded page: the party is this comeback from here on,
+            // on the game its match plays.
+            let game = game.and_then(GameName::parse);
+            self.open_named(game.as_ref());
             self.room_gen += 1;
             let mut p = PartySetup::new(self.room_gen);
             p.host = Some(host);
             p.lineup = Some(Lineup {
-                game: None,
+                game,
                 room: code.clone(),
                 place,
                 sides: vec![0; usize::from(people)],
@@ -590,6 +595,20 @@ impl Shell {
     /// place is its slot), when it said who it is.
     pub(in crate::shell) fn party_name(&self, slot: u8) -> Option<String> {
         self.running_party()?.names.get(&slot).cloned()
+    }
+
+    /// The name of the game the party's match plays: the one its
+    /// invitation named, else the page's first.
+    pub(in crate::shell) fn party_game_name(&self) -> String {
+        let named = self
+            .party
+            .as_ref()
+            .and_then(|p| p.lineup.as_ref())
+            .and_then(|l| l.game.as_ref())
+            .map(|g| g.as_str().to_owned());
+        named
+            .or_else(|| self.game.games().first().map(|g| (*g).to_owned()))
+            .unwrap_or_else(|| self.game.name().to_owned())
     }
 
     /// The tag the running party match's session carries.

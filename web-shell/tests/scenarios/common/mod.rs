@@ -731,6 +731,19 @@ impl World {
     /// `search` with the storage and session storage it had, and new
     /// random numbers (a new lobby id).
     pub fn reload(&mut self, p: usize, search: &str) {
+        self.reload_as(p, search, |cfg, random| {
+            Shell::new(TestDotsFrontEnd::default(), cfg, random)
+        });
+    }
+
+    /// [`World::reload`] with the shell `make` builds from the page's
+    /// configuration and random numbers (another game's, say).
+    pub fn reload_as(
+        &mut self,
+        p: usize,
+        search: &str,
+        make: impl FnOnce(ShellConfig, Random) -> Shell,
+    ) {
         let keys: Vec<(usize, SocketId)> =
             self.sockets.keys().filter(|k| k.0 == p).copied().collect();
         for k in keys {
@@ -748,8 +761,7 @@ impl World {
             ..facts(search)
         };
         self.reloads += 1;
-        let shell = Shell::new(
-            TestDotsFrontEnd::default(),
+        let shell = make(
             ShellConfig::from_page(&facts),
             random(0x5151_0000 + self.reloads),
         );
@@ -1148,6 +1160,14 @@ impl web_shell::front_end::FrontEnd for PartyDots {
     fn party_seed(&self, seed: u64, sides: &[u8], _length: usize) -> Option<u64> {
         self.rules.takes(sides).then_some(seed)
     }
+}
+
+/// A shell of [`PartyDots`] with `rules`, as a reloaded page makes it
+/// ([`World::reload_as`]).
+pub fn party_shell(
+    rules: web_shell::party::PartyRules,
+) -> impl FnOnce(ShellConfig, Random) -> Shell {
+    move |cfg, random| Shell::new(PartyDots::new(rules), cfg, random)
 }
 
 /// `n` shells of [`PartyDots`] with `rules`, their random numbers drawn
