@@ -131,6 +131,9 @@ pub(super) struct PartySetup {
     relink: Option<back::RelinkRoom>,
     /// The lobby name of the player at each place, as each said.
     names: std::collections::BTreeMap<u8, String>,
+    /// The places whose match link closed, until a comeback link to them
+    /// opens.
+    down: std::collections::BTreeSet<u8>,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -177,6 +180,7 @@ impl PartySetup {
             link_tags: std::collections::BTreeMap::new(),
             relink: None,
             names: std::collections::BTreeMap::new(),
+            down: std::collections::BTreeSet::new(),
         }
     }
 
@@ -525,7 +529,9 @@ impl Shell {
                     self.send_match_transmits();
                 }
                 RtcEvent::Closed => {
+                    p.down.insert(place);
                     self.game.party_link_lost(now, link_name(place));
+                    self.refresh_live();
                     if place == 0 {
                         self.party_host_lost(now);
                     }

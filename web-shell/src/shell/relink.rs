@@ -13,10 +13,14 @@
 //! - **Hello.** Every page says who it is to every other player in the
 //!   room, as soon as it knows of it (on `welcome`, on `member-joined`):
 //!   `{"place":P,"back":B}`, its party place and whether it comes back
-//!   (`B`: its fresh session needs a link to everyone). A place beyond
-//!   the party, our own, place 0 from anyone but the host (or the host
-//!   claiming another), or a place another member of the room holds is
-//!   refused (dropped and logged), as is a second hello.
+//!   (`B`: its fresh session needs a link to everyone). The host's hello
+//!   also lists the places still in the match (`"live":[…]`, those whose
+//!   links to it are up, [`Relink::set_live`]): a returning page links to
+//!   those, and does not wait for a player who is away too. A place
+//!   beyond the party, our own, place 0 from anyone but the host (or the
+//!   host claiming another), a place another member of the room holds, or
+//!   a list from anyone but the host is refused (dropped and logged), as
+//!   is a second hello.
 //! - **Who links.** Two pages link when either comes back; of the two,
 //!   the lower member id offers, as in the party's first room. Pages that
 //!   both stayed in the match keep the link they have. The handshake data
@@ -28,7 +32,8 @@
 //!   hands it to its session at once (the returning player's fresh
 //!   session introduces itself on it).
 //! - **The end.** The returning page leaves the room (`done`) once its
-//!   links to every other player are open ([`RelinkOutput::Ready`]); a
+//!   links to the host and to every place the host listed are open, and
+//!   no other link of it is being made ([`RelinkOutput::Ready`]); a
 //!   handshake that fails, or its deadline, ends its attempt
 //!   ([`RelinkOutput::Failed`]: it asks the host again). The host ends
 //!   the room once every returning member has left it, or at its
@@ -104,6 +109,10 @@ pub struct Relink {
     /// A returning member was seen (the host ends the room once none is
     /// left).
     saw_back: bool,
+    /// On the host: the places still in the match, told in its hello.
+    live: Vec<u8>,
+    /// On the returning page: the places the host listed, once it said.
+    expect: Option<Vec<u8>>,
     deadline: Millis,
     over: bool,
     out: VecDeque<RelinkOutput>,
@@ -124,6 +133,8 @@ impl Relink {
             me: None,
             peers: BTreeMap::new(),
             saw_back: false,
+            live: Vec::new(),
+            expect: None,
             deadline,
             over: false,
             out: VecDeque::new(),
@@ -132,6 +143,12 @@ impl Relink {
             r.end();
         }
         r
+    }
+
+    /// On the host: the places still in the match (their links to it are
+    /// up), for the hellos it sends from now on.
+    pub fn set_live(&mut self, live: Vec<u8>) {
+        self.live = live;
     }
 
     /// The next thing to do, if any.
@@ -245,12 +262,33 @@ impl Relink {
         }
         p.phase = Some(PairPhase::Open);
         self.out.push_back(RelinkOutput::Opened(place));
-        let open = self
-            .peers
+        self.check_ready();
+    }
+
+    /// The places whose links are open.
+    fn open_places(&self) -> Vec<u8> {
+        self.peers
             .values()
             .filter(|p| p.phase == Some(PairPhase::Open))
-            .count();
-        if self.back && !self.over && open + 1 >= usize::from(self.people) {
+            .filter_map(|p| p.hello.map(|(q, _)| q))
+            .collect()
+    }
+
+    /// The returning page is ready once the host and every place it
+    /// listed are linked, and no other link is being made.
+    fn check_ready(&mut self) {
+        let Some(expect) = self.expect.as_ref().filter(|_| self.back && !self.over) else {
+            return;
+        };
+        let open = self.open_places();
+        let making = self
+            .peers
+            .values()
+            .any(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open));
+        let all = std::iter::once(&0)
+            .chain(expect)
+            .all(|q| *q == self.place || open.contains(q));
+        if all && !making {
             self.out.push_back(RelinkOutput::Ready);
             self.leave();
         }
@@ -305,7 +343,11 @@ impl Relink {
                 phase: None,
             },
         );
-        let hello = json!({"place": self.place, "back": self.back});
+        let hello = if self.place == 0 {
+            json!({"place": 0, "back": false, "live": self.live})
+        } else {
+            json!({"place": self.place, "back": self.back})
+        };
         self.out
             .push_back(RelinkOutput::ToRoom(member_out::signal(id, &hello)));
     }
@@ -339,14 +381,24 @@ impl Relink {
             log::warn!("comeback room: dropped malformed data");
             return;
         };
-        if m.len() == 2 && m.get("back").is_some() {
-            let place = m
-                .get("place")
-                .and_then(Value::as_u64)
-                .and_then(|n| u8::try_from(n).ok());
+        if m.get("back").is_some() {
+            let byte = |v: &Value| v.as_u64().and_then(|n| u8::try_from(n).ok());
+            let place = m.get("place").and_then(byte);
             let back = m.get("back").and_then(Value::as_bool);
-            match (place, back) {
-                (Some(place), Some(back)) => self.hello(from, place, back),
+            // The list: whole numbers that fit a byte, no more than a
+            // party holds.
+            let live = match m.get("live") {
+                None => Some(None),
+                Some(Value::Array(a)) if a.len() <= usize::from(self.people) => {
+                    a.iter().map(byte).collect::<Option<Vec<u8>>>().map(Some)
+                }
+                Some(_) => None,
+            };
+            let fields = 2 + usize::from(m.contains_key("live"));
+            match (place, back, live) {
+                (Some(place), Some(back), Some(live)) if m.len() == fields => {
+                    self.hello(from, place, back, live);
+                }
                 _ => log::warn!("comeback room: dropped a malformed hello"),
             }
             return;
@@ -379,15 +431,19 @@ impl Relink {
         self.out.push_back(RelinkOutput::Remote { place, signal });
     }
 
-    fn hello(&mut self, from: MemberId, place: u8, back: bool) {
+    fn hello(&mut self, from: MemberId, place: u8, back: bool, live: Option<Vec<u8>>) {
         let taken = self
             .peers
             .iter()
             .any(|(id, p)| *id != from && p.hello.is_some_and(|(q, _)| q == place));
+        let list_ok = live
+            .as_ref()
+            .is_none_or(|l| place == 0 && l.iter().all(|q| *q < self.people && *q != 0));
         let ok = place < self.people
             && place != self.place
             && (place == 0) == (from == MemberId::HOST)
             && !(back && place == 0)
+            && list_ok
             && !taken;
         let Some(me) = self.me else {
             return;
@@ -401,6 +457,9 @@ impl Relink {
         }
         p.hello = Some((place, back));
         self.saw_back |= back;
+        if place == 0 && self.back {
+            self.expect = Some(live.unwrap_or_default());
+        }
         if !(back || self.back) {
             return;
         }

@@ -49,3 +49,4 @@ mod the_lobby_page_shows_every_lobbys_fill;
 mod the_party_panel_picks_a_party_and_its_prompt_answers_it;
 mod the_relay_option_skips_the_direct_path;
 mod touch_plays_as_the_pad_buttons_it_stands_for;
+mod two_party_guests_whose_links_drop_at_once_both_come_back;

@@ -100,8 +100,12 @@ impl Shell {
             match r.code.clone() {
                 Some(code) => {
                     if let Some(c) = self.client.as_mut() {
-                        c.send_peer(from, &PeerMsg::RejoinRoom(code));
+                        c.send_peer(from, &PeerMsg::RejoinRoom(code.clone()));
                     }
+                    // Asked again: a player who stayed may have left the
+                    // room meanwhile (its time ran out), so all are told
+                    // again (one still in it takes no notice).
+                    self.tell_relink(&code);
                 }
                 None if !r.askers.contains(from) => r.askers.push(from.clone()),
                 None => {}
@@ -156,6 +160,7 @@ impl Shell {
         r.code = Some(code.clone());
         r.machine = Some(Relink::new(0, people, false, now + REJOIN_WINDOW));
         let askers = std::mem::take(&mut r.askers);
+        self.refresh_live();
         let url = format!("{}/rooms/{code}/ws?role=host", self.cfg.ws_base);
         self.out.push_back(Output::OpenSocket {
             id: SocketId::Party(gen),
@@ -166,10 +171,26 @@ impl Shell {
                 c.send_peer(a, &PeerMsg::RejoinRoom(code.clone()));
             }
         }
-        // Every player still in the match comes in too.
+        self.tell_relink(&code);
+        true
+    }
+
+    /// Host: tells every player still in the match to come into comeback
+    /// room `code`.
+    fn tell_relink(&mut self, code: &RoomCode) {
         let mut bytes = vec![HUB, HUB_RELINK];
         bytes.extend_from_slice(code.as_str().as_bytes());
-        let links: Vec<MemberId> = p.links.iter().map(|(m, _)| *m).collect();
+        let links: Vec<MemberId> = self
+            .party
+            .as_ref()
+            .map(|p| {
+                p.links
+                    .iter()
+                    .filter(|(_, q)| !p.down.contains(q))
+                    .map(|(m, _)| *m)
+                    .collect()
+            })
+            .unwrap_or_default();
         for m in links {
             self.out.push_back(Output::SendPeer {
                 link: LinkId::Party(m.0),
@@ -177,7 +198,26 @@ impl Shell {
                 bytes: bytes.clone(),
             });
         }
-        true
+    }
+
+    /// Host: the comeback room's hellos list the places whose links are
+    /// up.
+    pub(super) fn refresh_live(&mut self) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        if p.lineup.as_ref().is_none_or(|l| l.place != 0) {
+            return;
+        }
+        let live: Vec<u8> = p
+            .links
+            .iter()
+            .map(|(_, q)| *q)
+            .filter(|q| !p.down.contains(q))
+            .collect();
+        if let Some(m) = p.relink.as_mut().and_then(|r| r.machine.as_mut()) {
+            m.set_live(live);
+        }
     }
 
     /// A player who stayed: the host says a comeback room is open.
@@ -478,7 +518,9 @@ impl Shell {
                         p.links.push((MemberId(key(place)), place));
                         p.links.sort_by_key(|(_, q)| *q);
                         p.link_tags.insert(key(place), gen);
+                        p.down.remove(&place);
                     }
+                    self.refresh_live();
                 }
                 RelinkOutput::Ready => {
                     log::info!("party: every link for coming back is open");
@@ -493,6 +535,7 @@ impl Shell {
                             .map(|q| (MemberId(key(q)), q))
                             .collect();
                         p.link_tags = p.links.iter().map(|(m, _)| (m.0, gen)).collect();
+                        p.down.clear();
                     }
                     self.party_back_ready(now);
                     let keys: Vec<u8> = self

@@ -42,7 +42,7 @@ impl Rooms {
         };
         let code = RoomCode::parse("K7M2QX").unwrap();
         let (room, _) = Room::with_members(code, cap, RoomLimits::default(), Millis(0));
-        let pages = (0..people)
+        let mut pages: Vec<Page> = (0..people)
             .map(|place| Page {
                 relink: Relink::new(place, people, back.contains(&place), Millis(10_000)),
                 socket: None,
@@ -53,6 +53,10 @@ impl Rooms {
                 failed: false,
             })
             .collect();
+        // The host lists the places whose links to it are up: those that
+        // stayed.
+        let live = (1..people).filter(|q| !back.contains(q)).collect();
+        pages[0].relink.set_live(live);
         Rooms {
             room,
             pages,
@@ -186,7 +190,9 @@ fn a_returning_page_links_to_everyone_and_the_others_keep_their_links() {
 #[test]
 fn two_returning_pages_link_to_each_other_too() {
     let mut r = Rooms::new(4, &[1, 3]);
-    for i in [3, 0, 2, 1] {
+    // Both returning pages are in before the one that stayed: neither is
+    // ready without it, so they meet.
+    for i in [3, 0, 1, 2] {
         r.join(i);
     }
     for i in [1, 3] {
@@ -200,6 +206,48 @@ fn two_returning_pages_link_to_each_other_too() {
     got.sort_unstable();
     assert_eq!(got, [1, 3]);
     assert!(r.room.is_finished());
+}
+
+#[test]
+fn a_returning_page_does_not_wait_for_a_player_who_is_away_too() {
+    let mut r = Rooms::new(4, &[1, 3]);
+    // Place 3 has not come back yet: the host does not list it, so place 1
+    // is ready with the host and place 2.
+    for i in [0, 2, 1] {
+        r.join(i);
+    }
+    assert!(r.pages[1].ready && !r.pages[1].failed);
+    let mut got = r.pages[1].opened.clone();
+    got.sort_unstable();
+    assert_eq!(got, [0, 2]);
+    // The host ended the room once place 1 left; place 3 finds it gone
+    // and asks again (a new room, where place 1 is one that stayed).
+    assert!(r.room.is_finished());
+}
+
+#[test]
+fn a_hello_with_a_list_from_anyone_but_the_host_is_dropped() {
+    let mut back = Relink::new(1, 3, true, Millis(10_000));
+    back.room_text(r#"{"type":"welcome","you":1,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"}]}"#);
+    // Place 2 claims a list; the host's list names a place beyond the party.
+    back.room_text(r#"{"type":"signal","from":2,"data":{"place":2,"back":false,"live":[]}}"#);
+    back.room_text(r#"{"type":"signal","from":0,"data":{"place":0,"back":false,"live":[5]}}"#);
+    back.room_text(
+        r#"{"type":"signal","from":0,"data":{"place":0,"back":false,"live":[2],"x":1}}"#,
+    );
+    let offers: Vec<RelinkOutput> = std::iter::from_fn(|| back.poll())
+        .filter(|o| matches!(o, RelinkOutput::Offer(_)))
+        .collect();
+    assert!(offers.is_empty(), "{offers:?}");
+    // The host's own list is taken: the link to it is made.
+    back.room_text(r#"{"type":"signal","from":0,"data":{"place":0,"back":false,"live":[2]}}"#);
+    back.room_text(
+        r#"{"type":"signal","from":0,"data":{"place":0,"signal":{"type":"offer","sdp":"v=0"}}}"#,
+    );
+    let remote: Vec<RelinkOutput> = std::iter::from_fn(|| back.poll())
+        .filter(|o| matches!(o, RelinkOutput::Remote { place: 0, .. }))
+        .collect();
+    assert_eq!(remote.len(), 1);
 }
 
 #[test]
