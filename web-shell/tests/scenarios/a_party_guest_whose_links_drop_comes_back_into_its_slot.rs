@@ -4,8 +4,9 @@
 //! its code over their party links; all four pages meet there, the
 //! returning page links to each of the three others (who keep the links
 //! they have between them), and its fresh session takes its slot back.
-//! Meanwhile the others read "… is reconnecting (N s)"; afterwards all
-//! four play on and their logs agree past the rejoin.
+//! Meanwhile the others read "Cy is reconnecting (N s)"; afterwards all
+//! four play on and their logs agree past the rejoin. The returning page
+//! hears its new links open only after the others sent on them.
 
 use crate::common;
 
@@ -56,8 +57,18 @@ fn a_party_guest_whose_links_drop_comes_back_into_its_slot() {
         stalled,
         "nobody confirms a tick without the missing inputs"
     );
+    // The returning page hears its new links open late (as a browser may,
+    // a moment after they carry data): what the others send on them
+    // first (who they are, the host's catch-up) is kept for its fresh
+    // session, the hub messages among it taken off.
+    w.hold_opens_of = Some(2);
     w.pages[0].answers_fetches = true;
     // The hung room is given up (10 s), and the next ask gets a room.
+    w.until(12_000, "the others' comeback links are open", |w| {
+        [0, 1, 3].iter().all(|&p| w.party_linked(p, 2))
+    });
+    w.run(200);
+    w.release_opens();
     w.until(15_000, "the guest is back in the match", |w| {
         w.pages[2].shell.match_view().rejoined.is_some()
     });

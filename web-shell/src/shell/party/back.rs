@@ -620,8 +620,7 @@ impl Shell {
         let links = p.links.clone();
         for (member, channel, bytes) in early {
             if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
-                self.game
-                    .party_datagram(now, link_name(place), channel, &bytes);
+                self.early_datagram(now, place, channel, &bytes);
             }
         }
         self.send_match_transmits();

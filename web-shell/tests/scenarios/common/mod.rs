@@ -786,6 +786,15 @@ impl World {
         self.settle();
     }
 
+    /// Whether page `p` has an open party link to page `q`.
+    pub fn party_linked(&self, p: usize, q: usize) -> bool {
+        self.pages[p].conns.iter().any(|(link, c)| {
+            matches!(link, LinkId::Party(_))
+                && c.open
+                && c.peer.as_ref().is_some_and(|(o, _)| *o == q)
+        })
+    }
+
     /// Every party link of page `p` fails at once (its network changed,
     /// say): both ends of each report it closed.
     pub fn cut_party_links(&mut self, p: usize) {
