@@ -134,8 +134,6 @@ pub(super) struct PartySetup {
     /// The places whose match link closed, until a comeback link to them
     /// opens.
     down: std::collections::BTreeSet<u8>,
-    /// On the host: the benched slot it last saw (its link was closed then).
-    bench_seen: Option<u8>,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -183,7 +181,6 @@ impl PartySetup {
             relink: None,
             names: std::collections::BTreeMap::new(),
             down: std::collections::BTreeSet::new(),
-            bench_seen: None,
         }
     }
 

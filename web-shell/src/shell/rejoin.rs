@@ -512,29 +512,21 @@ impl Shell {
         });
     }
 
-    /// Host, once a frame: when the session benched a guest (the game
-    /// plays its slot on while it is held), the guest's link is closed
-    /// (the match link, or in a party the link to that place). The
-    /// session no longer listens on it, and the guest's page may still
-    /// take it for alive (a page that was blocked, a network path lost
-    /// without a word); closed, the guest's page takes the way back a lost
-    /// link takes, and its fresh session gets the slot back.
+    /// Host of a match of two, once a frame: when the session benched the
+    /// guest (the game plays its slot on while it is held), the match link
+    /// is closed. The session no longer listens on it, and the guest's
+    /// page may still take it for alive (a page that was blocked, a
+    /// network path lost without a word); closed, the guest's page takes
+    /// the way back a lost link takes, and its fresh session gets the slot
+    /// back. A party's links are left as they are.
     pub(super) fn close_benched_link(&mut self) {
-        let host = self.game.match_identity().is_some_and(|id| id.side == 0);
-        if host && self.party_links_up() {
-            // A party's host closes the benched player's link alone: its
-            // page comes back through a comeback room (`party::back`).
-            self.party_benched(self.match_view.benched);
-            return;
-        }
         if self.match_view.benched.is_none() {
             self.comeback.closed_for_bench = false;
             return;
         }
-        if !host {
-            return;
-        }
-        if self.comeback.closed_for_bench {
+        let host = self.game.match_identity().is_some_and(|id| id.side == 0);
+        let party = self.party_links_up();
+        if self.comeback.closed_for_bench || !host || party {
             return;
         }
         log::info!("the guest's slot is benched: closing the match link so that it comes back on a new one");

@@ -200,33 +200,6 @@ impl Shell {
         }
     }
 
-    /// Host, once a frame: the slot the session benches now, if any. When
-    /// a player's slot is first benched its link is closed, once, so that
-    /// its page comes back on fresh links (a comeback link that opens
-    /// before the slot is taken back stays).
-    pub(in crate::shell) fn party_benched(&mut self, benched: Option<u8>) {
-        let Some(p) = self.party.as_mut() else {
-            return;
-        };
-        if p.bench_seen == benched {
-            return;
-        }
-        p.bench_seen = benched;
-        let Some(place) = benched else {
-            return;
-        };
-        if place == 0 || p.down.contains(&place) || self.game.match_tag() != Some(p.gen) {
-            return;
-        }
-        let Some(&(m, _)) = p.links.iter().find(|(_, q)| *q == place) else {
-            return;
-        };
-        log::info!("a party player's slot is benched: closing its link so that it comes back");
-        p.down.insert(place);
-        self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
-        self.refresh_live();
-    }
-
     /// Host: the comeback room's hellos list the places whose links are
     /// up.
     pub(super) fn refresh_live(&mut self) {
