@@ -8,7 +8,11 @@
 // confirmed tick they showed in common (recorded live from #match's
 // data-tick and data-hash). The party of three plays well into a full
 // match (past confirmed tick MIN_TICK), then the challenger leaves; the
-// input log each page kept must then give the same hash at MIN_TICK. The
+// input log each page kept must then give the same hash at MIN_TICK.
+// Early in that match Cy's browser closes its party connections, and
+// later Bo's page is reloaded: each comes back into its place through a
+// comeback room the challenger's page makes (the others counting it
+// down, named), before the three play on in sync. The
 // party of four picks the short match length in the party panel (two
 // halves of 30 s, carried to every page in the session's seed) and plays
 // it to the final buzzer: every page shows the same result, and their
@@ -249,7 +253,7 @@ test('a challenge\'s match of two is watched from the lobby, in sync, to the sam
   }
 });
 
-test('a party of three where one invited player declines plays with a CPU, in sync; a player whose connections close comes back', { skip: !enabled }, async () => {
+test('a party of three where one invited player declines plays with a CPU, in sync; a player whose connections close comes back, and one whose page reloads', { skip: !enabled }, async () => {
   await lobby();
   const cy = pages.Cy;
   // The peer connections Cy's page makes from here on are the party's.
@@ -279,6 +283,27 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   const rejoined = Number(await cy.locator('#match').getAttribute('data-rejoined'));
   console.log(`party rejoin: ${JSON.stringify({ closed_to_back_in_match_ms: Date.now() - closedAt, caught_up_to_tick: rejoined })}`);
   assert.ok(rejoined >= 120, `caught up to where the match was (${rejoined})`);
+  for (const p of ps) {
+    await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+  }
+  // Bo's page is reloaded mid-match: from the record in its tab's session
+  // storage (the party's host, its place, how many play) it goes back into
+  // the lobby under its name, asks Ada's page, and is back in its place
+  // the same way; Ada's page keeps no record (it cannot come back).
+  const bo = ps[1];
+  await bo.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  assert.equal(await ps[0].evaluate(() => sessionStorage.getItem('rejoin')), null);
+  const reloadedAt = Date.now();
+  await bo.reload();
+  try {
+    await bo.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
+  const boBack = Number(await bo.locator('#match').getAttribute('data-rejoined'));
+  console.log(`party reload: ${JSON.stringify({ reload_to_back_in_match_ms: Date.now() - reloadedAt, caught_up_to_tick: boBack })}`);
+  assert.equal(await bo.locator('#match').getAttribute('data-side'), '1', 'back in its own place');
   for (const p of ps) {
     await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
   }
