@@ -1679,10 +1679,11 @@ impl<G: DeterministicGame> Session<G> {
     /// the one to bench.
     fn silence_before_drop(&self, run: &Running<G>, p: &Peer) -> Millis {
         let (tick, window) = (run.timeline.tick(), u32::from(run.params.window));
-        let holds_up = p.slot.is_some_and(|s| {
-            let have = run.timeline.inputs_of(usize::from(s)).len() as u32;
-            have > u32::from(run.params.delay) && have + window <= tick
-        });
+        let holds_up = !p.catching_up
+            && p.slot.is_some_and(|s| {
+                let have = run.timeline.inputs_of(usize::from(s)).len() as u32;
+                have > u32::from(run.params.delay) && have + window <= tick
+            });
         match self.cfg.bench_after {
             Some(b) if holds_up && self.benches() => b.min(self.cfg.timeout),
             _ => self.cfg.timeout,
@@ -2834,6 +2835,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         if let Some(new) = m.pads.get(overlap..).filter(|p| !p.is_empty()) {
             run.timeline.extend_inputs(slot, new);
+            peer.catching_up = false;
             peer.time_sync.heard_inputs();
             self.deadlines.progressed();
             if peer.dropped.is_some_and(|d| d.deaf) {
@@ -3183,7 +3185,15 @@ impl<G: DeterministicGame> Session<G> {
         let Some((t, p)) = target.and_then(|t| self.peers.get(t).map(|p| (t, p))) else {
             return Verdict::Refuse(RejoinRefusal::SlotNotHeld);
         };
-        let held = !p.frozen
+        // A slot being benched right now is still its player's: the
+        // request waits for the bench and is then taken up as a benched
+        // slot's.
+        let benching = p.frozen
+            && run
+                .leaving
+                .as_ref()
+                .is_some_and(|l| l.slot == r.slot && l.bench);
+        let held = (!p.frozen || benching)
             && !p.dropped.is_some_and(|d| d.ran_out)
             && !run.timeline.is_neutral(usize::from(r.slot));
         if !held {
@@ -3200,6 +3210,9 @@ impl<G: DeterministicGame> Session<G> {
         }
         if pi != Some(t) && p.dropped.is_none() {
             return Verdict::Refuse(RejoinRefusal::SlotLive);
+        }
+        if benching {
+            return Verdict::Wait;
         }
         // With three players or more the others must all be there to
         // hand over what they hold of the slot, and no other change may
@@ -3508,6 +3521,7 @@ impl<G: DeterministicGame> Session<G> {
         p.dropped = None;
         p.frozen = false;
         p.last_heard = now;
+        p.catching_up = true;
         p.hello = Some(Self::local_version());
         p.pinger = ping::Pinger::default();
         p.pinger.start(self.cfg.ping_interval_frames);
