@@ -1841,7 +1841,13 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &self.phase else {
             return;
         };
-        let (leaving, asked) = (run.leaving.as_ref().map(|l| l.slot), run.asked);
+        let asked = run.asked;
+        // A rejoin of another slot being gathered: this player's old
+        // session will never answer for it now.
+        let for_rejoin = run
+            .leaving
+            .as_ref()
+            .is_some_and(|l| l.slot != slot && l.rejoin.is_some());
         // A player gone while a join waits for its acknowledgement: the
         // host cannot order a second change before the first is applied.
         let joining = run.entry.is_some();
@@ -1854,6 +1860,15 @@ impl<G: DeterministicGame> Session<G> {
         let gave_up = if !plays_on || joining {
             true
         } else if self.side == 0 {
+            if for_rejoin {
+                // The rejoin goes ahead without its answer; this slot
+                // leaves once it is done.
+                self.forget_answer(now, id);
+            }
+            let leaving = match &self.phase {
+                Phase::Running(run) => run.leaving.as_ref().map(|l| l.slot),
+                _ => return,
+            };
             match leaving {
                 None => {
                     self.begin_leave(slot);
@@ -1867,7 +1882,10 @@ impl<G: DeterministicGame> Session<G> {
                     }
                     false
                 }
-                Some(l) => l != slot,
+                // Another player has still to answer for the rejoin:
+                // this slot is left at the end of the grace, once that
+                // rejoin is done (the match ends if it is not).
+                Some(l) => l != slot && !(for_rejoin && first),
             }
         } else {
             // The host orders the change: wait a timeout more for its
@@ -1880,6 +1898,22 @@ impl<G: DeterministicGame> Session<G> {
                 Outcome::PlayerLeft { slot },
                 Some(ByeReason::PlayerLeft { slot }),
             );
+        }
+    }
+
+    /// Host: the player on link `id` will not answer for the slot being
+    /// gathered (its old session is gone for good); the gathering is
+    /// finished if every other answer is in.
+    fn forget_answer(&mut self, now: Millis, id: PeerId) {
+        let complete = match &mut self.phase {
+            Phase::Running(run) => run.leaving.as_mut().is_some_and(|l| {
+                l.forget(id);
+                l.complete()
+            }),
+            _ => false,
+        };
+        if complete {
+            self.finish_leave(now);
         }
     }
 
@@ -3389,6 +3423,18 @@ impl<G: DeterministicGame> Session<G> {
             if w.quiet_frames >= every {
                 w.quiet_frames = 0;
                 due.push(w.link);
+            }
+        }
+        // A rejoin taken up whose inputs are being gathered waits too,
+        // for as long as the slowest player takes to answer (one silent
+        // but not dropped yet may take until it is heard again).
+        let gathering = match &self.phase {
+            Phase::Running(run) => run.leaving.as_ref().and_then(|l| l.rejoin),
+            _ => None,
+        };
+        if let Some((link, _)) = gathering {
+            if self.stats.frames.is_multiple_of(u64::from(every)) {
+                due.push(link);
             }
         }
         for link in due {
