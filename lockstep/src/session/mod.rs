@@ -799,6 +799,7 @@ impl<G: DeterministicGame> Session<G> {
             Message::Hash(h) => self.on_hash(now, pi, h),
             Message::Ping(id) => self.on_ping(now, pi, id),
             Message::Pong(p) => self.on_pong(now, pi, p),
+            Message::Bye(r) if !self.bye_counts(pi, r) => self.close_unmet_link(pi, r),
             Message::Bye(r) if self.waits_on(peer) => self.rejoin_given_up(peer, r),
             Message::Bye(r) => self.on_bye(pi, r),
             Message::Parts(p) => self.on_parts(pi, p),
@@ -3012,6 +3013,45 @@ impl<G: DeterministicGame> Session<G> {
                         slots,
                     },
                 );
+            }
+        }
+    }
+
+    /// Whether a `Bye` on link `pi` ends this side's match. Entering (a
+    /// rejoiner or a joiner), a link that never said whose it is may lead
+    /// to a page no longer in the match, or to a player that has not
+    /// taken this side back and speaks to the old session: its `Bye` is
+    /// nobody's in this match. Only a refusal counts from such a link,
+    /// while this side awaits the host's answer: the host's link is not
+    /// known before its Hello, and only the host refuses.
+    fn bye_counts(&self, pi: usize, reason: ByeReason) -> bool {
+        let unmet = self.entering() && self.peers.get(pi).is_some_and(|p| p.slot.is_none());
+        let refusal = matches!(
+            reason,
+            ByeReason::RejoinRefused(_) | ByeReason::VersionMismatch
+        );
+        !unmet || (refusal && self.awaits_host_answer())
+    }
+
+    /// Entering: link `pi`, which never said whose it is, said `Bye`
+    /// (see [`bye_counts`](Self::bye_counts)): it is forgotten, the match
+    /// goes on. Anything more on it is taken as on a link that just
+    /// opened.
+    fn close_unmet_link(&mut self, pi: usize, reason: ByeReason) {
+        if pi >= self.peers.len() {
+            return;
+        }
+        let p = self.peers.remove(pi);
+        log::info!(
+            "{} said Bye ({reason:?}) without ever saying whose it is: only that link closes",
+            p.id
+        );
+        if let Phase::Running(run) = &mut self.phase {
+            run.parts_with = run.parts_with.map(|i| if i > pi { i - 1 } else { i });
+        }
+        for (i, _) in &mut self.early_roster {
+            if *i > pi {
+                *i -= 1;
             }
         }
     }
