@@ -2330,15 +2330,19 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
-        // A player away here (dropped, or whose fresh session introduced
-        // itself) may be one whose old session is gone for good: the host
+        // Another guest may be one whose old session is gone for good,
+        // whether this side noticed (dropped, or its fresh session
+        // introduced itself) or not (its link still looks live): the host
         // did not ask it about the slot, and it may have held more of the
-        // slot's inputs and hashed ticks from `r.tick` on with them. Its
-        // hashes of those ticks not compared yet are not checked (the
-        // host drops them too); its fresh session's are, once taken back.
+        // slot's inputs and hashed ticks from `r.tick` on with them. A
+        // hash of those ticks that came before the change is that gone
+        // session's, or one of a guest that applied the change before
+        // this side; the two cannot be told apart, so no guest's is
+        // checked (the host drops the gone session's too): the second
+        // loses only a comparison. Hashes that come from now on are
+        // checked, a fresh session's once taken back.
         for p in &mut self.peers {
-            let away = p.dropped.is_some() || !p.claims.is_empty();
-            if away && p.slot != Some(slot) && p.slot != Some(0) {
+            if p.slot != Some(slot) && p.slot != Some(0) {
                 p.hashes.forget_from(r.tick);
             }
         }
