@@ -813,6 +813,7 @@ impl<G: DeterministicGame> Session<G> {
             Message::Hash(h) => self.on_hash(now, pi, h),
             Message::Ping(id) => self.on_ping(now, pi, id),
             Message::Pong(p) => self.on_pong(now, pi, p),
+            Message::Bye(r) if !self.bye_counts(pi, r) => self.close_unmet_link(pi, r),
             Message::Bye(r) if self.waits_on(peer) => self.rejoin_given_up(peer, r),
             Message::Bye(r) => self.on_bye(pi, r),
             Message::Parts(p) => self.on_parts(pi, p),
@@ -1693,10 +1694,11 @@ impl<G: DeterministicGame> Session<G> {
     /// the one to bench.
     fn silence_before_drop(&self, run: &Running<G>, p: &Peer) -> Millis {
         let (tick, window) = (run.timeline.tick(), u32::from(run.params.window));
-        let holds_up = p.slot.is_some_and(|s| {
-            let have = run.timeline.inputs_of(usize::from(s)).len() as u32;
-            have > u32::from(run.params.delay) && have + window <= tick
-        });
+        let holds_up = !p.catching_up
+            && p.slot.is_some_and(|s| {
+                let have = run.timeline.inputs_of(usize::from(s)).len() as u32;
+                have > u32::from(run.params.delay) && have + window <= tick
+            });
         match self.cfg.bench_after {
             Some(b) if holds_up && self.benches() => b.min(self.cfg.timeout),
             _ => self.cfg.timeout,
@@ -1854,7 +1856,13 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &self.phase else {
             return;
         };
-        let (leaving, asked) = (run.leaving.as_ref().map(|l| l.slot), run.asked);
+        let asked = run.asked;
+        // A rejoin of another slot being gathered: this player's old
+        // session will never answer for it now.
+        let for_rejoin = run
+            .leaving
+            .as_ref()
+            .is_some_and(|l| l.slot != slot && l.rejoin.is_some());
         // A player gone while a join waits for its acknowledgement: the
         // host cannot order a second change before the first is applied.
         let joining = run.entry.is_some();
@@ -1867,6 +1875,15 @@ impl<G: DeterministicGame> Session<G> {
         let gave_up = if !plays_on || joining {
             true
         } else if self.side == 0 {
+            if for_rejoin {
+                // The rejoin goes ahead without its answer; this slot
+                // leaves once it is done.
+                self.forget_answer(now, id);
+            }
+            let leaving = match &self.phase {
+                Phase::Running(run) => run.leaving.as_ref().map(|l| l.slot),
+                _ => return,
+            };
             match leaving {
                 None => {
                     self.begin_leave(slot);
@@ -1880,7 +1897,10 @@ impl<G: DeterministicGame> Session<G> {
                     }
                     false
                 }
-                Some(l) => l != slot,
+                // Another player has still to answer for the rejoin:
+                // this slot is left at the end of the grace, once that
+                // rejoin is done (the match ends if it is not).
+                Some(l) => l != slot && !(for_rejoin && first),
             }
         } else {
             // The host orders the change: wait a timeout more for its
@@ -1893,6 +1913,22 @@ impl<G: DeterministicGame> Session<G> {
                 Outcome::PlayerLeft { slot },
                 Some(ByeReason::PlayerLeft { slot }),
             );
+        }
+    }
+
+    /// Host: the player on link `id` will not answer for the slot being
+    /// gathered (its old session is gone for good); the gathering is
+    /// finished if every other answer is in.
+    fn forget_answer(&mut self, now: Millis, id: PeerId) {
+        let complete = match &mut self.phase {
+            Phase::Running(run) => run.leaving.as_mut().is_some_and(|l| {
+                l.forget(id);
+                l.complete()
+            }),
+            _ => false,
+        };
+        if complete {
+            self.finish_leave(now);
         }
     }
 
@@ -2308,15 +2344,19 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
-        // A player away here (dropped, or whose fresh session introduced
-        // itself) may be one whose old session is gone for good: the host
+        // Another guest may be one whose old session is gone for good,
+        // whether this side noticed (dropped, or its fresh session
+        // introduced itself) or not (its link still looks live): the host
         // did not ask it about the slot, and it may have held more of the
-        // slot's inputs and hashed ticks from `r.tick` on with them. Its
-        // hashes of those ticks not compared yet are not checked (the
-        // host drops them too); its fresh session's are, once taken back.
+        // slot's inputs and hashed ticks from `r.tick` on with them. A
+        // hash of those ticks that came before the change is that gone
+        // session's, or one of a guest that applied the change before
+        // this side; the two cannot be told apart, so no guest's is
+        // checked (the host drops the gone session's too): the second
+        // loses only a comparison. Hashes that come from now on are
+        // checked, a fresh session's once taken back.
         for p in &mut self.peers {
-            let away = p.dropped.is_some() || !p.claims.is_empty();
-            if away && p.slot != Some(slot) && p.slot != Some(0) {
+            if p.slot != Some(slot) && p.slot != Some(0) {
                 p.hashes.forget_from(r.tick);
             }
         }
@@ -2848,6 +2888,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         if let Some(new) = m.pads.get(overlap..).filter(|p| !p.is_empty()) {
             run.timeline.extend_inputs(slot, new);
+            peer.catching_up = false;
             peer.time_sync.heard_inputs();
             self.deadlines.progressed();
             if peer.dropped.is_some_and(|d| d.deaf) {
@@ -2991,6 +3032,45 @@ impl<G: DeterministicGame> Session<G> {
                         slots,
                     },
                 );
+            }
+        }
+    }
+
+    /// Whether a `Bye` on link `pi` ends this side's match. Entering (a
+    /// rejoiner or a joiner), a link that never said whose it is may lead
+    /// to a page no longer in the match, or to a player that has not
+    /// taken this side back and speaks to the old session: its `Bye` is
+    /// nobody's in this match. Only a refusal counts from such a link,
+    /// while this side awaits the host's answer: the host's link is not
+    /// known before its Hello, and only the host refuses.
+    fn bye_counts(&self, pi: usize, reason: ByeReason) -> bool {
+        let unmet = self.entering() && self.peers.get(pi).is_some_and(|p| p.slot.is_none());
+        let refusal = matches!(
+            reason,
+            ByeReason::RejoinRefused(_) | ByeReason::VersionMismatch
+        );
+        !unmet || (refusal && self.awaits_host_answer())
+    }
+
+    /// Entering: link `pi`, which never said whose it is, said `Bye`
+    /// (see [`bye_counts`](Self::bye_counts)): it is forgotten, the match
+    /// goes on. Anything more on it is taken as on a link that just
+    /// opened.
+    fn close_unmet_link(&mut self, pi: usize, reason: ByeReason) {
+        if pi >= self.peers.len() {
+            return;
+        }
+        let p = self.peers.remove(pi);
+        log::info!(
+            "{} said Bye ({reason:?}) without ever saying whose it is: only that link closes",
+            p.id
+        );
+        if let Phase::Running(run) = &mut self.phase {
+            run.parts_with = run.parts_with.map(|i| if i > pi { i - 1 } else { i });
+        }
+        for (i, _) in &mut self.early_roster {
+            if *i > pi {
+                *i -= 1;
             }
         }
     }
@@ -3198,7 +3278,15 @@ impl<G: DeterministicGame> Session<G> {
         let Some((t, p)) = target.and_then(|t| self.peers.get(t).map(|p| (t, p))) else {
             return Verdict::Refuse(RejoinRefusal::SlotNotHeld);
         };
-        let held = !p.frozen
+        // A slot being benched right now is still its player's: the
+        // request waits for the bench and is then taken up as a benched
+        // slot's.
+        let benching = p.frozen
+            && run
+                .leaving
+                .as_ref()
+                .is_some_and(|l| l.slot == r.slot && l.bench);
+        let held = (!p.frozen || benching)
             && !p.dropped.is_some_and(|d| d.ran_out)
             && !run.timeline.is_neutral(usize::from(r.slot));
         if !held {
@@ -3215,6 +3303,9 @@ impl<G: DeterministicGame> Session<G> {
         }
         if pi != Some(t) && p.dropped.is_none() {
             return Verdict::Refuse(RejoinRefusal::SlotLive);
+        }
+        if benching {
+            return Verdict::Wait;
         }
         // With three players or more the others must all be there to
         // hand over what they hold of the slot, and no other change may
@@ -3393,6 +3484,18 @@ impl<G: DeterministicGame> Session<G> {
                 due.push(w.link);
             }
         }
+        // A rejoin taken up whose inputs are being gathered waits too,
+        // for as long as the slowest player takes to answer (one silent
+        // but not dropped yet may take until it is heard again).
+        let gathering = match &self.phase {
+            Phase::Running(run) => run.leaving.as_ref().and_then(|l| l.rejoin),
+            _ => None,
+        };
+        if let Some((link, _)) = gathering {
+            if self.stats.frames.is_multiple_of(u64::from(every)) {
+                due.push(link);
+            }
+        }
         for link in due {
             let pi = self.peers.iter().position(|p| p.id == link);
             self.outbox_for(link, pi)
@@ -3523,6 +3626,7 @@ impl<G: DeterministicGame> Session<G> {
         p.dropped = None;
         p.frozen = false;
         p.last_heard = now;
+        p.catching_up = true;
         p.hello = Some(Self::local_version());
         p.pinger = ping::Pinger::default();
         p.pinger.start(self.cfg.ping_interval_frames);

@@ -91,6 +91,11 @@ pub(super) struct Peer {
     /// benched player back) plays its own inputs from this tick: they
     /// may reach that far ahead of this side's present at first.
     pub(super) enters_at: u32,
+    /// Host: a player whose catch-up went (back from a reload, or new)
+    /// and whose fresh session has sent no input yet: the catch-up may
+    /// take a few round trips to cross, so only the timeout drops it
+    /// meanwhile, never the shorter `bench_after`.
+    pub(super) catching_up: bool,
 }
 
 /// The most `Rejoin`s a guest keeps for one slot until the host's word.
@@ -120,6 +125,7 @@ impl Peer {
             taken_token: None,
             host_had: 0,
             enters_at: 0,
+            catching_up: false,
         }
     }
 
