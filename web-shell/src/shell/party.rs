@@ -534,6 +534,8 @@ impl Shell {
                     self.refresh_live();
                     if place == 0 {
                         self.party_host_lost(now);
+                    } else {
+                        self.ask_mend();
                     }
                 }
                 RtcEvent::Backlog(bytes) => {
@@ -729,6 +731,7 @@ impl Shell {
         match bytes {
             [_, back::HUB_RELINK, code @ ..] => self.relink_told(now, place, code),
             [_, back::HUB_WHO, id @ ..] => self.who_told(place, id),
+            [_, back::HUB_MEND, lost @ ..] => self.mend_asked(now, place, lost),
             // Exactly two bytes: the namespace and the kind.
             [_, kind] => self.hub_message(now, place, Some(*kind)),
             _ => self.hub_message(now, place, None),

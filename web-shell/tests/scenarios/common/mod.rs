@@ -811,6 +811,24 @@ impl World {
         self.settle();
     }
 
+    /// The party link between pages `p` and `q` fails (their path to
+    /// each other went, their others stay): both ends report it closed.
+    pub fn cut_party_link(&mut self, p: usize, q: usize) {
+        let links: Vec<LinkId> = self.pages[p]
+            .conns
+            .iter()
+            .filter(|(l, c)| {
+                matches!(l, LinkId::Party(_)) && c.peer.as_ref().is_some_and(|(o, _)| *o == q)
+            })
+            .map(|(l, _)| l.clone())
+            .collect();
+        for link in links {
+            self.rtc(p, &link, RtcEvent::Closed);
+            self.close_conn(p, &link);
+        }
+        self.settle();
+    }
+
     /// The ICE path under page `p`'s match connection is lost (a network
     /// change), its data channels still open: both ends report the path
     /// down, and nothing gets through until an ICE restart brings it back
