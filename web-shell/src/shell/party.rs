@@ -134,6 +134,9 @@ pub(super) struct PartySetup {
     /// The places whose match link closed, until a comeback link to them
     /// opens.
     down: std::collections::BTreeSet<u8>,
+    /// On a guest's page: it came back once in this match because the
+    /// host went silent on a link still open.
+    back_for_silence: bool,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -181,6 +184,7 @@ impl PartySetup {
             relink: None,
             names: std::collections::BTreeMap::new(),
             down: std::collections::BTreeSet::new(),
+            back_for_silence: false,
         }
     }
 
@@ -907,6 +911,7 @@ impl Shell {
         }
         p.ended = false;
         p.again.clear();
+        p.back_for_silence = false;
         let gen = p.gen;
         let links = p.links.clone();
         if let Some(c) = self.client.as_mut() {

@@ -402,6 +402,32 @@ impl Shell {
         Some((p.host.clone()?, people))
     }
 
+    /// A guest, once a frame: its session holds the host's slot although
+    /// the link to the host is still open. The host went silent to it:
+    /// its page was blocked, or (far likelier) ours was, long enough for
+    /// the host to bench our slot, after which the host takes nothing
+    /// more from our session and sends it nothing; only a fresh session
+    /// gets the slot back. So the page comes back as for a lost link,
+    /// once per match: a page that keeps its links but sends no inputs
+    /// would otherwise come back over and over.
+    pub(in crate::shell) fn party_host_silent(&mut self, now: Millis) {
+        if !self.match_view.host_held {
+            return;
+        }
+        let Some(p) = self.running_party() else {
+            return;
+        };
+        let host_up = p.links.iter().any(|(_, q)| *q == 0) && !p.down.contains(&0);
+        if p.back_for_silence || !host_up || self.game.match_tag() != Some(p.gen) {
+            return;
+        }
+        if let Some(p) = self.party.as_mut() {
+            p.back_for_silence = true;
+        }
+        log::info!("party: the host is silent on an open link; coming back on new links");
+        self.party_host_lost(now);
+    }
+
     /// A guest's link to the party's host was lost while the match runs:
     /// the page comes back on fresh links to everyone.
     pub(in crate::shell) fn party_host_lost(&mut self, now: Millis) {
