@@ -52,7 +52,11 @@
 //!   deadline; a page that stayed leaves at its own deadline, or when the
 //!   host ends the room. A link of a page that stayed that fails before it
 //!   opened is closed and forgotten (the returning page fails and comes
-//!   again as a new member).
+//!   again as a new member). One still being made when its member leaves
+//!   the room is kept until it opens (reported as any other) or fails:
+//!   the member leaves once its own end is open, which this page may hear
+//!   later than the room's word. It goes if the member comes again, or
+//!   when this side ends.
 //!
 //! Calling contract: call the method for what happened, then drain
 //! [`Relink::poll`] and carry out each [`RelinkOutput`] in order; call
@@ -127,6 +131,12 @@ pub struct Relink {
     mend: Vec<u8>,
     me: Option<MemberId>,
     peers: BTreeMap<MemberId, Peer>,
+    /// On a page not coming back: links still being made to members that
+    /// left the room, by place. The other end leaves once its links are
+    /// open, which may be before this page hears its own end open (the
+    /// room's word and the link's come by different ways), so such a
+    /// link is kept until it opens or fails.
+    parted: Vec<u8>,
     /// A returning or mending member was seen (the host ends the room
     /// once none is left).
     saw_back: bool,
@@ -154,6 +164,7 @@ impl Relink {
             mend: Vec::new(),
             me: None,
             peers: BTreeMap::new(),
+            parted: Vec::new(),
             saw_back: false,
             live: Vec::new(),
             expect: None,
@@ -288,6 +299,11 @@ impl Relink {
 
     /// The data channels to `place` opened.
     pub fn link_opened(&mut self, place: u8) {
+        if let Some(i) = self.parted.iter().position(|q| *q == place) {
+            self.parted.remove(i);
+            self.out.push_back(RelinkOutput::Opened(place));
+            return;
+        }
         let Some(m) = self.member_at(place) else {
             return;
         };
@@ -351,6 +367,11 @@ impl Relink {
 
     /// The peer connection to `place` failed or closed before it opened.
     pub fn link_lost(&mut self, place: u8) {
+        if let Some(i) = self.parted.iter().position(|q| *q == place) {
+            self.parted.remove(i);
+            self.out.push_back(RelinkOutput::ClosePeer(place));
+            return;
+        }
         let Some(m) = self.member_at(place) else {
             return;
         };
@@ -415,12 +436,14 @@ impl Relink {
             return;
         };
         if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
-            if phase != PairPhase::Open {
+            if phase != PairPhase::Open && self.back {
                 self.out.push_back(RelinkOutput::ClosePeer(place));
-                if self.back {
-                    self.end();
-                    return;
-                }
+                self.end();
+                return;
+            }
+            // Its end may be open already: kept until ours opens or fails.
+            if phase != PairPhase::Open && !self.parted.contains(&place) {
+                self.parted.push(place);
             }
         }
         // The host ends the room once no returning member is left in it.
@@ -529,6 +552,11 @@ impl Relink {
             return;
         }
         p.hello = Some((place, back));
+        if let Some(i) = self.parted.iter().position(|q| *q == place) {
+            // The member came again: the link it left behind goes.
+            self.parted.remove(i);
+            self.out.push_back(RelinkOutput::ClosePeer(place));
+        }
         // The host waits for a mending page only for a place it still
         // reaches (one away from it comes back on links of its own).
         p.needy = back
@@ -568,6 +596,9 @@ impl Relink {
     /// Ends this side: links still being made are closed; a returning
     /// page's attempt failed (its open links go too).
     fn end(&mut self) {
+        for place in std::mem::take(&mut self.parted) {
+            self.out.push_back(RelinkOutput::ClosePeer(place));
+        }
         for p in self.peers.values() {
             if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
                 if self.back || phase != PairPhase::Open {

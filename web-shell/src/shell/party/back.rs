@@ -592,6 +592,12 @@ impl Shell {
                 RelinkOutput::ClosePeer(place) => {
                     self.out
                         .push_back(Output::ClosePeer(LinkId::Party(key(place))));
+                    if !back {
+                        // What came on it before it opened goes with it.
+                        if let Some(p) = self.party.as_mut() {
+                            p.early.retain(|(m, _, _)| m.0 != key(place));
+                        }
+                    }
                 }
                 // The returning page's links become the match's all at
                 // once, with its fresh session (its old one runs until
@@ -608,6 +614,24 @@ impl Shell {
                         p.down.remove(&place);
                     }
                     self.refresh_live();
+                    // What came on it before we heard it open (the other
+                    // end may open first, and send at once: its name, its
+                    // fresh session's claim) is the match's now, in order.
+                    let came: Vec<_> = self
+                        .party
+                        .as_mut()
+                        .map(|p| {
+                            let (came, rest) = std::mem::take(&mut p.early)
+                                .into_iter()
+                                .partition(|(m, _, _)| m.0 == key(place));
+                            p.early = rest;
+                            came
+                        })
+                        .unwrap_or_default();
+                    for (_, channel, bytes) in came {
+                        self.early_datagram(now, place, channel, &bytes);
+                    }
+                    self.send_match_transmits();
                 }
                 RelinkOutput::Ready => {
                     log::info!("party: every link for coming back is open");

@@ -265,10 +265,25 @@ fn a_returning_page_whose_link_never_opens_fails_and_frees_the_room() {
     r.pump();
     assert!(r.pages[1].failed);
     assert!(r.pages[1].socket.is_none());
-    // The host ends the room once no returning member is left in it, and
-    // closes the links it was making.
+    // The host ends the room once no returning member is left in it. The
+    // link it was making is kept (its other end may have opened first)
+    // until it fails: the returning page closed its end.
     assert!(r.room.is_finished());
+    assert!(r.pages[0].closed.is_empty());
+    r.pages[0].relink.link_lost(1);
+    r.pump();
     assert_eq!(r.pages[0].closed, [1]);
+    // A link that opens after its member left is the match's all the
+    // same.
+    let mut stayed = Relink::new(2, 3, false, Millis(10_000));
+    stayed.room_text(r#"{"type":"welcome","you":2,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"}]}"#);
+    stayed.room_text(r#"{"type":"signal","from":1,"data":{"place":1,"back":true}}"#);
+    stayed.room_text(r#"{"type":"member-left","id":1}"#);
+    stayed.link_opened(1);
+    let opened: Vec<RelinkOutput> = std::iter::from_fn(|| stayed.poll())
+        .filter(|o| matches!(o, RelinkOutput::Opened(_) | RelinkOutput::ClosePeer(_)))
+        .collect();
+    assert_eq!(opened, [RelinkOutput::Opened(1)]);
 }
 
 #[test]
