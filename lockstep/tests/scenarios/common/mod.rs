@@ -1243,3 +1243,83 @@ pub fn assert_all_back_in_sync<G: DeterministicGame<Input = u8>>(
     let all: Vec<usize> = (0..n).collect();
     assert_players_agree(m, &all, 10);
 }
+
+// ----- a gone session's hashes --------------------------------------------------
+
+/// Four [`Bench`] players, a hash every tick: guest 3's way to the host
+/// and to guest 1 is cut, but guest 2 still hears it (so guest 2 plays,
+/// and hashes, ticks the others cannot play yet); once the host holds
+/// slot 3, guest 2's page reloads. Returns the mesh and the tick guest 2
+/// had confirmed before.
+pub fn gone_session_reloaded(mode: Mode) -> (lockstep_testing::Mesh<Bench>, u32) {
+    let delay = if mode == Mode::LockStep { 4 } else { 2 };
+    let host = SessionConfig::host(61, delay)
+        .hash_interval(1)
+        .rejoin_window(Millis(3000))
+        .rejoin_entropy(0x6a5_2026);
+    let guest = SessionConfig::guest().hash_interval(1);
+    let mut m =
+        lockstep_testing::Mesh::<Bench>::new(4, mode.cfg(host), mode.cfg(guest), mild_link(), 61);
+    assert!(m.run_to_confirmed(600, 2000), "{}", m.progress());
+    for other in [0, 1] {
+        if let Some(l) = m.net.link(other, 3) {
+            // End 1 is guest 3's.
+            l.1.sever(netsim::Direction::Outgoing);
+        }
+    }
+    m.run_frames(40);
+    let ahead = m.players[2].confirmed_tick();
+    let stuck = m.players[1].confirmed_tick();
+    assert!(ahead > stuck, "guest 2 at {ahead}, guest 1 at {stuck}");
+    // The host holds slot 3 (silent for the timeout) before guest 2's
+    // page reloads, so the fresh session waits for it.
+    let dropped = |m: &lockstep_testing::Mesh<Bench>| {
+        m.players[0]
+            .seen
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Dropped { slot: 3, .. }))
+    };
+    while !dropped(&m) {
+        assert!(m.net.frame < 2000, "{}", m.progress());
+        m.step_frame();
+    }
+    // A second later: slot 3's window (3 s) runs out well before slot 2's.
+    m.run_frames(60);
+    m.reload(2).expect("a guest's slot can be rejoined");
+    (m, ahead)
+}
+
+/// After [`gone_session_reloaded`]: guest 2's fresh session comes back
+/// (by frame `start + 900`, nobody's match ending meanwhile), the three
+/// play on past `ahead + 600` in sync, and the host and guest 1 saw slot
+/// 3 leave.
+pub fn gone_session_back_in_sync(m: &mut lockstep_testing::Mesh<Bench>, ahead: u32, start: u64) {
+    while !m.players[2].is_running() {
+        assert!(m.net.frame < start + 900, "{}", m.progress());
+        for i in 0..3 {
+            assert_eq!(m.players[i].outcome(), None, "player {i}: {}", m.progress());
+        }
+        m.step_frame();
+    }
+    let until = m.net.frame + 3000;
+    assert!(
+        run_some_to_confirmed(m, &[0, 1, 2], ahead + 600, until),
+        "{}",
+        m.progress()
+    );
+    for i in 0..3 {
+        assert_eq!(m.players[i].outcome(), None, "player {i}: {}", m.progress());
+    }
+    // Guest 2's fresh session came back after it: the catch-up says the
+    // slot plays the neutral input.
+    for i in 0..2 {
+        let left = m.players[i]
+            .seen
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Left { slot: 3, .. }));
+        assert!(left, "player {i} never saw slot 3 leave");
+    }
+    assert_players_agree(m, &[0, 1, 2], 10);
+}
