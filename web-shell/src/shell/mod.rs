@@ -80,6 +80,11 @@ pub const PAUSE_KEY: &str = "Escape";
 /// connections' timers are checked this often.
 pub const TICK_EVERY_MS: u16 = 100;
 
+/// How long an ended match's link stays open before it closes: long
+/// enough for the last datagrams (a leaving player's Bye) to cross before
+/// the connection goes, which would otherwise drop what it had not sent.
+const MATCH_CLOSE_GRACE: Millis = Millis(500);
+
 /// How often the page's frame timer fires, in ms: several times per 60 Hz
 /// frame, so that a frame starts at most this late; the shell keeps the
 /// schedule itself ([`Shell::frame_due`]).
@@ -178,6 +183,10 @@ pub struct Shell {
     last_opponent: Option<PeerId>,
     /// When this page pressed Accept, until the match's first tick.
     accepted_at: Option<Millis>,
+    /// When the ended match's link closes: a little after the end, so
+    /// that what the session sent last (a player's Bye, say) leaves
+    /// before the connection goes.
+    close_match_at: Option<Millis>,
     last_log: Option<LogOffer>,
     /// Why the last file opened as a replay was refused.
     replay_error: Option<String>,
@@ -257,6 +266,7 @@ impl Shell {
             notices: VecDeque::new(),
             last_opponent: None,
             accepted_at: None,
+            close_match_at: None,
             last_log: None,
             replay_error: None,
             written: page::Written::default(),
@@ -1078,7 +1088,25 @@ impl Shell {
         }
     }
 
+    /// Closes the ended match's link once its grace is over, unless a new
+    /// match link is on its way (it replaces the old one anyway).
+    fn close_ended_match(&mut self, now: Millis) {
+        let Some(at) = self.close_match_at else {
+            return;
+        };
+        if now < at {
+            return;
+        }
+        self.close_match_at = None;
+        let new_link =
+            self.room.is_some() || self.comeback.room_of_any() || self.game.match_tag().is_some();
+        if !new_link {
+            self.out.push_back(Output::ClosePeer(LinkId::Match));
+        }
+    }
+
     fn tick(&mut self, now: Millis) {
+        self.close_ended_match(now);
         // A fetch with no answer by its deadline has failed.
         let (late, waiting) = self.fetches.iter().partition(|(_, at)| *at <= now);
         self.fetches = waiting;
@@ -1151,7 +1179,7 @@ impl Shell {
                 if let Some(end) = report.ended {
                     self.game.drop_match();
                     self.comeback_end();
-                    self.out.push_back(Output::ClosePeer(LinkId::Match));
+                    self.close_match_at = Some(now + MATCH_CLOSE_GRACE);
                     self.party_match_over();
                     if let Some(c) = self.client.as_mut() {
                         c.match_ended(now);

@@ -326,6 +326,11 @@ pub(super) struct Comeback {
 }
 
 impl Comeback {
+    /// Whether a room for a new match link is being made.
+    pub(super) fn room_of_any(&self) -> bool {
+        self.room.is_some()
+    }
+
     pub(super) fn room_of(&mut self, gen: u32) -> Option<&mut RoomLink> {
         self.room
             .as_mut()
