@@ -26,6 +26,9 @@ pub(super) struct Deadlines {
     /// Since when this side has stalled on a peer's next input (none
     /// while ticks run).
     waiting_since: Option<Millis>,
+    /// The last time the stall was explained by a held slot (a player
+    /// still heard is not counted stuck from before then).
+    excused_at: Option<Millis>,
 }
 
 impl Deadlines {
@@ -75,15 +78,29 @@ impl Deadlines {
         }
     }
 
-    /// When a stall will have lasted `cfg.timeout` (its players still
-    /// heard are then held: see the session's `drop_stuck`).
+    /// When a stall will have lasted `cfg.timeout` since it was last
+    /// excused (its players still heard are then held: see the session's
+    /// `drop_stuck`).
     pub(super) fn stuck_next(&self, cfg: &SessionConfig) -> Option<Millis> {
-        self.waiting_since.map(|t| t + cfg.timeout)
+        self.stuck_since().map(|t| t + cfg.timeout)
     }
 
-    /// How long the match has been stalled, if it is.
+    /// How long the match has been stalled with nothing to explain it
+    /// but the players still heard, if it is.
     pub(super) fn stalled_for(&self, now: Millis) -> Option<Millis> {
-        self.waiting_since.map(|t| now.saturating_since(t))
+        self.stuck_since().map(|t| now.saturating_since(t))
+    }
+
+    /// The stall at `now` is explained by a held slot: the count towards
+    /// taking a player still heard for stuck starts again (the progress
+    /// timeout's does not).
+    pub(super) fn excuse(&mut self, now: Millis) {
+        self.excused_at = Some(now);
+    }
+
+    fn stuck_since(&self) -> Option<Millis> {
+        let since = self.waiting_since?;
+        Some(self.excused_at.map_or(since, |e| e.max(since)))
     }
 
     /// How long this side has been stalled on a peer's input, once that

@@ -1138,7 +1138,7 @@ impl<G: DeterministicGame> Session<G> {
         for p in &mut self.peers {
             p.pinger.frame();
         }
-        self.flush_unreliable(now);
+        self.flush_unreliable(now, matches!(frame, Frame::Stalled(_)));
         if self.side == 0 {
             self.keep_waiting_rejoiners();
             self.serve_spectators(now, false);
@@ -1785,27 +1785,40 @@ impl<G: DeterministicGame> Session<G> {
     /// they were silent, rather than the match ending with `NoProgress`
     /// before the window is over.
     fn drop_stuck(&mut self, now: Millis) {
-        let Some(waited) = self.deadlines.stalled_for(now) else {
-            return;
-        };
-        if waited < self.cfg.timeout {
+        if self.deadlines.stalled_for(now).is_none() {
             return;
         }
         let Phase::Running(run) = &self.phase else {
             return;
         };
         let (tick, window) = (run.timeline.tick(), u32::from(run.params.window));
+        let short = |p: &Peer| {
+            p.slot.is_some_and(|s| {
+                run.timeline.inputs_of(usize::from(s)).len() as u32 + window <= tick
+            })
+        };
+        // A held slot the match waits on explains the stall, here and on
+        // every other side: a player still heard may be stalled on it too
+        // (it may lack inputs of the held slot that this side has), and
+        // then sends no new input of its own. The count towards taking it
+        // for stuck starts once the held slot no longer explains the stall.
+        if self.peers.iter().any(|p| p.dropped.is_some() && short(p)) {
+            self.deadlines.excuse(now);
+            return;
+        }
         let stuck: Vec<usize> = (0..self.peers.len())
             .filter(|&i| {
-                self.peers.get(i).is_some_and(|p| {
-                    p.dropped.is_none()
-                        && !p.frozen
-                        && p.slot.is_some_and(|s| {
-                            run.timeline.inputs_of(usize::from(s)).len() as u32 + window <= tick
-                        })
-                })
+                self.peers
+                    .get(i)
+                    .is_some_and(|p| p.dropped.is_none() && !p.frozen && short(p))
             })
             .collect();
+        let Some(waited) = self.deadlines.stalled_for(now) else {
+            return;
+        };
+        if waited < self.cfg.timeout {
+            return;
+        }
         for i in stuck {
             if let Some(p) = self.peers.get(i) {
                 log::info!("{} heard, but no input from it for {} ms", p.id, waited.0);
@@ -3147,7 +3160,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Once per running frame, after the tick: this frame's Inputs packet
     /// to each peer, unless it waits for the send interval or is held back.
-    fn flush_unreliable(&mut self, now: Millis) {
+    fn flush_unreliable(&mut self, now: Millis, stalled: bool) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
@@ -3169,7 +3182,16 @@ impl<G: DeterministicGame> Session<G> {
             let due = peer.sender.due(&self.cfg, window, |s| {
                 s.inputs_urgent(&self.cfg, lost, peer_tick, travel, window)
             });
+            let keep_alive = stalled && peer.dropped.is_none() && peer.sender.quiet_while_stalled();
             if !due {
+                if keep_alive {
+                    let msg = peer
+                        .sender
+                        .keep_alive(run.timeline.local(), view.remote_inputs);
+                    if let Some(msg) = msg {
+                        peer.out.send(&msg);
+                    }
+                }
                 continue;
             }
             let ping = peer
@@ -3187,7 +3209,13 @@ impl<G: DeterministicGame> Session<G> {
                 pong,
                 advantage,
             };
-            if let Some(msg) = peer.sender.packet(run.timeline.local(), extras) {
+            let msg = match peer.sender.packet(run.timeline.local(), extras) {
+                None if keep_alive => peer
+                    .sender
+                    .keep_alive(run.timeline.local(), view.remote_inputs),
+                msg => msg,
+            };
+            if let Some(msg) = msg {
                 peer.out.send(&msg);
             }
         }

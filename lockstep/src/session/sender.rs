@@ -20,6 +20,11 @@ const HOLD_MARGIN_TICKS: i64 = 1;
 /// Rollback: packets that leave at once, in consecutive frames, after the
 /// local pad changes (more than one in case the first is lost).
 const CHANGE_SENDS: u8 = 2;
+
+/// While this side is stalled, the most frames a player's link goes
+/// without a datagram of ours (100 ms): well within any silence a host
+/// takes for a player gone, even a short `bench_after`.
+pub(super) const STALLED_KEEP_ALIVE_FRAMES: u8 = 6;
 /// Rollback: of the last 8 pings, how many lost (the ping or its pong) make
 /// holding back keep room for one more lost packet (a round-trip loss of a
 /// quarter or so).
@@ -124,6 +129,8 @@ pub(super) struct Sender {
     peer_ack: u32,
     /// The ack we last sent.
     sent_ack: Option<u32>,
+    /// Frames since any datagram of the stream went out.
+    quiet_frames: u8,
 }
 
 impl Sender {
@@ -145,6 +152,7 @@ impl Sender {
             change_sends_left: 0,
             peer_ack: d,
             sent_ack: None,
+            quiet_frames: 0,
         }
     }
 
@@ -256,6 +264,41 @@ impl Sender {
     /// input the peer has not acknowledged (at most [`MAX_RUN`]) when there
     /// is something to carry, else a lone Ping or Pong.
     pub(super) fn packet<I: Copy>(&mut self, local: &[I], extras: Extras) -> Option<Message<I>> {
+        let msg = self.packet_of(local, extras);
+        if msg.is_some() {
+            self.quiet_frames = 0;
+        }
+        msg
+    }
+
+    /// One more frame of a stalled match: whether the peer has heard
+    /// nothing of this stream for [`STALLED_KEEP_ALIVE_FRAMES`], so that
+    /// an Inputs packet with nothing new goes out anyway (see
+    /// [`keep_alive`](Self::keep_alive)).
+    pub(super) fn quiet_while_stalled(&mut self) -> bool {
+        self.quiet_frames = self.quiet_frames.saturating_add(1);
+        self.quiet_frames >= STALLED_KEEP_ALIVE_FRAMES
+    }
+
+    /// An Inputs packet that carries only `ack` (and whatever of our
+    /// inputs the peer has not acknowledged): sent while this side is
+    /// stalled and has nothing new to say. A player stalled on someone
+    /// else's inputs sends no new input of its own, and without this a
+    /// host that benches after a short silence would take it for the one
+    /// holding the match up.
+    pub(super) fn keep_alive<I: Copy>(&mut self, local: &[I], ack: u32) -> Option<Message<I>> {
+        // Forgetting the ack sent makes it news: the packet goes out.
+        self.sent_ack = None;
+        let extras = Extras {
+            ack,
+            ping: None,
+            pong: None,
+            advantage: None,
+        };
+        self.packet(local, extras)
+    }
+
+    fn packet_of<I: Copy>(&mut self, local: &[I], extras: Extras) -> Option<Message<I>> {
         let sent = local.len();
         let from = (self.peer_ack as usize).min(sent);
         let to = sent.min(from + MAX_RUN);
