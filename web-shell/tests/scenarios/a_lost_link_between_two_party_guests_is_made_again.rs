@@ -10,7 +10,6 @@ use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
-use web_shell::shell::Action;
 use web_shell::shell::PlayerAction;
 
 #[test]
@@ -49,20 +48,5 @@ fn a_lost_link_between_two_party_guests_is_made_again() {
     w.run(100);
     assert!(w.member_rooms.values().filter(|r| r.is_finished()).count() >= 1);
 
-    w.action(0, Action::Leave);
-    w.until(3_000, "every page shows a result", |w| {
-        all.iter()
-            .all(|&p| matches!(w.screen(p), Screen::Result { .. }))
-    });
-    for tick in [1, mended_at / 2, mended_at, mended_at + 120] {
-        let hashes: Vec<Option<u64>> = all
-            .iter()
-            .map(|&p| w.pages[p].shell.log_hash_at(tick))
-            .collect();
-        assert!(hashes[0].is_some(), "tick {tick} is in the host's log");
-        assert!(
-            hashes.iter().all(|h| *h == hashes[0]),
-            "tick {tick}: {hashes:?}"
-        );
-    }
+    w.leave_and_logs_agree(0, &all, &[1, mended_at / 2, mended_at, mended_at + 120]);
 }

@@ -12,7 +12,7 @@ use crate::common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
-use web_shell::shell::{Action, PlayerAction};
+use web_shell::shell::PlayerAction;
 
 #[test]
 fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
@@ -82,21 +82,6 @@ fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
     );
     assert!(again.alive_at > record.alive_at);
 
-    w.action(0, Action::Leave);
-    w.until(3_000, "every page shows a result", |w| {
-        all.iter()
-            .all(|&p| matches!(w.screen(p), Screen::Result { .. }))
-    });
-    for tick in [1, back_at, back_at + 120] {
-        let hashes: Vec<Option<u64>> = all
-            .iter()
-            .map(|&p| w.pages[p].shell.log_hash_at(tick))
-            .collect();
-        assert!(hashes[0].is_some(), "tick {tick} is in the host's log");
-        assert!(
-            hashes.iter().all(|h| *h == hashes[0]),
-            "tick {tick}: {hashes:?}"
-        );
-    }
+    w.leave_and_logs_agree(0, &all, &[1, back_at, back_at + 120]);
     assert_eq!(w.pages[2].session, None, "a match over leaves no record");
 }

@@ -9,7 +9,7 @@ use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
-use web_shell::shell::{Action, PlayerAction};
+use web_shell::shell::PlayerAction;
 
 #[test]
 fn two_party_guests_whose_links_drop_at_once_both_come_back() {
@@ -46,20 +46,5 @@ fn two_party_guests_whose_links_drop_at_once_both_come_back() {
         assert_eq!(v.side, Some(p as u8), "page {p} plays its own slot");
         assert_eq!(w.screen(p), Screen::Match, "page {p}");
     }
-    w.action(0, Action::Leave);
-    w.until(3_000, "every page shows a result", |w| {
-        all.iter()
-            .all(|&p| matches!(w.screen(p), Screen::Result { .. }))
-    });
-    for tick in [1, back_at, back_at + 120] {
-        let hashes: Vec<Option<u64>> = all
-            .iter()
-            .map(|&p| w.pages[p].shell.log_hash_at(tick))
-            .collect();
-        assert!(hashes[0].is_some(), "tick {tick} is in the host's log");
-        assert!(
-            hashes.iter().all(|h| *h == hashes[0]),
-            "tick {tick}: {hashes:?}"
-        );
-    }
+    w.leave_and_logs_agree(0, &all, &[1, back_at, back_at + 120]);
 }

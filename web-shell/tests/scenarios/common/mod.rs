@@ -356,6 +356,32 @@ impl World {
         })
     }
 
+    /// Page `leaver` leaves the match; every page of `pages` shows its
+    /// result within 3 s, and their input logs agree at each of `ticks`
+    /// (the first page's log holds each).
+    pub fn leave_and_logs_agree(&mut self, leaver: usize, pages: &[usize], ticks: &[u32]) {
+        self.action(leaver, Action::Leave);
+        self.until(3_000, "every page shows a result", |w| {
+            pages
+                .iter()
+                .all(|&p| matches!(w.screen(p), Screen::Result { .. }))
+        });
+        for &tick in ticks {
+            let hashes: Vec<Option<u64>> = pages
+                .iter()
+                .map(|&p| self.pages[p].shell.log_hash_at(tick))
+                .collect();
+            assert!(
+                hashes[0].is_some(),
+                "tick {tick} is in the first page's log"
+            );
+            assert!(
+                hashes.iter().all(|h| *h == hashes[0]),
+                "tick {tick}: {hashes:?}"
+            );
+        }
+    }
+
     /// Carries out what a member room's machine did: frames to its
     /// sockets' pages, and the sockets it closed.
     fn member_actions(
