@@ -304,15 +304,9 @@ impl Relink {
             self.out.push_back(RelinkOutput::Opened(place));
             return;
         }
-        let Some(m) = self.member_at(place) else {
+        let Some(p) = self.being_made(place) else {
             return;
         };
-        let Some(p) = self.peers.get_mut(&m) else {
-            return;
-        };
-        if p.phase.is_none() || p.phase == Some(PairPhase::Open) {
-            return;
-        }
         p.phase = Some(PairPhase::Open);
         self.out.push_back(RelinkOutput::Opened(place));
         self.check_ready();
@@ -326,14 +320,25 @@ impl Relink {
             return;
         }
         let open = self.open_places();
-        let making = self
-            .peers
-            .values()
-            .any(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open));
-        if !making && self.mend.iter().all(|q| open.contains(q)) {
+        if !self.making_any() && self.mend.iter().all(|q| open.contains(q)) {
             self.out.push_back(RelinkOutput::Mended);
             self.leave();
         }
+    }
+
+    /// Whether any link of ours is being made (asked for, not open yet).
+    fn making_any(&self) -> bool {
+        self.peers
+            .values()
+            .any(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open))
+    }
+
+    /// The member at `place` while our link to it is being made.
+    fn being_made(&mut self, place: u8) -> Option<&mut Peer> {
+        let m = self.member_at(place)?;
+        self.peers
+            .get_mut(&m)
+            .filter(|p| p.phase.is_some() && p.phase != Some(PairPhase::Open))
     }
 
     /// The places whose links are open.
@@ -352,14 +357,10 @@ impl Relink {
             return;
         };
         let open = self.open_places();
-        let making = self
-            .peers
-            .values()
-            .any(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open));
         let all = std::iter::once(&0)
             .chain(expect)
             .all(|q| *q == self.place || open.contains(q));
-        if all && !making {
+        if all && !self.making_any() {
             self.out.push_back(RelinkOutput::Ready);
             self.leave();
         }
@@ -372,15 +373,9 @@ impl Relink {
             self.out.push_back(RelinkOutput::ClosePeer(place));
             return;
         }
-        let Some(m) = self.member_at(place) else {
+        let Some(p) = self.being_made(place) else {
             return;
         };
-        let Some(p) = self.peers.get_mut(&m) else {
-            return;
-        };
-        if p.phase.is_none() || p.phase == Some(PairPhase::Open) {
-            return;
-        }
         p.phase = None;
         self.out.push_back(RelinkOutput::ClosePeer(place));
         if self.back || self.mend.contains(&place) {
