@@ -9,10 +9,12 @@
 # play one match over a full mesh of real WebRTC links built through a
 # member room, a CPU in the free place, and every page shows the same
 # state hash at the confirmed ticks they have in common
-# (tests/browser/party.test.mjs). Then four people play 2v2 the same way.
+# (tests/browser/party.test.mjs); meanwhile one of them, its connections
+# closed, comes back into its place through a comeback room. Then four
+# people play 2v2 the same way.
 # Last, the party scenario of the abuse tests (tests/browser/abuse.test.mjs,
-# D): a party member whose page sends no inputs gets the match stopped
-# with the message for a game that cannot take a player back.
+# D): a party member whose page sends no inputs has its slot held, as a
+# silent player's, until the window runs out and the match ends.
 # The README's pictures come from the party test's pages: the title, a
 # party invitation, the 2v2 match, the spectator's view and the online
 # result, each at 1280x800, 1920x1080 and 390x844, with the court filling

@@ -8,7 +8,11 @@
 // confirmed tick they showed in common (recorded live from #match's
 // data-tick and data-hash). The party of three plays well into a full
 // match (past confirmed tick MIN_TICK), then the challenger leaves; the
-// input log each page kept must then give the same hash at MIN_TICK. The
+// input log each page kept must then give the same hash at MIN_TICK.
+// Early in that match Cy's browser closes its party connections, and
+// later Bo's page is reloaded: each comes back into its place through a
+// comeback room the challenger's page makes (the others counting it
+// down, named), before the three play on in sync. The
 // party of four picks the short match length in the party panel (two
 // halves of 30 s, carried to every page in the session's seed) and plays
 // it to the final buzzer: every page shows the same result, and their
@@ -58,14 +62,18 @@ const env = serverAndBrowser(enabled);
 const NAMES = ['Ada', 'Bo', 'Cy', 'Di', 'Eve'];
 const pages = {};
 
-/** Counts the RTCPeerConnection objects the page makes (window.__peers). */
+/** Counts the RTCPeerConnection objects the page makes (window.__peers)
+ * and keeps them, in order, in window.__pcList. */
 const countPeers = () => {
   const Real = window.RTCPeerConnection;
   window.__peers = 0;
+  window.__pcList = [];
   window.RTCPeerConnection = new Proxy(Real, {
     construct(target, args, newTarget) {
       window.__peers += 1;
-      return Reflect.construct(target, args, newTarget);
+      const pc = Reflect.construct(target, args, newTarget);
+      window.__pcList.push(pc);
+      return pc;
     },
   });
 };
@@ -245,13 +253,60 @@ test('a challenge\'s match of two is watched from the lobby, in sync, to the sam
   }
 });
 
-test('a party of three where one invited player declines plays with a CPU, in sync', { skip: !enabled }, async () => {
+test('a party of three where one invited player declines plays with a CPU, in sync; a player whose connections close comes back, and one whose page reloads', { skip: !enabled }, async () => {
   await lobby();
+  const cy = pages.Cy;
+  // The peer connections Cy's page makes from here on are the party's.
+  const lobbyLinks = await cy.evaluate(() => window.__pcList.length);
   const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy']);
   // Who declined stays in the lobby; the others are seen in a match.
   assert.equal(await pages.Di.locator('#match[data-state="running"]').count(), 0);
   const sides = await Promise.all(ps.map((p) => p.locator('#match').getAttribute('data-side')));
   assert.deepEqual(sides, ['0', '1', '2'], 'place p plays session slot p');
+  // Cy's browser closes its party connections mid-match (its lobby links
+  // stay): its page asks Ada's for a way back, all three meet in a fresh
+  // room, Cy's page links to Ada's and Bo's again, and its fresh session
+  // takes Cy's place back. Meanwhile the others name Cy in the countdown.
+  await cy.waitForFunction(() => Number(document.querySelector('#match').dataset.tick) >= 120, null,
+    { timeout: DEADLINE, polling: 100 });
+  const closedAt = Date.now();
+  await cy.evaluate((n) => window.__pcList.slice(n).forEach((pc) => pc.close()), lobbyLinks);
+  try {
+    for (const p of ps.slice(0, 2)) {
+      await p.locator('#match-waiting', { hasText: /^Cy is reconnecting \(\d+ s\)$/ }).waitFor({ timeout: DEADLINE });
+    }
+    await cy.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
+  const rejoined = Number(await cy.locator('#match').getAttribute('data-rejoined'));
+  console.log(`party rejoin: ${JSON.stringify({ closed_to_back_in_match_ms: Date.now() - closedAt, caught_up_to_tick: rejoined })}`);
+  assert.ok(rejoined >= 120, `caught up to where the match was (${rejoined})`);
+  for (const p of ps) {
+    await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+  }
+  // Bo's page is reloaded mid-match: from the record in its tab's session
+  // storage (the party's host, its place, how many play) it goes back into
+  // the lobby under its name, asks Ada's page, and is back in its place
+  // the same way; Ada's page keeps no record (it cannot come back).
+  const bo = ps[1];
+  await bo.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  assert.equal(await ps[0].evaluate(() => sessionStorage.getItem('rejoin')), null);
+  const reloadedAt = Date.now();
+  await bo.reload();
+  try {
+    await bo.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
+  const boBack = Number(await bo.locator('#match').getAttribute('data-rejoined'));
+  console.log(`party reload: ${JSON.stringify({ reload_to_back_in_match_ms: Date.now() - reloadedAt, caught_up_to_tick: boBack })}`);
+  assert.equal(await bo.locator('#match').getAttribute('data-side'), '1', 'back in its own place');
+  for (const p of ps) {
+    await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+  }
   await playInSync(ps);
   await leaveAndCompare(ps);
 });

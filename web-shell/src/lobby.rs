@@ -701,6 +701,12 @@ impl LobbyClient {
         self.lobby
     }
 
+    /// The host of the party we hold a place in, until its match connects.
+    #[must_use]
+    pub fn party_host(&self) -> Option<&PeerId> {
+        self.party.member.as_ref().map(|m| &m.host)
+    }
+
     /// The challenge state (read only).
     #[must_use]
     pub fn challenges(&self) -> &ChallengeState {

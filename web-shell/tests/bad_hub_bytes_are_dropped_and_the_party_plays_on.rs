@@ -1,11 +1,13 @@
 //! Bad bytes in a party's hub namespace (the reliable channel's first
 //! byte 0xF0, kept apart from the match's own messages): a hub message
 //! that is cut short, of a kind no page sends, or longer than any (even
-//! one that starts as "again" or "leave"), and a known kind at the wrong
-//! moment. Each is dropped (a warning for a kind
-//! no page sends), never reaches the match session and never ends or
-//! holds up a match: the match plays on in sync on every page, and after
-//! it the party still plays again when everyone presses Play again.
+//! one that starts as "again" or "leave"), a known kind at the wrong
+//! moment, "join this comeback room" with no room code in it or from a
+//! guest, and "this is who plays here" without a lobby id. Each is
+//! dropped (a warning for a kind no page sends, or a message that does
+//! not read), never reaches the match session and never ends or holds up
+//! a match: the match plays on in sync on every page, and after it the
+//! party still plays again when everyone presses Play again.
 
 // This scenario installs a process-wide logger, so it is its own test
 // binary rather than one of `scenarios`; it shares their helpers.
@@ -56,7 +58,7 @@ fn garbage() -> Vec<Vec<u8>> {
     vec![
         vec![HUB],
         vec![HUB, 0],
-        vec![HUB, 3],
+        vec![HUB, 5],
         vec![HUB, 0x7f],
         vec![HUB, 0xF0, 0xF0],
         vec![HUB, 0xff, 1, 2, 3, 4, 5, 6, 7, 8],
@@ -64,6 +66,47 @@ fn garbage() -> Vec<Vec<u8>> {
         vec![HUB, 1, 0],
         vec![HUB, 2, 0],
     ]
+}
+
+/// "Join this comeback room" (3 after [`HUB`]) that no page would take:
+/// without a room code, with a code cut short or of letters no code
+/// has, and a good code from a guest (only the host sends it).
+fn comeback_garbage(from_host: bool) -> Vec<Vec<u8>> {
+    let mut v = vec![
+        vec![HUB, 3],
+        vec![HUB, 3, b'K', b'7'],
+        vec![HUB, 3, b'!', b'!', b'!', b'!', b'!', b'!'],
+    ];
+    if !from_host {
+        v.push([&[HUB, 3][..], b"K7M2QX"].concat());
+    }
+    v
+}
+
+/// "This is who plays at my place" (4 after [`HUB`]) without a lobby id
+/// in it, or with one cut short.
+fn who_garbage() -> Vec<Vec<u8>> {
+    vec![vec![HUB, 4], vec![HUB, 4, b'A', b'b'], vec![HUB, 4, 0xff]]
+}
+
+/// How many warnings about a malformed name message were logged.
+fn who_warnings() -> usize {
+    LOGGED
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(l, m)| *l == log::Level::Warn && m.contains("malformed name message"))
+        .count()
+}
+
+/// How many warnings about a malformed comeback room message were logged.
+fn comeback_warnings() -> usize {
+    LOGGED
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(l, m)| *l == log::Level::Warn && m.contains("malformed comeback room message"))
+        .count()
 }
 
 fn all_results(w: &World) -> bool {
@@ -93,9 +136,20 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
     // "again" it cannot act on yet, from each of the others.
     let sent = garbage();
     let before = unknown_kind_warnings();
+    let comeback_before = comeback_warnings();
+    let who_before = who_warnings();
+    let mut comeback_sent = 0;
     for p in 0..3 {
         for from in (0..3).filter(|&q| q != p) {
-            for bytes in sent.iter().cloned().chain([vec![HUB, 2], vec![HUB, 1]]) {
+            let comeback = comeback_garbage(from == 0);
+            comeback_sent += comeback.len();
+            for bytes in sent
+                .iter()
+                .cloned()
+                .chain([vec![HUB, 2], vec![HUB, 1]])
+                .chain(comeback)
+                .chain(who_garbage())
+            {
                 w.party_datagram_from(p, from, Channel::Reliable, bytes);
             }
         }
@@ -108,6 +162,16 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
         unknown_kind_warnings() - before,
         3 * 2 * sent.len(),
         "a warning for each message of an unknown kind"
+    );
+    assert_eq!(
+        comeback_warnings() - comeback_before,
+        comeback_sent,
+        "a warning for each comeback room message no page takes"
+    );
+    assert_eq!(
+        who_warnings() - who_before,
+        3 * 2 * who_garbage().len(),
+        "a warning for each name message without a lobby id"
     );
     assert!(
         LOGGED

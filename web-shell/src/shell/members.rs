@@ -552,7 +552,7 @@ impl MemberLink {
 
 /// Reads `{"place":P,"signal":S}` strictly: exactly those two fields, `P`
 /// a whole number that fits a byte, `S` a valid handshake message.
-fn envelope(data: Value) -> Option<(u8, Signal)> {
+pub(super) fn envelope(data: Value) -> Option<(u8, Signal)> {
     let Value::Object(mut m) = data else {
         return None;
     };

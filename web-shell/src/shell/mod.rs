@@ -30,6 +30,7 @@ pub mod page;
 mod party;
 mod party_ui;
 pub mod rejoin;
+pub mod relink;
 pub mod restart;
 pub mod room;
 pub mod view;

@@ -60,6 +60,8 @@
 //!   by the connect deadline, a link or the room lost before then: the
 //!   lobby client hears the room or the match failed, and says so.
 
+mod back;
+
 use super::members::{MemberFailure, MemberLink, MemberOutput};
 use super::{AfterIce, FetchId, LinkId, Output, RtcEvent, Shell, SocketId, ROOM_FETCH_TIMEOUT};
 use crate::id::PeerId;
@@ -119,6 +121,19 @@ pub(super) struct PartySetup {
     /// party: the players' link is the match link), with its code once
     /// the service made it.
     pair_room: Option<Option<RoomCode>>,
+    /// On a guest's page: the party host's lobby id (a page that lost its
+    /// links asks it for a way back).
+    host: Option<PeerId>,
+    /// The links made through a comeback room, by key, with that room's
+    /// attempt number (the others carry the party's).
+    link_tags: std::collections::BTreeMap<u8, u32>,
+    /// The comeback room of a player coming back, while one is open.
+    relink: Option<back::RelinkRoom>,
+    /// The lobby name of the player at each place, as each said.
+    names: std::collections::BTreeMap<u8, String>,
+    /// The places whose match link closed, until a comeback link to them
+    /// opens.
+    down: std::collections::BTreeSet<u8>,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -161,6 +176,11 @@ impl PartySetup {
             ended: false,
             again: std::collections::BTreeSet::new(),
             pair_room: None,
+            host: None,
+            link_tags: std::collections::BTreeMap::new(),
+            relink: None,
+            names: std::collections::BTreeMap::new(),
+            down: std::collections::BTreeSet::new(),
         }
     }
 
@@ -260,6 +280,9 @@ impl Shell {
 
     /// The answer to our party's `POST /rooms?players=N`.
     pub(super) fn party_room_fetched(&mut self, now: Millis, gen: u32, code: Option<RoomCode>) {
+        if self.relink_room_fetched(now, gen, code.clone()) {
+            return;
+        }
         let Some(p) = self.party.as_mut().filter(|p| p.gen == gen) else {
             return;
         };
@@ -314,6 +337,11 @@ impl Shell {
         };
         let role = if lineup.place == 0 { "host" } else { "player" };
         let url = format!("{}/rooms/{}/ws?role={role}", self.cfg.ws_base, lineup.room);
+        p.host = self
+            .client
+            .as_ref()
+            .and_then(|c| c.party_host().cloned())
+            .filter(|_| lineup.place != 0);
         p.members = Some(MemberLink::new(lineup.place, people, deadline));
         p.lineup = Some(lineup);
         let id = SocketId::Party(p.gen);
@@ -332,6 +360,7 @@ impl Shell {
 
     /// Ends the party attempt, if any: its room socket and every link.
     pub(super) fn close_party(&mut self) {
+        self.close_relink(self.now);
         let Some(p) = self.party.take() else {
             return;
         };
@@ -383,6 +412,9 @@ impl Shell {
 
     /// A text frame on a party room socket.
     pub(super) fn party_socket_text(&mut self, gen: u32, text: &str) {
+        if self.relink_socket_text(gen, text) {
+            return;
+        }
         if let Some(m) = self.party_members(gen) {
             m.room_text(text);
         }
@@ -405,6 +437,9 @@ impl Shell {
 
     /// A party room socket closed.
     pub(super) fn party_socket_closed(&mut self, gen: u32) {
+        if self.relink_socket_closed(gen) {
+            return;
+        }
         if let Some(m) = self.party_members(gen) {
             m.room_closed();
         }
@@ -415,11 +450,26 @@ impl Shell {
         if let Some(m) = self.party.as_mut().and_then(|p| p.members.as_mut()) {
             m.tick(now);
         }
+        self.relink_tick(now);
     }
 
     /// An event of the party link to `member` of attempt `tag`.
     pub(super) fn party_rtc(&mut self, now: Millis, member: u8, tag: u32, event: RtcEvent) {
-        let Some(p) = self.party.as_mut().filter(|p| p.gen == tag) else {
+        // A link made through a comeback room carries that room's tag: the
+        // match's once it is in the party's links, the room's until then.
+        let relinked = self
+            .party
+            .as_ref()
+            .and_then(|p| p.link_tags.get(&member).copied());
+        if member >= super::relink::RELINK_KEY && relinked != Some(tag) {
+            self.relink_rtc(member, tag, event);
+            return;
+        }
+        let Some(p) = self
+            .party
+            .as_mut()
+            .filter(|p| relinked.unwrap_or(p.gen) == tag)
+        else {
             return;
         };
         let id = MemberId(member);
@@ -450,17 +500,13 @@ impl Shell {
         if let Some(&(_, place)) = p.links.iter().find(|(m, _)| *m == id) {
             if let RtcEvent::Data(lockstep::Channel::Reliable, bytes) = &event {
                 if bytes.first() == Some(&HUB) {
-                    // Exactly two bytes: the namespace and the kind.
-                    let what = match bytes[..] {
-                        [_, kind] => Some(kind),
-                        _ => None,
-                    };
-                    self.hub_message(now, place, what);
+                    let bytes = bytes.clone();
+                    self.party_hub(now, place, &bytes);
                     return;
                 }
             }
             // The match runs over it.
-            if self.game.match_tag() != Some(tag) {
+            if self.game.match_tag() != Some(p.gen) {
                 if p.ended {
                     match event {
                         // A page that started the next match already: its
@@ -482,7 +528,14 @@ impl Shell {
                         .party_datagram(now, link_name(place), channel, &bytes);
                     self.send_match_transmits();
                 }
-                RtcEvent::Closed => self.game.party_link_lost(now, link_name(place)),
+                RtcEvent::Closed => {
+                    p.down.insert(place);
+                    self.game.party_link_lost(now, link_name(place));
+                    self.refresh_live();
+                    if place == 0 {
+                        self.party_host_lost(now);
+                    }
+                }
                 RtcEvent::Backlog(bytes) => {
                     self.game.party_backlog(now, link_name(place), bytes);
                 }
@@ -532,7 +585,7 @@ impl Shell {
 
     /// Carries out the mesh machine's outputs; `true` if there were any.
     pub(super) fn drain_party(&mut self, now: Millis) -> bool {
-        let mut any = false;
+        let mut any = self.drain_relink(now);
         loop {
             let Some((gen, o)) = self.party.as_mut().and_then(|p| {
                 let gen = p.gen;
@@ -642,6 +695,8 @@ impl Shell {
             return;
         }
         self.screen_event(now, ScreenEvent::MatchStarted, &[]);
+        let keys: Vec<u8> = links.iter().map(|(m, _)| m.0).collect();
+        self.send_who(&keys);
         // What the others' sessions sent before ours existed.
         let early = self
             .party
@@ -650,11 +705,34 @@ impl Shell {
             .unwrap_or_default();
         for (member, channel, bytes) in early {
             if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
-                self.game
-                    .party_datagram(now, link_name(place), channel, &bytes);
+                self.early_datagram(now, place, channel, &bytes);
             }
         }
         self.send_match_transmits();
+    }
+
+    /// A datagram kept from before our match started, from `place`: a hub
+    /// message (another page's match may start first and say who it is)
+    /// or the match's.
+    fn early_datagram(&mut self, now: Millis, place: u8, channel: lockstep::Channel, bytes: &[u8]) {
+        if channel == lockstep::Channel::Reliable && bytes.first() == Some(&HUB) {
+            self.party_hub(now, place, bytes);
+        } else {
+            self.game
+                .party_datagram(now, link_name(place), channel, bytes);
+        }
+    }
+
+    /// A hub message from the player at `place` (its first byte is
+    /// [`HUB`]).
+    fn party_hub(&mut self, now: Millis, place: u8, bytes: &[u8]) {
+        match bytes {
+            [_, back::HUB_RELINK, code @ ..] => self.relink_told(now, place, code),
+            [_, back::HUB_WHO, id @ ..] => self.who_told(place, id),
+            // Exactly two bytes: the namespace and the kind.
+            [_, kind] => self.hub_message(now, place, Some(*kind)),
+            _ => self.hub_message(now, place, None),
+        }
     }
 
     /// Sends the running party match's datagrams on every link.
@@ -714,6 +792,10 @@ impl Shell {
         p.ended = true;
         p.again.clear();
         p.early.clear();
+        self.close_relink(self.now);
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
         let gen = p.gen;
         for (m, _) in std::mem::take(&mut p.spectators) {
             self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
@@ -856,8 +938,7 @@ impl Shell {
             .unwrap_or_default();
         for (member, channel, bytes) in early {
             if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
-                self.game
-                    .party_datagram(now, link_name(place), channel, &bytes);
+                self.early_datagram(now, place, channel, &bytes);
             }
         }
         self.send_match_transmits();
@@ -873,11 +954,8 @@ impl Shell {
     /// [`Shell::party_config`] before a test's peer fault.
     fn party_session(&mut self, lineup: &Lineup) -> Option<SessionConfig> {
         if lineup.place != 0 {
-            return Some(
-                SessionConfig::guest()
-                    .adaptive_input_delay()
-                    .rejoin_window(Millis::ZERO),
-            );
+            let cfg = SessionConfig::guest().adaptive_input_delay();
+            return Some(self.rejoin_config(cfg, false));
         }
         let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
         let seed = self.random_seed();
@@ -885,15 +963,15 @@ impl Shell {
             .game
             .party_seed(seed, &lineup.sides, self.party_ui.length)
         {
-            // A party page has no way back for a lost player yet: a lost
-            // link ends the match at once (no rejoin window).
-            Some(seed) => Some(
-                SessionConfig::host(seed, 6)
+            // A player whose links are lost has the rejoin window to come
+            // back (see `back`).
+            Some(seed) => {
+                let cfg = SessionConfig::host(seed, 6)
                     .players(people)
                     .input_delay_from_rtt()
-                    .adaptive_input_delay()
-                    .rejoin_window(Millis::ZERO),
-            ),
+                    .adaptive_input_delay();
+                Some(self.rejoin_config(cfg, true))
+            }
             None => {
                 log::warn!("party: the game cannot play these sides");
                 None

@@ -131,6 +131,9 @@ pub struct RejoinRecord {
     pub host_name: String,
     /// The game the match plays (a page that carries several).
     pub game: String,
+    /// For a party's match, how many play (its host is the party's);
+    /// 0 for a match of two.
+    pub people: u8,
     /// When the match was last seen running on this page, in ms since the
     /// Unix epoch (the wall clock: a reload starts the page's own clock
     /// again).
@@ -149,6 +152,13 @@ struct Stored {
     host_name: String,
     game: String,
     alive_at: u64,
+    /// Absent in a match of two's record.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    people: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Why a stored record was not taken.
@@ -175,6 +185,7 @@ impl RejoinRecord {
             host_name: self.host_name.clone(),
             game: self.game.clone(),
             alive_at: self.alive_at,
+            people: self.people,
         };
         serde_json::to_string(&s).unwrap_or_default()
     }
@@ -200,6 +211,11 @@ impl RejoinRecord {
         if s.slot == 0 || s.slot >= lockstep::wire::MAX_PLAYERS || !name_ok {
             return Err(RecordError::BadValue);
         }
+        // A party's record: its size holds the slot, within the engine's
+        // players.
+        if s.people != 0 && (s.people <= s.slot || s.people > lockstep::wire::MAX_PLAYERS) {
+            return Err(RecordError::BadValue);
+        }
         if s.game.is_empty() || s.game.len() > 64 || s.game.chars().any(char::is_control) {
             return Err(RecordError::BadValue);
         }
@@ -211,6 +227,7 @@ impl RejoinRecord {
             host_name: s.host_name,
             game: s.game,
             alive_at: s.alive_at,
+            people: s.people,
         })
     }
 
@@ -288,6 +305,12 @@ struct Asking {
     reloaded: bool,
     /// When the host's window runs out: no use asking after that.
     until: Millis,
+    /// A party's match, of this many people: the way back is a comeback
+    /// room (see `party::back`).
+    party: Option<u8>,
+    /// After a reload: the game the match plays, opened before the fresh
+    /// session starts.
+    game: Option<String>,
 }
 
 /// Coming back into the running match, on either side: the guest asks the
@@ -434,6 +457,8 @@ impl Shell {
             next_ask: now,
             reloaded: true,
             until: now + Millis(left),
+            party: (r.people != 0).then_some(r.people),
+            game: Some(r.game),
         });
         if let Some(c) = self.client.as_mut() {
             c.note(crate::lobby::LobbyNotice::Rejoin(RECONNECTING));
@@ -449,26 +474,41 @@ impl Shell {
         let Some(id) = self.game.match_identity() else {
             return;
         };
-        let (Some(token), Some(host)) = (id.token, self.last_opponent.clone()) else {
+        // A party's guest comes back through the party's host.
+        let party = self.party_host();
+        let host = party
+            .as_ref()
+            .map(|(h, _)| h.clone())
+            .or_else(|| self.last_opponent.clone());
+        let (Some(token), Some(host)) = (id.token, host) else {
             return;
         };
         if id.side == 0 || self.comeback.asking.is_some() {
             return;
         }
         self.comeback.next_write = now + Millis(1_000);
-        let host_name = self
-            .comeback
-            .name
-            .clone()
-            .unwrap_or_else(|| "The other player".to_owned());
+        let name = match &party {
+            Some((h, _)) => self
+                .client
+                .as_ref()
+                .and_then(|c| c.player(h))
+                .map(|p| p.nick.clone()),
+            None => self.comeback.name.clone(),
+        };
+        let host_name = name.unwrap_or_else(|| "The other player".to_owned());
+        let game = match &party {
+            Some(_) => self.party_game_name(),
+            None => self.game.name().to_owned(),
+        };
         let record = RejoinRecord {
             seed: id.match_id,
             slot: id.side,
             token,
             host,
             host_name,
-            game: self.game.name().to_owned(),
+            game,
             alive_at: self.wall(now),
+            people: party.map_or(0, |(_, n)| n),
         };
         self.comeback.written = true;
         self.out.push_back(Output::SessionStore {
@@ -524,8 +564,83 @@ impl Shell {
             next_ask: now,
             reloaded: false,
             until: now + REJOIN_WINDOW,
+            party: None,
+            game: None,
         });
         self.comeback_tick(now);
+    }
+
+    /// A party guest's link to the host closed while the match runs (its
+    /// other links are closed already): with a token, it asks the host
+    /// `host` for a way back into the match of `people`.
+    pub(super) fn party_link_to_host_lost(&mut self, now: Millis, host: PeerId, people: u8) {
+        if self.comeback.asking.is_some() || !self.in_match() {
+            return;
+        }
+        let Some(id) = self.game.match_identity() else {
+            return;
+        };
+        let Some(token) = id.token.filter(|_| id.side != 0) else {
+            log::info!("the party's host is lost, and this page has no way back");
+            return;
+        };
+        log::info!("the links to the party were lost; asking the host for a way back");
+        self.comeback.asking = Some(Asking {
+            host,
+            match_id: id.match_id,
+            slot: id.side,
+            token,
+            next_ask: now,
+            reloaded: false,
+            until: now + REJOIN_WINDOW,
+            party: Some(people),
+            game: None,
+        });
+        self.comeback_tick(now);
+    }
+
+    /// The returning party page's links to everyone are open: its fresh
+    /// session takes its slot back over them.
+    pub(super) fn party_back_ready(&mut self, now: Millis) {
+        let Some(a) = self.comeback.asking.take() else {
+            return;
+        };
+        let Some(tag) = self.party_gen() else {
+            return;
+        };
+        if a.reloaded && self.screens.screen() == &crate::screens::Screen::Lobby {
+            if let Some(c) = self.client.as_mut() {
+                c.match_resumed(now);
+            }
+        }
+        if !self.in_match() {
+            if a.reloaded {
+                self.give_up("Could not get back into the match.");
+            }
+            return;
+        }
+        if a.reloaded {
+            self.frame_times = super::FrameTimes::default();
+            self.match_view = super::view::MatchView {
+                state: Some("connected"),
+                status: RECONNECTING.to_owned(),
+                ..super::view::MatchView::default()
+            };
+        }
+        self.match_view.path = Some("direct");
+        let cfg = SessionConfig::guest()
+            .adaptive_input_delay()
+            .rejoin(a.slot, a.token);
+        let cfg = self.rejoin_config(cfg, false);
+        let names = self.party_link_names();
+        if !self.game.start_party(cfg, now, tag, &names) {
+            log::warn!("could not make the session to come back with");
+        }
+        if a.reloaded {
+            self.screen_event(now, crate::screens::ScreenEvent::MatchStarted, &[]);
+        }
+        self.party_back_started(now);
+        self.render(Part::Match);
     }
 
     /// The timers: the guest asks again every [`ASK_EVERY`] until a link
@@ -562,10 +677,11 @@ impl Shell {
         }
         // Asked only over an open lobby link; again after a while, unless
         // a room for the new link is being made.
+        let relinking = self.party_relinking();
         let Some(a) = self.comeback.asking.as_mut() else {
             return;
         };
-        if now < a.next_ask || self.comeback.room.is_some() || linked != Some(true) {
+        if now < a.next_ask || self.comeback.room.is_some() || relinking || linked != Some(true) {
             return;
         }
         a.next_ask = now + ASK_EVERY;
@@ -585,6 +701,13 @@ impl Shell {
                 if !self.asking_host(from) || self.comeback.room.is_some() {
                     log::debug!("a rejoin room nobody here waits for; ignored");
                     return;
+                }
+                if let Some(a) = self.comeback.asking.as_ref() {
+                    if let Some(people) = a.party {
+                        let (slot, host, game) = (a.slot, a.host.clone(), a.game.clone());
+                        self.party_rejoin_room(now, code, slot, people, host, game.as_deref());
+                        return;
+                    }
                 }
                 self.room_gen += 1;
                 let link = self.room_link(RoomLink::guest(code, self.cfg.match_connect));
@@ -635,6 +758,10 @@ impl Shell {
         if !ours {
             log::info!("a player asked to come back into a match not running here");
             send(self, PeerMsg::RejoinGone);
+            return;
+        }
+        if self.party_links_up() {
+            self.party_way_back(now, from);
             return;
         }
         if self.comeback.room.is_some() && self.comeback.asker.as_ref() == Some(from) {
@@ -784,6 +911,11 @@ impl Shell {
                 .map(|p| p.nick.clone());
         }
         let restarting = self.restarting();
+        let party_name = self
+            .match_view
+            .held
+            .and_then(|(slot, _)| self.party_name(slot));
+        let party = self.party_links_up();
         let v = &mut self.match_view;
         // The other player's countdown wins over this page's own ICE
         // restart: a page that closed goes quiet, and its connection
@@ -792,11 +924,14 @@ impl Shell {
         v.reconnecting = if self.comeback.reconnecting() {
             Some(RECONNECTING.to_owned())
         } else if let Some((_, secs)) = v.held {
-            let name = self
-                .comeback
-                .name
-                .clone()
-                .unwrap_or_else(|| "The other player".to_owned());
+            // In a party the player away is the held slot's; its name
+            // came over its link (`party::back`).
+            let name = if party {
+                party_name
+            } else {
+                self.comeback.name.clone()
+            };
+            let name = name.unwrap_or_else(|| "The other player".to_owned());
             Some(reconnecting_line(&name, secs))
         } else if restarting {
             Some(RECONNECTING.to_owned())
@@ -820,6 +955,7 @@ mod tests {
             host_name: "Ada".to_owned(),
             game: "NtBA".to_owned(),
             alive_at: 1_700_000_000_000,
+            people: 0,
         }
     }
 
@@ -892,6 +1028,34 @@ mod tests {
         assert!(text.contains(r#""token":"fffffffffffffffa""#), "{text}");
         assert!(text.len() < RECORD_MAX_BYTES / 2);
         assert_eq!(RejoinRecord::from_storage(&text), Ok(r));
+    }
+
+    #[test]
+    fn a_partys_record_keeps_its_size_and_a_pairs_has_none() {
+        let pair = record().to_storage();
+        assert!(!pair.contains("people"), "{pair}");
+        let party = RejoinRecord {
+            slot: 3,
+            people: 4,
+            ..record()
+        };
+        let text = party.to_storage();
+        assert!(text.contains(r#""people":4"#), "{text}");
+        assert_eq!(RejoinRecord::from_storage(&text), Ok(party));
+        // A slot the party does not hold, or more people than a match
+        // takes, is not a record this page wrote.
+        for (slot, people) in [(3, 3), (3, 2), (1, 9), (1, 255)] {
+            let bad = RejoinRecord {
+                slot,
+                people,
+                ..record()
+            };
+            assert_eq!(
+                RejoinRecord::from_storage(&bad.to_storage()),
+                Err(RecordError::BadValue),
+                "slot {slot} of {people}"
+            );
+        }
     }
 
     #[test]

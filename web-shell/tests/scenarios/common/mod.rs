@@ -731,6 +731,19 @@ impl World {
     /// `search` with the storage and session storage it had, and new
     /// random numbers (a new lobby id).
     pub fn reload(&mut self, p: usize, search: &str) {
+        self.reload_as(p, search, |cfg, random| {
+            Shell::new(TestDotsFrontEnd::default(), cfg, random)
+        });
+    }
+
+    /// [`World::reload`] with the shell `make` builds from the page's
+    /// configuration and random numbers (another game's, say).
+    pub fn reload_as(
+        &mut self,
+        p: usize,
+        search: &str,
+        make: impl FnOnce(ShellConfig, Random) -> Shell,
+    ) {
         let keys: Vec<(usize, SocketId)> =
             self.sockets.keys().filter(|k| k.0 == p).copied().collect();
         for k in keys {
@@ -748,8 +761,7 @@ impl World {
             ..facts(search)
         };
         self.reloads += 1;
-        let shell = Shell::new(
-            TestDotsFrontEnd::default(),
+        let shell = make(
             ShellConfig::from_page(&facts),
             random(0x5151_0000 + self.reloads),
         );
@@ -771,6 +783,31 @@ impl World {
     pub fn cut_match_link(&mut self, p: usize) {
         self.rtc(p, &LinkId::Match, RtcEvent::Closed);
         self.close_conn(p, &LinkId::Match);
+        self.settle();
+    }
+
+    /// Whether page `p` has an open party link to page `q`.
+    pub fn party_linked(&self, p: usize, q: usize) -> bool {
+        self.pages[p].conns.iter().any(|(link, c)| {
+            matches!(link, LinkId::Party(_))
+                && c.open
+                && c.peer.as_ref().is_some_and(|(o, _)| *o == q)
+        })
+    }
+
+    /// Every party link of page `p` fails at once (its network changed,
+    /// say): both ends of each report it closed.
+    pub fn cut_party_links(&mut self, p: usize) {
+        let links: Vec<LinkId> = self.pages[p]
+            .conns
+            .keys()
+            .filter(|l| matches!(l, LinkId::Party(_)))
+            .cloned()
+            .collect();
+        for link in links {
+            self.rtc(p, &link, RtcEvent::Closed);
+            self.close_conn(p, &link);
+        }
         self.settle();
     }
 
@@ -1132,6 +1169,14 @@ impl web_shell::front_end::FrontEnd for PartyDots {
     fn party_seed(&self, seed: u64, sides: &[u8], _length: usize) -> Option<u64> {
         self.rules.takes(sides).then_some(seed)
     }
+}
+
+/// A shell of [`PartyDots`] with `rules`, as a reloaded page makes it
+/// ([`World::reload_as`]).
+pub fn party_shell(
+    rules: web_shell::party::PartyRules,
+) -> impl FnOnce(ShellConfig, Random) -> Shell {
+    move |cfg, random| Shell::new(PartyDots::new(rules), cfg, random)
 }
 
 /// `n` shells of [`PartyDots`] with `rules`, their random numbers drawn

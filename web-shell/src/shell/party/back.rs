@@ -1,0 +1,660 @@
+//! A party player coming back into the running match, as the pages carry
+//! it out (the rules are [`Relink`]'s; the engine takes the fresh session
+//! back, see docs/engine.md, "Three players or more"):
+//!
+//! - **The returning page.** A guest whose link to the host is lost (its
+//!   network went, say) closes its other links (its fresh session needs
+//!   fresh ones to everyone) and asks the host for a way back over the
+//!   lobby, as a guest of a match of two does (`rejoin`); a page reloaded
+//!   mid-match does the same from its session-storage record. The host's
+//!   answer (`rejoin-room`) names a comeback room; the page joins it as a
+//!   player that comes back, and once its links to every other player are
+//!   open its fresh session (`SessionConfig::rejoin(slot, token)`) starts
+//!   over them. A failed attempt asks again.
+//! - **The host** makes the comeback room (`POST /rooms?players=N`) when
+//!   first asked, joins it as its host, answers every asker with its
+//!   code, and tells every other player its code over their party link
+//!   (hub message [`HUB_RELINK`]). It ends the room once the returning
+//!   player left it, or when its time runs out.
+//! - **The players who stayed** join the room they are told of as players
+//!   that stay, and link to the returning player alone. Each new link
+//!   replaces the one to that place (closed if it still ran), under the
+//!   same link name for the session, which takes the returning player's
+//!   fresh session on it.
+//!
+//! Links made this way are the page's `LinkId::Party(RELINK_KEY + place)`,
+//! tagged with the comeback room's attempt number.
+
+use super::{link_name, PartySetup, ATTEMPT, HUB};
+use crate::id::{PeerId, RoomCode};
+use crate::party::Lineup;
+use crate::protocol::{GameName, PeerMsg, Signal, SignalKind};
+use crate::shell::rejoin::REJOIN_WINDOW;
+use crate::shell::relink::{Relink, RelinkOutput, RELINK_KEY};
+use crate::shell::{FetchId, LinkId, Output, RtcEvent, Shell, SocketId, ROOM_FETCH_TIMEOUT};
+use lockstep::Millis;
+use signaling_protocol::members::MemberId;
+
+/// Hub message: "join comeback room" (after [`HUB`]), followed by the
+/// room's code. Only the host sends it.
+pub(super) const HUB_RELINK: u8 = 3;
+
+/// Hub message: "this is who plays at my place" (after [`HUB`]), followed
+/// by the sender's lobby id: every page sends it to every other when its
+/// match starts, and a returning page again on its new links, so that the
+/// others can name a player who is away.
+pub(super) const HUB_WHO: u8 = 4;
+
+/// A comeback room of the running party match.
+#[derive(Debug)]
+pub(super) struct RelinkRoom {
+    /// Its attempt number: the tag of its socket, fetch and links.
+    pub(super) gen: u32,
+    /// Our side of it, once we are in it (the host first makes it).
+    machine: Option<Relink>,
+    /// Its code, once the service made it.
+    code: Option<RoomCode>,
+    /// On the host: the lobby players who asked for a way back before
+    /// there was a code to send.
+    askers: Vec<PeerId>,
+}
+
+impl RelinkRoom {
+    /// Whether it is made, or being made, and we are not done with it.
+    fn live(&self) -> bool {
+        self.machine.as_ref().is_none_or(|m| !m.over())
+    }
+}
+
+/// The party link key of the comeback link to `place`.
+fn key(place: u8) -> u8 {
+    RELINK_KEY.saturating_add(place)
+}
+
+impl Shell {
+    /// The party's running match, on this page: its setup.
+    fn running_party(&self) -> Option<&PartySetup> {
+        self.party
+            .as_ref()
+            .filter(|p| p.lineup.is_some() && !p.watching() && p.pair_room.is_none() && !p.ended)
+    }
+
+    /// Host: `from` asks for a way back into the party's match. The
+    /// comeback room's code goes to it once there is one.
+    pub(in crate::shell) fn party_way_back(&mut self, now: Millis, from: &PeerId) {
+        let Some(people) = self
+            .running_party()
+            .and_then(|p| p.lineup.as_ref())
+            .filter(|l| l.place == 0)
+            .map(|l| l.sides.len())
+        else {
+            if let Some(c) = self.client.as_mut() {
+                c.send_peer(from, &PeerMsg::RejoinGone);
+            }
+            return;
+        };
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        if let Some(r) = p.relink.as_mut().filter(|r| r.live()) {
+            match r.code.clone() {
+                Some(code) => {
+                    if let Some(c) = self.client.as_mut() {
+                        c.send_peer(from, &PeerMsg::RejoinRoom(code.clone()));
+                    }
+                    // Asked again: a player who stayed may have left the
+                    // room meanwhile (its time ran out), so all are told
+                    // again (one still in it takes no notice).
+                    self.tell_relink(&code);
+                }
+                None if !r.askers.contains(from) => r.askers.push(from.clone()),
+                None => {}
+            }
+            return;
+        }
+        log::info!("a party player asks for a way back into the match; making a room");
+        self.close_relink(now);
+        self.room_gen += 1;
+        let gen = self.room_gen;
+        if let Some(p) = self.party.as_mut() {
+            p.relink = Some(RelinkRoom {
+                gen,
+                machine: None,
+                code: None,
+                askers: vec![from.clone()],
+            });
+        }
+        let url = format!("{}/rooms?players={people}&spectators=0", self.cfg.http_base);
+        self.fetch(
+            now,
+            FetchId::PartyRoom(gen),
+            "POST",
+            url,
+            ROOM_FETCH_TIMEOUT,
+        );
+        self.refresh_ice(now, super::super::AfterIce::Nothing);
+    }
+
+    /// The answer to a comeback room's `POST /rooms`; `false` if `gen` is
+    /// not a comeback room's.
+    pub(super) fn relink_room_fetched(
+        &mut self,
+        now: Millis,
+        gen: u32,
+        code: Option<RoomCode>,
+    ) -> bool {
+        let Some(p) = self.party.as_mut() else {
+            return false;
+        };
+        let Some(r) = p.relink.as_mut().filter(|r| r.gen == gen) else {
+            return false;
+        };
+        let Some(code) = code else {
+            // The askers ask again on their timer.
+            log::info!("no comeback room could be made");
+            p.relink = None;
+            return true;
+        };
+        let people = p.lineup.as_ref().map_or(0, |l| l.sides.len());
+        let people = u8::try_from(people).unwrap_or(u8::MAX);
+        r.code = Some(code.clone());
+        r.machine = Some(Relink::new(0, people, false, now + REJOIN_WINDOW));
+        let askers = std::mem::take(&mut r.askers);
+        self.refresh_live();
+        let url = format!("{}/rooms/{code}/ws?role=host", self.cfg.ws_base);
+        self.out.push_back(Output::OpenSocket {
+            id: SocketId::Party(gen),
+            url,
+        });
+        if let Some(c) = self.client.as_mut() {
+            for a in &askers {
+                c.send_peer(a, &PeerMsg::RejoinRoom(code.clone()));
+            }
+        }
+        self.tell_relink(&code);
+        true
+    }
+
+    /// Host: tells every player still in the match to come into comeback
+    /// room `code`.
+    fn tell_relink(&mut self, code: &RoomCode) {
+        let mut bytes = vec![HUB, HUB_RELINK];
+        bytes.extend_from_slice(code.as_str().as_bytes());
+        let links: Vec<MemberId> = self
+            .party
+            .as_ref()
+            .map(|p| {
+                p.links
+                    .iter()
+                    .filter(|(_, q)| !p.down.contains(q))
+                    .map(|(m, _)| *m)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for m in links {
+            self.out.push_back(Output::SendPeer {
+                link: LinkId::Party(m.0),
+                channel: lockstep::Channel::Reliable,
+                bytes: bytes.clone(),
+            });
+        }
+    }
+
+    /// Host: the comeback room's hellos list the places whose links are
+    /// up.
+    pub(super) fn refresh_live(&mut self) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        if p.lineup.as_ref().is_none_or(|l| l.place != 0) {
+            return;
+        }
+        let live: Vec<u8> = p
+            .links
+            .iter()
+            .map(|(_, q)| *q)
+            .filter(|q| !p.down.contains(q))
+            .collect();
+        if let Some(m) = p.relink.as_mut().and_then(|r| r.machine.as_mut()) {
+            m.set_live(live);
+        }
+    }
+
+    /// A player who stayed: the host says a comeback room is open.
+    pub(super) fn relink_told(&mut self, now: Millis, from_place: u8, code: &[u8]) {
+        let code = std::str::from_utf8(code).ok().and_then(RoomCode::parse);
+        let Some(code) = code.filter(|_| from_place == 0) else {
+            log::warn!("party: dropped a malformed comeback room message");
+            return;
+        };
+        let running = self.game.match_tag().is_some()
+            && self
+                .running_party()
+                .is_some_and(|p| self.game.match_tag() == Some(p.gen));
+        let Some(lineup) = self
+            .running_party()
+            .and_then(|p| p.lineup.clone())
+            .filter(|l| running && l.place != 0)
+        else {
+            return;
+        };
+        let same = self
+            .party
+            .as_ref()
+            .and_then(|p| p.relink.as_ref())
+            .is_some_and(|r| r.live() && r.code.as_ref() == Some(&code));
+        if same {
+            return;
+        }
+        let deadline = now + self.cfg.lobby.party.connect_timeout;
+        self.join_relink(now, code, &lineup, false, deadline);
+    }
+
+    /// Joins comeback room `code` as a player of `lineup`'s place (`back`:
+    /// the returning page).
+    fn join_relink(
+        &mut self,
+        now: Millis,
+        code: RoomCode,
+        lineup: &Lineup,
+        back: bool,
+        deadline: Millis,
+    ) {
+        self.close_relink(now);
+        self.room_gen += 1;
+        let gen = self.room_gen;
+        let people = u8::try_from(lineup.sides.len()).unwrap_or(u8::MAX);
+        let url = format!("{}/rooms/{code}/ws?role=player", self.cfg.ws_base);
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        p.relink = Some(RelinkRoom {
+            gen,
+            machine: Some(Relink::new(lineup.place, people, back, deadline)),
+            code: Some(code),
+            askers: Vec::new(),
+        });
+        self.out.push_back(Output::OpenSocket {
+            id: SocketId::Party(gen),
+            url,
+        });
+        self.refresh_ice(now, super::super::AfterIce::Nothing);
+    }
+
+    /// The returning page: the host's answer names comeback room `code`,
+    /// for our `place` of `people`; `host` is the party host's lobby id.
+    /// A reloaded page has no party any more: it makes one for the match
+    /// of `game` (its record's).
+    pub(in crate::shell) fn party_rejoin_room(
+        &mut self,
+        now: Millis,
+        code: RoomCode,
+        place: u8,
+        people: u8,
+        host: PeerId,
+        game: Option<&str>,
+    ) {
+        if self
+            .party
+            .as_ref()
+            .and_then(|p| p.relink.as_ref())
+            .is_some_and(RelinkRoom::live)
+        {
+            log::debug!("a comeback room while one is being joined; ignored");
+            return;
+        }
+        if self.party.is_none() {
+            // A reloaded page: the party is this comeback from here on,
+            // on the game its match plays.
+            let game = game.and_then(GameName::parse);
+            self.open_named(game.as_ref());
+            self.room_gen += 1;
+            let mut p = PartySetup::new(self.room_gen);
+            p.host = Some(host);
+            p.lineup = Some(Lineup {
+                game,
+                room: code.clone(),
+                place,
+                sides: vec![0; usize::from(people)],
+            });
+            self.party = Some(p);
+        }
+        let Some(lineup) = self.party.as_ref().and_then(|p| p.lineup.clone()) else {
+            return;
+        };
+        let deadline = now + self.cfg.lobby.party.connect_timeout;
+        self.join_relink(now, code, &lineup, true, deadline);
+    }
+
+    /// Whether the returning page is in a comeback room now.
+    pub(in crate::shell) fn party_relinking(&self) -> bool {
+        self.party
+            .as_ref()
+            .and_then(|p| p.relink.as_ref())
+            .is_some_and(RelinkRoom::live)
+    }
+
+    /// The party host's lobby id, on a guest's page of a party's match.
+    pub(in crate::shell) fn party_host(&self) -> Option<(PeerId, u8)> {
+        let p = self.running_party()?;
+        let people = u8::try_from(p.lineup.as_ref()?.sides.len()).ok()?;
+        Some((p.host.clone()?, people))
+    }
+
+    /// A guest's link to the party's host was lost while the match runs:
+    /// the page comes back on fresh links to everyone.
+    pub(in crate::shell) fn party_host_lost(&mut self, now: Millis) {
+        let Some((host, people)) = self.party_host() else {
+            return;
+        };
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        // Only a guest whose session can take its slot back does (it has
+        // the host's token); otherwise the match ends as the session says.
+        let can = self
+            .game
+            .match_identity()
+            .is_some_and(|id| id.side != 0 && id.token.is_some());
+        if !can || self.game.match_tag() != Some(p.gen) || self.comeback.reconnecting() {
+            return;
+        }
+        let links = p.links.clone();
+        for (m, place) in links {
+            self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
+            if place != 0 {
+                self.game.party_link_lost(now, link_name(place));
+            }
+        }
+        self.party_link_to_host_lost(now, host, people);
+    }
+
+    /// A frame on a comeback room's socket; `false` if `gen` is not one.
+    pub(super) fn relink_socket_text(&mut self, gen: u32, text: &str) -> bool {
+        match self.relink_machine(gen) {
+            Some(m) => {
+                m.room_text(text);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A comeback room's socket closed; `false` if `gen` is not one.
+    pub(super) fn relink_socket_closed(&mut self, gen: u32) -> bool {
+        match self.relink_machine(gen) {
+            Some(m) => {
+                m.room_closed();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn relink_machine(&mut self, gen: u32) -> Option<&mut Relink> {
+        self.party
+            .as_mut()?
+            .relink
+            .as_mut()
+            .filter(|r| r.gen == gen)?
+            .machine
+            .as_mut()
+    }
+
+    /// Time passed: the comeback room's deadline.
+    pub(super) fn relink_tick(&mut self, now: Millis) {
+        if let Some(m) = self
+            .party
+            .as_mut()
+            .and_then(|p| p.relink.as_mut())
+            .and_then(|r| r.machine.as_mut())
+        {
+            m.tick(now);
+        }
+    }
+
+    /// An event of a comeback link being made (`key` not yet the match's);
+    /// `false` if it is no link of the comeback room of attempt `tag`.
+    pub(super) fn relink_rtc(&mut self, key: u8, tag: u32, event: RtcEvent) -> bool {
+        let Some(place) = key.checked_sub(RELINK_KEY) else {
+            return false;
+        };
+        let Some(p) = self.party.as_mut() else {
+            return false;
+        };
+        let Some(m) = p
+            .relink
+            .as_mut()
+            .filter(|r| r.gen == tag)
+            .and_then(|r| r.machine.as_mut())
+        else {
+            return false;
+        };
+        let signal = |kind| Signal {
+            attempt: ATTEMPT,
+            kind,
+        };
+        match event {
+            RtcEvent::Offer(Some(sdp)) => m.local_signal(place, &signal(SignalKind::Offer(sdp))),
+            RtcEvent::Answer(Some(sdp)) => {
+                m.local_signal(place, &signal(SignalKind::Answer(sdp)));
+            }
+            RtcEvent::Candidate(c) => {
+                m.local_signal(place, &super::super::room::candidate_signal(c, ATTEMPT));
+            }
+            RtcEvent::Open => m.link_opened(place),
+            RtcEvent::Closed => m.link_lost(place),
+            // The returning page's match starts once every link is open:
+            // what comes before is kept for it.
+            RtcEvent::Data(channel, bytes) if p.early.len() < super::EARLY_KEPT => {
+                p.early.push((MemberId(key), channel, bytes));
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// The link to `place` is no longer the match's: a comeback link
+    /// takes its place (closed if it still ran, and lost to the session).
+    fn retire_link(&mut self, now: Millis, place: u8) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        let Some(i) = p.links.iter().position(|(_, q)| *q == place) else {
+            return;
+        };
+        let (m, _) = p.links.remove(i);
+        p.link_tags.remove(&m.0);
+        let running = self.game.match_tag() == Some(p.gen);
+        if m.0 != key(place) {
+            self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
+        }
+        if running {
+            self.game.party_link_lost(now, link_name(place));
+        }
+    }
+
+    /// Carries out the comeback room's outputs; `true` if there were any.
+    pub(super) fn drain_relink(&mut self, now: Millis) -> bool {
+        let mut any = false;
+        loop {
+            let Some((gen, back, o)) = self.party.as_mut().and_then(|p| {
+                let r = p.relink.as_mut()?;
+                let m = r.machine.as_mut()?;
+                let back = m.back();
+                m.poll().map(|o| (r.gen, back, o))
+            }) else {
+                return any;
+            };
+            any = true;
+            match o {
+                RelinkOutput::ToRoom(text) => self.out.push_back(Output::SendSocket {
+                    id: SocketId::Party(gen),
+                    text,
+                }),
+                RelinkOutput::Offer(place) => {
+                    self.retire_link(now, place);
+                    self.offer_on(LinkId::Party(key(place)), gen);
+                }
+                RelinkOutput::Remote { place, signal } => {
+                    if matches!(signal.kind, SignalKind::Offer(_)) {
+                        self.retire_link(now, place);
+                    }
+                    self.remote_signal(LinkId::Party(key(place)), gen, signal.kind);
+                }
+                RelinkOutput::ClosePeer(place) => {
+                    self.out
+                        .push_back(Output::ClosePeer(LinkId::Party(key(place))));
+                }
+                // The returning page's links become the match's all at
+                // once, with its fresh session (its old one runs until
+                // then).
+                RelinkOutput::Opened(_) if back => {}
+                RelinkOutput::Opened(place) => {
+                    log::info!("party: a returning player's new link is open");
+                    self.send_who(&[key(place)]);
+                    if let Some(p) = self.party.as_mut() {
+                        p.links.retain(|(_, q)| *q != place);
+                        p.links.push((MemberId(key(place)), place));
+                        p.links.sort_by_key(|(_, q)| *q);
+                        p.link_tags.insert(key(place), gen);
+                        p.down.remove(&place);
+                    }
+                    self.refresh_live();
+                }
+                RelinkOutput::Ready => {
+                    log::info!("party: every link for coming back is open");
+                    if let Some(p) = self.party.as_mut() {
+                        let (me, people) = p
+                            .lineup
+                            .as_ref()
+                            .map_or((0, 0), |l| (l.place, l.sides.len()));
+                        let people = u8::try_from(people).unwrap_or(u8::MAX);
+                        p.links = (0..people)
+                            .filter(|q| *q != me)
+                            .map(|q| (MemberId(key(q)), q))
+                            .collect();
+                        p.link_tags = p.links.iter().map(|(m, _)| (m.0, gen)).collect();
+                        p.down.clear();
+                    }
+                    self.party_back_ready(now);
+                    let keys: Vec<u8> = self
+                        .party
+                        .as_ref()
+                        .map(|p| p.links.iter().map(|(m, _)| m.0).collect())
+                        .unwrap_or_default();
+                    self.send_who(&keys);
+                }
+                RelinkOutput::CloseRoom => {
+                    self.out
+                        .push_back(Output::CloseSocket(SocketId::Party(gen)));
+                }
+                RelinkOutput::Failed => {
+                    // The page asks the host again on its timer.
+                    log::info!("party: the links for coming back could not be made");
+                }
+            }
+        }
+    }
+
+    /// Leaves the comeback room, if one is open (its links that opened
+    /// stay the match's).
+    pub(super) fn close_relink(&mut self, now: Millis) {
+        let Some(r) = self.party.as_mut().and_then(|p| p.relink.as_mut()) else {
+            return;
+        };
+        let gen = r.gen;
+        if let Some(m) = r.machine.as_mut() {
+            m.close();
+        }
+        self.drain_relink(now);
+        self.out
+            .push_back(Output::CloseSocket(SocketId::Party(gen)));
+        if let Some(p) = self.party.as_mut() {
+            p.relink = None;
+        }
+    }
+
+    /// The link names of the match's links, in place order.
+    pub(in crate::shell) fn party_link_names(&self) -> Vec<lockstep::PeerId> {
+        self.party
+            .as_ref()
+            .map(|p| p.links.iter().map(|(_, q)| link_name(*q)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The returning page's fresh session has started over its links:
+    /// what came on them before is its.
+    pub(in crate::shell) fn party_back_started(&mut self, now: Millis) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        let early = std::mem::take(&mut p.early);
+        let links = p.links.clone();
+        for (member, channel, bytes) in early {
+            if let Some(&(_, place)) = links.iter().find(|(m, _)| *m == member) {
+                self.early_datagram(now, place, channel, &bytes);
+            }
+        }
+        self.send_match_transmits();
+    }
+
+    /// Sends our lobby id to the players on the party links `keys`.
+    pub(super) fn send_who(&mut self, keys: &[u8]) {
+        let Some(me) = self.client.as_ref().and_then(|c| c.me().cloned()) else {
+            return;
+        };
+        let mut bytes = vec![HUB, HUB_WHO];
+        bytes.extend_from_slice(me.as_str().as_bytes());
+        for &k in keys {
+            self.out.push_back(Output::SendPeer {
+                link: LinkId::Party(k),
+                channel: lockstep::Channel::Reliable,
+                bytes: bytes.clone(),
+            });
+        }
+    }
+
+    /// The player at `place` says who it is: its lobby id, whose name the
+    /// page keeps (the player may leave the roster while it is away).
+    pub(super) fn who_told(&mut self, place: u8, id: &[u8]) {
+        let id = std::str::from_utf8(id).ok().and_then(PeerId::parse);
+        let Some(id) = id else {
+            log::warn!("party: dropped a malformed name message");
+            return;
+        };
+        let nick = self
+            .client
+            .as_ref()
+            .and_then(|c| c.player(&id))
+            .map(|p| p.nick.clone());
+        if let (Some(p), Some(nick)) = (self.party.as_mut(), nick) {
+            p.names.insert(place, nick);
+        }
+    }
+
+    /// The name of the party player who plays slot `slot` (a party's
+    /// place is its slot), when it said who it is.
+    pub(in crate::shell) fn party_name(&self, slot: u8) -> Option<String> {
+        self.running_party()?.names.get(&slot).cloned()
+    }
+
+    /// The name of the game the party's match plays: the one its
+    /// invitation named, else the page's first.
+    pub(in crate::shell) fn party_game_name(&self) -> String {
+        let named = self
+            .party
+            .as_ref()
+            .and_then(|p| p.lineup.as_ref())
+            .and_then(|l| l.game.as_ref())
+            .map(|g| g.as_str().to_owned());
+        named
+            .or_else(|| self.game.games().first().map(|g| (*g).to_owned()))
+            .unwrap_or_else(|| self.game.name().to_owned())
+    }
+
+    /// The tag the running party match's session carries.
+    pub(in crate::shell) fn party_gen(&self) -> Option<u32> {
+        self.party.as_ref().map(|p| p.gen)
+    }
+}

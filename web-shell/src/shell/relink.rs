@@ -1,0 +1,502 @@
+//! A party player coming back into its running match: the fresh links
+//! between the returning page and every other player, made through a
+//! member room of its own (the *comeback room*), as a pure state machine.
+//!
+//! The party's first member room knows member ids, not places, and its
+//! players have left it once their mesh was complete; so a player who
+//! comes back (its links lost, or its page reloaded) gets a room made for
+//! the purpose. The host makes it when the returning page asks over the
+//! lobby (`rejoin`, answered with `rejoin-room`), and tells every player
+//! still in the match its code over their party link (a hub message), so
+//! that every page of the match is in it. The rules:
+//!
+//! - **Hello.** Every page says who it is to every other player in the
+//!   room, as soon as it knows of it (on `welcome`, on `member-joined`):
+//!   `{"place":P,"back":B}`, its party place and whether it comes back
+//!   (`B`: its fresh session needs a link to everyone). The host's hello
+//!   also lists the places still in the match (`"live":[…]`, those whose
+//!   links to it are up, [`Relink::set_live`]): a returning page links to
+//!   those, and does not wait for a player who is away too. A place
+//!   beyond the party, our own, place 0 from anyone but the host (or the
+//!   host claiming another), a place another member of the room holds, or
+//!   a list from anyone but the host is refused (dropped and logged), as
+//!   is a second hello.
+//! - **Who links.** Two pages link when either comes back; of the two,
+//!   the lower member id offers, as in the party's first room. Pages that
+//!   both stayed in the match keep the link they have. The handshake data
+//!   travels as in the first room: `{"place":P,"signal":S}`.
+//! - **Links by place.** Both ends know each other's place before the
+//!   link is made, so the page names the new link by that place
+//!   ([`RelinkOutput::Offer`] and the others carry it). Each link is
+//!   reported as it opens ([`RelinkOutput::Opened`]): a page that stayed
+//!   hands it to its session at once (the returning player's fresh
+//!   session introduces itself on it).
+//! - **The end.** The returning page leaves the room (`done`) once its
+//!   links to the host and to every place the host listed are open, and
+//!   no other link of it is being made ([`RelinkOutput::Ready`]); a
+//!   handshake that fails, or its deadline, ends its attempt
+//!   ([`RelinkOutput::Failed`]: it asks the host again). The host ends
+//!   the room once every returning member has left it, or at its
+//!   deadline; a page that stayed leaves at its own deadline, or when the
+//!   host ends the room. A link of a page that stayed that fails before it
+//!   opened is closed and forgotten (the returning page fails and comes
+//!   again as a new member).
+//!
+//! Calling contract: call the method for what happened, then drain
+//! [`Relink::poll`] and carry out each [`RelinkOutput`] in order; call
+//! [`Relink::tick`] by [`Relink::deadline`].
+
+use super::members::PairPhase;
+use crate::protocol::{Signal, SignalKind};
+use lockstep::Millis;
+use serde_json::{json, Value};
+use signaling_protocol::members::{member_out, MemberId, MemberRole, MemberServerMsg};
+use std::collections::{BTreeMap, VecDeque};
+
+/// The first party link key of comeback links: the link to place `p` made
+/// through a comeback room is `LinkId::Party(RELINK_KEY + p)`, apart from
+/// every member id of the party's first room (players 0 to 7, spectators
+/// 8 to 23).
+pub const RELINK_KEY: u8 = MemberId::END;
+
+/// Something for the page to do. Links are named by the place at their
+/// other end.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RelinkOutput {
+    /// Send this text frame on the room socket.
+    ToRoom(String),
+    /// Create a peer connection to `place`, offering; report the offer
+    /// and candidates with [`Relink::local_signal`].
+    Offer(u8),
+    /// Apply handshake data from `place` (an offer: create an answering
+    /// peer connection first).
+    Remote {
+        /// The place at the other end.
+        place: u8,
+        /// The validated data.
+        signal: Signal,
+    },
+    /// Close the peer connection being made to `place`.
+    ClosePeer(u8),
+    /// The link to `place` is open: the match takes it.
+    Opened(u8),
+    /// On the returning page: the links to every other place are open.
+    Ready,
+    /// Close the room socket (after `done`).
+    CloseRoom,
+    /// On the returning page: the attempt failed; every link of it was
+    /// closed.
+    Failed,
+}
+
+/// Another player in the comeback room.
+#[derive(Debug, Clone, Copy)]
+struct Peer {
+    /// Its place and whether it comes back, once it said hello.
+    hello: Option<(u8, bool)>,
+    /// How our link to it stands, while we make one.
+    phase: Option<PairPhase>,
+}
+
+/// One page's side of a comeback room.
+#[derive(Debug)]
+pub struct Relink {
+    place: u8,
+    people: u8,
+    back: bool,
+    me: Option<MemberId>,
+    peers: BTreeMap<MemberId, Peer>,
+    /// A returning member was seen (the host ends the room once none is
+    /// left).
+    saw_back: bool,
+    /// On the host: the places still in the match, told in its hello.
+    live: Vec<u8>,
+    /// On the returning page: the places the host listed, once it said.
+    expect: Option<Vec<u8>>,
+    deadline: Millis,
+    over: bool,
+    out: VecDeque<RelinkOutput>,
+}
+
+impl Relink {
+    /// The comeback-room side of party place `place` of `people`: `back`
+    /// for the returning page, which links to everyone; a page that stayed
+    /// links to returning pages alone. It gives up at `deadline` (the host
+    /// then ends the room). The page opens the room socket (as host for
+    /// place 0, as a player otherwise) and reports what it hears.
+    #[must_use]
+    pub fn new(place: u8, people: u8, back: bool, deadline: Millis) -> Relink {
+        let mut r = Relink {
+            place,
+            people,
+            back,
+            me: None,
+            peers: BTreeMap::new(),
+            saw_back: false,
+            live: Vec::new(),
+            expect: None,
+            deadline,
+            over: false,
+            out: VecDeque::new(),
+        };
+        if place >= people || (back && place == 0) {
+            r.end();
+        }
+        r
+    }
+
+    /// On the host: the places still in the match (their links to it are
+    /// up), for the hellos it sends from now on.
+    pub fn set_live(&mut self, live: Vec<u8>) {
+        self.live = live;
+    }
+
+    /// The next thing to do, if any.
+    pub fn poll(&mut self) -> Option<RelinkOutput> {
+        self.out.pop_front()
+    }
+
+    /// When [`tick`](Self::tick) must be called, while the room is open.
+    #[must_use]
+    pub fn deadline(&self) -> Option<Millis> {
+        (!self.over).then_some(self.deadline)
+    }
+
+    /// Whether this side is done with the room.
+    #[must_use]
+    pub fn over(&self) -> bool {
+        self.over
+    }
+
+    /// Whether this is the returning page's side.
+    #[must_use]
+    pub fn back(&self) -> bool {
+        self.back
+    }
+
+    /// Whether a link to `place` is being made (not open yet).
+    #[must_use]
+    pub fn making(&self, place: u8) -> bool {
+        self.member_at(place).is_some_and(|m| {
+            self.peers
+                .get(&m)
+                .is_some_and(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open))
+        })
+    }
+
+    fn member_at(&self, place: u8) -> Option<MemberId> {
+        self.peers
+            .iter()
+            .find(|(_, p)| p.hello.is_some_and(|(q, _)| q == place))
+            .map(|(m, _)| *m)
+    }
+
+    /// A text frame from the room socket.
+    pub fn room_text(&mut self, text: &str) {
+        if self.over {
+            return;
+        }
+        let msg = match MemberServerMsg::parse(text) {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("comeback room: dropped a frame ({e:?})");
+                return;
+            }
+        };
+        match msg {
+            MemberServerMsg::Welcome { you, members } => {
+                let seat_ok = match you.role {
+                    MemberRole::Host => self.place == 0,
+                    MemberRole::Player => self.place != 0,
+                    MemberRole::Spectator => false,
+                };
+                if !seat_ok || self.me.is_some() {
+                    log::warn!("comeback room: seated in a place we cannot take");
+                    self.end();
+                    return;
+                }
+                self.me = Some(you.id);
+                for m in members {
+                    if m.id != you.id {
+                        self.add(m.id);
+                    }
+                }
+            }
+            MemberServerMsg::Joined(entry) => self.add(entry.id),
+            MemberServerMsg::Left(id) => self.left(id),
+            MemberServerMsg::Signal { from, data } => self.remote(from, data),
+            MemberServerMsg::Error(_) => log::warn!("comeback room: the room refused a frame"),
+            MemberServerMsg::Pong => {}
+        }
+    }
+
+    /// The room socket closed (the host ended the room, or it failed).
+    pub fn room_closed(&mut self) {
+        if !self.over {
+            self.end();
+        }
+    }
+
+    /// Handshake data our peer connection to `place` made.
+    pub fn local_signal(&mut self, place: u8, signal: &Signal) {
+        if self.over {
+            return;
+        }
+        if let Some(m) = self.member_at(place) {
+            let data = json!({"place": self.place, "signal": signal.to_value()});
+            self.out
+                .push_back(RelinkOutput::ToRoom(member_out::signal(m, &data)));
+        }
+    }
+
+    /// The data channels to `place` opened.
+    pub fn link_opened(&mut self, place: u8) {
+        let Some(m) = self.member_at(place) else {
+            return;
+        };
+        let Some(p) = self.peers.get_mut(&m) else {
+            return;
+        };
+        if p.phase.is_none() || p.phase == Some(PairPhase::Open) {
+            return;
+        }
+        p.phase = Some(PairPhase::Open);
+        self.out.push_back(RelinkOutput::Opened(place));
+        self.check_ready();
+    }
+
+    /// The places whose links are open.
+    fn open_places(&self) -> Vec<u8> {
+        self.peers
+            .values()
+            .filter(|p| p.phase == Some(PairPhase::Open))
+            .filter_map(|p| p.hello.map(|(q, _)| q))
+            .collect()
+    }
+
+    /// The returning page is ready once the host and every place it
+    /// listed are linked, and no other link is being made.
+    fn check_ready(&mut self) {
+        let Some(expect) = self.expect.as_ref().filter(|_| self.back && !self.over) else {
+            return;
+        };
+        let open = self.open_places();
+        let making = self
+            .peers
+            .values()
+            .any(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open));
+        let all = std::iter::once(&0)
+            .chain(expect)
+            .all(|q| *q == self.place || open.contains(q));
+        if all && !making {
+            self.out.push_back(RelinkOutput::Ready);
+            self.leave();
+        }
+    }
+
+    /// The peer connection to `place` failed or closed before it opened.
+    pub fn link_lost(&mut self, place: u8) {
+        let Some(m) = self.member_at(place) else {
+            return;
+        };
+        let Some(p) = self.peers.get_mut(&m) else {
+            return;
+        };
+        if p.phase.is_none() || p.phase == Some(PairPhase::Open) {
+            return;
+        }
+        p.phase = None;
+        self.out.push_back(RelinkOutput::ClosePeer(place));
+        if self.back {
+            self.end();
+        }
+    }
+
+    /// Time passed.
+    pub fn tick(&mut self, now: Millis) {
+        if !self.over && now >= self.deadline {
+            log::info!("comeback room: its time ran out");
+            self.end();
+        }
+    }
+
+    /// Leaves the room for good (the match ended, say).
+    pub fn close(&mut self) {
+        if !self.over {
+            self.back = false;
+            self.end();
+        }
+    }
+
+    fn add(&mut self, id: MemberId) {
+        if self.over
+            || self.me.is_none()
+            || self.peers.contains_key(&id)
+            || !matches!(id.role(), Some(MemberRole::Host | MemberRole::Player))
+        {
+            return;
+        }
+        self.peers.insert(
+            id,
+            Peer {
+                hello: None,
+                phase: None,
+            },
+        );
+        let hello = if self.place == 0 {
+            json!({"place": 0, "back": false, "live": self.live})
+        } else {
+            json!({"place": self.place, "back": self.back})
+        };
+        self.out
+            .push_back(RelinkOutput::ToRoom(member_out::signal(id, &hello)));
+    }
+
+    fn left(&mut self, id: MemberId) {
+        let Some(p) = self.peers.remove(&id) else {
+            return;
+        };
+        if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
+            if phase != PairPhase::Open {
+                self.out.push_back(RelinkOutput::ClosePeer(place));
+                if self.back {
+                    self.end();
+                    return;
+                }
+            }
+        }
+        // The host ends the room once no returning member is left in it.
+        let backs = self.peers.values().any(|p| p.hello.is_some_and(|(_, b)| b));
+        if self.place == 0 && self.saw_back && !backs {
+            self.leave();
+        }
+    }
+
+    fn remote(&mut self, from: MemberId, data: Value) {
+        let Some(p) = self.peers.get(&from).copied() else {
+            log::debug!("comeback room: data from a member we do not know");
+            return;
+        };
+        let Value::Object(m) = &data else {
+            log::warn!("comeback room: dropped malformed data");
+            return;
+        };
+        if m.get("back").is_some() {
+            let byte = |v: &Value| v.as_u64().and_then(|n| u8::try_from(n).ok());
+            let place = m.get("place").and_then(byte);
+            let back = m.get("back").and_then(Value::as_bool);
+            // The list: whole numbers that fit a byte, no more than a
+            // party holds.
+            let live = match m.get("live") {
+                None => Some(None),
+                Some(Value::Array(a)) if a.len() <= usize::from(self.people) => {
+                    a.iter().map(byte).collect::<Option<Vec<u8>>>().map(Some)
+                }
+                Some(_) => None,
+            };
+            let fields = 2 + usize::from(m.contains_key("live"));
+            match (place, back, live) {
+                (Some(place), Some(back), Some(live)) if m.len() == fields => {
+                    self.hello(from, place, back, live);
+                }
+                _ => log::warn!("comeback room: dropped a malformed hello"),
+            }
+            return;
+        }
+        let Some((place, signal)) = super::members::envelope(data) else {
+            log::warn!("comeback room: dropped malformed handshake data");
+            return;
+        };
+        let (Some((known, _)), Some(phase)) = (p.hello, p.phase) else {
+            log::debug!("comeback room: handshake data from a member we do not link to");
+            return;
+        };
+        if known != place {
+            log::warn!("comeback room: a member changed its place; dropped");
+            return;
+        }
+        let next = match (&signal.kind, phase) {
+            (SignalKind::Offer(_), PairPhase::AwaitingOffer) => PairPhase::Answering,
+            (SignalKind::Answer(_), PairPhase::Offering) => phase,
+            (SignalKind::Ice { .. }, PairPhase::Offering | PairPhase::Answering) => phase,
+            (SignalKind::Ice { .. }, PairPhase::Open) => phase,
+            _ => {
+                log::warn!("comeback room: handshake data out of turn; dropped");
+                return;
+            }
+        };
+        if let Some(p) = self.peers.get_mut(&from) {
+            p.phase = Some(next);
+        }
+        self.out.push_back(RelinkOutput::Remote { place, signal });
+    }
+
+    fn hello(&mut self, from: MemberId, place: u8, back: bool, live: Option<Vec<u8>>) {
+        let taken = self
+            .peers
+            .iter()
+            .any(|(id, p)| *id != from && p.hello.is_some_and(|(q, _)| q == place));
+        let list_ok = live
+            .as_ref()
+            .is_none_or(|l| place == 0 && l.iter().all(|q| *q < self.people && *q != 0));
+        let ok = place < self.people
+            && place != self.place
+            && (place == 0) == (from == MemberId::HOST)
+            && !(back && place == 0)
+            && list_ok
+            && !taken;
+        let Some(me) = self.me else {
+            return;
+        };
+        let Some(p) = self.peers.get_mut(&from) else {
+            return;
+        };
+        if !ok || p.hello.is_some() {
+            log::warn!("comeback room: a member claimed a place it cannot hold; dropped");
+            return;
+        }
+        p.hello = Some((place, back));
+        self.saw_back |= back;
+        if place == 0 && self.back {
+            self.expect = Some(live.unwrap_or_default());
+        }
+        if !(back || self.back) {
+            return;
+        }
+        if me < from {
+            p.phase = Some(PairPhase::Offering);
+            self.out.push_back(RelinkOutput::Offer(place));
+        } else {
+            p.phase = Some(PairPhase::AwaitingOffer);
+        }
+    }
+
+    /// Leaves the room: `done`, then the socket closes.
+    fn leave(&mut self) {
+        if self.me.is_some() {
+            self.out.push_back(RelinkOutput::ToRoom(member_out::done()));
+        }
+        self.out.push_back(RelinkOutput::CloseRoom);
+        self.over = true;
+    }
+
+    /// Ends this side: links still being made are closed; a returning
+    /// page's attempt failed (its open links go too).
+    fn end(&mut self) {
+        for p in self.peers.values() {
+            if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
+                if self.back || phase != PairPhase::Open {
+                    self.out.push_back(RelinkOutput::ClosePeer(place));
+                }
+            }
+        }
+        let back = self.back;
+        self.leave();
+        if back {
+            self.out.push_back(RelinkOutput::Failed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

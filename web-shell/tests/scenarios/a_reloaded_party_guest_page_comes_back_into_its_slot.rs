@@ -1,0 +1,102 @@
+//! A party of four plays; one guest's page is reloaded mid-match. It kept
+//! in the tab's session storage what it needs (the match, its slot and
+//! token, the party host's lobby id, how many play), goes back into the
+//! lobby under its remembered name, asks the party's host for a way back,
+//! and meets every other page in the comeback room the host makes; its
+//! fresh session takes its slot back over its new links. All four play on
+//! and their logs agree past the rejoin; the reloaded page goes on keeping
+//! its record, and none is left once the match is over.
+
+use crate::common;
+
+use common::World;
+use web_shell::screens::Screen;
+use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
+use web_shell::shell::{Action, PlayerAction};
+
+#[test]
+fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
+    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x0e10_ad26);
+    w.party_invited(&[1, 2, 3]);
+    for p in 1..4 {
+        w.press(p, PlayerAction::PartyAccept, 0);
+    }
+    let all = [0, 1, 2, 3];
+    w.until(10_000, "the four play", |w| w.all_play(&all, 90));
+    w.run(1_100);
+    let text = w.pages[2]
+        .session
+        .clone()
+        .expect("the guest keeps a record");
+    let record = RejoinRecord::from_storage(&text).expect("the record reads back");
+    assert_eq!((record.slot, record.people), (2, 4));
+    assert_eq!(record.host, w.id(0), "the party's host is the one to ask");
+    assert_eq!(w.pages[0].session, None, "the host keeps none");
+    let (old_id, rooms) = (w.id(2), w.rooms_made());
+
+    // The host's first comeback room hangs at the service, so the pages
+    // can be seen meanwhile; the next ask gets a room.
+    w.pages[0].answers_fetches = false;
+    w.reload_as(2, "", common::party_shell(common::ANY_FOUR));
+    assert_eq!(w.screen(2), Screen::Lobby, "the page opens on the lobby");
+    w.run(1_000);
+    assert_ne!(w.id(2), old_id, "back in the lobby under a new id");
+    let notices: Vec<String> = w.pages[2]
+        .shell
+        .lobby_view()
+        .map(|v| v.notices.iter().map(|n| n.notice.text()).collect())
+        .unwrap_or_default();
+    assert!(notices.contains(&RECONNECTING.to_owned()), "{notices:?}");
+    for p in [0, 1, 3] {
+        let line = w.pages[p].shell.match_view().reconnecting.clone();
+        assert!(
+            line.as_deref()
+                .is_some_and(|l| l.ends_with(" is reconnecting (19 s)")),
+            "page {p}: {line:?}"
+        );
+    }
+    w.pages[0].answers_fetches = true;
+    w.until(15_000, "the reloaded page is back in the match", |w| {
+        w.screen(2) == Screen::Match && w.pages[2].shell.match_view().rejoined.is_some()
+    });
+    assert_eq!(w.rooms_made(), rooms + 1, "one comeback room");
+    assert_eq!(
+        w.pages[2].shell.match_view().side,
+        Some(2),
+        "back in its own slot"
+    );
+    let back_at = w.pages[2].shell.match_view().rejoined.unwrap();
+    w.until(10_000, "all four play on past the rejoin", |w| {
+        all.iter()
+            .all(|&p| w.pages[p].shell.match_view().tick > Some(back_at + 120))
+    });
+    for p in all {
+        assert_eq!(w.pages[p].shell.match_view().reconnecting, None, "page {p}");
+    }
+    // Still a guest with a token: the record is kept up to date.
+    w.run(1_100);
+    let again = RejoinRecord::from_storage(w.pages[2].session.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        (again.seed, again.token, again.people),
+        (record.seed, record.token, 4)
+    );
+    assert!(again.alive_at > record.alive_at);
+
+    w.action(0, Action::Leave);
+    w.until(3_000, "every page shows a result", |w| {
+        all.iter()
+            .all(|&p| matches!(w.screen(p), Screen::Result { .. }))
+    });
+    for tick in [1, back_at, back_at + 120] {
+        let hashes: Vec<Option<u64>> = all
+            .iter()
+            .map(|&p| w.pages[p].shell.log_hash_at(tick))
+            .collect();
+        assert!(hashes[0].is_some(), "tick {tick} is in the host's log");
+        assert!(
+            hashes.iter().all(|h| *h == hashes[0]),
+            "tick {tick}: {hashes:?}"
+        );
+    }
+    assert_eq!(w.pages[2].session, None, "a match over leaves no record");
+}
