@@ -312,8 +312,9 @@ test('D. a party member that sends no inputs: its slot is held, then the match e
   assert.equal(said.Ada, gone, 'the host says the player did not come back');
   assert.equal(said.Bo, gone, 'the other player says the same');
   // Stalled from its first tick without Eve's inputs (a party plays in
-  // lock-step), the slot is held after the 5 s silence timeout, and the
-  // match ends when the 20 s window runs out.
+  // lock-step), the slot is held after the 5 s silence timeout; Eve's
+  // page, no longer spoken to, comes back once with a fresh session that
+  // sends no inputs either, and the match ends when the window runs out.
   assert.ok(waited >= 20_000 && waited < 60_000, `ended ${waited} ms after the start`);
   // Ended cleanly: Ada goes back to the lobby, the others follow her there
   // (no rematch without her), and all three show free (a Challenge button

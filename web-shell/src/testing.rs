@@ -215,3 +215,30 @@ mod tests {
         assert_eq!(fe.side_name(0), "Orange");
     }
 }
+
+/// [`TestDots`] in a match whose held slots play on (as NtBA's do): a
+/// dropped player's slot is benched and plays the neutral input until
+/// the player is back, and the others do not wait for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldDots(pub TestDots);
+
+impl DeterministicGame for HeldDots {
+    type Input = u8;
+    const BUILD_ID: u64 = 0xD075_0002;
+
+    fn new(seed: u64, players: u8) -> Self {
+        HeldDots(TestDots::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn plays_on_while_held(players: u8) -> bool {
+        players >= 2
+    }
+}

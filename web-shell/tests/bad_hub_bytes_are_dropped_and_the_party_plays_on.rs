@@ -3,7 +3,8 @@
 //! that is cut short, of a kind no page sends, or longer than any (even
 //! one that starts as "again" or "leave"), a known kind at the wrong
 //! moment, "join this comeback room" with no room code in it or from a
-//! guest, and "this is who plays here" without a lobby id. Each is
+//! guest, "this is who plays here" without a lobby id, and "mend my link
+//! to this place" naming no other guest's place. Each is
 //! dropped (a warning for a kind no page sends, or a message that does
 //! not read), never reaches the match session and never ends or holds up
 //! a match: the match plays on in sync on every page, and after it the
@@ -58,7 +59,7 @@ fn garbage() -> Vec<Vec<u8>> {
     vec![
         vec![HUB],
         vec![HUB, 0],
-        vec![HUB, 5],
+        vec![HUB, 6],
         vec![HUB, 0x7f],
         vec![HUB, 0xF0, 0xF0],
         vec![HUB, 0xff, 1, 2, 3, 4, 5, 6, 7, 8],
@@ -87,6 +88,29 @@ fn comeback_garbage(from_host: bool) -> Vec<Vec<u8>> {
 /// in it, or with one cut short.
 fn who_garbage() -> Vec<Vec<u8>> {
     vec![vec![HUB, 4], vec![HUB, 4, b'A', b'b'], vec![HUB, 4, 0xff]]
+}
+
+/// "Mend my link to this place" (5 after [`HUB`]) that no host takes:
+/// without a place, naming the host, a place beyond the party or the
+/// sender's own, or with a byte too many.
+fn mend_garbage(from: u8) -> Vec<Vec<u8>> {
+    vec![
+        vec![HUB, 5],
+        vec![HUB, 5, 0],
+        vec![HUB, 5, 9],
+        vec![HUB, 5, from],
+        vec![HUB, 5, 1, 2],
+    ]
+}
+
+/// How many warnings about a malformed mend message were logged.
+fn mend_warnings() -> usize {
+    LOGGED
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(l, m)| *l == log::Level::Warn && m.contains("malformed mend message"))
+        .count()
 }
 
 /// How many warnings about a malformed name message were logged.
@@ -138,6 +162,8 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
     let before = unknown_kind_warnings();
     let comeback_before = comeback_warnings();
     let who_before = who_warnings();
+    let mend_before = mend_warnings();
+    let rooms_before = w.rooms_made();
     let mut comeback_sent = 0;
     for p in 0..3 {
         for from in (0..3).filter(|&q| q != p) {
@@ -149,6 +175,7 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
                 .chain([vec![HUB, 2], vec![HUB, 1]])
                 .chain(comeback)
                 .chain(who_garbage())
+                .chain(mend_garbage(from as u8))
             {
                 w.party_datagram_from(p, from, Channel::Reliable, bytes);
             }
@@ -173,6 +200,12 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
         3 * 2 * who_garbage().len(),
         "a warning for each name message without a lobby id"
     );
+    assert_eq!(
+        mend_warnings() - mend_before,
+        3 * 2 * mend_garbage(0).len(),
+        "a warning for each mend message no host takes"
+    );
+    assert_eq!(w.rooms_made(), rooms_before, "no comeback room");
     assert!(
         LOGGED
             .lock()

@@ -342,6 +342,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
         view.waiting = play::waiting(self.stalled) && !ending;
         view.held = self.holds.shown(now).filter(|_| !ending);
         view.benched = self.holds.benched().filter(|_| !ending);
+        view.host_held = self.holds.holds(0) && !ending;
         view.rejoined = self.holds.rejoined();
         if let Some((delay, window)) = s.input_delay().zip(s.prediction_window()) {
             let name = |slot| {

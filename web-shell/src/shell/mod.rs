@@ -1166,6 +1166,7 @@ impl Shell {
             Screen::Match => {
                 let report = self.game.match_frame(now, &held, &mut self.match_view);
                 self.close_benched_link();
+                self.party_host_silent(now);
                 self.pair_stream_check(now);
                 self.reconnecting_view();
                 self.send_match_transmits();

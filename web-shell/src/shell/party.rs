@@ -134,6 +134,9 @@ pub(super) struct PartySetup {
     /// The places whose match link closed, until a comeback link to them
     /// opens.
     down: std::collections::BTreeSet<u8>,
+    /// On a guest's page: it came back once in this match because the
+    /// host went silent on a link still open.
+    back_for_silence: bool,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -181,6 +184,7 @@ impl PartySetup {
             relink: None,
             names: std::collections::BTreeMap::new(),
             down: std::collections::BTreeSet::new(),
+            back_for_silence: false,
         }
     }
 
@@ -534,6 +538,8 @@ impl Shell {
                     self.refresh_live();
                     if place == 0 {
                         self.party_host_lost(now);
+                    } else {
+                        self.ask_mend();
                     }
                 }
                 RtcEvent::Backlog(bytes) => {
@@ -729,6 +735,7 @@ impl Shell {
         match bytes {
             [_, back::HUB_RELINK, code @ ..] => self.relink_told(now, place, code),
             [_, back::HUB_WHO, id @ ..] => self.who_told(place, id),
+            [_, back::HUB_MEND, lost @ ..] => self.mend_asked(now, place, lost),
             // Exactly two bytes: the namespace and the kind.
             [_, kind] => self.hub_message(now, place, Some(*kind)),
             _ => self.hub_message(now, place, None),
@@ -904,6 +911,7 @@ impl Shell {
         }
         p.ended = false;
         p.again.clear();
+        p.back_for_silence = false;
         let gen = p.gen;
         let links = p.links.clone();
         if let Some(c) = self.client.as_mut() {

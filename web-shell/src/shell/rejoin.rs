@@ -100,6 +100,12 @@ impl Holds {
             .map(|&(slot, until)| (slot, until.0.saturating_sub(now.0).div_ceil(1000)))
     }
 
+    /// Whether slot `slot` is held.
+    #[must_use]
+    pub fn holds(&self, slot: u8) -> bool {
+        self.held.iter().any(|(s, _)| *s == slot)
+    }
+
     /// The first slot benched while held (its game plays it on) and not
     /// back yet, if any.
     #[must_use]

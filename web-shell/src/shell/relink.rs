@@ -21,10 +21,17 @@
 //!   host claiming another), a place another member of the room holds, or
 //!   a list from anyone but the host is refused (dropped and logged), as
 //!   is a second hello.
-//! - **Who links.** Two pages link when either comes back; of the two,
-//!   the lower member id offers, as in the party's first room. Pages that
-//!   both stayed in the match keep the link they have. The handshake data
-//!   travels as in the first room: `{"place":P,"signal":S}`.
+//! - **Mending.** A page that stayed but lost its link to another
+//!   guest (not to the host: that page comes back) lists the places it
+//!   lost in its hello (`"mend":[…]`, [`Relink::set_mend`]); both its
+//!   session and theirs stay, and hear each other again on the new link.
+//!   A list from the host or from a returning page, or naming the host,
+//!   the sender or a place beyond the party, is refused with its hello.
+//! - **Who links.** Two pages link when either comes back, or either
+//!   lists the other to mend; of the two, the lower member id offers, as
+//!   in the party's first room. Other pages that both stayed in the match
+//!   keep the link they have. The handshake data travels as in the first
+//!   room: `{"place":P,"signal":S}`.
 //! - **Links by place.** Both ends know each other's place before the
 //!   link is made, so the page names the new link by that place
 //!   ([`RelinkOutput::Offer`] and the others carry it). Each link is
@@ -35,12 +42,21 @@
 //!   links to the host and to every place the host listed are open, and
 //!   no other link of it is being made ([`RelinkOutput::Ready`]); a
 //!   handshake that fails, or its deadline, ends its attempt
-//!   ([`RelinkOutput::Failed`]: it asks the host again). The host ends
-//!   the room once every returning member has left it, or at its
+//!   ([`RelinkOutput::Failed`]: it asks the host again). A mending page
+//!   leaves once the links it listed are open and no other link of it is
+//!   being made ([`RelinkOutput::Mended`]); it lets go of a place the
+//!   host's list lacks (that player is away, and comes back on links of
+//!   its own, ours among them), and then stays as any page that stayed.
+//!   The host ends the room once
+//!   every returning or mending member has left it, or at its
 //!   deadline; a page that stayed leaves at its own deadline, or when the
 //!   host ends the room. A link of a page that stayed that fails before it
 //!   opened is closed and forgotten (the returning page fails and comes
-//!   again as a new member).
+//!   again as a new member). One still being made when its member leaves
+//!   the room is kept until it opens (reported as any other) or fails:
+//!   the member leaves once its own end is open, which this page may hear
+//!   later than the room's word. It goes if the member comes again, or
+//!   when this side ends.
 //!
 //! Calling contract: call the method for what happened, then drain
 //! [`Relink::poll`] and carry out each [`RelinkOutput`] in order; call
@@ -85,8 +101,12 @@ pub enum RelinkOutput {
     /// Close the room socket (after `done`).
     CloseRoom,
     /// On the returning page: the attempt failed; every link of it was
-    /// closed.
+    /// closed. On a mending page: the links it listed could not be made
+    /// (those that opened stay).
     Failed,
+    /// On a mending page: the links it listed are open (it left the
+    /// room).
+    Mended,
 }
 
 /// Another player in the comeback room.
@@ -94,6 +114,8 @@ pub enum RelinkOutput {
 struct Peer {
     /// Its place and whether it comes back, once it said hello.
     hello: Option<(u8, bool)>,
+    /// It needs links made in this room: it comes back, or mends some.
+    needy: bool,
     /// How our link to it stands, while we make one.
     phase: Option<PairPhase>,
 }
@@ -104,10 +126,19 @@ pub struct Relink {
     place: u8,
     people: u8,
     back: bool,
+    /// On a page that stayed: the places whose links it lost, to make
+    /// again here.
+    mend: Vec<u8>,
     me: Option<MemberId>,
     peers: BTreeMap<MemberId, Peer>,
-    /// A returning member was seen (the host ends the room once none is
-    /// left).
+    /// On a page not coming back: links still being made to members that
+    /// left the room, by place. The other end leaves once its links are
+    /// open, which may be before this page hears its own end open (the
+    /// room's word and the link's come by different ways), so such a
+    /// link is kept until it opens or fails.
+    parted: Vec<u8>,
+    /// A returning or mending member was seen (the host ends the room
+    /// once none is left).
     saw_back: bool,
     /// On the host: the places still in the match, told in its hello.
     live: Vec<u8>,
@@ -130,8 +161,10 @@ impl Relink {
             place,
             people,
             back,
+            mend: Vec::new(),
             me: None,
             peers: BTreeMap::new(),
+            parted: Vec::new(),
             saw_back: false,
             live: Vec::new(),
             expect: None,
@@ -149,6 +182,21 @@ impl Relink {
     /// up), for the hellos it sends from now on.
     pub fn set_live(&mut self, live: Vec<u8>) {
         self.live = live;
+    }
+
+    /// On a page that stayed: the places (other guests) whose links it
+    /// lost, for its hello; set before the room welcomes it.
+    pub fn set_mend(&mut self, mut places: Vec<u8>) {
+        places.retain(|q| *q != 0 && *q != self.place && *q < self.people);
+        if !self.back && self.place != 0 {
+            self.mend = places;
+        }
+    }
+
+    /// Whether this side mends links (see [`set_mend`](Self::set_mend)).
+    #[must_use]
+    pub fn mending(&self) -> bool {
+        !self.mend.is_empty()
     }
 
     /// The next thing to do, if any.
@@ -251,6 +299,11 @@ impl Relink {
 
     /// The data channels to `place` opened.
     pub fn link_opened(&mut self, place: u8) {
+        if let Some(i) = self.parted.iter().position(|q| *q == place) {
+            self.parted.remove(i);
+            self.out.push_back(RelinkOutput::Opened(place));
+            return;
+        }
         let Some(m) = self.member_at(place) else {
             return;
         };
@@ -263,6 +316,24 @@ impl Relink {
         p.phase = Some(PairPhase::Open);
         self.out.push_back(RelinkOutput::Opened(place));
         self.check_ready();
+        self.check_mended();
+    }
+
+    /// A mending page is done once every place it listed is linked, and
+    /// no other link is being made.
+    fn check_mended(&mut self) {
+        if self.over || self.mend.is_empty() {
+            return;
+        }
+        let open = self.open_places();
+        let making = self
+            .peers
+            .values()
+            .any(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open));
+        if !making && self.mend.iter().all(|q| open.contains(q)) {
+            self.out.push_back(RelinkOutput::Mended);
+            self.leave();
+        }
     }
 
     /// The places whose links are open.
@@ -296,6 +367,11 @@ impl Relink {
 
     /// The peer connection to `place` failed or closed before it opened.
     pub fn link_lost(&mut self, place: u8) {
+        if let Some(i) = self.parted.iter().position(|q| *q == place) {
+            self.parted.remove(i);
+            self.out.push_back(RelinkOutput::ClosePeer(place));
+            return;
+        }
         let Some(m) = self.member_at(place) else {
             return;
         };
@@ -307,7 +383,7 @@ impl Relink {
         }
         p.phase = None;
         self.out.push_back(RelinkOutput::ClosePeer(place));
-        if self.back {
+        if self.back || self.mend.contains(&place) {
             self.end();
         }
     }
@@ -340,13 +416,16 @@ impl Relink {
             id,
             Peer {
                 hello: None,
+                needy: false,
                 phase: None,
             },
         );
         let hello = if self.place == 0 {
             json!({"place": 0, "back": false, "live": self.live})
-        } else {
+        } else if self.mend.is_empty() {
             json!({"place": self.place, "back": self.back})
+        } else {
+            json!({"place": self.place, "back": false, "mend": self.mend})
         };
         self.out
             .push_back(RelinkOutput::ToRoom(member_out::signal(id, &hello)));
@@ -357,16 +436,18 @@ impl Relink {
             return;
         };
         if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
-            if phase != PairPhase::Open {
+            if phase != PairPhase::Open && self.back {
                 self.out.push_back(RelinkOutput::ClosePeer(place));
-                if self.back {
-                    self.end();
-                    return;
-                }
+                self.end();
+                return;
+            }
+            // Its end may be open already: kept until ours opens or fails.
+            if phase != PairPhase::Open && !self.parted.contains(&place) {
+                self.parted.push(place);
             }
         }
         // The host ends the room once no returning member is left in it.
-        let backs = self.peers.values().any(|p| p.hello.is_some_and(|(_, b)| b));
+        let backs = self.peers.values().any(|p| p.needy);
         if self.place == 0 && self.saw_back && !backs {
             self.leave();
         }
@@ -394,10 +475,18 @@ impl Relink {
                 }
                 Some(_) => None,
             };
-            let fields = 2 + usize::from(m.contains_key("live"));
-            match (place, back, live) {
-                (Some(place), Some(back), Some(live)) if m.len() == fields => {
-                    self.hello(from, place, back, live);
+            let mend = match m.get("mend") {
+                None => Some(Vec::new()),
+                Some(Value::Array(a)) if !a.is_empty() && a.len() <= usize::from(self.people) => {
+                    a.iter().map(byte).collect::<Option<Vec<u8>>>()
+                }
+                Some(_) => None,
+            };
+            let fields =
+                2 + usize::from(m.contains_key("live")) + usize::from(m.contains_key("mend"));
+            match (place, back, live, mend) {
+                (Some(place), Some(back), Some(live), Some(mend)) if m.len() == fields => {
+                    self.hello(from, place, back, live, &mend);
                 }
                 _ => log::warn!("comeback room: dropped a malformed hello"),
             }
@@ -431,7 +520,7 @@ impl Relink {
         self.out.push_back(RelinkOutput::Remote { place, signal });
     }
 
-    fn hello(&mut self, from: MemberId, place: u8, back: bool, live: Option<Vec<u8>>) {
+    fn hello(&mut self, from: MemberId, place: u8, back: bool, live: Option<Vec<u8>>, mend: &[u8]) {
         let taken = self
             .peers
             .iter()
@@ -439,7 +528,14 @@ impl Relink {
         let list_ok = live
             .as_ref()
             .is_none_or(|l| place == 0 && l.iter().all(|q| *q < self.people && *q != 0));
+        let mend_ok = mend.is_empty()
+            || (!back
+                && place != 0
+                && mend
+                    .iter()
+                    .all(|q| *q != 0 && *q != place && *q < self.people));
         let ok = place < self.people
+            && mend_ok
             && place != self.place
             && (place == 0) == (from == MemberId::HOST)
             && !(back && place == 0)
@@ -456,11 +552,28 @@ impl Relink {
             return;
         }
         p.hello = Some((place, back));
-        self.saw_back |= back;
+        if let Some(i) = self.parted.iter().position(|q| *q == place) {
+            // The member came again: the link it left behind goes.
+            self.parted.remove(i);
+            self.out.push_back(RelinkOutput::ClosePeer(place));
+        }
+        // The host waits for a mending page only for a place it still
+        // reaches (one away from it comes back on links of its own).
+        p.needy = back
+            || mend
+                .iter()
+                .any(|q| self.place != 0 || self.live.contains(q));
+        self.saw_back |= p.needy;
         if place == 0 && self.back {
             self.expect = Some(live.unwrap_or_default());
+        } else if place == 0 && !self.mend.is_empty() {
+            // A place the host does not list is away: it comes back on
+            // links of its own, ours among them (this page stays for it).
+            let live = live.unwrap_or_default();
+            self.mend.retain(|q| live.contains(q));
         }
-        if !(back || self.back) {
+        let mends = mend.contains(&self.place) || self.mend.contains(&place);
+        if !(back || self.back || mends) {
             return;
         }
         if me < from {
@@ -483,6 +596,9 @@ impl Relink {
     /// Ends this side: links still being made are closed; a returning
     /// page's attempt failed (its open links go too).
     fn end(&mut self) {
+        for place in std::mem::take(&mut self.parted) {
+            self.out.push_back(RelinkOutput::ClosePeer(place));
+        }
         for p in self.peers.values() {
             if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
                 if self.back || phase != PairPhase::Open {
@@ -490,9 +606,9 @@ impl Relink {
                 }
             }
         }
-        let back = self.back;
+        let failed = self.back || !self.mend.is_empty();
         self.leave();
-        if back {
+        if failed {
             self.out.push_back(RelinkOutput::Failed);
         }
     }

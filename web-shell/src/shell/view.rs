@@ -59,6 +59,9 @@ pub struct MatchView {
     /// `data-benched`: a held slot that the game plays on meanwhile (its
     /// AI or the neutral input), until its player is back.
     pub benched: Option<u8>,
+    /// A guest's session holds the host's slot (the host went silent to
+    /// it); not shown.
+    pub host_held: bool,
     /// `data-rejoined`: the tick this page's fresh session caught up to
     /// when it came back into the match.
     pub rejoined: Option<u32>,

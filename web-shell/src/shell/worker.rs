@@ -269,6 +269,9 @@ pub struct WireView {
     quality: Option<u8>,
     held: Option<(u8, u64)>,
     benched: Option<u8>,
+    /// The session holds the host's slot (a party guest's page then
+    /// comes back, see `Shell::party_host_silent`).
+    host_held: bool,
     rejoined: Option<u32>,
     /// How many watch the match (the session's spectators).
     watching: u8,
@@ -303,6 +306,7 @@ impl WireView {
             }),
             held: v.held,
             benched: v.benched,
+            host_held: v.host_held,
             rejoined: v.rejoined,
             watching: v.watching,
             status: v.status.clone(),
@@ -335,6 +339,7 @@ impl WireView {
         };
         v.held = self.held;
         v.benched = self.benched;
+        v.host_held = self.host_held;
         v.rejoined = self.rejoined;
         v.watching = self.watching;
         v.status = self.status;
@@ -2214,6 +2219,8 @@ mod tests {
             mode: Some("rollback"),
             quality: Some(crate::quality::Quality::Fair),
             watching: 2,
+            held: Some((0, 17)),
+            host_held: true,
             ..MatchView::default()
         };
         theirs.status = "You play".into();
@@ -2229,6 +2236,11 @@ mod tests {
         assert_eq!(ours.quality, Some(crate::quality::Quality::Fair));
         assert_eq!(ours.tick, Some(5));
         assert_eq!(ours.watching, 2, "the count of spectators crosses over");
+        assert_eq!(ours.held, Some((0, 17)));
+        assert!(
+            ours.host_held,
+            "a held host crosses over (the page comes back)"
+        );
         assert_eq!((ours.path, ours.frames), (Some("relayed"), Some(9)));
         // An unknown word is dropped, not made up.
         let mut odd = WireView::of(&theirs);

@@ -39,6 +39,12 @@ use signaling_protocol::members::MemberId;
 /// room's code. Only the host sends it.
 pub(super) const HUB_RELINK: u8 = 3;
 
+/// Hub message: "mend my link to a place" (after [`HUB`]), followed by
+/// that place (a guest's): a guest whose link to another guest closed
+/// while its link to the host stays sends it to the host, which opens a
+/// comeback room (or tells of the one open) as for a returning page.
+pub(super) const HUB_MEND: u8 = 5;
+
 /// Hub message: "this is who plays at my place" (after [`HUB`]), followed
 /// by the sender's lobby id: every page sends it to every other when its
 /// match starts, and a returning page again on its new links, so that the
@@ -82,24 +88,50 @@ impl Shell {
     /// Host: `from` asks for a way back into the party's match. The
     /// comeback room's code goes to it once there is one.
     pub(in crate::shell) fn party_way_back(&mut self, now: Millis, from: &PeerId) {
+        if !self.open_relink(now, Some(from)) {
+            if let Some(c) = self.client.as_mut() {
+                c.send_peer(from, &PeerMsg::RejoinGone);
+            }
+        }
+    }
+
+    /// Host: the guest at `from_place` lost its link to the guest at
+    /// `place` (hub message [`HUB_MEND`]): a comeback room mends it.
+    pub(super) fn mend_asked(&mut self, now: Millis, from_place: u8, place: &[u8]) {
+        let people = self
+            .running_party()
+            .and_then(|p| p.lineup.as_ref())
+            .filter(|l| l.place == 0)
+            .map_or(0, |l| l.sides.len());
+        let fits = |q: u8| q != 0 && usize::from(q) < people;
+        match *place {
+            [q] if fits(q) && fits(from_place) && q != from_place => {
+                log::info!("a party guest lost its link to another; mending it");
+                self.open_relink(now, None);
+            }
+            _ => log::warn!("party: dropped a malformed mend message"),
+        }
+    }
+
+    /// Host: opens a comeback room, or tells of the one open: to `asker`
+    /// (a lobby player asking for a way back), if any, and to every
+    /// player still in the match. `false` if no party match of ours runs.
+    fn open_relink(&mut self, now: Millis, asker: Option<&PeerId>) -> bool {
         let Some(people) = self
             .running_party()
             .and_then(|p| p.lineup.as_ref())
             .filter(|l| l.place == 0)
             .map(|l| l.sides.len())
         else {
-            if let Some(c) = self.client.as_mut() {
-                c.send_peer(from, &PeerMsg::RejoinGone);
-            }
-            return;
+            return false;
         };
         let Some(p) = self.party.as_mut() else {
-            return;
+            return false;
         };
         if let Some(r) = p.relink.as_mut().filter(|r| r.live()) {
-            match r.code.clone() {
-                Some(code) => {
-                    if let Some(c) = self.client.as_mut() {
+            match (r.code.clone(), asker) {
+                (Some(code), _) => {
+                    if let (Some(c), Some(from)) = (self.client.as_mut(), asker) {
                         c.send_peer(from, &PeerMsg::RejoinRoom(code.clone()));
                     }
                     // Asked again: a player who stayed may have left the
@@ -107,10 +139,10 @@ impl Shell {
                     // again (one still in it takes no notice).
                     self.tell_relink(&code);
                 }
-                None if !r.askers.contains(from) => r.askers.push(from.clone()),
-                None => {}
+                (None, Some(from)) if !r.askers.contains(from) => r.askers.push(from.clone()),
+                (None, _) => {}
             }
-            return;
+            return true;
         }
         log::info!("a party player asks for a way back into the match; making a room");
         self.close_relink(now);
@@ -121,7 +153,7 @@ impl Shell {
                 gen,
                 machine: None,
                 code: None,
-                askers: vec![from.clone()],
+                askers: asker.into_iter().cloned().collect(),
             });
         }
         let url = format!("{}/rooms?players={people}&spectators=0", self.cfg.http_base);
@@ -133,6 +165,7 @@ impl Shell {
             ROOM_FETCH_TIMEOUT,
         );
         self.refresh_ice(now, super::super::AfterIce::Nothing);
+        true
     }
 
     /// The answer to a comeback room's `POST /rooms`; `false` if `gen` is
@@ -268,9 +301,13 @@ impl Shell {
         let Some(p) = self.party.as_mut() else {
             return;
         };
+        let mut machine = Relink::new(lineup.place, people, back, deadline);
+        if !back {
+            machine.set_mend(p.down.iter().copied().collect());
+        }
         p.relink = Some(RelinkRoom {
             gen,
-            machine: Some(Relink::new(lineup.place, people, back, deadline)),
+            machine: Some(machine),
             code: Some(code),
             askers: Vec::new(),
         });
@@ -326,6 +363,30 @@ impl Shell {
         self.join_relink(now, code, &lineup, true, deadline);
     }
 
+    /// A guest's link to another guest is lost while its link to the
+    /// host stays: the page asks the host to mend the ones it lost.
+    pub(super) fn ask_mend(&mut self) {
+        let Some(p) = self.running_party() else {
+            return;
+        };
+        let host_up = p.links.iter().any(|(_, q)| *q == 0) && !p.down.contains(&0);
+        let lost = p.down.iter().copied().find(|q| *q != 0);
+        let (Some(q), true) = (lost, host_up && self.game.match_tag() == Some(p.gen)) else {
+            return;
+        };
+        if p.lineup.as_ref().is_none_or(|l| l.place == 0) || self.comeback.reconnecting() {
+            return;
+        }
+        let Some(&(m, _)) = p.links.iter().find(|(_, q)| *q == 0) else {
+            return;
+        };
+        self.out.push_back(Output::SendPeer {
+            link: LinkId::Party(m.0),
+            channel: lockstep::Channel::Reliable,
+            bytes: vec![HUB, HUB_MEND, q],
+        });
+    }
+
     /// Whether the returning page is in a comeback room now.
     pub(in crate::shell) fn party_relinking(&self) -> bool {
         self.party
@@ -339,6 +400,32 @@ impl Shell {
         let p = self.running_party()?;
         let people = u8::try_from(p.lineup.as_ref()?.sides.len()).ok()?;
         Some((p.host.clone()?, people))
+    }
+
+    /// A guest, once a frame: its session holds the host's slot although
+    /// the link to the host is still open. The host went silent to it:
+    /// its page was blocked, or (far likelier) ours was, long enough for
+    /// the host to bench our slot, after which the host takes nothing
+    /// more from our session and sends it nothing; only a fresh session
+    /// gets the slot back. So the page comes back as for a lost link,
+    /// once per match: a page that keeps its links but sends no inputs
+    /// would otherwise come back over and over.
+    pub(in crate::shell) fn party_host_silent(&mut self, now: Millis) {
+        if !self.match_view.host_held {
+            return;
+        }
+        let Some(p) = self.running_party() else {
+            return;
+        };
+        let host_up = p.links.iter().any(|(_, q)| *q == 0) && !p.down.contains(&0);
+        if p.back_for_silence || !host_up || self.game.match_tag() != Some(p.gen) {
+            return;
+        }
+        if let Some(p) = self.party.as_mut() {
+            p.back_for_silence = true;
+        }
+        log::info!("party: the host is silent on an open link; coming back on new links");
+        self.party_host_lost(now);
     }
 
     /// A guest's link to the party's host was lost while the match runs:
@@ -505,6 +592,12 @@ impl Shell {
                 RelinkOutput::ClosePeer(place) => {
                     self.out
                         .push_back(Output::ClosePeer(LinkId::Party(key(place))));
+                    if !back {
+                        // What came on it before it opened goes with it.
+                        if let Some(p) = self.party.as_mut() {
+                            p.early.retain(|(m, _, _)| m.0 != key(place));
+                        }
+                    }
                 }
                 // The returning page's links become the match's all at
                 // once, with its fresh session (its old one runs until
@@ -521,6 +614,24 @@ impl Shell {
                         p.down.remove(&place);
                     }
                     self.refresh_live();
+                    // What came on it before we heard it open (the other
+                    // end may open first, and send at once: its name, its
+                    // fresh session's claim) is the match's now, in order.
+                    let came: Vec<_> = self
+                        .party
+                        .as_mut()
+                        .map(|p| {
+                            let (came, rest) = std::mem::take(&mut p.early)
+                                .into_iter()
+                                .partition(|(m, _, _)| m.0 == key(place));
+                            p.early = rest;
+                            came
+                        })
+                        .unwrap_or_default();
+                    for (_, channel, bytes) in came {
+                        self.early_datagram(now, place, channel, &bytes);
+                    }
+                    self.send_match_transmits();
                 }
                 RelinkOutput::Ready => {
                     log::info!("party: every link for coming back is open");
@@ -549,10 +660,15 @@ impl Shell {
                     self.out
                         .push_back(Output::CloseSocket(SocketId::Party(gen)));
                 }
-                RelinkOutput::Failed => {
+                RelinkOutput::Failed if back => {
                     // The page asks the host again on its timer.
                     log::info!("party: the links for coming back could not be made");
                 }
+                RelinkOutput::Failed => {
+                    log::info!("party: a lost link could not be made again; asking again");
+                    self.ask_mend();
+                }
+                RelinkOutput::Mended => log::info!("party: the lost links are made again"),
             }
         }
     }

@@ -17,6 +17,7 @@ struct Page {
     closed: Vec<u8>,
     ready: bool,
     failed: bool,
+    mended: bool,
 }
 
 struct Rooms {
@@ -51,6 +52,7 @@ impl Rooms {
                 closed: Vec::new(),
                 ready: false,
                 failed: false,
+                mended: false,
             })
             .collect();
         // The host lists the places whose links to it are up: those that
@@ -148,6 +150,7 @@ impl Rooms {
             RelinkOutput::Opened(place) => self.pages[i].opened.push(place),
             RelinkOutput::Ready => self.pages[i].ready = true,
             RelinkOutput::Failed => self.pages[i].failed = true,
+            RelinkOutput::Mended => self.pages[i].mended = true,
             RelinkOutput::CloseRoom => {
                 if let Some(socket) = self.pages[i].socket.take() {
                     self.by_socket.remove(&socket);
@@ -262,10 +265,25 @@ fn a_returning_page_whose_link_never_opens_fails_and_frees_the_room() {
     r.pump();
     assert!(r.pages[1].failed);
     assert!(r.pages[1].socket.is_none());
-    // The host ends the room once no returning member is left in it, and
-    // closes the links it was making.
+    // The host ends the room once no returning member is left in it. The
+    // link it was making is kept (its other end may have opened first)
+    // until it fails: the returning page closed its end.
     assert!(r.room.is_finished());
+    assert!(r.pages[0].closed.is_empty());
+    r.pages[0].relink.link_lost(1);
+    r.pump();
     assert_eq!(r.pages[0].closed, [1]);
+    // A link that opens after its member left is the match's all the
+    // same.
+    let mut stayed = Relink::new(2, 3, false, Millis(10_000));
+    stayed.room_text(r#"{"type":"welcome","you":2,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"}]}"#);
+    stayed.room_text(r#"{"type":"signal","from":1,"data":{"place":1,"back":true}}"#);
+    stayed.room_text(r#"{"type":"member-left","id":1}"#);
+    stayed.link_opened(1);
+    let opened: Vec<RelinkOutput> = std::iter::from_fn(|| stayed.poll())
+        .filter(|o| matches!(o, RelinkOutput::Opened(_) | RelinkOutput::ClosePeer(_)))
+        .collect();
+    assert_eq!(opened, [RelinkOutput::Opened(1)]);
 }
 
 #[test]
@@ -304,4 +322,70 @@ fn a_forged_place_or_hello_is_dropped() {
         .filter(|o| matches!(o, RelinkOutput::Offer(_)))
         .collect();
     assert!(offers.is_empty(), "{offers:?}");
+}
+
+#[test]
+fn two_guests_that_lost_their_link_make_it_again_and_nothing_else() {
+    let mut r = Rooms::new(4, &[]);
+    r.pages[1].relink.set_mend(vec![3]);
+    r.pages[3].relink.set_mend(vec![1]);
+    for i in [0, 2, 3, 1] {
+        r.join(i);
+    }
+    for (i, other) in [(1, 3), (3, 1)] {
+        let p = &r.pages[i];
+        assert!(p.mended && !p.failed && !p.ready, "page {i}");
+        assert_eq!(p.opened, [other], "page {i} links to the other alone");
+    }
+    for i in [0, 2] {
+        assert!(r.pages[i].made.is_empty(), "page {i} keeps its links");
+    }
+    // Both left; the host then ended the room.
+    assert!(r.room.is_finished());
+    assert!(r.pages.iter().all(|p| p.closed.is_empty()));
+}
+
+#[test]
+fn a_mending_page_lets_go_of_a_place_the_host_says_is_away() {
+    // Place 3 is away from the host too: it comes back on its own links,
+    // and the page that would mend its link to it waits for it as any
+    // page that stayed.
+    let mut r = Rooms::new(4, &[3]);
+    r.pages[1].relink.set_mend(vec![3]);
+    r.join(0);
+    r.join(1);
+    r.join(2);
+    assert!(!r.pages[1].mended && !r.pages[1].relink.over());
+    assert!(r.pages[1].made.is_empty());
+    r.join(3);
+    assert!(r.pages[3].ready);
+    assert_eq!(r.pages[1].opened, [3]);
+    assert!(!r.pages[1].failed);
+    assert!(r.room.is_finished());
+}
+
+#[test]
+fn a_mend_list_naming_the_host_or_from_a_returning_page_is_dropped() {
+    let mut page = Relink::new(2, 4, false, Millis(10_000));
+    page.set_mend(vec![1]);
+    page.room_text(r#"{"type":"welcome","you":2,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"},{"id":3,"role":"player"}]}"#);
+    for data in [
+        r#"{"place":1,"back":false,"mend":[0]}"#,
+        r#"{"place":1,"back":true,"mend":[2]}"#,
+        r#"{"place":1,"back":false,"mend":[9]}"#,
+        r#"{"place":1,"back":false,"mend":[]}"#,
+    ] {
+        page.room_text(&format!(r#"{{"type":"signal","from":1,"data":{data}}}"#));
+    }
+    page.room_text(r#"{"type":"signal","from":0,"data":{"place":0,"back":false,"mend":[2]}}"#);
+    let offers: Vec<RelinkOutput> = std::iter::from_fn(|| page.poll())
+        .filter(|o| matches!(o, RelinkOutput::Offer(_)))
+        .collect();
+    assert!(offers.is_empty(), "{offers:?}");
+    // A page that stayed names us: we link to it (the lower id offers).
+    page.room_text(r#"{"type":"signal","from":3,"data":{"place":3,"back":false,"mend":[2]}}"#);
+    let offers: Vec<RelinkOutput> = std::iter::from_fn(|| page.poll())
+        .filter(|o| matches!(o, RelinkOutput::Offer(_)))
+        .collect();
+    assert_eq!(offers, [RelinkOutput::Offer(3)]);
 }

@@ -99,6 +99,12 @@ pub struct Page {
     pub stored: Vec<(&'static str, String)>,
     /// This tab's session storage under the rejoin record's key.
     pub session: Option<String>,
+    /// While set, the page's thread is blocked: nothing it is sent is
+    /// handled and its timers do not fire; what comes waits, in order,
+    /// until [`World::unblock`].
+    pub blocked: bool,
+    /// What came while the page was blocked.
+    waiting: VecDeque<Input>,
     conns: BTreeMap<LinkId, Conn>,
 }
 
@@ -124,6 +130,8 @@ impl Page {
             party_state: None,
             stored: Vec::new(),
             session: None,
+            blocked: false,
+            waiting: VecDeque::new(),
             conns: BTreeMap::new(),
         }
     }
@@ -277,6 +285,16 @@ impl World {
         w
     }
 
+    /// As [`party_lobby`](Self::party_lobby), with `shells`.
+    pub fn party_lobby_of(names: &[&str], shells: Vec<Shell>) -> World {
+        let mut w = World::of_shells(shells);
+        for (p, name) in names.iter().enumerate() {
+            w.join(p, name);
+        }
+        w.until(5_000, "the mesh forms", World::mesh_formed);
+        w
+    }
+
     /// Page 0 invites the pages `invited` to its party (everyone on side
     /// 0); returns once each of them shows the invitation.
     pub fn party_invited(&mut self, invited: &[usize]) {
@@ -389,6 +407,10 @@ impl World {
 
     fn settle(&mut self) {
         while let Some((p, input)) = self.queue.pop_front() {
+            if self.pages[p].blocked {
+                self.pages[p].waiting.push_back(input);
+                continue;
+            }
             self.pages[p].shell.handle(self.now, input);
             self.drain(p);
         }
@@ -400,7 +422,7 @@ impl World {
         let (frame, tick) = (u64::from(FRAME_TIMER_MS), u64::from(TICK_EVERY_MS));
         for _ in 0..ms / frame {
             self.now = self.now + Millis(frame);
-            for p in 0..self.pages.len() {
+            for p in (0..self.pages.len()).filter(|&p| !self.pages[p].blocked) {
                 self.queue.push_back((
                     p,
                     Input::Frame {
@@ -413,6 +435,15 @@ impl World {
             }
             self.settle();
         }
+    }
+
+    /// Page `p`'s thread is free again: it handles what came meanwhile,
+    /// in order, and its timers fire again.
+    pub fn unblock(&mut self, p: usize) {
+        self.pages[p].blocked = false;
+        let waiting = std::mem::take(&mut self.pages[p].waiting);
+        self.queue.extend(waiting.into_iter().map(|i| (p, i)));
+        self.settle();
     }
 
     /// Runs until `cond` holds (panics after `max_ms`).
@@ -811,6 +842,24 @@ impl World {
         self.settle();
     }
 
+    /// The party link between pages `p` and `q` fails (their path to
+    /// each other went, their others stay): both ends report it closed.
+    pub fn cut_party_link(&mut self, p: usize, q: usize) {
+        let links: Vec<LinkId> = self.pages[p]
+            .conns
+            .iter()
+            .filter(|(l, c)| {
+                matches!(l, LinkId::Party(_)) && c.peer.as_ref().is_some_and(|(o, _)| *o == q)
+            })
+            .map(|(l, _)| l.clone())
+            .collect();
+        for link in links {
+            self.rtc(p, &link, RtcEvent::Closed);
+            self.close_conn(p, &link);
+        }
+        self.settle();
+    }
+
     /// The ICE path under page `p`'s match connection is lost (a network
     /// change), its data channels still open: both ends report the path
     /// down, and nothing gets through until an ICE restart brings it back
@@ -1169,6 +1218,55 @@ impl web_shell::front_end::FrontEnd for PartyDots {
     fn party_seed(&self, seed: u64, sides: &[u8], _length: usize) -> Option<u64> {
         self.rules.takes(sides).then_some(seed)
     }
+}
+
+/// [`PartyDots`] whose held slots play on ([`web_shell::testing::HeldDots`]).
+pub struct HeldPartyDots(PartyDots);
+
+impl web_shell::front_end::FrontEnd for HeldPartyDots {
+    type Game = web_shell::testing::HeldDots;
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn draw(&mut self, game: &Self::Game, painter: &mut dyn web_shell::front_end::Painter) {
+        self.0.draw(&game.0, painter);
+    }
+    fn input(&self, held: &[&str], player: u8) -> u8 {
+        self.0.input(held, player)
+    }
+    fn is_game_key(&self, code: &str) -> bool {
+        self.0.is_game_key(code)
+    }
+    fn party(&self) -> web_shell::party::PartyRules {
+        self.0.party()
+    }
+    fn party_seed(&self, seed: u64, sides: &[u8], length: usize) -> Option<u64> {
+        self.0.party_seed(seed, sides, length)
+    }
+}
+
+/// `n` shells of [`HeldPartyDots`] with `rules`, as [`party_shells`];
+/// page `faulty`, if any, sends no input messages (`?peer_fault=no_inputs`).
+#[allow(dead_code)]
+pub fn held_party_shells(
+    n: usize,
+    rules: web_shell::party::PartyRules,
+    seed: u64,
+    faulty: Option<usize>,
+) -> Vec<Shell> {
+    (0..n)
+        .map(|i| {
+            let mut cfg = ShellConfig::from_page(&facts(""));
+            if faulty == Some(i) {
+                cfg.peer_fault = Some(web_shell::options::PeerFault::NoInputs);
+            }
+            Shell::new(
+                HeldPartyDots(PartyDots::new(rules)),
+                cfg,
+                random(seed * (i as u64 + 1)),
+            )
+        })
+        .collect()
 }
 
 /// A shell of [`PartyDots`] with `rules`, as a reloaded page makes it
