@@ -62,8 +62,10 @@ use crate::transport::Channel;
 /// [`MAX_ADAPTIVE_DELAY`](crate::MAX_ADAPTIVE_DELAY)); version 13 a
 /// dropped player's slot played on while held (the [`RosterChange`]
 /// `Benched`, and a `Neutral` change for a benched slot once its window
-/// ran out).
-pub const PROTOCOL_VERSION: u32 = 13;
+/// ran out); version 14 a host that reloads comes back (the host's
+/// [`Hello`] carries a check of its own token, a [`Rejoin`] may name slot
+/// 0, and a guest answers a returning host with [`Resume`]).
+pub const PROTOCOL_VERSION: u32 = 14;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -125,23 +127,55 @@ pub struct Hello {
     /// The receiver's rejoin token (host), which a fresh session of the
     /// same player shows in [`Rejoin`] to take its slot back; 0 (guest).
     pub rejoin_token: u64,
+    /// The check of the host's own token (host): a keyed hash of the
+    /// token slot 0 comes back with after a reload, from which the token
+    /// cannot be found; 0 when the host issues no tokens, and from a
+    /// guest.
+    pub host_proof: u64,
 }
 
 /// A fresh session's request to take back its slot in a running match
 /// (reliable; to the host, instead of a [`Hello`]): the player's page was
 /// reloaded, say. The host checks the token against the slot it holds and
 /// answers with its Hello and the catch-up, or refuses with
-/// `Bye(RejoinRefused)`.
+/// `Bye(RejoinRefused)`. Slot 0 is the host's own fresh session coming
+/// back: the guest that held the match checks the token against the
+/// host's [`Hello::host_proof`] and answers with [`Resume`] and the
+/// catch-up, or refuses the same way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rejoin {
     /// [`PROTOCOL_VERSION`] of the sender (first field, as in [`Hello`]).
     pub protocol: u32,
     /// The sender's game build id.
     pub build: u64,
-    /// The slot taken back, 1 to [`MAX_PLAYERS`]` - 1`.
+    /// The slot taken back, 0 (the host's) to [`MAX_PLAYERS`]` - 1`.
     pub slot: u8,
-    /// The token the host's Hello gave that slot.
+    /// The token the host's Hello gave that slot (slot 0: the host's own
+    /// token).
     pub token: u64,
+}
+
+/// A guest's answer to its host's fresh session coming back (reliable,
+/// before the catch-up, on the link the [`Rejoin`] for slot 0 came on):
+/// the match as the host's Hello gave it to the guest, so the fresh
+/// session can be its host again. The catch-up ([`SavedState`]s,
+/// [`CatchUpRun`]s and [`CatchUp`]) follows, from the guest's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resume {
+    /// The match seed.
+    pub seed: u64,
+    /// The match's input delay in ticks, at most [`MAX_INPUT_DELAY`].
+    pub input_delay: u8,
+    /// Ticks between state hashes, never 0.
+    pub hash_interval: u16,
+    /// The prediction window, at most [`MAX_PREDICTION_WINDOW`].
+    pub prediction_window: u8,
+    /// Players in the match, 2 to [`MAX_PLAYERS`].
+    pub players: u8,
+    /// The sender's slot, 1 to `players - 1`.
+    pub slot: u8,
+    /// The match id.
+    pub match_id: u64,
 }
 
 /// A new player's request to take a free slot of a running match
@@ -553,6 +587,8 @@ pub enum Message<I> {
     SavedState(SavedState),
     /// A new player asks for a free slot (reliable).
     Join(Join),
+    /// A guest takes its host's fresh session back (reliable).
+    Resume(Resume),
 }
 
 impl<I> Message<I> {
@@ -578,7 +614,8 @@ impl<I> Message<I> {
             | Message::Welcome(_)
             | Message::Confirmed(_)
             | Message::SavedState(_)
-            | Message::Join(_) => Channel::Reliable,
+            | Message::Join(_)
+            | Message::Resume(_) => Channel::Reliable,
             Message::Inputs(_)
             | Message::Ping(_)
             | Message::Pong(_)
@@ -667,7 +704,7 @@ const TAG_CATCH_UP_RUN: u32 = 15;
 const TAG_CONFIRMED: u32 = 19;
 const TAG_STREAMED: u32 = 21;
 const TAG_SAVED_STATE: u32 = 22;
-const TAG_COUNT: u32 = 24;
+const TAG_COUNT: u32 = 25;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -682,6 +719,7 @@ struct HelloWire {
     slot: u8,
     match_id: [u8; 8],
     rejoin_token: [u8; 8],
+    host_proof: [u8; 8],
 }
 
 #[derive(Serialize, Deserialize)]
@@ -763,6 +801,9 @@ enum Wire<P> {
     SavedState(u32, u32, u32, Vec<u8>),
     /// Protocol, build and the slot asked for (0: any).
     Join(u32, [u8; 8], u8),
+    /// Seed, input delay, hash interval, prediction window, players, the
+    /// sender's slot and the match id.
+    Resume([u8; 8], u8, u16, u8, u8, u8, [u8; 8]),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -941,6 +982,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 slot: h.slot,
                 match_id: h.match_id.to_le_bytes(),
                 rejoin_token: h.rejoin_token.to_le_bytes(),
+                host_proof: h.host_proof.to_le_bytes(),
             }),
             Message::Rejoin(r) => Wire::Rejoin(
                 r.protocol,
@@ -949,6 +991,15 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 r.token.to_le_bytes(),
             ),
             Message::Join(j) => Wire::Join(j.protocol, j.build.to_le_bytes(), j.slot),
+            Message::Resume(r) => Wire::Resume(
+                r.seed.to_le_bytes(),
+                r.input_delay,
+                r.hash_interval,
+                r.prediction_window,
+                r.players,
+                r.slot,
+                r.match_id.to_le_bytes(),
+            ),
             Message::CatchUpRun(r) => {
                 if r.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(r.pads.len()));
@@ -1141,6 +1192,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 }
                 let match_id = u64::from_le_bytes(h.match_id);
                 let rejoin_token = u64::from_le_bytes(h.rejoin_token);
+                let host_proof = u64::from_le_bytes(h.host_proof);
                 if h.side == 0 {
                     // The host names the match: 2 to 8 players, a guest's slot.
                     if !(2..=MAX_PLAYERS).contains(&h.players) {
@@ -1149,7 +1201,12 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     if h.slot == 0 || h.slot >= h.players {
                         return Err(DecodeError::BadValue("slot"));
                     }
-                } else if h.players != 0 || h.slot != 0 || match_id != 0 || rejoin_token != 0 {
+                } else if h.players != 0
+                    || h.slot != 0
+                    || match_id != 0
+                    || rejoin_token != 0
+                    || host_proof != 0
+                {
                     // A guest knows none of these yet.
                     return Err(DecodeError::BadValue("players"));
                 }
@@ -1165,14 +1222,55 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     slot: h.slot,
                     match_id,
                     rejoin_token,
+                    host_proof,
                 })
             }
-            Wire::Rejoin(protocol, build, slot, token) => Message::Rejoin(Rejoin {
-                protocol,
-                build: u64::from_le_bytes(build),
-                slot: guest_slot(slot)?,
-                token: u64::from_le_bytes(token),
-            }),
+            Wire::Rejoin(protocol, build, slot, token) => {
+                // Slot 0: the host's fresh session coming back.
+                if slot >= MAX_PLAYERS {
+                    return Err(DecodeError::BadValue("slot"));
+                }
+                Message::Rejoin(Rejoin {
+                    protocol,
+                    build: u64::from_le_bytes(build),
+                    slot,
+                    token: u64::from_le_bytes(token),
+                })
+            }
+            Wire::Resume(
+                seed,
+                input_delay,
+                hash_interval,
+                prediction_window,
+                players,
+                slot,
+                id,
+            ) => {
+                if input_delay > MAX_INPUT_DELAY {
+                    return Err(DecodeError::BadValue("input delay"));
+                }
+                if hash_interval == 0 {
+                    return Err(DecodeError::BadValue("hash interval"));
+                }
+                if prediction_window > MAX_PREDICTION_WINDOW {
+                    return Err(DecodeError::BadValue("prediction window"));
+                }
+                if !(2..=MAX_PLAYERS).contains(&players) {
+                    return Err(DecodeError::BadValue("players"));
+                }
+                if slot == 0 || slot >= players {
+                    return Err(DecodeError::BadValue("slot"));
+                }
+                Message::Resume(Resume {
+                    seed: u64::from_le_bytes(seed),
+                    input_delay,
+                    hash_interval,
+                    prediction_window,
+                    players,
+                    slot,
+                    match_id: u64::from_le_bytes(id),
+                })
+            }
             Wire::Join(protocol, build, slot) => {
                 if slot >= MAX_PLAYERS {
                     return Err(DecodeError::BadValue("slot"));
@@ -1435,6 +1533,7 @@ mod tests {
                 slot: 0,
                 match_id: 0,
                 rejoin_token: 0,
+                host_proof: 0,
             }),
             M::Hello(Hello {
                 protocol: PROTOCOL_VERSION,
@@ -1448,12 +1547,28 @@ mod tests {
                 slot: 7,
                 match_id: 5,
                 rejoin_token: u64::MAX,
+                host_proof: u64::MAX,
             }),
             M::Rejoin(Rejoin {
                 protocol: PROTOCOL_VERSION,
                 build: 1,
                 slot: 7,
                 token: u64::MAX,
+            }),
+            M::Rejoin(Rejoin {
+                protocol: PROTOCOL_VERSION,
+                build: 1,
+                slot: 0,
+                token: 1,
+            }),
+            M::Resume(Resume {
+                seed: u64::MAX,
+                input_delay: MAX_INPUT_DELAY,
+                hash_interval: u16::MAX,
+                prediction_window: MAX_PREDICTION_WINDOW,
+                players: MAX_PLAYERS,
+                slot: MAX_PLAYERS - 1,
+                match_id: u64::MAX,
             }),
             M::Join(Join {
                 protocol: PROTOCOL_VERSION,
@@ -1926,11 +2041,13 @@ mod tests {
             enc(M::Bye(ByeReason::RejoinRefused(RejoinRefusal::SlotLive))),
             [6, 8, 1]
         );
-        // The host's slot is never rejoined; a run names a slot below 8
-        // and holds at least one input; refusals are numbered 0 to 6.
+        // A rejoin names a slot below 8 (0: the host's); a run names a
+        // slot below 8 and holds at least one input; refusals are numbered
+        // 0 to 6.
+        assert!(M::decode(&[14u8, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]).is_ok());
         for (bad, why) in [
             (
-                &[14u8, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0][..],
+                &[14u8, 6, 1, 0, 0, 0, 0, 0, 0, 0, 8, 1, 0, 0, 0, 0, 0, 0, 0][..],
                 "slot",
             ),
             (&[15, 8, 0, 2, 1], "slot"),
@@ -1952,10 +2069,16 @@ mod tests {
             slot: 0,
             match_id: 0,
             rejoin_token: 0,
+            host_proof: 0,
         }));
+        // Nor a check of the host's token.
         let n = guest.len();
-        guest[n - 8] = 1;
-        assert_eq!(M::decode(&guest), Err(DecodeError::BadValue("players")));
+        for at in [n - 16, n - 8] {
+            guest[at] = 1;
+            assert_eq!(M::decode(&guest), Err(DecodeError::BadValue("players")));
+            guest[at] = 0;
+        }
+        assert!(M::decode(&guest).is_ok());
     }
 
     #[test]
@@ -2041,6 +2164,7 @@ mod tests {
             slot: 1,
             match_id: 7,
             rejoin_token: 9,
+            host_proof: 11,
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
@@ -2048,10 +2172,63 @@ mod tests {
             b,
             [
                 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60, 8, 2, 1, 7, 0, 0,
-                0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0
+                0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0
             ]
         );
         assert_eq!(peek_hello_protocol(&b), Some(2));
+    }
+
+    #[test]
+    fn resume_layout_is_documented() {
+        let m = M::Resume(Resume {
+            seed: 3,
+            input_delay: 6,
+            hash_interval: 300,
+            prediction_window: 8,
+            players: 2,
+            slot: 1,
+            match_id: 0x0102,
+        });
+        // Cannot fail: well-formed messages with u8/u16 inputs always encode.
+        let b = m.encode().expect("valid messages encode");
+        assert_eq!(
+            b,
+            [24, 3, 0, 0, 0, 0, 0, 0, 0, 6, 0xac, 0x02, 8, 2, 1, 2, 1, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(M::decode(&b), Ok(m));
+        // A delay or window over 60, no hash interval, one player or
+        // nine, the host's slot or one beyond the players.
+        let bad = |at: usize, value: u8| {
+            let mut v = b.clone();
+            v[at] = value;
+            M::decode(&v)
+        };
+        assert_eq!(bad(9, 61), Err(DecodeError::BadValue("input delay")));
+        assert_eq!(bad(12, 61), Err(DecodeError::BadValue("prediction window")));
+        assert_eq!(bad(13, 1), Err(DecodeError::BadValue("players")));
+        assert_eq!(bad(13, 9), Err(DecodeError::BadValue("players")));
+        assert_eq!(bad(14, 0), Err(DecodeError::BadValue("slot")));
+        assert_eq!(bad(14, 2), Err(DecodeError::BadValue("slot")));
+        let mut none = b.clone();
+        none.splice(10..12, [0]);
+        assert_eq!(
+            M::decode(&none),
+            Err(DecodeError::BadValue("hash interval"))
+        );
+        assert_eq!(M::decode(&b[..b.len() - 1]), Err(DecodeError::Truncated));
+        // The returning host's Rejoin names slot 0.
+        let back = M::Rejoin(Rejoin {
+            protocol: 14,
+            build: 1,
+            slot: 0,
+            token: 5,
+        });
+        let b = back.encode().expect("valid messages encode");
+        assert_eq!(
+            b,
+            [14, 14, 1, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(M::decode(&b), Ok(back));
     }
 
     #[test]
@@ -2088,6 +2265,7 @@ mod tests {
                 slot,
                 match_id,
                 rejoin_token: 0,
+                host_proof: 0,
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -2147,7 +2325,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[24]), Err(DecodeError::UnknownTag(24)));
+        assert_eq!(M::decode(&[25]), Err(DecodeError::UnknownTag(25)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));
@@ -2186,6 +2364,7 @@ mod tests {
                 slot: u8::from(side == 0),
                 match_id: 0,
                 rejoin_token: 0,
+                host_proof: 0,
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -2326,7 +2505,8 @@ mod tests {
                 | M::Welcome(_)
                 | M::Confirmed(_)
                 | M::SavedState(_)
-                | M::Join(_) => Channel::Reliable,
+                | M::Join(_)
+                | M::Resume(_) => Channel::Reliable,
                 _ => Channel::Unreliable,
             };
             assert_eq!(m.channel(), expect);

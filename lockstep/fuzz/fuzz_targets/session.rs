@@ -122,6 +122,7 @@ fuzz_target!(|data: &[u8]| {
             slot: u8::from(peer_side == 0),
             match_id: 0,
             rejoin_token: 0,
+            host_proof: 0,
         });
         s.handle_datagram(
             Millis(0),

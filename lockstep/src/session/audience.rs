@@ -444,7 +444,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Host: the spectator count changed: every player is told, with a
     /// numbered change at a tick no player has reached yet.
-    fn order_spectator_count(&mut self) {
+    pub(super) fn order_spectator_count(&mut self) {
         let count = u8::try_from(self.audience.admitted()).unwrap_or(u8::MAX);
         let Phase::Running(run) = &mut self.phase else {
             return;
@@ -642,6 +642,7 @@ fn message_name<I>(m: &Message<I>) -> &'static str {
         Message::RosterAck(_) => "a membership acknowledgement",
         Message::Rejoin(_) => "a Rejoin",
         Message::Join(_) => "a Join",
+        Message::Resume(_) => "a Resume",
         Message::CatchUpRun(_) => "a catch-up run",
         Message::CatchUp(_) => "a catch-up",
         Message::SavedState(_) => "a saved state",

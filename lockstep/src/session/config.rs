@@ -95,6 +95,10 @@ pub struct SessionConfig {
     pub(super) bench_after: Option<Millis>,
     pub(super) rejoin_entropy: Option<u128>,
     pub(super) rejoin_as: Option<(u8, u64)>,
+    /// The host's fresh session coming back to a running match: its own
+    /// token (see [`SessionConfig::back_as_host`]).
+    #[serde(default)]
+    pub(super) host_back: Option<u64>,
     /// A new player asking for a free slot of a running match: the slot
     /// named, or `None` for any.
     #[serde(default)]
@@ -135,6 +139,7 @@ impl SessionConfig {
             bench_after: None,
             rejoin_entropy: None,
             rejoin_as: None,
+            host_back: None,
             join_as: None,
             watching: false,
             watch_delay: DEFAULT_WATCH_DELAY,
@@ -164,6 +169,7 @@ impl SessionConfig {
             bench_after: None,
             rejoin_entropy: None,
             rejoin_as: None,
+            host_back: None,
             join_as: None,
             watching: false,
             watch_delay: DEFAULT_WATCH_DELAY,
@@ -409,7 +415,29 @@ impl SessionConfig {
     pub fn rejoin(mut self, slot: u8, token: u64) -> Self {
         self.role = Role::Guest;
         self.watching = false;
+        self.host_back = None;
         self.rejoin_as = Some((slot, token));
+        self
+    }
+
+    /// The host's fresh session coming back to its running match (after
+    /// a page reload, say), with the host's own `token` as its old
+    /// session reported it ([`Session::rejoin_token`]). Build it as the
+    /// old host was built (the same seed, delay, mode, player count and
+    /// [`rejoin_entropy`](Self::rejoin_entropy)), then add this. It sends
+    /// the guest a `Rejoin` for slot 0 instead of a Hello; the guest, which
+    /// holds the match meanwhile, checks the token against what the old
+    /// host's Hello told it, sends back the match's parameters and the
+    /// catch-up, and this session replays it and is the host again:
+    /// [`Event::Started`](super::Event::Started) then
+    /// [`Event::Rejoined`](super::Event::Rejoined). The match's input
+    /// delay and id come from the guest (an input delay picked from the
+    /// round trip is the one picked then). Matches of two players only
+    /// ([`Session::new`] refuses more, and one without entropy, with
+    /// [`ConfigError::HostBack`]); a refusal ends the session with
+    /// `Outcome::RejoinRefused`.
+    pub fn back_as_host(mut self, token: u64) -> Self {
+        self.host_back = Some(token);
         self
     }
 
@@ -431,6 +459,7 @@ impl SessionConfig {
         self.role = Role::Guest;
         self.watching = false;
         self.rejoin_as = None;
+        self.host_back = None;
         self.join_as = Some(slot);
         self
     }
@@ -481,6 +510,14 @@ impl SessionConfig {
         self.rejoin_as
     }
 
+    /// The host's fresh session coming back: its token, as given to
+    /// [`back_as_host`](Self::back_as_host). A credential for slot 0:
+    /// keep it out of logs.
+    #[must_use]
+    pub fn returning_host(&self) -> Option<u64> {
+        self.host_back
+    }
+
     pub(super) fn validate(&self) -> Result<(), ConfigError> {
         if let Role::Host { input_delay, .. } = self.role {
             if input_delay > MAX_INPUT_DELAY {
@@ -517,6 +554,12 @@ impl SessionConfig {
         if let Some((slot, _)) = self.rejoin_as {
             if slot == 0 || slot >= MAX_PLAYERS {
                 return Err(ConfigError::RejoinSlot { slot });
+            }
+        }
+        if self.host_back.is_some() {
+            let host = matches!(self.role, Role::Host { .. }) && !self.watching;
+            if !host || self.rejoin_entropy.is_none() || self.players != 2 {
+                return Err(ConfigError::HostBack);
             }
         }
         if let Some(Some(slot)) = self.join_as {
@@ -589,6 +632,10 @@ pub enum ConfigError {
         /// The slot named.
         slot: u8,
     },
+    /// [`SessionConfig::back_as_host`] on a configuration that is not a
+    /// host's, has no [`SessionConfig::rejoin_entropy`], or plays more
+    /// than two players (a host comes back only to a match of two).
+    HostBack,
 }
 
 impl fmt::Display for ConfigError {
@@ -613,6 +660,10 @@ impl fmt::Display for ConfigError {
             ConfigError::RejoinSlot { slot } => {
                 write!(f, "slot {slot} cannot be rejoined or joined (1 to 7 can)")
             }
+            ConfigError::HostBack => write!(
+                f,
+                "a host comes back only as a host with rejoin entropy, in a match of two"
+            ),
             ConfigError::Spectators { count, max } => {
                 write!(f, "{count} spectators: a match admits at most {max}")
             }

@@ -9,7 +9,7 @@ use serde::{de::DeserializeOwned, Serialize};
 use super::config::{Role, SessionConfig, HANDSHAKE_PINGS};
 use super::outcome::Version;
 use super::peer::Peer;
-use super::rejoin::token;
+use super::rejoin::{host_proof, token};
 use super::time_sync::MS_PER_3_TICKS;
 use crate::hash::Fnv1a;
 use crate::time::Millis;
@@ -71,6 +71,7 @@ pub(super) fn host_hello<I>(
         rejoin_token: cfg
             .rejoin_entropy
             .map_or(0, |e| token(e, p.match_id, to, seat)),
+        host_proof: cfg.rejoin_entropy.map_or(0, |e| host_proof(e, p.match_id)),
     })
 }
 
@@ -127,7 +128,8 @@ impl Handshake {
 
     /// The host measuring round trips before it sends its Hello.
     pub(super) fn probing(&self, cfg: &SessionConfig, side: u8) -> bool {
-        cfg.delay_from_rtt && side == 0 && self.start_at.is_none()
+        // A host coming back takes the delay the match has.
+        cfg.delay_from_rtt && side == 0 && self.start_at.is_none() && cfg.host_back.is_none()
     }
 
     /// This side's Hello to the peer in slot `to` (the host's names it),
@@ -150,6 +152,7 @@ impl Handshake {
             slot: if host { to } else { 0 },
             match_id: if host { p.match_id } else { 0 },
             rejoin_token: 0,
+            host_proof: 0,
         })
     }
 
@@ -257,10 +260,11 @@ impl Handshake {
         if let Some(at) = self.start_at {
             return now >= at;
         }
-        if cfg.rejoin_as.is_some() || cfg.join_as.is_some() {
+        if cfg.rejoin_as.is_some() || cfg.join_as.is_some() || cfg.host_back.is_some() {
             // A rejoiner's session sends nothing but its Rejoin until the
             // host answers: anything else would tell the host that the
-            // old session is back. A joiner likewise waits on its Join.
+            // old session is back. A joiner likewise waits on its Join,
+            // and a host coming back on its Rejoin to the guest.
             return false;
         }
         if !self.probing(cfg, side) {

@@ -50,6 +50,8 @@
 //!   changes the host orders (a player that left plays the neutral input);
 //! * `rejoin.rs`: rejoin tokens, and the catch-up the host sends a player
 //!   back from a reload and that player gathers;
+//! * `host_back.rs`: a host back from a reload, in a match of two: the
+//!   guest checks its token and serves it the catch-up;
 //! * `audience.rs`: the host's spectators (admitting them, their paced
 //!   stream of confirmed inputs and hashes) and the spectator count every
 //!   member reads;
@@ -79,6 +81,7 @@ mod deadlines;
 mod delay;
 mod handshake;
 mod hash_book;
+mod host_back;
 mod outcome;
 mod peer;
 mod ping;
@@ -516,6 +519,10 @@ pub struct Session<G: DeterministicGame> {
     /// Guest: the rejoin token the host gave this side (or, rejoining,
     /// the one it came back with).
     token: Option<u64>,
+    /// Guest: the check of the host's own token from the host's Hello
+    /// (0: the host issues no tokens), against which a fresh session of
+    /// the host coming back is checked.
+    host_check: u64,
     /// Rejoining or watching: the host's catch-up so far, once its Hello
     /// (or Welcome) came.
     gathered: Option<Gathered<G::Input>>,
@@ -591,6 +598,7 @@ impl<G: DeterministicGame> Session<G> {
             gone: Vec::new(),
             strangers: Vec::new(),
             token: cfg.rejoin_as.map(|(_, token)| token),
+            host_check: 0,
             gathered: None,
             audience: Audience::default(),
             seats: [0; MAX_PLAYERS as usize],
@@ -608,7 +616,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Whether this session enters a running match through the host's
     /// catch-up (a rejoiner or a joiner) instead of a handshake.
     fn entering(&self) -> bool {
-        self.cfg.rejoin_as.is_some() || self.cfg.join_as.is_some()
+        self.cfg.rejoin_as.is_some() || self.cfg.join_as.is_some() || self.cfg.host_back.is_some()
     }
 
     /// Players in the match (0 while a guest waits for the host's Hello).
@@ -655,8 +663,9 @@ impl<G: DeterministicGame> Session<G> {
             return None;
         }
         let mut peer = Peer::new(id, now);
-        if self.side == 0 {
-            // The host gives the link the lowest free slot.
+        if self.side == 0 && self.cfg.host_back.is_none() {
+            // The host gives the link the lowest free slot (a host coming
+            // back learns it from the guest's `Resume`).
             peer.slot =
                 (1..hs.params.players).find(|&k| self.peers.iter().all(|p| p.slot != Some(k)));
         }
@@ -666,6 +675,14 @@ impl<G: DeterministicGame> Session<G> {
                 protocol: PROTOCOL_VERSION,
                 build: G::BUILD_ID,
                 slot,
+                token,
+            }));
+        } else if let Some(token) = self.cfg.host_back {
+            // A host coming back asks the guest for the match back.
+            peer.out.send(&Message::<G::Input>::Rejoin(Rejoin {
+                protocol: PROTOCOL_VERSION,
+                build: G::BUILD_ID,
+                slot: 0,
                 token,
             }));
         } else if let Some(asked) = self.cfg.join_as {
@@ -782,7 +799,10 @@ impl<G: DeterministicGame> Session<G> {
             self.on_watched(now, pi, msg);
             return;
         }
-        if matches!(msg, Message::Ping(_)) && self.awaits_host_answer() {
+        if matches!(msg, Message::Ping(_))
+            && self.awaits_host_answer()
+            && self.cfg.host_back.is_none()
+        {
             // The host's keep-alive: the request waits (another player
             // is away, or a change is under way), and the handshake's
             // deadline counts from its last word.
@@ -829,6 +849,7 @@ impl<G: DeterministicGame> Session<G> {
                     Message::<G::Input>::Bye(ByeReason::RejoinRefused(RejoinRefusal::HostUnable));
                 self.outbox_for(peer, Some(pi)).send(&bye);
             }
+            Message::Resume(r) => self.on_resume(pi, r),
             Message::Join(_) => {
                 // A player stays in its slot: a Join on a player's link
                 // (or one that introduced itself) is not a newcomer's.
@@ -967,7 +988,11 @@ impl<G: DeterministicGame> Session<G> {
             // (see `keep_early_claim`).
             matches!(
                 msg,
-                Message::Hello(_) | Message::Member(_) | Message::Bye(_) | Message::Rejoin(_)
+                Message::Hello(_)
+                    | Message::Member(_)
+                    | Message::Bye(_)
+                    | Message::Rejoin(_)
+                    | Message::Resume(_)
             )
         } else {
             true
@@ -1299,13 +1324,26 @@ impl<G: DeterministicGame> Session<G> {
         (!self.is_spectator()).then_some(self.side)
     }
 
-    /// Guest: the token that lets a fresh session of this player take its
-    /// slot back ([`SessionConfig::rejoin`]), once the host's Hello gave
-    /// it (`None` for the host, or a host that issues none). Keep it where
-    /// the next session can read it (a page's session storage).
+    /// The token that lets a fresh session of this player take its slot
+    /// back: a guest's ([`SessionConfig::rejoin`]) once the host's Hello
+    /// gave it; the host's own ([`SessionConfig::back_as_host`]) once the
+    /// match runs (its input delay and match id are settled then). `None`
+    /// before, for a spectator, and for a host that issues none (no
+    /// [`SessionConfig::rejoin_entropy`]). Keep it where the next session
+    /// can read it (a page's session storage); never log it.
     #[must_use]
     pub fn rejoin_token(&self) -> Option<u64> {
-        self.token
+        if self.side != 0 {
+            return self.token;
+        }
+        if let Some(token) = self.cfg.host_back {
+            return Some(token);
+        }
+        let entropy = self.cfg.rejoin_entropy?;
+        match &self.phase {
+            Phase::Handshake(_) => None,
+            phase => Some(rejoin::host_token(entropy, phase.params().match_id)),
+        }
     }
 
     /// The player slot of the remote on link `peer`, once its Hello
@@ -1440,7 +1478,14 @@ impl<G: DeterministicGame> Session<G> {
     /// Whether this side entering a running match still waits for the
     /// host's answer (its Hello, or a refusal).
     fn awaits_host_answer(&self) -> bool {
-        self.entering() && matches!(&self.phase, Phase::Handshake(hs) if hs.own_slot.is_none())
+        let Phase::Handshake(hs) = &self.phase else {
+            return false;
+        };
+        if self.cfg.host_back.is_some() {
+            // A host coming back awaits the guest's `Resume` (or refusal).
+            return self.gathered.is_none();
+        }
+        self.entering() && hs.own_slot.is_none()
     }
 
     /// Ends the match with `outcome`, telling every peer with `bye` first
@@ -2466,6 +2511,10 @@ impl<G: DeterministicGame> Session<G> {
     /// host vouched for; anything else is refused and logged, and the
     /// match goes on.
     fn on_rejoin_at_guest(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
+        if r.slot == 0 {
+            self.on_host_back(now, link, pi, r);
+            return;
+        }
         let unmet = |s: &Self| {
             s.entering()
                 && r.slot != s.side
@@ -2649,6 +2698,11 @@ impl<G: DeterministicGame> Session<G> {
         let had_host = hs.own_slot.is_some();
         match hs.on_hello(h, Self::local_version(), &self.cfg, self.side, peer) {
             Ok(startable) => {
+                if h.side == 0 && self.side != 0 {
+                    // Kept to check the host's fresh session if it comes
+                    // back after a reload.
+                    self.host_check = h.host_proof;
+                }
                 if !had_host && self.side != 0 {
                     if let Err(v) = self.joined() {
                         self.violation(v);
@@ -3704,7 +3758,13 @@ impl<G: DeterministicGame> Session<G> {
     /// Whether a catch-up message on link `pi` is one this side awaits:
     /// rejoining, from the host, after its Hello.
     fn awaits_catch_up(&self, pi: usize) -> bool {
-        self.gathered.is_some() && self.is_host_link(pi)
+        let from = if self.cfg.host_back.is_some() {
+            // A host coming back: from the guest whose `Resume` came.
+            self.peers.get(pi).is_some_and(|p| p.slot.is_some())
+        } else {
+            self.is_host_link(pi)
+        };
+        self.gathered.is_some() && from
     }
 
     /// Rejoining: one run of the host's catch-up.
@@ -3835,6 +3895,14 @@ impl<G: DeterministicGame> Session<G> {
             p.sender = sender::Sender::holding(held);
             p.pinger.start(self.cfg.ping_interval_frames);
             p.last_heard = p.last_heard.max(now);
+            // A host coming back orders the changes from the guest's
+            // last one on.
+            p.roster_acked = c.roster;
+        }
+        if self.side == 0 && c.spectators.last().is_some_and(|&(_, n)| n > 0) {
+            // The old host's spectators watched it alone and are gone
+            // with it: every member reads the count fall to 0.
+            self.order_spectator_count();
         }
         self.deadlines.progressed();
         log::info!(

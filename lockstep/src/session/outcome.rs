@@ -104,7 +104,10 @@ pub enum Violation {
     /// The host's catch-up does not fit: a datagram that does not decode
     /// while it comes, a run for a slot beyond the match or not where the
     /// slot's last one ended, too long, a slot short of the catch-up's
-    /// tick, or catch-up messages to a session that is not rejoining.
+    /// tick, or catch-up messages to a session that is not rejoining. For
+    /// a host coming back, also a guest's `Resume` that does not name
+    /// its match, comes twice, or comes to a session that is no
+    /// returning host.
     BadCatchUp,
     /// The host's catch-up replays to another state than the host's.
     CatchUpHashMismatch {
@@ -307,7 +310,9 @@ pub enum Event {
         held_for: Millis,
     },
     /// The dropped player in `slot` was heard again: its inputs flow and
-    /// the match resumes.
+    /// the match resumes. Also raised when a fresh session of that
+    /// player was taken back after a reload (slot 0: the host came back,
+    /// on its guest).
     Resumed {
         /// The slot.
         slot: u8,
@@ -361,7 +366,9 @@ pub enum Event {
     /// This session rejoined a running match (see
     /// [`SessionConfig::rejoin`]): the host's catch-up replayed to its
     /// hash at `tick`, and the match plays on live from there. Follows
-    /// [`Event::Started`].
+    /// [`Event::Started`]. A host coming back
+    /// ([`SessionConfig::back_as_host`]) raises it too, once the guest's
+    /// catch-up replayed: it is the host again.
     Rejoined {
         /// The tick the catch-up replayed to.
         tick: u32,

@@ -52,6 +52,19 @@ pub(super) fn proof(token: u64, match_id: u64, slot: u8) -> u64 {
     self::token(u128::from(token), match_id, slot, 0)
 }
 
+/// The host's own token (slot 0, from its `entropy` in match `match_id`),
+/// which its fresh session shows to come back after a reload.
+pub(super) fn host_token(entropy: u128, match_id: u64) -> u64 {
+    token(entropy, match_id, 0, 0)
+}
+
+/// The check of the host's own token its Hello gives every guest: the
+/// token's fingerprint (see [`proof`]), so a guest can check a returning
+/// host's token without being able to show one itself.
+pub(super) fn host_proof(entropy: u128, match_id: u64) -> u64 {
+    proof(host_token(entropy, match_id), match_id, 0)
+}
+
 /// Every slot's inputs (`inputs[s]`, from tick 0) from tick `from` on as
 /// catch-up runs, slot by slot.
 pub(super) fn runs<I: Copy>(inputs: &[&[I]], from: u32) -> Vec<CatchUpRun<I>> {
@@ -258,6 +271,17 @@ mod tests {
         assert_ne!(t, token(7, 100, 1, 1));
         assert_ne!(token(7, 100, 1, 1), token(7, 100, 1, 2));
         assert_ne!(token(0, 0, 0, 0), 0);
+    }
+
+    #[test]
+    fn the_hosts_check_matches_only_the_hosts_token() {
+        let check = host_proof(7, 100);
+        assert_eq!(proof(host_token(7, 100), 100, 0), check);
+        assert_ne!(proof(host_token(8, 100), 100, 0), check);
+        assert_ne!(proof(host_token(7, 100), 101, 0), check);
+        // A guest's token is not the host's, and the check is not a token.
+        assert_ne!(proof(token(7, 100, 1, 0), 100, 0), check);
+        assert_ne!(host_token(7, 100), check);
     }
 
     #[test]

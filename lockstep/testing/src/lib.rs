@@ -729,7 +729,18 @@ impl<G: DeterministicGame<Input = u8>> Mesh<G> {
     /// The configuration error of the fresh session.
     pub fn reload_with_token(&mut self, i: usize, token: u64) -> Result<(), lockstep::ConfigError> {
         let slot = self.players.get(i).and_then(|p| p.side()).unwrap_or(0);
-        let session = Session::new(self.guest.rejoin(slot, token))?;
+        self.reload_as(i, self.guest.rejoin(slot, token))
+    }
+
+    /// Player `i`'s page reloads as [`reload`](Self::reload) says, and
+    /// its fresh session is made with `cfg` (the host's coming back with
+    /// [`SessionConfig::back_as_host`], say).
+    ///
+    /// # Errors
+    ///
+    /// The configuration error of the fresh session.
+    pub fn reload_as(&mut self, i: usize, cfg: SessionConfig) -> Result<(), lockstep::ConfigError> {
+        let session = Session::new(cfg)?;
         let now = self.net.now();
         for j in 0..self.players.len() {
             if j == i {

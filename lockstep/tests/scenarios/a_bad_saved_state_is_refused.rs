@@ -34,6 +34,7 @@ fn rejoiner(window: u8) -> Session<Dots> {
         slot: 1,
         match_id: 11,
         rejoin_token: 5,
+        host_proof: 0,
     });
     s.handle_datagram(Millis(30), PeerId(0), Channel::Reliable, &enc(hello));
     assert_eq!(s.outcome(), None);

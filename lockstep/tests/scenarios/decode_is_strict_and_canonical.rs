@@ -13,8 +13,8 @@
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
     ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello, Inputs, Join, Member,
-    Message, Missing, Pong, Rejoin, RejoinRefusal, Roster, RosterChange, Watch, WatchRefusal,
-    Welcome, MAX_COUNT_CHANGES, MAX_RUN, MAX_SPECTATORS,
+    Message, Missing, Pong, Rejoin, RejoinRefusal, Resume, Roster, RosterChange, Watch,
+    WatchRefusal, Welcome, MAX_COUNT_CHANGES, MAX_RUN, MAX_SPECTATORS,
 };
 use proptest::prelude::*;
 
@@ -49,11 +49,11 @@ fn message() -> impl Strategy<Value = M> {
     )
         .prop_map(
             |(protocol, build, seed, side, input_delay, hash_interval, prediction_window, m)| {
-                // A host's Hello names the match and the receiver's slot; a
-                // guest's leaves them 0.
-                let (players, slot, match_id, rejoin_token) = match side {
-                    0 => (m.0, 1 + m.1 % (m.0 - 1), m.2, m.3),
-                    _ => (0, 0, 0, 0),
+                // A host's Hello names the match, the receiver's slot and
+                // token and the check of its own; a guest's leaves them 0.
+                let (players, slot, match_id, rejoin_token, host_proof) = match side {
+                    0 => (m.0, 1 + m.1 % (m.0 - 1), m.2, m.3, m.3.rotate_left(9)),
+                    _ => (0, 0, 0, 0, 0),
                 };
                 M::Hello(Hello {
                     protocol,
@@ -67,6 +67,7 @@ fn message() -> impl Strategy<Value = M> {
                     slot,
                     match_id,
                     rejoin_token,
+                    host_proof,
                 })
             },
         );
@@ -180,9 +181,9 @@ fn message() -> impl Strategy<Value = M> {
             })
         },
     );
-    // Rejoin after a reload: a guest's slot; catch-up runs of any slot,
-    // never empty.
-    let rejoin = (any::<u32>(), any::<u64>(), 1u8..8, any::<u64>()).prop_map(
+    // Rejoin after a reload: any slot (0: the host coming back); catch-up
+    // runs of any slot, never empty.
+    let rejoin = (any::<u32>(), any::<u64>(), 0u8..8, any::<u64>()).prop_map(
         |(protocol, build, slot, token)| {
             M::Rejoin(Rejoin {
                 protocol,
@@ -200,6 +201,29 @@ fn message() -> impl Strategy<Value = M> {
             slot,
         })
     });
+    // A guest's answer to its host coming back: the match as it holds it.
+    let resume = (
+        any::<u64>(),
+        0u8..=60,
+        1u16..,
+        0u8..=60,
+        2u8..=8,
+        any::<u8>(),
+        any::<u64>(),
+    )
+        .prop_map(
+            |(seed, input_delay, hash_interval, prediction_window, players, slot, match_id)| {
+                M::Resume(Resume {
+                    seed,
+                    input_delay,
+                    hash_interval,
+                    prediction_window,
+                    players,
+                    slot: 1 + slot % (players - 1),
+                    match_id,
+                })
+            },
+        );
     let catch_up_run = (0u8..8, 0u32..1_000_000, pads())
         .prop_filter("a run holds an input", |(_, _, p)| !p.is_empty())
         .prop_map(|(slot, first_tick, pads)| {
@@ -248,6 +272,7 @@ fn message() -> impl Strategy<Value = M> {
         (1u16..).prop_map(M::RosterAck),
         rejoin,
         join,
+        resume,
         catch_up_run,
         catch_up,
         watch,
@@ -303,7 +328,7 @@ fn pinned_cases() {
 
 /// Late join's messages: a slot past the players in a Join, the host's
 /// slot in a Joined change, a refusal past the last one and the tag
-/// after Join are refused.
+/// after the last message (Resume) are refused.
 #[test]
 fn late_join_values_out_of_range_are_refused() {
     use lockstep::wire::DecodeError;
@@ -324,7 +349,7 @@ fn late_join_values_out_of_range_are_refused() {
     assert_eq!(M::decode(&joined(0)), Err(DecodeError::BadValue("slot")));
     assert!(M::decode(&[6, 8, 6]).is_ok());
     assert_eq!(M::decode(&[6, 8, 7]), Err(DecodeError::BadValue("refusal")));
-    assert_eq!(M::decode(&[24]), Err(DecodeError::UnknownTag(24)));
+    assert_eq!(M::decode(&[25]), Err(DecodeError::UnknownTag(25)));
 }
 
 proptest! {

@@ -24,7 +24,7 @@ use common::{Mode, Pair, Tiny};
 use lockstep::parts::{PartHashes, MAX_PARTS};
 use lockstep::wire::{
     peek_hello_protocol, ByeReason, CatchUp, CatchUpRun, Confirmed, HashReport, Held, Hello,
-    Inputs, Join, Member, Message, Missing, Rejoin, RejoinRefusal, Roster, RosterChange,
+    Inputs, Join, Member, Message, Missing, Rejoin, RejoinRefusal, Resume, Roster, RosterChange,
     SavedState, Watch, WatchRefusal, Welcome, MAX_RUN,
 };
 use lockstep::{
@@ -59,6 +59,7 @@ fn guest_hello() -> Vec<u8> {
         slot: 0,
         match_id: 0,
         rejoin_token: 0,
+        host_proof: 0,
     }))
 }
 
@@ -646,8 +647,11 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             }
         },
         // A catch-up goes only to a session that rejoins, after the
-        // host's Hello: none of these.
-        M::CatchUpRun(_) | M::CatchUp(_) | M::SavedState(_) => invalid(Violation::BadCatchUp),
+        // host's Hello (or, from a guest, to a host coming back, after
+        // the guest's Resume): none of these.
+        M::CatchUpRun(_) | M::CatchUp(_) | M::SavedState(_) | M::Resume(_) => {
+            invalid(Violation::BadCatchUp)
+        }
         // A player stays a player: a Watch on its link is refused and
         // logged, the match untouched.
         M::Watch(_) => Expect::Nothing,
@@ -770,6 +774,7 @@ fn every_kind_of_datagram_in_every_phase() {
             slot: u8::from(host),
             match_id: if host { 7 } else { 0 },
             rejoin_token: if host { 9 } else { 0 },
+            host_proof: 0,
         }))
     };
     let id = Tiny::BUILD_ID;
@@ -838,6 +843,21 @@ fn every_kind_of_datagram_in_every_phase() {
             slot: 2,
             token: 5,
         })), // a live player claims another slot
+        encode(&M::Rejoin(Rejoin {
+            protocol: PROTOCOL_VERSION,
+            build: id,
+            slot: 0,
+            token: 5,
+        })), // the host's slot, to a host or a guest not running yet
+        encode(&M::Resume(Resume {
+            seed: 3,
+            input_delay: 4,
+            hash_interval: 60,
+            prediction_window: 0,
+            players: 2,
+            slot: 1,
+            match_id: 9,
+        })), // to a session that is no returning host
         encode(&M::CatchUpRun(CatchUpRun {
             slot: 0,
             first_tick: 0,
@@ -959,7 +979,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..23,
+        0u8..24,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -982,6 +1002,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     slot: u8::from(a / 2 % 2 == 0),
                     match_id: if a / 2 % 2 == 0 { u64::from(b) } else { 0 },
                     rejoin_token: if a / 2 % 2 == 0 { u64::from(a) } else { 0 },
+                    host_proof: 0,
                 }),
                 6 if a % 5 == 0 => M::Member(Member {
                     slot: (b % 7 + 1) as u8,
@@ -1028,7 +1049,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                 11 => M::Rejoin(Rejoin {
                     protocol: PROTOCOL_VERSION + a % 2,
                     build: Tiny::BUILD_ID ^ u64::from(b % 2),
-                    slot: (a % 7 + 1) as u8,
+                    slot: (a % 8) as u8,
                     token: u64::from(b),
                 }),
                 12 if !pads.is_empty() => M::CatchUpRun(CatchUpRun {
@@ -1069,6 +1090,15 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     total: (b % 4).max(pads.len() as u32).max(1),
                     offset: 0,
                     bytes: if pads.is_empty() { vec![1] } else { pads },
+                }),
+                23 => M::Resume(Resume {
+                    seed: u64::from(b),
+                    input_delay: (a % 61) as u8,
+                    hash_interval: (b % 200 + 1) as u16,
+                    prediction_window: (b % 61) as u8,
+                    players: 2,
+                    slot: 1,
+                    match_id: u64::from(a),
                 }),
                 20 => M::Join(Join {
                     protocol: PROTOCOL_VERSION + a % 2,
@@ -1128,7 +1158,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
         });
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..300),
-        (0u8..23, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
+        (0u8..26, proptest::collection::vec(any::<u8>(), 0..24)).prop_map(|(tag, mut rest)| {
             rest.insert(0, tag);
             rest
         }),

@@ -129,6 +129,7 @@ fn the_guests_hello_carries_no_match_parameters() {
         slot: 0,
         match_id: 0,
         rejoin_token: 0,
+        host_proof: 0,
     };
     assert_eq!(Message::<u8>::decode(&bytes), Ok(Message::Hello(hello)));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).

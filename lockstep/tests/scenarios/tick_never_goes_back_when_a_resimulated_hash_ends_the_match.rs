@@ -51,6 +51,7 @@ fn an_end_during_resimulation_leaves_the_present_state() {
             slot: 1,
             match_id: 7,
             rejoin_token: 0,
+            host_proof: 0,
         }),
     );
     let mut frame = 0u64;

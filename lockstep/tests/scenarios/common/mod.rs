@@ -795,6 +795,7 @@ pub fn rejoiner_after_the_hosts_hello(window: u8) -> Session<Tiny> {
         slot: 1,
         match_id: 11,
         rejoin_token: 5,
+        host_proof: 0,
     });
     let bytes = hello.encode().expect("a Hello encodes");
     s.handle_datagram(Millis(30), PeerId(0), Channel::Reliable, &bytes);
@@ -1330,4 +1331,83 @@ pub fn gone_session_back_in_sync(m: &mut lockstep_testing::Mesh<Bench>, ahead: u
         assert!(left, "player {i} never saw slot 3 leave");
     }
     assert_players_agree(m, &[0, 1, 2], 10);
+}
+
+/// The host's configuration of a [`rejoin_mesh`] of two (the same `seed`,
+/// `entropy` and `delays`), for its fresh session coming back with
+/// `token`: what a page rebuilds from its session storage.
+pub fn host_back_cfg(
+    mode: Mode,
+    seed: u64,
+    entropy: u128,
+    delays: (u8, u8),
+    token: u64,
+) -> SessionConfig {
+    let delay = if mode == Mode::LockStep {
+        delays.0
+    } else {
+        delays.1
+    };
+    mode.cfg(SessionConfig::host(seed, delay).rejoin_entropy(entropy))
+        .back_as_host(token)
+}
+
+/// The host's page (member 0 of `m`) is gone: its session gets no more
+/// frames and its links carry nothing more, for `frames` frames; the
+/// others play on meanwhile.
+pub fn host_gone_for<G: DeterministicGame<Input = u8>>(
+    m: &mut lockstep_testing::Mesh<G>,
+    frames: u64,
+) {
+    m.players[0].runs = false;
+    m.sever_player(0);
+    m.run_frames(frames);
+}
+
+/// Runs `m` until its host (member 0) plays live, at most `max_frames`
+/// frames; returns the virtual time that took.
+pub fn until_host_live<G: DeterministicGame<Input = u8>>(
+    m: &mut lockstep_testing::Mesh<G>,
+    max_frames: u64,
+) -> Option<Millis> {
+    let start = m.net.now();
+    for _ in 0..max_frames {
+        if m.players[0].is_running() {
+            return Some(Millis(m.net.now().0 - start.0));
+        }
+        assert!(
+            m.players[0].outcome().is_none(),
+            "the returning host ended: {}",
+            m.progress()
+        );
+        m.step_frame();
+    }
+    None
+}
+
+/// How many times player `i` of `m` raised `event`.
+pub fn count_events<G: DeterministicGame>(
+    m: &lockstep_testing::Mesh<G>,
+    i: usize,
+    event: &Event,
+) -> usize {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter(|e| *e == event)
+        .count()
+}
+
+/// The ticks of every `Event::Rejoined` player `i` of `m` raised.
+pub fn rejoined_ticks<G: DeterministicGame>(m: &lockstep_testing::Mesh<G>, i: usize) -> Vec<u32> {
+    m.players[i]
+        .seen
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejoined { tick } => Some(*tick),
+            _ => None,
+        })
+        .collect()
 }

@@ -1,0 +1,220 @@
+//! A host that reloads comes back: in a match of two, the guest holds
+//! the match while the host's slot is held, checks the fresh session's
+//! token against what the old host's Hello told it, and serves it the
+//! catch-up a host serves a rejoining guest; the fresh session replays it
+//! and is the host again.
+//!
+//! The guest cannot forge a host: the old host's Hello gave it only the
+//! token's fingerprint (a keyed hash, see `rejoin::proof`), never the
+//! token. Nor can anyone without the host's entropy: the token is a
+//! keyed hash of the match id with it, as every guest's is.
+
+use alloc::vec::Vec;
+
+use super::handshake::match_id;
+use super::hash_book::HashBook;
+use super::rejoin::{self, Gathered};
+use super::{ping, sender, time_sync, Event, Params, PeerId, Phase, Role, Session, Violation};
+use crate::game::DeterministicGame;
+use crate::time::Millis;
+use crate::wire::{ByeReason, CatchUp, Message, Rejoin, RejoinRefusal, Resume, PROTOCOL_VERSION};
+
+impl<G: DeterministicGame> Session<G> {
+    /// Guest: a `Rejoin` for slot 0 on link `link` (`pi` when it is a
+    /// player's link): the host's fresh session coming back. It is taken
+    /// on the host's own link (the old session there is gone: dropped now
+    /// if that was not noticed yet) or on a link this side does not know
+    /// (which then takes the old link's place), and refused on that link
+    /// alone otherwise, the held slot staying held.
+    pub(super) fn on_host_back(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
+        if !self.is_running() {
+            log::debug!("a returning host to a guest outside a running match: dropped");
+            return;
+        }
+        let host = self.peers.iter().position(|p| p.slot == Some(0));
+        let unknown = pi.is_none_or(|i| self.peers.get(i).is_some_and(|p| p.slot.is_none()));
+        if !unknown && pi != host {
+            log::warn!(
+                "a rejoin on {link} claims the host's slot, which is not that link's: refused"
+            );
+            return;
+        }
+        let own = if unknown { None } else { pi };
+        if r.protocol != PROTOCOL_VERSION || r.build != G::BUILD_ID {
+            log::info!("a returning host from another build on {link}: refused");
+            let bye = Message::<G::Input>::Bye(ByeReason::VersionMismatch);
+            self.outbox_for(link, pi).send(&bye);
+            return;
+        }
+        let verdict = self.host_back_verdict(own, &r);
+        if let Some(i) = own {
+            // A fresh session speaks on the host's own link: the old one
+            // is gone, and what was queued for it would only confuse the
+            // new one.
+            let live = self.peers.get_mut(i).is_some_and(|p| {
+                p.out.clear();
+                p.dropped.is_none()
+            });
+            if verdict.is_err() && live {
+                self.drop_peer(now, i, false);
+            }
+        }
+        match verdict {
+            Ok(t) => self.serve_returning_host(now, link, t),
+            Err(why) => self.refuse_rejoin(link, pi, why),
+        }
+    }
+
+    /// Guest: whether the host's fresh session showing `r` (on the host's
+    /// own link `own`, or on another) may have the match back: the index
+    /// of the host's `Peer`, or why not.
+    fn host_back_verdict(&self, own: Option<usize>, r: &Rejoin) -> Result<usize, RejoinRefusal> {
+        let Phase::Running(run) = &self.phase else {
+            return Err(RejoinRefusal::HostUnable);
+        };
+        if run.params.players != 2 {
+            // With more guests, every one must agree on when slot 0 came
+            // back and on which of its inputs exist: not built.
+            return Err(RejoinRefusal::HostUnable);
+        }
+        let target = self.peers.iter().position(|p| p.slot == Some(0));
+        let Some((t, p)) = target.and_then(|t| self.peers.get(t).map(|p| (t, p))) else {
+            return Err(RejoinRefusal::SlotNotHeld);
+        };
+        if p.dropped.is_some_and(|d| d.ran_out) {
+            return Err(RejoinRefusal::SlotNotHeld);
+        }
+        if self.host_check == 0 || self.cfg.rejoin_window == Millis::ZERO {
+            // A host without entropy gave no check: nothing to check a
+            // return against.
+            return Err(RejoinRefusal::HostUnable);
+        }
+        if rejoin::proof(r.token, run.params.match_id, 0) != self.host_check {
+            return Err(RejoinRefusal::WrongToken);
+        }
+        if own != Some(t) && p.dropped.is_none() {
+            return Err(RejoinRefusal::SlotLive);
+        }
+        Ok(t)
+    }
+
+    /// Guest: the host's fresh session on `link` showed the host's token;
+    /// `t` is the host's `Peer`. It gets the match's parameters
+    /// (`Resume`), every slot's inputs this side holds (or its saved
+    /// state and the inputs since) and `CatchUp` with this side's
+    /// confirmed tick and hash, as a host serves a rejoining guest; what
+    /// this side keeps for the link starts again from there. This side
+    /// replays nothing.
+    fn serve_returning_host(&mut self, now: Millis, link: PeerId, t: usize) {
+        let side = self.side;
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        let tick = run.timeline.confirmed_tick();
+        let Some(hash) = run.timeline.confirmed_game().map(G::state_hash) else {
+            // Unreachable: the confirmed state is the present or saved.
+            debug_assert!(false, "no confirmed state");
+            return;
+        };
+        let Some(p) = self.peers.get_mut(t) else {
+            return;
+        };
+        if p.id != link {
+            self.gone.push(p.id);
+            p.id = link;
+            self.strangers.retain(|(id, _)| *id != link);
+        }
+        let params = run.params;
+        let interval = u32::from(params.hash_interval.max(1));
+        p.out.clear();
+        p.dropped = None;
+        p.frozen = false;
+        p.last_heard = now;
+        p.hello = Some(Self::local_version());
+        p.pinger = ping::Pinger::default();
+        p.pinger.start(self.cfg.ping_interval_frames);
+        p.time_sync = time_sync::TimeSync::default();
+        p.hashes = HashBook::after(tick - tick % interval);
+        // The catch-up carries every input of this side's it holds.
+        p.sender = sender::Sender::holding(run.timeline.local().len() as u32);
+        p.out.send(&Message::<G::Input>::Resume(Resume {
+            seed: params.seed,
+            input_delay: params.delay,
+            hash_interval: params.hash_interval,
+            prediction_window: params.window,
+            players: params.players,
+            slot: side,
+            match_id: params.match_id,
+        }));
+        let players = run.timeline.players();
+        let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
+        let state = run
+            .timeline
+            .confirmed_game()
+            .and_then(G::save)
+            .and_then(|bytes| rejoin::pieces(tick, &bytes));
+        let end = CatchUp {
+            tick,
+            hash,
+            roster: run.roster_seq,
+            spectators: run.watchers.changes(),
+            // A match of two has no slot left for good.
+            neutral: 0,
+        };
+        let count = rejoin::send_catch_up(&mut p.out, &all, state, end);
+        self.deadlines.progressed();
+        log::info!("the host is back on {link}: catch-up of {count} messages to tick {tick}");
+        self.events.push_back(Event::Resumed { slot: 0 });
+    }
+
+    /// A host coming back: the guest's `Resume` on link `pi`, before its
+    /// catch-up. It must name this host's match (the seed and player
+    /// count it was built with, a match id that digests the parameters
+    /// and whose token is the one this session came back with); the
+    /// match's input delay, prediction window and hash interval are taken
+    /// from it. Anything else (a `Resume` to any other session, a second
+    /// one, one for another match) ends the session with
+    /// [`Violation::BadCatchUp`].
+    pub(super) fn on_resume(&mut self, pi: usize, r: Resume) {
+        let (Role::Host { seed, .. }, Some(token), Some(entropy)) =
+            (self.cfg.role, self.cfg.host_back, self.cfg.rejoin_entropy)
+        else {
+            log::warn!("a Resume to a session that is no returning host");
+            self.violation(Violation::BadCatchUp);
+            return;
+        };
+        let params = Params {
+            seed: r.seed,
+            delay: r.input_delay,
+            hash_interval: r.hash_interval,
+            window: r.prediction_window,
+            players: r.players,
+            match_id: r.match_id,
+        };
+        let fits = r.seed == seed
+            && r.players == self.cfg.players
+            && match_id(&params, G::BUILD_ID) == r.match_id
+            && rejoin::host_token(entropy, r.match_id) == token;
+        let waiting = self.gathered.is_none() && matches!(self.phase, Phase::Handshake(_));
+        if !fits || !waiting {
+            log::warn!("a Resume that does not fit this host's match, or out of turn");
+            self.violation(Violation::BadCatchUp);
+            return;
+        }
+        let Phase::Handshake(hs) = &mut self.phase else {
+            return;
+        };
+        let Some(p) = self.peers.get_mut(pi) else {
+            return;
+        };
+        p.slot = Some(r.slot);
+        p.hello = Some(Self::local_version());
+        hs.params = params;
+        log::info!(
+            "{} holds the match as slot {}: catch-up follows",
+            p.id,
+            r.slot
+        );
+        self.gathered = Some(Gathered::new(r.players));
+    }
+}
