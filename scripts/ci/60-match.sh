@@ -56,7 +56,7 @@ cargo build --locked -p signaling-server
 cargo build --locked --release -p lockstep-examples --example ntba_replay --example desync_report
 out="$TARGET_DIR/browser"
 mkdir -p "$out"
-rm -f "$out/match.log" "$out/match.expect" "$out/desync.report" "$out"/rejoin-*.log "$out"/reload-*.log "$out/rejoin.expect" "$out/reload.expect"
+rm -f "$out/match.log" "$out/match.expect" "$out/desync.report" "$out"/rejoin-*.log "$out"/reload-*.log "$out"/host-reload-*.log "$out/rejoin.expect" "$out/reload.expect" "$out/host-reload.expect"
 shot="$out/match.png"
 full=0
 for arg in "$@"; do
@@ -201,12 +201,12 @@ if grep -q 'HOME 0 - 0 AWAY' <<<"$replay"; then
 fi
 log "the native replay reached the pages' hashes (tick 600 and the final tick $ticks) and a score"
 
-log "replaying the logs of the matches a guest came back into, natively"
-# Scenarios 17 (a lost link) and 18 (a reload): the host's log and the log
-# of the guest's fresh session (caught up from the host's saved state, so
-# its log starts from that state) each replay to the final hash their page
-# had.
-for expect in rejoin reload; do
+log "replaying the logs of the matches a player came back into, natively"
+# Scenarios 17 (a lost link), 18 (the guest's reload) and 18b (the host's
+# reload): the log of the page that stayed and the log of the fresh
+# session (caught up from the other's saved state, so its log starts from
+# that state) each replay to the final hash their page had.
+for expect in rejoin reload host-reload; do
     [ "$(wc -l <"$out/$expect.expect")" = 2 ] || { echo "no pair of logs in $expect.expect" >&2; exit 1; }
     while read -r name ticks hash; do
         said="$("$TARGET_DIR/release/examples/ntba_replay" "$out/$name.log" --expect "$hash" --ticks "$ticks")"

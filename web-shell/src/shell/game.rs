@@ -175,6 +175,14 @@ pub trait GameSlot {
     fn rejoins(&self) -> bool {
         false
     }
+    /// Whether this game's matches of two can also take their host back
+    /// after a reload (its session built with
+    /// `SessionConfig::back_as_host` through
+    /// [`start_match`](Self::start_match)). `false` by default: a host
+    /// whose page reloads has left.
+    fn host_rejoins(&self) -> bool {
+        false
+    }
     /// What a rejoin needs to know of the running match, once it started:
     /// see [`MatchIdentity`]. `None` (the default) for a game that cannot
     /// bring a player back.
@@ -455,6 +463,9 @@ impl<F: FrontEnd> GameSlot for Slot<F> {
         self.online.as_mut()?.1.poll_transmit_on(link)
     }
     fn rejoins(&self) -> bool {
+        true
+    }
+    fn host_rejoins(&self) -> bool {
         true
     }
     fn match_identity(&self) -> Option<MatchIdentity> {

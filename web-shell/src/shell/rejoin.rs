@@ -120,21 +120,28 @@ impl Holds {
     }
 }
 
-/// What a guest page keeps in its session storage while it plays, so that
-/// after a reload it can take its slot back.
+/// What a page keeps in its session storage while it plays, so that after
+/// a reload it can take its slot back: a guest's, or the host's of a match
+/// of two.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RejoinRecord {
     /// The match's seed: which match this is (a fresh random number per
     /// match, so another match's record never matches).
     pub seed: u64,
-    /// This player's slot in it (1 or more: the host cannot rejoin).
+    /// This player's slot in it (0: the host of a match of two).
     pub slot: u8,
-    /// The token the host issued for the slot.
+    /// The slot's token: the one the host issued (for the host, its own).
     pub token: u64,
-    /// The host's lobby peer id (its page is still in the lobby).
-    pub host: crate::id::PeerId,
-    /// The host's lobby name, for the messages while reconnecting.
-    pub host_name: String,
+    /// The host's: the random bits its session made the tokens from,
+    /// which its fresh session needs to be the host again. `None` for a
+    /// guest.
+    pub entropy: Option<u128>,
+    /// The lobby peer id of the page to ask for a way back: the host's
+    /// (a party's for a party guest), or for the host its guest's (that
+    /// page is still in the lobby).
+    pub ask: crate::id::PeerId,
+    /// That player's lobby name, for the messages while reconnecting.
+    pub ask_name: String,
     /// The game the match plays (a page that carries several).
     pub game: String,
     /// For a party's match, how many play (its host is the party's);
@@ -154,8 +161,11 @@ struct Stored {
     seed: String,
     slot: u8,
     token: String,
-    host: String,
-    host_name: String,
+    /// The host's only (32 hexadecimal digits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    entropy: Option<String>,
+    ask: String,
+    ask_name: String,
     game: String,
     alive_at: u64,
     /// Absent in a match of two's record.
@@ -187,8 +197,9 @@ impl RejoinRecord {
             seed: format!("{:016x}", self.seed),
             slot: self.slot,
             token: format!("{:016x}", self.token),
-            host: self.host.as_str().to_owned(),
-            host_name: self.host_name.clone(),
+            entropy: self.entropy.map(|e| format!("{e:032x}")),
+            ask: self.ask.as_str().to_owned(),
+            ask_name: self.ask_name.clone(),
             game: self.game.clone(),
             alive_at: self.alive_at,
             people: self.people,
@@ -213,10 +224,19 @@ impl RejoinRecord {
                 .flatten()
                 .ok_or(RecordError::BadValue)
         };
-        let name_ok = crate::text::clean_name(&s.host_name).is_ok_and(|n| n == s.host_name);
-        if s.slot == 0 || s.slot >= lockstep::wire::MAX_PLAYERS || !name_ok {
+        let name_ok = crate::text::clean_name(&s.ask_name).is_ok_and(|n| n == s.ask_name);
+        if s.slot >= lockstep::wire::MAX_PLAYERS || !name_ok {
             return Err(RecordError::BadValue);
         }
+        // The host's record, and only the host's, holds its entropy; a
+        // host comes back only to a match of two.
+        let entropy = match (s.slot, s.entropy.as_deref(), s.people) {
+            (0, Some(e), 0) if e.len() == 32 && e.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                Some(u128::from_str_radix(e, 16).map_err(|_| RecordError::BadValue)?)
+            }
+            (1.., None, _) => None,
+            _ => return Err(RecordError::BadValue),
+        };
         // A party's record: its size holds the slot, within the engine's
         // players.
         if s.people != 0 && (s.people <= s.slot || s.people > lockstep::wire::MAX_PLAYERS) {
@@ -229,8 +249,9 @@ impl RejoinRecord {
             seed: hex(&s.seed)?,
             slot: s.slot,
             token: hex(&s.token)?,
-            host: crate::id::PeerId::parse(&s.host).ok_or(RecordError::BadValue)?,
-            host_name: s.host_name,
+            entropy,
+            ask: crate::id::PeerId::parse(&s.ask).ok_or(RecordError::BadValue)?,
+            ask_name: s.ask_name,
             game: s.game,
             alive_at: s.alive_at,
             people: s.people,
@@ -297,9 +318,11 @@ pub fn refusal_message(why: RejoinRefusal) -> &'static str {
     }
 }
 
-/// A guest coming back: what it asks with, and when it asks next.
+/// A player coming back (a guest, or the host of a match of two after a
+/// reload): what it asks with, and when it asks next.
 #[derive(Debug)]
 struct Asking {
+    /// The page asked: the host's, or the host's guest's.
     host: PeerId,
     match_id: u64,
     slot: u8,
@@ -317,6 +340,8 @@ struct Asking {
     /// After a reload: the game the match plays, opened before the fresh
     /// session starts.
     game: Option<String>,
+    /// The host's entropy, when the host comes back (slot 0).
+    entropy: Option<u128>,
 }
 
 /// Coming back into the running match, on either side: the guest asks the
@@ -352,6 +377,9 @@ pub(super) struct Comeback {
     /// The ICE-restart rules of the running match's direct connection,
     /// with its attempt (`restart`).
     pub(super) restart: Option<(u32, super::restart::IceRestart)>,
+    /// Host: the random bits its session made the tokens from, kept for
+    /// its record (a fresh session needs them to be the host again).
+    entropy: Option<u128>,
 }
 
 impl Comeback {
@@ -384,7 +412,9 @@ impl Shell {
         let cfg = cfg.rejoin_window(REJOIN_WINDOW);
         let mut bytes = [0u8; 16];
         if host && (self.random)(&mut bytes) {
-            cfg.rejoin_entropy(u128::from_le_bytes(bytes))
+            let entropy = u128::from_le_bytes(bytes);
+            self.comeback.entropy = Some(entropy);
+            cfg.rejoin_entropy(entropy)
         } else {
             cfg
         }
@@ -453,10 +483,10 @@ impl Shell {
             return;
         }
         let left = (r.alive_at + REJOIN_WINDOW.0).saturating_sub(self.wall(now));
-        self.last_opponent = Some(r.host.clone());
-        self.comeback.name = Some(r.host_name.clone());
+        self.last_opponent = Some(r.ask.clone());
+        self.comeback.name = Some(r.ask_name.clone());
         self.comeback.asking = Some(Asking {
-            host: r.host,
+            host: r.ask,
             match_id: r.seed,
             slot: r.slot,
             token: r.token,
@@ -465,14 +495,16 @@ impl Shell {
             until: now + Millis(left),
             party: (r.people != 0).then_some(r.people),
             game: Some(r.game),
+            entropy: r.entropy,
         });
         if let Some(c) = self.client.as_mut() {
             c.note(crate::lobby::LobbyNotice::Rejoin(RECONNECTING));
         }
     }
 
-    /// Guest: the record of the running match, written once a second (its
-    /// time says until when the slot may be held).
+    /// The record of the running match, written once a second (its time
+    /// says until when the slot may be held): a guest's, or the host's of
+    /// a match of two whose game can take its host back.
     fn write_record(&mut self, now: Millis) {
         if now < self.comeback.next_write || !self.in_match() {
             return;
@@ -489,9 +521,17 @@ impl Shell {
         let (Some(token), Some(host)) = (id.token, host) else {
             return;
         };
-        if id.side == 0 || self.comeback.asking.is_some() {
+        if self.comeback.asking.is_some() {
             return;
         }
+        let entropy = match id.side {
+            0 if party.is_some() || self.party_links_up() || !self.game.host_rejoins() => return,
+            0 => match self.comeback.entropy {
+                Some(e) => Some(e),
+                None => return,
+            },
+            _ => None,
+        };
         self.comeback.next_write = now + Millis(1_000);
         let name = match &party {
             Some((h, _)) => self
@@ -501,7 +541,7 @@ impl Shell {
                 .map(|p| p.nick.clone()),
             None => self.comeback.name.clone(),
         };
-        let host_name = name.unwrap_or_else(|| "The other player".to_owned());
+        let ask_name = name.unwrap_or_else(|| "The other player".to_owned());
         let game = match &party {
             Some(_) => self.party_game_name(),
             None => self.game.name().to_owned(),
@@ -510,8 +550,9 @@ impl Shell {
             seed: id.match_id,
             slot: id.side,
             token,
-            host,
-            host_name,
+            entropy,
+            ask: host,
+            ask_name,
             game,
             alive_at: self.wall(now),
             people: party.map_or(0, |(_, n)| n),
@@ -572,6 +613,7 @@ impl Shell {
             until: now + REJOIN_WINDOW,
             party: None,
             game: None,
+            entropy: None,
         });
         self.comeback_tick(now);
     }
@@ -601,6 +643,7 @@ impl Shell {
             until: now + REJOIN_WINDOW,
             party: Some(people),
             game: None,
+            entropy: None,
         });
         self.comeback_tick(now);
     }
@@ -744,18 +787,21 @@ impl Shell {
             .is_some_and(|a| &a.host == from)
     }
 
-    /// Host: `from` asks for a way back into match `match_id`. Only the
-    /// player this page is playing, in this match, gets a room; one room
-    /// at a time.
+    /// The page that stayed in the match (the host, or the guest of a
+    /// match of two whose host comes back): `from` asks for a way back
+    /// into match `match_id`. Only the player this page is playing, in
+    /// this match, gets a room; one room at a time.
     fn asked_for_a_way_back(&mut self, now: Millis, from: &PeerId, match_id: u64) {
-        // A reloaded guest asks under a new lobby id: knowing the match's
+        // A reloaded page asks under a new lobby id: knowing the match's
         // id (never shown or logged) is what lets it ask; its session's
-        // token is then checked by the host's session.
+        // token is then checked by this page's session. A party's guest
+        // takes nobody back (a party's host does not come back).
+        let party = self.party_links_up();
         let ours = self.in_match()
             && self
                 .game
                 .match_identity()
-                .is_some_and(|id| id.side == 0 && id.match_id == match_id);
+                .is_some_and(|id| (id.side == 0 || !party) && id.match_id == match_id);
         let send = |s: &mut Shell, msg: PeerMsg| {
             if let Some(c) = s.client.as_mut() {
                 c.send_peer(from, &msg);
@@ -766,9 +812,15 @@ impl Shell {
             send(self, PeerMsg::RejoinGone);
             return;
         }
-        if self.party_links_up() {
+        if party {
             self.party_way_back(now, from);
             return;
+        }
+        if self.comeback.asking.take().is_some() {
+            // A guest that lost its link asked the host's old page: the
+            // host's fresh page asks here instead, and this page makes
+            // the room.
+            log::info!("the host's page asks for a way back; no longer asking it");
         }
         if self.comeback.room.is_some() && self.comeback.asker.as_ref() == Some(from) {
             // Asked again while the room is made: the code goes again once
@@ -868,10 +920,24 @@ impl Shell {
                     };
                 }
                 self.match_view.path = Some(path);
-                let cfg = SessionConfig::guest()
-                    .adaptive_input_delay()
-                    .rejoin(a.slot, a.token);
-                let cfg = self.rejoin_config(cfg, false);
+                let cfg = match a.entropy {
+                    // The host's fresh session, built as the match was
+                    // (the delay and the match come from the guest).
+                    Some(entropy) if a.slot == 0 => {
+                        self.comeback.entropy = Some(entropy);
+                        let c = SessionConfig::host(a.match_id, 6);
+                        let c = if self.cfg.lockstep { c } else { c.rollback() };
+                        self.rejoin_config(c.adaptive_input_delay(), false)
+                            .rejoin_entropy(entropy)
+                            .back_as_host(a.token)
+                    }
+                    _ => {
+                        let cfg = SessionConfig::guest()
+                            .adaptive_input_delay()
+                            .rejoin(a.slot, a.token);
+                        self.rejoin_config(cfg, false)
+                    }
+                };
                 if !self.game.start_match(cfg, now, tag) {
                     log::warn!("could not make the session to come back with");
                 }
@@ -957,8 +1023,9 @@ mod tests {
             seed: 0x0123_4567_89ab_cdef,
             slot: 1,
             token: u64::MAX - 5,
-            host: PeerId::parse("AbCdEfGhJk12").unwrap(),
-            host_name: "Ada".to_owned(),
+            entropy: None,
+            ask: PeerId::parse("AbCdEfGhJk12").unwrap(),
+            ask_name: "Ada".to_owned(),
             game: "NtBA".to_owned(),
             alive_at: 1_700_000_000_000,
             people: 0,

@@ -1409,6 +1409,9 @@ impl GameSlot for WorkerSlot {
     fn rejoins(&self) -> bool {
         self.inner.rejoins()
     }
+    fn host_rejoins(&self) -> bool {
+        self.inner.host_rejoins()
+    }
     fn match_identity(&self) -> Option<MatchIdentity> {
         self.online.as_ref()?.identity
     }

@@ -41,13 +41,14 @@ fn a_reloaded_guest_page_comes_back_into_its_match() {
         .expect("the guest keeps a record");
     let record = RejoinRecord::from_storage(&text).expect("the record reads back");
     assert_eq!(record.slot, 1);
-    assert_eq!(record.host, w.id(0));
+    assert_eq!(record.ask, w.id(0));
     let seen = w.pages[1].shell.lobby().unwrap().player(&w.id(0)).unwrap();
-    assert_eq!(record.host_name, seen.nick, "the name Bo's lobby shows");
-    assert_eq!(
-        w.pages[0].session, None,
-        "the host keeps none: it cannot rejoin"
-    );
+    assert_eq!(record.ask_name, seen.nick, "the name Bo's lobby shows");
+    // The host keeps one of its own (see
+    // a_reloaded_host_page_comes_back_into_its_match.rs).
+    let host = RejoinRecord::from_storage(w.pages[0].session.as_deref().unwrap()).unwrap();
+    assert_eq!((host.slot, host.seed), (0, record.seed));
+    assert!(host.entropy.is_some() && record.entropy.is_none());
     let (old_id, rooms) = (w.id(1), w.rooms_made());
 
     // The host's first room for the way back hangs at the service, so

@@ -30,7 +30,7 @@ fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
         .expect("the guest keeps a record");
     let record = RejoinRecord::from_storage(&text).expect("the record reads back");
     assert_eq!((record.slot, record.people), (2, 4));
-    assert_eq!(record.host, w.id(0), "the party's host is the one to ask");
+    assert_eq!(record.ask, w.id(0), "the party's host is the one to ask");
     assert_eq!(w.pages[0].session, None, "the host keeps none");
     let (old_id, rooms) = (w.id(2), w.rooms_made());
 
