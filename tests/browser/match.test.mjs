@@ -1247,7 +1247,7 @@ async function reloadMidMatch(reloadHost, name) {
   }
   const th = await num(host, '#result', 'data-log-ticks');
   const tg = await num(guest, '#result', 'data-log-ticks');
-  await sameHashesAfterRejoin(host, guest, rejoined, Math.min(th, tg));
+  await sameHashesAfterRejoin(stayer, reloaded, rejoined, Math.min(th, tg));
   const expect = [];
   for (const [p, side, ticks] of [[host, 'host', th], [guest, 'guest', tg]]) {
     const [download] = await Promise.all([p.waitForEvent('download'), p.locator('#log-link').click()]);
@@ -1336,11 +1336,11 @@ async function sameHashes(a, b, ticks) {
  * on the state hash where the guest's log starts, at the rejoin, and at
  * `common`, the last tick both hold.
  */
-async function sameHashesAfterRejoin(host, guest, rejoined, common) {
-  assert.equal(await num(host, '#result', 'data-log-start'), 0, 'the host\'s log starts at tick 0');
-  const from = await num(guest, '#result', 'data-log-start');
-  assert.ok(from > 0 && from <= rejoined, `the guest's log starts from the saved state (tick ${from}, rejoined at ${rejoined})`);
-  await sameHashes(host, guest, [from, rejoined, common]);
+async function sameHashesAfterRejoin(stayer, back, rejoined, common) {
+  assert.equal(await num(stayer, '#result', 'data-log-start'), 0, 'the log of the page that stayed starts at tick 0');
+  const from = await num(back, '#result', 'data-log-start');
+  assert.ok(from > 0 && from <= rejoined, `the log of the page that came back starts from the saved state (tick ${from}, rejoined at ${rejoined})`);
+  await sameHashes(stayer, back, [from, rejoined, common]);
 }
 
 /** A leaves; both results; the last tick both logs hold. */

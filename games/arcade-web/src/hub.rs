@@ -56,6 +56,14 @@
 //!   that generation with the rejoin, and its fresh session catches up
 //!   with the one the host held. The rejoin is spent on that game: any
 //!   later game of the match starts with a fresh handshake.
+//! - A host whose page reloads comes back the same way, the roles
+//!   swapped: the shell calls `start_match` with the host's settings and
+//!   `back_as_host(token)`, and the fresh hub, a host, waits for a `Play`
+//!   instead of opening its first game; the guest's hub, asked to go on
+//!   over the new link ([`match_relink`](GameSlot::match_relink)), sends
+//!   it, and the host's fresh session of that game, built with the
+//!   generation's entropy and the token, is taken back by the guest's.
+//!   Later games start afresh.
 //! - A game that ends while the guest is away (NtBA plays on, the AI in
 //!   the guest's slot) ends the match with its result: nobody is there to
 //!   choose the next game.
@@ -159,15 +167,26 @@ pub fn game_config(match_cfg: SessionConfig, generation: u8) -> SessionConfig {
         Role::Host { seed, input_delay } => {
             // The shell always lets the host pick the delay from the round
             // trip measured in the handshake; `input_delay` is the fallback.
-            let c = SessionConfig::host(seed.wrapping_add(u64::from(generation)), input_delay)
-                .input_delay_from_rtt();
+            // A host coming back gives the match id of the game it comes
+            // back into (the seed that game was started with) as its seed.
+            let seed = match match_cfg.returning_host() {
+                Some(_) => seed,
+                None => seed.wrapping_add(u64::from(generation)),
+            };
+            let c = SessionConfig::host(seed, input_delay).input_delay_from_rtt();
             let c = if match_cfg.window() > 0 {
                 c.prediction_window(match_cfg.window())
             } else {
                 c
             };
-            match match_cfg.token_entropy() {
+            let c = match match_cfg.token_entropy() {
                 Some(e) => c.rejoin_entropy(game_entropy(e, generation)),
+                None => c,
+            };
+            // The host's fresh hub coming back into the game the guest's
+            // hub named (its token is that game's).
+            match match_cfg.returning_host() {
+                Some(token) => c.back_as_host(token),
                 None => c,
             }
         }
@@ -189,13 +208,21 @@ fn game_entropy(match_entropy: u128, generation: u8) -> u128 {
     match_entropy ^ u128::from(generation).wrapping_mul(ODD)
 }
 
-/// A guest's match settings once the game it came back into has started:
-/// the same without the rejoin, so that a later game of the match starts
-/// with a fresh handshake. Only what [`game_config`] reads of a guest's
-/// settings is kept.
+/// A match's settings once the game a player came back into has started:
+/// the same without the way back, so that a later game of the match starts
+/// with a fresh handshake. Only what [`game_config`] reads of the settings
+/// is kept.
 fn without_rejoin(match_cfg: SessionConfig) -> SessionConfig {
     match (match_cfg.role(), match_cfg.rejoining()) {
         (Role::Guest, Some(_)) => SessionConfig::guest().rejoin_window(match_cfg.held_for()),
+        (Role::Host { seed, input_delay }, _) if match_cfg.returning_host().is_some() => {
+            let c = SessionConfig::host(seed, input_delay).prediction_window(match_cfg.window());
+            let c = match match_cfg.token_entropy() {
+                Some(e) => c.rejoin_entropy(e),
+                None => c,
+            };
+            c.rejoin_window(match_cfg.held_for())
+        }
         _ => match_cfg,
     }
 }
@@ -534,7 +561,9 @@ impl HubSlot {
             return;
         };
         match msg {
-            HubMsg::Play { game, generation } if !o.host && game < count => {
+            HubMsg::Play { game, generation }
+                if (!o.host || o.cfg.returning_host().is_some()) && game < count =>
+            {
                 if Self::generation(o.phase).is_some_and(|g| g == generation) {
                     log::warn!("hub: a Play for the generation already running, ignored");
                     return;
@@ -821,7 +850,9 @@ impl GameSlot for HubSlot {
             end: None,
             leaving: false,
             fresh: false,
-            opening: host.then_some(now),
+            // A host coming back waits, as a guest does, for the game the
+            // other hub names.
+            opening: (host && cfg.returning_host().is_none()).then_some(now),
             log: None,
             report: None,
             away: false,
@@ -885,16 +916,23 @@ impl GameSlot for HubSlot {
     fn rejoins(&self) -> bool {
         self.games.iter().any(|g| g.rejoins())
     }
+    // The host comes back into a game that can take it back (its identity,
+    // which the record is written from, is that game's).
+    fn host_rejoins(&self) -> bool {
+        self.party.is_none() && self.games.iter().any(|g| g.host_rejoins())
+    }
     fn match_identity(&self) -> Option<MatchIdentity> {
         match self.party {
             Some(p) if p.running => self.games[p.game].match_identity(),
             _ => self.playing_identity(),
         }
     }
-    // The host: the game played now goes on over the new link. The guest
-    // comes back with a fresh hub (`start_match` with its rejoin), which
-    // waits for a `Play`: the same game under the same generation goes
-    // first on the new link, and its session rejoins the one held here.
+    // The side that stayed (the host, or the guest whose host comes
+    // back): the game played now goes on over the new link. The other
+    // side comes back with a fresh hub (`start_match` with its rejoin, or
+    // the host's `back_as_host`), which waits for a `Play`: the same game
+    // under the same generation goes first on the new link, and its
+    // session rejoins the one held here.
     fn match_relink(&mut self, now: Millis, tag: u32) -> bool {
         if let Some(g) = self.party_game() {
             return g.match_relink(now, tag);
@@ -906,13 +944,18 @@ impl GameSlot for HubSlot {
         let Some(o) = self.online.as_mut() else {
             return false;
         };
-        if !o.host || o.end.is_some() || !self.games[usize::from(game)].match_relink(now, tag) {
+        // A guest takes its host back only while the host is away (the
+        // link was lost and the game holds the match).
+        if (!o.host && !o.away)
+            || o.end.is_some()
+            || !self.games[usize::from(game)].match_relink(now, tag)
+        {
             return false;
         }
         o.tag = tag;
         o.away = false;
-        // What was queued for the old link is stale: the guest's fresh hub
-        // hears the game first, then this side's proposal, if any.
+        // What was queued for the old link is stale: the other side's fresh
+        // hub hears the game first, then this side's proposal, if any.
         o.out.clear();
         o.theirs = None;
         o.out.push_back((

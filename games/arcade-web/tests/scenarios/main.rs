@@ -11,6 +11,7 @@ mod a_lost_link_outside_a_lock_step_game_ends_the_match;
 mod a_party_plays_the_game_its_invitation_named;
 mod a_player_who_leaves_is_told_they_left;
 mod a_reloaded_guest_comes_back_into_dots;
+mod a_reloaded_host_comes_back_into_dots;
 mod a_spectator_watches_a_match_of_two_on_the_hub;
 mod dots_plays_to_its_end_over_the_hub;
 mod each_game_gets_the_matchs_session_settings;

@@ -1,7 +1,8 @@
 //! The host's hub goes on over a new link only when the game it plays can
 //! take a player back. While Battleship runs, or between games, it says
 //! no (the shell then tells the guest there is no way back), and the match
-//! it plays is left as it was; a guest's hub never relinks.
+//! it plays is left as it was; a guest's hub relinks only while its host
+//! is away (see a_reloaded_host_comes_back_into_dots.rs).
 use crate::common;
 
 use common::{race_to_the_end, rejoining_pair};

@@ -200,6 +200,50 @@ impl Pair {
     }
 }
 
+impl Pair {
+    /// The host's page reloads: its link goes with it (the guest's hub
+    /// hears it lost), and a fresh page with no match takes its place.
+    pub fn reload_host(&mut self, seed: u64) {
+        self.guest.link.fail_link();
+        self.guest.hub.match_link_lost(self.now);
+        let (nowhere, _) = netsim::pair(LinkConfig::default(), seed);
+        self.host = Page::new(nowhere, seed);
+    }
+
+    /// A new link between the pages, made for the host's comeback under
+    /// attempt `tag`: the host's fresh hub starts a match with `host_cfg`
+    /// (`back_as_host`), the guest's hub is asked to go on over the new
+    /// link. Returns the guest's answer.
+    pub fn relink_host(
+        &mut self,
+        link: LinkConfig,
+        seed: u64,
+        tag: u32,
+        host_cfg: SessionConfig,
+    ) -> bool {
+        let (a, b) = netsim::pair(link, seed);
+        a.advance_to(self.now);
+        self.host.link = a;
+        self.guest.link = b;
+        self.host.ended = None;
+        let taken = self.guest.hub.match_relink(self.now, tag);
+        assert!(self.host.hub.start_match(host_cfg, self.now, tag));
+        taken
+    }
+}
+
+/// The host's settings to come back with, from what its page kept of the
+/// match (the identity the record is written from, and the match's
+/// entropy), as the shell makes them.
+pub fn host_coming_back(id: MatchIdentity) -> SessionConfig {
+    let token = id.token.expect("the host has its own token");
+    SessionConfig::host(id.match_id, 6)
+        .adaptive_input_delay()
+        .rejoin_window(REJOIN_WINDOW)
+        .rejoin_entropy(ENTROPY)
+        .back_as_host(token)
+}
+
 /// Random bits the host's tokens are made from, in these tests.
 pub const ENTROPY: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
 
