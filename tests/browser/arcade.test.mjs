@@ -281,7 +281,10 @@ test('the arcade: a party of three plays NtBA, picked on the challenger\'s title
   assert.deepEqual(hashes, [hashes[0], hashes[0], hashes[0]], `matchHashAt(${at}) on the three pages`);
 });
 
-test('the arcade: a guest page reloaded in the middle of dots comes back into it (the hub in the match worker), and both pages agree', { skip: !enabled }, async () => {
+// A page of a match of two reloaded in the middle of dots (the guest's, or
+// the host's) comes back into it, the hub in the match worker: the other
+// page's match never stops, and both pages agree after the return.
+async function reloadInDots(reloadHost) {
   const { server, browser } = env;
   await Promise.all(pages.map((p) => p.close()));
   const ada = await openPage(browser, server.url);
@@ -297,24 +300,36 @@ test('the arcade: a guest page reloaded in the middle of dots comes back into it
   await bothRunning(ada, bo);
   const tick = async (p) => Number(await p.locator('#match').getAttribute('data-tick'));
   await until('dots runs a while on Bo\'s page', async () => (await summary(bo)).includes('coin') && (await tick(bo)) > 120);
-  // The page keeps what it needs to come back in its session storage.
-  await bo.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
-  await bo.reload();
+  // Both pages keep what they need to come back in their session storage.
+  for (const p of [ada, bo]) {
+    await p.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  }
+  const [away, stayer] = reloadHost ? [ada, bo] : [bo, ada];
+  const awayName = reloadHost ? 'Ada' : 'Bo';
+  await away.reload();
   try {
-    await bo.locator('#match[data-rejoined]:not([hidden])').waitFor({ timeout: DEADLINE });
-    await until('dots runs again on Bo\'s page', async () => (await summary(bo)).includes('coin'));
+    await away.locator('#match[data-rejoined]:not([hidden])').waitFor({ timeout: DEADLINE });
+    await until(`dots runs again on ${awayName}'s page`, async () => (await summary(away)).includes('coin'));
   } catch (e) {
     for (const [name, p] of [['Ada', ada], ['Bo', bo]]) console.log(await describePage(p, name, 80));
     throw e;
   }
-  const back = Number(await bo.locator('#match').getAttribute('data-rejoined'));
+  const back = Number(await away.locator('#match').getAttribute('data-rejoined'));
   const at = back + 120;
   await until(`both pass tick ${at}`, async () => (await tick(ada)) > at && (await tick(bo)) > at);
-  assert.equal(await ada.locator('#match').getAttribute('data-state'), 'running', 'Ada\'s match never stopped');
+  assert.equal(await stayer.locator('#match').getAttribute('data-state'), 'running', 'the other page\'s match never stopped');
   await bo.locator('#leave').click();
   for (const p of [ada, bo]) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
   const hashAt = (p) => p.evaluate(async ([m, t]) => (await import(m)).matchHashAt(t) ?? null, [module, at]);
   const [ha, hb] = [await hashAt(ada), await hashAt(bo)];
   assert.match(ha ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
   assert.equal(hb, ha, `both logs replay to one state at tick ${at}`);
+}
+
+test('the arcade: a guest page reloaded in the middle of dots comes back into it (the hub in the match worker), and both pages agree', { skip: !enabled }, async () => {
+  await reloadInDots(false);
+});
+
+test('the arcade: the host\'s page reloaded in the middle of dots comes back into it, and both pages agree', { skip: !enabled }, async () => {
+  await reloadInDots(true);
 });
