@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod client;
+mod member_relay;
 mod members;
 mod relay;
 
@@ -174,12 +175,33 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
         Box::pin(relay::relay_pairing_verbatim(c))
     }),
     ("relay_refusals", |c| Box::pin(relay::relay_refusals(c))),
-    ("relay_size_cap", |c| Box::pin(relay::relay_size_cap(c))),
-    ("relay_rate_cap", |c| Box::pin(relay::relay_rate_cap(c))),
+    ("relay_size_cap", |c| {
+        Box::pin(relay::relay_size_cap(c, relay::Kind::TwoSeat))
+    }),
+    ("relay_rate_cap", |c| {
+        Box::pin(relay::relay_rate_cap(c, relay::Kind::TwoSeat))
+    }),
     ("relay_text_refused", |c| {
         Box::pin(relay::relay_text_refused(c))
     }),
-    ("relay_ttl", |c| Box::pin(relay::relay_ttl(c))),
+    ("relay_ttl", |c| {
+        Box::pin(relay::relay_ttl(c, relay::Kind::TwoSeat))
+    }),
+    ("member_relay_pairs", |c| {
+        Box::pin(member_relay::member_relay_pairs(c))
+    }),
+    ("member_relay_refusals", |c| {
+        Box::pin(member_relay::member_relay_refusals(c))
+    }),
+    ("member_relay_size_cap", |c| {
+        Box::pin(relay::relay_size_cap(c, relay::Kind::Pair))
+    }),
+    ("member_relay_rate_cap", |c| {
+        Box::pin(relay::relay_rate_cap(c, relay::Kind::Pair))
+    }),
+    ("member_relay_ttl", |c| {
+        Box::pin(relay::relay_ttl(c, relay::Kind::Pair))
+    }),
     ("lobby_presence", |c| Box::pin(lobby_presence(c))),
     ("lobby_refusals", |c| Box::pin(lobby_refusals(c))),
     ("lobby_names", |c| Box::pin(lobby_names(c))),

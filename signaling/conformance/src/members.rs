@@ -9,7 +9,7 @@ use crate::client::Ws;
 use crate::{ensure, Ctx};
 
 /// Creates a member room; returns its code after checking the answer.
-async fn create(c: &Ctx, players: u8, spectators: u8) -> Result<String, String> {
+pub(crate) async fn create(c: &Ctx, players: u8, spectators: u8) -> Result<String, String> {
     let path = format!("/rooms?players={players}&spectators={spectators}");
     let r = c.target.http("POST", &path, c.origin()).await?;
     ensure(r.status == 200, || {

@@ -1,5 +1,7 @@
 //! The match relay's checks: tickets from a room, pairing, verbatim
-//! forwarding, the size and rate caps, refusals, origin and TTL.
+//! forwarding, the size and rate caps, refusals, origin and TTL; the caps
+//! and the TTL both for a two-seat room's relay and for a member room
+//! pair's (whose own pairing and refusals are in [`crate::member_relay`]).
 //!
 //! Every payload the checks send holds the words `check-logs.py` looks for
 //! (`sdp`, `v=0`, `xxxxxxxx`, `candidate:`), so a host that logged a relayed
@@ -11,7 +13,7 @@ use crate::client::{AnyFrame, Ws};
 use crate::{ensure, Ctx};
 
 /// A payload with every byte value and the words the log check hunts for.
-fn payload(tag: u8) -> Vec<u8> {
+pub(crate) fn payload(tag: u8) -> Vec<u8> {
     let mut bytes: Vec<u8> = vec![tag];
     bytes.extend(0..=255u8);
     bytes.extend_from_slice(b"sdp v=0 candidate: xxxxxxxx");
@@ -25,6 +27,38 @@ pub(crate) struct Tickets {
     pub(crate) host: String,
     pub(crate) guest: String,
     pub(crate) rooms: (Ws, Ws),
+}
+
+/// Which kind of relay a check runs on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Kind {
+    /// A two-seat room's.
+    TwoSeat,
+    /// The relay of a member room's host (member 0) and its player
+    /// (member 1): `host` and `guest` of [`Tickets`] are their tickets.
+    Pair,
+}
+
+async fn tickets_of(c: &Ctx, kind: Kind) -> Result<Tickets, String> {
+    match kind {
+        Kind::TwoSeat => tickets(c).await,
+        Kind::Pair => {
+            let code = crate::members::create(c, 2, 0).await?;
+            let mut room =
+                crate::member_relay::MemberRoom::join(c, &code, &["host", "player"]).await?;
+            let host = room.ticket(0, 1).await?;
+            let guest = room.ticket(1, 0).await?;
+            let mut sockets = room.into_sockets();
+            let player = sockets.pop().ok_or("no player socket")?;
+            let host_ws = sockets.pop().ok_or("no host socket")?;
+            Ok(Tickets {
+                code,
+                host,
+                guest,
+                rooms: (host_ws, player),
+            })
+        }
+    }
 }
 
 pub(crate) async fn tickets(c: &Ctx) -> Result<Tickets, String> {
@@ -66,9 +100,14 @@ pub(crate) fn path(code: &str, ticket: &str) -> String {
     format!("/relay/{code}/ws?ticket={ticket}")
 }
 
-/// Both sides on the relay, `paired` consumed.
+/// Both sides on a two-seat room's relay, `paired` consumed.
 async fn paired(c: &Ctx) -> Result<(Ws, Ws, Tickets), String> {
-    let t = tickets(c).await?;
+    paired_on(c, Kind::TwoSeat).await
+}
+
+/// Both sides on a relay of `kind`, `paired` consumed.
+async fn paired_on(c: &Ctx, kind: Kind) -> Result<(Ws, Ws, Tickets), String> {
+    let t = tickets_of(c, kind).await?;
     let mut host = c.target.ws_ok(&path(&t.code, &t.host), c.origin()).await?;
     let mut guest = c.target.ws_ok(&path(&t.code, &t.guest), c.origin()).await?;
     for (ws, who) in [(&mut host, "host"), (&mut guest, "guest")] {
@@ -159,9 +198,9 @@ pub(crate) async fn relay_refusals(c: &Ctx) -> Result<Option<String>, String> {
     Ok(None)
 }
 
-pub(crate) async fn relay_size_cap(c: &Ctx) -> Result<Option<String>, String> {
+pub(crate) async fn relay_size_cap(c: &Ctx, kind: Kind) -> Result<Option<String>, String> {
     // A datagram of 16 KiB with its tag byte is the largest frame.
-    let (mut host, mut guest, mut t) = paired(c).await?;
+    let (mut host, mut guest, mut t) = paired_on(c, kind).await?;
     let largest = vec![b'x'; 16 * 1024 + 1];
     host.send_binary(largest.clone()).await?;
     ensure(guest.binary().await? == largest, || {
@@ -176,7 +215,7 @@ pub(crate) async fn relay_size_cap(c: &Ctx) -> Result<Option<String>, String> {
     close_rooms(&mut t).await;
 
     // 100 KiB: refused the same way, however large.
-    let (mut host, mut guest, mut t) = paired(c).await?;
+    let (mut host, mut guest, mut t) = paired_on(c, kind).await?;
     guest.send_binary(vec![b'x'; 100 * 1024]).await?;
     guest.expect_close(1009, "a 100 KiB frame").await?;
     host.expect_close(1000, "the other side of a 100 KiB sender")
@@ -185,12 +224,12 @@ pub(crate) async fn relay_size_cap(c: &Ctx) -> Result<Option<String>, String> {
     Ok(None)
 }
 
-pub(crate) async fn relay_rate_cap(c: &Ctx) -> Result<Option<String>, String> {
+pub(crate) async fn relay_rate_cap(c: &Ctx, kind: Kind) -> Result<Option<String>, String> {
     let limit = c.config.relay_bytes_per_second;
     if limit == 0 {
         return Ok(Some("no relay rate configured".into()));
     }
-    let (mut host, mut guest, mut t) = paired(c).await?;
+    let (mut host, mut guest, mut t) = paired_on(c, kind).await?;
     // Frames of 16 KiB back to back: one more than the second's allowance
     // holds. They all go within a few milliseconds on a local host.
     let frame = vec![b'x'; 16 * 1024];
@@ -236,12 +275,12 @@ pub(crate) async fn relay_text_refused(c: &Ctx) -> Result<Option<String>, String
     Ok(None)
 }
 
-pub(crate) async fn relay_ttl(c: &Ctx) -> Result<Option<String>, String> {
+pub(crate) async fn relay_ttl(c: &Ctx, kind: Kind) -> Result<Option<String>, String> {
     let ttl = std::time::Duration::from_secs(c.config.relay_ttl_seconds);
     if ttl > c.config.max_ttl_wait {
         return Ok(Some(format!("relay TTL {ttl:?} is too long to wait for")));
     }
-    let (mut host, mut guest, mut t) = paired(c).await?;
+    let (mut host, mut guest, mut t) = paired_on(c, kind).await?;
     let wait = ttl + c.config.deadline;
     host.expect_close_within(1000, wait, "host at the relay's TTL")
         .await?;

@@ -108,8 +108,8 @@ pub use members::MemberMeta;
 pub use origin::AllowedOrigins;
 pub use rate::{MinuteWindow, RateLimiter};
 pub use relay::{
-    check_ticket, issue_ticket, Relay, RelayAction, RelayAttachment, RelayEvent, RelayKey,
-    RelayLimits, RelayMeta, RelayRefusal,
+    check_ticket, issue_member_ticket, issue_ticket, Relay, RelayAction, RelayAttachment,
+    RelayEvent, RelayKey, RelayLimits, RelayMeta, RelayName, RelayPlace, RelayRefusal,
 };
 pub use room::{
     join_role_from_query, parse_join_role, parse_role, role_from_query, Room, RoomAttachment,
@@ -119,7 +119,7 @@ pub use room::{
 pub use signaling_protocol as protocol;
 pub use signaling_protocol::limits::DEFAULT_STUN_URL;
 pub use signaling_protocol::{
-    JoinRole, MemberId, MemberRole, PeerId, PlayerStatus, Role, RoomCapacity, RoomCode,
+    JoinRole, MemberId, MemberPair, MemberRole, PeerId, PlayerStatus, Role, RoomCapacity, RoomCode,
 };
 
 /// Time, as the engine counts it: milliseconds since an origin the host

@@ -11,7 +11,14 @@
 //!   the Worker. So a ticket cannot be forged, names one room and one side,
 //!   and is no longer accepted after its expiry; no state has to pass from
 //!   the room to the relay.
-//! * **The [`Relay`] machine**, one per relayed room, driven like the room
+//!
+//!   A member room has a relay per pair of members that link to each other
+//!   ([`MemberPair`]), named by the room's code and the pair
+//!   ([`RelayName`]): a member asks its room for its end of a pair
+//!   ([`issue_member_ticket`]), and the signed side names the pair and the
+//!   end (`3-0`), so a ticket opens neither another pair's relay nor the
+//!   other end of its own.
+//! * **The [`Relay`] machine**, one per relayed room or pair, driven like the room
 //!   and the lobby (`admit`, then `handle(event, now)`, carrying out the
 //!   returned [`RelayAction`]s; see the crate docs). It holds at most one
 //!   socket per side, tells both `paired` when the second arrives, then
@@ -28,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use signaling_protocol::limits::{RELAY_MAX_FRAME_BYTES, RELAY_TICKET_TTL_MS};
 use signaling_protocol::relay::{relay_server, TICKET_MAC_HEX};
-use signaling_protocol::{RelayTicket, Role, RoomCode};
+use signaling_protocol::{MemberId, MemberPair, RelayTicket, Role, RoomCode};
 
 use crate::log::{Level, LogRecord};
 use crate::msg::to_json;
@@ -65,14 +72,17 @@ impl RelayKey {
         Some(RelayKey(Sha256::digest(secret.as_bytes()).into()))
     }
 
-    fn mac(&self, code: &RoomCode, role: Role, expires_at: Millis) -> Hmac<Sha256> {
+    /// The MAC over a ticket's room, side (as the ticket writes it:
+    /// `host`, `guest` or `<me>-<peer>`, so a pair's ticket can never pass
+    /// for a two-seat room's) and expiry.
+    fn mac(&self, code: &RoomCode, side: &str, expires_at: Millis) -> Hmac<Sha256> {
         let mut mac =
             Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes keys of any length");
         // Fields are separated by a byte none of them can hold.
         mac.update(b"ntba-relay\0");
         mac.update(code.as_str().as_bytes());
         mac.update(b"\0");
-        mac.update(role.as_str().as_bytes());
+        mac.update(side.as_bytes());
         mac.update(b"\0");
         mac.update(&expires_at.0.to_be_bytes());
         mac
@@ -84,26 +94,99 @@ impl RelayKey {
 #[must_use]
 pub fn issue_ticket(key: &RelayKey, code: &RoomCode, role: Role, now: Millis) -> RelayTicket {
     let expires_at = now + Millis(RELAY_TICKET_TTL_MS);
-    let tag = key.mac(code, role, expires_at).finalize().into_bytes();
+    let blank = RelayTicket::new(role, expires_at.0, BLANK_MAC.to_owned());
+    sign(key, code, blank.expect("a blank signature has the form"))
+}
+
+/// The ticket for member `me`'s end of `pair`'s relay in member room
+/// `code`, good for opening it until `now` + [`RELAY_TICKET_TTL_MS`].
+/// `None` when `me` is not in the pair.
+#[must_use]
+pub fn issue_member_ticket(
+    key: &RelayKey,
+    code: &RoomCode,
+    pair: MemberPair,
+    me: MemberId,
+    now: Millis,
+) -> Option<RelayTicket> {
+    let expires_at = now + Millis(RELAY_TICKET_TTL_MS);
+    let blank = RelayTicket::for_member(pair, me, expires_at.0, BLANK_MAC.to_owned())?;
+    Some(sign(key, code, blank))
+}
+
+/// A signature's place holder in a ticket not yet signed, replaced by
+/// [`sign`].
+const BLANK_MAC: &str = "00000000000000000000000000000000";
+
+/// `ticket` with its signature made for room `code`.
+fn sign(key: &RelayKey, code: &RoomCode, ticket: RelayTicket) -> RelayTicket {
+    let expires_at = Millis(ticket.expires_at_ms());
+    let tag = key
+        .mac(code, &ticket.side_text(), expires_at)
+        .finalize()
+        .into_bytes();
     let mut hex = String::with_capacity(TICKET_MAC_HEX);
     for b in &tag[..TICKET_MAC_HEX / 2] {
         hex.push(char::from(HEX[usize::from(b >> 4)]));
         hex.push(char::from(HEX[usize::from(b & 0xf)]));
     }
-    RelayTicket::new(role, expires_at.0, hex).expect("TICKET_MAC_HEX lowercase hex digits")
+    ticket
+        .with_mac(hex)
+        .expect("TICKET_MAC_HEX lowercase hex digits")
+}
+
+/// Which relay a ticket opens: a two-seat room's (by its code), or one
+/// pair's of a member room. Hosts keep their relays by it: the embedded
+/// server's map is keyed by it, and the Worker names each relay's Durable
+/// Object by [`RelayName::object_name`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RelayName {
+    /// The room whose members it pairs.
+    pub code: RoomCode,
+    /// For a member room, the pair; `None` for a two-seat room.
+    pub pair: Option<MemberPair>,
+}
+
+impl From<RoomCode> for RelayName {
+    fn from(code: RoomCode) -> RelayName {
+        RelayName { code, pair: None }
+    }
+}
+
+impl RelayName {
+    /// A name for the relay's Durable Object: the room code for a two-seat
+    /// room's relay (as before member relays existed), `<code>/<low>-<high>`
+    /// for a pair's (a code never holds `/`).
+    #[must_use]
+    pub fn object_name(&self) -> String {
+        match self.pair {
+            None => self.code.as_str().to_owned(),
+            Some(p) => format!("{}/{}-{}", self.code, p.low().0, p.high().0),
+        }
+    }
+}
+
+/// What a good ticket opens: a relay, and the seat on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelayPlace {
+    /// The relay.
+    pub relay: RelayName,
+    /// The seat: the two-seat room's side, or the end of the pair
+    /// ([`MemberPair::end`]).
+    pub role: Role,
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Checks a ticket (as written in the URL) for room `code` at `now`: its
 /// form, its signature (compared in constant time) and its expiry. The
-/// side it was issued to, or why it is refused.
+/// relay and seat it was issued for, or why it is refused.
 pub fn check_ticket(
     key: &RelayKey,
     code: &RoomCode,
     text: Option<&str>,
     now: Millis,
-) -> Result<Role, RelayRefusal> {
+) -> Result<RelayPlace, RelayRefusal> {
     let ticket = text
         .and_then(RelayTicket::parse)
         .ok_or(RelayRefusal::BadTicket)?;
@@ -113,13 +196,19 @@ pub fn check_ticket(
         wanted[i] = (digit(pair[0]) << 4) | digit(pair[1]);
     }
     let expires_at = Millis(ticket.expires_at_ms());
-    key.mac(code, ticket.role(), expires_at)
+    key.mac(code, &ticket.side_text(), expires_at)
         .verify_truncated_left(&wanted)
         .map_err(|_| RelayRefusal::BadTicket)?;
     if now >= expires_at {
         return Err(RelayRefusal::TicketExpired);
     }
-    Ok(ticket.role())
+    Ok(RelayPlace {
+        relay: RelayName {
+            code: code.clone(),
+            pair: ticket.pair(),
+        },
+        role: ticket.role(),
+    })
 }
 
 /// A relay's limits.
@@ -197,6 +286,21 @@ pub struct RelayMeta {
     /// When it closes whatever is left.
     #[serde(with = "crate::millis_serde")]
     pub expires_at: Millis,
+    /// For a member room's relay, the pair it joins; `None` (and absent
+    /// from storage) for a two-seat room's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<MemberPair>,
+}
+
+impl RelayMeta {
+    /// The relay's name.
+    #[must_use]
+    pub fn name(&self) -> RelayName {
+        RelayName {
+            code: self.code.clone(),
+            pair: self.pair,
+        }
+    }
 }
 
 /// What the relay knows about one socket (its WebSocket attachment).
@@ -320,18 +424,25 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// A new relay for room `code`, its lifetime starting `now`.
+    /// A new relay (a two-seat room's, given its code, or a pair's), its
+    /// lifetime starting `now`.
     #[must_use]
-    pub fn new(code: RoomCode, limits: RelayLimits, now: Millis) -> (Relay, Vec<RelayAction>) {
+    pub fn new(
+        name: impl Into<RelayName>,
+        limits: RelayLimits,
+        now: Millis,
+    ) -> (Relay, Vec<RelayAction>) {
+        let RelayName { code, pair } = name.into();
         let meta = RelayMeta {
             code,
             created_at: now,
             expires_at: now + Millis(limits.ttl_ms),
+            pair,
         };
         let mut relay = Relay::restore(meta, limits, []);
         let mut out = vec![RelayAction::Log(
-            LogRecord::new(Level::Info, "relay.opened")
-                .with("code", &relay.meta.code)
+            relay
+                .record(Level::Info, "relay.opened")
                 .with("ttl_ms", limits.ttl_ms),
         )];
         relay.arm(&mut out);
@@ -404,11 +515,7 @@ impl Relay {
         *self.seats.seat(role) = Some(attachment);
         let mut out = vec![
             RelayAction::Persist { socket, attachment },
-            RelayAction::Log(
-                LogRecord::new(Level::Info, "relay.joined")
-                    .with("code", &self.meta.code)
-                    .with("role", role.as_str()),
-            ),
+            RelayAction::Log(self.seat_record(Level::Info, "relay.joined", role)),
         ];
         if let Some((host, guest)) = self.seats.both() {
             for s in [host.socket, guest.socket] {
@@ -417,9 +524,7 @@ impl Relay {
                     text: relay_server::paired(),
                 });
             }
-            out.push(RelayAction::Log(
-                LogRecord::new(Level::Info, "relay.paired").with("code", &self.meta.code),
-            ));
+            out.push(RelayAction::Log(self.record(Level::Info, "relay.paired")));
         }
         self.arm(&mut out);
         Ok((socket, out))
@@ -438,11 +543,11 @@ impl Relay {
             RelayEvent::Closed { socket } => {
                 if let Some(role) = self.seats.role_of(socket) {
                     *self.seats.seat(role) = None;
-                    out.push(RelayAction::Log(
-                        LogRecord::new(Level::Info, "relay.left")
-                            .with("code", &self.meta.code)
-                            .with("role", role.as_str()),
-                    ));
+                    out.push(RelayAction::Log(self.seat_record(
+                        Level::Info,
+                        "relay.left",
+                        role,
+                    )));
                     self.finish("the other side left", "relay.ended", &mut out);
                 }
             }
@@ -521,9 +626,7 @@ impl Relay {
                 reason,
             });
             out.push(RelayAction::Log(
-                LogRecord::new(Level::Warn, "relay.kicked")
-                    .with("code", &self.meta.code)
-                    .with("role", role.as_str())
+                self.seat_record(Level::Warn, "relay.kicked", role)
                     .with("close", code),
             ));
         }
@@ -542,10 +645,30 @@ impl Relay {
             }
         }
         self.finished = true;
-        out.push(RelayAction::Log(
-            LogRecord::new(Level::Info, event).with("code", &self.meta.code),
-        ));
+        out.push(RelayAction::Log(self.record(Level::Info, event)));
         out.push(RelayAction::Finished);
+    }
+
+    /// A record of this relay: its room code and, for a pair's relay, the
+    /// pair's ids (`low`, `high`).
+    fn record(&self, level: Level, event: &'static str) -> LogRecord {
+        let record = LogRecord::new(level, event).with("code", &self.meta.code);
+        match self.meta.pair {
+            None => record,
+            Some(p) => record
+                .with("low", u64::from(p.low().0))
+                .with("high", u64::from(p.high().0)),
+        }
+    }
+
+    /// [`Relay::record`] about one seat: the two-seat room's side
+    /// (`role`), or the member holding that end of the pair (`member`).
+    fn seat_record(&self, level: Level, event: &'static str, role: Role) -> LogRecord {
+        let record = self.record(level, event);
+        match self.meta.pair {
+            None => record.with("role", role.as_str()),
+            Some(p) => record.with("member", u64::from(p.member(role).0)),
+        }
     }
 
     fn arm(&mut self, out: &mut Vec<RelayAction>) {

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 use signaling_protocol::{
-    member_server, query_param, room_server, JoinRole, MemberEntry, MemberId, MemberRequest,
-    MemberRole, Role, RoomCapacity, RoomCode, RoomRequest,
+    member_server, query_param, room_server, JoinRole, MemberEntry, MemberId, MemberPair,
+    MemberRequest, MemberRole, Role, RoomCapacity, RoomCode, RoomRequest,
 };
 
 use crate::log::{Level, LogRecord};
@@ -255,8 +255,13 @@ type RoomAction = Action<RoomAttachment>;
 ///   (`error` if nobody holds `to`, or it is the sender); `done` from the
 ///   host → every socket closed with 1000 and [`Action::Finished`]; `done`
 ///   from another member → that socket closed with 1000; `ping` → `pong`;
+///   `relay-ticket {to}` → the asker's signed ticket for its end of the
+///   relay of its pair with `to` (`error` if nobody else holds `to`, if
+///   the two do not link to each other, i.e. a spectator and anyone but
+///   the host, or without [`RoomLimits::relay_key`]);
 ///   anything else (the two-seat room's unaddressed `offer`/`answer`/`ice`
-///   and `relay-ticket` included) → `error`. Binary frames → `error`.
+///   and `relay-ticket` without `to` included) → `error`. Binary frames →
+///   `error`.
 /// * A member that leaves (its socket closed, `done`, or closed for a cap)
 ///   frees its id, and every other member gets `member-left`. The id's
 ///   message count is kept in [`RoomMeta`] for whoever takes it next.
@@ -709,7 +714,7 @@ impl Room {
         };
         match place {
             Seat::Role(role) => self.pair_frame(socket, role, text, now, out),
-            Seat::Member(id) => self.member_frame(socket, id, text, out),
+            Seat::Member(id) => self.member_frame(socket, id, text, now, out),
         }
     }
 
@@ -773,6 +778,7 @@ impl Room {
         socket: SocketId,
         id: MemberId,
         text: &str,
+        now: Millis,
         out: &mut Vec<RoomAction>,
     ) {
         let Seating::Members(members) = &self.seating else {
@@ -789,6 +795,37 @@ impl Room {
                         return;
                     }
                     None => member_server::error("no member with that id in this room"),
+                };
+                out.push(RoomAction::Send { socket, text });
+            }
+            Ok(MemberRequest::RelayTicket { to }) => {
+                let present = members.socket(to).is_some() && to != id;
+                let text = match (present, MemberPair::new(id, to), &self.limits.relay_key) {
+                    (false, _, _) => member_server::error("no member with that id in this room"),
+                    (true, None, _) => member_server::error(
+                        "no relay between these members: a spectator links to the host alone",
+                    ),
+                    (true, Some(_), None) => member_server::error("this service has no relay"),
+                    (true, Some(pair), Some(key)) => {
+                        match crate::issue_member_ticket(key, &self.meta.code, pair, id, now) {
+                            Some(ticket) => {
+                                out.push(RoomAction::Log(
+                                    LogRecord::new(Level::Info, "room.relay_ticket")
+                                        .with("code", &self.meta.code)
+                                        .with("member", u64::from(id.0))
+                                        .with("to", u64::from(to.0)),
+                                ));
+                                signaling_protocol::relay_server::ticket(
+                                    &ticket,
+                                    signaling_protocol::limits::RELAY_TICKET_TTL_MS / 1000,
+                                )
+                            }
+                            None => {
+                                debug_assert!(false, "a pair made with the asker holds it");
+                                member_server::error("no member with that id in this room")
+                            }
+                        }
+                    }
                 };
                 out.push(RoomAction::Send { socket, text });
             }

@@ -75,7 +75,7 @@ pub use members::{
 };
 pub use peer::{DeclineReason, GameName, InviteCode, InviteRefusal, PeerMsg, PARTY_MAX_PEOPLE};
 pub use query::query_param;
-pub use relay::{relay_out, relay_path, relay_server, RelayTicket, RelayTicketMsg};
+pub use relay::{relay_out, relay_path, relay_server, MemberPair, RelayTicket, RelayTicketMsg};
 pub use room::{
     error_body, room_out, room_server, Role, RoomCreated, RoomRequest, RoomServerMsg, Signal,
     SignalKind,

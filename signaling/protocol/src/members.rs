@@ -10,8 +10,8 @@
 //!
 //! | direction | frames |
 //! | --- | --- |
-//! | page → room | `signal {to, data}`, `done`, `ping` ([`member_out`], read by [`MemberRequest::parse`]) |
-//! | room → page | `welcome {you, role, members}`, `member-joined {member}`, `member-left {id}`, `signal {from, data}`, `error {reason}`, `pong` ([`member_server`], read by [`MemberServerMsg::parse`]) |
+//! | page → room | `signal {to, data}`, `relay-ticket {to}`, `done`, `ping` ([`member_out`], read by [`MemberRequest::parse`]) |
+//! | room → page | `welcome {you, role, members}`, `member-joined {member}`, `member-left {id}`, `signal {from, data}`, `relay-ticket {ticket, ttl}` ([`crate::relay_server::ticket`]), `error {reason}`, `pong` ([`member_server`], read by [`MemberServerMsg::parse`]) |
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -280,6 +280,12 @@ pub enum MemberRequest<'a> {
         /// The payload, untouched, to relay byte for byte.
         data: &'a RawValue,
     },
+    /// `relay-ticket {to}`: send me my ticket for the relay of my pair
+    /// with member `to` (see [`crate::relay`]).
+    RelayTicket {
+        /// The other end of the pair (it may hold nobody).
+        to: MemberId,
+    },
     /// `done`: from the host, the room ends; from another member, it
     /// leaves.
     Done,
@@ -299,8 +305,9 @@ pub enum MemberRequestError {
     /// An `offer`, `answer` or `ice` frame of the two-seat room: in a member
     /// room it must go inside a `signal` naming its recipient.
     Unaddressed,
-    /// `relay-ticket`: the match relay serves two-seat rooms only.
-    NoRelay,
+    /// `relay-ticket` without a member id `to` (0 to 23): a member room
+    /// has a relay per pair of members, not one for the room.
+    RelayTicketWithoutTo,
 }
 
 impl MemberRequestError {
@@ -314,7 +321,9 @@ impl MemberRequestError {
             MemberRequestError::Unaddressed => {
                 "in a member room, send handshake data as signal with a member id to"
             }
-            MemberRequestError::NoRelay => "the relay serves two-seat rooms only",
+            MemberRequestError::RelayTicketWithoutTo => {
+                "in a member room, ask for relay-ticket with the member id to of the other end"
+            }
         }
     }
 }
@@ -337,7 +346,12 @@ impl<'a> MemberRequest<'a> {
             Some("done") => Ok(MemberRequest::Done),
             Some("ping") => Ok(MemberRequest::Ping),
             Some("offer" | "answer" | "ice") => Err(MemberRequestError::Unaddressed),
-            Some(crate::relay::TICKET_TYPE) => Err(MemberRequestError::NoRelay),
+            Some(crate::relay::TICKET_TYPE) => msg
+                .raw_field("to")
+                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+                .and_then(|v| MemberId::from_value(&v))
+                .map(|to| MemberRequest::RelayTicket { to })
+                .ok_or(MemberRequestError::RelayTicketWithoutTo),
             Some(_) => Err(MemberRequestError::UnsupportedType),
             None => Err(MemberRequestError::NotAnObject),
         }
@@ -364,6 +378,23 @@ pub mod member_out {
             kind: "signal",
             to,
             data,
+        })
+    }
+
+    #[derive(Serialize)]
+    struct TicketTo {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        to: MemberId,
+    }
+
+    /// `relay-ticket {to}`: ask for this member's ticket for the relay of
+    /// its pair with member `to`.
+    #[must_use]
+    pub fn relay_ticket(to: MemberId) -> String {
+        to_json(&TicketTo {
+            kind: crate::relay::TICKET_TYPE,
+            to,
         })
     }
 
@@ -481,6 +512,9 @@ pub enum MemberServerMsg {
         /// [`crate::Signal::from_value`]).
         data: Value,
     },
+    /// This member's ticket for the relay of one of its pairs, asked for
+    /// with [`member_out::relay_ticket`] (the ticket names the pair).
+    RelayTicket(crate::relay::RelayTicketMsg),
     /// The room refused the last frame.
     Error(String),
     /// The answer to `ping`.
@@ -494,6 +528,9 @@ impl MemberServerMsg {
             return Err(MessageError::TooLarge);
         }
         let v = parse_json(text)?;
+        if v.get("type").and_then(Value::as_str) == Some(crate::relay::TICKET_TYPE) {
+            return crate::relay::RelayTicketMsg::parse(text).map(MemberServerMsg::RelayTicket);
+        }
         let (kind, m) = typed(
             &v,
             &[
@@ -608,6 +645,10 @@ mod tests {
             MemberRequest::parse(&member_out::done()),
             Ok(MemberRequest::Done)
         ));
+        assert!(matches!(
+            MemberRequest::parse(&member_out::relay_ticket(MemberId(9))),
+            Ok(MemberRequest::RelayTicket { to: MemberId(9) })
+        ));
         for (bad, why) in [
             (
                 r#"{"type":"signal","to":24,"data":1}"#,
@@ -622,7 +663,14 @@ mod tests {
                 r#"{"type":"offer","sdp":"x"}"#,
                 MemberRequestError::Unaddressed,
             ),
-            (r#"{"type":"relay-ticket"}"#, MemberRequestError::NoRelay),
+            (
+                r#"{"type":"relay-ticket"}"#,
+                MemberRequestError::RelayTicketWithoutTo,
+            ),
+            (
+                r#"{"type":"relay-ticket","to":24}"#,
+                MemberRequestError::RelayTicketWithoutTo,
+            ),
             (r#"{"type":"shout"}"#, MemberRequestError::UnsupportedType),
             ("[1]", MemberRequestError::NotAnObject),
         ] {
@@ -645,6 +693,14 @@ mod tests {
         assert_eq!(
             MemberServerMsg::parse(&member_server::left(MemberId(3))),
             Ok(MemberServerMsg::Left(MemberId(3)))
+        );
+        let ticket = crate::RelayTicket::parse(&format!("3-0.9.{}", "ab".repeat(16))).unwrap();
+        assert_eq!(
+            MemberServerMsg::parse(&crate::relay_server::ticket(&ticket, 60)),
+            Ok(MemberServerMsg::RelayTicket(crate::RelayTicketMsg {
+                ticket,
+                ttl: 60
+            }))
         );
         let raw = RawValue::from_string(r#"{ "type" : "answer","sdp":"y" }"#.to_owned()).unwrap();
         let frame = member_server::signal(MemberId(2), &raw);

@@ -1,13 +1,14 @@
 //! The match relay route, `GET /relay/<code>/ws?ticket=...`: the core's
-//! [`Relay`] machines hosted on tokio, one per relayed room.
+//! [`Relay`] machines hosted on tokio, one per relayed two-seat room or
+//! member room pair (by [`RelayName`], which the ticket gives).
 //!
 //! The request passes the same guard as every route (origin, per-IP rate,
 //! connection caps). Then, in this order: a path segment that is not a
 //! room code is 404, a missing, forged or expired ticket 403 (checked with
 //! the key the rooms sign with, on the server's one clock), a request
 //! that is not an upgrade 426, a side already connected 409. A relay is
-//! made when the first side of a room arrives and dropped when the machine
-//! says it is over.
+//! made when the first side of a room (or of a pair) arrives and dropped
+//! when the machine says it is over.
 //!
 //! Frames are read up to the relay's frame cap and no further (a longer
 //! one is refused unread, with 1009), handed to the machine as a length,
@@ -28,7 +29,7 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use signaling_core::{
     check_ticket, Level, LogRecord, Millis, Relay, RelayAction, RelayEvent, RelayKey, RelayLimits,
-    RoomCode, SocketId,
+    RelayName, RoomCode, SocketId,
 };
 use signaling_protocol::{error_body, query_param};
 use tokio::sync::mpsc;
@@ -51,11 +52,12 @@ struct HostedRelay {
     outs: HashMap<SocketId, mpsc::Sender<RelayOut>>,
 }
 
-/// Every relay of the server, by room code.
+/// Every relay of the server, by name: a two-seat room's by its code, a
+/// member room's pairs by code and pair.
 pub(crate) struct Hub {
     key: Option<RelayKey>,
     limits: RelayLimits,
-    relays: Mutex<HashMap<RoomCode, HostedRelay>>,
+    relays: Mutex<HashMap<RelayName, HostedRelay>>,
 }
 
 /// The hub, as the route's extension.
@@ -71,16 +73,17 @@ impl Hub {
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<RoomCode, HostedRelay>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<RelayName, HostedRelay>> {
         // A poisoned lock means a bug here; keep serving what is left.
         self.relays.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Passes one event to the relay of `code` and carries out its actions.
+    /// Passes one event to the relay `code` names and carries out its
+    /// actions.
     fn deliver(
         self: &Arc<Self>,
         shared: &Arc<Shared>,
-        code: &RoomCode,
+        code: &RelayName,
         event: RelayEvent,
         frame: Option<&Bytes>,
     ) {
@@ -97,8 +100,8 @@ impl Hub {
     fn apply(
         self: &Arc<Self>,
         shared: &Arc<Shared>,
-        relays: &mut HashMap<RoomCode, HostedRelay>,
-        code: &RoomCode,
+        relays: &mut HashMap<RelayName, HostedRelay>,
+        code: &RelayName,
         actions: Vec<RelayAction>,
         frame: Option<&Bytes>,
     ) {
@@ -160,7 +163,7 @@ impl Hub {
         }
     }
 
-    fn arm(self: &Arc<Self>, shared: &Arc<Shared>, code: RoomCode, at: Millis) {
+    fn arm(self: &Arc<Self>, shared: &Arc<Shared>, code: RelayName, at: Millis) {
         let hub = Arc::clone(self);
         let shared = Arc::clone(shared);
         let wait = Duration::from_millis(at.0.saturating_sub(shared.now().0));
@@ -170,7 +173,7 @@ impl Hub {
         });
     }
 
-    fn socket_gone(self: &Arc<Self>, shared: &Arc<Shared>, code: &RoomCode, socket: SocketId) {
+    fn socket_gone(self: &Arc<Self>, shared: &Arc<Shared>, code: &RelayName, socket: SocketId) {
         self.deliver(shared, code, RelayEvent::Closed { socket }, None);
         if let Some(h) = self.lock().get_mut(code) {
             h.outs.remove(&socket);
@@ -210,8 +213,9 @@ pub(crate) async fn relay_ws(
     };
     let now = shared.now();
     let ticket = query_param(uri.query().unwrap_or(""), "ticket");
-    let role = match check_ticket(&key, &code, ticket, now) {
-        Ok(role) => role,
+    // The ticket names the relay: the room's own, or one pair's.
+    let (code, role) = match check_ticket(&key, &code, ticket, now) {
+        Ok(place) => (place.relay, place.role),
         Err(refusal) => {
             shared
                 .log(LogRecord::new(Level::Warn, "relay.refused").with("reason", refusal.reason()));
@@ -292,7 +296,7 @@ impl crate::socket::Outbound for RelayOut {
 async fn run(
     shared: Arc<Shared>,
     hub: HubRef,
-    code: RoomCode,
+    code: RelayName,
     socket: SocketId,
     ws: WebSocket,
     rx: mpsc::Receiver<RelayOut>,

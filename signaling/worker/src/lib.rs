@@ -10,7 +10,7 @@
 //! | `GET /rooms/<code>/ws?role=host\|guest\|player\|spectator` | the room's Durable Object ([`RoomObject`], `idFromName(code)`) |
 //! | `GET /lobby/ws[?lobby=N]` | lobby `N`'s [`LobbyObject`] (`idFromName("lobby")` for lobby 0, `"lobby-N"` for the others), or the one the [`directory`] places the newcomer in |
 //! | `GET /lobbies` | here: every lobby's fill, asked of each lobby object |
-//! | `GET /relay/<code>/ws?ticket=...` | that room's [`RelayObject`] (`idFromName(code)`) |
+//! | `GET /relay/<code>/ws?ticket=...` | the [`RelayObject`] of the relay the ticket names: the room's (`idFromName(code)`), or a member room pair's (`idFromName("<code>/<low>-<high>")`) |
 //! | `GET /ice` | here: STUN URLs, plus TURN credentials when configured |
 //! | `GET /health` | here |
 //!

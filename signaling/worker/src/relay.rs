@@ -1,18 +1,23 @@
-//! The match relay on the Worker: one Durable Object per relayed room,
-//! named by the room's code (`idFromName(code)` in the `RELAYS`
-//! namespace), hosting the core's [`Relay`] machine.
+//! The match relay on the Worker: one Durable Object per relayed two-seat
+//! room, named by the room's code (`idFromName(code)` in the `RELAYS`
+//! namespace), and one per relayed pair of a member room, named by the
+//! code and the pair (`idFromName("<code>/<low>-<high>")`,
+//! [`RelayName::object_name`]), each hosting the core's [`Relay`] machine.
 //!
 //! What it keeps where, so that it hibernates like the room:
-//! * the relay's facts ([`RelayMeta`]: code, creation, expiry) in Durable
+//! * the relay's facts ([`RelayMeta`]: code, creation, expiry, pair) in Durable
 //!   Object storage under `meta`, written when the first side arrives;
 //! * each socket's side and rate window in the socket's attachment;
 //! * the expiry as the object's alarm.
 //!
-//! The entry Worker only routes: this object checks the ticket (with the
-//! key from `RELAY_KEY`) and answers the upgrade itself, so a refusal says
-//! exactly what the embedded server's says. A frame is handed to the
-//! machine as its length; when the machine says to forward it, the same
-//! bytes go out on the other side's socket.
+//! The entry Worker only routes, by the form of the ticket (which names the
+//! pair, if any): this object checks the ticket (with the key from
+//! `RELAY_KEY`) and answers the upgrade itself, so a refusal says exactly
+//! what the embedded server's says. A ticket whose signature fails is
+//! refused wherever it was routed; a good one for another relay than this
+//! object's (which the entry Worker never sends) is refused too. A frame
+//! is handed to the machine as its length; when the machine says to
+//! forward it, the same bytes go out on the other side's socket.
 
 // `#[durable_object]` generates undocumented JavaScript bindings.
 #![allow(missing_docs)]
@@ -21,8 +26,9 @@ use std::cell::RefCell;
 
 use signaling_core::{
     check_ticket, Action, Level, LogRecord, Relay, RelayAction, RelayAttachment, RelayEvent,
-    RelayMeta, RoomCode,
+    RelayMeta, RelayName, RelayRefusal, RoomCode,
 };
+use signaling_protocol::RelayTicket;
 use worker::{
     durable_object, DurableObject, Env, Method, Request, Response, Result, State, WebSocket,
     WebSocketIncomingMessage, WebSocketPair,
@@ -53,11 +59,29 @@ pub fn relay_socket_path(path: &str) -> Option<Route> {
     })
 }
 
-/// Passes a client's relay upgrade to the relay object of `code`.
+/// The relay an upgrade's ticket asks for, by its form alone (the relay's
+/// object checks the signature): a member room's pair when the ticket
+/// names one, else the room's own relay (also for a malformed or missing
+/// ticket, which that object refuses).
+#[must_use]
+pub fn wanted_relay(code: &RoomCode, query: &str) -> RelayName {
+    let pair = query_param(query, "ticket")
+        .and_then(RelayTicket::parse)
+        .and_then(|t| t.pair());
+    RelayName {
+        code: code.clone(),
+        pair,
+    }
+}
+
+/// Passes a client's relay upgrade to the object of the relay its ticket
+/// names.
 pub async fn forward(req: Request, env: &Env, code: &RoomCode) -> Result<Response> {
+    let url = req.url()?;
+    let name = wanted_relay(code, url.query().unwrap_or(""));
     let stub = env
         .durable_object(crate::RELAYS_BINDING)?
-        .id_from_name(code.as_str())?
+        .id_from_name(&name.object_name())?
         .get_stub()?;
     stub.fetch_with_request(req).await
 }
@@ -138,8 +162,8 @@ impl RelayObject {
         };
         let now = host::now();
         let ticket = query_param(url.query().unwrap_or(""), "ticket");
-        let role = match check_ticket(&key, &code, ticket, now) {
-            Ok(role) => role,
+        let (name, role) = match check_ticket(&key, &code, ticket, now) {
+            Ok(place) => (place.relay, place.role),
             Err(refusal) => {
                 logger.record(
                     &LogRecord::new(Level::Warn, "relay.refused").with("reason", refusal.reason()),
@@ -154,6 +178,16 @@ impl RelayObject {
             && self
                 .with_relay_ref(|r| !r.is_finished() && now < r.meta().expires_at)
                 .unwrap_or(false);
+        // This object serves the relay its name was made from; the entry
+        // Worker routes by the ticket, so another relay's ticket here is a
+        // routing fault, refused like a ticket not for this relay.
+        if live && self.with_relay_ref(|r| r.meta().name()) != Some(name.clone()) {
+            let refusal = RelayRefusal::BadTicket;
+            logger.record(
+                &LogRecord::new(Level::Warn, "relay.refused").with("reason", refusal.reason()),
+            );
+            return error_response(refusal.status(), refusal.reason());
+        }
         // The relay's own refusal first (that side is connected); then the
         // day's budgets, which charge only an upgrade the relay would take.
         if live {
@@ -178,7 +212,7 @@ impl RelayObject {
                 .with_relay_ref(|r| !r.is_finished() && now < r.meta().expires_at)
                 .unwrap_or(false);
         if !live {
-            self.create(code, config, &logger).await?;
+            self.create(name, config, &logger).await?;
         }
         let admitted = self.relay.borrow_mut().as_mut().map(|r| r.admit(role, now));
         let (socket, actions) = match admitted {
@@ -206,10 +240,10 @@ impl RelayObject {
         Response::from_websocket(pair.client)
     }
 
-    /// Makes a fresh relay for `code` (its first side is arriving), in
-    /// memory and in storage.
-    async fn create(&self, code: RoomCode, config: &Config, logger: &Logger) -> Result<()> {
-        let (relay, actions) = Relay::new(code, config.relay, host::now());
+    /// Makes a fresh relay `name` (its first side is arriving), in memory
+    /// and in storage.
+    async fn create(&self, name: RelayName, config: &Config, logger: &Logger) -> Result<()> {
+        let (relay, actions) = Relay::new(name, config.relay, host::now());
         let meta = serde_json::to_string(relay.meta())
             .map_err(|e| worker::Error::RustError(e.to_string()))?;
         self.state.storage().put(META_KEY, meta).await?;
@@ -414,5 +448,21 @@ mod tests {
             crate::route::route("POST", "/relay/K7M2QX/ws"),
             Route::WrongMethod("GET")
         );
+    }
+
+    #[test]
+    fn each_pair_of_a_member_room_has_its_own_object() {
+        let code = RoomCode::parse("K7M2QX").unwrap();
+        let mac = "0123456789abcdef0123456789abcdef";
+        let name = |q: &str| wanted_relay(&code, q).object_name();
+        assert_eq!(name(&format!("ticket=host.5.{mac}")), "K7M2QX");
+        assert_eq!(name(&format!("ticket=guest.5.{mac}")), "K7M2QX");
+        assert_eq!(name(&format!("ticket=3-0.5.{mac}")), "K7M2QX/0-3");
+        assert_eq!(name(&format!("ticket=0-3.5.{mac}")), "K7M2QX/0-3");
+        assert_eq!(name(&format!("ticket=2-5.5.{mac}")), "K7M2QX/2-5");
+        // No ticket, or one of no known form: the room's own object,
+        // which refuses it.
+        assert_eq!(name(""), "K7M2QX");
+        assert_eq!(name(&format!("ticket=8-9.5.{mac}")), "K7M2QX");
     }
 }

@@ -255,6 +255,11 @@ impl MemberLink {
                 // the other players'; the reason is the service's text.
                 log::warn!("party room: the room refused a frame");
             }
+            // This page asks for no relay ticket (yet): one it did not
+            // ask for is dropped.
+            MemberServerMsg::RelayTicket(_) => {
+                log::warn!("party room: dropped a relay ticket it did not ask for");
+            }
             MemberServerMsg::Pong => {}
         }
     }

@@ -274,6 +274,11 @@ impl Relink {
             MemberServerMsg::Left(id) => self.left(id),
             MemberServerMsg::Signal { from, data } => self.remote(from, data),
             MemberServerMsg::Error(_) => log::warn!("comeback room: the room refused a frame"),
+            // This page asks for no relay ticket (yet): one it did not
+            // ask for is dropped.
+            MemberServerMsg::RelayTicket(_) => {
+                log::warn!("comeback room: dropped a relay ticket it did not ask for");
+            }
             MemberServerMsg::Pong => {}
         }
     }

@@ -179,7 +179,7 @@ const NICKS: [&str; 6] = ["Ann", " Bo ", "דנה", "", "x\u{202e}y", "\u{2800}"]
 
 fn template(kind: u8, a: u8) -> String {
     let id = IDS[usize::from(a) % IDS.len()];
-    match kind % 10 {
+    match kind % 11 {
         0 => format!(
             r#"{{"type":"hello","id":"{id}","nick":"{}"}}"#,
             NICKS[usize::from(a / 8) % NICKS.len()]
@@ -193,6 +193,8 @@ fn template(kind: u8, a: u8) -> String {
         7 => signaling_protocol::relay_out::ticket_request(),
         // A member room's addressed signal, to an id that may hold nobody.
         8 => format!(r#"{{"type":"signal","to":{},"data":[1]}}"#, a % 12),
+        // A member room's relay ticket, for a pair that may hold nobody.
+        9 => format!(r#"{{"type":"relay-ticket","to":{}}}"#, a % 12),
         _ => r#"{"type":"status","status":"lobby"}"#.to_owned(),
     }
 }

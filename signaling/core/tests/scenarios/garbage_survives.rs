@@ -15,6 +15,7 @@ fn frame() -> impl Strategy<Value = String> {
         Just(r#"{"type":"hello","id":"AAAAAAAAAAAA","nick":"n"}"#.to_owned()),
         Just(r#"{"type":"signal","to":"AAAAAAAAAAAA","data":[]}"#.to_owned()),
         (0u8..30).prop_map(|to| format!(r#"{{"type":"signal","to":{to},"data":{{"a":[1]}}}}"#)),
+        (0u8..30).prop_map(|to| format!(r#"{{"type":"relay-ticket","to":{to}}}"#)),
     ]
 }
 
@@ -87,7 +88,12 @@ proptest! {
     #[test]
     fn member_room_survives(ops in proptest::collection::vec(op(), 1..120)) {
         let cap = RoomCapacity { players: 3, spectators: 2 };
-        let (mut room, _) = Room::with_members(RoomCode::parse("ABCDEF").unwrap(), cap, RoomLimits { ttl_ms: 100_000, ..RoomLimits::default() }, Millis(0));
+        let limits = RoomLimits {
+            ttl_ms: 100_000,
+            relay_key: signaling_core::RelayKey::from_secret("garbage"),
+            ..RoomLimits::default()
+        };
+        let (mut room, _) = Room::with_members(RoomCode::parse("ABCDEF").unwrap(), cap, limits, Millis(0));
         let roles = [JoinRole::Host, JoinRole::Player, JoinRole::Spectator, JoinRole::Guest];
         let mut now = Millis(0);
         let mut n = 0usize;

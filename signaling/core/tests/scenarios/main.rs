@@ -19,6 +19,7 @@ mod lobby_status_changes_are_logged;
 mod lobby_tags_are_issued_by_the_lobby;
 mod lobby_timers;
 mod logs_and_helpers;
+mod member_relay_pairs_each_linked_pair;
 mod member_room_leaving_and_refusals;
 mod member_room_mesh;
 mod relay_caps_close_the_sender_and_end_the_relay;

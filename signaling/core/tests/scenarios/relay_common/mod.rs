@@ -135,8 +135,9 @@ pub fn paired(code: &str, limits: RelayLimits) -> (Relay, RelayHost, SocketId, S
     for role in [Role::Host, Role::Guest] {
         let ticket = ticket_from_room(code, role, Millis(900));
         let checked = check_ticket(&key(), &code_p, Some(&ticket), Millis(1_000)).unwrap();
-        assert_eq!(checked, role);
-        let (s, a) = relay.admit(checked, Millis(1_000)).unwrap();
+        assert_eq!(checked.relay, relay.meta().name());
+        assert_eq!(checked.role, role);
+        let (s, a) = relay.admit(checked.role, Millis(1_000)).unwrap();
         host.apply(a, None);
         sockets.push(s);
     }
