@@ -9,15 +9,12 @@
 //! token. Nor can anyone without the host's entropy: the token is a
 //! keyed hash of the match id with it, as every guest's is.
 
-use alloc::vec::Vec;
-
 use super::handshake::match_id;
-use super::hash_book::HashBook;
 use super::rejoin::{self, Gathered};
-use super::{ping, sender, time_sync, Event, Params, PeerId, Phase, Role, Session, Violation};
+use super::{Event, Params, PeerId, Phase, Role, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
-use crate::wire::{ByeReason, CatchUp, Message, Rejoin, RejoinRefusal, Resume, PROTOCOL_VERSION};
+use crate::wire::{ByeReason, Message, Rejoin, RejoinRefusal, Resume, PROTOCOL_VERSION};
 
 impl<G: DeterministicGame> Session<G> {
     /// Guest: a `Rejoin` for slot 0 on link `link` (`pi` when it is a
@@ -106,63 +103,22 @@ impl<G: DeterministicGame> Session<G> {
     /// this side keeps for the link starts again from there. This side
     /// replays nothing.
     fn serve_returning_host(&mut self, now: Millis, link: PeerId, t: usize) {
-        let side = self.side;
-        let Phase::Running(run) = &mut self.phase else {
+        let Phase::Running(run) = &self.phase else {
             return;
         };
-        let tick = run.timeline.confirmed_tick();
-        let Some(hash) = run.timeline.confirmed_game().map(G::state_hash) else {
-            // Unreachable: the confirmed state is the present or saved.
-            debug_assert!(false, "no confirmed state");
-            return;
-        };
-        let Some(p) = self.peers.get_mut(t) else {
-            return;
-        };
-        if p.id != link {
-            self.gone.push(p.id);
-            p.id = link;
-            self.strangers.retain(|(id, _)| *id != link);
-        }
         let params = run.params;
-        let interval = u32::from(params.hash_interval.max(1));
-        p.out.clear();
-        p.dropped = None;
-        p.frozen = false;
-        p.last_heard = now;
-        p.hello = Some(Self::local_version());
-        p.pinger = ping::Pinger::default();
-        p.pinger.start(self.cfg.ping_interval_frames);
-        p.time_sync = time_sync::TimeSync::default();
-        p.hashes = HashBook::after(tick - tick % interval);
-        // The catch-up carries every input of this side's it holds.
-        p.sender = sender::Sender::holding(run.timeline.local().len() as u32);
-        p.out.send(&Message::<G::Input>::Resume(Resume {
+        let resume = Message::<G::Input>::Resume(Resume {
             seed: params.seed,
             input_delay: params.delay,
             hash_interval: params.hash_interval,
             prediction_window: params.window,
             players: params.players,
-            slot: side,
+            slot: self.side,
             match_id: params.match_id,
-        }));
-        let players = run.timeline.players();
-        let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
-        let state = run
-            .timeline
-            .confirmed_game()
-            .and_then(G::save)
-            .and_then(|bytes| rejoin::pieces(tick, &bytes));
-        let end = CatchUp {
-            tick,
-            hash,
-            roster: run.roster_seq,
-            spectators: run.watchers.changes(),
-            // A match of two has no slot left for good.
-            neutral: 0,
+        });
+        let Some((tick, count)) = self.catch_up_on(now, link, t, resume, false) else {
+            return;
         };
-        let count = rejoin::send_catch_up(&mut p.out, &all, state, end);
-        self.deadlines.progressed();
         log::info!("the host is back on {link}: catch-up of {count} messages to tick {tick}");
         self.events.push_back(Event::Resumed { slot: 0 });
     }

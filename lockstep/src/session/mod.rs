@@ -3685,45 +3685,80 @@ impl<G: DeterministicGame> Session<G> {
     /// host's Hello and the catch-up on `link`; see
     /// [`accept_rejoin`](Self::accept_rejoin).
     fn send_catch_up(&mut self, now: Millis, link: PeerId, t: usize, joined: bool) {
-        let Phase::Running(run) = &mut self.phase else {
+        let Phase::Running(run) = &self.phase else {
             return;
+        };
+        let slot = self.peers.get(t).and_then(|p| p.slot).unwrap_or(0);
+        let hello = host_hello::<G::Input>(
+            &run.params,
+            &self.cfg,
+            G::BUILD_ID,
+            slot,
+            seat(&self.seats, slot),
+        );
+        let Some((tick, count)) = self.catch_up_on(now, link, t, hello, true) else {
+            return;
+        };
+        if joined {
+            log::info!("slot {slot} joined on {link}: catch-up of {count} messages to tick {tick}");
+        } else {
+            log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
+            self.events.push_back(Event::Resumed { slot });
+        }
+    }
+
+    /// The fresh session of the player at peer `t` is taken on `link`:
+    /// what this side keeps for it starts again from this side's
+    /// confirmed tick (its queue, pings, time sync, hash book, and an
+    /// outgoing stream holding every input of ours), and it gets `first`
+    /// (the host's Hello, or a guest's `Resume` for a returning host),
+    /// then every slot's inputs this side holds (for a game that saves
+    /// its state, the state and the inputs since) and `CatchUp` with the
+    /// confirmed tick and hash. `entering`: a player entering as a guest
+    /// (it is not benched while its catch-up crosses, and follows the
+    /// roster from the catch-up's number). Returns the tick and how many
+    /// messages the catch-up took.
+    fn catch_up_on(
+        &mut self,
+        now: Millis,
+        link: PeerId,
+        t: usize,
+        first: Message<G::Input>,
+        entering: bool,
+    ) -> Option<(u32, usize)> {
+        let Phase::Running(run) = &mut self.phase else {
+            return None;
         };
         let tick = run.timeline.confirmed_tick();
         let Some(hash) = run.timeline.confirmed_game().map(G::state_hash) else {
             // Unreachable: the confirmed state is the present or saved.
             debug_assert!(false, "no confirmed state");
-            return;
+            return None;
         };
-        let Some(p) = self.peers.get_mut(t) else {
-            return;
-        };
+        let p = self.peers.get_mut(t)?;
         if p.id != link {
             self.gone.push(p.id);
             p.id = link;
             self.strangers.retain(|(id, _)| *id != link);
         }
-        let slot = p.slot.unwrap_or(0);
         let interval = u32::from(run.params.hash_interval.max(1));
         p.out.clear();
         p.dropped = None;
         p.frozen = false;
         p.last_heard = now;
-        p.catching_up = true;
         p.hello = Some(Self::local_version());
         p.pinger = ping::Pinger::default();
         p.pinger.start(self.cfg.ping_interval_frames);
         p.time_sync = time_sync::TimeSync::default();
         p.hashes = HashBook::after(tick - tick % interval);
         p.sender = sender::Sender::holding(run.timeline.local().len() as u32);
-        // The fresh session follows the changes from the catch-up's number.
-        p.roster_acked = run.roster_seq;
-        p.out.send(&host_hello::<G::Input>(
-            &run.params,
-            &self.cfg,
-            G::BUILD_ID,
-            slot,
-            seat(&self.seats, slot),
-        ));
+        if entering {
+            p.catching_up = true;
+            // The fresh session follows the changes from the catch-up's
+            // number.
+            p.roster_acked = run.roster_seq;
+        }
+        p.out.send(&first);
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
         // A game that saves its state sends it instead of the inputs
@@ -3747,12 +3782,7 @@ impl<G: DeterministicGame> Session<G> {
         };
         let count = rejoin::send_catch_up(&mut p.out, &all, state, end);
         self.deadlines.progressed();
-        if joined {
-            log::info!("slot {slot} joined on {link}: catch-up of {count} messages to tick {tick}");
-        } else {
-            log::info!("slot {slot} rejoined on {link}: catch-up of {count} runs to tick {tick}");
-            self.events.push_back(Event::Resumed { slot });
-        }
+        Some((tick, count))
     }
 
     /// Whether a catch-up message on link `pi` is one this side awaits:
