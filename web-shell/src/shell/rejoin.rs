@@ -603,6 +603,20 @@ impl Shell {
             return;
         }
         log::info!("the match link was lost; asking the host for a way back");
+        self.ask_way_back(now, host, &id, token, None);
+    }
+
+    /// A guest whose link was lost (not reloaded) starts asking `host` for
+    /// a way back into the running match `id` (of `party` people, for a
+    /// party's), within the window from now.
+    fn ask_way_back(
+        &mut self,
+        now: Millis,
+        host: PeerId,
+        id: &super::game::MatchIdentity,
+        token: u64,
+        party: Option<u8>,
+    ) {
         self.comeback.asking = Some(Asking {
             host,
             match_id: id.match_id,
@@ -611,7 +625,7 @@ impl Shell {
             next_ask: now,
             reloaded: false,
             until: now + REJOIN_WINDOW,
-            party: None,
+            party,
             game: None,
             entropy: None,
         });
@@ -633,19 +647,7 @@ impl Shell {
             return;
         };
         log::info!("the links to the party were lost; asking the host for a way back");
-        self.comeback.asking = Some(Asking {
-            host,
-            match_id: id.match_id,
-            slot: id.side,
-            token,
-            next_ask: now,
-            reloaded: false,
-            until: now + REJOIN_WINDOW,
-            party: Some(people),
-            game: None,
-            entropy: None,
-        });
-        self.comeback_tick(now);
+        self.ask_way_back(now, host, &id, token, Some(people));
     }
 
     /// The returning party page's links to everyone are open: its fresh
