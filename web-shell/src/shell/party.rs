@@ -91,6 +91,19 @@ const NO_REMATCH: &str = "Someone from your party went back to the lobby, so the
 /// made once per party attempt).
 const ATTEMPT: u8 = 1;
 
+/// What the page says carries its party's match: "relayed" when any of
+/// its links goes through the service's relay, "direct" otherwise.
+fn party_path(p: Option<&PartySetup>) -> &'static str {
+    let relayed = p
+        .and_then(|p| p.members.as_ref())
+        .is_some_and(|m| m.pairs().values().any(|pair| pair.relayed));
+    if relayed {
+        "relayed"
+    } else {
+        "direct"
+    }
+}
+
 /// A party being set up or played, with its attempt number.
 #[derive(Debug)]
 pub(super) struct PartySetup {
@@ -346,7 +359,12 @@ impl Shell {
             .as_ref()
             .and_then(|c| c.party_host().cloned())
             .filter(|_| lineup.place != 0);
-        p.members = Some(MemberLink::new(lineup.place, people, deadline));
+        let members = MemberLink::new(lineup.place, people, deadline);
+        p.members = Some(if self.cfg.force_relay {
+            members.relay_at_once()
+        } else {
+            members
+        });
         p.lineup = Some(lineup);
         let id = SocketId::Party(p.gen);
         self.out.push_back(Output::OpenSocket { id, url });
@@ -614,6 +632,21 @@ impl Shell {
                     self.out
                         .push_back(Output::ClosePeer(LinkId::Party(member.0)));
                 }
+                MemberOutput::OpenRelay { member, ticket } => {
+                    let room = self
+                        .party
+                        .as_ref()
+                        .and_then(|p| p.lineup.as_ref())
+                        .map(|l| l.room.clone());
+                    if let Some(room) = room {
+                        let path = signaling_protocol::relay_path(&room, &ticket);
+                        self.out.push_back(Output::OpenRelay {
+                            link: LinkId::Party(member.0),
+                            tag,
+                            url: format!("{}{path}", self.cfg.ws_base),
+                        });
+                    }
+                }
                 MemberOutput::CloseRoom => {
                     self.out
                         .push_back(Output::CloseSocket(SocketId::Party(gen)));
@@ -685,7 +718,7 @@ impl Shell {
         self.match_view = super::view::MatchView {
             state: Some("connected"),
             status: "Connected. Starting…".to_owned(),
-            path: Some("direct"),
+            path: Some(party_path(self.party.as_ref())),
             ..super::view::MatchView::default()
         };
         self.render(super::Part::Match);
@@ -927,7 +960,7 @@ impl Shell {
         self.match_view = super::view::MatchView {
             state: Some("connected"),
             status: "Connected. Starting…".to_owned(),
-            path: Some("direct"),
+            path: Some(party_path(self.party.as_ref())),
             ..super::view::MatchView::default()
         };
         self.render(super::Part::Match);
