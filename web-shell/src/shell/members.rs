@@ -32,7 +32,7 @@
 //!   refused (dropped and logged), so the host learns which member holds
 //!   which place, and with it each link's side.
 //! - **The relay.** A pair whose direct link has not opened within
-//!   [`RELAY_AFTER`] of this page's first tick after the pair was made, or
+//!   [`PARTY_RELAY_AFTER`] of this page's first tick after the pair was made, or
 //!   whose peer connection failed first, goes through the service's relay
 //!   for that pair instead (the other pairs stay as they are): the side
 //!   closes its peer connection, tells the other member
@@ -63,7 +63,6 @@
 //! [`MemberLink::poll`] and carry out each [`MemberOutput`] in order; call
 //! [`MemberLink::tick`] by [`MemberLink::deadline`].
 
-use super::room::RELAY_AFTER;
 use crate::protocol::{Signal, SignalKind};
 use lockstep::Millis;
 use serde_json::{json, Value};
@@ -178,6 +177,15 @@ pub enum MemberOutput {
     /// The attempt ended; every peer connection of it was closed.
     Failed(MemberFailure),
 }
+
+/// How long a pair's direct link may take to open, from this page's first
+/// tick after the pair was made, before the pair switches to its relay.
+/// Shorter than a match of two's
+/// ([`RELAY_AFTER`](super::room::RELAY_AFTER)): a page whose other links
+/// opened has started its match, whose session ends on a player silent for
+/// its timeout (5 s), and a page still waiting for one link sends nothing
+/// on the others; the relayed pair must be linked well before that.
+pub const PARTY_RELAY_AFTER: Millis = Millis(3_000);
 
 /// The place a spectator's envelopes carry: it holds no party place.
 pub const WATCHER: u8 = u8::MAX;
@@ -417,7 +425,7 @@ impl MemberLink {
                 continue;
             }
             match p.relay_at {
-                None => p.relay_at = Some(now + RELAY_AFTER),
+                None => p.relay_at = Some(now + PARTY_RELAY_AFTER),
                 Some(at) if now >= at && !p.left_room => due.push(*id),
                 Some(_) => {}
             }

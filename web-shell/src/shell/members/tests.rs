@@ -609,7 +609,7 @@ fn a_pair_with_no_direct_path_links_through_its_relay_and_the_others_stay_direct
     assert!(p.pages[0].ready.is_some(), "the host's links are direct");
     assert!(p.pages[1..].iter().all(|page| page.ready.is_none()));
     // The first tick sets each pair's relay time; nothing moves before it.
-    for t in [Millis(10), Millis(10) + RELAY_AFTER - Millis(1)] {
+    for t in [Millis(10), Millis(10) + PARTY_RELAY_AFTER - Millis(1)] {
         for page in &mut p.pages {
             page.link.tick(t);
         }
@@ -617,7 +617,7 @@ fn a_pair_with_no_direct_path_links_through_its_relay_and_the_others_stay_direct
     }
     assert!(p.relays.is_empty());
     // Member 2's timer runs out first; member 1 follows on its word.
-    p.pages[2].link.tick(Millis(10) + RELAY_AFTER);
+    p.pages[2].link.tick(Millis(10) + PARTY_RELAY_AFTER);
     p.pump();
     for (i, page) in p.pages.iter().enumerate() {
         assert_eq!(page.failed, None, "page {i}");
