@@ -683,6 +683,44 @@ fn a_failed_direct_link_switches_to_the_relay_and_a_stray_ticket_is_dropped() {
         .pages
         .iter()
         .all(|page| page.ready.is_some() && page.failed.is_none()));
-    // A relay that then closes is lost like any link after the mesh.
-    assert_eq!(p.relays.len(), 1);
+    assert_eq!(p.relays.len(), 1, "the pair's relay, opened from both ends");
+}
+
+#[test]
+fn a_relay_notice_that_is_malformed_or_claims_a_false_place_is_dropped() {
+    let mut link = host_of_three();
+    for data in [
+        r#"{"place":1,"relay":false}"#,
+        r#"{"place":1,"relay":true,"more":1}"#,
+        r#"{"place":"1","relay":true}"#,
+        r#"{"place":300,"relay":true}"#,
+        // Place 0 is the host's, ours; place 3 is beyond the party.
+        r#"{"place":0,"relay":true}"#,
+        r#"{"place":3,"relay":true}"#,
+    ] {
+        link.room_text(&signal_from(1, data));
+    }
+    // A spectator's or a stranger's notice.
+    link.room_text(&signal_from(9, r#"{"place":255,"relay":true}"#));
+    link.room_text(&signal_from(7, r#"{"place":2,"relay":true}"#));
+    assert!(std::iter::from_fn(|| link.poll()).next().is_none());
+    assert!(link
+        .pairs()
+        .values()
+        .all(|p| !p.relayed && p.place.is_none()));
+    // A good one moves the pair to the relay and sets the place.
+    link.room_text(&signal_from(2, r#"{"place":1,"relay":true}"#));
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert_eq!(
+        out,
+        vec![
+            MemberOutput::ClosePeer(MemberId(2)),
+            MemberOutput::ToRoom(member_out::signal(
+                MemberId(2),
+                &json!({"place": 0, "relay": true})
+            )),
+            MemberOutput::ToRoom(member_out::relay_ticket(MemberId(2))),
+        ]
+    );
+    assert_eq!(link.pairs()[&MemberId(2)].place, Some(1));
 }
