@@ -48,8 +48,11 @@
 //!   only once both ends hold their tickets, so no side is left asking
 //!   alone. A side that switches does so only while the other member is
 //!   still in the room. With [`MemberLink::relay_at_once`] (the page's
-//!   `?relay=1`) each pair switches as soon as it is made. Spectators'
-//!   links stay direct.
+//!   `?relay=1`) each pair switches as soon as it is made. A spectator's
+//!   link to the host goes the same way on the spectator's timer (or a
+//!   failed peer connection on either side): the host follows its notice
+//!   (place [`WATCHER`]) and answers with its own (place 0), since the
+//!   spectator may have had no answer yet.
 //! - **Ready.** When the links to all `people - 1` other players are open,
 //!   the page has its mesh ([`MemberOutput::Ready`], the links in place
 //!   order). A player then leaves the room (`done`); the host keeps it
@@ -360,6 +363,10 @@ impl MemberLink {
             return;
         }
         if let Some(phase) = self.spectators.get_mut(&member) {
+            // As for a player: a closed peer connection's late report.
+            if *phase == (PairPhase::Relaying { ticket: false }) {
+                return;
+            }
             if *phase != PairPhase::Open {
                 *phase = PairPhase::Open;
                 self.out.push_back(MemberOutput::SpectatorOpen(member));
@@ -379,6 +386,18 @@ impl MemberLink {
 
     /// The peer connection to `member` failed or closed.
     pub fn link_lost(&mut self, member: MemberId) {
+        match self.spectators.get(&member) {
+            // The closed peer connection's own report.
+            Some(PairPhase::Relaying { ticket: false }) => return,
+            // A failed direct path: the relay is tried (the spectator
+            // leaves the room if it gave up).
+            Some(PairPhase::AwaitingOffer | PairPhase::Answering) if !self.over => {
+                log::info!("party room: a spectator's direct link failed; switching to the relay");
+                self.spectator_to_relay(member);
+                return;
+            }
+            _ => {}
+        }
         if self.spectators.remove(&member).is_some() {
             self.out.push_back(MemberOutput::ClosePeer(member));
             self.out.push_back(MemberOutput::SpectatorGone(member));
@@ -395,7 +414,7 @@ impl MemberLink {
             PairPhase::Relaying { ticket: false } => {}
             // A failed direct path is a reason to try the relay.
             PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
-                if !p.left_room && !self.watching() =>
+                if !p.left_room =>
             {
                 log::info!("party room: a direct link failed; switching to the relay");
                 self.switch_to_relay(member);
@@ -411,9 +430,6 @@ impl MemberLink {
         }
         if now >= self.deadline {
             self.fail(MemberFailure::TimedOut);
-            return;
-        }
-        if self.watching() {
             return;
         }
         let mut due = Vec::new();
@@ -461,15 +477,19 @@ impl MemberLink {
             let (a, b) = (pair.member(Role::Host), pair.member(Role::Guest));
             (a == me).then_some(b).or((b == me).then_some(a))
         });
+        let asked = PairPhase::Relaying { ticket: false };
         let waiting = peer.and_then(|id| {
-            let p = self.pairs.get_mut(&id)?;
-            (p.phase == PairPhase::Relaying { ticket: false }).then_some((id, p))
+            let phase = match self.pairs.get_mut(&id) {
+                Some(p) => &mut p.phase,
+                None => self.spectators.get_mut(&id)?,
+            };
+            (*phase == asked).then_some((id, phase))
         });
-        let Some((member, p)) = waiting else {
+        let Some((member, phase)) = waiting else {
             log::warn!("party room: dropped a relay ticket it did not ask for");
             return;
         };
-        p.phase = PairPhase::Relaying { ticket: true };
+        *phase = PairPhase::Relaying { ticket: true };
         self.out
             .push_back(MemberOutput::OpenRelay { member, ticket });
     }
@@ -658,7 +678,19 @@ impl MemberLink {
     /// `from` went to the relay for our pair: so do we, unless our link
     /// is open already (or on its way to the relay).
     fn remote_relay(&mut self, from: MemberId, place: u8) {
-        if self.watching() || !self.pairs.contains_key(&from) {
+        if let Some(phase) = self.spectators.get_mut(&from) {
+            // On the host: the spectator goes through the relay; so do we,
+            // and say our place (it may have had no answer from us).
+            if place != WATCHER {
+                log::warn!("party room: a spectator claimed a player's place; dropped");
+                return;
+            }
+            if matches!(phase, PairPhase::AwaitingOffer | PairPhase::Answering) {
+                self.spectator_to_relay(from);
+            }
+            return;
+        }
+        if !self.pairs.contains_key(&from) {
             log::debug!("party room: a relay notice from a member we do not link to");
             return;
         }
@@ -672,6 +704,24 @@ impl MemberLink {
         ) {
             self.switch_to_relay(from);
         }
+    }
+
+    /// On the host: gives up on the direct path to spectator `id`, as
+    /// [`switch_to_relay`](Self::switch_to_relay) for a player.
+    fn spectator_to_relay(&mut self, id: MemberId) {
+        let Some(phase) = self.spectators.get_mut(&id) else {
+            return;
+        };
+        let answered = *phase == PairPhase::Answering;
+        *phase = PairPhase::Relaying { ticket: false };
+        if answered {
+            self.out.push_back(MemberOutput::ClosePeer(id));
+        }
+        let data = json!({"place": self.place, "relay": true});
+        self.out
+            .push_back(MemberOutput::ToRoom(member_out::signal(id, &data)));
+        self.out
+            .push_back(MemberOutput::ToRoom(member_out::relay_ticket(id)));
     }
 
     fn check_ready(&mut self) {

@@ -700,8 +700,8 @@ fn a_relay_notice_that_is_malformed_or_claims_a_false_place_is_dropped() {
     ] {
         link.room_text(&signal_from(1, data));
     }
-    // A spectator's or a stranger's notice.
-    link.room_text(&signal_from(9, r#"{"place":255,"relay":true}"#));
+    // A spectator claiming a player's place, a stranger's notice.
+    link.room_text(&signal_from(9, r#"{"place":2,"relay":true}"#));
     link.room_text(&signal_from(7, r#"{"place":2,"relay":true}"#));
     assert!(std::iter::from_fn(|| link.poll()).next().is_none());
     assert!(link
@@ -723,4 +723,18 @@ fn a_relay_notice_that_is_malformed_or_claims_a_false_place_is_dropped() {
         ]
     );
     assert_eq!(link.pairs()[&MemberId(2)].place, Some(1));
+    // A spectator's own notice moves its link to the relay too (it had
+    // not offered yet: no peer connection to close).
+    link.room_text(&signal_from(9, r#"{"place":255,"relay":true}"#));
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert_eq!(
+        out,
+        vec![
+            MemberOutput::ToRoom(member_out::signal(
+                MemberId(9),
+                &json!({"place": 0, "relay": true})
+            )),
+            MemberOutput::ToRoom(member_out::relay_ticket(MemberId(9))),
+        ]
+    );
 }
