@@ -11,7 +11,9 @@
 # state hash at the confirmed ticks they have in common
 # (tests/browser/party.test.mjs); meanwhile one of them, its connections
 # closed, comes back into its place through a comeback room. Then four
-# people play 2v2 the same way.
+# people play 2v2 the same way. Then a party of three where one page has
+# no direct path: its two pairs go through the server's relay, the third
+# pair stays direct, and the three play in sync.
 # Last, the party scenario of the abuse tests (tests/browser/abuse.test.mjs,
 # D): a party member whose page sends no inputs has its slot held, as a
 # silent player's, until the window runs out and the match ends.

@@ -384,3 +384,34 @@ test('a party of four plays a short 2v2 to the final buzzer, in sync, watched; t
   await backToLobby(ps);
   assert.deepEqual(await Promise.all(ps.map(peers)), before);
 });
+
+test('a party of three where one page has no direct path plays on over the relay for its pairs, in sync', { skip: !enabled }, async () => {
+  await lobby();
+  const cy = pages.Cy;
+  // As in the match tests' scenario 9: Cy's page loses its media
+  // permissions once the lobby mesh formed, so its party connections
+  // gather no usable candidate. After the party's 3 s relay deadline each
+  // of Cy's two pairs meets on the embedded server's relay for that pair;
+  // Ada and Bo link directly. (A page launched with
+  // --webrtc-ip-handling-policy=disable_non_proxied_udp gathers no
+  // candidate at all, so its lobby mesh, which carries the invitation,
+  // could not form either.)
+  await cy.context().clearPermissions();
+  const asked = Date.now();
+  let ps;
+  try {
+    ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy']);
+  } finally {
+    await cy.context().grantPermissions(['microphone', 'camera']);
+  }
+  const setupMs = Date.now() - asked;
+  // Every page has a link through the relay (Cy's to each of the others),
+  // and says so where it shows the path.
+  for (const p of ps) {
+    assert.equal(await p.locator('#match').getAttribute('data-path'), 'relayed');
+  }
+  await cy.locator('#match-quality', { hasText: /· relayed/ }).waitFor({ timeout: DEADLINE });
+  console.log(`relayed party figures: ${JSON.stringify({ invite_to_relayed_match_ms: setupMs })}`);
+  await playInSync(ps);
+  await leaveAndCompare(ps);
+});

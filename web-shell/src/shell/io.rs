@@ -372,12 +372,14 @@ pub enum Output {
         /// The datagram.
         bytes: Vec<u8>,
     },
-    /// Open the match's relay socket at `url` in place of its peer
-    /// connection (closing any), as attempt `tag`: report its pairing as
-    /// [`RtcEvent::Open`], its datagrams as [`RtcEvent::Data`] and its end
-    /// (or a socket that cannot be opened) as [`RtcEvent::Closed`] of
-    /// [`LinkId::Match`].
+    /// Open a relay socket at `url` as `link` (the match's, or a party
+    /// link's) in place of its peer connection (closing any), as attempt
+    /// `tag`: report its pairing as [`RtcEvent::Open`], its datagrams as
+    /// [`RtcEvent::Data`] and its end (or a socket that cannot be opened)
+    /// as [`RtcEvent::Closed`] of `link`.
     OpenRelay {
+        /// The link it carries.
+        link: LinkId,
         /// Its attempt.
         tag: u32,
         /// The address (`ws(s)://.../relay/CODE/ws?ticket=...`).
@@ -439,7 +441,7 @@ impl Output {
         match self {
             Output::OpenSocket { id, .. } => Some(Input::SocketClosed(*id)),
             Output::CreatePeer { link, tag, .. } => Some(closed(link, tag)),
-            Output::OpenRelay { tag, .. } => Some(closed(&LinkId::Match, tag)),
+            Output::OpenRelay { link, tag, .. } => Some(closed(link, tag)),
             Output::Offer { link, .. } => Some(Input::OfferFailed(*link)),
             _ => None,
         }

@@ -31,6 +31,28 @@
 //!   the party, place 0 from anyone but the host, or a change of place is
 //!   refused (dropped and logged), so the host learns which member holds
 //!   which place, and with it each link's side.
+//! - **The relay.** A pair whose direct link has not opened within
+//!   [`PARTY_RELAY_AFTER`] of this page's first tick after the pair was made, or
+//!   whose peer connection failed first, goes through the service's relay
+//!   for that pair instead (the other pairs stay as they are): the side
+//!   closes its peer connection, tells the other member
+//!   (`{"place":P,"relay":true}` in a `signal`, which also says its place,
+//!   since no offer or answer may have crossed), and asks the room for its
+//!   ticket (`relay-ticket` naming the other member). The other member
+//!   switches too as soon as it hears it. With the ticket the page opens
+//!   the pair's relay ([`MemberOutput::OpenRelay`]); the relay pairing is
+//!   reported as [`MemberLink::link_opened`], as for a peer connection.
+//!   A ticket names both members and the room signs it only while both
+//!   are in it: a player leaves the room only once its mesh is complete,
+//!   which it cannot be before its own relays paired, and a relay pairs
+//!   only once both ends hold their tickets, so no side is left asking
+//!   alone. A side that switches does so only while the other member is
+//!   still in the room. With [`MemberLink::relay_at_once`] (the page's
+//!   `?relay=1`) each pair switches as soon as it is made. A spectator's
+//!   link to the host goes the same way on the spectator's timer (or a
+//!   failed peer connection on either side): the host follows its notice
+//!   (place [`WATCHER`]) and answers with its own (place 0), since the
+//!   spectator may have had no answer yet.
 //! - **Ready.** When the links to all `people - 1` other players are open,
 //!   the page has its mesh ([`MemberOutput::Ready`], the links in place
 //!   order). A player then leaves the room (`done`); the host keeps it
@@ -48,6 +70,7 @@ use crate::protocol::{Signal, SignalKind};
 use lockstep::Millis;
 use serde_json::{json, Value};
 use signaling_protocol::members::{member_out, MemberId, MemberRole, MemberServerMsg};
+use signaling_protocol::{RelayTicket, Role};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How a link to one other player stands.
@@ -59,7 +82,13 @@ pub enum PairPhase {
     AwaitingOffer,
     /// We answered their offer.
     Answering,
-    /// The data channels are open.
+    /// We gave up on the direct path and asked for the pair's relay
+    /// ticket (`ticket`: it came and the relay socket is opening).
+    Relaying {
+        /// The ticket came.
+        ticket: bool,
+    },
+    /// The data channels are open (or the relay paired).
     Open,
 }
 
@@ -72,6 +101,23 @@ pub struct Pair {
     pub place: Option<u8>,
     /// It has left the room (after its own mesh was complete).
     pub left_room: bool,
+    /// The link goes through the service's relay.
+    pub relayed: bool,
+    /// When the pair switches to the relay unless its direct link opened
+    /// first; set on the first tick after the pair was made.
+    pub relay_at: Option<Millis>,
+}
+
+impl Pair {
+    fn new(phase: PairPhase) -> Pair {
+        Pair {
+            phase,
+            place: None,
+            left_room: false,
+            relayed: false,
+            relay_at: None,
+        }
+    }
 }
 
 /// Why the attempt ended.
@@ -110,6 +156,16 @@ pub enum MemberOutput {
     },
     /// Close the peer connection to `member`.
     ClosePeer(MemberId),
+    /// Open the relay of our pair with `member` with this ticket, as the
+    /// link to `member` (in place of its peer connection); report its
+    /// pairing with [`MemberLink::link_opened`] and its end with
+    /// [`MemberLink::link_lost`].
+    OpenRelay {
+        /// The member.
+        member: MemberId,
+        /// Our ticket for our end of the pair's relay.
+        ticket: RelayTicket,
+    },
     /// The mesh is complete: the links to every other player, in place
     /// order, each with its place.
     Ready(Vec<(MemberId, u8)>),
@@ -124,6 +180,15 @@ pub enum MemberOutput {
     /// The attempt ended; every peer connection of it was closed.
     Failed(MemberFailure),
 }
+
+/// How long a pair's direct link may take to open, from this page's first
+/// tick after the pair was made, before the pair switches to its relay.
+/// Shorter than a match of two's
+/// ([`RELAY_AFTER`](super::room::RELAY_AFTER)): a page whose other links
+/// opened has started its match, whose session ends on a player silent for
+/// its timeout (5 s), and a page still waiting for one link sends nothing
+/// on the others; the relayed pair must be linked well before that.
+pub const PARTY_RELAY_AFTER: Millis = Millis(3_000);
 
 /// The place a spectator's envelopes carry: it holds no party place.
 pub const WATCHER: u8 = u8::MAX;
@@ -147,6 +212,8 @@ pub struct MemberLink {
     ready: bool,
     /// The attempt is over (failed, or the room is closed).
     over: bool,
+    /// Every pair goes through the relay at once (`?relay=1`).
+    force_relay: bool,
     out: VecDeque<MemberOutput>,
 }
 
@@ -166,6 +233,7 @@ impl MemberLink {
             deadline,
             ready: false,
             over: false,
+            force_relay: false,
             out: VecDeque::new(),
         };
         if place >= people {
@@ -196,6 +264,15 @@ impl MemberLink {
         let mut link = MemberLink::new(0, 1, Millis::ZERO);
         link.ready = true;
         link
+    }
+
+    /// Every pair skips the direct path and goes through the relay from
+    /// the start (for testing the relay; the page's `?relay=1`). A
+    /// spectator's link to the host stays direct.
+    #[must_use]
+    pub fn relay_at_once(mut self) -> MemberLink {
+        self.force_relay = !self.watching();
+        self
     }
 
     /// Whether this is a spectator's link ([`MemberLink::watcher`]).
@@ -255,11 +332,7 @@ impl MemberLink {
                 // the other players'; the reason is the service's text.
                 log::warn!("party room: the room refused a frame");
             }
-            // This page asks for no relay ticket (yet): one it did not
-            // ask for is dropped.
-            MemberServerMsg::RelayTicket(_) => {
-                log::warn!("party room: dropped a relay ticket it did not ask for");
-            }
+            MemberServerMsg::RelayTicket(msg) => self.ticket(msg.ticket),
             MemberServerMsg::Pong => {}
         }
     }
@@ -290,6 +363,10 @@ impl MemberLink {
             return;
         }
         if let Some(phase) = self.spectators.get_mut(&member) {
+            // As for a player: a closed peer connection's late report.
+            if *phase == (PairPhase::Relaying { ticket: false }) {
+                return;
+            }
             if *phase != PairPhase::Open {
                 *phase = PairPhase::Open;
                 self.out.push_back(MemberOutput::SpectatorOpen(member));
@@ -297,6 +374,11 @@ impl MemberLink {
             return;
         }
         if let Some(p) = self.pairs.get_mut(&member) {
+            // A peer connection we closed for the relay may still report
+            // its channels: only the relay's pairing counts then.
+            if matches!(p.phase, PairPhase::Relaying { ticket: false }) {
+                return;
+            }
             p.phase = PairPhase::Open;
         }
         self.check_ready();
@@ -304,22 +386,112 @@ impl MemberLink {
 
     /// The peer connection to `member` failed or closed.
     pub fn link_lost(&mut self, member: MemberId) {
+        match self.spectators.get(&member) {
+            // The closed peer connection's own report.
+            Some(PairPhase::Relaying { ticket: false }) => return,
+            // A failed direct path: the relay is tried (the spectator
+            // leaves the room if it gave up).
+            Some(PairPhase::AwaitingOffer | PairPhase::Answering) if !self.over => {
+                log::info!("party room: a spectator's direct link failed; switching to the relay");
+                self.spectator_to_relay(member);
+                return;
+            }
+            _ => {}
+        }
         if self.spectators.remove(&member).is_some() {
             self.out.push_back(MemberOutput::ClosePeer(member));
             self.out.push_back(MemberOutput::SpectatorGone(member));
             return;
         }
-        if self.over || self.ready || !self.pairs.contains_key(&member) {
+        if self.over || self.ready {
             return;
         }
-        self.fail(MemberFailure::LinkFailed(member));
+        let Some(p) = self.pairs.get(&member) else {
+            return;
+        };
+        match p.phase {
+            // The closed peer connection's own report: the relay is asked.
+            PairPhase::Relaying { ticket: false } => {}
+            // A failed direct path is a reason to try the relay.
+            PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
+                if !p.left_room =>
+            {
+                log::info!("party room: a direct link failed; switching to the relay");
+                self.switch_to_relay(member);
+            }
+            _ => self.fail(MemberFailure::LinkFailed(member)),
+        }
     }
 
     /// Time passed.
     pub fn tick(&mut self, now: Millis) {
-        if !self.over && !self.ready && now >= self.deadline {
-            self.fail(MemberFailure::TimedOut);
+        if self.over || self.ready {
+            return;
         }
+        if now >= self.deadline {
+            self.fail(MemberFailure::TimedOut);
+            return;
+        }
+        let mut due = Vec::new();
+        for (id, p) in &mut self.pairs {
+            if !matches!(
+                p.phase,
+                PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
+            ) {
+                continue;
+            }
+            match p.relay_at {
+                None => p.relay_at = Some(now + PARTY_RELAY_AFTER),
+                Some(at) if now >= at && !p.left_room => due.push(*id),
+                Some(_) => {}
+            }
+        }
+        for id in due {
+            log::info!("party room: no direct path to a player in time; switching to the relay");
+            self.switch_to_relay(id);
+        }
+    }
+
+    /// Gives up on the direct path to `id`: its peer connection closes,
+    /// the other member hears it (and our place), and the ticket is asked.
+    fn switch_to_relay(&mut self, id: MemberId) {
+        let Some(p) = self.pairs.get_mut(&id) else {
+            return;
+        };
+        let offered = p.phase != PairPhase::AwaitingOffer;
+        p.phase = PairPhase::Relaying { ticket: false };
+        p.relayed = true;
+        if offered {
+            self.out.push_back(MemberOutput::ClosePeer(id));
+        }
+        let data = json!({"place": self.place, "relay": true});
+        self.out
+            .push_back(MemberOutput::ToRoom(member_out::signal(id, &data)));
+        self.out
+            .push_back(MemberOutput::ToRoom(member_out::relay_ticket(id)));
+    }
+
+    /// Our ticket for a pair's relay came.
+    fn ticket(&mut self, ticket: RelayTicket) {
+        let peer = ticket.pair().zip(self.me).and_then(|(pair, me)| {
+            let (a, b) = (pair.member(Role::Host), pair.member(Role::Guest));
+            (a == me).then_some(b).or((b == me).then_some(a))
+        });
+        let asked = PairPhase::Relaying { ticket: false };
+        let waiting = peer.and_then(|id| {
+            let phase = match self.pairs.get_mut(&id) {
+                Some(p) => &mut p.phase,
+                None => self.spectators.get_mut(&id)?,
+            };
+            (*phase == asked).then_some((id, phase))
+        });
+        let Some((member, phase)) = waiting else {
+            log::warn!("party room: dropped a relay ticket it did not ask for");
+            return;
+        };
+        *phase = PairPhase::Relaying { ticket: true };
+        self.out
+            .push_back(MemberOutput::OpenRelay { member, ticket });
     }
 
     fn welcome(&mut self, you: MemberId, members: &[signaling_protocol::members::MemberEntry]) {
@@ -338,14 +510,8 @@ impl MemberLink {
         if self.watching() {
             // The host alone: we offer to it.
             if members.iter().any(|m| m.id == MemberId::HOST) {
-                self.pairs.insert(
-                    MemberId::HOST,
-                    Pair {
-                        phase: PairPhase::Offering,
-                        place: None,
-                        left_room: false,
-                    },
-                );
+                self.pairs
+                    .insert(MemberId::HOST, Pair::new(PairPhase::Offering));
                 self.out.push_back(MemberOutput::Offer(MemberId::HOST));
             } else {
                 self.fail(MemberFailure::PlayerLeft(MemberId::HOST));
@@ -386,17 +552,19 @@ impl MemberLink {
         let offering = me < id;
         self.pairs.insert(
             id,
-            Pair {
-                phase: if offering {
-                    PairPhase::Offering
-                } else {
-                    PairPhase::AwaitingOffer
-                },
-                place: None,
-                left_room: false,
-            },
+            Pair::new(if offering {
+                PairPhase::Offering
+            } else {
+                PairPhase::AwaitingOffer
+            }),
         );
-        if offering {
+        if self.force_relay {
+            // No peer connection at all: straight to the relay.
+            if let Some(p) = self.pairs.get_mut(&id) {
+                p.phase = PairPhase::AwaitingOffer;
+            }
+            self.switch_to_relay(id);
+        } else if offering {
             self.out.push_back(MemberOutput::Offer(id));
         }
     }
@@ -426,6 +594,10 @@ impl MemberLink {
     }
 
     fn remote(&mut self, from: MemberId, data: Value) {
+        if let Some(place) = relay_notice(&data) {
+            self.remote_relay(from, place);
+            return;
+        }
         let Some((place, signal)) = envelope(data) else {
             log::warn!("party room: dropped malformed handshake data");
             return;
@@ -451,21 +623,17 @@ impl MemberLink {
             log::debug!("party room: handshake data from a member we do not link to");
             return;
         }
-        let place_ok = place < self.people
-            && place != self.place
-            && (place == 0) == (from == MemberId::HOST)
-            && !self
-                .pairs
-                .iter()
-                .any(|(id, p)| *id != from && p.place == Some(place));
-        let Some(pair) = self.pairs.get_mut(&from) else {
+        let Some(pair) = self.claim(from, place) else {
             return;
         };
-        if !place_ok || pair.place.is_some_and(|p| p != place) {
-            log::warn!("party room: a member claimed a place it cannot hold; dropped");
-            return;
-        }
         match (&signal.kind, pair.phase) {
+            (_, PairPhase::Relaying { .. }) => {
+                // The pair went to the relay: what its peer connection
+                // sends is late, though the place it names holds.
+                pair.place = Some(place);
+                log::debug!("party room: handshake data for a relayed pair; dropped");
+                return;
+            }
             (SignalKind::Offer(_), PairPhase::AwaitingOffer) => pair.phase = PairPhase::Answering,
             (SignalKind::Offer(_), _) => {
                 log::warn!("party room: an offer from a member that should answer; dropped");
@@ -488,6 +656,72 @@ impl MemberLink {
             member: from,
             signal,
         });
+    }
+
+    /// The pair with `from`, if `from` may hold `place` (else logged).
+    fn claim(&mut self, from: MemberId, place: u8) -> Option<&mut Pair> {
+        let place_ok = place < self.people
+            && place != self.place
+            && (place == 0) == (from == MemberId::HOST)
+            && !self
+                .pairs
+                .iter()
+                .any(|(id, p)| *id != from && p.place == Some(place));
+        let pair = self.pairs.get_mut(&from)?;
+        if !place_ok || pair.place.is_some_and(|p| p != place) {
+            log::warn!("party room: a member claimed a place it cannot hold; dropped");
+            return None;
+        }
+        Some(pair)
+    }
+
+    /// `from` went to the relay for our pair: so do we, unless our link
+    /// is open already (or on its way to the relay).
+    fn remote_relay(&mut self, from: MemberId, place: u8) {
+        if let Some(phase) = self.spectators.get_mut(&from) {
+            // On the host: the spectator goes through the relay; so do we,
+            // and say our place (it may have had no answer from us).
+            if place != WATCHER {
+                log::warn!("party room: a spectator claimed a player's place; dropped");
+                return;
+            }
+            if matches!(phase, PairPhase::AwaitingOffer | PairPhase::Answering) {
+                self.spectator_to_relay(from);
+            }
+            return;
+        }
+        if !self.pairs.contains_key(&from) {
+            log::debug!("party room: a relay notice from a member we do not link to");
+            return;
+        }
+        let Some(pair) = self.claim(from, place) else {
+            return;
+        };
+        pair.place = Some(place);
+        if matches!(
+            pair.phase,
+            PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
+        ) {
+            self.switch_to_relay(from);
+        }
+    }
+
+    /// On the host: gives up on the direct path to spectator `id`, as
+    /// [`switch_to_relay`](Self::switch_to_relay) for a player.
+    fn spectator_to_relay(&mut self, id: MemberId) {
+        let Some(phase) = self.spectators.get_mut(&id) else {
+            return;
+        };
+        let answered = *phase == PairPhase::Answering;
+        *phase = PairPhase::Relaying { ticket: false };
+        if answered {
+            self.out.push_back(MemberOutput::ClosePeer(id));
+        }
+        let data = json!({"place": self.place, "relay": true});
+        self.out
+            .push_back(MemberOutput::ToRoom(member_out::signal(id, &data)));
+        self.out
+            .push_back(MemberOutput::ToRoom(member_out::relay_ticket(id)));
     }
 
     fn check_ready(&mut self) {
@@ -553,6 +787,20 @@ impl MemberLink {
         self.out.push_back(MemberOutput::Failed(why));
         self.over = true;
     }
+}
+
+/// Reads `{"place":P,"relay":true}` strictly: a member's word that it
+/// goes through the relay for our pair, with its place.
+fn relay_notice(data: &Value) -> Option<u8> {
+    let Value::Object(m) = data else {
+        return None;
+    };
+    if m.len() != 2 || m.get("relay") != Some(&Value::Bool(true)) {
+        return None;
+    }
+    m.get("place")
+        .and_then(Value::as_u64)
+        .and_then(|p| u8::try_from(p).ok())
 }
 
 /// Reads `{"place":P,"signal":S}` strictly: exactly those two fields, `P`

@@ -1647,6 +1647,7 @@ impl Shell {
             }),
             RoomOutput::ClosePeer => self.out.push_back(Output::ClosePeer(link)),
             RoomOutput::OpenRelay(path) => self.out.push_back(Output::OpenRelay {
+                link,
                 tag,
                 url: format!("{}{path}", self.cfg.ws_base),
             }),

@@ -91,6 +91,19 @@ const NO_REMATCH: &str = "Someone from your party went back to the lobby, so the
 /// made once per party attempt).
 const ATTEMPT: u8 = 1;
 
+/// What the page says carries its party's match: "relayed" when any of
+/// its links goes through the service's relay, "direct" otherwise.
+fn party_path(p: Option<&PartySetup>) -> &'static str {
+    let relayed = p
+        .and_then(|p| p.members.as_ref())
+        .is_some_and(|m| m.pairs().values().any(|pair| pair.relayed));
+    if relayed {
+        "relayed"
+    } else {
+        "direct"
+    }
+}
+
 /// A party being set up or played, with its attempt number.
 #[derive(Debug)]
 pub(super) struct PartySetup {
@@ -121,6 +134,8 @@ pub(super) struct PartySetup {
     /// party: the players' link is the match link), with its code once
     /// the service made it.
     pair_room: Option<Option<RoomCode>>,
+    /// The member room's code, once known: its relays are named by it.
+    room: Option<RoomCode>,
     /// On a guest's page: the party host's lobby id (a page that lost its
     /// links asks it for a way back).
     host: Option<PeerId>,
@@ -179,6 +194,7 @@ impl PartySetup {
             ended: false,
             again: std::collections::BTreeSet::new(),
             pair_room: None,
+            room: None,
             host: None,
             link_tags: std::collections::BTreeMap::new(),
             relink: None,
@@ -294,7 +310,8 @@ impl Shell {
             match code {
                 Some(code) => {
                     let url = format!("{}/rooms/{code}/ws?role=host", self.cfg.ws_base);
-                    p.pair_room = Some(Some(code));
+                    p.pair_room = Some(Some(code.clone()));
+                    p.room = Some(code);
                     p.members = Some(MemberLink::spectators_only());
                     let id = SocketId::Party(gen);
                     self.out.push_back(Output::OpenSocket { id, url });
@@ -346,7 +363,13 @@ impl Shell {
             .as_ref()
             .and_then(|c| c.party_host().cloned())
             .filter(|_| lineup.place != 0);
-        p.members = Some(MemberLink::new(lineup.place, people, deadline));
+        let members = MemberLink::new(lineup.place, people, deadline);
+        p.members = Some(if self.cfg.force_relay {
+            members.relay_at_once()
+        } else {
+            members
+        });
+        p.room = Some(lineup.room.clone());
         p.lineup = Some(lineup);
         let id = SocketId::Party(p.gen);
         self.out.push_back(Output::OpenSocket { id, url });
@@ -614,6 +637,17 @@ impl Shell {
                     self.out
                         .push_back(Output::ClosePeer(LinkId::Party(member.0)));
                 }
+                MemberOutput::OpenRelay { member, ticket } => {
+                    let room = self.party.as_ref().and_then(|p| p.room.clone());
+                    if let Some(room) = room {
+                        let path = signaling_protocol::relay_path(&room, &ticket);
+                        self.out.push_back(Output::OpenRelay {
+                            link: LinkId::Party(member.0),
+                            tag,
+                            url: format!("{}{path}", self.cfg.ws_base),
+                        });
+                    }
+                }
                 MemberOutput::CloseRoom => {
                     self.out
                         .push_back(Output::CloseSocket(SocketId::Party(gen)));
@@ -685,7 +719,7 @@ impl Shell {
         self.match_view = super::view::MatchView {
             state: Some("connected"),
             status: "Connected. Starting…".to_owned(),
-            path: Some("direct"),
+            path: Some(party_path(self.party.as_ref())),
             ..super::view::MatchView::default()
         };
         self.render(super::Part::Match);
@@ -927,7 +961,7 @@ impl Shell {
         self.match_view = super::view::MatchView {
             state: Some("connected"),
             status: "Connected. Starting…".to_owned(),
-            path: Some("direct"),
+            path: Some(party_path(self.party.as_ref())),
             ..super::view::MatchView::default()
         };
         self.render(super::Part::Match);
@@ -1078,6 +1112,7 @@ impl Shell {
         let mut p = PartySetup::new(self.room_gen);
         let deadline = now + self.cfg.lobby.party.connect_timeout;
         p.members = Some(MemberLink::watcher(deadline));
+        p.room = Some(room.clone());
         let url = format!("{}/rooms/{room}/ws?role=spectator", self.cfg.ws_base);
         let id = SocketId::Party(p.gen);
         self.party = Some(p);
@@ -1091,7 +1126,7 @@ impl Shell {
         self.match_view = super::view::MatchView {
             state: Some("connected"),
             status: "Connected. Waiting for the match…".to_owned(),
-            path: Some("direct"),
+            path: Some(party_path(self.party.as_ref())),
             ..super::view::MatchView::default()
         };
         self.render(super::Part::Match);

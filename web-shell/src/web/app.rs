@@ -135,8 +135,8 @@ impl App {
                 tag,
                 ice_servers,
             } => return self.add_link(link, tag, rtc::create(&ice_servers)),
-            Output::OpenRelay { tag, url } => {
-                return self.add_link(LinkId::Match, tag, rtc::open_relay(&url))
+            Output::OpenRelay { link, tag, url } => {
+                return self.add_link(link, tag, rtc::open_relay(&url))
             }
             Output::Describe { link, tag, step } => rtc::describe(&self.links, link, tag, step),
             Output::AddCandidate {

@@ -1,7 +1,7 @@
 //! Peer connections, carried out for the shell: the lobby mesh and the
-//! match link, each a [`WebRtcTransport`]; or, for a match with no direct
-//! path, the match link as a [`RelayTransport`] over the signalling
-//! service's relay, reported with the same events. Which link an output
+//! match link and a party's links, each a [`WebRtcTransport`]; or, for a
+//! match link or party link with no direct path, a [`RelayTransport`] over
+//! the signalling service's relay, reported with the same events. Which link an output
 //! reaches and what is reported when is the shell's [`Links`].
 
 use super::app::{feed_later, wake};

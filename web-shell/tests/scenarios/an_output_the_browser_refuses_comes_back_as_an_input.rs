@@ -32,10 +32,19 @@ fn an_output_the_browser_refuses_comes_back_as_an_input() {
         ),
         (
             Output::OpenRelay {
+                link: LinkId::Match,
                 tag: 5,
                 url: "ws://localhost/relay/RMQK22/ws?ticket=t".into(),
             },
             Some(closed(LinkId::Match, 5)),
+        ),
+        (
+            Output::OpenRelay {
+                link: LinkId::Party(2),
+                tag: 6,
+                url: "ws://localhost/relay/RMQK22/ws?ticket=t".into(),
+            },
+            Some(closed(LinkId::Party(2), 6)),
         ),
         (
             Output::Offer {

@@ -45,6 +45,10 @@ struct Party {
     from_room: VecDeque<Action<signaling_core::RoomAttachment>>,
     /// Answers are not delivered while false (a link that never opens).
     open_links: bool,
+    /// Pairs of members whose direct link never opens.
+    blocked: Vec<(MemberId, MemberId)>,
+    /// The relay ends opened, by pair: the page and the member it links to.
+    relays: BTreeMap<signaling_protocol::MemberPair, Vec<(usize, MemberId)>>,
 }
 
 fn offer() -> Signal {
@@ -80,7 +84,11 @@ impl Party {
             spectators: 2,
         };
         let code = RoomCode::parse("K7M2QX").unwrap();
-        let (room, _) = Room::with_members(code, cap, RoomLimits::default(), Millis(0));
+        let limits = RoomLimits {
+            relay_key: Some(signaling_core::RelayKey::from_bytes([3; 32])),
+            ..RoomLimits::default()
+        };
+        let (room, _) = Room::with_members(code, cap, limits, Millis(0));
         let pages = (0..people)
             .map(|place| Page::new(MemberLink::new(place, people, Millis(30_000))))
             .collect();
@@ -90,6 +98,8 @@ impl Party {
             by_socket: BTreeMap::new(),
             from_room: VecDeque::new(),
             open_links: true,
+            blocked: Vec::new(),
+            relays: BTreeMap::new(),
         }
     }
 
@@ -186,7 +196,13 @@ impl Party {
                     self.pages[i].link.local_signal(member, &answer());
                     self.pages[i].link.local_signal(member, &candidate());
                 }
-                SignalKind::Answer(_) if self.open_links => {
+                SignalKind::Answer(_)
+                    if self.open_links
+                        && !self.blocked.iter().any(|&(a, b)| {
+                            let me = self.pages[i].link.me();
+                            (Some(a), b) == (me, member) || (Some(b), a) == (me, member)
+                        }) =>
+                {
                     // The offerer's channels open, then the answerer's.
                     let me = self.pages[i].link.me().unwrap();
                     self.pages[i].link.link_opened(member);
@@ -207,6 +223,15 @@ impl Party {
             MemberOutput::Failed(why) => self.pages[i].failed = Some(why),
             MemberOutput::SpectatorOpen(m) => self.pages[i].spectators.push(m),
             MemberOutput::SpectatorGone(m) => self.pages[i].spectators_gone.push(m),
+            MemberOutput::OpenRelay { member, ticket } => {
+                // The relay pairs once both ends opened it.
+                let on = self.relays.entry(ticket.pair().unwrap()).or_default();
+                on.push((i, member));
+                if let [(a, am), (b, bm)] = on[..] {
+                    self.pages[a].link.link_opened(am);
+                    self.pages[b].link.link_opened(bm);
+                }
+            }
         }
     }
 }
@@ -388,15 +413,31 @@ fn a_failed_link_or_a_lost_room_ends_the_attempt() {
     p.join(0);
     p.join(1);
     p.join(2);
+    // A failed peer connection is a reason to try the pair's relay.
     p.pages[2].link.link_lost(MemberId(0));
     p.pump();
-    assert_eq!(
-        p.pages[2].failed,
-        Some(MemberFailure::LinkFailed(MemberId(0)))
+    assert_eq!(p.pages[2].failed, None);
+    assert!(p.pages[2].link.pairs()[&MemberId(0)].relayed);
+    assert!(p.pages[0].link.pairs()[&MemberId(2)].relayed);
+    // A relay that closes before it paired ends the attempt.
+    let mut link = MemberLink::new(1, 2, Millis(30_000));
+    link.room_text(r#"{"type":"welcome","you":1,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"}]}"#);
+    link.link_lost(MemberId(0));
+    link.room_text(
+        r#"{"type":"relay-ticket","ticket":"1-0.99.00112233445566778899aabbccddeeff","ttl":60}"#,
     );
-    // Page 2 left the room with `done`; the others hear it left before its
-    // link opened from their side, after its handshake data: they wait.
-    assert_eq!(p.pages[0].failed, None);
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, MemberOutput::OpenRelay { member, .. } if *member == MemberId(0))));
+    link.link_lost(MemberId(0));
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert_eq!(
+        out.last(),
+        Some(&MemberOutput::Failed(MemberFailure::LinkFailed(MemberId(
+            0
+        ))))
+    );
     // The room socket closing before the mesh is complete.
     let mut link = MemberLink::new(1, 3, Millis(30_000));
     link.room_closed();
@@ -555,4 +596,145 @@ fn a_candidate_before_the_offer_is_dropped_and_the_answerer_waits() {
     assert_eq!(v["to"], 0);
     assert_eq!(v["data"]["place"], 2);
     assert_eq!(v["data"]["signal"]["type"], "answer");
+}
+
+#[test]
+fn a_pair_with_no_direct_path_links_through_its_relay_and_the_others_stay_direct() {
+    let mut p = Party::new(3);
+    // Members 1 and 2 (places 1 and 2) never get a direct path.
+    p.blocked.push((MemberId(1), MemberId(2)));
+    for i in 0..3 {
+        p.join(i);
+    }
+    assert!(p.pages[0].ready.is_some(), "the host's links are direct");
+    assert!(p.pages[1..].iter().all(|page| page.ready.is_none()));
+    // The first tick sets each pair's relay time; nothing moves before it.
+    for t in [Millis(10), Millis(10) + PARTY_RELAY_AFTER - Millis(1)] {
+        for page in &mut p.pages {
+            page.link.tick(t);
+        }
+        p.pump();
+    }
+    assert!(p.relays.is_empty());
+    // Member 2's timer runs out first; member 1 follows on its word.
+    p.pages[2].link.tick(Millis(10) + PARTY_RELAY_AFTER);
+    p.pump();
+    for (i, page) in p.pages.iter().enumerate() {
+        assert_eq!(page.failed, None, "page {i}");
+        let links = page.ready.as_ref().unwrap_or_else(|| panic!("page {i}"));
+        let places: Vec<u8> = links.iter().map(|(_, place)| *place).collect();
+        let want: Vec<u8> = (0..3).filter(|&q| q != i as u8).collect();
+        assert_eq!(places, want, "page {i}");
+    }
+    assert_eq!(p.relays.len(), 1, "one relay, for the blocked pair");
+    let relayed = |i: usize| -> Vec<MemberId> {
+        p.pages[i]
+            .link
+            .pairs()
+            .iter()
+            .filter(|(_, q)| q.relayed)
+            .map(|(m, _)| *m)
+            .collect()
+    };
+    assert_eq!(relayed(0), vec![]);
+    assert_eq!(relayed(1), vec![MemberId(2)]);
+    assert_eq!(relayed(2), vec![MemberId(1)]);
+    // Each closed the peer connection it had made for the pair.
+    assert!(p.pages[1].closed_peers.contains(&MemberId(2)));
+}
+
+#[test]
+fn the_relay_option_puts_every_pair_of_its_page_on_relays_at_once() {
+    let mut p = Party::new(3);
+    p.pages[2].link = MemberLink::new(2, 3, Millis(30_000)).relay_at_once();
+    for i in 0..3 {
+        p.join(i);
+    }
+    for (i, page) in p.pages.iter().enumerate() {
+        assert_eq!(page.failed, None, "page {i}");
+        assert!(page.ready.is_some(), "page {i} ready without a tick");
+    }
+    assert_eq!(p.relays.len(), 2, "both of page 2's pairs");
+    assert!(
+        p.pages[2].peers.is_empty(),
+        "page 2 made no peer connection"
+    );
+    assert!(p.pages[2].link.pairs().values().all(|q| q.relayed));
+    assert!(!p.pages[0].link.pairs()[&MemberId(1)].relayed);
+}
+
+#[test]
+fn a_failed_direct_link_switches_to_the_relay_and_a_stray_ticket_is_dropped() {
+    let mut p = Party::new(2);
+    p.open_links = false;
+    p.join(0);
+    p.join(1);
+    // A ticket nobody asked for changes nothing.
+    let stray =
+        r#"{"type":"relay-ticket","ticket":"0-1.99.00112233445566778899aabbccddeeff","ttl":60}"#;
+    p.pages[0].link.room_text(stray);
+    p.pump();
+    assert!(p.relays.is_empty());
+    // The host's peer connection fails: it goes to the relay, and so does
+    // the other side on hearing it.
+    p.pages[0].link.link_lost(MemberId(1));
+    p.pump();
+    assert!(p
+        .pages
+        .iter()
+        .all(|page| page.ready.is_some() && page.failed.is_none()));
+    assert_eq!(p.relays.len(), 1, "the pair's relay, opened from both ends");
+}
+
+#[test]
+fn a_relay_notice_that_is_malformed_or_claims_a_false_place_is_dropped() {
+    let mut link = host_of_three();
+    for data in [
+        r#"{"place":1,"relay":false}"#,
+        r#"{"place":1,"relay":true,"more":1}"#,
+        r#"{"place":"1","relay":true}"#,
+        r#"{"place":300,"relay":true}"#,
+        // Place 0 is the host's, ours; place 3 is beyond the party.
+        r#"{"place":0,"relay":true}"#,
+        r#"{"place":3,"relay":true}"#,
+    ] {
+        link.room_text(&signal_from(1, data));
+    }
+    // A spectator claiming a player's place, a stranger's notice.
+    link.room_text(&signal_from(9, r#"{"place":2,"relay":true}"#));
+    link.room_text(&signal_from(7, r#"{"place":2,"relay":true}"#));
+    assert!(std::iter::from_fn(|| link.poll()).next().is_none());
+    assert!(link
+        .pairs()
+        .values()
+        .all(|p| !p.relayed && p.place.is_none()));
+    // A good one moves the pair to the relay and sets the place.
+    link.room_text(&signal_from(2, r#"{"place":1,"relay":true}"#));
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert_eq!(
+        out,
+        vec![
+            MemberOutput::ClosePeer(MemberId(2)),
+            MemberOutput::ToRoom(member_out::signal(
+                MemberId(2),
+                &json!({"place": 0, "relay": true})
+            )),
+            MemberOutput::ToRoom(member_out::relay_ticket(MemberId(2))),
+        ]
+    );
+    assert_eq!(link.pairs()[&MemberId(2)].place, Some(1));
+    // A spectator's own notice moves its link to the relay too (it had
+    // not offered yet: no peer connection to close).
+    link.room_text(&signal_from(9, r#"{"place":255,"relay":true}"#));
+    let out: Vec<MemberOutput> = std::iter::from_fn(|| link.poll()).collect();
+    assert_eq!(
+        out,
+        vec![
+            MemberOutput::ToRoom(member_out::signal(
+                MemberId(9),
+                &json!({"place": 0, "relay": true})
+            )),
+            MemberOutput::ToRoom(member_out::relay_ticket(MemberId(9))),
+        ]
+    );
 }

@@ -162,8 +162,12 @@ pub struct World {
     pub rooms: u32,
     /// Offers made: the offer text names (page, link).
     offers: Vec<(usize, LinkId)>,
-    /// The pages on each room's relay.
-    relays: BTreeMap<String, Vec<usize>>,
+    /// The pages on each relay (a room's, or a member room's pair's), with
+    /// the link it carries for them.
+    relays: BTreeMap<String, Vec<(usize, LinkId)>>,
+    /// Pairs of pages between which no direct path forms (each pair
+    /// lower index first): their peer connections never open.
+    pub no_direct_pairs: Vec<(usize, usize)>,
     /// Relay sockets opened, over the whole run.
     pub relays_opened: usize,
     /// Each lobby socket opened: the page and the lobby its `?lobby=` asked
@@ -207,6 +211,7 @@ impl World {
             rooms: 0,
             offers: Vec::new(),
             relays: BTreeMap::new(),
+            no_direct_pairs: Vec::new(),
             relays_opened: 0,
             lobby_asks: Vec::new(),
             service_silent: false,
@@ -727,16 +732,25 @@ impl World {
         self.queue.push_front((p, Input::SocketOpened(id)));
     }
 
-    /// A relay socket of page `p` at `url`, as the match link: paired
-    /// (both open) once the other page of the room is on it too.
-    fn open_relay(&mut self, p: usize, tag: u32, url: &str) {
+    /// A relay socket of page `p` at `url`, as `link`: paired (both open)
+    /// once the other page of the room (of the ticket's pair, in a member
+    /// room) is on it too.
+    fn open_relay(&mut self, p: usize, link: &LinkId, tag: u32, url: &str) {
         let rest = url.split("/relay/").nth(1).unwrap();
         let code = rest[..6].to_owned();
-        assert!(rest.contains("?ticket="), "a relay socket needs a ticket");
+        let ticket = rest
+            .split_once("?ticket=")
+            .expect("a relay socket needs a ticket")
+            .1;
+        let ticket = signaling_protocol::RelayTicket::parse(ticket).expect("a ticket's form");
+        let name = match ticket.pair() {
+            Some(pair) => format!("{code}/{pair:?}"),
+            None => code,
+        };
         self.relays_opened += 1;
-        self.close_conn(p, &LinkId::Match);
+        self.close_conn(p, link);
         self.pages[p].conns.insert(
-            LinkId::Match,
+            link.clone(),
             Conn {
                 tag,
                 peer: None,
@@ -744,16 +758,17 @@ impl World {
                 path_down: false,
             },
         );
-        let on = self.relays.entry(code).or_default();
-        on.retain(|&q| q != p);
-        on.push(p);
-        if let [a, b] = on[..] {
-            for (x, y) in [(a, b), (b, a)] {
-                if let Some(c) = self.pages[x].conns.get_mut(&LinkId::Match) {
-                    c.peer = Some((y, LinkId::Match));
+        let on = self.relays.entry(name).or_default();
+        on.retain(|(q, _)| *q != p);
+        on.push((p, link.clone()));
+        if let [a, b] = &on[..] {
+            let (a, b) = (a.clone(), b.clone());
+            for ((x, xl), y) in [(a.clone(), b.clone()), (b, a)] {
+                if let Some(c) = self.pages[x].conns.get_mut(&xl) {
+                    c.peer = Some(y);
                     c.open = true;
                 }
-                self.rtc(x, &LinkId::Match, RtcEvent::Open);
+                self.rtc(x, &xl, RtcEvent::Open);
             }
         }
     }
@@ -966,7 +981,10 @@ impl World {
                             let (room, _) = signaling_core::Room::with_members(
                                 signaling_core::RoomCode::parse(&code).unwrap(),
                                 cap,
-                                signaling_core::RoomLimits::default(),
+                                signaling_core::RoomLimits {
+                                    relay_key: Some(signaling_core::RelayKey::from_bytes([7; 32])),
+                                    ..signaling_core::RoomLimits::default()
+                                },
                                 self.now,
                             );
                             self.member_rooms.insert(code.clone(), room);
@@ -1106,7 +1124,11 @@ impl World {
                     let peer = c.peer.clone();
                     self.rtc(p, &link, RtcEvent::Applied(true));
                     if let Some((q, ql)) = peer {
-                        if !self.pages[p].no_direct_path && !self.pages[q].no_direct_path {
+                        let blocked = self.no_direct_pairs.contains(&(p.min(q), p.max(q)));
+                        if !self.pages[p].no_direct_path
+                            && !self.pages[q].no_direct_path
+                            && !blocked
+                        {
                             for (page, l) in [(p, link.clone()), (q, ql)] {
                                 if let Some(c) = self.pages[page].conns.get_mut(&l) {
                                     c.open = true;
@@ -1138,7 +1160,7 @@ impl World {
                     }
                 }
                 Output::ClosePeer(link) => self.close_conn(p, &link),
-                Output::OpenRelay { tag, url } => self.open_relay(p, tag, &url),
+                Output::OpenRelay { link, tag, url } => self.open_relay(p, &link, tag, &url),
                 Output::CloseMesh => {
                     let mesh: Vec<LinkId> = self.pages[p]
                         .conns
