@@ -461,7 +461,14 @@ impl MemberLink {
         let offered = p.phase != PairPhase::AwaitingOffer;
         p.phase = PairPhase::Relaying { ticket: false };
         p.relayed = true;
-        if offered {
+        self.ask_relay(id, offered);
+    }
+
+    /// Asks for the relay to `id`: closes the peer connection being made
+    /// (`had_peer`), tells the other member (and our place), and asks the
+    /// room for our ticket.
+    fn ask_relay(&mut self, id: MemberId, had_peer: bool) {
+        if had_peer {
             self.out.push_back(MemberOutput::ClosePeer(id));
         }
         let data = json!({"place": self.place, "relay": true});
@@ -714,14 +721,7 @@ impl MemberLink {
         };
         let answered = *phase == PairPhase::Answering;
         *phase = PairPhase::Relaying { ticket: false };
-        if answered {
-            self.out.push_back(MemberOutput::ClosePeer(id));
-        }
-        let data = json!({"place": self.place, "relay": true});
-        self.out
-            .push_back(MemberOutput::ToRoom(member_out::signal(id, &data)));
-        self.out
-            .push_back(MemberOutput::ToRoom(member_out::relay_ticket(id)));
+        self.ask_relay(id, answered);
     }
 
     fn check_ready(&mut self) {
