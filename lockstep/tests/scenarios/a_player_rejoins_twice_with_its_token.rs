@@ -11,23 +11,10 @@ use crate::common;
 
 use common::{assert_players_agree, in_both_modes, rejoin_mesh, Mode};
 use lockstep::Event;
-use lockstep_testing::{LinkConfig, Mesh};
+use lockstep_testing::LinkConfig;
 
 fn link() -> LinkConfig {
     common::mild_link()
-}
-
-/// The ticks at which player `i` of `m` was back in the match.
-fn rejoined<G: lockstep::DeterministicGame<Input = u8>>(m: &Mesh<G>, i: usize) -> Vec<u32> {
-    m.players[i]
-        .seen
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rejoined { tick } => Some(*tick),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -38,12 +25,12 @@ fn a_guest_reloaded_twice_rejoins_twice_in_sync() {
         let token = m.players[1].rejoin_token();
         m.reload(1).expect("a guest's slot can be rejoined");
         assert!(m.run_to_confirmed(1200, 6000), "{}", m.progress());
-        assert_eq!(rejoined(&m, 1).len(), 1, "{}", m.progress());
+        assert_eq!(common::rejoined_ticks(&m, 1).len(), 1, "{}", m.progress());
         // The fresh session keeps the token it came back with.
         assert_eq!(m.players[1].rejoin_token(), token);
         m.reload(1).expect("a guest's slot can be rejoined");
         assert!(m.run_to_confirmed(2400, 9000), "{}", m.progress());
-        let back = rejoined(&m, 1);
+        let back = common::rejoined_ticks(&m, 1);
         assert_eq!(back.len(), 1, "{}", m.progress());
         assert!(back[0] >= 1200, "{back:?}");
         let resumed = m.players[0]
@@ -71,7 +58,12 @@ fn a_guest_rejoins_again_after_another_came_back() {
         m.reload(1).expect("a guest's slot can be rejoined");
         assert!(m.run_to_confirmed(2400, 12000), "{}", m.progress());
         for i in [1, 2] {
-            assert_eq!(rejoined(&m, i).len(), 1, "player {i}: {}", m.progress());
+            assert_eq!(
+                common::rejoined_ticks(&m, i).len(),
+                1,
+                "player {i}: {}",
+                m.progress()
+            );
         }
         // The host saw slot 1 come back twice; player 2's fresh session
         // (reloaded in between) saw its second return.
@@ -118,7 +110,7 @@ fn a_guest_that_waited_while_another_was_held_rejoins_again_later() {
             "{}",
             m.progress()
         );
-        assert_eq!(rejoined(&m, 2).len(), 1, "{}", m.progress());
+        assert_eq!(common::rejoined_ticks(&m, 2).len(), 1, "{}", m.progress());
         assert_eq!(m.players[2].rejoin_token(), token);
         // The token it came back with takes it back once more.
         m.reload(2).expect("a guest's slot can be rejoined");
@@ -128,7 +120,7 @@ fn a_guest_that_waited_while_another_was_held_rejoins_again_later() {
             "{}",
             m.progress()
         );
-        assert_eq!(rejoined(&m, 2).len(), 1, "{}", m.progress());
+        assert_eq!(common::rejoined_ticks(&m, 2).len(), 1, "{}", m.progress());
         let resumed = m.players[0]
             .seen
             .events

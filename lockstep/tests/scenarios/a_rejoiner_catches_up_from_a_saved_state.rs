@@ -9,20 +9,8 @@ use crate::common;
 
 use common::{in_both_modes, Mode};
 use dots::Dots;
-use lockstep::{Event, SessionConfig};
+use lockstep::SessionConfig;
 use lockstep_testing::Mesh;
-
-fn rejoined(m: &Mesh<Dots>, i: usize) -> Vec<u32> {
-    m.players[i]
-        .seen
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rejoined { tick } => Some(*tick),
-            _ => None,
-        })
-        .collect()
-}
 
 fn scenario(mode: Mode, players: u8, seed: u64) {
     let link = common::lossy_link();
@@ -33,7 +21,7 @@ fn scenario(mode: Mode, players: u8, seed: u64) {
     let last = usize::from(players) - 1;
     m.reload(last).expect("a guest's slot can be rejoined");
     assert!(m.run_to_confirmed(4800, 16000), "{}", m.progress());
-    let back = rejoined(&m, last);
+    let back = common::rejoined_ticks(&m, last);
     assert_eq!(back.len(), 1, "{}", m.progress());
     assert!(back[0] >= 3000, "{back:?}");
     assert!(m.players.iter().all(|p| p.outcome().is_none()));
