@@ -55,6 +55,20 @@ pub enum Zone {
     None,
 }
 
+impl Zone {
+    /// The zone of the nearest `data-touch` attribute around where a
+    /// finger came down: `stick` (the page's stick), a button's place in
+    /// the game's list (as [`touch_buttons`](crate::shell::page::touch_buttons)
+    /// writes it), or, for no attribute or anything else, no zone.
+    pub fn from_attr(attr: Option<&str>) -> Zone {
+        match attr {
+            Some("stick") => Zone::Stick,
+            Some(n) => n.parse().map_or(Zone::None, Zone::Button),
+            None => Zone::None,
+        }
+    }
+}
+
 /// One finger's change, as the browser reports it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Touch {
@@ -219,6 +233,15 @@ mod tests {
     }
 
     const BUTTONS: [Button; 2] = [Button::South, Button::West];
+
+    #[test]
+    fn the_zone_is_read_from_what_the_page_writes() {
+        assert_eq!(Zone::from_attr(Some("stick")), Zone::Stick);
+        assert_eq!(Zone::from_attr(Some("3")), Zone::Button(3));
+        assert_eq!(Zone::from_attr(Some("-1")), Zone::None);
+        assert_eq!(Zone::from_attr(Some("Stick")), Zone::None);
+        assert_eq!(Zone::from_attr(None), Zone::None);
+    }
 
     #[test]
     fn the_stick_gives_directions_past_the_dead_zone() {

@@ -271,15 +271,10 @@ fn wire_touch(overlay: &Element, handlers: &mut Vec<Handler>) {
                         .and_then(|t| t.dyn_into::<Element>().ok())
                         .and_then(|el| el.closest("[data-touch]").ok().flatten())
                         .and_then(|el| el.get_attribute("data-touch"));
-                    let zone = match part.as_deref() {
-                        Some("stick") => Zone::Stick,
-                        Some(n) => n.parse().map_or(Zone::None, Zone::Button),
-                        None => Zone::None,
-                    };
                     Touch {
                         id: t.identifier(),
                         phase,
-                        zone,
+                        zone: Zone::from_attr(part.as_deref()),
                         x: f64::from(t.client_x()) - rect.left(),
                         y: f64::from(t.client_y()) - rect.top(),
                     }

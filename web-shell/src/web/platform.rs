@@ -61,14 +61,11 @@ pub fn session_store(key: &str, value: Option<&str>) {
 /// page shows the text too, so a browser without a clipboard, or one that
 /// refuses (no focus, no permission), only costs a copy by hand.
 pub fn copy(text: &str) {
-    let get = |on: &JsValue, key: &str| Reflect::get(on, &JsValue::from_str(key)).ok();
-    let navigator = web_sys::window().and_then(|w| get(&w.into(), "navigator"));
-    let clipboard = navigator
-        .and_then(|n| get(&n, "clipboard"))
-        .filter(|c| c.is_object());
+    let clipboard =
+        Some(prop(&prop(&js_sys::global(), "navigator"), "clipboard")).filter(JsValue::is_object);
     let write = clipboard
         .as_ref()
-        .and_then(|c| get(c, "writeText")?.dyn_into::<js_sys::Function>().ok());
+        .and_then(|c| prop(c, "writeText").dyn_into::<js_sys::Function>().ok());
     let (Some(clipboard), Some(write)) = (clipboard, write) else {
         log::info!("no clipboard here: the link is shown to copy by hand");
         return;
@@ -130,6 +127,12 @@ pub fn page_facts() -> PageFacts {
     }
 }
 
+/// `o[k]`, read by property (`undefined` when there is none, or `o` is
+/// not an object).
+fn prop(o: &JsValue, k: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default()
+}
+
 /// The `log` crate's records on the browser console.
 pub struct ConsoleLog;
 
@@ -153,7 +156,6 @@ impl log::Log for ConsoleLog {
 /// API. Read by property, so whatever object the browser (or a test's
 /// stand-in) hands over is taken as it is; the shell bounds the counts.
 pub fn gamepads() -> Vec<crate::pad::Reading> {
-    let get = |o: &JsValue, k: &str| Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default();
     let list = |v: JsValue| -> Vec<JsValue> {
         if js_sys::Array::is_array(&v) {
             js_sys::Array::from(&v).iter().collect()
@@ -161,21 +163,21 @@ pub fn gamepads() -> Vec<crate::pad::Reading> {
             Vec::new()
         }
     };
-    let nav = get(&js_sys::global(), "navigator");
-    let Ok(f) = get(&nav, "getGamepads").dyn_into::<js_sys::Function>() else {
+    let nav = prop(&js_sys::global(), "navigator");
+    let Ok(f) = prop(&nav, "getGamepads").dyn_into::<js_sys::Function>() else {
         return Vec::new();
     };
     list(f.call0(&nav).unwrap_or_default())
         .into_iter()
-        .filter(|p| p.is_object() && get(p, "connected").as_bool() != Some(false))
+        .filter(|p| p.is_object() && prop(p, "connected").as_bool() != Some(false))
         .map(|p| crate::pad::Reading {
-            index: get(&p, "index").as_f64().unwrap_or(0.0) as u32,
-            standard: get(&p, "mapping").as_string().as_deref() == Some("standard"),
-            pressed: list(get(&p, "buttons"))
+            index: prop(&p, "index").as_f64().unwrap_or(0.0) as u32,
+            standard: prop(&p, "mapping").as_string().as_deref() == Some("standard"),
+            pressed: list(prop(&p, "buttons"))
                 .iter()
-                .map(|b| get(b, "pressed").as_bool().unwrap_or(false))
+                .map(|b| prop(b, "pressed").as_bool().unwrap_or(false))
                 .collect(),
-            axes: list(get(&p, "axes"))
+            axes: list(prop(&p, "axes"))
                 .iter()
                 .map(|a| a.as_f64().unwrap_or(0.0))
                 .collect(),
@@ -186,18 +188,17 @@ pub fn gamepads() -> Vec<crate::pad::Reading> {
 /// Whether the device has a touch screen: `navigator.maxTouchPoints > 0`,
 /// or the primary pointer is coarse (`matchMedia('(pointer: coarse)')`).
 fn touch_device() -> bool {
-    let get = |o: &JsValue, k: &str| Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default();
     let global = js_sys::global();
-    let points = get(&get(&global, "navigator"), "maxTouchPoints")
+    let points = prop(&prop(&global, "navigator"), "maxTouchPoints")
         .as_f64()
         .unwrap_or(0.0);
-    let coarse = get(&global, "matchMedia")
+    let coarse = prop(&global, "matchMedia")
         .dyn_into::<js_sys::Function>()
         .ok()
         .and_then(|f| {
             f.call1(&global, &JsValue::from_str("(pointer: coarse)"))
                 .ok()
         })
-        .is_some_and(|m| get(&m, "matches").as_bool() == Some(true));
+        .is_some_and(|m| prop(&m, "matches").as_bool() == Some(true));
     points > 0.0 || coarse
 }
