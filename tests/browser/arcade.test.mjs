@@ -13,7 +13,9 @@
 // plays NtBA, the game picked on the challenger's title, although the two
 // others' titles show dots, and a fourth page watches it; the three logs
 // agree. A fourth: the guest's page is reloaded in the middle of dots and
-// comes back into it; both logs agree after its return.
+// comes back into it; both logs agree after its return (a fifth: the
+// host's). A sixth: a party of three plays dots, one page is closed for
+// good, and the two others play on without it, in step.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
 import { test } from 'node:test';
@@ -241,7 +243,7 @@ test('the arcade: a party of three plays NtBA, picked on the challenger\'s title
     pages.push(named[name]);
   }
   const { Ada: ada, Bo: bo, Cy: cy, Di: di } = named;
-  // Every title but Ada's shows dots, which takes no parties.
+  // Every title but Ada's shows dots.
   for (const p of [bo, cy, di]) await p.locator('#local-opt-0').selectOption({ label: 'Dots' });
   await ada.locator('#local-opt-0').selectOption({ label: 'NtBA' });
   for (const [name, p] of Object.entries(named)) await joinLobby(p, name);
@@ -332,4 +334,55 @@ test('the arcade: a guest page reloaded in the middle of dots comes back into it
 
 test('the arcade: the host\'s page reloaded in the middle of dots comes back into it, and both pages agree', { skip: !enabled }, async () => {
   await reloadInDots(true);
+});
+
+test('the arcade: a party of three plays dots; one page is closed for good and the two others play on without its dot', { skip: !enabled }, async () => {
+  const { server, browser } = env;
+  await Promise.all(pages.map((p) => p.close()));
+  const named = {};
+  for (const name of ['Ada', 'Bo', 'Cy']) {
+    named[name] = await openPage(browser, server.url);
+    pages.push(named[name]);
+    await named[name].locator('#local-opt-0').selectOption({ label: 'Dots' });
+  }
+  const { Ada: ada, Bo: bo, Cy: cy } = named;
+  for (const [name, p] of Object.entries(named)) await joinLobby(p, name);
+  for (const p of Object.values(named)) await waitConnected(p, 2);
+  await inviteToParty(named, 'Ada', ['Bo', 'Cy']);
+  assert.match(await partyPrompt(bo, 'Ada').textContent(), /Dots/, 'the invitation names the game');
+  await answerParty(named, 'Ada', ['Bo', 'Cy'], ['Bo', 'Cy'], server);
+  const tick = async (p) => Number(await p.locator('#match').getAttribute('data-tick'));
+  const three = [ada, bo, cy];
+  await until('dots runs with three dots on every page', async () => {
+    const all = await Promise.all(three.map(summary));
+    const ticks = await Promise.all(three.map(tick));
+    return all.every((s) => s.split(' · ').length === 4) && ticks.every((t) => t > 120);
+  });
+  await cy.close();
+  const stayed = [ada, bo];
+  try {
+    // Cy's place is held, its dot standing still, and the two play on.
+    for (const p of stayed) await p.locator('#match[data-held^="2 "][data-benched="2"]').waitFor({ timeout: DEADLINE });
+    const held = Math.min(...(await Promise.all(stayed.map(tick))));
+    await until(`both pass tick ${held + 120} while Cy's place is held`, async () =>
+      (await Promise.all(stayed.map(tick))).every((t) => t > held + 120));
+    // The 20 s run out: Cy left, and the match goes on for the two.
+    for (const p of stayed) await p.locator('#match:not([data-held])').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    for (const [name, p] of [['Ada', ada], ['Bo', bo]]) console.log(await describePage(p, name, 80));
+    throw e;
+  }
+  const left = Math.max(...(await Promise.all(stayed.map(tick))));
+  const at = left + 120;
+  await until(`both pass tick ${at} after Cy left`, async () =>
+    (await Promise.all(stayed.map(tick))).every((t) => t > at));
+  for (const p of stayed) {
+    assert.equal(await p.locator('#match').getAttribute('data-state'), 'running', 'the match goes on');
+  }
+  await bo.locator('#leave').click();
+  for (const p of stayed) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  const hashAt = (p) => p.evaluate(async ([m, t]) => (await import(m)).matchHashAt(t) ?? null, [module, at]);
+  const [ha, hb] = [await hashAt(ada), await hashAt(bo)];
+  assert.match(ha ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
+  assert.equal(hb, ha, `both logs replay to one state at tick ${at}, after Cy left`);
 });

@@ -242,3 +242,47 @@ impl DeterministicGame for HeldDots {
         players >= 2
     }
 }
+
+/// [`TestDots`] as a drop-in party game plays (the arcade's dots does
+/// the same): with three players or more a dropped player's slot stands
+/// still while it is held, and once it is gone for good the others play
+/// on if at least two are left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlaysOnDots(pub TestDots);
+
+impl DeterministicGame for PlaysOnDots {
+    type Input = u8;
+    const BUILD_ID: u64 = 0xD075_0003;
+
+    fn new(seed: u64, players: u8) -> Self {
+        PlaysOnDots(TestDots::new(seed, players))
+    }
+
+    fn step(&mut self, inputs: &[u8]) {
+        self.0.step(inputs);
+    }
+
+    fn state_hash(&self) -> u64 {
+        self.0.state_hash()
+    }
+
+    fn plays_on_while_held(players: u8) -> bool {
+        players >= 3
+    }
+
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
+}
+
+impl AsRef<TestDots> for HeldDots {
+    fn as_ref(&self) -> &TestDots {
+        &self.0
+    }
+}
+
+impl AsRef<TestDots> for PlaysOnDots {
+    fn as_ref(&self) -> &TestDots {
+        &self.0
+    }
+}

@@ -12,6 +12,7 @@
 use dots::{Dots, DOWN, HEIGHT, LEFT, RIGHT, UP, WIDTH};
 use web_shell::front_end::{About, Align, FrontEnd, LocalOption, Painter};
 use web_shell::pad::Button;
+use web_shell::party::PartyRules;
 
 /// Coins that win a match.
 pub const FIRST_TO: u32 = 10;
@@ -50,6 +51,14 @@ const ABOUT: About = About {
         "The grid wraps around: leave on one side, come back on the other.",
         "The first to ten coins wins the match.",
     ],
+};
+
+/// A party's rules: two to four people, no teams.
+const PARTY: PartyRules = PartyRules {
+    max_people: 4,
+    sides: 0,
+    per_side: 4,
+    lengths: &[],
 };
 
 const OPPONENTS: &[LocalOption] = &[LocalOption {
@@ -177,6 +186,12 @@ impl FrontEnd for DotsFrontEnd {
 
     fn pad_controls(&self) -> &'static [(&'static str, &'static str)] {
         &[("Pad: d-pad or stick", "move")]
+    }
+
+    /// Up to four people in a party, each for themselves: every dot races
+    /// every other.
+    fn party(&self) -> PartyRules {
+        PARTY
     }
 
     fn side_name(&self, side_no: u8) -> String {

@@ -130,6 +130,20 @@ impl DeterministicGame for Dots {
     fn load(bytes: &[u8]) -> Option<Self> {
         Dots::from_bytes(bytes)
     }
+
+    /// A race for coins among three or four is still a race while one dot
+    /// stands still: the others play on while a dropped player's place
+    /// is held (its dot waits where it was until the player is back). A
+    /// duel waits instead: one dot alone would collect every coin.
+    fn plays_on_while_held(players: u8) -> bool {
+        players >= 3
+    }
+
+    /// For the same reason, a player who left for good ends the match
+    /// only when one dot would be left to play.
+    fn plays_on_after_leave(remaining: u8) -> bool {
+        remaining >= 2
+    }
 }
 
 /// The most dots a saved state holds (the engine's most players).

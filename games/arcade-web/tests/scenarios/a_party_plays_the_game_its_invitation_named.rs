@@ -4,7 +4,8 @@
 //! party's links from start to end with no hub message on any link. Here
 //! three pages play the arena as a party, the host leaves and every guest
 //! is told; afterwards a match of two over the hub still opens on the
-//! game its challenge named.
+//! game its challenge named. Three pages play dots as a party, and when
+//! one is gone for good the other two play on.
 use crate::common;
 
 use common::Page;
@@ -19,6 +20,8 @@ struct Member {
     page: Page,
     /// Party links by the place at their other end.
     links: Vec<(PeerId, SimEndpoint)>,
+    /// The confirmed state hash the page showed at each confirmed tick.
+    hashes: std::collections::BTreeMap<u32, u64>,
 }
 
 impl Member {
@@ -47,6 +50,9 @@ impl Member {
         self.flush();
         let held = self.page.held.clone();
         let report = self.page.hub.match_frame(now, &held, &mut self.page.view);
+        if let (Some(tick), Some(hash)) = (self.page.view.tick, self.page.view.hash) {
+            self.hashes.insert(tick, hash);
+        }
         self.flush();
         if let Some(end) = report.ended {
             self.page.hub.drop_match();
@@ -64,6 +70,7 @@ fn party_on(game: usize) -> (Vec<Member>, Millis) {
             Member {
                 page: Page::new(unused, 10 + i),
                 links: Vec::new(),
+                hashes: std::collections::BTreeMap::new(),
             }
         })
         .collect();
@@ -121,7 +128,7 @@ fn the_hub_offers_parties_for_the_games_that_take_them() {
         .collect();
     assert_eq!(
         offered,
-        [("Arena", true), ("Battleship", false), ("Dots", false)]
+        [("Arena", true), ("Battleship", false), ("Dots", true)]
     );
 }
 
@@ -197,4 +204,51 @@ fn after_a_party_a_match_of_two_opens_on_its_named_game() {
     );
     assert_eq!(host.hub.match_game(), Some(2), "they are told it is dots");
     assert_eq!(host.hub.match_tag(), Some(8));
+}
+
+/// Dots' place in the test hub's list.
+const DOTS: usize = 2;
+
+#[test]
+fn a_dots_party_plays_on_when_a_player_leaves_for_good() {
+    let (mut members, mut now) = party_on(DOTS);
+    run(&mut members, &mut now, 2_000);
+    for m in &members {
+        assert_eq!(m.page.view.state, Some("running"), "dots takes parties");
+    }
+    // The third page is gone for good (its tab closed): nothing more
+    // comes from it.
+    let stayed = &mut members[..2];
+    let tick = |m: &Member| m.page.view.tick.unwrap_or(0);
+    let before: Vec<u32> = stayed.iter().map(tick).collect();
+    run(stayed, &mut now, 8_000);
+    for (m, b) in stayed.iter().zip(&before) {
+        // They wait for it until it is benched (5 s without a word),
+        // then play on without it.
+        assert!(tick(m) > b + 150, "the two play on while its place is held");
+        assert_eq!(m.page.view.held.map(|(slot, _)| slot), Some(2));
+        assert_eq!(m.page.view.benched, Some(2), "its dot stands still");
+    }
+    // The window runs out: it left, and the two play on as two.
+    run(stayed, &mut now, 17_000);
+    let after: Vec<u32> = stayed.iter().map(tick).collect();
+    run(stayed, &mut now, 5_000);
+    for (m, a) in stayed.iter().zip(&after) {
+        assert!(m.page.ended.is_none(), "the match goes on");
+        assert_eq!(m.page.view.held, None, "no place is held any more");
+        assert!(tick(m) > a + 250, "the two play on");
+    }
+    // The two showed the same state at every confirmed tick both showed,
+    // before and after the third left.
+    let common: Vec<u32> = stayed[0]
+        .hashes
+        .keys()
+        .filter(|t| stayed[1].hashes.contains_key(t))
+        .copied()
+        .collect();
+    assert!(common.len() > 500, "{} ticks in common", common.len());
+    assert!(common.iter().any(|t| *t > after[0].min(after[1])));
+    for t in common {
+        assert_eq!(stayed[0].hashes[&t], stayed[1].hashes[&t], "tick {t}");
+    }
 }

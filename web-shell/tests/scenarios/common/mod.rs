@@ -816,16 +816,7 @@ impl World {
         search: &str,
         make: impl FnOnce(ShellConfig, Random) -> Shell,
     ) {
-        let keys: Vec<(usize, SocketId)> =
-            self.sockets.keys().filter(|k| k.0 == p).copied().collect();
-        for k in keys {
-            self.close_socket(k);
-        }
-        let links: Vec<LinkId> = self.pages[p].conns.keys().cloned().collect();
-        for l in links {
-            self.close_conn(p, &l);
-        }
-        self.queue.retain(|(q, _)| *q != p);
+        self.hang_up(p);
         let (stored, session) = (self.pages[p].stored.clone(), self.pages[p].session.clone());
         let facts = PageFacts {
             stored: stored.clone(),
@@ -843,6 +834,31 @@ impl World {
         self.pages[p] = page;
         self.drain(p);
         self.settle();
+    }
+
+    /// Page `p`'s tab is closed for good: its sockets and connections go
+    /// (the service and the other pages see them close) and it never runs
+    /// again (what is sent to it waits unread).
+    #[allow(dead_code)]
+    pub fn close_tab(&mut self, p: usize) {
+        self.hang_up(p);
+        self.pages[p].blocked = true;
+        self.settle();
+    }
+
+    /// Every socket and connection of page `p` goes (the service and the
+    /// other pages see them close), and what was queued for it.
+    fn hang_up(&mut self, p: usize) {
+        let keys: Vec<(usize, SocketId)> =
+            self.sockets.keys().filter(|k| k.0 == p).copied().collect();
+        for k in keys {
+            self.close_socket(k);
+        }
+        let links: Vec<LinkId> = self.pages[p].conns.keys().cloned().collect();
+        for l in links {
+            self.close_conn(p, &l);
+        }
+        self.queue.retain(|(q, _)| *q != p);
     }
 
     /// Rooms the service made (`POST /rooms` answered), over the whole run.
@@ -1219,6 +1235,11 @@ pub fn test_tag(id: &str) -> String {
         .collect()
 }
 
+/// How long after a held place's window ran out the pages have heard
+/// that its player left (the host's order, acknowledged by every player).
+#[allow(dead_code)]
+pub const LEFT_SETTLES: Millis = Millis(3_000);
+
 /// Party rules for up to four people and no sides: everyone for themselves.
 #[allow(dead_code)]
 pub const ANY_FOUR: web_shell::party::PartyRules = web_shell::party::PartyRules {
@@ -1268,16 +1289,27 @@ impl web_shell::front_end::FrontEnd for PartyDots {
     }
 }
 
-/// [`PartyDots`] whose held slots play on ([`web_shell::testing::HeldDots`]).
-pub struct HeldPartyDots(PartyDots);
+/// [`PartyDots`] playing `G`, a variant of the test game with its own
+/// rules for dropped players ([`web_shell::testing::HeldDots`],
+/// [`web_shell::testing::PlaysOnDots`]).
+pub struct PartyDotsAs<G>(PartyDots, std::marker::PhantomData<G>);
 
-impl web_shell::front_end::FrontEnd for HeldPartyDots {
-    type Game = web_shell::testing::HeldDots;
+impl<G> PartyDotsAs<G> {
+    pub fn new(rules: web_shell::party::PartyRules) -> Self {
+        PartyDotsAs(PartyDots::new(rules), std::marker::PhantomData)
+    }
+}
+
+impl<G> web_shell::front_end::FrontEnd for PartyDotsAs<G>
+where
+    G: lockstep::DeterministicGame<Input = u8> + AsRef<web_shell::testing::TestDots> + 'static,
+{
+    type Game = G;
     fn name(&self) -> &'static str {
         self.0.name()
     }
-    fn draw(&mut self, game: &Self::Game, painter: &mut dyn web_shell::front_end::Painter) {
-        self.0.draw(&game.0, painter);
+    fn draw(&mut self, game: &G, painter: &mut dyn web_shell::front_end::Painter) {
+        self.0.draw(game.as_ref(), painter);
     }
     fn input(&self, held: &[&str], player: u8) -> u8 {
         self.0.input(held, player)
@@ -1293,6 +1325,9 @@ impl web_shell::front_end::FrontEnd for HeldPartyDots {
     }
 }
 
+/// [`PartyDots`] whose held slots play on ([`web_shell::testing::HeldDots`]).
+pub type HeldPartyDots = PartyDotsAs<web_shell::testing::HeldDots>;
+
 /// `n` shells of [`HeldPartyDots`] with `rules`, as [`party_shells`];
 /// page `faulty`, if any, sends no input messages (`?peer_fault=no_inputs`).
 #[allow(dead_code)]
@@ -1302,6 +1337,21 @@ pub fn held_party_shells(
     seed: u64,
     faulty: Option<usize>,
 ) -> Vec<Shell> {
+    party_shells_as::<web_shell::testing::HeldDots>(n, rules, seed, faulty)
+}
+
+/// `n` shells of [`PartyDotsAs<G>`] with `rules`, as [`party_shells`];
+/// page `faulty`, if any, sends no input messages (`?peer_fault=no_inputs`).
+#[allow(dead_code)]
+pub fn party_shells_as<G>(
+    n: usize,
+    rules: web_shell::party::PartyRules,
+    seed: u64,
+    faulty: Option<usize>,
+) -> Vec<Shell>
+where
+    G: lockstep::DeterministicGame<Input = u8> + AsRef<web_shell::testing::TestDots> + 'static,
+{
     (0..n)
         .map(|i| {
             let mut cfg = ShellConfig::from_page(&facts(""));
@@ -1309,7 +1359,7 @@ pub fn held_party_shells(
                 cfg.peer_fault = Some(web_shell::options::PeerFault::NoInputs);
             }
             Shell::new(
-                HeldPartyDots(PartyDots::new(rules)),
+                PartyDotsAs::<G>::new(rules),
                 cfg,
                 random(seed * (i as u64 + 1)),
             )
