@@ -191,7 +191,7 @@ impl Shell {
         let people = p.lineup.as_ref().map_or(0, |l| l.sides.len());
         let people = u8::try_from(people).unwrap_or(u8::MAX);
         r.code = Some(code.clone());
-        r.machine = Some(Relink::new(0, people, false, now + REJOIN_WINDOW));
+        r.machine = Some(Relink::new(0, people, false, now + REJOIN_WINDOW).keeping());
         let askers = std::mem::take(&mut r.askers);
         self.refresh_live();
         let url = format!("{}/rooms/{code}/ws?role=host", self.cfg.ws_base);

@@ -27,6 +27,8 @@ struct Rooms {
     from_room: VecDeque<Action<signaling_core::RoomAttachment>>,
     /// Answers open nothing while false.
     open_links: bool,
+    /// The place that keeps the room (its host member).
+    keeper: u8,
 }
 
 fn signal(kind: SignalKind) -> Signal {
@@ -37,6 +39,12 @@ impl Rooms {
     /// A comeback room for `people` and one page per place; those in
     /// `back` come back.
     fn new(people: u8, back: &[u8]) -> Rooms {
+        Rooms::kept_by(people, back, 0)
+    }
+
+    /// As [`Rooms::new`], the room kept by place `keeper` (a guest, when
+    /// the party's host is among those coming back).
+    fn kept_by(people: u8, back: &[u8], keeper: u8) -> Rooms {
         let cap = RoomCapacity {
             players: people,
             spectators: 0,
@@ -45,7 +53,14 @@ impl Rooms {
         let (room, _) = Room::with_members(code, cap, RoomLimits::default(), Millis(0));
         let mut pages: Vec<Page> = (0..people)
             .map(|place| Page {
-                relink: Relink::new(place, people, back.contains(&place), Millis(10_000)),
+                relink: {
+                    let r = Relink::new(place, people, back.contains(&place), Millis(10_000));
+                    if place == keeper {
+                        r.keeping()
+                    } else {
+                        r
+                    }
+                },
                 socket: None,
                 opened: Vec::new(),
                 made: Vec::new(),
@@ -55,21 +70,24 @@ impl Rooms {
                 mended: false,
             })
             .collect();
-        // The host lists the places whose links to it are up: those that
+        // The keeper lists the places whose links to it are up: those that
         // stayed.
-        let live = (1..people).filter(|q| !back.contains(q)).collect();
-        pages[0].relink.set_live(live);
+        let live = (1..people)
+            .filter(|q| !back.contains(q) && *q != keeper)
+            .collect();
+        pages[usize::from(keeper)].relink.set_live(live);
         Rooms {
             room,
             pages,
             by_socket: BTreeMap::new(),
             from_room: VecDeque::new(),
             open_links: true,
+            keeper,
         }
     }
 
     fn join(&mut self, i: usize) {
-        let role = if i == 0 {
+        let role = if i == usize::from(self.keeper) {
             JoinRole::Host
         } else {
             JoinRole::Player
@@ -388,4 +406,72 @@ fn a_mend_list_naming_the_host_or_from_a_returning_page_is_dropped() {
         .filter(|o| matches!(o, RelinkOutput::Offer(_)))
         .collect();
     assert_eq!(offers, [RelinkOutput::Offer(3)]);
+}
+
+#[test]
+fn a_returning_host_links_to_every_guest_through_a_room_a_guest_keeps() {
+    // The party's host (place 0) comes back; place 1 keeps the room.
+    let mut r = Rooms::kept_by(4, &[0], 1);
+    for i in [1, 2, 0, 3] {
+        r.join(i);
+    }
+    let host = &r.pages[0];
+    assert!(host.ready && !host.failed);
+    let mut got = host.opened.clone();
+    got.sort_unstable();
+    assert_eq!(got, [1, 2, 3], "the returning host links to every guest");
+    for i in 1..4 {
+        assert_eq!(r.pages[i].opened, [0], "page {i} links to the host alone");
+    }
+    // The host left once ready; the keeper then ended the room.
+    assert!(r.room.is_finished());
+    assert!(r
+        .pages
+        .iter()
+        .all(|p| p.relink.over() && p.closed.is_empty()));
+}
+
+#[test]
+fn a_returning_host_does_not_wait_for_a_guest_away_too() {
+    // Place 3 is away as well: the keeper does not list it.
+    let mut r = Rooms::kept_by(4, &[0, 3], 1);
+    for i in [1, 2, 0] {
+        r.join(i);
+    }
+    assert!(r.pages[0].ready);
+    let mut got = r.pages[0].opened.clone();
+    got.sort_unstable();
+    assert_eq!(got, [1, 2]);
+}
+
+#[test]
+fn in_a_room_a_guest_keeps_place_0_is_only_the_returning_host() {
+    const WELCOME: &str = r#"{"type":"welcome","you":2,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"}]}"#;
+    // A page that stayed (member 2, place 2), in a room kept by place 1.
+    let stayed = || {
+        let mut r = Relink::new(2, 3, false, Millis(10_000));
+        r.room_text(WELCOME);
+        r
+    };
+    let keeper = r#"{"type":"signal","from":0,"data":{"place":1,"back":false,"live":[2]}}"#;
+
+    // Place 0 from a member that does not come back is refused; coming
+    // back, it is the party's host, and a link to it is made.
+    let mut r = stayed();
+    r.room_text(keeper);
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":false}}"#);
+    assert!(!r.making(0));
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":true}}"#);
+    assert!(r.making(0), "the returning host is linked");
+
+    // The keeper's place claimed by another member is refused.
+    let mut r = stayed();
+    r.room_text(keeper);
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":1,"back":true}}"#);
+    assert!(!r.making(1));
+
+    // A keeper that says it comes back is refused.
+    let mut r = stayed();
+    r.room_text(r#"{"type":"signal","from":0,"data":{"place":1,"back":true}}"#);
+    assert!(!r.making(1));
 }
