@@ -225,6 +225,12 @@ impl Relink {
         }
     }
 
+    /// Whether this side keeps the room (see [`keeping`](Self::keeping)).
+    #[must_use]
+    pub fn keeps(&self) -> bool {
+        self.keeping
+    }
+
     /// Whether this side mends links (see [`set_mend`](Self::set_mend)).
     #[must_use]
     pub fn mending(&self) -> bool {
