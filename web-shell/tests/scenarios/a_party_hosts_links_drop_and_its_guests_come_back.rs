@@ -29,7 +29,11 @@ fn a_party_hosts_links_drop_and_its_guests_come_back() {
     w.run(500);
     for p in [1, 2] {
         let v = w.pages[p].shell.match_view();
-        assert_eq!(v.held.map(|(slot, _)| slot), Some(0), "page {p} holds the host's place");
+        assert_eq!(
+            v.held.map(|(slot, _)| slot),
+            Some(0),
+            "page {p} holds the host's place"
+        );
         assert!(
             v.reconnecting
                 .as_deref()
@@ -37,7 +41,10 @@ fn a_party_hosts_links_drop_and_its_guests_come_back() {
             "page {p} counts the host down: {:?}",
             v.reconnecting
         );
-        assert!(w.party_linked(p, 3 - p), "page {p} keeps its link to the other guest");
+        assert!(
+            w.party_linked(p, 3 - p),
+            "page {p} keeps its link to the other guest"
+        );
     }
     w.pages[0].answers_fetches = true;
     w.until(15_000, "both guests are back in the match", |w| {
@@ -57,7 +64,11 @@ fn a_party_hosts_links_drop_and_its_guests_come_back() {
     });
     for p in all {
         assert_eq!(w.pages[p].shell.match_view().reconnecting, None, "page {p}");
-        assert_eq!(w.pages[p].shell.match_view().side, Some(p as u8), "page {p}");
+        assert_eq!(
+            w.pages[p].shell.match_view().side,
+            Some(p as u8),
+            "page {p}"
+        );
     }
     w.leave_and_logs_agree(0, &all, &[1, back_at, back_at + 120]);
 }
