@@ -480,7 +480,7 @@ impl Relink {
     /// Gives up on the direct path to `place`: its peer connection
     /// closes, the other member hears it (with our place), and our ticket
     /// is asked (the party's first room's switch,
-    /// [`relay_asks`](super::members::relay_asks)).
+    /// [`relay_asks`]).
     fn switch_to_relay(&mut self, place: u8) {
         let Some(m) = self.member_at(place) else {
             return;
