@@ -678,7 +678,7 @@ impl Shell {
                 ..super::view::MatchView::default()
             };
         }
-        self.match_view.path = Some("direct");
+        self.match_view.path = Some(super::party::party_path(self.party.as_ref()));
         let cfg = SessionConfig::guest()
             .adaptive_input_delay()
             .rejoin(a.slot, a.token);
