@@ -13,7 +13,8 @@
 # closed, comes back into its place through a comeback room. Then four
 # people play 2v2 the same way. Then a party of three where one page has
 # no direct path: its two pairs go through the server's relay, the third
-# pair stays direct, and the three play in sync.
+# pair stays direct; mid-match that page's relay sockets close, and it
+# comes back over the relays of a comeback room; the three play in sync.
 # Last, the party scenario of the abuse tests (tests/browser/abuse.test.mjs,
 # D): a party member whose page sends no inputs has its slot held, as a
 # silent player's, until the window runs out and the match ends.

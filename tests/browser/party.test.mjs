@@ -26,7 +26,12 @@
 // match starts over the same connections (each page counts the
 // RTCPeerConnection objects it made, through an init script, and makes no
 // new one); Ada leaves it, and when she goes back to the lobby the others
-// follow. Before the parties, a match of two: Ada challenges Bo, Cy
+// follow. Last, a party of three where Cy's page finds no direct path
+// (its media permissions lost once the lobby mesh formed): Cy's two pairs
+// link through the server's relay for each pair; mid-match its relay
+// sockets close, and it comes back into its place over the relays of a
+// comeback room, the three then playing on in sync with logs that agree.
+// Before the parties, a match of two: Ada challenges Bo, Cy
 // presses Watch next to Bo (the guest, whose page asks Ada's for the way
 // in), both players' pages count "1 watching", the three pages agree on
 // the state hash at every confirmed tick they showed in common, and when
@@ -407,9 +412,21 @@ test('a party of four plays a short 2v2 to the final buzzer, in sync, watched; t
   assert.deepEqual(await Promise.all(ps.map(peers)), before);
 });
 
-test('a party of three where one page has no direct path plays on over the relay for its pairs, in sync', { skip: !enabled }, async () => {
+test('a party of three where one page has no direct path plays on over the relay for its pairs, in sync; its relays closed, it comes back over new ones', { skip: !enabled }, async () => {
   await lobby();
   const cy = pages.Cy;
+  // Cy's page keeps the relay sockets it opens from here on (the party's).
+  await cy.evaluate(() => {
+    const Real = window.WebSocket;
+    window.__relays = [];
+    window.WebSocket = new Proxy(Real, {
+      construct(target, args, newTarget) {
+        const ws = Reflect.construct(target, args, newTarget);
+        if (String(args[0]).includes('/relay/')) window.__relays.push(ws);
+        return ws;
+      },
+    });
+  });
   // As in the match tests' scenario 9: Cy's page loses its media
   // permissions once the lobby mesh formed, so its party connections
   // gather no usable candidate. After the party's 3 s relay deadline each
@@ -417,23 +434,50 @@ test('a party of three where one page has no direct path plays on over the relay
   // Ada and Bo link directly. (A page launched with
   // --webrtc-ip-handling-policy=disable_non_proxied_udp gathers no
   // candidate at all, so its lobby mesh, which carries the invitation,
-  // could not form either.)
+  // could not form either.) The permissions stay lost until the match is
+  // over, so that Cy's comeback links find no direct path either.
   await cy.context().clearPermissions();
-  const asked = Date.now();
-  let ps;
   try {
-    ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy']);
+    const asked = Date.now();
+    const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy']);
+    const setupMs = Date.now() - asked;
+    // Every page has a link through the relay (Cy's to each of the others),
+    // and says so where it shows the path.
+    for (const p of ps) {
+      assert.equal(await p.locator('#match').getAttribute('data-path'), 'relayed');
+    }
+    await cy.locator('#match-quality', { hasText: /· relayed/ }).waitFor({ timeout: DEADLINE });
+    assert.equal(await cy.evaluate(() => window.__relays.length), 2, "a relay socket for each of Cy's pairs");
+    // Mid-match Cy's relay sockets close (its lobby links stay): its page
+    // asks Ada's for a way back, and in the comeback room its new links
+    // find no direct path: after the 3 s deadline each goes through that
+    // room's relay for its pair, and Cy's fresh session takes its place
+    // back over them.
+    await cy.waitForFunction(() => Number(document.querySelector('#match').dataset.tick) >= 120, null,
+      { timeout: DEADLINE, polling: 100 });
+    const closedAt = Date.now();
+    await cy.evaluate(() => window.__relays.forEach((ws) => ws.close()));
+    try {
+      await cy.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+      for (const p of ps) {
+        await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+      }
+    } catch (e) {
+      await describeAll();
+      throw e;
+    }
+    const backMs = Date.now() - closedAt;
+    const rejoined = Number(await cy.locator('#match').getAttribute('data-rejoined'));
+    assert.ok(rejoined >= 120, `caught up to where the match was (${rejoined})`);
+    assert.equal(await cy.evaluate(() => window.__relays.length), 4, "a new relay socket for each of Cy's pairs");
+    assert.equal(await cy.locator('#match').getAttribute('data-side'), '2', 'back in its own place');
+    for (const p of ps) {
+      assert.equal(await p.locator('#match').getAttribute('data-path'), 'relayed');
+    }
+    console.log(`relayed party figures: ${JSON.stringify({ invite_to_relayed_match_ms: setupMs, relays_closed_to_back_in_match_ms: backMs, caught_up_to_tick: rejoined })}`);
+    await playInSync(ps);
+    await leaveAndCompare(ps);
   } finally {
     await cy.context().grantPermissions(['microphone', 'camera']);
   }
-  const setupMs = Date.now() - asked;
-  // Every page has a link through the relay (Cy's to each of the others),
-  // and says so where it shows the path.
-  for (const p of ps) {
-    assert.equal(await p.locator('#match').getAttribute('data-path'), 'relayed');
-  }
-  await cy.locator('#match-quality', { hasText: /· relayed/ }).waitFor({ timeout: DEADLINE });
-  console.log(`relayed party figures: ${JSON.stringify({ invite_to_relayed_match_ms: setupMs })}`);
-  await playInSync(ps);
-  await leaveAndCompare(ps);
 });

@@ -15,7 +15,9 @@
 //! [`LinkState::Open`]. The relay closes a side with 1000 when the other
 //! side left or its lifetime ended: [`LinkState::Closed`]. Any other close
 //! (a cap the service enforced, a network failure) or a socket error is
-//! [`LinkState::Failed`]. A terminal state never changes again.
+//! [`LinkState::Failed`]. A terminal state never changes again. Frames
+//! still to send when the socket is closing (its close event not yet
+//! come) are dropped, not handed to a socket that refuses them.
 //!
 //! **Bad input.** A frame from the other page that is empty, carries an
 //! unknown channel byte or is longer than a tag and [`MAX_DATAGRAM`] is
@@ -339,6 +341,13 @@ mod browser {
 
         fn flush(&mut self) {
             let mut link = self.link.borrow_mut();
+            if self.ws.ready_state() != WebSocket::OPEN {
+                // Closing or closed, its close event on its way (or
+                // come): the browser would refuse each frame with a
+                // console error, so what was to go is dropped here.
+                while link.poll_frame().is_some() {}
+                return;
+            }
             while let Some(frame) = link.poll_frame() {
                 if self.ws.send_with_u8_array(&frame).is_err() {
                     link.on_error();

@@ -48,7 +48,10 @@
 //!   only once both ends hold their tickets, so no side is left asking
 //!   alone. A side that switches does so only while the other member is
 //!   still in the room. With [`MemberLink::relay_at_once`] (the page's
-//!   `?relay=1`) each pair switches as soon as it is made. A spectator's
+//!   `?relay=1`) each pair switches as soon as it is made. The links of
+//!   a comeback room ([`Relink`](super::relink::Relink)) switch by the
+//!   same steps ([`Pair`]'s timer and switch, the notice and ticket
+//!   frames, the ticket's other member). A spectator's
 //!   link to the host goes the same way on the spectator's timer (or a
 //!   failed peer connection on either side): the host follows its notice
 //!   (place [`WATCHER`]) and answers with its own (place 0), since the
@@ -109,7 +112,7 @@ pub struct Pair {
 }
 
 impl Pair {
-    fn new(phase: PairPhase) -> Pair {
+    pub(super) fn new(phase: PairPhase) -> Pair {
         Pair {
             phase,
             place: None,
@@ -118,6 +121,100 @@ impl Pair {
             relay_at: None,
         }
     }
+
+    /// Whether its direct link is still being made.
+    #[must_use]
+    pub fn direct(&self) -> bool {
+        self.phase.direct()
+    }
+
+    /// Time passed: the first tick after the pair was made starts its
+    /// relay deadline; `true` once that passed with the direct link not
+    /// open and the other member still in the room (the pair switches).
+    pub(super) fn relay_due(&mut self, now: Millis) -> bool {
+        if !self.direct() {
+            return false;
+        }
+        match self.relay_at {
+            None => {
+                self.relay_at = Some(now + PARTY_RELAY_AFTER);
+                false
+            }
+            Some(at) => now >= at && !self.left_room,
+        }
+    }
+
+    /// Gives up on the direct path: the pair waits for its relay ticket.
+    /// `true` if a peer connection was being made (to be closed).
+    pub(super) fn go_to_relay(&mut self) -> bool {
+        let had_peer = self.phase != PairPhase::AwaitingOffer;
+        self.phase = PairPhase::Relaying { ticket: false };
+        self.relayed = true;
+        had_peer
+    }
+
+    /// Whether a report that the link to this member failed or closed is
+    /// the closed peer connection's own, after a switch to the relay
+    /// whose ticket has not come: nothing to do then.
+    #[must_use]
+    pub(super) fn closed_for_relay(&self) -> bool {
+        self.phase.waits_for_ticket()
+    }
+
+    /// The link's channels opened (or its relay paired): `false` for a
+    /// peer connection closed for the relay that still reported them
+    /// (only the relay's pairing counts then).
+    pub(super) fn opened(&mut self) -> bool {
+        if self.closed_for_relay() {
+            return false;
+        }
+        self.phase = PairPhase::Open;
+        true
+    }
+}
+
+impl PairPhase {
+    /// Whether the direct link is still being made.
+    #[must_use]
+    pub fn direct(self) -> bool {
+        matches!(
+            self,
+            PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
+        )
+    }
+
+    /// Whether the pair switched to its relay and waits for the ticket.
+    #[must_use]
+    pub fn waits_for_ticket(self) -> bool {
+        self == PairPhase::Relaying { ticket: false }
+    }
+
+    /// Our ticket for the pair's relay came: `true` if the pair was
+    /// waiting for it (the relay is opened then).
+    pub(super) fn take_ticket(&mut self) -> bool {
+        let waiting = self.waits_for_ticket();
+        if waiting {
+            *self = PairPhase::Relaying { ticket: true };
+        }
+        waiting
+    }
+}
+
+/// The room frames that take our pair with `id` to its relay, in order:
+/// the notice that tells the other member (with our place, since no offer
+/// or answer may have crossed: `{"place":P,"relay":true}`), and our ask
+/// for our ticket (`relay-ticket` naming it). Shared by the party's first
+/// room and its comeback rooms ([`Relink`](super::relink::Relink)).
+pub(super) fn relay_asks(place: u8, id: MemberId) -> [String; 2] {
+    let data = json!({"place": place, "relay": true});
+    [member_out::signal(id, &data), member_out::relay_ticket(id)]
+}
+
+/// The other member of the pair `ticket` names, if `me` is one of the two.
+pub(super) fn ticket_peer(ticket: &RelayTicket, me: MemberId) -> Option<MemberId> {
+    let pair = ticket.pair()?;
+    let (a, b) = (pair.member(Role::Host), pair.member(Role::Guest));
+    (a == me).then_some(b).or((b == me).then_some(a))
 }
 
 /// Why the attempt ended.
@@ -364,7 +461,7 @@ impl MemberLink {
         }
         if let Some(phase) = self.spectators.get_mut(&member) {
             // As for a player: a closed peer connection's late report.
-            if *phase == (PairPhase::Relaying { ticket: false }) {
+            if phase.waits_for_ticket() {
                 return;
             }
             if *phase != PairPhase::Open {
@@ -374,12 +471,9 @@ impl MemberLink {
             return;
         }
         if let Some(p) = self.pairs.get_mut(&member) {
-            // A peer connection we closed for the relay may still report
-            // its channels: only the relay's pairing counts then.
-            if matches!(p.phase, PairPhase::Relaying { ticket: false }) {
+            if !p.opened() {
                 return;
             }
-            p.phase = PairPhase::Open;
         }
         self.check_ready();
     }
@@ -409,17 +503,14 @@ impl MemberLink {
         let Some(p) = self.pairs.get(&member) else {
             return;
         };
-        match p.phase {
+        if p.closed_for_relay() {
             // The closed peer connection's own report: the relay is asked.
-            PairPhase::Relaying { ticket: false } => {}
+        } else if p.direct() && !p.left_room {
             // A failed direct path is a reason to try the relay.
-            PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
-                if !p.left_room =>
-            {
-                log::info!("party room: a direct link failed; switching to the relay");
-                self.switch_to_relay(member);
-            }
-            _ => self.fail(MemberFailure::LinkFailed(member)),
+            log::info!("party room: a direct link failed; switching to the relay");
+            self.switch_to_relay(member);
+        } else {
+            self.fail(MemberFailure::LinkFailed(member));
         }
     }
 
@@ -432,20 +523,11 @@ impl MemberLink {
             self.fail(MemberFailure::TimedOut);
             return;
         }
-        let mut due = Vec::new();
-        for (id, p) in &mut self.pairs {
-            if !matches!(
-                p.phase,
-                PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
-            ) {
-                continue;
-            }
-            match p.relay_at {
-                None => p.relay_at = Some(now + PARTY_RELAY_AFTER),
-                Some(at) if now >= at && !p.left_room => due.push(*id),
-                Some(_) => {}
-            }
-        }
+        let due: Vec<MemberId> = self
+            .pairs
+            .iter_mut()
+            .filter_map(|(id, p)| p.relay_due(now).then_some(*id))
+            .collect();
         for id in due {
             log::info!("party room: no direct path to a player in time; switching to the relay");
             self.switch_to_relay(id);
@@ -458,10 +540,8 @@ impl MemberLink {
         let Some(p) = self.pairs.get_mut(&id) else {
             return;
         };
-        let offered = p.phase != PairPhase::AwaitingOffer;
-        p.phase = PairPhase::Relaying { ticket: false };
-        p.relayed = true;
-        self.ask_relay(id, offered);
+        let had_peer = p.go_to_relay();
+        self.ask_relay(id, had_peer);
     }
 
     /// Asks for the relay to `id`: closes the peer connection being made
@@ -471,32 +551,25 @@ impl MemberLink {
         if had_peer {
             self.out.push_back(MemberOutput::ClosePeer(id));
         }
-        let data = json!({"place": self.place, "relay": true});
-        self.out
-            .push_back(MemberOutput::ToRoom(member_out::signal(id, &data)));
-        self.out
-            .push_back(MemberOutput::ToRoom(member_out::relay_ticket(id)));
+        for frame in relay_asks(self.place, id) {
+            self.out.push_back(MemberOutput::ToRoom(frame));
+        }
     }
 
     /// Our ticket for a pair's relay came.
     fn ticket(&mut self, ticket: RelayTicket) {
-        let peer = ticket.pair().zip(self.me).and_then(|(pair, me)| {
-            let (a, b) = (pair.member(Role::Host), pair.member(Role::Guest));
-            (a == me).then_some(b).or((b == me).then_some(a))
+        let peer = self.me.and_then(|me| ticket_peer(&ticket, me));
+        let waiting = peer.filter(|id| match self.pairs.get_mut(id) {
+            Some(p) => p.phase.take_ticket(),
+            None => self
+                .spectators
+                .get_mut(id)
+                .is_some_and(PairPhase::take_ticket),
         });
-        let asked = PairPhase::Relaying { ticket: false };
-        let waiting = peer.and_then(|id| {
-            let phase = match self.pairs.get_mut(&id) {
-                Some(p) => &mut p.phase,
-                None => self.spectators.get_mut(&id)?,
-            };
-            (*phase == asked).then_some((id, phase))
-        });
-        let Some((member, phase)) = waiting else {
+        let Some(member) = waiting else {
             log::warn!("party room: dropped a relay ticket it did not ask for");
             return;
         };
-        *phase = PairPhase::Relaying { ticket: true };
         self.out
             .push_back(MemberOutput::OpenRelay { member, ticket });
     }
@@ -705,10 +778,7 @@ impl MemberLink {
             return;
         };
         pair.place = Some(place);
-        if matches!(
-            pair.phase,
-            PairPhase::Offering | PairPhase::AwaitingOffer | PairPhase::Answering
-        ) {
+        if pair.direct() {
             self.switch_to_relay(from);
         }
     }
@@ -791,7 +861,7 @@ impl MemberLink {
 
 /// Reads `{"place":P,"relay":true}` strictly: a member's word that it
 /// goes through the relay for our pair, with its place.
-fn relay_notice(data: &Value) -> Option<u8> {
+pub(super) fn relay_notice(data: &Value) -> Option<u8> {
     let Value::Object(m) = data else {
         return None;
     };

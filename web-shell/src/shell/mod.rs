@@ -33,6 +33,8 @@ pub mod rejoin;
 pub mod relink;
 pub mod restart;
 pub mod room;
+#[cfg(test)]
+mod test_room;
 pub mod view;
 pub mod worker;
 

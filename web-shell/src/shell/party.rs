@@ -92,11 +92,18 @@ const NO_REMATCH: &str = "Someone from your party went back to the lobby, so the
 const ATTEMPT: u8 = 1;
 
 /// What the page says carries its party's match: "relayed" when any of
-/// its links goes through the service's relay, "direct" otherwise.
-fn party_path(p: Option<&PartySetup>) -> &'static str {
-    let relayed = p
-        .and_then(|p| p.members.as_ref())
-        .is_some_and(|m| m.pairs().values().any(|pair| pair.relayed));
+/// its links goes through the service's relay (one made by the party's
+/// first room, or by a comeback room), "direct" otherwise.
+pub(super) fn party_path(p: Option<&PartySetup>) -> &'static str {
+    let relayed = p.is_some_and(|p| {
+        p.links.iter().any(|(m, _)| {
+            p.relayed.contains(&m.0)
+                || p.members
+                    .as_ref()
+                    .and_then(|l| l.pairs().get(m))
+                    .is_some_and(|pair| pair.relayed)
+        })
+    });
     if relayed {
         "relayed"
     } else {
@@ -155,6 +162,9 @@ pub(super) struct PartySetup {
     /// On a guest's page: it came back once in this match because the
     /// host went silent on a link still open.
     back_for_silence: bool,
+    /// The keys of the links made through a comeback room that go
+    /// through the service's relay.
+    relayed: std::collections::BTreeSet<u8>,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -205,6 +215,7 @@ impl PartySetup {
             ids: std::collections::BTreeMap::new(),
             down: std::collections::BTreeSet::new(),
             back_for_silence: false,
+            relayed: std::collections::BTreeSet::new(),
         }
     }
 

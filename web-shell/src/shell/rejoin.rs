@@ -747,7 +747,7 @@ impl Shell {
                 ..super::view::MatchView::default()
             };
         }
-        self.match_view.path = Some("direct");
+        self.match_view.path = Some(super::party::party_path(self.party.as_ref()));
         let cfg = match a.entropy {
             // The party's host comes back as the host of the same match
             // (its delay and the match come from the guests).

@@ -38,6 +38,19 @@
 //!   in the party's first room. Other pages that both stayed in the match
 //!   keep the link they have. The handshake data travels as in the first
 //!   room: `{"place":P,"signal":S}`.
+//! - **The relay.** A link whose direct path has not opened within
+//!   [`PARTY_RELAY_AFTER`](super::members::PARTY_RELAY_AFTER) of this
+//!   page's first tick after it was to be made, or whose peer connection
+//!   failed first, goes through the room's relay for that pair, as a pair
+//!   of the party's first room does ([`MemberLink`](super::members::MemberLink)'s
+//!   switch, shared): the side closes the peer connection, tells the
+//!   other member (`{"place":P,"relay":true}`, `P` the place its hello
+//!   said, else the notice is dropped) and asks for its ticket; the other
+//!   member switches on hearing it, and each opens its end with its
+//!   ticket ([`RelinkOutput::OpenRelay`]), whose pairing opens the link.
+//!   Only a member still in the room is switched. With
+//!   [`Relink::relay_at_once`] (the page's `?relay=1`) each of this side's
+//!   links goes to the relay as soon as it is to be made.
 //! - **Links by place.** Both ends know each other's place before the
 //!   link is made, so the page names the new link by that place
 //!   ([`RelinkOutput::Offer`] and the others carry it). Each link is
@@ -68,11 +81,12 @@
 //! [`Relink::poll`] and carry out each [`RelinkOutput`] in order; call
 //! [`Relink::tick`] by [`Relink::deadline`].
 
-use super::members::PairPhase;
+use super::members::{relay_asks, relay_notice, ticket_peer, Pair, PairPhase};
 use crate::protocol::{Signal, SignalKind};
 use lockstep::Millis;
 use serde_json::{json, Value};
 use signaling_protocol::members::{member_out, MemberId, MemberRole, MemberServerMsg};
+use signaling_protocol::RelayTicket;
 use std::collections::{BTreeMap, VecDeque};
 
 /// The first party link key of comeback links: the link to place `p` made
@@ -98,8 +112,19 @@ pub enum RelinkOutput {
         /// The validated data.
         signal: Signal,
     },
-    /// Close the peer connection being made to `place`.
+    /// Close the peer connection being made to `place` (or its relay
+    /// socket).
     ClosePeer(u8),
+    /// Open the relay of our pair with `place` with this ticket, as the
+    /// link to `place` (in place of its peer connection); report its
+    /// pairing with [`Relink::link_opened`] and its end with
+    /// [`Relink::link_lost`].
+    OpenRelay {
+        /// The place at the other end.
+        place: u8,
+        /// Our ticket for our end of the pair's relay.
+        ticket: RelayTicket,
+    },
     /// The link to `place` is open: the match takes it.
     Opened(u8),
     /// On the returning page: the links to every other place are open.
@@ -122,8 +147,15 @@ struct Peer {
     hello: Option<(u8, bool)>,
     /// It needs links made in this room: it comes back, or mends some.
     needy: bool,
-    /// How our link to it stands, while we make one.
-    phase: Option<PairPhase>,
+    /// Our link to it, while we make one: how it stands, and its way to
+    /// the relay (as a pair of the party's first room).
+    link: Option<Pair>,
+}
+
+impl Peer {
+    fn phase(&self) -> Option<PairPhase> {
+        self.link.map(|l| l.phase)
+    }
 }
 
 /// One page's side of a comeback room.
@@ -159,6 +191,11 @@ pub struct Relink {
     expect: Option<Vec<u8>>,
     deadline: Millis,
     over: bool,
+    /// Every link goes through the relay at once (`?relay=1`).
+    force_relay: bool,
+    /// The places whose link went to the relay (kept after their member
+    /// left the room: the link runs on).
+    relayed: Vec<u8>,
     out: VecDeque<RelinkOutput>,
 }
 
@@ -185,6 +222,8 @@ impl Relink {
             expect: None,
             deadline,
             over: false,
+            force_relay: false,
+            relayed: Vec::new(),
             out: VecDeque::new(),
         };
         if place >= people {
@@ -208,6 +247,20 @@ impl Relink {
             self.keeper = Some(self.place);
         }
         self
+    }
+
+    /// Every link of this side skips the direct path and goes through the
+    /// relay as soon as it is to be made (the page's `?relay=1`).
+    #[must_use]
+    pub fn relay_at_once(mut self) -> Relink {
+        self.force_relay = true;
+        self
+    }
+
+    /// Whether our link to `place` goes (or went) through the relay.
+    #[must_use]
+    pub fn relayed(&self, place: u8) -> bool {
+        self.relayed.contains(&place)
     }
 
     /// On the keeper: the places still in the match (their links to it
@@ -266,7 +319,7 @@ impl Relink {
         self.member_at(place).is_some_and(|m| {
             self.peers
                 .get(&m)
-                .is_some_and(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open))
+                .is_some_and(|p| p.phase().is_some_and(|ph| ph != PairPhase::Open))
         })
     }
 
@@ -312,11 +365,7 @@ impl Relink {
             MemberServerMsg::Left(id) => self.left(id),
             MemberServerMsg::Signal { from, data } => self.remote(from, data),
             MemberServerMsg::Error(_) => log::warn!("comeback room: the room refused a frame"),
-            // This page asks for no relay ticket (yet): one it did not
-            // ask for is dropped.
-            MemberServerMsg::RelayTicket(_) => {
-                log::warn!("comeback room: dropped a relay ticket it did not ask for");
-            }
+            MemberServerMsg::RelayTicket(msg) => self.ticket(msg.ticket),
             MemberServerMsg::Pong => {}
         }
     }
@@ -347,10 +396,12 @@ impl Relink {
             self.out.push_back(RelinkOutput::Opened(place));
             return;
         }
-        let Some(p) = self.being_made(place) else {
+        let Some(link) = self.being_made(place).and_then(|p| p.link.as_mut()) else {
             return;
         };
-        p.phase = Some(PairPhase::Open);
+        if !link.opened() {
+            return;
+        }
         self.out.push_back(RelinkOutput::Opened(place));
         self.check_ready();
         self.check_mended();
@@ -373,7 +424,7 @@ impl Relink {
     fn making_any(&self) -> bool {
         self.peers
             .values()
-            .any(|p| p.phase.is_some_and(|ph| ph != PairPhase::Open))
+            .any(|p| p.phase().is_some_and(|ph| ph != PairPhase::Open))
     }
 
     /// The member at `place` while our link to it is being made.
@@ -381,14 +432,14 @@ impl Relink {
         let m = self.member_at(place)?;
         self.peers
             .get_mut(&m)
-            .filter(|p| p.phase.is_some() && p.phase != Some(PairPhase::Open))
+            .filter(|p| p.phase().is_some_and(|ph| ph != PairPhase::Open))
     }
 
     /// The places whose links are open.
     fn open_places(&self) -> Vec<u8> {
         self.peers
             .values()
-            .filter(|p| p.phase == Some(PairPhase::Open))
+            .filter(|p| p.phase() == Some(PairPhase::Open))
             .filter_map(|p| p.hello.map(|(q, _)| q))
             .collect()
     }
@@ -412,7 +463,9 @@ impl Relink {
         }
     }
 
-    /// The peer connection to `place` failed or closed before it opened.
+    /// The peer connection (or relay) to `place` failed or closed before
+    /// it opened. A failed direct path goes to the relay while the other
+    /// member is in the room.
     pub fn link_lost(&mut self, place: u8) {
         if let Some(i) = self.parted.iter().position(|q| *q == place) {
             self.parted.remove(i);
@@ -422,19 +475,87 @@ impl Relink {
         let Some(p) = self.being_made(place) else {
             return;
         };
-        p.phase = None;
+        match p.link {
+            // The closed peer connection's own report: the relay is asked.
+            Some(l) if l.closed_for_relay() => return,
+            Some(l) if l.direct() => {
+                log::info!("comeback room: a direct link failed; switching to the relay");
+                self.switch_to_relay(place);
+                return;
+            }
+            _ => {}
+        }
+        p.link = None;
         self.out.push_back(RelinkOutput::ClosePeer(place));
         if self.back || self.mend.contains(&place) {
             self.end();
         }
     }
 
-    /// Time passed.
+    /// Time passed: the room's deadline, and each link's relay deadline
+    /// (as in the party's first room, from the first tick after the link
+    /// was to be made; only members in the room are switched).
     pub fn tick(&mut self, now: Millis) {
-        if !self.over && now >= self.deadline {
+        if self.over {
+            return;
+        }
+        if now >= self.deadline {
             log::info!("comeback room: its time ran out");
             self.end();
+            return;
         }
+        let due: Vec<u8> = self
+            .peers
+            .values_mut()
+            .filter_map(|p| {
+                let place = p.hello?.0;
+                p.link.as_mut()?.relay_due(now).then_some(place)
+            })
+            .collect();
+        for place in due {
+            log::info!("comeback room: no direct path in time; switching to the relay");
+            self.switch_to_relay(place);
+        }
+    }
+
+    /// Gives up on the direct path to `place`: its peer connection
+    /// closes, the other member hears it (with our place), and our ticket
+    /// is asked (the party's first room's switch,
+    /// [`relay_asks`]).
+    fn switch_to_relay(&mut self, place: u8) {
+        let Some(m) = self.member_at(place) else {
+            return;
+        };
+        let Some(link) = self.peers.get_mut(&m).and_then(|p| p.link.as_mut()) else {
+            return;
+        };
+        if link.go_to_relay() {
+            self.out.push_back(RelinkOutput::ClosePeer(place));
+        }
+        if !self.relayed.contains(&place) {
+            self.relayed.push(place);
+        }
+        for frame in relay_asks(self.place, m) {
+            self.out.push_back(RelinkOutput::ToRoom(frame));
+        }
+    }
+
+    /// Our ticket for a pair's relay came.
+    fn ticket(&mut self, ticket: RelayTicket) {
+        let waiting = self
+            .me
+            .and_then(|me| ticket_peer(&ticket, me))
+            .and_then(|m| {
+                let p = self.peers.get_mut(&m)?;
+                let place = p.hello?.0;
+                p.link.as_mut()?.phase.take_ticket().then_some(place)
+            });
+        let Some(place) = waiting else {
+            log::warn!("comeback room: dropped a relay ticket it did not ask for");
+            return;
+        };
+        self.out
+            .push_back(RelinkOutput::OpenRelay { place, ticket });
     }
 
     /// Leaves the room for good (the match ended, say).
@@ -458,7 +579,7 @@ impl Relink {
             Peer {
                 hello: None,
                 needy: false,
-                phase: None,
+                link: None,
             },
         );
         let hello = if self.keeping {
@@ -476,7 +597,7 @@ impl Relink {
         let Some(p) = self.peers.remove(&id) else {
             return;
         };
-        if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
+        if let (Some((place, _)), Some(phase)) = (p.hello, p.phase()) {
             if phase != PairPhase::Open && self.back {
                 self.out.push_back(RelinkOutput::ClosePeer(place));
                 self.end();
@@ -533,11 +654,15 @@ impl Relink {
             }
             return;
         }
+        if let Some(place) = relay_notice(&data) {
+            self.remote_relay(from, place);
+            return;
+        }
         let Some((place, signal)) = super::members::envelope(data) else {
             log::warn!("comeback room: dropped malformed handshake data");
             return;
         };
-        let (Some((known, _)), Some(phase)) = (p.hello, p.phase) else {
+        let (Some((known, _)), Some(phase)) = (p.hello, p.phase()) else {
             log::debug!("comeback room: handshake data from a member we do not link to");
             return;
         };
@@ -546,6 +671,12 @@ impl Relink {
             return;
         }
         let next = match (&signal.kind, phase) {
+            (_, PairPhase::Relaying { .. }) => {
+                // The link went to the relay: what its peer connection
+                // sends is late.
+                log::debug!("comeback room: handshake data for a relayed link; dropped");
+                return;
+            }
             (SignalKind::Offer(_), PairPhase::AwaitingOffer) => PairPhase::Answering,
             (SignalKind::Answer(_), PairPhase::Offering) => phase,
             (SignalKind::Ice { .. }, PairPhase::Offering | PairPhase::Answering) => phase,
@@ -555,10 +686,30 @@ impl Relink {
                 return;
             }
         };
-        if let Some(p) = self.peers.get_mut(&from) {
-            p.phase = Some(next);
+        if let Some(l) = self.peers.get_mut(&from).and_then(|p| p.link.as_mut()) {
+            l.phase = next;
         }
         self.out.push_back(RelinkOutput::Remote { place, signal });
+    }
+
+    /// `from` went to the relay for our link: so do we, unless our link
+    /// is open already (or on its way to the relay). The place it says
+    /// must be the one its hello said.
+    fn remote_relay(&mut self, from: MemberId, place: u8) {
+        let Some(p) = self.peers.get(&from) else {
+            return;
+        };
+        let (Some((known, _)), Some(link)) = (p.hello, p.link) else {
+            log::debug!("comeback room: a relay notice from a member we do not link to");
+            return;
+        };
+        if known != place {
+            log::warn!("comeback room: a member changed its place; dropped");
+            return;
+        }
+        if link.direct() {
+            self.switch_to_relay(place);
+        }
     }
 
     fn hello(&mut self, from: MemberId, place: u8, back: bool, live: Option<Vec<u8>>, mend: &[u8]) {
@@ -622,11 +773,16 @@ impl Relink {
         if !(back || self.back || mends) {
             return;
         }
-        if me < from {
-            p.phase = Some(PairPhase::Offering);
+        self.relayed.retain(|q| *q != place);
+        if self.force_relay {
+            // No peer connection at all: straight to the relay.
+            p.link = Some(Pair::new(PairPhase::AwaitingOffer));
+            self.switch_to_relay(place);
+        } else if me < from {
+            p.link = Some(Pair::new(PairPhase::Offering));
             self.out.push_back(RelinkOutput::Offer(place));
         } else {
-            p.phase = Some(PairPhase::AwaitingOffer);
+            p.link = Some(Pair::new(PairPhase::AwaitingOffer));
         }
     }
 
@@ -646,7 +802,7 @@ impl Relink {
             self.out.push_back(RelinkOutput::ClosePeer(place));
         }
         for p in self.peers.values() {
-            if let (Some((place, _)), Some(phase)) = (p.hello, p.phase) {
+            if let (Some((place, _)), Some(phase)) = (p.hello, p.phase()) {
                 if self.back || phase != PairPhase::Open {
                     self.out.push_back(RelinkOutput::ClosePeer(place));
                 }

@@ -4,13 +4,13 @@
 //! answer opens the link on both ends, as a browser would report it.
 
 use super::*;
-use signaling_core::{Action, Event, JoinRole, Room, RoomCapacity, RoomCode, RoomLimits, SocketId};
-use std::collections::{BTreeMap, VecDeque};
+use crate::shell::test_room::{pump, RoomPages, TestRoom};
+use signaling_core::JoinRole;
+use std::collections::BTreeMap;
 
-/// One page: its link, its room socket, and what it reported.
+/// One page: its link, and what it reported.
 struct Page {
     link: MemberLink,
-    socket: Option<SocketId>,
     ready: Option<Vec<(MemberId, u8)>>,
     failed: Option<MemberFailure>,
     closed_peers: Vec<MemberId>,
@@ -25,7 +25,6 @@ impl Page {
     fn new(link: MemberLink) -> Page {
         Page {
             link,
-            socket: None,
             ready: None,
             failed: None,
             closed_peers: Vec::new(),
@@ -38,11 +37,8 @@ impl Page {
 
 /// A member room and the pages in it.
 struct Party {
-    room: Room,
+    net: TestRoom,
     pages: Vec<Page>,
-    by_socket: BTreeMap<SocketId, usize>,
-    /// Frames and closes from the room, in order.
-    from_room: VecDeque<Action<signaling_core::RoomAttachment>>,
     /// Answers are not delivered while false (a link that never opens).
     open_links: bool,
     /// Pairs of members whose direct link never opens.
@@ -76,27 +72,42 @@ fn candidate() -> Signal {
     }
 }
 
+impl RoomPages for Party {
+    fn test_room(&mut self) -> &mut TestRoom {
+        &mut self.net
+    }
+
+    fn hear(&mut self, page: usize, text: &str) {
+        self.pages[page].link.room_text(text);
+    }
+
+    fn room_closed(&mut self, page: usize) {
+        self.pages[page].link.room_closed();
+    }
+
+    fn drain(&mut self, page: usize) -> bool {
+        let mut any = false;
+        while let Some(o) = self.pages[page].link.poll() {
+            any = true;
+            self.carry_out(page, o);
+        }
+        any
+    }
+
+    fn count(&self) -> usize {
+        self.pages.len()
+    }
+}
+
 impl Party {
     /// A room for `people` players and one page per place, none joined.
     fn new(people: u8) -> Party {
-        let cap = RoomCapacity {
-            players: people,
-            spectators: 2,
-        };
-        let code = RoomCode::parse("K7M2QX").unwrap();
-        let limits = RoomLimits {
-            relay_key: Some(signaling_core::RelayKey::from_bytes([3; 32])),
-            ..RoomLimits::default()
-        };
-        let (room, _) = Room::with_members(code, cap, limits, Millis(0));
         let pages = (0..people)
             .map(|place| Page::new(MemberLink::new(place, people, Millis(30_000))))
             .collect();
         Party {
-            room,
+            net: TestRoom::new(people, 2),
             pages,
-            by_socket: BTreeMap::new(),
-            from_room: VecDeque::new(),
             open_links: true,
             blocked: Vec::new(),
             relays: BTreeMap::new(),
@@ -110,10 +121,7 @@ impl Party {
         } else {
             JoinRole::Player
         };
-        let (socket, actions) = self.room.admit(role, Millis(1)).unwrap();
-        self.pages[i].socket = Some(socket);
-        self.by_socket.insert(socket, i);
-        self.from_room.extend(actions);
+        self.net.join(i, role);
         self.pump();
     }
 
@@ -122,10 +130,7 @@ impl Party {
         self.pages
             .push(Page::new(MemberLink::watcher(Millis(30_000))));
         let i = self.pages.len() - 1;
-        let (socket, actions) = self.room.admit(JoinRole::Spectator, Millis(1)).unwrap();
-        self.pages[i].socket = Some(socket);
-        self.by_socket.insert(socket, i);
-        self.from_room.extend(actions);
+        self.net.join(i, JoinRole::Spectator);
         self.pump();
         i
     }
@@ -139,52 +144,12 @@ impl Party {
 
     /// Delivers everything until nothing moves.
     fn pump(&mut self) {
-        for _ in 0..10_000 {
-            let mut moved = false;
-            while let Some(a) = self.from_room.pop_front() {
-                moved = true;
-                match a {
-                    Action::Send { socket, text } => {
-                        if let Some(&i) = self.by_socket.get(&socket) {
-                            self.pages[i].link.room_text(&text);
-                        }
-                    }
-                    Action::Close { socket, .. } => {
-                        if let Some(i) = self.by_socket.remove(&socket) {
-                            self.pages[i].socket = None;
-                            self.pages[i].link.room_closed();
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            for i in 0..self.pages.len() {
-                while let Some(o) = self.pages[i].link.poll() {
-                    moved = true;
-                    self.carry_out(i, o);
-                }
-            }
-            if !moved {
-                return;
-            }
-        }
-        panic!("the pages never settled");
+        pump(self);
     }
 
     fn carry_out(&mut self, i: usize, o: MemberOutput) {
         match o {
-            MemberOutput::ToRoom(text) => {
-                if let Some(socket) = self.pages[i].socket {
-                    let actions = self.room.handle(
-                        Event::Text {
-                            socket,
-                            text: &text,
-                        },
-                        Millis(2),
-                    );
-                    self.from_room.extend(actions);
-                }
-            }
+            MemberOutput::ToRoom(text) => self.net.send(i, &text),
             MemberOutput::Offer(m) => {
                 self.pages[i].peers.push(m);
                 self.pages[i].link.local_signal(m, &offer());
@@ -214,11 +179,7 @@ impl Party {
             MemberOutput::ClosePeer(m) => self.pages[i].closed_peers.push(m),
             MemberOutput::Ready(links) => self.pages[i].ready = Some(links),
             MemberOutput::CloseRoom => {
-                if let Some(socket) = self.pages[i].socket.take() {
-                    self.by_socket.remove(&socket);
-                    let actions = self.room.handle(Event::Closed { socket }, Millis(3));
-                    self.from_room.extend(actions);
-                }
+                self.net.close(i);
             }
             MemberOutput::Failed(why) => self.pages[i].failed = Some(why),
             MemberOutput::SpectatorOpen(m) => self.pages[i].spectators.push(m),
@@ -273,12 +234,12 @@ fn four_pages_build_a_full_mesh_and_learn_every_place() {
         .all(|q| q.phase == PairPhase::Open));
     // Every player left the room once its mesh was complete; the host
     // keeps it for spectators until its match ends.
-    assert!(p.pages[1..].iter().all(|page| page.socket.is_none()));
-    assert!(p.pages[0].socket.is_some() && !p.room.is_finished());
+    assert!((1..4).all(|i| p.net.socket(i).is_none()));
+    assert!(p.net.socket(0).is_some() && !p.net.room.is_finished());
     p.pages[0].link.end_room();
     p.pump();
-    assert!(p.pages[0].socket.is_none());
-    assert!(p.room.is_finished());
+    assert!(p.net.socket(0).is_none());
+    assert!(p.net.room.is_finished());
 }
 
 #[test]
@@ -303,8 +264,8 @@ fn a_spectator_links_to_the_host_alone_and_keeps_its_place_in_the_room() {
         .all(|page| !page.peers.contains(&watcher)));
     // It stays in the room while it watches, keeping its member id, by
     // which the host names its link.
-    assert!(p.pages[w].socket.is_some());
-    assert!(p.pages[0].socket.is_some());
+    assert!(p.net.socket(w).is_some());
+    assert!(p.net.socket(0).is_some());
     assert_eq!(p.pages[0].link.spectators(), [watcher]);
     // A second spectator, while the first watches, gets an id of its own.
     let w2 = p.watch();
@@ -357,20 +318,17 @@ fn three_pages_build_their_mesh_whoever_joins_first() {
         } else {
             JoinRole::Player
         };
-        let (socket, actions) = p.room.admit(role, Millis(1)).unwrap();
-        p.pages[i].socket = Some(socket);
-        p.by_socket.insert(socket, i);
-        p.from_room.extend(actions);
+        p.net.join(i, role);
         p.pump();
     }
     for page in &p.pages {
         assert_eq!(page.ready.as_ref().map(Vec::len), Some(2));
     }
     // The players left; the host keeps the room until its match ends.
-    assert!(!p.room.is_finished());
+    assert!(!p.net.room.is_finished());
     p.pages[0].link.end_room();
     p.pump();
-    assert!(p.room.is_finished());
+    assert!(p.net.room.is_finished());
 }
 
 #[test]
@@ -380,10 +338,7 @@ fn a_player_who_leaves_before_its_link_opened_ends_the_attempt() {
     p.join(0);
     p.join(1);
     // Place 1 gives up (its page closed) before any link opened.
-    let socket = p.pages[1].socket.take().unwrap();
-    p.by_socket.remove(&socket);
-    let actions = p.room.handle(Event::Closed { socket }, Millis(5));
-    p.from_room.extend(actions);
+    assert!(p.net.close(1));
     p.pump();
     // The host heard its answer, so it waits for the link or the deadline.
     assert_eq!(p.pages[0].failed, None);

@@ -197,7 +197,12 @@ impl Shell {
             .map_or((0, 0), |l| (l.place, l.sides.len()));
         let people = u8::try_from(people).unwrap_or(u8::MAX);
         r.code = Some(code.clone());
-        r.machine = Some(Relink::new(place, people, false, now + REJOIN_WINDOW).keeping());
+        let machine = Relink::new(place, people, false, now + REJOIN_WINDOW).keeping();
+        r.machine = Some(if self.cfg.force_relay {
+            machine.relay_at_once()
+        } else {
+            machine
+        });
         let askers = std::mem::take(&mut r.askers);
         self.refresh_live();
         let url = format!("{}/rooms/{code}/ws?role=host", self.cfg.ws_base);
@@ -328,6 +333,9 @@ impl Shell {
             return;
         };
         let mut machine = Relink::new(lineup.place, people, back, deadline);
+        if self.cfg.force_relay {
+            machine = machine.relay_at_once();
+        }
         if !back {
             machine.set_mend(p.down.iter().copied().collect());
         }
@@ -589,6 +597,7 @@ impl Shell {
         };
         let (m, _) = p.links.remove(i);
         p.link_tags.remove(&m.0);
+        p.relayed.remove(&m.0);
         let running = self.game.match_tag() == Some(p.gen);
         if m.0 != key(place) {
             self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
@@ -596,6 +605,14 @@ impl Shell {
         if running {
             self.game.party_link_lost(now, link_name(place));
         }
+    }
+
+    /// Whether the comeback room's link to `place` goes through the relay.
+    fn relink_relayed(&self, place: u8) -> bool {
+        self.party
+            .as_ref()
+            .and_then(|p| p.relink.as_ref()?.machine.as_ref())
+            .is_some_and(|m| m.relayed(place))
     }
 
     /// Carries out the comeback room's outputs; `true` if there were any.
@@ -626,6 +643,23 @@ impl Shell {
                     }
                     self.remote_signal(LinkId::Party(key(place)), gen, signal.kind);
                 }
+                RelinkOutput::OpenRelay { place, ticket } => {
+                    // The link replaces the one to that place (a relay
+                    // asked at once made no offer that would have).
+                    self.retire_link(now, place);
+                    let room = self
+                        .party
+                        .as_ref()
+                        .and_then(|p| p.relink.as_ref()?.code.clone());
+                    if let Some(room) = room {
+                        let path = signaling_protocol::relay_path(&room, &ticket);
+                        self.out.push_back(Output::OpenRelay {
+                            link: LinkId::Party(key(place)),
+                            tag: gen,
+                            url: format!("{}{path}", self.cfg.ws_base),
+                        });
+                    }
+                }
                 RelinkOutput::ClosePeer(place) => {
                     self.out
                         .push_back(Output::ClosePeer(LinkId::Party(key(place))));
@@ -643,14 +677,20 @@ impl Shell {
                 RelinkOutput::Opened(place) => {
                     log::info!("party: a returning player's new link is open");
                     self.send_who(&[key(place)]);
+                    let relayed = self.relink_relayed(place);
                     if let Some(p) = self.party.as_mut() {
                         p.links.retain(|(_, q)| *q != place);
                         p.links.push((MemberId(key(place)), place));
                         p.links.sort_by_key(|(_, q)| *q);
                         p.link_tags.insert(key(place), gen);
                         p.down.remove(&place);
+                        if relayed {
+                            p.relayed.insert(key(place));
+                        }
                     }
                     self.refresh_live();
+                    self.match_view.path = Some(super::party_path(self.party.as_ref()));
+                    self.render(super::super::Part::Match);
                     // What came on it before we heard it open (the other
                     // end may open first, and send at once: its name, its
                     // fresh session's claim) is the match's now, in order.
@@ -672,18 +712,24 @@ impl Shell {
                 }
                 RelinkOutput::Ready => {
                     log::info!("party: every link for coming back is open");
+                    let (me, people) = self
+                        .party
+                        .as_ref()
+                        .and_then(|p| p.lineup.as_ref())
+                        .map_or((0, 0), |l| (l.place, l.sides.len()));
+                    let people = u8::try_from(people).unwrap_or(u8::MAX);
+                    let relayed: std::collections::BTreeSet<u8> = (0..people)
+                        .filter(|q| self.relink_relayed(*q))
+                        .map(key)
+                        .collect();
                     if let Some(p) = self.party.as_mut() {
-                        let (me, people) = p
-                            .lineup
-                            .as_ref()
-                            .map_or((0, 0), |l| (l.place, l.sides.len()));
-                        let people = u8::try_from(people).unwrap_or(u8::MAX);
                         p.links = (0..people)
                             .filter(|q| *q != me)
                             .map(|q| (MemberId(key(q)), q))
                             .collect();
                         p.link_tags = p.links.iter().map(|(m, _)| (m.0, gen)).collect();
                         p.down.clear();
+                        p.relayed = relayed;
                     }
                     self.party_back_ready(now);
                     let keys: Vec<u8> = self
