@@ -64,8 +64,11 @@ use crate::transport::Channel;
 /// `Benched`, and a `Neutral` change for a benched slot once its window
 /// ran out); version 14 a host that reloads comes back (the host's
 /// [`Hello`] carries a check of its own token, a [`Rejoin`] may name slot
-/// 0, and a guest answers a returning host with [`Resume`]).
-pub const PROTOCOL_VERSION: u32 = 14;
+/// 0, and a guest answers a returning host with [`Resume`]); version 15
+/// a host that reloads comes back to a match of three or more ([`Missing`],
+/// [`Held`] and a `Returned` change may name slot 0: a guest acting for
+/// the absent host gathers its inputs and orders its return).
+pub const PROTOCOL_VERSION: u32 = 15;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -1367,7 +1370,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 })
             }
             Wire::Missing(slot, have) => Message::Missing(Missing {
-                slot: guest_slot(slot)?,
+                slot: player_slot(slot)?,
                 have,
             }),
             Wire::Held(slot, first_tick, pads) => {
@@ -1375,7 +1378,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     return Err(DecodeError::BadValue("tick overflow"));
                 }
                 Message::Held(Held {
-                    slot: guest_slot(slot)?,
+                    slot: player_slot(slot)?,
                     first_tick,
                     pads: pads.0,
                 })
@@ -1389,7 +1392,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         slot: guest_slot(slot)?,
                     },
                     ChangeWire::Returned(slot, proof) => RosterChange::Returned {
-                        slot: guest_slot(slot)?,
+                        slot: player_slot(slot)?,
                         proof: u64::from_le_bytes(proof),
                     },
                     ChangeWire::Joined(slot, proof) => RosterChange::Joined {
@@ -1468,6 +1471,16 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
             }),
         })
     }
+}
+
+/// Any player's slot, the host's included: 0 to [`MAX_PLAYERS`]` - 1`
+/// (a guest acting for an absent host asks about slot 0 and orders its
+/// return).
+fn player_slot(slot: u8) -> Result<u8, DecodeError> {
+    if slot >= MAX_PLAYERS {
+        return Err(DecodeError::BadValue("slot"));
+    }
+    Ok(slot)
 }
 
 /// A slot only a guest can hold: 1 to [`MAX_PLAYERS`]` - 1`.
@@ -1874,16 +1887,38 @@ mod tests {
         );
         assert_eq!(enc(M::RosterAck(1)), [13, 1]);
         assert_eq!(enc(M::Bye(ByeReason::PlayerLeft { slot: 3 })), [6, 7, 3]);
-        // Slot 0 is the host's, which no question, run or change names.
+        // Slot 0 is the host's: a question, a run and a return may name
+        // it (a guest acting for the absent host), a leave or a join not;
+        // slot 8 is nobody's.
         for bad in [
-            &[10u8, 0, 0][..],
+            &[10u8, 8, 0][..],
             &[11, 8, 0, 0],
             &[12, 1, 0, 0, 0],
-            &[12, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            &[12, 1, 0, 1, 8, 0, 0, 0, 0, 0, 0, 0, 0],
+            &[12, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             &[6, 7, 8],
         ] {
             assert_eq!(M::decode(bad), Err(DecodeError::BadValue("slot")));
         }
+        assert_eq!(
+            M::decode(&[10, 0, 0xac, 0x02]),
+            Ok(M::Missing(Missing { slot: 0, have: 300 }))
+        );
+        let host_run = M::Held(Held {
+            slot: 0,
+            first_tick: 300,
+            pads: vec![5, 5, 5],
+        });
+        assert_eq!(enc(host_run.clone()), [11, 0, 0xac, 0x02, 7, 0b11, 5]);
+        assert_eq!(M::decode(&[11, 0, 0xac, 0x02, 7, 0b11, 5]), Ok(host_run));
+        assert_eq!(
+            M::decode(&[12, 3, 0xac, 0x02, 1, 0, 9, 0, 0, 0, 0, 0, 0, 0]),
+            Ok(M::Roster(Roster {
+                seq: 3,
+                tick: 300,
+                change: RosterChange::Returned { slot: 0, proof: 9 },
+            }))
+        );
         // Changes are numbered from 1.
         assert_eq!(
             M::decode(&[12, 0, 0, 0, 2]),

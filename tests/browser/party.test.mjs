@@ -12,7 +12,9 @@
 // Early in that match Cy's browser closes its party connections, and
 // later Bo's page is reloaded: each comes back into its place through a
 // comeback room the challenger's page makes (the others counting it
-// down, named), before the three play on in sync. The
+// down, named). Then the challenger's page itself is reloaded, and comes
+// back as the match's host through a room Bo's page makes, before the
+// three play on in sync. The
 // party of four picks the short match length in the party panel (two
 // halves of 30 s, carried to every page in the session's seed) and plays
 // it to the final buzzer: every page shows the same result, and their
@@ -258,7 +260,7 @@ test('a challenge\'s match of two is watched from the lobby, in sync, to the sam
   }
 });
 
-test('a party of three where one invited player declines plays with a CPU, in sync; a player whose connections close comes back, and one whose page reloads', { skip: !enabled }, async () => {
+test('a party of three where one invited player declines plays with a CPU, in sync; a player whose connections close comes back, one whose page reloads, and the challenger whose page reloads', { skip: !enabled }, async () => {
   await lobby();
   const cy = pages.Cy;
   // The peer connections Cy's page makes from here on are the party's.
@@ -294,10 +296,9 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   // Bo's page is reloaded mid-match: from the record in its tab's session
   // storage (the party's host, its place, how many play) it goes back into
   // the lobby under its name, asks Ada's page, and is back in its place
-  // the same way; Ada's page keeps no record (it cannot come back).
+  // the same way.
   const bo = ps[1];
   await bo.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
-  assert.equal(await ps[0].evaluate(() => sessionStorage.getItem('rejoin')), null);
   const reloadedAt = Date.now();
   await bo.reload();
   try {
@@ -309,6 +310,27 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   const boBack = Number(await bo.locator('#match').getAttribute('data-rejoined'));
   console.log(`party reload: ${JSON.stringify({ reload_to_back_in_match_ms: Date.now() - reloadedAt, caught_up_to_tick: boBack })}`);
   assert.equal(await bo.locator('#match').getAttribute('data-side'), '1', 'back in its own place');
+  for (const p of ps) {
+    await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+  }
+  // Ada's page, the challenger's and the match's host, is reloaded: its
+  // record (its token and entropy, its guests' lobby ids) brings it back
+  // into the lobby, it asks Bo's and Cy's pages, Bo's (the lowest place
+  // still connected) opens the room, Bo and Cy keep their own connection,
+  // and Ada's fresh session is the host again.
+  const ada = ps[0];
+  await ada.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  const hostReloadedAt = Date.now();
+  await ada.reload();
+  try {
+    await ada.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
+  const adaBack = Number(await ada.locator('#match').getAttribute('data-rejoined'));
+  console.log(`party host reload: ${JSON.stringify({ reload_to_back_in_match_ms: Date.now() - hostReloadedAt, caught_up_to_tick: adaBack })}`);
+  assert.equal(await ada.locator('#match').getAttribute('data-side'), '0', 'the host again');
   for (const p of ps) {
     await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
   }

@@ -432,9 +432,12 @@ impl SessionConfig {
     /// [`Event::Started`](super::Event::Started) then
     /// [`Event::Rejoined`](super::Event::Rejoined). The match's input
     /// delay and id come from the guest (an input delay picked from the
-    /// round trip is the one picked then). Matches of two players only
-    /// ([`Session::new`] refuses more, and one without entropy, with
-    /// [`ConfigError::HostBack`]); a refusal ends the session with
+    /// round trip is the one picked then). With three players or more it
+    /// sends the `Rejoin` on every link; the lowest guest slot answers
+    /// for all, and each guest takes the session on its own link once it
+    /// checked the token (see `docs/engine.md`, "A host that reloads").
+    /// [`Session::new`] refuses it without entropy
+    /// ([`ConfigError::HostBack`]); a refusal ends the session with
     /// `Outcome::RejoinRefused`.
     pub fn back_as_host(mut self, token: u64) -> Self {
         self.host_back = Some(token);
@@ -558,7 +561,7 @@ impl SessionConfig {
         }
         if self.host_back.is_some() {
             let host = matches!(self.role, Role::Host { .. }) && !self.watching;
-            if !host || self.rejoin_entropy.is_none() || self.players != 2 {
+            if !host || self.rejoin_entropy.is_none() {
                 return Err(ConfigError::HostBack);
             }
         }
@@ -633,8 +636,7 @@ pub enum ConfigError {
         slot: u8,
     },
     /// [`SessionConfig::back_as_host`] on a configuration that is not a
-    /// host's, has no [`SessionConfig::rejoin_entropy`], or plays more
-    /// than two players (a host comes back only to a match of two).
+    /// host's or has no [`SessionConfig::rejoin_entropy`].
     HostBack,
 }
 
@@ -660,10 +662,9 @@ impl fmt::Display for ConfigError {
             ConfigError::RejoinSlot { slot } => {
                 write!(f, "slot {slot} cannot be rejoined or joined (1 to 7 can)")
             }
-            ConfigError::HostBack => write!(
-                f,
-                "a host comes back only as a host with rejoin entropy, in a match of two"
-            ),
+            ConfigError::HostBack => {
+                write!(f, "a host comes back only as a host with rejoin entropy")
+            }
             ConfigError::Spectators { count, max } => {
                 write!(f, "{count} spectators: a match admits at most {max}")
             }

@@ -1,8 +1,18 @@
-//! A host that reloads comes back: in a match of two, the guest holds
-//! the match while the host's slot is held, checks the fresh session's
-//! token against what the old host's Hello told it, and serves it the
+//! A host that reloads comes back: the guests hold the match while the
+//! host's slot is held, each checks the fresh session's token against
+//! what the old host's Hello told it, and one of them serves it the
 //! catch-up a host serves a rejoining guest; the fresh session replays it
 //! and is the host again.
+//!
+//! In a match of two the guest serves it at once. With more guests, one
+//! acts for the absent host: the lowest guest slot still driven (every
+//! guest computes it alone from the membership they share). It gathers
+//! slot 0's inputs the others hold, as the host gathers a gone player's
+//! (`Missing`, `Held`), hands each the ones it lacks and orders the slot
+//! back (`Roster { Returned }`) at the tick where the longest stream
+//! ends, so every guest agrees on the old host's last input; then it
+//! serves the catch-up. The others take the fresh session on their own
+//! link once it shows a token that matches their own check.
 //!
 //! The guest cannot forge a host: the old host's Hello gave it only the
 //! token's fingerprint (a keyed hash, see `rejoin::proof`), never the
@@ -11,10 +21,11 @@
 
 use super::handshake::match_id;
 use super::rejoin::{self, Gathered};
+use super::roster::Leaving;
 use super::{Event, Params, PeerId, Phase, Role, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
-use crate::wire::{ByeReason, Message, Rejoin, RejoinRefusal, Resume, PROTOCOL_VERSION};
+use crate::wire::{ByeReason, Message, Missing, Rejoin, RejoinRefusal, Resume, PROTOCOL_VERSION};
 
 impl<G: DeterministicGame> Session<G> {
     /// Guest: a `Rejoin` for slot 0 on link `link` (`pi` when it is a
@@ -43,6 +54,18 @@ impl<G: DeterministicGame> Session<G> {
             self.outbox_for(link, pi).send(&bye);
             return;
         }
+        let copy = own.and_then(|i| self.peers.get(i)).is_some_and(|p| {
+            p.dropped.is_none()
+                && !p.frozen
+                && p.returning.is_none()
+                && p.taken_token == Some(r.token)
+        });
+        if copy {
+            // The fresh session this side took already says its Rejoin
+            // again: nothing new.
+            log::debug!("the returned host said its rejoin again on {link}: dropped");
+            return;
+        }
         let verdict = self.host_back_verdict(own, &r);
         if let Some(i) = own {
             // A fresh session speaks on the host's own link: the old one
@@ -57,8 +80,82 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         match verdict {
-            Ok(t) => self.serve_returning_host(now, link, t),
+            Ok(t) if self.players() == 2 => self.serve_returning_host(now, link, t),
+            Ok(t) => self.host_back_among_many(now, link, t, r.token),
             Err(why) => self.refuse_rejoin(link, pi, why),
+        }
+    }
+
+    /// The lowest guest slot still driven by a player (not benched, not
+    /// left): the guest that acts for the host while slot 0 is held.
+    /// Every guest finds the same one from the membership they share.
+    pub(super) fn acting_slot(&self) -> Option<u8> {
+        let Phase::Running(run) = &self.phase else {
+            return None;
+        };
+        (1..run.params.players).find(|&s| !run.timeline.is_neutral(usize::from(s)))
+    }
+
+    /// Guest: whether link `pi` leads to the guest acting for the absent
+    /// host (this side being another guest).
+    pub(super) fn is_acting_link(&self, pi: usize) -> bool {
+        let acting = self.acting_slot();
+        self.side != 0
+            && acting != Some(self.side)
+            && self
+                .peers
+                .get(pi)
+                .is_some_and(|p| p.slot.is_some() && p.slot == acting)
+    }
+
+    /// Guest, in a match of three or more: the host's fresh session on
+    /// `link` showed the right token (`t` is the host's `Peer`). The
+    /// acting guest gathers slot 0's inputs from the others (once); any
+    /// other guest keeps the claim until the acting guest's word, or
+    /// takes the session at once if that word came first.
+    fn host_back_among_many(&mut self, now: Millis, link: PeerId, t: usize, token: u64) {
+        if self.acting_slot() != Some(self.side) {
+            let returning = self.peers.get(t).is_some_and(|p| p.returning.is_some());
+            if returning {
+                let _taken = self.check_claim(now, link, t, token);
+            } else if let Some(p) = self.peers.get_mut(t) {
+                p.keep_claim(link, token);
+                log::debug!("the host's return on {link} waits for the acting guest's word");
+            }
+            return;
+        }
+        let Phase::Running(run) = &mut self.phase else {
+            return;
+        };
+        if let Some(l) = &mut run.leaving {
+            // A gathering under way: a later return (on another link)
+            // takes the place of the earlier one.
+            l.rejoin = Some((link, token));
+            return;
+        }
+        let have = run.timeline.inputs_of(0).len() as u32;
+        for p in &mut self.peers {
+            if p.slot == Some(0) {
+                p.frozen = true;
+            } else if p.slot.is_some() {
+                p.out
+                    .send(&Message::<G::Input>::Missing(Missing { slot: 0, have }));
+            }
+        }
+        let others = self
+            .peers
+            .iter()
+            .filter(|p| p.slot.is_some_and(|s| s != 0))
+            .map(|p| p.id);
+        let mut leaving = Leaving::new(0, have, others);
+        leaving.rejoin = Some((link, token));
+        let complete = leaving.complete();
+        run.leaving = Some(leaving);
+        log::info!(
+            "the host is back on {link}: asking the other guests for its inputs past tick {have}"
+        );
+        if complete {
+            self.finish_leave(now);
         }
     }
 
@@ -69,11 +166,6 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &self.phase else {
             return Err(RejoinRefusal::HostUnable);
         };
-        if run.params.players != 2 {
-            // With more guests, every one must agree on when slot 0 came
-            // back and on which of its inputs exist: not built.
-            return Err(RejoinRefusal::HostUnable);
-        }
         let target = self.peers.iter().position(|p| p.slot == Some(0));
         let Some((t, p)) = target.and_then(|t| self.peers.get(t).map(|p| (t, p))) else {
             return Err(RejoinRefusal::SlotNotHeld);
@@ -89,7 +181,11 @@ impl<G: DeterministicGame> Session<G> {
         if rejoin::proof(r.token, run.params.match_id, 0) != self.host_check {
             return Err(RejoinRefusal::WrongToken);
         }
-        if own != Some(t) && p.dropped.is_none() {
+        // The old session counts as live until this side saw it go, or
+        // the acting guest said it is gone (it asked about its inputs, or
+        // ordered its return).
+        let live = p.dropped.is_none() && !p.frozen && p.returning.is_none();
+        if own != Some(t) && live {
             return Err(RejoinRefusal::SlotLive);
         }
         Ok(t)
@@ -102,7 +198,7 @@ impl<G: DeterministicGame> Session<G> {
     /// confirmed tick and hash, as a host serves a rejoining guest; what
     /// this side keeps for the link starts again from there. This side
     /// replays nothing.
-    fn serve_returning_host(&mut self, now: Millis, link: PeerId, t: usize) {
+    pub(super) fn serve_returning_host(&mut self, now: Millis, link: PeerId, t: usize) {
         let Phase::Running(run) = &self.phase else {
             return;
         };

@@ -50,8 +50,9 @@
 //!   changes the host orders (a player that left plays the neutral input);
 //! * `rejoin.rs`: rejoin tokens, and the catch-up the host sends a player
 //!   back from a reload and that player gathers;
-//! * `host_back.rs`: a host back from a reload, in a match of two: the
-//!   guest checks its token and serves it the catch-up;
+//! * `host_back.rs`: a host back from a reload: the guests check its
+//!   token and one serves it the catch-up (with three players or more,
+//!   the guest acting for it, after gathering its inputs);
 //! * `audience.rs`: the host's spectators (admitting them, their paced
 //!   stream of confirmed inputs and hashes) and the spectator count every
 //!   member reads;
@@ -650,9 +651,34 @@ impl<G: DeterministicGame> Session<G> {
             self.peers.push(peer);
             return Some(0);
         }
-        let Phase::Handshake(hs) = &self.phase else {
-            log::debug!("{id} opened after the start: ignored unless it rejoins");
-            return None;
+        let hs = match &self.phase {
+            Phase::Handshake(hs) => hs,
+            Phase::Running(run) if self.cfg.host_back.is_some() => {
+                // A host back among several guests: a link to a guest
+                // may open after the match runs again; it asks that guest
+                // too, who takes it on the acting guest's word.
+                let room = usize::from(run.params.players.saturating_sub(1));
+                if self.peers.len() >= room {
+                    log::warn!("{id} opened beyond the match's players: ignored");
+                    return None;
+                }
+                let mut peer = Peer::new(id, now);
+                peer.pinger.start(self.cfg.ping_interval_frames);
+                peer.sender = sender::Sender::holding(run.returns_at);
+                peer.roster_acked = run.roster_seq;
+                peer.out.send(&Message::<G::Input>::Rejoin(Rejoin {
+                    protocol: PROTOCOL_VERSION,
+                    build: G::BUILD_ID,
+                    slot: 0,
+                    token: self.cfg.host_back.unwrap_or(0),
+                }));
+                self.peers.push(peer);
+                return Some(self.peers.len() - 1);
+            }
+            _ => {
+                log::debug!("{id} opened after the start: ignored unless it rejoins");
+                return None;
+            }
         };
         let room = match hs.params.players {
             0 => MAX_PLAYERS - 1,
@@ -2047,7 +2073,7 @@ impl<G: DeterministicGame> Session<G> {
         });
         let all = run.timeline.inputs_of(s);
         for p in &mut self.peers {
-            if p.slot == Some(slot) {
+            if p.slot == Some(slot) || p.slot.is_none() {
                 continue;
             }
             let from = leaving.count_of(p.id).unwrap_or(tick).min(tick);
@@ -2060,10 +2086,19 @@ impl<G: DeterministicGame> Session<G> {
         match leaving.rejoin {
             None if leaving.bench => self.apply_bench(now, slot, tick),
             None => self.apply_neutral(slot, tick),
-            Some((link, _)) => {
+            Some((link, token)) => {
                 log::info!("slot {slot} comes back from tick {tick}: the others were told");
                 if let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) {
-                    self.accept_rejoin(now, link, t);
+                    if self.side == 0 {
+                        self.accept_rejoin(now, link, t);
+                    } else {
+                        // The guest acting for the absent host serves its
+                        // fresh session the catch-up.
+                        self.serve_returning_host(now, link, t);
+                        if let Some(p) = self.peers.get_mut(t) {
+                            p.taken_token = Some(token);
+                        }
+                    }
                 }
             }
         }
@@ -2250,7 +2285,8 @@ impl<G: DeterministicGame> Session<G> {
 
     /// The host asks which inputs of a gone player this side holds.
     fn on_missing(&mut self, pi: usize, m: Missing) {
-        let from_host = self.is_host_link(pi);
+        // While the host is away, the acting guest asks about slot 0.
+        let from_host = self.is_host_link(pi) || (m.slot == 0 && self.is_acting_link(pi));
         let entering = self.entering();
         let Phase::Running(run) = &mut self.phase else {
             self.violation(Violation::UnexpectedRoster);
@@ -2295,7 +2331,7 @@ impl<G: DeterministicGame> Session<G> {
     /// A run of a gone player's inputs: an answer (host) or the inputs
     /// this side lacks before the change (guest).
     fn on_held(&mut self, now: Millis, pi: usize, h: Held<G::Input>) {
-        let from_host = self.is_host_link(pi);
+        let from_host = self.is_host_link(pi) || (h.slot == 0 && self.is_acting_link(pi));
         let Phase::Running(run) = &mut self.phase else {
             self.violation(Violation::UnexpectedRoster);
             return;
@@ -2305,7 +2341,9 @@ impl<G: DeterministicGame> Session<G> {
         };
         let limit = ahead_limit(run.reach_base(), run.params);
         let s = usize::from(h.slot);
-        if self.side == 0 {
+        // The host gathers; so does a guest acting for the absent host
+        // (the only gathering a guest makes).
+        if self.side == 0 || run.leaving.is_some() {
             let Some(leaving) = run.leaving.as_mut() else {
                 self.violation(Violation::UnexpectedRoster);
                 return;
@@ -2340,6 +2378,9 @@ impl<G: DeterministicGame> Session<G> {
     /// A membership change from the host.
     fn on_roster(&mut self, now: Millis, pi: usize, r: Roster) {
         let from_host = self.is_host_link(pi);
+        // While the host is away, the acting guest orders its return.
+        let acting = self.is_acting_link(pi);
+        let host_check = self.host_check;
         if let (Phase::Handshake(_), RosterChange::Spectators { .. }, true) =
             (&self.phase, r.change, from_host)
         {
@@ -2389,7 +2430,8 @@ impl<G: DeterministicGame> Session<G> {
             }
         };
         let held = run.timeline.inputs_of(usize::from(slot)).len() as u32;
-        if !from_host
+        let by_acting = acting && slot == 0 && proof.is_some();
+        if !(from_host || by_acting)
             || r.seq != run.roster_seq.wrapping_add(1)
             || run.asked != Some(slot)
             || held != r.tick
@@ -2399,7 +2441,10 @@ impl<G: DeterministicGame> Session<G> {
         }
         run.roster_seq = r.seq;
         run.asked = None;
-        if let Some(host) = self.peers.get_mut(pi) {
+        if let Some(host) = self.peers.get_mut(pi).filter(|_| from_host) {
+            // The host counts acknowledgements; the acting guest does
+            // not (the returned host takes the change's number from its
+            // catch-up).
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
         // Another guest may be one whose old session is gone for good,
@@ -2421,6 +2466,9 @@ impl<G: DeterministicGame> Session<G> {
         match proof {
             None if bench => self.apply_bench(now, slot, r.tick),
             None => self.apply_neutral(slot, r.tick),
+            // Each guest checks the returning host against its own
+            // check from the old host's Hello, not the acting guest's.
+            Some(_) if by_acting => self.apply_returned(now, slot, r.tick, host_check),
             Some(proof) => self.apply_returned(now, slot, r.tick, proof),
         }
     }
@@ -2828,7 +2876,12 @@ impl<G: DeterministicGame> Session<G> {
     /// is (before or after the catch-up). Checked like any introduction,
     /// once the host's Hello told the match.
     fn on_member_rejoining(&mut self, pi: usize, m: Member) {
+        let host_back = self.cfg.host_back.is_some();
         let params = match &self.phase {
+            // A host coming back checks the guests' introductions once
+            // its catch-up replayed: until then only the guest serving it
+            // has a slot, and only it may send catch-up messages.
+            Phase::Handshake(_) if host_back => None,
             Phase::Handshake(hs) => hs.own_slot.map(|_| hs.params),
             Phase::Running(run) => Some(run.params),
             Phase::Ended(_) => return,
@@ -2836,7 +2889,7 @@ impl<G: DeterministicGame> Session<G> {
         let Some(peer) = self.peers.get_mut(pi) else {
             return;
         };
-        if self.side == 0 || peer.slot.is_some() || peer.member.is_some() {
+        if (self.side == 0 && !host_back) || peer.slot.is_some() || peer.member.is_some() {
             self.violation(Violation::UnexpectedMember);
             return;
         }
@@ -3928,6 +3981,18 @@ impl<G: DeterministicGame> Session<G> {
             // A host coming back orders the changes from the guest's
             // last one on.
             p.roster_acked = c.roster;
+        }
+        if self.cfg.host_back.is_some() {
+            // The other guests that took this side back already.
+            for i in 0..self.peers.len() {
+                let pending = self.peers.get_mut(i).and_then(|p| p.member.take());
+                if let Some(m) = pending {
+                    if let Err(v) = self.admit(i, m, params) {
+                        self.violation(v);
+                        return;
+                    }
+                }
+            }
         }
         if self.side == 0 && c.spectators.last().is_some_and(|&(_, n)| n > 0) {
             // The old host's spectators watched it alone and are gone

@@ -812,6 +812,21 @@ fn every_kind_of_datagram_in_every_phase() {
         vec![8, 60, 2, 1, 2, 3],    // part hashes cut short
         encode(&M::Missing(Missing { slot: 1, have: 0 })),
         encode(&M::Missing(Missing { slot: 2, have: 4 })),
+        // A guest acting for an absent host asks about slot 0, hands its
+        // runs on and orders its return: never to a host.
+        encode(&M::Missing(Missing { slot: 0, have: 4 })),
+        encode(&M::Held(Held {
+            slot: 0,
+            first_tick: 4,
+            pads: vec![1, 2],
+        })),
+        encode(&M::Roster(Roster {
+            seq: 1,
+            tick: 4,
+            change: RosterChange::Returned { slot: 0, proof: 7 },
+        })),
+        vec![10, 8, 4],       // Missing of slot 8: nobody's
+        vec![12, 1, 4, 0, 0], // slot 0 left: never
         encode(&M::Held(Held {
             slot: 1,
             first_tick: 4,
@@ -1030,19 +1045,27 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     hashes: pads.iter().map(|&p| u64::from(p) * u64::from(b)).collect(),
                 }),
                 7 => M::Missing(Missing {
-                    slot: (a % 7 + 1) as u8,
+                    slot: (a % 8) as u8,
                     have: b % 8,
                 }),
                 8 => M::Held(Held {
-                    slot: (a % 7 + 1) as u8,
+                    slot: (a % 8) as u8,
                     first_tick: b % 8,
                     pads,
                 }),
-                9 => M::Roster(Roster {
+                9 if a % 2 == 0 => M::Roster(Roster {
                     seq: (a % 3 + 1) as u16,
                     tick: b % 8,
                     change: RosterChange::Neutral {
                         slot: (a % 7 + 1) as u8,
+                    },
+                }),
+                9 => M::Roster(Roster {
+                    seq: (a % 3 + 1) as u16,
+                    tick: b % 8,
+                    change: RosterChange::Returned {
+                        slot: (a % 8) as u8,
+                        proof: u64::from(b),
                     },
                 }),
                 10 => M::RosterAck((a % 3 + 1) as u16),

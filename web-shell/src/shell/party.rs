@@ -153,6 +153,9 @@ pub(super) struct PartySetup {
     relink: Option<back::RelinkRoom>,
     /// The lobby name of the player at each place, as each said.
     names: std::collections::BTreeMap<u8, String>,
+    /// The lobby id of the player at each place, as each said (the host's
+    /// page asks them for a way back after a reload).
+    ids: std::collections::BTreeMap<u8, PeerId>,
     /// The places whose match link closed, until a comeback link to them
     /// opens.
     down: std::collections::BTreeSet<u8>,
@@ -209,6 +212,7 @@ impl PartySetup {
             link_tags: std::collections::BTreeMap::new(),
             relink: None,
             names: std::collections::BTreeMap::new(),
+            ids: std::collections::BTreeMap::new(),
             down: std::collections::BTreeSet::new(),
             back_for_silence: false,
             relayed: std::collections::BTreeSet::new(),
@@ -574,6 +578,13 @@ impl Shell {
                         self.party_host_lost(now);
                     } else {
                         self.ask_mend();
+                    }
+                    let all_down = self
+                        .party
+                        .as_ref()
+                        .is_some_and(|p| p.links.iter().all(|(_, q)| p.down.contains(q)));
+                    if all_down {
+                        self.kept_links_all_lost();
                     }
                 }
                 RtcEvent::Backlog(bytes) => {

@@ -142,6 +142,10 @@ pub struct RejoinRecord {
     pub ask: crate::id::PeerId,
     /// That player's lobby name, for the messages while reconnecting.
     pub ask_name: String,
+    /// For a party's host: the lobby ids of its other guests, asked too
+    /// (any guest still in the match may take the host back). Empty
+    /// otherwise.
+    pub also: Vec<crate::id::PeerId>,
     /// The game the match plays (a page that carries several).
     pub game: String,
     /// For a party's match, how many play (its host is the party's);
@@ -166,6 +170,9 @@ struct Stored {
     entropy: Option<String>,
     ask: String,
     ask_name: String,
+    /// A party host's other guests; absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    also: Vec<String>,
     game: String,
     alive_at: u64,
     /// Absent in a match of two's record.
@@ -200,6 +207,7 @@ impl RejoinRecord {
             entropy: self.entropy.map(|e| format!("{e:032x}")),
             ask: self.ask.as_str().to_owned(),
             ask_name: self.ask_name.clone(),
+            also: self.also.iter().map(|a| a.as_str().to_owned()).collect(),
             game: self.game.clone(),
             alive_at: self.alive_at,
             people: self.people,
@@ -228,15 +236,29 @@ impl RejoinRecord {
         if s.slot >= lockstep::wire::MAX_PLAYERS || !name_ok {
             return Err(RecordError::BadValue);
         }
-        // The host's record, and only the host's, holds its entropy; a
-        // host comes back only to a match of two.
-        let entropy = match (s.slot, s.entropy.as_deref(), s.people) {
-            (0, Some(e), 0) if e.len() == 32 && e.bytes().all(|b| b.is_ascii_hexdigit()) => {
+        // The host's record, and only the host's, holds its entropy; only
+        // a party's host's lists other guests to ask (one for each guest
+        // beyond the first).
+        let entropy = match (s.slot, s.entropy.as_deref()) {
+            (0, Some(e)) if e.len() == 32 && e.bytes().all(|b| b.is_ascii_hexdigit()) => {
                 Some(u128::from_str_radix(e, 16).map_err(|_| RecordError::BadValue)?)
             }
-            (1.., None, _) => None,
+            (1.., None) => None,
             _ => return Err(RecordError::BadValue),
         };
+        let also_fits = if s.slot == 0 && s.people != 0 {
+            s.also.len() + 2 <= usize::from(s.people)
+        } else {
+            s.also.is_empty()
+        };
+        if !also_fits {
+            return Err(RecordError::BadValue);
+        }
+        let also = s
+            .also
+            .iter()
+            .map(|a| crate::id::PeerId::parse(a).ok_or(RecordError::BadValue))
+            .collect::<Result<Vec<_>, _>>()?;
         // A party's record: its size holds the slot, within the engine's
         // players.
         if s.people != 0 && (s.people <= s.slot || s.people > lockstep::wire::MAX_PLAYERS) {
@@ -252,6 +274,7 @@ impl RejoinRecord {
             entropy,
             ask: crate::id::PeerId::parse(&s.ask).ok_or(RecordError::BadValue)?,
             ask_name: s.ask_name,
+            also,
             game: s.game,
             alive_at: s.alive_at,
             people: s.people,
@@ -283,6 +306,10 @@ pub const HOST_GONE: &str =
 
 /// The message when the host says the match is over.
 pub const MATCH_OVER: &str = "That match is over.";
+
+/// The message when the page could not take its place back (a link for
+/// it opened too late, or its game could not make the session).
+pub const COULD_NOT: &str = "Could not get back into the match.";
 
 /// The message when the window ran out before the host took us back.
 pub const TOO_LATE: &str = "Could not get back into the match in time, so it is over.";
@@ -342,6 +369,16 @@ struct Asking {
     game: Option<String>,
     /// The host's entropy, when the host comes back (slot 0).
     entropy: Option<u128>,
+    /// A party's host coming back: the other guests it asks too (any may
+    /// answer).
+    also: Vec<PeerId>,
+    /// A party guest whose link to the host is down while it still
+    /// reaches another guest: the host's page may be the one away (a
+    /// reload), so this page keeps its session and links, shows the host
+    /// counted down, and asks the host's old page in case it is this
+    /// link alone that failed. It stops asking when the host's page comes
+    /// back through a room of the party's guests.
+    kept: bool,
 }
 
 /// Coming back into the running match, on either side: the guest asks the
@@ -395,9 +432,15 @@ impl Comeback {
             .map(|(_, r)| r)
     }
 
-    /// Whether this page is asking its way back (it shows "Reconnecting…").
+    /// Whether this page is asking its way back.
     pub(super) fn reconnecting(&self) -> bool {
         self.asking.is_some()
+    }
+
+    /// Whether this page shows "Reconnecting…": it asks its way back, and
+    /// not merely in case the link to a party's host alone failed.
+    fn shows_reconnecting(&self) -> bool {
+        self.asking.as_ref().is_some_and(|a| !a.kept)
     }
 }
 
@@ -496,6 +539,8 @@ impl Shell {
             party: (r.people != 0).then_some(r.people),
             game: Some(r.game),
             entropy: r.entropy,
+            also: r.also,
+            kept: false,
         });
         if let Some(c) = self.client.as_mut() {
             c.note(crate::lobby::LobbyNotice::Rejoin(RECONNECTING));
@@ -504,28 +549,45 @@ impl Shell {
 
     /// The record of the running match, written once a second (its time
     /// says until when the slot may be held): a guest's, or the host's of
-    /// a match of two whose game can take its host back.
+    /// a match whose game can take its host back (a party's once every
+    /// guest said who it is).
     fn write_record(&mut self, now: Millis) {
-        if now < self.comeback.next_write || !self.in_match() {
+        if now < self.comeback.next_write || !self.in_match() || self.comeback.asking.is_some() {
             return;
         }
         let Some(id) = self.game.match_identity() else {
             return;
         };
-        // A party's guest comes back through the party's host.
-        let party = self.party_host();
-        let host = party
-            .as_ref()
-            .map(|(h, _)| h.clone())
-            .or_else(|| self.last_opponent.clone());
-        let (Some(token), Some(host)) = (id.token, host) else {
+        let Some(token) = id.token else {
             return;
         };
-        if self.comeback.asking.is_some() {
-            return;
-        }
+        // A party's guest comes back through the party's host; a party's
+        // host through its guests; in a match of two, each through the
+        // other.
+        let in_party = self.party_links_up();
+        let (ask, also, ask_name, people) = if let Some((host, people)) = self.party_host() {
+            let name = self
+                .client
+                .as_ref()
+                .and_then(|c| c.player(&host))
+                .map(|p| p.nick.clone());
+            (host, Vec::new(), name, people)
+        } else if in_party {
+            let Some((first, mut guests, people)) =
+                self.party_guests_to_ask().filter(|_| id.side == 0)
+            else {
+                return;
+            };
+            let ask = guests.remove(0);
+            (ask, guests, self.party_name(first), people)
+        } else {
+            let Some(other) = self.last_opponent.clone() else {
+                return;
+            };
+            (other, Vec::new(), self.comeback.name.clone(), 0)
+        };
         let entropy = match id.side {
-            0 if party.is_some() || self.party_links_up() || !self.game.host_rejoins() => return,
+            0 if !self.game.host_rejoins() => return,
             0 => match self.comeback.entropy {
                 Some(e) => Some(e),
                 None => return,
@@ -533,29 +595,22 @@ impl Shell {
             _ => None,
         };
         self.comeback.next_write = now + Millis(1_000);
-        let name = match &party {
-            Some((h, _)) => self
-                .client
-                .as_ref()
-                .and_then(|c| c.player(h))
-                .map(|p| p.nick.clone()),
-            None => self.comeback.name.clone(),
-        };
-        let ask_name = name.unwrap_or_else(|| "The other player".to_owned());
-        let game = match &party {
-            Some(_) => self.party_game_name(),
-            None => self.game.name().to_owned(),
+        let game = if in_party {
+            self.party_game_name()
+        } else {
+            self.game.name().to_owned()
         };
         let record = RejoinRecord {
             seed: id.match_id,
             slot: id.side,
             token,
             entropy,
-            ask: host,
-            ask_name,
+            ask,
+            ask_name: ask_name.unwrap_or_else(|| "The other player".to_owned()),
+            also,
             game,
             alive_at: self.wall(now),
-            people: party.map_or(0, |(_, n)| n),
+            people,
         };
         self.comeback.written = true;
         self.out.push_back(Output::SessionStore {
@@ -603,7 +658,7 @@ impl Shell {
             return;
         }
         log::info!("the match link was lost; asking the host for a way back");
-        self.ask_way_back(now, host, &id, token, None);
+        self.ask_way_back(now, host, &id, token, None, false);
     }
 
     /// A guest whose link was lost (not reloaded) starts asking `host` for
@@ -616,6 +671,7 @@ impl Shell {
         id: &super::game::MatchIdentity,
         token: u64,
         party: Option<u8>,
+        kept: bool,
     ) {
         self.comeback.asking = Some(Asking {
             host,
@@ -628,14 +684,23 @@ impl Shell {
             party,
             game: None,
             entropy: None,
+            also: Vec::new(),
+            kept,
         });
         self.comeback_tick(now);
     }
 
     /// A party guest's link to the host closed while the match runs (its
-    /// other links are closed already): with a token, it asks the host
-    /// `host` for a way back into the match of `people`.
-    pub(super) fn party_link_to_host_lost(&mut self, now: Millis, host: PeerId, people: u8) {
+    /// other links are closed already, or `kept`: see [`Asking::kept`]):
+    /// with a token, it asks the host `host` for a way back into the match
+    /// of `people`.
+    pub(super) fn party_link_to_host_lost(
+        &mut self,
+        now: Millis,
+        host: PeerId,
+        people: u8,
+        kept: bool,
+    ) {
         if self.comeback.asking.is_some() || !self.in_match() {
             return;
         }
@@ -646,8 +711,12 @@ impl Shell {
             log::info!("the party's host is lost, and this page has no way back");
             return;
         };
-        log::info!("the links to the party were lost; asking the host for a way back");
-        self.ask_way_back(now, host, &id, token, Some(people));
+        if kept {
+            log::info!("the link to the party's host was lost; holding its place, and asking it");
+        } else {
+            log::info!("the links to the party were lost; asking the host for a way back");
+        }
+        self.ask_way_back(now, host, &id, token, Some(people), kept);
     }
 
     /// The returning party page's links to everyone are open: its fresh
@@ -666,7 +735,7 @@ impl Shell {
         }
         if !self.in_match() {
             if a.reloaded {
-                self.give_up("Could not get back into the match.");
+                self.give_up(COULD_NOT);
             }
             return;
         }
@@ -679,19 +748,58 @@ impl Shell {
             };
         }
         self.match_view.path = Some(super::party::party_path(self.party.as_ref()));
-        let cfg = SessionConfig::guest()
-            .adaptive_input_delay()
-            .rejoin(a.slot, a.token);
-        let cfg = self.rejoin_config(cfg, false);
+        let cfg = match a.entropy {
+            // The party's host comes back as the host of the same match
+            // (its delay and the match come from the guests).
+            Some(entropy) if a.slot == 0 => self.host_back_config(&a, entropy),
+            _ => {
+                let cfg = SessionConfig::guest()
+                    .adaptive_input_delay()
+                    .rejoin(a.slot, a.token);
+                self.rejoin_config(cfg, false)
+            }
+        };
         let names = self.party_link_names();
         if !self.game.start_party(cfg, now, tag, &names) {
+            // The page has no session to play on with: the match is over
+            // for it (the others count it down, then go on or end).
             log::warn!("could not make the session to come back with");
+            self.close_party();
+            if let Some(c) = self.client.as_mut() {
+                c.match_ended(now);
+            }
+            if a.reloaded {
+                self.give_up(COULD_NOT);
+            } else {
+                self.screen_event(
+                    now,
+                    crate::screens::ScreenEvent::Ended(COULD_NOT.into()),
+                    &[],
+                );
+            }
+            return;
         }
         if a.reloaded {
             self.screen_event(now, crate::screens::ScreenEvent::MatchStarted, &[]);
         }
         self.party_back_started(now);
         self.render(Part::Match);
+    }
+
+    /// The host's fresh session, built as the match was (the input delay
+    /// and the match's parameters come from the guests): for a match of
+    /// two, or a party's of `a.party` people.
+    fn host_back_config(&mut self, a: &Asking, entropy: u128) -> SessionConfig {
+        self.comeback.entropy = Some(entropy);
+        let c = SessionConfig::host(a.match_id, 6);
+        let c = if self.cfg.lockstep { c } else { c.rollback() };
+        let c = match a.party {
+            Some(people) => c.players(people),
+            None => c,
+        };
+        self.rejoin_config(c.adaptive_input_delay(), false)
+            .rejoin_entropy(entropy)
+            .back_as_host(a.token)
     }
 
     /// The timers: the guest asks again every [`ASK_EVERY`] until a link
@@ -708,7 +816,10 @@ impl Shell {
         let Some(a) = self.comeback.asking.as_ref() else {
             return;
         };
-        let (host, reloaded, until) = (a.host.clone(), a.reloaded, a.until);
+        let (reloaded, until) = (a.reloaded, a.until);
+        let askees: Vec<PeerId> = std::iter::once(a.host.clone())
+            .chain(a.also.iter().cloned())
+            .collect();
         if reloaded && now >= until {
             self.give_up(TOO_LATE);
             return;
@@ -716,13 +827,18 @@ impl Shell {
         let Some(c) = self.client.as_ref() else {
             return;
         };
-        // After a reload: once in the lobby, the host must be there too
-        // (the roster comes with the welcome).
+        // After a reload: once in the lobby, the page to ask must be there
+        // too (the roster comes with the welcome): for a party's host, one
+        // of its guests.
         let online = c.connection() == crate::lobby::Connection::Online;
-        let linked = c
-            .player(&host)
-            .map(|p| p.pair.state() == crate::mesh::PairState::Connected);
-        if reloaded && online && linked.is_none() {
+        let linked: Vec<Option<bool>> = askees
+            .iter()
+            .map(|h| {
+                c.player(h)
+                    .map(|p| p.pair.state() == crate::mesh::PairState::Connected)
+            })
+            .collect();
+        if reloaded && online && linked.iter().all(Option::is_none) {
             self.give_up(HOST_GONE);
             return;
         }
@@ -732,15 +848,26 @@ impl Shell {
         let Some(a) = self.comeback.asking.as_mut() else {
             return;
         };
-        if now < a.next_ask || self.comeback.room.is_some() || relinking || linked != Some(true) {
+        if now < a.next_ask || self.comeback.room.is_some() || relinking {
             return;
         }
-        a.next_ask = now + ASK_EVERY;
         let msg = PeerMsg::Rejoin {
             match_id: a.match_id,
         };
+        let to: Vec<PeerId> = askees
+            .into_iter()
+            .zip(linked)
+            .filter(|(_, l)| *l == Some(true))
+            .map(|(h, _)| h)
+            .collect();
+        if to.is_empty() {
+            return;
+        }
+        a.next_ask = now + ASK_EVERY;
         if let Some(c) = self.client.as_mut() {
-            c.send_peer(&host, &msg);
+            for h in &to {
+                c.send_peer(h, &msg);
+            }
         }
     }
 
@@ -755,7 +882,14 @@ impl Shell {
                 }
                 if let Some(a) = self.comeback.asking.as_ref() {
                     if let Some(people) = a.party {
-                        let (slot, host, game) = (a.slot, a.host.clone(), a.game.clone());
+                        // A party's host is answered by the guest that
+                        // keeps the room for it.
+                        let host = if a.slot == 0 {
+                            from.clone()
+                        } else {
+                            a.host.clone()
+                        };
+                        let (slot, game) = (a.slot, a.game.clone());
                         self.party_rejoin_room(now, code, slot, people, host, game.as_deref());
                         return;
                     }
@@ -767,6 +901,17 @@ impl Shell {
             }
             PeerMsg::IceRestart { n, step } => self.restart_message(now, from, n, step),
             PeerMsg::RejoinGone if self.asking_host(from) => {
+                // A party's host asks each of its guests: one that runs
+                // the match no more is asked no more, and only when none
+                // is left is the match over.
+                if let Some(a) = self.comeback.asking.as_mut().filter(|a| !a.also.is_empty()) {
+                    if &a.host == from {
+                        a.host = a.also.remove(0);
+                    } else {
+                        a.also.retain(|h| h != from);
+                    }
+                    return;
+                }
                 // The match is over on the host. A page still in it ends
                 // by itself when its window runs out; a reloaded one is
                 // told now.
@@ -781,12 +926,28 @@ impl Shell {
         }
     }
 
+    /// Stops asking for a way back (a party's host came back through a
+    /// room a guest keeps).
+    pub(super) fn stop_asking(&mut self) {
+        self.comeback.asking = None;
+    }
+
+    /// A party guest that kept its links while asking the host (see
+    /// [`Asking::kept`]) lost the last of them: it is the one away after
+    /// all, and says "Reconnecting…" from now on.
+    pub(super) fn kept_links_all_lost(&mut self) {
+        if let Some(a) = self.comeback.asking.as_mut().filter(|a| a.kept) {
+            log::info!("party: every link is lost; this page is the one away");
+            a.kept = false;
+        }
+    }
+
     /// Whether this page asks `from` for a way back.
     fn asking_host(&self, from: &PeerId) -> bool {
         self.comeback
             .asking
             .as_ref()
-            .is_some_and(|a| &a.host == from)
+            .is_some_and(|a| &a.host == from || a.also.contains(from))
     }
 
     /// The page that stayed in the match (the host, or the guest of a
@@ -797,22 +958,38 @@ impl Shell {
         // A reloaded page asks under a new lobby id: knowing the match's
         // id (never shown or logged) is what lets it ask; its session's
         // token is then checked by this page's session. A party's guest
-        // takes nobody back (a party's host does not come back).
+        // takes back only the party's host, when its link to the host is
+        // down (and then only the guest that keeps the room for it).
         let party = self.party_links_up();
+        let for_host = party && self.keeps_for_host();
         let ours = self.in_match()
             && self
                 .game
                 .match_identity()
-                .is_some_and(|id| (id.side == 0 || !party) && id.match_id == match_id);
+                .is_some_and(|id| (id.side == 0 || !party || for_host) && id.match_id == match_id);
         let send = |s: &mut Shell, msg: PeerMsg| {
             if let Some(c) = s.client.as_mut() {
                 c.send_peer(from, &msg);
             }
         };
+        if !ours
+            && party
+            && self.in_match()
+            && self.comeback.asking.as_ref().is_some_and(|a| a.kept)
+        {
+            // Another guest keeps the room for the host: it answers.
+            log::debug!("the party's host asks for a way back; another guest answers");
+            return;
+        }
         if !ours {
             log::info!("a player asked to come back into a match not running here");
             send(self, PeerMsg::RejoinGone);
             return;
+        }
+        if for_host {
+            // The host's page is back: no more asking its old one.
+            log::info!("the party's host asks for a way back; making its room");
+            self.comeback.asking = None;
         }
         if party {
             self.party_way_back(now, from);
@@ -923,16 +1100,7 @@ impl Shell {
                 }
                 self.match_view.path = Some(path);
                 let cfg = match a.entropy {
-                    // The host's fresh session, built as the match was
-                    // (the delay and the match come from the guest).
-                    Some(entropy) if a.slot == 0 => {
-                        self.comeback.entropy = Some(entropy);
-                        let c = SessionConfig::host(a.match_id, 6);
-                        let c = if self.cfg.lockstep { c } else { c.rollback() };
-                        self.rejoin_config(c.adaptive_input_delay(), false)
-                            .rejoin_entropy(entropy)
-                            .back_as_host(a.token)
-                    }
+                    Some(entropy) if a.slot == 0 => self.host_back_config(&a, entropy),
                     _ => {
                         let cfg = SessionConfig::guest()
                             .adaptive_input_delay()
@@ -995,7 +1163,7 @@ impl Shell {
         // restart: a page that closed goes quiet, and its connection
         // reports the path lost soon after, but the player to tell about
         // is the one who is gone.
-        v.reconnecting = if self.comeback.reconnecting() {
+        v.reconnecting = if self.comeback.shows_reconnecting() {
             Some(RECONNECTING.to_owned())
         } else if let Some((_, secs)) = v.held {
             // In a party the player away is the held slot's; its name
@@ -1028,6 +1196,7 @@ mod tests {
             entropy: None,
             ask: PeerId::parse("AbCdEfGhJk12").unwrap(),
             ask_name: "Ada".to_owned(),
+            also: Vec::new(),
             game: "NtBA".to_owned(),
             alive_at: 1_700_000_000_000,
             people: 0,

@@ -10,6 +10,12 @@
 //! still in the match its code over their party link (a hub message), so
 //! that every page of the match is in it. The rules:
 //!
+//! - **The keeper.** The page that made the room holds its host seat and
+//!   keeps it ([`Relink::keeping`]): the party's host when a guest comes
+//!   back, or, when the party's host is the one coming back (its page
+//!   reloaded), the guest that took its ask (see `party::back`). What is
+//!   said of "the host" below is said of the keeper in such a room, and
+//!   place 0 there is the returning host.
 //! - **Hello.** Every page says who it is to every other player in the
 //!   room, as soon as it knows of it (on `welcome`, on `member-joined`):
 //!   `{"place":P,"back":B}`, its party place and whether it comes back
@@ -172,7 +178,14 @@ pub struct Relink {
     /// A returning or mending member was seen (the host ends the room
     /// once none is left).
     saw_back: bool,
-    /// On the host: the places still in the match, told in its hello.
+    /// This side made the room and holds its host seat: the party's host,
+    /// or, while the host is away, the guest that takes the host's page
+    /// back (see [`Relink::keeping`]).
+    keeping: bool,
+    /// The keeper's place, once known: ours if we keep the room, else the
+    /// place the room's host member says in its hello.
+    keeper: Option<u8>,
+    /// On the keeper: the places still in the match, told in its hello.
     live: Vec<u8>,
     /// On the returning page: the places the host listed, once it said.
     expect: Option<Vec<u8>>,
@@ -203,6 +216,8 @@ impl Relink {
             peers: BTreeMap::new(),
             parted: Vec::new(),
             saw_back: false,
+            keeping: false,
+            keeper: None,
             live: Vec::new(),
             expect: None,
             deadline,
@@ -211,10 +226,27 @@ impl Relink {
             relayed: Vec::new(),
             out: VecDeque::new(),
         };
-        if place >= people || (back && place == 0) {
+        if place >= people {
             r.end();
         }
         r
+    }
+
+    /// This side makes the room and holds its host seat: the party's host
+    /// (place 0) when a guest comes back, or the guest that takes back a
+    /// host whose page was reloaded. It lists the places still in the
+    /// match ([`set_live`](Self::set_live)) and ends the room once every
+    /// returning or mending member has left it. A returning page never
+    /// keeps.
+    #[must_use]
+    pub fn keeping(mut self) -> Relink {
+        if self.back {
+            self.end();
+        } else {
+            self.keeping = true;
+            self.keeper = Some(self.place);
+        }
+        self
     }
 
     /// Every link of this side skips the direct path and goes through the
@@ -231,8 +263,8 @@ impl Relink {
         self.relayed.contains(&place)
     }
 
-    /// On the host: the places still in the match (their links to it are
-    /// up), for the hellos it sends from now on.
+    /// On the keeper: the places still in the match (their links to it
+    /// are up), for the hellos it sends from now on.
     pub fn set_live(&mut self, live: Vec<u8>) {
         self.live = live;
     }
@@ -241,9 +273,15 @@ impl Relink {
     /// lost, for its hello; set before the room welcomes it.
     pub fn set_mend(&mut self, mut places: Vec<u8>) {
         places.retain(|q| *q != 0 && *q != self.place && *q < self.people);
-        if !self.back && self.place != 0 {
+        if !self.back && self.place != 0 && !self.keeping {
             self.mend = places;
         }
+    }
+
+    /// Whether this side keeps the room (see [`keeping`](Self::keeping)).
+    #[must_use]
+    pub fn keeps(&self) -> bool {
+        self.keeping
     }
 
     /// Whether this side mends links (see [`set_mend`](Self::set_mend)).
@@ -307,8 +345,8 @@ impl Relink {
         match msg {
             MemberServerMsg::Welcome { you, members } => {
                 let seat_ok = match you.role {
-                    MemberRole::Host => self.place == 0,
-                    MemberRole::Player => self.place != 0,
+                    MemberRole::Host => self.keeping,
+                    MemberRole::Player => !self.keeping,
                     MemberRole::Spectator => false,
                 };
                 if !seat_ok || self.me.is_some() {
@@ -406,14 +444,17 @@ impl Relink {
             .collect()
     }
 
-    /// The returning page is ready once the host and every place it
+    /// The returning page is ready once the keeper and every place it
     /// listed are linked, and no other link is being made.
     fn check_ready(&mut self) {
         let Some(expect) = self.expect.as_ref().filter(|_| self.back && !self.over) else {
             return;
         };
+        let Some(keeper) = self.keeper else {
+            return;
+        };
         let open = self.open_places();
-        let all = std::iter::once(&0)
+        let all = std::iter::once(&keeper)
             .chain(expect)
             .all(|q| *q == self.place || open.contains(q));
         if all && !self.making_any() {
@@ -541,8 +582,8 @@ impl Relink {
                 link: None,
             },
         );
-        let hello = if self.place == 0 {
-            json!({"place": 0, "back": false, "live": self.live})
+        let hello = if self.keeping {
+            json!({"place": self.place, "back": false, "live": self.live})
         } else if self.mend.is_empty() {
             json!({"place": self.place, "back": self.back})
         } else {
@@ -567,9 +608,9 @@ impl Relink {
                 self.parted.push(place);
             }
         }
-        // The host ends the room once no returning member is left in it.
+        // The keeper ends the room once no returning member is left in it.
         let backs = self.peers.values().any(|p| p.needy);
-        if self.place == 0 && self.saw_back && !backs {
+        if self.keeping && self.saw_back && !backs {
             self.leave();
         }
     }
@@ -676,22 +717,27 @@ impl Relink {
             .peers
             .iter()
             .any(|(id, p)| *id != from && p.hello.is_some_and(|(q, _)| q == place));
+        let keeps = from == MemberId::HOST;
+        // The room's host member is its keeper, never coming back; its
+        // place is the one we were told of, if we were. Place 0 from
+        // anyone else is the party's host coming back to a room a guest
+        // keeps.
+        let keeper_ok = if keeps {
+            !back && self.keeper.is_none_or(|k| k == place)
+        } else {
+            self.keeper != Some(place) && (place != 0 || back)
+        };
         let list_ok = live
             .as_ref()
-            .is_none_or(|l| place == 0 && l.iter().all(|q| *q < self.people && *q != 0));
+            .is_none_or(|l| keeps && l.iter().all(|q| *q < self.people && *q != 0 && *q != place));
         let mend_ok = mend.is_empty()
             || (!back
                 && place != 0
                 && mend
                     .iter()
                     .all(|q| *q != 0 && *q != place && *q < self.people));
-        let ok = place < self.people
-            && mend_ok
-            && place != self.place
-            && (place == 0) == (from == MemberId::HOST)
-            && !(back && place == 0)
-            && list_ok
-            && !taken;
+        let ok =
+            place < self.people && mend_ok && place != self.place && keeper_ok && list_ok && !taken;
         let Some(me) = self.me else {
             return;
         };
@@ -703,21 +749,21 @@ impl Relink {
             return;
         }
         p.hello = Some((place, back));
+        if keeps {
+            self.keeper = Some(place);
+        }
         if let Some(i) = self.parted.iter().position(|q| *q == place) {
             // The member came again: the link it left behind goes.
             self.parted.remove(i);
             self.out.push_back(RelinkOutput::ClosePeer(place));
         }
-        // The host waits for a mending page only for a place it still
+        // The keeper waits for a mending page only for a place it still
         // reaches (one away from it comes back on links of its own).
-        p.needy = back
-            || mend
-                .iter()
-                .any(|q| self.place != 0 || self.live.contains(q));
+        p.needy = back || mend.iter().any(|q| !self.keeping || self.live.contains(q));
         self.saw_back |= p.needy;
-        if place == 0 && self.back {
+        if keeps && self.back {
             self.expect = Some(live.unwrap_or_default());
-        } else if place == 0 && !self.mend.is_empty() {
+        } else if keeps && !self.mend.is_empty() {
             // A place the host does not list is away: it comes back on
             // links of its own, ours among them (this page stays for it).
             let live = live.unwrap_or_default();

@@ -31,7 +31,13 @@ fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
     let record = RejoinRecord::from_storage(&text).expect("the record reads back");
     assert_eq!((record.slot, record.people), (2, 4));
     assert_eq!(record.ask, w.id(0), "the party's host is the one to ask");
-    assert_eq!(w.pages[0].session, None, "the host keeps none");
+    // The host keeps one too, to come back through its guests.
+    let hosts = RejoinRecord::from_storage(w.pages[0].session.as_deref().expect("the host's"))
+        .expect("the host's record reads back");
+    assert_eq!((hosts.slot, hosts.people), (0, 4));
+    assert!(hosts.entropy.is_some());
+    assert_eq!(hosts.ask, w.id(1), "the first guest is asked first");
+    assert_eq!(hosts.also, [w.id(2), w.id(3)], "then the others");
     let (old_id, rooms) = (w.id(2), w.rooms_made());
 
     // The host's first comeback room hangs at the service, so the pages

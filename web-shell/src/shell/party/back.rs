@@ -113,14 +113,17 @@ impl Shell {
         }
     }
 
-    /// Host: opens a comeback room, or tells of the one open: to `asker`
-    /// (a lobby player asking for a way back), if any, and to every
-    /// player still in the match. `false` if no party match of ours runs.
+    /// Host (or the guest that keeps the room for a host coming back, see
+    /// [`Shell::keeps_for_host`]): opens a comeback room, or tells of the
+    /// one open: to `asker` (a lobby player asking for a way back), if
+    /// any, and to every player still in the match. `false` if no party
+    /// match of ours runs.
     fn open_relink(&mut self, now: Millis, asker: Option<&PeerId>) -> bool {
+        let keeps = self.keeps_for_host();
         let Some(people) = self
             .running_party()
             .and_then(|p| p.lineup.as_ref())
-            .filter(|l| l.place == 0)
+            .filter(|l| l.place == 0 || keeps)
             .map(|l| l.sides.len())
         else {
             return false;
@@ -188,10 +191,13 @@ impl Shell {
             p.relink = None;
             return true;
         };
-        let people = p.lineup.as_ref().map_or(0, |l| l.sides.len());
+        let (place, people) = p
+            .lineup
+            .as_ref()
+            .map_or((0, 0), |l| (l.place, l.sides.len()));
         let people = u8::try_from(people).unwrap_or(u8::MAX);
         r.code = Some(code.clone());
-        let machine = Relink::new(0, people, false, now + REJOIN_WINDOW);
+        let machine = Relink::new(place, people, false, now + REJOIN_WINDOW).keeping();
         r.machine = Some(if self.cfg.force_relay {
             machine.relay_at_once()
         } else {
@@ -213,8 +219,8 @@ impl Shell {
         true
     }
 
-    /// Host: tells every player still in the match to come into comeback
-    /// room `code`.
+    /// The room's keeper: tells every player still in the match (every
+    /// one it reaches) to come into comeback room `code`.
     fn tell_relink(&mut self, code: &RoomCode) {
         let mut bytes = vec![HUB, HUB_RELINK];
         bytes.extend_from_slice(code.as_str().as_bytes());
@@ -238,13 +244,17 @@ impl Shell {
         }
     }
 
-    /// Host: the comeback room's hellos list the places whose links are
-    /// up.
+    /// The room's keeper: its hellos list the places whose links are up.
     pub(super) fn refresh_live(&mut self) {
         let Some(p) = self.party.as_mut() else {
             return;
         };
-        if p.lineup.as_ref().is_none_or(|l| l.place != 0) {
+        let keeps = p
+            .relink
+            .as_ref()
+            .and_then(|r| r.machine.as_ref())
+            .is_some_and(Relink::keeps);
+        if p.lineup.as_ref().is_none_or(|l| l.place != 0) && !keeps {
             return;
         }
         let live: Vec<u8> = p
@@ -258,10 +268,20 @@ impl Shell {
         }
     }
 
-    /// A player who stayed: the host says a comeback room is open.
+    /// A player who stayed: the host says a comeback room is open (or,
+    /// while the host is away, the guest that keeps the room for its
+    /// return: a lower place than ours).
     pub(super) fn relink_told(&mut self, now: Millis, from_place: u8, code: &[u8]) {
         let code = std::str::from_utf8(code).ok().and_then(RoomCode::parse);
-        let Some(code) = code.filter(|_| from_place == 0) else {
+        let host_away = self
+            .running_party()
+            .is_some_and(|p| p.down.contains(&0) || self.match_view.host_held);
+        let mine = self
+            .running_party()
+            .and_then(|p| p.lineup.as_ref())
+            .map_or(0, |l| l.place);
+        let keeper_ok = from_place == 0 || (host_away && from_place < mine);
+        let Some(code) = code.filter(|_| keeper_ok) else {
             log::warn!("party: dropped a malformed comeback room message");
             return;
         };
@@ -283,6 +303,12 @@ impl Shell {
             .is_some_and(|r| r.live() && r.code.as_ref() == Some(&code));
         if same {
             return;
+        }
+        if from_place != 0 && self.comeback.reconnecting() {
+            // The host's page is back, through this room: no more asking
+            // its old one.
+            log::info!("party: the host comes back through a guest's room");
+            self.stop_asking();
         }
         let deadline = now + self.cfg.lobby.party.connect_timeout;
         self.join_relink(now, code, &lineup, false, deadline);
@@ -355,7 +381,8 @@ impl Shell {
             self.open_named(game.as_ref());
             self.room_gen += 1;
             let mut p = PartySetup::new(self.room_gen);
-            p.host = Some(host);
+            // The party's host coming back is its own host.
+            p.host = (place != 0).then_some(host);
             p.lineup = Some(Lineup {
                 game,
                 room: code.clone(),
@@ -454,6 +481,16 @@ impl Shell {
         if !can || self.game.match_tag() != Some(p.gen) || self.comeback.reconnecting() {
             return;
         }
+        // Closed while this page still reaches another guest: the host's
+        // page is likelier the one away (reloaded), and may come back. The
+        // page keeps its session (which holds the host's place) and its
+        // links, and asks the host's page too, in case this link alone
+        // failed.
+        let reach_guests = p.links.iter().any(|(_, q)| *q != 0 && !p.down.contains(q));
+        if p.down.contains(&0) && reach_guests && self.game.host_rejoins() {
+            self.party_link_to_host_lost(now, host, people, true);
+            return;
+        }
         let links = p.links.clone();
         for (m, place) in links {
             self.out.push_back(Output::ClosePeer(LinkId::Party(m.0)));
@@ -461,7 +498,7 @@ impl Shell {
                 self.game.party_link_lost(now, link_name(place));
             }
         }
-        self.party_link_to_host_lost(now, host, people);
+        self.party_link_to_host_lost(now, host, people, false);
     }
 
     /// A frame on a comeback room's socket; `false` if `gen` is not one.
@@ -790,9 +827,67 @@ impl Shell {
             .as_ref()
             .and_then(|c| c.player(&id))
             .map(|p| p.nick.clone());
-        if let (Some(p), Some(nick)) = (self.party.as_mut(), nick) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        if let Some(nick) = nick {
             p.names.insert(place, nick);
         }
+        // The host's page says who it is again when it comes back after a
+        // reload, under a new lobby id: the one its guests ask from then.
+        if place == 0 && p.lineup.as_ref().is_some_and(|l| l.place != 0) {
+            p.host = Some(id.clone());
+        }
+        p.ids.insert(place, id);
+    }
+
+    /// On the party host's page, once every guest said who it is: the
+    /// guests to ask for a way back after a reload (the first, with its
+    /// place, and the others), and how many play.
+    pub(in crate::shell) fn party_guests_to_ask(&self) -> Option<(u8, Vec<PeerId>, u8)> {
+        let p = self.running_party()?;
+        let lineup = p.lineup.as_ref().filter(|l| l.place == 0)?;
+        let people = u8::try_from(lineup.sides.len()).ok()?;
+        let guests: Vec<(u8, PeerId)> = p
+            .ids
+            .iter()
+            .filter(|(q, _)| **q != 0)
+            .map(|(q, id)| (*q, id.clone()))
+            .collect();
+        let first = guests.first()?.0;
+        (guests.len() + 1 == usize::from(people)).then(|| {
+            (
+                first,
+                guests.into_iter().map(|(_, id)| id).collect(),
+                people,
+            )
+        })
+    }
+
+    /// A guest's page whose link to the party's host is down while the
+    /// match runs, and whose place is the lowest of the guests it still
+    /// reaches (itself included): the page that takes the host's page
+    /// back if it comes back after a reload (it makes the comeback room).
+    /// Every guest decides alone, from the links it sees; two that decide
+    /// differently make two rooms, and the host takes the first answer.
+    pub(in crate::shell) fn keeps_for_host(&self) -> bool {
+        let Some(p) = self.running_party() else {
+            return false;
+        };
+        let Some(me) = p.lineup.as_ref().map(|l| l.place).filter(|q| *q != 0) else {
+            return false;
+        };
+        let host_away = p.down.contains(&0)
+            || !p.links.iter().any(|(_, q)| *q == 0)
+            || self.match_view.host_held;
+        let lowest = p
+            .links
+            .iter()
+            .map(|(_, q)| *q)
+            .filter(|q| *q != 0 && !p.down.contains(q))
+            .chain(std::iter::once(me))
+            .min();
+        host_away && lowest == Some(me)
     }
 
     /// The name of the party player who plays slot `slot` (a party's

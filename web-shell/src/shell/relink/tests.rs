@@ -28,6 +28,8 @@ struct Rooms {
     pages: Vec<Page>,
     /// Answers open nothing while false.
     open_links: bool,
+    /// The place that keeps the room (its host member).
+    keeper: u8,
     /// Pairs of places between which no direct link opens.
     blocked: Vec<(u8, u8)>,
     /// The relay ends opened, by pair: the page and the place it links to.
@@ -69,18 +71,24 @@ impl Rooms {
     /// A comeback room for `people` and one page per place; those in
     /// `back` come back.
     fn new(people: u8, back: &[u8]) -> Rooms {
-        Rooms::of(people, back, |_, r| r)
+        Rooms::of(people, back, 0, |_, r| r)
     }
 
-    /// As [`new`](Self::new), each page's side made by `side` from its
-    /// place and the plain one.
-    fn of(people: u8, back: &[u8], side: impl Fn(u8, Relink) -> Relink) -> Rooms {
+    /// As [`Rooms::new`], the room kept by place `keeper` (a guest, when
+    /// the party's host is among those coming back).
+    fn kept_by(people: u8, back: &[u8], keeper: u8) -> Rooms {
+        Rooms::of(people, back, keeper, |_, r| r)
+    }
+
+    /// As [`new`](Self::new), kept by place `keeper`, each page's side
+    /// made by `side` from its place and the plain one.
+    fn of(people: u8, back: &[u8], keeper: u8, side: impl Fn(u8, Relink) -> Relink) -> Rooms {
         let mut pages: Vec<Page> = (0..people)
             .map(|place| Page {
-                relink: side(
-                    place,
-                    Relink::new(place, people, back.contains(&place), Millis(10_000)),
-                ),
+                relink: {
+                    let r = Relink::new(place, people, back.contains(&place), Millis(10_000));
+                    side(place, if place == keeper { r.keeping() } else { r })
+                },
                 opened: Vec::new(),
                 made: Vec::new(),
                 closed: Vec::new(),
@@ -90,21 +98,24 @@ impl Rooms {
                 mended: false,
             })
             .collect();
-        // The host lists the places whose links to it are up: those that
+        // The keeper lists the places whose links to it are up: those that
         // stayed.
-        let live = (1..people).filter(|q| !back.contains(q)).collect();
-        pages[0].relink.set_live(live);
+        let live = (1..people)
+            .filter(|q| !back.contains(q) && *q != keeper)
+            .collect();
+        pages[usize::from(keeper)].relink.set_live(live);
         Rooms {
             net: TestRoom::new(people, 0),
             pages,
             open_links: true,
+            keeper,
             blocked: Vec::new(),
             relays: BTreeMap::new(),
         }
     }
 
     fn join(&mut self, i: usize) {
-        let role = if i == 0 {
+        let role = if i == usize::from(self.keeper) {
             JoinRole::Host
         } else {
             JoinRole::Player
@@ -390,6 +401,74 @@ fn a_mend_list_naming_the_host_or_from_a_returning_page_is_dropped() {
     assert_eq!(offers, [RelinkOutput::Offer(3)]);
 }
 
+#[test]
+fn a_returning_host_links_to_every_guest_through_a_room_a_guest_keeps() {
+    // The party's host (place 0) comes back; place 1 keeps the room.
+    let mut r = Rooms::kept_by(4, &[0], 1);
+    for i in [1, 2, 0, 3] {
+        r.join(i);
+    }
+    let host = &r.pages[0];
+    assert!(host.ready && !host.failed);
+    let mut got = host.opened.clone();
+    got.sort_unstable();
+    assert_eq!(got, [1, 2, 3], "the returning host links to every guest");
+    for i in 1..4 {
+        assert_eq!(r.pages[i].opened, [0], "page {i} links to the host alone");
+    }
+    // The host left once ready; the keeper then ended the room.
+    assert!(r.net.room.is_finished());
+    assert!(r
+        .pages
+        .iter()
+        .all(|p| p.relink.over() && p.closed.is_empty()));
+}
+
+#[test]
+fn a_returning_host_does_not_wait_for_a_guest_away_too() {
+    // Place 3 is away as well: the keeper does not list it.
+    let mut r = Rooms::kept_by(4, &[0, 3], 1);
+    for i in [1, 2, 0] {
+        r.join(i);
+    }
+    assert!(r.pages[0].ready);
+    let mut got = r.pages[0].opened.clone();
+    got.sort_unstable();
+    assert_eq!(got, [1, 2]);
+}
+
+#[test]
+fn in_a_room_a_guest_keeps_place_0_is_only_the_returning_host() {
+    const WELCOME: &str = r#"{"type":"welcome","you":2,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"}]}"#;
+    // A page that stayed (member 2, place 2), in a room kept by place 1.
+    let stayed = || {
+        let mut r = Relink::new(2, 3, false, Millis(10_000));
+        r.room_text(WELCOME);
+        r
+    };
+    let keeper = r#"{"type":"signal","from":0,"data":{"place":1,"back":false,"live":[2]}}"#;
+
+    // Place 0 from a member that does not come back is refused; coming
+    // back, it is the party's host, and a link to it is made.
+    let mut r = stayed();
+    r.room_text(keeper);
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":false}}"#);
+    assert!(!r.making(0));
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":true}}"#);
+    assert!(r.making(0), "the returning host is linked");
+
+    // The keeper's place claimed by another member is refused.
+    let mut r = stayed();
+    r.room_text(keeper);
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":1,"back":true}}"#);
+    assert!(!r.making(1));
+
+    // A keeper that says it comes back is refused.
+    let mut r = stayed();
+    r.room_text(r#"{"type":"signal","from":0,"data":{"place":1,"back":true}}"#);
+    assert!(!r.making(1));
+}
+
 /// The places of the links a page opened, in order of place.
 fn sorted(places: &[u8]) -> Vec<u8> {
     let mut v = places.to_vec();
@@ -469,7 +548,7 @@ fn a_failed_direct_link_of_the_returning_page_goes_to_its_relay_on_both_ends() {
 fn the_relay_option_puts_every_comeback_link_of_its_page_on_a_relay() {
     // Only the returning page has `?relay=1`: it makes no peer
     // connection, and the others follow on its word without a timer.
-    let mut r = Rooms::of(3, &[1], |place, side| {
+    let mut r = Rooms::of(3, &[1], 0, |place, side| {
         if place == 1 {
             side.relay_at_once()
         } else {
