@@ -917,9 +917,13 @@ impl GameSlot for HubSlot {
         self.games.iter().any(|g| g.rejoins())
     }
     // The host comes back into a game that can take it back (its identity,
-    // which the record is written from, is that game's).
+    // which the record is written from, is that game's): during a party's
+    // match, the party's game.
     fn host_rejoins(&self) -> bool {
-        self.party.is_none() && self.games.iter().any(|g| g.host_rejoins())
+        match self.party {
+            Some(p) if p.running => self.games[p.game].host_rejoins(),
+            _ => self.games.iter().any(|g| g.host_rejoins()),
+        }
     }
     fn match_identity(&self) -> Option<MatchIdentity> {
         match self.party {

@@ -145,6 +145,10 @@ fn three_pages_play_the_arena_as_a_party_until_the_host_leaves() {
         assert_eq!(m.page.view.state, Some("running"));
     }
     assert_eq!(members[0].page.view.headline, "You play Amber (host)");
+    assert!(
+        !members[0].page.hub.host_rejoins(),
+        "the arena's host does not come back"
+    );
     // Nobody's hub speaks on its own: no proposal, no game switching.
     assert_eq!(members[0].page.hub.playing(), None);
     // The page watches matches (dots streams to spectators), but the
@@ -215,6 +219,7 @@ fn a_dots_party_plays_on_when_a_player_leaves_for_good() {
     run(&mut members, &mut now, 2_000);
     for m in &members {
         assert_eq!(m.page.view.state, Some("running"), "dots takes parties");
+        assert!(m.page.hub.host_rejoins(), "a dots party takes its host back");
     }
     // The third page is gone for good (its tab closed): nothing more
     // comes from it.
