@@ -162,6 +162,10 @@ pub(super) struct PartySetup {
     /// On a guest's page: it came back once in this match because the
     /// host went silent on a link still open.
     back_for_silence: bool,
+    /// On a guest's page: when a new link to the host's place opened
+    /// through a comeback room (the host's page came back after a
+    /// reload), while its fresh session takes the match back.
+    host_relinked_at: Option<Millis>,
     /// The keys of the links made through a comeback room that go
     /// through the service's relay.
     relayed: std::collections::BTreeSet<u8>,
@@ -215,6 +219,7 @@ impl PartySetup {
             ids: std::collections::BTreeMap::new(),
             down: std::collections::BTreeSet::new(),
             back_for_silence: false,
+            host_relinked_at: None,
             relayed: std::collections::BTreeSet::new(),
         }
     }

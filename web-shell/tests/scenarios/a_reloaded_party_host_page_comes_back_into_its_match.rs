@@ -54,9 +54,19 @@ fn a_reloaded_party_host_page_comes_back_into_its_match() {
             "page {p}: {line:?}"
         );
     }
+    // Di's page is busy for a moment as the room opens: the host's fresh
+    // session waits for its link to Di, and meanwhile Bo and Cy hold the
+    // host's place with their new links to it open. They do not take the
+    // returning host for a silent one.
+    w.pages[3].blocked = true;
     for p in 1..4 {
         w.pages[p].answers_fetches = true;
     }
+    w.until(15_000, "Bo's new link to the host is open", |w| {
+        w.party_linked(1, 0)
+    });
+    w.run(1_000);
+    w.unblock(3);
     w.until(15_000, "the host's page is back in the match", |w| {
         w.screen(0) == Screen::Match && w.pages[0].shell.match_view().rejoined.is_some()
     });

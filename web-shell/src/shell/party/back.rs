@@ -35,6 +35,13 @@ use crate::shell::{FetchId, LinkId, Output, RtcEvent, Shell, SocketId, ROOM_FETC
 use lockstep::Millis;
 use signaling_protocol::members::MemberId;
 
+/// How long a guest waits, once a new link to the host's place opened,
+/// before it takes a host that stays silent on it for gone: the returning
+/// host's fresh session waits for its links to every guest (up to the
+/// comeback room's deadline) and then for its catch-up, and ends by
+/// itself if that fails.
+const HOST_RETURN_GRACE: Millis = Millis(15_000);
+
 /// Hub message: "join comeback room" (after [`HUB`]), followed by the
 /// room's code. Only the host sends it.
 pub(super) const HUB_RELINK: u8 = 3;
@@ -453,7 +460,13 @@ impl Shell {
             return;
         };
         let host_up = p.links.iter().any(|(_, q)| *q == 0) && !p.down.contains(&0);
-        if p.back_for_silence || !host_up || self.game.match_tag() != Some(p.gen) {
+        // A host coming back on a new link is silent until its fresh
+        // session took the match back (it waits for its links to every
+        // guest, then for the acting guest's catch-up).
+        let returning = p
+            .host_relinked_at
+            .is_some_and(|at| now < at + HOST_RETURN_GRACE);
+        if p.back_for_silence || !host_up || returning || self.game.match_tag() != Some(p.gen) {
             return;
         }
         if let Some(p) = self.party.as_mut() {
@@ -676,6 +689,11 @@ impl Shell {
                 RelinkOutput::Opened(_) if back => {}
                 RelinkOutput::Opened(place) => {
                     log::info!("party: a returning player's new link is open");
+                    if place == 0 {
+                        if let Some(p) = self.party.as_mut() {
+                            p.host_relinked_at = Some(now);
+                        }
+                    }
                     self.send_who(&[key(place)]);
                     let relayed = self.relink_relayed(place);
                     if let Some(p) = self.party.as_mut() {
