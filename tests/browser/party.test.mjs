@@ -53,7 +53,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   serverAndBrowser, openPage, fillLobby, inviteToParty, answerParty, partyPrompt, assertEndedTogether,
-  describeAll as describePages, entry, matchDeadline, shootAtEachSize, assertInWindow, assertCourtFillsColumn,
+  describeAll as describePages, describePage, entry, matchDeadline, shootAtEachSize, assertInWindow, assertCourtFillsColumn,
   NTBA_RESULT as RESULT, DEADLINE,
 } from './harness.mjs';
 
@@ -325,7 +325,7 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   try {
     await ada.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
   } catch (e) {
-    await describeAll();
+    for (const [name, p] of [['Ada', ada], ['Bo', bo], ['Cy', cy]]) console.log(await describePage(p, name, 200));
     throw e;
   }
   const adaBack = Number(await ada.locator('#match').getAttribute('data-rejoined'));

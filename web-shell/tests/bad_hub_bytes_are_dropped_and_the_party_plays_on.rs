@@ -3,8 +3,9 @@
 //! that is cut short, of a kind no page sends, or longer than any (even
 //! one that starts as "again" or "leave"), a known kind at the wrong
 //! moment, "join this comeback room" with no room code in it or from a
-//! guest, "this is who plays here" without a lobby id, and "mend my link
-//! to this place" naming no other guest's place. Each is
+//! guest, "this is who plays here" without a lobby id, "mend my link
+//! to this place" naming no other guest's place, and "the host asks for a
+//! way back" without a lobby id in it. Each is
 //! dropped (a warning for a kind no page sends, or a message that does
 //! not read), never reaches the match session and never ends or holds up
 //! a match: the match plays on in sync on every page, and after it the
@@ -59,7 +60,7 @@ fn garbage() -> Vec<Vec<u8>> {
     vec![
         vec![HUB],
         vec![HUB, 0],
-        vec![HUB, 6],
+        vec![HUB, 7],
         vec![HUB, 0x7f],
         vec![HUB, 0xF0, 0xF0],
         vec![HUB, 0xff, 1, 2, 3, 4, 5, 6, 7, 8],
@@ -113,6 +114,22 @@ fn mend_warnings() -> usize {
         .count()
 }
 
+/// "The party's host asks for a way back" (6 after [`HUB`]) without a
+/// lobby id in it, or with one that does not read.
+fn host_ask_garbage() -> Vec<Vec<u8>> {
+    vec![vec![HUB, 6], vec![HUB, 6, b'!', b'?']]
+}
+
+/// How many warnings about a malformed passed-on ask were logged.
+fn host_ask_warnings() -> usize {
+    LOGGED
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(l, m)| *l == log::Level::Warn && m.contains("malformed passed-on ask"))
+        .count()
+}
+
 /// How many warnings about a malformed name message were logged.
 fn who_warnings() -> usize {
     LOGGED
@@ -163,6 +180,7 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
     let comeback_before = comeback_warnings();
     let who_before = who_warnings();
     let mend_before = mend_warnings();
+    let host_ask_before = host_ask_warnings();
     let rooms_before = w.rooms_made();
     let mut comeback_sent = 0;
     for p in 0..3 {
@@ -176,6 +194,7 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
                 .chain(comeback)
                 .chain(who_garbage())
                 .chain(mend_garbage(from as u8))
+                .chain(host_ask_garbage())
             {
                 w.party_datagram_from(p, from, Channel::Reliable, bytes);
             }
@@ -204,6 +223,11 @@ fn bad_hub_bytes_are_dropped_and_the_party_plays_on() {
         mend_warnings() - mend_before,
         3 * 2 * mend_garbage(0).len(),
         "a warning for each mend message no host takes"
+    );
+    assert_eq!(
+        host_ask_warnings() - host_ask_before,
+        3 * 2 * host_ask_garbage().len(),
+        "a warning for each passed-on ask without a lobby id"
     );
     assert_eq!(w.rooms_made(), rooms_before, "no comeback room");
     assert!(

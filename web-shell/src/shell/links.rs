@@ -90,7 +90,7 @@ impl<C: Carrier> Links<C> {
     pub fn send(&mut self, link: &LinkId, channel: Channel, bytes: &[u8]) {
         if let Some(l) = self.links.get_mut(link) {
             if let Err(e) = l.carrier.transport().send(channel, bytes) {
-                log::info!("could not send to a peer: {e}");
+                log::debug!("could not send to a peer: {e}");
             }
         }
     }

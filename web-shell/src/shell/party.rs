@@ -797,6 +797,7 @@ impl Shell {
             [_, back::HUB_RELINK, code @ ..] => self.relink_told(now, place, code),
             [_, back::HUB_WHO, id @ ..] => self.who_told(place, id),
             [_, back::HUB_MEND, lost @ ..] => self.mend_asked(now, place, lost),
+            [_, back::HUB_HOST_ASKS, id @ ..] => self.host_ask_passed(now, place, id),
             // Exactly two bytes: the namespace and the kind.
             [_, kind] => self.hub_message(now, place, Some(*kind)),
             _ => self.hub_message(now, place, None),

@@ -876,7 +876,17 @@ impl Shell {
         match msg {
             PeerMsg::Rejoin { match_id } => self.asked_for_a_way_back(now, from, match_id),
             PeerMsg::RejoinRoom(code) => {
-                if !self.asking_host(from) || self.comeback.room.is_some() {
+                // A party's host coming back takes the room from whichever
+                // guest keeps it, which may not be one it asked (its ask
+                // was passed on): the match's own checks (the guests'
+                // check of its token, its check of their catch-up) stand
+                // whoever sent the code.
+                let party_host = self
+                    .comeback
+                    .asking
+                    .as_ref()
+                    .is_some_and(|a| a.slot == 0 && a.party.is_some());
+                if !(self.asking_host(from) || party_host) || self.comeback.room.is_some() {
                     log::debug!("a rejoin room nobody here waits for; ignored");
                     return;
                 }
@@ -926,6 +936,12 @@ impl Shell {
         }
     }
 
+    /// The record is written again at the next tick (what it holds
+    /// changed: a party player's lobby id).
+    pub(super) fn record_soon(&mut self) {
+        self.comeback.next_write = Millis::ZERO;
+    }
+
     /// Stops asking for a way back (a party's host came back through a
     /// room a guest keeps).
     pub(super) fn stop_asking(&mut self) {
@@ -972,13 +988,21 @@ impl Shell {
                 c.send_peer(from, &msg);
             }
         };
+        let same_match = self
+            .game
+            .match_identity()
+            .is_some_and(|id| id.match_id == match_id);
         if !ours
             && party
+            && same_match
             && self.in_match()
             && self.comeback.asking.as_ref().is_some_and(|a| a.kept)
         {
-            // Another guest keeps the room for the host: it answers.
-            log::debug!("the party's host asks for a way back; another guest answers");
+            // Another guest keeps the room for the host: the ask is passed
+            // on to it (the host's record may name that guest's page
+            // before a reload of its own).
+            log::info!("the party's host asks for a way back; passing it on to the guest that keeps its room");
+            self.pass_host_ask(from);
             return;
         }
         if !ours {

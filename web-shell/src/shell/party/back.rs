@@ -52,6 +52,12 @@ pub(super) const HUB_RELINK: u8 = 3;
 /// comeback room (or tells of the one open) as for a returning page.
 pub(super) const HUB_MEND: u8 = 5;
 
+/// Hub message: "the party's host asks for a way back" (after [`HUB`]),
+/// followed by the host page's lobby id: a guest asked by the host's page
+/// while another guest keeps the room for it passes the ask on to that
+/// guest (the host's record may name that guest's page before a reload).
+pub(super) const HUB_HOST_ASKS: u8 = 6;
+
 /// Hub message: "this is who plays at my place" (after [`HUB`]), followed
 /// by the sender's lobby id: every page sends it to every other when its
 /// match starts, and a returning page again on its new links, so that the
@@ -857,6 +863,53 @@ impl Shell {
             p.host = Some(id.clone());
         }
         p.ids.insert(place, id);
+        // The host's record names its guests' pages: kept up to date at
+        // once (its page may be reloaded any moment).
+        self.record_soon();
+    }
+
+    /// A guest asked by the party's host page (`host`, its new lobby id)
+    /// while another guest keeps the room for it: passes the ask on to
+    /// the keeper, the lowest place it still reaches.
+    pub(in crate::shell) fn pass_host_ask(&mut self, host: &PeerId) {
+        let Some(p) = self.running_party() else {
+            return;
+        };
+        let keeper = p
+            .links
+            .iter()
+            .filter(|(_, q)| *q != 0 && !p.down.contains(q))
+            .min_by_key(|(_, q)| *q)
+            .map(|(m, _)| *m);
+        let Some(m) = keeper else {
+            return;
+        };
+        let mut bytes = vec![HUB, HUB_HOST_ASKS];
+        bytes.extend_from_slice(host.as_str().as_bytes());
+        self.out.push_back(Output::SendPeer {
+            link: LinkId::Party(m.0),
+            channel: lockstep::Channel::Reliable,
+            bytes,
+        });
+    }
+
+    /// The guest at `from_place` passes on the party's host's ask (hub
+    /// message [`HUB_HOST_ASKS`]): the keeper makes the room, as if asked.
+    pub(super) fn host_ask_passed(&mut self, now: Millis, from_place: u8, id: &[u8]) {
+        let id = std::str::from_utf8(id).ok().and_then(PeerId::parse);
+        let Some(id) = id.filter(|_| from_place != 0) else {
+            log::warn!("party: dropped a malformed passed-on ask");
+            return;
+        };
+        if !self.keeps_for_host() {
+            log::info!(
+                "party: a passed-on ask from the host, but this page does not keep its room"
+            );
+            return;
+        }
+        log::info!("the party's host asks for a way back through another guest; making its room");
+        self.stop_asking();
+        self.party_way_back(now, &id);
     }
 
     /// On the party host's page, once every guest said who it is: the
