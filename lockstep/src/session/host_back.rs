@@ -54,18 +54,6 @@ impl<G: DeterministicGame> Session<G> {
             self.outbox_for(link, pi).send(&bye);
             return;
         }
-        let copy = own.and_then(|i| self.peers.get(i)).is_some_and(|p| {
-            p.dropped.is_none()
-                && !p.frozen
-                && p.returning.is_none()
-                && p.taken_token == Some(r.token)
-        });
-        if copy {
-            // The fresh session this side took already says its Rejoin
-            // again: nothing new.
-            log::debug!("the returned host said its rejoin again on {link}: dropped");
-            return;
-        }
         let verdict = self.host_back_verdict(own, &r);
         if let Some(i) = own {
             // A fresh session speaks on the host's own link: the old one

@@ -2086,7 +2086,7 @@ impl<G: DeterministicGame> Session<G> {
         match leaving.rejoin {
             None if leaving.bench => self.apply_bench(now, slot, tick),
             None => self.apply_neutral(slot, tick),
-            Some((link, token)) => {
+            Some((link, _)) => {
                 log::info!("slot {slot} comes back from tick {tick}: the others were told");
                 if let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) {
                     if self.side == 0 {
@@ -2095,9 +2095,6 @@ impl<G: DeterministicGame> Session<G> {
                         // The guest acting for the absent host serves its
                         // fresh session the catch-up.
                         self.serve_returning_host(now, link, t);
-                        if let Some(p) = self.peers.get_mut(t) {
-                            p.taken_token = Some(token);
-                        }
                     }
                 }
             }
