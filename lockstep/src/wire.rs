@@ -67,8 +67,10 @@ use crate::transport::Channel;
 /// 0, and a guest answers a returning host with [`Resume`]); version 15
 /// a host that reloads comes back to a match of three or more ([`Missing`],
 /// [`Held`] and a `Returned` change may name slot 0: a guest acting for
-/// the absent host gathers its inputs and orders its return).
-pub const PROTOCOL_VERSION: u32 = 15;
+/// the absent host gathers its inputs and orders its return); version 16
+/// [`Resume`] ends with the slots benched when the host left and their
+/// bench ticks, so the returned host keeps them for their players.
+pub const PROTOCOL_VERSION: u32 = 16;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
