@@ -67,8 +67,10 @@ use crate::transport::Channel;
 /// 0, and a guest answers a returning host with [`Resume`]); version 15
 /// a host that reloads comes back to a match of three or more ([`Missing`],
 /// [`Held`] and a `Returned` change may name slot 0: a guest acting for
-/// the absent host gathers its inputs and orders its return).
-pub const PROTOCOL_VERSION: u32 = 15;
+/// the absent host gathers its inputs and orders its return); version 16
+/// [`Resume`] ends with the slots benched when the host left and their
+/// bench ticks, so the returned host keeps them for their players.
+pub const PROTOCOL_VERSION: u32 = 16;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -179,6 +181,15 @@ pub struct Resume {
     pub slot: u8,
     /// The match id.
     pub match_id: u64,
+    /// The benched slots, one bit each (bit `s` for slot `s`): their
+    /// players dropped and they play the absent input, but stay theirs
+    /// until their window runs out, so the returned host takes them
+    /// back. Never the host's slot, the sender's or one past `players`.
+    pub benched: u8,
+    /// Each benched slot's bench tick (the first it played the absent
+    /// input), by slot; 0 for the others. On the wire only the benched
+    /// slots' ticks go, in slot order.
+    pub bench_ticks: [u32; MAX_PLAYERS as usize],
 }
 
 /// A new player's request to take a free slot of a running match
@@ -805,8 +816,8 @@ enum Wire<P> {
     /// Protocol, build and the slot asked for (0: any).
     Join(u32, [u8; 8], u8),
     /// Seed, input delay, hash interval, prediction window, players, the
-    /// sender's slot and the match id.
-    Resume([u8; 8], u8, u16, u8, u8, u8, [u8; 8]),
+    /// sender's slot, the match id, the benched slots and their ticks.
+    Resume([u8; 8], u8, u16, u8, u8, u8, [u8; 8], u8, Vec<u32>),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -1002,6 +1013,11 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 r.players,
                 r.slot,
                 r.match_id.to_le_bytes(),
+                r.benched,
+                (0..MAX_PLAYERS)
+                    .filter(|s| r.benched & 1 << s != 0)
+                    .map(|s| r.bench_ticks.get(usize::from(s)).copied().unwrap_or(0))
+                    .collect(),
             ),
             Message::CatchUpRun(r) => {
                 if r.pads.len() > MAX_RUN {
@@ -1248,6 +1264,8 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 players,
                 slot,
                 id,
+                benched,
+                ticks,
             ) => {
                 if input_delay > MAX_INPUT_DELAY {
                     return Err(DecodeError::BadValue("input delay"));
@@ -1264,6 +1282,21 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 if slot == 0 || slot >= players {
                     return Err(DecodeError::BadValue("slot"));
                 }
+                // Guest slots of the match but the sender's.
+                let others = ((1u16 << players) - 2) & !(1u16 << slot);
+                if u16::from(benched) & !others != 0 {
+                    return Err(DecodeError::BadValue("benched"));
+                }
+                if ticks.len() != benched.count_ones() as usize {
+                    return Err(DecodeError::BadValue("bench ticks"));
+                }
+                let mut bench_ticks = [0; MAX_PLAYERS as usize];
+                let slots = (0..MAX_PLAYERS).filter(|s| benched & 1 << s != 0);
+                for (s, t) in slots.zip(ticks) {
+                    if let Some(at) = bench_ticks.get_mut(usize::from(s)) {
+                        *at = t;
+                    }
+                }
                 Message::Resume(Resume {
                     seed: u64::from_le_bytes(seed),
                     input_delay,
@@ -1272,6 +1305,8 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     players,
                     slot,
                     match_id: u64::from_le_bytes(id),
+                    benched,
+                    bench_ticks,
                 })
             }
             Wire::Join(protocol, build, slot) => {
@@ -1582,6 +1617,8 @@ mod tests {
                 players: MAX_PLAYERS,
                 slot: MAX_PLAYERS - 1,
                 match_id: u64::MAX,
+                benched: 0b0011_1110,
+                bench_ticks: [0, u32::MAX, 1, 2, 3, 4, 0, 0],
             }),
             M::Join(Join {
                 protocol: PROTOCOL_VERSION,
@@ -2223,12 +2260,14 @@ mod tests {
             players: 2,
             slot: 1,
             match_id: 0x0102,
+            benched: 0,
+            bench_ticks: [0; 8],
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
         assert_eq!(
             b,
-            [24, 3, 0, 0, 0, 0, 0, 0, 0, 6, 0xac, 0x02, 8, 2, 1, 2, 1, 0, 0, 0, 0, 0, 0]
+            [24, 3, 0, 0, 0, 0, 0, 0, 0, 6, 0xac, 0x02, 8, 2, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0]
         );
         assert_eq!(M::decode(&b), Ok(m));
         // A delay or window over 60, no hash interval, one player or
@@ -2244,6 +2283,38 @@ mod tests {
         assert_eq!(bad(13, 9), Err(DecodeError::BadValue("players")));
         assert_eq!(bad(14, 0), Err(DecodeError::BadValue("slot")));
         assert_eq!(bad(14, 2), Err(DecodeError::BadValue("slot")));
+        // In a match of two no other guest can be benched.
+        assert_eq!(bad(23, 2), Err(DecodeError::BadValue("benched")));
+        // Four players, sent by slot 1: slots 2 and 3 may be benched,
+        // never 0, 1 or 4.
+        // The count of ticks, then each tick as a varint.
+        let four = |benched: u8, ticks: &[u8]| {
+            let mut v = b.clone();
+            v[13] = 4;
+            v[23] = benched;
+            v.truncate(24);
+            v.extend_from_slice(ticks);
+            M::decode(&v)
+        };
+        let Ok(M::Resume(r)) = four(0b1100, &[2, 0xac, 0x02, 7]) else {
+            panic!("slots 2 and 3 benched at ticks 300 and 7");
+        };
+        assert_eq!(
+            (r.benched, r.bench_ticks),
+            (0b1100, [0, 0, 300, 7, 0, 0, 0, 0])
+        );
+        for no in [0b1, 0b10, 0b1_0000] {
+            assert_eq!(four(no, &[1, 1]), Err(DecodeError::BadValue("benched")));
+        }
+        // One tick per benched slot, no more, no fewer.
+        assert_eq!(
+            four(0b1100, &[1, 1]),
+            Err(DecodeError::BadValue("bench ticks"))
+        );
+        assert_eq!(
+            four(0b100, &[2, 1, 2]),
+            Err(DecodeError::BadValue("bench ticks"))
+        );
         let mut none = b.clone();
         none.splice(10..12, [0]);
         assert_eq!(

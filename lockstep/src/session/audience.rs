@@ -456,7 +456,7 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             change: RosterChange::Spectators { count },
         });
-        for p in &mut self.peers {
+        for p in self.peers.iter_mut().filter(|p| p.slot.is_some()) {
             p.out.send(&change);
         }
         // The spectators read the count too (they acknowledge nothing: a

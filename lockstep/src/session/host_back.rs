@@ -25,6 +25,7 @@ use super::roster::Leaving;
 use super::{Event, Params, PeerId, Phase, Role, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
+use crate::wire::MAX_PLAYERS;
 use crate::wire::{ByeReason, Message, Missing, Rejoin, RejoinRefusal, Resume, PROTOCOL_VERSION};
 
 impl<G: DeterministicGame> Session<G> {
@@ -52,18 +53,6 @@ impl<G: DeterministicGame> Session<G> {
             log::info!("a returning host from another build on {link}: refused");
             let bye = Message::<G::Input>::Bye(ByeReason::VersionMismatch);
             self.outbox_for(link, pi).send(&bye);
-            return;
-        }
-        let copy = own.and_then(|i| self.peers.get(i)).is_some_and(|p| {
-            p.dropped.is_none()
-                && !p.frozen
-                && p.returning.is_none()
-                && p.taken_token == Some(r.token)
-        });
-        if copy {
-            // The fresh session this side took already says its Rejoin
-            // again: nothing new.
-            log::debug!("the returned host said its rejoin again on {link}: dropped");
             return;
         }
         let verdict = self.host_back_verdict(own, &r);
@@ -203,6 +192,15 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let params = run.params;
+        // The benched slots stay their players' under the returned host.
+        let mut benched = 0u8;
+        let mut bench_ticks = [0; MAX_PLAYERS as usize];
+        for b in self.benched.iter().filter(|b| b.slot != self.side) {
+            if let Some(at) = bench_ticks.get_mut(usize::from(b.slot)) {
+                benched |= 1 << b.slot;
+                *at = b.tick;
+            }
+        }
         let resume = Message::<G::Input>::Resume(Resume {
             seed: params.seed,
             input_delay: params.delay,
@@ -211,6 +209,8 @@ impl<G: DeterministicGame> Session<G> {
             players: params.players,
             slot: self.side,
             match_id: params.match_id,
+            benched,
+            bench_ticks,
         });
         let Some((tick, count)) = self.catch_up_on(now, link, t, resume, false) else {
             return;
@@ -262,6 +262,7 @@ impl<G: DeterministicGame> Session<G> {
         p.slot = Some(r.slot);
         p.hello = Some(Self::local_version());
         hs.params = params;
+        self.bench_back = (r.benched, r.bench_ticks);
         log::info!(
             "{} holds the match as slot {}: catch-up follows",
             p.id,

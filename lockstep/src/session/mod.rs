@@ -551,6 +551,10 @@ pub struct Session<G: DeterministicGame> {
     /// Guest: spectator count changes the host sent before this side
     /// started (applied at the start), with the link they came on.
     early_roster: Vec<(usize, Roster)>,
+    /// A host coming back: the slots benched when it left (one bit
+    /// each) and their bench ticks, from the guest's `Resume`, taken up
+    /// once its catch-up replayed.
+    bench_back: (u8, [u32; MAX_PLAYERS as usize]),
     /// Spectator: what it keeps besides the timeline (`None` for a
     /// player).
     watcher: Option<Watcher>,
@@ -608,6 +612,7 @@ impl<G: DeterministicGame> Session<G> {
             early_roster: Vec::new(),
             early_claims: Vec::new(),
             back: Vec::new(),
+            bench_back: (0, [0; MAX_PLAYERS as usize]),
             watcher: cfg.watching.then(Watcher::default),
             events: VecDeque::new(),
             stats: SessionStats::default(),
@@ -2030,7 +2035,7 @@ impl<G: DeterministicGame> Session<G> {
         for p in &mut self.peers {
             if p.slot == Some(slot) {
                 p.frozen = true;
-            } else if !waits(p) {
+            } else if !waits(p) && p.slot.is_some() {
                 p.out
                     .send(&Message::<G::Input>::Missing(Missing { slot, have }));
             }
@@ -2039,7 +2044,7 @@ impl<G: DeterministicGame> Session<G> {
         let others = self
             .peers
             .iter()
-            .filter(|p| p.slot != Some(slot) && !waits(p))
+            .filter(|p| p.slot.is_some() && p.slot != Some(slot) && !waits(p))
             .map(|p| p.id);
         run.leaving = Some(Leaving::new(slot, have, others));
     }
@@ -2086,7 +2091,7 @@ impl<G: DeterministicGame> Session<G> {
         match leaving.rejoin {
             None if leaving.bench => self.apply_bench(now, slot, tick),
             None => self.apply_neutral(slot, tick),
-            Some((link, token)) => {
+            Some((link, _)) => {
                 log::info!("slot {slot} comes back from tick {tick}: the others were told");
                 if let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) {
                     if self.side == 0 {
@@ -2095,9 +2100,6 @@ impl<G: DeterministicGame> Session<G> {
                         // The guest acting for the absent host serves its
                         // fresh session the catch-up.
                         self.serve_returning_host(now, link, t);
-                        if let Some(p) = self.peers.get_mut(t) {
-                            p.taken_token = Some(token);
-                        }
                     }
                 }
             }
@@ -2245,7 +2247,9 @@ impl<G: DeterministicGame> Session<G> {
             tick: b.tick,
             change: RosterChange::Neutral { slot },
         });
-        for p in &mut self.peers {
+        // Players only: a returned host's link that never said whose it
+        // is has nobody to apply a change.
+        for p in self.peers.iter_mut().filter(|p| p.slot.is_some()) {
             p.out.send(&change);
         }
         log::info!("benched slot {slot} was not rejoined in time: it left, the match plays on");
@@ -3366,6 +3370,14 @@ impl<G: DeterministicGame> Session<G> {
             self.refuse_rejoin(link, pi, RejoinRefusal::HostUnable);
             return;
         }
+        let mut pi = pi;
+        if let Some(i) = pi.filter(|&i| self.peers.get(i).is_some_and(|p| p.slot.is_none())) {
+            // A returned host's link that never said whose it is (the
+            // page of a player benched or away when the host came back):
+            // a stranger's, whose request is heard as such.
+            self.peers.remove(i);
+            pi = None;
+        }
         if let Some(p) = pi.and_then(|i| self.peers.get(i)) {
             if p.slot != Some(r.slot) {
                 if p.dropped.is_some() {
@@ -3983,6 +3995,18 @@ impl<G: DeterministicGame> Session<G> {
             p.roster_acked = c.roster;
         }
         if self.cfg.host_back.is_some() {
+            // The slots benched when the old host left stay their
+            // players' for a window counted from now (the old host's
+            // deadlines are gone with it).
+            let (mask, ticks) = core::mem::take(&mut self.bench_back);
+            for slot in (1..params.players).filter(|s| mask & 1 << s != 0) {
+                self.benched.push(Benched {
+                    slot,
+                    tick: ticks.get(usize::from(slot)).copied().unwrap_or(0),
+                    until: now + self.cfg.rejoin_window,
+                    claims: Vec::new(),
+                });
+            }
             // The other guests that took this side back already.
             for i in 0..self.peers.len() {
                 let pending = self.peers.get_mut(i).and_then(|p| p.member.take());
@@ -4181,7 +4205,7 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             change: RosterChange::Joined { slot, proof },
         });
-        for p in &mut self.peers {
+        for p in self.peers.iter_mut().filter(|p| p.slot.is_some()) {
             p.out.send(&change);
         }
         run.timeline.take_neutral_slot(s, tick);
@@ -4222,12 +4246,16 @@ impl<G: DeterministicGame> Session<G> {
         let applied = self
             .peers
             .iter()
+            .filter(|p| p.slot.is_some())
             .all(|p| p.roster_acked.wrapping_sub(j.seq) < 0x8000);
         if !applied {
             return;
         }
         run.entry = None;
         self.gone.retain(|id| *id != j.link);
+        // A returned host may have opened the link before it knew whose
+        // it was.
+        self.peers.retain(|p| p.id != j.link || p.slot.is_some());
         let mut peer = Peer::new(j.link, now);
         peer.slot = Some(j.slot);
         peer.enters_at = j.tick;

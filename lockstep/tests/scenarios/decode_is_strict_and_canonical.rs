@@ -213,14 +213,26 @@ fn message() -> impl Strategy<Value = M> {
     )
         .prop_map(
             |(seed, input_delay, hash_interval, prediction_window, players, slot, match_id)| {
+                let slot = 1 + slot % (players - 1);
+                // Any of the other guests' slots may be benched.
+                let others = ((1u16 << players) - 2) & !(1u16 << slot);
+                let benched = (u16::from(seed as u8) & others) as u8;
                 M::Resume(Resume {
                     seed,
                     input_delay,
                     hash_interval,
                     prediction_window,
                     players,
-                    slot: 1 + slot % (players - 1),
+                    slot,
                     match_id,
+                    benched,
+                    bench_ticks: core::array::from_fn(|s| {
+                        if benched & 1 << s != 0 {
+                            (match_id >> (4 * s)) as u32 & 0xfff
+                        } else {
+                            0
+                        }
+                    }),
                 })
             },
         );

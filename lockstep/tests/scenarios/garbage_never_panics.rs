@@ -872,6 +872,8 @@ fn every_kind_of_datagram_in_every_phase() {
             players: 2,
             slot: 1,
             match_id: 9,
+            benched: 0,
+            bench_ticks: [0; 8],
         })), // to a session that is no returning host
         encode(&M::CatchUpRun(CatchUpRun {
             slot: 0,
@@ -1122,6 +1124,8 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     players: 2,
                     slot: 1,
                     match_id: u64::from(a),
+                    benched: 0,
+                    bench_ticks: [0; 8],
                 }),
                 20 => M::Join(Join {
                     protocol: PROTOCOL_VERSION + a % 2,
