@@ -739,26 +739,9 @@ impl Shell {
             }
             return;
         }
-        if a.reloaded {
-            self.frame_times = super::FrameTimes::default();
-            self.match_view = super::view::MatchView {
-                state: Some("connected"),
-                status: RECONNECTING.to_owned(),
-                ..super::view::MatchView::default()
-            };
-        }
+        self.returning_view(&a);
         self.match_view.path = Some(super::party::party_path(self.party.as_ref()));
-        let cfg = match a.entropy {
-            // The party's host comes back as the host of the same match
-            // (its delay and the match come from the guests).
-            Some(entropy) if a.slot == 0 => self.host_back_config(&a, entropy),
-            _ => {
-                let cfg = SessionConfig::guest()
-                    .adaptive_input_delay()
-                    .rejoin(a.slot, a.token);
-                self.rejoin_config(cfg, false)
-            }
-        };
+        let cfg = self.comeback_config(&a);
         let names = self.party_link_names();
         if !self.game.start_party(cfg, now, tag, &names) {
             // The page has no session to play on with: the match is over
@@ -786,10 +769,17 @@ impl Shell {
         self.render(Part::Match);
     }
 
-    /// The host's fresh session, built as the match was (the input delay
-    /// and the match's parameters come from the guests): for a match of
-    /// two, or a party's of `a.party` people.
-    fn host_back_config(&mut self, a: &Asking, entropy: u128) -> SessionConfig {
+    /// The fresh session's configuration: a guest's rejoin of its slot,
+    /// or the host's return, built as the match was (the input delay and
+    /// the match's parameters come from the guests), for a match of two
+    /// or a party's of `a.party` people.
+    fn comeback_config(&mut self, a: &Asking) -> SessionConfig {
+        let Some(entropy) = a.entropy.filter(|_| a.slot == 0) else {
+            let cfg = SessionConfig::guest()
+                .adaptive_input_delay()
+                .rejoin(a.slot, a.token);
+            return self.rejoin_config(cfg, false);
+        };
         self.comeback.entropy = Some(entropy);
         let c = SessionConfig::host(a.match_id, 6);
         let c = if self.cfg.lockstep { c } else { c.rollback() };
@@ -800,6 +790,19 @@ impl Shell {
         self.rejoin_config(c.adaptive_input_delay(), false)
             .rejoin_entropy(entropy)
             .back_as_host(a.token)
+    }
+
+    /// A reloaded page's match view starts afresh as it comes back: its
+    /// session is made now ("Reconnecting…" until it plays).
+    fn returning_view(&mut self, a: &Asking) {
+        if a.reloaded {
+            self.frame_times = super::FrameTimes::default();
+            self.match_view = super::view::MatchView {
+                state: Some("connected"),
+                status: RECONNECTING.to_owned(),
+                ..super::view::MatchView::default()
+            };
+        }
     }
 
     /// The timers: the guest asks again every [`ASK_EVERY`] until a link
@@ -1114,24 +1117,9 @@ impl Shell {
         };
         match (role, self.comeback.asking.take()) {
             (Role::Guest, Some(a)) => {
-                if a.reloaded {
-                    self.frame_times = super::FrameTimes::default();
-                    self.match_view = super::view::MatchView {
-                        state: Some("connected"),
-                        status: RECONNECTING.to_owned(),
-                        ..super::view::MatchView::default()
-                    };
-                }
+                self.returning_view(&a);
                 self.match_view.path = Some(path);
-                let cfg = match a.entropy {
-                    Some(entropy) if a.slot == 0 => self.host_back_config(&a, entropy),
-                    _ => {
-                        let cfg = SessionConfig::guest()
-                            .adaptive_input_delay()
-                            .rejoin(a.slot, a.token);
-                        self.rejoin_config(cfg, false)
-                    }
-                };
+                let cfg = self.comeback_config(&a);
                 if !self.game.start_match(cfg, now, tag) {
                     log::warn!("could not make the session to come back with");
                 }

@@ -72,13 +72,7 @@ fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
         "back in its own slot"
     );
     let back_at = w.pages[2].shell.match_view().rejoined.unwrap();
-    w.until(10_000, "all four play on past the rejoin", |w| {
-        all.iter()
-            .all(|&p| w.pages[p].shell.match_view().tick > Some(back_at + 120))
-    });
-    for p in all {
-        assert_eq!(w.pages[p].shell.match_view().reconnecting, None, "page {p}");
-    }
+    w.all_play_on_past(&all, back_at + 120);
     // Still a guest with a token: the record is kept up to date.
     w.run(1_100);
     let again = RejoinRecord::from_storage(w.pages[2].session.as_deref().unwrap()).unwrap();

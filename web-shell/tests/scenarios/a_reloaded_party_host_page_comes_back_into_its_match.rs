@@ -86,13 +86,7 @@ fn a_reloaded_party_host_page_comes_back_into_its_match() {
         "the host again"
     );
     let back_at = w.pages[0].shell.match_view().rejoined.unwrap();
-    w.until(10_000, "all four play on past the return", |w| {
-        all.iter()
-            .all(|&p| w.pages[p].shell.match_view().tick > Some(back_at + 120))
-    });
-    for p in all {
-        assert_eq!(w.pages[p].shell.match_view().reconnecting, None, "page {p}");
-    }
+    w.all_play_on_past(&all, back_at + 120);
     // The returned host keeps its record up to date, asking its guests'
     // current pages.
     w.run(1_100);

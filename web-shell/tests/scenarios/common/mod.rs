@@ -361,6 +361,22 @@ impl World {
         })
     }
 
+    /// Runs until every page of `pages` confirmed a tick past `past` (a
+    /// player came back at `past - 120`, say); none of them counts anyone
+    /// down then.
+    #[allow(dead_code)]
+    pub fn all_play_on_past(&mut self, pages: &[usize], past: u32) {
+        self.until(10_000, "every page plays on", |w| {
+            pages
+                .iter()
+                .all(|&p| w.pages[p].shell.match_view().tick > Some(past))
+        });
+        for &p in pages {
+            let line = &self.pages[p].shell.match_view().reconnecting;
+            assert_eq!(*line, None, "page {p} counts nobody down");
+        }
+    }
+
     /// Page `leaver` leaves the match; every page of `pages` shows its
     /// result within 3 s, and their input logs agree at each of `ticks`
     /// (the first page's log holds each).
