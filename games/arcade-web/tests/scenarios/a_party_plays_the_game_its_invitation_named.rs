@@ -219,7 +219,10 @@ fn a_dots_party_plays_on_when_a_player_leaves_for_good() {
     run(&mut members, &mut now, 2_000);
     for m in &members {
         assert_eq!(m.page.view.state, Some("running"), "dots takes parties");
-        assert!(m.page.hub.host_rejoins(), "a dots party takes its host back");
+        assert!(
+            m.page.hub.host_rejoins(),
+            "a dots party takes its host back"
+        );
     }
     // The third page is gone for good (its tab closed): nothing more
     // comes from it.
