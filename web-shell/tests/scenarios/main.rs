@@ -53,6 +53,7 @@ mod garbage_survives;
 mod no_direct_path_fails_the_match_on_both_sides;
 mod no_direct_path_plays_the_match_through_the_relay;
 mod page_and_service_agree_on_codes_and_names;
+mod pages_with_no_direct_path_meet_through_the_service_and_play_over_the_relay;
 mod relay_link_carries_both_channels_in_order;
 mod relay_link_drops_bad_frames_and_fails_cleanly;
 mod settings_stored_come_back_on_the_next_visit;
