@@ -527,7 +527,12 @@ impl World {
     /// between them: once every page shows every other connected, or, for
     /// a walled pair, reachable through the service.
     pub fn lobby_walled(search: &str, names: &[&str], walled: &[(usize, usize)]) -> World {
-        let mut w = World::new(names.len(), search);
+        World::new(names.len(), search).join_walled(names, walled)
+    }
+
+    /// [`lobby_walled`](Self::lobby_walled) for the pages of this world.
+    pub fn join_walled(self, names: &[&str], walled: &[(usize, usize)]) -> World {
+        let mut w = self;
         w.no_direct_pairs = walled.to_vec();
         for (p, name) in names.iter().enumerate() {
             w.join(p, name);
