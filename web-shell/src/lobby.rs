@@ -1085,8 +1085,9 @@ impl LobbyClient {
             }
         }
         if let Some((link, a @ Arrival::Asked { .. })) = &mut self.arrival {
-            // The link to the inviter dropped before it answered: ask again
-            // once it is back.
+            // The inviter went out of reach before it answered (no open
+            // mesh link, and our lobby socket not online): ask again once
+            // it is back.
             if !self.players.get(&link.host).is_some_and(|p| {
                 p.pair.state() == PairState::Connected || self.conn == Connection::Online
             }) {
