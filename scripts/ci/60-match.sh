@@ -8,7 +8,10 @@
 #     signalling server) in real headless Chromium: a match over real WebRTC
 #     with scripted keys, leave, a page closed mid-match, local play against
 #     the CPU to the end screen, no direct path and Try again, no direct
-#     path and the match played through the relay, a guest's match link
+#     path and the match played through the relay, a page that gathers no
+#     ICE candidate at all (launched with
+#     --webrtc-ip-handling-policy=disable_non_proxied_udp) challenged
+#     through the service and playing over the relay, a guest's match link
 #     closed mid-match and made again, a guest's page reloaded mid-match
 #     (each comes back into its slot), a page of
 #     another build refused, the match and a local game watched as

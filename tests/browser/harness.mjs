@@ -50,7 +50,9 @@ export async function startServer(listen = '127.0.0.1:0', extraArgs = []) {
   return { url, port, proc, stop, recentLog: () => stderr };
 }
 
-export async function launchBrowser() {
+// `extraArgs`: more Chromium switches (a browser that gathers no ICE
+// candidate at all, say).
+export async function launchBrowser(extraArgs = []) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -58,7 +60,7 @@ export async function launchBrowser() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       // Host candidates on 127.0.0.1 (with the permissions below), so data
       // channels open inside a loopback-only network namespace.
-      '--allow-loopback-in-peer-connection'],
+      '--allow-loopback-in-peer-connection', ...extraArgs],
   });
 }
 

@@ -598,19 +598,26 @@ test('6. a connection that closes, a peer that sends garbage, a peer whose hashe
   // Eve's browser closes all its peer connections mid-match, the lobby
   // link to Fay with the match's. pc.close() aborts the SCTP association,
   // so Fay's data channels close within milliseconds (unlike a closed
-  // page, scenario 2). Fay's page asks for a way back over the lobby
-  // link, which is gone too: both count the 20 s window down, then say
-  // the other player did not come back.
+  // page, scenario 2). Fay's page asks for a way back: its lobby link is
+  // gone too, so the ask goes through the service, and over a fresh room
+  // and link Fay's page is back in the match.
   await startMatch(eve, fay, 'Eve', 'Fay');
   await waitAttrAtLeast(fay, 'tick', 60);
   await eve.evaluate(() => window.__pcs.forEach((pc) => pc.close()));
-  await fay.locator('#match-waiting', { hasText: /^Reconnecting…$/ }).waitFor({ timeout: DEADLINE });
-  await eve.locator('#match-waiting', { hasText: /^Fay is reconnecting \(\d+ s\)$/ }).waitFor({ timeout: DEADLINE });
-  for (const p of [eve, fay]) {
-    await p.locator('#result-text', { hasText: /^The other player left and did not come back\.$/ }).waitFor({ timeout: DEADLINE + 20_000 });
+  try {
+    await fay.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    console.log(await describePage(eve, 'Eve'));
+    console.log(await describePage(fay, 'Fay'));
+    throw e;
   }
+  const rejoined = await num(fay, '#match', 'data-rejoined');
+  await waitAttrAtLeast(fay, 'tick', rejoined + 60);
+  await waitAttrAtLeast(eve, 'tick', rejoined + 60);
+  await eve.locator('#leave').click();
+  await fay.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
   for (const p of [eve, fay]) await p.locator('#continue').click();
-  // The lobby link went with it; the pages meet again after Eve rejoins.
+  // Eve's lobby links went with it; the pages meet again after Eve rejoins.
   await eve.reload();
   await joinLobby(eve, 'Eve');
   await entry(eve, 'Fay').and(eve.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
@@ -730,10 +737,8 @@ test('9. no direct path for the match: both pages switch to the relay and play i
   // the mesh formed, so its match connection gathers no usable candidate;
   // the match timer keeps its 25 s, so after the 5 s relay deadline both
   // pages ask their room for a ticket and meet on the embedded server's
-  // relay. (A page launched with --webrtc-ip-handling-policy=
-  // disable_non_proxied_udp gathers no candidate at all, but then its lobby
-  // mesh cannot form either, and challenges travel over the mesh; the
-  // --force- spelling of that switch is ignored by this Chromium.)
+  // relay. (Scenario 9b has a page that gathers no candidate at all; the
+  // --force- spelling of its switch is ignored by this Chromium.)
   pages.ed = await openPage(browser, server.url);
   pages.flo = await openPage(browser, server.url);
   const { ed, flo } = pages;
@@ -772,6 +777,53 @@ test('9. no direct path for the match: both pages switch to the relay and play i
   assert.equal(he, await flo.evaluate(hashAt, common), `same state hash at tick ${common}`);
   if (te === tf) assert.equal(await attr(ed, '#result', 'data-log-hash'), await attr(flo, '#result', 'data-log-hash'));
   console.log(`relayed match: ${common} common ticks, same hash ${he}`);
+});
+
+test('9b. a page that gathers no candidate at all is challenged through the service and plays over the relay', { skip: !enabled }, async () => {
+  // Hal's browser runs with --webrtc-ip-handling-policy=disable_non_proxied_udp:
+  // it gathers no ICE candidate at all (with or without the media
+  // permissions), so no lobby mesh link to it ever opens. Gil sees it "via
+  // the service", challenges it through the service, and the match link,
+  // finding no direct path, goes over the relay after its 5 s deadline.
+  const walled = await launchBrowser(['--webrtc-ip-handling-policy=disable_non_proxied_udp']);
+  try {
+    pages.gil = await openPage(browser, server.url);
+    pages.hal = await openPage(walled, server.url);
+    const { gil, hal } = pages;
+    await joinLobby(gil, 'Gil');
+    await joinLobby(hal, 'Hal');
+    await entry(gil, 'Hal').and(gil.locator('li[data-link="via the service"]')).waitFor({ timeout: DEADLINE });
+    await entry(hal, 'Gil').and(hal.locator('li[data-link="via the service"]')).waitFor({ timeout: DEADLINE });
+    const asked = Date.now();
+    await startMatch(gil, hal, 'Gil', 'Hal');
+    const setupMs = Date.now() - asked;
+    for (const p of [gil, hal]) {
+      assert.equal(await attr(p, '#match', 'data-path'), 'relayed');
+      await p.waitForFunction(() => /· ping \d+ ms \(relayed\)$/.test(document.querySelector('#match-status').textContent),
+        null, { timeout: DEADLINE, polling: 100 });
+    }
+    const drivers = [driveKeys(gil, 0), driveKeys(hal, 1)];
+    await waitAttrAtLeast(gil, 'tick', 300, PLAY_DEADLINE);
+    await waitAttrAtLeast(hal, 'tick', 300, PLAY_DEADLINE);
+    await Promise.all(drivers.map((d) => d.stop()));
+    // The lobby mesh link never opened meanwhile.
+    assert.equal(await entry(gil, 'Hal').getAttribute('data-link'), 'via the service');
+    console.log(`walled page figures: ${JSON.stringify({ challenge_to_relayed_match_ms: setupMs })}`);
+
+    await gil.locator('#leave').click();
+    await hal.locator('#result-text', { hasText: 'The other player left the match.' }).waitFor({ timeout: DEADLINE });
+    const tg = await num(gil, '#result', 'data-log-ticks');
+    const th = await num(hal, '#result', 'data-log-ticks');
+    const common = Math.min(tg, th);
+    assert.ok(common >= 300, `both confirmed at least 300 ticks (${tg}, ${th})`);
+    const hashAt = async (t) => (await import('/pkg/web_shell.js')).matchHashAt(t) ?? null;
+    const hg = await gil.evaluate(hashAt, common);
+    assert.ok(hg, `a hash at tick ${common}`);
+    assert.equal(hg, await hal.evaluate(hashAt, common), `same state hash at tick ${common}`);
+    console.log(`walled page's match: ${common} common ticks, same hash ${hg}`);
+  } finally {
+    await walled.close();
+  }
 });
 
 test('10. the court fills its column at 1280x800, 1920x1080 and 390x844, at 16:9, and goes full screen', { skip: !enabled }, async () => {

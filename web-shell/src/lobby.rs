@@ -19,6 +19,7 @@ use crate::mesh::{MeshConfig, Pair, PairAction, PairState};
 use crate::party::{Lineup, PartyConfig, PartyState};
 use crate::protocol::{
     lobby_out, GameName, LobbyServerMsg, PeerMsg, PlayerStatus, Signal, SignalKind,
+    SERVER_MESSAGE_MAX_BYTES,
 };
 use crate::rate::{ReceiveLimiter, SendLimiter};
 use crate::text::{self, ChatError};
@@ -35,8 +36,9 @@ mod parties;
 /// announced player.
 pub const MAX_OTHERS: usize = crate::protocol::MAX_PLAYERS - 1;
 
-/// Handshake messages (offers, answers, candidates) the page sends the
-/// lobby in any 60 s. The service closes a lobby socket that sends more than
+/// Handshake messages (offers, answers, candidates) and lobby messages
+/// relayed for want of an open mesh link that the page sends the lobby in
+/// any 60 s. The service closes a lobby socket that sends more than
 /// its per-socket limit in a minute (600 by default,
 /// `signaling_core::LobbyLimits::messages_per_minute`), so an honest page
 /// keeps its signals well under it and leaves room for `hello` and
@@ -45,7 +47,8 @@ pub const MAX_OTHERS: usize = crate::protocol::MAX_PLAYERS - 1;
 pub const SIGNALS_PER_MINUTE: u32 = 480;
 
 /// Signals waiting for the budget; beyond this the newest is dropped (and
-/// logged). A full mesh needs a few dozen.
+/// logged). A full mesh needs a few dozen; a chat line to a full lobby none
+/// of whose mesh links is open takes fifteen.
 pub const MAX_QUEUED_SIGNALS: usize = 256;
 
 /// Names of departed players kept for notices that mention them: four
@@ -374,8 +377,6 @@ pub enum ArrivalProblem {
     /// The inviter is not in the lobby under the id the link names: they
     /// left, or their page reconnected (with a new id).
     Stale,
-    /// No mesh link to the inviter could be made.
-    Unreachable,
     /// The inviter's page turned us down.
     Refused(InviteRefusal),
     /// The inviter's page did not answer in time.
@@ -414,7 +415,6 @@ impl InviteNote {
             Arrival::Asked { .. } => ("asked", "Asking \0 for the challenge…"),
             Arrival::Challenged => ("challenged", "\0 challenges you, as the invite promised: answer above."),
             Arrival::Failed(ArrivalProblem::Stale) => ("stale", "This invite link is out of date: the player who invited you is no longer in the lobby under it (they left, or their page reconnected). Ask them for a new link."),
-            Arrival::Failed(ArrivalProblem::Unreachable) => ("unreachable", "Couldn't reach \0, who invited you. Open the link again, or ask for a new one."),
             Arrival::Failed(ArrivalProblem::Refused(InviteRefusal::Unknown)) => ("forged", "\0's page did not make this invite link, so it was refused. Check that you copied all of it, or ask for a new one."),
             Arrival::Failed(ArrivalProblem::Refused(InviteRefusal::Expired)) => ("expired", "This invite link has expired. Ask \0 for a new one."),
             Arrival::Failed(ArrivalProblem::Refused(InviteRefusal::Busy)) => ("busy", "\0 is busy (in a match or another challenge). Challenge them from the list when they are free."),
@@ -506,7 +506,9 @@ pub struct PlayerView {
     pub display: String,
     /// "in the lobby" or "in a match".
     pub status: PlayerStatus,
-    /// "connected", "connecting" or "can't reach for chat or challenges".
+    /// "connected" (our mesh link is open), "via the service" (it is not,
+    /// and lobby messages go through the service), or, off the service,
+    /// "connecting" or "can't reach for chat or challenges".
     pub link: &'static str,
     /// Muted by us.
     pub muted: bool,
@@ -552,10 +554,15 @@ pub struct LobbyClient {
     challenge: ChallengeState,
     party: PartyState,
     send_limiter: SendLimiter,
-    /// The budget of handshake messages to the service.
+    /// The budget of `signal` frames to the service.
     signal_limiter: SendLimiter,
-    /// Handshake messages over the budget, oldest first.
-    signal_queue: VecDeque<(PeerId, Signal)>,
+    /// `signal` frames over the budget, oldest first, with their recipient.
+    signal_queue: VecDeque<(PeerId, String)>,
+    /// The latest time a call told us: what a lobby message relayed for
+    /// [`send_peer`](Self::send_peer), which is not told the time, is
+    /// counted against the budget at. The page ticks every 100 ms, so it
+    /// is never far behind.
+    clock: Millis,
     /// When the next heartbeat is due on the welcomed presence socket: the
     /// service drops a socket it hears nothing from for its idle timeout.
     next_heartbeat: Millis,
@@ -592,6 +599,7 @@ impl LobbyClient {
             send_limiter: SendLimiter::chat(),
             signal_limiter: SendLimiter::new(SIGNALS_PER_MINUTE as usize, Millis(60_000)),
             signal_queue: VecDeque::new(),
+            clock: Millis(0),
             next_heartbeat: Millis(0),
             answer_due: None,
             issued: Issued::default(),
@@ -670,6 +678,43 @@ impl LobbyClient {
     /// The next thing to do, if any.
     pub fn poll_output(&mut self) -> Option<Output> {
         self.out.pop_front()
+    }
+
+    /// Sends the lobby message `text` to `to`: over our mesh link while it
+    /// is open ([`Output::ToPeer`]); otherwise through the service, as a
+    /// `signal` whose data is the message
+    /// ([`signaling_protocol::relayed_data`]), within the budget of
+    /// [`SIGNALS_PER_MINUTE`]. Nothing if `to` is not in the roster, or the
+    /// service is not reachable either.
+    fn tell(&mut self, to: &PeerId, text: String) {
+        let Some(p) = self.players.get(to) else {
+            return;
+        };
+        if p.pair.state() == PairState::Connected {
+            self.out.push_back(Output::ToPeer(to.clone(), text));
+            return;
+        }
+        if self.conn != Connection::Online {
+            return;
+        }
+        let frame = lobby_out::relayed(to, &text);
+        if frame.len() > SERVER_MESSAGE_MAX_BYTES {
+            log::warn!("lobby: a message too large for the service; dropped");
+            return;
+        }
+        self.queue_signal(self.clock, to.clone(), frame);
+    }
+
+    /// `id` is in the roster and can be sent lobby messages: over our open
+    /// mesh link to them, or, while it is not open, through the service
+    /// while our presence socket is online.
+    #[must_use]
+    pub fn reachable(&self, id: &PeerId) -> bool {
+        self.players.get(id).is_some_and(|p| self.reaches(p))
+    }
+
+    fn reaches(&self, p: &Player) -> bool {
+        p.pair.state() == PairState::Connected || self.conn == Connection::Online
     }
 
     /// Our id on the current connection.
@@ -845,6 +890,7 @@ impl LobbyClient {
 
     /// A text frame from the presence socket.
     pub fn server_text(&mut self, now: Millis, text: &str) {
+        self.clock = self.clock.max(now);
         // Any frame at all shows the service is still there.
         self.answer_due = None;
         let msg = match LobbyServerMsg::parse(text) {
@@ -948,8 +994,21 @@ impl LobbyClient {
     }
 
     fn signal_in(&mut self, now: Millis, from: PeerId, data: serde_json::Value) {
-        let Some(p) = self.players.get_mut(&from) else {
+        if !self.players.contains_key(&from) {
             log::debug!("lobby: signal from a player not in the roster");
+            return;
+        }
+        // A lobby message sent through the service for want of a mesh
+        // link: read as the same text from the mesh would be.
+        match signaling_protocol::relayed_text(&data) {
+            Some(Ok(text)) => return self.peer_text(now, &from, text),
+            Some(Err(e)) => {
+                log::warn!("lobby: dropped a relayed message from a peer ({e:?})");
+                return;
+            }
+            None => {}
+        }
+        let Some(p) = self.players.get_mut(&from) else {
             return;
         };
         let signal = match Signal::from_value(data) {
@@ -976,11 +1035,17 @@ impl LobbyClient {
         if self.conn != Connection::Online || !self.players.contains_key(to) {
             return;
         }
+        self.queue_signal(now, to.clone(), lobby_out::signal(to, signal));
+    }
+
+    /// Queues the `signal` frame `frame` for `to` and sends what the budget
+    /// allows.
+    fn queue_signal(&mut self, now: Millis, to: PeerId, frame: String) {
         if self.signal_queue.len() >= MAX_QUEUED_SIGNALS {
-            log::warn!("lobby: too much handshake data waiting to be sent; dropped one");
+            log::warn!("lobby: too much waiting to be sent to the service; dropped one");
             return;
         }
-        self.signal_queue.push_back((to.clone(), signal.clone()));
+        self.signal_queue.push_back((to, frame));
         self.flush_signals(now);
     }
 
@@ -995,9 +1060,8 @@ impl LobbyClient {
             if !self.signal_limiter.try_send(now) {
                 break;
             }
-            if let Some((to, signal)) = self.signal_queue.pop_front() {
-                self.out
-                    .push_back(Output::ToServer(lobby_out::signal(&to, &signal)));
+            if let Some((_, frame)) = self.signal_queue.pop_front() {
+                self.out.push_back(Output::ToServer(frame));
             }
         }
     }
@@ -1021,13 +1085,12 @@ impl LobbyClient {
             }
         }
         if let Some((link, a @ Arrival::Asked { .. })) = &mut self.arrival {
-            // The link to the inviter dropped before it answered: ask again
-            // once it is back.
-            let linked = self
-                .players
-                .get(&link.host)
-                .is_some_and(|p| p.pair.state() == PairState::Connected);
-            if !linked {
+            // The inviter went out of reach before it answered (no open
+            // mesh link, and our lobby socket not online): ask again once
+            // it is back.
+            if !self.players.get(&link.host).is_some_and(|p| {
+                p.pair.state() == PairState::Connected || self.conn == Connection::Online
+            }) {
                 *a = Arrival::Finding;
             }
         }
@@ -1037,34 +1100,32 @@ impl LobbyClient {
         if self.conn != Connection::Online {
             return;
         }
-        let Some(state) = self.players.get(&link.host).map(|p| p.pair.state()) else {
-            return;
-        };
-        if state == PairState::Unreachable {
-            let host = link.host.clone();
-            self.arrival_failed(&host, ArrivalProblem::Unreachable);
-            return;
-        }
-        if state == PairState::Connected {
+        // Online, the inviter is reachable once in the roster: through the
+        // service if not over the mesh.
+        if self.players.contains_key(&link.host) {
             *a = Arrival::Asked {
                 deadline: now + self.cfg.challenge.answer_timeout,
             };
-            let wire = PeerMsg::Invited(link.code.clone()).encode();
-            self.out.push_back(Output::ToPeer(link.host.clone(), wire));
+            let (host, wire) = (
+                link.host.clone(),
+                PeerMsg::Invited(link.code.clone()).encode(),
+            );
+            self.tell(&host, wire);
             self.out.push_back(Output::Changed);
         }
     }
 
     /// The connection to `id` for `attempt` closed or failed.
     pub fn peer_closed(&mut self, now: Millis, id: &PeerId, attempt: u8) {
+        let was_reachable = self.reachable(id);
         let Some(p) = self.players.get_mut(id) else {
             return;
         };
-        let was_connected = p.pair.state() == PairState::Connected;
         if let Some(PairAction::Close) = p.pair.lost(attempt) {
             self.out.push_back(Output::ClosePeer(id.clone()));
         }
-        if was_connected {
+        // Still reachable through the service, they have not left.
+        if was_reachable && !self.reachable(id) {
             self.reduce(Event::PlayerLeft(id.clone()), now);
         }
         self.out.push_back(Output::Changed);
@@ -1072,6 +1133,7 @@ impl LobbyClient {
 
     /// A text message arrived on the data channel from `from`.
     pub fn peer_text(&mut self, now: Millis, from: &PeerId, raw: &str) {
+        self.clock = self.clock.max(now);
         let Some(p) = self.players.get_mut(from) else {
             return;
         };
@@ -1130,8 +1192,7 @@ impl LobbyClient {
             PeerMsg::Challenge { .. } if self.party.busy() => {
                 // A party holds us: its start is out or its match runs.
                 let busy = PeerMsg::Decline(signaling_protocol::DeclineReason::Busy);
-                self.out
-                    .push_back(Output::ToPeer(from.clone(), busy.encode()));
+                self.tell(from, busy.encode());
             }
             msg => {
                 if matches!(msg, PeerMsg::Challenge { .. }) {
@@ -1185,10 +1246,7 @@ impl LobbyClient {
             }
             Err(why) => {
                 log::debug!("lobby: refused an arrival by invite link ({why:?})");
-                self.out.push_back(Output::ToPeer(
-                    from.clone(),
-                    PeerMsg::InviteRefused(why).encode(),
-                ));
+                self.tell(from, PeerMsg::InviteRefused(why).encode());
             }
         }
     }
@@ -1199,15 +1257,15 @@ impl LobbyClient {
         self.out.push_back(Output::Notice(notice));
     }
 
-    /// Sends `msg` to `to` over its lobby link (the shell's messages about
-    /// coming back into a match); nothing if `to` is not in the roster.
+    /// Sends `msg` to `to` over its lobby link, or through the service
+    /// while that is not open (the shell's messages about coming back into
+    /// a match, watching, ICE restarts); nothing if `to` is not in the
+    /// roster.
     pub fn send_peer(&mut self, to: &PeerId, msg: &PeerMsg) {
-        if self.players.contains_key(to) {
-            self.out.push_back(Output::ToPeer(to.clone(), msg.encode()));
-        }
+        self.tell(to, msg.encode());
     }
 
-    /// The Send button. On success the line is sent to every connected
+    /// The Send button. On success the line is sent to every reachable
     /// player and shown locally.
     pub fn send_chat(&mut self, now: Millis, raw: &str) -> Result<(), ChatError> {
         let text = text::outgoing_chat(raw)?;
@@ -1215,11 +1273,9 @@ impl LobbyClient {
             return Err(ChatError::RateLimited);
         }
         let wire = PeerMsg::Chat(text.clone()).encode();
-        for p in self.players.values() {
-            if p.pair.state() == PairState::Connected {
-                self.out
-                    .push_back(Output::ToPeer(p.id.clone(), wire.clone()));
-            }
+        self.clock = self.clock.max(now);
+        for id in self.order.clone() {
+            self.tell(&id, wire.clone());
         }
         let name = self.my_display();
         self.out.push_back(Output::Chat {
@@ -1261,7 +1317,7 @@ impl LobbyClient {
             }));
             return;
         }
-        if p.pair.state() != PairState::Connected {
+        if !self.reaches(p) {
             return;
         }
         let target_in_match = p.status == PlayerStatus::InMatch;
@@ -1351,6 +1407,7 @@ impl LobbyClient {
     /// Time passed: the lobby connect deadline, mesh retries, challenge
     /// timers.
     pub fn tick(&mut self, now: Millis) {
+        self.clock = self.clock.max(now);
         if let Connection::Connecting { lost, deadline, .. } = self.conn {
             if now >= deadline {
                 log::info!("lobby: no welcome in time; closing and trying again later");
@@ -1450,6 +1507,7 @@ impl LobbyClient {
     }
 
     fn reduce(&mut self, event: Event, now: Millis) {
+        self.clock = self.clock.max(now);
         self.party_also(&event, now);
         let effects = self.challenge.reduce(event, now, &self.cfg.challenge);
         for fx in effects {
@@ -1458,12 +1516,10 @@ impl LobbyClient {
                 challenge::Effect::CloseRoom => Output::CloseRoom,
                 challenge::Effect::JoinRoom(room) => Output::JoinRoom(room),
                 challenge::Effect::LeaveRoom => Output::LeaveRoom,
-                challenge::Effect::Send(to, msg) => match self.players.get(&to) {
-                    Some(p) if p.pair.state() == PairState::Connected => {
-                        Output::ToPeer(to, msg.encode())
-                    }
-                    _ => continue,
-                },
+                challenge::Effect::Send(to, msg) => {
+                    self.tell(&to, msg.encode());
+                    continue;
+                }
                 challenge::Effect::SetStatus(status) => {
                     if self.conn != Connection::Online {
                         // Re-sent after the next welcome.
@@ -1502,7 +1558,7 @@ impl LobbyClient {
             .iter()
             .filter_map(|id| self.players.get(id))
             .map(|p| {
-                let connected = p.pair.state() == PairState::Connected;
+                let reachable = self.reaches(p);
                 let challenged_us = ch.incoming_from(&p.id).is_some();
                 let our_challenge =
                     ch.outgoing
@@ -1520,14 +1576,15 @@ impl LobbyClient {
                     status: p.status,
                     link: match p.pair.state() {
                         PairState::Connected => "connected",
+                        _ if reachable => "via the service",
                         PairState::Connecting { .. } => "connecting",
                         PairState::Unreachable => "can't reach for chat or challenges",
                     },
                     muted: p.muted,
-                    can_challenge: connected
+                    can_challenge: reachable
                         && p.status == PlayerStatus::Lobby
                         && ch.can_challenge(),
-                    can_watch: connected
+                    can_watch: reachable
                         && p.status == PlayerStatus::InMatch
                         && ch.can_challenge()
                         && self.party.can_invite()
@@ -1549,7 +1606,7 @@ mod tests {
     fn chal(room: RoomCode) -> PeerMsg {
         PeerMsg::Challenge { room, game: None }
     }
-    use crate::protocol::DeclineReason;
+    use crate::protocol::{DeclineReason, PEER_MESSAGE_MAX_BYTES};
     use serde_json::{json, Value};
 
     fn id(c: char) -> PeerId {
@@ -1596,6 +1653,23 @@ mod tests {
             code: InviteCode::parse(code).unwrap(),
             lobby: None,
         }
+    }
+
+    /// The lobby messages `out` sends `to` through the service, parsed.
+    fn relayed_to(out: &[Output], to: char) -> Vec<PeerMsg> {
+        out.iter()
+            .filter_map(|o| match o {
+                Output::ToServer(frame) => {
+                    let v: Value = serde_json::from_str(frame).ok()?;
+                    if v["type"] != "signal" || v["to"] != id(to).as_str() {
+                        return None;
+                    }
+                    let text = signaling_protocol::relayed_text(&v["data"])?.ok()?;
+                    PeerMsg::parse(text).ok()
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// The message `c` sent `to` last, parsed.
@@ -1691,16 +1765,19 @@ mod tests {
         c.server_text(Millis(0), &welcome('C', &[('A', "lobby"), ('B', "lobby")]));
         assert_eq!(c.arrival(), Some(Arrival::Finding));
         drain(&mut c);
+        // No mesh link yet: the ask goes through the service.
         c.tick(Millis(100));
-        assert!(sent_to(&drain(&mut c), 'A').is_none(), "not linked yet");
+        let out = drain(&mut c);
+        assert!(sent_to(&out, 'A').is_none(), "not linked yet");
+        assert_eq!(
+            relayed_to(&out, 'A'),
+            vec![PeerMsg::Invited(InviteCode::parse("Code12345678").unwrap())]
+        );
+        assert!(matches!(c.arrival(), Some(Arrival::Asked { .. })));
         c.peer_open(&id('A'), 1);
         c.peer_open(&id('B'), 1);
         c.tick(Millis(200));
-        assert_eq!(
-            sent_to(&drain(&mut c), 'A'),
-            Some(PeerMsg::Invited(InviteCode::parse("Code12345678").unwrap()))
-        );
-        assert!(matches!(c.arrival(), Some(Arrival::Asked { .. })));
+        assert!(sent_to(&drain(&mut c), 'A').is_none(), "asked once");
         assert_eq!(c.invite_note().unwrap().state, "asked");
         // A refusal from someone else is not the inviter's answer.
         c.peer_text(
@@ -1746,7 +1823,8 @@ mod tests {
             &json!({"type":"left","id":id('A').as_str()}).to_string(),
         );
         assert_eq!(c.arrival(), Some(Arrival::Failed(ArrivalProblem::Stale)));
-        // No mesh link can be made: unreachable.
+        // No mesh link can be made: the inviter is asked through the
+        // service, and the note names them.
         let mut c = LobbyClient::new("Cy".into(), LobbyConfig::default());
         c.arrive_by_invite(link('D', "Code12345678"));
         c.start(Millis(0), id('C'));
@@ -1754,13 +1832,16 @@ mod tests {
         c.server_text(Millis(0), &welcome('C', &[('D', "lobby")]));
         c.tick(Millis(30_000));
         c.server_text(Millis(30_000), r#"{"type":"pong"}"#);
-        c.tick(Millis(60_000));
+        c.tick(Millis(45_000));
+        assert_eq!(c.roster()[0].link, "via the service");
         assert_eq!(
-            c.arrival(),
-            Some(Arrival::Failed(ArrivalProblem::Unreachable))
+            relayed_to(&drain(&mut c), 'D'),
+            vec![PeerMsg::Invited(InviteCode::parse("Code12345678").unwrap())]
         );
+        c.tick(Millis(90_000));
+        assert_eq!(c.arrival(), Some(Arrival::Failed(ArrivalProblem::NoAnswer)));
         let note = c.invite_note().unwrap();
-        assert_eq!(note.parts[1], NoticePart::Name("nD#DDD".into()));
+        assert_eq!(note.parts[0], NoticePart::Name("nD#DDD".into()));
     }
 
     #[test]
@@ -1793,7 +1874,7 @@ mod tests {
         let r = c.roster();
         assert_eq!(r.len(), 2);
         assert_eq!(r[0].display, "nA#AAA");
-        assert_eq!(r[0].link, "connecting");
+        assert_eq!(r[0].link, "via the service");
         assert_eq!(r[1].status, PlayerStatus::InMatch);
         c.peer_open(&id('Z'), 1);
         assert_eq!(c.roster()[1].link, "connected");
@@ -1866,6 +1947,124 @@ mod tests {
         assert!(
             matches!(&drain(&mut c)[..], [Output::ToServer(s)] if s.contains(r#""to":"AAAAAAAAAAAA""#))
         );
+    }
+
+    #[test]
+    fn lobby_messages_through_the_service_are_read_as_from_the_mesh() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('M'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('M', &[('A', "lobby"), ('B', "lobby")]));
+        c.peer_open(&id('B'), 1);
+        drain(&mut c);
+        let relayed = |from: char, data: Value| {
+            json!({"type":"signal","from":id(from).as_str(),"data":data}).to_string()
+        };
+        let chat = |t: &str| json!({"msg": PeerMsg::Chat(t.into()).encode()});
+        let chats = |out: &[Output]| {
+            out.iter()
+                .filter(|o| matches!(o, Output::Chat { .. }))
+                .count()
+        };
+        c.server_text(Millis(1), &relayed('A', chat("hi")));
+        assert!(drain(&mut c).contains(&Output::Chat {
+            from: Some(id('A')),
+            name: "nA#AAA".into(),
+            text: "hi".into()
+        }));
+        // From a player not in the roster, malformed, or too large: dropped.
+        let too_long = PeerMsg::Chat("x".repeat(PEER_MESSAGE_MAX_BYTES)).encode();
+        for (from, data) in [
+            ('Q', chat("hi")),
+            ('A', json!({"msg": 7})),
+            ('A', json!({"msg": "hi", "type": "offer", "sdp": "v=0"})),
+            ('A', json!({"msg": "{\"type\":\"nonsense\"}"})),
+            ('A', json!({"msg": "not json"})),
+            ('A', json!({"msg": too_long})),
+        ] {
+            c.server_text(Millis(2), &relayed(from, data));
+            let out = drain(&mut c);
+            assert_eq!(chats(&out), 0);
+            assert!(!out.iter().any(|o| matches!(o, Output::Remote { .. })));
+        }
+        // The same per-player limit as over the mesh: once both have had
+        // time to fill, A through the service and B over its open link are
+        // let through alike.
+        let mut through = [0, 0];
+        for _ in 0..40 {
+            c.server_text(Millis(30_000), &relayed('A', chat("again")));
+            c.peer_text(
+                Millis(30_000),
+                &id('B'),
+                &PeerMsg::Chat("again".into()).encode(),
+            );
+            let out = drain(&mut c);
+            for (n, who) in through.iter_mut().zip(['A', 'B']) {
+                *n += out
+                    .iter()
+                    .filter(|o| matches!(o, Output::Chat { from: Some(f), .. } if *f == id(who)))
+                    .count();
+            }
+        }
+        assert!(through[0] > 0 && through[0] < 40, "{through:?}");
+        assert_eq!(through[0], through[1]);
+        // A muted player's lines are not shown, nor their challenges taken.
+        c.toggle_mute(Millis(60_000), &id('A'));
+        c.server_text(Millis(60_000), &relayed('A', chat("muted")));
+        assert_eq!(chats(&drain(&mut c)), 0);
+        // Handshake data still goes to the mesh.
+        c.server_text(
+            Millis(60_001),
+            &relayed('A', json!({"type": "offer", "sdp": "v=0"})),
+        );
+        assert!(drain(&mut c)
+            .iter()
+            .any(|o| matches!(o, Output::Remote { id: from, .. } if *from == id('A'))));
+    }
+
+    #[test]
+    fn lobby_messages_go_over_the_mesh_when_open_and_through_the_service_when_not() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('M'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('M', &[('A', "lobby"), ('B', "lobby")]));
+        c.peer_open(&id('B'), 1);
+        drain(&mut c);
+        assert_eq!(c.roster()[0].link, "via the service");
+        assert_eq!(c.roster()[1].link, "connected");
+        c.send_chat(Millis(1), "hello").unwrap();
+        let out = drain(&mut c);
+        assert_eq!(relayed_to(&out, 'A'), vec![PeerMsg::Chat("hello".into())]);
+        assert_eq!(sent_to(&out, 'B'), Some(PeerMsg::Chat("hello".into())));
+        assert!(sent_to(&out, 'A').is_none());
+        assert!(relayed_to(&out, 'B').is_empty());
+        // The link to A opens later: it takes over.
+        c.peer_open(&id('A'), 1);
+        c.send_peer(&id('A'), &PeerMsg::WatchGone);
+        let out = drain(&mut c);
+        assert_eq!(sent_to(&out, 'A'), Some(PeerMsg::WatchGone));
+        assert!(relayed_to(&out, 'A').is_empty());
+        // Nothing goes to a player not in the roster.
+        c.send_peer(&id('Q'), &PeerMsg::WatchGone);
+        assert!(drain(&mut c).is_empty());
+    }
+
+    #[test]
+    fn relayed_messages_share_the_signal_budget() {
+        let mut c = LobbyClient::new("Me".into(), LobbyConfig::default());
+        c.start(Millis(0), id('M'));
+        c.socket_open();
+        c.server_text(Millis(0), &welcome('M', &[('A', "lobby")]));
+        drain(&mut c);
+        let per_minute = SIGNALS_PER_MINUTE as usize;
+        for _ in 0..per_minute + 10 {
+            c.send_peer(&id('A'), &PeerMsg::WatchGone);
+        }
+        assert_eq!(relayed_to(&drain(&mut c), 'A').len(), per_minute);
+        // The rest wait their turn and go once the minute has passed.
+        assert!(c.next_timeout().is_some_and(|t| t <= Millis(60_000)));
+        c.tick(Millis(60_000));
+        assert_eq!(relayed_to(&drain(&mut c), 'A').len(), 10);
     }
 
     #[test]
@@ -1987,7 +2186,14 @@ mod tests {
                 Output::ClosePeer(id('B'))
             ]
         );
-        assert_eq!(c.roster()[0].link, "can't reach for chat or challenges");
+        // Still reachable, through the service.
+        assert_eq!(c.roster()[0].link, "via the service");
+        assert!(c.roster()[0].can_challenge);
+        assert!(c.reachable(&id('B')));
+        // Off the service, the roster is gone with it.
+        c.socket_closed(Millis(40_001));
+        assert!(!c.reachable(&id('B')));
+        assert!(c.roster().is_empty());
     }
 
     #[test]
@@ -2289,17 +2495,24 @@ mod tests {
     }
 
     #[test]
-    fn a_broken_mesh_link_cancels_an_unanswered_challenge() {
+    fn a_broken_mesh_link_leaves_a_challenge_to_the_service() {
         let mut a = online('A', &['B']);
         a.challenge(Millis(0), &id('B'));
         a.room_created(Millis(0), RoomCode::parse("K7M2QX").unwrap());
         drain(&mut a);
         a.peer_closed(Millis(5), &id('B'), 1);
         let out = drain(&mut a);
-        assert_eq!(out[0], Output::ClosePeer(id('B')));
+        assert_eq!(out, vec![Output::ClosePeer(id('B'))]);
+        assert!(
+            a.challenges().outgoing.is_some(),
+            "the challenge still stands"
+        );
+        assert_eq!(a.roster()[0].link, "via the service");
+        // Cancelling it reaches them through the service.
+        a.cancel(Millis(6));
+        let out = drain(&mut a);
         assert!(out.contains(&Output::CloseRoom));
-        assert_eq!(a.roster()[0].link, "can't reach for chat or challenges");
-        assert!(!a.roster()[0].can_challenge);
+        assert_eq!(relayed_to(&out, 'B'), vec![PeerMsg::Cancel]);
         // A stale attempt's close changes nothing.
         let mut b = online('B', &['A']);
         b.peer_closed(Millis(5), &id('A'), 2);

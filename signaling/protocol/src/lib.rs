@@ -66,8 +66,8 @@ pub use id::{
     TAG_LEN,
 };
 pub use lobby::{
-    lobby_out, lobby_server, LobbyDirectory, LobbyFill, LobbyRequest, LobbyServerMsg, PlayerStatus,
-    RequestError, RosterEntry,
+    lobby_out, lobby_server, relayed_data, relayed_text, LobbyDirectory, LobbyFill, LobbyRequest,
+    LobbyServerMsg, PlayerStatus, RequestError, RosterEntry,
 };
 pub use members::{
     member_out, member_server, CapacityError, JoinRole, MemberEntry, MemberId, MemberRequest,

@@ -4,6 +4,13 @@
 //! | --- | --- |
 //! | page → lobby | `hello {id, nick}`, `status {status}`, `signal {to, data}`, `ping` ([`lobby_out`], read by [`LobbyRequest::parse`]) |
 //! | lobby → page | `welcome {you, roster, lobby?}`, `joined {player}`, `left {id}`, `status {id, status}`, `signal {from, data}`, `full`, `error {reason}`, `pong` ([`lobby_server`], read by [`LobbyServerMsg::parse`]) |
+//!
+//! A `signal`'s `data` is one of two things, both opaque to the lobby,
+//! which relays it untouched: a mesh handshake message ([`Signal`]), or a
+//! lobby message between two pages whose mesh link is not open, `{"msg":
+//! text}` with `text` exactly what the mesh would have carried (a
+//! [`crate::PeerMsg`]'s encoding; see [`relayed_data`] and
+//! [`relayed_text`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -177,6 +184,24 @@ impl LobbyServerMsg {
     }
 }
 
+/// The `signal` data that carries the lobby message `text` (a
+/// [`crate::PeerMsg`]'s encoding) through the lobby: `{"msg": text}`.
+#[must_use]
+pub fn relayed_data(text: &str) -> Value {
+    serde_json::json!({ "msg": text })
+}
+
+/// The lobby message a `signal`'s `data` carries, if it is of the
+/// [`relayed_data`] kind: `None` for anything else (a handshake message, to
+/// be read by [`Signal::from_value`]). An object with a `msg` key must hold
+/// that key alone, a string (its own checks are the peer message's, by
+/// [`crate::PeerMsg::parse`]); otherwise it is malformed.
+#[must_use]
+pub fn relayed_text(data: &Value) -> Option<Result<&str, MessageError>> {
+    data.as_object().filter(|o| o.contains_key("msg"))?;
+    Some(shaped(data, &["msg"], &[]).and_then(|m| string(m, "msg")))
+}
+
 /// Frames the page sends to the lobby.
 pub mod lobby_out {
     use super::*;
@@ -230,6 +255,17 @@ pub mod lobby_out {
             kind: "signal",
             to,
             data: data.to_value(),
+        })
+    }
+
+    /// `signal` carrying the lobby message `text` ([`relayed_data`]) to a
+    /// player whose mesh link is not open.
+    #[must_use]
+    pub fn relayed(to: &PeerId, text: &str) -> String {
+        to_json(&SignalTo {
+            kind: "signal",
+            to,
+            data: relayed_data(text),
         })
     }
 }
@@ -454,6 +490,27 @@ mod tests {
 
     const A: &str = "AAAAAAAAAAAA";
     const B: &str = "BBBBBBBBBBBB";
+
+    #[test]
+    fn relayed_lobby_messages_are_told_from_handshakes_and_read_strictly() {
+        let text = r#"{"type":"chat","text":"hi \"you\""}"#;
+        let frame = lobby_out::relayed(&PeerId::parse(B).unwrap(), text);
+        let v: Value = serde_json::from_str(&frame).unwrap();
+        assert_eq!(v["type"], "signal");
+        assert_eq!(relayed_text(&v["data"]), Some(Ok(text)));
+        // A handshake message is not one.
+        let offer = serde_json::json!({"type": "offer", "sdp": "v=0"});
+        assert_eq!(relayed_text(&offer), None);
+        assert_eq!(relayed_text(&Value::Null), None);
+        for bad in [
+            serde_json::json!({"msg": 5}),
+            serde_json::json!({"msg": null}),
+            serde_json::json!({"msg": "x", "type": "offer"}),
+            serde_json::json!({"msg": "x", "extra": 1}),
+        ] {
+            assert_eq!(relayed_text(&bad), Some(Err(MessageError::Malformed)));
+        }
+    }
 
     #[test]
     fn lobby_server_messages_parse() {

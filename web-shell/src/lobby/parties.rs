@@ -8,7 +8,6 @@
 use super::{LobbyClient, LobbyNotice, Output};
 use crate::challenge;
 use crate::id::{PeerId, RoomCode};
-use crate::mesh::PairState;
 use crate::party::{self, Effect, Event, PartyState, Pick};
 use crate::protocol::{lobby_out, PeerMsg, PlayerStatus};
 use lockstep::Millis;
@@ -22,14 +21,14 @@ impl LobbyClient {
 
     /// The Invite button: a party with `picks` (each player and the side
     /// arranged for them, in the order of their places) and us on `side`,
-    /// for the game picked. Players not in the roster or without an open
-    /// mesh link are left out (the reducer then counts the rest).
+    /// for the game picked. Players not in the roster or out of reach
+    /// ([`LobbyClient::reachable`]) are left out (the reducer then counts the rest).
     pub fn invite_party(&mut self, now: Millis, picks: &[(PeerId, u8)], side: u8) {
         let picks = picks
             .iter()
             .filter_map(|(id, side)| {
                 let p = self.players.get(id)?;
-                (p.pair.state() == PairState::Connected).then(|| Pick {
+                self.reaches(p).then(|| Pick {
                     id: id.clone(),
                     side: *side,
                     in_match: p.status == PlayerStatus::InMatch,
@@ -131,6 +130,7 @@ impl LobbyClient {
     }
 
     pub(super) fn party_reduce(&mut self, event: Event, now: Millis) {
+        self.clock = self.clock.max(now);
         let effects = self.party.reduce(event, now, &self.cfg.party);
         for fx in effects {
             let out = match fx {
@@ -138,12 +138,10 @@ impl LobbyClient {
                 Effect::CloseRoom => Output::CloseRoom,
                 Effect::Play(lineup) => Output::PlayParty(lineup),
                 Effect::LeaveRoom => Output::LeaveRoom,
-                Effect::Send(to, msg) => match self.players.get(&to) {
-                    Some(p) if p.pair.state() == PairState::Connected => {
-                        Output::ToPeer(to, msg.encode())
-                    }
-                    _ => continue,
-                },
+                Effect::Send(to, msg) => {
+                    self.tell(&to, msg.encode());
+                    continue;
+                }
                 Effect::SetStatus(status) => {
                     if self.conn != super::Connection::Online {
                         continue;

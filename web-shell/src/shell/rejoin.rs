@@ -836,16 +836,14 @@ impl Shell {
         let online = c.connection() == crate::lobby::Connection::Online;
         let linked: Vec<Option<bool>> = askees
             .iter()
-            .map(|h| {
-                c.player(h)
-                    .map(|p| p.pair.state() == crate::mesh::PairState::Connected)
-            })
+            .map(|h| c.player(h).map(|_| c.reachable(h)))
             .collect();
         if reloaded && online && linked.iter().all(Option::is_none) {
             self.give_up(HOST_GONE);
             return;
         }
-        // Asked only over an open lobby link; again after a while, unless
+        // Asked only of a page we can reach (over our lobby link, or through
+        // the service while it is not open); again after a while, unless
         // a room for the new link is being made.
         let relinking = self.party_relinking();
         let Some(a) = self.comeback.asking.as_mut() else {

@@ -170,6 +170,10 @@ pub struct World {
     pub no_direct_pairs: Vec<(usize, usize)>,
     /// Relay sockets opened, over the whole run.
     pub relays_opened: usize,
+    /// Lobby messages a page sent another through the service (for want
+    /// of an open mesh link), over the whole run: sender, recipient and the
+    /// message's `type`.
+    pub lobby_relayed: Vec<(usize, usize, String)>,
     /// Each lobby socket opened: the page and the lobby its `?lobby=` asked
     /// for, if any.
     pub lobby_asks: Vec<(usize, Option<String>)>,
@@ -213,6 +217,7 @@ impl World {
             relays: BTreeMap::new(),
             no_direct_pairs: Vec::new(),
             relays_opened: 0,
+            lobby_relayed: Vec::new(),
             lobby_asks: Vec::new(),
             service_silent: false,
             lobbies_answer: None,
@@ -533,6 +538,51 @@ impl World {
         self.action(p, Action::Player(what, id));
     }
 
+    /// Pages at `search`, one for each name, online under it, where the
+    /// pairs of pages `walled` (lower index first) have no direct path
+    /// between them: once every page shows every other connected, or, for
+    /// a walled pair, reachable through the service.
+    pub fn lobby_walled(search: &str, names: &[&str], walled: &[(usize, usize)]) -> World {
+        World::new(names.len(), search).join_walled(names, walled)
+    }
+
+    /// [`lobby_walled`](Self::lobby_walled) for the pages of this world.
+    pub fn join_walled(self, names: &[&str], walled: &[(usize, usize)]) -> World {
+        let mut w = self;
+        w.no_direct_pairs = walled.to_vec();
+        for (p, name) in names.iter().enumerate() {
+            w.join(p, name);
+        }
+        let n = names.len();
+        w.until(5_000, "everyone is reachable", |w| {
+            (0..n).all(|p| {
+                (0..n).filter(|&q| q != p).all(|q| {
+                    let want = if w.no_direct_pairs.contains(&(p.min(q), p.max(q))) {
+                        "via the service"
+                    } else {
+                        "connected"
+                    };
+                    w.pages[p].shell.lobby().is_some_and(|c| c.me().is_some())
+                        && w.pages[q].shell.lobby().is_some_and(|c| c.me().is_some())
+                        && w.link_shown(p, q) == Some(want)
+                })
+            })
+        });
+        w
+    }
+
+    /// How page `p`'s roster shows page `q`'s link (`data-link`).
+    pub fn link_shown(&self, p: usize, q: usize) -> Option<&'static str> {
+        let id = self.id(q);
+        self.pages[p]
+            .shell
+            .lobby_view()?
+            .roster
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| r.link)
+    }
+
     /// Everyone sees everyone else connected.
     pub fn mesh_formed(&self) -> bool {
         self.pages.iter().all(|p| {
@@ -653,6 +703,13 @@ impl World {
                         return;
                     };
                     if let Some((q, qid)) = self.lobby_socket_of(v["to"].as_str().unwrap()) {
+                        if let Some(Ok(text)) = signaling_protocol::relayed_text(&v["data"]) {
+                            let kind = serde_json::from_str::<Value>(text)
+                                .ok()
+                                .and_then(|m| m["type"].as_str().map(str::to_owned))
+                                .unwrap_or_default();
+                            self.lobby_relayed.push((p, q, kind));
+                        }
                         let msg = json!({"type": "signal", "from": from, "data": v["data"]});
                         self.send_text(q, qid, msg.to_string());
                     }
