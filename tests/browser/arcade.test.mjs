@@ -361,13 +361,16 @@ test('the arcade: a party of three plays dots; one page is closed for good and t
   await cy.close();
   const stayed = [ada, bo];
   try {
-    // Cy's place is held, its dot standing still, and the two play on.
-    for (const p of stayed) await p.locator('#match[data-held^="2 "][data-benched="2"]').waitFor({ timeout: DEADLINE });
+    // Cy's place is held (the host counts it down; Bo's page may hear of
+    // the bench before its own link to Cy's closed page is seen to close),
+    // its dot standing still, and the two play on.
+    await ada.locator('#match[data-held^="2 "][data-benched="2"]').waitFor({ timeout: DEADLINE });
+    await bo.locator('#match[data-benched="2"]').waitFor({ timeout: DEADLINE });
     const held = Math.min(...(await Promise.all(stayed.map(tick))));
     await until(`both pass tick ${held + 120} while Cy's place is held`, async () =>
       (await Promise.all(stayed.map(tick))).every((t) => t > held + 120));
     // The 20 s run out: Cy left, and the match goes on for the two.
-    for (const p of stayed) await p.locator('#match:not([data-held])').waitFor({ timeout: DEADLINE });
+    for (const p of stayed) await p.locator('#match:not([data-held]):not([data-benched])').waitFor({ timeout: DEADLINE });
   } catch (e) {
     for (const [name, p] of [['Ada', ada], ['Bo', bo]]) console.log(await describePage(p, name, 80));
     throw e;
