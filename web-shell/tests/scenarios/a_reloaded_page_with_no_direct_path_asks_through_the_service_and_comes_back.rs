@@ -9,7 +9,6 @@ use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
-use web_shell::shell::Action;
 
 #[test]
 fn a_reloaded_page_with_no_direct_path_asks_through_the_service_and_comes_back() {
@@ -46,16 +45,5 @@ fn a_reloaded_page_with_no_direct_path_asks_through_the_service_and_comes_back()
     });
     assert_eq!(w.pages[0].shell.match_view().reconnecting, None);
 
-    w.action(0, Action::Leave);
-    w.until(2_000, "both show a result", |w| {
-        (0..2).all(|p| matches!(w.screen(p), Screen::Result { .. }))
-    });
-    for tick in [1, back_at, back_at + 60] {
-        let (ha, hb) = (
-            w.pages[0].shell.log_hash_at(tick),
-            w.pages[1].shell.log_hash_at(tick),
-        );
-        assert!(ha.is_some(), "tick {tick}");
-        assert_eq!(ha, hb, "tick {tick}");
-    }
+    w.leave_and_logs_agree(0, &[0, 1], &[1, back_at, back_at + 60]);
 }
