@@ -728,13 +728,15 @@ impl Shell {
         }
     }
 
-    /// The running party match's link to `place`: its key, its tag, and
-    /// whether it goes through the service's relay.
+    /// The running party match's link to `place`, on a player's page: its
+    /// key, its tag, and whether it goes through the service's relay.
     pub(super) fn party_match_link(&self, place: u8) -> Option<(u8, u32, bool)> {
-        let p = self
-            .party
-            .as_ref()
-            .filter(|p| !p.ended && self.game.match_tag() == Some(p.gen))?;
+        let p = self.party.as_ref().filter(|p| {
+            !p.ended
+                && !p.watching()
+                && p.pair_room.is_none()
+                && self.game.match_tag() == Some(p.gen)
+        })?;
         let &(m, _) = p.links.iter().find(|(_, q)| *q == place)?;
         let tag = p.link_tags.get(&m.0).copied().unwrap_or(p.gen);
         let relayed = p.relayed.contains(&m.0)
