@@ -7,7 +7,8 @@
 //! comeback room and no fresh session. A restart that cannot bring the
 //! path back is given up at its deadline for the party's comeback path.
 //! Restart steps for a link that does not exist, from a player not in the
-//! party, or out of turn are dropped.
+//! party, or out of turn are dropped. A link over the relay (no ICE) and
+//! a spectator's link are not restarted.
 
 use crate::common;
 
@@ -188,4 +189,36 @@ fn hostile_restart_steps_are_dropped_and_the_party_plays_on() {
     }
     assert_eq!(w.rooms_made(), rooms);
     w.leave_and_logs_agree(0, &all, &[1, at, at + 60]);
+}
+
+#[test]
+fn a_relayed_party_link_and_a_spectators_link_are_not_restarted() {
+    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x1ce_2029);
+    // Pages 1 and 2 find no direct path: their pair goes through the relay.
+    w.no_direct_pairs.push((1, 2));
+    w.party_invited(&[1, 2]);
+    for p in 1..3 {
+        w.press(p, PlayerAction::PartyAccept, 0);
+    }
+    w.until(20_000, "the three play", |w| w.all_play(&[0, 1, 2], 90));
+    // Di watches Bo's match: a spectator's link to the host.
+    w.press(3, PlayerAction::Watch, 1);
+    w.until(10_000, "Di watches", |w| {
+        w.pages[3].shell.match_view().tick > Some(120)
+    });
+    // A relay socket has no ICE to restart; a spectator's link is left to
+    // end as it does (the spectator watches again from the lobby).
+    w.lose_party_path(1, 2);
+    w.lose_party_path(3, 0);
+    w.run(RESTART_DEADLINE.0 / 2);
+    assert_eq!(w.restart_offers, 0, "no restart offered");
+    for p in 0..4 {
+        let v = w.pages[p].shell.match_view();
+        assert_ne!(
+            v.reconnecting.as_deref(),
+            Some("Reconnecting…"),
+            "page {p} restarts nothing"
+        );
+        assert_eq!(v.ice_restarts, None, "page {p}");
+    }
 }
