@@ -910,7 +910,9 @@ impl Shell {
                 self.comeback.room = Some((self.room_gen, link));
                 self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
             }
-            PeerMsg::IceRestart { n, step } => self.restart_message(now, from, n, step),
+            PeerMsg::IceRestart { n, step, link } => {
+                self.restart_message(now, from, n, step, link);
+            }
             PeerMsg::RejoinGone if self.asking_host(from) => {
                 // A party's host asks each of its guests: one that runs
                 // the match no more is asked no more, and only when none

@@ -634,6 +634,12 @@ impl Shell {
             .is_some_and(|m| m.relayed(place))
     }
 
+    /// The code of the comeback room of attempt `tag`, while it is open.
+    pub(in crate::shell) fn relink_code(&self, tag: u32) -> Option<RoomCode> {
+        let r = self.party.as_ref()?.relink.as_ref()?;
+        r.code.clone().filter(|_| r.gen == tag)
+    }
+
     /// Carries out the comeback room's outputs; `true` if there were any.
     pub(super) fn drain_relink(&mut self, now: Millis) -> bool {
         let mut any = false;
