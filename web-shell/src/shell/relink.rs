@@ -436,7 +436,7 @@ impl Relink {
     }
 
     /// The places whose links are open.
-    fn open_places(&self) -> Vec<u8> {
+    pub fn open_places(&self) -> Vec<u8> {
         self.peers
             .values()
             .filter(|p| p.phase() == Some(PairPhase::Open))

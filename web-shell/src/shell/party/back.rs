@@ -144,7 +144,11 @@ impl Shell {
         let Some(p) = self.party.as_mut() else {
             return false;
         };
-        if let Some(r) = p.relink.as_mut().filter(|r| r.live()) {
+        // A room this page only stays in (the host's, which may be gone
+        // with its page) is no way back for anyone: a room of ours
+        // replaces it.
+        let ours = |r: &RelinkRoom| r.live() && r.machine.as_ref().is_none_or(Relink::keeps);
+        if let Some(r) = p.relink.as_mut().filter(|r| ours(r)) {
             match (r.code.clone(), asker) {
                 (Some(code), _) => {
                     if let (Some(c), Some(from)) = (self.client.as_mut(), asker) {
@@ -270,11 +274,13 @@ impl Shell {
         if p.lineup.as_ref().is_none_or(|l| l.place != 0) && !keeps {
             return;
         }
+        // Place 0 in a guest's room is the host coming back, never one
+        // that stayed (its link may be up while its session returns).
         let live: Vec<u8> = p
             .links
             .iter()
             .map(|(_, q)| *q)
-            .filter(|q| !p.down.contains(q))
+            .filter(|q| *q != 0 && !p.down.contains(q))
             .collect();
         if let Some(m) = p.relink.as_mut().and_then(|r| r.machine.as_mut()) {
             m.set_live(live);
@@ -350,7 +356,9 @@ impl Shell {
             machine = machine.relay_at_once();
         }
         if !back {
-            machine.set_mend(p.down.iter().copied().collect());
+            // A link to the host's place is not mended: the host's page
+            // comes back (a guest back while it was away meets it then).
+            machine.set_mend(p.down.iter().copied().filter(|q| *q != 0).collect());
         }
         p.relink = Some(RelinkRoom {
             gen,
@@ -746,13 +754,25 @@ impl Shell {
                         .filter(|q| self.relink_relayed(*q))
                         .map(key)
                         .collect();
+                    let open = self
+                        .party
+                        .as_ref()
+                        .and_then(|p| p.relink.as_ref()?.machine.as_ref())
+                        .map(Relink::open_places)
+                        .unwrap_or_default();
                     if let Some(p) = self.party.as_mut() {
+                        // A player away too (the host's page reloading,
+                        // say) has no link yet: its place is down until
+                        // it comes back on one (its fresh session meets
+                        // ours there).
                         p.links = (0..people)
-                            .filter(|q| *q != me)
+                            .filter(|q| *q != me && open.contains(q))
                             .map(|q| (MemberId(key(q)), q))
                             .collect();
                         p.link_tags = p.links.iter().map(|(m, _)| (m.0, gen)).collect();
-                        p.down.clear();
+                        p.down = (0..people)
+                            .filter(|q| *q != me && !open.contains(q))
+                            .collect();
                         p.relayed = relayed;
                     }
                     self.party_back_ready(now);
@@ -907,7 +927,7 @@ impl Shell {
             );
             return;
         }
-        log::info!("the party's host asks for a way back through another guest; making its room");
+        log::info!("a party player asks for a way back through another guest; making a room");
         self.stop_asking();
         self.party_way_back(now, &id);
     }
@@ -933,6 +953,20 @@ impl Shell {
                 people,
             )
         })
+    }
+
+    /// On a party guest's page: the lobby ids of the other guests (not
+    /// `me`), as they said them, in place order.
+    pub(in crate::shell) fn party_guests_besides(&self, me: u8) -> Vec<PeerId> {
+        self.running_party()
+            .map(|p| {
+                p.ids
+                    .iter()
+                    .filter(|(q, _)| **q != 0 && **q != me)
+                    .map(|(_, id)| id.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// A guest's page whose link to the party's host is down while the
