@@ -274,13 +274,11 @@ impl Shell {
         if p.lineup.as_ref().is_none_or(|l| l.place != 0) && !keeps {
             return;
         }
-        // Place 0 in a guest's room is the host coming back, never one
-        // that stayed (its link may be up while its session returns).
         let live: Vec<u8> = p
             .links
             .iter()
             .map(|(_, q)| *q)
-            .filter(|q| *q != 0 && !p.down.contains(q))
+            .filter(|q| !p.down.contains(q))
             .collect();
         if let Some(m) = p.relink.as_mut().and_then(|r| r.machine.as_mut()) {
             m.set_live(live);
@@ -299,7 +297,14 @@ impl Shell {
             .running_party()
             .and_then(|p| p.lineup.as_ref())
             .map_or(0, |l| l.place);
-        let keeper_ok = from_place == 0 || (host_away && from_place < mine);
+        // The host's page back on new links whose match is not back yet
+        // (its fresh session waits for the guests' word) stays in a room
+        // a guest keeps for another player coming back.
+        let host_returning = mine == 0
+            && self.match_view.rejoined.is_none()
+            && self.match_view.status == crate::shell::rejoin::RECONNECTING
+            && self.running_party().is_some();
+        let keeper_ok = from_place == 0 || host_returning || (host_away && from_place < mine);
         let Some(code) = code.filter(|_| keeper_ok) else {
             log::warn!("party: dropped a malformed comeback room message");
             return;
@@ -311,7 +316,7 @@ impl Shell {
         let Some(lineup) = self
             .running_party()
             .and_then(|p| p.lineup.clone())
-            .filter(|l| running && l.place != 0)
+            .filter(|l| running && (l.place != 0 || host_returning))
         else {
             return;
         };
@@ -355,7 +360,7 @@ impl Shell {
         if self.cfg.force_relay {
             machine = machine.relay_at_once();
         }
-        if !back {
+        if !back && lineup.place != 0 {
             // A link to the host's place is not mended: the host's page
             // comes back (a guest back while it was away meets it then).
             machine.set_mend(p.down.iter().copied().filter(|q| *q != 0).collect());
