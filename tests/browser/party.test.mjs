@@ -13,8 +13,10 @@
 // later Bo's page is reloaded: each comes back into its place through a
 // comeback room the challenger's page makes (the others counting it
 // down, named). Then the challenger's page itself is reloaded, and comes
-// back as the match's host through a room Bo's page makes, before the
-// three play on in sync. The
+// back as the match's host through a room Bo's page makes; then it is
+// reloaded again and Cy's page 1 s later, while the challenger's is still
+// on its way back: both come back (Cy through Bo's room, taken back by the
+// returned host), before the three play on in sync. The
 // party of four picks the short match length in the party panel (two
 // halves of 30 s, carried to every page in the session's seed) and plays
 // it to the final buzzer: every page shows the same result, and their
@@ -348,6 +350,30 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   const adaBack = Number(await ada.locator('#match').getAttribute('data-rejoined'));
   console.log(`party host reload: ${JSON.stringify({ reload_to_back_in_match_ms: Date.now() - hostReloadedAt, caught_up_to_tick: adaBack })}`);
   assert.equal(await ada.locator('#match').getAttribute('data-side'), '0', 'the host again');
+  for (const p of ps) {
+    await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+  }
+  // Ada's page is reloaded again, and Cy's 1 s later, while Ada's is
+  // still on its way back: Cy's record names Ada's old lobby id, gone, and
+  // Bo's; Cy asks Bo, who keeps the room for both, and once Ada's page is
+  // the host again it takes Cy back.
+  await ada.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  await cy.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  const bothReloadedAt = Date.now();
+  const adaAgain = ada.reload();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await cy.reload();
+  await adaAgain;
+  try {
+    await ada.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+    await cy.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    for (const [name, p] of [['Ada', ada], ['Bo', bo], ['Cy', cy]]) console.log(await describePage(p, name, 200));
+    throw e;
+  }
+  console.log(`party host and guest reloads 1 s apart: ${JSON.stringify({ first_reload_to_both_back_ms: Date.now() - bothReloadedAt })}`);
+  assert.equal(await ada.locator('#match').getAttribute('data-side'), '0', 'the host again');
+  assert.equal(await cy.locator('#match').getAttribute('data-side'), '2', 'Cy in its own place');
   for (const p of ps) {
     await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
   }
