@@ -3,12 +3,13 @@
 //! guest, the side that answered in that link's handshake: it asks the
 //! other guest (the side that offered) for an ICE restart, naming the
 //! link by its room, and the link comes back on the same connection with
-//! no comeback room. An ask for that link from the host, who is not at
-//! its other end, begins nothing.
+//! no comeback room. Asks from a player not in the party, for a link the
+//! asked page answered on, or for a link of another room begin nothing.
 
 use crate::common;
 
 use common::World;
+use web_shell::id::RoomCode;
 use web_shell::protocol::PeerMsg;
 use web_shell::shell::PlayerAction;
 
@@ -32,21 +33,23 @@ fn a_party_guest_that_alone_loses_its_path_asks_and_the_link_is_restarted() {
     };
     assert!(w.party_link_between(offerer, answerer).1);
 
-    // The host asks for a restart of the guests' link: it is not at the
-    // link's other end, so the guest that offers on it begins nothing.
+    // Asks that begin nothing: from a lobby player not in the party; from
+    // the host, for its own link to that guest (made in the same room),
+    // on which the guest answered and so makes no offer; from the guest
+    // at the link's other end, for a link of a room that made none.
     let party_room = w
         .member_rooms
         .keys()
         .next()
-        .and_then(|c| web_shell::id::RoomCode::parse(c))
+        .and_then(|c| RoomCode::parse(c))
         .expect("the party's room");
-    let ask = PeerMsg::IceRestartAsk {
-        after: 0,
-        link: Some(party_room),
-    };
-    w.lobby_text_from(0, offerer, &ask.encode());
+    let ask = |link| PeerMsg::IceRestartAsk { after: 0, link }.encode();
+    w.lobby_text_from(3, offerer, &ask(Some(party_room.clone())));
+    w.lobby_text_from(0, offerer, &ask(Some(party_room.clone())));
+    w.lobby_text_from(answerer, offerer, &ask(RoomCode::parse("ZZZZZZ")));
+    w.lobby_text_from(answerer, offerer, &ask(None));
     w.run(50);
-    assert_eq!(w.restart_offers, 0, "no restart from an ask of the host");
+    assert_eq!(w.restart_offers, 0, "no restart from those asks");
 
     let lost_at = w
         .pages
