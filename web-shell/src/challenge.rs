@@ -540,6 +540,7 @@ impl ChallengeState {
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
             | PeerMsg::IceRestart { .. }
+            | PeerMsg::IceRestartAsk { .. }
             | PeerMsg::Watch
             | PeerMsg::WatchRoom { .. }
             | PeerMsg::WatchGone => {}

@@ -1162,7 +1162,8 @@ impl LobbyClient {
             msg @ (PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
-            | PeerMsg::IceRestart { .. }) => {
+            | PeerMsg::IceRestart { .. }
+            | PeerMsg::IceRestartAsk { .. }) => {
                 self.out.push_back(Output::Rejoin {
                     from: from.clone(),
                     msg,

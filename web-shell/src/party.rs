@@ -1008,6 +1008,7 @@ impl PartyState {
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
             | PeerMsg::IceRestart { .. }
+            | PeerMsg::IceRestartAsk { .. }
             | PeerMsg::Watch
             | PeerMsg::WatchRoom { .. }
             | PeerMsg::WatchGone => {}

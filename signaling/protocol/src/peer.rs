@@ -201,6 +201,17 @@ pub enum PeerMsg {
         /// replaced reaches no other.
         link: Option<RoomCode>,
     },
+    /// The side that answered in a link's handshake lost that link's ICE
+    /// path and asks the side that offered (which alone makes restart
+    /// offers) for an ICE restart: its own path may still look up, so it
+    /// may not have noticed.
+    IceRestartAsk {
+        /// The last restart number the asker answered on that link (0 for
+        /// none): an ask after a newer restart was offered is stale.
+        after: u8,
+        /// The link, named as in [`PeerMsg::IceRestart`].
+        link: Option<RoomCode>,
+    },
     /// "Join my party": the challenger invites this player, among others,
     /// to a match of `game` for `people` people in all (the challenger
     /// included). The room comes later, in [`PeerMsg::PartyStart`], once
@@ -284,6 +295,13 @@ impl PeerMsg {
                 }
                 v
             }
+            PeerMsg::IceRestartAsk { after, link } => {
+                let mut v = json!({"type": "ice-restart-ask", "after": after});
+                if let Some(room) = link {
+                    v["link"] = json!(room.as_str());
+                }
+                v
+            }
             PeerMsg::PartyInvite { game: None, people } => {
                 json!({"type": "party-invite", "people": people})
             }
@@ -338,6 +356,7 @@ impl PeerMsg {
                 ("rejoin-room", &["room"], &[]),
                 ("rejoin-gone", &[], &[]),
                 ("ice-restart", &["n", "step"], &["link"]),
+                ("ice-restart-ask", &["after"], &["link"]),
                 ("party-invite", &["people"], &["game"]),
                 ("party-accept", &[], &[]),
                 ("party-decline", &["reason"], &[]),
@@ -395,12 +414,11 @@ impl PeerMsg {
             "ice-restart" => PeerMsg::IceRestart {
                 n: count(m.get("n"), 1..=u8::MAX)?,
                 step: Signal::from_value(m.get("step").cloned().unwrap_or(Value::Null))?.kind,
-                link: match m.get("link") {
-                    None => None,
-                    Some(_) => {
-                        Some(RoomCode::parse(string(m, "link")?).ok_or(MessageError::BadValue)?)
-                    }
-                },
+                link: optional_link(m)?,
+            },
+            "ice-restart-ask" => PeerMsg::IceRestartAsk {
+                after: count(m.get("after"), 0..=u8::MAX)?,
+                link: optional_link(m)?,
             },
             "watch" => PeerMsg::Watch,
             "watch-room" => PeerMsg::WatchRoom {
@@ -434,6 +452,16 @@ fn restart_step(step: &SignalKind) -> Value {
             }
             v
         }
+    }
+}
+
+/// An ICE restart message's optional `link`: a room code.
+fn optional_link(m: &Map<String, Value>) -> Result<Option<RoomCode>, MessageError> {
+    match m.get("link") {
+        None => Ok(None),
+        Some(_) => Ok(Some(
+            RoomCode::parse(string(m, "link")?).ok_or(MessageError::BadValue)?,
+        )),
     }
 }
 
@@ -529,6 +557,14 @@ mod tests {
                 },
                 link: None,
             },
+            PeerMsg::IceRestartAsk {
+                after: 0,
+                link: None,
+            },
+            PeerMsg::IceRestartAsk {
+                after: 255,
+                link: Some(RoomCode::parse("K7M2QX").unwrap()),
+            },
             PeerMsg::Watch,
             PeerMsg::WatchRoom {
                 room: RoomCode::parse("K7M2QX").unwrap(),
@@ -588,6 +624,14 @@ mod tests {
             r#"{"n":2,"step":{"candidate":"c","type":"ice"},"type":"ice-restart"}"#
         );
         assert_eq!(PeerMsg::parse(&msg.encode()).unwrap(), msg);
+        assert_eq!(
+            PeerMsg::IceRestartAsk {
+                after: 2,
+                link: RoomCode::parse("K7M2QX"),
+            }
+            .encode(),
+            r#"{"after":2,"link":"K7M2QX","type":"ice-restart-ask"}"#
+        );
         // A challenge from a page that names no game keeps today's shape.
         assert_eq!(
             PeerMsg::parse(r#"{"type":"challenge","room":"K7M2QX"}"#).unwrap(),
@@ -653,6 +697,24 @@ mod tests {
             ),
             (
                 r#"{"type":"ice-restart","n":1,"step":{"type":"answer","sdp":"v=0"},"link":7}"#,
+                Malformed,
+            ),
+            (r#"{"type":"ice-restart-ask"}"#, Malformed),
+            (r#"{"type":"ice-restart-ask","after":"1"}"#, Malformed),
+            (r#"{"type":"ice-restart-ask","after":-1}"#, Malformed),
+            (r#"{"type":"ice-restart-ask","after":1.5}"#, Malformed),
+            (r#"{"type":"ice-restart-ask","after":256}"#, BadValue),
+            (r#"{"type":"ice-restart-ask","after":1,"n":1}"#, Malformed),
+            (
+                r#"{"type":"ice-restart-ask","after":1,"link":"../../"}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"ice-restart-ask","after":1,"link":null}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"ice-restart-ask","after":1,"step":{"type":"offer","sdp":"x"}}"#,
                 Malformed,
             ),
             (r#"{"type":"watch","room":"K7M2QX"}"#, Malformed),

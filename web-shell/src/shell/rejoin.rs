@@ -913,7 +913,12 @@ impl Shell {
                 self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
             }
             PeerMsg::IceRestart { n, step, link } => {
-                self.restart_message(now, from, n, step, link);
+                let msg = super::restart::Remote::Step { n, step };
+                self.restart_message(now, from, msg, link);
+            }
+            PeerMsg::IceRestartAsk { after, link } => {
+                let msg = super::restart::Remote::Ask { after };
+                self.restart_message(now, from, msg, link);
             }
             PeerMsg::RejoinGone if self.asking_host(from) => {
                 // A party's host asks each of its guests: one that runs

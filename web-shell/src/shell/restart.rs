@@ -12,6 +12,13 @@
 //! - only the side that offered in the match's own handshake (the host,
 //!   who made the room) makes a restart offer, so the two never offer at
 //!   once; the other side answers;
+//! - the answering side whose path is lost (its own network changed: the
+//!   offerer's browser may not notice for many seconds) asks the offerer
+//!   for a restart, once as its wait for the offer begins
+//!   ([`PeerMsg::IceRestartAsk`](crate::protocol::PeerMsg), naming the
+//!   last restart it answered); the offerer, asked, offers at once unless
+//!   a restart is under way or it already offered a newer one than the
+//!   asker answered (a stale ask), its own path up or not;
 //! - the offer, the answer and the candidates travel as lobby peer
 //!   messages ([`PeerMsg::IceRestart`](crate::protocol::PeerMsg)), beside
 //!   the rejoin messages and under the same size and rate limits; each
@@ -68,6 +75,12 @@ pub enum Step {
     Apply(String),
     /// Add a candidate of the other side to the connection.
     AddCandidate(Candidate),
+    /// Ask the other player (the offerer) for a restart, naming the last
+    /// restart this side answered.
+    Ask {
+        /// The last restart number answered (0 for none).
+        after: u8,
+    },
     /// Send this step of restart `n` to the other player.
     Send {
         /// The restart's number.
@@ -154,8 +167,9 @@ impl IceRestart {
     }
 
     /// ICE lost the path at `now`. The offerer begins a restart (unless
-    /// one is under way); the answerer waits for its offer, under the same
-    /// deadline.
+    /// one is under way); the answerer asks the offerer for one (whose
+    /// browser may not have noticed) and waits for its offer, under the
+    /// same deadline.
     pub fn path_down(&mut self, now: Millis) -> Vec<Step> {
         self.path_up = false;
         if self.under.is_some() {
@@ -163,8 +177,31 @@ impl IceRestart {
         }
         if !self.offerer {
             self.begin(now, 0);
+            return vec![Step::Ask { after: self.last }];
+        }
+        self.offer(now)
+    }
+
+    /// The other side asks for a restart at `now`, having answered restart
+    /// `after` last. Only the offerer takes an ask, and begins a restart
+    /// unless one is under way or it offered a newer one than `after`
+    /// (the ask crossed that offer); its own path may still be up. An ask
+    /// naming a restart never offered is dropped too.
+    pub fn asked(&mut self, now: Millis, after: u8) -> Vec<Step> {
+        if !self.offerer {
+            log::info!("an ICE restart ask to the side that answers; dropped");
             return Vec::new();
         }
+        if self.under.is_some() || after != self.last {
+            log::info!("an ICE restart ask while one is under way, or stale; dropped");
+            return Vec::new();
+        }
+        log::info!("the other side lost the link's path; trying an ICE restart");
+        self.offer(now)
+    }
+
+    /// The offerer begins restart `last + 1` at `now`.
+    fn offer(&mut self, now: Millis) -> Vec<Step> {
         let Some(n) = self.last.checked_add(1) else {
             // 255 restarts on one connection: something else is wrong.
             return vec![Step::GiveUp];
@@ -348,6 +385,33 @@ fn hold(list: &mut Vec<Candidate>, c: Candidate) {
     }
 }
 
+/// A restart message from the other player, as the lobby read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Remote {
+    /// Step `step` of restart `n`.
+    Step {
+        /// The restart's number.
+        n: u8,
+        /// The step.
+        step: SignalKind,
+    },
+    /// An ask for a restart, after restart `after`.
+    Ask {
+        /// The last restart the asker answered.
+        after: u8,
+    },
+}
+
+impl Remote {
+    /// What the rules `r` make of this message at `now`.
+    fn take(self, now: Millis, r: &mut IceRestart) -> Vec<Step> {
+        match self {
+            Remote::Step { n, step } => r.remote(now, n, step),
+            Remote::Ask { after } => r.asked(now, after),
+        }
+    }
+}
+
 /// The link a restart runs on.
 #[derive(Debug, Clone)]
 enum On {
@@ -502,32 +566,31 @@ impl super::Shell {
         }
     }
 
-    /// A restart step from `from` over the lobby: for the running match
-    /// of two's connection (no `link`), taken only from the player this
-    /// page plays; for a party's link (named by the room that made it),
-    /// only from the party player at its other end.
+    /// A restart message (a step, or an ask) from `from` over the lobby:
+    /// for the running match of two's connection (no `link`), taken only
+    /// from the player this page plays; for a party's link (named by the
+    /// room that made it), only from the party player at its other end.
     pub(super) fn restart_message(
         &mut self,
         now: Millis,
         from: &crate::id::PeerId,
-        n: u8,
-        step: SignalKind,
+        msg: Remote,
         link: Option<RoomCode>,
     ) {
         if let Some(room) = link {
-            self.party_restart_message(now, from, n, step, &room);
+            self.party_restart_message(now, from, msg, &room);
             return;
         }
         if self.last_opponent.as_ref() != Some(from) || !self.in_match() {
-            log::info!("an ICE restart step from someone this page does not play; dropped");
+            log::info!("an ICE restart message from someone this page does not play; dropped");
             return;
         }
         let Some((tag, r)) = self.comeback.restart.as_mut() else {
-            log::info!("an ICE restart step with no direct match connection; dropped");
+            log::info!("an ICE restart message with no direct match connection; dropped");
             return;
         };
         let tag = *tag;
-        let steps = r.remote(now, n, step);
+        let steps = msg.take(now, r);
         self.restart_steps(now, &On::Match(tag), steps);
     }
 
@@ -535,22 +598,21 @@ impl super::Shell {
         &mut self,
         now: Millis,
         from: &crate::id::PeerId,
-        n: u8,
-        step: SignalKind,
+        msg: Remote,
         room: &RoomCode,
     ) {
         let Some(place) = self.party_place_of(from) else {
-            log::info!("an ICE restart step from someone not in this party; dropped");
+            log::info!("an ICE restart message from someone not in this party; dropped");
             return;
         };
         let Some((on, r)) = self
             .link_restart_rules(place)
             .filter(|(on, _)| matches!(on, On::Party { room: r, .. } if r == room))
         else {
-            log::info!("an ICE restart step for a party link this page does not have; dropped");
+            log::info!("an ICE restart message for a party link this page does not have; dropped");
             return;
         };
-        let steps = r.remote(now, n, step);
+        let steps = msg.take(now, r);
         self.restart_steps(now, &on, steps);
     }
 
@@ -595,6 +657,24 @@ impl super::Shell {
         })
     }
 
+    /// Sends a restart message to the player at the other end of the link
+    /// `on`, naming a party's link by its room, by the lobby's route (the
+    /// mesh link, or the service) and under its limits.
+    fn send_restart_msg(
+        &mut self,
+        on: &On,
+        msg: impl FnOnce(Option<RoomCode>) -> crate::protocol::PeerMsg,
+    ) {
+        let (to, link) = match on {
+            On::Match(_) => (self.last_opponent.clone(), None),
+            On::Party { place, room, .. } => (self.party_id_at(*place), Some(room.clone())),
+        };
+        let msg = msg(link);
+        if let (Some(to), Some(c)) = (to, self.client.as_mut()) {
+            c.send_peer(&to, &msg);
+        }
+    }
+
     fn restart_steps(&mut self, now: Millis, on: &On, steps: Vec<Step>) {
         use super::{LinkId, Output, SdpStep};
         let (link, tag) = match on {
@@ -624,16 +704,17 @@ impl super::Shell {
                     candidate,
                 }),
                 Step::Send { n, step } => {
-                    let (to, link) = match on {
-                        On::Match(_) => (self.last_opponent.clone(), None),
-                        On::Party { place, room, .. } => {
-                            (self.party_id_at(*place), Some(room.clone()))
-                        }
-                    };
-                    let msg = crate::protocol::PeerMsg::IceRestart { n, step, link };
-                    if let (Some(to), Some(c)) = (to, self.client.as_mut()) {
-                        c.send_peer(&to, &msg);
-                    }
+                    self.send_restart_msg(on, |link| crate::protocol::PeerMsg::IceRestart {
+                        n,
+                        step,
+                        link,
+                    });
+                }
+                Step::Ask { after } => {
+                    self.send_restart_msg(on, |link| crate::protocol::PeerMsg::IceRestartAsk {
+                        after,
+                        link,
+                    });
                 }
                 Step::Recovered => {
                     log::info!("the ICE restart brought the link's path back");
@@ -729,9 +810,11 @@ mod tests {
     fn the_offerer_restarts_and_both_sides_recover_on_the_same_connection() {
         let (mut host, mut guest) = (IceRestart::new(true), IceRestart::new(false));
         let t = Millis(10_000);
-        // Both lose the path; only the host offers.
+        // Both lose the path; only the host offers (the guest's ask
+        // reaches a host with its restart under way).
         assert_eq!(host.path_down(t), vec![Step::MakeOffer]);
-        assert_eq!(guest.path_down(t), vec![]);
+        assert_eq!(guest.path_down(t), vec![Step::Ask { after: 0 }]);
+        assert_eq!(host.asked(t, 0), vec![]);
         assert!(host.active() && guest.active());
         // The browser gathers before the offer is reported: held.
         assert_eq!(host.local_candidate(cand(1)), vec![]);
@@ -818,7 +901,7 @@ mod tests {
     #[test]
     fn an_answerer_whose_offer_never_comes_gives_up_too() {
         let mut guest = IceRestart::new(false);
-        guest.path_down(Millis(0));
+        assert_eq!(guest.path_down(Millis(0)), vec![Step::Ask { after: 0 }]);
         // Its own candidates have nowhere to go yet; ones of no restart
         // under way are dropped.
         assert_eq!(guest.local_candidate(cand(1)), vec![]);
@@ -902,6 +985,106 @@ mod tests {
         assert_eq!(
             host.remote(Millis(2), 1, SignalKind::Answer("b".into())),
             vec![]
+        );
+    }
+
+    /// Carries one restart from the host's offer to both sides' recovery,
+    /// the host's path having stayed up: `out` holds the host's offer.
+    fn run_restart(
+        t: Millis,
+        n: u8,
+        out: Vec<Step>,
+        host: &mut IceRestart,
+        guest: &mut IceRestart,
+    ) {
+        assert_eq!(out, vec![Step::MakeOffer]);
+        let offer = host.local_description(Some(format!("o{n}")));
+        let (_, g) = deliver(t, offer, guest);
+        assert_eq!(g, vec![Step::Answer(format!("o{n}"))]);
+        let answer = guest.local_description(Some(format!("a{n}")));
+        let (_, h) = deliver(t, answer, host);
+        assert_eq!(h, vec![Step::Apply(format!("a{n}"))]);
+        // The host's own path never went down: negotiated is recovered.
+        assert_eq!(host.applied(true), vec![Step::Recovered]);
+        assert_eq!(guest.path_up(), vec![Step::Recovered]);
+        assert!(!host.active() && !guest.active());
+    }
+
+    #[test]
+    fn the_answerer_that_alone_loses_the_path_asks_and_the_offerer_restarts() {
+        let (mut host, mut guest) = (IceRestart::new(true), IceRestart::new(false));
+        let t = Millis(1_000);
+        // Only the guest's browser sees the loss: it asks once, however
+        // often its browser says so while it waits.
+        let ask = guest.path_down(t);
+        assert_eq!(ask, vec![Step::Ask { after: 0 }]);
+        assert_eq!(guest.path_down(t + Millis(10)), vec![]);
+        assert!(guest.active() && !host.active());
+        // The host, its own path up, offers at once.
+        let out = host.asked(t, 0);
+        assert!(host.active());
+        run_restart(t, 1, out, &mut host, &mut guest);
+        assert_eq!((host.recovered(), guest.recovered()), (1, 1));
+        // The next loss asks after the restart the guest answered.
+        let t = t + Millis(30_000);
+        assert_eq!(guest.path_down(t), vec![Step::Ask { after: 1 }]);
+        let out = host.asked(t, 1);
+        run_restart(t, 2, out, &mut host, &mut guest);
+        assert_eq!((host.recovered(), guest.recovered()), (2, 2));
+    }
+
+    #[test]
+    fn stale_duplicate_and_misdirected_asks_are_dropped() {
+        let (mut host, mut guest) = (IceRestart::new(true), IceRestart::new(false));
+        let t = Millis(0);
+        // An ask to the side that answers begins nothing.
+        assert_eq!(guest.asked(t, 0), vec![]);
+        assert!(!guest.active());
+        // An ask naming a restart never offered is dropped.
+        assert_eq!(host.asked(t, 3), vec![]);
+        assert!(!host.active());
+        // A real ask begins one restart; its duplicates, while it is under
+        // way, begin none.
+        assert_eq!(host.asked(t, 0), vec![Step::MakeOffer]);
+        for k in 0..100 {
+            assert_eq!(host.asked(t + Millis(k), 0), vec![]);
+        }
+        let offer = host.local_description(Some("o1".into()));
+        deliver(t, offer, &mut guest);
+        let answer = guest.local_description(Some("a1".into()));
+        deliver(t, answer, &mut host);
+        host.applied(true);
+        assert!(!host.active());
+        // An ask that crossed restart 1 (sent after restart 0) is stale.
+        assert_eq!(host.asked(t + Millis(200), 0), vec![]);
+        assert!(!host.active());
+        // The host's own loss while asked keeps one restart: no offer more.
+        assert_eq!(host.asked(t + Millis(300), 1), vec![Step::MakeOffer]);
+        assert_eq!(host.path_down(t + Millis(301)), vec![]);
+        assert_eq!(host.asked(t + Millis(302), 1), vec![]);
+        // An ask the host cannot answer in time is given up at the
+        // deadline like any restart.
+        assert_eq!(
+            host.tick(t + Millis(300) + RESTART_DEADLINE),
+            vec![Step::GiveUp]
+        );
+    }
+
+    #[test]
+    fn an_answerer_whose_restart_is_under_way_asks_no_more() {
+        let (mut host, mut guest) = (IceRestart::new(true), IceRestart::new(false));
+        // The offer came before the guest's browser noticed the loss.
+        assert_eq!(host.path_down(Millis(0)), vec![Step::MakeOffer]);
+        let offer = host.local_description(Some("o1".into()));
+        deliver(Millis(0), offer, &mut guest);
+        assert_eq!(guest.path_down(Millis(5)), vec![]);
+        // A wait that was given up asks again on the next loss.
+        let mut lone = IceRestart::new(false);
+        assert_eq!(lone.path_down(Millis(0)), vec![Step::Ask { after: 0 }]);
+        assert_eq!(lone.tick(RESTART_DEADLINE), vec![Step::GiveUp]);
+        assert_eq!(
+            lone.path_down(RESTART_DEADLINE + Millis(1)),
+            vec![Step::Ask { after: 0 }]
         );
     }
 

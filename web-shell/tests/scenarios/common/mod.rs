@@ -68,6 +68,8 @@ struct Conn {
     /// ICE lost the path (`World::lose_path`): nothing gets through until
     /// an ICE restart brings it back.
     path_down: bool,
+    /// This end made the offer of the connection's handshake.
+    offered: bool,
 }
 
 pub struct Page {
@@ -829,6 +831,7 @@ impl World {
                 peer: None,
                 open: false,
                 path_down: false,
+                offered: false,
             },
         );
         let on = self.relays.entry(name).or_default();
@@ -1009,6 +1012,38 @@ impl World {
         }
     }
 
+    /// The ICE path under page `p`'s link `link` is lost at both ends (nothing
+    /// gets through either way), but only page `p`'s browser reports it:
+    /// its own network changed, and the other end has not noticed yet.
+    pub fn lose_path_seen_only_by(&mut self, p: usize, link: &LinkId) {
+        let Some(c) = self.pages[p].conns.get_mut(link) else {
+            panic!("page {p} has no such link");
+        };
+        c.path_down = true;
+        if let Some((q, ql)) = c.peer.clone() {
+            if let Some(qc) = self.pages[q].conns.get_mut(&ql) {
+                qc.path_down = true;
+            }
+        }
+        self.rtc(p, link, RtcEvent::PathDown);
+        self.settle();
+    }
+
+    /// Page `p`'s open party link to page `q`, and whether `p` offered in
+    /// its handshake.
+    pub fn party_link_between(&self, p: usize, q: usize) -> (LinkId, bool) {
+        self.pages[p]
+            .conns
+            .iter()
+            .find(|(l, c)| {
+                matches!(l, LinkId::Party(_))
+                    && c.open
+                    && c.peer.as_ref().is_some_and(|(o, _)| *o == q)
+            })
+            .map(|(l, c)| (l.clone(), c.offered))
+            .expect("an open party link between the two pages")
+    }
+
     /// The ICE path under the party link between pages `p` and `q` is
     /// lost, its data channels still open, as [`lose_path`](Self::lose_path)
     /// for a match link.
@@ -1151,6 +1186,7 @@ impl World {
                             peer: None,
                             open: false,
                             path_down: false,
+                            offered: false,
                         },
                     );
                 }
@@ -1159,7 +1195,8 @@ impl World {
                     tag,
                     step: SdpStep::Offer,
                 } => {
-                    if self.pages[p].conns.get(&link).is_some_and(|c| c.tag == tag) {
+                    if let Some(c) = self.pages[p].conns.get_mut(&link).filter(|c| c.tag == tag) {
+                        c.offered = true;
                         self.offers.push((p, link.clone()));
                         let sdp = format!("offer {}", self.offers.len() - 1);
                         self.rtc(p, &link, RtcEvent::Offer(Some(sdp)));
