@@ -136,6 +136,12 @@ const JOIN_LEAD_TICKS: u32 = 60;
 /// pieces (the change, an acknowledgement, the short second catch-up)
 /// lost and sent again 200 ms later each.
 const JOIN_LEAD_SPARE: Millis = Millis(400);
+/// A benched player coming back (its whole catch-up still follows the
+/// change): the lead is two and a half round trips and this spare, at
+/// most [`BACK_LEAD_TICKS`].
+const BACK_LEAD_SPARE: Millis = Millis(200);
+/// The most a benched player's return is set past the delay (500 ms).
+const BACK_LEAD_TICKS: u32 = 30;
 
 /// The most ticks past the first that a lock-step side behind the others
 /// runs in one frame while its own inputs are already known (a newcomer
@@ -1147,11 +1153,13 @@ impl<G: DeterministicGame> Session<G> {
             self.stats.skipped_frames += 1;
             Frame::Skipped(tick)
         } else if can_run {
-            // Lock-step: a side whose own inputs are held further ahead
-            // than its delay calls for (a newcomer's slot is the neutral
-            // input up to the tick it takes over) is behind the others:
-            // it runs the ticks whose inputs are all known, up to
-            // CATCH_UP_TICKS more a frame, until its pad is needed.
+            // A side whose own inputs are held further ahead than its
+            // delay calls for (a newcomer's slot is the neutral input up
+            // to the tick it takes over) is behind the others: it runs
+            // the ticks whose inputs are all known (in rollback too: it
+            // guesses nothing), up to CATCH_UP_TICKS more a frame, until
+            // its pad is needed. Otherwise, in rollback, the others would
+            // wait for it at the end of their prediction window.
             let mut extra = 0;
             loop {
                 let found = run.watched(
@@ -1168,7 +1176,8 @@ impl<G: DeterministicGame> Session<G> {
                 }
                 let ahead =
                     run.timeline.local().len() as u32 > run.timeline.tick() + u32::from(delay) + 1;
-                if window > 0 || extra >= CATCH_UP_TICKS || !ahead || !run.timeline.can_run() {
+                let guesses = window > 0 && !run.timeline.knows_present();
+                if guesses || extra >= CATCH_UP_TICKS || !ahead || !run.timeline.can_run() {
                     break;
                 }
                 extra += 1;
@@ -4249,11 +4258,19 @@ impl<G: DeterministicGame> Session<G> {
             .filter_map(|p| p.last_rtt)
             .max()
             .unwrap_or(Millis(100));
-        let lead_ms = rtt.0.saturating_mul(3).saturating_add(JOIN_LEAD_SPARE.0);
+        // A benched player coming back gets its whole catch-up after the
+        // change, as before the two-step join: its lead is kept as it was.
+        let (lead_ms, most) = if from.is_some() {
+            let ms = rtt.0.saturating_mul(3).saturating_add(JOIN_LEAD_SPARE.0);
+            (ms, JOIN_LEAD_TICKS)
+        } else {
+            let ms = (rtt.0.saturating_mul(5) / 2).saturating_add(BACK_LEAD_SPARE.0);
+            (ms, BACK_LEAD_TICKS)
+        };
         let lead = lead_ms
             .saturating_mul(3)
             .div_ceil(MS_PER_3_TICKS)
-            .min(u64::from(JOIN_LEAD_TICKS));
+            .min(u64::from(most));
         let tick = (run.timeline.local().len() as u32)
             .saturating_add(u32::from(self.delay.current()))
             .saturating_add(2)
