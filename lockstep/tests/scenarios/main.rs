@@ -34,6 +34,7 @@ mod a_hostile_spectator_is_refused_and_the_match_goes_on;
 mod a_join_at_minute_five_stalls_nobody;
 mod a_join_at_minute_one_over_a_lossy_link_stalls_nobody;
 mod a_join_into_a_game_without_joiners_is_refused;
+mod a_join_ready_out_of_turn_changes_nothing;
 mod a_join_into_a_held_slot_is_refused;
 mod a_join_with_no_free_slot_is_refused;
 mod a_joiner_catches_up_from_a_saved_state;
