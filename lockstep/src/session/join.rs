@@ -15,8 +15,8 @@ use alloc::vec::Vec;
 
 use super::handshake::host_hello;
 use super::peer::PeerId;
-use super::sender::Outbox;
 use super::rejoin::Gathered;
+use super::sender::Outbox;
 use super::{rejoin, seat, Phase, Session};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
@@ -62,7 +62,7 @@ impl<G: DeterministicGame> Session<G> {
             debug_assert!(false, "no confirmed state");
             return;
         };
-        run.admitting = Some(Admission {
+        self.admitting = Some(Admission {
             slot,
             link,
             tick,
@@ -110,7 +110,13 @@ impl<G: DeterministicGame> Session<G> {
     /// the newcomer replayed its catch-up to `tick`. Taken only from the
     /// newcomer being admitted, once, for the catch-up it was sent;
     /// anything else is logged and dropped, the match untouched.
-    pub(super) fn on_join_ready(&mut self, now: Millis, link: PeerId, pi: Option<usize>, tick: u32) {
+    pub(super) fn on_join_ready(
+        &mut self,
+        now: Millis,
+        link: PeerId,
+        pi: Option<usize>,
+        tick: u32,
+    ) {
         let Phase::Running(run) = &mut self.phase else {
             log::debug!("a JoinReady on {link} outside a running match: dropped");
             return;
@@ -120,7 +126,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let joining = run.joining().is_some_and(|j| j.link == link);
-        match &mut run.admitting {
+        match &mut self.admitting {
             Some(a) if a.link == link && a.ready => {
                 log::debug!("{link} said again it is ready: dropped");
             }
@@ -149,15 +155,13 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &self.phase else {
             return;
         };
-        let Some(a) = run.admitting else {
+        let Some(a) = self.admitting else {
             return;
         };
         let away = |p: &super::Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
         let busy = run.leaving.is_some() || run.entry.is_some() || self.peers.iter().any(away);
         if a.ready && !busy {
-            if let Phase::Running(run) = &mut self.phase {
-                run.admitting = None;
-            }
+            self.admitting = None;
             self.begin_join(now, a.link, a.slot, false, Some(a.tick));
         } else if now >= a.until {
             let why = if a.ready {
@@ -172,10 +176,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Host: the newcomer being admitted is refused with `why` and its
     /// slot is free again; its token is never given again.
     pub(super) fn release_admission(&mut self, why: RejoinRefusal) {
-        let Phase::Running(run) = &mut self.phase else {
-            return;
-        };
-        let Some(a) = run.admitting.take() else {
+        let Some(a) = self.admitting.take() else {
             return;
         };
         if let Some(x) = self.seats.get_mut(usize::from(a.slot)) {
@@ -193,13 +194,10 @@ impl<G: DeterministicGame> Session<G> {
     /// Host: a `Bye` on `link`; whether it was the newcomer being
     /// admitted giving up (its slot is then free again at once).
     pub(super) fn admission_given_up(&mut self, link: PeerId) -> bool {
-        let Phase::Running(run) = &mut self.phase else {
+        let Some(a) = self.admitting.filter(|a| a.link == link) else {
             return false;
         };
-        let Some(a) = run.admitting.filter(|a| a.link == link) else {
-            return false;
-        };
-        run.admitting = None;
+        self.admitting = None;
         if let Some(x) = self.seats.get_mut(usize::from(a.slot)) {
             *x = x.saturating_add(1);
         }

@@ -182,8 +182,6 @@ struct Running<G: DeterministicGame> {
     asked_host_had: u32,
     /// A late join under way (see [`Entry`]).
     entry: Option<Entry>,
-    /// Host: a newcomer catching up before its change (see `join.rs`).
-    admitting: Option<Admission>,
     /// How many spectators watch, tick by tick.
     watchers: SpectatorCount,
     /// An entering side: the tick its own inputs start from (the host's
@@ -208,7 +206,6 @@ impl<G: DeterministicGame> Running<G> {
             asked: None,
             asked_host_had: 0,
             entry: None,
-            admitting: None,
             watchers: SpectatorCount::default(),
             returns_at: 0,
         }
@@ -574,6 +571,9 @@ pub struct Session<G: DeterministicGame> {
     /// replayed it and said it is ready (the second one follows the
     /// change).
     join_ready: Option<u32>,
+    /// Host, running: a newcomer catching up before its change (see
+    /// `join.rs`).
+    admitting: Option<Admission>,
     events: VecDeque<Event>,
     /// The session's own counters (frames, stalls, received, round trip,
     /// skips); the parts' counters are added when read.
@@ -631,6 +631,7 @@ impl<G: DeterministicGame> Session<G> {
             bench_back: (0, [0; MAX_PLAYERS as usize]),
             watcher: cfg.watching.then(Watcher::default),
             join_ready: None,
+            admitting: None,
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
@@ -2612,7 +2613,11 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let benched = self.benched.iter().any(|b| b.slot == r.slot);
-        if stranger && !benched && r.slot != self.side && run.timeline.is_neutral(usize::from(r.slot)) {
+        if stranger
+            && !benched
+            && r.slot != self.side
+            && run.timeline.is_neutral(usize::from(r.slot))
+        {
             // A newcomer catching up introduces itself before the host
             // orders its change: kept until the change names its token.
             self.keep_early_claim(link, r);
@@ -3380,7 +3385,8 @@ impl<G: DeterministicGame> Session<G> {
             Ok(Message::JoinReady(tick)) if channel == Channel::Reliable => {
                 self.on_join_ready(now, link, None, tick);
             }
-            Ok(Message::Bye(_)) if channel == Channel::Reliable && self.admission_given_up(link) => {}
+            Ok(Message::Bye(_))
+                if channel == Channel::Reliable && self.admission_given_up(link) => {}
             Ok(Message::Bye(r)) if channel == Channel::Reliable && self.waits_on(link) => {
                 self.rejoin_given_up(link, r);
             }
@@ -3993,7 +3999,8 @@ impl<G: DeterministicGame> Session<G> {
         // A joiner's own slot reaches the tick the host ordered the
         // change at, a lead past its present (see `begin_join`).
         // So does a benched player coming back, taken back as a joiner is.
-        let reach = ahead_limit(ahead_limit(c.tick, params), params).saturating_add(JOIN_LEAD_TICKS);
+        let reach =
+            ahead_limit(ahead_limit(c.tick, params), params).saturating_add(JOIN_LEAD_TICKS);
         if c.tick > g.shortest()
             || g.longest() > reach
             || base > c.tick
@@ -4159,7 +4166,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if let Phase::Running(run) = &self.phase {
-            let admitted = run.admitting.is_some_and(|a| a.link == link);
+            let admitted = self.admitting.is_some_and(|a| a.link == link);
             if admitted || run.joining().is_some_and(|jn| jn.link == link) {
                 log::debug!("{link} asked again for the slot it is being given: dropped");
                 return;
@@ -4216,7 +4223,7 @@ impl<G: DeterministicGame> Session<G> {
         let busy = self.cfg.rejoin_entropy.is_none()
             || run.leaving.is_some()
             || run.entry.is_some()
-            || run.admitting.is_some()
+            || self.admitting.is_some()
             || seat(&self.seats, slot) == u8::MAX
             || self.peers.iter().any(away);
         if busy {
@@ -4300,7 +4307,7 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             seq,
             back,
-            from,
+            from: from.unwrap_or(0),
         }));
         self.strangers.retain(|(id, _)| *id != link);
         if back {
@@ -4347,7 +4354,7 @@ impl<G: DeterministicGame> Session<G> {
         peer.enters_at = j.tick;
         self.peers.push(peer);
         let t = self.peers.len() - 1;
-        match j.from {
+        match (!j.back).then_some(j.from) {
             // It holds the match up to `from`: the rest only.
             Some(from) => {
                 if let Some((tick, count)) = self.catch_up_from(now, j.link, t, None, true, from) {

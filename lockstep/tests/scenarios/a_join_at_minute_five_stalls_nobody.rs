@@ -9,7 +9,8 @@
 use crate::common;
 
 use common::{
-    assert_players_agree, in_both_modes, joins_seen, mesh_after_a_leave, run_some_to_confirmed, Mode,
+    assert_players_agree, in_both_modes, joins_seen, mesh_after_a_leave, run_some_to_confirmed,
+    Mode,
 };
 use lockstep::{DeterministicGame, SessionConfig};
 use lockstep_testing::{Mesh, OpenDots};
@@ -74,13 +75,21 @@ fn join_at_minute_five<G: DeterministicGame<Input = u8>>(mode: Mode, seed: u64, 
     // The newcomer's hashes past the change are the others'.
     for i in [0, 1] {
         let mut n = 0;
-        for (t, h) in m.players[joiner].seen.hashes.iter().filter(|(t, _)| **t > tick) {
+        for (t, h) in m.players[joiner]
+            .seen
+            .hashes
+            .iter()
+            .filter(|(t, _)| **t > tick)
+        {
             if let Some(g) = m.players[i].seen.hashes.get(t) {
                 assert_eq!(h, g, "the newcomer and player {i} differ at tick {t}");
                 n += 1;
             }
         }
-        assert!(n >= want / 2, "player {i}: {n} ticks compared past the join");
+        assert!(
+            n >= want / 2,
+            "player {i}: {n} ticks compared past the join"
+        );
     }
 }
 

@@ -80,7 +80,9 @@ fn a_joiner_silent_before_it_is_ready_frees_the_slot() {
             assert_eq!(joins_seen(&m, i), [(2, tick)], "player {i}");
         }
         assert!(m.players[third].tick() > tick + 100, "{}", m.progress());
-        assert!([0, 1, third].iter().all(|&i| m.players[i].outcome().is_none()));
+        assert!([0, 1, third]
+            .iter()
+            .all(|&i| m.players[i].outcome().is_none()));
         let want = if mode == Mode::LockStep { 100 } else { 10 };
         assert_players_agree(&m, &[0, 1, third], want);
     });

@@ -957,11 +957,11 @@ fn every_kind_of_datagram_in_every_phase() {
             tick: 12,
             change: RosterChange::Benched { slot: 1 },
         })),
-        vec![12, 1, 4, 4, 0], // slot 0 benched
-        vec![12, 1, 4, 5, 1], // an unknown change
+        vec![12, 1, 4, 4, 0],     // slot 0 benched
+        vec![12, 1, 4, 5, 1],     // an unknown change
         encode(&M::JoinReady(0)), // a ready from a player, or before the match
         encode(&M::JoinReady(u32::MAX)),
-        vec![25],                     // a ready without its tick
+        vec![25],                               // a ready without its tick
         vec![25, 0x80, 0x80, 0x80, 0x80, 0x80], // its tick past 32 bits
     ];
     for reason in [
