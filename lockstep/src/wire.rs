@@ -69,8 +69,13 @@ use crate::transport::Channel;
 /// [`Held`] and a `Returned` change may name slot 0: a guest acting for
 /// the absent host gathers its inputs and orders its return); version 16
 /// [`Resume`] ends with the slots benched when the host left and their
-/// bench ticks, so the returned host keeps them for their players.
-pub const PROTOCOL_VERSION: u32 = 16;
+/// bench ticks, so the returned host keeps them for their players;
+/// version 17 a join in two steps: the host sends the newcomer a first
+/// catch-up before any change, the newcomer answers
+/// [`Message::JoinReady`] once it replayed it, and the change follows
+/// (with the [`RejoinRefusal`] `NotReady` for a newcomer that never said
+/// it).
+pub const PROTOCOL_VERSION: u32 = 17;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -195,9 +200,12 @@ pub struct Resume {
 /// A new player's request to take a free slot of a running match
 /// (reliable; sent on every link instead of a [`Hello`], only the host
 /// answers): a slot whose player left for good and that plays the
-/// neutral input. The host answers with its Hello (the slot and a fresh
-/// rejoin token) and the catch-up, once every player applied the
-/// [`RosterChange`] `Joined`, or refuses with `Bye(RejoinRefused)`.
+/// neutral input. The host answers at once with its Hello (the slot and
+/// a fresh rejoin token) and a first catch-up, while the match goes on
+/// without the newcomer; once it replayed that, the newcomer says
+/// [`Message::JoinReady`], the host orders the [`RosterChange`] `Joined`
+/// and, once every player applied it, sends a second catch-up from the
+/// ready tick. A refusal is `Bye(RejoinRefused)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Join {
     /// [`PROTOCOL_VERSION`] of the sender (first field, as in [`Hello`]).
@@ -302,6 +310,9 @@ pub enum RejoinRefusal {
     /// A [`Join`]: no slot is free (every player is there), or the slot
     /// asked for is beyond the match's players.
     NoFreeSlot,
+    /// A [`Join`]: the newcomer was sent its catch-up but did not say it
+    /// was ready ([`Message::JoinReady`]) in time; the slot is free again.
+    NotReady,
 }
 
 /// A guest's introduction to another guest, after both Hellos on their
@@ -603,6 +614,10 @@ pub enum Message<I> {
     Join(Join),
     /// A guest takes its host's fresh session back (reliable).
     Resume(Resume),
+    /// A newcomer replayed the host's first catch-up, which ended at this
+    /// tick, and is ready for the change that gives it its slot
+    /// (reliable, newcomer to host).
+    JoinReady(u32),
 }
 
 impl<I> Message<I> {
@@ -629,7 +644,8 @@ impl<I> Message<I> {
             | Message::Confirmed(_)
             | Message::SavedState(_)
             | Message::Join(_)
-            | Message::Resume(_) => Channel::Reliable,
+            | Message::Resume(_)
+            | Message::JoinReady(_) => Channel::Reliable,
             Message::Inputs(_)
             | Message::Ping(_)
             | Message::Pong(_)
@@ -718,7 +734,7 @@ const TAG_CATCH_UP_RUN: u32 = 15;
 const TAG_CONFIRMED: u32 = 19;
 const TAG_STREAMED: u32 = 21;
 const TAG_SAVED_STATE: u32 = 22;
-const TAG_COUNT: u32 = 25;
+const TAG_COUNT: u32 = 26;
 
 #[derive(Serialize, Deserialize)]
 struct HelloWire {
@@ -818,6 +834,8 @@ enum Wire<P> {
     /// Seed, input delay, hash interval, prediction window, players, the
     /// sender's slot, the match id, the benched slots and their ticks.
     Resume([u8; 8], u8, u16, u8, u8, u8, [u8; 8], u8, Vec<u32>),
+    /// The tick of the first catch-up the newcomer replayed.
+    JoinReady(u32),
 }
 
 /// Most bytes a repeat mask can take (one bit per pad after the first).
@@ -1076,6 +1094,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
+            Message::JoinReady(t) => Wire::JoinReady(*t),
             Message::Inputs(m) => {
                 if m.pads.len() > MAX_RUN {
                     return Err(EncodeError::RunTooLong(m.pads.len()));
@@ -1115,6 +1134,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RejoinRefusal::NoJoiners => 4,
                     RejoinRefusal::SlotHeld => 5,
                     RejoinRefusal::NoFreeSlot => 6,
+                    RejoinRefusal::NotReady => 7,
                 }),
                 ByeReason::WatchRefused(why) => ByeWire::WatchRefused(match why {
                     WatchRefusal::Full => 0,
@@ -1446,6 +1466,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 };
                 Message::Roster(Roster { seq, tick, change })
             }
+            Wire::JoinReady(t) => Message::JoinReady(t),
             Wire::RosterAck(seq) => {
                 if seq == 0 {
                     return Err(DecodeError::BadValue("roster number"));
@@ -1496,6 +1517,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     4 => RejoinRefusal::NoJoiners,
                     5 => RejoinRefusal::SlotHeld,
                     6 => RejoinRefusal::NoFreeSlot,
+                    7 => RejoinRefusal::NotReady,
                     _ => return Err(DecodeError::BadValue("refusal")),
                 }),
                 ByeWire::WatchRefused(why) => ByeReason::WatchRefused(match why {
@@ -2017,15 +2039,19 @@ mod tests {
             (RejoinRefusal::NoJoiners, 4),
             (RejoinRefusal::SlotHeld, 5),
             (RejoinRefusal::NoFreeSlot, 6),
+            (RejoinRefusal::NotReady, 7),
         ] {
             assert_eq!(enc(M::Bye(ByeReason::RejoinRefused(why))), [6, 8, byte]);
         }
+        // A newcomer's ready: the tag and its first catch-up's tick.
+        assert_eq!(enc(M::JoinReady(300)), [25, 0xac, 0x02]);
+        assert_eq!(M::JoinReady(300).channel(), Channel::Reliable);
         // A Join names a slot below 8 (0: any); a join never names the
-        // host's; refusals end at 6.
+        // host's; refusals end at 7.
         for (bad, why) in [
             (&[23u8, 11, 0, 0, 0, 0, 0, 0, 0, 0, 8][..], "slot"),
             (&[12, 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "slot"),
-            (&[6, 8, 7], "refusal"),
+            (&[6, 8, 8], "refusal"),
         ] {
             assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
         }
@@ -2124,7 +2150,7 @@ mod tests {
             ),
             (&[15, 8, 0, 2, 1], "slot"),
             (&[15, 1, 0, 0], "empty run"),
-            (&[6, 8, 7], "refusal"),
+            (&[6, 8, 8], "refusal"),
         ] {
             assert_eq!(M::decode(bad), Err(DecodeError::BadValue(why)), "{bad:?}");
         }
@@ -2431,7 +2457,7 @@ mod tests {
 
     #[test]
     fn unknown_tags_are_rejected() {
-        assert_eq!(M::decode(&[25]), Err(DecodeError::UnknownTag(25)));
+        assert_eq!(M::decode(&[26]), Err(DecodeError::UnknownTag(26)));
         assert_eq!(M::decode(&[0x80, 0x01]), Err(DecodeError::UnknownTag(128)));
         assert_eq!(M::decode(&[]), Err(DecodeError::Empty));
         assert_eq!(M::decode(&[6, 10]), Err(DecodeError::BadValue("field")));

@@ -643,6 +643,7 @@ fn message_name<I>(m: &Message<I>) -> &'static str {
         Message::Rejoin(_) => "a Rejoin",
         Message::Join(_) => "a Join",
         Message::Resume(_) => "a Resume",
+        Message::JoinReady(_) => "a JoinReady",
         Message::CatchUpRun(_) => "a catch-up run",
         Message::CatchUp(_) => "a catch-up",
         Message::SavedState(_) => "a saved state",

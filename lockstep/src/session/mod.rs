@@ -83,6 +83,7 @@ mod delay;
 mod handshake;
 mod hash_book;
 mod host_back;
+mod join;
 mod outcome;
 mod peer;
 mod ping;
@@ -109,6 +110,7 @@ use deadlines::{Deadlines, Expired};
 use delay::{Change, DelayTuner};
 use handshake::{host_hello, Handshake, HelloRefused, Params};
 use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
+use join::Admission;
 use peer::Peer;
 use rejoin::Gathered;
 use roster::{
@@ -126,13 +128,20 @@ use watcher::Watcher;
 /// side may have raised its own).
 const AHEAD_SLACK: u32 = 8;
 
-/// How far past its delay the host sets a late join's change at most (30
-/// ticks, 500 ms), within what every side accepts as an honest change's
-/// tick.
-const JOIN_LEAD_TICKS: u32 = 30;
-/// The lead's allowance, beyond two and a half round trips, for a piece
-/// of the catch-up that was lost and sent again.
-const JOIN_LEAD_SPARE: Millis = Millis(200);
+/// How far past its delay the host sets a late join's change at most (60
+/// ticks, 1 s). Every side accepts a join's change this much further
+/// ahead than any other change.
+const JOIN_LEAD_TICKS: u32 = 60;
+/// The lead's allowance, beyond three round trips, for two reliable
+/// pieces (the change, an acknowledgement, the short second catch-up)
+/// lost and sent again 200 ms later each.
+const JOIN_LEAD_SPARE: Millis = Millis(400);
+/// A benched player coming back (its whole catch-up still follows the
+/// change): the lead is two and a half round trips and this spare, at
+/// most [`BACK_LEAD_TICKS`].
+const BACK_LEAD_SPARE: Millis = Millis(200);
+/// The most a benched player's return is set past the delay (500 ms).
+const BACK_LEAD_TICKS: u32 = 30;
 
 /// The most ticks past the first that a lock-step side behind the others
 /// runs in one frame while its own inputs are already known (a newcomer
@@ -558,6 +567,13 @@ pub struct Session<G: DeterministicGame> {
     /// Spectator: what it keeps besides the timeline (`None` for a
     /// player).
     watcher: Option<Watcher>,
+    /// Joining: the tick of the host's first catch-up, once this side
+    /// replayed it and said it is ready (the second one follows the
+    /// change).
+    join_ready: Option<u32>,
+    /// Host, running: a newcomer catching up before its change (see
+    /// `join.rs`).
+    admitting: Option<Admission>,
     events: VecDeque<Event>,
     /// The session's own counters (frames, stalls, received, round trip,
     /// skips); the parts' counters are added when read.
@@ -614,6 +630,8 @@ impl<G: DeterministicGame> Session<G> {
             back: Vec::new(),
             bench_back: (0, [0; MAX_PLAYERS as usize]),
             watcher: cfg.watching.then(Watcher::default),
+            join_ready: None,
+            admitting: None,
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
@@ -886,6 +904,7 @@ impl<G: DeterministicGame> Session<G> {
                 // (or one that introduced itself) is not a newcomer's.
                 log::warn!("a Join on player link {peer}: refused, the match goes on");
             }
+            Message::JoinReady(tick) => self.on_join_ready(now, peer, Some(pi), tick),
             Message::Watch(_) => {
                 // A player stays a player: a Watch on its link (from a
                 // peer that would turn it into a spectator, or sent to a
@@ -1135,11 +1154,13 @@ impl<G: DeterministicGame> Session<G> {
             self.stats.skipped_frames += 1;
             Frame::Skipped(tick)
         } else if can_run {
-            // Lock-step: a side whose own inputs are held further ahead
-            // than its delay calls for (a newcomer's slot is the neutral
-            // input up to the tick it takes over) is behind the others:
-            // it runs the ticks whose inputs are all known, up to
-            // CATCH_UP_TICKS more a frame, until its pad is needed.
+            // A side whose own inputs are held further ahead than its
+            // delay calls for (a newcomer's slot is the neutral input up
+            // to the tick it takes over) is behind the others: it runs
+            // the ticks whose inputs are all known (in rollback too: it
+            // guesses nothing), up to CATCH_UP_TICKS more a frame, until
+            // its pad is needed. Otherwise, in rollback, the others would
+            // wait for it at the end of their prediction window.
             let mut extra = 0;
             loop {
                 let found = run.watched(
@@ -1156,7 +1177,8 @@ impl<G: DeterministicGame> Session<G> {
                 }
                 let ahead =
                     run.timeline.local().len() as u32 > run.timeline.tick() + u32::from(delay) + 1;
-                if window > 0 || extra >= CATCH_UP_TICKS || !ahead || !run.timeline.can_run() {
+                let guesses = window > 0 && !run.timeline.knows_present();
+                if guesses || extra >= CATCH_UP_TICKS || !ahead || !run.timeline.can_run() {
                     break;
                 }
                 extra += 1;
@@ -1197,6 +1219,7 @@ impl<G: DeterministicGame> Session<G> {
         self.flush_unreliable(now, matches!(frame, Frame::Stalled(_)));
         if self.side == 0 {
             self.keep_waiting_rejoiners();
+            self.join_when_ready(now);
             self.serve_spectators(now, false);
         }
         frame
@@ -2589,6 +2612,17 @@ impl<G: DeterministicGame> Session<G> {
             self.take_newcomer(now, link, r);
             return;
         }
+        let benched = self.benched.iter().any(|b| b.slot == r.slot);
+        if stranger
+            && !benched
+            && r.slot != self.side
+            && run.timeline.is_neutral(usize::from(r.slot))
+        {
+            // A newcomer catching up introduces itself before the host
+            // orders its change: kept until the change names its token.
+            self.keep_early_claim(link, r);
+            return;
+        }
         if unmet(self) && !run.timeline.is_neutral(usize::from(r.slot)) {
             self.keep_early_claim(link, r);
             return;
@@ -3358,6 +3392,11 @@ impl<G: DeterministicGame> Session<G> {
             Ok(Message::Join(j)) if channel == Channel::Reliable && self.side == 0 => {
                 self.on_join(now, link, j);
             }
+            Ok(Message::JoinReady(tick)) if channel == Channel::Reliable => {
+                self.on_join_ready(now, link, None, tick);
+            }
+            Ok(Message::Bye(_))
+                if channel == Channel::Reliable && self.admission_given_up(link) => {}
             Ok(Message::Bye(r)) if channel == Channel::Reliable && self.waits_on(link) => {
                 self.rejoin_given_up(link, r);
             }
@@ -3641,7 +3680,9 @@ impl<G: DeterministicGame> Session<G> {
                 w.link
             );
             match verdict {
-                Verdict::Take if benched => self.begin_join(now, w.link, w.rejoin.slot, true),
+                Verdict::Take if benched => {
+                    self.begin_join(now, w.link, w.rejoin.slot, true, None);
+                }
                 Verdict::Refuse(why) if benched => self.refuse_rejoin(w.link, None, why),
                 _ => self.act_on_rejoin(now, w.link, pi, w.rejoin, verdict),
             }
@@ -3723,7 +3764,7 @@ impl<G: DeterministicGame> Session<G> {
             Verdict::Wait => self.wait_for_rejoin(now, link, r, None),
             Verdict::Take => {
                 self.waiting.retain(|w| w.rejoin.slot != r.slot);
-                self.begin_join(now, link, r.slot, true);
+                self.begin_join(now, link, r.slot, true, None);
             }
         }
     }
@@ -3846,6 +3887,22 @@ impl<G: DeterministicGame> Session<G> {
         first: Message<G::Input>,
         entering: bool,
     ) -> Option<(u32, usize)> {
+        self.catch_up_from(now, link, t, Some(first), entering, 0)
+    }
+
+    /// As [`catch_up_on`](Self::catch_up_on), with `first` sent only when
+    /// given, and with `from` past 0 for a receiver that holds the match
+    /// up to tick `from` already (a newcomer's second catch-up): only the
+    /// inputs from there go, no saved state.
+    fn catch_up_from(
+        &mut self,
+        now: Millis,
+        link: PeerId,
+        t: usize,
+        first: Option<Message<G::Input>>,
+        entering: bool,
+        from: u32,
+    ) -> Option<(u32, usize)> {
         let Phase::Running(run) = &mut self.phase else {
             return None;
         };
@@ -3878,14 +3935,18 @@ impl<G: DeterministicGame> Session<G> {
             // number.
             p.roster_acked = run.roster_seq;
         }
-        p.out.send(&first);
+        if let Some(first) = first {
+            p.out.send(&first);
+        }
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
         // A game that saves its state sends it instead of the inputs
-        // before it.
+        // before it (a receiver that holds the match up to `from` needs
+        // neither).
         let state = run
             .timeline
             .confirmed_game()
+            .filter(|_| from == 0)
             .and_then(G::save)
             .and_then(|bytes| rejoin::pieces(tick, &bytes));
         // The slots that play the neutral input, so the newcomer keeps
@@ -3900,7 +3961,7 @@ impl<G: DeterministicGame> Session<G> {
             spectators: run.watchers.changes(),
             neutral,
         };
-        let count = rejoin::send_catch_up(&mut p.out, &all, state, end);
+        let count = rejoin::send_catch_up_from(&mut p.out, &all, state, end, from);
         self.deadlines.progressed();
         Some((tick, count))
     }
@@ -3983,14 +4044,18 @@ impl<G: DeterministicGame> Session<G> {
         // host can hold; a saved state is whole and not past the tick.
         let base = g.base();
         let state_whole = g.state.as_ref().is_none_or(|s| s.complete());
+        // A joiner's first catch-up comes before the change: its own slot
+        // is neutral then, and only then.
+        let first = self.cfg.join_as.is_some() && self.join_ready.is_none();
         // Neutral slots are other players' slots of this match.
         let slots = (1u16 << params.players.min(MAX_PLAYERS)) - 1;
-        let neutral_fits =
-            u16::from(c.neutral) & !slots == 0 && u16::from(c.neutral) & 1 << self.side == 0;
+        let own_neutral = u16::from(c.neutral) & 1 << self.side != 0;
+        let neutral_fits = u16::from(c.neutral) & !slots == 0 && own_neutral == first;
         // A joiner's own slot reaches the tick the host ordered the
-        // change at, a little past its present (see `begin_join`).
+        // change at, a lead past its present (see `begin_join`).
         // So does a benched player coming back, taken back as a joiner is.
-        let reach = ahead_limit(ahead_limit(c.tick, params), params);
+        let reach =
+            ahead_limit(ahead_limit(c.tick, params), params).saturating_add(JOIN_LEAD_TICKS);
         if c.tick > g.shortest()
             || g.longest() > reach
             || base > c.tick
@@ -4006,6 +4071,8 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::BadCatchUp);
             return;
         }
+        // What a second catch-up's runs from this tick will follow.
+        let kept = first.then(|| g.up_to(c.tick));
         let fresh = Timeline::<G>::new(
             params.seed,
             params.players,
@@ -4029,6 +4096,10 @@ impl<G: DeterministicGame> Session<G> {
             }
         };
         if !self.caught_up_to(&timeline, &c) {
+            return;
+        }
+        if let Some(kept) = kept {
+            self.ready_to_join(pi, kept, c.tick);
             return;
         }
         let held = timeline.local().len() as u32;
@@ -4072,6 +4143,12 @@ impl<G: DeterministicGame> Session<G> {
                     }
                 }
             }
+        }
+        if self.join_ready.is_some() {
+            // Said again, now that every player applied the change (the
+            // first may have reached a player before its host's word and
+            // been dropped).
+            self.introduce_joiner(pi);
         }
         if self.side == 0 && c.spectators.last().is_some_and(|&(_, n)| n > 0) {
             // The old host's spectators watched it alone and are gone
@@ -4158,13 +4235,14 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if let Phase::Running(run) = &self.phase {
-            if run.joining().is_some_and(|jn| jn.link == link) {
+            let admitted = self.admitting.is_some_and(|a| a.link == link);
+            if admitted || run.joining().is_some_and(|jn| jn.link == link) {
                 log::debug!("{link} asked again for the slot it is being given: dropped");
                 return;
             }
         }
         match self.free_slot(j.slot) {
-            Ok(slot) => self.begin_join(now, link, slot, false),
+            Ok(slot) => self.admit_newcomer(now, link, slot),
             Err(why) => {
                 log::warn!("a join on {link} refused: {why:?}");
                 let bye = Message::<G::Input>::Bye(ByeReason::RejoinRefused(why));
@@ -4214,6 +4292,7 @@ impl<G: DeterministicGame> Session<G> {
         let busy = self.cfg.rejoin_entropy.is_none()
             || run.leaving.is_some()
             || run.entry.is_some()
+            || self.admitting.is_some()
             || seat(&self.seats, slot) == u8::MAX
             || self.peers.iter().any(away);
         if busy {
@@ -4228,7 +4307,9 @@ impl<G: DeterministicGame> Session<G> {
     /// catch-up goes once they all applied it.
     ///
     /// `back`: the slot's benched player returns (its token unchanged).
-    fn begin_join(&mut self, now: Millis, link: PeerId, slot: u8, back: bool) {
+    /// `from`: a newcomer that replayed a first catch-up to this tick (see
+    /// `join.rs`): its second catch-up starts there.
+    fn begin_join(&mut self, now: Millis, link: PeerId, slot: u8, back: bool, from: Option<u32>) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
@@ -4241,26 +4322,37 @@ impl<G: DeterministicGame> Session<G> {
         // made a tick from it final with the neutral input. Past the delay
         // and two ticks, the change is set far enough ahead for what must
         // happen before the players reach it: the change to the guests,
-        // their acknowledgements back, the catch-up to the newcomer (one
-        // lost piece of it waits for a retransmission) and its first
-        // inputs to everyone. Nearer, every player would stall at it
-        // until the newcomer's inputs came; the newcomer, meanwhile,
-        // catches up faster than one tick a frame.
+        // their acknowledgements back, the second (short) catch-up to the
+        // newcomer, the others' inputs to it and its first inputs to
+        // everyone: three of the worst round trips this side knows, and
+        // two lost pieces sent again. Nearer, every player would stall at
+        // it until the newcomer's inputs came; the newcomer, meanwhile,
+        // runs faster than one tick a frame to its present.
         let rtt = self
             .peers
             .iter()
             .filter_map(|p| p.last_rtt)
             .max()
             .unwrap_or(Millis(100));
-        let lead_ms = (rtt.0.saturating_mul(5) / 2).saturating_add(JOIN_LEAD_SPARE.0);
+        // A benched player coming back gets its whole catch-up after the
+        // change, as before the two-step join: its lead is kept as it was.
+        let (lead_ms, most) = if from.is_some() {
+            let ms = rtt.0.saturating_mul(3).saturating_add(JOIN_LEAD_SPARE.0);
+            (ms, JOIN_LEAD_TICKS)
+        } else {
+            let ms = (rtt.0.saturating_mul(5) / 2).saturating_add(BACK_LEAD_SPARE.0);
+            (ms, BACK_LEAD_TICKS)
+        };
         let lead = lead_ms
             .saturating_mul(3)
             .div_ceil(MS_PER_3_TICKS)
-            .min(u64::from(JOIN_LEAD_TICKS));
+            .min(u64::from(most));
         let tick = (run.timeline.local().len() as u32)
             .saturating_add(u32::from(self.delay.current()))
             .saturating_add(2)
             .saturating_add(u32::try_from(lead).unwrap_or(JOIN_LEAD_TICKS));
+        // A newcomer's token is the next seat's (it was given it with its
+        // first catch-up); a benched player keeps its own.
         let seat = seat(&self.seats, slot).saturating_add(u8::from(!back));
         if let Some(x) = self.seats.get_mut(s) {
             *x = seat;
@@ -4284,6 +4376,7 @@ impl<G: DeterministicGame> Session<G> {
             tick,
             seq,
             back,
+            from: from.unwrap_or(0),
         }));
         self.strangers.retain(|(id, _)| *id != link);
         if back {
@@ -4330,7 +4423,19 @@ impl<G: DeterministicGame> Session<G> {
         peer.enters_at = j.tick;
         self.peers.push(peer);
         let t = self.peers.len() - 1;
-        self.send_catch_up(now, j.link, t, !j.back);
+        match (!j.back).then_some(j.from) {
+            // It holds the match up to `from`: the rest only.
+            Some(from) => {
+                if let Some((tick, count)) = self.catch_up_from(now, j.link, t, None, true, from) {
+                    log::info!(
+                        "slot {} joined on {}: second catch-up of {count} messages from tick {from} to {tick}",
+                        j.slot,
+                        j.link
+                    );
+                }
+            }
+            None => self.send_catch_up(now, j.link, t, !j.back),
+        }
     }
 
     /// Guest: the host let a new player into free `slot` from tick
@@ -4344,7 +4449,9 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::UnexpectedRoster);
             return;
         };
-        let reach = ahead_limit(ahead_limit(run.reach_base(), run.params), run.params);
+        // A join's change is set a lead further ahead than others.
+        let reach = ahead_limit(ahead_limit(run.reach_base(), run.params), run.params)
+            .saturating_add(JOIN_LEAD_TICKS);
         if !from_host
             || r.seq != run.roster_seq.wrapping_add(1)
             || run.asked.is_some()
@@ -4375,6 +4482,16 @@ impl<G: DeterministicGame> Session<G> {
                 r.tick
             );
             self.events.push_back(Event::Joined { slot, tick: r.tick });
+            // Its session introduced itself while it caught up, most
+            // likely; the newest claim first.
+            let claims: Vec<(PeerId, u64)> = self
+                .early_claims
+                .iter()
+                .rev()
+                .filter(|c| c.1 == slot)
+                .map(|&(l, _, t)| (l, t))
+                .collect();
+            self.take_claims(now, slot, claims);
             return;
         };
         let claims = self.benched.remove(i).claims;

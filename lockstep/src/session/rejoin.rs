@@ -120,6 +120,22 @@ pub(super) fn send_catch_up<I>(
 where
     I: Copy + Serialize + DeserializeOwned + PartialEq,
 {
+    send_catch_up_from(out, inputs, state, end, 0)
+}
+
+/// As [`send_catch_up`], for a receiver that holds every slot's inputs
+/// up to tick `from` already (without a saved state): the runs start
+/// there.
+pub(super) fn send_catch_up_from<I>(
+    out: &mut Outbox,
+    inputs: &[&[I]],
+    state: Option<Vec<SavedState>>,
+    end: CatchUp,
+    from: u32,
+) -> usize
+where
+    I: Copy + Serialize + DeserializeOwned + PartialEq,
+{
     let mut count = 0;
     let from = match state {
         Some(pieces) => {
@@ -129,7 +145,7 @@ where
             }
             end.tick
         }
-        None => 0,
+        None => from,
     };
     let runs = runs(inputs, from);
     count += runs.len();
@@ -155,7 +171,7 @@ pub(super) enum RunRefused {
 }
 
 /// The host's saved state as it arrives.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct StateSoFar {
     /// The tick it stands at.
     pub(super) tick: u32,
@@ -241,6 +257,21 @@ impl<I: Copy> Gathered<I> {
         }
         have.extend_from_slice(&run.pads);
         Ok(())
+    }
+
+    /// A copy holding every slot's inputs up to `tick` only (no further
+    /// than what it holds), so that a later catch-up's runs from `tick`
+    /// follow on.
+    pub(super) fn up_to(&self, tick: u32) -> Self {
+        let n = tick.saturating_sub(self.base()) as usize;
+        Gathered {
+            inputs: self
+                .inputs
+                .iter()
+                .map(|i| i.get(..n).unwrap_or(i).to_vec())
+                .collect(),
+            state: self.state.clone(),
+        }
     }
 
     /// The tick where the slot with the fewest inputs ends.

@@ -114,6 +114,9 @@ pub(super) struct Joining {
     /// The slot's own player coming back from the bench (with the slot's
     /// token) rather than a new one.
     pub(super) back: bool,
+    /// A newcomer (not `back`) replayed a first catch-up to this tick
+    /// before the change: its second catch-up starts there.
+    pub(super) from: u32,
 }
 
 /// Guest: the host let a new player into `slot`; its session is taken on

@@ -279,6 +279,12 @@ impl<G: DeterministicGame> Timeline<G> {
             .unwrap_or(0)
     }
 
+    /// Whether every other player's input for the present tick is known
+    /// (running it guesses nothing).
+    pub(crate) fn knows_present(&self) -> bool {
+        (self.tick as usize) < self.known()
+    }
+
     /// Counters of guessing and correcting.
     pub(crate) fn stats(&self) -> TimelineStats {
         self.stats

@@ -107,6 +107,7 @@ fn message() -> impl Strategy<Value = M> {
             Just(RejoinRefusal::NoJoiners),
             Just(RejoinRefusal::SlotHeld),
             Just(RejoinRefusal::NoFreeSlot),
+            Just(RejoinRefusal::NotReady),
         ]
         .prop_map(ByeReason::RejoinRefused),
         prop_oneof![Just(WatchRefusal::Full), Just(WatchRefusal::TooSlow)]
@@ -291,6 +292,7 @@ fn message() -> impl Strategy<Value = M> {
         welcome,
         confirmed,
         any::<u32>().prop_map(M::WatchAck),
+        any::<u32>().prop_map(M::JoinReady),
     ]
 }
 
@@ -339,8 +341,9 @@ fn pinned_cases() {
 }
 
 /// Late join's messages: a slot past the players in a Join, the host's
-/// slot in a Joined change, a refusal past the last one and the tag
-/// after the last message (Resume) are refused.
+/// slot in a Joined change, a refusal past the last one, a JoinReady
+/// without its tick or with bytes after it, and the tag after the last
+/// message (JoinReady) are refused.
 #[test]
 fn late_join_values_out_of_range_are_refused() {
     use lockstep::wire::DecodeError;
@@ -359,9 +362,13 @@ fn late_join_values_out_of_range_are_refused() {
     };
     assert!(M::decode(&joined(1)).is_ok());
     assert_eq!(M::decode(&joined(0)), Err(DecodeError::BadValue("slot")));
-    assert!(M::decode(&[6, 8, 6]).is_ok());
-    assert_eq!(M::decode(&[6, 8, 7]), Err(DecodeError::BadValue("refusal")));
-    assert_eq!(M::decode(&[25]), Err(DecodeError::UnknownTag(25)));
+    assert!(M::decode(&[6, 8, 7]).is_ok());
+    assert_eq!(M::decode(&[6, 8, 8]), Err(DecodeError::BadValue("refusal")));
+    assert_eq!(M::decode(&[25, 0xac, 0x02]), Ok(M::JoinReady(300)));
+    assert_eq!(M::decode(&[25]), Err(DecodeError::Truncated));
+    assert_eq!(M::decode(&[25, 1, 0]), Err(DecodeError::TrailingBytes(1)));
+    assert_eq!(M::decode(&[25, 0x81, 0]), Err(DecodeError::NonCanonical));
+    assert_eq!(M::decode(&[26]), Err(DecodeError::UnknownTag(26)));
 }
 
 proptest! {

@@ -664,6 +664,10 @@ fn expected(phase: Phase, channel: Channel, bytes: &[u8]) -> Expect {
             }
             _ => Expect::Nothing,
         },
+        // Only a newcomer the host is letting in says it is ready; on a
+        // player's link (or before the match runs) it is logged and
+        // dropped, the match untouched.
+        M::JoinReady(_) => Expect::Nothing,
         // What the host sends a spectator, or a spectator the host, is
         // out of place between players.
         M::Welcome(_) | M::Confirmed(_) | M::WatchAck(_) | M::Streamed(_) => {
@@ -953,8 +957,12 @@ fn every_kind_of_datagram_in_every_phase() {
             tick: 12,
             change: RosterChange::Benched { slot: 1 },
         })),
-        vec![12, 1, 4, 4, 0], // slot 0 benched
-        vec![12, 1, 4, 5, 1], // an unknown change
+        vec![12, 1, 4, 4, 0],     // slot 0 benched
+        vec![12, 1, 4, 5, 1],     // an unknown change
+        encode(&M::JoinReady(0)), // a ready from a player, or before the match
+        encode(&M::JoinReady(u32::MAX)),
+        vec![25],                               // a ready without its tick
+        vec![25, 0x80, 0x80, 0x80, 0x80, 0x80], // its tick past 32 bits
     ];
     for reason in [
         ByeReason::Quit,
@@ -972,6 +980,7 @@ fn every_kind_of_datagram_in_every_phase() {
         ByeReason::RejoinRefused(RejoinRefusal::NoJoiners),
         ByeReason::RejoinRefused(RejoinRefusal::SlotHeld),
         ByeReason::RejoinRefused(RejoinRefusal::NoFreeSlot),
+        ByeReason::RejoinRefused(RejoinRefusal::NotReady),
         ByeReason::WatchRefused(WatchRefusal::Full),
         ByeReason::WatchRefused(WatchRefusal::TooSlow),
     ] {
@@ -996,7 +1005,7 @@ fn pinned_cases() {
 /// random fields (so that more of them decode).
 fn datagram() -> impl Strategy<Value = Vec<u8>> {
     let valid = (
-        0u8..24,
+        0u8..25,
         any::<u32>(),
         any::<u32>(),
         proptest::collection::vec(0u8..3, 0..20),
@@ -1127,6 +1136,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     benched: 0,
                     bench_ticks: [0; 8],
                 }),
+                24 => M::JoinReady(a % 8),
                 20 => M::Join(Join {
                     protocol: PROTOCOL_VERSION + a % 2,
                     build: Tiny::BUILD_ID ^ u64::from(b % 2),
@@ -1159,7 +1169,8 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                 } else {
                     WatchRefusal::TooSlow
                 })),
-                _ if a % 8 == 6 => M::Bye(ByeReason::RejoinRefused(match b % 7 {
+                _ if a % 8 == 6 => M::Bye(ByeReason::RejoinRefused(match b % 8 {
+                    6 => RejoinRefusal::NotReady,
                     0 => RejoinRefusal::WrongToken,
                     1 => RejoinRefusal::SlotLive,
                     2 => RejoinRefusal::SlotNotHeld,
