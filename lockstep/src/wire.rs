@@ -70,7 +70,7 @@ use crate::transport::Channel;
 /// the absent host gathers its inputs and orders its return); version 16
 /// [`Resume`] ends with the slots benched when the host left and their
 /// bench ticks, so the returned host keeps them for their players.
-pub const PROTOCOL_VERSION: u32 = 16;
+pub const PROTOCOL_VERSION: u32 = 17;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -413,6 +413,16 @@ pub enum RosterChange {
     Spectators {
         /// How many watch.
         count: u8,
+    },
+    /// The host's slot 0 left for good (its rejoin window ran out, in a
+    /// game that plays on after a leave): from the change's tick on, slot
+    /// 0 plays the game's absent input on every side, as for `Neutral`,
+    /// and the guest in slot `host` (the one that acted for the absent
+    /// host, and the only one that may send this change) is the match's
+    /// host from then on.
+    HostMoved {
+        /// The new host's slot, 1 to [`MAX_PLAYERS`]` - 1`.
+        host: u8,
     },
 }
 
@@ -766,6 +776,7 @@ enum ChangeWire {
     Spectators(u8),
     Joined(u8, [u8; 8]),
     Benched(u8),
+    HostMoved(u8),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -1073,6 +1084,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         ChangeWire::Joined(slot, proof.to_le_bytes())
                     }
                     RosterChange::Benched { slot } => ChangeWire::Benched(slot),
+                    RosterChange::HostMoved { host } => ChangeWire::HostMoved(host),
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
@@ -1437,6 +1449,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     ChangeWire::Benched(slot) => RosterChange::Benched {
                         slot: guest_slot(slot)?,
                     },
+                    ChangeWire::HostMoved(host) => RosterChange::HostMoved {
+                        host: guest_slot(host)?,
+                    },
                     ChangeWire::Spectators(count) => {
                         if count > MAX_SPECTATORS {
                             return Err(DecodeError::BadValue("spectators"));
@@ -1765,6 +1780,11 @@ mod tests {
                 tick: 4100,
                 change: RosterChange::Benched { slot: 7 },
             }),
+            M::Roster(Roster {
+                seq: 6,
+                tick: 4200,
+                change: RosterChange::HostMoved { host: 7 },
+            }),
             M::RosterAck(u16::MAX),
             M::Watch(Watch {
                 protocol: PROTOCOL_VERSION,
@@ -1956,6 +1976,18 @@ mod tests {
                 change: RosterChange::Returned { slot: 0, proof: 9 },
             }))
         );
+        // The host moved to slot 1 at tick 300; never to slot 0 or 8.
+        let moved = M::Roster(Roster {
+            seq: 3,
+            tick: 300,
+            change: RosterChange::HostMoved { host: 1 },
+        });
+        assert_eq!(enc(moved.clone()), [12, 3, 0xac, 0x02, 5, 1]);
+        assert_eq!(M::decode(&[12, 3, 0xac, 0x02, 5, 1]), Ok(moved));
+        for bad in [&[12u8, 3, 0xac, 0x02, 5, 0][..], &[12, 3, 0xac, 0x02, 5, 8]] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue("slot")));
+        }
+        assert!(M::decode(&[12, 3, 0xac, 0x02, 6, 1]).is_err());
         // Changes are numbered from 1.
         assert_eq!(
             M::decode(&[12, 0, 0, 0, 2]),

@@ -83,6 +83,7 @@ mod delay;
 mod handshake;
 mod hash_book;
 mod host_back;
+mod migrate;
 mod outcome;
 mod peer;
 mod ping;
@@ -524,6 +525,9 @@ pub struct Session<G: DeterministicGame> {
     /// (0: the host issues no tokens), against which a fresh session of
     /// the host coming back is checked.
     host_check: u64,
+    /// The host's slot: 0, or the guest's its place moved to when the
+    /// host left for good (see `migrate.rs`).
+    host: u8,
     /// Rejoining or watching: the host's catch-up so far, once its Hello
     /// (or Welcome) came.
     gathered: Option<Gathered<G::Input>>,
@@ -604,6 +608,7 @@ impl<G: DeterministicGame> Session<G> {
             strangers: Vec::new(),
             token: cfg.rejoin_as.map(|(_, token)| token),
             host_check: 0,
+            host: 0,
             gathered: None,
             audience: Audience::default(),
             seats: [0; MAX_PLAYERS as usize],
@@ -1195,7 +1200,7 @@ impl<G: DeterministicGame> Session<G> {
             p.pinger.frame();
         }
         self.flush_unreliable(now, matches!(frame, Frame::Stalled(_)));
-        if self.side == 0 {
+        if self.is_host() {
             self.keep_waiting_rejoiners();
             self.serve_spectators(now, false);
         }
@@ -1528,7 +1533,7 @@ impl<G: DeterministicGame> Session<G> {
         if self.is_ended() {
             return;
         }
-        if self.side == 0 && !self.audience.members.is_empty() {
+        if self.is_host() && !self.audience.members.is_empty() {
             // The spectators see the match to its last confirmed tick.
             self.end_for_spectators(bye);
         }
@@ -1736,7 +1741,7 @@ impl<G: DeterministicGame> Session<G> {
     /// will count as dropped, when a dropped player's slot stops being
     /// held, and (guest) when the host's change is given up on.
     fn link_deadlines<'a>(&'a self, run: &'a Running<G>) -> impl Iterator<Item = Millis> + 'a {
-        let (timeout, host) = (self.cfg.timeout, self.side == 0);
+        let (timeout, host) = (self.cfg.timeout, self.is_host());
         let benches = self.benched.iter().filter(move |_| host).map(|b| b.until);
         self.peers
             .iter()
@@ -1756,7 +1761,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Whether this side benches dropped players: the host, in a game
     /// that plays on while a slot is held.
     fn benches(&self) -> bool {
-        self.side == 0 && G::plays_on_while_held(self.players())
+        self.is_host() && G::plays_on_while_held(self.players())
     }
 
     /// How long player `p` may stay silent before it is dropped: the
@@ -1804,7 +1809,7 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         self.drop_stuck(now);
-        if self.side == 0 {
+        if self.is_host() {
             // Before a bench could take a slot whose fresh session waits.
             self.take_up_waiting_rejoins(now);
         }
@@ -1941,7 +1946,9 @@ impl<G: DeterministicGame> Session<G> {
         self.refuse_waiting(slot, RejoinRefusal::SlotNotHeld);
         // The others and this side, the one that left excepted.
         let remaining = u8::try_from(self.peers.len()).unwrap_or(MAX_PLAYERS);
-        let plays_on = slot != 0 && remaining >= 2 && G::plays_on_after_leave(remaining);
+        let moves = self.host_may_move(slot);
+        let plays_on =
+            (slot != self.host || moves) && remaining >= 2 && G::plays_on_after_leave(remaining);
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -1963,7 +1970,11 @@ impl<G: DeterministicGame> Session<G> {
             .is_some_and(|d| !core::mem::replace(&mut d.ran_out, true));
         let gave_up = if !plays_on || joining {
             true
-        } else if self.side == 0 {
+        } else if moves && first && self.begin_host_move(now) {
+            // The guest acting for the absent host leaves slot 0 and
+            // takes the host's place once the others answered.
+            false
+        } else if self.is_host() {
             if for_rejoin {
                 // The rejoin goes ahead without its answer; this slot
                 // leaves once it is done.
@@ -2065,6 +2076,8 @@ impl<G: DeterministicGame> Session<G> {
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
         let change = match leaving.rejoin {
             None if leaving.bench => RosterChange::Benched { slot },
+            // Only the guest acting for an absent host gathers slot 0.
+            None if slot == 0 => RosterChange::HostMoved { host: self.side },
             None => RosterChange::Neutral { slot },
             Some((_, token)) => RosterChange::Returned {
                 slot,
@@ -2090,11 +2103,12 @@ impl<G: DeterministicGame> Session<G> {
         }
         match leaving.rejoin {
             None if leaving.bench => self.apply_bench(now, slot, tick),
+            None if slot == 0 => self.apply_host_moved(now, tick, self.side),
             None => self.apply_neutral(slot, tick),
             Some((link, _)) => {
                 log::info!("slot {slot} comes back from tick {tick}: the others were told");
                 if let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) {
-                    if self.side == 0 {
+                    if self.is_host() {
                         self.accept_rejoin(now, link, t);
                     } else {
                         // The guest acting for the absent host serves its
@@ -2284,7 +2298,11 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Whether link `pi` leads to the host.
     fn is_host_link(&self, pi: usize) -> bool {
-        self.side != 0 && self.peers.get(pi).is_some_and(|p| p.slot == Some(0))
+        !self.is_host()
+            && self
+                .peers
+                .get(pi)
+                .is_some_and(|p| p.slot == Some(self.host))
     }
 
     /// The host asks which inputs of a gone player this side holds.
@@ -2347,7 +2365,7 @@ impl<G: DeterministicGame> Session<G> {
         let s = usize::from(h.slot);
         // The host gathers; so does a guest acting for the absent host
         // (the only gathering a guest makes).
-        if self.side == 0 || run.leaving.is_some() {
+        if self.side == self.host || run.leaving.is_some() {
             let Some(leaving) = run.leaving.as_mut() else {
                 self.violation(Violation::UnexpectedRoster);
                 return;
@@ -2418,6 +2436,10 @@ impl<G: DeterministicGame> Session<G> {
             RosterChange::Returned { slot, proof } => (slot, Some(proof), false),
             RosterChange::Joined { slot, proof } => {
                 self.on_joined(now, pi, r, slot, proof);
+                return;
+            }
+            RosterChange::HostMoved { host } => {
+                self.on_host_moved(now, pi, r, host);
                 return;
             }
             RosterChange::Spectators { count } => {
@@ -2723,7 +2745,7 @@ impl<G: DeterministicGame> Session<G> {
     /// A player applied the host's change `seq`.
     fn on_roster_ack(&mut self, now: Millis, pi: usize, seq: u16) {
         let sent = match &self.phase {
-            Phase::Running(run) if self.side == 0 => run.roster_seq,
+            Phase::Running(run) if self.is_host() => run.roster_seq,
             _ => 0,
         };
         match self.peers.get_mut(pi) {
@@ -3362,7 +3384,7 @@ impl<G: DeterministicGame> Session<G> {
     /// [`rejoin_verdict`](Self::rejoin_verdict)), or refuses it on that
     /// link alone. Guests take no rejoins.
     fn on_rejoin(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
-        if self.side != 0 {
+        if !self.is_host() {
             self.on_rejoin_at_guest(now, link, pi, r);
             return;
         }

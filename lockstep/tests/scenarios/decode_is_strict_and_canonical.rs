@@ -129,7 +129,7 @@ fn message() -> impl Strategy<Value = M> {
         1u8..8,
         proptest::option::of(any::<u64>()),
         0u8..=MAX_SPECTATORS,
-        0u8..5,
+        0u8..6,
     )
         .prop_map(|(seq, tick, slot, proof, count, kind)| {
             M::Roster(Roster {
@@ -137,6 +137,7 @@ fn message() -> impl Strategy<Value = M> {
                 tick,
                 change: match (kind, proof) {
                     (0, _) => RosterChange::Spectators { count },
+                    (5, _) => RosterChange::HostMoved { host: slot },
                     (4, _) => RosterChange::Benched { slot },
                     (3, proof) => RosterChange::Joined {
                         slot,

@@ -954,7 +954,13 @@ fn every_kind_of_datagram_in_every_phase() {
             change: RosterChange::Benched { slot: 1 },
         })),
         vec![12, 1, 4, 4, 0], // slot 0 benched
-        vec![12, 1, 4, 5, 1], // an unknown change
+        encode(&M::Roster(Roster {
+            seq: 1,
+            tick: 12,
+            change: RosterChange::HostMoved { host: 1 },
+        })),
+        vec![12, 1, 4, 5, 0], // the host moved to its own slot
+        vec![12, 1, 4, 6, 1], // an unknown change
     ];
     for reason in [
         ByeReason::Quit,
@@ -1115,6 +1121,13 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     total: (b % 4).max(pads.len() as u32).max(1),
                     offset: 0,
                     bytes: if pads.is_empty() { vec![1] } else { pads },
+                }),
+                23 if a % 2 == 0 => M::Roster(Roster {
+                    seq: (a % 3 + 1) as u16,
+                    tick: b % 8,
+                    change: RosterChange::HostMoved {
+                        host: (b % 7 + 1) as u8,
+                    },
                 }),
                 23 => M::Resume(Resume {
                     seed: u64::from(b),

@@ -13,6 +13,8 @@ use netsim::{LinkConfig, SimEndpoint};
 #[allow(unused_imports)] // each test file uses some of them
 pub use lockstep_testing::{frame_time, in_both_modes, Mode, Pads, Seen, MODES};
 
+pub mod host_moved;
+
 /// A tiny game: a mixing accumulator per player plus a tick counter.
 /// Integers only; every field is hashed.
 #[derive(Clone, Debug)]
