@@ -111,7 +111,9 @@ pub struct Hello {
     pub build: u64,
     /// The match seed (host), or 0 (guest).
     pub seed: u64,
-    /// The sender's side: 0 for the host, 1 for the guest.
+    /// The sender's side: the host's slot (0, or the guest's slot its
+    /// place moved to, see [`RosterChange::HostMoved`]) from the host,
+    /// 1 from a guest. A Hello with a player count is the host's.
     pub side: u8,
     /// Input delay in ticks (host), or 0 (guest). At most [`MAX_INPUT_DELAY`].
     pub input_delay: u8,
@@ -137,6 +139,13 @@ pub struct Hello {
     /// cannot be found; 0 when the host issues no tokens, and from a
     /// guest.
     pub host_proof: u64,
+    /// The check of every slot's token (host): entry `s` is the keyed
+    /// hash of the token slot `s`'s player shows to take its slot back
+    /// (as `host_proof` is of the host's), so that a guest the host's
+    /// place moves to can check a returning player's token without
+    /// knowing any. Only the first `players` entries travel; 0 where the
+    /// host issues no token, and everywhere from a guest.
+    pub proofs: [u64; MAX_PLAYERS as usize],
 }
 
 /// A fresh session's request to take back its slot in a running match
@@ -744,6 +753,7 @@ struct HelloWire {
     match_id: [u8; 8],
     rejoin_token: [u8; 8],
     host_proof: [u8; 8],
+    proofs: Vec<[u8; 8]>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -1008,6 +1018,12 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 match_id: h.match_id.to_le_bytes(),
                 rejoin_token: h.rejoin_token.to_le_bytes(),
                 host_proof: h.host_proof.to_le_bytes(),
+                proofs: h
+                    .proofs
+                    .iter()
+                    .take(usize::from(h.players))
+                    .map(|p| p.to_le_bytes())
+                    .collect(),
             }),
             Message::Rejoin(r) => Wire::Rejoin(
                 r.protocol,
@@ -1209,7 +1225,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
         }
         Ok(match wire {
             Wire::Hello(h) => {
-                if h.side > 1 {
+                if h.side >= MAX_PLAYERS || (h.players == 0 && h.side != 1) {
                     return Err(DecodeError::BadValue("side"));
                 }
                 if h.input_delay > MAX_INPUT_DELAY {
@@ -1224,22 +1240,34 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 let match_id = u64::from_le_bytes(h.match_id);
                 let rejoin_token = u64::from_le_bytes(h.rejoin_token);
                 let host_proof = u64::from_le_bytes(h.host_proof);
-                if h.side == 0 {
-                    // The host names the match: 2 to 8 players, a guest's slot.
+                if h.players != 0 {
+                    // The host names the match: 2 to 8 players, a guest's
+                    // slot other than its own, and a check of every slot's
+                    // token.
                     if !(2..=MAX_PLAYERS).contains(&h.players) {
                         return Err(DecodeError::BadValue("players"));
                     }
-                    if h.slot == 0 || h.slot >= h.players {
+                    if h.side >= h.players {
+                        return Err(DecodeError::BadValue("side"));
+                    }
+                    if h.slot == 0 || h.slot == h.side || h.slot >= h.players {
                         return Err(DecodeError::BadValue("slot"));
                     }
-                } else if h.players != 0
-                    || h.slot != 0
+                    if h.proofs.len() != usize::from(h.players) {
+                        return Err(DecodeError::BadValue("proofs"));
+                    }
+                } else if h.slot != 0
                     || match_id != 0
                     || rejoin_token != 0
                     || host_proof != 0
+                    || !h.proofs.is_empty()
                 {
                     // A guest knows none of these yet.
                     return Err(DecodeError::BadValue("players"));
+                }
+                let mut proofs = [0; MAX_PLAYERS as usize];
+                for (p, b) in proofs.iter_mut().zip(&h.proofs) {
+                    *p = u64::from_le_bytes(*b);
                 }
                 Message::Hello(Hello {
                     protocol: h.protocol,
@@ -1254,6 +1282,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     match_id,
                     rejoin_token,
                     host_proof,
+                    proofs,
                 })
             }
             Wire::Rejoin(protocol, build, slot, token) => {
@@ -1348,9 +1377,6 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 })
             }
             Wire::CatchUp(tick, hash, roster, spectators, neutral) => {
-                if neutral & 1 != 0 {
-                    return Err(DecodeError::BadValue("neutral slots"));
-                }
                 if spectators.len() > MAX_COUNT_CHANGES {
                     return Err(DecodeError::BadValue("spectator changes"));
                 }
@@ -1597,6 +1623,7 @@ mod tests {
                 match_id: 0,
                 rejoin_token: 0,
                 host_proof: 0,
+                proofs: [0; 8],
             }),
             M::Hello(Hello {
                 protocol: PROTOCOL_VERSION,
@@ -1611,6 +1638,7 @@ mod tests {
                 match_id: 5,
                 rejoin_token: u64::MAX,
                 host_proof: u64::MAX,
+                proofs: [0; 8],
             }),
             M::Rejoin(Rejoin {
                 protocol: PROTOCOL_VERSION,
@@ -2021,7 +2049,7 @@ mod tests {
         );
         // An unknown change.
         assert_eq!(
-            M::decode(&[12, 1, 0, 5, 2]),
+            M::decode(&[12, 1, 0, 6, 2]),
             Err(DecodeError::BadValue("field"))
         );
     }
@@ -2105,7 +2133,8 @@ mod tests {
             })),
             [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3, 0]
         );
-        // Slots 2 and 5 play the neutral input; the host's never does.
+        // Slots 2 and 5 play the neutral input; so may slot 0, once the
+        // host's place moved to a guest.
         let neutral = |neutral: u8| {
             enc(M::CatchUp(CatchUp {
                 tick: 300,
@@ -2119,10 +2148,7 @@ mod tests {
             neutral(0b10_0100),
             [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x24]
         );
-        assert_eq!(
-            M::decode(&neutral(1)),
-            Err(DecodeError::BadValue("neutral slots"))
-        );
+        assert!(M::decode(&neutral(1)).is_ok());
         // More than 64 changes, a count above 16, a tick going back.
         let cu = |spectators: Vec<(u32, u8)>| {
             enc(M::CatchUp(CatchUp {
@@ -2174,14 +2200,19 @@ mod tests {
             match_id: 0,
             rejoin_token: 0,
             host_proof: 0,
+            proofs: [0; 8],
         }));
-        // Nor a check of the host's token.
+        // Nor a check of the host's token, nor of any slot's.
         let n = guest.len();
-        for at in [n - 16, n - 8] {
+        for at in [n - 17, n - 9] {
             guest[at] = 1;
             assert_eq!(M::decode(&guest), Err(DecodeError::BadValue("players")));
             guest[at] = 0;
         }
+        let mut one = guest.clone();
+        one[n - 1] = 1;
+        one.extend_from_slice(&[0; 8]);
+        assert_eq!(M::decode(&one), Err(DecodeError::BadValue("players")));
         assert!(M::decode(&guest).is_ok());
     }
 
@@ -2269,6 +2300,7 @@ mod tests {
             match_id: 7,
             rejoin_token: 9,
             host_proof: 11,
+            proofs: [11, 13, 0, 0, 0, 0, 0, 0],
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
@@ -2276,9 +2308,16 @@ mod tests {
             b,
             [
                 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60, 8, 2, 1, 7, 0, 0,
-                0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0
+                0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0, 2, 11, 0, 0, 0, 0,
+                0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0
             ]
         );
+        assert_eq!(M::decode(&b), Ok(m));
+        // One check per player, no more, no fewer.
+        let mut short = b.clone();
+        short[48] = 1;
+        short.truncate(57);
+        assert_eq!(M::decode(&short), Err(DecodeError::BadValue("proofs")));
         assert_eq!(peek_hello_protocol(&b), Some(2));
     }
 
@@ -2404,6 +2443,7 @@ mod tests {
                 match_id,
                 rejoin_token: 0,
                 host_proof: 0,
+                proofs: [0; 8],
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -2417,9 +2457,17 @@ mod tests {
         assert_eq!(M::decode(&hello(0, 9, 1, 1)), players);
         assert_eq!(M::decode(&hello(0, 3, 0, 1)), slot);
         assert_eq!(M::decode(&hello(0, 3, 3, 1)), slot);
-        assert_eq!(M::decode(&hello(1, 2, 0, 0)), players);
         assert_eq!(M::decode(&hello(1, 0, 1, 0)), players);
         assert_eq!(M::decode(&hello(1, 0, 0, 5)), players);
+        // A host whose place moved to slot 2 names a match as slot 0's
+        // does, and gives the receiver another slot than its own.
+        assert!(M::decode(&hello(2, 3, 1, 1)).is_ok());
+        assert_eq!(M::decode(&hello(2, 3, 2, 1)), slot);
+        assert_eq!(M::decode(&hello(1, 2, 0, 0)), slot);
+        let side = Err(DecodeError::BadValue("side"));
+        assert_eq!(M::decode(&hello(3, 3, 1, 1)), side);
+        assert_eq!(M::decode(&hello(0, 0, 0, 0)), side);
+        assert_eq!(M::decode(&hello(2, 0, 0, 0)), side);
     }
 
     #[test]
@@ -2503,6 +2551,7 @@ mod tests {
                 match_id: 0,
                 rejoin_token: 0,
                 host_proof: 0,
+                proofs: [0; 8],
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.

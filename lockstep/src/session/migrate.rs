@@ -28,10 +28,11 @@
 //! handed): anything else is refused on that link alone and changes
 //! nothing.
 
-use super::{Event, Message, Phase, Session};
+use super::rejoin;
+use super::{Event, Message, Phase, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
-use crate::wire::{Missing, Roster};
+use crate::wire::{Hello, Missing, Rejoin, RejoinRefusal, Roster, MAX_PLAYERS, PROTOCOL_VERSION};
 use alloc::vec::Vec;
 
 use super::roster::Leaving;
@@ -95,12 +96,18 @@ impl<G: DeterministicGame> Session<G> {
         true
     }
 
-    /// Guest: `Roster { HostMoved { host } }` on link `pi`. Taken only
+    /// `Roster { HostMoved { host } }` on link `pi`. A guest takes it only
     /// from the guest acting for the absent host, naming its own slot,
     /// after its question about slot 0 and at the end of the inputs of
-    /// slot 0 it handed over; otherwise refused on that link alone
-    /// (logged), and nothing changes.
+    /// slot 0 it handed over; otherwise it refuses it on that link alone
+    /// (logged), and nothing changes. The host never gets one:
+    /// [`Violation::UnexpectedRoster`].
     pub(super) fn on_host_moved(&mut self, now: Millis, pi: usize, r: Roster, host: u8) {
+        if self.is_host() {
+            // Nobody moves the place of a host that is here.
+            self.violation(Violation::UnexpectedRoster);
+            return;
+        }
         let acting = self.is_acting_link(pi) && self.acting_slot() == Some(host);
         let Phase::Running(run) = &mut self.phase else {
             return;
@@ -156,5 +163,71 @@ impl<G: DeterministicGame> Session<G> {
         if self.is_host() && counted {
             self.order_spectator_count();
         }
+    }
+
+    /// Guest: the host named `proof` as the check of slot `slot`'s token
+    /// (a player came back to it, or a new one took it).
+    pub(super) fn keep_proof(&mut self, slot: u8, proof: u64) {
+        if let Some(check) = self.proofs.get_mut(usize::from(slot)) {
+            *check = proof;
+        }
+    }
+
+    /// Host: whether `r.token` is the token of slot `r.slot` in match
+    /// `match_id`. Slot 0's host computes it from its entropy; a guest the
+    /// host's place moved to holds no entropy (and must not: it could
+    /// then make every token) but checks the token against the check the
+    /// old host's Hello gave it, as every guest checks a returning host's.
+    pub(super) fn check_token(&self, match_id: u64, r: &Rejoin) -> Result<(), RejoinRefusal> {
+        let fits = if self.side == 0 {
+            let Some(e) = self.cfg.rejoin_entropy else {
+                return Err(RejoinRefusal::HostUnable);
+            };
+            let seat = self.seats.get(usize::from(r.slot)).copied().unwrap_or(0);
+            rejoin::token(e, match_id, r.slot, seat) == r.token
+        } else {
+            let check = self.proofs.get(usize::from(r.slot)).copied().unwrap_or(0);
+            if check == 0 {
+                // The old host issued no token for the slot.
+                return Err(RejoinRefusal::HostUnable);
+            }
+            rejoin::proof(r.token, match_id, r.slot) == check
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(RejoinRefusal::WrongToken)
+        }
+    }
+
+    /// The Hello of a guest the host's place moved to, to a player
+    /// rejoining slot `to`: the match as the old host's Hello gave it,
+    /// this side's slot as the host's, and the checks of every slot's
+    /// token it holds. No token: the rejoiner keeps the one it came back
+    /// with (this side could not make one).
+    pub(super) fn moved_host_hello(&self, to: u8) -> Message<G::Input> {
+        let p = self.phase.params();
+        let mut proofs = [0; MAX_PLAYERS as usize];
+        for (s, check) in proofs.iter_mut().enumerate().take(usize::from(p.players)) {
+            // Slot 0 left for good: nobody can take it back.
+            if s != 0 {
+                *check = self.proofs.get(s).copied().unwrap_or(0);
+            }
+        }
+        Message::Hello(Hello {
+            protocol: PROTOCOL_VERSION,
+            build: G::BUILD_ID,
+            seed: p.seed,
+            side: self.side,
+            input_delay: p.delay,
+            hash_interval: p.hash_interval,
+            prediction_window: p.window,
+            players: p.players,
+            slot: to,
+            match_id: p.match_id,
+            rejoin_token: 0,
+            host_proof: 0,
+            proofs,
+        })
     }
 }

@@ -528,6 +528,10 @@ pub struct Session<G: DeterministicGame> {
     /// The host's slot: 0, or the guest's its place moved to when the
     /// host left for good (see `migrate.rs`).
     host: u8,
+    /// Guest: the check of every slot's token (see `rejoin::proof`), from
+    /// the host's Hello and every later change that names one; the
+    /// guest the host's place moves to checks returning players with it.
+    proofs: [u64; MAX_PLAYERS as usize],
     /// Rejoining or watching: the host's catch-up so far, once its Hello
     /// (or Welcome) came.
     gathered: Option<Gathered<G::Input>>,
@@ -609,6 +613,7 @@ impl<G: DeterministicGame> Session<G> {
             token: cfg.rejoin_as.map(|(_, token)| token),
             host_check: 0,
             host: 0,
+            proofs: [0; MAX_PLAYERS as usize],
             gathered: None,
             audience: Audience::default(),
             seats: [0; MAX_PLAYERS as usize],
@@ -2495,7 +2500,10 @@ impl<G: DeterministicGame> Session<G> {
             // Each guest checks the returning host against its own
             // check from the old host's Hello, not the acting guest's.
             Some(_) if by_acting => self.apply_returned(now, slot, r.tick, host_check),
-            Some(proof) => self.apply_returned(now, slot, r.tick, proof),
+            Some(proof) => {
+                self.keep_proof(slot, proof);
+                self.apply_returned(now, slot, r.tick, proof);
+            }
         }
     }
 
@@ -2772,10 +2780,13 @@ impl<G: DeterministicGame> Session<G> {
         let had_host = hs.own_slot.is_some();
         match hs.on_hello(h, Self::local_version(), &self.cfg, self.side, peer) {
             Ok(startable) => {
-                if h.side == 0 && self.side != 0 {
+                if h.players != 0 && self.side != 0 {
                     // Kept to check the host's fresh session if it comes
-                    // back after a reload.
+                    // back after a reload, and (should the host's place
+                    // move here) every returning player's token.
                     self.host_check = h.host_proof;
+                    self.proofs = h.proofs;
+                    self.host = h.side;
                 }
                 if !had_host && self.side != 0 {
                     if let Err(v) = self.joined() {
@@ -3364,11 +3375,16 @@ impl<G: DeterministicGame> Session<G> {
             Ok(Message::Rejoin(r)) if channel == Channel::Reliable => {
                 self.on_rejoin(now, link, None, r);
             }
-            Ok(Message::Watch(w)) if channel == Channel::Reliable && self.side == 0 => {
+            Ok(Message::Watch(w)) if channel == Channel::Reliable && self.is_host() => {
                 self.on_stranger_watch(now, link, w);
             }
             Ok(Message::Join(j)) if channel == Channel::Reliable && self.side == 0 => {
                 self.on_join(now, link, j);
+            }
+            Ok(Message::Join(_)) if channel == Channel::Reliable && self.is_host() => {
+                // A host whose place moved here holds no entropy to give
+                // a newcomer a token (see `migrate.rs`).
+                self.refuse_rejoin(link, None, RejoinRefusal::HostUnable);
             }
             Ok(Message::Bye(r)) if channel == Channel::Reliable && self.waits_on(link) => {
                 self.rejoin_given_up(link, r);
@@ -3461,14 +3477,11 @@ impl<G: DeterministicGame> Session<G> {
         if !held {
             return Verdict::Refuse(RejoinRefusal::SlotNotHeld);
         }
-        let Some(e) = self.cfg.rejoin_entropy else {
-            return Verdict::Refuse(RejoinRefusal::HostUnable);
-        };
         if self.cfg.rejoin_window == Millis::ZERO {
             return Verdict::Refuse(RejoinRefusal::HostUnable);
         }
-        if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) != r.token {
-            return Verdict::Refuse(RejoinRefusal::WrongToken);
+        if let Err(why) = self.check_token(run.params.match_id, r) {
+            return Verdict::Refuse(why);
         }
         if pi != Some(t) && p.dropped.is_none() {
             return Verdict::Refuse(RejoinRefusal::SlotLive);
@@ -3700,11 +3713,8 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &self.phase else {
             return Verdict::Refuse(RejoinRefusal::HostUnable);
         };
-        let Some(e) = self.cfg.rejoin_entropy else {
-            return Verdict::Refuse(RejoinRefusal::HostUnable);
-        };
-        if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) != r.token {
-            return Verdict::Refuse(RejoinRefusal::WrongToken);
+        if let Err(why) = self.check_token(run.params.match_id, r) {
+            return Verdict::Refuse(why);
         }
         // Every player must apply the change before the catch-up goes (a
         // player away cannot, nor one whose fresh session waits), one
@@ -3776,13 +3786,11 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let slot = self.peers.get(t).and_then(|p| p.slot).unwrap_or(0);
-        let hello = host_hello::<G::Input>(
-            &run.params,
-            &self.cfg,
-            G::BUILD_ID,
-            slot,
-            seat(&self.seats, slot),
-        );
+        let hello = if self.side == 0 {
+            host_hello::<G::Input>(&run.params, &self.cfg, G::BUILD_ID, slot, &self.seats)
+        } else {
+            self.moved_host_hello(slot)
+        };
         let Some((tick, count)) = self.catch_up_on(now, link, t, hello, true) else {
             return;
         };
@@ -3857,7 +3865,7 @@ impl<G: DeterministicGame> Session<G> {
             .and_then(|bytes| rejoin::pieces(tick, &bytes));
         // The slots that play the neutral input, so the newcomer keeps
         // filling them as every player does.
-        let neutral = (1..players)
+        let neutral = (0..players)
             .filter(|&s| run.timeline.is_neutral(s))
             .fold(0u8, |m, s| m | 1 << s);
         let end = CatchUp {
@@ -4000,7 +4008,8 @@ impl<G: DeterministicGame> Session<G> {
         }
         let held = timeline.local().len() as u32;
         let mut timeline = timeline;
-        for s in (1..params.players).filter(|&s| c.neutral & 1 << s != 0) {
+        // Slot 0 too, once the host's place moved to a guest.
+        for s in (0..params.players).filter(|&s| c.neutral & 1 << s != 0) {
             timeline.play_neutral(usize::from(s));
         }
         let mut run = Running::new(params, timeline, c.roster);
@@ -4312,6 +4321,9 @@ impl<G: DeterministicGame> Session<G> {
         }
         run.roster_seq = r.seq;
         run.timeline.take_neutral_slot(usize::from(slot), r.tick);
+        if let Some(check) = self.proofs.get_mut(usize::from(slot)) {
+            *check = proof;
+        }
         run.entry = Some(Entry::Newcomer(Newcomer {
             slot,
             proof,

@@ -60,6 +60,7 @@ fn guest_hello() -> Vec<u8> {
         match_id: 0,
         rejoin_token: 0,
         host_proof: 0,
+        proofs: [0; 8],
     }))
 }
 
@@ -775,6 +776,7 @@ fn every_kind_of_datagram_in_every_phase() {
             match_id: if host { 7 } else { 0 },
             rejoin_token: if host { 9 } else { 0 },
             host_proof: 0,
+            proofs: [0; 8],
         }))
     };
     let id = Tiny::BUILD_ID;
@@ -1026,6 +1028,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     match_id: if a / 2 % 2 == 0 { u64::from(b) } else { 0 },
                     rejoin_token: if a / 2 % 2 == 0 { u64::from(a) } else { 0 },
                     host_proof: 0,
+                    proofs: [0; 8],
                 }),
                 6 if a % 5 == 0 => M::Member(Member {
                     slot: (b % 7 + 1) as u8,

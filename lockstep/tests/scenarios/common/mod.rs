@@ -798,6 +798,7 @@ pub fn rejoiner_after_the_hosts_hello(window: u8) -> Session<Tiny> {
         match_id: 11,
         rejoin_token: 5,
         host_proof: 0,
+        proofs: [0; 8],
     });
     let bytes = hello.encode().expect("a Hello encodes");
     s.handle_datagram(Millis(30), PeerId(0), Channel::Reliable, &bytes);
