@@ -1,7 +1,7 @@
 //! The host's page of a match of three of a game that plays on after a
-//! leave is gone longer than the rejoin window: its place moves to guest
-//! 1. A fresh host session coming back later with the right token finds
-//! slot 0 left for good: it is refused with `SlotNotHeld` and ends
+//! leave is gone longer than the rejoin window: its place moves to the
+//! first guest. A fresh host session coming back later with the right
+//! token finds slot 0 left for good: it is refused with `SlotNotHeld` and ends
 //! without ever playing, and the guests play on untouched with guest 1
 //! as the host.
 use crate::common;

@@ -9,6 +9,7 @@
 //!   waits for guest 3, whose link to it is cut for a few seconds), from
 //!   guest 3, every other field fitting what guest 2 holds;
 //! - after guest 1 took the place, from guest 3 again.
+//!
 //! The real move then comes from guest 1 and everyone plays on in sync.
 use crate::common;
 
