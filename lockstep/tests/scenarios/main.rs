@@ -131,6 +131,7 @@ mod send_interval;
 mod silence_timeout_outcomes;
 mod sixteen_spectators_never_stall_the_players;
 mod stall_and_resume;
+mod the_old_hosts_spectator_ends_and_the_count_falls_to_zero_when_the_host_moves;
 mod three_guests_reloaded_at_once_among_four_come_back_in_sync;
 mod three_players_in_sync;
 mod three_players_play_on_after_one_leaves;
