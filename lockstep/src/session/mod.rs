@@ -4194,9 +4194,12 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
-        let Some(entropy) = self.cfg.rejoin_entropy else {
+        let entropy = self.cfg.rejoin_entropy.filter(|_| self.side == 0);
+        if entropy.is_none() && !(back && self.side == self.host) {
+            // Only slot 0's host can give a newcomer a token; a host whose
+            // place moved here takes back a benched player with its own.
             return;
-        };
+        }
         let s = usize::from(slot);
         // No player holds an input of this side's for this tick or later
         // (none is sampled until every player applied the change), so none
@@ -4227,8 +4230,14 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(x) = self.seats.get_mut(s) {
             *x = seat;
         }
-        let token = rejoin::token(entropy, run.params.match_id, slot, seat);
-        let proof = rejoin::proof(token, run.params.match_id, slot);
+        let proof = match entropy {
+            Some(e) => {
+                let token = rejoin::token(e, run.params.match_id, slot, seat);
+                rejoin::proof(token, run.params.match_id, slot)
+            }
+            // The check the old host's Hello gave: the token is unchanged.
+            None => self.proofs.get(s).copied().unwrap_or(0),
+        };
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
         let seq = run.roster_seq;
         let change = Message::<G::Input>::Roster(Roster {
