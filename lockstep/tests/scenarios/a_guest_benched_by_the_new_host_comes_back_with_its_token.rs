@@ -1,11 +1,11 @@
 //! Four players of dots that plays a dropped player's slot on while it
-//! is held: the host's page is gone for good and its place moves to guest
-//! 1. Then guest 3's links are cut: the new host benches its slot (every
-//! guest plays it neutral from one tick), and guest 3's page reloads with
-//! the token the old host gave it. The new host checks that token against
-//! the check the old host's Hello gave it and takes the player back from
-//! one tick on every guest (`Unbenched`); all three play on to 3,000
-//! confirmed ticks on the same hashes, each log replaying.
+//! is held: the host's page is gone for good and its place moves to the
+//! first guest. Then guest 3's links are cut: the new host benches its
+//! slot (every guest plays it neutral from one tick), and guest 3's page
+//! reloads with the token the old host gave it. The new host checks that
+//! token against the check the old host's Hello gave it and takes the
+//! player back from one tick on every guest (`Unbenched`); all three play
+//! on to 3,000 confirmed ticks on the same hashes, each log replaying.
 use crate::common;
 
 use common::host_moved::{assert_host_moved, host_never_back};
