@@ -415,6 +415,10 @@ pub enum RosterChange {
     Benched {
         /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
         slot: u8,
+        /// Milliseconds of the slot's rejoin window left when the host
+        /// ordered the bench, so that a guest that has not seen the
+        /// player go yet can show the same countdown.
+        held_for: u32,
     },
     /// From the change's tick on, `count` spectators watch the match (0
     /// to [`MAX_SPECTATORS`]). Nothing in the game changes; every member
@@ -785,7 +789,7 @@ enum ChangeWire {
     Returned(u8, [u8; 8]),
     Spectators(u8),
     Joined(u8, [u8; 8]),
-    Benched(u8),
+    Benched(u8, u32),
     HostMoved(u8),
 }
 
@@ -1099,7 +1103,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RosterChange::Joined { slot, proof } => {
                         ChangeWire::Joined(slot, proof.to_le_bytes())
                     }
-                    RosterChange::Benched { slot } => ChangeWire::Benched(slot),
+                    RosterChange::Benched { slot, held_for } => ChangeWire::Benched(slot, held_for),
                     RosterChange::HostMoved { host } => ChangeWire::HostMoved(host),
                 },
             ),
@@ -1472,8 +1476,9 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         slot: guest_slot(slot)?,
                         proof: u64::from_le_bytes(proof),
                     },
-                    ChangeWire::Benched(slot) => RosterChange::Benched {
+                    ChangeWire::Benched(slot, held_for) => RosterChange::Benched {
                         slot: guest_slot(slot)?,
+                        held_for,
                     },
                     ChangeWire::HostMoved(host) => RosterChange::HostMoved {
                         host: guest_slot(host)?,
@@ -1806,7 +1811,10 @@ mod tests {
             M::Roster(Roster {
                 seq: 5,
                 tick: 4100,
-                change: RosterChange::Benched { slot: 7 },
+                change: RosterChange::Benched {
+                    slot: 7,
+                    held_for: u32::MAX,
+                },
             }),
             M::Roster(Roster {
                 seq: 6,
@@ -2035,16 +2043,19 @@ mod tests {
             enc(M::Roster(Roster {
                 seq: 4,
                 tick: 300,
-                change: RosterChange::Benched { slot: 2 },
+                change: RosterChange::Benched {
+                    slot: 2,
+                    held_for: 19_500,
+                },
             })),
-            [12, 4, 0xac, 0x02, 4, 2]
+            [12, 4, 0xac, 0x02, 4, 2, 0xac, 0x98, 0x01]
         );
         assert_eq!(
-            M::decode(&[12, 1, 0, 4, 0]),
+            M::decode(&[12, 1, 0, 4, 0, 0]),
             Err(DecodeError::BadValue("slot"))
         );
         assert_eq!(
-            M::decode(&[12, 1, 0, 4, 8]),
+            M::decode(&[12, 1, 0, 4, 8, 0]),
             Err(DecodeError::BadValue("slot"))
         );
         // An unknown change.

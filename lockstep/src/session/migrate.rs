@@ -165,6 +165,24 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
+    /// Guest: the host benched `slot` with `held_for` milliseconds of its
+    /// window left. A guest that has not seen the player go yet (its own
+    /// link to it may close later, or never, once the slot is benched)
+    /// raises `Event::Dropped` with the host's time left, so its page
+    /// shows the same countdown as the host's.
+    pub(super) fn heard_of_bench(&mut self, slot: u8, held_for: u32) {
+        let unseen = self
+            .peers
+            .iter()
+            .any(|p| p.slot == Some(slot) && p.dropped.is_none());
+        if unseen {
+            self.events.push_back(Event::Dropped {
+                slot,
+                held_for: Millis(u64::from(held_for)),
+            });
+        }
+    }
+
     /// Guest: the host named `proof` as the check of slot `slot`'s token
     /// (a player came back to it, or a new one took it).
     pub(super) fn keep_proof(&mut self, slot: u8, proof: u64) {

@@ -2080,7 +2080,20 @@ impl<G: DeterministicGame> Session<G> {
         let tick = leaving.end();
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
         let change = match leaving.rejoin {
-            None if leaving.bench => RosterChange::Benched { slot },
+            None if leaving.bench => RosterChange::Benched {
+                slot,
+                // What is left of the slot's window, for the guests'
+                // countdowns.
+                held_for: self
+                    .peers
+                    .iter()
+                    .find(|p| p.slot == Some(slot))
+                    .and_then(|p| p.dropped)
+                    .map_or(self.cfg.rejoin_window, |d| d.until.saturating_since(now))
+                    .0
+                    .try_into()
+                    .unwrap_or(u32::MAX),
+            },
             // Only the guest acting for an absent host gathers slot 0.
             None if slot == 0 => RosterChange::HostMoved { host: self.side },
             None => RosterChange::Neutral { slot },
@@ -2437,7 +2450,7 @@ impl<G: DeterministicGame> Session<G> {
                 return;
             }
             RosterChange::Neutral { slot } => (slot, None, false),
-            RosterChange::Benched { slot } => (slot, None, true),
+            RosterChange::Benched { slot, .. } => (slot, None, true),
             RosterChange::Returned { slot, proof } => (slot, Some(proof), false),
             RosterChange::Joined { slot, proof } => {
                 self.on_joined(now, pi, r, slot, proof);
@@ -2489,10 +2502,14 @@ impl<G: DeterministicGame> Session<G> {
         // checked (the host drops the gone session's too): the second
         // loses only a comparison. Hashes that come from now on are
         // checked, a fresh session's once taken back.
+        let host = self.host;
         for p in &mut self.peers {
-            if p.slot != Some(slot) && p.slot != Some(0) {
+            if p.slot != Some(slot) && p.slot != Some(host) {
                 p.hashes.forget_from(r.tick);
             }
+        }
+        if let RosterChange::Benched { held_for, .. } = r.change {
+            self.heard_of_bench(slot, held_for);
         }
         match proof {
             None if bench => self.apply_bench(now, slot, r.tick),

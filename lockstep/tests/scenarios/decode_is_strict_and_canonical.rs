@@ -151,7 +151,10 @@ fn message() -> impl Strategy<Value = M> {
                 change: match (kind, proof) {
                     (0, _) => RosterChange::Spectators { count },
                     (5, _) => RosterChange::HostMoved { host: slot },
-                    (4, _) => RosterChange::Benched { slot },
+                    (4, proof) => RosterChange::Benched {
+                        slot,
+                        held_for: proof.map_or(0, |p| p as u32),
+                    },
                     (3, proof) => RosterChange::Joined {
                         slot,
                         proof: proof.unwrap_or(0),

@@ -953,9 +953,12 @@ fn every_kind_of_datagram_in_every_phase() {
         encode(&M::Roster(Roster {
             seq: 1,
             tick: 12,
-            change: RosterChange::Benched { slot: 1 },
+            change: RosterChange::Benched {
+                slot: 1,
+                held_for: 20_000,
+            },
         })),
-        vec![12, 1, 4, 4, 0], // slot 0 benched
+        vec![12, 1, 4, 4, 0, 0], // slot 0 benched
         encode(&M::Roster(Roster {
             seq: 1,
             tick: 12,
@@ -1161,6 +1164,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     tick: b % 8,
                     change: RosterChange::Benched {
                         slot: (a % 7 + 1) as u8,
+                        held_for: b,
                     },
                 }),
                 16 => M::Roster(Roster {
