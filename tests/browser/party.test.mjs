@@ -13,8 +13,10 @@
 // later Bo's page is reloaded: each comes back into its place through a
 // comeback room the challenger's page makes (the others counting it
 // down, named). Then the challenger's page itself is reloaded, and comes
-// back as the match's host through a room Bo's page makes, before the
-// three play on in sync. The
+// back as the match's host through a room Bo's page makes; then it is
+// reloaded again and Cy's page 1 s later, while the challenger's is still
+// on its way back: both come back (Cy through Bo's room, taken back by the
+// returned host), before the three play on in sync. The
 // party of four picks the short match length in the party panel (two
 // halves of 30 s, carried to every page in the session's seed) and plays
 // it to the final buzzer: every page shows the same result, and their
@@ -31,6 +33,12 @@
 // link through the server's relay for each pair; mid-match its relay
 // sockets close, and it comes back into its place over the relays of a
 // comeback room, the three then playing on in sync with logs that agree.
+// Before that, a party of three where the challenger's page is told its
+// two party connections lost their ICE path mid-match (the one step
+// simulated, as in the match tests' scenario 19): it restarts ICE on
+// each, both links come back on the same connections (every page counts
+// its restarts in data-ice-restarts, no page makes a new connection or
+// comes back through a comeback room), and the three play on in sync.
 // Before the parties, a match of two: Ada challenges Bo, Cy
 // presses Watch next to Bo (the guest, whose page asks Ada's for the way
 // in), both players' pages count "1 watching", the three pages agree on
@@ -345,6 +353,30 @@ test('a party of three where one invited player declines plays with a CPU, in sy
   for (const p of ps) {
     await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
   }
+  // Ada's page is reloaded again, and Cy's 1 s later, while Ada's is
+  // still on its way back: Cy's record names Ada's old lobby id, gone, and
+  // Bo's; Cy asks Bo, who keeps the room for both, and once Ada's page is
+  // the host again it takes Cy back.
+  await ada.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  await cy.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  const bothReloadedAt = Date.now();
+  const adaAgain = ada.reload();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await cy.reload();
+  await adaAgain;
+  try {
+    await ada.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+    await cy.locator('#match[data-rejoined]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    for (const [name, p] of [['Ada', ada], ['Bo', bo], ['Cy', cy]]) console.log(await describePage(p, name, 200));
+    throw e;
+  }
+  console.log(`party host and guest reloads 1 s apart: ${JSON.stringify({ first_reload_to_both_back_ms: Date.now() - bothReloadedAt })}`);
+  assert.equal(await ada.locator('#match').getAttribute('data-side'), '0', 'the host again');
+  assert.equal(await cy.locator('#match').getAttribute('data-side'), '2', 'Cy in its own place');
+  for (const p of ps) {
+    await p.locator('#match-waiting', { hasText: /reconnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+  }
   await playInSync(ps);
   await leaveAndCompare(ps);
 });
@@ -421,6 +453,69 @@ test('a party of four plays a short 2v2 to the final buzzer, in sync, watched; t
   for (const p of ps) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
   await backToLobby(ps);
   assert.deepEqual(await Promise.all(ps.map(peers)), before);
+});
+
+test('a party of three where the challenger\'s page loses the ICE path of its links mid-match: an ICE restart on each brings it back on the same connections, no comeback, in sync', { skip: !enabled }, async () => {
+  await lobby();
+  const ada = pages.Ada;
+  // The peer connections each page makes from here on are the party's.
+  const before = {};
+  for (const n of ['Ada', 'Bo', 'Cy']) before[n] = await pages[n].evaluate(() => window.__pcList.length);
+  const ps = await party(['Bo', 'Cy', 'Di'], ['Bo', 'Cy']);
+  const peers = () => Promise.all(ps.map((p) => p.evaluate(() => window.__peers)));
+  await ada.waitForFunction(() => Number(document.querySelector('#match').dataset.tick) >= 120, null,
+    { timeout: DEADLINE, polling: 100 });
+  const made = await peers();
+  // Every line Ada's page shows while its links restart.
+  await ada.evaluate(() => {
+    const el = document.querySelector('#match-waiting');
+    window.__waitingLines = [];
+    const note = () => { if (!el.hidden && el.textContent) window.__waitingLines.push(el.textContent); };
+    window.__waitingObs = new MutationObserver(note);
+    window.__waitingObs.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+  });
+  // As in the match tests' scenario 19: Ada's page is told that each of
+  // its party connections (to Bo's and to Cy's page) lost its ICE path
+  // for the moment of one connectionstatechange event, as Chromium says of
+  // a path whose consent checks stopped; a loopback-only namespace has no
+  // second network to move to, so the loss is the one thing simulated.
+  // Ada's page offered on both links, so it restarts ICE on each; Bo's and
+  // Cy's pages answer over the lobby; the rest is Chromium's own.
+  const lostAt = Date.now();
+  const lost = await ada.evaluate((n) => {
+    const links = window.__pcList.slice(n).filter((pc) => pc.connectionState === 'connected');
+    for (const pc of links) {
+      Object.defineProperty(pc, 'connectionState', { configurable: true, get: () => 'disconnected' });
+      pc.dispatchEvent(new Event('connectionstatechange'));
+      delete pc.connectionState;
+    }
+    return links.length;
+  }, before.Ada);
+  assert.equal(lost, 2, "Ada's page has a party connection to each of the others");
+  try {
+    await ada.locator('#match[data-ice-restarts="2"]').waitFor({ timeout: DEADLINE });
+    for (const p of ps.slice(1)) await p.locator('#match[data-ice-restarts="1"]').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    await describeAll();
+    throw e;
+  }
+  const restartMs = Date.now() - lostAt;
+  for (const p of ps) {
+    await p.locator('#match-waiting', { hasText: /econnecting/ }).waitFor({ state: 'hidden', timeout: DEADLINE });
+  }
+  assert.deepEqual(await peers(), made, 'no new RTCPeerConnection: the links stayed on their connections');
+  for (const p of ps) {
+    assert.equal(await p.locator('#match').getAttribute('data-rejoined'), null, 'no comeback');
+  }
+  for (const [n, p] of [['Ada', ps[0]], ['Bo', ps[1]], ['Cy', ps[2]]]) {
+    const states = await p.evaluate((k) => window.__pcList.slice(k).map((pc) => pc.connectionState), before[n]);
+    assert.equal(states.filter((s) => s === 'connected').length, 2, `${n}'s party connections: ${JSON.stringify(states)}`);
+  }
+  const lines = await ada.evaluate(() => window.__waitingLines);
+  assert.ok(lines.includes('Reconnecting…'), `Ada's page said it reconnects: ${JSON.stringify(lines)}`);
+  console.log(`party ice restart figures: ${JSON.stringify({ path_lost_to_restarted_on_every_page_ms: restartMs })}`);
+  await playInSync(ps);
+  await leaveAndCompare(ps);
 });
 
 test('a party of three where one page has no direct path plays on over the relay for its pairs, in sync; its relays closed, it comes back over new ones', { skip: !enabled }, async () => {

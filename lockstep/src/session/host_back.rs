@@ -22,7 +22,7 @@
 use super::handshake::match_id;
 use super::rejoin::{self, Gathered};
 use super::roster::Leaving;
-use super::{Event, Params, PeerId, Phase, Role, Session, Violation};
+use super::{Event, Params, Peer, PeerId, Phase, Role, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
 use crate::wire::MAX_PLAYERS;
@@ -123,10 +123,14 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let have = run.timeline.inputs_of(0).len() as u32;
+        // A guest whose page reloaded while the host was away (its fresh
+        // session claimed its slot on its own link) is not asked: its old
+        // session is gone for good, and the fresh one will start from the
+        // returned host's record.
         for p in &mut self.peers {
             if p.slot == Some(0) {
                 p.frozen = true;
-            } else if p.slot.is_some() {
+            } else if p.slot.is_some() && !reloaded(p) {
                 p.out
                     .send(&Message::<G::Input>::Missing(Missing { slot: 0, have }));
             }
@@ -134,7 +138,7 @@ impl<G: DeterministicGame> Session<G> {
         let others = self
             .peers
             .iter()
-            .filter(|p| p.slot.is_some_and(|s| s != 0))
+            .filter(|p| p.slot.is_some_and(|s| s != 0) && !reloaded(p))
             .map(|p| p.id);
         let mut leaving = Leaving::new(0, have, others);
         leaving.rejoin = Some((link, token));
@@ -270,4 +274,10 @@ impl<G: DeterministicGame> Session<G> {
         );
         self.gathered = Some(Gathered::new(r.players));
     }
+}
+
+/// Guest: whether guest `p`'s page reloaded: a fresh session claimed its
+/// slot on its own link, so its old session is gone for good.
+pub(super) fn reloaded(p: &Peer) -> bool {
+    p.slot.is_some_and(|s| s != 0) && p.claims.iter().any(|(l, _)| *l == p.id)
 }

@@ -2694,6 +2694,16 @@ impl<G: DeterministicGame> Session<G> {
                 "a rejoin for slot {} on {link} waits for the host's word",
                 r.slot
             );
+            // Gathering the absent host's inputs: a guest whose page
+            // reloaded meanwhile will not answer (see `host_back`).
+            if let Some(id) = self
+                .peers
+                .get(t)
+                .filter(|p| host_back::reloaded(p))
+                .map(|p| p.id)
+            {
+                self.forget_answer(now, id);
+            }
             return;
         }
         let _taken = self.check_claim(now, link, t, r.token);
@@ -3422,6 +3432,12 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if !self.is_running() {
+            if self.cfg.host_back.is_some() && r.slot != 0 && !self.is_ended() {
+                // A guest whose page reloaded while this host was away:
+                // heard once this host has the match back.
+                self.keep_early_claim(link, r);
+                return;
+            }
             self.refuse_rejoin(link, pi, RejoinRefusal::HostUnable);
             return;
         }
@@ -3432,6 +3448,20 @@ impl<G: DeterministicGame> Session<G> {
             // a stranger's, whose request is heard as such.
             self.peers.remove(i);
             pi = None;
+        }
+        if pi.is_none() && self.away_when_back(&r) {
+            // That player's old session went while this host was away:
+            // its slot is held from now, and the request is heard as on
+            // the slot's own link.
+            let mut p = Peer::new(link, now);
+            p.slot = Some(r.slot);
+            if let Phase::Running(run) = &self.phase {
+                p.roster_acked = run.roster_seq;
+            }
+            self.peers.push(p);
+            let i = self.peers.len() - 1;
+            self.drop_peer(now, i, false);
+            pi = Some(i);
         }
         if let Some(p) = pi.and_then(|i| self.peers.get(i)) {
             if p.slot != Some(r.slot) {
@@ -3466,6 +3496,22 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         self.act_on_rejoin(now, link, pi, r, verdict);
+    }
+
+    /// Returned host: whether `r` asks, with its right token, for a slot
+    /// still played by a guest this host never met since it came back
+    /// (not benched, not left): that guest's page was away too.
+    fn away_when_back(&self, r: &Rejoin) -> bool {
+        let (Phase::Running(run), Some(e)) = (&self.phase, self.cfg.rejoin_entropy) else {
+            return false;
+        };
+        let unmet = self.cfg.host_back.is_some()
+            && r.slot != 0
+            && r.slot < run.params.players
+            && !run.timeline.is_neutral(usize::from(r.slot))
+            && !self.benched.iter().any(|b| b.slot == r.slot)
+            && !self.peers.iter().any(|p| p.slot == Some(r.slot));
+        unmet && rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) == r.token
     }
 
     /// Host, running: what to do with `Rejoin` `r` for a slot a `Peer`
@@ -3520,7 +3566,16 @@ impl<G: DeterministicGame> Session<G> {
             .iter()
             .enumerate()
             .any(|(i, p)| i != t && is_away(p) && !only_rejoining(&self.waiting, p));
-        if others_away || run.leaving.is_some() || run.entry.is_some() {
+        // A returned host has not met every guest yet: one that has not
+        // taken it back would miss the change.
+        let unmet = self.cfg.host_back.is_some()
+            && (1..run.params.players).any(|s| {
+                s != r.slot
+                    && !run.timeline.is_neutral(usize::from(s))
+                    && !self.benched.iter().any(|b| b.slot == s)
+                    && !self.peers.iter().any(|p| p.slot == Some(s))
+            });
+        if others_away || unmet || run.leaving.is_some() || run.entry.is_some() {
             return Verdict::Wait;
         }
         let earlier = self
@@ -4090,6 +4145,20 @@ impl<G: DeterministicGame> Session<G> {
             },
             None => Event::Rejoined { tick: c.tick },
         });
+        if self.side == 0 {
+            // A returned host: the guests who reloaded while it was away
+            // and asked before it ran are heard now.
+            for (link, slot, token) in core::mem::take(&mut self.early_claims) {
+                let r = Rejoin {
+                    protocol: PROTOCOL_VERSION,
+                    build: G::BUILD_ID,
+                    slot,
+                    token,
+                };
+                let pi = self.peers.iter().position(|p| p.id == link);
+                self.on_rejoin(now, link, pi, r);
+            }
+        }
     }
 }
 

@@ -6,8 +6,8 @@
 //! back. Guest 1 never heard of any of this: its link to the fresh
 //! session never said whose it is (guest 1 never took it back). Guest 1
 //! ends a few seconds later, the host gone for it (it acts for the host
-//! and asks the other guest for slot 0's inputs to take the host's
-//! place, but no answer comes: it ends with `PlayerLeft { slot: 0 }` one
+//! and may even take the host's place alone, the other guest's old
+//! session being gone, but it ends with `PlayerLeft { slot: 0 }` one
 //! timeout after its window, or before, when the fresh session's inputs,
 //! far past where it stalled, come first), and says `Bye` on every link,
 //! that one included. That `Bye` comes from a link the
@@ -59,7 +59,6 @@ fn a_bye_on_a_link_a_rejoiner_never_met_ends_only_that_link() {
             "{}",
             m.progress()
         );
-        assert!(!m.players[1].is_host());
         // Its Bye crosses.
         m.run_frames(60);
         for i in [0, 2] {

@@ -185,15 +185,21 @@ pub enum PeerMsg {
     /// The host's answer: it runs no match of that id that holds a place
     /// for the asker (the match is over, or was another).
     RejoinGone,
-    /// A step of an ICE restart on the two players' running match link
-    /// (its offer, its answer, or one of its trickled candidates), for
-    /// restart number `n` of that link (1 to 255; steps of another number
-    /// are stale).
+    /// A step of an ICE restart on a running match's link between the
+    /// sender and the receiver (its offer, its answer, or one of its
+    /// trickled candidates), for restart number `n` of that link (1 to
+    /// 255; steps of another number are stale).
     IceRestart {
         /// Which restart of the link this step belongs to.
         n: u8,
         /// The step, checked as a room's handshake data is (its sizes).
         step: SignalKind,
+        /// The link: none for a match of two (the two players have one
+        /// match link); on a party's link, the room that made it (the
+        /// party's member room, or the comeback room of a link made again),
+        /// which both ends know, so that a step meant for a link since
+        /// replaced reaches no other.
+        link: Option<RoomCode>,
     },
     /// "Join my party": the challenger invites this player, among others,
     /// to a match of `game` for `people` people in all (the challenger
@@ -271,8 +277,12 @@ impl PeerMsg {
             }
             PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
             PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
-            PeerMsg::IceRestart { n, step } => {
-                json!({"type": "ice-restart", "n": n, "step": restart_step(step)})
+            PeerMsg::IceRestart { n, step, link } => {
+                let mut v = json!({"type": "ice-restart", "n": n, "step": restart_step(step)});
+                if let Some(room) = link {
+                    v["link"] = json!(room.as_str());
+                }
+                v
             }
             PeerMsg::PartyInvite { game: None, people } => {
                 json!({"type": "party-invite", "people": people})
@@ -327,7 +337,7 @@ impl PeerMsg {
                 ("rejoin", &["match"], &[]),
                 ("rejoin-room", &["room"], &[]),
                 ("rejoin-gone", &[], &[]),
-                ("ice-restart", &["n", "step"], &[]),
+                ("ice-restart", &["n", "step"], &["link"]),
                 ("party-invite", &["people"], &["game"]),
                 ("party-accept", &[], &[]),
                 ("party-decline", &["reason"], &[]),
@@ -385,6 +395,12 @@ impl PeerMsg {
             "ice-restart" => PeerMsg::IceRestart {
                 n: count(m.get("n"), 1..=u8::MAX)?,
                 step: Signal::from_value(m.get("step").cloned().unwrap_or(Value::Null))?.kind,
+                link: match m.get("link") {
+                    None => None,
+                    Some(_) => {
+                        Some(RoomCode::parse(string(m, "link")?).ok_or(MessageError::BadValue)?)
+                    }
+                },
             },
             "watch" => PeerMsg::Watch,
             "watch-room" => PeerMsg::WatchRoom {
@@ -497,10 +513,12 @@ mod tests {
             PeerMsg::IceRestart {
                 n: 1,
                 step: SignalKind::Offer("v=0 restart".into()),
+                link: None,
             },
             PeerMsg::IceRestart {
                 n: 255,
                 step: SignalKind::Answer("v=0".into()),
+                link: Some(RoomCode::parse("K7M2QX").unwrap()),
             },
             PeerMsg::IceRestart {
                 n: 3,
@@ -509,6 +527,7 @@ mod tests {
                     sdp_mid: Some("0".into()),
                     sdp_m_line_index: Some(0),
                 },
+                link: None,
             },
             PeerMsg::Watch,
             PeerMsg::WatchRoom {
@@ -626,6 +645,14 @@ mod tests {
             ),
             (
                 r#"{"type":"ice-restart","n":1,"step":{"type":"answer"}}"#,
+                Malformed,
+            ),
+            (
+                r#"{"type":"ice-restart","n":1,"step":{"type":"answer","sdp":"v=0"},"link":"../../"}"#,
+                BadValue,
+            ),
+            (
+                r#"{"type":"ice-restart","n":1,"step":{"type":"answer","sdp":"v=0"},"link":7}"#,
                 Malformed,
             ),
             (r#"{"type":"watch","room":"K7M2QX"}"#, Malformed),

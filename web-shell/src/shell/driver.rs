@@ -252,6 +252,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
             let report_offer = self.desync_report(front, &outcome);
             let message = match &report_offer {
                 Some((_, words)) => words.clone(),
+                None if self.came_back_too_late(&outcome) => super::rejoin::TOO_LATE.to_owned(),
                 None => play::end_message(self.over.as_ref().map(|(_, r)| r.as_str()), &outcome),
             };
             log::info!(
@@ -268,6 +269,21 @@ impl<G: DeterministicGame> MatchDriver<G> {
             });
         }
         report
+    }
+
+    /// Whether a session that came back into its slot (a rejoin, with
+    /// its token) ended by `o` before it ever played: nobody took it back
+    /// before the match was over (the host's page never came back, say).
+    fn came_back_too_late(&self, o: &Outcome) -> bool {
+        let lost = matches!(
+            o,
+            Outcome::Timeout
+                | Outcome::HandshakeTimeout
+                | Outcome::PlayerLeft { .. }
+                | Outcome::TransportLost
+                | Outcome::NoProgress
+        );
+        lost && !self.first_tick && self.session.rejoin_token().is_some()
     }
 
     /// Drains the session's events; returns the outcome if it ended.

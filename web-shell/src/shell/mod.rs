@@ -1663,6 +1663,7 @@ impl Shell {
     /// A new peer connection on `link` (attempt `tag`), which makes the
     /// offer.
     fn offer_on(&mut self, link: LinkId, tag: u32) {
+        self.party_link_made(&link, tag, true);
         let ice_servers = self.ice_servers();
         self.out.push_back(Output::CreatePeer {
             link: link.clone(),
@@ -1682,6 +1683,7 @@ impl Shell {
     fn remote_signal(&mut self, link: LinkId, tag: u32, kind: SignalKind) {
         match kind {
             SignalKind::Offer(offer) => {
+                self.party_link_made(&link, tag, false);
                 let ice_servers = self.ice_servers();
                 self.out.push_back(Output::CreatePeer {
                     link: link.clone(),

@@ -169,6 +169,8 @@ pub(super) struct PartySetup {
     /// The keys of the links made through a comeback room that go
     /// through the service's relay.
     relayed: std::collections::BTreeSet<u8>,
+    /// The ICE-restart rules of the match's links (`restart`).
+    pub(super) restarts: super::restart::PartyRestarts,
 }
 
 /// Watching a running match of two, as its players' pages see it (see
@@ -221,6 +223,7 @@ impl PartySetup {
             back_for_silence: false,
             host_relinked_at: None,
             relayed: std::collections::BTreeSet::new(),
+            restarts: super::restart::PartyRestarts::default(),
         }
     }
 
@@ -577,6 +580,7 @@ impl Shell {
                 }
                 RtcEvent::Closed => {
                     p.down.insert(place);
+                    p.restarts.forget(place);
                     self.game.party_link_lost(now, link_name(place));
                     self.refresh_live();
                     if place == 0 {
@@ -595,7 +599,14 @@ impl Shell {
                 RtcEvent::Backlog(bytes) => {
                     self.game.party_backlog(now, link_name(place), bytes);
                 }
-                _ => {}
+                // The steps of an ICE restart of the link (`restart`).
+                RtcEvent::PathDown
+                | RtcEvent::PathUp
+                | RtcEvent::Offer(_)
+                | RtcEvent::Answer(_)
+                | RtcEvent::Applied(_)
+                | RtcEvent::Candidate(_) => self.party_restart_event(now, place, &event),
+                RtcEvent::Open => {}
             }
             return;
         }
@@ -714,6 +725,51 @@ impl Shell {
                     }
                 }
             }
+        }
+    }
+
+    /// The running party match's link to `place`, on a player's page: its
+    /// key, its tag, and whether it goes through the service's relay.
+    pub(super) fn party_match_link(&self, place: u8) -> Option<(u8, u32, bool)> {
+        let p = self.party.as_ref().filter(|p| {
+            !p.ended
+                && !p.watching()
+                && p.pair_room.is_none()
+                && self.game.match_tag() == Some(p.gen)
+        })?;
+        let &(m, _) = p.links.iter().find(|(_, q)| *q == place)?;
+        let tag = p.link_tags.get(&m.0).copied().unwrap_or(p.gen);
+        let relayed = p.relayed.contains(&m.0)
+            || p.members
+                .as_ref()
+                .and_then(|l| l.pairs().get(&m))
+                .is_some_and(|pair| pair.relayed);
+        Some((m.0, tag, relayed))
+    }
+
+    /// The party place of the player with lobby id `id`, as it said (the
+    /// host's, on a guest's page, as the start said).
+    pub(super) fn party_place_of(&self, id: &PeerId) -> Option<u8> {
+        let p = self.party.as_ref()?;
+        let said = p.ids.iter().find(|(_, i)| *i == id).map(|(q, _)| *q);
+        said.or_else(|| (p.host.as_ref() == Some(id)).then_some(0))
+    }
+
+    /// The lobby id of the party player at `place`, as it said.
+    pub(super) fn party_id_at(&self, place: u8) -> Option<PeerId> {
+        let p = self.party.as_ref()?;
+        let host = (place == 0).then(|| p.host.clone()).flatten();
+        p.ids.get(&place).cloned().or(host)
+    }
+
+    /// The room that is making the party link `key` of attempt `tag`:
+    /// the party's member room, or the comeback room of that attempt.
+    pub(super) fn party_link_room(&self, key: u8, tag: u32) -> Option<RoomCode> {
+        let p = self.party.as_ref()?;
+        if key >= super::relink::RELINK_KEY {
+            self.relink_code(tag)
+        } else {
+            p.room.clone().filter(|_| tag == p.gen)
         }
     }
 

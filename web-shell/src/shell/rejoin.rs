@@ -142,9 +142,11 @@ pub struct RejoinRecord {
     pub ask: crate::id::PeerId,
     /// That player's lobby name, for the messages while reconnecting.
     pub ask_name: String,
-    /// For a party's host: the lobby ids of its other guests, asked too
-    /// (any guest still in the match may take the host back). Empty
-    /// otherwise.
+    /// In a party's match, the other players' lobby ids, asked too: for
+    /// its host, its other guests (any guest still in the match may take
+    /// the host back); for a guest, the other guests (while the host's
+    /// page is away, the guest keeping the room for it takes this page
+    /// back too). Empty in a match of two.
     pub also: Vec<crate::id::PeerId>,
     /// The game the match plays (a page that carries several).
     pub game: String,
@@ -170,7 +172,7 @@ struct Stored {
     entropy: Option<String>,
     ask: String,
     ask_name: String,
-    /// A party host's other guests; absent otherwise.
+    /// A party's other players to ask; absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     also: Vec<String>,
     game: String,
@@ -237,8 +239,8 @@ impl RejoinRecord {
             return Err(RecordError::BadValue);
         }
         // The host's record, and only the host's, holds its entropy; only
-        // a party's host's lists other guests to ask (one for each guest
-        // beyond the first).
+        // a party's lists other players to ask (the host's: one for each
+        // guest beyond the first; a guest's: one for each other guest).
         let entropy = match (s.slot, s.entropy.as_deref()) {
             (0, Some(e)) if e.len() == 32 && e.bytes().all(|b| b.is_ascii_hexdigit()) => {
                 Some(u128::from_str_radix(e, 16).map_err(|_| RecordError::BadValue)?)
@@ -246,7 +248,7 @@ impl RejoinRecord {
             (1.., None) => None,
             _ => return Err(RecordError::BadValue),
         };
-        let also_fits = if s.slot == 0 && s.people != 0 {
+        let also_fits = if s.people != 0 {
             s.also.len() + 2 <= usize::from(s.people)
         } else {
             s.also.is_empty()
@@ -571,7 +573,7 @@ impl Shell {
                 .as_ref()
                 .and_then(|c| c.player(&host))
                 .map(|p| p.nick.clone());
-            (host, Vec::new(), name, people)
+            (host, self.party_guests_besides(id.side), name, people)
         } else if in_party {
             let Some((first, mut guests, people)) =
                 self.party_guests_to_ask().filter(|_| id.side == 0)
@@ -910,7 +912,9 @@ impl Shell {
                 self.comeback.room = Some((self.room_gen, link));
                 self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
             }
-            PeerMsg::IceRestart { n, step } => self.restart_message(now, from, n, step),
+            PeerMsg::IceRestart { n, step, link } => {
+                self.restart_message(now, from, n, step, link);
+            }
             PeerMsg::RejoinGone if self.asking_host(from) => {
                 // A party's host asks each of its guests: one that runs
                 // the match no more is asked no more, and only when none
@@ -1002,7 +1006,7 @@ impl Shell {
             // Another guest keeps the room for the host: the ask is passed
             // on to it (the host's record may name that guest's page
             // before a reload of its own).
-            log::info!("the party's host asks for a way back; passing it on to the guest that keeps its room");
+            log::info!("a party player asks for a way back while the host is away; passing it on to the guest that keeps the room");
             self.pass_host_ask(from);
             return;
         }
@@ -1012,8 +1016,10 @@ impl Shell {
             return;
         }
         if for_host {
-            // The host's page is back: no more asking its old one.
-            log::info!("the party's host asks for a way back; making its room");
+            // The host's page is back (or another guest's page, reloaded
+            // while the host's is away, asks: this page keeps the room for
+            // both): no more asking the host's old page.
+            log::info!("a party player asks for a way back while the host is away; making a room");
             self.comeback.asking = None;
         }
         if party {
@@ -1308,6 +1314,40 @@ mod tests {
                 RejoinRecord::from_storage(&bad.to_storage()),
                 Err(RecordError::BadValue),
                 "slot {slot} of {people}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_party_guests_record_names_the_other_guests_and_no_more() {
+        let other = |s: &str| PeerId::parse(s).unwrap();
+        let guest = RejoinRecord {
+            slot: 2,
+            people: 4,
+            also: vec![other("BbCdEfGhJk12"), other("CbCdEfGhJk12")],
+            ..record()
+        };
+        let text = guest.to_storage();
+        assert_eq!(RejoinRecord::from_storage(&text), Ok(guest.clone()));
+        // More than the other guests, or any in a match of two's record.
+        let crowded = RejoinRecord {
+            also: vec![
+                other("BbCdEfGhJk12"),
+                other("CbCdEfGhJk12"),
+                other("DbCdEfGhJk12"),
+            ],
+            ..guest.clone()
+        };
+        let pair = RejoinRecord {
+            people: 0,
+            slot: 1,
+            ..guest
+        };
+        for bad in [crowded, pair] {
+            assert_eq!(
+                RejoinRecord::from_storage(&bad.to_storage()),
+                Err(RecordError::BadValue),
+                "{bad:?}"
             );
         }
     }

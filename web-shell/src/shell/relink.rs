@@ -22,11 +22,15 @@
 //!   (`B`: its fresh session needs a link to everyone). The host's hello
 //!   also lists the places still in the match (`"live":[…]`, those whose
 //!   links to it are up, [`Relink::set_live`]): a returning page links to
-//!   those, and does not wait for a player who is away too. A place
-//!   beyond the party, our own, place 0 from anyone but the host (or the
-//!   host claiming another), a place another member of the room holds, or
-//!   a list from anyone but the host is refused (dropped and logged), as
-//!   is a second hello.
+//!   those, and does not wait for a player who is away too. In a room a
+//!   guest keeps, place 0 is the party's host: coming back, or (its page
+//!   linked to the keeper again while its match is not back yet) staying
+//!   for another player who comes back, which the keeper's list then
+//!   names. A place beyond the party, our own, place 0 from anyone but
+//!   the host in a room the party's host keeps (or the host claiming
+//!   another), a place another member of the room holds, or a list from
+//!   anyone but the host is refused (dropped and logged), as is a second
+//!   hello.
 //! - **Mending.** A page that stayed but lost its link to another
 //!   guest (not to the host: that page comes back) lists the places it
 //!   lost in its hello (`"mend":[…]`, [`Relink::set_mend`]); both its
@@ -436,7 +440,7 @@ impl Relink {
     }
 
     /// The places whose links are open.
-    fn open_places(&self) -> Vec<u8> {
+    pub fn open_places(&self) -> Vec<u8> {
         self.peers
             .values()
             .filter(|p| p.phase() == Some(PairPhase::Open))
@@ -722,14 +726,18 @@ impl Relink {
         // place is the one we were told of, if we were. Place 0 from
         // anyone else is the party's host coming back to a room a guest
         // keeps.
+        // Place 0 from anyone else is the party's host: coming back to a
+        // room a guest keeps, or, linked to the keeper again while its
+        // match is not back yet, staying for another player who comes
+        // back (the keeper lists it then).
         let keeper_ok = if keeps {
             !back && self.keeper.is_none_or(|k| k == place)
         } else {
-            self.keeper != Some(place) && (place != 0 || back)
+            self.keeper != Some(place) && (place != 0 || back || self.keeper.is_none_or(|k| k != 0))
         };
         let list_ok = live
             .as_ref()
-            .is_none_or(|l| keeps && l.iter().all(|q| *q < self.people && *q != 0 && *q != place));
+            .is_none_or(|l| keeps && l.iter().all(|q| *q < self.people && *q != place));
         let mend_ok = mend.is_empty()
             || (!back
                 && place != 0

@@ -1,6 +1,8 @@
-//! An ICE restart of the running match's peer connection, tried before the
-//! rejoin path when the path underneath the link is lost (a player's
-//! network changed: Wi-Fi to mobile, a new address after a blip).
+//! An ICE restart of a running match's peer connection (the match of
+//! two's, or any of a party's links), tried before the rejoin path (a
+//! party's comeback path) when the path underneath the link is lost (a
+//! player's network changed: Wi-Fi to mobile, a new address after a
+//! blip).
 //!
 //! The peer connection, its data channels and the session all stay: only
 //! ICE looks for a new path, with fresh credentials, and the session meets
@@ -22,10 +24,24 @@
 //! - a restart that has not brought the path back within
 //!   [`RESTART_DEADLINE`] is given up: the caller closes the peer
 //!   connection, and the rejoin path (`rejoin`) runs unchanged.
+//!
+//! A party's links follow the same rules, each link with its own
+//! [`IceRestart`] (`PartyRestarts`), so several restart at once: on each
+//! link the page that offered in that link's handshake (in the party's
+//! member room or a comeback room) offers. Each step names its link by
+//! the code of the room that made it, which both of its pages know: with
+//! the sender (the player at the link's other end) that picks one link,
+//! and a step meant for a link since replaced by a comeback link names
+//! another room and is dropped. A restart given up closes its link as if
+//! it had closed, and the party's comeback path (`party::back`) runs
+//! unchanged. A link over the service's relay has no ICE and is not
+//! restarted.
 
 use super::room::Candidate;
+use crate::id::RoomCode;
 use crate::protocol::SignalKind;
 use lockstep::Millis;
+use std::collections::BTreeMap;
 
 /// How long an ICE restart may take before the page gives it up for the
 /// rejoin path: on a working network the new path forms in well under a
@@ -332,6 +348,60 @@ fn hold(list: &mut Vec<Candidate>, c: Candidate) {
     }
 }
 
+/// The link a restart runs on.
+#[derive(Debug, Clone)]
+enum On {
+    /// The match of two's connection of attempt `tag`.
+    Match(u32),
+    /// A party's link to `place`: its key and tag, and the room that made
+    /// it (the name both ends know it by).
+    Party {
+        place: u8,
+        key: u8,
+        tag: u32,
+        room: RoomCode,
+    },
+}
+
+/// How a party link was made: its attempt's tag, whether this side
+/// offered, and the room that made it.
+#[derive(Debug, Clone)]
+struct Made {
+    tag: u32,
+    offered: bool,
+    room: RoomCode,
+}
+
+/// The restart rules of one party link.
+#[derive(Debug)]
+struct LinkRestart {
+    key: u8,
+    tag: u32,
+    room: RoomCode,
+    rules: IceRestart,
+}
+
+/// The ICE-restart rules of a party match's links: the match of two's,
+/// one set per link, each link named by the room that made it.
+#[derive(Debug, Default)]
+pub(super) struct PartyRestarts {
+    /// How each party link was made, by key (a new link of a key
+    /// replaces the old one's).
+    made: BTreeMap<u8, Made>,
+    /// The rules of the match's links, by the place at the other end,
+    /// made when a link first needs them.
+    links: BTreeMap<u8, LinkRestart>,
+    /// Restarts that brought a link's path back.
+    recovered: u32,
+}
+
+impl PartyRestarts {
+    /// The link to `place` closed: its rules go with it.
+    pub(super) fn forget(&mut self, place: u8) {
+        self.links.remove(&place);
+    }
+}
+
 impl super::Shell {
     /// The match's peer connection of attempt `tag` opened, on this side
     /// of its handshake (`role`) and over this path: a direct connection
@@ -346,6 +416,58 @@ impl super::Shell {
             .then(|| (tag, IceRestart::new(role == super::room::Role::Host)));
     }
 
+    /// A peer connection is made for `link` of attempt `tag`, offering
+    /// (`offered`) or answering: for a party's link, that side and the
+    /// room making it are kept for its restarts.
+    pub(super) fn party_link_made(&mut self, link: &super::LinkId, tag: u32, offered: bool) {
+        let super::LinkId::Party(key) = *link else {
+            return;
+        };
+        let Some(room) = self.party_link_room(key, tag) else {
+            return;
+        };
+        if let Some(p) = self.party.as_mut() {
+            p.restarts.made.insert(key, Made { tag, offered, room });
+        }
+    }
+
+    /// The restart rules of the running party match's link to `place`,
+    /// made when first needed; none for a relayed link (no ICE) or one
+    /// made before this page kept how.
+    fn link_restart_rules(&mut self, place: u8) -> Option<(On, &mut IceRestart)> {
+        let (key, tag, relayed) = self.party_match_link(place)?;
+        let r = &mut self.party.as_mut()?.restarts;
+        if relayed {
+            r.links.remove(&place);
+            return None;
+        }
+        let current = r
+            .links
+            .get(&place)
+            .is_some_and(|l| l.key == key && l.tag == tag);
+        if !current {
+            r.links.remove(&place);
+            let made = r.made.get(&key).filter(|m| m.tag == tag)?.clone();
+            r.links.insert(
+                place,
+                LinkRestart {
+                    key,
+                    tag,
+                    room: made.room,
+                    rules: IceRestart::new(made.offered),
+                },
+            );
+        }
+        let l = r.links.get_mut(&place)?;
+        let on = On::Party {
+            place,
+            key,
+            tag,
+            room: l.room.clone(),
+        };
+        Some((on, &mut l.rules))
+    }
+
     /// The restart rules of the match connection of attempt `tag`.
     fn restart_of(&mut self, tag: u32) -> Option<&mut IceRestart> {
         self.comeback
@@ -358,34 +480,44 @@ impl super::Shell {
     /// An event of the running match's connection of attempt `tag` that
     /// the restart rules take; `false` for the others (datagrams, its end).
     pub(super) fn restart_event(&mut self, now: Millis, tag: u32, event: &super::RtcEvent) -> bool {
-        use super::RtcEvent;
         let Some(r) = self.restart_of(tag) else {
             return false;
         };
-        let steps = match event {
-            RtcEvent::PathDown => {
-                log::info!("the match connection lost its path; trying an ICE restart");
-                r.path_down(now)
-            }
-            RtcEvent::PathUp => r.path_up(),
-            RtcEvent::Offer(sdp) | RtcEvent::Answer(sdp) => r.local_description(sdp.clone()),
-            RtcEvent::Applied(ok) => r.applied(*ok),
-            RtcEvent::Candidate(c) => r.local_candidate(c.clone()),
-            _ => return false,
+        let Some(steps) = restart_input(now, r, event) else {
+            return false;
         };
-        self.restart_steps(now, tag, steps);
+        self.restart_steps(now, &On::Match(tag), steps);
         true
     }
 
-    /// A restart step from `from` over the lobby: taken only from the
-    /// player this page plays, for the running match's connection.
+    /// An event of the running party match's link to `place` that the
+    /// restart rules take (its path lost or back, a step of its restart);
+    /// ignored on a link without them.
+    pub(super) fn party_restart_event(&mut self, now: Millis, place: u8, event: &super::RtcEvent) {
+        let Some((on, r)) = self.link_restart_rules(place) else {
+            return;
+        };
+        if let Some(steps) = restart_input(now, r, event) {
+            self.restart_steps(now, &on, steps);
+        }
+    }
+
+    /// A restart step from `from` over the lobby: for the running match
+    /// of two's connection (no `link`), taken only from the player this
+    /// page plays; for a party's link (named by the room that made it),
+    /// only from the party player at its other end.
     pub(super) fn restart_message(
         &mut self,
         now: Millis,
         from: &crate::id::PeerId,
         n: u8,
         step: SignalKind,
+        link: Option<RoomCode>,
     ) {
+        if let Some(room) = link {
+            self.party_restart_message(now, from, n, step, &room);
+            return;
+        }
         if self.last_opponent.as_ref() != Some(from) || !self.in_match() {
             log::info!("an ICE restart step from someone this page does not play; dropped");
             return;
@@ -396,30 +528,79 @@ impl super::Shell {
         };
         let tag = *tag;
         let steps = r.remote(now, n, step);
-        self.restart_steps(now, tag, steps);
+        self.restart_steps(now, &On::Match(tag), steps);
     }
 
-    /// The restart's timer.
-    pub(super) fn restart_tick(&mut self, now: Millis) {
-        let Some((tag, r)) = self.comeback.restart.as_mut() else {
+    fn party_restart_message(
+        &mut self,
+        now: Millis,
+        from: &crate::id::PeerId,
+        n: u8,
+        step: SignalKind,
+        room: &RoomCode,
+    ) {
+        let Some(place) = self.party_place_of(from) else {
+            log::info!("an ICE restart step from someone not in this party; dropped");
             return;
         };
-        let tag = *tag;
-        let steps = r.tick(now);
-        self.restart_steps(now, tag, steps);
+        let Some((on, r)) = self
+            .link_restart_rules(place)
+            .filter(|(on, _)| matches!(on, On::Party { room: r, .. } if r == room))
+        else {
+            log::info!("an ICE restart step for a party link this page does not have; dropped");
+            return;
+        };
+        let steps = r.remote(now, n, step);
+        self.restart_steps(now, &on, steps);
     }
 
-    /// Whether an ICE restart of the match connection is under way.
+    /// The restarts' timers.
+    pub(super) fn restart_tick(&mut self, now: Millis) {
+        if let Some((tag, r)) = self.comeback.restart.as_mut() {
+            let tag = *tag;
+            let steps = r.tick(now);
+            self.restart_steps(now, &On::Match(tag), steps);
+        }
+        let under: Vec<u8> = self.party.as_ref().map_or_else(Vec::new, |p| {
+            let links = &p.restarts.links;
+            links
+                .iter()
+                .filter(|(_, l)| l.rules.active())
+                .map(|(q, _)| *q)
+                .collect()
+        });
+        for place in under {
+            if let Some((on, r)) = self.link_restart_rules(place) {
+                let steps = r.tick(now);
+                self.restart_steps(now, &on, steps);
+            }
+        }
+    }
+
+    /// Whether an ICE restart of the match connection, or of one of the
+    /// party match's links, is under way.
     pub(super) fn restarting(&self) -> bool {
-        self.comeback
+        let pair = self
+            .comeback
             .restart
             .as_ref()
-            .is_some_and(|(_, r)| r.active())
+            .is_some_and(|(_, r)| r.active());
+        pair || self.party.as_ref().is_some_and(|p| {
+            p.restarts.links.iter().any(|(q, l)| {
+                l.rules.active()
+                    && self
+                        .party_match_link(*q)
+                        .is_some_and(|(key, tag, _)| key == l.key && tag == l.tag)
+            })
+        })
     }
 
-    fn restart_steps(&mut self, now: Millis, tag: u32, steps: Vec<Step>) {
+    fn restart_steps(&mut self, now: Millis, on: &On, steps: Vec<Step>) {
         use super::{LinkId, Output, SdpStep};
-        let link = LinkId::Match;
+        let (link, tag) = match on {
+            On::Match(tag) => (LinkId::Match, *tag),
+            On::Party { key, tag, .. } => (LinkId::Party(*key), *tag),
+        };
         for step in steps {
             match step {
                 Step::MakeOffer => self.out.push_back(Output::Describe {
@@ -443,34 +624,76 @@ impl super::Shell {
                     candidate,
                 }),
                 Step::Send { n, step } => {
-                    if let (Some(to), Some(c)) = (self.last_opponent.clone(), self.client.as_mut())
-                    {
-                        c.send_peer(&to, &crate::protocol::PeerMsg::IceRestart { n, step });
+                    let (to, link) = match on {
+                        On::Match(_) => (self.last_opponent.clone(), None),
+                        On::Party { place, room, .. } => {
+                            (self.party_id_at(*place), Some(room.clone()))
+                        }
+                    };
+                    let msg = crate::protocol::PeerMsg::IceRestart { n, step, link };
+                    if let (Some(to), Some(c)) = (to, self.client.as_mut()) {
+                        c.send_peer(&to, &msg);
                     }
                 }
                 Step::Recovered => {
-                    log::info!("the ICE restart brought the match connection's path back");
-                    let n = self
-                        .comeback
-                        .restart
-                        .as_ref()
-                        .map_or(0, |(_, r)| r.recovered());
+                    log::info!("the ICE restart brought the link's path back");
+                    let n = match on {
+                        On::Match(_) => self
+                            .comeback
+                            .restart
+                            .as_ref()
+                            .map_or(0, |(_, r)| r.recovered()),
+                        On::Party { .. } => self.party.as_mut().map_or(0, |p| {
+                            p.restarts.recovered += 1;
+                            p.restarts.recovered
+                        }),
+                    };
                     self.match_view.ice_restarts = Some(n);
                 }
-                Step::GiveUp => {
-                    // Today's rejoin path, unchanged: the connection goes,
-                    // the session hears its link lost, and a guest asks its
-                    // way back.
-                    self.comeback.restart = None;
-                    self.out.push_back(Output::ClosePeer(link.clone()));
-                    self.game.match_link_lost(now);
-                    self.match_link_gone(now);
-                }
+                Step::GiveUp => match on {
+                    On::Match(_) => {
+                        // Today's rejoin path, unchanged: the connection
+                        // goes, the session hears its link lost, and a
+                        // guest asks its way back.
+                        self.comeback.restart = None;
+                        self.out.push_back(Output::ClosePeer(link.clone()));
+                        self.game.match_link_lost(now);
+                        self.match_link_gone(now);
+                    }
+                    On::Party {
+                        place, key, tag, ..
+                    } => {
+                        // The party's comeback path, unchanged: the link
+                        // goes as if it had closed.
+                        if let Some(p) = self.party.as_mut() {
+                            p.restarts.forget(*place);
+                        }
+                        self.out.push_back(Output::ClosePeer(link.clone()));
+                        self.party_rtc(now, *key, *tag, super::RtcEvent::Closed);
+                    }
+                },
             }
         }
         self.reconnecting_view();
         self.render(super::Part::Match);
     }
+}
+
+/// What the restart rules `r` make of a connection's `event`, if they
+/// take it.
+fn restart_input(now: Millis, r: &mut IceRestart, event: &super::RtcEvent) -> Option<Vec<Step>> {
+    use super::RtcEvent;
+    Some(match event {
+        RtcEvent::PathDown => {
+            log::info!("a match link lost its path; trying an ICE restart");
+            r.path_down(now)
+        }
+        RtcEvent::PathUp => r.path_up(),
+        RtcEvent::Offer(sdp) | RtcEvent::Answer(sdp) => r.local_description(sdp.clone()),
+        RtcEvent::Applied(ok) => r.applied(*ok),
+        RtcEvent::Candidate(c) => r.local_candidate(c.clone()),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -144,7 +144,11 @@ impl Shell {
         let Some(p) = self.party.as_mut() else {
             return false;
         };
-        if let Some(r) = p.relink.as_mut().filter(|r| r.live()) {
+        // A room this page only stays in (the host's, which may be gone
+        // with its page) is no way back for anyone: a room of ours
+        // replaces it.
+        let ours = |r: &RelinkRoom| r.live() && r.machine.as_ref().is_none_or(Relink::keeps);
+        if let Some(r) = p.relink.as_mut().filter(|r| ours(r)) {
             match (r.code.clone(), asker) {
                 (Some(code), _) => {
                     if let (Some(c), Some(from)) = (self.client.as_mut(), asker) {
@@ -293,7 +297,14 @@ impl Shell {
             .running_party()
             .and_then(|p| p.lineup.as_ref())
             .map_or(0, |l| l.place);
-        let keeper_ok = from_place == 0 || (host_away && from_place < mine);
+        // The host's page back on new links whose match is not back yet
+        // (its fresh session waits for the guests' word) stays in a room
+        // a guest keeps for another player coming back.
+        let host_returning = mine == 0
+            && self.match_view.rejoined.is_none()
+            && self.match_view.status == crate::shell::rejoin::RECONNECTING
+            && self.running_party().is_some();
+        let keeper_ok = from_place == 0 || host_returning || (host_away && from_place < mine);
         let Some(code) = code.filter(|_| keeper_ok) else {
             log::warn!("party: dropped a malformed comeback room message");
             return;
@@ -305,7 +316,7 @@ impl Shell {
         let Some(lineup) = self
             .running_party()
             .and_then(|p| p.lineup.clone())
-            .filter(|l| running && l.place != 0)
+            .filter(|l| running && (l.place != 0 || host_returning))
         else {
             return;
         };
@@ -349,8 +360,10 @@ impl Shell {
         if self.cfg.force_relay {
             machine = machine.relay_at_once();
         }
-        if !back {
-            machine.set_mend(p.down.iter().copied().collect());
+        if !back && lineup.place != 0 {
+            // A link to the host's place is not mended: the host's page
+            // comes back (a guest back while it was away meets it then).
+            machine.set_mend(p.down.iter().copied().filter(|q| *q != 0).collect());
         }
         p.relink = Some(RelinkRoom {
             gen,
@@ -634,6 +647,12 @@ impl Shell {
             .is_some_and(|m| m.relayed(place))
     }
 
+    /// The code of the comeback room of attempt `tag`, while it is open.
+    pub(in crate::shell) fn relink_code(&self, tag: u32) -> Option<RoomCode> {
+        let r = self.party.as_ref()?.relink.as_ref()?;
+        r.code.clone().filter(|_| r.gen == tag)
+    }
+
     /// Carries out the comeback room's outputs; `true` if there were any.
     pub(super) fn drain_relink(&mut self, now: Millis) -> bool {
         let mut any = false;
@@ -746,13 +765,25 @@ impl Shell {
                         .filter(|q| self.relink_relayed(*q))
                         .map(key)
                         .collect();
+                    let open = self
+                        .party
+                        .as_ref()
+                        .and_then(|p| p.relink.as_ref()?.machine.as_ref())
+                        .map(Relink::open_places)
+                        .unwrap_or_default();
                     if let Some(p) = self.party.as_mut() {
+                        // A player away too (the host's page reloading,
+                        // say) has no link yet: its place is down until
+                        // it comes back on one (its fresh session meets
+                        // ours there).
                         p.links = (0..people)
-                            .filter(|q| *q != me)
+                            .filter(|q| *q != me && open.contains(q))
                             .map(|q| (MemberId(key(q)), q))
                             .collect();
                         p.link_tags = p.links.iter().map(|(m, _)| (m.0, gen)).collect();
-                        p.down.clear();
+                        p.down = (0..people)
+                            .filter(|q| *q != me && !open.contains(q))
+                            .collect();
                         p.relayed = relayed;
                     }
                     self.party_back_ready(now);
@@ -907,7 +938,7 @@ impl Shell {
             );
             return;
         }
-        log::info!("the party's host asks for a way back through another guest; making its room");
+        log::info!("a party player asks for a way back through another guest; making a room");
         self.stop_asking();
         self.party_way_back(now, &id);
     }
@@ -933,6 +964,20 @@ impl Shell {
                 people,
             )
         })
+    }
+
+    /// On a party guest's page: the lobby ids of the other guests (not
+    /// `me`), as they said them, in place order.
+    pub(in crate::shell) fn party_guests_besides(&self, me: u8) -> Vec<PeerId> {
+        self.running_party()
+            .map(|p| {
+                p.ids
+                    .iter()
+                    .filter(|(q, _)| **q != 0 && **q != me)
+                    .map(|(_, id)| id.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// A guest's page whose link to the party's host is down while the

@@ -438,7 +438,7 @@ fn a_returning_host_does_not_wait_for_a_guest_away_too() {
 }
 
 #[test]
-fn in_a_room_a_guest_keeps_place_0_is_only_the_returning_host() {
+fn in_a_room_a_guest_keeps_place_0_is_the_party_host() {
     const WELCOME: &str = r#"{"type":"welcome","you":2,"role":"player","members":[{"id":0,"role":"host"},{"id":1,"role":"player"},{"id":2,"role":"player"}]}"#;
     // A page that stayed (member 2, place 2), in a room kept by place 1.
     let stayed = || {
@@ -448,14 +448,26 @@ fn in_a_room_a_guest_keeps_place_0_is_only_the_returning_host() {
     };
     let keeper = r#"{"type":"signal","from":0,"data":{"place":1,"back":false,"live":[2]}}"#;
 
-    // Place 0 from a member that does not come back is refused; coming
-    // back, it is the party's host, and a link to it is made.
+    // Place 0 coming back is the party's host, and a link to it is made.
+    let mut r = stayed();
+    r.room_text(keeper);
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":true}}"#);
+    assert!(r.making(0), "the returning host is linked");
+    // Place 0 staying (the host's page linked again while its match is
+    // not back, in the room for another player coming back) is taken,
+    // and two pages that stay make no link.
     let mut r = stayed();
     r.room_text(keeper);
     r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":false}}"#);
     assert!(!r.making(0));
     r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":true}}"#);
-    assert!(r.making(0), "the returning host is linked");
+    assert!(!r.making(0), "a second hello is refused");
+    // A returning page links to it once the keeper lists it.
+    let mut r = Relink::new(2, 3, true, Millis(10_000));
+    r.room_text(WELCOME);
+    r.room_text(r#"{"type":"signal","from":0,"data":{"place":1,"back":false,"live":[0]}}"#);
+    r.room_text(r#"{"type":"signal","from":1,"data":{"place":0,"back":false}}"#);
+    assert!(r.making(0), "the returning page links to the host staying");
 
     // The keeper's place claimed by another member is refused.
     let mut r = stayed();

@@ -1009,6 +1009,42 @@ impl World {
         }
     }
 
+    /// The ICE path under the party link between pages `p` and `q` is
+    /// lost, its data channels still open, as [`lose_path`](Self::lose_path)
+    /// for a match link.
+    pub fn lose_party_path(&mut self, p: usize, q: usize) {
+        let ends: Vec<(usize, LinkId)> = self.pages[p]
+            .conns
+            .iter()
+            .filter(|(l, c)| {
+                matches!(l, LinkId::Party(_))
+                    && c.open
+                    && c.peer.as_ref().is_some_and(|(o, _)| *o == q)
+            })
+            .flat_map(|(l, c)| [(p, l.clone())].into_iter().chain(c.peer.clone()))
+            .collect();
+        assert_eq!(ends.len(), 2, "an open party link between the two pages");
+        for (page, l) in ends {
+            if let Some(c) = self.pages[page].conns.get_mut(&l) {
+                c.path_down = true;
+            }
+            self.rtc(page, &l, RtcEvent::PathDown);
+        }
+        self.settle();
+    }
+
+    /// Page `to` hears the lobby message `text` from page `from` through
+    /// the service (as a page with no open mesh link to it sends it).
+    pub fn lobby_text_from(&mut self, from: usize, to: usize, text: &str) {
+        let (q, qid) = self
+            .lobby_socket_of(self.id(to).as_str())
+            .expect("the page is in the lobby");
+        let data = signaling_protocol::relayed_data(text);
+        let msg = json!({"type": "signal", "from": self.id(from).as_str(), "data": data});
+        self.send_text(q, qid, msg.to_string());
+        self.settle();
+    }
+
     fn close_conn(&mut self, p: usize, link: &LinkId) {
         if let Some(c) = self.pages[p].conns.remove(link) {
             if let Some((q, ql)) = c.peer {
