@@ -74,8 +74,11 @@ use crate::transport::Channel;
 /// catch-up before any change, the newcomer answers
 /// [`Message::JoinReady`] once it replayed it, and the change follows
 /// (with the [`RejoinRefusal`] `NotReady` for a newcomer that never said
-/// it).
-pub const PROTOCOL_VERSION: u32 = 17;
+/// it); version 18 a host that never comes back hands its place on
+/// (the [`RosterChange`] `HostMoved`, a check of every slot's token in
+/// the host's [`Hello`], slot 0 among a catch-up's neutral slots, and the
+/// window left in a `Benched` change).
+pub const PROTOCOL_VERSION: u32 = 18;
 
 /// The most spectators a match admits.
 pub const MAX_SPECTATORS: u8 = 16;
@@ -116,7 +119,9 @@ pub struct Hello {
     pub build: u64,
     /// The match seed (host), or 0 (guest).
     pub seed: u64,
-    /// The sender's side: 0 for the host, 1 for the guest.
+    /// The sender's side: the host's slot (0, or the guest's slot its
+    /// place moved to, see [`RosterChange::HostMoved`]) from the host,
+    /// 1 from a guest. A Hello with a player count is the host's.
     pub side: u8,
     /// Input delay in ticks (host), or 0 (guest). At most [`MAX_INPUT_DELAY`].
     pub input_delay: u8,
@@ -142,6 +147,13 @@ pub struct Hello {
     /// cannot be found; 0 when the host issues no tokens, and from a
     /// guest.
     pub host_proof: u64,
+    /// The check of every slot's token (host): entry `s` is the keyed
+    /// hash of the token slot `s`'s player shows to take its slot back
+    /// (as `host_proof` is of the host's), so that a guest the host's
+    /// place moves to can check a returning player's token without
+    /// knowing any. Only the first `players` entries travel; 0 where the
+    /// host issues no token, and everywhere from a guest.
+    pub proofs: [u64; MAX_PLAYERS as usize],
 }
 
 /// A fresh session's request to take back its slot in a running match
@@ -417,6 +429,10 @@ pub enum RosterChange {
     Benched {
         /// The slot, 1 to [`MAX_PLAYERS`]` - 1`.
         slot: u8,
+        /// Milliseconds of the slot's rejoin window left when the host
+        /// ordered the bench, so that a guest that has not seen the
+        /// player go yet can show the same countdown.
+        held_for: u32,
     },
     /// From the change's tick on, `count` spectators watch the match (0
     /// to [`MAX_SPECTATORS`]). Nothing in the game changes; every member
@@ -424,6 +440,16 @@ pub enum RosterChange {
     Spectators {
         /// How many watch.
         count: u8,
+    },
+    /// The host's slot 0 left for good (its rejoin window ran out, in a
+    /// game that plays on after a leave): from the change's tick on, slot
+    /// 0 plays the game's absent input on every side, as for `Neutral`,
+    /// and the guest in slot `host` (the one that acted for the absent
+    /// host, and the only one that may send this change) is the match's
+    /// host from then on.
+    HostMoved {
+        /// The new host's slot, 1 to [`MAX_PLAYERS`]` - 1`.
+        host: u8,
     },
 }
 
@@ -750,6 +776,7 @@ struct HelloWire {
     match_id: [u8; 8],
     rejoin_token: [u8; 8],
     host_proof: [u8; 8],
+    proofs: Vec<[u8; 8]>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -781,7 +808,8 @@ enum ChangeWire {
     Returned(u8, [u8; 8]),
     Spectators(u8),
     Joined(u8, [u8; 8]),
-    Benched(u8),
+    Benched(u8, u32),
+    HostMoved(u8),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -1015,6 +1043,12 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 match_id: h.match_id.to_le_bytes(),
                 rejoin_token: h.rejoin_token.to_le_bytes(),
                 host_proof: h.host_proof.to_le_bytes(),
+                proofs: h
+                    .proofs
+                    .iter()
+                    .take(usize::from(h.players))
+                    .map(|p| p.to_le_bytes())
+                    .collect(),
             }),
             Message::Rejoin(r) => Wire::Rejoin(
                 r.protocol,
@@ -1090,7 +1124,8 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     RosterChange::Joined { slot, proof } => {
                         ChangeWire::Joined(slot, proof.to_le_bytes())
                     }
-                    RosterChange::Benched { slot } => ChangeWire::Benched(slot),
+                    RosterChange::Benched { slot, held_for } => ChangeWire::Benched(slot, held_for),
+                    RosterChange::HostMoved { host } => ChangeWire::HostMoved(host),
                 },
             ),
             Message::RosterAck(seq) => Wire::RosterAck(*seq),
@@ -1217,7 +1252,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
         }
         Ok(match wire {
             Wire::Hello(h) => {
-                if h.side > 1 {
+                if h.side >= MAX_PLAYERS || (h.players == 0 && h.side != 1) {
                     return Err(DecodeError::BadValue("side"));
                 }
                 if h.input_delay > MAX_INPUT_DELAY {
@@ -1232,22 +1267,34 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 let match_id = u64::from_le_bytes(h.match_id);
                 let rejoin_token = u64::from_le_bytes(h.rejoin_token);
                 let host_proof = u64::from_le_bytes(h.host_proof);
-                if h.side == 0 {
-                    // The host names the match: 2 to 8 players, a guest's slot.
+                if h.players != 0 {
+                    // The host names the match: 2 to 8 players, a guest's
+                    // slot other than its own, and a check of every slot's
+                    // token.
                     if !(2..=MAX_PLAYERS).contains(&h.players) {
                         return Err(DecodeError::BadValue("players"));
                     }
-                    if h.slot == 0 || h.slot >= h.players {
+                    if h.side >= h.players {
+                        return Err(DecodeError::BadValue("side"));
+                    }
+                    if h.slot == 0 || h.slot == h.side || h.slot >= h.players {
                         return Err(DecodeError::BadValue("slot"));
                     }
-                } else if h.players != 0
-                    || h.slot != 0
+                    if h.proofs.len() != usize::from(h.players) {
+                        return Err(DecodeError::BadValue("proofs"));
+                    }
+                } else if h.slot != 0
                     || match_id != 0
                     || rejoin_token != 0
                     || host_proof != 0
+                    || !h.proofs.is_empty()
                 {
                     // A guest knows none of these yet.
                     return Err(DecodeError::BadValue("players"));
+                }
+                let mut proofs = [0; MAX_PLAYERS as usize];
+                for (p, b) in proofs.iter_mut().zip(&h.proofs) {
+                    *p = u64::from_le_bytes(*b);
                 }
                 Message::Hello(Hello {
                     protocol: h.protocol,
@@ -1262,6 +1309,7 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                     match_id,
                     rejoin_token,
                     host_proof,
+                    proofs,
                 })
             }
             Wire::Rejoin(protocol, build, slot, token) => {
@@ -1356,9 +1404,6 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                 })
             }
             Wire::CatchUp(tick, hash, roster, spectators, neutral) => {
-                if neutral & 1 != 0 {
-                    return Err(DecodeError::BadValue("neutral slots"));
-                }
                 if spectators.len() > MAX_COUNT_CHANGES {
                     return Err(DecodeError::BadValue("spectator changes"));
                 }
@@ -1454,8 +1499,12 @@ impl<I: Serialize + DeserializeOwned + Clone + PartialEq> Message<I> {
                         slot: guest_slot(slot)?,
                         proof: u64::from_le_bytes(proof),
                     },
-                    ChangeWire::Benched(slot) => RosterChange::Benched {
+                    ChangeWire::Benched(slot, held_for) => RosterChange::Benched {
                         slot: guest_slot(slot)?,
+                        held_for,
+                    },
+                    ChangeWire::HostMoved(host) => RosterChange::HostMoved {
+                        host: guest_slot(host)?,
                     },
                     ChangeWire::Spectators(count) => {
                         if count > MAX_SPECTATORS {
@@ -1604,6 +1653,7 @@ mod tests {
                 match_id: 0,
                 rejoin_token: 0,
                 host_proof: 0,
+                proofs: [0; 8],
             }),
             M::Hello(Hello {
                 protocol: PROTOCOL_VERSION,
@@ -1618,6 +1668,7 @@ mod tests {
                 match_id: 5,
                 rejoin_token: u64::MAX,
                 host_proof: u64::MAX,
+                proofs: [0; 8],
             }),
             M::Rejoin(Rejoin {
                 protocol: PROTOCOL_VERSION,
@@ -1785,7 +1836,15 @@ mod tests {
             M::Roster(Roster {
                 seq: 5,
                 tick: 4100,
-                change: RosterChange::Benched { slot: 7 },
+                change: RosterChange::Benched {
+                    slot: 7,
+                    held_for: u32::MAX,
+                },
+            }),
+            M::Roster(Roster {
+                seq: 6,
+                tick: 4200,
+                change: RosterChange::HostMoved { host: 7 },
             }),
             M::RosterAck(u16::MAX),
             M::Watch(Watch {
@@ -1978,6 +2037,18 @@ mod tests {
                 change: RosterChange::Returned { slot: 0, proof: 9 },
             }))
         );
+        // The host moved to slot 1 at tick 300; never to slot 0 or 8.
+        let moved = M::Roster(Roster {
+            seq: 3,
+            tick: 300,
+            change: RosterChange::HostMoved { host: 1 },
+        });
+        assert_eq!(enc(moved.clone()), [12, 3, 0xac, 0x02, 5, 1]);
+        assert_eq!(M::decode(&[12, 3, 0xac, 0x02, 5, 1]), Ok(moved));
+        for bad in [&[12u8, 3, 0xac, 0x02, 5, 0][..], &[12, 3, 0xac, 0x02, 5, 8]] {
+            assert_eq!(M::decode(bad), Err(DecodeError::BadValue("slot")));
+        }
+        assert!(M::decode(&[12, 3, 0xac, 0x02, 6, 1]).is_err());
         // Changes are numbered from 1.
         assert_eq!(
             M::decode(&[12, 0, 0, 0, 2]),
@@ -1997,21 +2068,24 @@ mod tests {
             enc(M::Roster(Roster {
                 seq: 4,
                 tick: 300,
-                change: RosterChange::Benched { slot: 2 },
+                change: RosterChange::Benched {
+                    slot: 2,
+                    held_for: 19_500,
+                },
             })),
-            [12, 4, 0xac, 0x02, 4, 2]
+            [12, 4, 0xac, 0x02, 4, 2, 0xac, 0x98, 0x01]
         );
         assert_eq!(
-            M::decode(&[12, 1, 0, 4, 0]),
+            M::decode(&[12, 1, 0, 4, 0, 0]),
             Err(DecodeError::BadValue("slot"))
         );
         assert_eq!(
-            M::decode(&[12, 1, 0, 4, 8]),
+            M::decode(&[12, 1, 0, 4, 8, 0]),
             Err(DecodeError::BadValue("slot"))
         );
         // An unknown change.
         assert_eq!(
-            M::decode(&[12, 1, 0, 5, 2]),
+            M::decode(&[12, 1, 0, 6, 2]),
             Err(DecodeError::BadValue("field"))
         );
     }
@@ -2099,7 +2173,8 @@ mod tests {
             })),
             [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0xa2, 0x02, 2, 0xde, 0x02, 3, 0]
         );
-        // Slots 2 and 5 play the neutral input; the host's never does.
+        // Slots 2 and 5 play the neutral input; so may slot 0, once the
+        // host's place moved to a guest.
         let neutral = |neutral: u8| {
             enc(M::CatchUp(CatchUp {
                 tick: 300,
@@ -2113,10 +2188,7 @@ mod tests {
             neutral(0b10_0100),
             [16, 0xac, 0x02, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x24]
         );
-        assert_eq!(
-            M::decode(&neutral(1)),
-            Err(DecodeError::BadValue("neutral slots"))
-        );
+        assert!(M::decode(&neutral(1)).is_ok());
         // More than 64 changes, a count above 16, a tick going back.
         let cu = |spectators: Vec<(u32, u8)>| {
             enc(M::CatchUp(CatchUp {
@@ -2168,14 +2240,19 @@ mod tests {
             match_id: 0,
             rejoin_token: 0,
             host_proof: 0,
+            proofs: [0; 8],
         }));
-        // Nor a check of the host's token.
+        // Nor a check of the host's token, nor of any slot's.
         let n = guest.len();
-        for at in [n - 16, n - 8] {
+        for at in [n - 17, n - 9] {
             guest[at] = 1;
             assert_eq!(M::decode(&guest), Err(DecodeError::BadValue("players")));
             guest[at] = 0;
         }
+        let mut one = guest.clone();
+        one[n - 1] = 1;
+        one.extend_from_slice(&[0; 8]);
+        assert_eq!(M::decode(&one), Err(DecodeError::BadValue("players")));
         assert!(M::decode(&guest).is_ok());
     }
 
@@ -2263,6 +2340,7 @@ mod tests {
             match_id: 7,
             rejoin_token: 9,
             host_proof: 11,
+            proofs: [11, 13, 0, 0, 0, 0, 0, 0],
         });
         // Cannot fail: well-formed messages with u8/u16 inputs always encode.
         let b = m.encode().expect("valid messages encode");
@@ -2270,9 +2348,16 @@ mod tests {
             b,
             [
                 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 6, 60, 8, 2, 1, 7, 0, 0,
-                0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0
+                0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0, 2, 11, 0, 0, 0, 0,
+                0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0
             ]
         );
+        assert_eq!(M::decode(&b), Ok(m));
+        // One check per player, no more, no fewer.
+        let mut short = b.clone();
+        short[48] = 1;
+        short.truncate(57);
+        assert_eq!(M::decode(&short), Err(DecodeError::BadValue("proofs")));
         assert_eq!(peek_hello_protocol(&b), Some(2));
     }
 
@@ -2398,6 +2483,7 @@ mod tests {
                 match_id,
                 rejoin_token: 0,
                 host_proof: 0,
+                proofs: [0; 8],
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.
@@ -2411,9 +2497,17 @@ mod tests {
         assert_eq!(M::decode(&hello(0, 9, 1, 1)), players);
         assert_eq!(M::decode(&hello(0, 3, 0, 1)), slot);
         assert_eq!(M::decode(&hello(0, 3, 3, 1)), slot);
-        assert_eq!(M::decode(&hello(1, 2, 0, 0)), players);
         assert_eq!(M::decode(&hello(1, 0, 1, 0)), players);
         assert_eq!(M::decode(&hello(1, 0, 0, 5)), players);
+        // A host whose place moved to slot 2 names a match as slot 0's
+        // does, and gives the receiver another slot than its own.
+        assert!(M::decode(&hello(2, 3, 1, 1)).is_ok());
+        assert_eq!(M::decode(&hello(2, 3, 2, 1)), slot);
+        assert_eq!(M::decode(&hello(1, 2, 0, 0)), slot);
+        let side = Err(DecodeError::BadValue("side"));
+        assert_eq!(M::decode(&hello(3, 3, 1, 1)), side);
+        assert_eq!(M::decode(&hello(0, 0, 0, 0)), side);
+        assert_eq!(M::decode(&hello(2, 0, 0, 0)), side);
     }
 
     #[test]
@@ -2497,6 +2591,7 @@ mod tests {
                 match_id: 0,
                 rejoin_token: 0,
                 host_proof: 0,
+                proofs: [0; 8],
             })
             .encode()
             // Cannot fail: well-formed messages with u8/u16 inputs always encode.

@@ -123,6 +123,7 @@ fuzz_target!(|data: &[u8]| {
             match_id: 0,
             rejoin_token: 0,
             host_proof: 0,
+            proofs: [0; 8],
         });
         s.handle_datagram(
             Millis(0),

@@ -217,7 +217,7 @@ impl<G: DeterministicGame> Session<G> {
     ///
     /// [`MAX_SPECTATORS`]: crate::wire::MAX_SPECTATORS
     pub fn add_spectator(&mut self, now: Millis, link: PeerId) {
-        if self.side != 0 || self.is_ended() || self.is_spectator() {
+        if !self.is_host() || self.is_ended() || self.is_spectator() {
             log::debug!("{link} declared a spectator on a session that hosts none: ignored");
             return;
         }

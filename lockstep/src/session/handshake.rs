@@ -9,11 +9,11 @@ use serde::{de::DeserializeOwned, Serialize};
 use super::config::{Role, SessionConfig, HANDSHAKE_PINGS};
 use super::outcome::Version;
 use super::peer::Peer;
-use super::rejoin::{host_proof, token};
+use super::rejoin::{host_proof, proof, token};
 use super::time_sync::MS_PER_3_TICKS;
 use crate::hash::Fnv1a;
 use crate::time::Millis;
-use crate::wire::{Hello, Message, MAX_INPUT_DELAY, PROTOCOL_VERSION};
+use crate::wire::{Hello, Message, MAX_INPUT_DELAY, MAX_PLAYERS, PROTOCOL_VERSION};
 
 /// The parameters of a match: the host's, adopted by the guest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,15 +48,24 @@ pub(super) fn match_id(p: &Params, build: u64) -> u64 {
 }
 
 /// The host's Hello to the player in slot `to` of the match `p`, with
-/// that slot's rejoin token for its `seat`-th player after the first (0
+/// that slot's rejoin token for its player (`seats[s]`: how many players
+/// took slot `s` after its first) and the check of every slot's token (0
 /// without the caller's entropy).
 pub(super) fn host_hello<I>(
     p: &Params,
     cfg: &SessionConfig,
     build: u64,
     to: u8,
-    seat: u8,
+    seats: &[u8; MAX_PLAYERS as usize],
 ) -> Message<I> {
+    let seat = |s: u8| seats.get(usize::from(s)).copied().unwrap_or(0);
+    let mut proofs = [0; MAX_PLAYERS as usize];
+    if let Some(e) = cfg.rejoin_entropy {
+        for (s, check) in (0..p.players).zip(proofs.iter_mut()) {
+            *check = proof(token(e, p.match_id, s, seat(s)), p.match_id, s);
+        }
+    }
+    let seat = seat(to);
     Message::Hello(Hello {
         protocol: PROTOCOL_VERSION,
         build,
@@ -72,6 +81,7 @@ pub(super) fn host_hello<I>(
             .rejoin_entropy
             .map_or(0, |e| token(e, p.match_id, to, seat)),
         host_proof: cfg.rejoin_entropy.map_or(0, |e| host_proof(e, p.match_id)),
+        proofs,
     })
 }
 
@@ -138,7 +148,7 @@ impl Handshake {
         let host = side == 0;
         let p = &self.params;
         if host {
-            return host_hello(p, cfg, build, to, 0);
+            return host_hello(p, cfg, build, to, &[0; MAX_PLAYERS as usize]);
         }
         Message::Hello(Hello {
             protocol: PROTOCOL_VERSION,
@@ -153,6 +163,7 @@ impl Handshake {
             match_id: if host { p.match_id } else { 0 },
             rejoin_token: 0,
             host_proof: 0,
+            proofs: [0; 8],
         })
     }
 
@@ -179,10 +190,13 @@ impl Handshake {
             return Err(HelloRefused::Mismatch(remote));
         }
         peer.hello = Some(remote);
-        if h.side == 0 {
+        if h.players != 0 {
             // From the host: this side must be a guest without a host yet.
-            if side == 0 || self.own_slot.is_some() {
-                return Err(HelloRefused::SideConflict(0));
+            // Only a session entering a running match meets a host whose
+            // place moved from slot 0 to a guest's.
+            let entering = cfg.rejoin_as.is_some() || cfg.join_as.is_some();
+            if side == 0 || self.own_slot.is_some() || (h.side != 0 && !entering) {
+                return Err(HelloRefused::SideConflict(h.side));
             }
             if h.slot >= h.players {
                 return Err(HelloRefused::BadSlot(h.slot));
@@ -198,7 +212,7 @@ impl Handshake {
                 // A joiner is given the slot it named (or a free one).
                 return Err(HelloRefused::BadSlot(h.slot));
             }
-            peer.slot = Some(0);
+            peer.slot = Some(h.side);
             self.own_slot = Some(h.slot);
             self.params = Params {
                 seed: h.seed,

@@ -17,7 +17,7 @@ use super::handshake::host_hello;
 use super::peer::PeerId;
 use super::rejoin::Gathered;
 use super::sender::Outbox;
-use super::{rejoin, seat, Phase, Session};
+use super::{rejoin, Phase, Session};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
 use crate::wire::{ByeReason, CatchUp, Message, RejoinRefusal};
@@ -54,8 +54,11 @@ impl<G: DeterministicGame> Session<G> {
         // The token is the next seat's; the seat is taken when the change
         // is ordered, or burnt when the newcomer is released (so its token
         // is never another newcomer's).
-        let next = seat(&self.seats, slot).saturating_add(1);
-        let hello = host_hello::<G::Input>(&run.params, &self.cfg, G::BUILD_ID, slot, next);
+        let mut seats = self.seats;
+        if let Some(s) = seats.get_mut(usize::from(slot)) {
+            *s = s.saturating_add(1);
+        }
+        let hello = host_hello::<G::Input>(&run.params, &self.cfg, G::BUILD_ID, slot, &seats);
         let tick = run.timeline.confirmed_tick();
         let Some(hash) = run.timeline.confirmed_game().map(G::state_hash) else {
             // Unreachable: the confirmed state is the present or saved.

@@ -84,6 +84,7 @@ mod handshake;
 mod hash_book;
 mod host_back;
 mod join;
+mod migrate;
 mod outcome;
 mod peer;
 mod ping;
@@ -533,6 +534,13 @@ pub struct Session<G: DeterministicGame> {
     /// (0: the host issues no tokens), against which a fresh session of
     /// the host coming back is checked.
     host_check: u64,
+    /// The host's slot: 0, or the guest's its place moved to when the
+    /// host left for good (see `migrate.rs`).
+    host: u8,
+    /// Guest: the check of every slot's token (see `rejoin::proof`), from
+    /// the host's Hello and every later change that names one; the
+    /// guest the host's place moves to checks returning players with it.
+    proofs: [u64; MAX_PLAYERS as usize],
     /// Rejoining or watching: the host's catch-up so far, once its Hello
     /// (or Welcome) came.
     gathered: Option<Gathered<G::Input>>,
@@ -620,6 +628,8 @@ impl<G: DeterministicGame> Session<G> {
             strangers: Vec::new(),
             token: cfg.rejoin_as.map(|(_, token)| token),
             host_check: 0,
+            host: 0,
+            proofs: [0; MAX_PLAYERS as usize],
             gathered: None,
             audience: Audience::default(),
             seats: [0; MAX_PLAYERS as usize],
@@ -1217,7 +1227,7 @@ impl<G: DeterministicGame> Session<G> {
             p.pinger.frame();
         }
         self.flush_unreliable(now, matches!(frame, Frame::Stalled(_)));
-        if self.side == 0 {
+        if self.is_host() {
             self.keep_waiting_rejoiners();
             self.join_when_ready(now);
             self.serve_spectators(now, false);
@@ -1551,7 +1561,7 @@ impl<G: DeterministicGame> Session<G> {
         if self.is_ended() {
             return;
         }
-        if self.side == 0 && !self.audience.members.is_empty() {
+        if self.is_host() && !self.audience.members.is_empty() {
             // The spectators see the match to its last confirmed tick.
             self.end_for_spectators(bye);
         }
@@ -1759,7 +1769,7 @@ impl<G: DeterministicGame> Session<G> {
     /// will count as dropped, when a dropped player's slot stops being
     /// held, and (guest) when the host's change is given up on.
     fn link_deadlines<'a>(&'a self, run: &'a Running<G>) -> impl Iterator<Item = Millis> + 'a {
-        let (timeout, host) = (self.cfg.timeout, self.side == 0);
+        let (timeout, host) = (self.cfg.timeout, self.is_host());
         let benches = self.benched.iter().filter(move |_| host).map(|b| b.until);
         self.peers
             .iter()
@@ -1779,7 +1789,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Whether this side benches dropped players: the host, in a game
     /// that plays on while a slot is held.
     fn benches(&self) -> bool {
-        self.side == 0 && G::plays_on_while_held(self.players())
+        self.is_host() && G::plays_on_while_held(self.players())
     }
 
     /// How long player `p` may stay silent before it is dropped: the
@@ -1827,7 +1837,7 @@ impl<G: DeterministicGame> Session<G> {
             }
         }
         self.drop_stuck(now);
-        if self.side == 0 {
+        if self.is_host() {
             // Before a bench could take a slot whose fresh session waits.
             self.take_up_waiting_rejoins(now);
         }
@@ -1964,7 +1974,9 @@ impl<G: DeterministicGame> Session<G> {
         self.refuse_waiting(slot, RejoinRefusal::SlotNotHeld);
         // The others and this side, the one that left excepted.
         let remaining = u8::try_from(self.peers.len()).unwrap_or(MAX_PLAYERS);
-        let plays_on = slot != 0 && remaining >= 2 && G::plays_on_after_leave(remaining);
+        let moves = self.host_may_move(slot);
+        let plays_on =
+            (slot != self.host || moves) && remaining >= 2 && G::plays_on_after_leave(remaining);
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -1986,7 +1998,11 @@ impl<G: DeterministicGame> Session<G> {
             .is_some_and(|d| !core::mem::replace(&mut d.ran_out, true));
         let gave_up = if !plays_on || joining {
             true
-        } else if self.side == 0 {
+        } else if moves && first && self.begin_host_move(now) {
+            // The guest acting for the absent host leaves slot 0 and
+            // takes the host's place once the others answered.
+            false
+        } else if self.is_host() {
             if for_rejoin {
                 // The rejoin goes ahead without its answer; this slot
                 // leaves once it is done.
@@ -2087,7 +2103,22 @@ impl<G: DeterministicGame> Session<G> {
         let tick = leaving.end();
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
         let change = match leaving.rejoin {
-            None if leaving.bench => RosterChange::Benched { slot },
+            None if leaving.bench => RosterChange::Benched {
+                slot,
+                // What is left of the slot's window, for the guests'
+                // countdowns.
+                held_for: self
+                    .peers
+                    .iter()
+                    .find(|p| p.slot == Some(slot))
+                    .and_then(|p| p.dropped)
+                    .map_or(self.cfg.rejoin_window, |d| d.until.saturating_since(now))
+                    .0
+                    .try_into()
+                    .unwrap_or(u32::MAX),
+            },
+            // Only the guest acting for an absent host gathers slot 0.
+            None if slot == 0 => RosterChange::HostMoved { host: self.side },
             None => RosterChange::Neutral { slot },
             Some((_, token)) => RosterChange::Returned {
                 slot,
@@ -2113,11 +2144,12 @@ impl<G: DeterministicGame> Session<G> {
         }
         match leaving.rejoin {
             None if leaving.bench => self.apply_bench(now, slot, tick),
+            None if slot == 0 => self.apply_host_moved(now, tick, self.side),
             None => self.apply_neutral(slot, tick),
             Some((link, _)) => {
                 log::info!("slot {slot} comes back from tick {tick}: the others were told");
                 if let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) {
-                    if self.side == 0 {
+                    if self.is_host() {
                         self.accept_rejoin(now, link, t);
                     } else {
                         // The guest acting for the absent host serves its
@@ -2307,7 +2339,11 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Whether link `pi` leads to the host.
     fn is_host_link(&self, pi: usize) -> bool {
-        self.side != 0 && self.peers.get(pi).is_some_and(|p| p.slot == Some(0))
+        !self.is_host()
+            && self
+                .peers
+                .get(pi)
+                .is_some_and(|p| p.slot == Some(self.host))
     }
 
     /// The host asks which inputs of a gone player this side holds.
@@ -2370,7 +2406,7 @@ impl<G: DeterministicGame> Session<G> {
         let s = usize::from(h.slot);
         // The host gathers; so does a guest acting for the absent host
         // (the only gathering a guest makes).
-        if self.side == 0 || run.leaving.is_some() {
+        if self.side == self.host || run.leaving.is_some() {
             let Some(leaving) = run.leaving.as_mut() else {
                 self.violation(Violation::UnexpectedRoster);
                 return;
@@ -2437,10 +2473,14 @@ impl<G: DeterministicGame> Session<G> {
                 return;
             }
             RosterChange::Neutral { slot } => (slot, None, false),
-            RosterChange::Benched { slot } => (slot, None, true),
+            RosterChange::Benched { slot, .. } => (slot, None, true),
             RosterChange::Returned { slot, proof } => (slot, Some(proof), false),
             RosterChange::Joined { slot, proof } => {
                 self.on_joined(now, pi, r, slot, proof);
+                return;
+            }
+            RosterChange::HostMoved { host } => {
+                self.on_host_moved(now, pi, r, host);
                 return;
             }
             RosterChange::Spectators { count } => {
@@ -2485,10 +2525,14 @@ impl<G: DeterministicGame> Session<G> {
         // checked (the host drops the gone session's too): the second
         // loses only a comparison. Hashes that come from now on are
         // checked, a fresh session's once taken back.
+        let host = self.host;
         for p in &mut self.peers {
-            if p.slot != Some(slot) && p.slot != Some(0) {
+            if p.slot != Some(slot) && p.slot != Some(host) {
                 p.hashes.forget_from(r.tick);
             }
+        }
+        if let RosterChange::Benched { held_for, .. } = r.change {
+            self.heard_of_bench(slot, held_for);
         }
         match proof {
             None if bench => self.apply_bench(now, slot, r.tick),
@@ -2496,7 +2540,10 @@ impl<G: DeterministicGame> Session<G> {
             // Each guest checks the returning host against its own
             // check from the old host's Hello, not the acting guest's.
             Some(_) if by_acting => self.apply_returned(now, slot, r.tick, host_check),
-            Some(proof) => self.apply_returned(now, slot, r.tick, proof),
+            Some(proof) => {
+                self.keep_proof(slot, proof);
+                self.apply_returned(now, slot, r.tick, proof);
+            }
         }
     }
 
@@ -2767,7 +2814,7 @@ impl<G: DeterministicGame> Session<G> {
     /// A player applied the host's change `seq`.
     fn on_roster_ack(&mut self, now: Millis, pi: usize, seq: u16) {
         let sent = match &self.phase {
-            Phase::Running(run) if self.side == 0 => run.roster_seq,
+            Phase::Running(run) if self.is_host() => run.roster_seq,
             _ => 0,
         };
         match self.peers.get_mut(pi) {
@@ -2794,10 +2841,13 @@ impl<G: DeterministicGame> Session<G> {
         let had_host = hs.own_slot.is_some();
         match hs.on_hello(h, Self::local_version(), &self.cfg, self.side, peer) {
             Ok(startable) => {
-                if h.side == 0 && self.side != 0 {
+                if h.players != 0 && self.side != 0 {
                     // Kept to check the host's fresh session if it comes
-                    // back after a reload.
+                    // back after a reload, and (should the host's place
+                    // move here) every returning player's token.
                     self.host_check = h.host_proof;
+                    self.proofs = h.proofs;
+                    self.host = h.side;
                 }
                 if !had_host && self.side != 0 {
                     if let Err(v) = self.joined() {
@@ -3386,7 +3436,7 @@ impl<G: DeterministicGame> Session<G> {
             Ok(Message::Rejoin(r)) if channel == Channel::Reliable => {
                 self.on_rejoin(now, link, None, r);
             }
-            Ok(Message::Watch(w)) if channel == Channel::Reliable && self.side == 0 => {
+            Ok(Message::Watch(w)) if channel == Channel::Reliable && self.is_host() => {
                 self.on_stranger_watch(now, link, w);
             }
             Ok(Message::Join(j)) if channel == Channel::Reliable && self.side == 0 => {
@@ -3397,6 +3447,11 @@ impl<G: DeterministicGame> Session<G> {
             }
             Ok(Message::Bye(_))
                 if channel == Channel::Reliable && self.admission_given_up(link) => {}
+            Ok(Message::Join(_)) if channel == Channel::Reliable && self.is_host() => {
+                // A host whose place moved here holds no entropy to give
+                // a newcomer a token (see `migrate.rs`).
+                self.refuse_rejoin(link, None, RejoinRefusal::HostUnable);
+            }
             Ok(Message::Bye(r)) if channel == Channel::Reliable && self.waits_on(link) => {
                 self.rejoin_given_up(link, r);
             }
@@ -3411,7 +3466,7 @@ impl<G: DeterministicGame> Session<G> {
     /// [`rejoin_verdict`](Self::rejoin_verdict)), or refuses it on that
     /// link alone. Guests take no rejoins.
     fn on_rejoin(&mut self, now: Millis, link: PeerId, pi: Option<usize>, r: Rejoin) {
-        if self.side != 0 {
+        if !self.is_host() {
             self.on_rejoin_at_guest(now, link, pi, r);
             return;
         }
@@ -3524,14 +3579,11 @@ impl<G: DeterministicGame> Session<G> {
         if !held {
             return Verdict::Refuse(RejoinRefusal::SlotNotHeld);
         }
-        let Some(e) = self.cfg.rejoin_entropy else {
-            return Verdict::Refuse(RejoinRefusal::HostUnable);
-        };
         if self.cfg.rejoin_window == Millis::ZERO {
             return Verdict::Refuse(RejoinRefusal::HostUnable);
         }
-        if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) != r.token {
-            return Verdict::Refuse(RejoinRefusal::WrongToken);
+        if let Err(why) = self.check_token(run.params.match_id, r) {
+            return Verdict::Refuse(why);
         }
         if pi != Some(t) && p.dropped.is_none() {
             return Verdict::Refuse(RejoinRefusal::SlotLive);
@@ -3774,11 +3826,8 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &self.phase else {
             return Verdict::Refuse(RejoinRefusal::HostUnable);
         };
-        let Some(e) = self.cfg.rejoin_entropy else {
-            return Verdict::Refuse(RejoinRefusal::HostUnable);
-        };
-        if rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) != r.token {
-            return Verdict::Refuse(RejoinRefusal::WrongToken);
+        if let Err(why) = self.check_token(run.params.match_id, r) {
+            return Verdict::Refuse(why);
         }
         // Every player must apply the change before the catch-up goes (a
         // player away cannot, nor one whose fresh session waits), one
@@ -3850,13 +3899,11 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let slot = self.peers.get(t).and_then(|p| p.slot).unwrap_or(0);
-        let hello = host_hello::<G::Input>(
-            &run.params,
-            &self.cfg,
-            G::BUILD_ID,
-            slot,
-            seat(&self.seats, slot),
-        );
+        let hello = if self.side == 0 {
+            host_hello::<G::Input>(&run.params, &self.cfg, G::BUILD_ID, slot, &self.seats)
+        } else {
+            self.moved_host_hello(slot)
+        };
         let Some((tick, count)) = self.catch_up_on(now, link, t, hello, true) else {
             return;
         };
@@ -3951,7 +3998,7 @@ impl<G: DeterministicGame> Session<G> {
             .and_then(|bytes| rejoin::pieces(tick, &bytes));
         // The slots that play the neutral input, so the newcomer keeps
         // filling them as every player does.
-        let neutral = (1..players)
+        let neutral = (0..players)
             .filter(|&s| run.timeline.is_neutral(s))
             .fold(0u8, |m, s| m | 1 << s);
         let end = CatchUp {
@@ -4104,7 +4151,8 @@ impl<G: DeterministicGame> Session<G> {
         }
         let held = timeline.local().len() as u32;
         let mut timeline = timeline;
-        for s in (1..params.players).filter(|&s| c.neutral & 1 << s != 0) {
+        // Slot 0 too, once the host's place moved to a guest.
+        for s in (0..params.players).filter(|&s| c.neutral & 1 << s != 0) {
             timeline.play_neutral(usize::from(s));
         }
         let mut run = Running::new(params, timeline, c.roster);
@@ -4313,9 +4361,12 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
-        let Some(entropy) = self.cfg.rejoin_entropy else {
+        let entropy = self.cfg.rejoin_entropy.filter(|_| self.side == 0);
+        if entropy.is_none() && !(back && self.side == self.host) {
+            // Only slot 0's host can give a newcomer a token; a host whose
+            // place moved here takes back a benched player with its own.
             return;
-        };
+        }
         let s = usize::from(slot);
         // No player holds an input of this side's for this tick or later
         // (none is sampled until every player applied the change), so none
@@ -4357,8 +4408,14 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(x) = self.seats.get_mut(s) {
             *x = seat;
         }
-        let token = rejoin::token(entropy, run.params.match_id, slot, seat);
-        let proof = rejoin::proof(token, run.params.match_id, slot);
+        let proof = match entropy {
+            Some(e) => {
+                let token = rejoin::token(e, run.params.match_id, slot, seat);
+                rejoin::proof(token, run.params.match_id, slot)
+            }
+            // The check the old host's Hello gave: the token is unchanged.
+            None => self.proofs.get(s).copied().unwrap_or(0),
+        };
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
         let seq = run.roster_seq;
         let change = Message::<G::Input>::Roster(Roster {
@@ -4466,6 +4523,9 @@ impl<G: DeterministicGame> Session<G> {
         }
         run.roster_seq = r.seq;
         run.timeline.take_neutral_slot(usize::from(slot), r.tick);
+        if let Some(check) = self.proofs.get_mut(usize::from(slot)) {
+            *check = proof;
+        }
         run.entry = Some(Entry::Newcomer(Newcomer {
             slot,
             proof,

@@ -361,6 +361,20 @@ pub enum Event {
         /// The first tick played with the player's inputs again.
         tick: u32,
     },
+    /// The host (slot 0) left for good (its rejoin window ran out, in a
+    /// game that plays on after a leave with the players who remain) and
+    /// the guest in `slot`, the one that acted for it, is the match's
+    /// host from `tick` on (the same tick as the [`Event::Left`] for
+    /// slot 0 that comes just before). Every member raises it; on the new
+    /// host's own session [`Session::is_host`](super::Session::is_host)
+    /// says so from then on, and its page takes over what the host's
+    /// page did (see `docs/engine.md`, "A host that never comes back").
+    HostMoved {
+        /// The new host's slot.
+        slot: u8,
+        /// The first tick slot 0 plays the absent input.
+        tick: u32,
+    },
     /// The match is over; no further event follows.
     Ended(Outcome),
     /// This session rejoined a running match (see

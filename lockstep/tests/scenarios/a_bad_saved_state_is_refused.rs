@@ -35,6 +35,7 @@ fn rejoiner(window: u8) -> Session<Dots> {
         match_id: 11,
         rejoin_token: 5,
         host_proof: 0,
+        proofs: [0; 8],
     });
     s.handle_datagram(Millis(30), PeerId(0), Channel::Reliable, &enc(hello));
     assert_eq!(s.outcome(), None);

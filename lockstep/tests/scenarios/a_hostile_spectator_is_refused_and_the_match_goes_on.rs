@@ -116,6 +116,7 @@ fn a_hostile_spectator_is_refused_and_the_match_goes_on() {
                     match_id: 0,
                     rejoin_token: 0,
                     host_proof: 0,
+                    proofs: [0; 8],
                 }),
             ),
             Hostile::new(

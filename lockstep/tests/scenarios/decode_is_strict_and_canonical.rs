@@ -41,20 +41,32 @@ fn message() -> impl Strategy<Value = M> {
         any::<u32>(),
         any::<u64>(),
         any::<u64>(),
-        0u8..=1,
+        0u8..=2,
         0u8..=60,
         1u16..,
         0u8..=60,
         (2u8..=8, any::<u8>(), any::<u64>(), any::<u64>()),
     )
         .prop_map(
-            |(protocol, build, seed, side, input_delay, hash_interval, prediction_window, m)| {
-                // A host's Hello names the match, the receiver's slot and
-                // token and the check of its own; a guest's leaves them 0.
-                let (players, slot, match_id, rejoin_token, host_proof) = match side {
-                    0 => (m.0, 1 + m.1 % (m.0 - 1), m.2, m.3, m.3.rotate_left(9)),
-                    _ => (0, 0, 0, 0, 0),
+            |(protocol, build, seed, kind, input_delay, hash_interval, prediction_window, m)| {
+                // A host's Hello (kind 0: slot 0's; kind 2: a guest's the
+                // host's place moved to) names the match, the receiver's
+                // slot and token and the checks of every slot's token; a
+                // guest's (kind 1) leaves them 0.
+                let mut proofs = [0u64; 8];
+                let (players, side, slot, match_id, rejoin_token, host_proof) = match kind {
+                    0 => (m.0, 0, 1 + m.1 % (m.0 - 1), m.2, m.3, m.3.rotate_left(9)),
+                    2 => {
+                        let players = m.0.max(3);
+                        let side = 1 + m.1 % (players - 1);
+                        let slot = if side + 1 < players { side + 1 } else { 1 };
+                        (players, side, slot, m.2, 0, 0)
+                    }
+                    _ => (0, 1, 0, 0, 0, 0),
                 };
+                for (s, p) in proofs.iter_mut().enumerate().take(usize::from(players)) {
+                    *p = m.3.rotate_left(s as u32 * 7);
+                }
                 M::Hello(Hello {
                     protocol,
                     build,
@@ -68,6 +80,7 @@ fn message() -> impl Strategy<Value = M> {
                     match_id,
                     rejoin_token,
                     host_proof,
+                    proofs,
                 })
             },
         );
@@ -130,7 +143,7 @@ fn message() -> impl Strategy<Value = M> {
         1u8..8,
         proptest::option::of(any::<u64>()),
         0u8..=MAX_SPECTATORS,
-        0u8..5,
+        0u8..6,
     )
         .prop_map(|(seq, tick, slot, proof, count, kind)| {
             M::Roster(Roster {
@@ -138,7 +151,11 @@ fn message() -> impl Strategy<Value = M> {
                 tick,
                 change: match (kind, proof) {
                     (0, _) => RosterChange::Spectators { count },
-                    (4, _) => RosterChange::Benched { slot },
+                    (5, _) => RosterChange::HostMoved { host: slot },
+                    (4, proof) => RosterChange::Benched {
+                        slot,
+                        held_for: proof.map_or(0, |p| p as u32),
+                    },
                     (3, proof) => RosterChange::Joined {
                         slot,
                         proof: proof.unwrap_or(0),

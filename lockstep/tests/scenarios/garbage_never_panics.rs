@@ -60,6 +60,7 @@ fn guest_hello() -> Vec<u8> {
         match_id: 0,
         rejoin_token: 0,
         host_proof: 0,
+        proofs: [0; 8],
     }))
 }
 
@@ -779,6 +780,7 @@ fn every_kind_of_datagram_in_every_phase() {
             match_id: if host { 7 } else { 0 },
             rejoin_token: if host { 9 } else { 0 },
             host_proof: 0,
+            proofs: [0; 8],
         }))
     };
     let id = Tiny::BUILD_ID;
@@ -955,10 +957,19 @@ fn every_kind_of_datagram_in_every_phase() {
         encode(&M::Roster(Roster {
             seq: 1,
             tick: 12,
-            change: RosterChange::Benched { slot: 1 },
+            change: RosterChange::Benched {
+                slot: 1,
+                held_for: 20_000,
+            },
         })),
-        vec![12, 1, 4, 4, 0],     // slot 0 benched
-        vec![12, 1, 4, 5, 1],     // an unknown change
+        vec![12, 1, 4, 4, 0, 0], // slot 0 benched
+        encode(&M::Roster(Roster {
+            seq: 1,
+            tick: 12,
+            change: RosterChange::HostMoved { host: 1 },
+        })),
+        vec![12, 1, 4, 5, 0],     // the host moved to its own slot
+        vec![12, 1, 4, 6, 1],     // an unknown change
         encode(&M::JoinReady(0)), // a ready from a player, or before the match
         encode(&M::JoinReady(u32::MAX)),
         vec![25],                               // a ready without its tick
@@ -1029,6 +1040,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     match_id: if a / 2 % 2 == 0 { u64::from(b) } else { 0 },
                     rejoin_token: if a / 2 % 2 == 0 { u64::from(a) } else { 0 },
                     host_proof: 0,
+                    proofs: [0; 8],
                 }),
                 6 if a % 5 == 0 => M::Member(Member {
                     slot: (b % 7 + 1) as u8,
@@ -1125,6 +1137,13 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     offset: 0,
                     bytes: if pads.is_empty() { vec![1] } else { pads },
                 }),
+                23 if a % 2 == 0 => M::Roster(Roster {
+                    seq: (a % 3 + 1) as u16,
+                    tick: b % 8,
+                    change: RosterChange::HostMoved {
+                        host: (b % 7 + 1) as u8,
+                    },
+                }),
                 23 => M::Resume(Resume {
                     seed: u64::from(b),
                     input_delay: (a % 61) as u8,
@@ -1155,6 +1174,7 @@ fn datagram() -> impl Strategy<Value = Vec<u8>> {
                     tick: b % 8,
                     change: RosterChange::Benched {
                         slot: (a % 7 + 1) as u8,
+                        held_for: b,
                     },
                 }),
                 16 => M::Roster(Roster {

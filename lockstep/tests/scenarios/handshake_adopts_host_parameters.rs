@@ -130,6 +130,7 @@ fn the_guests_hello_carries_no_match_parameters() {
         match_id: 0,
         rejoin_token: 0,
         host_proof: 0,
+        proofs: [0; 8],
     };
     assert_eq!(Message::<u8>::decode(&bytes), Ok(Message::Hello(hello)));
     // Cannot fail: the configuration is valid (delay <= 60, non-zero intervals).

@@ -52,6 +52,7 @@ fn an_end_during_resimulation_leaves_the_present_state() {
             match_id: 7,
             rejoin_token: 0,
             host_proof: 0,
+            proofs: [0; 8],
         }),
     );
     let mut frame = 0u64;

@@ -73,6 +73,7 @@ fn hello(protocol: u32, side: u8) -> Vec<u8> {
         match_id: 0,
         rejoin_token: 0,
         host_proof: 0,
+        proofs: [0; 8],
     })
     .encode()
     // Cannot fail: well-formed messages with u8/u16 inputs always encode.

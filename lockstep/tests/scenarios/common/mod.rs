@@ -13,6 +13,8 @@ use netsim::{LinkConfig, SimEndpoint};
 #[allow(unused_imports)] // each test file uses some of them
 pub use lockstep_testing::{frame_time, in_both_modes, Mode, Pads, Seen, MODES};
 
+pub mod host_moved;
+
 /// A tiny game: a mixing accumulator per player plus a tick counter.
 /// Integers only; every field is hashed.
 #[derive(Clone, Debug)]
@@ -796,6 +798,7 @@ pub fn rejoiner_after_the_hosts_hello(window: u8) -> Session<Tiny> {
         match_id: 11,
         rejoin_token: 5,
         host_proof: 0,
+        proofs: [0; 8],
     });
     let bytes = hello.encode().expect("a Hello encodes");
     s.handle_datagram(Millis(30), PeerId(0), Channel::Reliable, &bytes);
