@@ -13,7 +13,6 @@ use crate::common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::rejoin::{RECONNECTING, REJOIN_WINDOW, TOO_LATE};
-use web_shell::shell::PlayerAction;
 
 fn notices(w: &World, p: usize) -> Vec<String> {
     w.pages[p]
@@ -25,13 +24,7 @@ fn notices(w: &World, p: usize) -> Vec<String> {
 
 #[test]
 fn a_guest_page_reloaded_after_the_party_host_left_gives_up_at_the_windows_end() {
-    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x90e5_2026);
-    w.party_invited(&[1, 2, 3]);
-    for p in 1..4 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
-    let all = [0, 1, 2, 3];
-    w.until(10_000, "the four play", |w| w.all_play(&all, 90));
+    let mut w = World::party_playing(4, 0x90e5_2026);
     w.run(1_100);
 
     w.close_tab(0);

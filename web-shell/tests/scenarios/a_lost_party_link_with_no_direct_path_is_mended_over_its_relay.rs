@@ -12,17 +12,11 @@ use crate::common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::members::PARTY_RELAY_AFTER;
-use web_shell::shell::PlayerAction;
 
 #[test]
 fn a_lost_party_link_with_no_direct_path_is_mended_over_its_relay() {
-    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x3e4d_2e1a);
-    w.party_invited(&[1, 2, 3]);
-    for p in 1..4 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
+    let mut w = World::party_playing(4, 0x3e4d_2e1a);
     let all = [0, 1, 2, 3];
-    w.until(10_000, "the four play", |w| w.all_play(&all, 90));
     assert_eq!(w.relays_opened, 0, "all direct");
     let rooms = w.rooms_made();
 

@@ -17,18 +17,6 @@ use web_shell::protocol::{PeerMsg, SignalKind};
 use web_shell::shell::restart::RESTART_DEADLINE;
 use web_shell::shell::PlayerAction;
 
-/// Three of four pages (page 3 stays in the lobby) play a party match
-/// past tick 90.
-fn three_play(seed: u64) -> World {
-    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, seed);
-    w.party_invited(&[1, 2]);
-    for p in 1..3 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
-    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 90));
-    w
-}
-
 /// The highest tick any of `pages` shows.
 fn last_tick(w: &World, pages: &[usize]) -> u32 {
     pages
@@ -40,7 +28,7 @@ fn last_tick(w: &World, pages: &[usize]) -> u32 {
 
 #[test]
 fn two_party_links_whose_paths_are_lost_come_back_by_ice_restarts() {
-    let mut w = three_play(0x1ce_2026);
+    let mut w = World::party_playing(3, 0x1ce_2026);
     let all = [0, 1, 2];
     let (peers, rooms) = (w.peers_created, w.rooms_made());
     let lost_at = last_tick(&w, &all);
@@ -73,7 +61,7 @@ fn two_party_links_whose_paths_are_lost_come_back_by_ice_restarts() {
 
 #[test]
 fn a_party_restart_that_cannot_bring_the_path_back_gives_way_to_the_comeback_path() {
-    let mut w = three_play(0x1ce_2027);
+    let mut w = World::party_playing(3, 0x1ce_2027);
     let all = [0, 1, 2];
     let (peers, rooms) = (w.peers_created, w.rooms_made());
     w.paths_stay_lost = true;
@@ -133,7 +121,7 @@ fn a_party_restart_that_cannot_bring_the_path_back_gives_way_to_the_comeback_pat
 
 #[test]
 fn hostile_restart_steps_are_dropped_and_the_party_plays_on() {
-    let mut w = three_play(0x1ce_2028);
+    let mut w = World::party_playing(3, 0x1ce_2028);
     let all = [0, 1, 2];
     let (peers, rooms) = (w.peers_created, w.rooms_made());
     let code = |s: &str| web_shell::id::RoomCode::parse(s);

@@ -11,16 +11,10 @@ use crate::common;
 use common::World;
 use web_shell::id::RoomCode;
 use web_shell::protocol::PeerMsg;
-use web_shell::shell::PlayerAction;
 
 #[test]
 fn a_party_guest_that_alone_loses_its_path_asks_and_the_link_is_restarted() {
-    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x1ce_2030);
-    w.party_invited(&[1, 2]);
-    for p in 1..3 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
-    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 90));
+    let mut w = World::party_playing(3, 0x1ce_2030);
     let all = [0, 1, 2];
     let (peers, rooms) = (w.peers_created, w.rooms_made());
     // The guest that answered on the guests' link.

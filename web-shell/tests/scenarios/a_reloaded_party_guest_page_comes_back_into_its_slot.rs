@@ -12,17 +12,11 @@ use crate::common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
-use web_shell::shell::PlayerAction;
 
 #[test]
 fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
-    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x0e10_ad26);
-    w.party_invited(&[1, 2, 3]);
-    for p in 1..4 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
+    let mut w = World::party_playing(4, 0x0e10_ad26);
     let all = [0, 1, 2, 3];
-    w.until(10_000, "the four play", |w| w.all_play(&all, 90));
     w.run(1_100);
     let text = w.pages[2]
         .session

@@ -14,17 +14,11 @@ use crate::common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
-use web_shell::shell::PlayerAction;
 
 #[test]
 fn a_reloaded_party_host_page_comes_back_into_its_match() {
-    let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], common::ANY_FOUR, 0x4057_2026);
-    w.party_invited(&[1, 2, 3]);
-    for p in 1..4 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
+    let mut w = World::party_playing(4, 0x4057_2026);
     let all = [0, 1, 2, 3];
-    w.until(10_000, "the four play", |w| w.all_play(&all, 90));
     w.run(1_100);
     let record = RejoinRecord::from_storage(w.pages[0].session.as_deref().expect("a record"))
         .expect("the host's record reads back");

@@ -307,6 +307,22 @@ impl World {
         w
     }
 
+    /// Four pages of a game taking parties of up to four in the lobby
+    /// (Ada, Bo, Cy, Di; random numbers from `seed`); page 0 invites the
+    /// next `players - 1`, who accept, and the party plays past tick 90.
+    #[allow(dead_code)]
+    pub fn party_playing(players: usize, seed: u64) -> World {
+        let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], ANY_FOUR, seed);
+        let guests: Vec<usize> = (1..players).collect();
+        w.party_invited(&guests);
+        for &p in &guests {
+            w.press(p, PlayerAction::PartyAccept, 0);
+        }
+        let all: Vec<usize> = (0..players).collect();
+        w.until(10_000, "the party plays", |w| w.all_play(&all, 90));
+        w
+    }
+
     /// Page 0 invites the pages `invited` to its party (everyone on side
     /// 0); returns once each of them shows the invitation.
     pub fn party_invited(&mut self, invited: &[usize]) {
@@ -382,6 +398,35 @@ impl World {
             let line = &self.pages[p].shell.match_view().reconnecting;
             assert_eq!(*line, None, "page {p} counts nobody down");
         }
+    }
+
+    /// Runs until every page of `back` is back in the match after a
+    /// reload or a lost link; then every page of `all` plays 120 ticks
+    /// past the later return (`check` looks at the world as they are
+    /// back), page `leaver` leaves, and the logs agree at tick 1, at the
+    /// return and after it. Returns the return's tick.
+    #[allow(dead_code)]
+    pub fn back_and_logs_agree(
+        &mut self,
+        back: &[usize],
+        all: &[usize],
+        leaver: usize,
+        check: impl FnOnce(&World),
+    ) -> u32 {
+        self.until(15_000, "the pages are back in the match", |w| {
+            back.iter().all(|&p| {
+                w.screen(p) == Screen::Match && w.pages[p].shell.match_view().rejoined.is_some()
+            })
+        });
+        let back_at = back
+            .iter()
+            .filter_map(|&p| self.pages[p].shell.match_view().rejoined)
+            .max()
+            .unwrap_or(0);
+        check(self);
+        self.all_play_on_past(all, back_at + 120);
+        self.leave_and_logs_agree(leaver, all, &[1, back_at, back_at + 120]);
+        back_at
     }
 
     /// Page `leaver` leaves the match; every page of `pages` shows its
