@@ -20,7 +20,7 @@ use super::sender::Outbox;
 use super::{rejoin, Phase, Session};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
-use crate::wire::{ByeReason, CatchUp, Message, RejoinRefusal};
+use crate::wire::{ByeReason, Message, RejoinRefusal};
 
 /// How long the host keeps a slot for a newcomer that was sent its
 /// catch-up and has not said it is ready (the handshake's own default
@@ -59,12 +59,12 @@ impl<G: DeterministicGame> Session<G> {
             *s = s.saturating_add(1);
         }
         let hello = host_hello::<G::Input>(&run.params, &self.cfg, G::BUILD_ID, slot, &seats);
-        let tick = run.timeline.confirmed_tick();
-        let Some(hash) = run.timeline.confirmed_game().map(G::state_hash) else {
-            // Unreachable: the confirmed state is the present or saved.
-            debug_assert!(false, "no confirmed state");
+        // Its own slot is among the neutral ones: it fills it as everyone
+        // does until the change.
+        let Some((state, end)) = run.catch_up_parts(true) else {
             return;
         };
+        let tick = end.tick;
         self.admitting = Some(Admission {
             slot,
             link,
@@ -74,23 +74,6 @@ impl<G: DeterministicGame> Session<G> {
         });
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
-        let state = run
-            .timeline
-            .confirmed_game()
-            .and_then(G::save)
-            .and_then(|bytes| rejoin::pieces(tick, &bytes));
-        // Its own slot is among the neutral ones: it fills it as everyone
-        // does until the change.
-        let neutral = (1..players)
-            .filter(|&s| run.timeline.is_neutral(s))
-            .fold(0u8, |m, s| m | 1 << s);
-        let end = CatchUp {
-            tick,
-            hash,
-            roster: run.roster_seq,
-            spectators: run.watchers.changes(),
-            neutral,
-        };
         let i = match self.strangers.iter().position(|(id, _)| *id == link) {
             Some(i) => i,
             None => {

@@ -193,6 +193,37 @@ struct Running<G: DeterministicGame> {
 }
 
 impl<G: DeterministicGame> Running<G> {
+    /// What a catch-up of this match sends besides the inputs: the saved
+    /// state of the confirmed tick (when `with_state` and the game saves
+    /// one), and the end (the confirmed tick and its hash, the last
+    /// membership change and spectator count, and the slots that play the
+    /// neutral input, which the receiver keeps filling as every player
+    /// does). `None` without a confirmed state, which cannot happen.
+    fn catch_up_parts(&self, with_state: bool) -> Option<(Option<Vec<SavedState>>, CatchUp)> {
+        let tick = self.timeline.confirmed_tick();
+        let Some(hash) = self.timeline.confirmed_game().map(G::state_hash) else {
+            debug_assert!(false, "no confirmed state");
+            return None;
+        };
+        let state = self
+            .timeline
+            .confirmed_game()
+            .filter(|_| with_state)
+            .and_then(G::save)
+            .and_then(|bytes| rejoin::pieces(tick, &bytes));
+        let neutral = (0..self.timeline.players())
+            .filter(|&s| self.timeline.is_neutral(s))
+            .fold(0u8, |m, s| m | 1 << s);
+        let end = CatchUp {
+            tick,
+            hash,
+            roster: self.roster_seq,
+            spectators: self.watchers.changes(),
+            neutral,
+        };
+        Some((state, end))
+    }
+
     /// A match running from `timeline`, whose last membership change is
     /// number `roster_seq` (0 at the start, the host's in a catch-up).
     fn new(params: Params, timeline: Timeline<G>, roster_seq: u16) -> Self {
@@ -3953,12 +3984,11 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return None;
         };
-        let tick = run.timeline.confirmed_tick();
-        let Some(hash) = run.timeline.confirmed_game().map(G::state_hash) else {
-            // Unreachable: the confirmed state is the present or saved.
-            debug_assert!(false, "no confirmed state");
-            return None;
-        };
+        // A game that saves its state sends it instead of the inputs
+        // before it (a receiver that holds the match up to `from` needs
+        // neither).
+        let (state, end) = run.catch_up_parts(from == 0)?;
+        let tick = end.tick;
         let p = self.peers.get_mut(t)?;
         if p.id != link {
             self.gone.push(p.id);
@@ -3987,27 +4017,6 @@ impl<G: DeterministicGame> Session<G> {
         }
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
-        // A game that saves its state sends it instead of the inputs
-        // before it (a receiver that holds the match up to `from` needs
-        // neither).
-        let state = run
-            .timeline
-            .confirmed_game()
-            .filter(|_| from == 0)
-            .and_then(G::save)
-            .and_then(|bytes| rejoin::pieces(tick, &bytes));
-        // The slots that play the neutral input, so the newcomer keeps
-        // filling them as every player does.
-        let neutral = (0..players)
-            .filter(|&s| run.timeline.is_neutral(s))
-            .fold(0u8, |m, s| m | 1 << s);
-        let end = CatchUp {
-            tick,
-            hash,
-            roster: run.roster_seq,
-            spectators: run.watchers.changes(),
-            neutral,
-        };
         let count = rejoin::send_catch_up_from(&mut p.out, &all, state, end, from);
         self.deadlines.progressed();
         Some((tick, count))
