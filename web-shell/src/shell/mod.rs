@@ -1169,6 +1169,7 @@ impl Shell {
                 let report = self.game.match_frame(now, &held, &mut self.match_view);
                 self.close_benched_link();
                 self.party_host_silent(now);
+                self.party_host_moved();
                 self.pair_stream_check(now);
                 self.reconnecting_view();
                 self.send_match_transmits();

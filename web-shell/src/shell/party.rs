@@ -146,6 +146,9 @@ pub(super) struct PartySetup {
     /// On a guest's page: the party host's lobby id (a page that lost its
     /// links asks it for a way back).
     host: Option<PeerId>,
+    /// The place that hosts the match: 0, until the host's place moves to
+    /// a guest (see [`Shell::party_host_moved`]).
+    host_place: u8,
     /// The links made through a comeback room, by key, with that room's
     /// attempt number (the others carry the party's).
     link_tags: std::collections::BTreeMap<u8, u32>,
@@ -215,6 +218,7 @@ impl PartySetup {
             pair_room: None,
             room: None,
             host: None,
+            host_place: 0,
             link_tags: std::collections::BTreeMap::new(),
             relink: None,
             names: std::collections::BTreeMap::new(),

@@ -304,7 +304,11 @@ impl Shell {
             && self.match_view.rejoined.is_none()
             && self.match_view.status == crate::shell::rejoin::RECONNECTING
             && self.running_party().is_some();
-        let keeper_ok = from_place == 0 || host_returning || (host_away && from_place < mine);
+        let moved_host = self
+            .running_party()
+            .is_some_and(|p| p.host_place != 0 && p.host_place == from_place);
+        let keeper_ok =
+            from_place == 0 || moved_host || host_returning || (host_away && from_place < mine);
         let Some(code) = code.filter(|_| keeper_ok) else {
             log::warn!("party: dropped a malformed comeback room message");
             return;
@@ -973,7 +977,7 @@ impl Shell {
             .map(|p| {
                 p.ids
                     .iter()
-                    .filter(|(q, _)| **q != 0 && **q != me)
+                    .filter(|(q, _)| **q != 0 && **q != me && **q != p.host_place)
                     .map(|(_, id)| id.clone())
                     .collect()
             })
@@ -1003,7 +1007,42 @@ impl Shell {
             .filter(|q| *q != 0 && !p.down.contains(q))
             .chain(std::iter::once(me))
             .min();
-        host_away && lowest == Some(me)
+        (host_away && lowest == Some(me)) || p.host_place == me
+    }
+
+    /// Whether the host's place of the running party match moved to this
+    /// page's place.
+    pub(in crate::shell) fn party_hosts_moved_here(&self) -> bool {
+        self.running_party().is_some_and(|p| {
+            p.host_place != 0 && p.lineup.as_ref().is_some_and(|l| l.place == p.host_place)
+        })
+    }
+
+    /// Once a frame: when the match's session says the host's place moved
+    /// to a guest (the old host's page never came back), the page follows
+    /// it. A guest asks the new host's page for a way back from now on
+    /// (its record names it); the new host's page keeps the comeback room
+    /// for any guest that comes back (see [`Shell::keeps_for_host`]), as
+    /// the party's host did. Neither asks the old host's page any more.
+    pub(in crate::shell) fn party_host_moved(&mut self) {
+        let Some(k) = self.match_view.host.filter(|h| *h != 0) else {
+            return;
+        };
+        let Some(p) = self.running_party() else {
+            return;
+        };
+        if p.host_place == k || self.game.match_tag() != Some(p.gen) {
+            return;
+        }
+        let me = p.lineup.as_ref().map_or(0, |l| l.place);
+        let id = p.ids.get(&k).cloned();
+        if let Some(p) = self.party.as_mut() {
+            p.host_place = k;
+            p.host = if k == me { None } else { id.or(p.host.take()) };
+        }
+        log::info!("party: the host's place moved to another player's page");
+        self.stop_asking_old_host();
+        self.record_soon();
     }
 
     /// The name of the party player who plays slot `slot` (a party's
