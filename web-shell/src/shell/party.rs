@@ -587,7 +587,10 @@ impl Shell {
                     p.restarts.forget(place);
                     self.game.party_link_lost(now, link_name(place));
                     self.refresh_live();
-                    if place == 0 {
+                    // The link to the host's place (0, or the guest the
+                    // host's place moved to): this page comes back.
+                    let host_place = self.party.as_ref().map_or(0, |p| p.host_place);
+                    if place == host_place {
                         self.party_host_lost(now);
                     } else {
                         self.ask_mend();

@@ -111,12 +111,13 @@ impl Shell {
     /// Host: the guest at `from_place` lost its link to the guest at
     /// `place` (hub message [`HUB_MEND`]): a comeback room mends it.
     pub(super) fn mend_asked(&mut self, now: Millis, from_place: u8, place: &[u8]) {
+        let host = self.running_party().map_or(0, |p| p.host_place);
         let people = self
             .running_party()
             .and_then(|p| p.lineup.as_ref())
-            .filter(|l| l.place == 0)
+            .filter(|l| l.place == host)
             .map_or(0, |l| l.sides.len());
-        let fits = |q: u8| q != 0 && usize::from(q) < people;
+        let fits = |q: u8| q != 0 && q != host && usize::from(q) < people;
         match *place {
             [q] if fits(q) && fits(from_place) && q != from_place => {
                 log::info!("a party guest lost its link to another; mending it");
@@ -434,15 +435,18 @@ impl Shell {
         let Some(p) = self.running_party() else {
             return;
         };
-        let host_up = p.links.iter().any(|(_, q)| *q == 0) && !p.down.contains(&0);
-        let lost = p.down.iter().copied().find(|q| *q != 0);
+        // The host is at place 0, or where its place moved (place 0 is
+        // then gone for good: nobody mends a link to it).
+        let host = p.host_place;
+        let host_up = p.links.iter().any(|(_, q)| *q == host) && !p.down.contains(&host);
+        let lost = p.down.iter().copied().find(|q| *q != 0 && *q != host);
         let (Some(q), true) = (lost, host_up && self.game.match_tag() == Some(p.gen)) else {
             return;
         };
-        if p.lineup.as_ref().is_none_or(|l| l.place == 0) || self.comeback.reconnecting() {
+        if p.lineup.as_ref().is_none_or(|l| l.place == host) || self.comeback.reconnecting() {
             return;
         }
-        let Some(&(m, _)) = p.links.iter().find(|(_, q)| *q == 0) else {
+        let Some(&(m, _)) = p.links.iter().find(|(_, q)| *q == host) else {
             return;
         };
         self.out.push_back(Output::SendPeer {
@@ -522,8 +526,11 @@ impl Shell {
         // page keeps its session (which holds the host's place) and its
         // links, and asks the host's page too, in case this link alone
         // failed.
+        // A host's place that moved to a guest does not come back after a
+        // reload (that page keeps no record), so it is not waited for.
         let reach_guests = p.links.iter().any(|(_, q)| *q != 0 && !p.down.contains(q));
-        if p.down.contains(&0) && reach_guests && self.game.host_rejoins() {
+        let moved = p.host_place != 0;
+        if !moved && p.down.contains(&0) && reach_guests && self.game.host_rejoins() {
             self.party_link_to_host_lost(now, host, people, true);
             return;
         }
