@@ -534,6 +534,9 @@ impl Shell {
             self.give_up(if party_host { WENT_ON } else { TOO_LATE });
             return;
         }
+        // The record in storage is this page's from here on: it goes when
+        // the match ends, however it ends (a refused comeback included).
+        self.comeback.written = true;
         let left = (r.alive_at + REJOIN_WINDOW.0).saturating_sub(self.wall(now));
         self.last_opponent = Some(r.ask.clone());
         self.comeback.name = Some(r.ask_name.clone());

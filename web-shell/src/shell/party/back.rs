@@ -1017,6 +1017,26 @@ impl Shell {
         (host_away && lowest == Some(me)) || p.host_place == me
     }
 
+    /// Whether `outcome` ends the fresh session of a party host's page
+    /// that came back (a party of three or more) because its slot is no
+    /// longer held: the host's place moved to a guest meanwhile and the
+    /// match went on without it (docs/engine.md, "A host that never
+    /// comes back").
+    pub(in crate::shell) fn party_host_back_refused(&self, outcome: &lockstep::Outcome) -> bool {
+        let refused = matches!(
+            outcome,
+            lockstep::Outcome::RejoinRefused {
+                why: lockstep::RejoinRefusal::SlotNotHeld
+            }
+        );
+        refused
+            && self
+                .party
+                .as_ref()
+                .and_then(|p| p.lineup.as_ref())
+                .is_some_and(|l| l.place == 0 && l.sides.len() >= 3)
+    }
+
     /// Whether the host's place of the running party match moved to this
     /// page's place.
     pub(in crate::shell) fn party_hosts_moved_here(&self) -> bool {
