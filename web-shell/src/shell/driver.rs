@@ -53,6 +53,9 @@ pub struct MatchEnd {
 /// over one link.
 const MATCH_LINK: PeerId = PeerId(0);
 
+/// How long the line saying that the host's place moved stays shown.
+pub const HOST_MOVED_SHOWN: Millis = Millis(5_000);
+
 /// One online match. See the module documentation.
 #[derive(Debug)]
 pub struct MatchDriver<G: DeterministicGame> {
@@ -73,6 +76,9 @@ pub struct MatchDriver<G: DeterministicGame> {
     quality: crate::quality::QualityMeter,
     /// The slots held for dropped players, for the countdown shown.
     holds: super::rejoin::Holds,
+    /// When the host's place moved, and the slot it moved to (see
+    /// [`Event::HostMoved`]), for the line shown a few seconds after.
+    host_moved: Option<(Millis, u8)>,
 }
 
 impl<G: DeterministicGame> MatchDriver<G> {
@@ -123,6 +129,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
             first_tick: false,
             quality: crate::quality::QualityMeter::default(),
             holds: super::rejoin::Holds::default(),
+            host_moved: None,
         })
     }
 
@@ -304,6 +311,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
                     front.start_online(side);
                 }
                 Event::Watching { .. } => front.start_watching(),
+                Event::HostMoved { slot, .. } => self.host_moved = Some((now, slot)),
                 _ => {}
             }
         }
@@ -359,6 +367,11 @@ impl<G: DeterministicGame> MatchDriver<G> {
         view.held = self.holds.shown(now).filter(|_| !ending);
         view.benched = self.holds.benched().filter(|_| !ending);
         view.host_held = self.holds.holds(0) && !ending;
+        view.host = s.side().map(|_| s.host_slot());
+        view.moved_to = self
+            .host_moved
+            .filter(|(at, _)| now < *at + HOST_MOVED_SHOWN && !ending)
+            .map(|(_, slot)| slot);
         view.rejoined = self.holds.rejoined();
         if let Some((delay, window)) = s.input_delay().zip(s.prediction_window()) {
             let name = |slot| {

@@ -1169,6 +1169,7 @@ impl Shell {
                 let report = self.game.match_frame(now, &held, &mut self.match_view);
                 self.close_benched_link();
                 self.party_host_silent(now);
+                self.party_host_moved();
                 self.pair_stream_check(now);
                 self.reconnecting_view();
                 self.send_match_transmits();
@@ -1180,7 +1181,10 @@ impl Shell {
                 }
                 self.out.push_back(Output::Paint);
                 self.render(Part::Match);
-                if let Some(end) = report.ended {
+                if let Some(mut end) = report.ended {
+                    if self.party_host_back_refused(&end.outcome) {
+                        end.message = rejoin::WENT_ON.to_owned();
+                    }
                     self.game.drop_match();
                     self.comeback_end();
                     self.close_match_at = Some(now + MATCH_CLOSE_GRACE);

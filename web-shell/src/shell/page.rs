@@ -327,11 +327,12 @@ pub fn match_(v: &MatchView) -> Vec<Patch> {
         "match-waiting",
         v.reconnecting
             .clone()
+            .or_else(|| v.host_moved.clone())
             .unwrap_or_else(|| WAITING_LINE.to_owned()),
     ));
     p.push(Patch::Shown(
         "match-waiting",
-        v.waiting || v.reconnecting.is_some(),
+        v.waiting || v.reconnecting.is_some() || v.host_moved.is_some(),
     ));
     p.push(Patch::Text("match-status", v.status.clone()));
     p.push(Patch::Shown("match-details", !v.status.is_empty()));

@@ -146,6 +146,9 @@ pub(super) struct PartySetup {
     /// On a guest's page: the party host's lobby id (a page that lost its
     /// links asks it for a way back).
     host: Option<PeerId>,
+    /// The place that hosts the match: 0, until the host's place moves to
+    /// a guest (see [`Shell::party_host_moved`]).
+    host_place: u8,
     /// The links made through a comeback room, by key, with that room's
     /// attempt number (the others carry the party's).
     link_tags: std::collections::BTreeMap<u8, u32>,
@@ -215,6 +218,7 @@ impl PartySetup {
             pair_room: None,
             room: None,
             host: None,
+            host_place: 0,
             link_tags: std::collections::BTreeMap::new(),
             relink: None,
             names: std::collections::BTreeMap::new(),
@@ -583,7 +587,10 @@ impl Shell {
                     p.restarts.forget(place);
                     self.game.party_link_lost(now, link_name(place));
                     self.refresh_live();
-                    if place == 0 {
+                    // The link to the host's place (0, or the guest the
+                    // host's place moved to): this page comes back.
+                    let host_place = self.party.as_ref().map_or(0, |p| p.host_place);
+                    if place == host_place {
                         self.party_host_lost(now);
                     } else {
                         self.ask_mend();

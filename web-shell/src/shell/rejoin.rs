@@ -316,6 +316,12 @@ pub const COULD_NOT: &str = "Could not get back into the match.";
 /// The message when the window ran out before the host took us back.
 pub const TOO_LATE: &str = "Could not get back into the match in time, so it is over.";
 
+/// What the page of a party's host says when it comes back too late: in a
+/// game that plays on after a leave the host's place moved to a guest and
+/// the match went on (docs/engine.md, "A host that never comes back");
+/// in another the match ended.
+pub const WENT_ON: &str = "You were away too long: the match went on without you, or it is over.";
+
 /// What follows a refusal `why` at `now`, for a rejoin first tried at
 /// `since`: only [`RejoinRefusal::SlotLive`] is worth another try (the
 /// host has yet to notice the old link gone), and only within the window.
@@ -524,9 +530,13 @@ impl Shell {
             return;
         }
         if !r.fresh(self.wall(now)) {
-            self.give_up(TOO_LATE);
+            let party_host = r.slot == 0 && r.people >= 3;
+            self.give_up(if party_host { WENT_ON } else { TOO_LATE });
             return;
         }
+        // The record in storage is this page's from here on: it goes when
+        // the match ends, however it ends (a refused comeback included).
+        self.comeback.written = true;
         let left = (r.alive_at + REJOIN_WINDOW.0).saturating_sub(self.wall(now));
         self.last_opponent = Some(r.ask.clone());
         self.comeback.name = Some(r.ask_name.clone());
@@ -567,6 +577,15 @@ impl Shell {
         // host through its guests; in a match of two, each through the
         // other.
         let in_party = self.party_links_up();
+        if self.party_hosts_moved_here() {
+            // The host's place moved to this page's slot: nobody holds
+            // the old host's entropy, so a reload of this page could not
+            // take the host's part back (docs/web-shell.md, "Parties").
+            if self.comeback.written {
+                self.clear_record();
+            }
+            return;
+        }
         let (ask, also, ask_name, people) = if let Some((host, people)) = self.party_host() {
             let name = self
                 .client
@@ -958,6 +977,15 @@ impl Shell {
         self.comeback.asking = None;
     }
 
+    /// A party guest that kept its links while asking the host's old page
+    /// (see [`Asking::kept`]) asks it no more: the host's place moved.
+    pub(super) fn stop_asking_old_host(&mut self) {
+        if self.comeback.asking.as_ref().is_some_and(|a| a.kept) {
+            log::info!("party: no longer asking the old host's page");
+            self.comeback.asking = None;
+        }
+    }
+
     /// A party guest that kept its links while asking the host (see
     /// [`Asking::kept`]) lost the last of them: it is the one away after
     /// all, and says "Reconnecting…" from now on.
@@ -1179,7 +1207,19 @@ impl Shell {
             .held
             .and_then(|(slot, _)| self.party_name(slot));
         let party = self.party_links_up();
+        let moved = self.match_view.moved_to.map(|slot| {
+            let old = self.party_name(0).unwrap_or_else(|| "The host".to_owned());
+            if self.match_view.side == Some(slot) {
+                format!("{old} left; you host now")
+            } else {
+                let new = self
+                    .party_name(slot)
+                    .unwrap_or_else(|| "another player".to_owned());
+                format!("{old} left; {new} hosts now")
+            }
+        });
         let v = &mut self.match_view;
+        v.host_moved = moved;
         // The other player's countdown wins over this page's own ICE
         // restart: a page that closed goes quiet, and its connection
         // reports the path lost soon after, but the player to tell about

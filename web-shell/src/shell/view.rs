@@ -62,6 +62,16 @@ pub struct MatchView {
     /// A guest's session holds the host's slot (the host went silent to
     /// it); not shown.
     pub host_held: bool,
+    /// `data-host`: the slot that hosts the match now, once it started
+    /// (0 until the host's place moves to a guest, see docs/engine.md,
+    /// "A host that never comes back").
+    pub host: Option<u8>,
+    /// For a few seconds after the host's place moved: the slot it moved
+    /// to; not shown (the shell words [`MatchView::host_moved`] from it).
+    pub moved_to: Option<u8>,
+    /// The line in place of "Waiting for the other player…" for a few
+    /// seconds after the host's place moved: "Ada left; Bo hosts now".
+    pub host_moved: Option<String>,
     /// `data-rejoined`: the tick this page's fresh session caught up to
     /// when it came back into the match.
     pub rejoined: Option<u32>,
@@ -119,6 +129,7 @@ impl MatchView {
                 s(self.present_tick.as_ref().map(|v| v as _)),
             ),
             ("data-tick", s(self.tick.as_ref().map(|v| v as _))),
+            ("data-host", s(self.host.as_ref().map(|v| v as _))),
             ("data-hash", self.hash.map(hash_text)),
             ("data-input", self.input.clone()),
             ("data-summary", self.summary.clone()),

@@ -272,6 +272,10 @@ pub struct WireView {
     /// The session holds the host's slot (a party guest's page then
     /// comes back, see `Shell::party_host_silent`).
     host_held: bool,
+    /// The slot that hosts now, and the one the host's place just moved
+    /// to (for a few seconds).
+    host: Option<u8>,
+    moved_to: Option<u8>,
     rejoined: Option<u32>,
     /// How many watch the match (the session's spectators).
     watching: u8,
@@ -307,6 +311,8 @@ impl WireView {
             held: v.held,
             benched: v.benched,
             host_held: v.host_held,
+            host: v.host,
+            moved_to: v.moved_to,
             rejoined: v.rejoined,
             watching: v.watching,
             status: v.status.clone(),
@@ -340,6 +346,8 @@ impl WireView {
         v.held = self.held;
         v.benched = self.benched;
         v.host_held = self.host_held;
+        v.host = self.host;
+        v.moved_to = self.moved_to;
         v.rejoined = self.rejoined;
         v.watching = self.watching;
         v.status = self.status;

@@ -111,12 +111,13 @@ impl Shell {
     /// Host: the guest at `from_place` lost its link to the guest at
     /// `place` (hub message [`HUB_MEND`]): a comeback room mends it.
     pub(super) fn mend_asked(&mut self, now: Millis, from_place: u8, place: &[u8]) {
+        let host = self.running_party().map_or(0, |p| p.host_place);
         let people = self
             .running_party()
             .and_then(|p| p.lineup.as_ref())
-            .filter(|l| l.place == 0)
+            .filter(|l| l.place == host)
             .map_or(0, |l| l.sides.len());
-        let fits = |q: u8| q != 0 && usize::from(q) < people;
+        let fits = |q: u8| q != 0 && q != host && usize::from(q) < people;
         match *place {
             [q] if fits(q) && fits(from_place) && q != from_place => {
                 log::info!("a party guest lost its link to another; mending it");
@@ -304,7 +305,11 @@ impl Shell {
             && self.match_view.rejoined.is_none()
             && self.match_view.status == crate::shell::rejoin::RECONNECTING
             && self.running_party().is_some();
-        let keeper_ok = from_place == 0 || host_returning || (host_away && from_place < mine);
+        let moved_host = self
+            .running_party()
+            .is_some_and(|p| p.host_place != 0 && p.host_place == from_place);
+        let keeper_ok =
+            from_place == 0 || moved_host || host_returning || (host_away && from_place < mine);
         let Some(code) = code.filter(|_| keeper_ok) else {
             log::warn!("party: dropped a malformed comeback room message");
             return;
@@ -430,15 +435,18 @@ impl Shell {
         let Some(p) = self.running_party() else {
             return;
         };
-        let host_up = p.links.iter().any(|(_, q)| *q == 0) && !p.down.contains(&0);
-        let lost = p.down.iter().copied().find(|q| *q != 0);
+        // The host is at place 0, or where its place moved (place 0 is
+        // then gone for good: nobody mends a link to it).
+        let host = p.host_place;
+        let host_up = p.links.iter().any(|(_, q)| *q == host) && !p.down.contains(&host);
+        let lost = p.down.iter().copied().find(|q| *q != 0 && *q != host);
         let (Some(q), true) = (lost, host_up && self.game.match_tag() == Some(p.gen)) else {
             return;
         };
-        if p.lineup.as_ref().is_none_or(|l| l.place == 0) || self.comeback.reconnecting() {
+        if p.lineup.as_ref().is_none_or(|l| l.place == host) || self.comeback.reconnecting() {
             return;
         }
-        let Some(&(m, _)) = p.links.iter().find(|(_, q)| *q == 0) else {
+        let Some(&(m, _)) = p.links.iter().find(|(_, q)| *q == host) else {
             return;
         };
         self.out.push_back(Output::SendPeer {
@@ -518,8 +526,11 @@ impl Shell {
         // page keeps its session (which holds the host's place) and its
         // links, and asks the host's page too, in case this link alone
         // failed.
+        // A host's place that moved to a guest does not come back after a
+        // reload (that page keeps no record), so it is not waited for.
         let reach_guests = p.links.iter().any(|(_, q)| *q != 0 && !p.down.contains(q));
-        if p.down.contains(&0) && reach_guests && self.game.host_rejoins() {
+        let moved = p.host_place != 0;
+        if !moved && p.down.contains(&0) && reach_guests && self.game.host_rejoins() {
             self.party_link_to_host_lost(now, host, people, true);
             return;
         }
@@ -973,7 +984,7 @@ impl Shell {
             .map(|p| {
                 p.ids
                     .iter()
-                    .filter(|(q, _)| **q != 0 && **q != me)
+                    .filter(|(q, _)| **q != 0 && **q != me && **q != p.host_place)
                     .map(|(_, id)| id.clone())
                     .collect()
             })
@@ -1003,7 +1014,62 @@ impl Shell {
             .filter(|q| *q != 0 && !p.down.contains(q))
             .chain(std::iter::once(me))
             .min();
-        host_away && lowest == Some(me)
+        (host_away && lowest == Some(me)) || p.host_place == me
+    }
+
+    /// Whether `outcome` ends the fresh session of a party host's page
+    /// that came back (a party of three or more) because its slot is no
+    /// longer held: the host's place moved to a guest meanwhile and the
+    /// match went on without it (docs/engine.md, "A host that never
+    /// comes back").
+    pub(in crate::shell) fn party_host_back_refused(&self, outcome: &lockstep::Outcome) -> bool {
+        let refused = matches!(
+            outcome,
+            lockstep::Outcome::RejoinRefused {
+                why: lockstep::RejoinRefusal::SlotNotHeld
+            }
+        );
+        refused
+            && self
+                .party
+                .as_ref()
+                .and_then(|p| p.lineup.as_ref())
+                .is_some_and(|l| l.place == 0 && l.sides.len() >= 3)
+    }
+
+    /// Whether the host's place of the running party match moved to this
+    /// page's place.
+    pub(in crate::shell) fn party_hosts_moved_here(&self) -> bool {
+        self.running_party().is_some_and(|p| {
+            p.host_place != 0 && p.lineup.as_ref().is_some_and(|l| l.place == p.host_place)
+        })
+    }
+
+    /// Once a frame: when the match's session says the host's place moved
+    /// to a guest (the old host's page never came back), the page follows
+    /// it. A guest asks the new host's page for a way back from now on
+    /// (its record names it); the new host's page keeps the comeback room
+    /// for any guest that comes back (see [`Shell::keeps_for_host`]), as
+    /// the party's host did. Neither asks the old host's page any more.
+    pub(in crate::shell) fn party_host_moved(&mut self) {
+        let Some(k) = self.match_view.host.filter(|h| *h != 0) else {
+            return;
+        };
+        let Some(p) = self.running_party() else {
+            return;
+        };
+        if p.host_place == k || self.game.match_tag() != Some(p.gen) {
+            return;
+        }
+        let me = p.lineup.as_ref().map_or(0, |l| l.place);
+        let id = p.ids.get(&k).cloned();
+        if let Some(p) = self.party.as_mut() {
+            p.host_place = k;
+            p.host = if k == me { None } else { id.or(p.host.take()) };
+        }
+        log::info!("party: the host's place moved to another player's page");
+        self.stop_asking_old_host();
+        self.record_soon();
     }
 
     /// The name of the party player who plays slot `slot` (a party's
