@@ -14,14 +14,6 @@ use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::rejoin::{RECONNECTING, REJOIN_WINDOW, TOO_LATE};
 
-fn notices(w: &World, p: usize) -> Vec<String> {
-    w.pages[p]
-        .shell
-        .lobby_view()
-        .map(|v| v.notices.iter().map(|n| n.notice.text()).collect())
-        .unwrap_or_default()
-}
-
 #[test]
 fn a_guest_page_reloaded_after_the_party_host_left_gives_up_at_the_windows_end() {
     let mut w = World::party_playing(4, 0x90e5_2026);
@@ -32,11 +24,7 @@ fn a_guest_page_reloaded_after_the_party_host_left_gives_up_at_the_windows_end()
     w.run(1_000);
     w.reload_as(2, "", common::party_shell(common::ANY_FOUR));
     w.run(200);
-    assert_eq!(
-        notices(&w, 2),
-        vec![RECONNECTING.to_owned()],
-        "in the lobby"
-    );
+    assert_eq!(w.notices(2), vec![RECONNECTING.to_owned()], "in the lobby");
     w.until(10_000, "Cy's page is linked to the other guests", |w| {
         w.screen(2) == Screen::Match
     });

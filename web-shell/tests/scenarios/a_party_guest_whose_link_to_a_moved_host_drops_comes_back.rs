@@ -10,19 +10,14 @@ use crate::common;
 
 use common::World;
 use web_shell::shell::rejoin::REJOIN_WINDOW;
-use web_shell::shell::PlayerAction;
 use web_shell::testing::PlaysOnDots;
 
 #[test]
 fn a_party_guest_whose_link_to_a_moved_host_drops_comes_back() {
     let shells = common::party_shells_as::<PlaysOnDots>(3, common::ANY_FOUR, 0x11a7_2026, None);
     let mut w = World::party_lobby_of(&["Ada", "Bo", "Cy"], shells);
-    w.party_invited(&[1, 2]);
-    for p in 1..3 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
+    w.party_plays(3);
     let stayed = [1, 2];
-    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 90));
 
     w.close_tab(0);
     let over = w.now + REJOIN_WINDOW + common::LEFT_SETTLES;

@@ -9,18 +9,13 @@ use crate::common;
 
 use common::World;
 use web_shell::shell::rejoin::REJOIN_WINDOW;
-use web_shell::shell::PlayerAction;
 use web_shell::testing::PlaysOnDots;
 
 #[test]
 fn a_party_plays_on_when_a_player_leaves_for_good() {
     let shells = common::party_shells_as::<PlaysOnDots>(3, common::ANY_FOUR, 0x1e47_2026, None);
     let mut w = World::party_lobby_of(&["Ada", "Bo", "Cy"], shells);
-    w.party_invited(&[1, 2]);
-    for p in 1..3 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
-    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 90));
+    w.party_plays(3);
 
     w.close_tab(2);
     let gone_at = w.now;

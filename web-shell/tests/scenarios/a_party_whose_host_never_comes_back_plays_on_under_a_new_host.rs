@@ -13,7 +13,7 @@ use crate::common;
 use common::World;
 use web_shell::screens::Screen;
 use web_shell::shell::rejoin::{RejoinRecord, REJOIN_WINDOW, WENT_ON};
-use web_shell::shell::{PlayerAction, Shell};
+use web_shell::shell::Shell;
 use web_shell::testing::PlaysOnDots;
 
 fn plays_on_shell(cfg: web_shell::shell::ShellConfig, random: web_shell::shell::Random) -> Shell {
@@ -24,24 +24,12 @@ fn plays_on_shell(cfg: web_shell::shell::ShellConfig, random: web_shell::shell::
     )
 }
 
-fn notices(w: &World, p: usize) -> Vec<String> {
-    w.pages[p]
-        .shell
-        .lobby_view()
-        .map(|v| v.notices.iter().map(|n| n.notice.text()).collect())
-        .unwrap_or_default()
-}
-
 #[test]
 fn a_party_whose_host_never_comes_back_plays_on_under_a_new_host() {
     let shells = common::party_shells_as::<PlaysOnDots>(3, common::ANY_FOUR, 0x4057_2026, None);
     let mut w = World::party_lobby_of(&["Ada", "Bo", "Cy"], shells);
-    w.party_invited(&[1, 2]);
-    for p in 1..3 {
-        w.press(p, PlayerAction::PartyAccept, 0);
-    }
+    w.party_plays(3);
     let stayed = [1, 2];
-    w.until(10_000, "the three play", |w| w.all_play(&[0, 1, 2], 90));
     w.run(1_100);
     let ada_record = w.pages[0].session.clone().expect("the host keeps a record");
 
@@ -101,7 +89,7 @@ fn a_party_whose_host_never_comes_back_plays_on_under_a_new_host() {
     });
     w.run(3_000);
     assert_eq!(w.screen(0), Screen::Lobby, "Ada's page stays in the lobby");
-    assert_eq!(notices(&w, 0), vec![WENT_ON.to_owned()]);
+    assert_eq!(w.notices(0), vec![WENT_ON.to_owned()]);
     assert_eq!(w.pages[0].session, None, "its record is gone");
     for &p in &stayed {
         assert_eq!(w.screen(p), Screen::Match, "page {p} plays on");

@@ -24,14 +24,6 @@ fn playing() -> World {
     w
 }
 
-fn notices(w: &World, p: usize) -> Vec<String> {
-    w.pages[p]
-        .shell
-        .lobby_view()
-        .map(|v| v.notices.iter().map(|n| n.notice.text()).collect())
-        .unwrap_or_default()
-}
-
 #[test]
 fn a_reloaded_guest_page_comes_back_into_its_match() {
     let mut w = playing();
@@ -58,7 +50,7 @@ fn a_reloaded_guest_page_comes_back_into_its_match() {
     assert_eq!(w.screen(1), Screen::Lobby, "the page opens on the lobby");
     w.run(1_000);
     assert_ne!(w.id(1), old_id, "back in the lobby under a new id");
-    assert!(notices(&w, 1).contains(&RECONNECTING.to_owned()));
+    assert!(w.notices(1).contains(&RECONNECTING.to_owned()));
     let line = w.pages[0].shell.match_view().reconnecting.clone();
     assert!(
         line.as_deref()
@@ -104,7 +96,7 @@ fn a_record_whose_window_ran_out_is_cleared_with_a_message() {
     w.reload(1, "");
     w.run(200);
     assert_eq!(w.pages[1].session, None);
-    assert!(notices(&w, 1).contains(&TOO_LATE.to_owned()));
+    assert!(w.notices(1).contains(&TOO_LATE.to_owned()));
     assert_eq!(w.screen(1), Screen::Lobby);
 }
 
@@ -118,9 +110,9 @@ fn a_match_over_meanwhile_is_cleared_with_a_message() {
     w.run(2_000);
     assert_eq!(w.pages[1].session, None);
     assert!(
-        notices(&w, 1).contains(&MATCH_OVER.to_owned()),
+        w.notices(1).contains(&MATCH_OVER.to_owned()),
         "{:?}",
-        notices(&w, 1)
+        w.notices(1)
     );
     assert_eq!(w.screen(1), Screen::Lobby);
 }
@@ -136,9 +128,9 @@ fn a_host_gone_from_the_lobby_is_said_plainly() {
     w.run(2_000);
     assert_eq!(w.pages[1].session, None);
     assert!(
-        notices(&w, 1).contains(&HOST_GONE.to_owned()),
+        w.notices(1).contains(&HOST_GONE.to_owned()),
         "{:?}",
-        notices(&w, 1)
+        w.notices(1)
     );
 }
 

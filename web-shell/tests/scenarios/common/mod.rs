@@ -313,14 +313,32 @@ impl World {
     #[allow(dead_code)]
     pub fn party_playing(players: usize, seed: u64) -> World {
         let mut w = World::party_lobby(&["Ada", "Bo", "Cy", "Di"], ANY_FOUR, seed);
+        w.party_plays(players);
+        w
+    }
+
+    /// Page 0 invites pages 1 to `players - 1` to its party, they accept,
+    /// and the party plays past tick 90.
+    #[allow(dead_code)]
+    pub fn party_plays(&mut self, players: usize) {
         let guests: Vec<usize> = (1..players).collect();
-        w.party_invited(&guests);
+        self.party_invited(&guests);
         for &p in &guests {
-            w.press(p, PlayerAction::PartyAccept, 0);
+            self.press(p, PlayerAction::PartyAccept, 0);
         }
         let all: Vec<usize> = (0..players).collect();
-        w.until(10_000, "the party plays", |w| w.all_play(&all, 90));
-        w
+        self.until(10_000, "the party plays", |w| w.all_play(&all, 90));
+    }
+
+    /// The texts of the notices page `p`'s lobby shows (none off the
+    /// lobby).
+    #[allow(dead_code)]
+    pub fn notices(&self, p: usize) -> Vec<String> {
+        self.pages[p]
+            .shell
+            .lobby_view()
+            .map(|v| v.notices.iter().map(|n| n.notice.text()).collect())
+            .unwrap_or_default()
     }
 
     /// Page 0 invites the pages `invited` to its party (everyone on side
