@@ -84,6 +84,10 @@ play_smoke() {
     # setsid: play.sh leads its own process group (it and the server it
     # starts), so one kill by its PID stops both.
     start_play() {
+        # Emptied here, not only by the redirection below: that happens in
+        # the background child, and the loop must not find the last run's
+        # "ready" line before the child has opened the file.
+        : >"$logf"
         setsid env -u WEB_OUT scripts/play.sh --listen 127.0.0.1:0 >"$logf" 2>&1 &
         pid=$!
         url=""
