@@ -79,6 +79,9 @@ pub struct MatchDriver<G: DeterministicGame> {
     /// When the host's place moved, and the slot it moved to (see
     /// [`Event::HostMoved`]), for the line shown a few seconds after.
     host_moved: Option<(Millis, u8)>,
+    /// The session was made to come back into a running match (a rejoin
+    /// into its slot, or the host coming back), not to start one.
+    coming_back: bool,
 }
 
 impl<G: DeterministicGame> MatchDriver<G> {
@@ -113,6 +116,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
     ) -> Result<Self, ConfigError> {
         // The rejoin window is the caller's, as for `new`: a party's
         // caller that cannot bring a player back sets 0.
+        let coming_back = cfg.rejoining().is_some() || cfg.returning_host().is_some();
         let mut session = Session::new(cfg)?;
         // The driver is made once the match links are open: their Hellos
         // are queued now.
@@ -130,6 +134,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
             quality: crate::quality::QualityMeter::default(),
             holds: super::rejoin::Holds::default(),
             host_moved: None,
+            coming_back,
         })
     }
 
@@ -278,9 +283,11 @@ impl<G: DeterministicGame> MatchDriver<G> {
         report
     }
 
-    /// Whether a session that came back into its slot (a rejoin, with
-    /// its token) ended by `o` before it ever played: nobody took it back
-    /// before the match was over (the host's page never came back, say).
+    /// Whether a session made to come back into its slot (a rejoin with
+    /// its token, or the host coming back) ended by `o` before it ever
+    /// played: nobody took it back before the match was over (the host's
+    /// page never came back, say). A session starting a match that never
+    /// began keeps the outcome's own words.
     fn came_back_too_late(&self, o: &Outcome) -> bool {
         let lost = matches!(
             o,
@@ -290,7 +297,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
                 | Outcome::TransportLost
                 | Outcome::NoProgress
         );
-        lost && !self.first_tick && self.session.rejoin_token().is_some()
+        lost && !self.first_tick && self.coming_back
     }
 
     /// Drains the session's events; returns the outcome if it ended.
@@ -596,6 +603,37 @@ mod tests {
             TestDotsFrontEnd::default(),
             host(),
         )
+    }
+
+    /// A host with rejoin tokens whose guest never answers: the match
+    /// never began, and the page says why in the outcome's own words, not
+    /// that a way back ran out (only a session made to come back says
+    /// that), though the ended session holds a token of its own.
+    #[test]
+    fn a_match_that_never_began_keeps_its_own_words() {
+        let cfg = SessionConfig::host(7, 2).rejoin_entropy(0x5eed);
+        let mut d = MatchDriver::new(cfg, Millis(0)).unwrap();
+        let (mut front, mut view) = (TestDotsFrontEnd::default(), MatchView::default());
+        let mut now = Millis(0);
+        let end = (0..4_000)
+            .find_map(|_| {
+                now = now + Millis(16);
+                // The guest hears nothing and says nothing.
+                while d.poll_transmit().is_some() {}
+                d.frame(now, &mut front, &[], &mut view).ended
+            })
+            .expect("the host gives up");
+        assert!(!d.first_tick, "the match never began");
+        assert!(
+            d.rejoin_token().is_some(),
+            "the ended session holds a token"
+        );
+        assert!(
+            matches!(end.outcome, Outcome::Timeout | Outcome::HandshakeTimeout),
+            "{:?}",
+            end.outcome
+        );
+        assert_eq!(end.message, play::end_message(None, &end.outcome));
     }
 
     #[test]
