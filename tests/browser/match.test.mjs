@@ -1403,7 +1403,18 @@ async function leaveAndCount(a, b) {
   return Math.min(await num(a, '#result', 'data-log-ticks'), await num(b, '#result', 'data-log-ticks'));
 }
 
-test('19. the host\'s match connection loses its ICE path: an ICE restart on the same connection brings it back, no rejoin, the match ends in sync', { skip: !enabled }, async () => {
+/**
+ * Scenarios 19 and 19b: Mia and Ned play on their own server; the page
+ * `loser` ('mia', the host, which offered in the match's handshake, or
+ * 'ned', the guest, which answered and so asks the host for the restart)
+ * alone hears its match connection lose its ICE path. An ICE restart on
+ * the same connection brings it back: both pages count it, both have new
+ * ICE credentials, nobody made another connection or rejoined, the page
+ * that lost its path said "Reconnecting…", and the match ends in sync.
+ * Prints the time from the path lost to the restart seen on both pages
+ * under `figure`.
+ */
+async function pathLostAndRestarted(loser, figure) {
   // Its own server: the lobby holds these two pages only, so the last
   // peer connection each makes is its match's.
   const own = await startServer();
@@ -1423,10 +1434,9 @@ test('19. the host\'s match connection loses its ICE path: an ICE restart on the
     const creds = (p, n) => p.evaluate((n) => window.__ufrags(window.__pcs[n - 1]), n);
     const first = await Promise.all([creds(mia, peers[0]), creds(ned, peers[1])]);
     for (const p of [mia, ned]) await p.evaluate(recordLines);
-    // Mia's page (the host, which offered in the match's handshake) hears
-    // its path lost and restarts ICE on the same connection.
+    const [lost, lostPeer, lostName] = loser === 'mia' ? [mia, peers[0], 'Mia'] : [ned, peers[1], 'Ned'];
     const lostAt = Date.now();
-    await mia.evaluate((n) => window.__losePath(window.__pcs[n - 1]), peers[0]);
+    await lost.evaluate((n) => window.__losePath(window.__pcs[n - 1]), lostPeer);
     for (const p of [mia, ned]) {
       await p.locator('#match[data-ice-restarts="1"]').waitFor({ timeout: DEADLINE })
         .catch(async (e) => {
@@ -1454,10 +1464,10 @@ test('19. the host\'s match connection loses its ICE path: an ICE restart on the
       assert.equal(await p.evaluate((n) => window.__pcs[n - 1].connectionState, n), 'connected');
       assert.equal(await attr(p, '#match', 'data-rejoined'), null, 'no rejoin');
     }
-    const lines = await mia.evaluate(() => window.__lines);
-    assert.ok(lines.includes('Reconnecting…'), `Mia's page said it reconnects: ${JSON.stringify(lines)}`);
-    assert.equal(await mia.locator('#match-waiting').isVisible(), false, 'the line is gone');
-    console.log(`ice restart figures: ${JSON.stringify({ path_lost_to_restarted_on_both_ms: restartMs })}`);
+    const lines = await lost.evaluate(() => window.__lines);
+    assert.ok(lines.includes('Reconnecting…'), `${lostName}'s page said it reconnects: ${JSON.stringify(lines)}`);
+    for (const p of [mia, ned]) assert.equal(await p.locator('#match-waiting').isVisible(), false, 'the line is gone');
+    console.log(`${figure}: ${JSON.stringify({ path_lost_to_restarted_on_both_ms: restartMs })}`);
     const common = await leaveAndCount(mia, ned);
     assert.ok(common > tick + 100, `both logs reach past the restart (${common}, restarted at ${tick})`);
     await sameHashes(mia, ned, [60, tick, common]);
@@ -1468,74 +1478,14 @@ test('19. the host\'s match connection loses its ICE path: an ICE restart on the
     for (const k of ['mia', 'ned']) await pages[k]?.context().close();
     await own.stop();
   }
+}
+
+test('19. the host\'s match connection loses its ICE path: an ICE restart on the same connection brings it back, no rejoin, the match ends in sync', { skip: !enabled }, async () => {
+  await pathLostAndRestarted('mia', 'ice restart figures');
 });
 
 test('19b. only the guest\'s page sees its match connection lose its ICE path: it asks the host, whose ICE restart on the same connection brings it back, no rejoin, the match ends in sync', { skip: !enabled }, async () => {
-  // Its own server: the lobby holds these two pages only, so the last
-  // peer connection each makes is its match's.
-  const own = await startServer();
-  try {
-    pages.mia = await openPage(browser, own.url, { initScript: restartable });
-    pages.ned = await openPage(browser, own.url, { initScript: restartable });
-    const { mia, ned } = pages;
-    await joinLobby(mia, 'Mia');
-    await joinLobby(ned, 'Ned');
-    await entry(mia, 'Ned').and(mia.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
-    const lobbyPeers = await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers)));
-    await startMatch(mia, ned, 'Mia', 'Ned');
-    await waitAttrAtLeast(ned, 'tick', 120);
-    const peers = await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers)));
-    assert.deepEqual(peers, lobbyPeers.map((n) => n + 1), 'one match connection each');
-    // The ICE credentials of each page's match connection's descriptions.
-    const creds = (p, n) => p.evaluate((n) => window.__ufrags(window.__pcs[n - 1]), n);
-    const first = await Promise.all([creds(mia, peers[0]), creds(ned, peers[1])]);
-    for (const p of [mia, ned]) await p.evaluate(recordLines);
-    // Ned's page (the guest, which answered in the match's handshake) alone
-    // hears its path lost: it makes no restart offer, but asks Mia's page,
-    // whose own connection still says it is connected, for one.
-    const lostAt = Date.now();
-    await ned.evaluate((n) => window.__losePath(window.__pcs[n - 1]), peers[1]);
-    for (const p of [mia, ned]) {
-      await p.locator('#match[data-ice-restarts="1"]').waitFor({ timeout: DEADLINE })
-        .catch(async (e) => {
-          console.log(await describePage(mia, 'Mia'));
-          console.log(await describePage(ned, 'Ned'));
-          throw e;
-        });
-    }
-    const restartMs = Date.now() - lostAt;
-    const tick = await num(ned, '#match', 'data-tick');
-    await waitAttrAtLeast(ned, 'tick', tick + 120);
-    await waitAttrAtLeast(mia, 'tick', tick + 120);
-    // The same connection carries on, with new ICE credentials on both
-    // sides; nobody made another one, nobody rejoined.
-    const after = await Promise.all([creds(mia, peers[0]), creds(ned, peers[1])]);
-    for (const i of [0, 1]) {
-      for (const j of [0, 1]) {
-        assert.ok(first[i][j] && after[i][j], `credentials read (${JSON.stringify([first, after])})`);
-        assert.notEqual(after[i][j], first[i][j], `new ICE credentials after the restart (${JSON.stringify([first, after])})`);
-      }
-    }
-    assert.deepEqual(await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers))), peers,
-      'no new RTCPeerConnection: the match stayed on its connection');
-    for (const [p, n] of [[mia, peers[0]], [ned, peers[1]]]) {
-      assert.equal(await p.evaluate((n) => window.__pcs[n - 1].connectionState, n), 'connected');
-      assert.equal(await attr(p, '#match', 'data-rejoined'), null, 'no rejoin');
-    }
-    const lines = await ned.evaluate(() => window.__lines);
-    assert.ok(lines.includes('Reconnecting…'), `Ned's page said it reconnects: ${JSON.stringify(lines)}`);
-    for (const p of [mia, ned]) assert.equal(await p.locator('#match-waiting').isVisible(), false, 'the line is gone');
-    console.log(`ice restart ask figures: ${JSON.stringify({ guest_path_lost_to_restarted_on_both_ms: restartMs })}`);
-    const common = await leaveAndCount(mia, ned);
-    assert.ok(common > tick + 100, `both logs reach past the restart (${common}, restarted at ${tick})`);
-    await sameHashes(mia, ned, [60, tick, common]);
-    assertNoErrorLogs(mia);
-    assertNoErrorLogs(ned);
-  } finally {
-    // The pages go before their server, so that they log no lost socket.
-    for (const k of ['mia', 'ned']) await pages[k]?.context().close();
-    await own.stop();
-  }
+  await pathLostAndRestarted('ned', 'ice restart ask figures');
 });
 
 test('20. an ICE restart that cannot succeed: after its 5 s deadline the rejoin path makes a new link, and the match ends in sync', { skip: !enabled }, async () => {
