@@ -67,22 +67,40 @@ pub(super) fn host_hello<I>(
     }
     let seat = seat(to);
     Message::Hello(Hello {
+        rejoin_token: cfg
+            .rejoin_entropy
+            .map_or(0, |e| token(e, p.match_id, to, seat)),
+        host_proof: cfg.rejoin_entropy.map_or(0, |e| host_proof(e, p.match_id)),
+        ..match_hello(p, build, 0, to, proofs)
+    })
+}
+
+/// The Hello of the host of the match `p` (`side`: its slot, 0 unless
+/// the host's place moved) to the player of slot `to`: the match and the
+/// check of every slot's token (`proofs`), and no credentials of the
+/// host's own (the caller adds what it has).
+pub(super) fn match_hello(
+    p: &Params,
+    build: u64,
+    side: u8,
+    to: u8,
+    proofs: [u64; MAX_PLAYERS as usize],
+) -> Hello {
+    Hello {
         protocol: PROTOCOL_VERSION,
         build,
         seed: p.seed,
-        side: 0,
+        side,
         input_delay: p.delay,
         hash_interval: p.hash_interval,
         prediction_window: p.window,
         players: p.players,
         slot: to,
         match_id: p.match_id,
-        rejoin_token: cfg
-            .rejoin_entropy
-            .map_or(0, |e| token(e, p.match_id, to, seat)),
-        host_proof: cfg.rejoin_entropy.map_or(0, |e| host_proof(e, p.match_id)),
+        rejoin_token: 0,
+        host_proof: 0,
         proofs,
-    })
+    }
 }
 
 /// Why a Hello was refused.
@@ -145,25 +163,25 @@ impl Handshake {
     /// This side's Hello to the peer in slot `to` (the host's names it),
     /// naming the game's build id.
     pub(super) fn hello<I>(&self, cfg: &SessionConfig, side: u8, build: u64, to: u8) -> Message<I> {
-        let host = side == 0;
-        let p = &self.params;
-        if host {
-            return host_hello(p, cfg, build, to, &[0; MAX_PLAYERS as usize]);
+        if side == 0 {
+            return host_hello(&self.params, cfg, build, to, &[0; MAX_PLAYERS as usize]);
         }
+        // A guest's Hello names only its version, build and hash interval:
+        // the match is the host's to say.
         Message::Hello(Hello {
             protocol: PROTOCOL_VERSION,
             build,
-            seed: if host { p.seed } else { 0 },
-            side: u8::from(!host),
-            input_delay: if host { p.delay } else { 0 },
+            seed: 0,
+            side: 1,
+            input_delay: 0,
             hash_interval: cfg.hash_interval,
-            prediction_window: if host { p.window } else { 0 },
-            players: if host { p.players } else { 0 },
-            slot: if host { to } else { 0 },
-            match_id: if host { p.match_id } else { 0 },
+            prediction_window: 0,
+            players: 0,
+            slot: 0,
+            match_id: 0,
             rejoin_token: 0,
             host_proof: 0,
-            proofs: [0; 8],
+            proofs: [0; MAX_PLAYERS as usize],
         })
     }
 

@@ -28,11 +28,12 @@
 //! handed): anything else is refused on that link alone and changes
 //! nothing.
 
+use super::handshake::match_hello;
 use super::rejoin;
 use super::{Event, Message, Phase, Session, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
-use crate::wire::{Hello, Missing, Rejoin, RejoinRefusal, Roster, MAX_PLAYERS, PROTOCOL_VERSION};
+use crate::wire::{Missing, Rejoin, RejoinRefusal, Roster, MAX_PLAYERS};
 use alloc::vec::Vec;
 
 use super::roster::Leaving;
@@ -232,20 +233,6 @@ impl<G: DeterministicGame> Session<G> {
                 *check = self.proofs.get(s).copied().unwrap_or(0);
             }
         }
-        Message::Hello(Hello {
-            protocol: PROTOCOL_VERSION,
-            build: G::BUILD_ID,
-            seed: p.seed,
-            side: self.side,
-            input_delay: p.delay,
-            hash_interval: p.hash_interval,
-            prediction_window: p.window,
-            players: p.players,
-            slot: to,
-            match_id: p.match_id,
-            rejoin_token: 0,
-            host_proof: 0,
-            proofs,
-        })
+        Message::Hello(match_hello(&p, G::BUILD_ID, self.side, to, proofs))
     }
 }
