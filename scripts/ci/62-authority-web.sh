@@ -18,8 +18,10 @@
 #     NtBA, the arena, then Battleship to the end, the arena again, then
 #     dots (lock-step) to the end, over the one peer connection of the
 #     match; and dots picked on the title, named by the challenge, the
-#     match opening on it and played to its end
-#     (tests/browser/arcade.test.mjs);
+#     match opening on it and played to its end; a party of three in
+#     dots whose guest's page, then (another party) whose host's page, is
+#     closed for good: the two others play on, under a new host in the
+#     second (tests/browser/arcade.test.mjs);
 #  4. on the arcade page, a tab hidden for 30 s in the middle of NtBA (its
 #     first game): the hub's match runs on in the page's match worker at
 #     full speed, and both pages' logs agree

@@ -15,7 +15,9 @@
 // agree. A fourth: the guest's page is reloaded in the middle of dots and
 // comes back into it; both logs agree after its return (a fifth: the
 // host's). A sixth: a party of three plays dots, one page is closed for
-// good, and the two others play on without it, in step.
+// good, and the two others play on without it, in step; a seventh: the
+// party host's page is closed for good, its place moves to Bo after its
+// window, the two play on, and Cy's page reloaded comes back through Bo's.
 // Runs only with ARCADE_WEB=1 and WEB_DIR pointing at the arcade page
 // (scripts/ci/62-authority-web.sh).
 import { test } from 'node:test';
@@ -53,6 +55,7 @@ async function until(label, check) {
   }
 }
 
+const tick = async (page) => Number(await page.locator('#match').getAttribute('data-tick'));
 const summary = async (page) => (await page.locator('#match').getAttribute('data-summary')) ?? '';
 const headline = (page) => page.locator('#match-headline').textContent();
 
@@ -300,7 +303,6 @@ async function reloadInDots(reloadHost) {
   await entry(ada, 'Bo').locator('button[data-action="challenge"]').click({ timeout: DEADLINE });
   await entry(bo, 'Ada').locator('button[data-action="accept"]').click({ timeout: DEADLINE });
   await bothRunning(ada, bo);
-  const tick = async (p) => Number(await p.locator('#match').getAttribute('data-tick'));
   await until('dots runs a while on Bo\'s page', async () => (await summary(bo)).includes('coin') && (await tick(bo)) > 120);
   // Both pages keep what they need to come back in their session storage.
   for (const p of [ada, bo]) {
@@ -322,10 +324,7 @@ async function reloadInDots(reloadHost) {
   assert.equal(await stayer.locator('#match').getAttribute('data-state'), 'running', 'the other page\'s match never stopped');
   await bo.locator('#leave').click();
   for (const p of [ada, bo]) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
-  const hashAt = (p) => p.evaluate(async ([m, t]) => (await import(m)).matchHashAt(t) ?? null, [module, at]);
-  const [ha, hb] = [await hashAt(ada), await hashAt(bo)];
-  assert.match(ha ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
-  assert.equal(hb, ha, `both logs replay to one state at tick ${at}`);
+  await logsAgreeAt(ada, bo, at);
 }
 
 test('the arcade: a guest page reloaded in the middle of dots comes back into it (the hub in the match worker), and both pages agree', { skip: !enabled }, async () => {
@@ -336,7 +335,10 @@ test('the arcade: the host\'s page reloaded in the middle of dots comes back int
   await reloadInDots(true);
 });
 
-test('the arcade: a party of three plays dots; one page is closed for good and the two others play on without its dot', { skip: !enabled }, async () => {
+/** Ada, Bo and Cy meet in the lobby with dots picked on their titles; Ada
+ * invites the two to a party, both accept, and dots runs with three dots
+ * on every page. */
+async function dotsPartyOfThree() {
   const { server, browser } = env;
   await Promise.all(pages.map((p) => p.close()));
   const named = {};
@@ -345,19 +347,31 @@ test('the arcade: a party of three plays dots; one page is closed for good and t
     pages.push(named[name]);
     await named[name].locator('#local-opt-0').selectOption({ label: 'Dots' });
   }
-  const { Ada: ada, Bo: bo, Cy: cy } = named;
   for (const [name, p] of Object.entries(named)) await joinLobby(p, name);
   for (const p of Object.values(named)) await waitConnected(p, 2);
   await inviteToParty(named, 'Ada', ['Bo', 'Cy']);
-  assert.match(await partyPrompt(bo, 'Ada').textContent(), /Dots/, 'the invitation names the game');
+  assert.match(await partyPrompt(named.Bo, 'Ada').textContent(), /Dots/, 'the invitation names the game');
   await answerParty(named, 'Ada', ['Bo', 'Cy'], ['Bo', 'Cy'], server);
-  const tick = async (p) => Number(await p.locator('#match').getAttribute('data-tick'));
-  const three = [ada, bo, cy];
+  const three = Object.values(named);
   await until('dots runs with three dots on every page', async () => {
     const all = await Promise.all(three.map(summary));
     const ticks = await Promise.all(three.map(tick));
     return all.every((s) => s.split(' · ').length === 4) && ticks.every((t) => t > 120);
   });
+  return { ada: named.Ada, bo: named.Bo, cy: named.Cy };
+}
+
+/** The two pages that stayed agree on the state at tick `at` once the
+ * match ended (their logs replayed). */
+async function logsAgreeAt(a, b, at) {
+  const hashAt = (p) => p.evaluate(async ([m, t]) => (await import(m)).matchHashAt(t) ?? null, [module, at]);
+  const [ha, hb] = [await hashAt(a), await hashAt(b)];
+  assert.match(ha ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
+  assert.equal(hb, ha, `both logs replay to one state at tick ${at}`);
+}
+
+test('the arcade: a party of three plays dots; one page is closed for good and the two others play on without its dot', { skip: !enabled }, async () => {
+  const { ada, bo, cy } = await dotsPartyOfThree();
   await cy.close();
   const stayed = [ada, bo];
   try {
@@ -384,8 +398,52 @@ test('the arcade: a party of three plays dots; one page is closed for good and t
   }
   await bo.locator('#leave').click();
   for (const p of stayed) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
-  const hashAt = (p) => p.evaluate(async ([m, t]) => (await import(m)).matchHashAt(t) ?? null, [module, at]);
-  const [ha, hb] = [await hashAt(ada), await hashAt(bo)];
-  assert.match(ha ?? '', /^[0-9a-f]{16}$/, `a hash at tick ${at}`);
-  assert.equal(hb, ha, `both logs replay to one state at tick ${at}, after Cy left`);
+  await logsAgreeAt(ada, bo, at);
+});
+
+test('the arcade: a party of three plays dots; the host\'s page is closed for good: Bo hosts, the two play on, and Cy\'s page reloaded comes back through Bo\'s', { skip: !enabled }, async () => {
+  const { ada, bo, cy } = await dotsPartyOfThree();
+  const stayed = [bo, cy];
+  for (const p of stayed) {
+    await p.waitForFunction(() => sessionStorage.getItem('rejoin') !== null, null, { timeout: DEADLINE, polling: 100 });
+  }
+  // Every line the waiting notice shows, as it shows it.
+  const recordLines = () => {
+    const el = document.querySelector('#match-waiting');
+    window.__waitingLines = [];
+    const note = () => { if (!el.hidden && el.textContent) window.__waitingLines.push(el.textContent); };
+    window.__waitingObs = new MutationObserver(note);
+    window.__waitingObs.observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+  };
+  await Promise.all(stayed.map((p) => p.evaluate(recordLines)));
+  await ada.close();
+  let moved;
+  try {
+    // Ada's place is held for its window (20 s), then moves to Bo, the
+    // lowest guest: both pages say so, and the two play on.
+    for (const p of stayed) await p.locator('#match[data-host="1"]').waitFor({ timeout: DEADLINE });
+    moved = Math.max(...(await Promise.all(stayed.map(tick))));
+    const [boLines, cyLines] = await Promise.all(stayed.map((p) => p.evaluate(() => window.__waitingLines)));
+    assert.ok(boLines.includes('Ada left; you host now'), `Bo's page says it hosts: ${JSON.stringify(boLines)}`);
+    assert.ok(cyLines.includes('Ada left; Bo hosts now'), `Cy's page says Bo hosts: ${JSON.stringify(cyLines)}`);
+    await until(`both pass tick ${moved + 120} under Bo`, async () =>
+      (await Promise.all(stayed.map(tick))).every((t) => t > moved + 120));
+    for (const p of stayed) {
+      assert.equal(await p.locator('#match').getAttribute('data-state'), 'running', 'the match goes on');
+    }
+    // Cy's page reloads and comes back into its slot, through Bo's page.
+    await cy.reload();
+    await cy.locator('#match[data-rejoined]:not([hidden])').waitFor({ timeout: DEADLINE });
+  } catch (e) {
+    for (const [name, p] of [['Bo', bo], ['Cy', cy]]) console.log(await describePage(p, name, 80));
+    throw e;
+  }
+  assert.equal(await cy.locator('#match').getAttribute('data-host'), '1', 'Cy\'s page back under Bo');
+  assert.equal(await cy.locator('#match').getAttribute('data-side'), '2', 'in its own slot');
+  const at = Number(await cy.locator('#match').getAttribute('data-rejoined')) + 120;
+  assert.ok(at > moved, 'Cy came back after the move');
+  await until(`both pass tick ${at}`, async () => (await Promise.all(stayed.map(tick))).every((t) => t > at));
+  await cy.locator('#leave').click();
+  for (const p of stayed) await p.locator('#result:not([hidden])').waitFor({ timeout: DEADLINE });
+  await logsAgreeAt(bo, cy, at);
 });

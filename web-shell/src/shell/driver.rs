@@ -374,6 +374,7 @@ impl<G: DeterministicGame> MatchDriver<G> {
         view.held = self.holds.shown(now).filter(|_| !ending);
         view.benched = self.holds.benched().filter(|_| !ending);
         view.host_held = self.holds.holds(0) && !ending;
+        view.held_slots = if ending { 0 } else { self.holds.mask() };
         view.host = s.side().map(|_| s.host_slot());
         view.moved_to = self
             .host_moved

@@ -165,6 +165,10 @@ pub(super) struct PartySetup {
     /// On a guest's page: it came back once in this match because the
     /// host went silent on a link still open.
     back_for_silence: bool,
+    /// On a guest's page: since when its session has held the host's
+    /// place while the link to the host stays open (see
+    /// `Shell::party_host_silent`).
+    host_silent_since: Option<Millis>,
     /// On a guest's page: when a new link to the host's place opened
     /// through a comeback room (the host's page came back after a
     /// reload), while its fresh session takes the match back.
@@ -225,6 +229,7 @@ impl PartySetup {
             ids: std::collections::BTreeMap::new(),
             down: std::collections::BTreeSet::new(),
             back_for_silence: false,
+            host_silent_since: None,
             host_relinked_at: None,
             relayed: std::collections::BTreeSet::new(),
             restarts: super::restart::PartyRestarts::default(),
@@ -1037,6 +1042,7 @@ impl Shell {
         p.ended = false;
         p.again.clear();
         p.back_for_silence = false;
+        p.host_silent_since = None;
         let gen = p.gen;
         let links = p.links.clone();
         if let Some(c) = self.client.as_mut() {

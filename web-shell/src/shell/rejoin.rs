@@ -106,6 +106,15 @@ impl Holds {
         self.held.iter().any(|(s, _)| *s == slot)
     }
 
+    /// Every held slot, one bit each (slot 0 the lowest bit).
+    #[must_use]
+    pub fn mask(&self) -> u8 {
+        self.held
+            .iter()
+            .filter_map(|(s, _)| 1u8.checked_shl(u32::from(*s)))
+            .fold(0, |m, bit| m | bit)
+    }
+
     /// The first slot benched while held (its game plays it on) and not
     /// back yet, if any.
     #[must_use]
@@ -1277,6 +1286,16 @@ mod tests {
         );
         assert_eq!(h.shown(Millis(1_000)), Some((1, 20)));
         assert_eq!(h.shown(Millis(1_001)), Some((1, 20)));
+        h.event(
+            Millis(1_000),
+            &Event::Dropped {
+                slot: 7,
+                held_for: Millis(20_000),
+            },
+        );
+        assert_eq!(h.mask(), 0b1000_0010, "slots 1 and 7 held");
+        h.event(Millis(1_000), &Event::Left { slot: 7, tick: 9 });
+        assert_eq!(h.mask(), 0b10);
         assert_eq!(h.shown(Millis(4_000)), Some((1, 17)));
         assert_eq!(h.shown(Millis(20_999)), Some((1, 1)));
         assert_eq!(h.shown(Millis(21_000)), Some((1, 0)));
@@ -1291,6 +1310,7 @@ mod tests {
         assert_eq!(h.shown(Millis(5_000)), Some((1, 16)));
         h.event(Millis(6_000), &Event::Resumed { slot: 1 });
         assert_eq!(h.shown(Millis(6_000)), None);
+        assert_eq!(h.mask(), 0, "none held");
         assert_eq!(h.rejoined(), None);
         h.event(Millis(7_000), &Event::Rejoined { tick: 420 });
         assert_eq!(h.rejoined(), Some(420));

@@ -62,6 +62,9 @@ pub struct MatchView {
     /// A guest's session holds the host's slot (the host went silent to
     /// it); not shown.
     pub host_held: bool,
+    /// Every slot the session holds for a dropped player, one bit each
+    /// (slot 0 the lowest); not shown.
+    pub held_slots: u8,
     /// `data-host`: the slot that hosts the match now, once it started
     /// (0 until the host's place moves to a guest, see docs/engine.md,
     /// "A host that never comes back").

@@ -272,6 +272,7 @@ pub struct WireView {
     /// The session holds the host's slot (a party guest's page then
     /// comes back, see `Shell::party_host_silent`).
     host_held: bool,
+    held_slots: u8,
     /// The slot that hosts now, and the one the host's place just moved
     /// to (for a few seconds).
     host: Option<u8>,
@@ -311,6 +312,7 @@ impl WireView {
             held: v.held,
             benched: v.benched,
             host_held: v.host_held,
+            held_slots: v.held_slots,
             host: v.host,
             moved_to: v.moved_to,
             rejoined: v.rejoined,
@@ -346,6 +348,7 @@ impl WireView {
         v.held = self.held;
         v.benched = self.benched;
         v.host_held = self.host_held;
+        v.held_slots = self.held_slots;
         v.host = self.host;
         v.moved_to = self.moved_to;
         v.rejoined = self.rejoined;
@@ -2232,6 +2235,7 @@ mod tests {
             watching: 2,
             held: Some((0, 17)),
             host_held: true,
+            held_slots: 0b101,
             ..MatchView::default()
         };
         theirs.status = "You play".into();
@@ -2252,6 +2256,7 @@ mod tests {
             ours.host_held,
             "a held host crosses over (the page comes back)"
         );
+        assert_eq!(ours.held_slots, 0b101, "and every held slot");
         assert_eq!((ours.path, ours.frames), (Some("relayed"), Some(9)));
         // An unknown word is dropped, not made up.
         let mut odd = WireView::of(&theirs);

@@ -42,6 +42,12 @@ use signaling_protocol::members::MemberId;
 /// itself if that fails.
 const HOST_RETURN_GRACE: Millis = Millis(15_000);
 
+/// How long a guest whose session holds the host's place (the host silent
+/// on a link still open) waits before it judges whose page was away: when
+/// the host benched this page's slot every other player falls silent to
+/// it within a round trip of the host.
+const HOST_SILENCE_SETTLES: Millis = Millis(1_000);
+
 /// Hub message: "join comeback room" (after [`HUB`]), followed by the
 /// room's code. Only the host sends it.
 pub(super) const HUB_RELINK: u8 = 3;
@@ -472,17 +478,33 @@ impl Shell {
     }
 
     /// A guest, once a frame: its session holds the host's slot although
-    /// the link to the host is still open. The host went silent to it:
-    /// its page was blocked, or (far likelier) ours was, long enough for
-    /// the host to bench our slot, after which the host takes nothing
-    /// more from our session and sends it nothing; only a fresh session
-    /// gets the slot back. So the page comes back as for a lost link,
-    /// once per match: a page that keeps its links but sends no inputs
-    /// would otherwise come back over and over.
+    /// the link to the host is still open. The host went silent to it,
+    /// for one of two reasons, told apart by the other players:
+    ///
+    /// - The host's page is gone or stuck (a closed tab's connections
+    ///   can look open for many seconds after it went): the other guests
+    ///   still speak. The page keeps its session (which holds the host's
+    ///   place) and its links, as for a closed link to the host while the
+    ///   others are reached, and asks the host's page too.
+    /// - Ours was stuck (or sent nothing) long enough for the host to
+    ///   bench our slot, after which every player forgets our session
+    ///   and sends it nothing; only a fresh session gets the slot back.
+    ///   Every other player falls silent within a round trip of the host,
+    ///   so once [`HOST_SILENCE_SETTLES`] passed with every other slot held
+    ///   too, the page comes back as for a lost link, once per match: a
+    ///   page that keeps its links but sends no inputs would otherwise
+    ///   come back over and over.
     pub(in crate::shell) fn party_host_silent(&mut self, now: Millis) {
-        if !self.match_view.host_held {
+        let held = self.match_view.host_held;
+        let held_slots = self.match_view.held_slots;
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        if !held {
+            p.host_silent_since = None;
             return;
         }
+        let since = *p.host_silent_since.get_or_insert(now);
         let Some(p) = self.running_party() else {
             return;
         };
@@ -493,11 +515,35 @@ impl Shell {
         let returning = p
             .host_relinked_at
             .is_some_and(|at| now < at + HOST_RETURN_GRACE);
-        if p.back_for_silence || !host_up || returning || self.game.match_tag() != Some(p.gen) {
+        if p.back_for_silence
+            || !host_up
+            || returning
+            || now < since + HOST_SILENCE_SETTLES
+            || self.game.match_tag() != Some(p.gen)
+        {
             return;
         }
+        let heard = |q: u8| {
+            1u8.checked_shl(u32::from(q))
+                .is_some_and(|b| held_slots & b == 0)
+        };
+        let others_heard = p
+            .links
+            .iter()
+            .any(|(_, q)| *q != 0 && !p.down.contains(q) && heard(*q));
+        let keeps = others_heard && p.host_place == 0 && self.game.host_rejoins();
+        let host = p.host.clone();
+        let people = p
+            .lineup
+            .as_ref()
+            .and_then(|l| u8::try_from(l.sides.len()).ok());
         if let Some(p) = self.party.as_mut() {
             p.back_for_silence = true;
+        }
+        if let (true, Some(host), Some(people)) = (keeps, host, people) {
+            log::info!("party: the host is silent on an open link while the others speak; holding its place");
+            self.party_link_to_host_lost(now, host, people, true);
+            return;
         }
         log::info!("party: the host is silent on an open link; coming back on new links");
         self.party_host_lost(now);
