@@ -11,15 +11,14 @@
 use crate::common;
 
 use common::World;
-use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
+use web_shell::shell::rejoin::RECONNECTING;
 
 #[test]
 fn a_guest_page_reloaded_while_the_party_host_is_away_comes_back() {
     let mut w = World::party_playing(4, 0x6e57_2026);
     let all = [0, 1, 2, 3];
     w.run(1_100);
-    let record = RejoinRecord::from_storage(w.pages[2].session.as_deref().expect("a record"))
-        .expect("Cy's record reads back");
+    let record = w.record(2);
     assert_eq!((record.slot, record.people), (2, 4));
     assert_eq!(record.ask, w.id(0));
     assert_eq!(record.also, vec![w.id(1), w.id(3)], "the other guests");

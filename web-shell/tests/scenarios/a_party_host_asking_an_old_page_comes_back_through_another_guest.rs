@@ -9,7 +9,6 @@ use crate::common;
 use common::World;
 use web_shell::id::PeerId;
 use web_shell::screens::Screen;
-use web_shell::shell::rejoin::RejoinRecord;
 use web_shell::shell::PlayerAction;
 
 #[test]
@@ -22,7 +21,7 @@ fn a_party_host_asking_an_old_page_comes_back_through_another_guest() {
     let all = [0, 1, 2];
     w.until(10_000, "the three play", |w| w.all_play(&all, 90));
     w.run(1_100);
-    let mut record = RejoinRecord::from_storage(w.pages[0].session.as_deref().unwrap()).unwrap();
+    let mut record = w.record(0);
     assert_eq!(record.ask, w.id(1));
     assert_eq!(record.also, [w.id(2)]);
     // Bo's old page, gone from the lobby.

@@ -12,7 +12,7 @@ use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
-use web_shell::shell::rejoin::{RejoinRecord, REJOIN_WINDOW, WENT_ON};
+use web_shell::shell::rejoin::{REJOIN_WINDOW, WENT_ON};
 use web_shell::shell::Shell;
 use web_shell::testing::PlaysOnDots;
 
@@ -61,7 +61,7 @@ fn a_party_whose_host_never_comes_back_plays_on_under_a_new_host() {
         assert!(tick(&w, p) > after[i] + 200, "page {p} plays on");
         assert_eq!(v.host_moved, None, "page {p}: the line was brief");
     }
-    let record = RejoinRecord::from_storage(w.pages[2].session.as_deref().unwrap()).unwrap();
+    let record = w.record(2);
     assert_eq!(record.ask, w.id(1), "Cy's page asks Bo's from now on");
     assert!(record.also.is_empty(), "and nobody else: {:?}", record.also);
 

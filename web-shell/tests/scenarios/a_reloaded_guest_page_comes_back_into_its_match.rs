@@ -11,7 +11,7 @@ use crate::common;
 use common::World;
 use lockstep::Millis;
 use web_shell::screens::Screen;
-use web_shell::shell::rejoin::{RejoinRecord, HOST_GONE, MATCH_OVER, RECONNECTING, TOO_LATE};
+use web_shell::shell::rejoin::{HOST_GONE, MATCH_OVER, RECONNECTING, TOO_LATE};
 use web_shell::shell::Action;
 
 /// Ada hosts Bo; both play past tick 60, and Bo's page has written its
@@ -27,18 +27,14 @@ fn playing() -> World {
 #[test]
 fn a_reloaded_guest_page_comes_back_into_its_match() {
     let mut w = playing();
-    let text = w.pages[1]
-        .session
-        .clone()
-        .expect("the guest keeps a record");
-    let record = RejoinRecord::from_storage(&text).expect("the record reads back");
+    let record = w.record(1);
     assert_eq!(record.slot, 1);
     assert_eq!(record.ask, w.id(0));
     let seen = w.pages[1].shell.lobby().unwrap().player(&w.id(0)).unwrap();
     assert_eq!(record.ask_name, seen.nick, "the name Bo's lobby shows");
     // The host keeps one of its own (see
     // a_reloaded_host_page_comes_back_into_its_match.rs).
-    let host = RejoinRecord::from_storage(w.pages[0].session.as_deref().unwrap()).unwrap();
+    let host = w.record(0);
     assert_eq!((host.slot, host.seed), (0, record.seed));
     assert!(host.entropy.is_some() && record.entropy.is_none());
     let (old_id, rooms) = (w.id(1), w.rooms_made());
@@ -69,7 +65,7 @@ fn a_reloaded_guest_page_comes_back_into_its_match() {
     assert_eq!(w.pages[0].shell.match_view().reconnecting, None);
     // Still a guest with a token: the record is kept up to date.
     w.run(1_100);
-    let again = RejoinRecord::from_storage(w.pages[1].session.as_deref().unwrap()).unwrap();
+    let again = w.record(1);
     assert_eq!((again.seed, again.token), (record.seed, record.token));
     assert!(again.alive_at > record.alive_at);
 

@@ -11,7 +11,7 @@ use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
-use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
+use web_shell::shell::rejoin::RECONNECTING;
 use web_shell::shell::Action;
 
 #[test]
@@ -20,8 +20,7 @@ fn a_reloaded_host_page_comes_back_into_its_match() {
     w.challenge_accepted(0, 1);
     w.until_both_play(5_000, 60);
     w.run(1_100);
-    let record = RejoinRecord::from_storage(w.pages[0].session.as_deref().expect("a record"))
-        .expect("the host's record reads back");
+    let record = w.record(0);
     assert_eq!(record.slot, 0);
     assert!(record.entropy.is_some(), "the host keeps its entropy");
     assert_eq!(record.ask, w.id(1), "it asks its guest");
@@ -72,10 +71,10 @@ fn a_reloaded_host_page_comes_back_into_its_match() {
     // The record is written again by the fresh session, with the same
     // token; the guest's names the host's new lobby id.
     w.run(1_100);
-    let again = RejoinRecord::from_storage(w.pages[0].session.as_deref().unwrap()).unwrap();
+    let again = w.record(0);
     assert_eq!((again.seed, again.token), (record.seed, record.token));
     assert_eq!(again.entropy, record.entropy);
-    let guest = RejoinRecord::from_storage(w.pages[1].session.as_deref().unwrap()).unwrap();
+    let guest = w.record(1);
     assert_eq!(guest.ask, w.id(0));
 
     // The guest's page reloads too: the host that came back takes it back.

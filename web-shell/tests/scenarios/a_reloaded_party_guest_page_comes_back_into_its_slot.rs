@@ -11,23 +11,18 @@ use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
-use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
+use web_shell::shell::rejoin::RECONNECTING;
 
 #[test]
 fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
     let mut w = World::party_playing(4, 0x0e10_ad26);
     let all = [0, 1, 2, 3];
     w.run(1_100);
-    let text = w.pages[2]
-        .session
-        .clone()
-        .expect("the guest keeps a record");
-    let record = RejoinRecord::from_storage(&text).expect("the record reads back");
+    let record = w.record(2);
     assert_eq!((record.slot, record.people), (2, 4));
     assert_eq!(record.ask, w.id(0), "the party's host is the one to ask");
     // The host keeps one too, to come back through its guests.
-    let hosts = RejoinRecord::from_storage(w.pages[0].session.as_deref().expect("the host's"))
-        .expect("the host's record reads back");
+    let hosts = w.record(0);
     assert_eq!((hosts.slot, hosts.people), (0, 4));
     assert!(hosts.entropy.is_some());
     assert_eq!(hosts.ask, w.id(1), "the first guest is asked first");
@@ -69,7 +64,7 @@ fn a_reloaded_party_guest_page_comes_back_into_its_slot() {
     w.all_play_on_past(&all, back_at + 120);
     // Still a guest with a token: the record is kept up to date.
     w.run(1_100);
-    let again = RejoinRecord::from_storage(w.pages[2].session.as_deref().unwrap()).unwrap();
+    let again = w.record(2);
     assert_eq!(
         (again.seed, again.token, again.people),
         (record.seed, record.token, 4)

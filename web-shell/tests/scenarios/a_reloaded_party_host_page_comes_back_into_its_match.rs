@@ -13,15 +13,14 @@ use crate::common;
 
 use common::World;
 use web_shell::screens::Screen;
-use web_shell::shell::rejoin::{RejoinRecord, RECONNECTING};
+use web_shell::shell::rejoin::RECONNECTING;
 
 #[test]
 fn a_reloaded_party_host_page_comes_back_into_its_match() {
     let mut w = World::party_playing(4, 0x4057_2026);
     let all = [0, 1, 2, 3];
     w.run(1_100);
-    let record = RejoinRecord::from_storage(w.pages[0].session.as_deref().expect("a record"))
-        .expect("the host's record reads back");
+    let record = w.record(0);
     assert_eq!((record.slot, record.people), (0, 4));
     let (old_id, rooms) = (w.id(0), w.rooms_made());
     let links_before = w.peers_created;
@@ -84,7 +83,7 @@ fn a_reloaded_party_host_page_comes_back_into_its_match() {
     // The returned host keeps its record up to date, asking its guests'
     // current pages.
     w.run(1_100);
-    let again = RejoinRecord::from_storage(w.pages[0].session.as_deref().unwrap()).unwrap();
+    let again = w.record(0);
     assert_eq!(
         (again.seed, again.token, again.slot),
         (record.seed, record.token, 0)

@@ -32,7 +32,7 @@ fn an_old_host_page_asking_just_after_the_host_moved_is_told_the_match_went_on()
 
     // Ada's record, as fresh as Cy's is now.
     let mut record = RejoinRecord::from_storage(&ada_record).unwrap();
-    let cys = RejoinRecord::from_storage(w.pages[2].session.as_deref().unwrap()).unwrap();
+    let cys = w.record(2);
     record.alive_at = cys.alive_at;
     let text = record.to_storage();
     let rooms = w.rooms_made();

@@ -504,6 +504,16 @@ impl World {
         }
     }
 
+    /// What page `p` keeps in its session storage to come back with (its
+    /// rejoin record), read back as a reloaded page would read it.
+    #[allow(dead_code)]
+    pub fn record(&self, p: usize) -> web_shell::shell::rejoin::RejoinRecord {
+        let kept = self.pages[p].session.as_deref();
+        let kept = kept.unwrap_or_else(|| panic!("page {p} keeps a record"));
+        web_shell::shell::rejoin::RejoinRecord::from_storage(kept)
+            .unwrap_or_else(|e| panic!("page {p}'s record reads back: {e:?}"))
+    }
+
     /// One more page, opened at `search` (an invite link, say); its index.
     pub fn open(&mut self, search: &str) -> usize {
         let p = self.pages.len();
