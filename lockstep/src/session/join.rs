@@ -16,7 +16,6 @@ use alloc::vec::Vec;
 use super::handshake::host_hello;
 use super::peer::PeerId;
 use super::rejoin::Gathered;
-use super::sender::Outbox;
 use super::{rejoin, Phase, Session};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
@@ -54,7 +53,7 @@ impl<G: DeterministicGame> Session<G> {
         // The token is the next seat's; the seat is taken when the change
         // is ordered, or burnt when the newcomer is released (so its token
         // is never another newcomer's).
-        let mut seats = self.seats;
+        let mut seats = *self.members.seats();
         if let Some(s) = seats.get_mut(usize::from(slot)) {
             *s = s.saturating_add(1);
         }
@@ -65,7 +64,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let tick = end.tick;
-        self.admitting = Some(Admission {
+        self.arrivals.admitting = Some(Admission {
             slot,
             link,
             tick,
@@ -74,16 +73,7 @@ impl<G: DeterministicGame> Session<G> {
         });
         let players = run.timeline.players();
         let all: Vec<&[G::Input]> = (0..players).map(|s| run.timeline.inputs_of(s)).collect();
-        let i = match self.strangers.iter().position(|(id, _)| *id == link) {
-            Some(i) => i,
-            None => {
-                self.strangers.push((link, Outbox::default()));
-                self.strangers.len() - 1
-            }
-        };
-        let Some((_, out)) = self.strangers.get_mut(i) else {
-            return;
-        };
+        let out = self.members.stranger_out(link);
         out.send(&hello);
         let count = rejoin::send_catch_up(out, &all, state, end);
         log::info!(
@@ -112,7 +102,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         let joining = run.joining().is_some_and(|j| j.link == link);
-        match &mut self.admitting {
+        match &mut self.arrivals.admitting {
             Some(a) if a.link == link && a.ready => {
                 log::debug!("{link} said again it is ready: dropped");
             }
@@ -141,13 +131,13 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &self.phase else {
             return;
         };
-        let Some(a) = self.admitting else {
+        let Some(a) = self.arrivals.admitting else {
             return;
         };
         let away = |p: &super::Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
         let busy = run.leaving.is_some() || run.entry.is_some() || self.peers.iter().any(away);
         if a.ready && !busy {
-            self.admitting = None;
+            self.arrivals.admitting = None;
             self.begin_join(now, a.link, a.slot, false, Some(a.tick));
         } else if now >= a.until {
             let why = if a.ready {
@@ -162,12 +152,10 @@ impl<G: DeterministicGame> Session<G> {
     /// Host: the newcomer being admitted is refused with `why` and its
     /// slot is free again; its token is never given again.
     pub(super) fn release_admission(&mut self, why: RejoinRefusal) {
-        let Some(a) = self.admitting.take() else {
+        let Some(a) = self.arrivals.admitting.take() else {
             return;
         };
-        if let Some(x) = self.seats.get_mut(usize::from(a.slot)) {
-            *x = x.saturating_add(1);
-        }
+        self.members.take_seat(a.slot);
         log::info!(
             "the new player on {} did not take slot {} in time ({why:?}): the slot is free again",
             a.link,
@@ -180,18 +168,16 @@ impl<G: DeterministicGame> Session<G> {
     /// Host: a `Bye` on `link`; whether it was the newcomer being
     /// admitted giving up (its slot is then free again at once).
     pub(super) fn admission_given_up(&mut self, link: PeerId) -> bool {
-        let Some(a) = self.admitting.filter(|a| a.link == link) else {
+        let Some(a) = self.arrivals.admitting.filter(|a| a.link == link) else {
             return false;
         };
-        self.admitting = None;
-        if let Some(x) = self.seats.get_mut(usize::from(a.slot)) {
-            *x = x.saturating_add(1);
-        }
+        self.arrivals.admitting = None;
+        self.members.take_seat(a.slot);
         log::info!(
             "the new player on {link} gave up before taking slot {}: the slot is free again",
             a.slot
         );
-        self.strangers.retain(|(id, _)| *id != link);
+        self.members.drop_stranger(link);
         true
     }
 }
@@ -202,8 +188,8 @@ impl<G: DeterministicGame> Session<G> {
     /// up to `tick` for the second catch-up to follow on, and tells the
     /// host it is ready.
     pub(super) fn ready_to_join(&mut self, host: usize, kept: Gathered<G::Input>, tick: u32) {
-        self.gathered = Some(kept);
-        self.join_ready = Some(tick);
+        self.arrivals.gathered = Some(kept);
+        self.arrivals.join_ready = Some(tick);
         if let Some(h) = self.peers.get_mut(host) {
             h.out.send(&Message::<G::Input>::JoinReady(tick));
         }

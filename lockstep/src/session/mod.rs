@@ -76,6 +76,7 @@ use crate::wire::{
     Watch as WatchRequest, MAX_PLAYERS, PROTOCOL_VERSION,
 };
 
+mod arrivals;
 mod audience;
 mod config;
 mod deadlines;
@@ -84,6 +85,7 @@ mod handshake;
 mod hash_book;
 mod host_back;
 mod join;
+mod members;
 mod migrate;
 mod outcome;
 mod peer;
@@ -106,17 +108,16 @@ pub use handshake::delay_for_round_trips;
 pub use outcome::{Event, Frame, Outcome, SessionStats, Version, Violation};
 pub use peer::PeerId;
 
+use arrivals::Arrivals;
 use audience::{Audience, SpectatorCount};
 use deadlines::{Deadlines, Expired};
 use delay::{Change, DelayTuner};
 use handshake::{host_hello, Handshake, HelloRefused, Params};
 use hash_book::{Comparison, HashBook, LocalHashes, LOCAL_HASHES_KEPT};
-use join::Admission;
+use members::Members;
 use peer::Peer;
 use rejoin::Gathered;
-use roster::{
-    runs, Benched, Dropped, Joining, Leaving, Newcomer, RunRefused, WaitingRejoin, MAX_BENCH_CLAIMS,
-};
+use roster::{runs, Benched, Dropped, Joining, Leaving, Newcomer, RunRefused, MAX_BENCH_CLAIMS};
 use sender::{Extras, Outbox};
 use time_sync::{travel_ticks, PeerView, MS_PER_3_TICKS};
 use timeline::{Timeline, Watch};
@@ -317,19 +318,6 @@ enum Verdict {
 /// back.
 fn is_away(p: &Peer) -> bool {
     p.dropped.is_some() || p.frozen || p.returning.is_some()
-}
-
-/// Host: whether a fresh session of player `p` is among the rejoins
-/// `waiting` (its old session is then gone for good).
-fn rejoin_waits(waiting: &[WaitingRejoin], p: &Peer) -> bool {
-    waiting.iter().any(|w| Some(w.rejoin.slot) == p.slot)
-}
-
-/// Host: whether player `p` is away only because its old session is
-/// gone and its own fresh session waits among `waiting` (not leaving, not
-/// frozen for another change).
-fn only_rejoining(waiting: &[WaitingRejoin], p: &Peer) -> bool {
-    rejoin_waits(waiting, p) && p.dropped.is_some() && !p.frozen
 }
 
 /// A peer (index) whose hash of `tick` differs from ours, and the slots
@@ -552,67 +540,17 @@ pub struct Session<G: DeterministicGame> {
     delay: DelayTuner,
     /// The remote players, in the order their links opened.
     peers: Vec<Peer>,
-    /// The links of players that left the match: their datagrams are
-    /// dropped.
-    gone: Vec<PeerId>,
-    /// Host: links the match does not know that asked to rejoin, and the
-    /// refusal waiting for each.
-    strangers: Vec<(PeerId, Outbox)>,
-    /// Guest: the rejoin token the host gave this side (or, rejoining,
-    /// the one it came back with).
-    token: Option<u64>,
-    /// Guest: the check of the host's own token from the host's Hello
-    /// (0: the host issues no tokens), against which a fresh session of
-    /// the host coming back is checked.
-    host_check: u64,
-    /// The host's slot: 0, or the guest's its place moved to when the
-    /// host left for good (see `migrate.rs`).
-    host: u8,
-    /// Guest: the check of every slot's token (see `rejoin::proof`), from
-    /// the host's Hello and every later change that names one; the
-    /// guest the host's place moves to checks returning players with it.
-    proofs: [u64; MAX_PLAYERS as usize],
-    /// Rejoining or watching: the host's catch-up so far, once its Hello
-    /// (or Welcome) came.
-    gathered: Option<Gathered<G::Input>>,
+    /// Who holds which slot with which token, the host's slot, the
+    /// benched slots, and the links outside the match.
+    members: Members,
+    /// Players on their way in: rejoins that wait, a join under way, and
+    /// what an entering side gathers and keeps until it runs.
+    arrivals: Arrivals<G::Input>,
     /// Host: its spectators.
     audience: Audience,
-    /// Host, running: rejoins that wait for what blocked them to clear,
-    /// one per slot.
-    waiting: Vec<WaitingRejoin>,
-    /// Slots of the running match whose dropped player is benched: they
-    /// play the neutral input while held.
-    benched: Vec<Benched>,
-    /// Host: for each slot, how many players took it after its first
-    /// (late joins); each one's rejoin token differs.
-    seats: [u8; MAX_PLAYERS as usize],
-    /// Entering (rejoining or joining): `Rejoin`s of other players' fresh
-    /// sessions (link, slot, token) for slots this side has not met,
-    /// kept until the host says the slot came back (see
-    /// [`apply_returned`](Self::apply_returned)); a few at most.
-    early_claims: Vec<(PeerId, u8, u64)>,
-    /// Entering, running: players of slots this side never met (away
-    /// when it came back) whom the host took back since, until their
-    /// fresh sessions show up on a link; several may come back one after
-    /// the other before the first shows up.
-    back: Vec<Newcomer>,
-    /// Guest: spectator count changes the host sent before this side
-    /// started (applied at the start), with the link they came on.
-    early_roster: Vec<(usize, Roster)>,
-    /// A host coming back: the slots benched when it left (one bit
-    /// each) and their bench ticks, from the guest's `Resume`, taken up
-    /// once its catch-up replayed.
-    bench_back: (u8, [u32; MAX_PLAYERS as usize]),
     /// Spectator: what it keeps besides the timeline (`None` for a
     /// player).
     watcher: Option<Watcher>,
-    /// Joining: the tick of the host's first catch-up, once this side
-    /// replayed it and said it is ready (the second one follows the
-    /// change).
-    join_ready: Option<u32>,
-    /// Host, running: a newcomer catching up before its change (see
-    /// `join.rs`).
-    admitting: Option<Admission>,
     events: VecDeque<Event>,
     /// The session's own counters (frames, stalls, received, round trip,
     /// skips); the parts' counters are added when read.
@@ -655,24 +593,10 @@ impl<G: DeterministicGame> Session<G> {
             deadlines: Deadlines::default(),
             delay: DelayTuner::new(0),
             peers: Vec::new(),
-            gone: Vec::new(),
-            strangers: Vec::new(),
-            token: cfg.rejoin_as.map(|(_, token)| token),
-            host_check: 0,
-            host: 0,
-            proofs: [0; MAX_PLAYERS as usize],
-            gathered: None,
+            members: Members::new(cfg.rejoin_as.map(|(_, token)| token)),
+            arrivals: Arrivals::default(),
             audience: Audience::default(),
-            seats: [0; MAX_PLAYERS as usize],
-            benched: Vec::new(),
-            waiting: Vec::new(),
-            early_roster: Vec::new(),
-            early_claims: Vec::new(),
-            back: Vec::new(),
-            bench_back: (0, [0; MAX_PLAYERS as usize]),
             watcher: cfg.watching.then(Watcher::default),
-            join_ready: None,
-            admitting: None,
             events: VecDeque::new(),
             stats: SessionStats::default(),
         })
@@ -696,7 +620,7 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(i) = self.peers.iter().position(|p| p.id == id) {
             return Some(i);
         }
-        if self.gone.contains(&id) {
+        if self.members.is_gone(id) {
             log::debug!("{id} belongs to a player that left: dropped");
             return None;
         }
@@ -776,7 +700,7 @@ impl<G: DeterministicGame> Session<G> {
                 token,
             }));
         } else if let Some(asked) = self.cfg.join_as {
-            match (hs.own_slot, self.token) {
+            match (hs.own_slot, self.members.token) {
                 // The host let this side in already: it introduces itself
                 // to a link opened since as the slot's player.
                 (Some(slot), Some(token)) => {
@@ -860,7 +784,7 @@ impl<G: DeterministicGame> Session<G> {
         self.stats.received_bytes += bytes.len() as u64;
         let msg = match Message::<G::Input>::decode(bytes) {
             Ok(m) => m,
-            Err(error) if self.gathered.is_some() => {
+            Err(error) if self.arrivals.gathered.is_some() => {
                 log::warn!("undecodable datagram during the catch-up: {error}");
                 self.violation(Violation::BadCatchUp);
                 return;
@@ -980,9 +904,9 @@ impl<G: DeterministicGame> Session<G> {
         }
         let known = self.peers.iter().any(|p| p.id == peer);
         if state.is_terminal() {
-            self.strangers.retain(|(id, _)| *id != peer);
+            self.members.drop_stranger(peer);
             // A fresh session that waited is gone with its link.
-            self.waiting.retain(|w| w.link != peer);
+            self.arrivals.forget_waiting_on(peer);
         }
         if self.is_spectator() && state.is_terminal() && known {
             log::info!("{peer} {state:?}: the host is lost");
@@ -1285,8 +1209,9 @@ impl<G: DeterministicGame> Session<G> {
         if next.is_some() {
             return next;
         }
-        let id = self.strangers.first().map(|(id, _)| *id)?;
-        self.poll_transmit_to(id).map(|(ch, bytes)| (id, ch, bytes))
+        self.members
+            .poll_stranger()
+            .map(|(id, (ch, bytes))| (id, ch, bytes))
     }
 
     /// The next datagram to send on link `peer`, and its channel.
@@ -1297,12 +1222,7 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(s) = self.audience.members.iter_mut().find(|s| s.id == peer) {
             return s.out.pop();
         }
-        let i = self.strangers.iter().position(|(id, _)| *id == peer)?;
-        let next = self.strangers.get_mut(i).and_then(|(_, out)| out.pop());
-        if next.is_none() {
-            self.strangers.remove(i);
-        }
-        next
+        self.members.poll_stranger_to(peer)
     }
 
     /// The next event.
@@ -1429,7 +1349,7 @@ impl<G: DeterministicGame> Session<G> {
     #[must_use]
     pub fn rejoin_token(&self) -> Option<u64> {
         if self.side != 0 {
-            return self.token;
+            return self.members.token;
         }
         if let Some(token) = self.cfg.host_back {
             return Some(token);
@@ -1578,7 +1498,7 @@ impl<G: DeterministicGame> Session<G> {
         };
         if self.cfg.host_back.is_some() {
             // A host coming back awaits the guest's `Resume` (or refusal).
-            return self.gathered.is_none();
+            return self.arrivals.gathered.is_none();
         }
         self.entering() && hs.own_slot.is_none()
     }
@@ -1597,7 +1517,7 @@ impl<G: DeterministicGame> Session<G> {
             self.end_for_spectators(bye);
         }
         // The match is ending: a rejoin that waits never will be taken.
-        for w in core::mem::take(&mut self.waiting) {
+        for w in self.arrivals.take_all_waiting() {
             let pi = self.peers.iter().position(|p| p.id == w.link);
             self.refuse_rejoin(w.link, pi, RejoinRefusal::HostUnable);
         }
@@ -1801,7 +1721,7 @@ impl<G: DeterministicGame> Session<G> {
     /// held, and (guest) when the host's change is given up on.
     fn link_deadlines<'a>(&'a self, run: &'a Running<G>) -> impl Iterator<Item = Millis> + 'a {
         let (timeout, host) = (self.cfg.timeout, self.is_host());
-        let benches = self.benched.iter().filter(move |_| host).map(|b| b.until);
+        let benches = self.members.bench_deadlines().filter(move |_| host);
         self.peers
             .iter()
             .filter(|p| !p.frozen && p.slot.is_some())
@@ -2006,8 +1926,9 @@ impl<G: DeterministicGame> Session<G> {
         // The others and this side, the one that left excepted.
         let remaining = u8::try_from(self.peers.len()).unwrap_or(MAX_PLAYERS);
         let moves = self.host_may_move(slot);
-        let plays_on =
-            (slot != self.host || moves) && remaining >= 2 && G::plays_on_after_leave(remaining);
+        let plays_on = (slot != self.members.host || moves)
+            && remaining >= 2
+            && G::plays_on_after_leave(remaining);
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -2101,7 +2022,7 @@ impl<G: DeterministicGame> Session<G> {
         // A player whose fresh session waits to rejoin is not asked: its
         // old session is gone for good, and the fresh one starts from
         // what the host holds.
-        let waits = |p: &Peer| rejoin_waits(&self.waiting, p);
+        let waits = |p: &Peer| self.arrivals.rejoin_waits(p);
         for p in &mut self.peers {
             if p.slot == Some(slot) {
                 p.frozen = true;
@@ -2202,7 +2123,7 @@ impl<G: DeterministicGame> Session<G> {
         run.timeline.play_neutral(usize::from(slot));
         if let Some(i) = self.peers.iter().position(|p| p.slot == Some(slot)) {
             let p = self.peers.remove(i);
-            self.gone.push(p.id);
+            self.members.left(p.id);
         }
         log::info!("slot {slot} plays the absent input from tick {tick}: nobody drives it");
         self.events.push_back(Event::Left { slot, tick });
@@ -2222,7 +2143,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         // A player whose fresh session waits to rejoin is gone for good
         // as far as the others' slots go: it need not answer for them.
-        let away = |p: &Peer| is_away(p) && !rejoin_waits(&self.waiting, p);
+        let away = |p: &Peer| is_away(p) && !self.arrivals.rejoin_waits(p);
         let mut dropped = self.peers.iter().filter(|p| away(p));
         let (Some(p), None) = (dropped.next(), dropped.next()) else {
             return;
@@ -2286,10 +2207,9 @@ impl<G: DeterministicGame> Session<G> {
             }
             claims = p.claims;
             claims.truncate(MAX_BENCH_CLAIMS);
-            self.gone.push(p.id);
+            self.members.left(p.id);
         }
-        self.benched.retain(|b| b.slot != slot);
-        self.benched.push(Benched {
+        self.members.bench(Benched {
             slot,
             tick,
             until,
@@ -2308,10 +2228,9 @@ impl<G: DeterministicGame> Session<G> {
         if !self.is_running() {
             return false;
         }
-        let Some(i) = self.benched.iter().position(|b| now >= b.until) else {
+        let Some(b) = self.members.bench_ran_out(now) else {
             return false;
         };
-        let b = self.benched.remove(i);
         let slot = b.slot;
         // A fresh session that waited for the slot is refused as a late
         // one would be.
@@ -2351,7 +2270,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         // The bench's own tick, when this side saw the bench.
-        let tick = self.benched.iter().find(|b| b.slot == slot).map(|b| b.tick);
+        let tick = self.members.bench_tick(slot);
         if !from_host
             || r.seq != run.roster_seq.wrapping_add(1)
             || tick.is_some_and(|t| t != r.tick)
@@ -2360,7 +2279,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         run.roster_seq = r.seq;
-        self.benched.retain(|b| b.slot != slot);
+        self.members.unbench(slot);
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
@@ -2374,7 +2293,7 @@ impl<G: DeterministicGame> Session<G> {
             && self
                 .peers
                 .get(pi)
-                .is_some_and(|p| p.slot == Some(self.host))
+                .is_some_and(|p| p.slot == Some(self.members.host))
     }
 
     /// The host asks which inputs of a gone player this side holds.
@@ -2437,7 +2356,7 @@ impl<G: DeterministicGame> Session<G> {
         let s = usize::from(h.slot);
         // The host gathers; so does a guest acting for the absent host
         // (the only gathering a guest makes).
-        if self.side == self.host || run.leaving.is_some() {
+        if self.side == self.members.host || run.leaving.is_some() {
             let Some(leaving) = run.leaving.as_mut() else {
                 self.violation(Violation::UnexpectedRoster);
                 return;
@@ -2474,17 +2393,18 @@ impl<G: DeterministicGame> Session<G> {
         let from_host = self.is_host_link(pi);
         // While the host is away, the acting guest orders its return.
         let acting = self.is_acting_link(pi);
-        let host_check = self.host_check;
+        let host_check = self.members.host_check;
         if let (Phase::Handshake(_), RosterChange::Spectators { .. }, true) =
             (&self.phase, r.change, from_host)
         {
             // The host started before this side (it had every Hello
             // while the guests still introduce themselves) and a
             // spectator came: the count applies at the start.
-            if self.early_roster.len() >= audience::MAX_EARLY_CHANGES {
+            if !self
+                .arrivals
+                .keep_early_roster(pi, r, audience::MAX_EARLY_CHANGES)
+            {
                 self.violation(Violation::UnexpectedRoster);
-            } else {
-                self.early_roster.push((pi, r));
             }
             return;
         }
@@ -2494,10 +2414,8 @@ impl<G: DeterministicGame> Session<G> {
         };
         // A side that entered the match after a slot was benched knows it
         // only as neutral.
-        let benched = |slot: u8| {
-            self.benched.iter().any(|b| b.slot == slot)
-                || run.timeline.is_neutral(usize::from(slot))
-        };
+        let benched =
+            |slot: u8| self.members.is_benched(slot) || run.timeline.is_neutral(usize::from(slot));
         let (slot, proof, bench) = match r.change {
             RosterChange::Neutral { slot } if benched(slot) => {
                 self.on_bench_over(pi, r, slot);
@@ -2556,7 +2474,7 @@ impl<G: DeterministicGame> Session<G> {
         // checked (the host drops the gone session's too): the second
         // loses only a comparison. Hashes that come from now on are
         // checked, a fresh session's once taken back.
-        let host = self.host;
+        let host = self.members.host;
         for p in &mut self.peers {
             if p.slot != Some(slot) && p.slot != Some(host) {
                 p.hashes.forget_from(r.tick);
@@ -2616,8 +2534,7 @@ impl<G: DeterministicGame> Session<G> {
         // sends the catch-up along with the change, so an acknowledgement
         // that came since may be of inputs the catch-up lacks.
         let host_had = run.asked_host_had;
-        self.back.retain(|n| n.slot != slot);
-        self.back.push(Newcomer {
+        self.arrivals.came_back(Newcomer {
             slot,
             proof,
             host_had,
@@ -2625,14 +2542,8 @@ impl<G: DeterministicGame> Session<G> {
             returned: true,
         });
         log::info!("slot {slot} comes back from tick {tick}: waiting for its session");
-        let claims: Vec<(PeerId, u8, u64)> = self
-            .early_claims
-            .iter()
-            .rev()
-            .filter(|c| c.1 == slot)
-            .copied()
-            .collect();
-        self.take_claims(now, slot, claims.into_iter().map(|(l, _, t)| (l, t)));
+        let claims = self.arrivals.claims_for(slot);
+        self.take_claims(now, slot, claims);
     }
 
     /// Guest: the fresh sessions that claimed `slot` (each a link and the
@@ -2685,12 +2596,12 @@ impl<G: DeterministicGame> Session<G> {
         };
         let stranger = pi.is_none_or(|i| self.peers.get(i).is_some_and(|p| p.slot.is_none()));
         let awaited = run.newcomer().is_some_and(|n| n.slot == r.slot)
-            || self.back.iter().any(|n| n.slot == r.slot);
+            || self.arrivals.back_in(r.slot).is_some();
         if stranger && awaited {
             self.take_newcomer(now, link, r);
             return;
         }
-        let benched = self.benched.iter().any(|b| b.slot == r.slot);
+        let benched = self.members.is_benched(r.slot);
         if stranger
             && !benched
             && r.slot != self.side
@@ -2705,7 +2616,7 @@ impl<G: DeterministicGame> Session<G> {
             self.keep_early_claim(link, r);
             return;
         }
-        let bench = self.benched.iter_mut().find(|b| b.slot == r.slot);
+        let bench = self.members.bench_of(r.slot);
         if let Some(b) = bench.filter(|_| pi.is_none()) {
             // A benched player's fresh session: kept until the host's
             // word that it is back (the change names its token).
@@ -2783,11 +2694,7 @@ impl<G: DeterministicGame> Session<G> {
             log::info!("a rejoin from another build on {link}: refused");
             return;
         }
-        self.early_claims.retain(|c| c.0 != link);
-        if self.early_claims.len() >= 2 * MAX_BENCH_CLAIMS {
-            self.early_claims.remove(0);
-        }
-        self.early_claims.push((link, r.slot, r.token));
+        self.arrivals.keep_claim(link, r.slot, r.token);
         log::debug!(
             "a rejoin for slot {} on {link} waits for the host's word",
             r.slot
@@ -2812,9 +2719,8 @@ impl<G: DeterministicGame> Session<G> {
             return false;
         }
         if p.id != link {
-            self.gone.push(p.id);
+            self.members.relinked(p.id, link);
             p.id = link;
-            self.strangers.retain(|(id, _)| *id != link);
         }
         // The fresh session got this side's inputs the host held in its
         // catch-up: at least what the host had acknowledged when it asked
@@ -2876,9 +2782,7 @@ impl<G: DeterministicGame> Session<G> {
                     // Kept to check the host's fresh session if it comes
                     // back after a reload, and (should the host's place
                     // move here) every returning player's token.
-                    self.host_check = h.host_proof;
-                    self.proofs = h.proofs;
-                    self.host = h.side;
+                    self.members.heard_hello(h.side, h.host_proof, h.proofs);
                 }
                 if !had_host && self.side != 0 {
                     if let Err(v) = self.joined() {
@@ -2886,10 +2790,10 @@ impl<G: DeterministicGame> Session<G> {
                         return;
                     }
                     if self.entering() {
-                        self.gathered = Some(Gathered::new(h.players));
+                        self.arrivals.gathered = Some(Gathered::new(h.players));
                     }
                     if self.cfg.rejoin_as.is_none() && h.rejoin_token != 0 {
-                        self.token = Some(h.rejoin_token);
+                        self.members.token = Some(h.rejoin_token);
                     }
                     if self.entering() {
                         // A rejoiner's first Rejoin may have reached a
@@ -3060,7 +2964,7 @@ impl<G: DeterministicGame> Session<G> {
             p.sender = sender::Sender::new(params.delay);
             p.pinger.start(self.cfg.ping_interval_frames);
         }
-        for (pi, r) in core::mem::take(&mut self.early_roster) {
+        for (pi, r) in self.arrivals.take_early_roster() {
             self.on_roster(Millis::ZERO, pi, r);
         }
         log::info!(
@@ -3317,11 +3221,7 @@ impl<G: DeterministicGame> Session<G> {
         if let Phase::Running(run) = &mut self.phase {
             run.parts_with = run.parts_with.map(|i| if i > pi { i - 1 } else { i });
         }
-        for (i, _) in &mut self.early_roster {
-            if *i > pi {
-                *i -= 1;
-            }
-        }
+        self.arrivals.peer_removed(pi);
     }
 
     fn on_bye(&mut self, pi: usize, reason: ByeReason) {
@@ -3549,7 +3449,7 @@ impl<G: DeterministicGame> Session<G> {
             self.outbox_for(link, pi).send(&bye);
             return;
         }
-        if pi.is_none() && self.benched.iter().any(|b| b.slot == r.slot) {
+        if pi.is_none() && self.members.is_benched(r.slot) {
             self.rejoin_benched(now, link, r);
             return;
         }
@@ -3579,9 +3479,9 @@ impl<G: DeterministicGame> Session<G> {
             && r.slot != 0
             && r.slot < run.params.players
             && !run.timeline.is_neutral(usize::from(r.slot))
-            && !self.benched.iter().any(|b| b.slot == r.slot)
+            && !self.members.is_benched(r.slot)
             && !self.peers.iter().any(|p| p.slot == Some(r.slot));
-        unmet && rejoin::token(e, run.params.match_id, r.slot, seat(&self.seats, r.slot)) == r.token
+        unmet && rejoin::token(e, run.params.match_id, r.slot, self.members.seat(r.slot)) == r.token
     }
 
     /// Host, running: what to do with `Rejoin` `r` for a slot a `Peer`
@@ -3635,24 +3535,23 @@ impl<G: DeterministicGame> Session<G> {
             .peers
             .iter()
             .enumerate()
-            .any(|(i, p)| i != t && is_away(p) && !only_rejoining(&self.waiting, p));
+            .any(|(i, p)| i != t && is_away(p) && !self.arrivals.only_rejoining(p));
         // A returned host has not met every guest yet: one that has not
         // taken it back would miss the change.
         let unmet = self.cfg.host_back.is_some()
             && (1..run.params.players).any(|s| {
                 s != r.slot
                     && !run.timeline.is_neutral(usize::from(s))
-                    && !self.benched.iter().any(|b| b.slot == s)
+                    && !self.members.is_benched(s)
                     && !self.peers.iter().any(|p| p.slot == Some(s))
             });
         if others_away || unmet || run.leaving.is_some() || run.entry.is_some() {
             return Verdict::Wait;
         }
         let earlier = self
-            .waiting
-            .iter()
-            .take_while(|w| w.rejoin.slot != r.slot)
-            .any(|w| self.peers.iter().any(|p| p.slot == Some(w.rejoin.slot)));
+            .arrivals
+            .waiting_before(r.slot)
+            .any(|s| self.peers.iter().any(|p| p.slot == Some(s)));
         if earlier {
             return Verdict::Wait;
         }
@@ -3673,7 +3572,7 @@ impl<G: DeterministicGame> Session<G> {
         match (verdict, target) {
             (Verdict::Wait, Some(t)) => self.wait_for_rejoin(now, link, r, Some(t)),
             (Verdict::Take, Some(t)) => {
-                self.waiting.retain(|w| w.rejoin.slot != r.slot);
+                self.arrivals.take_waiting(r.slot);
                 if self.peers.len() > 1 {
                     self.gather_for_rejoin(now, link, r);
                 } else {
@@ -3694,8 +3593,7 @@ impl<G: DeterministicGame> Session<G> {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
-        if let Some(i) = self.waiting.iter().position(|w| w.rejoin.slot == r.slot) {
-            let old = self.waiting.remove(i);
+        if let Some(old) = self.arrivals.wait(link, r) {
             if old.link != link {
                 log::info!(
                     "a newer rejoin for slot {} on {link} takes the place of the one on {}",
@@ -3704,11 +3602,6 @@ impl<G: DeterministicGame> Session<G> {
                 );
             }
         }
-        self.waiting.push(WaitingRejoin {
-            link,
-            rejoin: r,
-            quiet_frames: 0,
-        });
         log::info!(
             "rejoin of slot {} on {link} waits: another player is away or a change is under way",
             r.slot
@@ -3718,10 +3611,9 @@ impl<G: DeterministicGame> Session<G> {
         };
         let old = p.id;
         if old != link {
-            self.gone.push(old);
+            self.members.relinked(old, link);
             p.id = link;
             p.out.clear();
-            self.strangers.retain(|(id, _)| *id != link);
         }
         // The hashes the old session sent and nobody compared yet are
         // not checked: it may have confirmed ticks with inputs that a
@@ -3742,11 +3634,11 @@ impl<G: DeterministicGame> Session<G> {
     fn take_up_waiting_rejoins(&mut self, now: Millis) {
         let mut k = 0;
         loop {
-            let Some(&w) = self.waiting.get(k) else {
+            let Some(w) = self.arrivals.waiting_at(k) else {
                 return;
             };
             let pi = self.peers.iter().position(|p| p.id == w.link);
-            let benched = pi.is_none() && self.benched.iter().any(|b| b.slot == w.rejoin.slot);
+            let benched = pi.is_none() && self.members.is_benched(w.rejoin.slot);
             let verdict = if benched {
                 self.benched_verdict(&w.rejoin)
             } else {
@@ -3756,7 +3648,7 @@ impl<G: DeterministicGame> Session<G> {
                 k += 1;
                 continue;
             }
-            self.waiting.remove(k);
+            self.arrivals.remove_waiting(k);
             log::info!(
                 "the rejoin of slot {} on {} waited: {verdict:?}",
                 w.rejoin.slot,
@@ -3777,21 +3669,20 @@ impl<G: DeterministicGame> Session<G> {
     /// stays held as before.
     fn rejoin_given_up(&mut self, link: PeerId, r: ByeReason) {
         log::info!("the rejoin waiting on {link} was given up: {r:?}");
-        self.waiting.retain(|w| w.link != link);
+        self.arrivals.forget_waiting_on(link);
     }
 
     /// Host: whether a rejoin waits on `link`.
     fn waits_on(&self, link: PeerId) -> bool {
-        self.waiting.iter().any(|w| w.link == link)
+        self.arrivals.waits_on(link)
     }
 
     /// Host: the rejoin that waits for `slot`, if any, is refused with
     /// `why` (its slot's window ran out, say).
     fn refuse_waiting(&mut self, slot: u8, why: RejoinRefusal) {
-        let Some(i) = self.waiting.iter().position(|w| w.rejoin.slot == slot) else {
+        let Some(w) = self.arrivals.take_waiting(slot) else {
             return;
         };
-        let w = self.waiting.remove(i);
         let pi = self.peers.iter().position(|p| p.id == w.link);
         self.refuse_rejoin(w.link, pi, why);
     }
@@ -3802,14 +3693,7 @@ impl<G: DeterministicGame> Session<G> {
     /// that keeps it from taking the wait for silence.
     fn keep_waiting_rejoiners(&mut self) {
         let every = u32::from(self.cfg.ping_interval_frames);
-        let mut due = Vec::new();
-        for w in &mut self.waiting {
-            w.quiet_frames += 1;
-            if w.quiet_frames >= every {
-                w.quiet_frames = 0;
-                due.push(w.link);
-            }
-        }
+        let mut due = self.arrivals.keep_alive_due(every);
         // A rejoin taken up whose inputs are being gathered waits too,
         // for as long as the slowest player takes to answer (one silent
         // but not dropped yet may take until it is heard again).
@@ -3846,7 +3730,7 @@ impl<G: DeterministicGame> Session<G> {
             Verdict::Refuse(why) => self.refuse_rejoin(link, None, why),
             Verdict::Wait => self.wait_for_rejoin(now, link, r, None),
             Verdict::Take => {
-                self.waiting.retain(|w| w.rejoin.slot != r.slot);
+                self.arrivals.take_waiting(r.slot);
                 self.begin_join(now, link, r.slot, true, None);
             }
         }
@@ -3897,14 +3781,7 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(i) = pi.filter(|&i| i < self.peers.len()) {
             return &mut self.peers[i].out;
         }
-        let i = match self.strangers.iter().position(|(id, _)| *id == link) {
-            Some(i) => i,
-            None => {
-                self.strangers.push((link, Outbox::default()));
-                self.strangers.len() - 1
-            }
-        };
-        &mut self.strangers[i].1
+        self.members.stranger_out(link)
     }
 
     /// Host: tells the session on `link` why it cannot rejoin; nothing
@@ -3931,7 +3808,13 @@ impl<G: DeterministicGame> Session<G> {
         };
         let slot = self.peers.get(t).and_then(|p| p.slot).unwrap_or(0);
         let hello = if self.side == 0 {
-            host_hello::<G::Input>(&run.params, &self.cfg, G::BUILD_ID, slot, &self.seats)
+            host_hello::<G::Input>(
+                &run.params,
+                &self.cfg,
+                G::BUILD_ID,
+                slot,
+                self.members.seats(),
+            )
         } else {
             self.moved_host_hello(slot)
         };
@@ -3991,9 +3874,8 @@ impl<G: DeterministicGame> Session<G> {
         let tick = end.tick;
         let p = self.peers.get_mut(t)?;
         if p.id != link {
-            self.gone.push(p.id);
+            self.members.relinked(p.id, link);
             p.id = link;
-            self.strangers.retain(|(id, _)| *id != link);
         }
         let interval = u32::from(run.params.hash_interval.max(1));
         p.out.clear();
@@ -4031,7 +3913,7 @@ impl<G: DeterministicGame> Session<G> {
         } else {
             self.is_host_link(pi)
         };
-        self.gathered.is_some() && from
+        self.arrivals.gathered.is_some() && from
     }
 
     /// Rejoining: one run of the host's catch-up.
@@ -4040,7 +3922,7 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::BadCatchUp);
             return;
         }
-        let folded = self.gathered.as_mut().map(|g| g.fold(r));
+        let folded = self.arrivals.gathered.as_mut().map(|g| g.fold(r));
         if let Some(Err(e)) = folded {
             log::warn!("catch-up run refused: {e:?}");
             self.violation(Violation::BadCatchUp);
@@ -4053,7 +3935,7 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::BadCatchUp);
             return;
         }
-        let folded = self.gathered.as_mut().map(|g| g.fold_state(piece));
+        let folded = self.arrivals.gathered.as_mut().map(|g| g.fold_state(piece));
         if let Some(Err(e)) = folded {
             log::warn!("saved state piece refused: {e:?}");
             self.violation(Violation::BadCatchUp);
@@ -4093,7 +3975,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let params = hs.params;
-        let Some(g) = self.gathered.take() else {
+        let Some(g) = self.arrivals.gathered.take() else {
             return;
         };
         // Every slot reaches the tick, and none further than an honest
@@ -4102,7 +3984,7 @@ impl<G: DeterministicGame> Session<G> {
         let state_whole = g.state.as_ref().is_none_or(|s| s.complete());
         // A joiner's first catch-up comes before the change: its own slot
         // is neutral then, and only then.
-        let first = self.cfg.join_as.is_some() && self.join_ready.is_none();
+        let first = self.cfg.join_as.is_some() && self.arrivals.join_ready.is_none();
         // Neutral slots are other players' slots of this match.
         let slots = (1u16 << params.players.min(MAX_PLAYERS)) - 1;
         let own_neutral = u16::from(c.neutral) & 1 << self.side != 0;
@@ -4181,9 +4063,9 @@ impl<G: DeterministicGame> Session<G> {
             // The slots benched when the old host left stay their
             // players' for a window counted from now (the old host's
             // deadlines are gone with it).
-            let (mask, ticks) = core::mem::take(&mut self.bench_back);
+            let (mask, ticks) = core::mem::take(&mut self.arrivals.bench_back);
             for slot in (1..params.players).filter(|s| mask & 1 << s != 0) {
-                self.benched.push(Benched {
+                self.members.bench(Benched {
                     slot,
                     tick: ticks.get(usize::from(slot)).copied().unwrap_or(0),
                     until: now + self.cfg.rejoin_window,
@@ -4201,7 +4083,7 @@ impl<G: DeterministicGame> Session<G> {
                 }
             }
         }
-        if self.join_ready.is_some() {
+        if self.arrivals.join_ready.is_some() {
             // Said again, now that every player applied the change (the
             // first may have reached a player before its host's word and
             // been dropped).
@@ -4234,7 +4116,7 @@ impl<G: DeterministicGame> Session<G> {
         if self.side == 0 {
             // A returned host: the guests who reloaded while it was away
             // and asked before it ran are heard now.
-            for (link, slot, token) in core::mem::take(&mut self.early_claims) {
+            for (link, slot, token) in self.arrivals.take_claims() {
                 let r = Rejoin {
                     protocol: PROTOCOL_VERSION,
                     build: G::BUILD_ID,
@@ -4258,12 +4140,6 @@ fn peer_view<G: DeterministicGame>(run: &Running<G>, peer: &Peer) -> PeerView {
         surely_held: peer.sender.surely_held(),
         window: run.params.window,
     }
-}
-
-/// How many players took `slot` after its first (its rejoin token's
-/// seat), from the host's `seats`.
-fn seat(seats: &[u8; MAX_PLAYERS as usize], slot: u8) -> u8 {
-    seats.get(usize::from(slot)).copied().unwrap_or(0)
 }
 
 /// The furthest tick an honest peer's inputs or hashes can reach when this
@@ -4292,7 +4168,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if let Phase::Running(run) = &self.phase {
-            let admitted = self.admitting.is_some_and(|a| a.link == link);
+            let admitted = self.arrivals.admitting.is_some_and(|a| a.link == link);
             if admitted || run.joining().is_some_and(|jn| jn.link == link) {
                 log::debug!("{link} asked again for the slot it is being given: dropped");
                 return;
@@ -4319,12 +4195,12 @@ impl<G: DeterministicGame> Session<G> {
             return Err(RejoinRefusal::NoJoiners);
         }
         let away = |p: &Peer| p.dropped.is_some() || p.frozen || p.returning.is_some();
-        let benched = |s: u8| self.benched.iter().any(|b| b.slot == s);
+        let benched = |s: u8| self.members.is_benched(s);
         let neutral = |s: u8| run.timeline.is_neutral(usize::from(s)) && !benched(s);
         let slot = if asked == 0 {
             match (1..players).find(|&s| neutral(s)) {
                 Some(s) => s,
-                None if self.peers.iter().any(away) || !self.benched.is_empty() => {
+                None if self.peers.iter().any(away) || self.members.any_benched() => {
                     return Err(RejoinRefusal::SlotHeld)
                 }
                 None => return Err(RejoinRefusal::NoFreeSlot),
@@ -4349,8 +4225,8 @@ impl<G: DeterministicGame> Session<G> {
         let busy = self.cfg.rejoin_entropy.is_none()
             || run.leaving.is_some()
             || run.entry.is_some()
-            || self.admitting.is_some()
-            || seat(&self.seats, slot) == u8::MAX
+            || self.arrivals.admitting.is_some()
+            || self.members.seat(slot) == u8::MAX
             || self.peers.iter().any(away);
         if busy {
             return Err(RejoinRefusal::HostUnable);
@@ -4371,7 +4247,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let entropy = self.cfg.rejoin_entropy.filter(|_| self.side == 0);
-        if entropy.is_none() && !(back && self.side == self.host) {
+        if entropy.is_none() && !(back && self.side == self.members.host) {
             // Only slot 0's host can give a newcomer a token; a host whose
             // place moved here takes back a benched player with its own.
             return;
@@ -4413,17 +4289,15 @@ impl<G: DeterministicGame> Session<G> {
             .saturating_add(u32::try_from(lead).unwrap_or(JOIN_LEAD_TICKS));
         // A newcomer's token is the next seat's (it was given it with its
         // first catch-up); a benched player keeps its own.
-        let seat = seat(&self.seats, slot).saturating_add(u8::from(!back));
-        if let Some(x) = self.seats.get_mut(s) {
-            *x = seat;
-        }
+        let seat = self.members.seat(slot).saturating_add(u8::from(!back));
+        self.members.set_seat(slot, seat);
         let proof = match entropy {
             Some(e) => {
                 let token = rejoin::token(e, run.params.match_id, slot, seat);
                 rejoin::proof(token, run.params.match_id, slot)
             }
             // The check the old host's Hello gave: the token is unchanged.
-            None => self.proofs.get(s).copied().unwrap_or(0),
+            None => self.members.proof(slot),
         };
         run.roster_seq = run.roster_seq.wrapping_add(1).max(1);
         let seq = run.roster_seq;
@@ -4444,9 +4318,9 @@ impl<G: DeterministicGame> Session<G> {
             back,
             from: from.unwrap_or(0),
         }));
-        self.strangers.retain(|(id, _)| *id != link);
+        self.members.drop_stranger(link);
         if back {
-            self.benched.retain(|b| b.slot != slot);
+            self.members.unbench(slot);
             log::info!(
                 "benched slot {slot} is back on {link} from tick {tick}: telling the others"
             );
@@ -4480,7 +4354,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         run.entry = None;
-        self.gone.retain(|id| *id != j.link);
+        self.members.forget_gone(j.link);
         // A returned host may have opened the link before it knew whose
         // it was.
         self.peers.retain(|p| p.id != j.link || p.slot.is_some());
@@ -4532,9 +4406,7 @@ impl<G: DeterministicGame> Session<G> {
         }
         run.roster_seq = r.seq;
         run.timeline.take_neutral_slot(usize::from(slot), r.tick);
-        if let Some(check) = self.proofs.get_mut(usize::from(slot)) {
-            *check = proof;
-        }
+        self.members.keep_proof(slot, proof);
         run.entry = Some(Entry::Newcomer(Newcomer {
             slot,
             proof,
@@ -4545,7 +4417,7 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(host) = self.peers.get_mut(pi) {
             host.out.send(&Message::<G::Input>::RosterAck(r.seq));
         }
-        let Some(i) = self.benched.iter().position(|b| b.slot == slot) else {
+        let Some(bench) = self.members.unbench(slot) else {
             log::info!(
                 "a new player takes slot {slot} from tick {}: waiting for its session",
                 r.tick
@@ -4553,17 +4425,11 @@ impl<G: DeterministicGame> Session<G> {
             self.events.push_back(Event::Joined { slot, tick: r.tick });
             // Its session introduced itself while it caught up, most
             // likely; the newest claim first.
-            let claims: Vec<(PeerId, u64)> = self
-                .early_claims
-                .iter()
-                .rev()
-                .filter(|c| c.1 == slot)
-                .map(|&(l, _, t)| (l, t))
-                .collect();
+            let claims = self.arrivals.claims_for(slot);
             self.take_claims(now, slot, claims);
             return;
         };
-        let claims = self.benched.remove(i).claims;
+        let claims = bench.claims;
         log::info!(
             "benched slot {slot} is back from tick {}: waiting for its session",
             r.tick
@@ -4581,8 +4447,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let pending = run.newcomer().filter(|n| n.slot == r.slot);
-        let Some(n) = pending.or_else(|| self.back.iter().find(|n| n.slot == r.slot).copied())
-        else {
+        let Some(n) = pending.or_else(|| self.arrivals.back_in(r.slot)) else {
             return;
         };
         let match_id = run.params.match_id;
@@ -4595,13 +4460,12 @@ impl<G: DeterministicGame> Session<G> {
             return;
         }
         if n.returned {
-            self.back.retain(|b| b.slot != n.slot);
+            self.arrivals.seen_back(n.slot);
         } else {
             run.entry = None;
         }
-        self.gone.retain(|id| *id != link);
-        self.strangers.retain(|(id, _)| *id != link);
-        self.early_claims.retain(|c| c.1 != n.slot);
+        self.members.welcome(link);
+        self.arrivals.forget_claims(n.slot);
         // A link open before that never said whose it was becomes the
         // player's.
         self.peers.retain(|p| p.id != link || p.slot.is_some());
@@ -4632,7 +4496,7 @@ impl<G: DeterministicGame> Session<G> {
     /// introduces itself to every other player with its slot and token
     /// (they check it against the host's fingerprint).
     fn introduce_joiner(&mut self, host: usize) {
-        let Some(token) = self.token else {
+        let Some(token) = self.members.token else {
             return;
         };
         let rejoin = Message::<G::Input>::Rejoin(Rejoin {
