@@ -14,11 +14,27 @@
 
 use alloc::vec::Vec;
 
-use super::join::Admission;
 use super::peer::{Peer, PeerId};
 use super::rejoin::Gathered;
 use super::roster::{Newcomer, WaitingRejoin, MAX_BENCH_CLAIMS};
+use crate::time::Millis;
 use crate::wire::{Rejoin, Roster, MAX_PLAYERS};
+
+/// Host: a newcomer catching up, before the change that gives it its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Admission {
+    /// The slot it will take (neutral until the change).
+    pub(super) slot: u8,
+    /// The link its session spoke on.
+    pub(super) link: PeerId,
+    /// The tick its first catch-up ended at; its `JoinReady` names it.
+    pub(super) tick: u32,
+    /// When the slot is released if it has not said it is ready.
+    pub(super) until: Millis,
+    /// It said it is ready; the change waits only for what blocks it
+    /// (another change under way, a player away).
+    pub(super) ready: bool,
+}
 
 /// What is under way for players entering the match.
 #[derive(Debug)]

@@ -18,6 +18,7 @@
 
 use alloc::vec::Vec;
 
+use super::arrivals::Admission;
 use super::handshake::host_hello;
 use super::hash_book::HashBook;
 use super::peer::Peer;
@@ -40,22 +41,6 @@ use crate::wire::{
 /// catch-up and has not said it is ready (the handshake's own default
 /// deadline).
 pub(super) const READY_WITHIN: Millis = Millis(10_000);
-
-/// Host: a newcomer catching up, before the change that gives it its slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Admission {
-    /// The slot it will take (neutral until the change).
-    pub(super) slot: u8,
-    /// The link its session spoke on.
-    pub(super) link: PeerId,
-    /// The tick its first catch-up ended at; its `JoinReady` names it.
-    pub(super) tick: u32,
-    /// When the slot is released if it has not said it is ready.
-    pub(super) until: Millis,
-    /// It said it is ready; the change waits only for what blocks it
-    /// (another change under way, a player away).
-    pub(super) ready: bool,
-}
 
 impl<G: DeterministicGame> Session<G> {
     /// Host: the newcomer on `link` may take free `slot`. It gets the
