@@ -21,7 +21,7 @@ impl<G: DeterministicGame> Session<G> {
         let from_host = self.is_host_link(pi);
         // While the host is away, the acting guest orders its return.
         let acting = self.is_acting_link(pi);
-        let host_check = self.members.host_check;
+        let host_check = self.members.host_check();
         if let (Phase::Handshake(_), RosterChange::Spectators { .. }, true) =
             (&self.phase, r.change, from_host)
         {
@@ -102,7 +102,7 @@ impl<G: DeterministicGame> Session<G> {
         // checked (the host drops the gone session's too): the second
         // loses only a comparison. Hashes that come from now on are
         // checked, a fresh session's once taken back.
-        let host = self.members.host;
+        let host = self.members.host();
         for p in &mut self.peers {
             if p.slot != Some(slot) && p.slot != Some(host) {
                 p.hashes.forget_from(r.tick);

@@ -232,7 +232,7 @@ impl<G: DeterministicGame> Session<G> {
         // The others and this side, the one that left excepted.
         let remaining = u8::try_from(self.peers.len()).unwrap_or(MAX_PLAYERS);
         let moves = self.host_may_move(slot);
-        let plays_on = (slot != self.members.host || moves)
+        let plays_on = (slot != self.members.host() || moves)
             && remaining >= 2
             && G::plays_on_after_leave(remaining);
         let Phase::Running(run) = &self.phase else {
@@ -599,7 +599,7 @@ impl<G: DeterministicGame> Session<G> {
             && self
                 .peers
                 .get(pi)
-                .is_some_and(|p| p.slot == Some(self.members.host))
+                .is_some_and(|p| p.slot == Some(self.members.host()))
     }
 
     /// The host asks which inputs of a gone player this side holds.
@@ -662,7 +662,7 @@ impl<G: DeterministicGame> Session<G> {
         let s = usize::from(h.slot);
         // The host gathers; so does a guest acting for the absent host
         // (the only gathering a guest makes).
-        if self.side == self.members.host || run.leaving.is_some() {
+        if self.side == self.members.host() || run.leaving.is_some() {
             let Some(leaving) = run.leaving.as_mut() else {
                 self.violation(Violation::UnexpectedRoster);
                 return;

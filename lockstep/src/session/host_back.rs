@@ -166,12 +166,12 @@ impl<G: DeterministicGame> Session<G> {
         if p.dropped.is_some_and(|d| d.ran_out) {
             return Err(RejoinRefusal::SlotNotHeld);
         }
-        if self.members.host_check == 0 || self.cfg.rejoin_window == Millis::ZERO {
+        if self.members.host_check() == 0 || self.cfg.rejoin_window == Millis::ZERO {
             // A host without entropy gave no check: nothing to check a
             // return against.
             return Err(RejoinRefusal::HostUnable);
         }
-        if rejoin::proof(r.token, run.params.match_id, 0) != self.members.host_check {
+        if rejoin::proof(r.token, run.params.match_id, 0) != self.members.host_check() {
             return Err(RejoinRefusal::WrongToken);
         }
         // The old session counts as live until this side saw it go, or

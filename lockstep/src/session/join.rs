@@ -299,7 +299,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let entropy = self.cfg.rejoin_entropy.filter(|_| self.side == 0);
-        if entropy.is_none() && !(back && self.side == self.members.host) {
+        if entropy.is_none() && !(back && self.side == self.members.host()) {
             // Only slot 0's host can give a newcomer a token; a host whose
             // place moved here takes back a benched player with its own.
             return;
@@ -548,7 +548,7 @@ impl<G: DeterministicGame> Session<G> {
     /// introduces itself to every other player with its slot and token
     /// (they check it against the host's fingerprint).
     pub(super) fn introduce_joiner(&mut self, host: usize) {
-        let Some(token) = self.members.token else {
+        let Some(token) = self.members.token() else {
             return;
         };
         let rejoin = Message::<G::Input>::Rejoin(Rejoin {

@@ -23,14 +23,14 @@ use crate::wire::MAX_PLAYERS;
 pub(super) struct Members {
     /// Guest: the rejoin token the host gave this side (or, rejoining,
     /// the one it came back with).
-    pub(super) token: Option<u64>,
+    token: Option<u64>,
     /// Guest: the check of the host's own token from the host's Hello
     /// (0: the host issues no tokens), against which a fresh session of
     /// the host coming back is checked.
-    pub(super) host_check: u64,
+    host_check: u64,
     /// The host's slot: 0, or the guest's its place moved to when the
     /// host left for good (see `migrate.rs`).
-    pub(super) host: u8,
+    host: u8,
     /// Guest: the check of every slot's token (see `rejoin::proof`), from
     /// the host's Hello and every later change that names one; the guest
     /// the host's place moves to checks returning players with it.
@@ -56,6 +56,33 @@ impl Members {
             token,
             ..Members::default()
         }
+    }
+
+    // ----- the host and this side's token ---------------------------------
+
+    /// The host's slot.
+    pub(super) fn host(&self) -> u8 {
+        self.host
+    }
+
+    /// The host's place moved to slot `host`.
+    pub(super) fn host_moved(&mut self, host: u8) {
+        self.host = host;
+    }
+
+    /// The check of the host's own token (0: the host issues none).
+    pub(super) fn host_check(&self) -> u64 {
+        self.host_check
+    }
+
+    /// This side's rejoin token, once it has one.
+    pub(super) fn token(&self) -> Option<u64> {
+        self.token
+    }
+
+    /// Keeps `token`, the one the host gave this side.
+    pub(super) fn keep_token(&mut self, token: u64) {
+        self.token = Some(token);
     }
 
     // ----- slots -------------------------------------------------------
@@ -244,7 +271,7 @@ mod tests {
     #[test]
     fn seats_and_proofs_read_zero_for_unknown_slots() {
         let mut m = Members::new(Some(9));
-        assert_eq!(m.token, Some(9));
+        assert_eq!(m.token(), Some(9));
         m.set_seat(2, 3);
         m.keep_proof(2, 77);
         assert_eq!((m.seat(2), m.proof(2)), (3, 77));
@@ -253,6 +280,20 @@ mod tests {
         m.set_seat(200, 1);
         m.keep_proof(200, 1);
         assert_eq!((m.seat(200), m.proof(200)), (0, 0));
+    }
+
+    #[test]
+    fn the_hosts_hello_names_the_host_and_the_checks() {
+        let mut m = Members::default();
+        let mut proofs = [0; MAX_PLAYERS as usize];
+        proofs[1] = 5;
+        m.heard_hello(0, 42, proofs);
+        assert_eq!((m.host(), m.host_check(), m.proof(1)), (0, 42, 5));
+        m.host_moved(2);
+        assert_eq!(m.host(), 2);
+        assert_eq!(m.token(), None);
+        m.keep_token(7);
+        assert_eq!(m.token(), Some(7));
     }
 
     #[test]

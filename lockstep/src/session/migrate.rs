@@ -44,20 +44,20 @@ impl<G: DeterministicGame> Session<G> {
     /// guest that took it over. The page of the host orders the party's
     /// rooms (comebacks of rejoining players, spectators).
     pub fn is_host(&self) -> bool {
-        self.side == self.members.host
+        self.side == self.members.host()
     }
 
     /// The slot of the match's host: 0, or the slot its place moved to
     /// (see [`Event::HostMoved`]).
     pub fn host_slot(&self) -> u8 {
-        self.members.host
+        self.members.host()
     }
 
     /// Whether slot 0 leaving may move the host's place to a guest here:
     /// this side is a guest, and the host is still slot 0 (a host that
     /// moved once does not move again: its slot leaving ends the match).
     pub(super) fn host_may_move(&self, slot: u8) -> bool {
-        slot == 0 && self.members.host == 0 && self.side != 0
+        slot == 0 && self.members.host() == 0 && self.side != 0
     }
 
     /// The guest acting for the absent host, once slot 0's window ran
@@ -115,7 +115,7 @@ impl<G: DeterministicGame> Session<G> {
         };
         let held = run.timeline.inputs_of(0).len() as u32;
         let fits = acting
-            && self.members.host == 0
+            && self.members.host() == 0
             && r.seq == run.roster_seq.wrapping_add(1)
             && run.asked == Some(0)
             && held == r.tick;
@@ -145,7 +145,7 @@ impl<G: DeterministicGame> Session<G> {
     /// (the old host's spectators watched it alone and are gone with it).
     pub(super) fn apply_host_moved(&mut self, _now: Millis, tick: u32, host: u8) {
         self.apply_neutral(0, tick);
-        self.members.host = host;
+        self.members.host_moved(host);
         if let (true, Phase::Running(run)) = (self.is_host(), &self.phase) {
             // The guests apply the change without acknowledging it (as
             // a change of the host's return): it counts as acknowledged,

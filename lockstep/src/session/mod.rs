@@ -1052,7 +1052,7 @@ impl<G: DeterministicGame> Session<G> {
     #[must_use]
     pub fn rejoin_token(&self) -> Option<u64> {
         if self.side != 0 {
-            return self.members.token;
+            return self.members.token();
         }
         if let Some(token) = self.cfg.host_back {
             return Some(token);

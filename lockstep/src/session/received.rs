@@ -105,7 +105,7 @@ impl<G: DeterministicGame> Session<G> {
                 token,
             }));
         } else if let Some(asked) = self.cfg.join_as {
-            match (hs.own_slot, self.members.token) {
+            match (hs.own_slot, self.members.token()) {
                 // The host let this side in already: it introduces itself
                 // to a link opened since as the slot's player.
                 (Some(slot), Some(token)) => {

@@ -56,7 +56,7 @@ impl<G: DeterministicGame> Session<G> {
                         self.arrivals.gathered = Some(Gathered::new(h.players));
                     }
                     if self.cfg.rejoin_as.is_none() && h.rejoin_token != 0 {
-                        self.members.token = Some(h.rejoin_token);
+                        self.members.keep_token(h.rejoin_token);
                     }
                     if self.entering() {
                         // A rejoiner's first Rejoin may have reached a
