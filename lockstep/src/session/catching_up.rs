@@ -6,10 +6,11 @@ use alloc::vec::Vec;
 
 use super::audience::SpectatorCount;
 use super::delay::DelayTuner;
+use super::join::JOIN_LEAD_TICKS;
 use super::roster::Benched;
 use super::sender;
 use super::timeline::Timeline;
-use super::{ahead_limit, Phase, Running, Session, JOIN_LEAD_TICKS};
+use super::{ahead_limit, Phase, Running, Session};
 use super::{Event, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
@@ -18,7 +19,7 @@ use crate::wire::{CatchUp, CatchUpRun, Rejoin, SavedState, MAX_PLAYERS, PROTOCOL
 impl<G: DeterministicGame> Session<G> {
     /// Whether a catch-up message on link `pi` is one this side awaits:
     /// rejoining, from the host, after its Hello.
-    pub(super) fn awaits_catch_up(&self, pi: usize) -> bool {
+    fn awaits_catch_up(&self, pi: usize) -> bool {
         let from = if self.cfg.host_back.is_some() {
             // A host coming back: from the guest whose `Resume` came.
             self.peers.get(pi).is_some_and(|p| p.slot.is_some())

@@ -127,7 +127,7 @@ impl<G: DeterministicGame> Session<G> {
     /// The host took the player in `slot` back from `tick` on: its fresh
     /// session is taken on this side's link to it once it shows the token
     /// whose fingerprint is `proof` (at once if its `Rejoin` came first).
-    pub(super) fn apply_returned(&mut self, now: Millis, slot: u8, tick: u32, proof: u64) {
+    fn apply_returned(&mut self, now: Millis, slot: u8, tick: u32, proof: u64) {
         let Some(t) = self.peers.iter().position(|p| p.slot == Some(slot)) else {
             self.returned_unmet(now, slot, tick, proof);
             return;
@@ -154,7 +154,7 @@ impl<G: DeterministicGame> Session<G> {
     /// never met (it was away when this side came back), from `tick` on.
     /// Its fresh session is taken as a newcomer's would be, on the link
     /// whose `Rejoin` shows the token whose fingerprint is `proof`.
-    pub(super) fn returned_unmet(&mut self, now: Millis, slot: u8, tick: u32, proof: u64) {
+    fn returned_unmet(&mut self, now: Millis, slot: u8, tick: u32, proof: u64) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };

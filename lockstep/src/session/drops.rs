@@ -58,7 +58,7 @@ impl<G: DeterministicGame> Session<G> {
     /// the prediction window in rollback). A player whose inputs are all
     /// in sends little while the match waits for someone else, and is not
     /// the one to bench.
-    pub(super) fn silence_before_drop(&self, run: &Running<G>, p: &Peer) -> Millis {
+    fn silence_before_drop(&self, run: &Running<G>, p: &Peer) -> Millis {
         let (tick, window) = (run.timeline.tick(), u32::from(run.params.window));
         let holds_up = !p.catching_up
             && p.slot.is_some_and(|s| {
@@ -136,7 +136,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Entering: whether a slot of the match is still held for a player
     /// this side has not met (away when this side came back, or not
     /// introduced yet): waiting on it is not a stuck peer.
-    pub(super) fn unmet_slot(&self, run: &Running<G>) -> bool {
+    fn unmet_slot(&self, run: &Running<G>) -> bool {
         self.entering()
             && (1..run.params.players).any(|s| {
                 s != self.side
@@ -150,7 +150,7 @@ impl<G: DeterministicGame> Session<G> {
     /// this side, or their game froze): their slots are held too, as if
     /// they were silent, rather than the match ending with `NoProgress`
     /// before the window is over.
-    pub(super) fn drop_stuck(&mut self, now: Millis) {
+    fn drop_stuck(&mut self, now: Millis) {
         if self.deadlines.stalled_for(now).is_none() {
             return;
         }
@@ -225,7 +225,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Dropped player `slot` (on link `id`) did not come back in time: the
     /// match ends, or (three players or more, a game that allows it) the
     /// host orders its slot played with the neutral input.
-    pub(super) fn window_ran_out(&mut self, now: Millis, id: PeerId, slot: u8) {
+    fn window_ran_out(&mut self, now: Millis, id: PeerId, slot: u8) {
         // A fresh session of its player that waited is refused as a late
         // one would be.
         self.refuse_waiting(slot, RejoinRefusal::SlotNotHeld);
@@ -440,7 +440,7 @@ impl<G: DeterministicGame> Session<G> {
     /// for a leave), then told to play it neutral from where the longest
     /// stream ends. One slot at a time, and only while every other player
     /// is there to answer.
-    pub(super) fn bench_dropped(&mut self, now: Millis) {
+    fn bench_dropped(&mut self, now: Millis) {
         let Phase::Running(run) = &self.phase else {
             return;
         };

@@ -4,12 +4,30 @@
 //! rejoins that wait, and sends the frame's inputs.
 
 use super::delay::Change;
+use super::peer::Peer;
 use super::sender::Extras;
-use super::time_sync::travel_ticks;
-use super::{peer_view, Phase, Running, Session, CATCH_UP_TICKS};
+use super::time_sync::{travel_ticks, PeerView};
 use super::{Event, Frame};
+use super::{Phase, Running, Session};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
+
+/// The most ticks past the first that a lock-step side behind the others
+/// runs in one frame while its own inputs are already known (a newcomer
+/// before the tick it takes its slot at).
+const CATCH_UP_TICKS: u32 = 8;
+
+/// What this side knows of `peer`'s progress in a running match.
+fn peer_view<G: DeterministicGame>(run: &Running<G>, peer: &Peer) -> PeerView {
+    let slot = peer.slot.map_or(usize::MAX, usize::from);
+    PeerView {
+        remote_inputs: run.timeline.inputs_of(slot).len() as u32,
+        delay: run.params.delay,
+        travel: travel_ticks(peer.last_rtt),
+        surely_held: peer.sender.surely_held(),
+        window: run.params.window,
+    }
+}
 
 impl<G: DeterministicGame> Session<G> {
     /// One frame of the running match (see [`advance_frame`](Self::advance_frame)).
@@ -171,7 +189,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Once per running frame, after the tick: this frame's Inputs packet
     /// to each peer, unless it waits for the send interval or is held back.
-    pub(super) fn flush_unreliable(&mut self, now: Millis, stalled: bool) {
+    fn flush_unreliable(&mut self, now: Millis, stalled: bool) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };

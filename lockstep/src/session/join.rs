@@ -26,16 +26,28 @@ use super::rejoin::{self, Gathered};
 use super::roster::{Joining, Newcomer};
 use super::sender;
 use super::time_sync::MS_PER_3_TICKS;
-use super::{
-    ahead_limit, Entry, Phase, Session, BACK_LEAD_SPARE, BACK_LEAD_TICKS, JOIN_LEAD_SPARE,
-    JOIN_LEAD_TICKS,
-};
+use super::{ahead_limit, Entry, Phase, Session};
 use super::{Event, PeerId, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
 use crate::wire::{
     ByeReason, Join, Member, Message, Rejoin, RejoinRefusal, Roster, RosterChange, PROTOCOL_VERSION,
 };
+
+/// How far past its delay the host sets a late join's change at most (60
+/// ticks, 1 s). Every side accepts a join's change this much further
+/// ahead than any other change.
+pub(super) const JOIN_LEAD_TICKS: u32 = 60;
+/// The lead's allowance, beyond three round trips, for two reliable
+/// pieces (the change, an acknowledgement, the short second catch-up)
+/// lost and sent again 200 ms later each.
+const JOIN_LEAD_SPARE: Millis = Millis(400);
+/// A benched player coming back (its whole catch-up still follows the
+/// change): the lead is two and a half round trips and this spare, at
+/// most [`BACK_LEAD_TICKS`].
+const BACK_LEAD_SPARE: Millis = Millis(200);
+/// The most a benched player's return is set past the delay (500 ms).
+const BACK_LEAD_TICKS: u32 = 30;
 
 /// How long the host keeps a slot for a newcomer that was sent its
 /// catch-up and has not said it is ready (the handshake's own default
@@ -46,7 +58,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Host: the newcomer on `link` may take free `slot`. It gets the
     /// host's Hello (the slot and the token it will hold) and the catch-up
     /// at once, the slot still neutral; nobody else is told yet.
-    pub(super) fn admit_newcomer(&mut self, now: Millis, link: PeerId, slot: u8) {
+    fn admit_newcomer(&mut self, now: Millis, link: PeerId, slot: u8) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
@@ -151,7 +163,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Host: the newcomer being admitted is refused with `why` and its
     /// slot is free again; its token is never given again.
-    pub(super) fn release_admission(&mut self, why: RejoinRefusal) {
+    fn release_admission(&mut self, why: RejoinRefusal) {
         let Some(a) = self.arrivals.admitting.take() else {
             return;
         };
@@ -231,7 +243,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Host: the slot a newcomer asking for `asked` (0: any) may take, or
     /// why none.
-    pub(super) fn free_slot(&self, asked: u8) -> Result<u8, RejoinRefusal> {
+    fn free_slot(&self, asked: u8) -> Result<u8, RejoinRefusal> {
         let Phase::Running(run) = &self.phase else {
             return Err(RejoinRefusal::HostUnable);
         };

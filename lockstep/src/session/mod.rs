@@ -150,7 +150,6 @@ use hash_book::{Comparison, LocalHashes, LOCAL_HASHES_KEPT};
 use members::Members;
 use peer::Peer;
 use roster::{Joining, Leaving, Newcomer};
-use time_sync::{travel_ticks, PeerView};
 use timeline::{Timeline, Watch};
 use watcher::Watcher;
 
@@ -160,26 +159,6 @@ use watcher::Watcher;
 /// is the larger of the match's delay and [`MAX_ADAPTIVE_DELAY`] (either
 /// side may have raised its own).
 const AHEAD_SLACK: u32 = 8;
-
-/// How far past its delay the host sets a late join's change at most (60
-/// ticks, 1 s). Every side accepts a join's change this much further
-/// ahead than any other change.
-const JOIN_LEAD_TICKS: u32 = 60;
-/// The lead's allowance, beyond three round trips, for two reliable
-/// pieces (the change, an acknowledgement, the short second catch-up)
-/// lost and sent again 200 ms later each.
-const JOIN_LEAD_SPARE: Millis = Millis(400);
-/// A benched player coming back (its whole catch-up still follows the
-/// change): the lead is two and a half round trips and this spare, at
-/// most [`BACK_LEAD_TICKS`].
-const BACK_LEAD_SPARE: Millis = Millis(200);
-/// The most a benched player's return is set past the delay (500 ms).
-const BACK_LEAD_TICKS: u32 = 30;
-
-/// The most ticks past the first that a lock-step side behind the others
-/// runs in one frame while its own inputs are already known (a newcomer
-/// before the tick it takes its slot at).
-const CATCH_UP_TICKS: u32 = 8;
 
 /// Where the match stands, with the parts that exist only there.
 enum Phase<G: DeterministicGame> {
@@ -331,18 +310,6 @@ enum Entry {
     /// Guest: a new player the host let into a free slot, until its
     /// session shows up on a link.
     Newcomer(Newcomer),
-}
-
-/// What the host does with a fresh session's `Rejoin`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Verdict {
-    /// Takes the player back now.
-    Take,
-    /// Keeps the request until what blocks it clears (another player
-    /// away, a change under way).
-    Wait,
-    /// Refuses it on its link alone.
-    Refuse(RejoinRefusal),
 }
 
 /// Whether player `p` is away: dropped, leaving, or (guest) being taken
@@ -1263,18 +1230,6 @@ impl<G: DeterministicGame> Session<G> {
                 self.end(Outcome::NoProgress, Some(ByeReason::NoProgress));
             }
         }
-    }
-}
-
-/// What this side knows of `peer`'s progress in a running match.
-fn peer_view<G: DeterministicGame>(run: &Running<G>, peer: &Peer) -> PeerView {
-    let slot = peer.slot.map_or(usize::MAX, usize::from);
-    PeerView {
-        remote_inputs: run.timeline.inputs_of(slot).len() as u32,
-        delay: run.params.delay,
-        travel: travel_ticks(peer.last_rtt),
-        surely_held: peer.sender.surely_held(),
-        window: run.params.window,
     }
 }
 

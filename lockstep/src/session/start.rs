@@ -81,7 +81,7 @@ impl<G: DeterministicGame> Session<G> {
     /// A guest just learned its slot and the match from the host's Hello:
     /// it introduces itself to every other link and checks the
     /// introductions that came before.
-    pub(super) fn joined(&mut self) -> Result<(), Violation> {
+    fn joined(&mut self) -> Result<(), Violation> {
         let Phase::Handshake(hs) = &self.phase else {
             return Ok(());
         };
@@ -171,7 +171,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Rejoining: a guest that took this side back on its link says who it
     /// is (before or after the catch-up). Checked like any introduction,
     /// once the host's Hello told the match.
-    pub(super) fn on_member_rejoining(&mut self, pi: usize, m: Member) {
+    fn on_member_rejoining(&mut self, pi: usize, m: Member) {
         let host_back = self.cfg.host_back.is_some();
         let params = match &self.phase {
             // A host coming back checks the guests' introductions once

@@ -10,13 +10,25 @@ use super::hash_book::HashBook;
 use super::peer::Peer;
 use super::rejoin;
 use super::sender::{self, Outbox};
-use super::{is_away, Phase, Session, Verdict};
+use super::{is_away, Phase, Session};
 use super::{ping, time_sync};
 use super::{Event, PeerId, Violation};
 use crate::game::DeterministicGame;
 use crate::time::Millis;
 use crate::transport::Channel;
 use crate::wire::{ByeReason, Message, Rejoin, RejoinRefusal, PROTOCOL_VERSION};
+
+/// What the host does with a fresh session's `Rejoin`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Takes the player back now.
+    Take,
+    /// Keeps the request until what blocks it clears (another player
+    /// away, a change under way).
+    Wait,
+    /// Refuses it on its link alone.
+    Refuse(RejoinRefusal),
+}
 
 impl<G: DeterministicGame> Session<G> {
     /// A datagram on a link the running match does not know. Only a fresh
@@ -136,7 +148,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Returned host: whether `r` asks, with its right token, for a slot
     /// still played by a guest this host never met since it came back
     /// (not benched, not left): that guest's page was away too.
-    pub(super) fn away_when_back(&self, r: &Rejoin) -> bool {
+    fn away_when_back(&self, r: &Rejoin) -> bool {
         let (Phase::Running(run), Some(e)) = (&self.phase, self.cfg.rejoin_entropy) else {
             return false;
         };
@@ -153,7 +165,7 @@ impl<G: DeterministicGame> Session<G> {
     /// holds (on that peer's link when `pi` names it). Refused at once
     /// when it cannot succeed; kept waiting (and checked again each
     /// frame) while another player is away or a change is under way.
-    pub(super) fn rejoin_verdict(&self, pi: Option<usize>, r: &Rejoin) -> Verdict {
+    fn rejoin_verdict(&self, pi: Option<usize>, r: &Rejoin) -> Verdict {
         let Phase::Running(run) = &self.phase else {
             return Verdict::Refuse(RejoinRefusal::HostUnable);
         };
@@ -225,7 +237,7 @@ impl<G: DeterministicGame> Session<G> {
 
     /// Host: carries out `verdict` on `Rejoin` `r` on `link` (`pi` when
     /// it is a player's link) for a slot a `Peer` holds.
-    pub(super) fn act_on_rejoin(
+    fn act_on_rejoin(
         &mut self,
         now: Millis,
         link: PeerId,
@@ -249,18 +261,12 @@ impl<G: DeterministicGame> Session<G> {
         }
     }
 
-    /// Host: `Rejoin` `r` on `link` waits (see [`WaitingRejoin`]); it
+    /// Host: `Rejoin` `r` on `link` waits (see [`WaitingRejoin`](super::roster::WaitingRejoin)); it
     /// takes the place of an earlier one for the same slot. For a slot a
     /// `Peer` holds (`t`), the old session is gone for good from now on:
     /// the peer moves to `link` (the old link is forgotten), and a
     /// gathering under way no longer waits for the old session's answer.
-    pub(super) fn wait_for_rejoin(
-        &mut self,
-        now: Millis,
-        link: PeerId,
-        r: Rejoin,
-        t: Option<usize>,
-    ) {
+    fn wait_for_rejoin(&mut self, now: Millis, link: PeerId, r: Rejoin, t: Option<usize>) {
         let Phase::Running(run) = &mut self.phase else {
             return;
         };
@@ -389,7 +395,7 @@ impl<G: DeterministicGame> Session<G> {
     /// (the change at a tick ahead, the catch-up once every player
     /// applied it), the slot's token unchanged; it waits while that
     /// cannot start yet; else it is refused on that link alone.
-    pub(super) fn rejoin_benched(&mut self, now: Millis, link: PeerId, r: Rejoin) {
+    fn rejoin_benched(&mut self, now: Millis, link: PeerId, r: Rejoin) {
         let Phase::Running(run) = &self.phase else {
             return;
         };
@@ -408,7 +414,7 @@ impl<G: DeterministicGame> Session<G> {
     }
 
     /// Host: what to do with `Rejoin` `r` for a benched slot.
-    pub(super) fn benched_verdict(&self, r: &Rejoin) -> Verdict {
+    fn benched_verdict(&self, r: &Rejoin) -> Verdict {
         let Phase::Running(run) = &self.phase else {
             return Verdict::Refuse(RejoinRefusal::HostUnable);
         };
@@ -428,7 +434,7 @@ impl<G: DeterministicGame> Session<G> {
     /// `link`, the others are asked for its inputs past the host's (as for
     /// a leave), so its fresh session starts where the longest stream
     /// anyone holds ends and no one holds an input it would not send.
-    pub(super) fn gather_for_rejoin(&mut self, now: Millis, link: PeerId, r: Rejoin) {
+    fn gather_for_rejoin(&mut self, now: Millis, link: PeerId, r: Rejoin) {
         self.begin_leave(r.slot);
         let complete = match &mut self.phase {
             Phase::Running(run) => run.leaving.as_mut().is_some_and(|l| {
