@@ -2,7 +2,8 @@
 //! desync and the exchange of part hashes that names what differs, bad
 //! data from a peer, and another build or protocol.
 
-use super::{Differ, Ended, Phase, Session};
+use super::match_watch::Differ;
+use super::{Ended, Phase, Session};
 use super::{Event, Outcome, Version, Violation};
 use crate::game::DeterministicGame;
 use crate::parts::{DesyncParts, PartHashes};

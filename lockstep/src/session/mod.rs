@@ -70,6 +70,8 @@
 //!
 //! * `start.rs`: the host's Hello taken, guests meeting, the start;
 //! * `frame.rs`: the running frame;
+//! * `match_watch.rs`: the watch on the timeline that sends and compares
+//!   final ticks' hashes;
 //! * `received.rs`: which link a datagram belongs to, and the inputs,
 //!   pings, hashes and `Bye`s of the match;
 //! * `drops.rs`: silent players dropped, slots benched, leaves;
@@ -87,18 +89,17 @@
 //! * `ending.rs`: how a match ends (outcome, desync, bad data).
 
 use alloc::collections::VecDeque;
-use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
 use crate::game::DeterministicGame;
 use crate::input_log::InputLog;
-use crate::parts::{PartsExchange, StatePart};
+use crate::parts::PartsExchange;
 use crate::time::Millis;
 use crate::transport::{Channel, LinkState, Transport};
 use crate::wire::{
-    peek_hello_protocol, ByeReason, CatchUp, HashReport, Message, RejoinRefusal, SavedState,
-    MAX_PLAYERS, PROTOCOL_VERSION,
+    peek_hello_protocol, ByeReason, CatchUp, Message, RejoinRefusal, SavedState, MAX_PLAYERS,
+    PROTOCOL_VERSION,
 };
 
 mod arrivals;
@@ -115,6 +116,7 @@ mod handshake;
 mod hash_book;
 mod host_back;
 mod join;
+mod match_watch;
 mod members;
 mod migrate;
 mod outcome;
@@ -146,11 +148,12 @@ use audience::{Audience, SpectatorCount};
 use deadlines::{Deadlines, Expired};
 use delay::DelayTuner;
 use handshake::{Handshake, Params};
-use hash_book::{Comparison, LocalHashes, LOCAL_HASHES_KEPT};
+use hash_book::LocalHashes;
+use match_watch::{Differ, MatchWatch};
 use members::Members;
 use peer::Peer;
 use roster::{Joining, Leaving, Newcomer};
-use timeline::{Timeline, Watch};
+use timeline::Timeline;
 use watcher::Watcher;
 
 /// How far (in ticks) beyond the proven bound a peer's inputs or hashes may
@@ -318,17 +321,6 @@ fn is_away(p: &Peer) -> bool {
     p.dropped.is_some() || p.frozen || p.returning.is_some()
 }
 
-/// A peer (index) whose hash of `tick` differs from ours, and the slots
-/// of every peer found to differ at that tick.
-#[derive(Debug, Clone)]
-struct Differ {
-    peer: usize,
-    tick: u32,
-    local: u64,
-    remote: u64,
-    slots: Vec<u8>,
-}
-
 /// What an ended match keeps: how it ended and the last states reached.
 struct Ended<G: DeterministicGame> {
     outcome: Outcome,
@@ -362,92 +354,6 @@ impl<G: DeterministicGame> Phase<G> {
             Phase::Ended(e) => e.params,
         }
     }
-}
-
-/// The session's [`Watch`] on its timeline: new ticks become events, and
-/// final ticks' hashes are sent to every peer and compared with each
-/// one's.
-struct MatchWatch<'a> {
-    peers: &'a mut [Peer],
-    /// The host's spectators, sent the same hashes later.
-    audience: &'a mut Audience,
-    local: &'a mut LocalHashes,
-    parts: &'a mut PartsExchange,
-    events: &'a mut VecDeque<Event>,
-    /// The first peer whose hash differs from ours: the match ends.
-    desync: Option<Differ>,
-}
-
-impl<G: DeterministicGame> Watch<G> for MatchWatch<'_> {
-    fn stepped(&mut self, tick: u32, _state: &G, resim: bool) {
-        if !resim {
-            self.events.push_back(Event::Ticked(tick));
-        }
-    }
-
-    fn final_hash(&mut self, tick: u32, hash: u64, parts: Vec<StatePart>) {
-        let report = Message::<G::Input>::Hash(HashReport { tick, hash });
-        for p in self.peers.iter_mut() {
-            p.out.send(&report);
-        }
-        self.audience.record_hash(tick, hash);
-        // The parts of the same state, kept in case this tick differs.
-        self.parts.keep(tick, parts, LOCAL_HASHES_KEPT);
-        self.local.record(tick, hash);
-        for (i, p) in self.peers.iter_mut().enumerate() {
-            match p.hashes.record_local(tick, hash) {
-                Some(Comparison::Matched(t)) => {
-                    log::debug!("state hashes agree with {} at tick {t}", p.id);
-                    self.events.push_back(Event::HashMatched(t));
-                }
-                Some(Comparison::Differ {
-                    tick,
-                    local,
-                    remote,
-                }) => {
-                    // Every peer that differs at this tick is named; the
-                    // first one found gets the part exchange.
-                    let slot = p.slot.unwrap_or(0);
-                    match &mut self.desync {
-                        Some(d) => d.slots.push(slot),
-                        None => {
-                            self.desync = Some(Differ {
-                                peer: i,
-                                tick,
-                                local,
-                                remote,
-                                slots: vec![slot],
-                            });
-                        }
-                    }
-                }
-                None => {}
-            }
-        }
-        // Our hashes of ticks every peer's hashes have caught up with are
-        // done.
-        let done = compared_by_all(self.peers);
-        self.local.forget_upto(done);
-        if self.desync.is_some() {
-            // The differing tick's parts stay for the exchange.
-            return;
-        }
-        // So are their parts.
-        self.parts.forget_upto(done);
-    }
-
-    fn stopped(&self) -> bool {
-        self.desync.is_some()
-    }
-}
-
-/// The last tick whose hash every peer has sent.
-fn compared_by_all(peers: &[Peer]) -> u32 {
-    peers
-        .iter()
-        .map(|p| p.hashes.last_remote_tick())
-        .min()
-        .unwrap_or(0)
 }
 
 /// One member of a lock-step match of 2 to 8 players, sans-IO.

@@ -5,9 +5,10 @@
 //! `start.rs`, `changes.rs`, `drops.rs`, `take_back.rs` and `join.rs`.
 
 use super::hash_book::{Comparison, LocalHashes};
+use super::match_watch::{compared_by_all, Differ};
 use super::peer::Peer;
 use super::sender;
-use super::{ahead_limit, compared_by_all, Differ, Phase, Session};
+use super::{ahead_limit, Phase, Session};
 use super::{Event, Outcome, PeerId, Violation};
 use crate::game::DeterministicGame;
 use crate::parts::DesyncParts;
