@@ -785,9 +785,8 @@ impl<G: DeterministicGame> Session<G> {
         if next.is_some() {
             return next;
         }
-        self.members
-            .poll_stranger()
-            .map(|(id, (ch, bytes))| (id, ch, bytes))
+        let id = self.members.first_stranger()?;
+        self.poll_transmit_to(id).map(|(ch, bytes)| (id, ch, bytes))
     }
 
     /// The next datagram to send on link `peer`, and its channel.
