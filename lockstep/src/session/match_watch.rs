@@ -10,9 +10,9 @@ use alloc::vec::Vec;
 
 use super::audience::Audience;
 use super::hash_book::{Comparison, LocalHashes, LOCAL_HASHES_KEPT};
+use super::outcome::Event;
 use super::peer::Peer;
 use super::timeline::Watch;
-use super::Event;
 use crate::game::DeterministicGame;
 use crate::parts::{PartsExchange, StatePart};
 use crate::wire::{HashReport, Message};
