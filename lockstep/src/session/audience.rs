@@ -480,7 +480,7 @@ impl<G: DeterministicGame> Session<G> {
         if let Some(reason) = bye {
             s.out.send(&Message::<G::Input>::Bye(reason));
             // What is queued still goes: keep the outbox as a stranger's.
-            self.strangers.push((s.id, core::mem::take(&mut s.out)));
+            self.members.add_stranger(s.id, core::mem::take(&mut s.out));
         }
         self.audience.gone.push(s.id);
         if self.audience.gone.len() > 64 {

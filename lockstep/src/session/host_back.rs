@@ -166,12 +166,12 @@ impl<G: DeterministicGame> Session<G> {
         if p.dropped.is_some_and(|d| d.ran_out) {
             return Err(RejoinRefusal::SlotNotHeld);
         }
-        if self.host_check == 0 || self.cfg.rejoin_window == Millis::ZERO {
+        if self.members.host_check() == 0 || self.cfg.rejoin_window == Millis::ZERO {
             // A host without entropy gave no check: nothing to check a
             // return against.
             return Err(RejoinRefusal::HostUnable);
         }
-        if rejoin::proof(r.token, run.params.match_id, 0) != self.host_check {
+        if rejoin::proof(r.token, run.params.match_id, 0) != self.members.host_check() {
             return Err(RejoinRefusal::WrongToken);
         }
         // The old session counts as live until this side saw it go, or
@@ -199,7 +199,7 @@ impl<G: DeterministicGame> Session<G> {
         // The benched slots stay their players' under the returned host.
         let mut benched = 0u8;
         let mut bench_ticks = [0; MAX_PLAYERS as usize];
-        for b in self.benched.iter().filter(|b| b.slot != self.side) {
+        for b in self.members.benches().filter(|b| b.slot != self.side) {
             if let Some(at) = bench_ticks.get_mut(usize::from(b.slot)) {
                 benched |= 1 << b.slot;
                 *at = b.tick;
@@ -251,7 +251,7 @@ impl<G: DeterministicGame> Session<G> {
             && r.players == self.cfg.players
             && match_id(&params, G::BUILD_ID) == r.match_id
             && rejoin::host_token(entropy, r.match_id) == token;
-        let waiting = self.gathered.is_none() && matches!(self.phase, Phase::Handshake(_));
+        let waiting = self.arrivals.gathered.is_none() && matches!(self.phase, Phase::Handshake(_));
         if !fits || !waiting {
             log::warn!("a Resume that does not fit this host's match, or out of turn");
             self.violation(Violation::BadCatchUp);
@@ -266,13 +266,13 @@ impl<G: DeterministicGame> Session<G> {
         p.slot = Some(r.slot);
         p.hello = Some(Self::local_version());
         hs.params = params;
-        self.bench_back = (r.benched, r.bench_ticks);
+        self.arrivals.bench_back = (r.benched, r.bench_ticks);
         log::info!(
             "{} holds the match as slot {}: catch-up follows",
             p.id,
             r.slot
         );
-        self.gathered = Some(Gathered::new(r.players));
+        self.arrivals.gathered = Some(Gathered::new(r.players));
     }
 }
 

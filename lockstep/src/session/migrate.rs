@@ -44,20 +44,20 @@ impl<G: DeterministicGame> Session<G> {
     /// guest that took it over. The page of the host orders the party's
     /// rooms (comebacks of rejoining players, spectators).
     pub fn is_host(&self) -> bool {
-        self.side == self.host
+        self.side == self.members.host()
     }
 
     /// The slot of the match's host: 0, or the slot its place moved to
     /// (see [`Event::HostMoved`]).
     pub fn host_slot(&self) -> u8 {
-        self.host
+        self.members.host()
     }
 
     /// Whether slot 0 leaving may move the host's place to a guest here:
     /// this side is a guest, and the host is still slot 0 (a host that
     /// moved once does not move again: its slot leaving ends the match).
     pub(super) fn host_may_move(&self, slot: u8) -> bool {
-        slot == 0 && self.host == 0 && self.side != 0
+        slot == 0 && self.members.host() == 0 && self.side != 0
     }
 
     /// The guest acting for the absent host, once slot 0's window ran
@@ -115,7 +115,7 @@ impl<G: DeterministicGame> Session<G> {
         };
         let held = run.timeline.inputs_of(0).len() as u32;
         let fits = acting
-            && self.host == 0
+            && self.members.host() == 0
             && r.seq == run.roster_seq.wrapping_add(1)
             && run.asked == Some(0)
             && held == r.tick;
@@ -145,7 +145,7 @@ impl<G: DeterministicGame> Session<G> {
     /// (the old host's spectators watched it alone and are gone with it).
     pub(super) fn apply_host_moved(&mut self, _now: Millis, tick: u32, host: u8) {
         self.apply_neutral(0, tick);
-        self.host = host;
+        self.members.host_moved(host);
         if let (true, Phase::Running(run)) = (self.is_host(), &self.phase) {
             // The guests apply the change without acknowledging it (as
             // a change of the host's return): it counts as acknowledged,
@@ -187,9 +187,7 @@ impl<G: DeterministicGame> Session<G> {
     /// Guest: the host named `proof` as the check of slot `slot`'s token
     /// (a player came back to it, or a new one took it).
     pub(super) fn keep_proof(&mut self, slot: u8, proof: u64) {
-        if let Some(check) = self.proofs.get_mut(usize::from(slot)) {
-            *check = proof;
-        }
+        self.members.keep_proof(slot, proof);
     }
 
     /// Host: whether `r.token` is the token of slot `r.slot` in match
@@ -202,10 +200,10 @@ impl<G: DeterministicGame> Session<G> {
             let Some(e) = self.cfg.rejoin_entropy else {
                 return Err(RejoinRefusal::HostUnable);
             };
-            let seat = self.seats.get(usize::from(r.slot)).copied().unwrap_or(0);
+            let seat = self.members.seat(r.slot);
             rejoin::token(e, match_id, r.slot, seat) == r.token
         } else {
-            let check = self.proofs.get(usize::from(r.slot)).copied().unwrap_or(0);
+            let check = self.members.proof(r.slot);
             if check == 0 {
                 // The old host issued no token for the slot.
                 return Err(RejoinRefusal::HostUnable);
@@ -230,7 +228,7 @@ impl<G: DeterministicGame> Session<G> {
         for (s, check) in proofs.iter_mut().enumerate().take(usize::from(p.players)) {
             // Slot 0 left for good: nobody can take it back.
             if s != 0 {
-                *check = self.proofs.get(s).copied().unwrap_or(0);
+                *check = self.members.proofs().get(s).copied().unwrap_or(0);
             }
         }
         Message::Hello(match_hello(&p, G::BUILD_ID, self.side, to, proofs))

@@ -105,14 +105,16 @@ impl<G: DeterministicGame> Session<G> {
     pub(super) fn on_watched(&mut self, now: Millis, pi: usize, msg: Message<G::Input>) {
         match msg {
             Message::Welcome(w) => self.on_welcome(w),
-            Message::CatchUpRun(r) if self.gathered.is_some() => {
-                let folded = self.gathered.as_mut().map(|g| g.fold(&r));
+            Message::CatchUpRun(r) if self.arrivals.gathered.is_some() => {
+                let folded = self.arrivals.gathered.as_mut().map(|g| g.fold(&r));
                 if let Some(Err(e)) = folded {
                     log::warn!("catch-up run refused: {e:?}");
                     self.violation(Violation::BadCatchUp);
                 }
             }
-            Message::CatchUp(c) if self.gathered.is_some() => self.on_watch_catch_up(now, c),
+            Message::CatchUp(c) if self.arrivals.gathered.is_some() => {
+                self.on_watch_catch_up(now, c)
+            }
             Message::Confirmed(c) => self.on_confirmed(&c, false),
             Message::Streamed(c) => self.on_confirmed(&c, true),
             Message::Hash(h) => self.on_host_hash(h),
@@ -133,7 +135,7 @@ impl<G: DeterministicGame> Session<G> {
             self.violation(Violation::UnexpectedWatch);
             return;
         };
-        if self.gathered.is_some() {
+        if self.arrivals.gathered.is_some() {
             self.violation(Violation::UnexpectedWatch);
             return;
         }
@@ -145,7 +147,7 @@ impl<G: DeterministicGame> Session<G> {
             players: w.players,
             match_id: w.match_id,
         };
-        self.gathered = Some(Gathered::new(w.players));
+        self.arrivals.gathered = Some(Gathered::new(w.players));
         log::info!("the host admits this spectator: {} players", w.players);
     }
 
@@ -157,7 +159,7 @@ impl<G: DeterministicGame> Session<G> {
             return;
         };
         let params = hs.params;
-        let Some(g) = self.gathered.take() else {
+        let Some(g) = self.arrivals.gathered.take() else {
             return;
         };
         // Confirmed ticks only: every slot holds exactly the catch-up's.
