@@ -24,6 +24,7 @@ pub mod challenge;
 pub mod front_end;
 pub mod id;
 pub mod invite;
+pub mod js;
 pub mod lobby;
 pub mod mesh;
 pub mod options;

@@ -7,7 +7,7 @@
 
 use super::dom::Dom;
 use super::net::Net;
-use super::platform::{self, clock, now, ConsoleLog};
+use super::platform::{self, clock, now};
 use super::rtc::{self, Link};
 use crate::front_end::FrontEnd;
 use crate::replay::Refusal;
@@ -343,8 +343,7 @@ pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
         super::worker::keep_for_worker(game);
         return Ok(());
     };
-    let _ = log::set_logger(&ConsoleLog);
-    log::set_max_level(core::LOG_LEVEL);
+    platform::CONSOLE.install();
     let dom = Dom::new(window.document().ok_or("no document")?);
     let facts = platform::page_facts();
     let game: Box<dyn GameSlot> =
