@@ -719,6 +719,19 @@ pub fn crash_post() -> Option<Vec<u8>> {
     encode(&[ToWorker::Crash]).ok()
 }
 
+/// The game the page runs: `game` with its matches in workers that
+/// `spawn` starts ([`WorkerSlot`]) when it runs them there
+/// ([`GameSlot::match_in_worker`]) and the page's address (`search`)
+/// lets it ([`wanted`]); else `game` itself.
+#[must_use]
+pub fn place(game: Box<dyn GameSlot>, search: &str, spawn: Spawn) -> Box<dyn GameSlot> {
+    if game.match_in_worker() && wanted(search) {
+        Box::new(WorkerSlot::new(game, spawn))
+    } else {
+        game
+    }
+}
+
 /// Whether the page's address lets the match run in a worker: yes unless
 /// it says `match-worker=off` (to measure or compare the page running the
 /// match itself).
@@ -2292,6 +2305,18 @@ mod tests {
         assert!(!wanted("?match-worker=off"));
         assert!(!wanted("?a=1&match-worker=off"));
         assert!(wanted("?match-worker=offf"));
+        // The page puts its game in a worker slot, which starts a worker at
+        // once, unless its address says not to.
+        for (search, workers) in [("", 1), ("?match-worker=off", 0)] {
+            let spawned = Rc::new(Cell::new(0));
+            let counted = Rc::clone(&spawned);
+            let spawn: Spawn = Box::new(move || {
+                counted.set(counted.get() + 1);
+                None
+            });
+            let _ = place(lockstep_slot(TestDotsFrontEnd::default()), search, spawn);
+            assert_eq!(spawned.get(), workers, "{search}");
+        }
     }
 
     #[test]
