@@ -34,28 +34,23 @@ pub type Handler = Closure<dyn FnMut(JsValue)>;
 /// Runs `f` on the app now, or in a microtask if the app is busy; then
 /// feeds what the peer connections reported and the timers' tick.
 pub fn dispatch(f: impl FnOnce(&mut App) + 'static) {
-    let mut f = Some(f);
-    let done = APP.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut guard) => {
-            if let (Some(app), Some(f)) = (guard.as_mut(), f.take()) {
-                // One time for everything this call feeds: a burst of
-                // datagrams drained together arrived together.
-                app.now = now();
-                f(app);
-                for input in app.links.poll() {
-                    app.feed(input);
-                }
-                app.feed(Input::Tick);
-            }
-            true
-        }
-        Err(_) => false,
-    });
-    if !done {
-        if let Some(f) = f {
-            spawn_local(async move { dispatch(f) });
-        }
+    // One thread: nothing borrows the app between this look and the next.
+    if APP.with(|cell| cell.try_borrow_mut().is_err()) {
+        spawn_local(async move { dispatch(f) });
+        return;
     }
+    APP.with(|cell| {
+        if let Some(app) = cell.borrow_mut().as_mut() {
+            // One time for everything this call feeds: a burst of
+            // datagrams drained together arrived together.
+            app.now = now();
+            f(app);
+            for input in app.links.poll() {
+                app.feed(input);
+            }
+            app.feed(Input::Tick);
+        }
+    });
 }
 
 /// Feeds `input` as soon as the app is free (from a browser callback).

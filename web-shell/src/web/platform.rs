@@ -8,10 +8,12 @@ use js_sys::Reflect;
 use lockstep::Millis;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The page clock (`performance.now()`), in ms.
+/// The page clock (`performance.now()`, the page's or in the match
+/// worker the worker's), in ms.
 pub fn clock() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
+    let performance = prop(&js_sys::global(), "performance");
+    performance
+        .dyn_into::<web_sys::Performance>()
         .map_or(0.0, |p| p.now())
 }
 

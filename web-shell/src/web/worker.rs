@@ -4,12 +4,12 @@
 //! crate's start function calls [`run_game`](super::run_game), which finds
 //! no window and keeps the game's slot here for [`match_worker_main`].
 
+use super::platform::now;
 use crate::js::JsRead;
 use crate::shell::logs::LineLog;
 use crate::shell::worker::{self, MatchWorker, WorkerPort, MAX_MESSAGE};
 use crate::shell::GameSlot;
 use js_sys::{Array, ArrayBuffer, Uint8Array};
-use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -185,10 +185,6 @@ pub fn match_worker_main() -> Result<MatchWorkerMain, JsValue> {
 
 #[wasm_bindgen]
 impl MatchWorkerMain {
-    fn now(&self) -> Millis {
-        crate::play::millis(self.scope.performance().map_or(0.0, |p| p.now()))
-    }
-
     fn flush(&mut self) {
         for (level, line) in LINES.with(|l| std::mem::take(&mut *l.borrow_mut())) {
             self.core.log(level, &line);
@@ -203,7 +199,7 @@ impl MatchWorkerMain {
     /// A message from the page (an `ArrayBuffer`; anything else is
     /// dropped).
     pub fn message(&mut self, data: &JsValue) {
-        let now = self.now();
+        let now = now();
         let crash = match message_bytes(data) {
             Some(bytes) => self.core.handle_bytes(now, &bytes),
             None => {
@@ -221,7 +217,7 @@ impl MatchWorkerMain {
     /// (the script then calls again within a few milliseconds, and less
     /// often while the worker waits for a match).
     pub fn tick(&mut self) -> bool {
-        let now = self.now();
+        let now = now();
         self.core.tick(now);
         self.flush();
         self.core.running()
