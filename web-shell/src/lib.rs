@@ -4,7 +4,8 @@
 //! chat text ([`text`]), ids ([`id`]), rate limits ([`rate`]), message
 //! shapes ([`protocol`]), the mesh offer and retry rules ([`mesh`]),
 //! reconnect backoff ([`backoff`]), the game canvas's size ([`canvas`]), the
-//! page's address options ([`options`]), invite links ([`invite`]), the challenge reducer
+//! page's address options ([`options`]), what it reads from the browser's
+//! objects ([`js`]), invite links ([`invite`]), the challenge reducer
 //! ([`challenge`]) and the party reducer beside it ([`party`]), the screen machine ([`screens`]), the match's frame
 //! schedule and messages ([`play`]), the connection quality shown to a
 //! player ([`quality`]), the lobby client ([`lobby`]), and the
@@ -24,6 +25,7 @@ pub mod challenge;
 pub mod front_end;
 pub mod id;
 pub mod invite;
+pub mod js;
 pub mod lobby;
 pub mod mesh;
 pub mod options;

@@ -15,6 +15,8 @@
 //! plugged in takes the lowest free one. Online, every pad drives the one
 //! person at this page.
 
+use crate::js::JsRead;
+
 /// A button of the standard gamepad layout (the Gamepad API's "standard"
 /// mapping: the face buttons named by where they sit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -114,6 +116,36 @@ pub struct Reading {
     pub pressed: Vec<bool>,
     /// `axes[i]`, from -1 to 1.
     pub axes: Vec<f64>,
+}
+
+/// The pads connected, from `navigator.getGamepads()` (none without the
+/// API). Whatever object the browser (or a test's stand-in) hands over is
+/// taken as it is: a gap in the list or a pad that says it is not
+/// connected is skipped, a missing index is 0, a missing button is up and
+/// a missing axis at rest; the shell bounds the counts.
+pub fn readings<V: JsRead>(navigator: &V) -> Vec<Reading> {
+    let pads = navigator.call("getGamepads", None).items();
+    pads.iter()
+        .filter(|p| p.is_object() && p.get("connected").boolean() != Some(false))
+        .map(|p| Reading {
+            // Saturating, and 0 for NaN.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            index: p.get("index").number().unwrap_or(0.0) as u32,
+            standard: p.get("mapping").text().as_deref() == Some("standard"),
+            pressed: p
+                .get("buttons")
+                .items()
+                .iter()
+                .map(|b| b.get("pressed").boolean() == Some(true))
+                .collect(),
+            axes: p
+                .get("axes")
+                .items()
+                .iter()
+                .map(|a| a.number().unwrap_or(0.0))
+                .collect(),
+        })
+        .collect()
 }
 
 impl Reading {
@@ -239,6 +271,36 @@ impl Pads {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::js::Stand;
+    use serde_json::json;
+
+    #[test]
+    fn pads_are_read_as_the_browser_lists_them() {
+        let nav = Stand(json!({"getGamepads": {"": [
+            null,
+            {"index": 1, "mapping": "standard", "connected": true,
+             "buttons": [{"pressed": true}, {}, {"pressed": "yes"}], "axes": [0.5, "x"]},
+            {"index": 2, "connected": false, "buttons": [], "axes": []},
+            {"index": -3, "mapping": "", "buttons": "none"},
+            {"index": 1e12}
+        ]}}));
+        let read = readings(&nav);
+        assert_eq!(read.len(), 3);
+        assert_eq!(
+            read[0],
+            Reading {
+                index: 1,
+                standard: true,
+                pressed: vec![true, false, false],
+                axes: vec![0.5, 0.0]
+            }
+        );
+        assert_eq!((read[1].index, read[1].standard), (0, false));
+        assert!(read[1].pressed.is_empty() && read[1].axes.is_empty());
+        assert_eq!(read[2].index, u32::MAX);
+        assert!(readings(&Stand(json!({}))).is_empty());
+        assert!(readings(&Stand(json!({"getGamepads": {"": {"0": {}}}}))).is_empty());
+    }
 
     fn pad(index: u32, held: &[Button]) -> Reading {
         Reading::pressing(index, held)

@@ -3,7 +3,7 @@
 //! player…", and the message for each way a match ends (one per
 //! `lockstep::Outcome`, plus a game that finished by itself).
 
-use lockstep::Outcome;
+use lockstep::{Millis, Outcome};
 
 /// One frame at 60 Hz, in milliseconds.
 pub const FRAME_MS: f64 = 1000.0 / 60.0;
@@ -16,6 +16,15 @@ pub const WAITING_AFTER_FRAMES: u32 = 6;
 /// leaves the match by itself (both pages do; whichever is first sends the
 /// Bye, and the other shows the result too).
 pub const RESULT_HOLD_MS: u64 = 4000;
+
+/// The page clock (`performance.now()`, in fractional ms, the page's or
+/// a worker's) as the whole milliseconds the shell counts in: a reading
+/// before zero, or not a number, is 0.
+#[must_use]
+pub fn millis(clock: f64) -> Millis {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Millis(clock.max(0.0) as u64)
+}
 
 /// A fixed 60 Hz timestep driven by a faster, imprecise timer.
 ///
@@ -111,6 +120,14 @@ pub fn end_message(result: Option<&str>, o: &Outcome) -> String {
 mod tests {
     use super::*;
     use lockstep::{Version, Violation};
+
+    #[test]
+    fn the_page_clock_reads_as_whole_milliseconds() {
+        assert_eq!(millis(1234.9), Millis(1234));
+        assert_eq!(millis(-5.0), Millis(0));
+        assert_eq!(millis(f64::NAN), Millis(0));
+        assert_eq!(millis(f64::INFINITY), Millis(u64::MAX));
+    }
 
     /// Runs the clock with timer calls every `step` ms from `from` to `to`;
     /// returns the times of the frames.

@@ -26,6 +26,14 @@ pub const SPEEDS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// The speed a replay starts at (1×).
 pub const NORMAL_SPEED: usize = 2;
 
+/// Why a picked file of `size` bytes (as the browser reports it) is
+/// refused before it is read: it is over `up_to` bytes.
+#[must_use]
+pub fn refused_unread(size: f64, up_to: usize) -> Option<Refusal> {
+    #[allow(clippy::cast_precision_loss)]
+    (size > up_to as f64).then_some(Refusal::TooLarge)
+}
+
 /// The label of each of [`SPEEDS`].
 pub const SPEED_LABELS: [&str; 6] = ["0.25×", "0.5×", "1×", "2×", "4×", "8×"];
 
@@ -323,6 +331,17 @@ pub fn clock_text(ticks: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_over_the_limit_is_refused_unread() {
+        assert_eq!(refused_unread(8.0, 8), None);
+        assert_eq!(refused_unread(0.0, 8), None);
+        assert_eq!(refused_unread(9.0, 8), Some(Refusal::TooLarge));
+        assert_eq!(
+            refused_unread(1e15, MAX_FILE_BYTES),
+            Some(Refusal::TooLarge)
+        );
+    }
 
     /// A small game: a counter per player, summed into the state; a player
     /// "scores" each time their counter passes a multiple of 50.

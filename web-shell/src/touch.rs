@@ -84,6 +84,28 @@ pub struct Touch {
     pub y: f64,
 }
 
+impl Touch {
+    /// A finger's change as the page reads it: the finger's position on
+    /// the screen (`client`) less the overlay's top left (`origin`), and
+    /// the `data-touch` of the nearest part of the overlay it is on.
+    #[must_use]
+    pub fn read(
+        id: i32,
+        phase: Phase,
+        part: Option<&str>,
+        client: (f64, f64),
+        origin: (f64, f64),
+    ) -> Touch {
+        Touch {
+            id,
+            phase,
+            zone: Zone::from_attr(part),
+            x: client.0 - origin.0,
+            y: client.1 - origin.1,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Hold {
     /// The stick: where the finger came down and where it is now.
@@ -241,6 +263,8 @@ mod tests {
         assert_eq!(Zone::from_attr(Some("-1")), Zone::None);
         assert_eq!(Zone::from_attr(Some("Stick")), Zone::None);
         assert_eq!(Zone::from_attr(None), Zone::None);
+        let read = Touch::read(7, Phase::Move, Some("stick"), (110.0, 420.5), (10.0, 400.0));
+        assert_eq!(read, t(7, Phase::Move, Zone::Stick, 100.0, 20.5));
     }
 
     #[test]

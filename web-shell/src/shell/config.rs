@@ -2,6 +2,7 @@
 
 use crate::challenge::ChallengeConfig;
 use crate::invite::{invite_option, Damaged, InviteLink};
+use crate::js::JsRead;
 use crate::lobby::LobbyConfig;
 use crate::mesh::MeshConfig;
 use crate::options::{local_speed_option, ms_option, service_address, service_origin};
@@ -54,6 +55,44 @@ pub struct PageFacts {
 }
 
 impl PageFacts {
+    /// What the page knows, read from its global object (`window`):
+    /// `location`, `SIGNALING_URL` (when a non-empty string), the
+    /// browser's features, `navigator`'s touch points and `matchMedia`
+    /// for a coarse pointer, the two storages and `performance`.
+    /// `has_random` is whether `crypto.getRandomValues` just worked.
+    pub fn read<V: JsRead>(window: &V, has_random: bool) -> PageFacts {
+        let location = window.get("location");
+        let text = |v: V| v.text().unwrap_or_default();
+        let touch_points = window.get("navigator").get("maxTouchPoints").number();
+        let coarse = window.call("matchMedia", Some("(pointer: coarse)"));
+        let local = window.get("localStorage");
+        PageFacts {
+            search: text(location.get("search")),
+            configured: window.get("SIGNALING_URL").text().filter(|s| !s.is_empty()),
+            origin: text(location.get("origin")),
+            path: text(location.get("pathname")),
+            has_webrtc: window.has("RTCPeerConnection") && window.has("WebSocket"),
+            has_random,
+            touch_device: touch_points.unwrap_or(0.0) > 0.0
+                || coarse.get("matches").boolean() == Some(true),
+            stored: STORED_KEYS
+                .into_iter()
+                .filter_map(|k| Some((k, local.call("getItem", Some(k)).text()?)))
+                .collect(),
+            rejoin_record: window
+                .get("sessionStorage")
+                .call("getItem", Some(super::rejoin::RECORD_KEY))
+                .text(),
+            // Saturating, and 0 for NaN.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            clock_origin_ms: window
+                .get("performance")
+                .get("timeOrigin")
+                .number()
+                .unwrap_or(0.0) as u64,
+        }
+    }
+
     /// The remembered value of `key`.
     fn stored(&self, key: &str) -> Option<&str> {
         self.stored
@@ -236,6 +275,40 @@ mod tests {
             rejoin_record: None,
             clock_origin_ms: 0,
         }
+    }
+
+    #[test]
+    fn a_pages_facts_are_read_from_its_window() {
+        use crate::js::Stand;
+        use serde_json::json;
+        let window = Stand(json!({
+            "location": {"search": "?x=1", "origin": "https://a.example", "pathname": "/p/"},
+            "SIGNALING_URL": "wss://s.example",
+            "RTCPeerConnection": {}, "WebSocket": {},
+            "navigator": {"maxTouchPoints": 0},
+            "matchMedia": {"(pointer: coarse)": {"matches": true}},
+            "localStorage": {"getItem": {NAME_KEY: "Ada", GAME_KEY: 3}},
+            "sessionStorage": {"getItem": {"rejoin": "r"}},
+            "performance": {"timeOrigin": 1_700_000_000_123.7}
+        }));
+        let f = PageFacts::read(&window, true);
+        assert_eq!(
+            (f.search.as_str(), f.origin.as_str(), f.path.as_str()),
+            ("?x=1", "https://a.example", "/p/")
+        );
+        assert_eq!(f.configured.as_deref(), Some("wss://s.example"));
+        assert!(f.has_webrtc && f.has_random && f.touch_device);
+        assert_eq!(f.stored, vec![(NAME_KEY, "Ada".to_owned())]);
+        assert_eq!(f.rejoin_record.as_deref(), Some("r"));
+        assert_eq!(f.clock_origin_ms, 1_700_000_000_123);
+
+        // A bare window: nothing configured, no features, nothing stored.
+        let f = PageFacts::read(&Stand(json!({"SIGNALING_URL": "", "WebSocket": {}})), false);
+        assert!(f.search.is_empty() && f.origin.is_empty() && f.configured.is_none());
+        assert!(!f.has_webrtc && !f.has_random && !f.touch_device);
+        assert!(f.stored.is_empty() && f.rejoin_record.is_none() && f.clock_origin_ms == 0);
+        let touch = Stand(json!({"navigator": {"maxTouchPoints": 5}}));
+        assert!(PageFacts::read(&touch, true).touch_device);
     }
 
     #[test]

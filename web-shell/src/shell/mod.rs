@@ -25,6 +25,7 @@ pub mod driver;
 pub mod game;
 mod io;
 pub mod links;
+pub mod logs;
 pub mod members;
 pub mod page;
 mod party;

@@ -15,6 +15,7 @@ use crate::front_end::LocalOption;
 use crate::id::PeerId;
 use crate::lobby::{InviteNote, NoticePart, PlayerView};
 use crate::screens::Screen;
+use crate::touch::Phase;
 
 /// A piece of markup: a text node, or an element with its attributes
 /// (`class` among them) and children.
@@ -593,28 +594,62 @@ pub fn file_link(link: super::FileLink, file: Option<&super::view::LogOffer>) ->
 }
 
 /// An event of the page the shell listens to: on element `el`, browser
-/// event `event`; the page reads the values of the `reads` fields with it.
+/// event `event`; what the page feeds the shell for it is `feed`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listener {
-    /// The element's id.
+    /// The element's id ([`BODY`]: the page's `<body>`).
     pub el: &'static str,
-    /// The browser event (`click`, `submit`, `input`, `change`).
+    /// The browser event (`click`, `submit`, `input`, `change`, `keydown`,
+    /// `touchstart`...).
     pub event: &'static str,
     /// Keep the browser's own action (a form's submission, a link's
-    /// navigation) from happening.
+    /// navigation, a touch's scrolling) from happening.
     pub prevent_default: bool,
     /// The ids of the fields whose values go with the event.
     pub reads: Vec<String>,
+    /// What the page feeds the shell.
+    pub feed: Feed,
+}
+
+/// The [`Listener::el`] of the page's `<body>`, which has no id: the keys
+/// are listened to on the whole page.
+pub const BODY: &str = "";
+
+/// What the page feeds the shell when a listened event happens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feed {
+    /// An [`Input::Dom`]: a [`DomEvent`].
+    ///
+    /// [`Input::Dom`]: super::Input::Dom
+    Dom,
     /// The element is a file picker: instead of an [`Input::Dom`], the
     /// page reads the first file picked and reports it as
-    /// [`Input::ReplayFile`] (a file over this many bytes is refused
-    /// unread as [`Refusal::TooLarge`]), then clears the picker so that the
-    /// same file can be picked again.
+    /// [`Input::ReplayFile`] (a file over `up_to` bytes is refused unread
+    /// as [`Refusal::TooLarge`]), then clears the picker so that the same
+    /// file can be picked again.
     ///
     /// [`Input::Dom`]: super::Input::Dom
     /// [`Input::ReplayFile`]: super::Input::ReplayFile
     /// [`Refusal::TooLarge`]: crate::replay::Refusal::TooLarge
-    pub file_up_to: Option<usize>,
+    File {
+        /// The largest file read.
+        up_to: usize,
+    },
+    /// An [`Input::Key`] for the key going down (or up); the page stops
+    /// the browser's own use of the key when
+    /// [`Shell::captures_key`](super::Shell::captures_key) says so.
+    ///
+    /// [`Input::Key`]: super::Input::Key
+    Key {
+        /// `keydown` rather than `keyup`.
+        down: bool,
+    },
+    /// An [`Input::Touch`] of the fingers that changed, each read with
+    /// [`Touch::read`](crate::touch::Touch::read): relative to the element
+    /// (the touch overlay), with the `data-touch` of the part it is on.
+    ///
+    /// [`Input::Touch`]: super::Input::Touch
+    Touch(Phase),
 }
 
 /// What the page reports of one listened event: which [`Listener`], the
@@ -650,7 +685,7 @@ pub fn listeners(local_options: usize, games: bool) -> Vec<Listener> {
         event,
         prevent_default,
         reads: reads.iter().map(|r| (*r).to_owned()).collect(),
-        file_up_to: None,
+        feed: Feed::Dom,
     };
     let mut v = vec![l("btn-local", "click", true, &[])];
     v[0].reads = (0..local_options)
@@ -693,7 +728,9 @@ pub fn listeners(local_options: usize, games: bool) -> Vec<Listener> {
         l("replay-controls", "change", false, &[]),
         // A recorded match picked to watch.
         Listener {
-            file_up_to: Some(crate::replay::MAX_FILE_BYTES),
+            feed: Feed::File {
+                up_to: crate::replay::MAX_FILE_BYTES,
+            },
             ..l("replay-file", "change", false, &[])
         },
     ]);
@@ -702,6 +739,25 @@ pub fn listeners(local_options: usize, games: bool) -> Vec<Listener> {
         // choosers are made later): a change to any of them reads the game.
         v.push(l("local-options", "change", false, &["local-opt-0"]));
     }
+    // The keys, on the whole page.
+    v.extend(
+        [("keydown", true), ("keyup", false)].map(|(event, down)| Listener {
+            feed: Feed::Key { down },
+            ..l(BODY, event, false, &[])
+        }),
+    );
+    // The fingers on the touch overlay; the browser's own use of a touch
+    // (scrolling, zooming, a click made up from it) is stopped.
+    let touches = [
+        ("touchstart", Phase::Start),
+        ("touchmove", Phase::Move),
+        ("touchend", Phase::End),
+        ("touchcancel", Phase::Cancel),
+    ];
+    v.extend(touches.map(|(event, phase)| Listener {
+        feed: Feed::Touch(phase),
+        ..l("touch", event, true, &[])
+    }));
     v
 }
 
@@ -922,12 +978,39 @@ mod tests {
         );
         // The replay picker is the only file picker; its file comes as
         // bytes, never as an action.
-        let files: Vec<_> = ls.iter().filter(|l| l.file_up_to.is_some()).collect();
+        let files: Vec<_> = ls
+            .iter()
+            .filter(|l| matches!(l.feed, Feed::File { .. }))
+            .collect();
         assert_eq!(files.len(), 1);
         assert_eq!(
-            (files[0].el, files[0].file_up_to),
-            ("replay-file", Some(crate::replay::MAX_FILE_BYTES))
+            (files[0].el, files[0].feed),
+            (
+                "replay-file",
+                Feed::File {
+                    up_to: crate::replay::MAX_FILE_BYTES
+                }
+            )
         );
+        // The keys on the whole page, the fingers on the overlay; neither
+        // is ever an action.
+        let kinds = |f: fn(&Feed) -> bool| {
+            ls.iter()
+                .filter(|l| f(&l.feed))
+                .map(|l| (l.el, l.event, l.prevent_default))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            kinds(|f| matches!(f, Feed::Key { .. })),
+            [(BODY, "keydown", false), (BODY, "keyup", false)]
+        );
+        let touches = kinds(|f| matches!(f, Feed::Touch(_)));
+        assert_eq!(touches.len(), 4);
+        assert!(touches
+            .iter()
+            .all(|&(el, _, prevent)| el == "touch" && prevent));
+        assert_eq!(action_of(&ls, ev(BODY, "keydown", &[])), None);
+        assert_eq!(action_of(&ls, ev("touch", "touchstart", &[])), None);
         assert_eq!(action_of(&ls, ev("replay-file", "change", &[])), None);
         // A roster button names what it does and whom.
         let mut b = ev("roster", "click", &[]);

@@ -697,6 +697,44 @@ impl Capped for FromWorker {
     }
 }
 
+/// The level a worker's log line carries in [`FromWorker::Log`]: 1 an
+/// error, 2 a warning, 3 anything else (the page logs it as information).
+#[must_use]
+pub fn log_level(level: log::Level) -> u8 {
+    match level {
+        log::Level::Error => 1,
+        log::Level::Warn => 2,
+        _ => 3,
+    }
+}
+
+/// Why a worker failed, from its `error` (or `messageerror`) event's
+/// `message`, which not every such event has.
+#[must_use]
+pub fn error_text(message: Option<String>) -> String {
+    message.unwrap_or_else(|| "an error event".to_owned())
+}
+
+/// The post that tells a worker to crash (for the test that the page
+/// then ends its match cleanly).
+#[must_use]
+pub fn crash_post() -> Option<Vec<u8>> {
+    encode(&[ToWorker::Crash]).ok()
+}
+
+/// The game the page runs: `game` with its matches in workers that
+/// `spawn` starts ([`WorkerSlot`]) when it runs them there
+/// ([`GameSlot::match_in_worker`]) and the page's address (`search`)
+/// lets it ([`wanted`]); else `game` itself.
+#[must_use]
+pub fn place(game: Box<dyn GameSlot>, search: &str, spawn: Spawn) -> Box<dyn GameSlot> {
+    if game.match_in_worker() && wanted(search) {
+        Box::new(WorkerSlot::new(game, spawn))
+    } else {
+        game
+    }
+}
+
 /// Whether the page's address lets the match run in a worker: yes unless
 /// it says `match-worker=off` (to measure or compare the page running the
 /// match itself).
@@ -2272,5 +2310,40 @@ mod tests {
         assert!(!wanted("?match-worker=off"));
         assert!(!wanted("?a=1&match-worker=off"));
         assert!(wanted("?match-worker=offf"));
+        // The page puts its game in a worker slot, which starts a worker at
+        // once, unless its address says not to.
+        for (search, workers) in [("", 1), ("?match-worker=off", 0)] {
+            let spawned = Rc::new(Cell::new(0));
+            let counted = Rc::clone(&spawned);
+            let spawn: Spawn = Box::new(move || {
+                counted.set(counted.get() + 1);
+                None
+            });
+            let _ = place(lockstep_slot(TestDotsFrontEnd::default()), search, spawn);
+            assert_eq!(spawned.get(), workers, "{search}");
+        }
+    }
+
+    #[test]
+    fn the_glues_words_and_posts_are_the_shells() {
+        // A worker's log line keeps its level on the way to the page.
+        let levels = [
+            log::Level::Error,
+            log::Level::Warn,
+            log::Level::Info,
+            log::Level::Debug,
+        ];
+        assert_eq!(levels.map(log_level), [1, 2, 3, 3]);
+        let mut w = MatchWorker::new(None);
+        w.log(log_level(log::Level::Warn), "careful");
+        let said = decode::<FromWorker>(&w.poll().unwrap()).unwrap();
+        assert!(said.contains(&FromWorker::Log(2, "careful".into())));
+        // An error event without a message still says what failed.
+        assert_eq!(error_text(Some("boom".into())), "boom");
+        assert_eq!(error_text(None), "an error event");
+        // The crash post is one strict message the worker reads as such.
+        let post = crash_post().unwrap();
+        assert_eq!(decode::<ToWorker>(&post), Ok(vec![ToWorker::Crash]));
+        assert!(MatchWorker::new(None).handle_bytes(Millis(0), &post));
     }
 }

@@ -7,22 +7,23 @@
 
 use super::dom::Dom;
 use super::net::Net;
-use super::platform::{self, clock, now, ConsoleLog};
+use super::platform::{self, clock, now};
 use super::rtc::{self, Link};
 use crate::front_end::FrontEnd;
 use crate::replay::Refusal;
 use crate::shell::game::Slot;
 use crate::shell::links::Links;
-use crate::shell::page::{self, DomEvent, Listener};
-use crate::shell::worker::WorkerSlot;
+use crate::shell::page::{self, DomEvent, Feed, Listener};
+use crate::shell::worker;
 use crate::shell::{self as core, GameSlot, Input, LinkId, Output, Shell, ShellConfig};
+use crate::touch::{Phase, Touch};
 use lockstep::Millis;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
-use web_sys::{Element, KeyboardEvent, Window};
+use web_sys::{Element, Event, KeyboardEvent, Window};
 
 thread_local! {
     static APP: RefCell<Option<App>> = const { RefCell::new(None) };
@@ -33,28 +34,23 @@ pub type Handler = Closure<dyn FnMut(JsValue)>;
 /// Runs `f` on the app now, or in a microtask if the app is busy; then
 /// feeds what the peer connections reported and the timers' tick.
 pub fn dispatch(f: impl FnOnce(&mut App) + 'static) {
-    let mut f = Some(f);
-    let done = APP.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut guard) => {
-            if let (Some(app), Some(f)) = (guard.as_mut(), f.take()) {
-                // One time for everything this call feeds: a burst of
-                // datagrams drained together arrived together.
-                app.now = now();
-                f(app);
-                for input in app.links.poll() {
-                    app.feed(input);
-                }
-                app.feed(Input::Tick);
-            }
-            true
-        }
-        Err(_) => false,
-    });
-    if !done {
-        if let Some(f) = f {
-            spawn_local(async move { dispatch(f) });
-        }
+    // One thread: nothing borrows the app between this look and the next.
+    if APP.with(|cell| cell.try_borrow_mut().is_err()) {
+        spawn_local(async move { dispatch(f) });
+        return;
     }
+    APP.with(|cell| {
+        if let Some(app) = cell.borrow_mut().as_mut() {
+            // One time for everything this call feeds: a burst of
+            // datagrams drained together arrived together.
+            app.now = now();
+            f(app);
+            for input in app.links.poll() {
+                app.feed(input);
+            }
+            app.feed(Input::Tick);
+        }
+    });
 }
 
 /// Feeds `input` as soon as the app is free (from a browser callback).
@@ -177,120 +173,117 @@ impl App {
     }
 }
 
-fn on(el: &Element, event: &str, handlers: &mut Vec<Handler>, f: impl FnMut(JsValue) + 'static) {
-    let h = Closure::<dyn FnMut(JsValue)>::new(f);
-    let _ = el.add_event_listener_with_callback(event, h.as_ref().unchecked_ref());
-    handlers.push(h);
-}
-
-/// Hooks the page's events the shell listens to (its file pickers
-/// included) and the keys to the shell's inputs.
+/// Hooks the page's events the shell listens to (the keys, the touch
+/// overlay and the file pickers included) to what each feeds it.
 fn wire(dom: &Dom, listeners: &[Listener]) -> Vec<Handler> {
     let mut handlers = Vec::new();
     for (i, l) in listeners.iter().enumerate() {
-        let Some(el) = dom.el(l.el) else { continue };
-        if let Some(max) = l.file_up_to {
-            on(&el, l.event, &mut handlers, move |ev| pick_file(&ev, max));
-            continue;
-        }
-        let (prevent, reads) = (l.prevent_default, l.reads.clone());
-        on(&el, l.event, &mut handlers, move |ev: JsValue| {
-            let Some(e) = ev.dyn_ref::<web_sys::Event>() else {
+        let el = if l.el == page::BODY {
+            dom.doc.body().map(Element::from)
+        } else {
+            dom.el(l.el)
+        };
+        let Some(el) = el else { continue };
+        let (prevent, feed, reads) = (l.prevent_default, l.feed, l.reads.clone());
+        let h = Handler::new(move |ev: JsValue| {
+            let Some(e) = ev.dyn_ref::<Event>() else {
                 return;
             };
             if prevent {
                 e.prevent_default();
             }
-            let target = e.target().and_then(|t| t.dyn_into::<Element>().ok());
-            let attr = |name| target.as_ref().and_then(|t| t.get_attribute(name));
-            let mut event = DomEvent {
-                listener: i,
-                values: Vec::new(),
-                tag: target.as_ref().map(Element::tag_name).unwrap_or_default(),
-                data_action: attr("data-action"),
-                data_id: attr("data-id"),
-                data_control: attr("data-control"),
-                value: target.as_ref().and_then(Dom::value_of),
-            };
-            let reads = reads.clone();
-            dispatch(move |a| {
-                event.values = reads.iter().map(|r| a.dom.input_value(r)).collect();
-                a.feed(Input::Dom(event));
-            });
+            match feed {
+                Feed::Dom => dom_event(i, e, &reads),
+                Feed::File { up_to } => pick_file(e, up_to),
+                Feed::Key { down } => key(e, down),
+                Feed::Touch(phase) => touch(e, phase),
+            }
         });
-    }
-    if let Some(body) = dom.doc.body() {
-        for (event, down) in [("keydown", true), ("keyup", false)] {
-            on(&body, event, &mut handlers, move |ev: JsValue| {
-                let Some(k) = ev.dyn_ref::<KeyboardEvent>() else {
-                    return;
-                };
-                let target = k.target().and_then(|t| t.dyn_into::<Element>().ok());
-                let typing = target.is_some_and(|e| page::typing_in(&e.tag_name()));
-                let code = k.code();
-                let modifier = k.ctrl_key() || k.meta_key() || k.alt_key();
-                if query(|a| a.shell.captures_key(&code, down, typing, modifier)) == Some(true) {
-                    k.prevent_default();
-                }
-                dispatch(move |a| a.feed(Input::Key { code, down, typing }));
-            });
-        }
-    }
-    if let Some(overlay) = dom.el("touch") {
-        wire_touch(&overlay, &mut handlers);
+        let _ = el.add_event_listener_with_callback(l.event, h.as_ref().unchecked_ref());
+        handlers.push(h);
     }
     handlers
 }
 
-/// Feeds the fingers on the touch overlay to the shell: each changed
-/// touch's id, position relative to the overlay, and, as it comes down,
-/// the part it came down on (the nearest `data-touch`: `stick` or a
-/// button's place). The browser's own use of the touch (scrolling,
-/// zooming, a click made up from it) is stopped.
-fn wire_touch(overlay: &Element, handlers: &mut Vec<Handler>) {
-    use crate::touch::{Phase, Touch, Zone};
-    for (event, phase) in [
-        ("touchstart", Phase::Start),
-        ("touchmove", Phase::Move),
-        ("touchend", Phase::End),
-        ("touchcancel", Phase::Cancel),
-    ] {
-        let overlay = overlay.clone();
-        on(&overlay.clone(), event, handlers, move |ev: JsValue| {
-            let Some(e) = ev.dyn_ref::<web_sys::TouchEvent>() else {
-                return;
-            };
-            e.prevent_default();
-            let rect = overlay.get_bounding_client_rect();
-            let list = e.changed_touches();
-            let touches = (0..list.length())
-                .filter_map(|i| list.get(i))
-                .map(|t| {
-                    let part = t
-                        .target()
-                        .and_then(|t| t.dyn_into::<Element>().ok())
-                        .and_then(|el| el.closest("[data-touch]").ok().flatten())
-                        .and_then(|el| el.get_attribute("data-touch"));
-                    Touch {
-                        id: t.identifier(),
-                        phase,
-                        zone: Zone::from_attr(part.as_deref()),
-                        x: f64::from(t.client_x()) - rect.left(),
-                        y: f64::from(t.client_y()) - rect.top(),
-                    }
-                })
-                .collect();
-            dispatch(move |a| a.feed(Input::Touch(touches)));
-        });
-    }
+/// The element an event happened on.
+fn target(e: &Event) -> Option<Element> {
+    e.target()?.dyn_into::<Element>().ok()
 }
 
-/// Reads the first file of a picker (refused unread when over `max`
+/// Feeds listener `i`'s event: the values of its `reads` and what the
+/// element it happened on says of itself.
+fn dom_event(i: usize, e: &Event, reads: &[String]) {
+    let target = target(e);
+    let attr = |name| target.as_ref().and_then(|t| t.get_attribute(name));
+    let mut event = DomEvent {
+        listener: i,
+        values: Vec::new(),
+        tag: target.as_ref().map(Element::tag_name).unwrap_or_default(),
+        data_action: attr("data-action"),
+        data_id: attr("data-id"),
+        data_control: attr("data-control"),
+        value: target.as_ref().and_then(Dom::value_of),
+    };
+    let reads = reads.to_vec();
+    dispatch(move |a| {
+        event.values = reads.iter().map(|r| a.dom.input_value(r)).collect();
+        a.feed(Input::Dom(event));
+    });
+}
+
+/// Feeds a key going down or up; the browser's own use of it is stopped
+/// when the shell takes the key.
+fn key(e: &Event, down: bool) {
+    let Some(k) = e.dyn_ref::<KeyboardEvent>() else {
+        return;
+    };
+    let typing = target(e).is_some_and(|e| page::typing_in(&e.tag_name()));
+    let code = k.code();
+    let modifier = k.ctrl_key() || k.meta_key() || k.alt_key();
+    if query(|a| a.shell.captures_key(&code, down, typing, modifier)) == Some(true) {
+        k.prevent_default();
+    }
+    dispatch(move |a| a.feed(Input::Key { code, down, typing }));
+}
+
+/// Feeds the fingers that changed on the touch overlay (the element the
+/// listener is on): each one's id, position on the screen and the part
+/// (the nearest `data-touch`: `stick` or a button's place) it is on.
+fn touch(e: &Event, phase: Phase) {
+    let overlay = e
+        .current_target()
+        .and_then(|t| t.dyn_into::<Element>().ok());
+    let (Some(e), Some(overlay)) = (e.dyn_ref::<web_sys::TouchEvent>(), overlay) else {
+        return;
+    };
+    let rect = overlay.get_bounding_client_rect();
+    let list = e.changed_touches();
+    let touches = (0..list.length())
+        .filter_map(|i| list.get(i))
+        .map(|t| {
+            let part = t
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|el| el.closest("[data-touch]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-touch"));
+            let client = (f64::from(t.client_x()), f64::from(t.client_y()));
+            Touch::read(
+                t.identifier(),
+                phase,
+                part.as_deref(),
+                client,
+                (rect.left(), rect.top()),
+            )
+        })
+        .collect();
+    dispatch(move |a| a.feed(Input::Touch(touches)));
+}
+
+/// Reads the first file of a picker (refused unread when over `up_to`
 /// bytes) and feeds it to the shell; clears the picker.
-fn pick_file(ev: &JsValue, max: usize) {
-    let Some(picker) = ev
-        .dyn_ref::<web_sys::Event>()
-        .and_then(web_sys::Event::target)
+fn pick_file(e: &Event, up_to: usize) {
+    let Some(picker) = e
+        .target()
         .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
     else {
         return;
@@ -299,12 +292,13 @@ fn pick_file(ev: &JsValue, max: usize) {
     picker.set_value("");
     let Some(file) = file else { return };
     spawn_local(async move {
-        let read = if file.size() > max as f64 {
-            Err(Refusal::TooLarge)
-        } else {
-            let buf = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
-            buf.map(|b| js_sys::Uint8Array::new(&b).to_vec())
-                .map_err(|_| Refusal::Unreadable)
+        let read = match crate::replay::refused_unread(file.size(), up_to) {
+            Some(refusal) => Err(refusal),
+            None => {
+                let buf = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
+                buf.map(|b| js_sys::Uint8Array::new(&b).to_vec())
+                    .map_err(|_| Refusal::Unreadable)
+            }
         };
         feed_later(Input::ReplayFile(read));
     });
@@ -343,16 +337,10 @@ pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
         super::worker::keep_for_worker(game);
         return Ok(());
     };
-    let _ = log::set_logger(&ConsoleLog);
-    log::set_max_level(core::LOG_LEVEL);
+    platform::CONSOLE.install();
     let dom = Dom::new(window.document().ok_or("no document")?);
     let facts = platform::page_facts();
-    let game: Box<dyn GameSlot> =
-        if game.match_in_worker() && crate::shell::worker::wanted(&facts.search) {
-            Box::new(WorkerSlot::new(game, Box::new(super::worker::spawn)))
-        } else {
-            game
-        };
+    let game = worker::place(game, &facts.search, Box::new(super::worker::spawn));
     let shell = Shell::with_game(
         game,
         ShellConfig::from_page(&facts),

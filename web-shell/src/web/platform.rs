@@ -1,21 +1,25 @@
 //! The browser's clock, randomness, storage and console, and what the
 //! page knows about itself at start-up.
 
-use crate::shell::{PageFacts, STORED_KEYS};
+use crate::js::JsRead;
+use crate::shell::logs::LineLog;
+use crate::shell::PageFacts;
 use js_sys::Reflect;
 use lockstep::Millis;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The page clock (`performance.now()`), in ms.
+/// The page clock (`performance.now()`, the page's or in the match
+/// worker the worker's), in ms.
 pub fn clock() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
+    let performance = prop(&js_sys::global(), "performance");
+    performance
+        .dyn_into::<web_sys::Performance>()
         .map_or(0.0, |p| p.now())
 }
 
 /// The page clock in whole milliseconds, for the shell.
 pub fn now() -> Millis {
-    Millis(clock().max(0.0) as u64)
+    crate::play::millis(clock())
 }
 
 /// Fills `buf` from `crypto.getRandomValues`; `false` when the browser
@@ -31,25 +35,17 @@ pub fn random(buf: &mut [u8]) -> bool {
     true
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 /// Remembers a setting, when the browser allows storage.
 pub fn store(key: &str, value: &str) {
-    if let Some(s) = storage() {
+    if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = s.set_item(key, value);
     }
-}
-
-fn session_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
 }
 
 /// Keeps (or with `None` removes) a value in this tab's session storage,
 /// when the browser allows it.
 pub fn session_store(key: &str, value: Option<&str>) {
-    if let Some(s) = session_storage() {
+    if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
         let _ = match value {
             Some(v) => s.set_item(key, v),
             None => s.remove_item(key),
@@ -61,18 +57,14 @@ pub fn session_store(key: &str, value: Option<&str>) {
 /// page shows the text too, so a browser without a clipboard, or one that
 /// refuses (no focus, no permission), only costs a copy by hand.
 pub fn copy(text: &str) {
-    let clipboard =
-        Some(prop(&prop(&js_sys::global(), "navigator"), "clipboard")).filter(JsValue::is_object);
-    let write = clipboard
-        .as_ref()
-        .and_then(|c| prop(c, "writeText").dyn_into::<js_sys::Function>().ok());
-    let (Some(clipboard), Some(write)) = (clipboard, write) else {
+    let clipboard = prop(&prop(&js_sys::global(), "navigator"), "clipboard");
+    if !clipboard.has("writeText") {
         log::info!("no clipboard here: the link is shown to copy by hand");
         return;
-    };
-    let Ok(promise) = write
-        .call1(&clipboard, &JsValue::from_str(text))
-        .and_then(JsCast::dyn_into::<js_sys::Promise>)
+    }
+    let Ok(promise) = clipboard
+        .call("writeText", Some(text))
+        .dyn_into::<js_sys::Promise>()
     else {
         return;
     };
@@ -83,48 +75,15 @@ pub fn copy(text: &str) {
     });
 }
 
-/// The page's address, configuration and browser features.
+/// The page's address, configuration, browser features and stored
+/// settings (read by the shell: [`PageFacts::read`]).
 pub fn page_facts() -> PageFacts {
-    let window = web_sys::window();
-    let location = window.as_ref().map(web_sys::Window::location);
-    let search = location
-        .as_ref()
-        .and_then(|l| l.search().ok())
-        .unwrap_or_default();
-    let has = |name: &str| {
-        window
-            .as_ref()
-            .is_some_and(|w| Reflect::has(w, &JsValue::from_str(name)).unwrap_or(false))
-    };
-    PageFacts {
-        configured: window
-            .as_ref()
-            .and_then(|w| Reflect::get(w, &JsValue::from_str("SIGNALING_URL")).ok())
-            .and_then(|v| v.as_string())
-            .filter(|s| !s.is_empty()),
-        origin: location
-            .as_ref()
-            .and_then(|l| l.origin().ok())
-            .unwrap_or_default(),
-        path: location
-            .as_ref()
-            .and_then(|l| l.pathname().ok())
-            .unwrap_or_default(),
-        has_webrtc: has("RTCPeerConnection") && has("WebSocket"),
-        has_random: random(&mut [0u8; 1]),
-        touch_device: touch_device(),
-        stored: STORED_KEYS
-            .into_iter()
-            .filter_map(|k| Some((k, storage()?.get_item(k).ok()??)))
-            .collect(),
-        rejoin_record: session_storage()
-            .and_then(|s| s.get_item(crate::shell::rejoin::RECORD_KEY).ok()?),
-        clock_origin_ms: window
-            .as_ref()
-            .and_then(web_sys::Window::performance)
-            .map_or(0, |p| p.time_origin() as u64),
-        search,
-    }
+    PageFacts::read::<JsValue>(&js_sys::global().into(), random(&mut [0u8; 1]))
+}
+
+/// The gamepads connected (read by the shell: [`crate::pad::readings`]).
+pub fn gamepads() -> Vec<crate::pad::Reading> {
+    crate::pad::readings(&prop(&js_sys::global(), "navigator"))
 }
 
 /// `o[k]`, read by property (`undefined` when there is none, or `o` is
@@ -133,72 +92,54 @@ fn prop(o: &JsValue, k: &str) -> JsValue {
     Reflect::get(o, &JsValue::from_str(k)).unwrap_or_default()
 }
 
-/// The `log` crate's records on the browser console.
-pub struct ConsoleLog;
-
-impl log::Log for ConsoleLog {
-    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
-        true
+impl JsRead for JsValue {
+    fn get(&self, key: &str) -> JsValue {
+        prop(self, key)
     }
-    fn log(&self, record: &log::Record<'_>) {
-        let msg = JsValue::from_str(&format!("{}", record.args()));
-        match record.level() {
+    fn call(&self, key: &str, arg: Option<&str>) -> JsValue {
+        let Ok(f) = prop(self, key).dyn_into::<js_sys::Function>() else {
+            return JsValue::UNDEFINED;
+        };
+        match arg {
+            Some(a) => f.call1(self, &JsValue::from_str(a)),
+            None => f.call0(self),
+        }
+        .unwrap_or_default()
+    }
+    fn has(&self, key: &str) -> bool {
+        self.is_object() && Reflect::has(self, &JsValue::from_str(key)).unwrap_or(false)
+    }
+    fn number(&self) -> Option<f64> {
+        self.as_f64()
+    }
+    fn boolean(&self) -> Option<bool> {
+        self.as_bool()
+    }
+    fn text(&self) -> Option<String> {
+        self.as_string()
+    }
+    fn items(&self) -> Vec<JsValue> {
+        if js_sys::Array::is_array(self) {
+            js_sys::Array::from(self).iter().collect()
+        } else {
+            Vec::new()
+        }
+    }
+    fn is_object(&self) -> bool {
+        JsValue::is_object(self)
+    }
+}
+
+/// The page's logger: each line on the browser's console.
+pub static CONSOLE: LineLog = LineLog {
+    max: log::Level::Trace,
+    write: |level, line| {
+        let msg = JsValue::from_str(&line);
+        match level {
             log::Level::Error => web_sys::console::error_1(&msg),
             log::Level::Warn => web_sys::console::warn_1(&msg),
             log::Level::Info => web_sys::console::info_1(&msg),
             _ => web_sys::console::debug_1(&msg),
         }
-    }
-    fn flush(&self) {}
-}
-
-/// The gamepads connected (`navigator.getGamepads()`): none without the
-/// API. Read by property, so whatever object the browser (or a test's
-/// stand-in) hands over is taken as it is; the shell bounds the counts.
-pub fn gamepads() -> Vec<crate::pad::Reading> {
-    let list = |v: JsValue| -> Vec<JsValue> {
-        if js_sys::Array::is_array(&v) {
-            js_sys::Array::from(&v).iter().collect()
-        } else {
-            Vec::new()
-        }
-    };
-    let nav = prop(&js_sys::global(), "navigator");
-    let Ok(f) = prop(&nav, "getGamepads").dyn_into::<js_sys::Function>() else {
-        return Vec::new();
-    };
-    list(f.call0(&nav).unwrap_or_default())
-        .into_iter()
-        .filter(|p| p.is_object() && prop(p, "connected").as_bool() != Some(false))
-        .map(|p| crate::pad::Reading {
-            index: prop(&p, "index").as_f64().unwrap_or(0.0) as u32,
-            standard: prop(&p, "mapping").as_string().as_deref() == Some("standard"),
-            pressed: list(prop(&p, "buttons"))
-                .iter()
-                .map(|b| prop(b, "pressed").as_bool().unwrap_or(false))
-                .collect(),
-            axes: list(prop(&p, "axes"))
-                .iter()
-                .map(|a| a.as_f64().unwrap_or(0.0))
-                .collect(),
-        })
-        .collect()
-}
-
-/// Whether the device has a touch screen: `navigator.maxTouchPoints > 0`,
-/// or the primary pointer is coarse (`matchMedia('(pointer: coarse)')`).
-fn touch_device() -> bool {
-    let global = js_sys::global();
-    let points = prop(&prop(&global, "navigator"), "maxTouchPoints")
-        .as_f64()
-        .unwrap_or(0.0);
-    let coarse = prop(&global, "matchMedia")
-        .dyn_into::<js_sys::Function>()
-        .ok()
-        .and_then(|f| {
-            f.call1(&global, &JsValue::from_str("(pointer: coarse)"))
-                .ok()
-        })
-        .is_some_and(|m| prop(&m, "matches").as_bool() == Some(true));
-    points > 0.0 || coarse
-}
+    },
+};

@@ -4,10 +4,12 @@
 //! crate's start function calls [`run_game`](super::run_game), which finds
 //! no window and keeps the game's slot here for [`match_worker_main`].
 
-use crate::shell::worker::{MatchWorker, WorkerPort, MAX_MESSAGE};
+use super::platform::now;
+use crate::js::JsRead;
+use crate::shell::logs::LineLog;
+use crate::shell::worker::{self, MatchWorker, WorkerPort, MAX_MESSAGE};
 use crate::shell::GameSlot;
-use js_sys::{Array, ArrayBuffer, Reflect, Uint8Array};
-use lockstep::Millis;
+use js_sys::{Array, ArrayBuffer, Uint8Array};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -30,14 +32,12 @@ thread_local! {
 #[wasm_bindgen(js_name = crashMatchWorker)]
 #[must_use]
 pub fn crash_match_worker() -> bool {
-    let Ok(bytes) = crate::shell::worker::encode(&[crate::shell::worker::ToWorker::Crash]) else {
-        return false;
-    };
-    NEWEST.with(|w| {
-        w.borrow().as_ref().is_some_and(|w| {
-            let (buf, list) = transferable(&bytes);
-            w.post_message_with_transfer(&buf, &list).is_ok()
-        })
+    let post = worker::crash_post();
+    NEWEST.with(|w| match (w.borrow().as_ref(), post) {
+        (Some(w), Some(bytes)) => {
+            post_to(|b, l| w.post_message_with_transfer(b, l), &bytes).is_ok()
+        }
+        _ => false,
     })
 }
 
@@ -55,41 +55,29 @@ fn message_bytes(data: &JsValue) -> Option<Vec<u8>> {
     Some(Uint8Array::new(buf).to_vec())
 }
 
-/// `bytes` as a fresh `ArrayBuffer`, and the list that transfers it.
-fn transferable(bytes: &[u8]) -> (JsValue, Array) {
+/// Posts `bytes` with `post` (a worker's or a worker scope's
+/// `postMessage`) as a fresh `ArrayBuffer` that the post transfers.
+fn post_to(
+    post: impl FnOnce(&JsValue, &JsValue) -> Result<(), JsValue>,
+    bytes: &[u8],
+) -> Result<(), JsValue> {
     let buf: JsValue = Uint8Array::from(bytes).buffer().into();
-    let list = Array::of1(&buf);
-    (buf, list)
+    post(&buf, &Array::of1(&buf))
 }
 
-/// The worker's log: its lines go to the page, which logs them as its own
-/// (so the page's console, and whoever reads it, sees one log).
-struct ToPageLog;
-
-impl log::Log for ToPageLog {
-    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
-        m.level() <= log::Level::Info
-    }
-    fn log(&self, r: &log::Record<'_>) {
-        if !self.enabled(r.metadata()) {
-            return;
-        }
-        let level = match r.level() {
-            log::Level::Error => 1,
-            log::Level::Warn => 2,
-            _ => 3,
-        };
-        let line = format!("{}", r.args());
-        // A line logged while the list is in use (never, in one thread)
-        // is dropped rather than panicking.
+/// The worker's log: its lines go to the page, which logs them as its own.
+/// A line logged while the list is in use (never, in one thread) is
+/// dropped rather than panicking.
+static TO_PAGE: LineLog = LineLog {
+    max: log::Level::Info,
+    write: |level, line| {
         LINES.with(|l| {
             if let Ok(mut l) = l.try_borrow_mut() {
-                l.push((level, line));
+                l.push((worker::log_level(level), line));
             }
         });
-    }
-    fn flush(&self) {}
-}
+    },
+};
 
 /// The page's end of the match worker.
 struct PagePort {
@@ -128,10 +116,7 @@ pub fn spawn() -> Option<Box<dyn WorkerPort>> {
     });
     let why = Rc::clone(&failed);
     let on_error = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
-        let text = Reflect::get(&e, &JsValue::from_str("message"))
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_else(|| "an error event".to_owned());
+        let text = worker::error_text(e.get("message").text());
         why.borrow_mut().get_or_insert(text);
         super::wake();
     });
@@ -151,8 +136,7 @@ pub fn spawn() -> Option<Box<dyn WorkerPort>> {
 
 impl WorkerPort for PagePort {
     fn post(&mut self, bytes: Vec<u8>) {
-        let (buf, list) = transferable(&bytes);
-        if let Err(e) = self.worker.post_message_with_transfer(&buf, &list) {
+        if let Err(e) = post_to(|b, l| self.worker.post_message_with_transfer(b, l), &bytes) {
             log::warn!("a message for the match worker could not be posted: {e:?}");
         }
     }
@@ -189,9 +173,7 @@ pub struct MatchWorkerMain {
 #[wasm_bindgen(js_name = matchWorkerMain)]
 pub fn match_worker_main() -> Result<MatchWorkerMain, JsValue> {
     let scope = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>()?;
-    if log::set_logger(&ToPageLog).is_ok() {
-        log::set_max_level(crate::shell::LOG_LEVEL);
-    }
+    TO_PAGE.install();
     let game = GAME.with(|g| g.borrow_mut().take());
     let mut main = MatchWorkerMain {
         core: MatchWorker::new(game),
@@ -203,19 +185,12 @@ pub fn match_worker_main() -> Result<MatchWorkerMain, JsValue> {
 
 #[wasm_bindgen]
 impl MatchWorkerMain {
-    fn now(&self) -> Millis {
-        let ms = self.scope.performance().map_or(0.0, |p| p.now());
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Millis(ms.max(0.0) as u64)
-    }
-
     fn flush(&mut self) {
         for (level, line) in LINES.with(|l| std::mem::take(&mut *l.borrow_mut())) {
             self.core.log(level, &line);
         }
         while let Some(bytes) = self.core.poll() {
-            let (buf, list) = transferable(&bytes);
-            if let Err(e) = self.scope.post_message_with_transfer(&buf, &list) {
+            if let Err(e) = post_to(|b, l| self.scope.post_message_with_transfer(b, l), &bytes) {
                 log::warn!("a message for the page could not be posted: {e:?}");
             }
         }
@@ -224,7 +199,7 @@ impl MatchWorkerMain {
     /// A message from the page (an `ArrayBuffer`; anything else is
     /// dropped).
     pub fn message(&mut self, data: &JsValue) {
-        let now = self.now();
+        let now = now();
         let crash = match message_bytes(data) {
             Some(bytes) => self.core.handle_bytes(now, &bytes),
             None => {
@@ -242,7 +217,7 @@ impl MatchWorkerMain {
     /// (the script then calls again within a few milliseconds, and less
     /// often while the worker waits for a match).
     pub fn tick(&mut self) -> bool {
-        let now = self.now();
+        let now = now();
         self.core.tick(now);
         self.flush();
         self.core.running()
