@@ -839,6 +839,20 @@ impl super::Shell {
         }
     }
 
+    /// The restart on the link `on` is over (its path back, or given up):
+    /// what it sent is not sent again, nor what of it still waits (a stale
+    /// ask would begin another restart).
+    fn restart_over(&mut self, on: &On) {
+        let same = |o: &On| match (o, on) {
+            (On::Match(_), On::Match(_)) => true,
+            (On::Party { place: a, .. }, On::Party { place: b, .. }) => a == b,
+            _ => false,
+        };
+        let v = &mut self.comeback.vouches;
+        v.sent.retain(|(_, o, _)| !same(o));
+        v.waiting.retain(|(o, _)| !same(o));
+    }
+
     /// Sends again, to the other end's new lobby id, what this page sent
     /// lately on the links `mine` picks (the old id never got it).
     fn resend_restart_msgs(&mut self, mine: impl Fn(&On) -> bool) {
@@ -1035,6 +1049,7 @@ impl super::Shell {
                 Step::Ask { after } => self.send_restart_msg(on, Out::Ask { after }),
                 Step::Recovered => {
                     log::info!("the ICE restart brought the link's path back");
+                    self.restart_over(on);
                     let n = match on {
                         On::Match(_) => self
                             .comeback
@@ -1053,6 +1068,7 @@ impl super::Shell {
                         // Today's rejoin path, unchanged: the connection
                         // goes, the session hears its link lost, and a
                         // guest asks its way back.
+                        self.restart_over(on);
                         self.comeback.restart = None;
                         self.out.push_back(Output::ClosePeer(link.clone()));
                         self.game.match_link_lost(now);
@@ -1063,6 +1079,7 @@ impl super::Shell {
                     } => {
                         // The party's comeback path, unchanged: the link
                         // goes as if it had closed.
+                        self.restart_over(on);
                         if let Some(p) = self.party.as_mut() {
                             p.restarts.forget(*place);
                         }
