@@ -964,6 +964,11 @@ impl super::Shell {
             return false;
         };
         if !self.vouch_takes(&old, from, vouch) {
+            if vouch.is_some() {
+                log::info!(
+                    "an ICE restart proof for no match here, forged or shown before; dropped"
+                );
+            }
             return false;
         }
         log::info!("the other player came back to the lobby under a new id; known by it now");
@@ -986,11 +991,15 @@ impl super::Shell {
                 return true;
             }
         }
+        if vouch.is_some() {
+            log::info!("an ICE restart proof for no party here, forged or shown before; dropped");
+        }
         false
     }
 
     /// Whether `vouch` is the next proof of the player known as `old`, for
-    /// the running match; if so, its check is kept under `from` now.
+    /// the running match; if so, its check is kept under `from` now. The
+    /// callers log a refusal (once, whatever players they tried).
     fn vouch_takes(&mut self, old: &PeerId, from: &PeerId, vouch: Option<Vouch>) -> bool {
         let Some(w) = vouch else {
             return false;
@@ -1004,7 +1013,6 @@ impl super::Shell {
                 .get_mut(old)
                 .is_some_and(|t| t.take(match_id, &w.proof));
         if !taken {
-            log::info!("an ICE restart proof for no match here, forged or shown before; dropped");
             return false;
         }
         if let Some(t) = v.theirs.remove(old) {
