@@ -1357,15 +1357,49 @@ const restartable = () => {
   // descriptions.
   window.__ufrags = (pc) => [pc.localDescription, pc.remoteDescription]
     .map((d) => /a=ice-ufrag:(\S+)/.exec(d?.sdp ?? '')?.[1] ?? null);
+  // Each data channel knows its connection, so that a connection's
+  // channels can be made silent (`__silence`): what they send is lost, as
+  // on a path that is gone while the channel still says open.
+  const createDataChannel = Real.prototype.createDataChannel;
+  Real.prototype.createDataChannel = function (...args) {
+    const channel = createDataChannel.apply(this, args);
+    channel.__pc = this;
+    return channel;
+  };
+  window.__silence = (pc) => { pc.__silent = true; };
+  const restartText = (data) => {
+    // The lobby's messages are JSON text, sent as a string or as bytes; a
+    // restart step through the service is inside a `signal` frame.
+    const text = typeof data === 'string' ? data
+      : new TextDecoder().decode(ArrayBuffer.isView(data) || data instanceof ArrayBuffer ? data : new Uint8Array());
+    return /ice-restart(?!-check)/.test(text);
+  };
   const send = RTCDataChannel.prototype.send;
   RTCDataChannel.prototype.send = function (data) {
-    if (window.__dropRestart) {
-      // The lobby's messages are JSON text, sent as a string or as bytes.
-      const text = typeof data === 'string' ? data
-        : new TextDecoder().decode(ArrayBuffer.isView(data) || data instanceof ArrayBuffer ? data : new Uint8Array());
-      if (text.includes('"ice-restart"')) return;
-    }
+    if (this.__pc?.__silent) return;
+    if (window.__dropRestart && restartText(data)) return;
     return send.call(this, data);
+  };
+  // The lobby socket, to close it as a network change does.
+  window.__sockets = [];
+  const RealSocket = window.WebSocket;
+  window.WebSocket = new Proxy(RealSocket, {
+    construct(target, args, newTarget) {
+      const ws = Reflect.construct(target, args, newTarget);
+      window.__sockets.push(ws);
+      return ws;
+    },
+  });
+  window.__closeLobby = () => {
+    for (const ws of window.__sockets) {
+      if (ws.url.includes('/lobby/ws') && ws.readyState === RealSocket.OPEN) ws.close();
+    }
+  };
+  window.__lobbySockets = () => window.__sockets.filter((ws) => ws.url.includes('/lobby/ws')).length;
+  const wsSend = RealSocket.prototype.send;
+  RealSocket.prototype.send = function (data) {
+    if (window.__dropRestart && restartText(data)) return;
+    return wsSend.call(this, data);
   };
 };
 
@@ -1534,4 +1568,98 @@ test('20. an ICE restart that cannot succeed: after its 5 s deadline the rejoin 
     for (const k of ['ola', 'pia']) await pages[k]?.context().close();
     await own.stop();
   }
+});
+
+/**
+ * Scenarios 21 and 21b: a real network change on the page `changed`
+ * ('ned', the guest, or 'mia', the host) mid-match. At the same moment its
+ * match connection loses its ICE path, its lobby socket is closed, and the
+ * lobby mesh link between the two goes silent (both ends' channels still
+ * say open). The page's lobby socket comes back at once under a new
+ * lobby id; the restart's steps go through the service with the page's
+ * proof, the other page takes them from the new id, and the restart
+ * brings the path back on the same connection: both count it, both have
+ * new ICE credentials, nobody rejoined, and the match ends in sync.
+ * Prints the time from the loss to the restart seen on both pages.
+ */
+async function networkChangedAndRestarted(changed, figure) {
+  const own = await startServer();
+  try {
+    pages.mia = await openPage(browser, own.url, { initScript: restartable });
+    pages.ned = await openPage(browser, own.url, { initScript: restartable });
+    const { mia, ned } = pages;
+    await joinLobby(mia, 'Mia');
+    await joinLobby(ned, 'Ned');
+    await entry(mia, 'Ned').and(mia.locator('li[data-link="connected"]')).waitFor({ timeout: DEADLINE });
+    const lobbyPeers = await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers)));
+    await startMatch(mia, ned, 'Mia', 'Ned');
+    await waitAttrAtLeast(ned, 'tick', 120);
+    const peers = await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__peers)));
+    assert.deepEqual(peers, lobbyPeers.map((n) => n + 1), 'one match connection each');
+    const creds = (p, n) => p.evaluate((n) => window.__ufrags(window.__pcs[n - 1]), n);
+    const first = await Promise.all([creds(mia, peers[0]), creds(ned, peers[1])]);
+    const sockets = await Promise.all([mia, ned].map((p) => p.evaluate(() => window.__lobbySockets())));
+    for (const p of [mia, ned]) await p.evaluate(recordLines);
+    const [lost, lostPeer, other] = changed === 'mia' ? [mia, peers[0], ned] : [ned, peers[1], mia];
+    const otherMesh = changed === 'mia' ? lobbyPeers[1] : lobbyPeers[0];
+    const lostMesh = changed === 'mia' ? lobbyPeers[0] : lobbyPeers[1];
+    // The mesh link goes silent at both ends, then, at one moment, the
+    // changed page's match path is lost and its lobby socket closes.
+    await other.evaluate((n) => window.__silence(window.__pcs[n - 1]), otherMesh);
+    const lostAt = Date.now();
+    await lost.evaluate(([m, n]) => {
+      window.__silence(window.__pcs[m - 1]);
+      window.__losePath(window.__pcs[n - 1]);
+      window.__closeLobby();
+    }, [lostMesh, lostPeer]);
+    for (const p of [mia, ned]) {
+      await p.locator('#match[data-ice-restarts="1"]').waitFor({ timeout: DEADLINE })
+        .catch(async (e) => {
+          console.log(await describePage(mia, 'Mia'));
+          console.log(await describePage(ned, 'Ned'));
+          throw e;
+        });
+    }
+    const restartMs = Date.now() - lostAt;
+    assert.equal(await lost.evaluate(() => window.__lobbySockets()), sockets[changed === 'mia' ? 0 : 1] + 1,
+      'the changed page opened one new lobby socket');
+    const tick = await num(ned, '#match', 'data-tick');
+    await waitAttrAtLeast(ned, 'tick', tick + 120);
+    await waitAttrAtLeast(mia, 'tick', tick + 120);
+    const after = await Promise.all([creds(mia, peers[0]), creds(ned, peers[1])]);
+    for (const i of [0, 1]) {
+      for (const j of [0, 1]) {
+        assert.ok(first[i][j] && after[i][j], `credentials read (${JSON.stringify([first, after])})`);
+        assert.notEqual(after[i][j], first[i][j], `new ICE credentials after the restart (${JSON.stringify([first, after])})`);
+      }
+    }
+    // The match stayed on its connection: it is still connected and no
+    // other connection took its place (the only new ones, if any, are the
+    // lobby's mesh link made again to the new id).
+    for (const [p, n] of [[mia, peers[0]], [ned, peers[1]]]) {
+      assert.equal(await p.evaluate((n) => window.__pcs[n - 1].connectionState, n), 'connected');
+      assert.equal(await attr(p, '#match', 'data-rejoined'), null, 'no rejoin');
+      assert.ok(await p.evaluate(() => window.__peers) <= peers[[mia, ned].indexOf(p)] + 1,
+        'no new RTCPeerConnection for the match (at most the mesh link made again)');
+    }
+    const lines = await lost.evaluate(() => window.__lines);
+    assert.ok(lines.includes('Reconnecting…'), `the changed page said it reconnects: ${JSON.stringify(lines)}`);
+    console.log(`${figure}: ${JSON.stringify({ network_change_to_restarted_on_both_ms: restartMs })}`);
+    const common = await leaveAndCount(mia, ned);
+    assert.ok(common > tick + 100, `both logs reach past the restart (${common}, restarted at ${tick})`);
+    await sameHashes(mia, ned, [60, tick, common]);
+    assertNoErrorLogs(mia);
+    assertNoErrorLogs(ned);
+  } finally {
+    for (const k of ['mia', 'ned']) await pages[k]?.context().close();
+    await own.stop();
+  }
+}
+
+test('21. a network change on the guest\'s page: its match path is lost, its lobby socket closes and its mesh link goes silent; the restart goes through the service from its new lobby id, no rejoin, the match ends in sync', { skip: !enabled }, async () => {
+  await networkChangedAndRestarted('ned', 'network change restart figures');
+});
+
+test('21b. the same network change on the host\'s page: its restart offer goes through the service from its new lobby id, no rejoin, the match ends in sync', { skip: !enabled }, async () => {
+  await networkChangedAndRestarted('mia', 'network change host restart figures');
 });

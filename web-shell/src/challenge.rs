@@ -541,6 +541,7 @@ impl ChallengeState {
             | PeerMsg::RejoinGone
             | PeerMsg::IceRestart { .. }
             | PeerMsg::IceRestartAsk { .. }
+            | PeerMsg::IceRestartCheck { .. }
             | PeerMsg::Watch
             | PeerMsg::WatchRoom { .. }
             | PeerMsg::WatchGone => {}

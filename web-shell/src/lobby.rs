@@ -529,6 +529,12 @@ pub struct PlayerView {
     pub our_challenge: Option<&'static str>,
 }
 
+/// How long a presence socket that looks online has to answer a heartbeat
+/// once the browser reported a network change
+/// ([`LobbyClient::network_changed`]): a round trip to the service, with
+/// room to spare; a socket of the old network never answers.
+pub const PROBE_TIMEOUT: Millis = Millis(1_500);
+
 /// The lobby client. See the module documentation for the calling contract.
 #[derive(Debug)]
 pub struct LobbyClient {
@@ -545,6 +551,9 @@ pub struct LobbyClient {
     /// An attempt to join failed since we were last in the roster.
     attempt_failed: bool,
     backoff: Backoff,
+    /// A retry was made due at once since we were last welcomed
+    /// ([`retry_at_once`](Self::retry_at_once)).
+    hurried: bool,
     players: BTreeMap<PeerId, Player>,
     /// Join order, for a stable roster.
     order: Vec<PeerId>,
@@ -591,6 +600,7 @@ impl LobbyClient {
             conn: Connection::Idle,
             attempt_failed: false,
             backoff: Backoff::new(),
+            hurried: false,
             players: BTreeMap::new(),
             order: Vec::new(),
             gone: VecDeque::new(),
@@ -801,6 +811,64 @@ impl LobbyClient {
         }
     }
 
+    /// The browser reports a network change (its `online` event, or the
+    /// connection's `change`), or a lobby message must go through the
+    /// service now (an ICE restart's step): a retry that waits for its
+    /// backoff is due at once; a socket that looks online is asked for a
+    /// heartbeat now and must answer within [`PROBE_TIMEOUT`] (a socket
+    /// of the old network is dead, often without a close), or it is
+    /// taken for dead and the next attempt starts.
+    pub fn network_changed(&mut self, now: Millis) {
+        self.clock = self.clock.max(now);
+        match self.conn {
+            Connection::Retrying { lost, at } if at > now => {
+                log::info!("lobby: the network changed; reconnecting now");
+                self.conn = Connection::Retrying { at: now, lost };
+            }
+            Connection::Online => {
+                self.next_heartbeat = now;
+                let due = now + PROBE_TIMEOUT.min(self.cfg.pong_timeout);
+                self.answer_due = Some(self.answer_due.map_or(due, |d| d.min(due)));
+                self.tick(now);
+            }
+            _ => {}
+        }
+    }
+
+    /// A retry that waits for its backoff is due at once (a lobby message
+    /// must go through the service now: an ICE restart's step). Once per
+    /// loss of the connection: should that attempt fail too, the next ones
+    /// follow the backoff, so a service out of reach is not hammered.
+    pub fn retry_at_once(&mut self, now: Millis) {
+        if self.hurried {
+            return;
+        }
+        if let Connection::Retrying { lost, at } = self.conn {
+            if at > now {
+                log::info!("lobby: the service is needed now; reconnecting at once");
+                self.conn = Connection::Retrying { at: now, lost };
+                self.hurried = true;
+            }
+        }
+    }
+
+    /// Sends `msg` to `to` through the service, never over the mesh link
+    /// (whose path may be gone while it still says open: an ICE restart's
+    /// steps); `false` if it cannot go now (our presence socket is not
+    /// online, or `to` is not in the roster): the caller keeps it.
+    pub fn send_peer_via_service(&mut self, to: &PeerId, msg: &PeerMsg) -> bool {
+        if self.conn != Connection::Online || !self.players.contains_key(to) {
+            return false;
+        }
+        let frame = lobby_out::relayed(to, &msg.encode());
+        if frame.len() > SERVER_MESSAGE_MAX_BYTES {
+            log::warn!("lobby: a message too large for the service; dropped");
+            return true;
+        }
+        self.queue_signal(self.clock, to.clone(), frame);
+        true
+    }
+
     /// `true` when a connection that had worked was lost and we have not
     /// been back in the roster since.
     fn lost(&self) -> bool {
@@ -915,6 +983,7 @@ impl LobbyClient {
                 self.next_heartbeat = now + Millis(heartbeat::INTERVAL_MS);
                 self.attempt_failed = false;
                 self.backoff.reset();
+                self.hurried = false;
                 if self.challenge.in_match {
                     self.out
                         .push_back(Output::ToServer(lobby_out::status(PlayerStatus::InMatch)));
@@ -1163,7 +1232,8 @@ impl LobbyClient {
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
             | PeerMsg::IceRestart { .. }
-            | PeerMsg::IceRestartAsk { .. }) => {
+            | PeerMsg::IceRestartAsk { .. }
+            | PeerMsg::IceRestartCheck { .. }) => {
                 self.out.push_back(Output::Rejoin {
                     from: from.clone(),
                     msg,
@@ -2195,6 +2265,53 @@ mod tests {
         c.socket_closed(Millis(40_001));
         assert!(!c.reachable(&id('B')));
         assert!(c.roster().is_empty());
+    }
+
+    #[test]
+    fn a_network_change_reconnects_at_once_and_probes_a_socket_that_looks_online() {
+        let mut c = online('A', &['B']);
+        drain(&mut c);
+        // A socket that looks online is asked for a heartbeat now, and
+        // taken for dead if no answer comes within the probe's time.
+        c.network_changed(Millis(5_000));
+        assert_eq!(
+            drain(&mut c),
+            vec![Output::ToServer(heartbeat::PING.into())]
+        );
+        c.tick(Millis(5_000) + PROBE_TIMEOUT - Millis(1));
+        assert_eq!(c.connection(), Connection::Online);
+        c.tick(Millis(5_000) + PROBE_TIMEOUT);
+        assert!(drain(&mut c).contains(&Output::Disconnect));
+        // The retry that follows waits for its backoff; a network change
+        // (or a restart that needs the service) makes it due at once.
+        let now = Millis(5_000) + PROBE_TIMEOUT;
+        assert!(!c.wants_connect(now));
+        c.network_changed(now);
+        assert!(c.wants_connect(now));
+        // An answered probe keeps the socket.
+        let mut c = online('A', &['B']);
+        drain(&mut c);
+        c.network_changed(Millis(5_000));
+        c.server_text(Millis(5_100), heartbeat::PONG);
+        c.tick(Millis(20_000));
+        assert_eq!(c.connection(), Connection::Online);
+        // A retry made due at once, with no network change: once per loss
+        // (a service out of reach is not asked every tick).
+        c.socket_closed(Millis(30_000));
+        assert!(!c.wants_connect(Millis(30_000)));
+        c.retry_at_once(Millis(30_000));
+        assert!(c.wants_connect(Millis(30_000)));
+        c.start(Millis(30_000), id('C'));
+        c.socket_closed(Millis(30_100));
+        c.retry_at_once(Millis(30_100));
+        assert!(!c.wants_connect(Millis(30_100)));
+        // Welcomed again, the next loss may be hurried again.
+        c.start(Millis(40_000), id('D'));
+        c.socket_open();
+        c.server_text(Millis(40_010), &welcome('D', &[('B', "lobby")]));
+        c.socket_closed(Millis(50_000));
+        c.retry_at_once(Millis(50_000));
+        assert!(c.wants_connect(Millis(50_000)));
     }
 
     #[test]

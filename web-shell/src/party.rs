@@ -1009,6 +1009,7 @@ impl PartyState {
             | PeerMsg::RejoinGone
             | PeerMsg::IceRestart { .. }
             | PeerMsg::IceRestartAsk { .. }
+            | PeerMsg::IceRestartCheck { .. }
             | PeerMsg::Watch
             | PeerMsg::WatchRoom { .. }
             | PeerMsg::WatchGone => {}

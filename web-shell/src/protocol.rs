@@ -14,5 +14,6 @@ pub use signaling_protocol::limits::{
 };
 pub use signaling_protocol::{
     lobby_out, room_out, DeclineReason, GameName, InviteCode, InviteRefusal, LobbyServerMsg,
-    MessageError, PeerMsg, PlayerStatus, RoomServerMsg, RosterEntry, Signal, SignalKind,
+    MessageError, PeerMsg, PlayerStatus, Proof, RoomServerMsg, RosterEntry, Signal, SignalKind,
+    Vouch,
 };

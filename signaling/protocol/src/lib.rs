@@ -73,7 +73,9 @@ pub use members::{
     member_out, member_server, CapacityError, JoinRole, MemberEntry, MemberId, MemberRequest,
     MemberRequestError, MemberRole, MemberRoomCreated, MemberServerMsg, RoomCapacity,
 };
-pub use peer::{DeclineReason, GameName, InviteCode, InviteRefusal, PeerMsg, PARTY_MAX_PEOPLE};
+pub use peer::{
+    DeclineReason, GameName, InviteCode, InviteRefusal, PeerMsg, Proof, Vouch, PARTY_MAX_PEOPLE,
+};
 pub use query::query_param;
 pub use relay::{relay_out, relay_path, relay_server, MemberPair, RelayTicket, RelayTicketMsg};
 pub use room::{

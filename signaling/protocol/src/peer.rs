@@ -146,6 +146,49 @@ impl GameName {
     }
 }
 
+/// 32 bytes of a restart proof chain (a proof, or the check at its end),
+/// written as 64 hexadecimal digits. Its `Debug` form hides it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Proof(pub [u8; 32]);
+
+impl std::fmt::Debug for Proof {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Proof(..)")
+    }
+}
+
+impl Proof {
+    fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn parse(s: &str) -> Option<Proof> {
+        if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let mut out = [0u8; 32];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+        }
+        Some(Proof(out))
+    }
+}
+
+/// What an ICE-restart message carries when its sender's lobby id changed
+/// during the match (its lobby socket closed and came back): the match it
+/// is about and the sender's next proof, an earlier link of a hash chain
+/// whose end (the check) the sender gave the receiver as the match ran
+/// ([`PeerMsg::IceRestartCheck`]). Each proof is shown once: a proof seen
+/// before is refused, so the service, which relays it, cannot replay it;
+/// and it says nothing of the sender's rejoin token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vouch {
+    /// The match's id (its seed).
+    pub match_id: u64,
+    /// The proof.
+    pub proof: Proof,
+}
+
 /// A message between two lobby players over their data channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PeerMsg {
@@ -200,6 +243,9 @@ pub enum PeerMsg {
         /// which both ends know, so that a step meant for a link since
         /// replaced reaches no other.
         link: Option<RoomCode>,
+        /// Who sends it, when the sender's lobby id is not the one the
+        /// receiver knows (its lobby socket came back under a new id).
+        vouch: Option<Vouch>,
     },
     /// The side that answered in a link's handshake lost that link's ICE
     /// path and asks the side that offered (which alone makes restart
@@ -211,6 +257,18 @@ pub enum PeerMsg {
         after: u8,
         /// The link, named as in [`PeerMsg::IceRestart`].
         link: Option<RoomCode>,
+        /// As in [`PeerMsg::IceRestart`].
+        vouch: Option<Vouch>,
+    },
+    /// The check of the sender's restart proofs in the running match
+    /// `match_id`, sent once to each player it has a direct link to as the
+    /// match runs: with it, the receiver can tell the sender's later
+    /// [`Vouch`] from a forgery when the sender's lobby id has changed.
+    IceRestartCheck {
+        /// The match's id (its seed).
+        match_id: u64,
+        /// The end of the sender's proof chain (see [`Vouch`]).
+        check: Proof,
     },
     /// "Join my party": the challenger invites this player, among others,
     /// to a match of `game` for `people` people in all (the challenger
@@ -288,20 +346,32 @@ impl PeerMsg {
             }
             PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
             PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
-            PeerMsg::IceRestart { n, step, link } => {
+            PeerMsg::IceRestart {
+                n,
+                step,
+                link,
+                vouch,
+            } => {
                 let mut v = json!({"type": "ice-restart", "n": n, "step": restart_step(step)});
                 if let Some(room) = link {
                     v["link"] = json!(room.as_str());
                 }
+                put_vouch(&mut v, vouch.as_ref());
                 v
             }
-            PeerMsg::IceRestartAsk { after, link } => {
+            PeerMsg::IceRestartAsk { after, link, vouch } => {
                 let mut v = json!({"type": "ice-restart-ask", "after": after});
                 if let Some(room) = link {
                     v["link"] = json!(room.as_str());
                 }
+                put_vouch(&mut v, vouch.as_ref());
                 v
             }
+            PeerMsg::IceRestartCheck { match_id, check } => json!({
+                "type": "ice-restart-check",
+                "match": format!("{match_id:016x}"),
+                "check": check.hex(),
+            }),
             PeerMsg::PartyInvite { game: None, people } => {
                 json!({"type": "party-invite", "people": people})
             }
@@ -355,8 +425,9 @@ impl PeerMsg {
                 ("rejoin", &["match"], &[]),
                 ("rejoin-room", &["room"], &[]),
                 ("rejoin-gone", &[], &[]),
-                ("ice-restart", &["n", "step"], &["link"]),
-                ("ice-restart-ask", &["after"], &["link"]),
+                ("ice-restart", &["n", "step"], &["link", "match", "proof"]),
+                ("ice-restart-ask", &["after"], &["link", "match", "proof"]),
+                ("ice-restart-check", &["match", "check"], &[]),
                 ("party-invite", &["people"], &["game"]),
                 ("party-accept", &[], &[]),
                 ("party-decline", &["reason"], &[]),
@@ -399,13 +470,7 @@ impl PeerMsg {
                 InviteRefusal::parse(string(m, "reason")?).ok_or(MessageError::Malformed)?,
             ),
             "rejoin" => PeerMsg::Rejoin {
-                match_id: {
-                    let t = string(m, "match")?;
-                    (t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit()))
-                        .then(|| u64::from_str_radix(t, 16).ok())
-                        .flatten()
-                        .ok_or(MessageError::BadValue)?
-                },
+                match_id: match_id(m)?,
             },
             "rejoin-room" => PeerMsg::RejoinRoom(
                 RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
@@ -415,10 +480,16 @@ impl PeerMsg {
                 n: count(m.get("n"), 1..=u8::MAX)?,
                 step: Signal::from_value(m.get("step").cloned().unwrap_or(Value::Null))?.kind,
                 link: optional_link(m)?,
+                vouch: optional_vouch(m)?,
             },
             "ice-restart-ask" => PeerMsg::IceRestartAsk {
                 after: count(m.get("after"), 0..=u8::MAX)?,
                 link: optional_link(m)?,
+                vouch: optional_vouch(m)?,
+            },
+            "ice-restart-check" => PeerMsg::IceRestartCheck {
+                match_id: match_id(m)?,
+                check: Proof::parse(string(m, "check")?).ok_or(MessageError::BadValue)?,
             },
             "watch" => PeerMsg::Watch,
             "watch-room" => PeerMsg::WatchRoom {
@@ -462,6 +533,35 @@ fn optional_link(m: &Map<String, Value>) -> Result<Option<RoomCode>, MessageErro
         Some(_) => Ok(Some(
             RoomCode::parse(string(m, "link")?).ok_or(MessageError::BadValue)?,
         )),
+    }
+}
+
+/// A match id: exactly 16 hexadecimal digits.
+fn match_id(m: &Map<String, Value>) -> Result<u64, MessageError> {
+    let t = string(m, "match")?;
+    (t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| u64::from_str_radix(t, 16).ok())
+        .flatten()
+        .ok_or(MessageError::BadValue)
+}
+
+/// An ICE restart message's optional vouch: `match` and `proof` together,
+/// or neither.
+fn optional_vouch(m: &Map<String, Value>) -> Result<Option<Vouch>, MessageError> {
+    match (m.contains_key("match"), m.contains_key("proof")) {
+        (false, false) => Ok(None),
+        (true, true) => Ok(Some(Vouch {
+            match_id: match_id(m)?,
+            proof: Proof::parse(string(m, "proof")?).ok_or(MessageError::BadValue)?,
+        })),
+        _ => Err(MessageError::Malformed),
+    }
+}
+
+fn put_vouch(v: &mut Value, vouch: Option<&Vouch>) {
+    if let Some(w) = vouch {
+        v["match"] = json!(format!("{:016x}", w.match_id));
+        v["proof"] = json!(w.proof.hex());
     }
 }
 
@@ -542,11 +642,16 @@ mod tests {
                 n: 1,
                 step: SignalKind::Offer("v=0 restart".into()),
                 link: None,
+                vouch: None,
             },
             PeerMsg::IceRestart {
                 n: 255,
                 step: SignalKind::Answer("v=0".into()),
                 link: Some(RoomCode::parse("K7M2QX").unwrap()),
+                vouch: Some(Vouch {
+                    match_id: 0x0123_4567_89ab_cdef,
+                    proof: Proof([0xa5; 32]),
+                }),
             },
             PeerMsg::IceRestart {
                 n: 3,
@@ -556,14 +661,24 @@ mod tests {
                     sdp_m_line_index: Some(0),
                 },
                 link: None,
+                vouch: None,
             },
             PeerMsg::IceRestartAsk {
                 after: 0,
                 link: None,
+                vouch: Some(Vouch {
+                    match_id: u64::MAX,
+                    proof: Proof([0; 32]),
+                }),
             },
             PeerMsg::IceRestartAsk {
                 after: 255,
                 link: Some(RoomCode::parse("K7M2QX").unwrap()),
+                vouch: None,
+            },
+            PeerMsg::IceRestartCheck {
+                match_id: 7,
+                check: Proof([0xff; 32]),
             },
             PeerMsg::Watch,
             PeerMsg::WatchRoom {
@@ -628,10 +743,44 @@ mod tests {
             PeerMsg::IceRestartAsk {
                 after: 2,
                 link: RoomCode::parse("K7M2QX"),
+                vouch: None,
             }
             .encode(),
             r#"{"after":2,"link":"K7M2QX","type":"ice-restart-ask"}"#
         );
+        // A vouch is its match and its proof together: one without the
+        // other, a short or non-hex proof, or a bad match id refuses the
+        // whole message; a check is exactly its two fields.
+        let proof = "ab".repeat(32);
+        let ok = format!(
+            r#"{{"type":"ice-restart-ask","after":1,"match":"00000000000000ff","proof":"{proof}"}}"#
+        );
+        assert!(matches!(
+            PeerMsg::parse(&ok),
+            Ok(PeerMsg::IceRestartAsk {
+                vouch: Some(Vouch { match_id: 255, .. }),
+                ..
+            })
+        ));
+        for bad in [
+            r#"{"type":"ice-restart-ask","after":1,"match":"00000000000000ff"}"#.to_owned(),
+            format!(r#"{{"type":"ice-restart-ask","after":1,"proof":"{proof}"}}"#),
+            format!(r#"{{"type":"ice-restart-ask","after":1,"match":"ff","proof":"{proof}"}}"#),
+            r#"{"type":"ice-restart-ask","after":1,"match":"00000000000000ff","proof":"abcd"}"#
+                .to_owned(),
+            format!(
+                r#"{{"type":"ice-restart-ask","after":1,"match":"00000000000000ff","proof":"{}"}}"#,
+                "zz".repeat(32)
+            ),
+            format!(
+                r#"{{"type":"ice-restart-check","match":"00000000000000ff","check":"{proof}","link":"K7M2QX"}}"#
+            ),
+            r#"{"type":"ice-restart-check","match":"00000000000000ff"}"#.to_owned(),
+        ] {
+            assert!(PeerMsg::parse(&bad).is_err(), "{bad}");
+        }
+        // No log shows a proof.
+        assert_eq!(format!("{:?}", Proof([1; 32])), "Proof(..)");
         // A challenge from a page that names no game keeps today's shape.
         assert_eq!(
             PeerMsg::parse(r#"{"type":"challenge","room":"K7M2QX"}"#).unwrap(),

@@ -258,6 +258,12 @@ pub enum Input {
     /// The page could not offer the file asked for by
     /// [`Output::Offer`] (the browser made no object URL for it).
     OfferFailed(FileLink),
+    /// The browser reports a network change: its `online` event, or
+    /// `navigator.connection`'s `change` where it has one. The lobby
+    /// socket, if it waits to retry, reconnects at once; one that looks
+    /// open is asked for a heartbeat answer at once
+    /// ([`LobbyClient::network_changed`](crate::lobby::LobbyClient::network_changed)).
+    NetworkChanged,
 }
 
 /// A part of the page to redraw from the shell's views.

@@ -361,6 +361,7 @@ impl Shell {
                     self.action(now, a);
                 }
             }
+            Input::NetworkChanged => self.network_changed(now),
         }
         self.pump(now);
     }
@@ -1074,6 +1075,28 @@ impl Shell {
             self.out.push_back(Output::CloseSocket(id));
         }
         self.out.push_back(Output::CloseMesh);
+    }
+
+    /// The browser reports a network change: a lobby retry is made at
+    /// once, and a socket that looks open is asked for a heartbeat.
+    fn network_changed(&mut self, now: Millis) {
+        if let Some(c) = self.client.as_mut() {
+            c.network_changed(now);
+        }
+        self.lobby_now(now);
+    }
+
+    /// The lobby socket is wanted now (the network changed, or an ICE
+    /// restart's step waits for the service): a retry is made at once.
+    pub(super) fn lobby_now(&mut self, now: Millis) {
+        let Some(c) = self.client.as_mut() else {
+            return;
+        };
+        c.retry_at_once(now);
+        if c.wants_connect(now) {
+            self.connect_presence(now);
+            self.refresh_ice(now, AfterIce::Nothing);
+        }
     }
 
     /// A lobby connection attempt with a fresh id.

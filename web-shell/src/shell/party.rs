@@ -774,6 +774,40 @@ impl Shell {
         p.ids.get(&place).cloned().or(host)
     }
 
+    /// The party's players other than this page's, by place, with the
+    /// lobby id each is known by.
+    pub(super) fn party_places(&self) -> Vec<(u8, PeerId)> {
+        let Some(p) = self.party.as_ref() else {
+            return Vec::new();
+        };
+        let mut v: Vec<(u8, PeerId)> = p.ids.iter().map(|(q, i)| (*q, i.clone())).collect();
+        if let Some(h) = p.host.as_ref().filter(|_| !p.ids.contains_key(&0)) {
+            v.push((0, h.clone()));
+        }
+        let me = self.client.as_ref().and_then(|c| c.me().cloned());
+        v.retain(|(_, i)| Some(i) != me.as_ref());
+        v
+    }
+
+    /// The lobby ids of the party's other players.
+    pub(super) fn party_ids(&self) -> Vec<PeerId> {
+        self.party_places().into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// The player at `place` is known by the lobby id `to` from now on
+    /// (its lobby socket came back under a new id and proved it).
+    pub(super) fn party_id_moved(&mut self, place: u8, to: PeerId) {
+        let Some(p) = self.party.as_mut() else {
+            return;
+        };
+        if p.ids.contains_key(&place) {
+            p.ids.insert(place, to.clone());
+        }
+        if place == 0 && p.ids.get(&0).is_none_or(|i| *i == to) {
+            p.host = Some(to);
+        }
+    }
+
     /// The room that is making the party link `key` of attempt `tag`:
     /// the party's member room, or the comeback room of that attempt.
     pub(super) fn party_link_room(&self, key: u8, tag: u32) -> Option<RoomCode> {

@@ -431,6 +431,10 @@ pub(super) struct Comeback {
     /// The ICE-restart rules of the running match's direct connection,
     /// with its attempt (`restart`).
     pub(super) restart: Option<(u32, super::restart::IceRestart)>,
+    /// Who sends a restart's steps when a lobby id changed: this page's
+    /// proof chain, the other pages' checks, and the steps waiting for
+    /// the lobby socket.
+    pub(super) vouches: super::restart::Vouches,
     /// Host: the random bits its session made the tokens from, kept for
     /// its record (a fresh session needs them to be the host again).
     entropy: Option<u128>,
@@ -940,13 +944,21 @@ impl Shell {
                 self.comeback.room = Some((self.room_gen, link));
                 self.refresh_ice(now, AfterIce::OpenRoom(self.room_gen));
             }
-            PeerMsg::IceRestart { n, step, link } => {
+            PeerMsg::IceRestart {
+                n,
+                step,
+                link,
+                vouch,
+            } => {
                 let msg = super::restart::Remote::Step { n, step };
-                self.restart_message(now, from, msg, link);
+                self.restart_message(now, from, msg, link, vouch);
             }
-            PeerMsg::IceRestartAsk { after, link } => {
+            PeerMsg::IceRestartAsk { after, link, vouch } => {
                 let msg = super::restart::Remote::Ask { after };
-                self.restart_message(now, from, msg, link);
+                self.restart_message(now, from, msg, link, vouch);
+            }
+            PeerMsg::IceRestartCheck { match_id, check } => {
+                self.restart_check(from, match_id, check);
             }
             PeerMsg::RejoinGone if self.asking_host(from) => {
                 // A party's host asks each of its guests: one that runs

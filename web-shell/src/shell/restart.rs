@@ -43,12 +43,28 @@
 //! it had closed, and the party's comeback path (`party::back`) runs
 //! unchanged. A link over the service's relay has no ICE and is not
 //! restarted.
+//!
+//! While a restart runs, its steps and asks go through the signalling
+//! service (the lobby socket), never over the lobby's mesh link to that
+//! player: a network change takes the mesh link's path too, and that link
+//! may still say open while it carries nothing. A step that finds the
+//! lobby socket closed waits for it (at most [`MAX_WAITING`]) and asks for
+//! it at once (no backoff). The socket that comes back has a new lobby id:
+//! the steps sent from it carry a proof of who sends them (`vouch`), with
+//! which the other page takes them from the new id, answers there, and
+//! knows the player by it from then on (for the rejoin path too); it then
+//! sends again what it had sent of the restart under way, which the old id
+//! never got (each step is still taken once: the rules drop repeats).
+
+mod vouch;
+
+pub use vouch::CHAIN as PROOF_CHAIN;
 
 use super::room::Candidate;
-use crate::id::RoomCode;
-use crate::protocol::SignalKind;
+use crate::id::{PeerId, RoomCode};
+use crate::protocol::{PeerMsg, Proof, SignalKind, Vouch};
 use lockstep::Millis;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How long an ICE restart may take before the page gives it up for the
 /// rejoin path: on a working network the new path forms in well under a
@@ -412,6 +428,42 @@ impl Remote {
     }
 }
 
+/// Most restart messages kept waiting for the lobby socket, or kept to be
+/// sent again to a player's new lobby id: a restart sends an offer or an
+/// answer and a handful of candidates per link.
+pub const MAX_WAITING: usize = 64;
+
+/// Most checks of other players' proofs kept: a party's players, and a
+/// few of earlier matches.
+const MAX_CHECKS: usize = 16;
+
+/// A restart message to send, without the link and the vouch, which are
+/// filled in when it goes.
+#[derive(Debug, Clone)]
+enum Out {
+    Step { n: u8, step: SignalKind },
+    Ask { after: u8 },
+}
+
+/// Who sends a restart's steps when a lobby id changed (see `vouch`).
+#[derive(Debug, Default)]
+pub(super) struct Vouches {
+    /// This page's proof chain for the running match.
+    own: Option<vouch::Own>,
+    /// The players given its check, by lobby id.
+    told: BTreeSet<PeerId>,
+    /// The checks of the other players' chains, by their lobby id.
+    theirs: BTreeMap<PeerId, vouch::Theirs>,
+    /// Messages waiting for the lobby socket, in order.
+    waiting: VecDeque<(On, Out)>,
+    /// Messages sent lately (within a restart's deadline), to send again
+    /// to a player's new id, or from this page's.
+    sent: VecDeque<(Millis, On, Out)>,
+    /// This page's lobby id when it last sent restart messages: a socket
+    /// that came back under another has lost what went on the old one.
+    sent_as: Option<PeerId>,
+}
+
 /// The link a restart runs on.
 #[derive(Debug, Clone)]
 enum On {
@@ -576,12 +628,18 @@ impl super::Shell {
         from: &crate::id::PeerId,
         msg: Remote,
         link: Option<RoomCode>,
+        vouch: Option<Vouch>,
     ) {
         if let Some(room) = link {
+            if self.party_place_of(from).is_none() && !self.vouched_in_party(from, vouch) {
+                log::info!("an ICE restart message from someone not in this party; dropped");
+                return;
+            }
             self.party_restart_message(now, from, msg, &room);
             return;
         }
-        if self.last_opponent.as_ref() != Some(from) || !self.in_match() {
+        let known = self.last_opponent.as_ref() == Some(from) || self.vouched_in_match(from, vouch);
+        if !known || !self.in_match() {
             log::info!("an ICE restart message from someone this page does not play; dropped");
             return;
         }
@@ -616,8 +674,10 @@ impl super::Shell {
         self.restart_steps(now, &on, steps);
     }
 
-    /// The restarts' timers.
+    /// The restarts' timers, their checks and their waiting messages.
     pub(super) fn restart_tick(&mut self, now: Millis) {
+        self.restart_checks();
+        self.flush_restart_msgs(now);
         if let Some((tag, r)) = self.comeback.restart.as_mut() {
             let tag = *tag;
             let steps = r.tick(now);
@@ -658,21 +718,311 @@ impl super::Shell {
     }
 
     /// Sends a restart message to the player at the other end of the link
-    /// `on`, naming a party's link by its room, by the lobby's route (the
-    /// mesh link, or the service) and under its limits.
-    fn send_restart_msg(
-        &mut self,
-        on: &On,
-        msg: impl FnOnce(Option<RoomCode>) -> crate::protocol::PeerMsg,
-    ) {
+    /// `on`, naming a party's link by its room, through the service and
+    /// under its limits; kept, and the lobby socket asked for at once, if
+    /// the socket is not online. Kept too for a while, to go again to the
+    /// player's new lobby id should it change.
+    fn send_restart_msg(&mut self, on: &On, out: Out) {
+        let now = self.now;
+        let v = &mut self.comeback.vouches;
+        while v
+            .sent
+            .front()
+            .is_some_and(|(at, _, _)| *at + RESTART_DEADLINE <= now)
+        {
+            v.sent.pop_front();
+        }
+        if v.sent.len() < MAX_WAITING {
+            v.sent.push_back((now, on.clone(), out.clone()));
+        }
+        if !self.try_send_restart(on, &out) {
+            self.keep_restart_msg(on.clone(), out);
+            self.lobby_now(now);
+        }
+    }
+
+    fn keep_restart_msg(&mut self, on: On, out: Out) {
+        let v = &mut self.comeback.vouches;
+        if v.waiting.len() < MAX_WAITING {
+            v.waiting.push_back((on, out));
+        } else {
+            log::warn!("too many ICE restart messages wait for the lobby; dropped one");
+        }
+    }
+
+    /// Sends `out` through the service now, with this page's proof if its
+    /// lobby id changed since it told the other page its check; `false`
+    /// if the lobby socket is not online.
+    fn try_send_restart(&mut self, on: &On, out: &Out) -> bool {
         let (to, link) = match on {
             On::Match(_) => (self.last_opponent.clone(), None),
             On::Party { place, room, .. } => (self.party_id_at(*place), Some(room.clone())),
         };
-        let msg = msg(link);
-        if let (Some(to), Some(c)) = (to, self.client.as_mut()) {
-            c.send_peer(&to, &msg);
+        let Some(c) = self.client.as_mut() else {
+            return true;
+        };
+        if c.connection() != crate::lobby::Connection::Online {
+            return false;
         }
+        let Some(to) = to else {
+            return true;
+        };
+        let me = c.me().cloned();
+        let vouch = match (self.comeback.vouches.own.as_mut(), me) {
+            (Some(own), Some(me)) => own.proof_for(&me).map(|proof| Vouch {
+                match_id: own.match_id(),
+                proof,
+            }),
+            _ => None,
+        };
+        let msg = match out.clone() {
+            Out::Step { n, step } => PeerMsg::IceRestart {
+                n,
+                step,
+                link,
+                vouch,
+            },
+            Out::Ask { after } => PeerMsg::IceRestartAsk { after, link, vouch },
+        };
+        if !c.send_peer_via_service(&to, &msg) {
+            // Online, but the player is not in the roster (yet): the
+            // message waits for them.
+            return false;
+        }
+        true
+    }
+
+    /// Sends the restart messages kept for the lobby socket, once it is
+    /// online (again what went lately on the old socket too, if the socket
+    /// came back under a new id: a socket of the old network takes what
+    /// is sent on it and delivers nothing); asks for the socket at once
+    /// while a restart is under way and it is closed; forgets them when no
+    /// match runs.
+    fn flush_restart_msgs(&mut self, now: Millis) {
+        if !self.in_match() {
+            let v = &mut self.comeback.vouches;
+            v.waiting.clear();
+            v.sent.clear();
+            v.sent_as = None;
+            return;
+        }
+        let me = self
+            .client
+            .as_ref()
+            .filter(|c| c.connection() == crate::lobby::Connection::Online)
+            .and_then(|c| c.me().cloned());
+        let Some(me) = me else {
+            if self.restarting() || !self.comeback.vouches.waiting.is_empty() {
+                self.lobby_now(now);
+            }
+            return;
+        };
+        let v = &mut self.comeback.vouches;
+        if v.sent_as.as_ref() != Some(&me) {
+            let moved = v.sent_as.is_some();
+            v.sent_as = Some(me);
+            if moved {
+                // What waits was sent (and kept) already: it goes again
+                // with the rest.
+                v.waiting.clear();
+                self.resend_restart_msgs(|_| true);
+            }
+        }
+        if self.comeback.vouches.waiting.is_empty() {
+            return;
+        }
+        let waiting = std::mem::take(&mut self.comeback.vouches.waiting);
+        for (on, out) in waiting {
+            if !self.try_send_restart(&on, &out) {
+                self.keep_restart_msg(on, out);
+            }
+        }
+    }
+
+    /// The restart on the link `on` is over (its path back, or given up):
+    /// what it sent is not sent again, nor what of it still waits (a stale
+    /// ask would begin another restart).
+    fn restart_over(&mut self, on: &On) {
+        let same = |o: &On| match (o, on) {
+            (On::Match(_), On::Match(_)) => true,
+            (On::Party { place: a, .. }, On::Party { place: b, .. }) => a == b,
+            _ => false,
+        };
+        let v = &mut self.comeback.vouches;
+        v.sent.retain(|(_, o, _)| !same(o));
+        v.waiting.retain(|(o, _)| !same(o));
+    }
+
+    /// Sends again, to the other end's new lobby id, what this page sent
+    /// lately on the links `mine` picks (the old id never got it).
+    fn resend_restart_msgs(&mut self, mine: impl Fn(&On) -> bool) {
+        let now = self.now;
+        let again: Vec<(On, Out)> = self
+            .comeback
+            .vouches
+            .sent
+            .iter()
+            .filter(|(at, on, _)| *at + RESTART_DEADLINE > now && mine(on))
+            .map(|(_, on, out)| (on.clone(), out.clone()))
+            .collect();
+        for (on, out) in again {
+            if !self.try_send_restart(&on, &out) {
+                self.keep_restart_msg(on, out);
+            }
+        }
+    }
+
+    /// Gives this page's proof chain for the running match its start, and
+    /// its check to each player at the other end of a direct link who has
+    /// not had it.
+    fn restart_checks(&mut self) {
+        if !self.in_match() {
+            // The other players' checks stay: one may come before this
+            // page hears its match began, and each names its match.
+            let v = &mut self.comeback.vouches;
+            v.own = None;
+            v.told.clear();
+            return;
+        }
+        let Some(id) = self.game.match_identity() else {
+            return;
+        };
+        let Some(me) = self.client.as_ref().and_then(|c| c.me().cloned()) else {
+            return;
+        };
+        if self
+            .comeback
+            .vouches
+            .own
+            .as_ref()
+            .is_none_or(|o| o.match_id() != id.match_id)
+        {
+            let mut nonce = [0u8; 16];
+            if !(self.random)(&mut nonce) {
+                return;
+            }
+            let mut own = vouch::Own::new(id.match_id, id.token.unwrap_or(0), nonce);
+            // The chain begins under the id its check goes from.
+            let _ = own.proof_for(&me);
+            let v = &mut self.comeback.vouches;
+            v.own = Some(own);
+            v.told.clear();
+        }
+        let partners: Vec<PeerId> = match self.party.as_ref() {
+            Some(_) => self.party_ids().into_iter().filter(|i| *i != me).collect(),
+            None if self.comeback.restart.is_some() => self.last_opponent.iter().cloned().collect(),
+            None => Vec::new(),
+        };
+        let Some(check) = self.comeback.vouches.own.as_ref().map(vouch::Own::check) else {
+            return;
+        };
+        for to in partners {
+            if self.comeback.vouches.told.contains(&to) {
+                continue;
+            }
+            let Some(c) = self.client.as_mut().filter(|c| c.reachable(&to)) else {
+                continue;
+            };
+            c.send_peer(
+                &to,
+                &PeerMsg::IceRestartCheck {
+                    match_id: id.match_id,
+                    check,
+                },
+            );
+            self.comeback.vouches.told.insert(to);
+        }
+    }
+
+    /// The check `check` of the proofs of the player `from` for match
+    /// `match_id`: kept if `from` is a player this page plays (by the
+    /// lobby id it knows), whatever it held of that player before (a
+    /// reloaded page starts a new chain).
+    pub(super) fn restart_check(&mut self, from: &PeerId, match_id: u64, check: Proof) {
+        let known =
+            self.last_opponent.as_ref() == Some(from) || self.party_place_of(from).is_some();
+        if !known {
+            log::info!("an ICE restart check from someone this page does not play; dropped");
+            return;
+        }
+        let theirs = &mut self.comeback.vouches.theirs;
+        if theirs.len() >= MAX_CHECKS && !theirs.contains_key(from) {
+            // Checks of players met in earlier matches go first.
+            let current = self.game.match_identity().map(|i| i.match_id);
+            theirs.retain(|_, t| Some(t.match_id) == current);
+        }
+        if theirs.len() < MAX_CHECKS || theirs.contains_key(from) {
+            theirs.insert(from.clone(), vouch::Theirs::new(match_id, check));
+        }
+    }
+
+    /// Whether the proof `vouch` shows that `from`, a lobby id this page
+    /// does not know, is the player of the running match of two under a
+    /// new id; if so, that player is known by it from now on.
+    fn vouched_in_match(&mut self, from: &PeerId, vouch: Option<Vouch>) -> bool {
+        let Some(old) = self.last_opponent.clone() else {
+            return false;
+        };
+        if !self.vouch_takes(&old, from, vouch) {
+            if vouch.is_some() {
+                log::info!(
+                    "an ICE restart proof for no match here, forged or shown before; dropped"
+                );
+            }
+            return false;
+        }
+        log::info!("the other player came back to the lobby under a new id; known by it now");
+        self.last_opponent = Some(from.clone());
+        self.resend_restart_msgs(|on| matches!(on, On::Match(_)));
+        true
+    }
+
+    /// As [`vouched_in_match`](Self::vouched_in_match), for a player of
+    /// the party.
+    fn vouched_in_party(&mut self, from: &PeerId, vouch: Option<Vouch>) -> bool {
+        let places: Vec<(u8, PeerId)> = self.party_places();
+        for (place, old) in places {
+            if self.vouch_takes(&old, from, vouch) {
+                log::info!("a party player came back to the lobby under a new id; known by it now");
+                self.party_id_moved(place, from.clone());
+                self.resend_restart_msgs(
+                    |on| matches!(on, On::Party { place: q, .. } if *q == place),
+                );
+                return true;
+            }
+        }
+        if vouch.is_some() {
+            log::info!("an ICE restart proof for no party here, forged or shown before; dropped");
+        }
+        false
+    }
+
+    /// Whether `vouch` is the next proof of the player known as `old`, for
+    /// the running match; if so, its check is kept under `from` now. The
+    /// callers log a refusal (once, whatever players they tried).
+    fn vouch_takes(&mut self, old: &PeerId, from: &PeerId, vouch: Option<Vouch>) -> bool {
+        let Some(w) = vouch else {
+            return false;
+        };
+        let Some(match_id) = self.game.match_identity().map(|i| i.match_id) else {
+            return false;
+        };
+        let v = &mut self.comeback.vouches;
+        let taken = w.match_id == match_id
+            && v.theirs
+                .get_mut(old)
+                .is_some_and(|t| t.take(match_id, &w.proof));
+        if !taken {
+            return false;
+        }
+        if let Some(t) = v.theirs.remove(old) {
+            v.theirs.insert(from.clone(), t);
+        }
+        // That page has this page's check already.
+        if v.told.remove(old) {
+            v.told.insert(from.clone());
+        }
+        true
     }
 
     fn restart_steps(&mut self, now: Millis, on: &On, steps: Vec<Step>) {
@@ -703,21 +1053,11 @@ impl super::Shell {
                     tag,
                     candidate,
                 }),
-                Step::Send { n, step } => {
-                    self.send_restart_msg(on, |link| crate::protocol::PeerMsg::IceRestart {
-                        n,
-                        step,
-                        link,
-                    });
-                }
-                Step::Ask { after } => {
-                    self.send_restart_msg(on, |link| crate::protocol::PeerMsg::IceRestartAsk {
-                        after,
-                        link,
-                    });
-                }
+                Step::Send { n, step } => self.send_restart_msg(on, Out::Step { n, step }),
+                Step::Ask { after } => self.send_restart_msg(on, Out::Ask { after }),
                 Step::Recovered => {
                     log::info!("the ICE restart brought the link's path back");
+                    self.restart_over(on);
                     let n = match on {
                         On::Match(_) => self
                             .comeback
@@ -736,6 +1076,7 @@ impl super::Shell {
                         // Today's rejoin path, unchanged: the connection
                         // goes, the session hears its link lost, and a
                         // guest asks its way back.
+                        self.restart_over(on);
                         self.comeback.restart = None;
                         self.out.push_back(Output::ClosePeer(link.clone()));
                         self.game.match_link_lost(now);
@@ -746,6 +1087,7 @@ impl super::Shell {
                     } => {
                         // The party's comeback path, unchanged: the link
                         // goes as if it had closed.
+                        self.restart_over(on);
                         if let Some(p) = self.party.as_mut() {
                             p.restarts.forget(*place);
                         }

@@ -346,7 +346,20 @@ pub fn run_game(game: Box<dyn GameSlot>) -> Result<(), JsValue> {
         ShellConfig::from_page(&facts),
         Box::new(platform::random),
     );
-    let handlers = wire(&dom, shell.listeners());
+    let mut handlers = wire(&dom, shell.listeners());
+    // A network change (back online; `navigator.connection`'s change
+    // where the browser has it): the lobby socket reconnects at once.
+    let connection = js_sys::Reflect::get(&window.navigator(), &"connection".into()).ok();
+    let targets = [Some(
+        window.clone().unchecked_into::<web_sys::EventTarget>(),
+    )]
+    .into_iter()
+    .chain([connection.and_then(|c| c.dyn_into::<web_sys::EventTarget>().ok())]);
+    for (target, event) in targets.flatten().zip(["online", "change"]) {
+        let h = Closure::<dyn FnMut(JsValue)>::new(|_| dispatch(|a| a.feed(Input::NetworkChanged)));
+        let _ = target.add_event_listener_with_callback(event, h.as_ref().unchecked_ref());
+        handlers.push(h);
+    }
     let mut app = App {
         shell,
         dom,

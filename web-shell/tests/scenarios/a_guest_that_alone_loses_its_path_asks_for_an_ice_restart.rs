@@ -68,7 +68,14 @@ fn hostile_restart_asks_are_dropped_and_the_match_plays_on() {
     w.challenge_accepted(0, 1);
     w.until_both_play(5_000, 60);
     let peers = w.peers_created;
-    let ask = |after, link| PeerMsg::IceRestartAsk { after, link }.encode();
+    let ask = |after, link| {
+        PeerMsg::IceRestartAsk {
+            after,
+            link,
+            vouch: None,
+        }
+        .encode()
+    };
     // From a lobby player this page does not play.
     w.lobby_text_from(2, 0, &ask(0, None));
     // To the guest, which answers and makes no restart offer.

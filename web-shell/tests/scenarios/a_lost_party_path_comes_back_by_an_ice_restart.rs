@@ -136,6 +136,7 @@ fn hostile_restart_steps_are_dropped_and_the_party_plays_on() {
             n,
             step: kind,
             link,
+            vouch: None,
         }
         .encode()
     };

@@ -37,7 +37,14 @@ fn a_party_guest_that_alone_loses_its_path_asks_and_the_link_is_restarted() {
         .next()
         .and_then(|c| RoomCode::parse(c))
         .expect("the party's room");
-    let ask = |link| PeerMsg::IceRestartAsk { after: 0, link }.encode();
+    let ask = |link| {
+        PeerMsg::IceRestartAsk {
+            after: 0,
+            link,
+            vouch: None,
+        }
+        .encode()
+    };
     w.lobby_text_from(3, offerer, &ask(Some(party_room.clone())));
     w.lobby_text_from(0, offerer, &ask(Some(party_room.clone())));
     w.lobby_text_from(answerer, offerer, &ask(RoomCode::parse("ZZZZZZ")));

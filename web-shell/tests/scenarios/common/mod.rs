@@ -176,6 +176,9 @@ pub struct World {
     /// of an open mesh link), over the whole run: sender, recipient and the
     /// message's `type`.
     pub lobby_relayed: Vec<(usize, usize, String)>,
+    /// The texts of those messages, in the same order (what the service
+    /// sees of them).
+    pub lobby_relayed_texts: Vec<String>,
     /// Each lobby socket opened: the page and the lobby its `?lobby=` asked
     /// for, if any.
     pub lobby_asks: Vec<(usize, Option<String>)>,
@@ -199,6 +202,8 @@ pub struct World {
     reloads: u64,
     /// Peer connections the pages asked for, over the whole run.
     pub peers_created: u64,
+    /// Of those, the ones for a match or a party (not the lobby's mesh).
+    pub match_peers_created: u64,
     /// ICE-restart offers the pages made, over the whole run.
     pub restart_offers: u32,
     /// While set, an ICE restart never brings a lost path back.
@@ -220,6 +225,7 @@ impl World {
             no_direct_pairs: Vec::new(),
             relays_opened: 0,
             lobby_relayed: Vec::new(),
+            lobby_relayed_texts: Vec::new(),
             lobby_asks: Vec::new(),
             service_silent: false,
             lobbies_answer: None,
@@ -228,6 +234,7 @@ impl World {
             held_opens: Vec::new(),
             reloads: 0,
             peers_created: 0,
+            match_peers_created: 0,
             restart_offers: 0,
             paths_stay_lost: false,
         };
@@ -784,6 +791,7 @@ impl World {
                                 .and_then(|m| m["type"].as_str().map(str::to_owned))
                                 .unwrap_or_default();
                             self.lobby_relayed.push((p, q, kind));
+                            self.lobby_relayed_texts.push(text.to_owned());
                         }
                         let msg = json!({"type": "signal", "from": from, "data": v["data"]});
                         self.send_text(q, qid, msg.to_string());
@@ -1085,6 +1093,49 @@ impl World {
         }
     }
 
+    /// Page `p`'s network changes (Wi-Fi to mobile): the ICE paths under
+    /// its match link and its party links are lost at both ends (both
+    /// report it, channels still open); its lobby mesh links lose their
+    /// paths too but still say open (nothing gets through them); and its
+    /// lobby socket is closed (the service announces it left, the page
+    /// hears the close and comes back, under a new id).
+    pub fn change_network(&mut self, p: usize) {
+        let links: Vec<LinkId> = self.pages[p].conns.keys().cloned().collect();
+        for link in links {
+            let Some(c) = self.pages[p].conns.get_mut(&link) else {
+                continue;
+            };
+            if !c.open {
+                continue;
+            }
+            c.path_down = true;
+            let peer = c.peer.clone();
+            let mesh = matches!(link, LinkId::Mesh(_));
+            if !mesh {
+                self.rtc(p, &link, RtcEvent::PathDown);
+            }
+            if let Some((q, ql)) = peer {
+                if let Some(qc) = self.pages[q].conns.get_mut(&ql) {
+                    qc.path_down = true;
+                    if !mesh {
+                        self.rtc(q, &ql, RtcEvent::PathDown);
+                    }
+                }
+            }
+        }
+        let lobby: Vec<(usize, SocketId)> = self
+            .sockets
+            .iter()
+            .filter(|(k, s)| k.0 == p && matches!(s, Sock::Lobby { .. }))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in lobby {
+            self.close_socket(k);
+            self.queue.push_back((p, Input::SocketClosed(k.1)));
+        }
+        self.settle();
+    }
+
     /// The ICE path under page `p`'s link `link` is lost at both ends (nothing
     /// gets through either way), but only page `p`'s browser reports it:
     /// its own network changed, and the other end has not noticed yet.
@@ -1251,6 +1302,9 @@ impl World {
                 } => {
                     self.pages[p].ice_servers = Some(ice_servers);
                     self.peers_created += 1;
+                    if !matches!(link, LinkId::Mesh(_)) {
+                        self.match_peers_created += 1;
+                    }
                     self.close_conn(p, &link);
                     self.pages[p].conns.insert(
                         link,
