@@ -246,9 +246,18 @@ impl Members {
         self.strangers.retain(|(id, _)| *id != link);
     }
 
-    /// The stranger that came first of those owed an answer.
-    pub(super) fn first_stranger(&self) -> Option<PeerId> {
-        self.strangers.first().map(|(id, _)| *id)
+    /// The next datagram owed to any stranger, the one that came first
+    /// served first; strangers owed nothing more are forgotten on the way,
+    /// so one drained stranger never hides another's answer.
+    pub(super) fn poll_any_stranger(&mut self) -> Option<(PeerId, Channel, Vec<u8>)> {
+        while let Some((id, out)) = self.strangers.first_mut() {
+            let id = *id;
+            if let Some((channel, bytes)) = out.pop() {
+                return Some((id, channel, bytes));
+            }
+            self.strangers.remove(0);
+        }
+        None
     }
 
     /// The next datagram owed to stranger `link`; a stranger owed nothing
@@ -338,8 +347,21 @@ mod tests {
         m.welcome(a);
         assert!(!m.is_gone(a));
         // Nothing is owed to `b`: polling forgets it.
-        assert_eq!(m.first_stranger(), Some(b));
         assert_eq!(m.poll_stranger_to(b), None);
-        assert_eq!(m.first_stranger(), None);
+        assert_eq!(m.poll_any_stranger(), None);
+    }
+
+    #[test]
+    fn a_stranger_owed_nothing_does_not_hide_the_next_ones_answer() {
+        let mut m = Members::default();
+        let (a, b) = (PeerId(1), PeerId(2));
+        m.stranger_out(a);
+        let bye = crate::wire::Message::<u8>::Bye(crate::wire::ByeReason::Quit);
+        m.stranger_out(b).send(&bye);
+        let (link, channel, bytes) = m.poll_any_stranger().expect("b's answer");
+        assert_eq!((link, channel), (b, bye.channel()));
+        assert_eq!(Some(bytes), bye.encode().ok());
+        assert_eq!(m.poll_any_stranger(), None, "both forgotten");
+        assert_eq!(m.poll_stranger_to(a), None);
     }
 }

@@ -785,17 +785,21 @@ impl<G: DeterministicGame> Session<G> {
         if next.is_some() {
             return next;
         }
-        let id = self.members.first_stranger()?;
-        self.poll_transmit_to(id).map(|(ch, bytes)| (id, ch, bytes))
+        self.members.poll_any_stranger()
     }
 
-    /// The next datagram to send on link `peer`, and its channel.
+    /// The next datagram to send on link `peer`, and its channel. A link
+    /// can be owed several queues at once (a spectator dropped with its
+    /// goodbye still queued that asks to watch again on the same link):
+    /// they drain in turn, the player's or spectator's first.
     pub fn poll_transmit_to(&mut self, peer: PeerId) -> Option<(Channel, Vec<u8>)> {
-        if let Some(p) = self.peers.iter_mut().find(|p| p.id == peer) {
-            return p.out.pop();
+        let player = self.peers.iter_mut().find(|p| p.id == peer);
+        if let Some(next) = player.and_then(|p| p.out.pop()) {
+            return Some(next);
         }
-        if let Some(s) = self.audience.members.iter_mut().find(|s| s.id == peer) {
-            return s.out.pop();
+        let watcher = self.audience.members.iter_mut().find(|s| s.id == peer);
+        if let Some(next) = watcher.and_then(|s| s.out.pop()) {
+            return Some(next);
         }
         self.members.poll_stranger_to(peer)
     }
