@@ -539,6 +539,7 @@ impl ChallengeState {
             | PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
+            | PeerMsg::RejoinElsewhere(_)
             | PeerMsg::IceRestart { .. }
             | PeerMsg::IceRestartAsk { .. }
             | PeerMsg::IceRestartCheck { .. }

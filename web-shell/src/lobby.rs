@@ -1231,6 +1231,7 @@ impl LobbyClient {
             msg @ (PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
+            | PeerMsg::RejoinElsewhere(_)
             | PeerMsg::IceRestart { .. }
             | PeerMsg::IceRestartAsk { .. }
             | PeerMsg::IceRestartCheck { .. }) => {

@@ -1007,6 +1007,7 @@ impl PartyState {
             | PeerMsg::Rejoin { .. }
             | PeerMsg::RejoinRoom(_)
             | PeerMsg::RejoinGone
+            | PeerMsg::RejoinElsewhere(_)
             | PeerMsg::IceRestart { .. }
             | PeerMsg::IceRestartAsk { .. }
             | PeerMsg::IceRestartCheck { .. }

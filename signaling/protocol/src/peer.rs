@@ -228,6 +228,11 @@ pub enum PeerMsg {
     /// The host's answer: it runs no match of that id that holds a place
     /// for the asker (the match is over, or was another).
     RejoinGone,
+    /// Another player of the match's answer to a [`PeerMsg::Rejoin`]: this
+    /// page takes nobody back, but the page at this lobby id hosts the
+    /// match now (the asker's record named the host's page from before its
+    /// own reload).
+    RejoinElsewhere(PeerId),
     /// A step of an ICE restart on a running match's link between the
     /// sender and the receiver (its offer, its answer, or one of its
     /// trickled candidates), for restart number `n` of that link (1 to
@@ -346,6 +351,7 @@ impl PeerMsg {
             }
             PeerMsg::RejoinRoom(room) => json!({"type": "rejoin-room", "room": room.as_str()}),
             PeerMsg::RejoinGone => json!({"type": "rejoin-gone"}),
+            PeerMsg::RejoinElsewhere(id) => json!({"type": "rejoin-elsewhere", "ask": id.as_str()}),
             PeerMsg::IceRestart {
                 n,
                 step,
@@ -425,6 +431,7 @@ impl PeerMsg {
                 ("rejoin", &["match"], &[]),
                 ("rejoin-room", &["room"], &[]),
                 ("rejoin-gone", &[], &[]),
+                ("rejoin-elsewhere", &["ask"], &[]),
                 ("ice-restart", &["n", "step"], &["link", "match", "proof"]),
                 ("ice-restart-ask", &["after"], &["link", "match", "proof"]),
                 ("ice-restart-check", &["match", "check"], &[]),
@@ -476,6 +483,9 @@ impl PeerMsg {
                 RoomCode::parse(string(m, "room")?).ok_or(MessageError::BadValue)?,
             ),
             "rejoin-gone" => PeerMsg::RejoinGone,
+            "rejoin-elsewhere" => PeerMsg::RejoinElsewhere(
+                PeerId::parse(string(m, "ask")?).ok_or(MessageError::BadValue)?,
+            ),
             "ice-restart" => PeerMsg::IceRestart {
                 n: count(m.get("n"), 1..=u8::MAX)?,
                 step: Signal::from_value(m.get("step").cloned().unwrap_or(Value::Null))?.kind,
@@ -638,6 +648,7 @@ mod tests {
             PeerMsg::Rejoin { match_id: 0 },
             PeerMsg::RejoinRoom(RoomCode::parse("K7M2QX").unwrap()),
             PeerMsg::RejoinGone,
+            PeerMsg::RejoinElsewhere(PeerId::parse("aB3dE5fG7hJ9").unwrap()),
             PeerMsg::IceRestart {
                 n: 1,
                 step: SignalKind::Offer("v=0 restart".into()),
@@ -823,6 +834,12 @@ mod tests {
             (r#"{"type":"rejoin","match":"000000000000000g"}"#, BadValue),
             (r#"{"type":"rejoin-room","room":"../../"}"#, BadValue),
             (r#"{"type":"rejoin-gone","room":"K7M2QX"}"#, Malformed),
+            (r#"{"type":"rejoin-elsewhere"}"#, Malformed),
+            (r#"{"type":"rejoin-elsewhere","ask":"short"}"#, BadValue),
+            (
+                r#"{"type":"rejoin-elsewhere","ask":"aB3dE5fG7h-9"}"#,
+                BadValue,
+            ),
             (r#"{"type":"ice-restart","n":1}"#, Malformed),
             (
                 r#"{"type":"ice-restart","n":0,"step":{"type":"answer","sdp":"v=0"}}"#,

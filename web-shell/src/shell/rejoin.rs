@@ -960,6 +960,25 @@ impl Shell {
             PeerMsg::IceRestartCheck { match_id, check } => {
                 self.restart_check(from, match_id, check);
             }
+            PeerMsg::RejoinElsewhere(host) if self.asking_host(from) => {
+                // Another player of the match names the page that hosts it
+                // now (the host's page came back under a new lobby id after
+                // this page's record was written): asked from now on, at
+                // once. The match's own check of this page's token stands,
+                // whoever is asked.
+                let Some(a) = self
+                    .comeback
+                    .asking
+                    .as_mut()
+                    .filter(|a| a.slot != 0 && a.party.is_some() && a.host != host)
+                else {
+                    return;
+                };
+                log::info!("party: another player names the host's page; asking it");
+                a.also.retain(|h| *h != host);
+                a.host = host;
+                a.next_ask = now;
+            }
             PeerMsg::RejoinGone if self.asking_host(from) => {
                 // A party's host asks each of its guests: one that runs
                 // the match no more is asked no more, and only when none
@@ -1063,6 +1082,17 @@ impl Shell {
             log::info!("a party player asks for a way back while the host is away; passing it on to the guest that keeps the room");
             self.pass_host_ask(from);
             return;
+        }
+        if !ours && party && same_match && self.in_match() {
+            if let Some(host) = self.party_host_here().filter(|h| h != from) {
+                // The host's page is here, under a lobby id the asker's
+                // record may not know (it came back after a reload of its
+                // own just before the asker's page reloaded): the asker is
+                // told where to ask.
+                log::info!("a party player asks for a way back here; naming the host's page");
+                send(self, PeerMsg::RejoinElsewhere(host));
+                return;
+            }
         }
         if !ours {
             log::info!("a player asked to come back into a match not running here");

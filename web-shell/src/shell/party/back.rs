@@ -470,6 +470,19 @@ impl Shell {
             .is_some_and(RelinkRoom::live)
     }
 
+    /// On a guest's page of a party's running match: the lobby id of the
+    /// page that hosts it, while its link to that page is up and the
+    /// session hears it.
+    pub(in crate::shell) fn party_host_here(&self) -> Option<PeerId> {
+        let p = self.running_party()?;
+        let host = p.host_place;
+        let up = p.links.iter().any(|(_, q)| *q == host) && !p.down.contains(&host);
+        let me = p.lineup.as_ref()?.place;
+        (up && me != host && !self.match_view.host_held)
+            .then(|| p.host.clone())
+            .flatten()
+    }
+
     /// The party host's lobby id, on a guest's page of a party's match.
     pub(in crate::shell) fn party_host(&self) -> Option<(PeerId, u8)> {
         let p = self.running_party()?;
