@@ -17,21 +17,12 @@ use web_shell::protocol::{PeerMsg, SignalKind};
 use web_shell::shell::restart::RESTART_DEADLINE;
 use web_shell::shell::PlayerAction;
 
-/// The highest tick any of `pages` shows.
-fn last_tick(w: &World, pages: &[usize]) -> u32 {
-    pages
-        .iter()
-        .filter_map(|&p| w.pages[p].shell.match_view().tick)
-        .max()
-        .unwrap_or(0)
-}
-
 #[test]
 fn two_party_links_whose_paths_are_lost_come_back_by_ice_restarts() {
     let mut w = World::party_playing(3, 0x1ce_2026);
     let all = [0, 1, 2];
     let (peers, rooms) = (w.peers_created, w.rooms_made());
-    let lost_at = last_tick(&w, &all);
+    let lost_at = w.last_tick(&all);
 
     // Both at once: the guests' link, and the host's link to guest 1.
     w.lose_party_path(1, 2);
@@ -90,7 +81,7 @@ fn a_party_restart_that_cannot_bring_the_path_back_gives_way_to_the_comeback_pat
         w.party_linked(1, 2) && w.party_linked(2, 1) && w.rooms_made() == rooms + 1
     });
     assert!(w.peers_created > peers, "a new connection");
-    let mended_at = last_tick(&w, &all);
+    let mended_at = w.last_tick(&all);
     w.until(10_000, "all three play on past the mend", |w| {
         w.all_play(&all, mended_at + 120)
     });
@@ -107,7 +98,7 @@ fn a_party_restart_that_cannot_bring_the_path_back_gives_way_to_the_comeback_pat
         (1..3).all(|p| w.pages[p].shell.match_view().ice_restarts == Some(1))
     });
     assert_eq!(w.restart_offers, 2);
-    let restarted_at = last_tick(&w, &all);
+    let restarted_at = w.last_tick(&all);
     w.until(3_000, "all three play on", |w| {
         w.all_play(&all, restarted_at + 120)
     });
@@ -169,7 +160,7 @@ fn hostile_restart_steps_are_dropped_and_the_party_plays_on() {
     w.run(50);
     assert_eq!(w.restart_offers, 0, "no restart was made");
     assert_eq!(w.peers_created, peers);
-    let at = last_tick(&w, &all);
+    let at = w.last_tick(&all);
     w.until(3_000, "all three play on", |w| w.all_play(&all, at + 60));
     for p in all {
         let v = w.pages[p].shell.match_view();

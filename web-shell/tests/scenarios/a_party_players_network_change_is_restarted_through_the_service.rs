@@ -12,21 +12,13 @@ use crate::common;
 use common::World;
 use serde_json::Value;
 
-fn last_tick(w: &World, pages: &[usize]) -> u32 {
-    pages
-        .iter()
-        .filter_map(|&p| w.pages[p].shell.match_view().tick)
-        .max()
-        .unwrap_or(0)
-}
-
 #[test]
 fn a_party_guests_network_changes_and_both_its_links_are_restarted_through_the_service() {
     let mut w = World::party_playing(3, 0x1ce_2031);
     let all = [0, 1, 2];
     let (peers, rooms) = (w.match_peers_created, w.rooms_made());
     let old_id = w.id(1);
-    let lost_at = last_tick(&w, &all);
+    let lost_at = w.last_tick(&all);
     w.change_network(1);
     w.until(3_000, "each page counts the restarts of its links", |w| {
         (0..3)
@@ -81,7 +73,7 @@ fn a_party_guests_network_changes_and_both_its_links_are_restarted_through_the_s
     }
     w.run(500);
     assert_eq!(w.restart_offers, offers, "no restart for Cy");
-    let at = last_tick(&w, &all);
+    let at = w.last_tick(&all);
     w.until(3_000, "all three play on", |w| w.all_play(&all, at + 60));
     for p in all {
         assert_eq!(w.pages[p].shell.match_view().reconnecting, None);

@@ -511,6 +511,16 @@ impl World {
         }
     }
 
+    /// The highest tick any of `pages` shows.
+    #[allow(dead_code)]
+    pub fn last_tick(&self, pages: &[usize]) -> u32 {
+        pages
+            .iter()
+            .filter_map(|&p| self.pages[p].shell.match_view().tick)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// What page `p` keeps in its session storage to come back with (its
     /// rejoin record), read back as a reloaded page would read it.
     #[allow(dead_code)]
